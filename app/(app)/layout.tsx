@@ -1,0 +1,23 @@
+import type { ReactNode } from "react";
+import { redirect } from "next/navigation";
+import { auth } from "@/lib/auth";
+import { AppNav } from "@/components/ui/app-nav";
+import { ReconnectBanner } from "@/components/auth/reconnect-banner";
+import { env } from "@/lib/env.mjs";
+
+export const dynamic = "force-dynamic";
+
+/** Every page in (app) needs a signed-in person; handlers check again on their own. */
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const session = await auth();
+  if (!session?.user?.id) redirect("/sign-in");
+  return (
+    <div className="min-h-screen">
+      <AppNav isDemo={env.RINGSIDE_DEMO} userLabel={session.user.email ?? session.user.name ?? "You"} />
+      <ReconnectBanner userId={session.user.id} />
+      <main id="main" className="mx-auto w-full max-w-6xl px-3 py-4 sm:px-6 sm:py-6">
+        {children}
+      </main>
+    </div>
+  );
+}

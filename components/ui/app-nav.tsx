@@ -1,0 +1,50 @@
+import Link from "next/link";
+
+const LINKS = [
+  { href: "/", label: "Today" },
+  { href: "/trends", label: "Trends" },
+  { href: "/calendar", label: "Calendar" },
+  { href: "/correlations", label: "Correlations" },
+  { href: "/notes", label: "Notes" },
+  { href: "/sync", label: "Sync" },
+  { href: "/settings", label: "Settings" },
+] as const;
+
+export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: string }) {
+  return (
+    <header className="border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
+        Skip to content
+      </a>
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-3 py-2 sm:px-6">
+        <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+          <span aria-hidden className="inline-block h-5 w-5 rounded-full border-4 border-brand-600" />
+          Ringside
+        </Link>
+        {isDemo && (
+          <span
+            data-testid="demo-badge"
+            className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200"
+            title="Connected to the built-in ring emulator with generated data"
+          >
+            Demo
+          </span>
+        )}
+        <nav aria-label="Main" className="order-last -mx-1 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto">
+          {LINKS.map((l) => (
+            <Link
+              key={l.href}
+              href={l.href}
+              className="whitespace-nowrap rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-300 dark:hover:bg-slate-800"
+            >
+              {l.label}
+            </Link>
+          ))}
+        </nav>
+        <span className="ml-auto truncate text-xs text-slate-500 dark:text-slate-400" title={userLabel}>
+          {userLabel}
+        </span>
+      </div>
+    </header>
+  );
+}

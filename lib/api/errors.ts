@@ -1,0 +1,60 @@
+import "server-only";
+import { ZodError } from "zod";
+import { logger } from "@/lib/log";
+
+/** Error codes of Ringside's own API, each with its HTTP status. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable_entity: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  bad_gateway: 502,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An error meant for the client: its code and message are shown as they are. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: unknown;
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = details;
+  }
+}
+
+/** The one error envelope: `{ error: { code, message, details? } }`. */
+export type ErrorEnvelope = { error: { code: ErrorCode; message: string; details?: unknown } };
+
+export function errorBody(code: ErrorCode, message: string, details?: unknown): ErrorEnvelope {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** Turns anything thrown in a route into a response; never leaks internals on 500. */
+export function toErrorResponse(err: unknown): Response {
+  if (err instanceof AppError) {
+    return Response.json(errorBody(err.code, err.message, err.details), { status: err.status });
+  }
+  if (err instanceof ZodError) {
+    const details = err.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    return Response.json(errorBody("unprocessable_entity", "The request is not valid.", details), {
+      status: 422,
+    });
+  }
+  if (typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2025") {
+    return Response.json(errorBody("not_found", "Not found."), { status: 404 });
+  }
+  logger.error({ err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, "unhandled route error");
+  return Response.json(errorBody("internal_error", "Something went wrong on the server."), { status: 500 });
+}

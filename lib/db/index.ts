@@ -1,0 +1,2 @@
+import "server-only";
+export { db, verifyPragmas } from "@/lib/db/client";

@@ -1,0 +1,120 @@
+// @ts-check
+// The one place the environment is read and validated (zod). Imported first by
+// next.config.mjs, so a bad variable fails `next build` / `next start` with a message that
+// names it. Everything else imports `env` from here instead of reading process.env.
+import { z } from "zod";
+
+const ALL_SCOPES = "email personal daily heartrate workout tag session spo2Daily";
+
+/** Empty strings count as unset, as in t3's `emptyStringAsUndefined`. */
+const opt = (/** @type {z.ZodType} */ schema) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+
+const url = z.string().refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
+  message: "must be an http(s) URL",
+});
+const bool = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
+const intIn = (/** @type {number} */ min, /** @type {number} */ max) =>
+  z.coerce.number().int().min(min).max(max);
+
+const serverSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: opt(intIn(1, 65535)),
+  DATA_DIR: opt(z.string().min(1)),
+  DATABASE_URL: opt(
+    z
+      .string()
+      .regex(/^file:[^?]+$/, "must be a SQLite file URL such as file:./data/ringside.db (no ?query)"),
+  ),
+  AUTH_SECRET: opt(z.string().min(16, "must be at least 16 characters")),
+  AUTH_URL: opt(url),
+  TOKEN_ENCRYPTION_KEY: opt(
+    z.string().regex(/^[A-Za-z0-9+/_-]{43}=?$|^[0-9a-fA-F]{64}$/, "must be 32 bytes as 64 hex characters or base64"),
+  ),
+  WEBHOOK_VERIFICATION_TOKEN: opt(z.string().min(16, "must be at least 16 characters")),
+  RING_API_BASE_URL: opt(url),
+  RING_OAUTH_BASE_URL: opt(url),
+  RING_AUTHORIZE_URL: opt(url),
+  RING_TOKEN_URL: opt(url),
+  RING_REVOKE_URL: opt(url),
+  RING_CLIENT_ID: opt(z.string().min(1)),
+  RING_CLIENT_SECRET: opt(z.string().min(1)),
+  RING_SCOPES: opt(
+    z
+      .string()
+      .refine((s) => s.trim().split(/\s+/).every((x) => ALL_SCOPES.split(" ").includes(x)), {
+        message: `must be space-separated scopes from: ${ALL_SCOPES}`,
+      }),
+  ),
+  RING_DATA_FAMILY: opt(z.enum(["usercollection", "sandbox"])),
+  RING_BACKFILL_START: opt(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")),
+  RING_REQUEST_TIMEOUT_MS: opt(intIn(100, 300_000)),
+  ALLOWED_EMAILS: opt(z.string()),
+  PUBLIC_URL: opt(url),
+  SYNC_POLL_MINUTES: opt(intIn(1, 1440)),
+  SYNC_TRAILING_DAYS: opt(intIn(1, 90)),
+  SYNC_DISABLED: opt(bool),
+  BACKUP_DIR: opt(z.string().min(1)),
+  BACKUP_KEEP: opt(intIn(1, 3650)),
+  BACKUP_HOUR: opt(intIn(-1, 23)),
+  LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
+  RINGSIDE_DEMO: opt(bool),
+});
+
+/**
+ * @param {Record<string, string | undefined>} source
+ */
+export function parseEnv(source) {
+  const result = serverSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join(".") || "(env)"}: ${i.message}`);
+    const err = new Error(`Invalid environment variables:\n${lines.join("\n")}\nSee .env.example for every variable.`);
+    err.name = "EnvError";
+    throw err;
+  }
+  const e = result.data;
+  const dataDir = e.DATA_DIR ?? "./data";
+  const apiBase = (e.RING_API_BASE_URL ?? "http://localhost:4010").replace(/\/+$/, "");
+  const oauthBase = (e.RING_OAUTH_BASE_URL ?? apiBase).replace(/\/+$/, "");
+  return {
+    ...e,
+    PORT: e.PORT ?? 3000,
+    DATA_DIR: dataDir,
+    DATABASE_URL: e.DATABASE_URL ?? `file:${dataDir.replace(/\/+$/, "")}/ringside.db`,
+    RING_API_BASE_URL: apiBase,
+    RING_OAUTH_BASE_URL: oauthBase,
+    RING_AUTHORIZE_URL: e.RING_AUTHORIZE_URL ?? `${oauthBase}/oauth/authorize`,
+    RING_TOKEN_URL: e.RING_TOKEN_URL ?? `${apiBase}/oauth/token`,
+    RING_REVOKE_URL: e.RING_REVOKE_URL ?? `${apiBase}/oauth/revoke`,
+    RING_CLIENT_ID: e.RING_CLIENT_ID ?? "ringside-demo",
+    RING_CLIENT_SECRET: e.RING_CLIENT_SECRET ?? "ringside-demo-secret",
+    RING_SCOPES: e.RING_SCOPES?.trim().split(/\s+/) ?? ALL_SCOPES.split(" "),
+    RING_DATA_FAMILY: e.RING_DATA_FAMILY ?? "usercollection",
+    RING_BACKFILL_START: e.RING_BACKFILL_START ?? "2015-01-01",
+    RING_REQUEST_TIMEOUT_MS: e.RING_REQUEST_TIMEOUT_MS ?? 30_000,
+    ALLOWED_EMAILS: (e.ALLOWED_EMAILS ?? "")
+      .split(",")
+      .map((/** @type {string} */ s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    SYNC_POLL_MINUTES: e.SYNC_POLL_MINUTES ?? 60,
+    SYNC_TRAILING_DAYS: e.SYNC_TRAILING_DAYS ?? 10,
+    SYNC_DISABLED: e.SYNC_DISABLED ?? false,
+    BACKUP_DIR: e.BACKUP_DIR ?? `${dataDir.replace(/\/+$/, "")}/backups`,
+    BACKUP_KEEP: e.BACKUP_KEEP ?? 14,
+    BACKUP_HOUR: e.BACKUP_HOUR ?? 3,
+    LOG_LEVEL: e.LOG_LEVEL ?? "info",
+    RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,
+    /** true when the ring URLs/credentials were left at the built-in emulator defaults */
+    IS_EMULATOR_DEFAULT: !e.RING_API_BASE_URL && !e.RING_CLIENT_ID,
+  };
+}
+
+/** @typedef {ReturnType<typeof parseEnv>} Env */
+
+/** @type {Env} */
+export const env =
+  process.env.SKIP_ENV_VALIDATION === "1"
+    ? /** @type {Env} */ (/** @type {unknown} */ (parseEnv({})))
+    : parseEnv(process.env);
+
+export const RING_SCOPES_ALL = ALL_SCOPES.split(" ");

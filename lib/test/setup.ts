@@ -1,0 +1,11 @@
+// Runs before each test file (own process per file: pool "forks").
+// Every test file gets its own fresh SQLite database with all migrations applied, so the
+// app's modules (which read DATABASE_URL at import) never touch a real data directory.
+import { createTestDatabase } from "@/lib/test/database";
+
+const { url, dir } = createTestDatabase();
+process.env.DATABASE_URL = url;
+process.env.DATA_DIR = dir;
+process.env.TOKEN_ENCRYPTION_KEY ??= "0".repeat(63) + "1";
+process.env.AUTH_SECRET ??= "test-auth-secret-0123456789abcdef";
+process.env.WEBHOOK_VERIFICATION_TOKEN ??= "test-webhook-verification-token";

@@ -1,0 +1,22 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Unit, integration and conformance tests. Run from the repo root:
+//   npx vitest run --config lib/vitest.config.ts
+export default defineConfig({
+  resolve: {
+    tsconfigPaths: true,
+    alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
+  },
+  test: {
+    root: path.resolve("."),
+    environment: "node",
+    include: ["{lib,components,app,e2e}/**/*.test.{ts,tsx}"],
+    exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts"],
+    setupFiles: [path.resolve("lib/test/setup.ts")],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
+  },
+});
