@@ -1,0 +1,98 @@
+import { defineConfig, devices } from "@playwright/test";
+import {
+  E2E_APP_PORT,
+  E2E_APP_URL,
+  E2E_CLIENT,
+  E2E_DATA_DIR,
+  E2E_EMULATOR_PORT,
+  E2E_EMULATOR_URL,
+  E2E_TOKEN_KEY,
+} from "./support/ports";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const isCI = !!process.env.CI;
+
+// Runs against the built app (`next build` first; `npm test` does it) and the ring emulator,
+// each on its own port. Specs live in e2e/*.spec.ts.
+export default defineConfig({
+  testDir: ".",
+  testMatch: /.*\.spec\.ts$/,
+  testIgnore: ["bench/**", "chaos/**"],
+  outputDir: "test-results",
+  workers: 1,
+  fullyParallel: false,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: isCI,
+  retries: isCI ? 1 : 0,
+  reporter: [["list"], ["json", { outputFile: "test-results/results.json" }]],
+  globalSetup: "./global-setup.ts",
+  use: {
+    baseURL: E2E_APP_URL,
+    headless: true,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    contextOptions: { reducedMotion: "reduce" },
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: [
+    {
+      command: "node --import tsx lib/emulator/main.ts",
+      cwd: "..",
+      url: `${E2E_EMULATOR_URL}/_emulator/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        RING_EMULATOR_PORT: String(E2E_EMULATOR_PORT),
+        RING_EMULATOR_WEBHOOK_DELAY_MS: "200",
+        RING_EMULATOR_WEBHOOK_RETRY_MS: "200",
+        RING_EMULATOR_PAGE_SIZE: "30",
+        RING_EMULATOR_HISTORY_DAYS: "120",
+        RING_EMULATOR_CLIENTS: JSON.stringify([E2E_CLIENT]),
+      },
+    },
+    {
+      command: "node e2e/support/start-app.mjs",
+      cwd: "..",
+      url: `${E2E_APP_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: String(E2E_APP_PORT),
+        DATA_DIR: E2E_DATA_DIR,
+        DATABASE_URL: `file:./${E2E_DATA_DIR}/ringside.db`,
+        AUTH_URL: E2E_APP_URL,
+        AUTH_SECRET: "e2e-auth-secret-not-for-production-0123456789",
+        TOKEN_ENCRYPTION_KEY: E2E_TOKEN_KEY,
+        WEBHOOK_VERIFICATION_TOKEN: "e2e-webhook-verification-token",
+        RING_API_BASE_URL: E2E_EMULATOR_URL,
+        RING_CLIENT_ID: E2E_CLIENT.client_id,
+        RING_CLIENT_SECRET: E2E_CLIENT.client_secret,
+        PUBLIC_URL: E2E_APP_URL,
+        SYNC_POLL_MINUTES: "60",
+        RINGSIDE_DEMO: "1",
+        ALLOWED_EMAILS: "*@allowed.example.test",
+        LOG_LEVEL: "warn",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+  ],
+});

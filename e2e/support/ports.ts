@@ -1,0 +1,14 @@
+// Ports and settings of the end-to-end environment (separate from `npm run demo`'s 3000/4010).
+export const E2E_APP_PORT = Number(process.env.E2E_APP_PORT ?? 3210);
+export const E2E_EMULATOR_PORT = Number(process.env.E2E_EMULATOR_PORT ?? 4210);
+export const E2E_APP_URL = `http://localhost:${E2E_APP_PORT}`;
+export const E2E_EMULATOR_URL = `http://localhost:${E2E_EMULATOR_PORT}`;
+export const E2E_CLIENT = {
+  client_id: "ringside-e2e",
+  client_secret: "ringside-e2e-secret",
+  redirect_uris: [`${E2E_APP_URL}/api/auth/callback/ring`],
+  approved: true,
+};
+/** 32-byte key in hex: the e2e app encrypts tokens with it, so specs can decrypt to check revocation. */
+export const E2E_TOKEN_KEY = "5f".repeat(32);
+export const E2E_DATA_DIR = "e2e/.data";

@@ -1,0 +1,85 @@
+// @ts-check
+// Online SQLite backups (safe while the app writes: SQLite's backup API copies a consistent
+// snapshot page by page), retention, and restore. Used by `npm run backup`, by `npm start`
+// before it migrates, and by the daily scheduled backup.
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/** @param {Date} d */
+function stamp(d) {
+  return d.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * Takes an online backup of `file` into `dir`, named ringside-<label>-<UTC stamp>.db.
+ * @param {string} file
+ * @param {string} dir
+ * @param {string} [label]
+ * @returns {Promise<string>} the backup's path
+ */
+export async function backupDatabase(file, dir, label = "backup") {
+  if (!fs.existsSync(file)) throw new Error(`No database at ${file}`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const target = path.join(dir, `ringside-${label}-${stamp(new Date())}.db`);
+  const tmp = `${target}.partial`;
+  const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  try {
+    await db.backup(tmp);
+  } finally {
+    db.close();
+  }
+  // A backup is complete only when it passes an integrity check; then it gets its name.
+  const check = new Database(tmp, { readonly: true });
+  try {
+    const result = check.pragma("integrity_check", { simple: true });
+    if (result !== "ok") throw new Error(`Backup failed its integrity check: ${String(result)}`);
+  } finally {
+    check.close();
+  }
+  fs.renameSync(tmp, target);
+  fs.chmodSync(target, 0o600);
+  return target;
+}
+
+/**
+ * Keeps the newest `keep` backups with the given label, deletes older ones.
+ * @param {string} dir
+ * @param {number} keep
+ * @param {string} [label]
+ * @returns {string[]} deleted paths
+ */
+export function pruneBackups(dir, keep, label = "daily") {
+  if (!fs.existsSync(dir)) return [];
+  const prefix = `ringside-${label}-`;
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith(".db"))
+    .sort()
+    .reverse();
+  const doomed = files.slice(keep).map((f) => path.join(dir, f));
+  for (const f of doomed) fs.rmSync(f, { force: true });
+  return doomed;
+}
+
+/**
+ * Restores a backup file as the database (the app must be stopped). The current database,
+ * if any, is kept beside it as ringside.db.before-restore-<stamp>.
+ * @param {string} backupFile
+ * @param {string} file
+ */
+export function restoreDatabase(backupFile, file) {
+  if (!fs.existsSync(backupFile)) throw new Error(`No backup at ${backupFile}`);
+  const probe = new Database(backupFile, { readonly: true, fileMustExist: true });
+  try {
+    const ok = probe.pragma("integrity_check", { simple: true });
+    if (ok !== "ok") throw new Error(`The backup fails its integrity check: ${String(ok)}`);
+  } finally {
+    probe.close();
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  if (fs.existsSync(file)) fs.renameSync(file, `${file}.before-restore-${stamp(new Date())}`);
+  for (const suffix of ["-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  fs.copyFileSync(backupFile, file);
+  fs.chmodSync(file, 0o600);
+}

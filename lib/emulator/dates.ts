@@ -1,0 +1,77 @@
+// Date helpers for the emulator: calendar-day arithmetic on "YYYY-MM-DD" strings and the
+// lenient start_date/end_date parser (date, date-time, or Unix seconds like Pydantic).
+
+const DAY_MS = 86_400_000;
+
+export function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function dayToMs(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`);
+}
+
+export function shiftDay(day: string, n: number): string {
+  return isoDay(dayToMs(day) + n * DAY_MS);
+}
+
+/** Inclusive list of days from `first` to `last`. */
+export function daysBetween(first: string, last: string): string[] {
+  const out: string[] = [];
+  for (let t = dayToMs(first), end = dayToMs(last); t <= end; t += DAY_MS) out.push(isoDay(t));
+  return out;
+}
+
+export function isValidDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const t = dayToMs(day);
+  return !Number.isNaN(t) && isoDay(t) === day;
+}
+
+/**
+ * A parsed date bound as local wall-clock text "YYYY-MM-DDTHH:MM:SS". Documents are compared
+ * on their own local wall clock (the offset they carry), so a date-only bound means local
+ * midnight whatever the user's time zone.
+ */
+export type DateBound = { wall: string; dateOnly: boolean };
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const UNIX_RE = /^\d{1,14}(?:\.\d+)?$/;
+
+/** Parses a start_date/end_date value; null = malformed. */
+export function parseDateBound(value: string): DateBound | null {
+  const v = value.trim();
+  const d = DATE_RE.exec(v);
+  if (d) return isValidDay(v) ? { wall: `${v}T00:00:00`, dateOnly: true } : null;
+  const dt = DATETIME_RE.exec(v);
+  if (dt) {
+    const day = `${dt[1]}-${dt[2]}-${dt[3]}`;
+    const h = Number(dt[4]);
+    const m = Number(dt[5]);
+    const s = Number(dt[6] ?? "0");
+    if (!isValidDay(day) || h > 23 || m > 59 || s > 59) return null;
+    return { wall: `${day}T${dt[4]}:${dt[5]}:${dt[6] ?? "00"}`, dateOnly: false };
+  }
+  if (UNIX_RE.test(v)) {
+    // Pydantic reads a number as Unix time: seconds, or milliseconds when above 2e10.
+    let n = Number(v);
+    if (n > 2e10) n = n / 1000;
+    const ms = Math.floor(n * 1000);
+    if (!Number.isFinite(ms) || ms > 253_402_300_799_000) return null;
+    return { wall: new Date(ms).toISOString().slice(0, 19), dateOnly: false };
+  }
+  return null;
+}
+
+/** "2024-11-11T04:00:00+01:00" → "2024-11-11T04:00:00" (the document's local wall clock). */
+export function wallClock(timestamp: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?/.exec(timestamp);
+  if (!m) return `${timestamp.slice(0, 10)}T00:00:00`;
+  return `${m[1]}T${m[2]}:${m[3] ?? "00"}`;
+}
+
+/** "2024-11-11T04:00:00+01:00" → "2024-11-11T04:00:00+01:00" normalised as ISO with offset, for event_time. */
+export function isoWithOffset(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+}

@@ -1,0 +1,410 @@
+// In-memory state of the emulator: clients, users, authorization codes, tokens (with
+// single-use refresh rotation), webhook subscriptions, faults and logs. A restart starts
+// empty; only the generated data is deterministic (same seed + e-mail → same user and data).
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { EmulatorConfig } from "./config";
+import { isoDay, shiftDay } from "./dates";
+import type { RateTier } from "./rate-limit";
+import { UserDocuments } from "./user-data";
+
+export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
+export const IMPLICIT_TOKEN_TTL_S = 2_592_000;
+
+export const DEMO_CLIENT = {
+  clientId: "ringside-demo",
+  clientSecret: "ringside-demo-secret",
+  redirectUris: ["http://localhost:3000/api/auth/callback/ring"],
+  approved: false,
+} as const;
+
+export const UNAPPROVED_USER_CAP = 10;
+
+export type Client = {
+  clientId: string;
+  clientSecret: string;
+  redirectUris: string[];
+  approved: boolean;
+  /** Distinct users who ever granted this client access (the 10-user cap counts these). */
+  authorizedUsers: Set<string>;
+};
+
+export type Subscription = "active" | "expired";
+
+export type User = {
+  id: string;
+  email: string;
+  historyDays: number;
+  subscription: Subscription;
+  createdAt: number;
+  /** "Today" when the user was created: the history is [creationDay - historyDays + 1, today]. */
+  creationDay: string;
+  docs: UserDocuments;
+};
+
+export type AuthCode = {
+  code: string;
+  clientId: string;
+  userId: string;
+  scopes: Scope[];
+  /** The redirect_uri as sent at authorize; null when it was omitted. */
+  redirectUri: string | null;
+  codeChallenge: string | null;
+  expiresAt: number;
+  usedAt: number | null;
+  /** Access tokens issued from this code (revoked when the code is replayed). */
+  issued: string[];
+};
+
+export type AccessToken = {
+  value: string;
+  clientId: string;
+  userId: string;
+  scopes: Scope[];
+  issuedAt: number;
+  expiresAt: number;
+  revoked: boolean;
+  flow: "authorization_code" | "refresh_token" | "implicit" | "control";
+  refreshToken: string | null;
+};
+
+export type RefreshToken = {
+  value: string;
+  clientId: string;
+  userId: string;
+  scopes: Scope[];
+  accessToken: string;
+  /** Set when the token was exchanged (single use). */
+  usedAt: number | null;
+  revoked: boolean;
+  /** The access token that replaced it, for diagnostics. */
+  rotatedTo: string | null;
+};
+
+export type WebhookSubscription = {
+  id: string;
+  clientId: string;
+  callbackUrl: string;
+  verificationToken: string;
+  eventType: "create" | "update" | "delete";
+  dataType: string;
+  expiresAt: number;
+  createdAt: number;
+};
+
+export type Fault = {
+  id: string;
+  /** HTTP status, or 0 = drop the connection; null = only delay. */
+  status: number | null;
+  remaining: number;
+  pathPrefix: string;
+  retryAfter: number | null;
+  tier: RateTier;
+  delayMs: number;
+};
+
+export type DeliveryRecord = {
+  id: string;
+  subscription_id: string;
+  callback_url: string;
+  event_type: string;
+  data_type: string;
+  object_id: string | null;
+  user_id: string;
+  attempt: number;
+  status: number | null;
+  error: string | null;
+  ok: boolean;
+  time: string;
+  duration_ms: number;
+  next_retry_at: string | null;
+};
+
+export type RequestLogEntry = {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  kind: "data" | "sandbox" | "token" | "revoke" | "authorize" | "webhook_subscription";
+  /** For data requests: the rate-limit layer that rejected it, if any. */
+  rate_limit_tier: RateTier | null;
+  /** Data requests: a short non-secret fingerprint of the bearer token. */
+  token_fingerprint: string | null;
+  client_id: string | null;
+  user_id: string | null;
+  grant_type: string | null;
+  fault: boolean;
+  duration_ms: number;
+};
+
+const LOG_CAP = 20_000;
+const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** Random alphanumeric string (no modulo bias). */
+export function randomAlphanumeric(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248) out += ALPHANUMERIC[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function fingerprint(token: string): string {
+  return createHash("sha256").update(token).digest("hex").slice(0, 12);
+}
+
+/** Deterministic user id from (seed, e-mail), shaped like the real service's ids (12 + 23 hex). */
+export function userIdFor(seed: string, email: string): string {
+  const h = createHash("sha256").update(`${seed}\u001fuser\u001f${email}`).digest("hex");
+  return `${h.slice(0, 12)}-${h.slice(12, 35)}`;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export type TokenCheck =
+  | { ok: true; token: AccessToken }
+  | { ok: false; reason: "unknown" | "expired" | "revoked" };
+
+export class EmulatorState {
+  readonly clients = new Map<string, Client>();
+  readonly users = new Map<string, User>();
+  readonly usersByEmail = new Map<string, string>();
+  readonly codes = new Map<string, AuthCode>();
+  readonly accessTokens = new Map<string, AccessToken>();
+  readonly refreshTokens = new Map<string, RefreshToken>();
+  readonly subscriptions = new Map<string, WebhookSubscription>();
+  faults: Fault[] = [];
+  deliveries: DeliveryRecord[] = [];
+  requests: RequestLogEntry[] = [];
+
+  constructor(
+    private readonly config: EmulatorConfig,
+    private readonly now: () => number,
+  ) {
+    this.reset();
+  }
+
+  /** "Today" of the data: config.today, else the current UTC date. */
+  today(): string {
+    return this.config.today ?? isoDay(this.now());
+  }
+
+  reset(): void {
+    this.clients.clear();
+    this.users.clear();
+    this.usersByEmail.clear();
+    this.codes.clear();
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+    this.subscriptions.clear();
+    this.faults = [];
+    this.deliveries = [];
+    this.requests = [];
+    this.upsertClient({ ...DEMO_CLIENT, redirectUris: [...DEMO_CLIENT.redirectUris] });
+  }
+
+  // ---- clients -------------------------------------------------------------------------
+
+  upsertClient(input: { clientId: string; clientSecret: string; redirectUris: string[]; approved: boolean }): { client: Client; created: boolean } {
+    const existing = this.clients.get(input.clientId);
+    const client: Client = {
+      clientId: input.clientId,
+      clientSecret: input.clientSecret,
+      redirectUris: [...input.redirectUris],
+      approved: input.approved,
+      authorizedUsers: existing?.authorizedUsers ?? new Set(),
+    };
+    this.clients.set(client.clientId, client);
+    return { client, created: !existing };
+  }
+
+  /** Client whose id and secret both match, else undefined. */
+  authenticateClient(clientId: string, clientSecret: string): Client | undefined {
+    const client = this.clients.get(clientId);
+    if (!client) return undefined;
+    const a = createHash("sha256").update(client.clientSecret).digest();
+    const b = createHash("sha256").update(clientSecret).digest();
+    return a.equals(b) ? client : undefined;
+  }
+
+  // ---- users ---------------------------------------------------------------------------
+
+  /** Idempotent by e-mail: the same e-mail always maps to the same user id. */
+  ensureUser(emailInput: string, opts: { historyDays?: number; subscription?: Subscription } = {}): { user: User; created: boolean } {
+    const email = normalizeEmail(emailInput);
+    const existingId = this.usersByEmail.get(email);
+    if (existingId) {
+      const user = this.users.get(existingId)!;
+      if (opts.subscription) user.subscription = opts.subscription;
+      if (opts.historyDays !== undefined && opts.historyDays !== user.historyDays) {
+        user.historyDays = opts.historyDays;
+        user.docs.setFirstDay(shiftDay(user.creationDay, 1 - opts.historyDays));
+      }
+      return { user, created: false };
+    }
+    const id = userIdFor(this.config.seed, email);
+    const historyDays = opts.historyDays ?? this.config.historyDays;
+    const today = this.today();
+    const user: User = {
+      id,
+      email,
+      historyDays,
+      subscription: opts.subscription ?? "active",
+      createdAt: this.now(),
+      creationDay: today,
+      docs: new UserDocuments({ seed: this.config.seed, userKey: id }, shiftDay(today, 1 - historyDays), () => this.today()),
+    };
+    this.users.set(id, user);
+    this.usersByEmail.set(email, id);
+    return { user, created: true };
+  }
+
+  // ---- codes and tokens ------------------------------------------------------------------
+
+  issueCode(input: Omit<AuthCode, "code" | "expiresAt" | "usedAt" | "issued">): AuthCode {
+    const code: AuthCode = {
+      ...input,
+      code: randomAlphanumeric(32),
+      expiresAt: this.now() + this.config.codeTtlS * 1000,
+      usedAt: null,
+      issued: [],
+    };
+    this.codes.set(code.code, code);
+    return code;
+  }
+
+  issueTokens(input: {
+    clientId: string;
+    userId: string;
+    scopes: Scope[];
+    flow: AccessToken["flow"];
+    withRefresh: boolean;
+    ttlS: number;
+  }): { access: AccessToken; refresh: RefreshToken | null } {
+    const now = this.now();
+    const access: AccessToken = {
+      value: randomAlphanumeric(40),
+      clientId: input.clientId,
+      userId: input.userId,
+      scopes: [...input.scopes],
+      issuedAt: now,
+      expiresAt: now + input.ttlS * 1000,
+      revoked: false,
+      flow: input.flow,
+      refreshToken: null,
+    };
+    let refresh: RefreshToken | null = null;
+    if (input.withRefresh) {
+      refresh = {
+        value: randomAlphanumeric(48),
+        clientId: input.clientId,
+        userId: input.userId,
+        scopes: [...input.scopes],
+        accessToken: access.value,
+        usedAt: null,
+        revoked: false,
+        rotatedTo: null,
+      };
+      access.refreshToken = refresh.value;
+      this.refreshTokens.set(refresh.value, refresh);
+    }
+    this.accessTokens.set(access.value, access);
+    return { access, refresh };
+  }
+
+  /** Single-use rotation: the old refresh token is spent, a new pair is issued. */
+  rotateRefreshToken(
+    value: string,
+    clientId: string,
+  ): { ok: true; access: AccessToken; refresh: RefreshToken } | { ok: false; reason: string } {
+    const old = this.refreshTokens.get(value);
+    if (!old) return { ok: false, reason: "Refresh token is invalid." };
+    if (old.clientId !== clientId) return { ok: false, reason: "Refresh token was issued to another client." };
+    if (old.revoked) return { ok: false, reason: "Refresh token has been revoked." };
+    if (old.usedAt !== null) return { ok: false, reason: "Refresh token has already been used." };
+    old.usedAt = this.now();
+    const { access, refresh } = this.issueTokens({
+      clientId: old.clientId,
+      userId: old.userId,
+      scopes: old.scopes,
+      flow: "refresh_token",
+      withRefresh: true,
+      ttlS: this.config.tokenTtlS,
+    });
+    old.rotatedTo = access.value;
+    return { ok: true, access, refresh: refresh! };
+  }
+
+  checkAccessToken(value: string): TokenCheck {
+    const token = this.accessTokens.get(value);
+    if (!token) return { ok: false, reason: "unknown" };
+    if (token.revoked) return { ok: false, reason: "revoked" };
+    if (token.expiresAt <= this.now()) return { ok: false, reason: "expired" };
+    return { ok: true, token };
+  }
+
+  /** Revokes an access token (and its refresh token) or a refresh token (and its access token). */
+  revokeToken(value: string): boolean {
+    const access = this.accessTokens.get(value);
+    if (access) {
+      access.revoked = true;
+      if (access.refreshToken) {
+        const r = this.refreshTokens.get(access.refreshToken);
+        if (r) r.revoked = true;
+      }
+      return true;
+    }
+    const refresh = this.refreshTokens.get(value);
+    if (refresh) {
+      refresh.revoked = true;
+      const a = this.accessTokens.get(refresh.accessToken);
+      if (a) a.revoked = true;
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether the user currently has a live grant (usable access or refresh token) for the client. */
+  hasLiveGrant(userId: string, clientId: string): boolean {
+    const now = this.now();
+    for (const t of this.accessTokens.values())
+      if (t.userId === userId && t.clientId === clientId && !t.revoked && t.expiresAt > now) return true;
+    for (const r of this.refreshTokens.values())
+      if (r.userId === userId && r.clientId === clientId && !r.revoked && r.usedAt === null) return true;
+    return false;
+  }
+
+  // ---- logs ----------------------------------------------------------------------------
+
+  logRequest(entry: RequestLogEntry): void {
+    this.requests.push(entry);
+    if (this.requests.length > LOG_CAP) this.requests.splice(0, this.requests.length - LOG_CAP);
+  }
+
+  logDelivery(entry: DeliveryRecord): void {
+    this.deliveries.push(entry);
+    if (this.deliveries.length > LOG_CAP) this.deliveries.splice(0, this.deliveries.length - LOG_CAP);
+  }
+
+  // ---- faults --------------------------------------------------------------------------
+
+  addFault(input: Omit<Fault, "id">): Fault {
+    const fault: Fault = { ...input, id: randomUUID() };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  /** Takes one use of the first fault matching the path, if any. */
+  takeFault(path: string): Fault | undefined {
+    const fault = this.faults.find((f) => f.remaining > 0 && path.startsWith(f.pathPrefix));
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
+    return fault;
+  }
+}

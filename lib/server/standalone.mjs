@@ -1,0 +1,20 @@
+// @ts-check
+// Next's standalone output needs the static assets and public/ beside its server.js.
+import fs from "node:fs";
+import path from "node:path";
+
+/** Copies .next/static and public into .next/standalone (idempotent). */
+export function prepareStandalone(/** @type {string} */ root) {
+  const standalone = path.join(root, ".next/standalone");
+  const pairs = [
+    [path.join(root, ".next/static"), path.join(standalone, ".next/static")],
+    [path.join(root, "public"), path.join(standalone, "public")],
+    [path.join(root, "prisma/migrations"), path.join(standalone, "prisma/migrations")],
+  ];
+  for (const [from, to] of pairs) {
+    if (!fs.existsSync(from)) continue;
+    fs.cpSync(from, to, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) prepareStandalone(process.cwd());

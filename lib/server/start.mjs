@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// @ts-check
+// `npm start`: the production path. Validates the environment, backs up and migrates the
+// database when migrations are pending, then serves Next's standalone output. Needs only
+// runtime dependencies (no Prisma CLI, no dev dependencies).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+process.chdir(root);
+
+const log = (/** @type {string} */ level, /** @type {string} */ msg, extra = {}) =>
+  process.stdout.write(JSON.stringify({ level, time: new Date().toISOString(), msg, ...extra }) + "\n");
+
+let env;
+try {
+  ({ env } = await import("../env.mjs"));
+} catch (e) {
+  process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
+  process.exit(1);
+}
+
+// The standalone server changes its working directory: make every path absolute first.
+const dataDir = path.resolve(root, env.DATA_DIR);
+const dbFile = path.resolve(root, env.DATABASE_URL.replace(/^file:/, ""));
+const backupDir = path.resolve(root, env.BACKUP_DIR);
+fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+const { pendingMigrations, applyPendingMigrations } = await import("../db/migrate.mjs");
+const { backupDatabase } = await import("../db/backup.mjs");
+const migrationsDir = path.join(root, "prisma/migrations");
+const pending = pendingMigrations(dbFile, migrationsDir);
+if (pending.length > 0) {
+  if (fs.existsSync(dbFile) && fs.statSync(dbFile).size > 0) {
+    const file = await backupDatabase(dbFile, backupDir, "pre-migrate");
+    log("info", "backup taken before migrating", { backup: path.basename(file), pending: pending.length });
+  }
+  const applied = applyPendingMigrations(dbFile, migrationsDir);
+  log("info", "migrations applied", { count: applied.length, names: applied });
+} else {
+  log("info", "database is up to date", { file: path.relative(root, dbFile) });
+}
+
+const standalone = path.join(root, ".next/standalone");
+const server = path.join(standalone, "server.js");
+if (!fs.existsSync(server)) {
+  process.stderr.write("No production build found. Run `npm run build` first.\n");
+  process.exit(1);
+}
+const { prepareStandalone } = await import("./standalone.mjs");
+prepareStandalone(root);
+
+const port = String(env.PORT);
+const child = spawn(process.execPath, [server], {
+  cwd: standalone,
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: port,
+    HOSTNAME: process.env.HOSTNAME_BIND ?? process.env.HOST ?? "0.0.0.0",
+    DATA_DIR: dataDir,
+    DATABASE_URL: `file:${dbFile}`,
+    BACKUP_DIR: backupDir,
+  },
+});
+
+// Wake the in-process scheduler (sync, webhook subscriptions, daily backup) once the server
+// answers; it starts lazily on the first /api/health request.
+(async () => {
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) {
+        log("info", "ringside is ready", { port: Number(port) });
+        return;
+      }
+    } catch {
+      /* not listening yet */
+    }
+  }
+  log("warn", "the server did not answer /api/health within 60 s");
+})();
+
+for (const sig of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
+  process.on(sig, () => child.kill(sig));
+}
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
