@@ -11,8 +11,8 @@ export default defineConfig({
   test: {
     root: path.resolve("."),
     environment: "node",
-    include: ["{lib,components,app,e2e}/**/*.test.{ts,tsx}"],
-    exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts"],
+    include: ["{lib,components,app,e2e,prisma}/**/*.test.{ts,tsx}"],
+    exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**"],
     setupFiles: [path.resolve("lib/test/setup.ts")],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -52,8 +52,6 @@ export type AuthCode = {
   codeChallenge: string | null;
   expiresAt: number;
   usedAt: number | null;
-  /** Access tokens issued from this code (revoked when the code is replayed). */
-  issued: string[];
 };
 
 export type AccessToken = {
@@ -66,6 +64,8 @@ export type AccessToken = {
   revoked: boolean;
   flow: "authorization_code" | "refresh_token" | "implicit" | "control";
   refreshToken: string | null;
+  /** Every token descending from one authorization (code, implicit grant) shares this id. */
+  grantId: string;
 };
 
 export type RefreshToken = {
@@ -79,6 +79,7 @@ export type RefreshToken = {
   revoked: boolean;
   /** The access token that replaced it, for diagnostics. */
   rotatedTo: string | null;
+  grantId: string;
 };
 
 export type WebhookSubscription = {
@@ -266,13 +267,12 @@ export class EmulatorState {
 
   // ---- codes and tokens ------------------------------------------------------------------
 
-  issueCode(input: Omit<AuthCode, "code" | "expiresAt" | "usedAt" | "issued">): AuthCode {
+  issueCode(input: Omit<AuthCode, "code" | "expiresAt" | "usedAt">): AuthCode {
     const code: AuthCode = {
       ...input,
       code: randomAlphanumeric(32),
       expiresAt: this.now() + this.config.codeTtlS * 1000,
       usedAt: null,
-      issued: [],
     };
     this.codes.set(code.code, code);
     return code;
@@ -285,6 +285,7 @@ export class EmulatorState {
     flow: AccessToken["flow"];
     withRefresh: boolean;
     ttlS: number;
+    grantId: string;
   }): { access: AccessToken; refresh: RefreshToken | null } {
     const now = this.now();
     const access: AccessToken = {
@@ -297,6 +298,7 @@ export class EmulatorState {
       revoked: false,
       flow: input.flow,
       refreshToken: null,
+      grantId: input.grantId,
     };
     let refresh: RefreshToken | null = null;
     if (input.withRefresh) {
@@ -309,6 +311,7 @@ export class EmulatorState {
         usedAt: null,
         revoked: false,
         rotatedTo: null,
+        grantId: input.grantId,
       };
       access.refreshToken = refresh.value;
       this.refreshTokens.set(refresh.value, refresh);
@@ -335,6 +338,7 @@ export class EmulatorState {
       flow: "refresh_token",
       withRefresh: true,
       ttlS: this.config.tokenTtlS,
+      grantId: old.grantId,
     });
     old.rotatedTo = access.value;
     return { ok: true, access, refresh: refresh! };
@@ -367,6 +371,18 @@ export class EmulatorState {
       return true;
     }
     return false;
+  }
+
+  /** Revokes every token descending from one authorization (used when a code is replayed). */
+  revokeGrant(grantId: string): number {
+    let n = 0;
+    for (const t of this.accessTokens.values())
+      if (t.grantId === grantId && !t.revoked) {
+        t.revoked = true;
+        n++;
+      }
+    for (const r of this.refreshTokens.values()) if (r.grantId === grantId) r.revoked = true;
+    return n;
   }
 
   /** Whether the user currently has a live grant (usable access or refresh token) for the client. */

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// @ts-check
+// `npm run backup` — an online backup of the database (safe while Ringside runs) into
+// BACKUP_DIR (default DATA_DIR/backups), named ringside-manual-<UTC stamp>.db.
+// `npm run restore -- <backup file>` — restores it (stop Ringside first); the current file
+// is kept beside it as ringside.db.before-restore-<stamp>.
+import path from "node:path";
+import { backupDatabase, restoreDatabase } from "./backup.mjs";
+
+let env;
+try {
+  ({ env } = await import("../env.mjs"));
+} catch (e) {
+  process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
+  process.exit(1);
+}
+const dbFile = path.resolve(env.DATABASE_URL.replace(/^file:/, ""));
+const [command, arg] = process.argv.slice(2);
+
+try {
+  if (command === "backup") {
+    const file = await backupDatabase(dbFile, path.resolve(arg ?? env.BACKUP_DIR), "manual");
+    console.log(`Backup written: ${file}`);
+  } else if (command === "restore") {
+    if (!arg) throw new Error("Usage: npm run restore -- <backup file>");
+    restoreDatabase(path.resolve(arg), dbFile);
+    console.log(`Restored ${arg} into ${dbFile}. Start Ringside again.`);
+  } else {
+    throw new Error("Usage: backup-cli.mjs backup [dir] | restore <file>");
+  }
+} catch (e) {
+  console.error(/** @type {Error} */ (e).message);
+  process.exit(1);
+}
