@@ -20,6 +20,7 @@ const intIn = (/** @type {number} */ min, /** @type {number} */ max) =>
 const serverSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: opt(intIn(1, 65535)),
+  HOST: opt(z.string().min(1)),
   DATA_DIR: opt(z.string().min(1)),
   DATABASE_URL: opt(
     z

@@ -1,6 +1,8 @@
 // @ts-check
-// Online SQLite backups (safe while the app writes: SQLite's backup API copies a consistent
-// snapshot page by page), retention, and restore. Used by `npm run backup`, by `npm start`
+// Online SQLite backups (safe while the app writes: `VACUUM INTO` copies one consistent
+// snapshot inside a single read transaction, and in WAL mode readers never block the
+// writer; the page-by-page backup API would restart on every concurrent write), retention,
+// and restore. Used by `npm run backup`, by `npm start`
 // before it migrates, and by the daily scheduled backup.
 import fs from "node:fs";
 import path from "node:path";
@@ -23,9 +25,10 @@ export async function backupDatabase(file, dir, label = "backup") {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const target = path.join(dir, `ringside-${label}-${stamp(new Date())}.db`);
   const tmp = `${target}.partial`;
+  fs.rmSync(tmp, { force: true });
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
   try {
-    await db.backup(tmp);
+    db.prepare("VACUUM INTO ?").run(tmp);
   } finally {
     db.close();
   }

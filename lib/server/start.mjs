@@ -60,7 +60,7 @@ const child = spawn(process.execPath, [server], {
     ...process.env,
     NODE_ENV: "production",
     PORT: port,
-    HOSTNAME: process.env.HOSTNAME_BIND ?? process.env.HOST ?? "0.0.0.0",
+    HOSTNAME: process.env.HOSTNAME_BIND ?? env.HOST ?? "0.0.0.0",
     DATA_DIR: dataDir,
     DATABASE_URL: `file:${dbFile}`,
     BACKUP_DIR: backupDir,

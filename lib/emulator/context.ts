@@ -1,0 +1,29 @@
+// What every route handler receives: settings, state, the rate limiter, the webhook engine,
+// the clock, and a per-request record filled in for the request log.
+import type { EmulatorConfig } from "./config";
+import type { TwoTierRateLimiter, RateTier } from "./rate-limit";
+import type { EmulatorState, RequestLogEntry } from "./store";
+import type { WebhookEngine } from "./webhooks";
+
+export type EmulatorContext = {
+  config: EmulatorConfig;
+  state: EmulatorState;
+  limiter: TwoTierRateLimiter;
+  webhooks: WebhookEngine;
+  now: () => number;
+};
+
+/** Filled in by handlers; turned into a RequestLogEntry when the response is ready. */
+export type RequestMeta = {
+  kind: RequestLogEntry["kind"] | null;
+  clientId: string | null;
+  userId: string | null;
+  grantType: string | null;
+  tokenFingerprint: string | null;
+  rateLimitTier: RateTier | null;
+  fault: boolean;
+};
+
+export function newRequestMeta(): RequestMeta {
+  return { kind: null, clientId: null, userId: null, grantType: null, tokenFingerprint: null, rateLimitTier: null, fault: false };
+}

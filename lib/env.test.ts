@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env.mjs";
+
+describe("lib/env.mjs", () => {
+  it("works with no configuration at all (demo defaults)", () => {
+    const env = parseEnv({});
+    expect(env.DATABASE_URL).toBe("file:./data/ringside.db");
+    expect(env.RING_API_BASE_URL).toBe("http://localhost:4010");
+    expect(env.RING_AUTHORIZE_URL).toBe("http://localhost:4010/oauth/authorize");
+    expect(env.RING_TOKEN_URL).toBe("http://localhost:4010/oauth/token");
+    expect(env.RING_SCOPES).toHaveLength(8);
+    expect(env.IS_EMULATOR_DEFAULT).toBe(true);
+  });
+
+  it("derives the ring URLs from the bases, and explicit URLs win (alternative authorize address, other portal's token URL)", () => {
+    const env = parseEnv({
+      RING_API_BASE_URL: "https://api.example.test/",
+      RING_OAUTH_BASE_URL: "https://cloud.example.test",
+      RING_TOKEN_URL: "https://moi.example.test/oauth/v2/ext/oauth-token",
+      RING_CLIENT_ID: "abc",
+    });
+    expect(env.RING_API_BASE_URL).toBe("https://api.example.test");
+    expect(env.RING_AUTHORIZE_URL).toBe("https://cloud.example.test/oauth/authorize");
+    expect(env.RING_TOKEN_URL).toBe("https://moi.example.test/oauth/v2/ext/oauth-token");
+    expect(env.IS_EMULATOR_DEFAULT).toBe(false);
+  });
+
+  it("names every bad variable in one clear message", () => {
+    expect(() =>
+      parseEnv({ DATABASE_URL: "postgres://x", PORT: "99999", RING_SCOPES: "daily bogus", PUBLIC_URL: "not a url" }),
+    ).toThrowError(/DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/);
+    try {
+      parseEnv({ DATABASE_URL: "file:./x.db?mode=ro", TOKEN_ENCRYPTION_KEY: "short" });
+    } catch (e) {
+      const msg = (e as Error).message;
+      expect(msg).toContain("DATABASE_URL");
+      expect(msg).toContain("TOKEN_ENCRYPTION_KEY");
+      expect(msg).toContain(".env.example");
+    }
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ PORT: "", DATA_DIR: "" }).PORT).toBe(3000);
+  });
+
+  it("splits the e-mail allowlist and lower-cases it", () => {
+    expect(parseEnv({ ALLOWED_EMAILS: " A@x.test, *@family.test ,," }).ALLOWED_EMAILS).toEqual(["a@x.test", "*@family.test"]);
+  });
+});

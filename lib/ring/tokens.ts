@@ -1,0 +1,189 @@
+import "server-only";
+import crypto from "node:crypto";
+import { env } from "@/lib/env.mjs";
+import { logger } from "@/lib/log";
+import { normalizeScopes } from "@/lib/auth/scopes";
+import { db } from "@/lib/db";
+import {
+  RING_PROVIDER,
+  claimTokenRefresh,
+  markNeedsReconnect,
+  readTokenRow,
+  releaseRefreshLease,
+  storeRefreshedTokens,
+  type TokenRow,
+} from "@/lib/db/queries/accounts";
+import { TokenDecryptError, decryptToken, encryptToken } from "@/lib/ring/crypto";
+import { TokenEndpointError, requestTokenRefresh } from "@/lib/ring/oauth";
+
+/**
+ * The one owner of the ring service's OAuth tokens.
+ *
+ * - Tokens are stored only encrypted (encryptToken/decryptToken, AES-256-GCM).
+ * - getValidAccessToken refreshes ahead of expiry (60 s buffer). Exactly one refresh runs per
+ *   account however many callers arrive at once: an in-process promise map, plus a re-read of
+ *   the row and a refresh lease taken inside a SQLite write transaction, so two processes never
+ *   both spend the same single-use refresh token.
+ * - The rotated refresh token is persisted (encrypted) before the new access token is returned.
+ * - invalid_grant marks the connection "needs_reconnect", pauses the person's sync and is never
+ *   retried. Tokens are never logged.
+ */
+
+export { encryptToken, decryptToken };
+
+/** The connection needs the person to reconnect (needs_reconnect / disconnected / refresh refused). */
+export class ReconnectRequiredError extends Error {
+  constructor(message = "The ring connection needs to be reconnected.") {
+    super(message);
+    this.name = "ReconnectRequiredError";
+  }
+}
+
+/** A refresh could not complete for a passing reason (network, 5xx, another process busy); try later. */
+export class TokenRefreshError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TokenRefreshError";
+  }
+}
+
+const EXPIRY_BUFFER_MS = 60_000;
+const LEASE_OWNER = `${process.pid}:${crypto.randomUUID()}`;
+
+const inflight = new Map<string, Promise<string>>();
+
+function isExpiring(row: Pick<TokenRow, "expires_at">, now = Date.now()): boolean {
+  return row.expires_at !== null && row.expires_at * 1000 - EXPIRY_BUFFER_MS <= now;
+}
+
+function failUnreadable(accountId: string): never {
+  markNeedsReconnect(accountId, "token_unreadable");
+  logger.warn({ accountId }, "stored ring token could not be decrypted; connection needs reconnect");
+  throw new ReconnectRequiredError("The stored ring tokens cannot be read (was the encryption key changed?). Reconnect the ring.");
+}
+
+function decryptOrReconnect(accountId: string, stored: string): string {
+  try {
+    return decryptToken(stored);
+  } catch (err) {
+    if (err instanceof TokenDecryptError) failUnreadable(accountId);
+    throw err;
+  }
+}
+
+/** A usable access token for the account, refreshed first when it expires within 60 s. */
+export async function getValidAccessToken(accountId: string): Promise<string> {
+  const row = readTokenRow(accountId);
+  if (!row) throw new ReconnectRequiredError("No ring connection.");
+  if (row.status !== "active") throw new ReconnectRequiredError();
+  if (row.access_token && !isExpiring(row)) return decryptOrReconnect(accountId, row.access_token);
+  return refreshSingleFlight(accountId, null);
+}
+
+/**
+ * Called once by the data client after a 401. When the stored token already differs from the
+ * rejected one (someone refreshed meanwhile) it is returned; otherwise one refresh is forced.
+ */
+export async function refreshAfterUnauthorized(accountId: string, rejectedToken: string): Promise<string> {
+  const row = readTokenRow(accountId);
+  if (!row) throw new ReconnectRequiredError("No ring connection.");
+  if (row.status !== "active") throw new ReconnectRequiredError();
+  if (row.access_token) {
+    const current = decryptOrReconnect(accountId, row.access_token);
+    if (current !== rejectedToken && !isExpiring(row)) return current;
+  }
+  return refreshSingleFlight(accountId, rejectedToken);
+}
+
+function refreshSingleFlight(accountId: string, rejectedToken: string | null): Promise<string> {
+  const running = inflight.get(accountId);
+  if (running) return running;
+  const promise = refreshNow(accountId, rejectedToken).finally(() => inflight.delete(accountId));
+  inflight.set(accountId, promise);
+  return promise;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function refreshNow(accountId: string, rejectedToken: string | null): Promise<string> {
+  const leaseMs = env.RING_REQUEST_TIMEOUT_MS + 5_000;
+  const deadline = Date.now() + leaseMs + 5_000;
+  const needsRefresh = (row: TokenRow) => {
+    if (!row.access_token) return true;
+    if (rejectedToken !== null && decryptToken(row.access_token) === rejectedToken) return true;
+    return isExpiring(row);
+  };
+
+  let storedRefresh: string | null;
+  for (;;) {
+    let claim;
+    try {
+      claim = claimTokenRefresh({ accountId, owner: LEASE_OWNER, leaseMs, needsRefresh });
+    } catch (err) {
+      if (err instanceof TokenDecryptError) failUnreadable(accountId);
+      throw err;
+    }
+    if (claim.kind === "missing") throw new ReconnectRequiredError("No ring connection.");
+    if (claim.kind === "unavailable") throw new ReconnectRequiredError();
+    if (claim.kind === "fresh") return decryptOrReconnect(accountId, claim.storedAccessToken);
+    if (claim.kind === "claimed") {
+      storedRefresh = claim.storedRefreshToken;
+      break;
+    }
+    // Another process is refreshing this account: wait for its result.
+    if (Date.now() > deadline) throw new TokenRefreshError("Another process is still refreshing this ring connection.");
+    await sleep(100);
+  }
+
+  if (!storedRefresh) {
+    markNeedsReconnect(accountId, "no_refresh_token");
+    throw new ReconnectRequiredError("The ring connection has no refresh token. Reconnect the ring.");
+  }
+  let refreshToken: string;
+  try {
+    refreshToken = decryptToken(storedRefresh);
+  } catch (err) {
+    releaseRefreshLease(accountId, LEASE_OWNER);
+    if (err instanceof TokenDecryptError) failUnreadable(accountId);
+    throw err;
+  }
+
+  let response;
+  try {
+    response = await requestTokenRefresh(refreshToken);
+  } catch (err) {
+    if (err instanceof TokenEndpointError && err.isInvalidGrant) {
+      markNeedsReconnect(accountId, "invalid_grant");
+      logger.warn({ accountId, status: err.status }, "ring refresh token refused (invalid_grant); connection needs reconnect");
+      throw new ReconnectRequiredError("The ring service no longer accepts this connection. Reconnect the ring.");
+    }
+    releaseRefreshLease(accountId, LEASE_OWNER);
+    logger.warn({ accountId, error: err instanceof Error ? err.name : "error" }, "ring token refresh failed");
+    throw new TokenRefreshError(err instanceof Error ? err.message : "The ring token refresh failed.");
+  }
+
+  const scope = response.scope ? normalizeScopes(response.scope) : [];
+  // Persist the rotated refresh token (encrypted) before the new access token is used.
+  storeRefreshedTokens(accountId, {
+    accessToken: encryptToken(response.access_token),
+    refreshToken: response.refresh_token ? encryptToken(response.refresh_token) : null,
+    expiresAt: response.expires_in ? Math.floor(Date.now() / 1000) + response.expires_in : null,
+    tokenType: response.token_type ?? null,
+    scope: scope.length > 0 ? scope.join(" ") : null,
+  });
+  logger.info({ accountId, rotated: Boolean(response.refresh_token) }, "ring token refreshed");
+  return response.access_token;
+}
+
+/** The person's ring connection (no tokens). */
+export async function getRingAccountForUser(
+  userId: string,
+): Promise<{ accountId: string; ringUserId: string; status: string; scopes: string[] } | null> {
+  const a = await db.account.findFirst({
+    where: { userId, provider: RING_PROVIDER },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, providerAccountId: true, status: true, scope: true },
+  });
+  if (!a) return null;
+  return { accountId: a.id, ringUserId: a.providerAccountId, status: a.status, scopes: normalizeScopes(a.scope) };
+}
