@@ -6,7 +6,9 @@
 // is kept beside it as ringside.db.before-restore-<stamp>.
 import path from "node:path";
 import { backupDatabase, restoreDatabase } from "./backup.mjs";
+import { loadDotenv } from "../server/load-dotenv.mjs";
 
+loadDotenv();
 let env;
 try {
   ({ env } = await import("../env.mjs"));

@@ -173,16 +173,17 @@ function makeProfile(prefix: string): Profile {
   const rhr = Math.round(clamp(57 - 4 * fitness + (age - 40) * 0.1 + 2 * r.normal(), 42, 72));
   const hrv = clamp(58 * Math.exp(0.2 * fitness + 0.15 * r.normal()) * (1 - (age - 25) * 0.012), 18, 130);
   const breath = 13.5 + 3 * r.next();
-  const bedtime = clamp(-1.25 * HOUR + 30 * MIN * r.normal(), -2 * HOUR, 0);
+  const bedtime = clamp(-1.4 * HOUR + 30 * MIN * r.normal(), -2 * HOUR, 0);
   const wake = clamp(6.75 * HOUR + 25 * MIN * r.normal(), 6 * HOUR, 7.75 * HOUR);
   const weekendShift = 40 * MIN + 40 * MIN * r.next();
-  const sleepNeed = 7.25 * HOUR + HOUR * r.next();
+  const sleepNeed = 6.75 * HOUR + HOUR * r.next();
   const steps = 6500 + 5500 * r.next();
   const dowBase = [1.0, 0.95, 0.95, 0.97, 0.95, 1.02, 1.2];
   const dowSteps = dowBase.map((f) => f * (1 + 0.08 * r.normal()));
   const workoutDays = dowBase.map(() => r.chance(0.4));
   const workoutStart = r.chance(0.5) ? 7 * HOUR + HOUR * r.next() : 17.5 * HOUR + 1.5 * HOUR * r.next();
-  const targetCalories = Math.round((350 + 450 * r.next()) / 50) * 50;
+  const typicalActive = (0.05 * steps + 150) * (weightKg / 75);
+  const targetCalories = Math.max(200, Math.round((0.85 * typicalActive * (0.9 + 0.2 * r.next())) / 50) * 50);
   const deepBias = 0.15 * r.normal() - (age - 40) * 0.006;
   const remBias = 0.15 * r.normal();
   const vascularOffset = -3 - 3 * fitness + 3 * r.normal();
@@ -300,8 +301,17 @@ type Readiness = {
 };
 
 // Mean steps of a 5-minute block per activity class (0 non-wear .. 5 high).
-const BLOCK_STEPS = [0, 0, 20, 330, 560, 720];
-const CLASS_CHARS = "012345";
+const BLOCK_STEPS = [0, 0, 8, 80, 480, 700];
+const CHAR_0 = 48; // "0"
+
+/** ASCII string from a byte array of character codes (much cheaper than `+=` per char). */
+function asciiString(codes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < codes.length; i += 4096) {
+    out += String.fromCharCode.apply(null, codes.subarray(i, i + 4096) as unknown as number[]);
+  }
+  return out;
+}
 
 class Model {
   readonly prefix: string;
@@ -416,7 +426,7 @@ class Model {
       9.75 * HOUR,
     );
     const tib = Math.max(3.5 * HOUR, Math.round((wake - bedStart) / 30) * 30);
-    const latency = clamp(560 - 200 * sleepQ + 240 * nLatency, 60, 2700);
+    const latency = clamp(780 - 220 * sleepQ + 260 * nLatency, 90, 2700);
     const steps = p.steps * (p.dowSteps[dow] ?? 1) * Math.exp(0.18 * this.smooth("steps", idx, 45) + 0.22 * nSteps);
     const workout: 0 | 1 | 2 = p.workoutDays[dow]
       ? uWorkout < 0.8
@@ -642,15 +652,15 @@ class Model {
     if (b.worn) {
       const fever = this.feverAt(idx);
       const stressHigh =
-        Math.round(clamp(HOUR * (5.2 * (b.stress - 0.15) + 0.7 * sr.normal() + 1.5 * fever), 0, 10 * HOUR) / 900) * 900;
+        Math.round(clamp(HOUR * (4 * (b.stress - 0.2) + 0.6 * sr.normal() + 1.5 * fever), 0, 10 * HOUR) / 900) * 900;
       const recoveryHigh =
         Math.round(
-          clamp(HOUR * (2.1 + 0.5 * b.sleepQ - 3 * (b.stress - 0.45) + 0.6 * sr.normal() - 1.5 * fever), 0, 8 * HOUR) /
+          clamp(HOUR * (2.2 + 0.5 * b.sleepQ - 3 * (b.stress - 0.45) + 0.6 * sr.normal() - 1.5 * fever), 0, 8 * HOUR) /
             900,
         ) * 900;
       let summary: string | null = "normal";
-      if (stressHigh >= 1.7 * recoveryHigh && stressHigh >= 2 * HOUR) summary = "stressful";
-      else if (recoveryHigh >= 1.8 * stressHigh && recoveryHigh >= HOUR) summary = "restored";
+      if (stressHigh >= 2 * recoveryHigh && stressHigh >= 2 * HOUR) summary = "stressful";
+      else if (recoveryHigh >= 2.5 * stressHigh && recoveryHigh >= 1.5 * HOUR) summary = "restored";
       if (sr.chance(0.005)) summary = null;
       out.daily_stress.push({
         id: this.id("daily_stress", idx),
@@ -713,8 +723,8 @@ class Model {
       let pos = latE;
       for (let k = 0; pos < n5; k++) {
         const len = Math.max(12, Math.round(18 + 2 * r.normal()));
-        const deepBase = k === 0 ? 5 : k === 1 ? 3.5 : k === 2 ? 1.5 : 0.4;
-        const remBase = k === 0 ? 1.5 : k === 1 ? 3 : k === 2 ? 4 : 5;
+        const deepBase = k === 0 ? 6 : k === 1 ? 4.5 : k === 2 ? 2 : 0.6;
+        const remBase = k === 0 ? 2 : k === 1 ? 3.5 : k === 2 ? 4.5 : 5.5;
         let deep = Math.max(0, Math.round(deepBase * (1 + p.deepBias + 0.15 * q) + 0.8 * r.normal()));
         let rem = Math.max(0, Math.round(remBase * (1 + p.remBias + 0.1 * q) + 0.8 * r.normal()));
         if (deep + rem > len - 2) {
@@ -742,12 +752,13 @@ class Model {
     }
 
     const dur = [0, 0, 0, 0, 0];
-    let phases = "";
+    const phaseCodes = new Uint8Array(n5);
     for (let i = 0; i < n5; i++) {
       const v = ph[i]!;
       dur[v]! += i < n5 - 1 ? 300 : tib - 300 * (n5 - 1);
-      phases += CLASS_CHARS[v];
+      phaseCodes[i] = CHAR_0 + v;
     }
+    const phases = asciiString(phaseCodes);
     const deep = dur[1]!;
     const light = dur[2]!;
     const rem = dur[3]!;
@@ -757,7 +768,7 @@ class Model {
     // 30-second movement: 1 still, 2 restless, 3 tossing and turning, 4 active.
     const n30 = Math.round(tib / 30);
     const restlessBoost = clamp(1 - 0.25 * q, 0.5, 1.8);
-    let movement = "";
+    const moveCodes = new Uint8Array(n30);
     let restless = 0;
     let prevMoving = false;
     for (let j = 0; j < n30; j++) {
@@ -768,11 +779,13 @@ class Model {
       else if (phase === 2) m = u < 1 - 0.12 * restlessBoost ? 1 : u < 1 - 0.03 * restlessBoost ? 2 : u < 1 - 0.008 ? 3 : 4;
       else if (phase === 3) m = u < 1 - 0.07 * restlessBoost ? 1 : u < 1 - 0.01 ? 2 : 3;
       else if (phase === 1) m = u < 1 - 0.02 * restlessBoost ? 1 : 2;
-      movement += CLASS_CHARS[m];
+      moveCodes[j] = CHAR_0 + m;
       const moving = m >= 2;
       if (moving && !prevMoving) restless++;
       prevMoving = moving;
     }
+
+    const movement = asciiString(moveCodes);
 
     // Heart rate and HRV every 5 minutes.
     const nHr = Math.floor(tib / 300);
@@ -843,7 +856,7 @@ class Model {
     let moving = 0;
     for (let i = 0; i < night.movement.length; i++) if (night.movement.charCodeAt(i) > 49) moving++;
     const restlessFrac = night.movement.length > 0 ? moving / night.movement.length : 0;
-    const restfulness = score(100 - Math.max(0, restlessFrac - 0.04) * 320);
+    const restfulness = score(100 - Math.max(0, restlessFrac - 0.06) * 300);
     const mid = b.bedStart + b.tib / 2;
     const timing = score(100 - Math.max(0, Math.abs(mid - 2.9 * HOUR) - 0.9 * HOUR) / 120);
     const contributors = {
@@ -876,7 +889,7 @@ class Model {
     const tempNull = r.chance(0.014);
     const trendNull = r.chance(0.04);
 
-    const previousNight = sleepScore === null ? null : score(sleepScore + 4 + 3 * nPrev);
+    const previousNight = sleepScore === null ? null : score(1.3 * sleepScore - 22 + 3 * nPrev);
 
     // Sleep balance: last 14 nights against the user's need.
     let sleepSum = night.total;
@@ -892,7 +905,7 @@ class Model {
       }
     }
     const ratio = sleepSum / sleepN / p.sleepNeed;
-    const sleepBalance = sleepN >= 4 ? score(100 - Math.max(0, 1 - ratio) * 260 - Math.max(0, ratio - 1.25) * 60) : null;
+    const sleepBalance = sleepN >= 4 ? score(100 - Math.max(0, 1 - ratio) * 200 - Math.max(0, ratio - 1.25) * 60) : null;
 
     // Activity: yesterday and the last 14 days, against targets.
     const prev = this.base(idx - 1);
@@ -951,7 +964,7 @@ class Model {
       sleep_regularity: sleepRegularity,
     };
     const s = weightedScore([
-      [previousNight, 0.22],
+      [previousNight, 0.25],
       [sleepBalance, 0.15],
       [previousDayActivity, 0.08],
       [activityBalance, 0.08],
@@ -1076,8 +1089,8 @@ class Model {
     for (let i = 0; i < 288; i++) est += BLOCK_STEPS[blocks[i]!]!;
     for (let iter = 0; iter < 400 && est < goal && span > 0; iter++) {
       const start = awakeFrom + Math.floor(r.next() * span);
-      const len = 1 + Math.floor(r.next() * 4);
-      const cls = r.next() < 0.75 ? 3 : 4;
+      const cls = r.next() < 0.88 ? 3 : 4;
+      const len = 1 + Math.floor(r.next() * (cls === 3 ? 6 : 4));
       for (let i = start; i < start + len && i < awakeTo; i++) {
         if (blocks[i] !== 2) continue;
         blocks[i] = cls;
@@ -1093,17 +1106,17 @@ class Model {
 
     // Minute METs, steps, calories, class string.
     const kcalPerMet = (3.5 * p.weightKg) / 200;
-    const met: number[] = new Array(1440);
+    const met: number[] = [];
     const counts = [0, 0, 0, 0, 0, 0];
     const metSums = [0, 0, 0, 0, 0, 0];
     let steps = 0;
     let metTotal = 0;
     let activeKcal = 0;
-    let classes = "";
+    const classCodes = new Uint8Array(288);
     for (let i = 0; i < 288; i++) {
       const c = blocks[i]!;
       counts[c]!++;
-      classes += CLASS_CHARS[c];
+      classCodes[i] = CHAR_0 + c;
       steps += Math.round(BLOCK_STEPS[c]! * (0.7 + 0.6 * r.next()));
       for (let m = 0; m < 5; m++) {
         const u = r.next();
@@ -1116,10 +1129,10 @@ class Model {
             v = round1(0.9 + 0.1 * u);
             break;
           case 2:
-            v = round1(1.0 + 0.4 * u);
+            v = round1(1.0 + 0.3 * u);
             break;
           case 3:
-            v = round1(1.6 + 1.3 * u);
+            v = round1(1.5 + 1.0 * u);
             break;
           case 4:
             v = round1(3.0 + 2.8 * u);
@@ -1127,7 +1140,7 @@ class Model {
           default:
             v = round1(6.0 + 4.0 * u);
         }
-        met[i * 5 + m] = v;
+        met.push(v);
         metSums[c]! += v;
         metTotal += v;
         if (c >= 2) activeKcal += Math.max(0, v - 1) * kcalPerMet;
@@ -1168,8 +1181,8 @@ class Model {
       if (k > 0 && active < 0.7 * target) easy7++;
     }
     const sedentaryHours = (counts[2]! * 300) / HOUR;
-    const stayActive = b.worn ? score(100 - Math.max(0, sedentaryHours - 8) * 7) : null;
-    const moveEveryHour = b.worn ? score(100 - alerts * 12) : null;
+    const stayActive = b.worn ? score(100 - Math.max(0, sedentaryHours - 9) * 8) : null;
+    const moveEveryHour = b.worn ? score(100 - Math.max(0, alerts - 1) * 15) : null;
     const meetTargets = score(25 + (75 * met7) / 7);
     const trainingFrequency = score([20, 50, 75, 90, 100, 100, 100, 100][workouts7] ?? 100);
     const volRatio = volume7 / target7;
@@ -1190,7 +1203,7 @@ class Model {
       id: this.id("daily_activity", idx),
       active_calories: activeCalories,
       average_met_minutes: round3(metTotal / 1440),
-      class_5_min: classes,
+      class_5_min: asciiString(classCodes),
       contributors: {
         meet_daily_targets: meetTargets,
         move_every_hour: moveEveryHour,
@@ -1237,9 +1250,9 @@ class Model {
     q /= n;
     s /= n;
     const sleepBonus = sleepScore === null ? 0 : (sleepScore - 75) * 0.15;
-    const sleepRecovery = round1(clamp(52 + 14 * q + sleepBonus + 2.5 * r.normal(), 0, 100));
-    const daytimeRecovery = round1(clamp(50 - 70 * (s - this.profile.stressBase) - 20 * (s - 0.45) + 3 * r.normal(), 0, 100));
-    const stress = round1(clamp(45 - 90 * (s - 0.45) + 3 * r.normal(), 0, 100));
+    const sleepRecovery = round1(clamp(56 + 14 * q + sleepBonus + 2.5 * r.normal(), 0, 100));
+    const daytimeRecovery = round1(clamp(54 - 70 * (s - this.profile.stressBase) - 20 * (s - 0.45) + 3 * r.normal(), 0, 100));
+    const stress = round1(clamp(50 - 90 * (s - 0.45) + 3 * r.normal(), 0, 100));
     const mean = (sleepRecovery + daytimeRecovery + stress) / 3;
     const level =
       mean < 32 ? "limited" : mean < 45 ? "adequate" : mean < 57 ? "solid" : mean < 70 ? "strong" : "exceptional";

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadDotenv } from "./load-dotenv.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
@@ -14,6 +15,7 @@ process.chdir(root);
 const log = (/** @type {string} */ level, /** @type {string} */ msg, extra = {}) =>
   process.stdout.write(JSON.stringify({ level, time: new Date().toISOString(), msg, ...extra }) + "\n");
 
+loadDotenv();
 let env;
 try {
   ({ env } = await import("../env.mjs"));

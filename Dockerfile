@@ -1,0 +1,41 @@
+# Ringside container image: a thin wrapper around the production path (`npm run build`,
+# then `node lib/server/start.mjs`), which the test suite exercises. Build it yourself:
+#   docker build -t ringside .        (multi-arch: docker buildx build --platform linux/amd64,linux/arm64 -t ringside .)
+# Node 20 on Debian bookworm; better-sqlite3 is compiled in the build stage for the target arch.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+COPY prisma ./prisma
+COPY prisma.config.ts ./
+RUN npm install --no-audit --no-fund
+COPY . .
+ENV NEXT_TELEMETRY_DISABLED=1 SKIP_ENV_VALIDATION=1
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 DATA_DIR=/data PORT=3000 HOST=0.0.0.0
+# Only what `lib/server/start.mjs` needs: the standalone server (with its traced
+# node_modules), the migrations, and the few plain-JS start-up modules.
+COPY --from=build /app/.next/standalone ./.next/standalone
+COPY --from=build /app/.next/static ./.next/standalone/.next/static
+COPY --from=build /app/public ./.next/standalone/public
+COPY --from=build /app/prisma/migrations ./prisma/migrations
+COPY --from=build /app/lib/server ./lib/server
+COPY --from=build /app/lib/db/migrate.mjs /app/lib/db/backup.mjs /app/lib/db/backup-cli.mjs ./lib/db/
+COPY --from=build /app/lib/env.mjs ./lib/env.mjs
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules/better-sqlite3 ./node_modules/better-sqlite3
+COPY --from=build /app/node_modules/bindings ./node_modules/bindings
+COPY --from=build /app/node_modules/file-uri-to-path ./node_modules/file-uri-to-path
+COPY --from=build /app/node_modules/zod ./node_modules/zod
+RUN groupadd --system ringside && useradd --system --gid ringside --home /data ringside \
+  && mkdir -p /data && chown ringside:ringside /data
+USER ringside
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["node", "lib/server/start.mjs"]

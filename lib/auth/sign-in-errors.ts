@@ -1,0 +1,123 @@
+// Why a "Connect your ring" attempt ended without a session, in words for the person at the
+// screen. Pure: the callback route maps whatever went wrong to one of these codes, and the
+// error page (app/(auth)/sign-in/error) renders the text. No token or secret ever goes in.
+
+export const SIGN_IN_ERROR_CODES = [
+  "denied",
+  "user_limit",
+  "state_mismatch",
+  "token_error",
+  "client_rejected",
+  "profile_error",
+  "not_invited",
+  "invite_invalid",
+  "different_account",
+  "email_in_use",
+  "provider_error",
+  "unknown",
+] as const;
+export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
+
+export type SignInErrorText = { title: string; message: string; canRetry: boolean };
+
+export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
+  denied: {
+    title: "You chose not to share",
+    message:
+      "The ring service says access was denied, so nothing was connected and nothing was stored. If that was a slip, try again and choose Allow on the consent page.",
+    canRetry: true,
+  },
+  user_limit: {
+    title: "The ring service's 10-person limit was reached",
+    message:
+      "Every app registered with the ring service starts out unapproved, and an unapproved app may be connected by at most 10 ring accounts. This Ringside's registration has reached that limit, so the service refused another person. Nothing was stored.",
+    canRetry: false,
+  },
+  state_mismatch: {
+    title: "The sign-in could not be verified",
+    message:
+      "The answer from the ring service did not match the sign-in this browser started (the security checks \u2014 state and PKCE \u2014 failed). This happens when a sign-in tab is old, was opened twice, or cookies were cleared. Nothing was stored; start again from here.",
+    canRetry: true,
+  },
+  token_error: {
+    title: "The ring service did not issue access",
+    message:
+      "Ringside received the approval but the ring service refused to exchange it for access (for example, the approval had already been used or had expired). Nothing was stored; please try again.",
+    canRetry: true,
+  },
+  client_rejected: {
+    title: "The ring service does not recognise this Ringside",
+    message:
+      "The ring service rejected Ringside's client credentials. The owner should check RING_CLIENT_ID and RING_CLIENT_SECRET, and that RING_TOKEN_URL is the token address of the portal the app was registered in (apps from the newer developer portal use a different token address). Nothing was stored.",
+    canRetry: true,
+  },
+  profile_error: {
+    title: "Your ring account could not be read",
+    message: "The ring service gave access but Ringside could not read your account id. Nothing was stored; please try again in a moment.",
+    canRetry: true,
+  },
+  not_invited: {
+    title: "This Ringside is private",
+    message:
+      "This Ringside already has an owner, and your ring account is not on its guest list. Ask the owner for an invite link (Settings \u2192 Household), then open that link in this browser. Nothing was stored, and the access you just granted was handed back to the ring service.",
+    canRetry: false,
+  },
+  invite_invalid: {
+    title: "This invite link cannot be used",
+    message: "The invite link is unknown, was already used, was revoked or has expired (links last 7 days). Ask the owner for a new one.",
+    canRetry: false,
+  },
+  different_account: {
+    title: "That is a different ring account",
+    message:
+      "You are signed in to Ringside with another ring account. To reconnect, choose the same ring account you connected before; to use another account, sign out first.",
+    canRetry: true,
+  },
+  email_in_use: {
+    title: "That e-mail address is already used here",
+    message:
+      "Another member of this Ringside shared the same e-mail address with a different ring account. Nothing was stored. Connect the ring account you used before, or ask the owner.",
+    canRetry: false,
+  },
+  provider_error: {
+    title: "The ring service reported a problem",
+    message: "The ring service ended the sign-in with an error. Nothing was stored; please try again.",
+    canRetry: true,
+  },
+  unknown: {
+    title: "Connecting did not work",
+    message: "Something went wrong while connecting your ring. Nothing was stored; please try again.",
+    canRetry: true,
+  },
+};
+
+export function isSignInErrorCode(value: unknown): value is SignInErrorCode {
+  return typeof value === "string" && (SIGN_IN_ERROR_CODES as readonly string[]).includes(value);
+}
+
+const USER_LIMIT_RE = /not approved|maximum of \d+ users|user (?:limit|cap)|too many users|10 users/i;
+
+/**
+ * Maps the error a ring service put in the redirect (`error`, `error_description`) to a code.
+ * The service signals its 10-user cap for unapproved apps as a refusal whose description says so.
+ */
+export function classifyAuthorizeError(error: string, description: string | null): SignInErrorCode {
+  if (description && USER_LIMIT_RE.test(description)) return "user_limit";
+  if (error === "user_limit_reached" || error === "too_many_users") return "user_limit";
+  if (error === "access_denied") return "denied";
+  return "provider_error";
+}
+
+/** Maps a token-endpoint error (`error` of RFC 6749 §5.2, HTTP status) to a code. */
+export function classifyTokenError(error: string | null, status: number | null, description: string | null): SignInErrorCode {
+  if (description && USER_LIMIT_RE.test(description)) return "user_limit";
+  if (error === "invalid_client" || error === "unauthorized_client" || status === 401) return "client_rejected";
+  return "token_error";
+}
+
+/** The short technical detail shown under the message (RFC 6749 error names only, never descriptions verbatim). */
+export function safeDetail(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  const clean = value.replace(/[^A-Za-z0-9_.:-]/g, "").slice(0, 60);
+  return clean || undefined;
+}

@@ -1,0 +1,189 @@
+import "server-only";
+import type { Statement } from "better-sqlite3";
+import { rawDb } from "@/lib/db/raw";
+import type { RingCollection } from "@/lib/ring/schemas";
+import { TYPED_COLUMNS, type DocumentRow } from "@/lib/sync/map";
+import { toDbTime } from "@/lib/db/queries/jobs";
+
+// The ring data tables (daily_* and sleep_period) written by the sync engine. Bulk writes
+// use prepared better-sqlite3 statements, one transaction per page: this is the hot path
+// of a backfill (thousands of documents), where per-row Prisma calls would dominate.
+
+export const RING_TABLES: { [C in RingCollection]: { table: string; conflict: "documentId" | "day" } } = {
+  daily_activity: { table: "daily_activity", conflict: "documentId" },
+  daily_readiness: { table: "daily_readiness", conflict: "documentId" },
+  daily_sleep: { table: "daily_sleep", conflict: "documentId" },
+  daily_spo2: { table: "daily_spo2", conflict: "documentId" },
+  daily_stress: { table: "daily_stress", conflict: "documentId" },
+  daily_resilience: { table: "daily_resilience", conflict: "documentId" },
+  daily_cardiovascular_age: { table: "daily_cardiovascular_age", conflict: "day" },
+  sleep: { table: "sleep_period", conflict: "documentId" },
+};
+
+export type RejectedInput = { documentId: string | null; day: string | null; raw: string; error: string };
+
+type Prepared = {
+  upsert: Statement;
+  clearRejected: Statement;
+  insertRejected: Statement;
+  countRejected: Statement;
+};
+
+const prepared = new WeakMap<object, Map<RingCollection, Prepared>>();
+
+function statements(collection: RingCollection): Prepared {
+  const db = rawDb();
+  let byCollection = prepared.get(db);
+  if (!byCollection) prepared.set(db, (byCollection = new Map()));
+  const hit = byCollection.get(collection);
+  if (hit) return hit;
+  const { table, conflict } = RING_TABLES[collection];
+  const cols = ["userId", "documentId", "day", ...TYPED_COLUMNS[collection], "raw", "syncedAt"];
+  const updatable = cols.filter((c) => c !== "userId" && c !== conflict);
+  const conflictTarget = conflict === "day" ? `"userId", "day"` : `"userId", "documentId"`;
+  const sql =
+    `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")}) ` +
+    `ON CONFLICT(${conflictTarget}) DO UPDATE SET ${updatable.map((c) => `"${c}" = excluded."${c}"`).join(", ")} ` +
+    `WHERE "${table}"."raw" IS NOT excluded."raw" OR "${table}"."day" IS NOT excluded."day"`;
+  const p: Prepared = {
+    upsert: db.prepare(sql),
+    clearRejected: db.prepare(`DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId IS ?`),
+    insertRejected: db.prepare(
+      `INSERT INTO rejected_document (userId, collection, documentId, day, raw, error, seenAt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    countRejected: db.prepare(`SELECT COUNT(*) AS n FROM rejected_document WHERE userId = ? AND collection = ?`),
+  };
+  byCollection.set(collection, p);
+  return p;
+}
+
+export type IngestOptions = {
+  collection: RingCollection;
+  userId: string;
+  rows: DocumentRow[];
+  rejected?: RejectedInput[];
+  /** runs inside the same transaction (the SyncState checkpoint), so a crash loses both or neither */
+  inTransaction?: () => void;
+};
+
+/**
+ * Upserts a page of documents (by (userId, documentId); cardiovascular age by (userId, day)),
+ * keeps rejected documents aside, and runs the checkpoint, all in one transaction.
+ * Returns the number of rows inserted or changed.
+ */
+export function ingestDocuments(opts: IngestOptions): number {
+  const db = rawDb();
+  const st = statements(opts.collection);
+  const run = db.transaction(() => {
+    let changed = 0;
+    const rejected = opts.rejected ?? [];
+    // A document that validates now supersedes an earlier rejection of the same id.
+    const hadRejections = (st.countRejected.get(opts.userId, opts.collection) as { n: number }).n > 0;
+    for (const row of opts.rows) {
+      changed += st.upsert.run(row).changes;
+      if (hadRejections && row.documentId) st.clearRejected.run(opts.userId, opts.collection, row.documentId);
+    }
+    if (rejected.length > 0) {
+      const now = toDbTime(new Date());
+      for (const r of rejected) {
+        st.clearRejected.run(opts.userId, opts.collection, r.documentId);
+        st.insertRejected.run(opts.userId, opts.collection, r.documentId, r.day, r.raw.slice(0, 65_536), r.error, now);
+      }
+    }
+    opts.inTransaction?.();
+    return changed;
+  });
+  return run.immediate();
+}
+
+/**
+ * After a window [fromDay, toDay] was fetched completely: deletes the person's stored
+ * documents in that window that the service no longer has. `seenKeys` are document ids
+ * (days for cardiovascular age). Returns how many were deleted.
+ */
+export function deleteMissingDocuments(opts: {
+  collection: RingCollection;
+  userId: string;
+  fromDay: string;
+  toDay: string;
+  seenKeys: string[];
+}): number {
+  const { table, conflict } = RING_TABLES[opts.collection];
+  const keyCol = conflict === "day" ? "day" : "documentId";
+  return rawDb()
+    .prepare(
+      `DELETE FROM "${table}" WHERE userId = ? AND day >= ? AND day <= ? AND "${keyCol}" NOT IN (SELECT value FROM json_each(?))`,
+    )
+    .run(opts.userId, opts.fromDay, opts.toDay, JSON.stringify(opts.seenKeys)).changes;
+}
+
+/** Deletes one document by its id (a webhook delete event). */
+export function deleteDocumentById(collection: RingCollection, userId: string, documentId: string): number {
+  const { table } = RING_TABLES[collection];
+  return rawDb().prepare(`DELETE FROM "${table}" WHERE userId = ? AND documentId = ?`).run(userId, documentId).changes;
+}
+
+/** Count and newest day of a person's documents in one collection. */
+export function collectionSummary(collection: RingCollection, userId: string): { documents: number; newestDay: string | null; oldestDay: string | null } {
+  const { table } = RING_TABLES[collection];
+  const row = rawDb()
+    .prepare(`SELECT COUNT(*) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM "${table}" WHERE userId = ?`)
+    .get(userId) as { documents: number; newestDay: string | null; oldestDay: string | null };
+  return row;
+}
+
+/** Every stored document of a person in one collection, as raw JSON, ordered by day (checks, export). */
+export function listRawDocuments(collection: RingCollection, userId: string): Array<{ documentId: string | null; day: string; raw: string }> {
+  const { table } = RING_TABLES[collection];
+  return rawDb()
+    .prepare(`SELECT documentId, day, raw FROM "${table}" WHERE userId = ? ORDER BY day, documentId`)
+    .all(userId) as Array<{ documentId: string | null; day: string; raw: string }>;
+}
+
+/** Removes every synced ring document of a person, or of everyone (data family switch). */
+export function deleteAllRingDocuments(userId?: string): void {
+  const db = rawDb();
+  db.transaction(() => {
+    for (const { table } of Object.values(RING_TABLES)) {
+      if (userId === undefined) db.prepare(`DELETE FROM "${table}"`).run();
+      else db.prepare(`DELETE FROM "${table}" WHERE userId = ?`).run(userId);
+    }
+    if (userId === undefined) {
+      db.prepare(`DELETE FROM personal_info`).run();
+      db.prepare(`DELETE FROM rejected_document`).run();
+    } else {
+      db.prepare(`DELETE FROM personal_info WHERE userId = ?`).run(userId);
+      db.prepare(`DELETE FROM rejected_document WHERE userId = ?`).run(userId);
+    }
+  })();
+}
+
+export type PersonalInfoInput = {
+  userId: string;
+  ringUserId: string;
+  age: number | null;
+  weight: number | null;
+  height: number | null;
+  biological_sex: string | null;
+  email: string | null;
+  raw: string;
+};
+
+/** The personal_info snapshot: one row per person, replaced on each fetch. */
+export function upsertPersonalInfo(info: PersonalInfoInput): void {
+  rawDb()
+    .prepare(
+      `INSERT INTO personal_info (userId, ringUserId, age, weight, height, biological_sex, email, raw, syncedAt)
+       VALUES (@userId, @ringUserId, @age, @weight, @height, @biological_sex, @email, @raw, @syncedAt)
+       ON CONFLICT(userId) DO UPDATE SET ringUserId = excluded.ringUserId, age = excluded.age, weight = excluded.weight,
+         height = excluded.height, biological_sex = excluded.biological_sex, email = excluded.email, raw = excluded.raw,
+         syncedAt = excluded.syncedAt`,
+    )
+    .run({ ...info, syncedAt: toDbTime(new Date()) });
+}
+
+/** When the personal_info snapshot was last taken. */
+export function personalInfoSyncedAt(userId: string): string | null {
+  const row = rawDb().prepare(`SELECT syncedAt FROM personal_info WHERE userId = ?`).get(userId) as { syncedAt: string } | undefined;
+  return row?.syncedAt ?? null;
+}
