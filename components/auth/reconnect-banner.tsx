@@ -1,4 +1,26 @@
-// Placeholder: replaced by the connect feature (shows "Reconnect" when the ring connection needs it).
-export function ReconnectBanner(_props: { userId: string }) {
-  return null;
+import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
+import { ConnectButton } from "@/components/auth/connect-button";
+import { reconnectRing } from "@/app/(app)/settings/actions-connection";
+
+/**
+ * Shown on every page while the person's ring connection needs them to reconnect (the ring
+ * service refused the stored access). Sync is paused meanwhile; nothing stored is lost, and
+ * reconnecting the same ring account re-links the same person.
+ */
+export async function ReconnectBanner({ userId }: { userId: string }) {
+  const account = await findRingAccountByUserId(userId);
+  if (!account || account.status !== "needs_reconnect") return null;
+  return (
+    <div role="alert" data-testid="reconnect-banner" className="border-b border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
+      <div className="mx-auto flex max-w-6xl flex-col gap-2 px-3 py-3 sm:flex-row sm:items-center sm:justify-between sm:px-6">
+        <p className="text-sm">
+          <strong>Your ring needs to be reconnected.</strong> The ring service no longer accepts Ringside&apos;s access, so
+          syncing is paused. All your stored data is kept.
+        </p>
+        <form action={reconnectRing}>
+          <ConnectButton label="Reconnect" pendingLabel="Opening the ring's consent…" />
+        </form>
+      </div>
+    </div>
+  );
 }

@@ -1,4 +1,75 @@
-// Placeholder: replaced by the feature that owns the "household" settings section.
-export function HouseholdSection() {
-  return null;
+import { format } from "date-fns";
+import { currentUser } from "@/lib/auth/session";
+import { listPendingInvites } from "@/lib/db/queries/invites";
+import { listHouseholdMembers } from "@/lib/db/queries/users";
+import { InviteCreateForm } from "@/components/auth/invite-create-form";
+import { createInviteLink, revokeInvite } from "@/app/(app)/settings/actions-connection";
+
+const STATUS_TEXT: Record<string, string> = { active: "connected", needs_reconnect: "needs reconnect", disconnected: "disconnected" };
+
+/** Settings → Household (owner only): invite links, pending invites, members. */
+export async function HouseholdSection() {
+  const user = await currentUser();
+  if (!user || user.role !== "owner") return null;
+  const [invites, members] = await Promise.all([listPendingInvites(), listHouseholdMembers()]);
+
+  return (
+    <section
+      aria-labelledby="household-heading"
+      data-testid="household-section"
+      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
+    >
+      <div>
+        <h2 id="household-heading" className="text-lg font-semibold">
+          Household
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          Others can join this Ringside with their own ring. Each person sees only their own data.
+        </p>
+      </div>
+
+      <InviteCreateForm action={createInviteLink} />
+
+      <div>
+        <h3 className="text-sm font-semibold">Pending invites</h3>
+        {invites.length === 0 ? (
+          <p className="text-sm text-slate-500 dark:text-slate-400">None.</p>
+        ) : (
+          <ul data-testid="pending-invites" className="mt-1 divide-y divide-slate-200 text-sm dark:divide-slate-800">
+            {invites.map((i) => (
+              <li key={i.id} data-testid="pending-invite" data-invite-id={i.id} className="flex items-center justify-between gap-3 py-2">
+                <span>
+                  Created {format(i.createdAt, "d MMM yyyy HH:mm")}, expires {format(i.expiresAt, "d MMM yyyy")}
+                </span>
+                <form action={revokeInvite}>
+                  <input type="hidden" name="inviteId" value={i.id} />
+                  <button type="submit" className="rounded-md px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950">
+                    Revoke
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <div>
+        <h3 className="text-sm font-semibold">Members</h3>
+        <ul data-testid="members" className="mt-1 divide-y divide-slate-200 text-sm dark:divide-slate-800">
+          {members.map((m) => (
+            <li key={m.id} data-testid="member" className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span className="break-all">
+                {m.email ?? <span className="font-mono text-xs">{m.ringUserId ?? m.id}</span>}
+                {m.id === user.id && <span className="text-slate-500 dark:text-slate-400"> (you)</span>}
+              </span>
+              <span className="text-xs text-slate-500 dark:text-slate-400">
+                {m.role === "owner" ? "owner" : "member"} · {m.connectionStatus ? (STATUS_TEXT[m.connectionStatus] ?? m.connectionStatus) : "no ring"} · since{" "}
+                {format(m.createdAt, "d MMM yyyy")}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
 }

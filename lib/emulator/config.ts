@@ -116,7 +116,7 @@ export function resolveConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
  * Reads RING_EMULATOR_* variables. Blank values count as unset. A bad value throws an
  * EmulatorConfigError whose message names the variable.
  */
-export function configFromEnv(env: NodeJS.ProcessEnv): EmulatorConfig {
+export function configFromEnv(env: NodeJS.ProcessEnv | Readonly<Record<string, string | undefined>>): EmulatorConfig {
   const raw: Record<string, unknown> = { ...DEFAULT_CONFIG };
   const numericKeys = new Set<keyof EmulatorConfig>(
     (Object.keys(DEFAULT_CONFIG) as Array<keyof EmulatorConfig>).filter((k) => typeof DEFAULT_CONFIG[k] === "number"),

@@ -8,7 +8,7 @@ import { parseDateBound, shiftDay, wallClock, type DateBound } from "./dates";
 import { documentNotFound, json, problem, unauthorized, validationError, type ValidationIssue } from "./errors";
 import { COLLECTIONS, DAILY_COLLECTIONS, generatePersonalInfo, type Collection, type DailyCollection, type RingDocument } from "./fixtures";
 import { rateLimitHeaders } from "./rate-limit";
-import { SANDBOX_DOCUMENTS } from "./sandbox-data";
+import { SANDBOX_DOCUMENTS, SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, SANDBOX_SLEEP_DOCUMENTS } from "./sandbox-data";
 import { fingerprint, type AccessToken, type Scope } from "./store";
 import { orderKey } from "./user-data";
 
@@ -117,8 +117,7 @@ function project(docs: readonly RingDocument[], collection: Collection, fieldsPa
 }
 
 function sandboxDocuments(collection: Collection): readonly RingDocument[] {
-  const docs = isDaily(collection) ? SANDBOX_DOCUMENTS[collection] : undefined;
-  return docs ?? [];
+  return isDaily(collection) ? SANDBOX_DOCUMENTS[collection] : SANDBOX_SLEEP_DOCUMENTS;
 }
 
 // ---- the route -------------------------------------------------------------------------
@@ -245,9 +244,12 @@ export async function handleDataRoute(
     after = cursor.a;
     if (!fields) fields = cursor.p;
   } else {
-    const today = ctx.state.today();
+    // Omitted bounds: end = today, start = end - 1 day. The sandbox's fixed sample days lie in
+    // the past, so there the defaults cover the whole sample instead.
+    const today = family === "sandbox" ? shiftDay(SANDBOX_LAST_DAY, 1) : ctx.state.today();
     end = bounds.end_date?.wall ?? `${today}T00:00:00`;
-    start = bounds.start_date?.wall ?? `${shiftDay(end.slice(0, 10), -1)}T00:00:00`;
+    const defaultStart = family === "sandbox" && !bounds.end_date ? SANDBOX_FIRST_DAY : shiftDay(end.slice(0, 10), -1);
+    start = bounds.start_date?.wall ?? `${defaultStart}T00:00:00`;
     if (start > end) return problem(400, "Start date must be before end date.");
   }
 

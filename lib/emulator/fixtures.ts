@@ -182,7 +182,7 @@ function makeProfile(prefix: string): Profile {
   const dowSteps = dowBase.map((f) => f * (1 + 0.08 * r.normal()));
   const workoutDays = dowBase.map(() => r.chance(0.4));
   const workoutStart = r.chance(0.5) ? 7 * HOUR + HOUR * r.next() : 17.5 * HOUR + 1.5 * HOUR * r.next();
-  const typicalActive = (0.05 * steps + 150) * (weightKg / 75);
+  const typicalActive = (136 + 0.061 * steps) * (weightKg / 75);
   const targetCalories = Math.max(200, Math.round((0.85 * typicalActive * (0.9 + 0.2 * r.next())) / 50) * 50);
   const deepBias = 0.15 * r.normal() - (age - 40) * 0.006;
   const remBias = 0.15 * r.normal();
@@ -302,6 +302,9 @@ type Readiness = {
 
 // Mean steps of a 5-minute block per activity class (0 non-wear .. 5 high).
 const BLOCK_STEPS = [0, 0, 8, 80, 480, 700];
+// Minute MET range per activity class: [MET_LOW, MET_LOW + MET_WIDTH).
+const MET_LOW = [0, 0.9, 1.0, 1.5, 3.0, 6.0];
+const MET_WIDTH = [0, 0.1, 0.3, 1.0, 2.8, 4.0];
 const CHAR_0 = 48; // "0"
 
 /** ASCII string from a byte array of character codes (much cheaper than `+=` per char). */
@@ -549,7 +552,8 @@ class Model {
   approxActive(b: DayBase): number | null {
     if (!b.worn) return null;
     const kgFactor = this.profile.weightKg / 75;
-    return (0.034 * Math.max(0, b.steps - 3000) + 150 + [0, 120, 260][b.workout]!) * kgFactor;
+    // Fitted against buildActivity output (rmse ~50 kcal).
+    return (136 + 0.061 * b.steps + [0, -45, 15][b.workout]!) * kgFactor;
   }
 
   // -- documents -----------------------------------------------------------------------
@@ -910,7 +914,7 @@ class Model {
     // Activity: yesterday and the last 14 days, against targets.
     const prev = this.base(idx - 1);
     const prevActive = this.approxActive(prev);
-    const activityCurve = (x: number) => (x <= 1 ? 55 + 45 * x : x <= 1.6 ? 100 : 100 - (x - 1.6) * 60);
+    const activityCurve = (x: number) => (x <= 1 ? 45 + 45 * x : x <= 1.4 ? 90 + (x - 1) * 20 : 98 - (x - 1.4) * 50);
     const previousDayActivity = prevActive === null ? null : score(activityCurve(prevActive / this.targetCalories(prev)));
     let actSum = 0;
     let actN = 0;
@@ -923,7 +927,7 @@ class Model {
       }
     }
     const actRatio = actN > 0 ? actSum / actN : 1;
-    const activityBalance = actN >= 4 ? score(actRatio <= 1 ? 50 + 50 * actRatio : 100 - Math.max(0, actRatio - 1.5) * 50) : null;
+    const activityBalance = actN >= 4 ? score(actRatio <= 1.2 ? 35 + 50 * actRatio : 95 - (actRatio - 1.2) * 30) : null;
 
     const temp = this.tempDev(idx, b);
     const t = Math.abs(temp);
@@ -963,7 +967,7 @@ class Model {
       sleep_balance: sleepBalance,
       sleep_regularity: sleepRegularity,
     };
-    const s = weightedScore([
+    const mean = weightedScore([
       [previousNight, 0.25],
       [sleepBalance, 0.15],
       [previousDayActivity, 0.08],
@@ -974,6 +978,8 @@ class Model {
       [recoveryIndex, 0.1],
       [sleepRegularity, 0.05],
     ]);
+    // The real score spreads wider than a plain weighted mean of its contributors.
+    const s = mean === null ? null : score(mean + (mean - 85) * 0.8 - 3);
 
     // Trend: last three days against the week before.
     const recent = 0.5 * temp + 0.3 * this.tempDev(idx - 1) + 0.2 * this.tempDev(idx - 2);
@@ -1009,7 +1015,8 @@ class Model {
     const startStr = localDateTime(idx, start, this.offset);
     const sampleTs = localDateTime(idx, start, this.offset, true);
     const fever = this.feverAt(idx);
-    const breath = Math.round((this.profile.breath + 0.3 * b.sleepQ * -1 + 1.2 * fever + (type === "long_sleep" ? 0 : 0.5)) * 8) / 8;
+    // Breaths per minute in steps of 1/8, as the real service reports them.
+    const breath = Math.round((this.profile.breath - 0.3 * b.sleepQ + 1.2 * fever + (type === "long_sleep" ? 0 : 0.5)) * 8) / 8;
     return {
       id: this.id("sleep", idx, type),
       average_breath: breath,
@@ -1118,32 +1125,14 @@ class Model {
       counts[c]!++;
       classCodes[i] = CHAR_0 + c;
       steps += Math.round(BLOCK_STEPS[c]! * (0.7 + 0.6 * r.next()));
+      const lo = MET_LOW[c]!;
+      const width = MET_WIDTH[c]!;
       for (let m = 0; m < 5; m++) {
-        const u = r.next();
-        let v: number;
-        switch (c) {
-          case 0:
-            v = 0;
-            break;
-          case 1:
-            v = round1(0.9 + 0.1 * u);
-            break;
-          case 2:
-            v = round1(1.0 + 0.3 * u);
-            break;
-          case 3:
-            v = round1(1.5 + 1.0 * u);
-            break;
-          case 4:
-            v = round1(3.0 + 2.8 * u);
-            break;
-          default:
-            v = round1(6.0 + 4.0 * u);
-        }
+        const v = width === 0 ? lo : Math.round((lo + width * r.next()) * 10) / 10;
         met.push(v);
         metSums[c]! += v;
         metTotal += v;
-        if (c >= 2) activeKcal += Math.max(0, v - 1) * kcalPerMet;
+        if (c >= 2 && v > 1) activeKcal += (v - 1) * kcalPerMet;
       }
     }
     const activeCalories = Math.round(activeKcal);
@@ -1152,13 +1141,13 @@ class Model {
     const targetMeters = Math.round((targetCalories * 17.9) / 100) * 100;
     const walking = Math.round((activeCalories * 15.5) / 50) * 50;
 
-    // Inactivity alerts: each full hour of uninterrupted inactivity while awake.
+    // Inactivity alerts: each stretch of 75+ minutes of uninterrupted inactivity while awake.
     let alerts = 0;
     let run = 0;
     for (let i = awakeFrom; i <= awakeTo; i++) {
       if (i < awakeTo && blocks[i] === 2) run++;
       else {
-        if (run >= 12) alerts++;
+        if (run >= 15) alerts++;
         run = 0;
       }
     }
@@ -1178,15 +1167,15 @@ class Model {
       volume7 += active;
       if (active >= target) met7++;
       if (bb.workout > 0) workouts7++;
-      if (k > 0 && active < 0.7 * target) easy7++;
+      if (k > 0 && active < 0.9 * target) easy7++;
     }
     const sedentaryHours = (counts[2]! * 300) / HOUR;
     const stayActive = b.worn ? score(100 - Math.max(0, sedentaryHours - 9) * 8) : null;
-    const moveEveryHour = b.worn ? score(100 - Math.max(0, alerts - 1) * 15) : null;
+    const moveEveryHour = b.worn ? score(100 - Math.max(0, alerts - 1) * 12) : null;
     const meetTargets = score(25 + (75 * met7) / 7);
     const trainingFrequency = score([20, 50, 75, 90, 100, 100, 100, 100][workouts7] ?? 100);
     const volRatio = volume7 / target7;
-    const trainingVolume = score(volRatio >= 1 ? 100 : 30 + 70 * volRatio);
+    const trainingVolume = score(35 + 50 * Math.min(volRatio, 1.3));
     const recoveryTime = score(easy7 === 0 ? 35 : easy7 === 1 ? 70 : 100);
     const activityScore = b.worn
       ? weightedScore([

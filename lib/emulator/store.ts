@@ -98,7 +98,8 @@ export type Fault = {
   /** HTTP status, or 0 = drop the connection; null = only delay. */
   status: number | null;
   remaining: number;
-  pathPrefix: string;
+  /** null = every data request (/v2/usercollection/…, /v2/sandbox/…). */
+  pathPrefix: string | null;
   retryAfter: number | null;
   tier: RateTier;
   delayMs: number;
@@ -415,9 +416,9 @@ export class EmulatorState {
     return fault;
   }
 
-  /** Takes one use of the first fault matching the path, if any. */
-  takeFault(path: string): Fault | undefined {
-    const fault = this.faults.find((f) => f.remaining > 0 && path.startsWith(f.pathPrefix));
+  /** Takes one use of the first fault matching the request, if any. */
+  takeFault(path: string, isDataRequest: boolean): Fault | undefined {
+    const fault = this.faults.find((f) => f.remaining > 0 && (f.pathPrefix === null ? isDataRequest : path.startsWith(f.pathPrefix)));
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);

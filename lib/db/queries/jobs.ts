@@ -47,6 +47,8 @@ export type EnqueueJobOptions = {
   maxAttempts?: number;
   /** at most one queued/running job per key; defaults to kind:userId:collection */
   activeKey?: string;
+  /** leave an active job with the same key as it is (no earlier run, no re-run) */
+  ifAbsent?: boolean;
 };
 
 export function jobActiveKey(kind: string, userId?: string | null, collection?: string | null): string {
@@ -60,10 +62,13 @@ export function jobActiveKey(kind: string, userId?: string | null, collection?: 
 export function enqueueJob(opts: EnqueueJobOptions): void {
   const now = toDbTime(new Date());
   const runAt = toDbTime(opts.runAt ?? new Date());
+  const insert = `INSERT INTO job (kind, userId, collection, payload, status, runAt, attempts, maxAttempts, activeKey, createdAt, updatedAt)
+       VALUES (@kind, @userId, @collection, @payload, 'queued', @runAt, 0, @maxAttempts, @activeKey, @now, @now)`;
   rawDb()
     .prepare(
-      `INSERT INTO job (kind, userId, collection, payload, status, runAt, attempts, maxAttempts, activeKey, createdAt, updatedAt)
-       VALUES (@kind, @userId, @collection, @payload, 'queued', @runAt, 0, @maxAttempts, @activeKey, @now, @now)
+      opts.ifAbsent
+        ? `${insert} ON CONFLICT(activeKey) DO NOTHING`
+        : `${insert}
        ON CONFLICT(activeKey) DO UPDATE SET
          runAt = CASE WHEN job.status = 'queued' AND excluded.runAt < job.runAt THEN excluded.runAt ELSE job.runAt END,
          payload = CASE WHEN job.status = 'running' THEN json_set(job.payload, '$.again', json('true')) ELSE job.payload END,
@@ -199,4 +204,14 @@ export function cancelQueuedJobs(userId: string | null): number {
 /** Deletes finished jobs older than `before` (the table would grow forever otherwise). */
 export function pruneFinishedJobs(before: number): number {
   return rawDb().prepare(`DELETE FROM job WHERE status IN ('done','failed') AND updatedAt < ?`).run(toDbTime(before)).changes;
+}
+
+/**
+ * At scheduler start nothing of this process is running yet: jobs still marked running were
+ * interrupted by a restart and are taken again at once (not only when their lease ends).
+ */
+export function recoverInterruptedJobs(): number {
+  return rawDb()
+    .prepare(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running'`)
+    .run(toDbTime(new Date())).changes;
 }

@@ -1,3 +1,8 @@
 import { handlers } from "@/lib/auth";
+import { withRingCallback } from "@/lib/auth/callback-route";
 
-export const { GET, POST } = handlers;
+// GET /api/auth/* – Auth.js (sign-in, callback, session); the ring callback is wrapped so that
+// every failure ends on the friendly error page with its precise reason.
+export const GET = withRingCallback(handlers.GET);
+// POST /api/auth/* – Auth.js (sign-in, sign-out)
+export const POST = handlers.POST;

@@ -1,0 +1,138 @@
+import { stringify } from "csv-stringify/sync";
+import { withUser, parseQuery } from "@/lib/api/handler";
+import { exportQuerySchema, type ExportQuery } from "@/lib/api/schemas";
+import { COLLECTION_IDS, type CollectionId } from "@/lib/metrics/catalog";
+import {
+  exportColumns,
+  getNotesForExport,
+  getPersonalInfoRaw,
+  getTagsForExport,
+  readCollectionDocuments,
+  readCollectionRows,
+  type PageCursor,
+} from "@/lib/db/queries/export";
+
+const PAGE = 500;
+const enc = new TextEncoder();
+
+type Chunks = AsyncGenerator<string, void, void> | Generator<string, void, void>;
+
+/** A streamed download; each chunk is produced on demand (pull), one DB page at a time. */
+function download(chunks: Chunks, filename: string, type: string): Response {
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await chunks.next();
+      if (done) controller.close();
+      else controller.enqueue(enc.encode(value));
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": `${type}; charset=utf-8`,
+      "content-disposition": `attachment; filename="${filename}"`,
+      "cache-control": "private, no-store",
+    },
+  });
+}
+
+function* collectionCsv(userId: string, collection: CollectionId, q: ExportQuery) {
+  const columns = exportColumns(collection);
+  yield stringify([columns]);
+  let after: PageCursor = null;
+  do {
+    const page = readCollectionRows({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
+    if (page.items.length) yield stringify(page.items, { columns, cast: { boolean: (b) => (b ? "true" : "false") } });
+    after = page.next;
+  } while (after);
+}
+
+/** Every collection as one long CSV: collection, document_id, day, field, value. */
+function* allCsv(userId: string, q: ExportQuery) {
+  yield stringify([["collection", "document_id", "day", "field", "value"]]);
+  for (const collection of COLLECTION_IDS) {
+    const columns = exportColumns(collection).filter((c) => c !== "documentId" && c !== "day");
+    let after: PageCursor = null;
+    do {
+      const page = readCollectionRows({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
+      const lines: unknown[][] = [];
+      for (const r of page.items) {
+        for (const c of columns) lines.push([collection, r.documentId ?? "", r.day, c, r[c]]);
+      }
+      if (lines.length) yield stringify(lines);
+      after = page.next;
+    } while (after);
+  }
+  yield* notesCsvRows(userId, q, true);
+}
+
+function* notesCsvRows(userId: string, q: ExportQuery, long: boolean) {
+  const notes = getNotesForExport({ userId, from: q.from, to: q.to });
+  if (long) {
+    const lines: unknown[][] = [];
+    for (const n of notes) {
+      if (n.text) lines.push(["notes", "", n.day, "text", n.text]);
+      if (n.tags.length) lines.push(["notes", "", n.day, "tags", n.tags.join(";")]);
+    }
+    if (lines.length) yield stringify(lines);
+    return;
+  }
+  yield stringify([["day", "text", "tags"], ...notes.map((n) => [n.day, n.text, n.tags.join(";")])]);
+}
+
+function* documentsJsonArray(userId: string, collection: CollectionId, q: ExportQuery) {
+  yield "[";
+  let first = true;
+  let after: PageCursor = null;
+  do {
+    const page = readCollectionDocuments({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
+    if (page.items.length) {
+      yield (first ? "" : ",") + page.items.map((d) => JSON.stringify(d)).join(",");
+      first = false;
+    }
+    after = page.next;
+  } while (after);
+  yield "]";
+}
+
+function* collectionJson(userId: string, collection: CollectionId, q: ExportQuery) {
+  const head = { collection, from: q.from ?? null, to: q.to ?? null, exported_at: new Date().toISOString() };
+  yield JSON.stringify(head).slice(0, -1) + ',"documents":';
+  yield* documentsJsonArray(userId, collection, q);
+  yield "}";
+}
+
+function* allJson(userId: string, q: ExportQuery) {
+  const head = {
+    format: "ringside-export-v1",
+    from: q.from ?? null,
+    to: q.to ?? null,
+    exported_at: new Date().toISOString(),
+    personal_info: getPersonalInfoRaw(userId),
+    notes: getNotesForExport({ userId, from: q.from, to: q.to }),
+    tags: getTagsForExport(userId),
+  };
+  yield JSON.stringify(head).slice(0, -1) + ',"collections":{';
+  for (const [i, collection] of COLLECTION_IDS.entries()) {
+    yield `${i ? "," : ""}${JSON.stringify(collection)}:`;
+    yield* documentsJsonArray(userId, collection, q);
+  }
+  yield "}}";
+}
+
+// GET /api/export?collection&format&from&to – a download of one collection (or the notes, or
+// everything) as CSV (typed columns as stored) or JSON (documents as the ring service sent them)
+export const GET = withUser(async ({ user, searchParams }) => {
+  const q = parseQuery(searchParams, exportQuerySchema);
+  const range = q.from || q.to ? `-${q.from ?? "start"}_${q.to ?? "end"}` : "";
+  const filename = `ringside-${q.collection}${range}.${q.format}`;
+  const csv = q.format === "csv";
+  const type = csv ? "text/csv" : "application/json";
+  if (q.collection === "all") return download(csv ? allCsv(user.id, q) : allJson(user.id, q), filename, type);
+  if (q.collection === "notes") {
+    if (csv) return download(notesCsvRows(user.id, q, false), filename, type);
+    const body = { notes: getNotesForExport({ userId: user.id, from: q.from, to: q.to }), tags: getTagsForExport(user.id) };
+    return download((function* () { yield JSON.stringify(body); })(), filename, type);
+  }
+  const collection = q.collection;
+  return download(csv ? collectionCsv(user.id, collection, q) : collectionJson(user.id, collection, q), filename, type);
+});

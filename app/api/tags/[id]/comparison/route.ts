@@ -1,0 +1,29 @@
+import { withUser, parseQuery } from "@/lib/api/handler";
+import { tagComparisonQuerySchema, tagIdParamsSchema } from "@/lib/api/schemas";
+import { getMetric } from "@/lib/metrics/catalog";
+import { addDays, dayRange } from "@/lib/metrics/days";
+import { toDense, type DayValue } from "@/lib/metrics/series";
+import { compareTagged } from "@/lib/metrics/stats";
+import { getMetricsOverview, getMetricValues } from "@/lib/db/queries/metrics";
+import { getTagDays } from "@/lib/db/queries/notes";
+
+// GET /api/tags/:id/comparison?metric&lag&from&to – a metric on days with the tag against
+// days without it (lag 1: the day after each day), with n and the difference
+export const GET = withUser<{ id: string }>(async ({ user, params, searchParams }) => {
+  const { id } = tagIdParamsSchema.parse(params);
+  const query = parseQuery(searchParams, tagComparisonQuerySchema);
+  const { tag, days } = await getTagDays({ userId: user.id, id });
+  const metric = getMetric(query.metric)!;
+  const overview = getMetricsOverview(user.id);
+  const from = query.from ?? overview.firstDay;
+  const to = query.to ?? overview.lastDay;
+  if (!from || !to || from > to) {
+    return Response.json({ tag, metric: metric.id, lag: query.lag, from, to, comparison: null });
+  }
+  const end = addDays(to, query.lag);
+  const values = toDense(getMetricValues({ userId: user.id, metric, from, to: end }) as DayValue<number | null>[], from, end);
+  const taggedSet = new Set(days);
+  const tagged = dayRange(from, to).map((d) => taggedSet.has(d));
+  const comparison = compareTagged(values, tagged, query.lag);
+  return Response.json({ tag, metric: metric.id, lag: query.lag, from, to, comparison });
+});

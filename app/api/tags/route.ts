@@ -1,0 +1,12 @@
+import { withUser, parseJsonBody } from "@/lib/api/handler";
+import { createTagBodySchema } from "@/lib/api/schemas";
+import { createTag, listTags } from "@/lib/db/queries/notes";
+
+// GET /api/tags – every tag with the number of days it is on
+export const GET = withUser(async ({ user }) => Response.json({ tags: await listTags(user.id) }));
+
+// POST /api/tags – creates a tag (409 when the name exists)
+export const POST = withUser(async ({ user, req }) => {
+  const body = await parseJsonBody(req, createTagBodySchema);
+  return Response.json(await createTag({ userId: user.id, name: body.name, color: body.color }), { status: 201 });
+});

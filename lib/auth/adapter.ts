@@ -1,0 +1,93 @@
+import "server-only";
+import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import { db } from "@/lib/db";
+import { logger } from "@/lib/log";
+import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
+import { withAdmissionLock } from "@/lib/auth/admission";
+import { normalizeScopes } from "@/lib/auth/scopes";
+import { countOwners, createUser, InviteUnavailableError } from "@/lib/db/queries/users";
+import { encryptToken } from "@/lib/ring/crypto";
+import { revokeAccessToken } from "@/lib/ring/oauth";
+
+/** Thrown inside the adapter when the household refuses a new person; no rows are written. */
+export class AdmissionRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AdmissionRefusedError";
+  }
+}
+
+async function refuse(code: "not_invited" | "invite_invalid", message: string): Promise<never> {
+  recordFailure(code);
+  const ctx = callbackContext();
+  if (ctx?.accessToken) await revokeAccessToken(ctx.accessToken, "sign-in refused");
+  throw new AdmissionRefusedError(message);
+}
+
+/**
+ * The Prisma adapter with Ringside's rules:
+ * - createUser assigns the role (first person = owner) and the ring id, and consumes the invite,
+ *   re-checking the signIn callback's admission under a lock (two first sign-ins at once cannot
+ *   both become owner; an invite cannot be used twice);
+ * - linkAccount encrypts access_token/refresh_token before they reach SQLite, stores the
+ *   granted scopes in canonical form and keeps only the columns Ringside uses.
+ */
+export function ringsideAdapter(): Adapter {
+  const base = PrismaAdapter(db);
+  return {
+    ...base,
+    async createUser(data: AdapterUser): Promise<AdapterUser> {
+      const ctx = callbackContext();
+      const admission = ctx?.admission;
+      if (!ctx?.ringUserId || !admission || admission.kind === "existing") {
+        throw new AdmissionRefusedError("A person can only be created by a ring sign-in that was admitted.");
+      }
+      return withAdmissionLock(async () => {
+        let role: "owner" | "member" = "member";
+        if (admission.kind === "owner") {
+          if ((await countOwners()) > 0) await refuse("not_invited", "This Ringside got its owner meanwhile.");
+          role = "owner";
+        }
+        try {
+          const user = await createUser(
+            {
+              name: data.name ?? null,
+              email: data.email ?? null,
+              image: data.image ?? null,
+              emailVerified: data.emailVerified ?? null,
+              role,
+              ringUserId: ctx.ringUserId!,
+            },
+            admission.kind === "invite" ? { inviteId: admission.inviteId } : {},
+          );
+          if (admission.kind === "invite") ctx.inviteUsed = true;
+          logger.info({ userId: user.id, role, via: admission.kind }, "person joined");
+          return user as AdapterUser;
+        } catch (err) {
+          if (err instanceof InviteUnavailableError) return refuse("invite_invalid", err.message);
+          throw err;
+        }
+      });
+    },
+    async linkAccount(account: AdapterAccount): Promise<AdapterAccount | null | undefined> {
+      const scope = normalizeScopes(account.scope).join(" ");
+      await db.account.create({
+        data: {
+          userId: account.userId,
+          type: account.type,
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          access_token: account.access_token ? encryptToken(account.access_token) : null,
+          refresh_token: account.refresh_token ? encryptToken(account.refresh_token) : null,
+          expires_at: typeof account.expires_at === "number" ? account.expires_at : null,
+          token_type: typeof account.token_type === "string" ? account.token_type : null,
+          scope,
+          status: "active",
+          tokenUpdatedAt: new Date(),
+        },
+      });
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import "server-only";
+import { env } from "@/lib/env.mjs";
+import type { Admission } from "@/lib/auth/callback-context";
+import type { SignInErrorCode } from "@/lib/auth/sign-in-errors";
+import { findUsableInvite } from "@/lib/auth/invites";
+import { findRingAccountByRingUserId } from "@/lib/db/queries/accounts";
+import { countOwners } from "@/lib/db/queries/users";
+
+/**
+ * Who may connect: someone already in the household (by ring account id), the very first
+ * person (who becomes the owner), the holder of a valid invite, or an e-mail on ALLOWED_EMAILS
+ * (only when the person shared their e-mail). Everyone else is refused.
+ */
+export type AdmissionInput = {
+  ringUserId: string;
+  email: string | null;
+  inviteSecret: string | null;
+  /** the person currently signed in to Ringside in this browser, if any */
+  sessionUserId: string | null;
+  allowedEmails?: readonly string[];
+};
+
+export type AdmissionResult = { ok: true; admission: Admission } | { ok: false; code: SignInErrorCode };
+
+export async function decideAdmission(input: AdmissionInput): Promise<AdmissionResult> {
+  const existing = await findRingAccountByRingUserId(input.ringUserId);
+  if (input.sessionUserId && existing?.userId !== input.sessionUserId) return { ok: false, code: "different_account" };
+  if (existing) return { ok: true, admission: { kind: "existing", userId: existing.userId, accountId: existing.id } };
+  if ((await countOwners()) === 0) return { ok: true, admission: { kind: "owner" } };
+  if (input.inviteSecret) {
+    const invite = await findUsableInvite(input.inviteSecret);
+    if (invite) return { ok: true, admission: { kind: "invite", inviteId: invite.id } };
+  }
+  const allowed = input.allowedEmails ?? env.ALLOWED_EMAILS;
+  const email = input.email?.trim().toLowerCase();
+  if (email && allowed.includes(email)) return { ok: true, admission: { kind: "allowlist", email } };
+  return { ok: false, code: input.inviteSecret ? "invite_invalid" : "not_invited" };
+}
+
+let chain: Promise<unknown> = Promise.resolve();
+
+/** Runs admission-critical writes (owner creation, invite use) one at a time in this process. */
+export function withAdmissionLock<T>(fn: () => Promise<T>): Promise<T> {
+  const run = chain.then(fn, fn);
+  chain = run.catch(() => undefined);
+  return run;
+}

@@ -1,0 +1,79 @@
+import "server-only";
+import type { NextRequest } from "next/server";
+import { logger } from "@/lib/log";
+import { runWithCallbackContext, type CallbackContext } from "@/lib/auth/callback-context";
+import { INVITE_COOKIE } from "@/lib/auth/invites";
+import { classifyAuthorizeError, isSignInErrorCode, safeDetail, type SignInErrorCode } from "@/lib/auth/sign-in-errors";
+
+export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
+const ERROR_PAGE = "/sign-in/error";
+
+type Handler = (req: NextRequest) => Promise<Response>;
+
+function errorRedirect(origin: string, code: SignInErrorCode, detail: string | undefined, from?: Response): Response {
+  const url = new URL(ERROR_PAGE, origin);
+  url.searchParams.set("error", code);
+  if (detail) url.searchParams.set("detail", detail);
+  const headers = new Headers({ location: url.toString(), "cache-control": "no-store" });
+  for (const c of from?.headers.getSetCookie() ?? []) headers.append("set-cookie", c);
+  return new Response(null, { status: 302, headers });
+}
+
+function clearCookie(name: string, secure: boolean): string {
+  return `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/** Where Auth.js sends a failed callback: its error page, the sign-in page with ?error, or /api/auth/signin. */
+function failedLocation(location: string, origin: string): { known?: SignInErrorCode } | null {
+  const url = new URL(location, origin);
+  if (url.origin !== origin) return null;
+  if (url.pathname === ERROR_PAGE) {
+    const code = url.searchParams.get("error");
+    return isSignInErrorCode(code) ? { known: code } : {};
+  }
+  if (url.pathname === "/sign-in" && url.searchParams.has("error")) return {};
+  if (url.pathname === "/api/auth/signin" || url.pathname === "/api/auth/error") return {};
+  return null;
+}
+
+/**
+ * Wraps Auth.js's GET handler for the ring callback (/api/auth/callback/ring):
+ * - an `error` in the redirect (denied, the service's 10-user cap, ...) goes straight to the
+ *   friendly error page; Auth.js is not involved and nothing is stored;
+ * - otherwise the callback runs inside a CallbackContext (granted scope from the redirect,
+ *   invite cookie, current session) and any failure Auth.js reports as a coarse code is sent to
+ *   the error page with the precise reason recorded meanwhile;
+ * - a used invite cookie is cleared.
+ */
+export function withRingCallback(handler: Handler): Handler {
+  return async (req) => {
+    const url = new URL(req.url);
+    if (!/\/api\/auth\/callback\/ring\/?$/.test(url.pathname)) return handler(req);
+    const origin = url.origin;
+    const error = url.searchParams.get("error");
+    if (error) {
+      const code = classifyAuthorizeError(error, url.searchParams.get("error_description"));
+      logger.info({ code, error: safeDetail(error) ?? null }, "ring authorization ended with an error");
+      return errorRedirect(origin, code, safeDetail(error));
+    }
+    const sessionToken = SESSION_COOKIES.map((n) => req.cookies.get(n)?.value).find(Boolean) ?? null;
+    const ctx: CallbackContext = {
+      callbackScope: url.searchParams.get("scope"),
+      inviteSecret: req.cookies.get(INVITE_COOKIE)?.value ?? null,
+      sessionToken,
+    };
+    const res = await runWithCallbackContext(ctx, () => handler(req));
+    const location = res.headers.get("location");
+    const failed = location ? failedLocation(location, origin) : null;
+    if (ctx.failure || failed) {
+      const code = ctx.failure ?? failed?.known ?? "unknown";
+      return errorRedirect(origin, code, ctx.failureDetail, res);
+    }
+    if (ctx.inviteSecret) {
+      const headers = new Headers(res.headers);
+      headers.append("set-cookie", clearCookie(INVITE_COOKIE, url.protocol === "https:"));
+      return new Response(res.body, { status: res.status, headers });
+    }
+    return res;
+  };
+}

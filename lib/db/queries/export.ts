@@ -1,0 +1,124 @@
+import "server-only";
+import { rawDb } from "@/lib/db/raw";
+import { COLLECTIONS, COLLECTION_IDS, type CollectionId } from "@/lib/metrics/catalog";
+
+// Exports of the stored rows. CSV carries the typed columns exactly as stored (one row per
+// document); JSON carries the documents as the ring service sent them (the raw column).
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const HIDDEN = new Set(["id", "userId", "raw"]);
+
+/** The exported columns of a collection's table, in table order. */
+export function exportColumns(collection: CollectionId): string[] {
+  const info = rawDb().prepare(`PRAGMA table_info(${q(COLLECTIONS[collection].table)})`).all() as Array<{ name: string }>;
+  return info.map((c) => c.name).filter((c) => !HIDDEN.has(c));
+}
+
+type RangeOpts = { userId: string; collection: CollectionId; from?: string; to?: string };
+
+function rangeSql(opts: RangeOpts): { where: string; args: string[] } {
+  const args = [opts.userId];
+  let where = "userId = ?";
+  if (opts.from) {
+    where += " AND day >= ?";
+    args.push(opts.from);
+  }
+  if (opts.to) {
+    where += " AND day <= ?";
+    args.push(opts.to);
+  }
+  return { where, args };
+}
+
+/** syncedAt as an ISO string whatever the driver stored (epoch ms or text). */
+function normaliseRow(row: Record<string, unknown>): Record<string, unknown> {
+  const s = row.syncedAt;
+  if (typeof s === "number") row.syncedAt = new Date(s).toISOString();
+  else if (typeof s === "bigint") row.syncedAt = new Date(Number(s)).toISOString();
+  return row;
+}
+
+export type PageCursor = { day: string; id: number } | null;
+export type Page<T> = { items: T[]; next: PageCursor };
+
+/**
+ * One page of a collection's rows in a range, typed columns only, oldest first. Pages are read
+ * with a keyset cursor so a slow download never keeps a statement open on the shared
+ * connection between two pages.
+ */
+export function readCollectionRows(opts: RangeOpts & { after: PageCursor; limit: number }): Page<Record<string, unknown>> {
+  const cols = exportColumns(opts.collection);
+  const { where, args } = rangeSql(opts);
+  const cursor = opts.after ? " AND (day, id) > (?, ?)" : "";
+  const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
+  const rows = rawDb()
+    .prepare(
+      `SELECT id AS _cursor_id, ${cols.map(q).join(", ")} FROM ${q(COLLECTIONS[opts.collection].table)} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
+    )
+    .all(...args, ...cursorArgs, opts.limit) as Array<Record<string, unknown> & { _cursor_id: number; day: string }>;
+  const last = rows[rows.length - 1];
+  const items = rows.map(({ _cursor_id: _c, ...r }) => normaliseRow(r));
+  return { items, next: rows.length === opts.limit && last ? { day: last.day, id: last._cursor_id } : null };
+}
+
+/** One page of a collection's raw documents (as the ring service sent them), oldest first. */
+export function readCollectionDocuments(opts: RangeOpts & { after: PageCursor; limit: number }): Page<unknown> {
+  const { where, args } = rangeSql(opts);
+  const cursor = opts.after ? " AND (day, id) > (?, ?)" : "";
+  const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
+  const rows = rawDb()
+    .prepare(
+      `SELECT id, day, raw FROM ${q(COLLECTIONS[opts.collection].table)} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
+    )
+    .all(...args, ...cursorArgs, opts.limit) as Array<{ id: number; day: string; raw: string }>;
+  const last = rows[rows.length - 1];
+  const items = rows.map((r) => {
+    try {
+      return JSON.parse(r.raw) as unknown;
+    } catch {
+      return { unparsable_raw: r.raw };
+    }
+  });
+  return { items, next: rows.length === opts.limit && last ? { day: last.day, id: last.id } : null };
+}
+
+export type NoteExportRow = { day: string; text: string; tags: string[] };
+
+/** The person's notes and tags per day in a range, oldest first. */
+export function getNotesForExport(opts: { userId: string; from?: string; to?: string }): NoteExportRow[] {
+  const from = opts.from ?? "0000-01-01";
+  const to = opts.to ?? "9999-12-31";
+  const rows = rawDb()
+    .prepare(
+      `SELECT d.day AS day, coalesce(n.text, '') AS text,
+              (SELECT group_concat(name, char(31)) FROM (SELECT t.name FROM day_tag dt JOIN tag t ON t.id = dt.tagId
+                 WHERE dt.userId = d.userId AND dt.day = d.day ORDER BY t.name)) AS tags
+         FROM (SELECT userId, day FROM day_note WHERE userId = ? AND day >= ? AND day <= ?
+               UNION SELECT userId, day FROM day_tag WHERE userId = ? AND day >= ? AND day <= ?) d
+         LEFT JOIN day_note n ON n.userId = d.userId AND n.day = d.day
+        ORDER BY d.day`,
+    )
+    .all(opts.userId, from, to, opts.userId, from, to) as Array<{ day: string; text: string; tags: string | null }>;
+  return rows.map((r) => ({ day: r.day, text: r.text, tags: r.tags ? r.tags.split("\u001f") : [] }));
+}
+
+/** Tags with their colours. */
+export function getTagsForExport(userId: string): Array<{ name: string; color: string | null }> {
+  return rawDb().prepare(`SELECT name, color FROM tag WHERE userId = ? ORDER BY name`).all(userId) as Array<{
+    name: string;
+    color: string | null;
+  }>;
+}
+
+/** The personal_info document the ring service sent (raw), or null. */
+export function getPersonalInfoRaw(userId: string): unknown {
+  const r = rawDb().prepare(`SELECT raw FROM personal_info WHERE userId = ?`).get(userId) as { raw: string } | undefined;
+  if (!r) return null;
+  try {
+    return JSON.parse(r.raw);
+  } catch {
+    return null;
+  }
+}
+
+export { COLLECTION_IDS as EXPORTABLE_COLLECTIONS };

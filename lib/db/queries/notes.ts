@@ -1,0 +1,130 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/api/errors";
+
+// The person's own notes and tags on days. A day has at most one free-text note and any
+// number of tags; tags are reusable by name (stored lower-case, unique per person).
+
+export type TagSummary = { id: number; name: string; color: string | null; days: number };
+export type DayNoteEntry = { day: string; text: string; tags: Array<{ id: number; name: string; color: string | null }> };
+
+/** Notes and tags of every day in [from, to], oldest first (days with neither are left out). */
+export async function listDayNotes(opts: { userId: string; from: string; to: string }): Promise<DayNoteEntry[]> {
+  const [notes, dayTags] = await Promise.all([
+    db.dayNote.findMany({
+      where: { userId: opts.userId, day: { gte: opts.from, lte: opts.to } },
+      select: { day: true, text: true },
+    }),
+    db.dayTag.findMany({
+      where: { userId: opts.userId, day: { gte: opts.from, lte: opts.to } },
+      select: { day: true, tag: { select: { id: true, name: true, color: true } } },
+      orderBy: { tag: { name: "asc" } },
+    }),
+  ]);
+  const byDay = new Map<string, DayNoteEntry>();
+  const entry = (day: string) => {
+    let e = byDay.get(day);
+    if (!e) {
+      e = { day, text: "", tags: [] };
+      byDay.set(day, e);
+    }
+    return e;
+  };
+  for (const n of notes) entry(n.day).text = n.text;
+  for (const t of dayTags) entry(t.day).tags.push(t.tag);
+  return [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
+}
+
+/** One day's note and tags (empty when there are none). */
+export async function getDayNote(opts: { userId: string; day: string }): Promise<DayNoteEntry> {
+  const [entry] = await listDayNotes({ userId: opts.userId, from: opts.day, to: opts.day });
+  return entry ?? { day: opts.day, text: "", tags: [] };
+}
+
+/**
+ * Sets a day's note text and exactly these tags (names, already normalised). Tags that do not
+ * exist yet are created. An empty text and no tags clear the day.
+ */
+export async function setDayNote(opts: { userId: string; day: string; text: string; tags: string[] }): Promise<DayNoteEntry> {
+  const names = [...new Set(opts.tags)];
+  const text = opts.text.trim();
+  await db.$transaction(async (tx) => {
+    if (text) {
+      await tx.dayNote.upsert({
+        where: { userId_day: { userId: opts.userId, day: opts.day } },
+        create: { userId: opts.userId, day: opts.day, text },
+        update: { text },
+      });
+    } else {
+      await tx.dayNote.deleteMany({ where: { userId: opts.userId, day: opts.day } });
+    }
+    const tagIds: number[] = [];
+    for (const name of names) {
+      const tag = await tx.tag.upsert({
+        where: { userId_name: { userId: opts.userId, name } },
+        create: { userId: opts.userId, name },
+        update: {},
+        select: { id: true },
+      });
+      tagIds.push(tag.id);
+    }
+    await tx.dayTag.deleteMany({ where: { userId: opts.userId, day: opts.day, tagId: { notIn: tagIds } } });
+    const existing = await tx.dayTag.findMany({ where: { userId: opts.userId, day: opts.day }, select: { tagId: true } });
+    const have = new Set(existing.map((e) => e.tagId));
+    const missing = tagIds.filter((id) => !have.has(id));
+    if (missing.length) {
+      await tx.dayTag.createMany({ data: missing.map((tagId) => ({ userId: opts.userId, day: opts.day, tagId })) });
+    }
+  });
+  return getDayNote({ userId: opts.userId, day: opts.day });
+}
+
+/** Every tag of the person with the number of days it is on, most used first. */
+export async function listTags(userId: string): Promise<TagSummary[]> {
+  const tags = await db.tag.findMany({
+    where: { userId },
+    select: { id: true, name: true, color: true, _count: { select: { days: true } } },
+  });
+  return tags
+    .map((t) => ({ id: t.id, name: t.name, color: t.color, days: t._count.days }))
+    .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
+}
+
+export async function createTag(opts: { userId: string; name: string; color?: string | null }): Promise<TagSummary> {
+  const existing = await db.tag.findUnique({ where: { userId_name: { userId: opts.userId, name: opts.name } } });
+  if (existing) throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
+  const t = await db.tag.create({ data: { userId: opts.userId, name: opts.name, color: opts.color ?? null } });
+  return { id: t.id, name: t.name, color: t.color, days: 0 };
+}
+
+async function ownTag(userId: string, id: number) {
+  const tag = await db.tag.findFirst({ where: { id, userId } });
+  if (!tag) throw new AppError("not_found", "No such tag.");
+  return tag;
+}
+
+export async function updateTag(opts: { userId: string; id: number; name?: string; color?: string | null }): Promise<TagSummary> {
+  await ownTag(opts.userId, opts.id);
+  if (opts.name !== undefined) {
+    const clash = await db.tag.findFirst({ where: { userId: opts.userId, name: opts.name, NOT: { id: opts.id } } });
+    if (clash) throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
+  }
+  const t = await db.tag.update({
+    where: { id: opts.id },
+    data: { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.color !== undefined ? { color: opts.color } : {}) },
+    select: { id: true, name: true, color: true, _count: { select: { days: true } } },
+  });
+  return { id: t.id, name: t.name, color: t.color, days: t._count.days };
+}
+
+export async function deleteTag(opts: { userId: string; id: number }): Promise<void> {
+  await ownTag(opts.userId, opts.id);
+  await db.tag.delete({ where: { id: opts.id } });
+}
+
+/** The tag (if it is the person's) and the days it is on. */
+export async function getTagDays(opts: { userId: string; id: number }): Promise<{ tag: TagSummary; days: string[] }> {
+  const tag = await ownTag(opts.userId, opts.id);
+  const rows = await db.dayTag.findMany({ where: { userId: opts.userId, tagId: opts.id }, select: { day: true }, orderBy: { day: "asc" } });
+  return { tag: { id: tag.id, name: tag.name, color: tag.color, days: rows.length }, days: rows.map((r) => r.day) };
+}

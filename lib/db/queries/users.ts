@@ -1,0 +1,149 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { RING_PROVIDER } from "@/lib/db/queries/accounts";
+import { consumeInvite } from "@/lib/db/queries/invites";
+
+/** People of this Ringside: the owner (first to connect) and invited members. */
+
+export type UserRole = "owner" | "member";
+
+export async function countOwners(): Promise<number> {
+  return db.user.count({ where: { role: "owner" } });
+}
+
+export async function findUserById(userId: string) {
+  return db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, role: true, ringUserId: true, createdAt: true },
+  });
+}
+
+export type NewUser = {
+  name: string | null;
+  email: string | null;
+  image: string | null;
+  emailVerified: Date | null;
+  role: UserRole;
+  ringUserId: string;
+};
+
+export class InviteUnavailableError extends Error {
+  constructor() {
+    super("The invite was used or expired.");
+    this.name = "InviteUnavailableError";
+  }
+}
+
+/**
+ * Creates a person; with an invite, consumes it in the same transaction (rolled back, and
+ * InviteUnavailableError thrown, when the invite was used or expired meanwhile).
+ */
+export async function createUser(data: NewUser, options: { inviteId?: string } = {}) {
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.create({ data });
+    if (options.inviteId) {
+      const ok = await consumeInvite({ inviteId: options.inviteId, userId: user.id }, tx);
+      if (!ok) throw new InviteUnavailableError();
+    }
+    return user;
+  });
+}
+
+export async function updateUserEmail(userId: string, email: string): Promise<void> {
+  const taken = await db.user.findFirst({ where: { email, NOT: { id: userId } }, select: { id: true } });
+  if (taken) return;
+  await db.user.update({ where: { id: userId }, data: { email } });
+}
+
+export type HouseholdMember = {
+  id: string;
+  email: string | null;
+  role: string;
+  ringUserId: string | null;
+  createdAt: Date;
+  connectionStatus: string | null;
+};
+
+export async function listHouseholdMembers(): Promise<HouseholdMember[]> {
+  const users = await db.user.findMany({
+    orderBy: [{ createdAt: "asc" }],
+    select: {
+      id: true,
+      email: true,
+      role: true,
+      ringUserId: true,
+      createdAt: true,
+      accounts: { where: { provider: RING_PROVIDER }, select: { status: true }, take: 1 },
+    },
+  });
+  return users
+    .map((u) => ({
+      id: u.id,
+      email: u.email,
+      role: u.role,
+      ringUserId: u.ringUserId,
+      createdAt: u.createdAt,
+      connectionStatus: u.accounts[0]?.status ?? null,
+    }))
+    .sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
+}
+
+/** Deletes the person's sessions (all, or all but one). */
+export async function deleteUserSessions(userId: string, keepSessionToken?: string | null): Promise<number> {
+  const { count } = await db.session.deleteMany({
+    where: keepSessionToken ? { userId, NOT: { sessionToken: keepSessionToken } } : { userId },
+  });
+  return count;
+}
+
+/**
+ * Deletes every row carrying the person's userId in the data tables (ring data, rejected
+ * documents, sync state and jobs, notes and tags) plus webhook events for their ring id.
+ * The User and Account rows stay (the person keeps their place in the household).
+ */
+export async function deleteUserData(userId: string, ringUserId: string | null): Promise<Record<string, number>> {
+  const where = { where: { userId } };
+  const results = await db.$transaction([
+    db.dailySleep.deleteMany(where),
+    db.dailyReadiness.deleteMany(where),
+    db.dailyActivity.deleteMany(where),
+    db.dailySpo2.deleteMany(where),
+    db.dailyStress.deleteMany(where),
+    db.dailyResilience.deleteMany(where),
+    db.dailyCardiovascularAge.deleteMany(where),
+    db.sleepPeriod.deleteMany(where),
+    db.personalInfo.deleteMany(where),
+    db.rejectedDocument.deleteMany(where),
+    db.syncState.deleteMany(where),
+    db.job.deleteMany(where),
+    db.dayTag.deleteMany(where),
+    db.tag.deleteMany(where),
+    db.dayNote.deleteMany(where),
+    db.webhookEvent.deleteMany({ where: { ringUserId: ringUserId ?? "\u0000none" } }),
+  ]);
+  const names = [
+    "daily_sleep",
+    "daily_readiness",
+    "daily_activity",
+    "daily_spo2",
+    "daily_stress",
+    "daily_resilience",
+    "daily_cardiovascular_age",
+    "sleep_period",
+    "personal_info",
+    "rejected_document",
+    "sync_state",
+    "job",
+    "day_tag",
+    "tag",
+    "day_note",
+    "webhook_event",
+  ];
+  return Object.fromEntries(names.map((n, i) => [n, results[i]?.count ?? 0]));
+}
+
+/** The person a (database) session token belongs to, when the session is still valid. */
+export async function findSessionUserId(sessionToken: string, now = new Date()): Promise<string | null> {
+  const s = await db.session.findUnique({ where: { sessionToken }, select: { userId: true, expires: true } });
+  return s && s.expires > now ? s.userId : null;
+}

@@ -1,0 +1,71 @@
+import "server-only";
+import type { Statement } from "better-sqlite3";
+import { rawDb } from "@/lib/db/raw";
+import { toDbTime } from "@/lib/db/queries/jobs";
+
+// Webhook notifications as received. The receiver's hot path is one prepared
+// INSERT OR IGNORE (dedupeKey unique): a duplicate changes nothing and is acknowledged.
+
+export type WebhookEventInput = {
+  dedupeKey: string;
+  ringUserId: string;
+  dataType: string;
+  eventType: string;
+  objectId: string | null;
+  eventTime: string | null;
+};
+
+export type WebhookEventRow = WebhookEventInput & {
+  id: number;
+  receivedAt: string;
+  processedAt: string | null;
+  status: "queued" | "applied" | "ignored" | "failed";
+  error: string | null;
+};
+
+const insertCache = new WeakMap<object, Statement>();
+
+/** Records a notification; false when the same notification was recorded before. */
+export function recordWebhookEvent(e: WebhookEventInput): boolean {
+  const db = rawDb();
+  let stmt = insertCache.get(db);
+  if (!stmt) {
+    stmt = db.prepare(
+      `INSERT OR IGNORE INTO webhook_event (dedupeKey, ringUserId, dataType, eventType, objectId, eventTime, receivedAt, status)
+       VALUES (@dedupeKey, @ringUserId, @dataType, @eventType, @objectId, @eventTime, @receivedAt, 'queued')`,
+    );
+    insertCache.set(db, stmt);
+  }
+  return stmt.run({ ...e, receivedAt: toDbTime(new Date()) }).changes > 0;
+}
+
+/** The oldest notifications still waiting to be applied. */
+export function listQueuedWebhookEvents(limit: number, excludeIds: number[] = []): WebhookEventRow[] {
+  return rawDb()
+    .prepare(
+      `SELECT * FROM webhook_event WHERE status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+    )
+    .all(JSON.stringify(excludeIds), limit) as WebhookEventRow[];
+}
+
+export function countQueuedWebhookEvents(): number {
+  return (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event WHERE status = 'queued'`).get() as { n: number }).n;
+}
+
+export function markWebhookEvent(id: number, status: "applied" | "ignored" | "failed", error?: string): void {
+  rawDb()
+    .prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`)
+    .run(status, error?.slice(0, 500) ?? null, toDbTime(new Date()), id);
+}
+
+/** The newest notifications about a person (sync page). */
+export function listRecentWebhookEvents(ringUserId: string, limit = 20): WebhookEventRow[] {
+  return rawDb()
+    .prepare(`SELECT * FROM webhook_event WHERE ringUserId = ? ORDER BY id DESC LIMIT ?`)
+    .all(ringUserId, limit) as WebhookEventRow[];
+}
+
+/** Forgets processed notifications older than `before`. */
+export function pruneWebhookEvents(before: number): number {
+  return rawDb().prepare(`DELETE FROM webhook_event WHERE status != 'queued' AND receivedAt < ?`).run(toDbTime(before)).changes;
+}

@@ -1,0 +1,274 @@
+// Control API under /_emulator/ (emulator only; JSON in and out; zod-validated: malformed JSON
+// → 400, a body that parses but breaks the schema → 422 HTTPValidationError).
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { EmulatorContext } from "./context";
+import { isValidDay, isoWithOffset } from "./dates";
+import { json, problem, validationError } from "./errors";
+import { COLLECTIONS, type Collection } from "./fixtures";
+import { ALL_SCOPES, type Scope, type User } from "./store";
+import { toValidationIssues, type WebhookEvent } from "./webhooks";
+
+const day = z.string().refine(isValidDay, "Input should be a valid date YYYY-MM-DD");
+
+const clientSchema = z.object({
+  client_id: z.string().min(1).max(200),
+  client_secret: z.string().min(1).max(500),
+  redirect_uris: z.array(z.url()).min(1),
+  approved: z.boolean().default(false),
+});
+const userSchema = z.object({
+  email: z.email().max(254),
+  history_days: z.number().int().min(1).max(36_500).optional(),
+  subscription: z.enum(["active", "expired"]).optional(),
+});
+const patchUserSchema = z.object({
+  subscription: z.enum(["active", "expired"]).optional(),
+  history_days: z.number().int().min(1).max(36_500).optional(),
+});
+const syncSchema = z.object({ day: day.optional() });
+const faultSchema = z
+  .object({
+    status: z.union([z.literal(0), z.literal("drop"), z.number().int().min(400).max(599)]).optional(),
+    count: z.number().int().min(1).max(1_000_000).default(1),
+    path_prefix: z.string().startsWith("/").optional(),
+    retry_after: z.number().int().min(0).max(86_400).optional(),
+    tier: z.enum(["token", "application"]).default("token"),
+    delay_ms: z.number().int().min(0).max(120_000).default(0),
+  })
+  .refine((f) => f.status !== undefined || f.delay_ms > 0, { message: "Give a status, a delay_ms, or both", path: ["status"] });
+const tokenSchema = z
+  .object({
+    client_id: z.string().min(1),
+    user_id: z.string().min(1).optional(),
+    email: z.email().optional(),
+    scope: z.string().optional(),
+    expires_in: z.number().int().min(1).max(10 * 365 * 86_400).optional(),
+  })
+  .refine((t) => t.user_id !== undefined || t.email !== undefined, { message: "Give user_id or email", path: ["user_id"] });
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+async function parseBody<T>(req: Request, schema: z.ZodType<T>): Promise<Parsed<T>> {
+  const text = await req.text();
+  let raw: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return { ok: false, response: problem(400, "The body is not valid JSON.") };
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return { ok: false, response: validationError(toValidationIssues(parsed.error, "body")) };
+  return { ok: true, value: parsed.data };
+}
+
+function userView(ctx: EmulatorContext, user: User) {
+  return {
+    user_id: user.id,
+    email: user.email,
+    history_days: user.historyDays,
+    subscription: user.subscription,
+    first_day: user.docs.firstDay,
+    last_day: ctx.state.today(),
+  };
+}
+
+function isCollection(name: string | undefined): name is Collection {
+  return name !== undefined && (COLLECTIONS as readonly string[]).includes(name);
+}
+
+/** Turns document changes into webhook events and schedules them. */
+function emitEvents(ctx: EmulatorContext, user: User, changes: Array<{ collection: Collection; event_type: WebhookEvent["event_type"]; document: { id?: string } }>): WebhookEvent[] {
+  const eventTime = isoWithOffset(ctx.now());
+  const events = changes.map((c) => ({
+    event_type: c.event_type,
+    data_type: c.collection,
+    object_id: c.document.id ?? null,
+    event_time: eventTime,
+    user_id: user.id,
+  }));
+  ctx.webhooks.notify(events);
+  return events;
+}
+
+export async function handleControl(ctx: EmulatorContext, req: Request, url: URL, reset: () => void): Promise<Response> {
+  const parts = url.pathname.split("/").filter(Boolean).slice(1); // after "_emulator"
+  const route = `${req.method} /${parts.map((p, i) => (i === 1 && parts[0] === "users" ? ":id" : p)).join("/")}`;
+  const { state } = ctx;
+
+  switch (true) {
+    case route === "GET /health":
+      return json({ status: "ok", users: state.users.size, clients: state.clients.size, pending_webhooks: ctx.webhooks.pending });
+
+    case route === "GET /config":
+      return json(ctx.config);
+
+    case route === "POST /reset":
+      reset();
+      return json({ status: "reset" });
+
+    case route === "POST /clients": {
+      const body = await parseBody(req, clientSchema);
+      if (!body.ok) return body.response;
+      const { client, created } = state.upsertClient({
+        clientId: body.value.client_id,
+        clientSecret: body.value.client_secret,
+        redirectUris: body.value.redirect_uris,
+        approved: body.value.approved,
+      });
+      return json({ client_id: client.clientId, redirect_uris: client.redirectUris, approved: client.approved }, created ? 201 : 200);
+    }
+
+    case route === "GET /clients":
+      return json({
+        clients: [...state.clients.values()].map((c) => ({
+          client_id: c.clientId,
+          redirect_uris: c.redirectUris,
+          approved: c.approved,
+          authorized_users: c.authorizedUsers.size,
+        })),
+      });
+
+    case route === "POST /users": {
+      const body = await parseBody(req, userSchema);
+      if (!body.ok) return body.response;
+      const { user, created } = state.ensureUser(body.value.email, {
+        historyDays: body.value.history_days,
+        subscription: body.value.subscription,
+      });
+      return json(userView(ctx, user), created ? 201 : 200);
+    }
+
+    case route === "GET /users":
+      return json({ users: [...state.users.values()].map((u) => userView(ctx, u)) });
+
+    case route === "GET /users/:id" || route === "PATCH /users/:id": {
+      const user = state.users.get(parts[1]!);
+      if (!user) return problem(404, "No such user.");
+      if (req.method === "PATCH") {
+        const body = await parseBody(req, patchUserSchema);
+        if (!body.ok) return body.response;
+        state.ensureUser(user.email, { subscription: body.value.subscription, historyDays: body.value.history_days });
+      }
+      return json(userView(ctx, user));
+    }
+
+    case route === "POST /users/:id/sync": {
+      const user = state.users.get(parts[1]!);
+      if (!user) return problem(404, "No such user.");
+      const body = await parseBody(req, syncSchema);
+      if (!body.ok) return body.response;
+      const result = user.docs.sync(body.value.day ?? state.today());
+      const events = emitEvents(ctx, user, result.changes);
+      const documents: Record<string, unknown[]> = {};
+      for (const c of COLLECTIONS) documents[c] = [];
+      for (const change of result.changes) if (change.event_type !== "delete") documents[change.collection]!.push(change.document);
+      return json({
+        user_id: user.id,
+        day: result.day,
+        revision: result.revision,
+        created: result.changes.filter((c) => c.event_type === "create").length,
+        updated: result.changes.filter((c) => c.event_type === "update").length,
+        deleted: result.changes.filter((c) => c.event_type === "delete").length,
+        documents,
+        events,
+      });
+    }
+
+    case route.startsWith("GET /users/:id/documents/") && parts.length === 4: {
+      const user = state.users.get(parts[1]!);
+      if (!user) return problem(404, "No such user.");
+      const collection = parts[3];
+      if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
+      const data = user.docs.list(collection);
+      return json({ collection, count: data.length, data });
+    }
+
+    case route.startsWith("POST /users/:id/documents/") && parts.length === 6 && parts[5] === "delete": {
+      const user = state.users.get(parts[1]!);
+      if (!user) return problem(404, "No such user.");
+      const collection = parts[3];
+      if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
+      const doc = user.docs.delete(collection, parts[4]!);
+      if (!doc) return json({ detail: "Document not found." }, 404);
+      const events = emitEvents(ctx, user, [{ collection, event_type: "delete", document: doc }]);
+      return json({ deleted: doc, events });
+    }
+
+    case route === "POST /tokens": {
+      const body = await parseBody(req, tokenSchema);
+      if (!body.ok) return body.response;
+      const client = state.clients.get(body.value.client_id);
+      if (!client) return problem(404, "No such client.");
+      const user = body.value.user_id ? state.users.get(body.value.user_id) : state.ensureUser(body.value.email!).user;
+      if (!user) return problem(404, "No such user.");
+      const requested = (body.value.scope ?? "").trim();
+      const scopes = requested === "" ? [...ALL_SCOPES] : [...new Set(requested.split(/\s+/))];
+      const unknown = scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
+      if (unknown.length) return validationError([{ loc: ["body", "scope"], msg: `Unknown scope: ${unknown.join(" ")}`, type: "value_error" }]);
+      client.authorizedUsers.add(user.id);
+      const ttl = body.value.expires_in ?? ctx.config.tokenTtlS;
+      const { access, refresh } = state.issueTokens({
+        clientId: client.clientId,
+        userId: user.id,
+        scopes: scopes as Scope[],
+        flow: "control",
+        withRefresh: true,
+        ttlS: ttl,
+        grantId: randomUUID(),
+      });
+      return json(
+        { token_type: "bearer", access_token: access.value, expires_in: ttl, refresh_token: refresh!.value, scope: access.scopes.join(" "), user_id: user.id },
+        201,
+      );
+    }
+
+    case route === "POST /faults": {
+      const body = await parseBody(req, faultSchema);
+      if (!body.ok) return body.response;
+      const f = body.value;
+      const fault = state.addFault({
+        status: f.status === "drop" ? 0 : (f.status ?? null),
+        remaining: f.count,
+        pathPrefix: f.path_prefix ?? null,
+        retryAfter: f.retry_after ?? null,
+        tier: f.tier,
+        delayMs: f.delay_ms,
+      });
+      return json(faultView(fault), 201);
+    }
+
+    case route === "GET /faults":
+      return json({ faults: state.faults.map(faultView) });
+
+    case route === "DELETE /faults":
+      state.faults = [];
+      return json({ faults: [] });
+
+    case route === "GET /webhook-deliveries": {
+      const sub = url.searchParams.get("subscription_id");
+      const deliveries = sub ? state.deliveries.filter((d) => d.subscription_id === sub) : state.deliveries;
+      return json({ deliveries, pending: ctx.webhooks.pending });
+    }
+
+    case route === "GET /requests": {
+      const kind = url.searchParams.get("kind");
+      const prefix = url.searchParams.get("path_prefix");
+      const requests = state.requests.filter((r) => (!kind || r.kind === kind) && (!prefix || r.path.startsWith(prefix)));
+      return json({ requests });
+    }
+
+    case route === "DELETE /requests":
+      state.requests = [];
+      return json({ requests: [] });
+
+    default:
+      return problem(404, `Unknown control route ${req.method} ${url.pathname}. See lib/emulator/README.md.`);
+  }
+}
+
+function faultView(f: { id: string; status: number | null; remaining: number; pathPrefix: string | null; retryAfter: number | null; tier: string; delayMs: number }) {
+  return { id: f.id, status: f.status, remaining: f.remaining, path_prefix: f.pathPrefix, retry_after: f.retryAfter, tier: f.tier, delay_ms: f.delayMs };
+}

@@ -1,0 +1,133 @@
+// Helpers for the emulator's own tests: start a small emulator, run the OAuth flow over HTTP,
+// call data routes. Not used by the emulator itself.
+import { createHash, randomBytes } from "node:crypto";
+import type { EmulatorConfig } from "./config";
+import { startEmulator, type RunningEmulator } from "./server";
+
+export const TEST_TODAY = "2026-03-15";
+export const DEMO = {
+  client_id: "ringside-demo",
+  client_secret: "ringside-demo-secret",
+  redirect_uri: "http://localhost:3000/api/auth/callback/ring",
+};
+
+export function startTestEmulator(overrides: Partial<EmulatorConfig> = {}): Promise<RunningEmulator> {
+  return startEmulator({
+    port: 0,
+    pageSize: 7,
+    webhookDelayMs: 0,
+    webhookRetryMs: 20,
+    historyDays: 40,
+    today: TEST_TODAY,
+    ...overrides,
+  });
+}
+
+export function uniqueEmail(tag = "u"): string {
+  return `${tag}-${randomBytes(4).toString("hex")}@example.test`;
+}
+
+export function verifier(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export function challengeOf(v: string): string {
+  return createHash("sha256").update(v).digest("base64url");
+}
+
+export type Json = Record<string, unknown>;
+
+export async function call(
+  base: string,
+  path: string,
+  init: { method?: string; token?: string; headers?: Record<string, string>; json?: unknown; form?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const headers: Record<string, string> = { ...(init.headers ?? {}) };
+  let body: string | undefined;
+  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(init.json);
+  }
+  if (init.form !== undefined) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(init.form).toString();
+  }
+  const res = await fetch(`${base}${path}`, { method: init.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  if ((res.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as any, text };
+}
+
+export function authorizeUrl(base: string, params: Record<string, string | undefined>, path = "/oauth/authorize"): string {
+  const u = new URL(`${base}${path}`);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+/** POSTs the consent form; returns the redirect Location (or the page when there is none). */
+export async function consent(
+  url: string,
+  form: { user?: string; decision: "allow" | "deny"; granted_scope?: string | string[] },
+): Promise<{ status: number; location: URL | null; text: string }> {
+  const body = new URLSearchParams();
+  if (form.user !== undefined) body.set("user", form.user);
+  if (Array.isArray(form.granted_scope)) for (const s of form.granted_scope) body.append("granted_scope", s);
+  else if (form.granted_scope !== undefined) body.set("granted_scope", form.granted_scope);
+  body.set("decision", form.decision);
+  const res = await fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body,
+  });
+  const location = res.headers.get("location");
+  return { status: res.status, location: location ? new URL(location) : null, text: await res.text() };
+}
+
+export type Client = { client_id: string; client_secret: string; redirect_uri: string };
+
+export async function registerClient(base: string, opts: { approved?: boolean; redirect_uris?: string[] } = {}): Promise<Client> {
+  const id = `c-${randomBytes(4).toString("hex")}`;
+  const redirect_uris = opts.redirect_uris ?? [`http://localhost:3999/cb/${id}`];
+  const client = { client_id: id, client_secret: `s-${randomBytes(8).toString("hex")}`, redirect_uris, approved: opts.approved ?? true };
+  const r = await call(base, "/_emulator/clients", { json: client });
+  if (r.status >= 300) throw new Error(`register client failed: ${r.text}`);
+  return { client_id: id, client_secret: client.client_secret, redirect_uri: redirect_uris[0]! };
+}
+
+/** Code flow with PKCE, Basic client auth; returns the token response and the user id. */
+export async function connect(
+  base: string,
+  client: Client = { ...DEMO },
+  opts: { email?: string; scope?: string; grant?: string } = {},
+): Promise<{ access_token: string; refresh_token: string; expires_in: number; scope: string; user_id: string; email: string }> {
+  const v = verifier();
+  const email = opts.email ?? uniqueEmail();
+  const url = authorizeUrl(base, {
+    response_type: "code",
+    client_id: client.client_id,
+    redirect_uri: client.redirect_uri,
+    scope: opts.scope,
+    state: "st",
+    code_challenge: challengeOf(v),
+    code_challenge_method: "S256",
+  });
+  const answer = await consent(url, { user: email, decision: "allow", granted_scope: opts.grant });
+  const code = answer.location?.searchParams.get("code");
+  if (!code) throw new Error(`no code: ${answer.status} ${answer.location} ${answer.text.slice(0, 200)}`);
+  const token = await call(base, "/oauth/token", {
+    form: {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: client.redirect_uri,
+      code_verifier: v,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    },
+  });
+  if (token.status !== 200) throw new Error(`token failed: ${token.text}`);
+  const info = await call(base, "/v2/usercollection/personal_info", { token: token.body.access_token });
+  return { ...token.body, user_id: info.body.id, email };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { classifyCalendarDays, NOT_WORN_NON_WEAR_S } from "@/lib/metrics/calendar";
+
+describe("calendar day states", () => {
+  const base = {
+    from: "2024-05-01",
+    to: "2024-05-07",
+    //        1     2     3     4     5     6     7
+    values: [80, null, null, null, 75, null, null],
+    hasAnyDocument: [true, true, false, true, true, false, false],
+    nonWearS: [600, NOT_WORN_NON_WEAR_S + 1, null, 0, 0, null, null],
+    newestDocumentDay: "2024-05-05",
+    newestSyncedDay: null,
+  };
+
+  it("tells values, not worn, missing and not yet synced apart", () => {
+    const days = classifyCalendarDays(base);
+    expect(days.map((d) => d.status)).toEqual([
+      "value", // a score
+      "not_worn", // activity says the ring was off most of the day
+      "not_worn", // no document at all, later days have some
+      "missing", // other documents, none for this metric
+      "value",
+      "not_synced", // after the newest synced day
+      "not_synced",
+    ]);
+    expect(days[0]).toEqual({ day: "2024-05-01", status: "value", value: 80 });
+  });
+
+  it("uses the sync's newest day when it is later than the newest document", () => {
+    const days = classifyCalendarDays({ ...base, newestSyncedDay: "2024-05-06" });
+    expect(days[5]?.status).toBe("missing"); // synced, but nothing came for it
+    expect(days[6]?.status).toBe("not_synced");
+  });
+
+  it("calls everything not synced when nothing has been synced", () => {
+    const days = classifyCalendarDays({ ...base, values: [], hasAnyDocument: [], nonWearS: [], newestDocumentDay: null });
+    expect(new Set(days.map((d) => d.status))).toEqual(new Set(["not_synced"]));
+  });
+});

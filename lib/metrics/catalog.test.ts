@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { COLLECTIONS, getMetric, METRICS, metricGroups } from "@/lib/metrics/catalog";
+
+/** Columns (name → Prisma type) of each @@map-ed model in prisma/schema.prisma. */
+function schemaColumns(): Map<string, Map<string, string>> {
+  const text = fs.readFileSync(path.resolve("prisma/schema.prisma"), "utf8");
+  const out = new Map<string, Map<string, string>>();
+  for (const block of text.matchAll(/model \w+ \{([\s\S]*?)\n\}/g)) {
+    const body = block[1] ?? "";
+    const table = /@@map\("([^"]+)"\)/.exec(body)?.[1];
+    if (!table) continue;
+    const cols = new Map<string, string>();
+    for (const line of body.split("\n")) {
+      const m = /^\s+(\w+)\s+(\w+)/.exec(line);
+      if (m && !line.trim().startsWith("//") && !line.trim().startsWith("@@")) cols.set(m[1]!, m[2]!);
+    }
+    out.set(table, cols);
+  }
+  return out;
+}
+
+describe("metric catalog", () => {
+  it("has unique ids and every metric names a real column of its table with the right type", () => {
+    const cols = schemaColumns();
+    const ids = new Set<string>();
+    for (const m of METRICS) {
+      expect(ids.has(m.id), m.id).toBe(false);
+      ids.add(m.id);
+      if (m.source.type === "naps") continue;
+      const table = m.source.type === "daily" ? COLLECTIONS[m.source.collection].table : "sleep_period";
+      const type = cols.get(table)?.get(m.source.column);
+      expect(type, `${m.id} → ${table}.${m.source.column}`).toBeDefined();
+      if (m.kind === "category") expect(type).toBe("String");
+      else expect(["Int", "Float", "Boolean"]).toContain(type);
+    }
+  });
+
+  it("covers every numeric and category column of the daily tables", () => {
+    const cols = schemaColumns();
+    const skip = new Set(["id", "userId", "documentId", "day", "timestamp", "raw", "syncedAt", "class_5_min"]);
+    for (const c of Object.values(COLLECTIONS)) {
+      if (c.id === "sleep") continue;
+      for (const [col, type] of cols.get(c.table) ?? []) {
+        if (skip.has(col) || !["Int", "Float", "String"].includes(type)) continue;
+        const found = METRICS.some((m) => m.source.type === "daily" && m.source.collection === c.id && m.source.column === col);
+        expect(found, `${c.table}.${col}`).toBe(true);
+      }
+    }
+  });
+
+  it("describes direction, kind and unit", () => {
+    expect(getMetric("sleep.score")).toMatchObject({ kind: "score", direction: "higher", unit: "score" });
+    expect(getMetric("night.lowest_heart_rate")).toMatchObject({ direction: "lower", unit: "bpm" });
+    expect(getMetric("readiness.temperature_deviation")).toMatchObject({ kind: "temperature_deviation", direction: "neutral" });
+    expect(getMetric("resilience.level")?.categories?.map((c) => c.value)).toEqual(["limited", "adequate", "solid", "strong", "exceptional"]);
+    expect(getMetric("stress.day_summary")?.kind).toBe("category");
+    expect(metricGroups().map((g) => g.group)).toContain("Readiness contributors");
+  });
+});

@@ -1,0 +1,139 @@
+// The Today page's numbers: for each metric, its latest day's value against the 7 days before
+// it and against its 90-day baseline, plus the last weeks for a sparkline. Pure.
+import { getMetric, type CollectionId, type MetricDef } from "@/lib/metrics/catalog";
+import { addDays, diffDays } from "@/lib/metrics/days";
+import { roundTo, toDense, type DayValue } from "@/lib/metrics/series";
+import { BASELINE_DAYS, PRIOR_MEAN_DAYS, summarizeDay, type AnomalyFlag, type Num } from "@/lib/metrics/stats";
+
+/** Days of history Today reads before its latest day: the 90-day baseline plus the day itself. */
+export const TODAY_HISTORY_DAYS = BASELINE_DAYS + PRIOR_MEAN_DAYS;
+/** Days in each sparkline, ending on the metric's day. */
+export const SPARK_DAYS = 30;
+
+/** What Today shows, in order: the three scores with their contributors, then the rest. */
+export const TODAY_METRICS = [
+  "sleep.score",
+  "sleep.total_sleep",
+  "sleep.efficiency",
+  "sleep.restfulness",
+  "sleep.rem_sleep",
+  "sleep.deep_sleep",
+  "sleep.latency",
+  "sleep.timing",
+  "readiness.score",
+  "readiness.previous_night",
+  "readiness.sleep_balance",
+  "readiness.sleep_regularity",
+  "readiness.previous_day_activity",
+  "readiness.activity_balance",
+  "readiness.body_temperature",
+  "readiness.resting_heart_rate",
+  "readiness.hrv_balance",
+  "readiness.recovery_index",
+  "readiness.temperature_deviation",
+  "activity.score",
+  "activity.stay_active",
+  "activity.move_every_hour",
+  "activity.meet_daily_targets",
+  "activity.training_frequency",
+  "activity.training_volume",
+  "activity.recovery_time",
+  "activity.steps",
+  "activity.active_calories",
+  "night.total_sleep_duration",
+  "night.average_hrv",
+  "night.lowest_heart_rate",
+  "spo2.spo2_average",
+  "spo2.breathing_disturbance_index",
+  "stress.stress_high",
+  "stress.recovery_high",
+  "resilience.sleep_recovery",
+  "resilience.daytime_recovery",
+  "resilience.stress",
+  "cardio.vascular_age",
+  "cardio.pulse_wave_velocity",
+] as const;
+
+export const TODAY_CATEGORIES = ["stress.day_summary", "resilience.level"] as const;
+
+export type TodayMetric = {
+  id: string;
+  /** the day the value is from (its collection's latest day) */
+  day: string;
+  value: number | null;
+  prior7Mean: number | null;
+  prior7N: number;
+  /** value − prior7Mean */
+  delta: number | null;
+  baseline: { mean: number; low: number; high: number; n: number } | null;
+  flag: AnomalyFlag;
+  /** SPARK_DAYS values ending on `day` (gaps are null) */
+  spark: Num[];
+};
+
+export type TodayCategory = { id: string; day: string; value: string | null; recent: Array<string | null> };
+
+export type TodaySummary = {
+  /** the newest day any collection has a document for, or null before the first sync */
+  day: string | null;
+  metrics: Record<string, TodayMetric>;
+  categories: Record<string, TodayCategory>;
+  /** the age the person shared with the personal scope */
+  age: number | null;
+};
+
+export type TodayInput = {
+  /** newest day over every collection */
+  day: string | null;
+  /** newest day of each collection */
+  latestDay: Partial<Record<CollectionId, string | null>>;
+  /** rows of each metric over [day − TODAY_HISTORY_DAYS − SPARK_DAYS, day] */
+  rows: Record<string, DayValue<number | string | null>[]>;
+  age: number | null;
+};
+
+export function todayWindowStart(day: string): string {
+  return addDays(day, -(TODAY_HISTORY_DAYS + SPARK_DAYS));
+}
+
+export function buildTodaySummary(input: TodayInput): TodaySummary {
+  const out: TodaySummary = { day: input.day, metrics: {}, categories: {}, age: input.age };
+  if (!input.day) return out;
+  const start = todayWindowStart(input.day);
+  for (const id of TODAY_METRICS) {
+    const m = getMetric(id) as MetricDef;
+    const day = input.latestDay[m.collection];
+    if (!day || day < start) continue;
+    const dense = toDense(input.rows[id] as DayValue<number | null>[] ?? [], start, input.day);
+    const idx = diffDays(start, day);
+    const s = summarizeDay(dense, idx);
+    const dec = m.decimals + 2;
+    out.metrics[id] = {
+      id,
+      day,
+      value: s.value,
+      prior7Mean: roundTo(s.prior7.mean, dec),
+      prior7N: s.prior7.n,
+      delta: roundTo(s.delta, dec),
+      baseline: s.baseline
+        ? {
+            mean: roundTo(s.baseline.mean, dec)!,
+            low: roundTo(s.baseline.low, dec)!,
+            high: roundTo(s.baseline.high, dec)!,
+            n: s.baseline.n,
+          }
+        : null,
+      flag: s.flag,
+      spark: dense.slice(Math.max(0, idx - SPARK_DAYS + 1), idx + 1),
+    };
+  }
+  for (const id of TODAY_CATEGORIES) {
+    const m = getMetric(id) as MetricDef;
+    const day = input.latestDay[m.collection];
+    if (!day || day < start) continue;
+    const dense = toDense(input.rows[id] as DayValue<string | null>[] ?? [], start, input.day);
+    const idx = diffDays(start, day);
+    out.categories[id] = { id, day, value: dense[idx] ?? null, recent: dense.slice(Math.max(0, idx - 13), idx + 1) };
+  }
+  return out;
+}

@@ -1,0 +1,526 @@
+import "server-only";
+import { env } from "@/lib/env.mjs";
+import { logger } from "@/lib/log";
+import { RingClient, type RingClientOptions } from "@/lib/ring/client";
+import { RingAccountPausedError, RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
+import { RING_COLLECTIONS, type RingCollection } from "@/lib/ring/schemas";
+import { ReconnectRequiredError, TokenRefreshError, getRingAccountForUser } from "@/lib/ring/tokens";
+import {
+  collectionSummary,
+  deleteDocumentById,
+  deleteMissingDocuments,
+  ingestDocuments,
+  upsertPersonalInfo,
+  RING_TABLES,
+  type RejectedInput,
+} from "@/lib/db/queries/ring-documents";
+import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
+import { toDbTime } from "@/lib/db/queries/jobs";
+import { systemClock, type Clock } from "@/lib/sync/clock";
+import { documentKey, mapDocument, type DocumentRow } from "@/lib/sync/map";
+import {
+  addDays,
+  inWindow,
+  latestPossibleDay,
+  planBackfillWindows,
+  queryWindow,
+  resumeDayAfterPage,
+  trailingWindow,
+  type DayWindow,
+} from "@/lib/sync/plan";
+import { getDataFamily } from "@/lib/sync/settings";
+
+// The sync engine: backfill (whole history, checkpointed per page), incremental (trailing
+// window re-check with deletions), webhook documents and the personal_info snapshot.
+// Every page is validated document by document, mapped, and written with its checkpoint in
+// one SQLite transaction (lib/db/queries/ring-documents.ts), so a crash at any point resumes
+// with no gap and no duplicate.
+
+export type SyncStats = {
+  requests: number;
+  pages: number;
+  documents: number;
+  rejected: number;
+  /** time spent validating, mapping and writing (ms) */
+  ingestMs: number;
+};
+
+export type CollectionOutcome = {
+  collection: RingCollection;
+  result: "done" | "skipped" | "failed";
+  reason?: string;
+  error?: unknown;
+  documents?: number;
+  deleted?: number;
+};
+
+export type EngineHooks = {
+  /** runs inside each page's transaction before it commits: throw to simulate a crash */
+  beforeCommit?: (info: { userId: string; collection: RingCollection; page: number }) => void;
+  /** runs after each committed page */
+  afterPage?: (info: { userId: string; collection: RingCollection; page: number; documents: number }) => void | Promise<void>;
+};
+
+export type SyncEngineOptions = {
+  clock?: Clock;
+  /** collections fetched at the same time for one person */
+  concurrency?: number;
+  /** passed to every RingClient (tests: base URL, backoff, gate, fetch) */
+  clientOptions?: Partial<Omit<RingClientOptions, "accountId">>;
+  hooks?: EngineHooks;
+  backfillStart?: string;
+  trailingDays?: number;
+  /** split backfill windows (default: one window per collection) */
+  maxWindowDays?: number;
+};
+
+export type BackfillProgress = {
+  startedAt: number;
+  pages: number;
+  documents: number;
+  firstDay: string | null;
+  cursorDay: string | null;
+};
+
+/** Which scope a collection needs (interface §5.1.5; facts §5.6). */
+function scopeFor(collection: RingCollection): string {
+  return collection === "daily_spo2" ? "spo2Daily" : "daily";
+}
+
+function isPausedError(err: unknown): boolean {
+  return err instanceof ReconnectRequiredError || err instanceof RingAccountPausedError || (err instanceof RingApiError && err.status === 401);
+}
+
+/** How the job runner should treat an error thrown by the engine. */
+export type ErrorClass =
+  | { kind: "postpone"; until: number }
+  | { kind: "paused" }
+  | { kind: "stop"; status: SyncStatus }
+  | { kind: "bug" }
+  | { kind: "retry" };
+
+export function classifyError(err: unknown): ErrorClass {
+  if (err instanceof RingRateLimitedError) return { kind: "postpone", until: err.until };
+  if (isPausedError(err)) return { kind: "paused" };
+  if (err instanceof RingApiError) {
+    if (err.status === 403) return { kind: "stop", status: err.isSubscriptionExpired ? "expired" : "not_shared" };
+    if (err.status === 400 || err.status === 422) return { kind: "bug" };
+    if (err.isTransient) return { kind: "retry" };
+    if (err.status === 404) return { kind: "bug" };
+    return { kind: "retry" };
+  }
+  if (err instanceof TokenRefreshError) return { kind: "retry" };
+  return { kind: "retry" };
+}
+
+/** A message for the sync page (no tokens, no URLs with queries). */
+function describeError(err: unknown): string {
+  const c = classifyError(err);
+  if (c.kind === "postpone") return `Paused by the ring service's rate limit until ${new Date(c.until).toISOString()}.`;
+  if (c.kind === "paused") return "The ring connection needs to be reconnected; syncing is paused.";
+  if (err instanceof RingApiError) {
+    if (c.kind === "stop" && c.status === "expired") return "The ring membership has expired: the service does not share this data.";
+    if (c.kind === "stop") return "Not shared: the consent for this data was not given. Reconnect and allow it to sync.";
+    if (c.kind === "bug") return `The ring service refused Ringside's request (HTTP ${err.status} at ${err.endpoint}). This is a bug in Ringside.`;
+    if (err.status === 0) return `The ring service did not answer (${err.detail ?? "network error"}); retrying later.`;
+    return `The ring service failed (HTTP ${err.status}); retrying later.`;
+  }
+  return err instanceof Error ? `Internal error: ${err.message.slice(0, 200)}` : "Internal error.";
+}
+
+export class SyncEngine {
+  readonly stats: SyncStats = { requests: 0, pages: 0, documents: 0, rejected: 0, ingestMs: 0 };
+  readonly progress = new Map<string, BackfillProgress>();
+  private readonly clock: Clock;
+  private readonly concurrency: number;
+  private readonly clientOptions: Partial<Omit<RingClientOptions, "accountId">>;
+  private readonly hooks: EngineHooks;
+  private readonly backfillStart: string;
+  private readonly trailingDays: number;
+  private readonly maxWindowDays: number | undefined;
+
+  constructor(opts: SyncEngineOptions = {}) {
+    this.clock = opts.clock ?? systemClock;
+    this.concurrency = Math.max(1, opts.concurrency ?? 4);
+    this.clientOptions = opts.clientOptions ?? {};
+    this.hooks = opts.hooks ?? {};
+    this.backfillStart = opts.backfillStart ?? env.RING_BACKFILL_START;
+    this.trailingDays = opts.trailingDays ?? env.SYNC_TRAILING_DAYS;
+    this.maxWindowDays = opts.maxWindowDays;
+  }
+
+  private async accountFor(userId: string): Promise<{ client: RingClient; scopes: string[]; ringUserId: string }> {
+    const account = await getRingAccountForUser(userId);
+    if (!account) throw new RingAccountPausedError("", "no ring account");
+    if (account.status !== "active") throw new RingAccountPausedError(account.accountId, account.status);
+    const userOnRequest = this.clientOptions.onRequest;
+    const client = new RingClient({
+      family: getDataFamily(),
+      clock: this.clock,
+      ...this.clientOptions,
+      accountId: account.accountId,
+      onRequest: (info) => {
+        this.stats.requests++;
+        userOnRequest?.(info);
+      },
+    });
+    return { client, scopes: account.scopes, ringUserId: account.ringUserId };
+  }
+
+  private now(): Date {
+    return new Date(this.clock.now());
+  }
+
+  /** Records what went wrong on the collection's SyncState, then rethrows. */
+  private fail(userId: string, collection: RingCollection, err: unknown, running: SyncStatus): never {
+    const c = classifyError(err);
+    const status: SyncStatus =
+      c.kind === "stop" ? c.status : c.kind === "paused" ? "paused" : c.kind === "bug" ? "error" : running;
+    try {
+      updateSyncState(userId, collection, { status, lastError: describeError(err), lastAttemptAt: this.now() });
+    } catch (dbErr) {
+      logger.error({ userId, collection, err: dbErr instanceof Error ? dbErr.message : String(dbErr) }, "could not record a sync error");
+    }
+    if (c.kind === "bug" || c.kind === "retry") {
+      logger.warn({ userId, collection, kind: c.kind, err: err instanceof Error ? err.message : String(err) }, "sync step failed");
+    }
+    throw err;
+  }
+
+  private summarize(userId: string, collection: RingCollection): { documentsTotal: number; newestDay: string | null } {
+    const s = collectionSummary(collection, userId);
+    return { documentsTotal: s.documents, newestDay: s.newestDay };
+  }
+
+  /** Maps a page: rows inside the window, rejected documents, and the keys seen. */
+  private mapPage(collection: RingCollection, userId: string, docs: unknown[], window: DayWindow) {
+    const syncedAt = toDbTime(this.now());
+    const rows: DocumentRow[] = [];
+    const rejected: RejectedInput[] = [];
+    const seen: string[] = [];
+    const days: string[] = [];
+    for (const doc of docs) {
+      const r = mapDocument(collection, doc, userId, syncedAt);
+      if (r.ok) {
+        days.push(r.row.day);
+        seen.push(documentKey(collection, r.row));
+        if (inWindow(r.row.day, window)) rows.push(r.row);
+      } else {
+        if (r.day) days.push(r.day);
+        const key = collection === "daily_cardiovascular_age" ? r.day : (r.documentId ?? r.day);
+        if (key) seen.push(key);
+        if (!r.day || inWindow(r.day, window)) rejected.push({ documentId: r.documentId, day: r.day, raw: r.raw, error: r.error });
+      }
+    }
+    return { rows, rejected, seen, days };
+  }
+
+  private skipReason(state: SyncStateRow | undefined, scopes: string[], collection: RingCollection): string | null {
+    if (scopes.length > 0 && !scopes.includes(scopeFor(collection))) return "not_shared";
+    if (state?.status === "not_shared") return "not_shared";
+    if (state?.status === "expired") {
+      // A lapsed membership may be renewed without a reconnect: ask again once a day.
+      const last = state.lastAttemptAt ? Date.parse(state.lastAttemptAt) : 0;
+      if (this.clock.now() - last < 24 * 3_600_000) return "expired";
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Backfill
+  // ---------------------------------------------------------------------------
+
+  /**
+   * Fetches a collection's whole history from the backfill start to today, resuming from
+   * the checkpoint. Idempotent: a finished backfill returns at once.
+   */
+  async backfillCollection(userId: string, collection: RingCollection): Promise<CollectionOutcome> {
+    ensureSyncStates(userId, [collection]);
+    let state = getSyncState(userId, collection);
+    if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
+    const key = `${userId}:${collection}`;
+    try {
+      const { client, scopes } = await this.accountFor(userId);
+      const skip = this.skipReason(state, scopes, collection);
+      if (skip) {
+        if (skip === "not_shared" && state?.status !== "not_shared")
+          updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
+        return { collection, result: "skipped", reason: skip };
+      }
+      if (!state?.backfillFrom || !state.backfillTo) {
+        const from = this.backfillStart;
+        const to = latestPossibleDay(this.clock.now());
+        const windows = planBackfillWindows(from, to, this.maxWindowDays);
+        updateSyncState(userId, collection, {
+          backfillFrom: from,
+          backfillTo: to,
+          windowsTotal: windows.length,
+          windowsDone: 0,
+          cursorStart: windows[0]?.from ?? from,
+          cursorNextToken: null,
+        });
+        state = getSyncState(userId, collection)!;
+      }
+      const windows = planBackfillWindows(state.backfillFrom!, state.backfillTo!, this.maxWindowDays);
+      let windowsDone = Math.min(state.windowsDone, windows.length);
+      let cursorStart = state.cursorStart ?? windows[windowsDone]?.from ?? state.backfillFrom!;
+      let token = state.cursorNextToken;
+      updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now(), windowsTotal: windows.length });
+
+      const summary = collectionSummary(collection, userId);
+      const progress: BackfillProgress = this.progress.get(key) ?? {
+        startedAt: this.clock.now(),
+        pages: 0,
+        documents: summary.documents,
+        firstDay: summary.oldestDay,
+        cursorDay: summary.newestDay,
+      };
+      this.progress.set(key, progress);
+
+      let page = 0;
+      let retriedToken = false;
+      while (windowsDone < windows.length) {
+        const w = windows[windowsDone]!;
+        const from = cursorStart > w.from ? cursorStart : w.from;
+        let listed;
+        try {
+          listed = await client.listPage(collection, { ...queryWindow(client.family, { from, to: w.to }), next_token: token });
+        } catch (err) {
+          // A next_token from before a restart may be gone (400): start again at the checkpoint day.
+          if (token && !retriedToken && err instanceof RingApiError && err.status === 400) {
+            retriedToken = true;
+            token = null;
+            continue;
+          }
+          throw err;
+        }
+        retriedToken = false;
+        page++;
+        const started = performance.now();
+        const mapped = this.mapPage(collection, userId, listed.data, w);
+        let nextToken: string | null;
+        let nextCursor: string;
+        let nextDone = windowsDone;
+        if (listed.nextToken) {
+          nextToken = listed.nextToken;
+          nextCursor = resumeDayAfterPage(mapped.days, from) ?? from;
+        } else {
+          nextToken = null;
+          nextDone = windowsDone + 1;
+          nextCursor = windows[nextDone]?.from ?? w.to;
+        }
+        const finished = nextDone >= windows.length;
+        const pageNo = page;
+        ingestDocuments({
+          collection,
+          userId,
+          rows: mapped.rows,
+          rejected: mapped.rejected,
+          inTransaction: () => {
+            this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
+            const s = this.summarize(userId, collection);
+            updateSyncState(userId, collection, {
+              cursorStart: nextCursor,
+              cursorNextToken: nextToken,
+              windowsDone: nextDone,
+              documentsTotal: s.documentsTotal,
+              newestDay: s.newestDay,
+              ...(finished
+                ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null }
+                : { lastError: null }),
+            });
+          },
+        });
+        this.stats.ingestMs += performance.now() - started;
+        this.stats.pages++;
+        this.stats.documents += mapped.rows.length;
+        this.stats.rejected += mapped.rejected.length;
+        progress.pages++;
+        progress.documents += mapped.rows.length;
+        const firstOnPage = mapped.rows[0]?.day ?? null;
+        if (firstOnPage && (!progress.firstDay || firstOnPage < progress.firstDay)) progress.firstDay = firstOnPage;
+        const lastOnPage = mapped.days.length > 0 ? mapped.days[mapped.days.length - 1]! : null;
+        if (lastOnPage && (!progress.cursorDay || lastOnPage > progress.cursorDay)) progress.cursorDay = lastOnPage;
+        await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.rows.length });
+        windowsDone = nextDone;
+        cursorStart = nextCursor;
+        token = nextToken;
+      }
+      this.progress.delete(key);
+      const s = this.summarize(userId, collection);
+      return { collection, result: "done", documents: s.documentsTotal };
+    } catch (err) {
+      this.fail(userId, collection, err, "backfilling");
+    }
+  }
+
+  /** Runs `fn` for each collection, at most `concurrency` at once; errors are returned, not thrown. */
+  private async forEachCollection(
+    collections: readonly RingCollection[],
+    fn: (c: RingCollection) => Promise<CollectionOutcome>,
+  ): Promise<CollectionOutcome[]> {
+    const queue = [...collections];
+    const out: CollectionOutcome[] = [];
+    const worker = async () => {
+      for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+        try {
+          out.push(await fn(c));
+        } catch (error) {
+          out.push({ collection: c, result: "failed", error, reason: describeError(error) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    return out;
+  }
+
+  /** Backfills every collection of a person (bounded concurrency). */
+  backfillUser(userId: string, collections: readonly RingCollection[] = RING_COLLECTIONS): Promise<CollectionOutcome[]> {
+    return this.forEachCollection(collections, (c) => this.backfillCollection(userId, c));
+  }
+
+  // ---------------------------------------------------------------------------
+  // Incremental
+  // ---------------------------------------------------------------------------
+
+  /**
+   * Re-reads the trailing window (SYNC_TRAILING_DAYS up to today): new, late and edited
+   * documents are upserted; a stored document the service no longer has in that fully
+   * fetched window is deleted.
+   */
+  async incrementalCollection(userId: string, collection: RingCollection): Promise<CollectionOutcome> {
+    ensureSyncStates(userId, [collection]);
+    const state = getSyncState(userId, collection);
+    if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
+    try {
+      const { client, scopes } = await this.accountFor(userId);
+      const skip = this.skipReason(state, scopes, collection);
+      if (skip) return { collection, result: "skipped", reason: skip };
+      updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
+      const w = trailingWindow(this.clock.now(), this.trailingDays);
+      const q = queryWindow(client.family, w);
+      const seen: string[] = [];
+      let token: string | null = null;
+      let page = 0;
+      let documents = 0;
+      do {
+        const listed = await client.listPage(collection, { ...q, next_token: token });
+        page++;
+        const started = performance.now();
+        const mapped = this.mapPage(collection, userId, listed.data, w);
+        seen.push(...mapped.seen);
+        ingestDocuments({ collection, userId, rows: mapped.rows, rejected: mapped.rejected });
+        this.stats.ingestMs += performance.now() - started;
+        this.stats.pages++;
+        this.stats.documents += mapped.rows.length;
+        this.stats.rejected += mapped.rejected.length;
+        documents += mapped.rows.length;
+        token = listed.nextToken;
+      } while (token);
+      // The window was fetched completely: what is no longer there was deleted upstream.
+      const deleted = deleteMissingDocuments({ collection, userId, fromDay: w.from, toDay: w.to, seenKeys: seen });
+      const s = this.summarize(userId, collection);
+      updateSyncState(userId, collection, {
+        status: "idle",
+        lastSuccessAt: this.now(),
+        lastError: null,
+        documentsTotal: s.documentsTotal,
+        newestDay: s.newestDay,
+      });
+      if (deleted > 0) logger.info({ userId, collection, deleted }, "documents deleted upstream removed");
+      return { collection, result: "done", documents, deleted };
+    } catch (err) {
+      this.fail(userId, collection, err, "idle");
+    }
+  }
+
+  /** Incremental sync of every collection of a person. */
+  syncUser(userId: string, collections: readonly RingCollection[] = RING_COLLECTIONS): Promise<CollectionOutcome[]> {
+    return this.forEachCollection(collections, (c) => this.incrementalCollection(userId, c));
+  }
+
+  // ---------------------------------------------------------------------------
+  // Webhook documents and personal_info
+  // ---------------------------------------------------------------------------
+
+  /** Applies one notification: fetch and upsert the document, or delete it. */
+  async applyDocumentEvent(opts: {
+    userId: string;
+    collection: RingCollection;
+    eventType: "create" | "update" | "delete";
+    objectId: string | null;
+  }): Promise<"applied" | "ignored"> {
+    const { userId, collection, eventType, objectId } = opts;
+    const state = getSyncState(userId, collection);
+    if (state?.status === "not_shared" || state?.status === "expired") return "ignored";
+    if (!objectId) return "ignored";
+    if (eventType === "delete") {
+      deleteDocumentById(collection, userId, objectId);
+    } else {
+      try {
+        const { client } = await this.accountFor(userId);
+        const doc = await client.getDocument(collection, objectId);
+        if (doc === null) {
+          deleteDocumentById(collection, userId, objectId);
+        } else {
+          const started = performance.now();
+          const r = mapDocument(collection, doc, userId, toDbTime(this.now()));
+          if (r.ok) ingestDocuments({ collection, userId, rows: [r.row] });
+          else ingestDocuments({ collection, userId, rows: [], rejected: [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }] });
+          this.stats.ingestMs += performance.now() - started;
+        }
+      } catch (err) {
+        const c = classifyError(err);
+        if (c.kind === "stop") this.fail(userId, collection, err, state?.status ?? "idle");
+        throw err;
+      }
+    }
+    if (state) {
+      const s = this.summarize(userId, collection);
+      updateSyncState(userId, collection, { documentsTotal: s.documentsTotal, newestDay: s.newestDay, lastSuccessAt: this.now() });
+    }
+    return "applied";
+  }
+
+  /** Takes the personal_info snapshot (on connect and daily). */
+  async snapshotPersonalInfo(userId: string): Promise<void> {
+    const { client } = await this.accountFor(userId);
+    try {
+      const { info, raw } = await client.personalInfo();
+      upsertPersonalInfo({
+        userId,
+        ringUserId: info.id,
+        age: info.age ?? null,
+        weight: info.weight ?? null,
+        height: info.height ?? null,
+        biological_sex: info.biological_sex ?? null,
+        email: info.email ?? null,
+        raw: JSON.stringify(raw),
+      });
+    } catch (err) {
+      // personal_info answers every token with its id: a 403 here means the membership lapsed.
+      if (err instanceof RingApiError && err.status === 403) {
+        for (const c of RING_COLLECTIONS) {
+          updateSyncState(userId, c, { status: "expired", lastError: describeError(new RingApiError({ status: 403, endpoint: err.endpoint, detail: "membership expired" })), lastAttemptAt: this.now() });
+        }
+      }
+      throw err;
+    }
+  }
+}
+
+/** Days the backfill covers for a person (for display). */
+export function backfillRange(state: SyncStateRow | undefined): DayWindow | null {
+  if (!state?.backfillFrom || !state.backfillTo) return null;
+  return { from: state.backfillFrom, to: state.backfillTo };
+}
+
+export { addDays, RING_TABLES };
+
+const globalForEngine = globalThis as unknown as { ringsideSyncEngine?: SyncEngine };
+
+/** The process-wide engine the scheduler, the webhook worker and the API share. */
+export function getSyncEngine(): SyncEngine {
+  globalForEngine.ringsideSyncEngine ??= new SyncEngine();
+  return globalForEngine.ringsideSyncEngine;
+}

@@ -1,0 +1,19 @@
+import "server-only";
+import { enqueueAfterConnect } from "@/lib/sync/jobs";
+import { ensureSchedulerStarted, wakeScheduler } from "@/lib/sync/scheduler";
+
+// The sync feature's entry points for the rest of the app.
+
+export { ensureSchedulerStarted, wakeScheduler } from "@/lib/sync/scheduler";
+export { enqueueSyncNow } from "@/lib/sync/jobs";
+
+/**
+ * Called by the auth code after a person connects (or reconnects) their ring: queues the
+ * backfill of every collection (or a catch-up sync when it was done before) and the
+ * personal_info snapshot, and makes sure the scheduler runs. Safe to call repeatedly.
+ */
+export async function onAccountConnected(userId: string): Promise<void> {
+  enqueueAfterConnect(userId);
+  ensureSchedulerStarted();
+  wakeScheduler();
+}

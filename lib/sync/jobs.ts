@@ -1,0 +1,90 @@
+import "server-only";
+import { logger } from "@/lib/log";
+import { isRingCollection, RING_COLLECTIONS, type RingCollection } from "@/lib/ring/schemas";
+import { completeJob, enqueueJob, failJob, postponeJob, type JobRow } from "@/lib/db/queries/jobs";
+import { clearSharingStates, ensureSyncStates, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
+import { jobRetryDelay } from "@/lib/sync/backoff";
+import { classifyError, type SyncEngine } from "@/lib/sync/engine";
+import { syncWebhookSubscriptions } from "@/lib/sync/subscriptions";
+
+// What each job kind does, and how its outcome moves the Job row:
+//   done → completeJob; 429 pause → postponed to the pause's end (attempt not counted);
+//   paused account / 403 / 400-422 bug → failed without retry (a reconnect or "Sync now"
+//   starts again); 5xx, network, anything else → retried with backoff until maxAttempts,
+//   then failed (the next poll queues a fresh job).
+
+export async function runJob(engine: SyncEngine, job: JobRow, now: () => number = Date.now): Promise<void> {
+  try {
+    const collection = job.collection && isRingCollection(job.collection) ? job.collection : null;
+    switch (job.kind) {
+      case "backfill":
+        if (!job.userId || !collection) throw new Error("backfill job without person or collection");
+        await engine.backfillCollection(job.userId, collection);
+        break;
+      case "incremental":
+        if (!job.userId || !collection) throw new Error("incremental job without person or collection");
+        await engine.incrementalCollection(job.userId, collection);
+        break;
+      case "personal_info":
+        if (!job.userId) throw new Error("personal_info job without person");
+        await engine.snapshotPersonalInfo(job.userId);
+        break;
+      case "subscriptions":
+        await syncWebhookSubscriptions();
+        break;
+      default:
+        throw new Error(`unknown job kind ${String(job.kind)}`);
+    }
+    completeJob(job.id);
+  } catch (err) {
+    const c = classifyError(err);
+    const message = err instanceof Error ? err.message : String(err);
+    if (c.kind === "postpone") {
+      postponeJob(job.id, c.until, "rate limited");
+    } else if (c.kind === "retry") {
+      const status = failJob(job.id, message, now() + jobRetryDelay(job.attempts));
+      if (status === "failed") logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts }, "job failed after its last attempt");
+    } else {
+      failJob(job.id, message, null);
+    }
+  }
+}
+
+/** Queues the backfill of every collection not yet backfilled, plus the personal_info snapshot. */
+export function enqueueBackfill(userId: string, opts: { runAt?: number } = {}): void {
+  ensureSyncStates(userId, RING_COLLECTIONS);
+  for (const s of listSyncStates(userId)) {
+    if (!isRingCollection(s.collection) || s.backfillDoneAt) continue;
+    enqueueJob({ kind: "backfill", userId, collection: s.collection, runAt: opts.runAt, ifAbsent: true });
+  }
+  enqueueJob({ kind: "personal_info", userId, ifAbsent: true });
+}
+
+/**
+ * "Sync now": errors are forgiven (a 400-bug or an expired membership is asked again),
+ * backfills continue, backfilled collections get an incremental run now.
+ */
+export function enqueueSyncNow(userId: string): void {
+  ensureSyncStates(userId, RING_COLLECTIONS);
+  for (const s of listSyncStates(userId)) {
+    if (!isRingCollection(s.collection)) continue;
+    const collection: RingCollection = s.collection;
+    if (s.status === "error" || s.status === "expired") updateSyncState(userId, collection, { status: "idle", lastAttemptAt: null });
+    if (s.status === "not_shared") continue;
+    if (!s.backfillDoneAt) enqueueJob({ kind: "backfill", userId, collection, runAt: Date.now() });
+    else enqueueJob({ kind: "incremental", userId, collection, runAt: Date.now() });
+  }
+  enqueueJob({ kind: "personal_info", userId, runAt: Date.now() });
+}
+
+/** After a (re)connect: consent may have changed, so sharing states start over. */
+export function enqueueAfterConnect(userId: string): void {
+  clearSharingStates(userId);
+  ensureSyncStates(userId, RING_COLLECTIONS);
+  for (const s of listSyncStates(userId)) {
+    if (!isRingCollection(s.collection)) continue;
+    if (s.backfillDoneAt) enqueueJob({ kind: "incremental", userId, collection: s.collection });
+    else enqueueJob({ kind: "backfill", userId, collection: s.collection });
+  }
+  enqueueJob({ kind: "personal_info", userId });
+}

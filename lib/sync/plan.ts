@@ -1,0 +1,113 @@
+import "server-only";
+
+// Pure: which date windows to ask for, and how to read the answers (ring-api-facts §2.4).
+// No I/O here; unit-tested in plan.test.ts.
+//
+// A "logical" window [from, to] is the set of days we want (inclusive). The service's date
+// filters differ per endpoint (daily_activity and sleep need end + 1 day, one report says
+// sleep's start is exclusive, the sandbox is end-exclusive everywhere), so every request
+// asks for a padded window [from - 1, to + 1] and only documents whose `day` lies inside
+// [from, to] are kept. Padding costs no extra request; it only makes the answer complete.
+
+export type DayWindow = { from: string; to: string };
+export type DataFamilyName = "usercollection" | "sandbox";
+
+const DAY_MS = 86_400_000;
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isDay(value: unknown): value is string {
+  return typeof value === "string" && DAY_RE.test(value);
+}
+
+function dayMs(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`);
+}
+
+export function addDays(day: string, n: number): string {
+  return new Date(dayMs(day) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Whole days from `a` to `b` (b - a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((dayMs(b) - dayMs(a)) / DAY_MS);
+}
+
+/** The UTC calendar day of an instant. */
+export function utcDay(nowMs: number): string {
+  return new Date(nowMs).toISOString().slice(0, 10);
+}
+
+/**
+ * The last day any document can carry right now. A person east of UTC is already on the
+ * next calendar day, so one day past the UTC date.
+ */
+export function latestPossibleDay(nowMs: number): string {
+  return addDays(utcDay(nowMs), 1);
+}
+
+/** The start_date/end_date to send for a logical window (padded; see the file comment). */
+export function queryWindow(family: DataFamilyName, w: DayWindow): { start_date: string; end_date: string } {
+  // The sandbox is end-exclusive on every route: +1 day reaches `to`. The real routes are
+  // end-inclusive for most collections and end-exclusive for daily_activity and sleep:
+  // +1 day covers both. One day before `from` covers an exclusive start (sleep, facts §2.4).
+  void family;
+  return { start_date: addDays(w.from, -1), end_date: addDays(w.to, 1) };
+}
+
+/** Keep a document only when its `day` lies in the logical window (drops padding days). */
+export function inWindow(day: string, w: DayWindow): boolean {
+  return day >= w.from && day <= w.to;
+}
+
+/**
+ * The backfill windows from `start` to `end`. One window by default: the list endpoints
+ * page with next_token, so one window per collection needs the fewest requests
+ * (ceil(documents / page size), and one request for an empty history); a far-past start
+ * costs nothing extra. `maxDays` splits it for services that limit the range.
+ */
+export function planBackfillWindows(start: string, end: string, maxDays?: number): DayWindow[] {
+  if (start > end) return [];
+  if (!maxDays || maxDays <= 0) return [{ from: start, to: end }];
+  const out: DayWindow[] = [];
+  for (let from = start; from <= end; from = addDays(from, maxDays)) {
+    const to = addDays(from, maxDays - 1);
+    out.push({ from, to: to < end ? to : end });
+  }
+  return out;
+}
+
+/** The trailing window re-checked on every incremental sync: the last `days` days up to now. */
+export function trailingWindow(nowMs: number, days: number): DayWindow {
+  const to = latestPossibleDay(nowMs);
+  return { from: addDays(utcDay(nowMs), -Math.max(1, days)), to };
+}
+
+/**
+ * Where to resume after a page: the newest day on the page, if the page was in day order
+ * (the service sorts by day). Resuming there re-reads that day (harmless: upserts), so a
+ * day split across two pages is never skipped. Null = keep the previous resume point.
+ */
+export function resumeDayAfterPage(days: string[], previous: string): string | null {
+  let last = "";
+  for (const d of days) {
+    if (d < last) return null; // not in day order: do not trust a resume point inside it
+    last = d;
+  }
+  if (!last) return previous;
+  return last > previous ? last : previous;
+}
+
+/** Progress of a backfill through its range by days (0..1), from the first day seen. */
+export function progressFraction(opts: { firstDay: string | null; cursorDay: string | null; endDay: string; done: boolean }): number {
+  if (opts.done) return 1;
+  if (!opts.firstDay || !opts.cursorDay) return 0;
+  const total = daysBetween(opts.firstDay, opts.endDay);
+  if (total <= 0) return 0.99;
+  return Math.min(0.99, Math.max(0, daysBetween(opts.firstDay, opts.cursorDay) / total));
+}
+
+/** Seconds left at the rate so far, or null when it cannot be told yet. */
+export function estimateEtaSeconds(fraction: number, elapsedMs: number): number | null {
+  if (fraction <= 0.01 || fraction >= 1 || elapsedMs <= 0) return null;
+  return Math.max(0, Math.round(((elapsedMs / fraction) * (1 - fraction)) / 1000));
+}

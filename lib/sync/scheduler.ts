@@ -1,0 +1,256 @@
+import "server-only";
+import { env } from "@/lib/env.mjs";
+import { logger } from "@/lib/log";
+import { isRingCollection, RING_COLLECTIONS } from "@/lib/ring/schemas";
+import {
+  claimDueJobs,
+  enqueueJob,
+  nextJobDueAt,
+  pruneFinishedJobs,
+  recoverInterruptedJobs,
+  renewJobLease,
+  type JobRow,
+} from "@/lib/db/queries/jobs";
+import { ensureSyncStates, listRingUsers, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
+import { personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
+import { countQueuedWebhookEvents, pruneWebhookEvents } from "@/lib/db/queries/webhook-events";
+import { getSyncEngine, type SyncEngine } from "@/lib/sync/engine";
+import { runJob } from "@/lib/sync/jobs";
+import { getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
+import { SUBSCRIPTION_CHECK_MS, subscriptionsCheckedAt, webhookCallbackUrl, webhooksActive } from "@/lib/sync/subscriptions";
+import { drainWebhookEvents, type WebhookDrainState } from "@/lib/sync/webhooks";
+
+// The in-process scheduler: a timer loop over the durable Job table. One per process
+// (globalThis singleton), started lazily by ensureSchedulerStarted() from the health route,
+// the (app) layout and the sync API routes — never during `next build`, never with
+// SYNC_DISABLED. Jobs carry a lease that is renewed while they run; at start, jobs left
+// "running" by a previous process are taken again, so a restart resumes where it stopped.
+
+export type SchedulerOptions = {
+  /** jobs running at once (collections are fetched concurrently, bounded) */
+  concurrency?: number;
+  /** webhook notifications applied at once */
+  webhookConcurrency?: number;
+  leaseMs?: number;
+  /** how often users, polls, snapshots and subscriptions are looked at */
+  housekeepingMs?: number;
+  /** longest sleep between two looks at the job table */
+  idleMs?: number;
+};
+
+const DAY_MS = 86_400_000;
+
+export class Scheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private readonly inflight = new Map<number, Promise<void>>();
+  private readonly webhookState: WebhookDrainState = { inflight: new Set() };
+  private webhookRunning = 0;
+  private lastHousekeeping = 0;
+  private lastPrune = 0;
+  private stopped = true;
+  private ticking = false;
+  private again = false;
+  private readonly concurrency: number;
+  private readonly webhookConcurrency: number;
+  private readonly leaseMs: number;
+  private readonly housekeepingMs: number;
+  private readonly idleMs: number;
+
+  constructor(
+    readonly engine: SyncEngine,
+    opts: SchedulerOptions = {},
+  ) {
+    this.concurrency = opts.concurrency ?? 4;
+    this.webhookConcurrency = opts.webhookConcurrency ?? 4;
+    this.leaseMs = opts.leaseMs ?? 120_000;
+    this.housekeepingMs = opts.housekeepingMs ?? 30_000;
+    this.idleMs = opts.idleMs ?? 15_000;
+  }
+
+  get running(): boolean {
+    return !this.stopped;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const recovered = recoverInterruptedJobs();
+    if (recovered > 0) logger.info({ recovered }, "interrupted sync jobs taken up again");
+    this.schedule(0);
+  }
+
+  /** Stops taking work; resolves when the jobs already running have finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.inflight.values()]);
+  }
+
+  /** Look at the job table and the webhook inbox now (new work arrived). */
+  wake(): void {
+    if (!this.stopped) this.schedule(0);
+  }
+
+  /** Number of jobs this process is running now. */
+  get busy(): number {
+    return this.inflight.size + this.webhookRunning;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick();
+    }, Math.max(0, ms));
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    let next = this.idleMs;
+    try {
+      const now = Date.now();
+      if (now - this.lastHousekeeping >= this.housekeepingMs) {
+        this.lastHousekeeping = now;
+        this.housekeeping(now);
+      }
+      this.startWebhookDrain();
+      const free = this.concurrency - this.inflight.size;
+      if (free > 0) {
+        const jobs = claimDueJobs({ now, leaseMs: this.leaseMs, limit: free, excludeIds: [...this.inflight.keys()] });
+        for (const job of jobs) this.launch(job);
+      }
+      const due = nextJobDueAt();
+      if (due) next = Math.min(next, Math.max(50, due.getTime() - Date.now()));
+      next = Math.min(next, Math.max(50, this.lastHousekeeping + this.housekeepingMs - Date.now()));
+    } catch (err) {
+      logger.error({ err: err instanceof Error ? err.message : String(err) }, "scheduler tick failed");
+      next = 5_000;
+    } finally {
+      this.ticking = false;
+    }
+    if (this.again) {
+      this.again = false;
+      next = 0;
+    }
+    this.schedule(next);
+  }
+
+  private launch(job: JobRow): void {
+    const heartbeat = setInterval(() => renewJobLease(job.id, Date.now() + this.leaseMs), Math.max(1_000, this.leaseMs / 3));
+    heartbeat.unref?.();
+    const p = runJob(this.engine, job)
+      .catch((err) => logger.error({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job runner crashed"))
+      .finally(() => {
+        clearInterval(heartbeat);
+        this.inflight.delete(job.id);
+        this.wake();
+      });
+    this.inflight.set(job.id, p);
+  }
+
+  private startWebhookDrain(): void {
+    if (this.webhookRunning > 0) return;
+    if (countQueuedWebhookEvents() === 0) return;
+    this.webhookRunning++;
+    void drainWebhookEvents(this.engine, this.webhookState, this.webhookConcurrency)
+      .then((n) => {
+        if (n > 0) this.wake();
+      })
+      .catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "webhook drain failed"))
+      .finally(() => {
+        this.webhookRunning--;
+      });
+  }
+
+  /**
+   * Periodic duties: start the backfill of people who connected while nothing ran (no
+   * SyncState yet), queue due polls (every SYNC_POLL_MINUTES without webhooks, every 6 h
+   * with them), the daily personal_info snapshot, subscription upkeep, pruning.
+   */
+  private housekeeping(now: number): void {
+    const pollMs = (webhooksActive(now) ? Math.max(getPollMinutes(), WEBHOOK_POLL_MINUTES) : getPollMinutes()) * 60_000;
+    for (const u of listRingUsers()) {
+      if (u.status !== "active") {
+        for (const s of listSyncStates(u.userId))
+          if (s.status !== "paused" && s.status !== "not_shared") updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
+        continue;
+      }
+      ensureSyncStates(u.userId, RING_COLLECTIONS);
+      for (const s of listSyncStates(u.userId)) {
+        if (!isRingCollection(s.collection) || s.status === "not_shared") continue;
+        if (s.status === "paused") updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null });
+        const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
+        if (!s.backfillDoneAt) {
+          if (s.status === "error") continue; // a request bug: wait for "Sync now"
+          // After a failure, try again at the next poll; otherwise now.
+          const runAt = s.lastError && lastAttempt ? Math.max(now, lastAttempt + pollMs) : now;
+          enqueueJob({ kind: "backfill", userId: u.userId, collection: s.collection, runAt, ifAbsent: true });
+        } else if (now - lastAttempt >= pollMs) {
+          enqueueJob({ kind: "incremental", userId: u.userId, collection: s.collection, ifAbsent: true });
+        }
+      }
+      const snap = personalInfoSyncedAt(u.userId);
+      if (!snap || now - Date.parse(snap) >= DAY_MS) enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true });
+    }
+    if (webhookCallbackUrl()) {
+      const checked = subscriptionsCheckedAt();
+      if (!checked || now - checked >= SUBSCRIPTION_CHECK_MS) enqueueJob({ kind: "subscriptions", ifAbsent: true, maxAttempts: 3 });
+    }
+    if (now - this.lastPrune >= DAY_MS) {
+      this.lastPrune = now;
+      pruneFinishedJobs(now - 7 * DAY_MS);
+      pruneWebhookEvents(now - 30 * DAY_MS);
+    }
+  }
+}
+
+const globalForScheduler = globalThis as unknown as { ringsideScheduler?: Scheduler };
+
+/** True while `next build` collects pages (no background work then). */
+function isBuildPhase(): boolean {
+  return process.env.NEXT_PHASE === "phase-production-build";
+}
+
+/**
+ * Starts the process's scheduler once (idempotent). A no-op during `next build` and with
+ * SYNC_DISABLED.
+ */
+export function ensureSchedulerStarted(): Scheduler | null {
+  if (isBuildPhase() || env.SYNC_DISABLED) return null;
+  if (!globalForScheduler.ringsideScheduler) {
+    globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine());
+    globalForScheduler.ringsideScheduler.start();
+    logger.info({ pollMinutes: getPollMinutes(), webhooks: Boolean(webhookCallbackUrl()) }, "sync scheduler started");
+  }
+  return globalForScheduler.ringsideScheduler;
+}
+
+/** The running scheduler, if any. */
+export function getScheduler(): Scheduler | null {
+  return globalForScheduler.ringsideScheduler ?? null;
+}
+
+/** Wakes the scheduler (new jobs or notifications). */
+export function wakeScheduler(): void {
+  globalForScheduler.ringsideScheduler?.wake();
+}
+
+/** Replaces the process's scheduler (tests): stops the old one first. */
+export async function replaceScheduler(next: Scheduler | null): Promise<void> {
+  const old = globalForScheduler.ringsideScheduler;
+  if (old && old !== next) await old.stop();
+  if (next) {
+    globalForScheduler.ringsideScheduler = next;
+    next.start();
+  } else {
+    delete globalForScheduler.ringsideScheduler;
+  }
+}

@@ -1,0 +1,148 @@
+import "server-only";
+import { z } from "zod";
+import { env } from "@/lib/env.mjs";
+import { logger } from "@/lib/log";
+import { requireSecret } from "@/lib/secrets";
+import { RingWebhookAdmin } from "@/lib/ring/client";
+import { RingApiError } from "@/lib/ring/errors";
+import { RING_COLLECTIONS, type RingWebhookSubscription, type WebhookOperation } from "@/lib/ring/schemas";
+import { getAppSetting, setAppSetting } from "@/lib/db/queries/app-settings";
+import {
+  listWebhookSubscriptions,
+  markWebhookSubscription,
+  saveWebhookSubscription,
+  type WebhookSubscriptionRow,
+} from "@/lib/db/queries/subscriptions";
+
+// Webhook subscriptions at the ring service (facts §6.1, §6.4). With PUBLIC_URL set, Ringside
+// holds one subscription per (event type, data type) for every data type it stores, all
+// pointing at PUBLIC_URL/api/webhooks/ring, and renews each before it expires. Without
+// PUBLIC_URL it holds none and polls instead.
+
+export const WEBHOOK_EVENT_TYPES: readonly WebhookOperation[] = ["create", "update", "delete"];
+export const WEBHOOK_DATA_TYPES = RING_COLLECTIONS;
+/** Renew when less than this is left (the service's lifetime is about 90 days). */
+export const RENEW_BEFORE_MS = 7 * 86_400_000;
+/** How often the subscriptions are checked. */
+export const SUBSCRIPTION_CHECK_MS = 3_600_000;
+const CHECKED_AT_KEY = "webhook_subscriptions_checked_at";
+
+export function webhookCallbackUrl(publicUrl: string | undefined = env.PUBLIC_URL): string | null {
+  return publicUrl ? `${publicUrl.replace(/\/+$/, "")}/api/webhooks/ring` : null;
+}
+
+export type SubscriptionSyncResult = {
+  enabled: boolean;
+  created: number;
+  renewed: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+};
+
+function expiresAt(s: { expiration_time: string }): number {
+  const t = Date.parse(s.expiration_time);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** Makes the service's subscriptions match what Ringside needs; records each in the database. */
+export async function syncWebhookSubscriptions(opts: { admin?: RingWebhookAdmin; publicUrl?: string; now?: number } = {}): Promise<SubscriptionSyncResult> {
+  const result: SubscriptionSyncResult = { enabled: false, created: 0, renewed: 0, updated: 0, unchanged: 0, failed: 0 };
+  const callbackUrl = webhookCallbackUrl(opts.publicUrl ?? env.PUBLIC_URL);
+  if (!callbackUrl) return result;
+  result.enabled = true;
+  const admin = opts.admin ?? new RingWebhookAdmin();
+  const verificationToken = requireSecret("webhook-verification-token");
+  const now = opts.now ?? Date.now();
+  const existing = await admin.list();
+  const save = (s: RingWebhookSubscription, status: WebhookSubscriptionRow["status"] = "active") =>
+    saveWebhookSubscription({
+      id: s.id,
+      callbackUrl: s.callback_url,
+      eventType: s.event_type,
+      dataType: s.data_type,
+      expirationTime: s.expiration_time,
+      status: expiresAt(s) > now ? status : "expired",
+    });
+
+  for (const dataType of WEBHOOK_DATA_TYPES) {
+    for (const eventType of WEBHOOK_EVENT_TYPES) {
+      const input = { callbackUrl, verificationToken, eventType, dataType };
+      const match = existing.find((s) => s.data_type === dataType && s.event_type === eventType);
+      try {
+        if (!match) {
+          save(await admin.create(input));
+          result.created++;
+        } else if (match.callback_url !== callbackUrl) {
+          save(await admin.update(match.id, input));
+          result.updated++;
+        } else if (expiresAt(match) - now < RENEW_BEFORE_MS) {
+          try {
+            save(await admin.renew(match.id));
+            result.renewed++;
+          } catch (err) {
+            // 403: the subscription is gone at the service; make a new one.
+            if (!(err instanceof RingApiError && err.status === 403)) throw err;
+            save(await admin.create(input));
+            result.created++;
+          }
+        } else {
+          save(match);
+          result.unchanged++;
+        }
+      } catch (err) {
+        result.failed++;
+        const message = err instanceof Error ? err.message : String(err);
+        const row = listWebhookSubscriptions().find((r) => r.dataType === dataType && r.eventType === eventType);
+        if (row) markWebhookSubscription(row.id, "error", message);
+        else
+          saveWebhookSubscription({
+            id: `pending:${eventType}:${dataType}`,
+            callbackUrl,
+            eventType,
+            dataType,
+            expirationTime: new Date(0).toISOString(),
+            status: "error",
+            lastError: message,
+          });
+        logger.warn({ dataType, eventType, status: err instanceof RingApiError ? err.status : null }, "webhook subscription could not be set up");
+      }
+    }
+  }
+  setAppSetting(CHECKED_AT_KEY, { at: now });
+  logger.info({ ...result }, "webhook subscriptions checked");
+  return result;
+}
+
+/** When the subscriptions were last checked (ms epoch), if ever. */
+export function subscriptionsCheckedAt(): number | null {
+  return getAppSetting(CHECKED_AT_KEY, z.object({ at: z.number() }))?.at ?? null;
+}
+
+export type WebhookOverview = {
+  /** "off": no PUBLIC_URL, polling only */
+  mode: "off" | "active" | "partial" | "pending";
+  callbackUrl: string | null;
+  active: number;
+  expected: number;
+  nextExpiry: string | null;
+  errors: Array<{ dataType: string; eventType: string; error: string | null }>;
+};
+
+/** What the settings page shows about webhooks. */
+export function webhookOverview(now = Date.now()): WebhookOverview {
+  const callbackUrl = webhookCallbackUrl();
+  const expected = WEBHOOK_DATA_TYPES.length * WEBHOOK_EVENT_TYPES.length;
+  if (!callbackUrl) return { mode: "off", callbackUrl: null, active: 0, expected, nextExpiry: null, errors: [] };
+  const rows = listWebhookSubscriptions();
+  const live = rows.filter((r) => r.status === "active" && Date.parse(r.expirationTime) > now && r.callbackUrl === callbackUrl);
+  const errors = rows.filter((r) => r.status !== "active").map((r) => ({ dataType: r.dataType, eventType: r.eventType, error: r.lastError }));
+  const nextExpiry = live.map((r) => r.expirationTime).sort()[0] ?? null;
+  const mode = rows.length === 0 ? "pending" : live.length >= expected ? "active" : "partial";
+  return { mode, callbackUrl, active: live.length, expected, nextExpiry, errors };
+}
+
+/** True when every data type's changes reach us by webhook (polling can slow down). */
+export function webhooksActive(now = Date.now()): boolean {
+  return webhookOverview(now).mode === "active";
+}

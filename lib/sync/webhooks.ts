@@ -1,0 +1,178 @@
+import "server-only";
+import crypto from "node:crypto";
+import { env } from "@/lib/env.mjs";
+import { logger } from "@/lib/log";
+import { resolveSecret } from "@/lib/secrets";
+import { isRingCollection, ringWebhookNotificationSchema } from "@/lib/ring/schemas";
+import { recordWebhookEvent, listQueuedWebhookEvents, markWebhookEvent, type WebhookEventRow } from "@/lib/db/queries/webhook-events";
+import { findUserIdByRingUserId } from "@/lib/db/queries/sync-state";
+import { enqueueJob } from "@/lib/db/queries/jobs";
+import { classifyError, type SyncEngine } from "@/lib/sync/engine";
+
+// Inbound webhooks (facts §6.2–6.3), in the house order (HOUSE-STYLE §4.3.11):
+//   raw body → size cap → HMAC signature (timing-safe, length first) → timestamp skew →
+//   zod → one INSERT OR IGNORE (dedupe) → 200 at once.
+// Fetching the document happens later, in the scheduler (drainWebhookEvents), so the
+// receiver stays a few hundred microseconds of work per notification.
+
+export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+export const MAX_TIMESTAMP_SKEW_S = 300;
+
+/** Upper-case hex HMAC-SHA256(key = client secret, message = timestamp + raw body). */
+export function signWebhookBody(secret: string, timestamp: string, rawBody: string | Buffer): string {
+  return crypto.createHmac("sha256", secret).update(timestamp).update(rawBody).digest("hex").toUpperCase();
+}
+
+/** Compares the x-oura-signature header with the expected one: case-insensitive, timing-safe. */
+export function verifyWebhookSignature(secret: string, timestamp: string, rawBody: string | Buffer, signature: string): boolean {
+  const expected = Buffer.from(signWebhookBody(secret, timestamp, rawBody), "utf8");
+  const given = Buffer.from(signature.trim().toUpperCase(), "utf8");
+  if (given.length !== expected.length) return false;
+  return crypto.timingSafeEqual(given, expected);
+}
+
+/** x-oura-timestamp in seconds (milliseconds accepted too); null when it is not a number. */
+export function parseWebhookTimestamp(value: string): number | null {
+  if (!/^\d{1,16}(\.\d+)?$/.test(value.trim())) return null;
+  const n = Number(value);
+  return n > 1e11 ? n / 1000 : n;
+}
+
+export function webhookDedupeKey(e: { user_id: string; data_type: string; event_type: string; object_id?: string | null; event_time?: string | null }): string {
+  return crypto
+    .createHash("sha256")
+    .update([e.user_id, e.data_type, e.event_type, e.object_id ?? "", e.event_time ?? ""].join("\u001f"))
+    .digest("hex");
+}
+
+const json = (body: unknown, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+const errorJson = (status: number, code: string, message: string) => json({ error: { code, message } }, status);
+
+export type WebhookReceiveOptions = {
+  /** the key of the signature (the app's client secret) */
+  secret?: string;
+  nowMs?: number;
+  /** called after a new notification was recorded */
+  onRecorded?: () => void;
+};
+
+/** POST /api/webhooks/ring */
+export async function receiveWebhook(req: Request, opts: WebhookReceiveOptions = {}): Promise<Response> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_WEBHOOK_BODY_BYTES) return errorJson(413, "payload_too_large", "The notification is too large.");
+  const body = Buffer.from(await req.arrayBuffer());
+  if (body.length > MAX_WEBHOOK_BODY_BYTES) return errorJson(413, "payload_too_large", "The notification is too large.");
+
+  const signature = req.headers.get("x-oura-signature");
+  const timestamp = req.headers.get("x-oura-timestamp");
+  const secret = opts.secret ?? env.RING_CLIENT_SECRET;
+  if (!signature || !timestamp || !verifyWebhookSignature(secret, timestamp, body, signature)) {
+    return errorJson(401, "unauthorized", "The signature does not match.");
+  }
+  const ts = parseWebhookTimestamp(timestamp);
+  const nowS = (opts.nowMs ?? Date.now()) / 1000;
+  if (ts === null || Math.abs(nowS - ts) > MAX_TIMESTAMP_SKEW_S) {
+    return errorJson(401, "unauthorized", "The notification is too old or from the future.");
+  }
+
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body.toString("utf8"));
+  } catch {
+    return errorJson(400, "bad_request", "The body is not valid JSON.");
+  }
+  const parsed = ringWebhookNotificationSchema.safeParse(payload);
+  if (!parsed.success) return errorJson(400, "bad_request", "The notification does not have the expected fields.");
+  const e = parsed.data;
+
+  const isNew = recordWebhookEvent({
+    dedupeKey: webhookDedupeKey(e),
+    ringUserId: e.user_id,
+    dataType: e.data_type,
+    eventType: e.event_type,
+    objectId: e.object_id ?? null,
+    eventTime: e.event_time ?? null,
+  });
+  if (isNew) opts.onRecorded?.();
+  // Unknown users and duplicates get the same answer: nothing leaks about who is here.
+  return json({ status: "ok" }, 200);
+}
+
+/** GET /api/webhooks/ring?verification_token=…&challenge=… (subscription handshake). */
+export function answerWebhookVerification(req: Request): Response {
+  const url = new URL(req.url);
+  const given = url.searchParams.get("verification_token") ?? "";
+  const challenge = url.searchParams.get("challenge");
+  const expected = resolveSecret("webhook-verification-token") ?? "";
+  const a = crypto.createHash("sha256").update(given).digest();
+  const b = crypto.createHash("sha256").update(expected).digest();
+  if (!expected || !given || !crypto.timingSafeEqual(a, b) || !challenge || challenge.length > 512) {
+    return errorJson(401, "unauthorized", "Unknown verification token.");
+  }
+  return json({ challenge }, 200);
+}
+
+// ---------------------------------------------------------------------------
+// Worker: applies recorded notifications (called by the scheduler)
+// ---------------------------------------------------------------------------
+
+function eventKey(e: WebhookEventRow): string {
+  return `${e.ringUserId}|${e.dataType}|${e.objectId ?? ""}`;
+}
+
+export type WebhookDrainState = { inflight: Set<string> };
+
+/**
+ * Applies up to `limit` queued notifications, at most one at a time per document (so a
+ * delete never overtakes the create before it). Resolves when the started ones are done.
+ */
+export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrainState, limit: number): Promise<number> {
+  const queued = listQueuedWebhookEvents(limit * 4);
+  const batch: WebhookEventRow[] = [];
+  const keys = new Set<string>();
+  for (const e of queued) {
+    const k = eventKey(e);
+    if (state.inflight.has(k) || keys.has(k)) continue;
+    keys.add(k);
+    batch.push(e);
+    if (batch.length >= limit) break;
+  }
+  for (const k of keys) state.inflight.add(k);
+  await Promise.all(
+    batch.map(async (e) => {
+      try {
+        await applyWebhookEvent(engine, e);
+      } finally {
+        state.inflight.delete(eventKey(e));
+      }
+    }),
+  );
+  return batch.length;
+}
+
+async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow): Promise<void> {
+  const userId = findUserIdByRingUserId(e.ringUserId);
+  if (!userId) return markWebhookEvent(e.id, "ignored", "unknown user");
+  if (!isRingCollection(e.dataType)) return markWebhookEvent(e.id, "ignored", "data type not stored");
+  const eventType = e.eventType === "delete" ? "delete" : e.eventType === "update" ? "update" : "create";
+  try {
+    const result = await engine.applyDocumentEvent({ userId, collection: e.dataType, eventType, objectId: e.objectId });
+    markWebhookEvent(e.id, result);
+  } catch (err) {
+    const c = classifyError(err);
+    const message = err instanceof Error ? err.message : String(err);
+    markWebhookEvent(e.id, c.kind === "paused" || c.kind === "stop" ? "ignored" : "failed", message);
+    if (c.kind === "retry" || c.kind === "postpone") {
+      // The trailing-window re-check picks the change up (and any delete) once possible.
+      enqueueJob({
+        kind: "incremental",
+        userId,
+        collection: e.dataType,
+        runAt: c.kind === "postpone" ? c.until : Date.now() + 60_000,
+        ifAbsent: true,
+      });
+    }
+    logger.warn({ eventId: e.id, dataType: e.dataType, kind: c.kind }, "webhook notification could not be applied");
+  }
+}
