@@ -18,5 +18,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
+    // next-auth imports "next/server" without an extension (next has no exports map), which
+    // Node's ESM resolver rejects; inlining lets Vite resolve it (lib/auth/sign-in-flow.test.ts).
+    server: { deps: { inline: ["next-auth"] } },
   },
 });

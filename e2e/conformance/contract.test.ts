@@ -1,6 +1,8 @@
 // Conformance: the "Emulator contract" of ARCHITECTURE.md — settings and their defaults, one
 // host for all addresses, the control API (users, sync, documents, reset), deterministic
 // data, and the sandbox family serving fixed samples to any bearer token.
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "@/lib/emulator/server";
 import {
@@ -49,6 +51,69 @@ describe("emulator contract — settings", () => {
       await emu.close();
     }
   });
+
+  it("npm run emulator: RING_EMULATOR_* variables are read and the settings printed at start", async () => {
+    const env: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("VITEST") && !k.startsWith("RING_EMULATOR_")) env[k] = v;
+    Object.assign(env, {
+      RING_EMULATOR_PORT: "0",
+      RING_EMULATOR_PAGE_SIZE: "3",
+      RING_EMULATOR_TOKEN_TTL_S: "77",
+      RING_EMULATOR_TODAY: TODAY,
+    });
+    const child = spawn(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "lib/emulator/main.ts"], {
+      cwd: path.resolve("."),
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 20_000);
+        const check = () => {
+          const m = /(https?:\/\/[^\s]+:\d+)/.exec(out);
+          if (m?.[1]) {
+            clearTimeout(timer);
+            resolve(m[1].replace(/\/$/, ""));
+          }
+        };
+        child.stdout.on("data", check);
+        child.once("exit", () => reject(new Error(`emulator exited: ${out}`)));
+      });
+      for (const name of [
+        "RING_EMULATOR_PORT",
+        "RING_EMULATOR_TOKEN_TTL_S",
+        "RING_EMULATOR_RATE_LIMIT",
+        "RING_EMULATOR_APP_RATE_LIMIT",
+        "RING_EMULATOR_RATE_WINDOW_S",
+        "RING_EMULATOR_PAGE_SIZE",
+        "RING_EMULATOR_WEBHOOK_DELAY_MS",
+        "RING_EMULATOR_WEBHOOK_RETRY_MS",
+        "RING_EMULATOR_SUBSCRIPTION_TTL_S",
+        "RING_EMULATOR_HISTORY_DAYS",
+        "RING_EMULATOR_SEED",
+      ]) {
+        expect(out, name).toContain(name);
+      }
+      const r = new Ring();
+      r.emu = { url, port: Number(new URL(url).port), config: {}, close: async () => {} } as unknown as Ring["emu"];
+      const c = await r.registerClient();
+      const conn = await r.connect(c, { scope: "daily" });
+      expect(conn.expiresIn).toBe(77);
+      const page = await r.api<{ data: unknown[]; next_token: string | null }>("/v2/usercollection/daily_sleep", {
+        token: conn.accessToken,
+        query: { start_date: addDays(TODAY, -20), end_date: TODAY },
+      });
+      expect(page.body.data).toHaveLength(3);
+      expect(typeof page.body.next_token).toBe("string");
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }, 40_000);
 
   it("overrides given to startEmulator are applied (tests set small values)", async () => {
     expect(ring.config.pageSize).toBe(TEST_DEFAULTS.pageSize);

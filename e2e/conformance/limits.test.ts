@@ -1,5 +1,6 @@
 // Conformance: interface spec §8 (10-user cap, two rate-limit layers, the five 429 headers)
 // and the emulator contract's fault injection (POST /_emulator/faults).
+import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
 import {
   DEMO_CLIENT,
@@ -41,6 +42,21 @@ function expect429(
   const nowS = Date.now() / 1000;
   expect(Number(reset)).toBeGreaterThanOrEqual(Math.floor(nowS) - 1);
   expect(Number(reset)).toBeLessThanOrEqual(Math.ceil(nowS) + want.window + 1);
+  // the quota is not fully back before the client was told it may retry
+  expect(Number(reset)).toBeGreaterThanOrEqual(Math.floor(nowS) + Number(retryAfter) - 1);
+}
+
+/** The flow must end in an OAuth refusal (error redirect or token-endpoint error), not a crash. */
+async function expectRefused(ring: Ring, client: TestClient, email: string): Promise<void> {
+  let error: unknown = null;
+  try {
+    await ring.connect(client, { email, scope: "daily" });
+  } catch (e) {
+    error = e;
+  }
+  expect(error, "the flow was refused").not.toBeNull();
+  const refused = error instanceof oauth.AuthorizationResponseError || error instanceof oauth.ResponseBodyError;
+  expect(refused, `refused by an OAuth error, got ${String(error)}`).toBe(true);
 }
 
 async function tokenOf(ring: Ring, client: TestClient): Promise<string> {
@@ -108,7 +124,9 @@ describe("spec §8 — limits", () => {
     for (const email of emails) await capped.connect(client, { email, scope: "daily" });
     // one of the ten connecting again does not count twice
     await capped.connect(client, { email: emails[3], scope: "daily" });
-    await expect(capped.connect(client, { email: uniqueEmail("eleventh"), scope: "daily" })).rejects.toThrow();
+    await expectRefused(capped, client, uniqueEmail("eleventh"));
+    // the ten keep working
+    await capped.connect(client, { email: emails[9], scope: "daily" });
   });
 
   it("§8.1 after approval there is no user limit", async () => {
@@ -118,7 +136,7 @@ describe("spec §8 — limits", () => {
 
   it("§8.1 the demo client ringside-demo is not approved (the 10-user cap applies)", async () => {
     for (let i = 0; i < 10; i++) await capped.connect(DEMO_CLIENT, { scope: "daily" });
-    await expect(capped.connect(DEMO_CLIENT, { email: uniqueEmail("demo-11th"), scope: "daily" })).rejects.toThrow();
+    await expectRefused(capped, DEMO_CLIENT, uniqueEmail("demo-11th"));
   });
 });
 

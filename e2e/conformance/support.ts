@@ -580,7 +580,7 @@ export interface ReceivedGet {
   answered: number;
 }
 
-export type PostAnswer = number | "drop";
+export type PostAnswer = number | "drop" | "hang";
 
 /**
  * A tiny callback server on 127.0.0.1, port 0. It answers the verification GET with
@@ -652,6 +652,10 @@ export class WebhookReceiver {
       if (a === "drop") {
         post.answered = -1;
         req.socket.destroy();
+        return;
+      }
+      if (a === "hang") {
+        post.answered = -2; // never answered; the socket closes with the server
         return;
       }
       post.answered = a;

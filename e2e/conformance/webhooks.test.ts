@@ -494,6 +494,16 @@ describe("facts §6.3 — notifications", () => {
     for (const p of fresh) expect(p.body.user_id).toBe(second.user_id);
   });
 
+  it("a deleted subscription receives nothing more", async () => {
+    const { client: c, userId: u } = await setup(hooks);
+    const r = await receiver();
+    const s = await subscribe(hooks, c, r, "create", "daily_sleep", "/deleted");
+    expect((await hooks.webhook(c, "DELETE", `${SUBS}/${s.id}`)).status).toBe(204);
+    await syncUntil(hooks, u, "daily_sleep");
+    await sleep(400);
+    expect(r.posts).toHaveLength(0);
+  });
+
   it("a notification follows a data change after RING_EMULATOR_WEBHOOK_DELAY_MS, not before", async () => {
     const { client: c, userId: u } = await setup(slow);
     const r = await receiver();
@@ -568,6 +578,20 @@ describe("facts §6.3 — retries and 410", () => {
     expect(String(log[0]!.error ?? "")).toMatch(/\S/);
     expect(log[1]!.status).toBe(200);
   });
+
+  it("a callback that does not answer within 10 s counts as a failure (timeout) and is retried", async () => {
+    const { rcv, sub } = await oneEvent((n) => (n === 0 ? "hang" : 200));
+    await waitUntil(() => rcv.posts.length >= 2, 20_000, "the retry after a timeout", 100);
+    const gap = rcv.posts[1]!.at - rcv.posts[0]!.at;
+    expect(gap).toBeGreaterThanOrEqual(9_500);
+    expect(gap).toBeLessThan(15_000);
+    await sleep(200);
+    const log = await deliveries(retry, sub.id);
+    expect(log).toHaveLength(2);
+    expect(log[0]!.status ?? null).toBeNull();
+    expect(String(log[0]!.error ?? "")).toMatch(/\S/);
+    expect(log[1]!.status).toBe(200);
+  }, 30_000);
 
   it("answering 410 cancels the subscription: no more attempts, the id then gives 403, later changes are not sent", async () => {
     const { rcv, sub, client, userId } = await oneEvent(() => 410);

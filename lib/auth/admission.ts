@@ -31,10 +31,23 @@ export async function decideAdmission(input: AdmissionInput): Promise<AdmissionR
     const invite = await findUsableInvite(input.inviteSecret);
     if (invite) return { ok: true, admission: { kind: "invite", inviteId: invite.id } };
   }
-  const allowed = input.allowedEmails ?? env.ALLOWED_EMAILS;
   const email = input.email?.trim().toLowerCase();
-  if (email && allowed.includes(email)) return { ok: true, admission: { kind: "allowlist", email } };
+  if (email && isAllowedEmail(email, input.allowedEmails ?? env.ALLOWED_EMAILS)) {
+    return { ok: true, admission: { kind: "allowlist", email } };
+  }
   return { ok: false, code: input.inviteSecret ? "invite_invalid" : "not_invited" };
+}
+
+/** ALLOWED_EMAILS entries are exact addresses or "*@domain" (any address at that domain). */
+export function isAllowedEmail(email: string, allowed: readonly string[]): boolean {
+  const e = email.trim().toLowerCase();
+  const at = e.lastIndexOf("@");
+  if (at < 1) return false;
+  const domain = e.slice(at + 1);
+  return allowed.some((entry) => {
+    const a = entry.trim().toLowerCase();
+    return a.startsWith("*@") ? a.slice(2) === domain : a === e;
+  });
 }
 
 let chain: Promise<unknown> = Promise.resolve();

@@ -11,6 +11,7 @@ import { storeTokensAfterSignIn } from "@/lib/db/queries/accounts";
 import { findSessionUserId, updateUserEmail } from "@/lib/db/queries/users";
 import { encryptToken } from "@/lib/ring/crypto";
 import { revokeAccessToken } from "@/lib/ring/oauth";
+import { onAccountConnected } from "@/lib/sync";
 
 declare module "next-auth" {
   interface Session {
@@ -81,8 +82,15 @@ export const authConfig = {
     },
   },
   events: {
-    signIn({ user, isNewUser }) {
-      logger.info({ userId: user.id ?? null, isNewUser: Boolean(isNewUser) }, "ring connected");
+    async signIn({ user, isNewUser }) {
+      if (!user.id) return;
+      logger.info({ userId: user.id, isNewUser: Boolean(isNewUser) }, "ring connected");
+      try {
+        // Backfill for a new person, catch-up after a reconnect (consent may have changed).
+        await onAccountConnected(user.id);
+      } catch (err) {
+        logger.error({ userId: user.id, error: err instanceof Error ? err.name : "error" }, "could not queue the sync after connecting");
+      }
     },
   },
 } satisfies NextAuthConfig;

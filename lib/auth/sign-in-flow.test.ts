@@ -122,6 +122,7 @@ beforeAll(async () => {
     RING_CLIENT_SECRET: CLIENT.client_secret,
     RING_SCOPES: ALL,
     ALLOWED_EMAILS: "allowed@example.test",
+    SYNC_DISABLED: "1", // jobs are queued, the scheduler does not run
   });
   route = await import("@/app/api/auth/[...nextauth]/route");
   dbMod = await import("@/lib/db");
@@ -187,6 +188,8 @@ describe("Connect your ring (in-process round trip)", () => {
     expect(bytes.indexOf(Buffer.from(plain))).toBe(-1);
     expect(bytes.indexOf(Buffer.from(crypto.decryptToken(account.refresh_token!)))).toBe(-1);
     expect(await dbMod.db.session.count({ where: { userId: user.id } })).toBe(1);
+    // The sync feature was told: a backfill is queued for the new person.
+    expect(await dbMod.db.job.count({ where: { userId: user.id, kind: "backfill" } })).toBeGreaterThan(0);
   });
 
   it("an uninvited second person is refused: no rows, their fresh token revoked at the service", async () => {
@@ -247,7 +250,12 @@ describe("Connect your ring (in-process round trip)", () => {
     const user = await dbMod.db.user.findFirstOrThrow({ where: { email } });
     const account = await dbMod.db.account.findFirstOrThrow({ where: { userId: user.id } });
     await dbMod.db.dailySleep.create({ data: { userId: user.id, documentId: "kept", day: "2026-03-10", raw: "{}" } });
-    await dbMod.db.syncState.create({ data: { userId: user.id, collection: "daily_sleep", status: "paused" } });
+    await dbMod.db.syncState.upsert({
+      where: { userId_collection: { userId: user.id, collection: "daily_sleep" } },
+      create: { userId: user.id, collection: "daily_sleep", status: "paused" },
+      update: { status: "paused" },
+    });
+    await dbMod.db.syncState.updateMany({ where: { userId: user.id }, data: { status: "paused" } });
     await dbMod.db.account.update({
       where: { id: account.id },
       data: { status: "needs_reconnect", statusReason: "invalid_grant", access_token: null, refresh_token: null },
@@ -263,7 +271,8 @@ describe("Connect your ring (in-process round trip)", () => {
     expect(await dbMod.db.user.count({ where: { email } })).toBe(1);
     expect(await dbMod.db.account.count({ where: { userId: user.id } })).toBe(1);
     expect(await dbMod.db.dailySleep.count({ where: { userId: user.id } })).toBe(1);
-    expect((await dbMod.db.syncState.findFirstOrThrow({ where: { userId: user.id } })).status).toBe("idle");
+    expect(await dbMod.db.syncState.count({ where: { userId: user.id } })).toBeGreaterThan(0);
+    expect(await dbMod.db.syncState.count({ where: { userId: user.id, status: "paused" } })).toBe(0);
   });
 
   it("while signed in, connecting a different ring account is refused (no second account linked)", async () => {

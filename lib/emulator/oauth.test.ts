@@ -227,11 +227,12 @@ describe("POST /oauth/token", () => {
 
   it("rejects bad client credentials with 401 invalid_client", async () => {
     const { code, verifier: v } = await getCode(client);
-    for (const form of [
+    const forms: Array<Record<string, string>> = [
       { grant_type: "authorization_code", code, code_verifier: v, redirect_uri: client.redirect_uri, client_id: client.client_id, client_secret: "wrong" },
       { grant_type: "authorization_code", code, code_verifier: v, redirect_uri: client.redirect_uri },
       { grant_type: "authorization_code", code, code_verifier: v, redirect_uri: client.redirect_uri, client_id: "ghost", client_secret: "x" },
-    ]) {
+    ];
+    for (const form of forms) {
       const r = await call(base, "/oauth/token", { form });
       expect(r.status).toBe(401);
       expect(r.body.error).toBe("invalid_client");

@@ -140,6 +140,8 @@ export type RequestLogEntry = {
 };
 
 const LOG_CAP = 20_000;
+/** Generated histories kept in memory at once (a 5-year history is about 50 MB of objects). */
+export const CACHED_HISTORIES = 8;
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /** Random alphanumeric string (no modulo bias). */
@@ -183,6 +185,8 @@ export class EmulatorState {
   faults: Fault[] = [];
   deliveries: DeliveryRecord[] = [];
   requests: RequestLogEntry[] = [];
+  /** Least recently used first. */
+  private readonly recentHistories = new Set<UserDocuments>();
 
   constructor(
     private readonly config: EmulatorConfig,
@@ -207,6 +211,7 @@ export class EmulatorState {
     this.faults = [];
     this.deliveries = [];
     this.requests = [];
+    this.recentHistories.clear();
     this.upsertClient({ ...DEMO_CLIENT, redirectUris: [...DEMO_CLIENT.redirectUris] });
   }
 
@@ -259,11 +264,26 @@ export class EmulatorState {
       subscription: opts.subscription ?? "active",
       createdAt: this.now(),
       creationDay: today,
-      docs: new UserDocuments({ seed: this.config.seed, userKey: id }, shiftDay(today, 1 - historyDays), () => this.today()),
+      docs: new UserDocuments(
+        { seed: this.config.seed, userKey: id },
+        shiftDay(today, 1 - historyDays),
+        () => this.today(),
+        (docs) => this.touchHistory(docs),
+      ),
     };
     this.users.set(id, user);
     this.usersByEmail.set(email, id);
     return { user, created: true };
+  }
+
+  private touchHistory(docs: UserDocuments): void {
+    this.recentHistories.delete(docs);
+    this.recentHistories.add(docs);
+    while (this.recentHistories.size > CACHED_HISTORIES) {
+      const oldest = this.recentHistories.values().next().value as UserDocuments;
+      this.recentHistories.delete(oldest);
+      oldest.dropCache();
+    }
   }
 
   // ---- codes and tokens ------------------------------------------------------------------

@@ -131,3 +131,66 @@ export async function connect(
   const info = await call(base, "/v2/usercollection/personal_info", { token: token.body.access_token });
   return { ...token.body, user_id: info.body.id, email };
 }
+
+export type ReceivedPost = { at: number; path: string; headers: import("node:http").IncomingHttpHeaders; raw: string; body: any };
+
+/** A webhook callback server on 127.0.0.1: answers the handshake, records POSTs. */
+export class Receiver {
+  readonly posts: ReceivedPost[] = [];
+  readonly gets: URLSearchParams[] = [];
+  handshake: "echo" | "wrong" | "401" = "echo";
+  answer: (n: number) => number | "drop" = () => 200;
+  private server!: import("node:http").Server;
+
+  static async start(token = "verify-me"): Promise<Receiver> {
+    const http = await import("node:http");
+    const r = new Receiver(token);
+    r.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const u = new URL(req.url ?? "/", "http://127.0.0.1");
+        if (req.method === "GET") {
+          r.gets.push(u.searchParams);
+          const challenge = u.searchParams.get("challenge");
+          if (r.handshake === "401" || u.searchParams.get("verification_token") !== r.token) {
+            res.writeHead(401, { "content-type": "application/json" }).end('{"detail":"bad token"}');
+          } else {
+            res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ challenge: r.handshake === "wrong" ? "nope" : challenge }));
+          }
+          return;
+        }
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const n = r.posts.length;
+        r.posts.push({ at: Date.now(), path: u.pathname, headers: req.headers, raw, body: JSON.parse(raw || "null") });
+        const a = r.answer(n);
+        if (a === "drop") req.socket.destroy();
+        else res.writeHead(a, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => r.server.listen(0, "127.0.0.1", resolve));
+    return r;
+  }
+
+  private constructor(readonly token: string) {}
+
+  url(path = "/hook"): string {
+    const addr = this.server.address() as import("node:net").AddressInfo;
+    return `http://127.0.0.1:${addr.port}${path}`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export async function waitFor<T>(probe: () => T | undefined | false | null, timeoutMs = 5000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

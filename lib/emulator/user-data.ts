@@ -45,7 +45,18 @@ export class UserDocuments {
     private readonly opts: GenerateOptions,
     public firstDay: string,
     private readonly today: () => string,
+    /** Called on every access (the state keeps an LRU of generated histories). */
+    private readonly onAccess: (docs: UserDocuments) => void = () => {},
   ) {}
+
+  /** Forgets the generated history (it is rebuilt, with the same overrides, on next access). */
+  dropCache(): void {
+    this.cache = null;
+  }
+
+  get cached(): boolean {
+    return this.cache !== null;
+  }
 
   /** Every current document of a collection, sorted by day (then start time). Do not mutate. */
   list(collection: Collection): readonly RingDocument[] {
@@ -131,6 +142,7 @@ export class UserDocuments {
   }
 
   private ensure(): Map<Collection, CollectionCache> {
+    this.onAccess(this);
     const today = this.today();
     if (this.cache && this.cacheThrough === today && this.cacheFirst === this.firstDay) return this.cache;
     this.cache = this.build(today);

@@ -48,6 +48,8 @@ export class WebhookEngine {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inflight = new Set<AbortController>();
   private closed = false;
+  /** Bumped by cancelAll(): attempts of an older generation neither record nor retry. */
+  private generation = 0;
 
   constructor(
     private readonly config: EmulatorConfig,
@@ -70,6 +72,7 @@ export class WebhookEngine {
 
   /** Cancels every scheduled or running delivery (reset, close). */
   cancelAll(): void {
+    this.generation++;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const c of this.inflight) c.abort();
@@ -103,11 +106,12 @@ export class WebhookEngine {
     const sub = this.state.subscriptions.get(subscriptionId);
     const client = sub ? this.state.clients.get(sub.clientId) : undefined;
     if (!sub || !client || sub.expiresAt <= this.now()) return; // deleted or expired meanwhile: stop
+    const generation = this.generation;
     const started = this.now();
     const timestamp = String(Math.floor(started / 1000));
     const controller = new AbortController();
     this.inflight.add(controller);
-    const timeout = setTimeout(() => controller.abort(new Error("timeout")), CALLBACK_TIMEOUT_MS);
+    const timeout = setTimeout(() => controller.abort(), CALLBACK_TIMEOUT_MS);
     let status: number | null = null;
     let error: string | null = null;
     try {
@@ -126,12 +130,13 @@ export class WebhookEngine {
       status = res.status;
       await res.arrayBuffer().catch(() => undefined);
     } catch (e) {
-      error = controller.signal.aborted ? (this.closed ? "cancelled" : "timeout") : e instanceof Error ? e.message : String(e);
+      const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : "";
+      error = controller.signal.aborted ? `timeout after ${CALLBACK_TIMEOUT_MS} ms` : `${e instanceof Error ? e.message : String(e)}${cause}`;
     } finally {
       clearTimeout(timeout);
       this.inflight.delete(controller);
     }
-    if (this.closed || error === "cancelled") return;
+    if (this.closed || generation !== this.generation) return; // reset or closed meanwhile
     const ok = status !== null && status >= 200 && status < 300;
     const retryable = !ok && status !== 410 && attempt <= MAX_RETRIES;
     const retryDelay = this.config.webhookRetryMs * 2 ** (attempt - 1);

@@ -197,8 +197,9 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<u
       await core.clock.sleep(delay, core.signal);
       continue;
     }
-    if (res.status === 400 || res.status === 422) {
+    if ((res.status === 400 && !opts.query?.next_token) || res.status === 422) {
       // Our request was wrong: a bug to fix, logged with the path (no token, no query values).
+      // (A 400 for a next_token is the token having expired; the engine starts the page again.)
       logger.error({ endpoint, status: res.status, query: Object.keys(opts.query ?? {}), detail }, "ring service rejected a request");
     }
     throw error;

@@ -45,8 +45,26 @@ function expiresAt(s: { expiration_time: string }): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-/** Makes the service's subscriptions match what Ringside needs; records each in the database. */
-export async function syncWebhookSubscriptions(opts: { admin?: RingWebhookAdmin; publicUrl?: string; now?: number } = {}): Promise<SubscriptionSyncResult> {
+type SyncOptions = { admin?: RingWebhookAdmin; publicUrl?: string; now?: number };
+
+let running: Promise<SubscriptionSyncResult> | null = null;
+
+/**
+ * Makes the service's subscriptions match what Ringside needs; records each in the database.
+ * One run at a time in this process (a second caller waits for the running one).
+ */
+export async function syncWebhookSubscriptions(opts: SyncOptions = {}): Promise<SubscriptionSyncResult> {
+  while (running) await running.catch(() => undefined);
+  const run = syncOnce(opts);
+  running = run;
+  try {
+    return await run;
+  } finally {
+    if (running === run) running = null;
+  }
+}
+
+async function syncOnce(opts: SyncOptions): Promise<SubscriptionSyncResult> {
   const result: SubscriptionSyncResult = { enabled: false, created: 0, renewed: 0, updated: 0, unchanged: 0, failed: 0 };
   const callbackUrl = webhookCallbackUrl(opts.publicUrl ?? env.PUBLIC_URL);
   if (!callbackUrl) return result;
@@ -71,8 +89,17 @@ export async function syncWebhookSubscriptions(opts: { admin?: RingWebhookAdmin;
       const match = existing.find((s) => s.data_type === dataType && s.event_type === eventType);
       try {
         if (!match) {
-          save(await admin.create(input));
-          result.created++;
+          try {
+            save(await admin.create(input));
+            result.created++;
+          } catch (err) {
+            // 409: it exists after all (made elsewhere meanwhile): adopt it, pointing at us.
+            if (!(err instanceof RingApiError && err.status === 409)) throw err;
+            const found = (await admin.list()).find((s) => s.data_type === dataType && s.event_type === eventType);
+            if (!found) throw err;
+            save(found.callback_url === callbackUrl ? found : await admin.update(found.id, input));
+            result.unchanged++;
+          }
         } else if (match.callback_url !== callbackUrl) {
           save(await admin.update(match.id, input));
           result.updated++;

@@ -156,6 +156,11 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow): Promis
   if (!userId) return markWebhookEvent(e.id, "ignored", "unknown user");
   if (!isRingCollection(e.dataType)) return markWebhookEvent(e.id, "ignored", "data type not stored");
   const eventType = e.eventType === "delete" ? "delete" : e.eventType === "update" ? "update" : "create";
+  if (!e.objectId) {
+    // Nothing to fetch by id: re-check the collection's recent days instead.
+    enqueueJob({ kind: "incremental", userId, collection: e.dataType, ifAbsent: true });
+    return markWebhookEvent(e.id, "ignored", "no object_id; recent days re-checked");
+  }
   try {
     const result = await engine.applyDocumentEvent({ userId, collection: e.dataType, eventType, objectId: e.objectId });
     markWebhookEvent(e.id, result);

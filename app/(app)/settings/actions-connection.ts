@@ -37,27 +37,29 @@ export async function disconnectRing(formData: FormData): Promise<void> {
   if (account) {
     const row = readTokenRow(account.accountId);
     const stored = row?.access_token ?? row?.refresh_token ?? null;
-    if (stored) {
-      let token: string | null = null;
-      try {
-        token = decryptToken(stored);
-      } catch {
-        token = null; // unreadable: nothing to revoke with
-      }
-      if (token) await revokeAccessToken(token, "disconnect");
+    let token: string | null = null;
+    try {
+      token = stored ? decryptToken(stored) : null;
+    } catch {
+      token = null; // unreadable: nothing to revoke with
     }
+    // First stop all use of the connection (the sync engine checks the status before every request)...
     await disconnectAccount(account.accountId, user.id);
+    // ...then hand the access back to the service.
+    if (token) await revokeAccessToken(token, "disconnect");
   }
-  let deleted: Record<string, number> | null = null;
+  let rowsDeleted = 0;
   if (data === "delete") {
     const person = await findUserById(user.id);
-    deleted = await deleteUserData(user.id, person?.ringUserId ?? null);
+    const sweep = async () => Object.values(await deleteUserData(user.id, person?.ringUserId ?? null)).reduce((a, b) => a + b, 0);
+    rowsDeleted = await sweep();
+    // A sync request already in flight when the connection was stopped may still store its page: sweep once more.
+    setTimeout(() => {
+      sweep().catch((err: unknown) => logger.error({ userId: user.id, error: err instanceof Error ? err.name : "error" }, "second data sweep failed"));
+    }, 3_000).unref?.();
   }
   await deleteUserSessions(user.id, await currentSessionToken());
-  logger.info(
-    { userId: user.id, data, rowsDeleted: deleted ? Object.values(deleted).reduce((a, b) => a + b, 0) : 0 },
-    "ring disconnected",
-  );
+  logger.info({ userId: user.id, data, rowsDeleted }, "ring disconnected");
   await signOut({ redirectTo: "/sign-in?disconnected=1" });
 }
 

@@ -4,10 +4,12 @@ import { rawDb } from "@/lib/db/raw";
 import {
   COLLECTIONS,
   DAILY_COLLECTION_IDS,
+  getMetric,
   type CollectionId,
   type MetricDef,
 } from "@/lib/metrics/catalog";
 import { sleepPeriodValues, type DayValue, type SleepPeriodLike } from "@/lib/metrics/series";
+import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
 
 // Reads for charts. Every query is a range scan on the (userId, day) index through a cached
 // better-sqlite3 prepared statement: the trends API must stay within a small factor of a raw
@@ -30,6 +32,8 @@ function stmt(sql: string): Database.Statement {
   }
   return s;
 }
+
+const TODAY_METRIC_DEFS = [...TODAY_METRICS, ...TODAY_CATEGORIES].map((id) => getMetric(id) as MetricDef);
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -230,4 +234,14 @@ export function getMetricsOverview(userId: string): MetricsOverview {
     if (r.lastDay && (!lastDay || r.lastDay > lastDay)) lastDay = r.lastDay;
   }
   return { ranges, firstDay, lastDay };
+}
+
+/** The Today page's response: each collection's newest day (on or before `asOf`) summarised. */
+export function getTodaySummary(userId: string, asOf?: string): TodaySummary & { ranges: CollectionRange[] } {
+  const latestDay = getLatestDays(userId, asOf);
+  let day: string | null = null;
+  for (const d of Object.values(latestDay)) if (d && (!day || d > day)) day = d;
+  const rows = day ? Object.fromEntries(getManyMetricValues({ userId, metrics: TODAY_METRIC_DEFS, from: todayWindowStart(day), to: day })) : {};
+  const summary = buildTodaySummary({ day, latestDay, rows, age: getPersonalAge(userId) });
+  return { ...summary, ranges: getDataRanges(userId) };
 }

@@ -1,8 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { rawDb } from "@/lib/db/raw";
 import { AppError } from "@/lib/api/errors";
-import { COLLECTIONS } from "@/lib/metrics/catalog";
+import { deleteUserData, findUserById } from "@/lib/db/queries/users";
 import type { Preferences } from "@/lib/api/schemas";
 
 // The person's preferences and the "delete all my data" action.
@@ -21,31 +20,16 @@ export async function updatePreferences(userId: string, patch: Partial<Preferenc
   return getPreferences(userId);
 }
 
-/** Tables holding the person's health data and their own notes (all keyed by userId). */
-const DATA_TABLES = [
-  ...Object.values(COLLECTIONS).map((c) => c.table),
-  "personal_info",
-  "rejected_document",
-  "day_tag",
-  "day_note",
-  "tag",
-  "sync_state",
-] as const;
-
 export type DeletedCounts = Record<string, number>;
 
 /**
- * Deletes every ring document, the personal info, notes, tags and the sync checkpoints of the
- * person, in one transaction. The account (sign-in and ring connection) stays, so the next
- * sync downloads the history again from scratch unless the person disconnects.
+ * "Delete all my data": every ring document, the personal info, notes, tags, sync checkpoints
+ * and queued jobs of the person, in one transaction (lib/db/queries/users.ts deleteUserData,
+ * shared with the household's removal of a member). The sign-in and the ring connection stay,
+ * so the next sync downloads the history again unless the person disconnects first.
  */
-export function deleteAllUserData(userId: string): DeletedCounts {
-  const raw = rawDb();
-  const counts: DeletedCounts = {};
-  raw.transaction(() => {
-    for (const t of DATA_TABLES) {
-      counts[t] = raw.prepare(`DELETE FROM "${t}" WHERE userId = ?`).run(userId).changes;
-    }
-  })();
-  return counts;
+export async function deleteAllMyData(userId: string): Promise<DeletedCounts> {
+  const user = await findUserById(userId);
+  if (!user) throw new AppError("not_found", "No such person.");
+  return deleteUserData(userId, user.ringUserId ?? null);
 }

@@ -1,0 +1,122 @@
+"use client";
+import { useMemo, type KeyboardEvent, type PointerEvent } from "react";
+import type { MetricDef } from "@/lib/metrics/catalog";
+import { formatDay } from "@/lib/metrics/days";
+import { dayAt, type CategorySeries } from "@/lib/metrics/series";
+import { dayTicks, linearScale, nearestIndex } from "@/components/charts/scale";
+import { MARGIN, Tooltip } from "@/components/charts/trend-chart";
+import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import type { TagRef } from "@/components/hooks/api-types";
+
+/**
+ * A category metric (resilience level, stress day summary) as a coloured strip, one cell per
+ * day on the same time axis as the line charts; missing days stay blank.
+ */
+export function CategoryStrip({
+  metric,
+  series,
+  tags,
+  showTags,
+  cursor,
+  onCursor,
+  height = 64,
+  showXAxis = true,
+}: {
+  metric: MetricDef;
+  series: CategorySeries;
+  tags: ReadonlyMap<string, TagRef[]>;
+  showTags: boolean;
+  cursor: number | null;
+  onCursor: (i: number | null) => void;
+  height?: number;
+  showXAxis?: boolean;
+}) {
+  const [wrapRef, width] = useWidth<HTMLDivElement>();
+  const n = series.value.length;
+  const bottom = showXAxis ? MARGIN.bottom : 6;
+  const colors = useMemo(() => new Map((metric.categories ?? []).map((c) => [c.value, c])), [metric]);
+  const geo = useMemo(() => {
+    if (width <= 0 || n === 0) return null;
+    const x = linearScale([0, Math.max(1, n - 1)], [MARGIN.left, width - MARGIN.right]);
+    const cell = n > 1 ? (width - MARGIN.left - MARGIN.right) / (n - 1) : 8;
+    const xs = Array.from({ length: n }, (_, i) => x(i));
+    return { x, xs, cell, xTicks: dayTicks(series.from, n, Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 64))) };
+  }, [width, n, series.from]);
+  const ready = useChartReady<HTMLDivElement>(!!geo);
+  const top = MARGIN.top;
+  const bandH = height - top - bottom;
+  const onMove = (e: PointerEvent<SVGSVGElement>) => {
+    if (!geo) return;
+    const rect = e.currentTarget.getBoundingClientRect();
+    onCursor(nearestIndex(e.clientX - rect.left, geo.x, n));
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const step = e.shiftKey ? 7 : 1;
+    let next: number | null = cursor;
+    if (e.key === "ArrowRight") next = Math.min(n - 1, (cursor ?? n - 1) + (cursor === null ? 0 : step));
+    else if (e.key === "ArrowLeft") next = Math.max(0, (cursor ?? n - 1) - (cursor === null ? 0 : step));
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = n - 1;
+    else if (e.key === "Escape") next = null;
+    else return;
+    e.preventDefault();
+    onCursor(next);
+  };
+  const cursorDay = cursor !== null && cursor < n ? dayAt(series.from, cursor) : null;
+  const cursorValue = cursor !== null ? (series.value[cursor] ?? null) : null;
+  const label = `${metric.label} by day, ${formatDay(series.from, { withYear: true, withWeekday: false })} to ${formatDay(series.to, { withYear: true, withWeekday: false })}`;
+  return (
+    <div
+      ref={(el) => {
+        wrapRef.current = el;
+        ready(el);
+      }}
+      className="relative w-full select-none rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      style={{ height }}
+      tabIndex={0}
+      aria-label={`${metric.label}: use the arrow keys to read the days`}
+      onKeyDown={onKey}
+      onBlur={() => onCursor(null)}
+    >
+      {geo ? (
+        <svg width={width} height={height} role="img" aria-label={label} onPointerMove={onMove} onPointerLeave={() => onCursor(null)} className="block touch-pan-y">
+          <rect x={MARGIN.left} y={top} width={width - MARGIN.left - MARGIN.right} height={bandH} rx={4} fill="var(--chart-grid)" opacity={0.35} />
+          {series.value.map((v, i) => {
+            if (v === null) return null;
+            const c = colors.get(v);
+            return <rect key={i} x={geo.xs[i]! - geo.cell / 2} y={top} width={Math.max(1, geo.cell + 0.3)} height={bandH} fill={c?.color ?? "var(--chart-grid)"} />;
+          })}
+          {showXAxis
+            ? geo.xTicks.map((t) => (
+                <text key={t.index} x={geo.xs[t.index]} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
+                  {t.label}
+                </text>
+              ))
+            : null}
+          {showTags
+            ? geo.xs.map((x, i) => {
+                const t = tags.get(dayAt(series.from, i));
+                if (!t?.length) return null;
+                return <path key={i} d={`M${x - 3.5} ${top - 9}L${x + 3.5} ${top - 9}L${x} ${top - 3}Z`} fill={t[0]?.color ?? "var(--chart-tag)"} />;
+              })
+            : null}
+          {cursor !== null && geo.xs[cursor] !== undefined ? (
+            <line x1={geo.xs[cursor]} x2={geo.xs[cursor]} y1={top - 2} y2={top + bandH + 2} stroke="var(--chart-cursor)" strokeWidth={1.5} pointerEvents="none" />
+          ) : null}
+        </svg>
+      ) : null}
+      {geo && cursorDay ? (
+        <Tooltip
+          x={geo.xs[cursor!] ?? 0}
+          width={width}
+          day={cursorDay}
+          lines={[{ label: metric.short, value: cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "—", color: cursorValue ? (colors.get(cursorValue)?.color ?? "transparent") : "transparent" }]}
+          tags={tags.get(cursorDay)}
+        />
+      ) : null}
+      <p className="sr-only" aria-live="polite">
+        {cursorDay ? `${formatDay(cursorDay, { withYear: true })}: ${cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "no value"}` : ""}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+// Geometry for Ringside's own SVG charts: scales, "nice" ticks, day ticks and paths with gaps.
+// Pure and small on purpose: the Today and Trends pages draw with these instead of a chart
+// library, which keeps their JavaScript under the 200 kB (gzip) budget.
+import { dayToIndex, formatMonth, indexToDay } from "@/lib/metrics/days";
+
+export type Scale = ((v: number) => number) & { domain: [number, number]; range: [number, number] };
+
+export function linearScale(domain: [number, number], range: [number, number]): Scale {
+  const [d0, d1] = domain;
+  const [r0, r1] = range;
+  const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
+  const f = ((v: number) => (d1 === d0 ? (r0 + r1) / 2 : r0 + (v - d0) * k)) as Scale;
+  f.domain = domain;
+  f.range = range;
+  return f;
+}
+
+function niceStep(span: number, count: number): number {
+  const raw = span / Math.max(1, count);
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const err = raw / pow;
+  const mult = err >= 7.5 ? 10 : err >= 3.5 ? 5 : err >= 1.5 ? 2 : 1;
+  return mult * pow;
+}
+
+/** Round tick values covering [min, max] (about `count` of them) and the domain they span. */
+export function niceTicks(min: number, max: number, count = 4): { ticks: number[]; domain: [number, number] } {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return { ticks: [], domain: [0, 1] };
+  if (min === max) {
+    const pad = Math.abs(min) > 0 ? Math.abs(min) * 0.1 : 1;
+    min -= pad;
+    max += pad;
+  }
+  const step = niceStep(max - min, count);
+  const lo = Math.floor(min / step) * step;
+  const hi = Math.ceil(max / step) * step;
+  const ticks: number[] = [];
+  for (let v = lo; v <= hi + step / 2; v += step) ticks.push(Number(v.toFixed(10)));
+  return { ticks, domain: [lo, hi] };
+}
+
+export type DayTick = { index: number; label: string };
+
+/**
+ * Labelled days for an axis of `days` days starting at `from`, at most about `maxTicks`:
+ * days, Mondays, first days of months (every 1, 2, 3 or 6 months) or of years.
+ */
+export function dayTicks(from: string, days: number, maxTicks: number): DayTick[] {
+  const start = dayToIndex(from);
+  const out: DayTick[] = [];
+  const fits = (n: number) => n <= Math.max(2, maxTicks);
+  if (days <= 0) return out;
+  if (fits(days)) {
+    for (let i = 0; i < days; i++) out.push({ index: i, label: String(Number(indexToDay(start + i).slice(8, 10))) });
+    return out;
+  }
+  for (const every of [2, 7, 14]) {
+    if (!fits(Math.ceil(days / every))) continue;
+    for (let i = 0; i < days; i++) {
+      const day = indexToDay(start + i);
+      const weekday = (new Date((start + i) * 86_400_000).getUTCDay() + 6) % 7;
+      const ok = every === 2 ? i % 2 === 0 : weekday === 0 && (every === 7 || Math.floor((start + i) / 7) % 2 === 0);
+      if (ok) out.push({ index: i, label: `${Number(day.slice(8, 10))} ${formatMonth(day)}` });
+    }
+    return out;
+  }
+  for (const months of [1, 2, 3, 6, 12, 24]) {
+    const candidates: DayTick[] = [];
+    for (let i = 0; i < days; i++) {
+      const day = indexToDay(start + i);
+      if (day.slice(8, 10) !== "01") continue;
+      const m = Number(day.slice(5, 7)) - 1;
+      const y = Number(day.slice(0, 4));
+      if (months >= 12 ? m !== 0 || y % (months / 12) !== 0 : m % months !== 0) continue;
+      const label = months >= 12 || m === 0 ? (months >= 12 ? day.slice(0, 4) : `${formatMonth(day)} ${day.slice(2, 4)}`) : formatMonth(day);
+      candidates.push({ index: i, label });
+    }
+    if (fits(candidates.length) || months === 24) return candidates;
+  }
+  return out;
+}
+
+/** An SVG path through the points, lifted at every null (a gap is a gap, never a line to 0). */
+export function linePath(xs: readonly number[], ys: ReadonlyArray<number | null>): string {
+  let d = "";
+  let pen = false;
+  for (let i = 0; i < ys.length; i++) {
+    const y = ys[i];
+    if (y === null || y === undefined || !Number.isFinite(y)) {
+      pen = false;
+      continue;
+    }
+    d += `${pen ? "L" : "M"}${round(xs[i]!)} ${round(y)}`;
+    pen = true;
+  }
+  return d;
+}
+
+/** Closed areas between `lows` and `highs`, one per run of days where both exist. */
+export function bandPath(xs: readonly number[], lows: ReadonlyArray<number | null>, highs: ReadonlyArray<number | null>): string {
+  let d = "";
+  let i = 0;
+  const n = Math.min(lows.length, highs.length);
+  while (i < n) {
+    while (i < n && (lows[i] === null || highs[i] === null)) i++;
+    const s = i;
+    while (i < n && lows[i] !== null && highs[i] !== null) i++;
+    if (i - s < 1) continue;
+    let seg = "";
+    for (let j = s; j < i; j++) seg += `${j === s ? "M" : "L"}${round(xs[j]!)} ${round(highs[j]!)}`;
+    for (let j = i - 1; j >= s; j--) seg += `L${round(xs[j]!)} ${round(lows[j]!)}`;
+    d += `${seg}Z`;
+  }
+  return d;
+}
+
+function round(v: number): number {
+  return Math.round(v * 10) / 10;
+}
+
+/** Index of the nearest slot to pixel x on a scale of `n` slots. */
+export function nearestIndex(x: number, scale: Scale, n: number): number {
+  const [d0, d1] = scale.domain;
+  const [r0, r1] = scale.range;
+  if (r1 === r0 || n <= 0) return 0;
+  const v = d0 + ((x - r0) / (r1 - r0)) * (d1 - d0);
+  return Math.max(0, Math.min(n - 1, Math.round(v)));
+}

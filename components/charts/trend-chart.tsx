@@ -1,0 +1,288 @@
+"use client";
+import { useId, useMemo, type KeyboardEvent, type PointerEvent } from "react";
+import type { MetricDef } from "@/lib/metrics/catalog";
+import { formatDay } from "@/lib/metrics/days";
+import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
+import { dayAt, type NumericSeries } from "@/lib/metrics/series";
+import { bandPath, dayTicks, linearScale, linePath, nearestIndex, niceTicks } from "@/components/charts/scale";
+import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import type { TagRef } from "@/components/hooks/api-types";
+
+export type TrendLayers = { avg7: boolean; avg30: boolean; band: boolean; tags: boolean };
+export const MARGIN = { left: 44, right: 14, top: 12, bottom: 24 };
+
+/**
+ * One numeric metric over time: the daily values (gaps left open), the 7- and 30-day rolling
+ * means, the 90-day baseline band, out-of-band days and tag markers. Everything it draws
+ * comes computed from lib/metrics (through the API); it only scales and renders. The cursor is
+ * shared with the other panels on the page, so several metrics read on one time axis.
+ */
+export function TrendChart({
+  metric,
+  series,
+  units,
+  color,
+  layers,
+  tags,
+  cursor,
+  onCursor,
+  height = 200,
+  showXAxis = true,
+}: {
+  metric: MetricDef;
+  series: NumericSeries;
+  units: Units;
+  color: string;
+  layers: TrendLayers;
+  tags: ReadonlyMap<string, TagRef[]>;
+  cursor: number | null;
+  onCursor: (i: number | null) => void;
+  height?: number;
+  showXAxis?: boolean;
+}) {
+  const [wrapRef, width] = useWidth<HTMLDivElement>();
+  const n = series.value.length;
+  const scale = displayScale(metric, units);
+  const conv = (v: number | null) => (v === null ? null : v * scale.factor + scale.offset);
+  const bottom = showXAxis ? MARGIN.bottom : 6;
+
+  const geo = useMemo(() => {
+    if (width <= 0 || n === 0) return null;
+    const values = series.value.map(conv);
+    const avg7 = series.avg7.map(conv);
+    const avg30 = series.avg30.map(conv);
+    const lows = series.baseLow.map(conv);
+    const highs = series.baseHigh.map(conv);
+    let lo = Infinity;
+    let hi = -Infinity;
+    const take = (arr: Array<number | null>) => {
+      for (const v of arr) {
+        if (v === null) continue;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    };
+    take(values);
+    if (layers.avg7) take(avg7);
+    if (layers.avg30) take(avg30);
+    if (layers.band) {
+      take(lows);
+      take(highs);
+    }
+    if (!Number.isFinite(lo)) return { empty: true as const };
+    const nice = niceTicks(lo, hi, height < 150 ? 3 : 4);
+    const x = linearScale([0, Math.max(1, n - 1)], [MARGIN.left, width - MARGIN.right]);
+    const y = linearScale(nice.domain, [height - bottom, MARGIN.top]);
+    const xs = Array.from({ length: n }, (_, i) => x(i));
+    const py = (arr: Array<number | null>) => arr.map((v) => (v === null ? null : y(v)));
+    const dots: Array<{ cx: number; cy: number; flag: string | null; run: boolean }> = [];
+    const showDots = n <= 120;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (v === null || v === undefined) continue;
+      const f = series.flag[i] ?? null;
+      if (showDots || f) dots.push({ cx: xs[i]!, cy: y(v), flag: f, run: series.run[i] ?? false });
+    }
+    return {
+      empty: false as const,
+      x,
+      y,
+      xs,
+      ticks: nice.ticks,
+      values,
+      line: linePath(xs, py(values)),
+      avg7: layers.avg7 ? linePath(xs, py(avg7)) : "",
+      avg30: layers.avg30 ? linePath(xs, py(avg30)) : "",
+      band: layers.band ? bandPath(xs, py(lows), py(highs)) : "",
+      dots,
+      xTicks: dayTicks(series.from, n, Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 64))),
+      runs: runSegments(series.run, xs),
+    };
+    // conv depends only on the metric and the units, both listed
+  }, [width, n, series, layers, metric, units, height, bottom]);
+
+  const ready = useChartReady<HTMLDivElement>(!!geo && !geo.empty);
+  const descId = useId();
+  const label = `${metric.label}, ${formatDay(series.from, { withYear: true, withWeekday: false })} to ${formatDay(series.to, { withYear: true, withWeekday: false })}`;
+
+  const onMove = (e: PointerEvent<SVGSVGElement>) => {
+    if (!geo || geo.empty) return;
+    const rect = e.currentTarget.getBoundingClientRect();
+    onCursor(nearestIndex(e.clientX - rect.left, geo.x, n));
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const step = e.shiftKey ? 7 : 1;
+    let next: number | null = cursor;
+    if (e.key === "ArrowRight") next = Math.min(n - 1, (cursor ?? n - 1) + (cursor === null ? 0 : step));
+    else if (e.key === "ArrowLeft") next = Math.max(0, (cursor ?? n - 1) - (cursor === null ? 0 : step));
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = n - 1;
+    else if (e.key === "Escape") next = null;
+    else return;
+    e.preventDefault();
+    onCursor(next);
+  };
+
+  const cursorDay = cursor !== null && cursor >= 0 && cursor < n ? dayAt(series.from, cursor) : null;
+  const cursorTags = cursorDay ? tags.get(cursorDay) : undefined;
+
+  return (
+    <div
+      ref={(el) => {
+        wrapRef.current = el;
+        ready(el);
+      }}
+      className="relative w-full select-none rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      style={{ height }}
+      tabIndex={0}
+      aria-describedby={descId}
+      onKeyDown={onKey}
+      onBlur={() => onCursor(null)}
+    >
+      <p id={descId} className="sr-only">
+        Use the left and right arrow keys to read the values day by day, with Shift for a week at a time.
+      </p>
+      {geo && !geo.empty ? (
+        <svg
+          width={width}
+          height={height}
+          role="img"
+          aria-label={label}
+          onPointerMove={onMove}
+          onPointerLeave={() => onCursor(null)}
+          className="block touch-pan-y"
+        >
+          {geo.ticks.map((t) => (
+            <g key={t}>
+              <line x1={MARGIN.left} x2={width - MARGIN.right} y1={geo.y(t)} y2={geo.y(t)} stroke="var(--chart-grid)" strokeWidth={1} />
+              <text x={MARGIN.left - 6} y={geo.y(t)} dy="0.32em" textAnchor="end" fontSize={10.5} fill="var(--chart-text)" className="tabular-nums">
+                {formatTick(scale, t)}
+              </text>
+            </g>
+          ))}
+          {showXAxis
+            ? geo.xTicks.map((t) => (
+                <text key={t.index} x={geo.xs[t.index]} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
+                  {t.label}
+                </text>
+              ))
+            : null}
+          {geo.band ? <path d={geo.band} fill="var(--chart-band)" /> : null}
+          {geo.avg30 ? <path d={geo.avg30} fill="none" stroke="var(--chart-avg30)" strokeWidth={1.5} strokeDasharray="5 3" /> : null}
+          <path d={geo.line} fill="none" stroke={color} strokeWidth={n > 200 ? 1.25 : 1.75} strokeLinejoin="round" strokeLinecap="round" opacity={layers.avg7 && n > 120 ? 0.55 : 1} />
+          {geo.avg7 ? <path d={geo.avg7} fill="none" stroke="var(--chart-avg7)" strokeWidth={1.75} opacity={0.8} /> : null}
+          {geo.dots.map((d, i) =>
+            d.flag ? (
+              <circle key={i} cx={d.cx} cy={d.cy} r={d.run ? 3.6 : 3} fill="var(--chart-anomaly)" stroke="white" strokeWidth={1} className="dark:stroke-slate-900" />
+            ) : (
+              <circle key={i} cx={d.cx} cy={d.cy} r={2} fill={color} />
+            ),
+          )}
+          {geo.runs.map((r, i) => (
+            <rect key={i} x={r.x1 - 2} width={Math.max(4, r.x2 - r.x1 + 4)} y={height - bottom + 1} height={3} rx={1.5} fill="var(--chart-anomaly)" />
+          ))}
+          {layers.tags
+            ? geo.xs.map((x, i) => {
+                const t = tags.get(dayAt(series.from, i));
+                if (!t?.length) return null;
+                return (
+                  <path key={i} d={`M${x - 3.5} ${MARGIN.top - 9}L${x + 3.5} ${MARGIN.top - 9}L${x} ${MARGIN.top - 3}Z`} fill={t[0]?.color ?? "var(--chart-tag)"}>
+                    <title>{t.map((x) => x.name).join(", ")}</title>
+                  </path>
+                );
+              })
+            : null}
+          {cursor !== null && geo.xs[cursor] !== undefined ? (
+            <g pointerEvents="none">
+              <line x1={geo.xs[cursor]} x2={geo.xs[cursor]} y1={MARGIN.top} y2={height - bottom} stroke="var(--chart-cursor)" strokeDasharray="3 3" />
+              {geo.values[cursor] !== null && geo.values[cursor] !== undefined ? (
+                <circle cx={geo.xs[cursor]} cy={geo.y(geo.values[cursor]!)} r={4} fill={color} stroke="white" strokeWidth={1.5} />
+              ) : null}
+            </g>
+          ) : null}
+        </svg>
+      ) : geo?.empty ? (
+        <div className="flex h-full items-center justify-center text-sm text-slate-500">No values in this range.</div>
+      ) : null}
+      {geo && !geo.empty && cursor !== null && cursorDay ? (
+        <Tooltip
+          x={geo.xs[cursor] ?? 0}
+          width={width}
+          day={cursorDay}
+          lines={[
+            { label: metric.short, value: formatValue(metric, series.value[cursor] ?? null, units), color },
+            ...(layers.avg7 ? [{ label: "7-day mean", value: formatValue(metric, series.avg7[cursor] ?? null, units), color: "var(--chart-avg7)" }] : []),
+            ...(layers.avg30 ? [{ label: "30-day mean", value: formatValue(metric, series.avg30[cursor] ?? null, units), color: "var(--chart-avg30)" }] : []),
+            ...(layers.band && series.baseLow[cursor] !== null
+              ? [
+                  {
+                    label: "Usual range",
+                    value: `${formatValue(metric, series.baseLow[cursor] ?? null, units, { unit: false })} – ${formatValue(metric, series.baseHigh[cursor] ?? null, units)}`,
+                    color: "var(--chart-band)",
+                  },
+                ]
+              : []),
+          ]}
+          flag={series.flag[cursor] ?? null}
+          tags={cursorTags}
+        />
+      ) : null}
+      <p className="sr-only" aria-live="polite">
+        {cursorDay
+          ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}${series.flag[cursor!] ? ", outside your usual range" : ""}${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
+          : ""}
+      </p>
+    </div>
+  );
+}
+
+function runSegments(run: readonly boolean[], xs: readonly number[]): Array<{ x1: number; x2: number }> {
+  const out: Array<{ x1: number; x2: number }> = [];
+  let s = -1;
+  for (let i = 0; i <= run.length; i++) {
+    if (i < run.length && run[i]) {
+      if (s < 0) s = i;
+    } else if (s >= 0) {
+      out.push({ x1: xs[s]!, x2: xs[i - 1]! });
+      s = -1;
+    }
+  }
+  return out;
+}
+
+export function Tooltip({
+  x,
+  width,
+  day,
+  lines,
+  flag,
+  tags,
+}: {
+  x: number;
+  width: number;
+  day: string;
+  lines: Array<{ label: string; value: string; color: string }>;
+  flag?: string | null;
+  tags?: TagRef[];
+}) {
+  const left = x > width / 2;
+  return (
+    <div
+      className="pointer-events-none absolute top-1 z-10 min-w-40 rounded-lg border border-slate-200 bg-white/95 px-2.5 py-2 text-xs shadow-lg backdrop-blur dark:border-slate-700 dark:bg-slate-900/95"
+      style={left ? { right: Math.max(4, width - x + 10) } : { left: Math.min(width - 160, x + 10) }}
+    >
+      <p className="mb-1 font-semibold text-slate-800 dark:text-slate-100">{formatDay(day, { withYear: true })}</p>
+      {lines.map((l) => (
+        <p key={l.label} className="flex items-center justify-between gap-3 tabular-nums">
+          <span className="flex items-center gap-1.5 text-slate-500 dark:text-slate-400">
+            <span className="inline-block h-2 w-2 rounded-full" style={{ background: l.color }} />
+            {l.label}
+          </span>
+          <span className="font-medium text-slate-900 dark:text-slate-100">{l.value}</span>
+        </p>
+      ))}
+      {flag ? <p className="mt-1 font-medium text-[var(--chart-anomaly)]">{flag === "high" ? "Above" : "Below"} your usual range</p> : null}
+      {tags?.length ? <p className="mt-1 text-[var(--chart-tag)]">#{tags.map((t) => t.name).join(" #")}</p> : null}
+    </div>
+  );
+}

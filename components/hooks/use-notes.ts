@@ -1,0 +1,32 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
+import type { DayNote, NotesResponse } from "@/components/hooks/api-types";
+
+export const notesKey = (from: string, to: string) => ["notes", { from, to }] as const;
+
+/** Notes and tags of the days in a range (chart markers, the notes list). */
+export function useNotes(from: string | null, to: string | null) {
+  return useQuery({
+    queryKey: notesKey(from ?? "", to ?? ""),
+    queryFn: () => apiFetch<NotesResponse>(withQuery("/api/notes", { from, to })),
+    enabled: !!from && !!to,
+  });
+}
+
+/** Sets a day's note and tags; refreshes notes, tags, the day and tag comparisons. */
+export function useSaveDayNote() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { day: string; text: string; tags: string[] }) =>
+      apiFetch<DayNote>(`/api/notes/${v.day}`, { method: "PUT", json: { text: v.text, tags: v.tags } }),
+    onSuccess: async (_data, v) => {
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: ["notes"] }),
+        qc.invalidateQueries({ queryKey: ["tags"] }),
+        qc.invalidateQueries({ queryKey: ["tag-comparison"] }),
+        qc.invalidateQueries({ queryKey: ["day", v.day] }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,54 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
+import type { Tag, TagComparisonResponse, TagsResponse } from "@/components/hooks/api-types";
+
+/** Every tag with the number of days it is on. */
+export function useTags() {
+  return useQuery({ queryKey: ["tags"], queryFn: () => apiFetch<TagsResponse>("/api/tags") });
+}
+
+function useInvalidateTags() {
+  const qc = useQueryClient();
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: ["tags"] }),
+      qc.invalidateQueries({ queryKey: ["notes"] }),
+      qc.invalidateQueries({ queryKey: ["tag-comparison"] }),
+      qc.invalidateQueries({ queryKey: ["day"] }),
+    ]);
+}
+
+export function useCreateTag() {
+  const invalidate = useInvalidateTags();
+  return useMutation({
+    mutationFn: (v: { name: string; color?: string | null }) => apiFetch<Tag>("/api/tags", { method: "POST", json: v }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateTag() {
+  const invalidate = useInvalidateTags();
+  return useMutation({
+    mutationFn: (v: { id: number; name?: string; color?: string | null }) =>
+      apiFetch<Tag>(`/api/tags/${v.id}`, { method: "PATCH", json: { name: v.name, color: v.color } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteTag() {
+  const invalidate = useInvalidateTags();
+  return useMutation({
+    mutationFn: (id: number) => apiFetch<void>(`/api/tags/${id}`, { method: "DELETE" }),
+    onSuccess: invalidate,
+  });
+}
+
+/** A metric on days with the tag against days without it. */
+export function useTagComparison(tagId: number | null, metric: string, lag: 0 | 1) {
+  return useQuery({
+    queryKey: ["tag-comparison", { tagId, metric, lag }],
+    queryFn: () => apiFetch<TagComparisonResponse>(withQuery(`/api/tags/${tagId}/comparison`, { metric, lag })),
+    enabled: tagId !== null,
+  });
+}

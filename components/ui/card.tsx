@@ -1,0 +1,36 @@
+import type { ComponentPropsWithoutRef, ReactNode } from "react";
+import { cn } from "@/components/ui/cn";
+
+export function Card({ className, children, ...rest }: ComponentPropsWithoutRef<"section">) {
+  return (
+    <section
+      className={cn(
+        "rounded-2xl border border-slate-200/80 bg-white p-4 shadow-sm shadow-slate-200/50 dark:border-slate-800 dark:bg-slate-900 dark:shadow-none sm:p-5",
+        className,
+      )}
+      {...rest}
+    >
+      {children}
+    </section>
+  );
+}
+
+export function CardTitle({ children, className, id, as: As = "h2" }: { children: ReactNode; className?: string; id?: string; as?: "h2" | "h3" }) {
+  return (
+    <As id={id} className={cn("text-sm font-semibold tracking-tight text-slate-700 dark:text-slate-200", className)}>
+      {children}
+    </As>
+  );
+}
+
+export function PageHeader({ title, subtitle, children }: { title: ReactNode; subtitle?: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{title}</h1>
+        {subtitle ? <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{subtitle}</p> : null}
+      </div>
+      {children ? <div className="flex flex-wrap items-center gap-2">{children}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import type { ReactNode } from "react";
+import Link from "next/link";
+import { cn } from "@/components/ui/cn";
+
+export function EmptyState({ title, children, className }: { title: string; children?: ReactNode; className?: string }) {
+  return (
+    <div
+      role="status"
+      className={cn(
+        "rounded-2xl border border-dashed border-slate-300 bg-white/60 px-5 py-8 text-center dark:border-slate-700 dark:bg-slate-900/40",
+        className,
+      )}
+    >
+      <p className="font-medium text-slate-800 dark:text-slate-100">{title}</p>
+      {children ? <div className="mt-1 text-sm text-slate-500 dark:text-slate-400">{children}</div> : null}
+    </div>
+  );
+}
+
+export function ErrorState({ error, onRetry, className }: { error: unknown; onRetry?: () => void; className?: string }) {
+  const message = error instanceof Error ? error.message : "Something went wrong.";
+  return (
+    <div
+      role="alert"
+      className={cn(
+        "rounded-2xl border border-rose-200 bg-rose-50 px-4 py-3 text-sm text-rose-900 dark:border-rose-900/60 dark:bg-rose-950/40 dark:text-rose-100",
+        className,
+      )}
+    >
+      <p className="font-medium">Could not load this.</p>
+      <p className="mt-0.5 opacity-80">{message}</p>
+      {onRetry ? (
+        <button
+          type="button"
+          onClick={onRetry}
+          className="mt-2 rounded-md bg-rose-600 px-2.5 py-1 text-xs font-medium text-white hover:bg-rose-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-rose-600"
+        >
+          Try again
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** Shown when nothing has been synced yet. */
+export function NoDataYet() {
+  return (
+    <EmptyState title="No ring data yet">
+      The first sync fills this in. Follow it on the <Link className="font-medium text-brand-600 underline dark:text-brand-100" href="/sync">Sync</Link> page.
+    </EmptyState>
+  );
+}

@@ -1,0 +1,109 @@
+// Fills an app database with generated ring data for one person, through the sync engine's
+// own mapping and ingest (lib/sync/map.ts, lib/db/queries/ring-documents.ts), and signs that
+// person in with a database session. For developing the dashboard and for the perf spec,
+// which needs years of data faster than a backfill through the emulator would give them.
+//
+//   DATABASE_URL=file:/tmp/rs/ringside.db node --conditions=react-server --import tsx \
+//     e2e/dashboard-seed.ts --days 1826 [--email dev@example.test] [--today 2026-11-21] [--user-key k]
+//
+// Prints {"userId","sessionToken","email","firstDay","lastDay","documents"} on stdout. The
+// session cookie is `authjs.session-token` (http).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { applyMigrations } from "@/lib/test/database";
+import { sqlitePath } from "@/lib/db/sqlite-file";
+import { COLLECTIONS as FIXTURE_COLLECTIONS, generatePersonalInfo, generateRange, deriveUserId } from "@/lib/emulator/fixtures";
+
+type Args = { days: number; email: string; today: string; userKey: string; seed: string };
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const today = get("today") ?? new Date().toISOString().slice(0, 10);
+  return {
+    days: Number(get("days") ?? 365),
+    email: get("email") ?? "dev@example.test",
+    today,
+    userKey: get("user-key") ?? get("email") ?? "dev@example.test",
+    seed: get("seed") ?? "ringside-emulator-seed-1",
+  };
+}
+
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+export async function seedDashboard(args: Args) {
+  const url = process.env.DATABASE_URL;
+  if (!url?.startsWith("file:")) throw new Error("set DATABASE_URL=file:...");
+  const file = sqlitePath(url);
+  if (!fs.existsSync(file)) applyMigrations(file);
+  // imported after DATABASE_URL is known: these read env at import
+  const { rawDb } = await import("@/lib/db/raw");
+  const { mapDocument } = await import("@/lib/sync/map");
+  const { ingestDocuments, upsertPersonalInfo } = await import("@/lib/db/queries/ring-documents");
+  const { toDbTime } = await import("@/lib/db/queries/jobs");
+  const db = rawDb();
+  const now = toDbTime(new Date());
+  const ringUserId = deriveUserId(args.userKey);
+  let user = db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string } | undefined;
+  if (!user) {
+    const id = `seed${crypto.randomBytes(10).toString("hex")}`;
+    db.prepare(
+      `INSERT INTO "User" (id, name, email, role, ringUserId, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'owner', ?, 'metric', 'system', ?, ?)`,
+    ).run(id, args.email, args.email, ringUserId, now, now);
+    user = { id };
+  }
+  const sessionToken = crypto.randomBytes(24).toString("hex");
+  db.prepare(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`).run(
+    `s${crypto.randomBytes(10).toString("hex")}`,
+    sessionToken,
+    user.id,
+    toDbTime(new Date(Date.now() + 30 * 86_400_000)),
+  );
+  const firstDay = addDays(args.today, -(args.days - 1));
+  const opts = { seed: args.seed, userKey: args.userKey };
+  const docs = generateRange(opts, firstDay, args.today);
+  let documents = 0;
+  for (const c of FIXTURE_COLLECTIONS) {
+    const rows = [];
+    for (const d of docs[c]) {
+      const r = mapDocument(c, d, user.id, now);
+      if (r.ok) rows.push(r.row);
+    }
+    for (let i = 0; i < rows.length; i += 500) ingestDocuments({ collection: c, userId: user.id, rows: rows.slice(i, i + 500) });
+    documents += rows.length;
+    db.prepare(
+      `INSERT INTO sync_state (userId, collection, status, lastSuccessAt, lastAttemptAt, newestDay, documentsTotal, updatedAt)
+       VALUES (?, ?, 'idle', ?, ?, ?, ?, ?)
+       ON CONFLICT(userId, collection) DO UPDATE SET status = 'idle', lastSuccessAt = excluded.lastSuccessAt,
+         newestDay = excluded.newestDay, documentsTotal = excluded.documentsTotal, updatedAt = excluded.updatedAt`,
+    ).run(user.id, c, now, now, args.today, rows.length, now);
+  }
+  const info = generatePersonalInfo({ ...opts, userId: ringUserId, email: args.email });
+  upsertPersonalInfo({
+    userId: user.id,
+    ringUserId,
+    age: info.age,
+    weight: info.weight,
+    height: info.height,
+    biological_sex: info.biological_sex,
+    email: info.email,
+    raw: JSON.stringify(info),
+  });
+  return { userId: user.id, sessionToken, email: args.email, firstDay, lastDay: args.today, documents };
+}
+
+if (process.argv[1] && /dashboard-seed\.ts$/.test(process.argv[1])) {
+  seedDashboard(parseArgs(process.argv.slice(2)))
+    .then((r) => {
+      process.stdout.write(JSON.stringify(r) + "\n");
+      process.exit(0);
+    })
+    .catch((e) => {
+      process.stderr.write(String(e?.stack ?? e) + "\n");
+      process.exit(1);
+    });
+}

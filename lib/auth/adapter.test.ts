@@ -1,0 +1,119 @@
+// The adapter's household rules under concurrency, and encryption at rest through linkAccount.
+import { beforeAll, describe, expect, it } from "vitest";
+
+let adapterMod: typeof import("@/lib/auth/adapter");
+let ctxMod: typeof import("@/lib/auth/callback-context");
+let dbMod: typeof import("@/lib/db");
+let invites: typeof import("@/lib/auth/invites");
+let crypto: typeof import("@/lib/ring/crypto");
+
+beforeAll(async () => {
+  process.env.RING_REVOKE_URL = "http://127.0.0.1:9/oauth/revoke"; // nothing listens: revocation is best effort
+  process.env.RING_REQUEST_TIMEOUT_MS = "500";
+  adapterMod = await import("@/lib/auth/adapter");
+  ctxMod = await import("@/lib/auth/callback-context");
+  dbMod = await import("@/lib/db");
+  invites = await import("@/lib/auth/invites");
+  crypto = await import("@/lib/ring/crypto");
+});
+
+function newUser(email: string) {
+  return { id: "ignored", email, name: email, image: null, emailVerified: null };
+}
+
+async function attempt(ctx: import("@/lib/auth/callback-context").CallbackContext, email: string) {
+  const adapter = adapterMod.ringsideAdapter();
+  return ctxMod.runWithCallbackContext(ctx, async () => {
+    try {
+      return { user: await adapter.createUser!(newUser(email)), ctx };
+    } catch (e) {
+      return { error: e as Error, ctx };
+    }
+  });
+}
+
+describe("ringsideAdapter", () => {
+  it("refuses to create a person outside an admitted ring sign-in", async () => {
+    const adapter = adapterMod.ringsideAdapter();
+    await expect(adapter.createUser!(newUser("nobody@example.test"))).rejects.toThrow(adapterMod.AdmissionRefusedError);
+    expect(await dbMod.db.user.count()).toBe(0);
+  });
+
+  it("two first sign-ins at once: exactly one becomes the owner, the other is refused", async () => {
+    const base = { callbackScope: null, inviteSecret: null, sessionToken: null };
+    const results = await Promise.all([
+      attempt({ ...base, ringUserId: "ring-a", admission: { kind: "owner" } }, "a@example.test"),
+      attempt({ ...base, ringUserId: "ring-b", admission: { kind: "owner" } }, "b@example.test"),
+    ]);
+    const ok = results.filter((r) => "user" in r);
+    const refused = results.filter((r) => "error" in r);
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.ctx.failure).toBe("not_invited");
+    expect(await dbMod.db.user.count({ where: { role: "owner" } })).toBe(1);
+    expect(await dbMod.db.user.count()).toBe(1);
+  });
+
+  it("one invite used by two people at once admits only one", async () => {
+    const owner = await dbMod.db.user.findFirstOrThrow({ where: { role: "owner" } });
+    const invite = await invites.issueInvite(owner.id);
+    const base = { callbackScope: null, inviteSecret: invite.secret, sessionToken: null };
+    const results = await Promise.all([
+      attempt({ ...base, ringUserId: "ring-c", admission: { kind: "invite", inviteId: invite.id } }, "c@example.test"),
+      attempt({ ...base, ringUserId: "ring-d", admission: { kind: "invite", inviteId: invite.id } }, "d@example.test"),
+    ]);
+    expect(results.filter((r) => "user" in r)).toHaveLength(1);
+    const refused = results.find((r) => "error" in r)!;
+    expect(refused.ctx.failure).toBe("invite_invalid");
+    expect(await dbMod.db.user.count({ where: { ringUserId: { in: ["ring-c", "ring-d"] } } })).toBe(1);
+    const used = await dbMod.db.invite.findUniqueOrThrow({ where: { id: invite.id } });
+    expect(used.usedAt).not.toBeNull();
+  });
+
+  it("an expired invite admits nobody", async () => {
+    const owner = await dbMod.db.user.findFirstOrThrow({ where: { role: "owner" } });
+    const invite = await invites.issueInvite(owner.id, Date.now() - invites.INVITE_TTL_MS - 1000);
+    expect(await invites.findUsableInvite(invite.secret)).toBeNull();
+    const r = await attempt(
+      { callbackScope: null, inviteSecret: invite.secret, sessionToken: null, ringUserId: "ring-e", admission: { kind: "invite", inviteId: invite.id } },
+      "e@example.test",
+    );
+    expect("error" in r).toBe(true);
+    expect(await dbMod.db.user.count({ where: { ringUserId: "ring-e" } })).toBe(0);
+  });
+
+  it("linkAccount stores only ciphertext and the canonical granted scopes", async () => {
+    const owner = await dbMod.db.user.findFirstOrThrow({ where: { role: "owner" } });
+    const adapter = adapterMod.ringsideAdapter();
+    await adapter.linkAccount!({
+      userId: owner.id,
+      type: "oauth",
+      provider: "ring",
+      providerAccountId: owner.ringUserId!,
+      access_token: "PLAINACCESS123456",
+      refresh_token: "PLAINREFRESH123456",
+      expires_at: 2_000_000_000,
+      token_type: "bearer",
+      scope: "extapi:daily email",
+    });
+    const row = await dbMod.db.account.findFirstOrThrow({ where: { userId: owner.id } });
+    expect(row.access_token).not.toContain("PLAINACCESS");
+    expect(crypto.decryptToken(row.access_token!)).toBe("PLAINACCESS123456");
+    expect(crypto.decryptToken(row.refresh_token!)).toBe("PLAINREFRESH123456");
+    expect(row.scope).toBe("email daily");
+    expect(row.status).toBe("active");
+  });
+});
+
+describe("ALLOWED_EMAILS", () => {
+  it("matches exact addresses and *@domain entries, case-insensitively", async () => {
+    const { isAllowedEmail } = await import("@/lib/auth/admission");
+    const list = ["partner@example.net", "*@family.example.net"];
+    expect(isAllowedEmail("Partner@Example.net", list)).toBe(true);
+    expect(isAllowedEmail("kid@family.example.net", list)).toBe(true);
+    expect(isAllowedEmail("kid@evil-family.example.net", list)).toBe(false);
+    expect(isAllowedEmail("kid@family.example.net.evil", list)).toBe(false);
+    expect(isAllowedEmail("other@example.net", list)).toBe(false);
+    expect(isAllowedEmail("@family.example.net", list)).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+import "server-only";
+import { logger } from "@/lib/log";
+import type { DataFamily } from "@/lib/ring/client";
+import { cancelQueuedJobs } from "@/lib/db/queries/jobs";
+import { deleteAllRingDocuments } from "@/lib/db/queries/ring-documents";
+import { deleteSyncStates, listRingUsers } from "@/lib/db/queries/sync-state";
+import { enqueueBackfill } from "@/lib/sync/jobs";
+import { wakeScheduler } from "@/lib/sync/scheduler";
+import { getDataFamily, saveDataFamily, savePollMinutes } from "@/lib/sync/settings";
+
+// Instance-wide sync settings changed by the owner (settings page).
+
+/**
+ * Switches between the person's real data and the service's sandbox samples. The two must
+ * not mix in the charts, so the synced ring data (not notes or tags) is cleared and every
+ * connected person's backfill starts again from the chosen family.
+ */
+export function changeDataFamily(family: DataFamily): boolean {
+  if (family === getDataFamily()) return false;
+  cancelQueuedJobs(null);
+  deleteAllRingDocuments();
+  deleteSyncStates();
+  saveDataFamily(family);
+  for (const u of listRingUsers()) if (u.status === "active") enqueueBackfill(u.userId);
+  logger.info({ family }, "data family changed; ring data cleared and backfill queued");
+  wakeScheduler();
+  return true;
+}
+
+export function changePollMinutes(minutes: number): void {
+  savePollMinutes(minutes);
+  wakeScheduler();
+}

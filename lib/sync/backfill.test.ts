@@ -1,0 +1,148 @@
+// Integration: a 5-year backfill of all seven daily collections and sleep periods from the
+// in-process emulator (page size 7, 1826 days), compared document by document.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
+
+let t: SyncTestEnv;
+let app: {
+  engine: typeof import("@/lib/sync/engine");
+  schemas: typeof import("@/lib/ring/schemas");
+  state: typeof import("@/lib/db/queries/sync-state");
+  docs: typeof import("@/lib/db/queries/ring-documents");
+};
+
+beforeAll(async () => {
+  t = await startSyncTestEnv();
+  app = {
+    engine: await import("@/lib/sync/engine"),
+    schemas: await import("@/lib/ring/schemas"),
+    state: await import("@/lib/db/queries/sync-state"),
+    docs: await import("@/lib/db/queries/ring-documents"),
+  };
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
+
+describe("backfill", () => {
+  it("stores five years of every collection exactly as the service has them", async () => {
+    const person = await connectPerson(t);
+    await clearEmulatorRequests(t);
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const outcomes = await engine.backfillUser(person.userId);
+    expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
+    let total = 0;
+    let minRequests = 0;
+    for (const c of app.schemas.RING_COLLECTIONS) {
+      const diff = await compareWithEmulator(t, person, c);
+      expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length }).toEqual({ c, missing: 0, extra: 0, changed: 0 });
+      expect(diff.stored).toBe(diff.expected);
+      expect(diff.expected).toBeGreaterThan(c === "daily_resilience" ? 300 : 1000);
+      total += diff.expected;
+      // One window per collection: the fewest pages the page size allows (+1 when it divides evenly).
+      minRequests += Math.ceil(diff.expected / 7);
+      const st = app.state.getSyncState(person.userId, c)!;
+      expect(st.backfillDoneAt).not.toBeNull();
+      expect(st.status).toBe("idle");
+      expect(st.documentsTotal).toBe(diff.expected);
+    }
+    const requests = (await emulatorRequests(t)).filter((r) => r.path.startsWith("/v2/usercollection/") && !r.path.endsWith("personal_info"));
+    expect(requests.every((r) => r.status === 200)).toBe(true);
+    expect(requests.length).toBeLessThanOrEqual(Math.ceil(minRequests * 1.1));
+    expect(engine.stats.documents).toBe(total);
+  });
+
+  it("lands today's activity and last night's sleep on the right day", async () => {
+    const person = await connectPerson(t);
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);
+    for (const c of ["daily_activity", "sleep", "daily_sleep", "daily_readiness"] as const) {
+      const upstream = await emulatorDocuments(t, person.ringUserId, c);
+      const newest = upstream.map((d) => String(d.day)).sort().at(-1)!;
+      const stored = app.docs.listRawDocuments(c, person.userId);
+      expect(stored.at(-1)?.day).toBe(newest);
+      const today = new Date().toISOString().slice(0, 10);
+      // The emulator's newest activity is today and its newest sleep is last night (day = today).
+      if (c === "daily_activity" || c === "sleep") expect(newest).toBe(today);
+      expect(stored.filter((r) => r.day === newest).length).toBe(upstream.filter((d) => d.day === newest).length);
+    }
+  });
+
+  it("resumes after a crash inside a page's transaction with no gap and no duplicate", async () => {
+    const person = await connectPerson(t);
+    let crashed = 0;
+    const crashing = new app.engine.SyncEngine({
+      clientOptions: { backoff: fastBackoff },
+      hooks: {
+        beforeCommit: ({ collection, page }) => {
+          if ((collection === "sleep" && page === 40) || (collection === "daily_stress" && page === 3)) {
+            crashed++;
+            throw new Error("simulated crash inside the upsert");
+          }
+        },
+      },
+    });
+    const first = await crashing.backfillUser(person.userId);
+    expect(crashed).toBe(2);
+    expect(first.filter((o) => o.result === "failed").map((o) => o.collection).sort()).toEqual(["daily_stress", "sleep"]);
+    const sleepState = app.state.getSyncState(person.userId, "sleep")!;
+    expect(sleepState.backfillDoneAt).toBeNull();
+    expect(sleepState.cursorNextToken).not.toBeNull();
+    const storedBefore = app.docs.collectionSummary("sleep", person.userId).documents;
+    expect(storedBefore).toBe(39 * 7); // 39 committed pages of 7; page 40 was rolled back
+
+    // Abort a second run after a few pages (a process killed between pages).
+    const aborting = new app.engine.SyncEngine({
+      clientOptions: { backoff: fastBackoff },
+      hooks: {
+        afterPage: ({ collection, page }) => {
+          if (collection === "sleep" && page === 5) throw new Error("killed");
+        },
+      },
+    });
+    await aborting.backfillUser(person.userId, ["sleep"]);
+    expect(app.docs.collectionSummary("sleep", person.userId).documents).toBe(44 * 7);
+
+    await clearEmulatorRequests(t);
+    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const second = await fresh.backfillUser(person.userId);
+    expect(second.filter((o) => o.result === "failed")).toEqual([]);
+    for (const c of app.schemas.RING_COLLECTIONS) {
+      const diff = await compareWithEmulator(t, person, c);
+      expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length, stored: diff.stored }).toEqual({
+        c,
+        missing: 0,
+        extra: 0,
+        changed: 0,
+        stored: diff.expected,
+      });
+    }
+    // The restart continued from the checkpoint: only the unfinished collections were asked again.
+    const requests = (await emulatorRequests(t)).filter((r) => r.path.startsWith("/v2/usercollection/"));
+    const byPath = new Set(requests.map((r) => r.path));
+    expect([...byPath].sort()).toEqual(["/v2/usercollection/daily_stress", "/v2/usercollection/sleep"]);
+    const sleepDocs = (await emulatorDocuments(t, person.ringUserId, "sleep")).length;
+    expect(requests.filter((r) => r.path.endsWith("/sleep")).length).toBeLessThanOrEqual(Math.ceil(sleepDocs / 7) - 44 + 1);
+  });
+
+  it("starts again at the checkpoint day when a stored next_token is no longer accepted", async () => {
+    const person = await connectPerson(t);
+    const stop = new app.engine.SyncEngine({
+      clientOptions: { backoff: fastBackoff },
+      hooks: { afterPage: ({ page }) => { if (page === 10) throw new Error("killed"); } },
+    });
+    await stop.backfillUser(person.userId, ["daily_readiness"]);
+    app.state.updateSyncState(person.userId, "daily_readiness", { cursorNextToken: "expired-token" });
+    await clearEmulatorRequests(t);
+    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    await fresh.backfillUser(person.userId, ["daily_readiness"]);
+    const diff = await compareWithEmulator(t, person, "daily_readiness");
+    expect(diff).toMatchObject({ missing: [], extra: [], changed: [], stored: diff.expected });
+    const requests = await emulatorRequests(t, "/v2/usercollection/daily_readiness");
+    expect(requests[0]?.status).toBe(400);
+    expect(requests.slice(1).every((r) => r.status === 200)).toBe(true);
+  });
+});

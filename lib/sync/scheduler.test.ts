@@ -1,0 +1,140 @@
+// Integration: the in-process scheduler over the durable Job table — backfill after connect,
+// discovery of people connected while nothing ran, resume after a restart, polling, "Sync
+// now", paused accounts.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
+
+let t: SyncTestEnv;
+let m: {
+  engine: typeof import("@/lib/sync/engine");
+  scheduler: typeof import("@/lib/sync/scheduler");
+  index: typeof import("@/lib/sync/index");
+  jobs: typeof import("@/lib/db/queries/jobs");
+  state: typeof import("@/lib/db/queries/sync-state");
+  docs: typeof import("@/lib/db/queries/ring-documents");
+  status: typeof import("@/lib/sync/status");
+  db: typeof import("@/lib/db");
+  schemas: typeof import("@/lib/ring/schemas");
+};
+
+beforeAll(async () => {
+  t = await startSyncTestEnv({ historyDays: 200 });
+  m = {
+    engine: await import("@/lib/sync/engine"),
+    scheduler: await import("@/lib/sync/scheduler"),
+    index: await import("@/lib/sync/index"),
+    jobs: await import("@/lib/db/queries/jobs"),
+    state: await import("@/lib/db/queries/sync-state"),
+    docs: await import("@/lib/db/queries/ring-documents"),
+    status: await import("@/lib/sync/status"),
+    db: await import("@/lib/db"),
+    schemas: await import("@/lib/ring/schemas"),
+  };
+});
+
+afterEach(async () => {
+  await m.scheduler.replaceScheduler(null);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 20_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("timed out waiting");
+}
+
+function install(opts: ConstructorParameters<typeof import("@/lib/sync/scheduler").Scheduler>[1] = {}, engine = new m.engine.SyncEngine()) {
+  const s = new m.scheduler.Scheduler(engine, { idleMs: 100, housekeepingMs: 3_600_000, ...opts });
+  return m.scheduler.replaceScheduler(s).then(() => s);
+}
+
+const backfilled = (userId: string) =>
+  m.schemas.RING_COLLECTIONS.every((c) => Boolean(m.state.getSyncState(userId, c)?.backfillDoneAt));
+
+describe("scheduler", () => {
+  it("backfills everything after onAccountConnected and takes the personal_info snapshot", async () => {
+    const p = await connectPerson(t);
+    await install();
+    await m.index.onAccountConnected(p.userId);
+    await waitFor(() => backfilled(p.userId) && m.docs.personalInfoSyncedAt(p.userId) !== null);
+    for (const c of m.schemas.RING_COLLECTIONS) {
+      const diff = await compareWithEmulator(t, p, c);
+      expect({ c, missing: diff.missing.length, stored: diff.stored }).toEqual({ c, missing: 0, stored: diff.expected });
+    }
+    const status = await m.status.getSyncStatus(p.userId);
+    expect(status.collections.every((c) => c.progress === 1 && c.backfillDone)).toBe(true);
+    expect(status.totals.documents).toBeGreaterThan(1000);
+    expect(status.lastSuccessAt).not.toBeNull();
+  });
+
+  it("finds a person who connected while nothing ran and starts their backfill", async () => {
+    const p = await connectPerson(t);
+    expect(m.state.listUsersNeedingBackfill()).toContain(p.userId);
+    await install({ housekeepingMs: 50 });
+    await waitFor(() => backfilled(p.userId));
+    expect((await compareWithEmulator(t, p, "sleep")).missing).toEqual([]);
+  });
+
+  it("resumes after a restart: interrupted jobs and expired leases are taken again", async () => {
+    const p = await connectPerson(t);
+    m.state.ensureSyncStates(p.userId, m.schemas.RING_COLLECTIONS);
+    // A first process takes the sleep backfill and dies after a few pages (lease still held).
+    m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
+    const [job] = m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 600_000, limit: 1 });
+    expect(job?.collection).toBe("sleep");
+    const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
+    await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
+    expect(m.docs.collectionSummary("sleep", p.userId).documents).toBe(28);
+    // Another job whose lease ran out while its process was gone.
+    m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep" });
+    const [stale] = m.jobs.claimDueJobs({ now: Date.now() - 700_000, leaseMs: 1_000, limit: 1 });
+    expect(stale?.collection).toBe("daily_sleep");
+    expect(m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 1_000, limit: 5 }).map((j) => j.id)).toEqual([stale!.id]);
+    m.jobs.postponeJob(stale!.id, Date.now() - 1); // as if still running with an expired lease
+    m.jobs.renewJobLease(stale!.id, Date.now() - 1);
+
+    await install(); // the restarted process
+    await waitFor(() => Boolean(m.state.getSyncState(p.userId, "sleep")?.backfillDoneAt && m.state.getSyncState(p.userId, "daily_sleep")?.backfillDoneAt));
+    for (const c of ["sleep", "daily_sleep"] as const) {
+      const diff = await compareWithEmulator(t, p, c);
+      expect({ c, missing: diff.missing.length, extra: diff.extra.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, stored: diff.expected });
+    }
+    expect(m.jobs.listActiveJobs(p.userId).filter((j) => j.collection === "sleep" || j.collection === "daily_sleep")).toEqual([]);
+  });
+
+  it("polls the trailing days when the last sync is older than the poll interval, and on Sync now", async () => {
+    const p = await connectPerson(t);
+    await new m.engine.SyncEngine().backfillUser(p.userId);
+    const day = new Date().toISOString().slice(0, 10);
+    await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day }); // edits today (no webhooks here)
+    // Nothing is due yet: the backfill just ran.
+    await install({ housekeepingMs: 50 });
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await compareWithEmulator(t, p, "daily_activity")).changed.length).toBeGreaterThan(0);
+    // "Sync now" re-checks at once.
+    m.index.enqueueSyncNow(p.userId);
+    m.index.wakeScheduler();
+    await waitFor(async () => (await compareWithEmulator(t, p, "daily_activity")).changed.length === 0);
+    // A poll is due when the last attempt is older than the interval.
+    await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day });
+    for (const c of m.schemas.RING_COLLECTIONS) m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(Date.now() - 2 * 3_600_000) });
+    await waitFor(async () => (await compareWithEmulator(t, p, "daily_readiness")).changed.length === 0);
+  });
+
+  it("pauses a person whose connection needs a reconnect and resumes after it", async () => {
+    const p = await connectPerson(t);
+    await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "needs_reconnect" } });
+    await install({ housekeepingMs: 50 });
+    await waitFor(() => m.state.listSyncStates(p.userId).length > 0 && m.state.listSyncStates(p.userId).every((s) => s.status === "paused"));
+    expect(m.docs.collectionSummary("daily_activity", p.userId).documents).toBe(0);
+    await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "active" } });
+    await m.index.onAccountConnected(p.userId);
+    await waitFor(() => backfilled(p.userId));
+  });
+});

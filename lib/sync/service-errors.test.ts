@@ -1,0 +1,239 @@
+// Integration: how the sync engine meets the ring service's errors (emulator faults):
+// 429 on both layers honoured to the second, 5xx bursts and dropped connections survived,
+// 401 refreshed once, 403 not shared / expired, 422 shown as a bug, invalid documents kept aside.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  clearEmulatorRequests,
+  compareWithEmulator,
+  connectPerson,
+  emulatorControl,
+  emulatorFault,
+  emulatorRequests,
+  startSyncTestEnv,
+  type EmulatorRequest,
+  type SyncTestEnv,
+} from "@/lib/sync/test-kit";
+
+let t: SyncTestEnv;
+let m: {
+  engine: typeof import("@/lib/sync/engine");
+  state: typeof import("@/lib/db/queries/sync-state");
+  rejected: typeof import("@/lib/db/queries/rejected-documents");
+  settings: typeof import("@/lib/db/queries/app-settings");
+  rate: typeof import("@/lib/sync/rate-limit");
+  db: typeof import("@/lib/db");
+};
+
+beforeAll(async () => {
+  t = await startSyncTestEnv({ historyDays: 120 });
+  m = {
+    engine: await import("@/lib/sync/engine"),
+    state: await import("@/lib/db/queries/sync-state"),
+    rejected: await import("@/lib/db/queries/rejected-documents"),
+    settings: await import("@/lib/db/queries/app-settings"),
+    rate: await import("@/lib/sync/rate-limit"),
+    db: await import("@/lib/db"),
+  };
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
+const ms = (r: EmulatorRequest) => Date.parse(r.time);
+
+function engine(opts: ConstructorParameters<typeof import("@/lib/sync/engine").SyncEngine>[0] = {}) {
+  // A private gate per engine: pauses of one test do not leak into the next.
+  return new m.engine.SyncEngine({ ...opts, clientOptions: { backoff: fastBackoff, gate: new m.rate.RateGate(), ...opts.clientOptions } });
+}
+
+describe("429", () => {
+  it("pauses only that person's requests on the token layer, exactly as long as the headers say", async () => {
+    const a = await connectPerson(t);
+    const b = await connectPerson(t);
+    await clearEmulatorRequests(t);
+    await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier: "token", path_prefix: "/v2/usercollection/daily_readiness" });
+    await emulatorFault(t, { delay_ms: 25, count: 150, path_prefix: "/v2/usercollection/daily_sleep" });
+    const gate = new m.rate.RateGate();
+    const e = engine({ clientOptions: { gate } });
+    await Promise.all([e.backfillUser(a.userId, ["daily_readiness"]), e.backfillUser(b.userId, ["daily_sleep"])]);
+    const log = await emulatorRequests(t, "/v2/usercollection/");
+    const hit = log.find((r) => r.status === 429)!;
+    expect(hit.rate_limit_tier ?? "token").toBe("token");
+    const t429 = ms(hit);
+    const resetMs = (Math.ceil(t429 / 1000) + 2) * 1000;
+    // Injected faults answer before the bearer is read: tell the people apart by collection.
+    const mine = (r: EmulatorRequest) => r.path.endsWith("/daily_readiness");
+    const next = log.filter((r) => mine(r) && ms(r) > t429)[0]!;
+    expect(ms(next)).toBeGreaterThanOrEqual(resetMs - 5); // never sooner (log times are ms-rounded)
+    expect(ms(next) - resetMs).toBeLessThan(1000); // and not a second later
+    const others = log.filter((r) => !mine(r) && ms(r) > t429 + 50 && ms(r) < resetMs);
+    expect(others.length).toBeGreaterThan(0); // the other person kept going
+    expect((await compareWithEmulator(t, a, "daily_readiness")).missing).toEqual([]);
+    expect((await compareWithEmulator(t, b, "daily_sleep")).missing).toEqual([]);
+  });
+
+  it("pauses every person's requests on the application layer and keeps the pause across a restart", async () => {
+    const a = await connectPerson(t);
+    const b = await connectPerson(t);
+    await clearEmulatorRequests(t);
+    await emulatorFault(t, { delay_ms: 25, count: 150, path_prefix: "/v2/usercollection/daily_sleep" });
+    await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier: "application", path_prefix: "/v2/usercollection/daily_stress" });
+    const gate = new m.rate.RateGate();
+    const e = engine({ clientOptions: { gate } });
+    const run = Promise.all([e.backfillUser(b.userId, ["daily_sleep"]), e.backfillUser(a.userId, ["daily_stress"])]);
+    await run;
+    const log = await emulatorRequests(t, "/v2/usercollection/");
+    const hit = log.find((r) => r.status === 429)!;
+    expect(hit.rate_limit_tier ?? "application").toBe("application");
+    const t429 = ms(hit);
+    const resetMs = (Math.ceil(t429 / 1000) + 2) * 1000;
+    const during = log.filter((r) => ms(r) > t429 + 50 && ms(r) < resetMs - 5);
+    expect(during).toEqual([]); // nobody asked during the pause
+    const after = log.filter((r) => ms(r) > t429);
+    expect(ms(after[0]!)).toBeGreaterThanOrEqual(resetMs - 5);
+    expect(ms(after[0]!) - resetMs).toBeLessThan(1000);
+
+    const stored = m.settings.getAppSetting("rate_limit_pause:application", (await import("zod")).z.object({ until: (await import("zod")).z.number() }));
+    expect(stored?.until).toBeGreaterThanOrEqual(resetMs - 1000);
+    // A new process (fresh gate) with the clock just before the stored end still waits.
+    let now = stored!.until - 1500;
+    const slept: number[] = [];
+    const restarted = new m.rate.RateGate({ clock: { now: () => now, sleep: async (d) => { slept.push(d); now += d; } } });
+    await restarted.wait("any-account");
+    expect(slept).toEqual([1501]);
+  });
+});
+
+describe("5xx and dropped connections", () => {
+  it("survives bursts with bounded exponential backoff", async () => {
+    const p = await connectPerson(t);
+    await emulatorFault(t, { status: 503, count: 4, path_prefix: "/v2/usercollection/sleep" });
+    await emulatorFault(t, { status: 0, count: 2, path_prefix: "/v2/usercollection/daily_spo2" });
+    await emulatorFault(t, { status: 500, count: 3 });
+    const outcomes = await engine().backfillUser(p.userId);
+    expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
+    for (const c of ["sleep", "daily_spo2", "daily_activity"] as const) {
+      const diff = await compareWithEmulator(t, p, c);
+      expect({ missing: diff.missing.length, extra: diff.extra.length, stored: diff.stored }).toEqual({ missing: 0, extra: 0, stored: diff.expected });
+    }
+  });
+
+  it("gives up after the bounded retries and records the error for the job to retry", async () => {
+    const p = await connectPerson(t);
+    await emulatorFault(t, { status: 502, count: 3, path_prefix: "/v2/usercollection/daily_stress" });
+    const e = engine({ clientOptions: { backoff: { baseMs: 5, maxMs: 10, maxRetries: 2 } } });
+    const [outcome] = await e.backfillUser(p.userId, ["daily_stress"]);
+    expect(outcome?.result).toBe("failed");
+    expect(m.engine.classifyError(outcome?.error)).toEqual({ kind: "retry" });
+    const st = m.state.getSyncState(p.userId, "daily_stress")!;
+    expect(st.status).toBe("backfilling");
+    expect(st.lastError).toMatch(/HTTP 502/);
+    // The next run (the job's retry) finishes the job.
+    await engine().backfillUser(p.userId, ["daily_stress"]);
+    expect(m.state.getSyncState(p.userId, "daily_stress")!.backfillDoneAt).not.toBeNull();
+  });
+});
+
+describe("401, 403, 422", () => {
+  it("refreshes the token once after a 401 and retries once", async () => {
+    const p = await connectPerson(t);
+    const before = (await m.db.db.account.findUniqueOrThrow({ where: { id: p.accountId } })).access_token;
+    await clearEmulatorRequests(t);
+    await emulatorFault(t, { status: 401, count: 1, path_prefix: "/v2/usercollection/daily_activity" });
+    const [outcome] = await engine().backfillUser(p.userId, ["daily_activity"]);
+    expect(outcome?.result).toBe("done");
+    const after = (await m.db.db.account.findUniqueOrThrow({ where: { id: p.accountId } })).access_token;
+    expect(after).not.toBe(before);
+    const tokenCalls = await emulatorRequests(t, "/oauth/token");
+    expect(tokenCalls.length).toBe(1);
+  });
+
+  it("marks a collection not shared on 403 and stops asking for it", async () => {
+    const p = await connectPerson(t, { grant: "daily email personal" });
+    // Consent without spo2Daily: known from the granted scopes, no request needed.
+    await clearEmulatorRequests(t);
+    const e = engine();
+    await e.backfillUser(p.userId, ["daily_spo2"]);
+    expect(m.state.getSyncState(p.userId, "daily_spo2")!.status).toBe("not_shared");
+    expect(await emulatorRequests(t, "/v2/usercollection/daily_spo2")).toEqual([]);
+    // The stored scopes claim it, the token does not: the service answers 403.
+    await m.db.db.account.update({ where: { id: p.accountId }, data: { scope: "daily email personal spo2Daily" } });
+    m.state.updateSyncState(p.userId, "daily_spo2", { status: "idle" });
+    const [outcome] = await e.backfillUser(p.userId, ["daily_spo2"]);
+    expect(outcome?.result).toBe("failed");
+    expect(m.engine.classifyError(outcome?.error)).toEqual({ kind: "stop", status: "not_shared" });
+    expect(m.state.getSyncState(p.userId, "daily_spo2")!.status).toBe("not_shared");
+    await clearEmulatorRequests(t);
+    await e.backfillUser(p.userId, ["daily_spo2"]);
+    expect(await emulatorRequests(t, "/v2/usercollection/daily_spo2")).toEqual([]);
+  });
+
+  it("marks an expired membership and asks again only after a day or a reconnect", async () => {
+    const p = await connectPerson(t);
+    const e = engine();
+    await e.backfillUser(p.userId, ["daily_sleep"]);
+    await emulatorControl(t, "PATCH", `/users/${p.ringUserId}`, { subscription: "expired" });
+    const [outcome] = await e.syncUser(p.userId, ["daily_sleep"]);
+    expect(outcome?.result).toBe("failed");
+    expect(m.state.getSyncState(p.userId, "daily_sleep")!.status).toBe("expired");
+    await clearEmulatorRequests(t);
+    const [again] = await e.syncUser(p.userId, ["daily_sleep"]);
+    expect(again?.result).toBe("skipped");
+    expect(await emulatorRequests(t, "/v2/usercollection/daily_sleep")).toEqual([]);
+    await emulatorControl(t, "PATCH", `/users/${p.ringUserId}`, { subscription: "active" });
+    const { enqueueAfterConnect } = await import("@/lib/sync/jobs");
+    enqueueAfterConnect(p.userId);
+    expect(m.state.getSyncState(p.userId, "daily_sleep")!.status).toBe("idle");
+    const [ok] = await e.syncUser(p.userId, ["daily_sleep"]);
+    expect(ok?.result).toBe("done");
+  });
+
+  it("shows a 422 as a request bug on that collection without retrying", async () => {
+    const p = await connectPerson(t);
+    await emulatorFault(t, { status: 422, count: 1, path_prefix: "/v2/usercollection/daily_resilience" });
+    const [outcome] = await engine().backfillUser(p.userId, ["daily_resilience"]);
+    expect(m.engine.classifyError(outcome?.error)).toEqual({ kind: "bug" });
+    const st = m.state.getSyncState(p.userId, "daily_resilience")!;
+    expect(st.status).toBe("error");
+    expect(st.lastError).toContain("/v2/usercollection/daily_resilience");
+    expect(st.lastError).not.toMatch(/Bearer|token=/);
+  });
+});
+
+describe("invalid documents", () => {
+  it("keeps a document that fails validation aside and stores the rest", async () => {
+    const p = await connectPerson(t);
+    let tampered = "";
+    const fetchWithBadDocument: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const url = new URL(String(input));
+      if (!url.pathname.endsWith("/daily_readiness") || tampered) return res;
+      const body = (await res.json()) as { data: Array<Record<string, unknown>>; next_token: string | null };
+      const victim = body.data[2]!;
+      tampered = String(victim.id);
+      victim.score = "very good";
+      delete victim.contributors;
+      victim.extra_new_field = { nested: true }; // unknown keys are fine
+      return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+    };
+    const [outcome] = await engine({ clientOptions: { fetch: fetchWithBadDocument } }).backfillUser(p.userId, ["daily_readiness"]);
+    expect(outcome?.result).toBe("done");
+    const diff = await compareWithEmulator(t, p, "daily_readiness");
+    expect(diff.missing).toEqual([tampered]);
+    expect(diff.extra).toEqual([]);
+    const rejected = m.rejected.listRejectedDocuments(p.userId);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ collection: "daily_readiness", documentId: tampered });
+    expect(rejected[0]!.error).toMatch(/score/);
+    expect(rejected[0]!.error).toMatch(/contributors/);
+    expect(m.rejected.countRejectedByCollection(p.userId)).toEqual({ daily_readiness: 1 });
+    // The next clean fetch of that document replaces the rejection.
+    const { getSyncEngine } = m.engine;
+    void getSyncEngine;
+    await engine().applyDocumentEvent({ userId: p.userId, collection: "daily_readiness", eventType: "update", objectId: tampered });
+    expect(m.rejected.listRejectedDocuments(p.userId)).toEqual([]);
+    expect((await compareWithEmulator(t, p, "daily_readiness")).missing).toEqual([]);
+  });
+});

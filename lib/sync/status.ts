@@ -1,0 +1,135 @@
+import "server-only";
+import { env } from "@/lib/env.mjs";
+import { RING_COLLECTIONS, type RingCollection } from "@/lib/ring/schemas";
+import { getRingAccountForUser } from "@/lib/ring/tokens";
+import { collectionSummary } from "@/lib/db/queries/ring-documents";
+import { listActiveJobs, fromDbTime } from "@/lib/db/queries/jobs";
+import { countRejectedByCollection, listRejectedDocuments } from "@/lib/db/queries/rejected-documents";
+import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { getSyncEngine } from "@/lib/sync/engine";
+import { estimateEtaSeconds, progressFraction } from "@/lib/sync/plan";
+import { getRateGate } from "@/lib/sync/rate-limit";
+import { getDataFamily, getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
+import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
+
+// GET /api/sync/status: what the sync page and the dashboard show about freshness.
+
+export const COLLECTION_LABELS: Record<RingCollection, string> = {
+  daily_activity: "Activity",
+  daily_readiness: "Readiness",
+  daily_sleep: "Sleep score",
+  daily_spo2: "Blood oxygen (SpO2)",
+  daily_stress: "Stress",
+  daily_resilience: "Resilience",
+  daily_cardiovascular_age: "Cardiovascular age",
+  sleep: "Sleep periods",
+};
+
+export type CollectionSyncStatus = {
+  collection: RingCollection;
+  label: string;
+  /** idle | backfilling | syncing | not_shared | expired | error | paused | queued */
+  status: string;
+  documents: number;
+  backfillDone: boolean;
+  windowsDone: number;
+  windowsTotal: number;
+  /** pages fetched in the running backfill (this process) */
+  pages: number;
+  /** 0..1 through the backfill's days */
+  progress: number;
+  etaSeconds: number | null;
+  lastSuccessAt: string | null;
+  lastAttemptAt: string | null;
+  newestDay: string | null;
+  lastError: string | null;
+  rejected: number;
+  queued: boolean;
+};
+
+export type SyncStatusResponse = {
+  running: boolean;
+  account: { status: string } | null;
+  dataFamily: "usercollection" | "sandbox";
+  pollMinutes: number;
+  trailingDays: number;
+  webhooks: WebhookOverview;
+  rateLimitedUntil: string | null;
+  lastSuccessAt: string | null;
+  sleepLag: { lagging: boolean; newestActivityDay: string | null; newestSleepDay: string | null };
+  totals: { documents: number; rejected: number };
+  collections: CollectionSyncStatus[];
+  rejected: Array<{ id: number; collection: string; documentId: string | null; day: string | null; error: string; seenAt: string }>;
+};
+
+function iso(value: string | null): string | null {
+  return fromDbTime(value)?.toISOString() ?? null;
+}
+
+export async function getSyncStatus(userId: string, now = Date.now()): Promise<SyncStatusResponse> {
+  const account = await getRingAccountForUser(userId);
+  const states = new Map<string, SyncStateRow>(listSyncStates(userId).map((s) => [s.collection, s]));
+  const jobs = listActiveJobs(userId);
+  const rejectedCounts = countRejectedByCollection(userId);
+  const engine = getSyncEngine();
+
+  const collections: CollectionSyncStatus[] = RING_COLLECTIONS.map((collection) => {
+    const s = states.get(collection);
+    const summary = collectionSummary(collection, userId);
+    const done = Boolean(s?.backfillDoneAt);
+    const progressInfo = engine.progress.get(`${userId}:${collection}`);
+    const firstDay = progressInfo?.firstDay ?? summary.oldestDay;
+    const cursorDay = progressInfo?.cursorDay ?? (done ? summary.newestDay : (s?.cursorStart ?? null));
+    const endDay = s?.backfillTo ?? summary.newestDay ?? new Date(now).toISOString().slice(0, 10);
+    const progress = progressFraction({ firstDay, cursorDay, endDay, done });
+    const queued = jobs.some((j) => j.collection === collection);
+    const status = s?.status ?? (queued ? "queued" : "idle");
+    return {
+      collection,
+      label: COLLECTION_LABELS[collection],
+      status: status === "idle" && queued && !done ? "queued" : status,
+      documents: summary.documents,
+      backfillDone: done,
+      windowsDone: s?.windowsDone ?? 0,
+      windowsTotal: s?.windowsTotal ?? 0,
+      pages: progressInfo?.pages ?? 0,
+      progress,
+      etaSeconds: progressInfo && !done ? estimateEtaSeconds(progress, now - progressInfo.startedAt) : null,
+      lastSuccessAt: iso(s?.lastSuccessAt ?? null),
+      lastAttemptAt: iso(s?.lastAttemptAt ?? null),
+      newestDay: summary.newestDay,
+      lastError: s?.lastError ?? null,
+      rejected: rejectedCounts[collection] ?? 0,
+      queued,
+    };
+  });
+
+  const newestActivityDay = collections.find((c) => c.collection === "daily_activity")?.newestDay ?? null;
+  const newestSleepDay = collections.find((c) => c.collection === "sleep")?.newestDay ?? null;
+  const pause = account ? getRateGate().pausedUntil(account.accountId) : getRateGate().pausedUntil(null);
+  const successes = collections.map((c) => c.lastSuccessAt).filter((x): x is string => Boolean(x)).sort();
+  const webhooks = webhookOverview(now);
+  const basePoll = getPollMinutes();
+  return {
+    running: collections.some((c) => c.status === "backfilling" || c.status === "syncing" || c.queued),
+    account: account ? { status: account.status } : null,
+    dataFamily: getDataFamily(),
+    pollMinutes: webhooks.mode === "active" ? Math.max(basePoll, WEBHOOK_POLL_MINUTES) : basePoll,
+    trailingDays: env.SYNC_TRAILING_DAYS,
+    webhooks,
+    rateLimitedUntil: pause ? new Date(pause.until).toISOString() : null,
+    lastSuccessAt: successes.at(-1) ?? null,
+    sleepLag: {
+      // Activity syncs in the background; sleep needs the phone app opened (interface §1.6).
+      lagging: Boolean(newestActivityDay && newestSleepDay && newestSleepDay < newestActivityDay),
+      newestActivityDay,
+      newestSleepDay,
+    },
+    totals: {
+      documents: collections.reduce((n, c) => n + c.documents, 0),
+      rejected: collections.reduce((n, c) => n + c.rejected, 0),
+    },
+    collections,
+    rejected: listRejectedDocuments(userId, 20).map((r) => ({ ...r, seenAt: iso(r.seenAt) ?? r.seenAt })),
+  };
+}

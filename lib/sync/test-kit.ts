@@ -1,0 +1,111 @@
+// Test support for the sync integration tests (never imported by the app): an in-process
+// emulator, the app pointed at it, and connected people (User + Account rows with tokens
+// from the emulator's real OAuth flow, encrypted with lib/ring/tokens.ts).
+import type { EmulatorConfig } from "@/lib/emulator/config";
+import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
+import { connect, registerClient, uniqueEmail, type Client } from "@/lib/emulator/test-utils";
+import type { RingCollection } from "@/lib/ring/schemas";
+
+export type SyncTestEnv = {
+  emu: RunningEmulator;
+  url: string;
+  client: Client;
+  close(): Promise<void>;
+};
+
+/**
+ * Starts the emulator (page size 7 and 1826 days of history unless overridden) and points
+ * the app's environment at it. Import app modules only after this (env is read at import).
+ */
+export async function startSyncTestEnv(overrides: Partial<EmulatorConfig> = {}, env: Record<string, string> = {}): Promise<SyncTestEnv> {
+  const emu = await startEmulator({ port: 0, pageSize: 7, historyDays: 1826, webhookDelayMs: 0, webhookRetryMs: 50, ...overrides });
+  const client = await registerClient(emu.url, { approved: true, redirect_uris: ["http://localhost:3999/api/auth/callback/ring"] });
+  process.env.RING_API_BASE_URL = emu.url;
+  process.env.RING_CLIENT_ID = client.client_id;
+  process.env.RING_CLIENT_SECRET = client.client_secret;
+  process.env.SYNC_DISABLED = "1";
+  process.env.RING_REQUEST_TIMEOUT_MS = "10000";
+  for (const [k, v] of Object.entries(env)) process.env[k] = v;
+  return { emu, url: emu.url, client, close: () => emu.close() };
+}
+
+export type ConnectedPerson = { userId: string; accountId: string; ringUserId: string; email: string };
+
+/** Runs the emulator's OAuth flow and stores the person as the auth code would (encrypted tokens). */
+export async function connectPerson(t: SyncTestEnv, opts: { email?: string; grant?: string } = {}): Promise<ConnectedPerson> {
+  const email = opts.email ?? uniqueEmail("sync");
+  const token = await connect(t.url, t.client, { email, grant: opts.grant });
+  const { db } = await import("@/lib/db");
+  const { encryptToken } = await import("@/lib/ring/tokens");
+  const user = await db.user.create({ data: { email, role: "owner", ringUserId: token.user_id } });
+  const account = await db.account.create({
+    data: {
+      userId: user.id,
+      type: "oauth",
+      provider: "ring",
+      providerAccountId: token.user_id,
+      access_token: encryptToken(token.access_token),
+      refresh_token: encryptToken(token.refresh_token),
+      expires_at: Math.floor(Date.now() / 1000) + token.expires_in,
+      token_type: "bearer",
+      scope: token.scope,
+      status: "active",
+      tokenUpdatedAt: new Date(),
+    },
+  });
+  return { userId: user.id, accountId: account.id, ringUserId: token.user_id, email };
+}
+
+type Doc = Record<string, unknown>;
+
+/** Every document the emulator holds for a person in one collection. */
+export async function emulatorDocuments(t: SyncTestEnv, ringUserId: string, collection: RingCollection): Promise<Doc[]> {
+  const res = await fetch(`${t.url}/_emulator/users/${encodeURIComponent(ringUserId)}/documents/${collection}`);
+  if (!res.ok) throw new Error(`emulator documents ${collection}: ${res.status}`);
+  const body = (await res.json()) as { data: Doc[] };
+  return body.data;
+}
+
+export type EmulatorRequest = { time: string; method: string; path: string; status: number; token_fingerprint: string | null; user_id: string | null; rate_limit_tier: string | null; fault: boolean };
+
+export async function emulatorRequests(t: SyncTestEnv, pathPrefix = "/v2/"): Promise<EmulatorRequest[]> {
+  const res = await fetch(`${t.url}/_emulator/requests?path_prefix=${encodeURIComponent(pathPrefix)}`);
+  return ((await res.json()) as { requests: EmulatorRequest[] }).requests;
+}
+
+export async function clearEmulatorRequests(t: SyncTestEnv): Promise<void> {
+  await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
+}
+
+export async function emulatorFault(
+  t: SyncTestEnv,
+  fault: { status?: number; count?: number; path_prefix?: string; retry_after?: number; tier?: "token" | "application"; delay_ms?: number },
+): Promise<void> {
+  const res = await fetch(`${t.url}/_emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
+  if (!res.ok) throw new Error(`fault: ${res.status} ${await res.text()}`);
+}
+
+export async function emulatorControl(t: SyncTestEnv, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${t.url}/_emulator${path}`, {
+    method,
+    headers: body === undefined ? undefined : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`emulator ${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Compares stored documents with the emulator's: same keys, same JSON. Returns the differences. */
+export async function compareWithEmulator(t: SyncTestEnv, person: ConnectedPerson, collection: RingCollection): Promise<{ expected: number; stored: number; missing: string[]; extra: string[]; changed: string[] }> {
+  const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
+  const upstream = await emulatorDocuments(t, person.ringUserId, collection);
+  const keyOf = (d: Doc) => String(collection === "daily_cardiovascular_age" ? d.day : d.id);
+  const want = new Map(upstream.map((d) => [keyOf(d), JSON.stringify(d)]));
+  const stored = listRawDocuments(collection, person.userId);
+  const have = new Map(stored.map((r) => [collection === "daily_cardiovascular_age" ? r.day : String(r.documentId), r.raw]));
+  const missing = [...want.keys()].filter((k) => !have.has(k));
+  const extra = [...have.keys()].filter((k) => !want.has(k));
+  const changed = [...want.keys()].filter((k) => have.has(k) && have.get(k) !== want.get(k));
+  return { expected: upstream.length, stored: stored.length, missing, extra, changed };
+}

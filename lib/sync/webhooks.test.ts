@@ -1,0 +1,178 @@
+// End to end through a real HTTP server: subscriptions are created at the emulator (with the
+// verification handshake against our GET route), an emulator sync sends signed notifications
+// to our POST route, the scheduler fetches the documents, and the new day is in SQLite.
+// Forged, stale, duplicate, oversized and malformed notifications change nothing.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signWebhook } from "@/lib/emulator/webhooks";
+import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
+
+let t: SyncTestEnv;
+let server: http.Server;
+let appUrl = "";
+let handler: { GET: (r: Request) => Promise<Response>; POST: (r: Request) => Promise<Response> } | null = null;
+let m: {
+  engine: typeof import("@/lib/sync/engine");
+  scheduler: typeof import("@/lib/sync/scheduler");
+  subs: typeof import("@/lib/sync/subscriptions");
+  docs: typeof import("@/lib/db/queries/ring-documents");
+  raw: typeof import("@/lib/db/raw");
+};
+let person: ConnectedPerson;
+
+function startServer(): Promise<string> {
+  server = http.createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks);
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+      const request = new Request(`${appUrl}${req.url}`, { method: req.method, headers, body: req.method === "POST" ? body : undefined });
+      const response = req.method === "GET" ? await handler!.GET(request) : await handler!.POST(request);
+      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    })();
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+beforeAll(async () => {
+  appUrl = await startServer();
+  t = await startSyncTestEnv({ historyDays: 30, pageSize: 7, webhookDelayMs: 0 }, { PUBLIC_URL: appUrl });
+  handler = await import("@/app/api/webhooks/ring/route");
+  m = {
+    engine: await import("@/lib/sync/engine"),
+    scheduler: await import("@/lib/sync/scheduler"),
+    subs: await import("@/lib/sync/subscriptions"),
+    docs: await import("@/lib/db/queries/ring-documents"),
+    raw: await import("@/lib/db/raw"),
+  };
+  person = await connectPerson(t);
+  await new m.engine.SyncEngine().backfillUser(person.userId);
+  // The route wakes the process's scheduler: install one (housekeeping far away).
+  await m.scheduler.replaceScheduler(new m.scheduler.Scheduler(new m.engine.SyncEngine(), { housekeepingMs: 3_600_000, idleMs: 200 }));
+});
+
+afterAll(async () => {
+  await m?.scheduler.replaceScheduler(null);
+  await t?.close();
+  await new Promise<void>((r) => server?.close(() => r()));
+});
+
+const countEvents = () => (m.raw.rawDb().prepare("SELECT COUNT(*) AS n FROM webhook_event").get() as { n: number }).n;
+const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+async function post(body: string, headers: Record<string, string>) {
+  return fetch(`${appUrl}/api/webhooks/ring`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+}
+
+function signed(body: string, ts = String(Math.floor(Date.now() / 1000)), secret = t.client.client_secret) {
+  return { "x-oura-timestamp": ts, "x-oura-signature": signWebhook(secret, ts, body) };
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("timed out waiting");
+}
+
+describe("webhook subscriptions", () => {
+  it("answers the handshake only for our verification token", async () => {
+    const ok = await fetch(`${appUrl}/api/webhooks/ring?verification_token=test-webhook-verification-token&challenge=abc123`);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ challenge: "abc123" });
+    const bad = await fetch(`${appUrl}/api/webhooks/ring?verification_token=nope&challenge=abc123`);
+    expect(bad.status).toBe(401);
+    expect(await bad.text()).not.toContain("abc123");
+  });
+
+  it("subscribes every stored data type × event type and renews before expiry", async () => {
+    const first = await m.subs.syncWebhookSubscriptions();
+    // (The scheduler's own upkeep job may have made some of them first.)
+    expect(first).toMatchObject({ enabled: true, failed: 0 });
+    expect(first.created + first.unchanged).toBe(24);
+    expect(m.subs.webhookOverview()).toMatchObject({ mode: "active", active: 24, expected: 24 });
+    const again = await m.subs.syncWebhookSubscriptions();
+    expect(again).toMatchObject({ created: 0, unchanged: 24 });
+    // Seen from 89 days on, every subscription is close to its expiry: renewed.
+    const later = await m.subs.syncWebhookSubscriptions({ now: Date.now() + 89 * 86_400_000 });
+    expect(later).toMatchObject({ renewed: 24, failed: 0 });
+  });
+});
+
+describe("notifications", () => {
+  it("brings an emulator sync's new day into SQLite within seconds", async () => {
+    const day = tomorrow();
+    const started = Date.now();
+    const result = (await emulatorControl(t, "POST", `/users/${person.ringUserId}/sync`, { day })) as { created: number };
+    expect(result.created).toBeGreaterThan(3);
+    await waitFor(() => m.docs.listRawDocuments("daily_activity", person.userId).some((d) => d.day === day));
+    await waitFor(() => m.docs.listRawDocuments("daily_readiness", person.userId).some((d) => d.day === day));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Every collection ends up identical to the service (creates and updates alike).
+    await waitFor(async () => {
+      for (const c of ["daily_activity", "daily_readiness", "daily_sleep", "sleep", "daily_stress"] as const) {
+        const diff = await compareWithEmulator(t, person, c);
+        if (diff.missing.length || diff.extra.length || diff.changed.length) return false;
+      }
+      return true;
+    });
+  });
+
+  it("applies a delete notification", async () => {
+    const docs = m.docs.listRawDocuments("daily_stress", person.userId);
+    const victim = docs.at(-1)!;
+    await emulatorControl(t, "POST", `/users/${person.ringUserId}/documents/daily_stress/${victim.documentId}/delete`);
+    await waitFor(() => !m.docs.listRawDocuments("daily_stress", person.userId).some((d) => d.documentId === victim.documentId));
+  });
+
+  it("records a duplicate once and acknowledges it", async () => {
+    const body = JSON.stringify({ event_type: "update", data_type: "daily_sleep", object_id: "dup-1", event_time: "2026-01-01T08:00:00+00:00", user_id: "someone-else" });
+    const before = countEvents();
+    const a = await post(body, signed(body));
+    const b = await post(body, signed(body));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(countEvents()).toBe(before + 1);
+  });
+
+  it("rejects forged, stale, oversized and malformed notifications without recording anything", async () => {
+    const body = JSON.stringify({ event_type: "create", data_type: "daily_activity", object_id: "x-1", event_time: "2026-01-01T08:00:00+00:00", user_id: person.ringUserId });
+    const before = countEvents();
+    const forged = await post(body, signed(body, undefined, "not-the-client-secret"));
+    expect(forged.status).toBe(401);
+    const tampered = await post(body.replace("x-1", "x-2"), signed(body));
+    expect(tampered.status).toBe(401);
+    const noSignature = await post(body, { "x-oura-timestamp": String(Math.floor(Date.now() / 1000)) });
+    expect(noSignature.status).toBe(401);
+    const staleTs = String(Math.floor(Date.now() / 1000) - 3600);
+    const stale = await post(body, signed(body, staleTs));
+    expect(stale.status).toBe(401);
+    const big = JSON.stringify({ pad: "x".repeat(70_000) });
+    expect((await post(big, signed(big))).status).toBe(413);
+    const notJson = "{not json";
+    expect((await post(notJson, signed(notJson))).status).toBe(400);
+    const wrongShape = JSON.stringify({ event_type: "explode", data_type: "daily_activity", user_id: "u" });
+    expect((await post(wrongShape, signed(wrongShape))).status).toBe(400);
+    expect(countEvents()).toBe(before);
+    // Lower-case signatures are the same signature.
+    const ts = String(Math.floor(Date.now() / 1000));
+    const lower = await post(body, { "x-oura-timestamp": ts, "x-oura-signature": signWebhook(t.client.client_secret, ts, body).toLowerCase() });
+    expect(lower.status).toBe(200);
+    expect(countEvents()).toBe(before + 1);
+  });
+
+  it("acknowledges notifications about unknown people the same way and ignores them", async () => {
+    const body = JSON.stringify({ event_type: "create", data_type: "daily_activity", object_id: "nobody-doc", event_time: "2026-02-01T08:00:00+00:00", user_id: "unknown-ring-user" });
+    const res = await post(body, signed(body));
+    expect(res.status).toBe(200);
+    await waitFor(() => {
+      const row = m.raw.rawDb().prepare("SELECT status FROM webhook_event WHERE objectId = 'nobody-doc'").get() as { status: string } | undefined;
+      return row?.status === "ignored";
+    });
+  });
+});
