@@ -4,6 +4,7 @@ import { auth } from "@/lib/auth";
 import { AppNav } from "@/components/ui/app-nav";
 import { ReconnectBanner } from "@/components/auth/reconnect-banner";
 import { env } from "@/lib/env.mjs";
+import { ensureSchedulerStarted } from "@/lib/sync/scheduler";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +12,7 @@ export const dynamic = "force-dynamic";
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const session = await auth();
   if (!session?.user?.id) redirect("/sign-in");
+  ensureSchedulerStarted();
   return (
     <div className="min-h-screen">
       <AppNav isDemo={env.RINGSIDE_DEMO} userLabel={session.user.email ?? session.user.name ?? "You"} />

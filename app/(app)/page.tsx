@@ -1,3 +1,21 @@
-export default function TodayPage() {
-  return <h1 className="text-2xl font-semibold">Today</h1>;
+import type { Metadata } from "next";
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { requireUser } from "@/lib/auth/session";
+import { getTodaySummary } from "@/lib/db/queries/metrics";
+import { env } from "@/lib/env.mjs";
+import { TodayClient } from "@/app/(app)/today-client";
+
+export const metadata: Metadata = { title: "Today" };
+
+// Today: the newest day of each collection. The summary is prefetched here (same function as
+// GET /api/days/latest) so the first paint already has its numbers and sparklines.
+export default async function TodayPage() {
+  const user = await requireUser();
+  const queryClient = new QueryClient();
+  await queryClient.prefetchQuery({ queryKey: ["today"], queryFn: () => getTodaySummary(user.id) });
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <TodayClient isDemo={env.RINGSIDE_DEMO} />
+    </HydrationBoundary>
+  );
 }

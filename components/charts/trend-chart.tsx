@@ -76,7 +76,7 @@ export function TrendChart({
     const xs = Array.from({ length: n }, (_, i) => x(i));
     const py = (arr: Array<number | null>) => arr.map((v) => (v === null ? null : y(v)));
     const dots: Array<{ cx: number; cy: number; flag: string | null; run: boolean }> = [];
-    const showDots = n <= 120;
+    const showDots = n <= 45;
     for (let i = 0; i < n; i++) {
       const v = values[i];
       if (v === null || v === undefined) continue;

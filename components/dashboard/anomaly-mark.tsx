@@ -15,7 +15,14 @@ export function AnomalyMark({ flag, className, compact }: { flag: AnomalyFlag; c
       )}
     >
       <span aria-hidden>{flag === "high" ? "↑" : "↓"}</span>
-      {compact ? <span className="sr-only">{text}</span> : text}
+      {compact ? (
+        <>
+          <span aria-hidden>{flag}</span>
+          <span className="sr-only">{text}</span>
+        </>
+      ) : (
+        text
+      )}
     </span>
   );
 }

@@ -25,15 +25,17 @@ export function DeltaChip({
   if (delta === null) {
     return <span className={cn("text-xs text-slate-400 dark:text-slate-500", className)}>not enough days for a {against}</span>;
   }
-  const tone = deltaTone(metric, delta);
-  const arrow = delta > 0 ? "▲" : delta < 0 ? "▼" : "";
+  const text = formatDelta(metric, delta, units);
+  const isZero = text === "±0";
+  const tone = isZero ? "neutral" : deltaTone(metric, delta);
+  const arrow = isZero ? "" : delta > 0 ? "▲" : "▼";
   return (
     <span
       className={cn("inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium tabular-nums ring-1 ring-inset", TONE[tone], className)}
       title={`Change against the ${against}`}
     >
-      <span aria-hidden className="text-[0.65rem]">{arrow}</span>
-      {formatDelta(metric, delta, units)}
+      {arrow ? <span aria-hidden className="text-[0.65rem]">{arrow}</span> : null}
+      {text}
       <span className="font-normal opacity-75">vs {against}</span>
     </span>
   );

@@ -1,12 +1,17 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/hooks/api-fetch";
 import type { SyncCollectionStatus } from "@/components/hooks/api-types";
+import type { SyncStatusResponse } from "@/lib/sync/status";
+
+export type { SyncStatusResponse };
+
+const KEY = ["sync-status"] as const;
 
 /**
- * Per-collection sync freshness from GET /api/sync/status (owned by the sync feature). The
- * shape is read defensively: an array of collections, or an object with `collections` as an
- * array or a map; anything else (or a missing route) gives an empty list.
+ * Per-collection sync freshness from GET /api/sync/status. The shape is read defensively: an
+ * array of collections, or an object with `collections` as an array or a map; anything else
+ * (or a missing route) gives an empty list.
  */
 export function normaliseSyncStatus(data: unknown): SyncCollectionStatus[] {
   const obj = data as Record<string, unknown> | null;
@@ -34,11 +39,34 @@ export function normaliseSyncStatus(data: unknown): SyncCollectionStatus[] {
   return out;
 }
 
+/** Per-collection freshness (dashboard); shares its cache with useSyncDetails. */
 export function useSyncStatus() {
   return useQuery({
-    queryKey: ["sync-status"],
-    queryFn: async () => normaliseSyncStatus(await apiFetch<unknown>("/api/sync/status")),
+    queryKey: KEY,
+    queryFn: () => apiFetch<unknown>("/api/sync/status"),
+    select: normaliseSyncStatus,
     retry: false,
     refetchInterval: 60_000,
+  });
+}
+
+/** The whole sync status (sync page): polls every second while anything runs. */
+export function useSyncDetails(initialData?: SyncStatusResponse) {
+  return useQuery({
+    queryKey: KEY,
+    queryFn: () => apiFetch<SyncStatusResponse>("/api/sync/status"),
+    initialData,
+    staleTime: 0,
+    refetchInterval: (query) => ((query.state.data as SyncStatusResponse | undefined)?.running ? 1_000 : 15_000),
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** "Sync now". */
+export function useSyncNow() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<SyncStatusResponse>("/api/sync", { method: "POST" }),
+    onSuccess: (data) => qc.setQueryData(KEY, data),
   });
 }

@@ -11,6 +11,7 @@ export function MetricSelect({
   filter,
   className,
   ariaLabel,
+  placeholder,
 }: {
   id?: string;
   value: string;
@@ -18,9 +19,12 @@ export function MetricSelect({
   filter?: (m: MetricDef) => boolean;
   className?: string;
   ariaLabel?: string;
+  /** an empty first option (for "add a metric" pickers) */
+  placeholder?: string;
 }) {
   return (
     <select id={id} aria-label={ariaLabel} value={value} onChange={(e) => onChange(e.target.value)} className={cn(inputClass, "max-w-full pr-8", className)}>
+      {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
       {metricGroups(filter).map((g) => (
         <optgroup key={g.group} label={g.group}>
           {g.metrics.map((m) => (

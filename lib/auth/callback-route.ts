@@ -67,7 +67,9 @@ export function withRingCallback(handler: Handler): Handler {
     const failed = location ? failedLocation(location, origin) : null;
     if (ctx.failure || failed) {
       const code = ctx.failure ?? failed?.known ?? "unknown";
-      return errorRedirect(origin, code, ctx.failureDetail, res);
+      const out = errorRedirect(origin, code, ctx.failureDetail, res);
+      if (code === "invite_invalid" && ctx.inviteSecret) out.headers.append("set-cookie", clearCookie(INVITE_COOKIE, url.protocol === "https:"));
+      return out;
     }
     if (ctx.inviteSecret) {
       const headers = new Headers(res.headers);

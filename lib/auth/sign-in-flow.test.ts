@@ -241,6 +241,7 @@ describe("Connect your ring (in-process round trip)", () => {
     const otherRing = await ringIdOf(otherEmail);
     const again = await connect(otherEmail, { jar: new Map([[invites.INVITE_COOKIE, invite.secret]]) });
     expect(again.landed.searchParams.get("error")).toBe("invite_invalid");
+    expect(again.jar.has(invites.INVITE_COOKIE)).toBe(false);
     expect(await counts()).toEqual(before);
     expect(await revokesFor(otherRing)).toBe(1);
   });

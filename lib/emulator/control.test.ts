@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS } from "./fixtures";
 import type { RunningEmulator } from "./server";
-import { DEMO, TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail } from "./test-utils";
+import { DEMO, TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail, wornEmail } from "./test-utils";
 import { shiftDay } from "./dates";
 
 let emu: RunningEmulator;
@@ -106,7 +106,7 @@ describe("users", () => {
 
 describe("sync", () => {
   it("creates documents for a new day and revises an existing day with the same ids", async () => {
-    const t = await connect(base);
+    const t = await connect(base, undefined, { email: wornEmail() });
     const tomorrow = shiftDay(TEST_TODAY, 1);
     const created = await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day: tomorrow } });
     expect(created.status).toBe(200);

@@ -3,7 +3,7 @@ import { DAILY_COLLECTIONS, COLLECTIONS, type Collection } from "./fixtures";
 import { validateResponse } from "./openapi";
 import { SANDBOX_DOCUMENTS, SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, SANDBOX_SLEEP_DOCUMENTS } from "./sandbox-data";
 import type { RunningEmulator } from "./server";
-import { TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail } from "./test-utils";
+import { TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail, wornEmail } from "./test-utils";
 import { shiftDay } from "./dates";
 
 type Doc = Record<string, unknown> & { id: string; day: string };
@@ -18,7 +18,7 @@ let stored: Record<Collection, Doc[]>;
 beforeAll(async () => {
   emu = await startTestEmulator({ pageSize: 7, historyDays: 40 });
   base = emu.url;
-  const t = await connect(base);
+  const t = await connect(base, undefined, { email: wornEmail("main") });
   token = t.access_token;
   userId = t.user_id;
   stored = {} as Record<Collection, Doc[]>;

@@ -71,7 +71,7 @@ export function wallClock(timestamp: string): string {
   return `${m[1]}T${m[2]}:${m[3] ?? "00"}`;
 }
 
-/** "2024-11-11T04:00:00+01:00" → "2024-11-11T04:00:00+01:00" normalised as ISO with offset, for event_time. */
+/** Epoch ms → "2026-03-15T08:00:00+00:00" (UTC, offset form, no fraction), for event_time and expiration_time. */
 export function isoWithOffset(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }

@@ -1,8 +1,11 @@
 // Helpers for the emulator's own tests: start a small emulator, run the OAuth flow over HTTP,
 // call data routes. Not used by the emulator itself.
 import { createHash, randomBytes } from "node:crypto";
-import type { EmulatorConfig } from "./config";
+import { DEFAULT_SEED, type EmulatorConfig } from "./config";
+import { shiftDay } from "./dates";
+import { COLLECTIONS, generateDay, type Collection } from "./fixtures";
 import { startEmulator, type RunningEmulator } from "./server";
+import { userIdFor } from "./store";
 
 export const TEST_TODAY = "2026-03-15";
 export const DEMO = {
@@ -25,6 +28,28 @@ export function startTestEmulator(overrides: Partial<EmulatorConfig> = {}): Prom
 
 export function uniqueEmail(tag = "u"): string {
   return `${tag}-${randomBytes(4).toString("hex")}@example.test`;
+}
+
+/**
+ * A fresh e-mail whose generated user wore the ring on `days` (every collection has a
+ * document) and whose first revision of TEST_TODAY changes `changing` — so tests that sync
+ * and wait for notifications do not depend on a random user's data.
+ */
+export function wornEmail(
+  tag = "w",
+  days: string[] = [TEST_TODAY, shiftDay(TEST_TODAY, 1)],
+  changing: Collection[] = ["daily_readiness", "daily_sleep", "sleep", "daily_activity", "daily_stress"],
+  seed = DEFAULT_SEED,
+): string {
+  for (let i = 0; i < 1000; i++) {
+    const email = uniqueEmail(tag);
+    const opts = { seed, userKey: userIdFor(seed, email) };
+    if (!days.every((d) => COLLECTIONS.every((c) => generateDay(opts, d)[c].length > 0))) continue;
+    const r0 = generateDay(opts, TEST_TODAY, 0);
+    const r1 = generateDay(opts, TEST_TODAY, 1);
+    if (changing.every((c) => JSON.stringify(r0[c]) !== JSON.stringify(r1[c]))) return email;
+  }
+  throw new Error("no suitable generated user found");
 }
 
 export function verifier(): string {

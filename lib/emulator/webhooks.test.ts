@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { validateResponse } from "./openapi";
 import type { RunningEmulator } from "./server";
-import { Receiver, TEST_TODAY, call, connect, registerClient, startTestEmulator, waitFor, type Client } from "./test-utils";
+import { Receiver, TEST_TODAY, call, connect, registerClient, startTestEmulator, waitFor, wornEmail, type Client } from "./test-utils";
 import { signWebhook } from "./webhooks";
 
 let emu: RunningEmulator;
@@ -171,7 +171,7 @@ describe("notifications", () => {
     await subscribe(c, "create", "sleep", "/sleep-create");
     const outsider = await registerClient(base);
     await subscribe(outsider, "update", "daily_readiness", "/outsider");
-    const user = await connect(base, { client_id: c.client_id, client_secret: c.client_secret, redirect_uri: c.redirect_uri });
+    const user = await connect(base, { client_id: c.client_id, client_secret: c.client_secret, redirect_uri: c.redirect_uri }, { email: wornEmail() });
 
     const sync = await call(base, `/_emulator/users/${user.user_id}/sync`, { json: { day: TEST_TODAY } });
     expect(sync.status).toBe(200);
@@ -236,7 +236,7 @@ describe("delivery timing, retries, cancellation, expiry", () => {
   async function setup(overrides: Parameters<typeof startTestEmulator>[0]) {
     const e = await startTestEmulator(overrides);
     const c = await registerClient(e.url);
-    const user = await connect(e.url, { client_id: c.client_id, client_secret: c.client_secret, redirect_uri: c.redirect_uri });
+    const user = await connect(e.url, { client_id: c.client_id, client_secret: c.client_secret, redirect_uri: c.redirect_uri }, { email: wornEmail() });
     return { e, c, user };
   }
 

@@ -38,3 +38,19 @@ describe("calendar day states", () => {
     expect(new Set(days.map((d) => d.status))).toEqual(new Set(["not_synced"]));
   });
 });
+
+describe("heat levels", () => {
+  it("uses the score bands for scores and quartiles otherwise, turned round when lower is better", async () => {
+    const { heatThresholds, heatLevel, summarizeCalendar } = await import("@/lib/metrics/calendar");
+    expect(heatThresholds("score", "score", [])).toEqual([60, 70, 85]);
+    expect(heatLevel(59, [60, 70, 85], "higher")).toBe(0);
+    expect(heatLevel(85, [60, 70, 85], "higher")).toBe(3);
+    expect(heatThresholds("measure", "bpm", [40, 50, 60, 70, 80, null])).toEqual([50, 60, 70]);
+    expect(heatLevel(45, [50, 60, 70], "lower")).toBe(3);
+    expect(summarizeCalendar([
+      { status: "value", value: 80 },
+      { status: "value", value: 90 },
+      { status: "not_worn", value: null },
+    ])).toEqual({ counts: { value: 2, not_worn: 1, missing: 0, not_synced: 0 }, mean: 85 });
+  });
+});

@@ -88,3 +88,17 @@ export function heatLevel(value: number, thresholds: readonly number[], directio
   level = Math.min(3, level);
   return direction === "lower" ? 3 - level : level;
 }
+
+/** Counts of each state and the mean of the values, for the heatmap's text summary. */
+export function summarizeCalendar(days: ReadonlyArray<{ status: CalendarStatus; value: number | null }>): {
+  counts: Record<CalendarStatus, number>;
+  mean: number | null;
+} {
+  const counts: Record<CalendarStatus, number> = { value: 0, not_worn: 0, missing: 0, not_synced: 0 };
+  let sum = 0;
+  for (const d of days) {
+    counts[d.status]++;
+    if (d.status === "value" && d.value !== null) sum += d.value;
+  }
+  return { counts, mean: counts.value ? sum / counts.value : null };
+}

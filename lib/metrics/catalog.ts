@@ -103,9 +103,14 @@ export type MetricDef = {
    * "strongest relationships" search */
   isHeadline?: boolean;
   description?: string;
+  /** values can be negative (a difference), so no lower bound of 0 */
+  isSigned?: boolean;
+  /** the natural bounds of the value (scores 0–100, amounts ≥ 0); baseline bands are clipped to them */
+  min?: number;
+  max?: number;
 };
 
-type Spec = Omit<MetricDef, "id" | "collection" | "short" | "decimals"> & {
+type Spec = Omit<MetricDef, "id" | "collection" | "short" | "decimals" | "min" | "max"> & {
   short?: string;
   decimals?: number;
 };
@@ -253,7 +258,7 @@ const SPECS: Array<[string, Spec]> = [
   ["activity.target_calories", { source: daily("daily_activity", "target_calories"), label: "Calorie target", group: "Activity", unit: "kcal", direction: "neutral", kind: "measure" }],
   ["activity.equivalent_walking_distance", { source: daily("daily_activity", "equivalent_walking_distance"), label: "Walking-equivalent distance", short: "Distance", group: "Activity", unit: "m", direction: "higher", kind: "measure" }],
   ["activity.target_meters", { source: daily("daily_activity", "target_meters"), label: "Distance target", group: "Activity", unit: "m", direction: "neutral", kind: "measure" }],
-  ["activity.meters_to_target", { source: daily("daily_activity", "meters_to_target"), label: "Distance to target", group: "Activity", unit: "m", direction: "lower", kind: "measure" }],
+  ["activity.meters_to_target", { source: daily("daily_activity", "meters_to_target"), label: "Distance to target", group: "Activity", unit: "m", direction: "lower", kind: "measure", isSigned: true }],
   ["activity.average_met_minutes", { source: daily("daily_activity", "average_met_minutes"), label: "Average MET", group: "Activity", unit: "MET", direction: "higher", kind: "measure", decimals: 2 }],
   ["activity.high_activity_met_minutes", { source: daily("daily_activity", "high_activity_met_minutes"), label: "High-activity MET minutes", group: "Activity", unit: "MET·min", direction: "higher", kind: "measure" }],
   ["activity.medium_activity_met_minutes", { source: daily("daily_activity", "medium_activity_met_minutes"), label: "Medium-activity MET minutes", group: "Activity", unit: "MET·min", direction: "higher", kind: "measure" }],
@@ -308,21 +313,35 @@ const SPECS: Array<[string, Spec]> = [
   ["night.average_hrv", { source: night("average_hrv"), label: "Average HRV", short: "HRV", group: "Night (main sleep)", unit: "ms", direction: "higher", kind: "measure", isHeadline: true }],
   ["night.average_breath", { source: night("average_breath"), label: "Breathing rate", group: "Night (main sleep)", unit: "/min", direction: "neutral", kind: "measure", decimals: 1 }],
   ["night.restless_periods", { source: night("restless_periods"), label: "Restless periods", group: "Night (main sleep)", unit: "count", direction: "lower", kind: "count" }],
-  ["night.sleep_score_delta", { source: night("sleep_score_delta"), label: "Sleep score delta", group: "Night (main sleep)", unit: "score", direction: "neutral", kind: "count" }],
-  ["night.readiness_score_delta", { source: night("readiness_score_delta"), label: "Readiness score delta", group: "Night (main sleep)", unit: "score", direction: "neutral", kind: "count" }],
+  ["night.sleep_score_delta", { source: night("sleep_score_delta"), label: "Sleep score delta", group: "Night (main sleep)", unit: "score", direction: "neutral", kind: "count", isSigned: true }],
+  ["night.readiness_score_delta", { source: night("readiness_score_delta"), label: "Readiness score delta", group: "Night (main sleep)", unit: "score", direction: "neutral", kind: "count", isSigned: true }],
   // --- sleep periods: naps
   ["naps.total_sleep", { source: { type: "naps", aggregate: "total_sleep" }, label: "Nap sleep", group: "Naps", unit: "s", direction: "neutral", kind: "duration", durationIn: "min", description: "Sleep in naps (periods other than the main sleep)." }],
   ["naps.count", { source: { type: "naps", aggregate: "count" }, label: "Naps", group: "Naps", unit: "count", direction: "neutral", kind: "count" }],
 ];
 
+function bounds(s: Spec): { min?: number; max?: number } {
+  if (s.kind === "score" || s.unit === "%") return { min: 0, max: 100 };
+  if (s.kind === "category" || s.kind === "temperature_deviation" || s.isSigned) return {};
+  return { min: 0 };
+}
+
 function build(): MetricDef[] {
   return SPECS.map(([id, s]) => ({
     ...s,
+    ...bounds(s),
     id,
     collection: s.source.type === "daily" ? s.source.collection : "sleep",
     short: s.short ?? s.label.replace(/ \(contributor\)$/, ""),
     decimals: s.decimals ?? 0,
   }));
+}
+
+/** A value clipped to the metric's natural bounds (for band edges, never for data). */
+export function clampToMetric(m: Pick<MetricDef, "min" | "max">, v: number): number {
+  if (m.min !== undefined && v < m.min) return m.min;
+  if (m.max !== undefined && v > m.max) return m.max;
+  return v;
 }
 
 export const METRICS: readonly MetricDef[] = build();

@@ -1,7 +1,7 @@
 // Rows from the database → the series the charts display. Pure: the API routes call these
 // with rows they read, and the charts only draw the result.
 import { addDays, dayToIndex, diffDays, indexToDay } from "@/lib/metrics/days";
-import type { MetricDef } from "@/lib/metrics/catalog";
+import { clampToMetric, type MetricDef } from "@/lib/metrics/catalog";
 import {
   BASELINE_DAYS,
   comparePeriods,
@@ -122,8 +122,8 @@ export function buildNumericSeries(
     avg7: sl(stats.avg7).map((v) => roundTo(v, dec)),
     avg30: sl(stats.avg30).map((v) => roundTo(v, dec)),
     baseMean: sl(stats.baseMean).map((v) => roundTo(v, dec)),
-    baseLow: sl(stats.baseLow).map((v) => roundTo(v, dec)),
-    baseHigh: sl(stats.baseHigh).map((v) => roundTo(v, dec)),
+    baseLow: sl(stats.baseLow).map((v) => roundTo(v === null ? null : clampToMetric(metric, v), dec)),
+    baseHigh: sl(stats.baseHigh).map((v) => roundTo(v === null ? null : clampToMetric(metric, v), dec)),
     flag,
     run: sl(stats.run),
     summary: { n, mean: n ? roundTo(sum / n, dec) : null, min, max, days: len, anomalies },

@@ -1,6 +1,6 @@
 // The Today page's numbers: for each metric, its latest day's value against the 7 days before
 // it and against its 90-day baseline, plus the last weeks for a sparkline. Pure.
-import { getMetric, type CollectionId, type MetricDef } from "@/lib/metrics/catalog";
+import { clampToMetric, getMetric, type CollectionId, type MetricDef } from "@/lib/metrics/catalog";
 import { addDays, diffDays } from "@/lib/metrics/days";
 import { roundTo, toDense, type DayValue } from "@/lib/metrics/series";
 import { BASELINE_DAYS, PRIOR_MEAN_DAYS, summarizeDay, type AnomalyFlag, type Num } from "@/lib/metrics/stats";
@@ -118,8 +118,8 @@ export function buildTodaySummary(input: TodayInput): TodaySummary {
       baseline: s.baseline
         ? {
             mean: roundTo(s.baseline.mean, dec)!,
-            low: roundTo(s.baseline.low, dec)!,
-            high: roundTo(s.baseline.high, dec)!,
+            low: roundTo(clampToMetric(m, s.baseline.low), dec)!,
+            high: roundTo(clampToMetric(m, s.baseline.high), dec)!,
             n: s.baseline.n,
           }
         : null,

@@ -6,6 +6,7 @@ import path from "node:path";
 /** Copies .next/static and public into .next/standalone (idempotent). */
 export function prepareStandalone(/** @type {string} */ root) {
   const standalone = path.join(root, ".next/standalone");
+  /** @type {Array<[string, string]>} */
   const pairs = [
     [path.join(root, ".next/static"), path.join(standalone, ".next/static")],
     [path.join(root, "public"), path.join(standalone, "public")],

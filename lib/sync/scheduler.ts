@@ -179,6 +179,7 @@ export class Scheduler {
     const pollMs = (webhooksActive(now) ? Math.max(getPollMinutes(), WEBHOOK_POLL_MINUTES) : getPollMinutes()) * 60_000;
     for (const u of listRingUsers()) {
       if (u.status !== "active") {
+        ensureSyncStates(u.userId, RING_COLLECTIONS);
         for (const s of listSyncStates(u.userId))
           if (s.status !== "paused" && s.status !== "not_shared") updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
         continue;
@@ -220,11 +221,12 @@ function isBuildPhase(): boolean {
 }
 
 /**
- * Starts the process's scheduler once (idempotent). A no-op during `next build` and with
- * SYNC_DISABLED.
+ * Starts the process's scheduler once (idempotent). A no-op during `next build`, with
+ * SYNC_DISABLED, and under Vitest.
  */
 export function ensureSchedulerStarted(): Scheduler | null {
-  if (isBuildPhase() || env.SYNC_DISABLED) return null;
+  // Vitest: tests that want one install it themselves (replaceScheduler).
+  if (isBuildPhase() || env.SYNC_DISABLED || process.env.VITEST) return null;
   if (!globalForScheduler.ringsideScheduler) {
     globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine());
     globalForScheduler.ringsideScheduler.start();

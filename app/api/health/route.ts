@@ -1,5 +1,6 @@
 import { verifyPragmas } from "@/lib/db";
 import { errorBody } from "@/lib/api/errors";
+import { ensureSchedulerStarted } from "@/lib/sync/scheduler";
 
 export const dynamic = "force-dynamic";
 
@@ -7,6 +8,7 @@ export const dynamic = "force-dynamic";
 export async function GET() {
   try {
     await verifyPragmas();
+    ensureSchedulerStarted();
     return Response.json({ status: "ok", db: "ok" });
   } catch {
     return Response.json({ status: "error", db: "error", ...errorBody("service_unavailable", "The database does not answer.") }, { status: 503 });

@@ -8,7 +8,16 @@ import {
   type CollectionId,
   type MetricDef,
 } from "@/lib/metrics/catalog";
-import { sleepPeriodValues, type DayValue, type SleepPeriodLike } from "@/lib/metrics/series";
+import {
+  buildCategorySeries,
+  buildNumericSeries,
+  sleepPeriodValues,
+  warmupFrom,
+  type DayValue,
+  type MetricSeries,
+  type SleepPeriodLike,
+} from "@/lib/metrics/series";
+import { addDays, diffDays } from "@/lib/metrics/days";
 import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
 
 // Reads for charts. Every query is a range scan on the (userId, day) index through a cached
@@ -244,4 +253,16 @@ export function getTodaySummary(userId: string, asOf?: string): TodaySummary & {
   const rows = day ? Object.fromEntries(getManyMetricValues({ userId, metrics: TODAY_METRIC_DEFS, from: todayWindowStart(day), to: day })) : {};
   const summary = buildTodaySummary({ day, latestDay, rows, age: getPersonalAge(userId) });
   return { ...summary, ranges: getDataRanges(userId) };
+}
+
+/** One metric's chart series for [from, to] (numeric: with statistics; category: with counts). */
+export function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): MetricSeries {
+  const { metric, from, to } = opts;
+  if (metric.kind === "category") {
+    const start = addDays(from, -(diffDays(from, to) + 1));
+    const rows = getMetricValues({ userId: opts.userId, metric, from: start, to }) as DayValue<string | null>[];
+    return buildCategorySeries(metric, rows, from, to);
+  }
+  const rows = getMetricValues({ userId: opts.userId, metric, from: warmupFrom(from, to), to }) as DayValue<number | null>[];
+  return buildNumericSeries(metric, rows, from, to);
 }

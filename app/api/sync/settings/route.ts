@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { parseJsonBody, withUser } from "@/lib/api/handler";
-import { findUserById } from "@/lib/db/queries/users";
 import { changeDataFamily, changePollMinutes } from "@/lib/sync/admin";
 import { dataFamilySchema, getDataFamily, getPollMinutes, pollMinutesSchema } from "@/lib/sync/settings";
 import { webhookOverview } from "@/lib/sync/subscriptions";
@@ -22,8 +21,7 @@ export const GET = withUser(async () => Response.json(currentSettings()));
 
 // PATCH /api/sync/settings – owner only: switch the data family (clears synced data) or the poll interval
 export const PATCH = withUser(async ({ req, user }) => {
-  const me = await findUserById(user.id);
-  if (me?.role !== "owner") throw new AppError("forbidden", "Only the owner of this Ringside can change sync settings.");
+  if (user.role !== "owner") throw new AppError("forbidden", "Only the owner of this Ringside can change sync settings.");
   const input = await parseJsonBody(req, syncSettingsInputSchema);
   if (input.pollMinutes !== undefined) changePollMinutes(input.pollMinutes);
   const switched = input.dataFamily !== undefined ? changeDataFamily(input.dataFamily) : false;

@@ -1,0 +1,268 @@
+"use client";
+import Link from "next/link";
+import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
+import { formatValue } from "@/lib/metrics/format";
+import { SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
+import { useChartReady } from "@/components/charts/use-chart-size";
+import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
+import { CategoryBadge, CategoryDays } from "@/components/dashboard/category-days";
+import { ContributorBars } from "@/components/dashboard/contributor-bars";
+import { DeltaChip } from "@/components/dashboard/delta-chip";
+import { FreshnessChips } from "@/components/dashboard/freshness-chips";
+import { MetricTile } from "@/components/dashboard/metric-tile";
+import { ScoreCard } from "@/components/dashboard/score-card";
+import { useNotes } from "@/components/hooks/use-notes";
+import { useUnits } from "@/components/hooks/use-preferences";
+import { useToday } from "@/components/hooks/use-today";
+import { Card, PageHeader } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { ErrorState, NoDataYet } from "@/components/ui/states";
+
+const m = (id: string) => getMetric(id) as MetricDef;
+
+const SLEEP_CONTRIBUTORS = ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"];
+const READINESS_CONTRIBUTORS = [
+  "readiness.previous_night",
+  "readiness.sleep_balance",
+  "readiness.sleep_regularity",
+  "readiness.previous_day_activity",
+  "readiness.activity_balance",
+  "readiness.body_temperature",
+  "readiness.resting_heart_rate",
+  "readiness.hrv_balance",
+  "readiness.recovery_index",
+];
+const ACTIVITY_CONTRIBUTORS = [
+  "activity.stay_active",
+  "activity.move_every_hour",
+  "activity.meet_daily_targets",
+  "activity.training_frequency",
+  "activity.training_volume",
+  "activity.recovery_time",
+];
+const TILES = [
+  "night.total_sleep_duration",
+  "night.average_hrv",
+  "night.lowest_heart_rate",
+  "readiness.temperature_deviation",
+  "activity.steps",
+  "activity.active_calories",
+  "spo2.spo2_average",
+  "spo2.breathing_disturbance_index",
+];
+
+export function TodayClient({ isDemo }: { isDemo: boolean }) {
+  const today = useToday();
+  const units = useUnits();
+  const data = today.data;
+  const day = data?.day ?? null;
+  // tags for the sparklines' marks (a collection's newest day may be a few days older)
+  const notes = useNotes(day ? addDays(day, -(SPARK_DAYS + 13)) : null, day);
+  const ready = useChartReady<HTMLDivElement>(!!data);
+
+  if (today.isPending) return <TodaySkeleton />;
+  if (today.isError) return <ErrorState error={today.error} onRetry={() => today.refetch()} />;
+  if (!data || !day) {
+    return (
+      <div ref={ready} data-testid="today">
+        <PageHeader title="Today" />
+        <NoDataYet />
+      </div>
+    );
+  }
+
+  // tag marks under each 30-day sparkline, slot for slot (a spark ends on its metric's day)
+  const tagged = new Set((notes.data?.days ?? []).filter((d) => d.tags.length).map((d) => d.day));
+  const marks = (id: string) => {
+    const end = data.metrics[id]?.day ?? day;
+    return dayRange(addDays(end, -(SPARK_DAYS - 1)), end).map((d) => tagged.has(d));
+  };
+
+  return (
+    <div ref={ready} data-testid="today" className="space-y-5">
+      <PageHeader
+        title="Today"
+        subtitle={
+          <>
+            Newest data: <span className="font-medium text-slate-700 dark:text-slate-200">{formatDay(day, { withYear: true })}</span>
+            {isDemo ? (
+              <span data-testid="today-demo-badge" className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">
+                Demo data
+              </span>
+            ) : null}
+          </>
+        }
+      >
+        <Link
+          href={`/day/${day}`}
+          className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+        >
+          Open the whole day →
+        </Link>
+      </PageHeader>
+      <FreshnessChips ranges={data.ranges} />
+
+      <div className="grid gap-4 lg:grid-cols-3">
+        <ScoreCard title="Sleep" scoreId="sleep.score" contributorIds={SLEEP_CONTRIBUTORS} metrics={data.metrics} units={units} refDay={day} color="var(--sleep)" marks={marks("sleep.score")} />
+        <ScoreCard
+          title="Readiness"
+          scoreId="readiness.score"
+          contributorIds={READINESS_CONTRIBUTORS}
+          metrics={data.metrics}
+          units={units}
+          refDay={day}
+          color="var(--readiness)"
+          marks={marks("readiness.score")}
+        />
+        <ScoreCard
+          title="Activity"
+          scoreId="activity.score"
+          contributorIds={ACTIVITY_CONTRIBUTORS}
+          metrics={data.metrics}
+          units={units}
+          refDay={day}
+          color="var(--activity)"
+          marks={marks("activity.score")}
+        />
+      </div>
+
+      <section aria-label="Body and movement">
+        <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+          {TILES.map((id) => (
+            <MetricTile key={id} metric={m(id)} data={data.metrics[id]} units={units} refDay={day} marks={marks(id)} />
+          ))}
+        </div>
+      </section>
+
+      <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+        <StressCard data={data} units={units} />
+        <ResilienceCard data={data} />
+        <CardioCard data={data} units={units} />
+      </div>
+    </div>
+  );
+}
+
+function StressCard({ data, units }: { data: TodaySummary; units: "metric" | "imperial" }) {
+  const summary = data.categories["stress.day_summary"];
+  const rows = ["stress.stress_high", "stress.recovery_high"] as const;
+  return (
+    <Card aria-labelledby="stress-title" data-metric="stress" className="space-y-3">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="stress-title" className="flex items-center gap-2 text-base font-semibold">
+          <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--stress)" }} />
+          Stress
+        </h2>
+        <span data-testid="value-stress.day_summary">
+          <CategoryBadge metric={m("stress.day_summary")} value={summary?.value ?? null} />
+        </span>
+      </div>
+      <dl className="grid grid-cols-2 gap-3">
+        {rows.map((id) => {
+          const d = data.metrics[id];
+          return (
+            <div key={id} className="space-y-1">
+              <dt className="text-xs text-slate-500 dark:text-slate-400">{m(id).label}</dt>
+              <dd className="text-lg font-semibold tabular-nums" data-testid={`value-${id}`}>
+                {formatValue(m(id), d?.value ?? null, units)}
+              </dd>
+              <dd className="flex flex-wrap gap-1">
+                {d ? <DeltaChip metric={m(id)} delta={d.delta} units={units} against="7-day" /> : null}
+                <AnomalyMark flag={d?.flag ?? null} compact />
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+      {summary ? <CategoryDays metric={m("stress.day_summary")} values={summary.recent} lastDay={summary.day} /> : null}
+    </Card>
+  );
+}
+
+function ResilienceCard({ data }: { data: TodaySummary }) {
+  const level = data.categories["resilience.level"];
+  const ids = ["resilience.sleep_recovery", "resilience.daytime_recovery", "resilience.stress"];
+  return (
+    <Card aria-labelledby="resilience-title" data-metric="resilience" className="space-y-3">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="resilience-title" className="flex items-center gap-2 text-base font-semibold">
+          <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--resilience)" }} />
+          Resilience
+        </h2>
+        <span data-testid="value-resilience.level">
+          <CategoryBadge metric={m("resilience.level")} value={level?.value ?? null} />
+        </span>
+      </div>
+      {level ? (
+        <>
+          <ContributorBars dense label="Resilience contributors" items={ids.map((id) => ({ metric: m(id), value: data.metrics[id]?.value ?? null }))} />
+          <CategoryDays metric={m("resilience.level")} values={level.recent} lastDay={level.day} />
+        </>
+      ) : (
+        <p className="text-sm text-slate-500">Resilience appears after a few weeks of wearing the ring.</p>
+      )}
+    </Card>
+  );
+}
+
+function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "imperial" }) {
+  const va = data.metrics["cardio.vascular_age"];
+  const pwv = data.metrics["cardio.pulse_wave_velocity"];
+  const diff = va?.value !== null && va?.value !== undefined && data.age !== null ? va.value - data.age : null;
+  return (
+    <Card aria-labelledby="cardio-title" data-metric="cardio" className="space-y-3">
+      <h2 id="cardio-title" className="flex items-center gap-2 text-base font-semibold">
+        <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--heart)" }} />
+        Cardiovascular age
+      </h2>
+      <div className="flex items-end gap-4">
+        <div>
+          <p className="text-3xl font-semibold tabular-nums" data-testid="value-cardio.vascular_age">
+            {va?.value ?? "—"}
+            <span className="ml-1 text-base font-normal text-slate-500">years</span>
+          </p>
+          {data.age !== null ? (
+            <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="cardio-age-compare">
+              Your age: <span className="font-medium tabular-nums">{data.age}</span>
+              {diff !== null ? (
+                <span className={diff <= 0 ? "ml-1 text-emerald-700 dark:text-emerald-400" : "ml-1 text-rose-700 dark:text-rose-400"}>
+                  ({diff === 0 ? "the same" : `${Math.abs(diff)} ${diff < 0 ? "younger" : "older"}`})
+                </span>
+              ) : null}
+            </p>
+          ) : (
+            <p className="text-xs text-slate-500">Share the personal scope to compare with your age.</p>
+          )}
+        </div>
+        <AnomalyMark flag={va?.flag ?? null} compact />
+      </div>
+      <div className="flex items-center justify-between border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
+        <span className="text-slate-500 dark:text-slate-400">Pulse wave velocity</span>
+        <span className="font-medium tabular-nums" data-testid="value-cardio.pulse_wave_velocity">
+          {formatValue(m("cardio.pulse_wave_velocity"), pwv?.value ?? null, units)}
+        </span>
+      </div>
+      {va?.day ? <p className="text-xs text-slate-500">Measured {formatDay(va.day, { withYear: true })}</p> : null}
+    </Card>
+  );
+}
+
+function TodaySkeleton() {
+  return (
+    <div className="space-y-5" role="status" aria-label="Loading today">
+      <Skeleton className="h-9 w-40" />
+      <Skeleton className="h-6 w-full max-w-xl" />
+      <div className="grid gap-4 lg:grid-cols-3">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-80" />
+        ))}
+      </div>
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-36" />
+        ))}
+      </div>
+    </div>
+  );
+}

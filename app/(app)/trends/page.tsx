@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { requireUser } from "@/lib/auth/session";
+import { getMetric } from "@/lib/metrics/catalog";
+import { todayIn } from "@/lib/metrics/days";
+import { resolveRange } from "@/lib/metrics/ranges";
+import { getMetricSeries, getMetricsOverview } from "@/lib/db/queries/metrics";
+import { parseTrendsState } from "@/components/dashboard/trends-state";
+import { TrendsClient } from "@/app/(app)/trends/trends-client";
+
+export const metadata: Metadata = { title: "Trends" };
+
+// Trends: any metrics over a range. The URL carries the view; the first panel's series is
+// prefetched here (same function as GET /api/metrics/:metric) so it draws without a round trip.
+export default async function TrendsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireUser();
+  const state = parseTrendsState(await searchParams);
+  const overview = getMetricsOverview(user.id);
+  const { from, to } = resolveRange(state.range, overview, todayIn(), { from: state.from, to: state.to });
+  const qc = new QueryClient();
+  qc.setQueryData(["metrics-overview"], overview);
+  const first = state.metrics[0];
+  if (first && overview.lastDay) {
+    qc.setQueryData(["metric-series", { metric: first, from, to }], getMetricSeries({ userId: user.id, metric: getMetric(first)!, from, to }));
+  }
+  return (
+    <HydrationBoundary state={dehydrate(qc)}>
+      <TrendsClient initial={state} />
+    </HydrationBoundary>
+  );
+}

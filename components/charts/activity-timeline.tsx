@@ -1,0 +1,67 @@
+"use client";
+import { ACTIVITY_CLASS_LABELS, ACTIVITY_CLASSES, formatClock, type ActivityClass, type Segment } from "@/lib/metrics/day-detail";
+import { formatDuration } from "@/lib/metrics/format";
+import { linearScale } from "@/components/charts/scale";
+import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+
+/** The activity day (04:00 to 04:00) as a strip of 5-minute activity classes. */
+export function ActivityTimeline({
+  segments,
+  minutes,
+  label,
+}: {
+  segments: Segment<ActivityClass>[];
+  minutes: Record<ActivityClass, number>;
+  label: string;
+}) {
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const ready = useChartReady<HTMLDivElement>(width > 0 && segments.length > 0);
+  const height = 58;
+  const left = 4;
+  const right = 4;
+  const start = segments[0]?.start ?? 240;
+  const end = Math.max(segments[segments.length - 1]?.end ?? start + 1440, start + 1440);
+  const x = linearScale([start, end], [left, Math.max(left + 10, width - right)]);
+  const ticks: number[] = [];
+  for (let t = Math.ceil(start / 180) * 180; t <= end; t += 180) ticks.push(t);
+  const summary = ACTIVITY_CLASSES.filter((c) => minutes[c] > 0)
+    .map((c) => `${ACTIVITY_CLASS_LABELS[c]} ${formatDuration(minutes[c] * 60)}`)
+    .join(", ");
+  return (
+    <figure className="m-0">
+      <div
+        ref={(el) => {
+          ref.current = el;
+          ready(el);
+        }}
+        style={{ height }}
+        className="w-full"
+      >
+        {width > 0 ? (
+          <svg width={width} height={height} role="img" aria-label={`${label}. ${summary}.`}>
+            <rect x={left} y={6} width={width - left - right} height={28} rx={6} fill="var(--chart-grid)" opacity={0.4} />
+            {segments.map((s, i) => (
+              <rect key={i} x={x(s.start)} y={6} width={Math.max(0.8, x(s.end) - x(s.start))} height={28} fill={`var(--act-${s.kind})`} />
+            ))}
+            {ticks.map((t) => (
+              <g key={t}>
+                <line x1={x(t)} x2={x(t)} y1={34} y2={38} stroke="var(--chart-text)" opacity={0.5} />
+                <text x={x(t)} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
+                  {formatClock(t)}
+                </text>
+              </g>
+            ))}
+          </svg>
+        ) : null}
+      </div>
+      <figcaption className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+        {ACTIVITY_CLASSES.map((c) => (
+          <span key={c} className="inline-flex items-center gap-1.5">
+            <span aria-hidden className="h-2.5 w-2.5 rounded-sm ring-1 ring-inset ring-slate-300/60 dark:ring-slate-600/60" style={{ background: `var(--act-${c})` }} />
+            {ACTIVITY_CLASS_LABELS[c]} <span className="font-medium tabular-nums text-slate-800 dark:text-slate-200">{formatDuration(minutes[c] * 60)}</span>
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}

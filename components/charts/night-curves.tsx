@@ -1,0 +1,55 @@
+"use client";
+import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatClock, type SamplePoint } from "@/lib/metrics/day-detail";
+import { useRechartsReady } from "@/components/charts/use-recharts-ready";
+
+type Row = { t: number; hr: number | null; hrv: number | null };
+
+/** The night's heart rate and HRV (5-minute samples from the sleep period), on the local clock. */
+export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[]; hrv: SamplePoint[]; label: string }) {
+  const rows = new Map<number, Row>();
+  for (const p of heartRate) rows.set(p.t, { t: p.t, hr: p.value, hrv: null });
+  for (const p of hrv) {
+    const r = rows.get(p.t);
+    if (r) r.hrv = p.value;
+    else rows.set(p.t, { t: p.t, hr: null, hrv: p.value });
+  }
+  const data = [...rows.values()].sort((a, b) => a.t - b.t);
+  const ref = useRechartsReady<HTMLDivElement>(data.length > 0);
+  if (!data.length) return <p className="text-sm text-slate-500">No heart-rate samples for this period.</p>;
+  const t0 = data[0]!.t;
+  const t1 = data[data.length - 1]!.t;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(t0 / 60) * 60; t <= t1; t += 60) ticks.push(t);
+  const hasHrv = hrv.some((p) => p.value !== null);
+  return (
+    <div ref={ref} role="img" aria-label={label} className="h-[200px] w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={data} margin={{ top: 8, right: hasHrv ? 4 : 12, bottom: 0, left: -12 }}>
+          <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={[t0, t1]}
+            ticks={ticks.length > 8 ? ticks.filter((_, i) => i % 2 === 0) : ticks}
+            tickFormatter={formatClock}
+            tick={{ fill: "var(--chart-text)", fontSize: 11 }}
+            stroke="var(--chart-grid)"
+          />
+          <YAxis yAxisId="hr" tick={{ fill: "var(--heart)", fontSize: 11 }} stroke="var(--chart-grid)" domain={["dataMin - 3", "dataMax + 3"]} allowDecimals={false} width={44} />
+          {hasHrv ? (
+            <YAxis yAxisId="hrv" orientation="right" tick={{ fill: "var(--sleep)", fontSize: 11 }} stroke="var(--chart-grid)" domain={["dataMin - 5", "dataMax + 5"]} allowDecimals={false} width={40} />
+          ) : null}
+          <Tooltip
+            isAnimationActive={false}
+            labelFormatter={(t) => formatClock(Number(t))}
+            formatter={(v, name) => [v === null || v === undefined ? "—" : `${Math.round(Number(v))} ${name === "hr" ? "bpm" : "ms"}`, name === "hr" ? "Heart rate" : "HRV"]}
+            contentStyle={{ background: "var(--tooltip-bg, white)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
+          />
+          <Line yAxisId="hr" dataKey="hr" name="hr" stroke="var(--heart)" dot={false} strokeWidth={1.75} isAnimationActive={false} connectNulls={false} />
+          {hasHrv ? <Line yAxisId="hrv" dataKey="hrv" name="hrv" stroke="var(--sleep)" dot={false} strokeWidth={1.5} isAnimationActive={false} connectNulls={false} /> : null}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import type { MetricDef } from "@/lib/metrics/catalog";
+import { addDays, formatDay } from "@/lib/metrics/days";
+
+/** The last days of a category metric as small coloured squares (oldest first). */
+export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; values: Array<string | null>; lastDay: string }) {
+  const cats = new Map((metric.categories ?? []).map((c) => [c.value, c]));
+  const first = addDays(lastDay, -(values.length - 1));
+  const summary = values
+    .map((v, i) => `${formatDay(addDays(first, i))}: ${v ? (cats.get(v)?.label ?? v) : "no value"}`)
+    .join("; ");
+  return (
+    <div>
+      <div role="img" aria-label={`${metric.label}, last ${values.length} days. ${summary}`} className="flex gap-0.5">
+        {values.map((v, i) => (
+          <span
+            key={i}
+            title={`${formatDay(addDays(first, i))}: ${v ? (cats.get(v)?.label ?? v) : "no value"}`}
+            className="h-3 flex-1 rounded-[3px] border border-slate-200 dark:border-slate-800"
+            style={v ? { background: cats.get(v)?.color, borderColor: "transparent" } : undefined}
+          />
+        ))}
+      </div>
+      <p className="mt-1 flex justify-between text-[0.65rem] text-slate-500">
+        <span>{formatDay(first, { withWeekday: false })}</span>
+        <span>{formatDay(lastDay, { withWeekday: false })}</span>
+      </p>
+    </div>
+  );
+}
+
+export function CategoryBadge({ metric, value }: { metric: MetricDef; value: string | null }) {
+  const c = metric.categories?.find((x) => x.value === value);
+  if (!c) return <span className="text-sm text-slate-500">—</span>;
+  return (
+    <span className="inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-semibold text-slate-900 dark:text-slate-50" style={{ background: `color-mix(in srgb, ${c.color} 22%, transparent)` }}>
+      <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: c.color }} />
+      {c.label}
+    </span>
+  );
+}

@@ -1,0 +1,171 @@
+"use client";
+import Link from "next/link";
+import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
+import { formatPct, formatValue, type Units } from "@/lib/metrics/format";
+import type { MetricSeries } from "@/lib/metrics/series";
+import { LazyCategoryStrip, LazyTrendChart } from "@/components/charts/lazy";
+import type { TrendLayers } from "@/components/charts/trend-chart";
+import { metricColor } from "@/components/dashboard/colors";
+import { DeltaChip } from "@/components/dashboard/delta-chip";
+import type { TagRef } from "@/components/hooks/api-types";
+import { Card } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { ErrorState } from "@/components/ui/states";
+import { cn } from "@/components/ui/cn";
+
+/** One metric of the Trends page: header with period figures, the chart, its text summary. */
+export function TrendPanel({
+  metricId,
+  series,
+  isLoading,
+  error,
+  onRetry,
+  units,
+  layers,
+  tags,
+  cursor,
+  onCursor,
+  onRemove,
+  showXAxis,
+}: {
+  metricId: string;
+  series: MetricSeries | undefined;
+  isLoading: boolean;
+  error: unknown;
+  onRetry: () => void;
+  units: Units;
+  layers: TrendLayers;
+  tags: ReadonlyMap<string, TagRef[]>;
+  cursor: number | null;
+  onCursor: (i: number | null) => void;
+  onRemove?: () => void;
+  showXAxis: boolean;
+}) {
+  const metric = getMetric(metricId) as MetricDef;
+  const color = metricColor(metric);
+  const headingId = `panel-${metricId}`;
+  return (
+    <Card aria-labelledby={headingId} data-testid="trend-panel" data-metric={metricId} className="!px-3 !py-3 sm:!px-4">
+      <div className="mb-2 flex flex-wrap items-start justify-between gap-x-3 gap-y-1 px-1">
+        <div className="min-w-0">
+          <h2 id={headingId} className="flex items-center gap-2 text-sm font-semibold">
+            <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: color }} />
+            {metric.label}
+            {metric.description ? <span className="hidden font-normal text-slate-500 sm:inline">· {metric.description}</span> : null}
+          </h2>
+          {series?.kind === "numeric" ? <NumericHeader metric={metric} series={series} units={units} /> : null}
+          {series?.kind === "category" ? <CategoryHeader metric={metric} series={series} /> : null}
+        </div>
+        {onRemove ? (
+          <button
+            type="button"
+            onClick={onRemove}
+            aria-label={`Remove ${metric.label}`}
+            className="rounded-md px-1.5 text-lg leading-none text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
+          >
+            ×
+          </button>
+        ) : null}
+      </div>
+      {error ? (
+        <ErrorState error={error} onRetry={onRetry} />
+      ) : !series || (isLoading && !series) ? (
+        <Skeleton className={metric.kind === "category" ? "h-16" : "h-[200px]"} />
+      ) : (
+        <figure className={cn("m-0", isLoading && "opacity-60 transition-opacity")}>
+          {series.kind === "numeric" ? (
+            <LazyTrendChart
+              metric={metric}
+              series={series}
+              units={units}
+              color={color}
+              layers={layers}
+              tags={tags}
+              cursor={cursor}
+              onCursor={onCursor}
+              showXAxis={showXAxis}
+            />
+          ) : (
+            <LazyCategoryStrip metric={metric} series={series} tags={tags} showTags={layers.tags} cursor={cursor} onCursor={onCursor} showXAxis={showXAxis} />
+          )}
+          <figcaption className="mt-1.5 px-1 text-xs leading-relaxed text-slate-500 dark:text-slate-400" data-testid="chart-summary">
+            {series.kind === "numeric" ? describeNumericSeries(metric, series, units) : describeCategorySeries(metric, series)}
+          </figcaption>
+        </figure>
+      )}
+    </Card>
+  );
+}
+
+function NumericHeader({ metric, series, units }: { metric: MetricDef; series: Extract<MetricSeries, { kind: "numeric" }>; units: Units }) {
+  const c = series.comparison;
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
+      <span>
+        Mean <span className="font-semibold tabular-nums text-slate-900 dark:text-white" data-testid="period-mean">{formatValue(metric, series.summary.mean, units)}</span>
+      </span>
+      <span className="tabular-nums">
+        {series.summary.n}/{series.summary.days} days
+      </span>
+      {series.summary.anomalies ? (
+        <span className="tabular-nums text-[var(--chart-anomaly)]">{series.summary.anomalies} outside usual range</span>
+      ) : null}
+      <span className="inline-flex items-center gap-1" data-testid="period-comparison">
+        <DeltaChip metric={metric} delta={c.delta} units={units} against={`previous ${c.days} d`} />
+        {c.deltaPct !== null && c.delta !== 0 ? <span className="tabular-nums text-slate-500">{formatPct(c.deltaPct)}</span> : null}
+      </span>
+    </p>
+  );
+}
+
+function CategoryHeader({ metric, series }: { metric: MetricDef; series: Extract<MetricSeries, { kind: "category" }> }) {
+  return (
+    <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300" aria-label={`${metric.label} counts, this period against the previous`}>
+      {(metric.categories ?? []).map((c) => {
+        const now = series.counts[c.value] ?? 0;
+        const before = series.previousCounts[c.value] ?? 0;
+        return (
+          <li key={c.value} className="inline-flex items-center gap-1">
+            <span aria-hidden className="h-2 w-2 rounded-sm" style={{ background: c.color }} />
+            {c.label} <span className="font-semibold tabular-nums text-slate-900 dark:text-white">{now}</span>
+            <span className="tabular-nums text-slate-400">(before {before})</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function TrendsLegend({ layers }: { layers: TrendLayers }) {
+  return (
+    <ul aria-label="How to read the charts" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
+      <li className="inline-flex items-center gap-1.5">
+        <span aria-hidden className="h-0.5 w-4 rounded bg-slate-500" /> daily value
+      </li>
+      {layers.avg7 ? (
+        <li className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="h-0.5 w-4 rounded" style={{ background: "var(--chart-avg7)" }} /> 7-day mean
+        </li>
+      ) : null}
+      {layers.avg30 ? (
+        <li className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="h-0 w-4 border-t-2 border-dashed" style={{ borderColor: "var(--chart-avg30)" }} /> 30-day mean
+        </li>
+      ) : null}
+      {layers.band ? (
+        <li className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="h-2.5 w-4 rounded-sm" style={{ background: "var(--chart-band)" }} /> usual range (90-day mean ± 2 sd)
+        </li>
+      ) : null}
+      <li className="inline-flex items-center gap-1.5">
+        <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: "var(--chart-anomaly)" }} /> outside usual range (bar: 3+ days in a row)
+      </li>
+      {layers.tags ? (
+        <li className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="text-[var(--chart-tag)]">▼</span> tagged day
+        </li>
+      ) : null}
+    </ul>
+  );
+}

@@ -1,0 +1,56 @@
+// The Trends page's state as it lives in the URL (?m=a,b&range=90d&from&to&layers=...), so a
+// view can be bookmarked and shared. Pure: parsed on the server page and in the client.
+import { getMetric } from "@/lib/metrics/catalog";
+import { isDay } from "@/lib/metrics/days";
+import { isRangePreset, type RangePreset } from "@/lib/metrics/ranges";
+import type { TrendLayers } from "@/components/charts/trend-chart";
+
+export const MAX_PANELS = 4;
+export const DEFAULT_METRICS = ["sleep.score", "readiness.score"];
+export const DEFAULT_LAYERS: TrendLayers = { avg7: true, avg30: true, band: true, tags: true };
+const LAYER_KEYS = ["avg7", "avg30", "band", "tags"] as const;
+
+export type TrendsState = {
+  metrics: string[];
+  range: RangePreset;
+  from: string | null;
+  to: string | null;
+  layers: TrendLayers;
+};
+
+type Params = Record<string, string | string[] | undefined> | URLSearchParams;
+
+function get(p: Params, k: string): string | undefined {
+  if (p instanceof URLSearchParams) return p.get(k) ?? undefined;
+  const v = p[k];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function parseTrendsState(p: Params): TrendsState {
+  const metrics = [...new Set((get(p, "m") ?? "").split(",").filter((id) => !!getMetric(id)))].slice(0, MAX_PANELS);
+  const range = get(p, "range");
+  const layersRaw = get(p, "layers");
+  const on = layersRaw === undefined ? null : new Set(layersRaw.split(","));
+  const from = get(p, "from");
+  const to = get(p, "to");
+  return {
+    metrics: metrics.length ? metrics : DEFAULT_METRICS,
+    range: isRangePreset(range) ? range : "90d",
+    from: isDay(from) ? from : null,
+    to: isDay(to) ? to : null,
+    layers: on ? { avg7: on.has("avg7"), avg30: on.has("avg30"), band: on.has("band"), tags: on.has("tags") } : DEFAULT_LAYERS,
+  };
+}
+
+export function trendsStateToQuery(s: TrendsState): string {
+  const sp = new URLSearchParams();
+  sp.set("m", s.metrics.join(","));
+  sp.set("range", s.range);
+  if (s.range === "custom" && s.from && s.to) {
+    sp.set("from", s.from);
+    sp.set("to", s.to);
+  }
+  const layers = LAYER_KEYS.filter((k) => s.layers[k]);
+  if (layers.length !== LAYER_KEYS.length) sp.set("layers", layers.join(","));
+  return sp.toString().replaceAll("%2C", ",");
+}

@@ -1,0 +1,93 @@
+// Webhooks end to end: the app subscribes at the emulator (PUBLIC_URL is set for e2e), the
+// emulator syncs a new day for the owner, its signed notifications reach
+// POST /api/webhooks/ring, and the new day is in SQLite and on the sync page within seconds.
+// Forged, stale and duplicate notifications change nothing.
+import crypto from "node:crypto";
+import type Database from "better-sqlite3";
+import type { Page } from "@playwright/test";
+import { connectRing, expect, test, uniqueEmail } from "./fixtures";
+import { E2E_APP_URL, E2E_CLIENT, E2E_EMULATOR_URL } from "./support/ports";
+
+test.describe.configure({ mode: "serial" });
+
+async function signInAsOwner(page: Page, db: Database.Database): Promise<{ email: string; ringUserId: string }> {
+  const owner = db.prepare(`SELECT email, ringUserId FROM "User" WHERE role = 'owner'`).get() as { email: string | null; ringUserId: string | null } | undefined;
+  let email = owner?.email ?? null;
+  if (owner && !email) {
+    const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/users`);
+    const { users } = (await res.json()) as { users: Array<{ user_id: string; email: string }> };
+    email = users.find((u) => u.user_id === owner.ringUserId)?.email ?? null;
+  }
+  const connected = await connectRing(page, { email: email ?? uniqueEmail("owner") });
+  await expect(page).toHaveURL(`${E2E_APP_URL}/`);
+  return connected;
+}
+
+const n = (db: Database.Database, sql: string, ...args: unknown[]) => Number((db.prepare(sql).get(...args) as { n: number }).n);
+const dayOffset = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+
+function sign(body: string, ts: string, secret = E2E_CLIENT.client_secret) {
+  return crypto.createHmac("sha256", secret).update(ts + body).digest("hex").toUpperCase();
+}
+
+test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is visible", async ({ page, appDb, emulator }) => {
+  test.setTimeout(90_000);
+  const { ringUserId } = await signInAsOwner(page, appDb);
+  const user = appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string };
+  // The app subscribed for every stored data type × event type.
+  await expect
+    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 })
+    .toBe(24);
+  await expect
+    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, user.id), { timeout: 60_000 })
+    .toBe(8);
+  await page.goto("/settings");
+  await expect(page.getByTestId("webhook-state")).toHaveAttribute("data-mode", "active");
+
+  // A day the app does not have yet.
+  let offset = 1;
+  while (n(appDb, `SELECT COUNT(*) AS n FROM daily_activity WHERE userId = ? AND day = ?`, user.id, dayOffset(offset)) > 0) offset++;
+  const day = dayOffset(offset);
+  const started = Date.now();
+  await emulator.sync(ringUserId, day);
+  await expect
+    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM daily_activity WHERE userId = ? AND day = ?`, user.id, day), { timeout: 10_000, intervals: [100] })
+    .toBe(1);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  await expect
+    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM daily_readiness WHERE userId = ? AND day = ?`, user.id, day), { timeout: 10_000 })
+    .toBe(1);
+  const deliveries = (await emulator.deliveries()) as unknown as { deliveries?: Array<{ ok: boolean; user_id: string }> };
+  const mine = (Array.isArray(deliveries) ? deliveries : (deliveries.deliveries ?? [])) as Array<{ ok: boolean; user_id: string }>;
+  expect(mine.filter((d) => d.user_id === ringUserId).every((d) => d.ok)).toBe(true);
+
+  // Visible: the sync page shows the new newest day of activity.
+  await page.goto("/sync");
+  await expect(page.getByTestId("sync-collection-daily_activity").getByTestId("newest-day")).toHaveText(day);
+});
+
+test("[WEBHOOK] forged, stale and duplicate notifications change nothing", async ({ request, appDb }) => {
+  const owner = appDb.prepare(`SELECT ringUserId FROM "User" WHERE role = 'owner'`).get() as { ringUserId: string } | undefined;
+  const body = JSON.stringify({ event_type: "delete", data_type: "daily_activity", object_id: "e2e-forged", event_time: new Date().toISOString(), user_id: owner?.ringUserId ?? "nobody" });
+  const events = () => n(appDb, `SELECT COUNT(*) AS n FROM webhook_event`);
+  const before = events();
+  const now = String(Math.floor(Date.now() / 1000));
+  const forged = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now, "wrong-secret") } });
+  expect(forged.status()).toBe(401);
+  const old = String(Math.floor(Date.now() / 1000) - 3600);
+  const stale = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": old, "x-oura-signature": sign(body, old) } });
+  expect(stale.status()).toBe(401);
+  const malformed = "{\"event_type\":\"nope\"}";
+  const bad = await request.post("/api/webhooks/ring", { data: malformed, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(malformed, now) } });
+  expect(bad.status()).toBe(400);
+  expect(events()).toBe(before);
+  const first = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now) } });
+  const again = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now) } });
+  expect([first.status(), again.status()]).toEqual([200, 200]);
+  expect(events()).toBe(before + 1);
+  // The handshake answers only our verification token.
+  const wrong = await request.get("/api/webhooks/ring?verification_token=nope&challenge=c1");
+  expect(wrong.status()).toBe(401);
+  const right = await request.get("/api/webhooks/ring?verification_token=e2e-webhook-verification-token&challenge=c1");
+  expect(await right.json()).toEqual({ challenge: "c1" });
+});
