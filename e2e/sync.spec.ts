@@ -69,13 +69,11 @@ test("[SYNC] the progress bars move during a backfill and the page shows freshne
 
   const bar = sync.getByRole("progressbar", { name: "Activity history" });
   const seen = new Set<number>();
-  let shot = false;
   await expect
     .poll(
       async () => {
         const v = Number(await bar.getAttribute("aria-valuenow"));
         seen.add(v);
-        if (v > 30 && v < 90 && !shot) { shot = true; await sync.screenshot({ path: "/tmp/sync-progress.png", fullPage: true }); }
         return [...seen].some((x) => x > 0 && x < 100) && v === 100;
       },
       { timeout: 90_000, intervals: [200] },
@@ -103,7 +101,6 @@ test("[SYNC] the progress bars move during a backfill and the page shows freshne
   const activityRows = appDb.prepare(`SELECT COUNT(*) AS n FROM daily_activity WHERE userId = ?`).get(user.id) as { n: number };
   const upstream = await emulator.documents(member.ringUserId, "daily_activity");
   expect(activityRows.n).toBe(upstream.length);
-  await sync.screenshot({ path: "/tmp/sync-done.png", fullPage: true });
   await member.context.close();
 });
 

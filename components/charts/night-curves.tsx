@@ -1,6 +1,7 @@
 "use client";
 import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatClock, type SamplePoint } from "@/lib/metrics/day-detail";
+import { niceTicks } from "@/components/charts/scale";
 import { useRechartsReady } from "@/components/charts/use-recharts-ready";
 
 type Row = { t: number; hr: number | null; hrv: number | null };
@@ -22,6 +23,12 @@ export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[
   const ticks: number[] = [];
   for (let t = Math.ceil(t0 / 60) * 60; t <= t1; t += 60) ticks.push(t);
   const hasHrv = hrv.some((p) => p.value !== null);
+  const axis = (pts: SamplePoint[]) => {
+    const v = pts.map((p) => p.value).filter((x): x is number => x !== null);
+    return v.length ? niceTicks(Math.min(...v), Math.max(...v), 4) : { ticks: [], domain: [0, 1] as [number, number] };
+  };
+  const hrAxis = axis(heartRate);
+  const hrvAxis = axis(hrv);
   return (
     <div ref={ref} role="img" aria-label={label} className="h-[200px] w-full">
       <ResponsiveContainer width="100%" height="100%">
@@ -36,9 +43,9 @@ export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[
             tick={{ fill: "var(--chart-text)", fontSize: 11 }}
             stroke="var(--chart-grid)"
           />
-          <YAxis yAxisId="hr" tick={{ fill: "var(--heart)", fontSize: 11 }} stroke="var(--chart-grid)" domain={["dataMin - 3", "dataMax + 3"]} allowDecimals={false} width={44} />
+          <YAxis yAxisId="hr" tick={{ fill: "var(--heart)", fontSize: 11 }} stroke="var(--chart-grid)" domain={hrAxis.domain} ticks={hrAxis.ticks} width={44} />
           {hasHrv ? (
-            <YAxis yAxisId="hrv" orientation="right" tick={{ fill: "var(--sleep)", fontSize: 11 }} stroke="var(--chart-grid)" domain={["dataMin - 5", "dataMax + 5"]} allowDecimals={false} width={40} />
+            <YAxis yAxisId="hrv" orientation="right" tick={{ fill: "var(--sleep)", fontSize: 11 }} stroke="var(--chart-grid)" domain={hrvAxis.domain} ticks={hrvAxis.ticks} width={40} />
           ) : null}
           <Tooltip
             isAnimationActive={false}

@@ -41,7 +41,7 @@ export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: n
           className="h-2 w-full overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800"
         >
           <div
-            className={`h-full rounded-full transition-[width] duration-500 ${c.backfillDone ? "bg-emerald-500" : "bg-sky-500"}`}
+            className={`h-full rounded-full transition-[width] duration-300 ${c.backfillDone ? "bg-emerald-500" : "bg-sky-500"}`}
             style={{ width: `${percent}%` }}
           />
         </div>

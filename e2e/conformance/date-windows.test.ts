@@ -9,6 +9,7 @@ import {
   addDays,
   useEmulator,
 } from "@/e2e/conformance/support";
+import { wornEmail } from "@/lib/emulator/test-utils";
 
 const ring: Ring = useEmulator({ pageSize: 100, historyDays: 40 });
 let conn: Connection;
@@ -16,7 +17,8 @@ let userId: string;
 
 beforeAll(async () => {
   const client = await ring.registerClient();
-  const user = await ring.createUser({ history_days: 40 });
+  // a generated user who wore the ring yesterday and today (some generated days are not worn)
+  const user = await ring.createUser({ email: wornEmail("dw", [addDays(TODAY, -1), TODAY]), history_days: 40 });
   userId = user.user_id;
   conn = await ring.connect(client, { email: user.email });
 });

@@ -1,6 +1,31 @@
 import { E2E_CLIENT, E2E_EMULATOR_URL } from "./ports";
 
 export type EmulatorUser = { user_id: string; email: string };
+export type WebhookDelivery = {
+  subscription_id: string;
+  callback_url: string;
+  event_type: string;
+  data_type: string;
+  object_id: string;
+  user_id: string;
+  attempt: number;
+  status: number | null;
+  error: string | null;
+  ok: boolean;
+  time: string;
+};
+export type EmulatorRequest = {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  kind: string;
+  rate_limit_tier: string | null;
+  token_fingerprint: string | null;
+  client_id: string | null;
+  user_id: string | null;
+  grant_type: string | null;
+};
 export type FaultSpec = {
   status: number;
   count: number;
@@ -44,12 +69,18 @@ export const emulatorControl = {
   sync: (userId: string, day?: string) =>
     call<Record<string, unknown[]>>("POST", `/_emulator/users/${encodeURIComponent(userId)}/sync`, day ? { day } : {}),
   documents: <T = Record<string, unknown>>(userId: string, collection: string) =>
-    call<T[] | { data: T[] }>("GET", `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}`).then(
-      (r) => (Array.isArray(r) ? r : r.data),
+    call<{ data: T[] }>("GET", `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}`).then((r) => r.data),
+  deleteDocument: (userId: string, collection: string, documentId: string) =>
+    call<unknown>(
+      "POST",
+      `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}/${encodeURIComponent(documentId)}/delete`,
     ),
-  faults: (spec: FaultSpec) => call<unknown>("POST", "/_emulator/faults", spec),
-  deliveries: () => call<unknown[] | { data: unknown[] }>("GET", "/_emulator/webhook-deliveries"),
-  requests: () => call<unknown[] | { data: unknown[] }>("GET", "/_emulator/requests"),
+  faults: (spec: Partial<FaultSpec> & { count: number; status?: number | "drop" }) => call<unknown>("POST", "/_emulator/faults", spec),
+  clearFaults: () => call<unknown>("DELETE", "/_emulator/faults"),
+  deliveries: () => call<{ deliveries: WebhookDelivery[]; pending: number }>("GET", "/_emulator/webhook-deliveries"),
+  requests: (query: { kind?: string; path_prefix?: string } = {}) =>
+    call<{ requests: EmulatorRequest[] }>("GET", `/_emulator/requests?${new URLSearchParams(query)}`).then((r) => r.requests),
+  clearRequests: () => call<unknown>("DELETE", "/_emulator/requests"),
 };
 
 export type EmulatorControl = typeof emulatorControl;

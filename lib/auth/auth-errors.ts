@@ -25,27 +25,35 @@ function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
 }
 
+/**
+ * Classifies the error under Auth.js's wrapper. oauth4webapi's errors are told apart by their
+ * `code` (class names do not survive the production bundle's minification).
+ */
 function classifyCause(err: unknown): Classified | null {
   if (!(err instanceof Error)) return null;
-  const name = err.name;
-  if (name === "AdmissionRefusedError") return null; // the adapter recorded the reason itself
-  if (name === "WWWAuthenticateChallengeError") {
-    const status = Number(field(err, "status") ?? 401);
-    return { code: classifyTokenError(null, status, null), detail: `http_${status}` };
+  if (err.name === "AdmissionRefusedError") return null; // the adapter recorded the reason itself
+  const code = str(field(err, "code"));
+  const status = typeof field(err, "status") === "number" ? (field(err, "status") as number) : null;
+  switch (code) {
+    case "OAUTH_WWW_AUTHENTICATE_CHALLENGE":
+      return { code: classifyTokenError(null, status ?? 401, null), detail: `http_${status ?? 401}` };
+    case "OAUTH_RESPONSE_BODY_ERROR": {
+      const error = str(field(err, "error"));
+      return { code: classifyTokenError(error, status, str(field(err, "error_description"))), detail: safeDetail(error) };
+    }
+    case "OAUTH_AUTHORIZATION_RESPONSE_ERROR":
+      return { code: classifyAuthorizeError(str(field(err, "error")) ?? "error", str(field(err, "error_description"))) };
+    case "OAUTH_INVALID_RESPONSE":
+    case "OAUTH_RESPONSE_IS_NOT_JSON":
+    case "OAUTH_RESPONSE_IS_NOT_CONFORM":
+    case "OAUTH_PARSE_ERROR":
+      if (/"state"/.test(err.message)) return { code: "state_mismatch", detail: "state" };
+      return { code: "token_error", detail: safeDetail(code.toLowerCase().replace(/^oauth_/, "")) };
+    default:
+      break;
   }
-  if (name === "ResponseBodyError") {
-    const error = str(field(err, "error"));
-    const status = typeof field(err, "status") === "number" ? (field(err, "status") as number) : null;
-    return { code: classifyTokenError(error, status, str(field(err, "error_description"))), detail: safeDetail(error) };
-  }
-  if (name === "OperationProcessingError") {
-    if (/"state"/.test(err.message)) return { code: "state_mismatch", detail: "state" };
-    return { code: "token_error", detail: "invalid_response" };
-  }
-  if (name === "AuthorizationResponseError") {
-    return { code: classifyAuthorizeError(str(field(err, "error")) ?? "error", str(field(err, "error_description"))) };
-  }
-  if (name === "TypeError" && /fetch/i.test(err.message)) return { code: "token_error", detail: "unreachable" };
+  if (/"state"/.test(err.message)) return { code: "state_mismatch", detail: "state" };
+  if (err instanceof TypeError && /fetch/i.test(err.message)) return { code: "token_error", detail: "unreachable" };
   return null;
 }
 
@@ -64,8 +72,11 @@ export function classifyAuthError(error: Error): Classified {
       return { code: "profile_error" };
     case "OAuthAccountNotLinked":
       return { code: "email_in_use" };
-    default:
-      return classifyCause(field(cause, "err")) ?? classifyCause(error) ?? { code: "unknown", detail: safeDetail(type) };
+    default: {
+      const inner = field(cause, "err");
+      const innerCode = inner instanceof Error ? (str(field(inner, "code")) ?? inner.name) : null;
+      return classifyCause(inner) ?? classifyCause(error) ?? { code: "unknown", detail: safeDetail(innerCode ?? type) };
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import type { NextRequest } from "next/server";
+import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { runWithCallbackContext, type CallbackContext } from "@/lib/auth/callback-context";
 import { INVITE_COOKIE } from "@/lib/auth/invites";
@@ -23,10 +24,32 @@ function clearCookie(name: string, secure: boolean): string {
   return `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
+/** The one-time sign-in cookies of Auth.js (state, PKCE verifier): dropped when a sign-in ends in an error. */
+const CHECK_COOKIES = ["authjs.state", "authjs.pkce.code_verifier"];
+
+function clearCheckCookies(res: Response, secure: boolean): void {
+  for (const name of CHECK_COOKIES) {
+    res.headers.append("set-cookie", secure ? clearCookie(`__Secure-${name}`, true) : clearCookie(name, false));
+  }
+}
+
+/**
+ * The app's public origin for redirects: AUTH_URL or PUBLIC_URL when set, else the Host the
+ * browser used (the server may listen on 0.0.0.0, which is not an address to send people to).
+ */
+function publicOriginOf(req: NextRequest): string {
+  const configured = env.AUTH_URL ?? env.PUBLIC_URL;
+  if (configured) return new URL(configured).origin;
+  const url = new URL(req.url);
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.replace(/:$/, "");
+  return host ? `${proto}://${host}` : url.origin;
+}
+
 /** Where Auth.js sends a failed callback: its error page, the sign-in page with ?error, or /api/auth/signin. */
 function failedLocation(location: string, origin: string): { known?: SignInErrorCode } | null {
+  // Auth.js builds the origin of its redirects from AUTH_URL or the request: compare paths only.
   const url = new URL(location, origin);
-  if (url.origin !== origin) return null;
   if (url.pathname === ERROR_PAGE) {
     const code = url.searchParams.get("error");
     return isSignInErrorCode(code) ? { known: code } : {};
@@ -49,12 +72,15 @@ export function withRingCallback(handler: Handler): Handler {
   return async (req) => {
     const url = new URL(req.url);
     if (!/\/api\/auth\/callback\/ring\/?$/.test(url.pathname)) return handler(req);
-    const origin = url.origin;
+    const origin = publicOriginOf(req);
+    const secure = origin.startsWith("https:");
     const error = url.searchParams.get("error");
     if (error) {
       const code = classifyAuthorizeError(error, url.searchParams.get("error_description"));
       logger.info({ code, error: safeDetail(error) ?? null }, "ring authorization ended with an error");
-      return errorRedirect(origin, code, safeDetail(error));
+      const out = errorRedirect(origin, code, safeDetail(error));
+      clearCheckCookies(out, secure);
+      return out;
     }
     const sessionToken = SESSION_COOKIES.map((n) => req.cookies.get(n)?.value).find(Boolean) ?? null;
     const ctx: CallbackContext = {
@@ -68,12 +94,12 @@ export function withRingCallback(handler: Handler): Handler {
     if (ctx.failure || failed) {
       const code = ctx.failure ?? failed?.known ?? "unknown";
       const out = errorRedirect(origin, code, ctx.failureDetail, res);
-      if (code === "invite_invalid" && ctx.inviteSecret) out.headers.append("set-cookie", clearCookie(INVITE_COOKIE, url.protocol === "https:"));
+      if (code === "invite_invalid" && ctx.inviteSecret) out.headers.append("set-cookie", clearCookie(INVITE_COOKIE, secure));
       return out;
     }
     if (ctx.inviteSecret) {
       const headers = new Headers(res.headers);
-      headers.append("set-cookie", clearCookie(INVITE_COOKIE, url.protocol === "https:"));
+      headers.append("set-cookie", clearCookie(INVITE_COOKIE, secure));
       return new Response(res.body, { status: res.status, headers });
     }
     return res;

@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
 import { summarizeCalendar } from "@/lib/metrics/calendar";
-import { addDays, formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/metrics/days";
 import { formatValue } from "@/lib/metrics/format";
 import { LazyYearHeatmap } from "@/components/charts/lazy";
 import { HeatLegend } from "@/components/charts/year-heatmap";
@@ -17,6 +17,12 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataYet } from "@/components/ui/states";
 
 const LAST_12 = "last-12";
+
+/** The first day of the month `months` months before the month of `day`. */
+function firstOfMonthBefore(day: string, months: number): string {
+  const total = Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1 - months;
+  return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, "0")}-01`;
+}
 
 export function CalendarClient({ initialMetric, initialYear }: { initialMetric: string | null; initialYear: string | null }) {
   const overview = useMetricsOverview();
@@ -35,7 +41,7 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
   const range =
     year === LAST_12
       ? last
-        ? { from: `${addDays(last, -364).slice(0, 7)}-01`, to: last }
+        ? { from: firstOfMonthBefore(last, 11), to: last }
         : null
       : { from: `${year}-01-01`, to: `${year}-12-31` };
   const cal = useCalendar(metricId, range?.from ?? null, range?.to ?? null);

@@ -34,7 +34,14 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold">Sync</h1>
           <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="freshness">
-            {s.lastSuccessAt ? <>Last synced {timeAgo(s.lastSuccessAt, now)}</> : <>Not synced yet</>} ·{" "}
+            {s.lastSuccessAt ? (
+              <>Last synced {timeAgo(s.lastSuccessAt, now)}</>
+            ) : s.running ? (
+              <>Fetching your history…</>
+            ) : (
+              <>Not synced yet</>
+            )}{" "}
+            ·{" "}
             {count(s.totals.documents)} documents{s.dataFamily === "sandbox" && <> · sandbox sample data</>}
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">{deliveryText(s)}</p>

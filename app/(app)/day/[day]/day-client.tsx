@@ -62,14 +62,16 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
   const others = data.periods.filter((p) => p.role === "other");
   return (
     <>
-      <Card aria-labelledby="notes-title">
-        <h2 id="notes-title" className="mb-2 text-sm font-semibold">
-          Your notes
-        </h2>
-        <DayNoteEditor day={data.day} note={data.note} compact />
-      </Card>
       {!has ? (
-        <EmptyState title="No documents for this day">The ring may not have been worn, or this day is not synced yet.</EmptyState>
+        <>
+          <EmptyState title="No documents for this day">The ring may not have been worn, or this day is not synced yet.</EmptyState>
+          <Card aria-labelledby="notes-title">
+            <h2 id="notes-title" className="mb-2 text-sm font-semibold">
+              Your notes
+            </h2>
+            <DayNoteEditor day={data.day} note={data.note} compact />
+          </Card>
+        </>
       ) : (
         <>
           <div className="grid gap-4 lg:grid-cols-3">
@@ -87,6 +89,12 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
             <ScoreBlock title="Activity" color="var(--activity)" row={data.daily.daily_activity} scoreId="activity.score" contributors={contributorsOf("daily_activity")} />
           </div>
 
+          <Card aria-labelledby="notes-title">
+            <h2 id="notes-title" className="mb-2 text-sm font-semibold">
+              Your notes
+            </h2>
+            <DayNoteEditor day={data.day} note={data.note} compact />
+          </Card>
           <Card aria-labelledby="main-sleep-title" data-testid="main-sleep">
             <h2 id="main-sleep-title" className="mb-3 flex items-center gap-2 text-base font-semibold">
               <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--sleep)" }} />

@@ -1,0 +1,82 @@
+// How a job's outcome moves its row: done, retried with backoff (attempts recorded) until the
+// last attempt, postponed by a rate-limit pause without counting, stopped on 403/400.
+import { beforeEach, describe, expect, it } from "vitest";
+import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
+import { claimDueJobs, enqueueJob, listActiveJobs, type JobRow } from "@/lib/db/queries/jobs";
+import { rawDb } from "@/lib/db/raw";
+import { runJob } from "@/lib/sync/jobs";
+import type { SyncEngine } from "@/lib/sync/engine";
+
+const row = (id: number) => rawDb().prepare("SELECT * FROM job WHERE id = ?").get(id) as JobRow;
+
+function engineThrowing(err: unknown): SyncEngine {
+  return { backfillCollection: async () => { if (err) throw err; return { collection: "sleep", result: "done" }; } } as unknown as SyncEngine;
+}
+
+async function runOnce(err: unknown, now = Date.now()): Promise<JobRow> {
+  const [job] = claimDueJobs({ now, leaseMs: 60_000, limit: 1 });
+  expect(job).toBeDefined();
+  await runJob(engineThrowing(err), job!, () => now);
+  return row(job!.id);
+}
+
+beforeEach(() => {
+  rawDb().prepare("DELETE FROM job").run();
+});
+
+describe("runJob", () => {
+  it("completes and frees the key", async () => {
+    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    const done = await runOnce(null);
+    expect(done).toMatchObject({ status: "done", activeKey: null, attempts: 1 });
+  });
+
+  it("retries a 5xx with a growing delay and fails for good after the last attempt", async () => {
+    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep", maxAttempts: 3 });
+    let now = Date.now();
+    const first = await runOnce(new RingApiError({ status: 503, endpoint: "/v2/usercollection/sleep" }), now);
+    expect(first).toMatchObject({ status: "queued", attempts: 1 });
+    expect(first.lastError).toMatch(/503/);
+    const wait1 = Date.parse(first.runAt) - now;
+    expect(wait1).toBeGreaterThanOrEqual(15_000);
+    now = Date.parse(first.runAt);
+    const second = await runOnce(new RingApiError({ status: 0, endpoint: "/v2/usercollection/sleep" }), now);
+    expect(second).toMatchObject({ status: "queued", attempts: 2 });
+    expect(Date.parse(second.runAt) - now).toBeGreaterThanOrEqual(30_000);
+    now = Date.parse(second.runAt);
+    const last = await runOnce(new RingApiError({ status: 500, endpoint: "/v2/usercollection/sleep" }), now);
+    expect(last).toMatchObject({ status: "failed", attempts: 3, activeKey: null });
+    // The key is free: the next poll may queue a fresh job.
+    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    expect(listActiveJobs("u")).toHaveLength(1);
+  });
+
+  it("postpones to the end of a rate-limit pause without counting the attempt", async () => {
+    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    const until = Date.now() + 300_000;
+    const r = await runOnce(new RingRateLimitedError(until, "application"));
+    expect(r).toMatchObject({ status: "queued", attempts: 0 });
+    expect(Date.parse(r.runAt)).toBe(until);
+  });
+
+  it("stops without retry on 403 and on a 400 bug", async () => {
+    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    expect(await runOnce(new RingApiError({ status: 403, endpoint: "/x" }))).toMatchObject({ status: "failed", activeKey: null });
+    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    expect(await runOnce(new RingApiError({ status: 400, endpoint: "/x" }))).toMatchObject({ status: "failed", activeKey: null });
+  });
+
+  it("keeps one active job per person, collection and kind; a running one runs once more", async () => {
+    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", runAt: Date.now() + 60_000 });
+    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" });
+    const active = listActiveJobs("u");
+    expect(active).toHaveLength(1);
+    expect(Date.parse(active[0]!.runAt)).toBeLessThanOrEqual(Date.now());
+    const [job] = claimDueJobs({ now: Date.now(), leaseMs: 60_000, limit: 1 });
+    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" }); // arrives while it runs
+    await runJob({ incrementalCollection: async () => ({ collection: "sleep", result: "done" }) } as unknown as SyncEngine, job!);
+    expect(row(job!.id)).toMatchObject({ status: "queued", attempts: 0 });
+    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", ifAbsent: true });
+    expect(listActiveJobs("u")).toHaveLength(1);
+  });
+});
