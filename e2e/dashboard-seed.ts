@@ -10,7 +10,7 @@
 // session cookie is `authjs.session-token` (http).
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { applyMigrations } from "@/lib/test/database";
+import path from "node:path";
 import { sqlitePath } from "@/lib/db/sqlite-file";
 import { COLLECTIONS as FIXTURE_COLLECTIONS, generatePersonalInfo, generateRange, deriveUserId } from "@/lib/emulator/fixtures";
 
@@ -39,7 +39,12 @@ export async function seedDashboard(args: Args) {
   const url = process.env.DATABASE_URL;
   if (!url?.startsWith("file:")) throw new Error("set DATABASE_URL=file:...");
   const file = sqlitePath(url);
-  if (!fs.existsSync(file)) applyMigrations(file);
+  if (!fs.existsSync(file)) {
+    // the production path's migrator (keeps _prisma_migrations, so `npm start` accepts the file)
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const { applyPendingMigrations } = await import("@/lib/db/migrate.mjs");
+    applyPendingMigrations(file, path.resolve("prisma/migrations"));
+  }
   // imported after DATABASE_URL is known: these read env at import
   const { rawDb } = await import("@/lib/db/raw");
   const { mapDocument } = await import("@/lib/sync/map");

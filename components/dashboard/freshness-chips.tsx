@@ -5,6 +5,12 @@ import { freshnessOf } from "@/components/dashboard/freshness";
 import { useSyncStatus } from "@/components/hooks/use-sync-status";
 import type { CollectionRange } from "@/components/hooks/api-types";
 
+const SHORT: Record<string, string> = {
+  daily_spo2: "SpO₂",
+  daily_cardiovascular_age: "CV age",
+  sleep: "Sleep periods",
+};
+
 const DOT = { fresh: "bg-emerald-500", stale: "bg-amber-500", problem: "bg-rose-500", idle: "bg-slate-400" };
 
 /** One chip per collection: how fresh its data is. */
@@ -22,8 +28,12 @@ export function FreshnessChips({ ranges }: { ranges: CollectionRange[] }) {
           className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300"
         >
           <span aria-hidden className={cn("h-1.5 w-1.5 rounded-full", DOT[f.tone])} />
-          <span className="font-medium">{f.label}</span>
-          <span className="text-slate-500 dark:text-slate-400">{f.text}</span>
+          <span className="font-medium" aria-hidden>
+            {SHORT[f.collection] ?? f.label}
+          </span>
+          <span className="text-slate-500 dark:text-slate-400" aria-hidden>
+            {f.text}
+          </span>
           <span className="sr-only">{f.title}</span>
         </li>
       ))}

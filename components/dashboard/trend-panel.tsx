@@ -47,26 +47,26 @@ export function TrendPanel({
   const headingId = `panel-${metricId}`;
   return (
     <Card aria-labelledby={headingId} data-testid="trend-panel" data-metric={metricId} className="!px-3 !py-3 sm:!px-4">
-      <div className="mb-2 flex flex-wrap items-start justify-between gap-x-3 gap-y-1 px-1">
-        <div className="min-w-0">
-          <h2 id={headingId} className="flex items-center gap-2 text-sm font-semibold">
-            <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: color }} />
-            {metric.label}
-            {metric.description ? <span className="hidden font-normal text-slate-500 sm:inline">· {metric.description}</span> : null}
+      <div className="mb-2 px-1">
+        <div className="flex items-start justify-between gap-3">
+          <h2 id={headingId} className="flex min-w-0 items-center gap-2 text-sm font-semibold">
+            <span aria-hidden className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: color }} />
+            <span className="truncate">{metric.label}</span>
+            {metric.description ? <span className="hidden truncate font-normal text-slate-500 md:inline">· {metric.description}</span> : null}
           </h2>
-          {series?.kind === "numeric" ? <NumericHeader metric={metric} series={series} units={units} /> : null}
-          {series?.kind === "category" ? <CategoryHeader metric={metric} series={series} /> : null}
+          {onRemove ? (
+            <button
+              type="button"
+              onClick={onRemove}
+              aria-label={`Remove ${metric.label}`}
+              className="-mr-1 -mt-1 shrink-0 rounded-md px-1.5 text-lg leading-none text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
+            >
+              ×
+            </button>
+          ) : null}
         </div>
-        {onRemove ? (
-          <button
-            type="button"
-            onClick={onRemove}
-            aria-label={`Remove ${metric.label}`}
-            className="rounded-md px-1.5 text-lg leading-none text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
-          >
-            ×
-          </button>
-        ) : null}
+        {series?.kind === "numeric" ? <NumericHeader metric={metric} series={series} units={units} /> : null}
+        {series?.kind === "category" ? <CategoryHeader metric={metric} series={series} /> : null}
       </div>
       {error ? (
         <ErrorState error={error} onRetry={onRetry} />

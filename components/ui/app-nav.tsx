@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { NavLinks } from "@/components/ui/nav-links";
 
 const LINKS = [
   { href: "/", label: "Today" },
@@ -30,16 +31,8 @@ export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: stri
             Demo
           </span>
         )}
-        <nav aria-label="Main" className="order-last -mx-1 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto">
-          {LINKS.map((l) => (
-            <Link
-              key={l.href}
-              href={l.href}
-              className="whitespace-nowrap rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-300 dark:hover:bg-slate-800"
-            >
-              {l.label}
-            </Link>
-          ))}
+        <nav aria-label="Main" className="order-last -mx-1 flex w-full flex-wrap gap-x-0.5 gap-y-1 sm:order-none sm:w-auto">
+          <NavLinks links={LINKS} />
         </nav>
         <span className="ml-auto truncate text-xs text-slate-500 dark:text-slate-400" title={userLabel}>
           {userLabel}

@@ -296,6 +296,29 @@ describe("Connect your ring (in-process round trip)", () => {
     expect(replay.searchParams.get("detail")).toBe("invalid_grant");
   });
 
+  it("an unreadable profile (personal_info refused) ends on the error page and stores nothing", async () => {
+    const before = await counts();
+    await control("POST", "/_emulator/faults", { status: 401, count: 1, path_prefix: "/v2/usercollection/personal_info" });
+    const { landed } = await connect("owner@example.test");
+    expect(landed.pathname).toBe("/sign-in/error");
+    expect(landed.searchParams.get("error")).toBe("profile_error");
+    expect((await counts()).users).toBe(before.users);
+    expect((await counts()).accounts).toBe(before.accounts);
+  });
+
+  it("client credentials the service rejects (e.g. the wrong portal's token URL) end on their own explanation", async () => {
+    await control("POST", "/_emulator/clients", { ...CLIENT, client_secret: "rotated-in-the-portal" });
+    try {
+      const before = await counts();
+      const { landed } = await connect("owner@example.test");
+      expect(landed.pathname).toBe("/sign-in/error");
+      expect(landed.searchParams.get("error")).toBe("client_rejected");
+      expect(await counts()).toEqual(before);
+    } finally {
+      await control("POST", "/_emulator/clients", CLIENT);
+    }
+  });
+
   it("the service's 10-user cap for unapproved apps ends on its own explanation; nothing stored", async () => {
     // Fill the unapproved client up to 10 authorized accounts.
     const { clients } = await control<{ clients: Array<{ client_id: string; authorized_users?: number }> }>("GET", "/_emulator/clients");

@@ -52,7 +52,8 @@ export type RingClientOptions = {
 };
 
 export type ListQuery = { start_date?: string; end_date?: string; next_token?: string | null };
-export type ListPage = { data: unknown[]; nextToken: string | null };
+/** `text` is the body as received (for keeping each document's raw JSON). */
+export type ListPage = { data: unknown[]; text: string | null; nextToken: string | null };
 
 const defaultTokens: TokenSource = { getValidAccessToken, refreshAfterUnauthorized };
 
@@ -106,8 +107,10 @@ type CallOptions = {
   allowNotFound?: boolean;
 };
 
-/** One request with the service's retry rules; resolves to the parsed JSON body (or null). */
-async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<unknown> {
+type Answer = { json: unknown; text: string | null };
+
+/** One request with the service's retry rules; resolves to the parsed JSON body (or null) and its text. */
+async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<Answer> {
   const endpoint = opts.endpoint ?? opts.path;
   const url = new URL(core.baseUrl + opts.path);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== "") url.searchParams.set(k, v);
@@ -153,11 +156,11 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<u
     core.onRequest?.({ endpoint, status: res.status, ms: core.clock.now() - started, attempt });
 
     if (res.ok) {
-      if (res.status === 204) return null;
+      if (res.status === 204) return { json: null, text: null };
       const text = await res.text();
-      if (!text) return null;
+      if (!text) return { json: null, text: null };
       try {
-        return JSON.parse(text) as unknown;
+        return { json: JSON.parse(text) as unknown, text };
       } catch (err) {
         throw new RingApiError({ status: res.status, endpoint, detail: "the body is not JSON", cause: err });
       }
@@ -185,7 +188,7 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<u
 
     if (res.status === 404 && opts.allowNotFound) {
       await res.body?.cancel().catch(() => undefined);
-      return null;
+      return { json: null, text: null };
     }
 
     const detail = await readDetail(res);
@@ -240,29 +243,30 @@ export class RingClient {
   /** One page of a date-range collection. The filters are sent again with next_token. */
   async listPage(collection: RingCollection, query: ListQuery): Promise<ListPage> {
     const path = this.collectionPath(collection);
-    const body = await call(this.core, this.auth, {
+    const answer = await call(this.core, this.auth, {
       path,
       query: { start_date: query.start_date, end_date: query.end_date, next_token: query.next_token ?? undefined },
     });
-    const page = ringListPageSchema.safeParse(body);
+    const page = ringListPageSchema.safeParse(answer.json);
     if (!page.success) throw new RingApiError({ status: 200, endpoint: path, detail: "the list wrapper is not valid" });
-    return { data: page.data.data, nextToken: page.data.next_token ?? null };
+    return { data: page.data.data, text: answer.text, nextToken: page.data.next_token ?? null };
   }
 
   /** One document by id (a webhook's object_id); null when the service no longer has it. */
   async getDocument(collection: RingCollection, documentId: string): Promise<unknown | null> {
     const base = this.collectionPath(collection);
-    return call(this.core, this.auth, {
+    const answer = await call(this.core, this.auth, {
       path: `${base}/${encodeURIComponent(documentId)}`,
       endpoint: `${base}/{document_id}`,
       allowNotFound: true,
     });
+    return answer.json;
   }
 
   /** personal_info (no sandbox twin): validated, throws RingApiError on a bad body. */
   async personalInfo(): Promise<{ info: RingPersonalInfo; raw: unknown }> {
     const path = "/v2/usercollection/personal_info";
-    const body = await call(this.core, this.auth, { path });
+    const body = (await call(this.core, this.auth, { path })).json;
     const parsed = ringPersonalInfoSchema.safeParse(body);
     if (!parsed.success) throw new RingApiError({ status: 200, endpoint: path, detail: "personal_info is not valid" });
     return { info: parsed.data, raw: body };
@@ -292,7 +296,7 @@ export class RingWebhookAdmin {
 
   async list(): Promise<RingWebhookSubscription[]> {
     const path = "/v2/webhook/subscription";
-    const body = await call(this.core, this.auth, { path });
+    const body = (await call(this.core, this.auth, { path })).json;
     const list = Array.isArray(body) ? body : ((body as { data?: unknown } | null)?.data ?? []);
     const parsed = ringWebhookSubscriptionListSchema.safeParse(list);
     if (!parsed.success) throw new RingApiError({ status: 200, endpoint: path, detail: "the subscription list is not valid" });
@@ -301,7 +305,7 @@ export class RingWebhookAdmin {
 
   async create(input: { callbackUrl: string; verificationToken: string; eventType: WebhookOperation; dataType: string }): Promise<RingWebhookSubscription> {
     const path = "/v2/webhook/subscription";
-    const body = await call(this.core, this.auth, {
+    const { json: body } = await call(this.core, this.auth, {
       method: "POST",
       path,
       body: { callback_url: input.callbackUrl, verification_token: input.verificationToken, event_type: input.eventType, data_type: input.dataType },
@@ -311,7 +315,7 @@ export class RingWebhookAdmin {
 
   async update(id: string, input: { callbackUrl: string; verificationToken: string; eventType: WebhookOperation; dataType: string }): Promise<RingWebhookSubscription> {
     const endpoint = "/v2/webhook/subscription/{id}";
-    const body = await call(this.core, this.auth, {
+    const { json: body } = await call(this.core, this.auth, {
       method: "PUT",
       path: `/v2/webhook/subscription/${encodeURIComponent(id)}`,
       endpoint,
@@ -322,7 +326,7 @@ export class RingWebhookAdmin {
 
   async renew(id: string): Promise<RingWebhookSubscription> {
     const endpoint = "/v2/webhook/subscription/renew/{id}";
-    const body = await call(this.core, this.auth, { method: "PUT", path: `/v2/webhook/subscription/renew/${encodeURIComponent(id)}`, endpoint });
+    const { json: body } = await call(this.core, this.auth, { method: "PUT", path: `/v2/webhook/subscription/renew/${encodeURIComponent(id)}`, endpoint });
     return this.parse(body, endpoint);
   }
 

@@ -17,6 +17,7 @@ import {
 import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
 import { toDbTime } from "@/lib/db/queries/jobs";
 import { systemClock, type Clock } from "@/lib/sync/clock";
+import { sliceDataArray } from "@/lib/ring/json-slices";
 import { documentKey, mapDocument, type DocumentRow } from "@/lib/sync/map";
 import {
   addDays,
@@ -43,6 +44,8 @@ export type SyncStats = {
   rejected: number;
   /** time spent validating, mapping and writing (ms) */
   ingestMs: number;
+  /** of which validating and mapping (ms) */
+  mapMs: number;
 };
 
 export type CollectionOutcome = {
@@ -129,7 +132,7 @@ function describeError(err: unknown): string {
 }
 
 export class SyncEngine {
-  readonly stats: SyncStats = { requests: 0, pages: 0, documents: 0, rejected: 0, ingestMs: 0 };
+  readonly stats: SyncStats = { requests: 0, pages: 0, documents: 0, rejected: 0, ingestMs: 0, mapMs: 0 };
   readonly progress = new Map<string, BackfillProgress>();
   private readonly clock: Clock;
   private readonly concurrency: number;
@@ -193,14 +196,17 @@ export class SyncEngine {
   }
 
   /** Maps a page: rows inside the window, rejected documents, and the keys seen. */
-  private mapPage(collection: RingCollection, userId: string, docs: unknown[], window: DayWindow) {
+  private mapPage(collection: RingCollection, userId: string, docs: unknown[], window: DayWindow, body: string | null = null) {
+    // Each document's JSON exactly as received, sliced from the body (else re-serialised).
+    const sliced = body ? sliceDataArray(body) : null;
+    const rawTexts = sliced && sliced.length === docs.length ? sliced : null;
     const syncedAt = toDbTime(this.now());
     const rows: DocumentRow[] = [];
     const rejected: RejectedInput[] = [];
     const seen: string[] = [];
     const days: string[] = [];
-    for (const doc of docs) {
-      const r = mapDocument(collection, doc, userId, syncedAt);
+    for (let i = 0; i < docs.length; i++) {
+      const r = mapDocument(collection, docs[i], userId, syncedAt, rawTexts?.[i]);
       if (r.ok) {
         days.push(r.row.day);
         seen.push(documentKey(collection, r.row));
@@ -297,7 +303,8 @@ export class SyncEngine {
         retriedToken = false;
         page++;
         const started = performance.now();
-        const mapped = this.mapPage(collection, userId, listed.data, w);
+        const mapped = this.mapPage(collection, userId, listed.data, w, listed.text);
+        this.stats.mapMs += performance.now() - started;
         let nextToken: string | null;
         let nextCursor: string;
         let nextDone = windowsDone;
@@ -407,7 +414,7 @@ export class SyncEngine {
         const listed = await client.listPage(collection, { ...q, next_token: token });
         page++;
         const started = performance.now();
-        const mapped = this.mapPage(collection, userId, listed.data, w);
+        const mapped = this.mapPage(collection, userId, listed.data, w, listed.text);
         seen.push(...mapped.seen);
         ingestDocuments({ collection, userId, rows: mapped.rows, rejected: mapped.rejected });
         this.stats.ingestMs += performance.now() - started;

@@ -163,14 +163,17 @@ function peek(doc: unknown, key: "id" | "day"): string | null {
 
 /**
  * Validates one document of `collection` and maps it to a row, or says why it cannot be
- * stored. Never throws.
+ * stored. `rawText` is the document's JSON as received (else it is serialised). Never throws.
  */
-export function mapDocument(collection: RingCollection, doc: unknown, userId: string, syncedAt: string): MapResult {
+export function mapDocument(collection: RingCollection, doc: unknown, userId: string, syncedAt: string, rawText?: string): MapResult {
   let raw: string;
-  try {
-    raw = JSON.stringify(doc) ?? "null";
-  } catch {
-    raw = "null";
+  if (rawText !== undefined) raw = rawText;
+  else {
+    try {
+      raw = JSON.stringify(doc) ?? "null";
+    } catch {
+      raw = "null";
+    }
   }
   const schema = RING_DOCUMENT_SCHEMAS[collection];
   const parsed = schema.safeParse(doc);

@@ -39,9 +39,11 @@ export type SchedulerOptions = {
 };
 
 const DAY_MS = 86_400_000;
+const WAKE_DELAY_MS = 20;
 
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
   private readonly inflight = new Map<number, Promise<void>>();
   private readonly webhookState: WebhookDrainState = { inflight: new Set() };
   private webhookRunning = 0;
@@ -89,7 +91,8 @@ export class Scheduler {
 
   /** Look at the job table and the webhook inbox now (new work arrived). */
   wake(): void {
-    if (!this.stopped) this.schedule(0);
+    // Coalesced: a burst of webhooks wakes the loop once, not once per notification.
+    if (!this.stopped && !(this.timer && this.timerDue <= Date.now() + WAKE_DELAY_MS)) this.schedule(WAKE_DELAY_MS);
   }
 
   /** Number of jobs this process is running now. */
@@ -100,6 +103,7 @@ export class Scheduler {
   private schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerDue = Date.now() + Math.max(0, ms);
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.tick();

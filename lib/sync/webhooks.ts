@@ -4,7 +4,7 @@ import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { resolveSecret } from "@/lib/secrets";
 import { isRingCollection, ringWebhookNotificationSchema } from "@/lib/ring/schemas";
-import { recordWebhookEvent, listQueuedWebhookEvents, markWebhookEvent, type WebhookEventRow } from "@/lib/db/queries/webhook-events";
+import { recordWebhookEvent, listQueuedWebhookEvents, markWebhookEvent, markWebhookEvents, type WebhookEventRow } from "@/lib/db/queries/webhook-events";
 import { findUserIdByRingUserId } from "@/lib/db/queries/sync-state";
 import { enqueueJob } from "@/lib/db/queries/jobs";
 import { classifyError, type SyncEngine } from "@/lib/sync/engine";
@@ -124,36 +124,45 @@ function eventKey(e: WebhookEventRow): string {
 export type WebhookDrainState = { inflight: Set<string> };
 
 /**
- * Applies up to `limit` queued notifications, at most one at a time per document (so a
- * delete never overtakes the create before it). Resolves when the started ones are done.
+ * Applies queued notifications: those about unknown people or data types Ringside does not
+ * store are settled at once (no I/O); the rest are fetched by `limit` workers, one at a time
+ * per document (so a delete never overtakes the create before it). Resolves when done.
  */
-export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrainState, limit: number): Promise<number> {
-  const queued = listQueuedWebhookEvents(limit * 4);
-  const batch: WebhookEventRow[] = [];
+export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrainState, limit: number, batchSize = 500): Promise<number> {
+  const queued = listQueuedWebhookEvents(batchSize);
+  const users = new Map<string, string | undefined>();
+  const ignored: Array<{ id: number; reason: string }> = [];
+  const work: Array<{ e: WebhookEventRow; userId: string }> = [];
   const keys = new Set<string>();
   for (const e of queued) {
     const k = eventKey(e);
     if (state.inflight.has(k) || keys.has(k)) continue;
-    keys.add(k);
-    batch.push(e);
-    if (batch.length >= limit) break;
+    if (!users.has(e.ringUserId)) users.set(e.ringUserId, findUserIdByRingUserId(e.ringUserId));
+    const userId = users.get(e.ringUserId);
+    if (!userId) ignored.push({ id: e.id, reason: "unknown user" });
+    else if (!isRingCollection(e.dataType)) ignored.push({ id: e.id, reason: "data type not stored" });
+    else {
+      keys.add(k);
+      work.push({ e, userId });
+    }
   }
+  markWebhookEvents(ignored, "ignored");
   for (const k of keys) state.inflight.add(k);
-  await Promise.all(
-    batch.map(async (e) => {
+  const worker = async () => {
+    for (let item = work.shift(); item; item = work.shift()) {
       try {
-        await applyWebhookEvent(engine, e);
+        await applyWebhookEvent(engine, item.e, item.userId);
       } finally {
-        state.inflight.delete(eventKey(e));
+        state.inflight.delete(eventKey(item.e));
       }
-    }),
-  );
-  return batch.length;
+    }
+  };
+  const total = ignored.length + work.length;
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  return total;
 }
 
-async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow): Promise<void> {
-  const userId = findUserIdByRingUserId(e.ringUserId);
-  if (!userId) return markWebhookEvent(e.id, "ignored", "unknown user");
+async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId: string): Promise<void> {
   if (!isRingCollection(e.dataType)) return markWebhookEvent(e.id, "ignored", "data type not stored");
   const eventType = e.eventType === "delete" ? "delete" : e.eventType === "update" ? "update" : "create";
   if (!e.objectId) {

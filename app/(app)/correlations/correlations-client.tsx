@@ -60,7 +60,7 @@ export function CorrelationsClient({ initial }: { initial: { x: string | null; y
       <PageHeader title="Correlations" subtitle={`How your metrics move together, ${formatDay(r.from, { withYear: true })} – ${formatDay(r.to, { withYear: true })}`}>
         <RangePicker range={range.range} from={r.from} to={r.to} presets={PRESETS} onChange={setRange} />
       </PageHeader>
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card aria-labelledby="pair-title">
           <h2 id="pair-title" className="sr-only">
             {mx.label} against {my.label}

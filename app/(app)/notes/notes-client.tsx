@@ -26,11 +26,12 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
   const dayNote = useNotes(current, current);
   const recentFrom = addDays(fallback, -365);
   const recent = useNotes(recentFrom, fallback);
+  const [shown, setShown] = useState(15);
 
   return (
     <div className="space-y-4" data-testid="notes">
       <PageHeader title="Notes & tags" subtitle="Tag days (alcohol, travel, sick…) and see what they do to your numbers." />
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
           <Card aria-labelledby="editor-title">
             <div className="mb-3 flex flex-wrap items-end justify-between gap-2">
@@ -62,28 +63,37 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
             ) : recent.data.days.length === 0 ? (
               <EmptyState title="No notes yet">Tag a day above; tags then show as markers on every chart.</EmptyState>
             ) : (
-              <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="notes-list">
-                {[...recent.data.days].reverse().map((d) => (
-                  <li key={d.day} className="flex flex-wrap items-start justify-between gap-2 py-2.5">
-                    <div className="min-w-0">
-                      <Link href={`/day/${d.day}`} className="text-sm font-medium hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
-                        {formatDay(d.day, { withYear: true })}
+              <>
+                <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="notes-list">
+                  {[...recent.data.days].reverse().slice(0, shown).map((d) => (
+                    <li key={d.day} className="flex items-center gap-3 py-1.5">
+                      <Link href={`/day/${d.day}`} className="w-28 shrink-0 text-sm font-medium tabular-nums hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
+                        {formatDay(d.day, { withYear: false })} <span className="text-xs font-normal text-slate-400">{d.day.slice(0, 4)}</span>
                       </Link>
-                      <div className="mt-1 flex flex-wrap gap-1">
+                      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-1">
                         {d.tags.map((t) => (
-                          <span key={t.id} className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-900 dark:bg-violet-500/20 dark:text-violet-200">
+                          <span
+                            key={t.id}
+                            className="rounded-full px-2 py-0.5 text-xs font-medium text-violet-900 dark:text-violet-100"
+                            style={{ background: `color-mix(in srgb, ${t.color ?? "#7c3aed"} 18%, transparent)` }}
+                          >
                             #{t.name}
                           </span>
                         ))}
+                        {d.text ? <span className="min-w-0 truncate text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
                       </div>
-                      {d.text ? <p className="mt-1 whitespace-pre-line text-sm text-slate-600 dark:text-slate-300">{d.text}</p> : null}
-                    </div>
-                    <Button variant="ghost" className="!px-2 !py-1 text-xs" onClick={() => setDay(d.day)}>
-                      Edit
-                    </Button>
-                  </li>
-                ))}
-              </ul>
+                      <Button variant="ghost" className="!px-2 !py-1 text-xs" onClick={() => setDay(d.day)} aria-label={`Edit ${formatDay(d.day, { withYear: true })}`}>
+                        Edit
+                      </Button>
+                    </li>
+                  ))}
+                </ul>
+                {recent.data.days.length > shown ? (
+                  <Button variant="secondary" className="mt-2 w-full" onClick={() => setShown((n) => n + 30)}>
+                    Show more ({recent.data.days.length - shown} more)
+                  </Button>
+                ) : null}
+              </>
             )}
           </Card>
         </div>

@@ -95,6 +95,11 @@ export function claimDueJobs(opts: { now: number; leaseMs: number; limit: number
   const now = toDbTime(opts.now);
   const lease = toDbTime(opts.now + opts.leaseMs);
   const exclude = opts.excludeIds ?? [];
+  // A cheap read first: most looks at the table find nothing due (no write lock taken then).
+  const anyDue = db
+    .prepare(`SELECT 1 FROM job WHERE (status = 'queued' AND runAt <= ?) OR (status = 'running' AND leaseUntil < ?) LIMIT 1`)
+    .get(now, now);
+  if (!anyDue) return [];
   const tx = db.transaction(() => {
     const ids = db
       .prepare(

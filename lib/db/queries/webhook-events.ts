@@ -58,6 +58,17 @@ export function markWebhookEvent(id: number, status: "applied" | "ignored" | "fa
     .run(status, error?.slice(0, 500) ?? null, toDbTime(new Date()), id);
 }
 
+/** Settles many notifications at once (one transaction). */
+export function markWebhookEvents(rows: Array<{ id: number; reason: string }>, status: "applied" | "ignored" | "failed"): void {
+  if (rows.length === 0) return;
+  const db = rawDb();
+  const stmt = db.prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`);
+  const now = toDbTime(new Date());
+  db.transaction(() => {
+    for (const r of rows) stmt.run(status, r.reason, now, r.id);
+  })();
+}
+
 /** The newest notifications about a person (sync page). */
 export function listRecentWebhookEvents(ringUserId: string, limit = 20): WebhookEventRow[] {
   return rawDb()

@@ -1,0 +1,58 @@
+"use client";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { Preferences } from "@/components/hooks/api-types";
+import { preferencesKey, usePreferences, useUpdatePreferences } from "@/components/hooks/use-preferences";
+import { Segmented } from "@/components/ui/segmented";
+
+export function PreferencesForm({ initial }: { initial: Preferences }) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (!qc.getQueryData(preferencesKey)) qc.setQueryData(preferencesKey, initial);
+  }, [qc, initial]);
+  const prefs = usePreferences().data ?? initial;
+  const update = useUpdatePreferences();
+  return (
+    <section
+      aria-labelledby="prefs-heading"
+      data-testid="preferences-section"
+      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
+    >
+      <h2 id="prefs-heading" className="text-lg font-semibold">
+        Preferences
+      </h2>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1.5">
+          <p id="units-label" className="text-sm font-medium">
+            Units
+          </p>
+          <Segmented
+            label="Units"
+            value={prefs.units}
+            onChange={(units) => update.mutate({ units })}
+            options={[
+              { value: "metric", label: "Metric (km, °C)" },
+              { value: "imperial", label: "Imperial (mi, °F)" },
+            ]}
+          />
+        </div>
+        <div className="space-y-1.5">
+          <p className="text-sm font-medium">Theme</p>
+          <Segmented
+            label="Theme"
+            value={prefs.theme}
+            onChange={(theme) => update.mutate({ theme })}
+            options={[
+              { value: "light", label: "Light" },
+              { value: "dark", label: "Dark" },
+              { value: "system", label: "System" },
+            ]}
+          />
+        </div>
+      </div>
+      <p role="status" className="text-xs text-slate-500">
+        {update.isError ? <span className="text-rose-600">{(update.error as Error).message}</span> : update.isSuccess ? "Saved." : ""}
+      </p>
+    </section>
+  );
+}
