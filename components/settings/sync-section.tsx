@@ -37,7 +37,7 @@ export async function SyncSection() {
         {hooks.mode !== "off" && (
           <p className="text-slate-600 dark:text-slate-400">
             {hooks.active} of {hooks.expected} subscriptions active
-            {hooks.nextExpiry && <> · next renewal before {new Date(hooks.nextExpiry).toLocaleDateString()}</>} · callback{" "}
+            {hooks.nextExpiry && <> · first expiry {new Date(hooks.nextExpiry).toLocaleDateString()}, renewed a week before</>} · callback{" "}
             <code className="break-all">{hooks.callbackUrl}</code>
           </p>
         )}

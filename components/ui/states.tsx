@@ -2,10 +2,11 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
 
-export function EmptyState({ title, children, className }: { title: string; children?: ReactNode; className?: string }) {
+export function EmptyState({ title, children, className, testId }: { title: string; children?: ReactNode; className?: string; testId?: string }) {
   return (
     <div
       role="status"
+      data-testid={testId}
       className={cn(
         "rounded-2xl border border-dashed border-slate-300 bg-white/60 px-5 py-8 text-center dark:border-slate-700 dark:bg-slate-900/40",
         className,

@@ -28,7 +28,7 @@ afterAll(async () => {
 const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
 
 describe("backfill", () => {
-  it("stores five years of every collection exactly as the service has them", async () => {
+  it("stores five years of every collection exactly as the service has them", { timeout: 120_000 }, async () => {
     const person = await connectPerson(t);
     await clearEmulatorRequests(t);
     const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
@@ -55,7 +55,7 @@ describe("backfill", () => {
     expect(engine.stats.documents).toBe(total);
   });
 
-  it("lands today's activity and last night's sleep on the right day", async () => {
+  it("lands today's activity and last night's sleep on the right day", { timeout: 60_000 }, async () => {
     const person = await connectPerson(t);
     const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
     await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);
@@ -71,7 +71,7 @@ describe("backfill", () => {
     }
   });
 
-  it("resumes after a crash inside a page's transaction with no gap and no duplicate", async () => {
+  it("resumes after a crash inside a page's transaction with no gap and no duplicate", { timeout: 120_000 }, async () => {
     const person = await connectPerson(t);
     let crashed = 0;
     const crashing = new app.engine.SyncEngine({
@@ -128,7 +128,7 @@ describe("backfill", () => {
     expect(requests.filter((r) => r.path.endsWith("/sleep")).length).toBeLessThanOrEqual(Math.ceil(sleepDocs / 7) - 44 + 1);
   });
 
-  it("starts again at the checkpoint day when a stored next_token is no longer accepted", async () => {
+  it("starts again at the checkpoint day when a stored next_token is no longer accepted", { timeout: 60_000 }, async () => {
     const person = await connectPerson(t);
     const stop = new app.engine.SyncEngine({
       clientOptions: { backoff: fastBackoff },

@@ -11,7 +11,6 @@ import {
   deleteMissingDocuments,
   ingestDocuments,
   upsertPersonalInfo,
-  RING_TABLES,
   type RejectedInput,
 } from "@/lib/db/queries/ring-documents";
 import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
@@ -20,7 +19,6 @@ import { systemClock, type Clock } from "@/lib/sync/clock";
 import { sliceDataArray } from "@/lib/ring/json-slices";
 import { documentKey, mapDocument, type DocumentRow } from "@/lib/sync/map";
 import {
-  addDays,
   inWindow,
   latestPossibleDay,
   planBackfillWindows,
@@ -515,14 +513,6 @@ export class SyncEngine {
     }
   }
 }
-
-/** Days the backfill covers for a person (for display). */
-export function backfillRange(state: SyncStateRow | undefined): DayWindow | null {
-  if (!state?.backfillFrom || !state.backfillTo) return null;
-  return { from: state.backfillFrom, to: state.backfillTo };
-}
-
-export { addDays, RING_TABLES };
 
 const globalForEngine = globalThis as unknown as { ringsideSyncEngine?: SyncEngine };
 

@@ -61,7 +61,7 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
             ) : !recent.data ? (
               <Skeleton className="h-40" />
             ) : recent.data.days.length === 0 ? (
-              <EmptyState title="No notes yet">Tag a day above; tags then show as markers on every chart.</EmptyState>
+              <EmptyState title="No notes yet" testId="notes-empty">Tag a day above; tags then show as markers on every chart.</EmptyState>
             ) : (
               <>
                 <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="notes-list">
