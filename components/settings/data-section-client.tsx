@@ -41,8 +41,8 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
       <div className="space-y-3">
         <h3 className="text-sm font-semibold">Export</h3>
         <div className="flex flex-wrap items-end gap-3">
-          <Field label="What">
-            <select className={inputClass} value={target} onChange={(e) => setTarget(e.target.value as Target)} data-testid="export-collection">
+          <Field label="What" className="min-w-0 max-w-full">
+            <select className={`${inputClass} w-full max-w-full sm:w-auto`} value={target} onChange={(e) => setTarget(e.target.value as Target)} data-testid="export-collection">
               <option value="all">Everything (all collections, notes and tags)</option>
               {ranges.map((r) => (
                 <option key={r.collection} value={r.collection}>

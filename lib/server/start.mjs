@@ -45,6 +45,9 @@ if (pending.length > 0) {
   log("info", "database is up to date", { file: path.relative(root, dbFile) });
 }
 
+// Health data: the database and its WAL are readable by the app's user only.
+for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
+
 const standalone = path.join(root, ".next/standalone");
 const server = path.join(standalone, "server.js");
 if (!fs.existsSync(server)) {

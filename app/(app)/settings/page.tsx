@@ -3,6 +3,7 @@ import { ConnectionSection } from "@/components/settings/connection-section";
 import { HouseholdSection } from "@/components/settings/household-section";
 import { SyncSection } from "@/components/settings/sync-section";
 import { DataSection } from "@/components/settings/data-section";
+import { ImportSection } from "@/components/settings/import-section";
 import { PreferencesSection } from "@/components/settings/preferences-section";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -17,6 +18,7 @@ export default function SettingsPage() {
       <HouseholdSection />
       <SyncSection />
       <DataSection />
+      <ImportSection />
       <PreferencesSection />
     </div>
   );

@@ -1,6 +1,7 @@
 import { verifyPragmas } from "@/lib/db";
 import { errorBody } from "@/lib/api/errors";
 import { ensureSchedulerStarted } from "@/lib/sync/scheduler";
+import { ensureBackupScheduleStarted } from "@/lib/db/backup-schedule";
 
 export const dynamic = "force-dynamic";
 
@@ -9,6 +10,7 @@ export async function GET() {
   try {
     await verifyPragmas();
     ensureSchedulerStarted();
+    ensureBackupScheduleStarted();
     return Response.json({ status: "ok", db: "ok" });
   } catch {
     return Response.json({ status: "error", db: "error", ...errorBody("service_unavailable", "The database does not answer.") }, { status: 503 });

@@ -1,0 +1,29 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { runDailyBackupIfDue } from "@/lib/db/backup-schedule";
+
+describe("daily backup", () => {
+  it("takes one backup a day once the hour has come, and prunes to the retention count", async () => {
+    await db.user.count(); // the database file exists
+    const dir = path.join(process.env.DATA_DIR!, "backups-test");
+    fs.mkdirSync(dir, { recursive: true });
+    for (const d of ["20200101", "20200102", "20200103"]) fs.writeFileSync(path.join(dir, `ringside-daily-${d}T030000Z.db`), "");
+    const at = (h: number) => {
+      const d = new Date();
+      d.setHours(h, 30, 0, 0);
+      return d;
+    };
+    const opts = { hour: 3, dir, keep: 2 };
+    expect(await runDailyBackupIfDue(at(2), opts)).toBeNull(); // too early
+    const first = await runDailyBackupIfDue(at(4), opts);
+    expect(first).not.toBeNull();
+    expect(fs.existsSync(first!)).toBe(true);
+    expect(await runDailyBackupIfDue(at(5), opts)).toBeNull(); // already taken today
+    const kept = fs.readdirSync(dir).filter((f) => f.startsWith("ringside-daily-")).sort();
+    expect(kept).toHaveLength(2);
+    expect(kept).toContain(path.basename(first!));
+    expect(await runDailyBackupIfDue(at(4), { ...opts, hour: -1 })).toBeNull(); // turned off
+  });
+});

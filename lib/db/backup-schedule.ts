@@ -1,0 +1,47 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { env } from "@/lib/env.mjs";
+import { logger } from "@/lib/log";
+import { sqlitePath } from "@/lib/db/sqlite-file";
+import { backupDatabase, pruneBackups } from "@/lib/db/backup.mjs";
+
+// The daily backup: once a day, in the hour BACKUP_HOUR (server time), an online backup
+// into BACKUP_DIR named ringside-daily-<stamp>.db, keeping the newest BACKUP_KEEP. Started
+// lazily with the rest of the background work (from /api/health and the app layout);
+// never during `next build`, never under Vitest.
+
+const CHECK_EVERY_MS = 5 * 60_000;
+
+/** UTC stamp prefix (YYYYMMDD) of the daily backups taken on the given local day. */
+function hasBackupForDay(dir: string, now: Date): boolean {
+  if (!fs.existsSync(dir)) return false;
+  const day = now.toISOString().slice(0, 10).replaceAll("-", "");
+  return fs.readdirSync(dir).some((f) => f.startsWith(`ringside-daily-${day}`));
+}
+
+/** Takes today's backup if it is due (the hour has come and none exists yet). Returns its path. */
+export async function runDailyBackupIfDue(now = new Date(), opts = { hour: env.BACKUP_HOUR, dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP }): Promise<string | null> {
+  if (opts.hour < 0 || now.getHours() < opts.hour) return null;
+  const dir = path.resolve(opts.dir);
+  if (hasBackupForDay(dir, now)) return null;
+  const file = await backupDatabase(sqlitePath(env.DATABASE_URL), dir, "daily");
+  const pruned = pruneBackups(dir, opts.keep, "daily");
+  logger.info({ backup: path.basename(file), pruned: pruned.length }, "daily backup taken");
+  return file;
+}
+
+const g = globalThis as unknown as { ringsideBackupTimer?: NodeJS.Timeout };
+
+export function ensureBackupScheduleStarted(): void {
+  if (g.ringsideBackupTimer || process.env.NEXT_PHASE === "phase-production-build" || process.env.VITEST) return;
+  if (env.BACKUP_HOUR < 0) return;
+  const check = () => {
+    runDailyBackupIfDue().catch((err: unknown) =>
+      logger.error({ err: err instanceof Error ? err.message : String(err) }, "daily backup failed"),
+    );
+  };
+  g.ringsideBackupTimer = setInterval(check, CHECK_EVERY_MS);
+  g.ringsideBackupTimer.unref();
+  setTimeout(check, 10_000).unref();
+}
