@@ -189,6 +189,7 @@ test("[DASHBOARD] charts are readable with the keyboard", async ({ browser, emul
 });
 
 test("[DASHBOARD] tags round-trip and show on the charts", async ({ browser, appDb, emulator }) => {
+  test.setTimeout(90_000);
   const sleepDocs = await emulatorDocs(emulator, "daily_sleep");
   const day = addDays(latest(sleepDocs).day, -3);
   const { context, page } = await signedIn(browser);
@@ -222,11 +223,34 @@ test("[DASHBOARD] tags round-trip and show on the charts", async ({ browser, app
   await waitForChart(page);
   await expect(page.locator(`[data-day="${day}"]`)).toHaveAttribute("aria-label", /tagged$/);
 
-  // tagged against untagged, with n
+  // tagged against untagged, with n: two more #alcohol days through the API, then the
+  // comparison (sleep score the day after) equals one computed from the documents
+  for (const d of [addDays(day, -7), addDays(day, -12)]) {
+    const res = await page.request.put(`/api/notes/${d}`, { data: { text: "", tags: ["alcohol"] } });
+    expect(res.status()).toBe(200);
+  }
+  const tagged = new Set([day, addDays(day, -7), addDays(day, -12)]);
+  const score = new Map(sleepDocs.filter((d) => typeof d.score === "number").map((d) => [d.day, Number(d.score)]));
+  const allDays = (await Promise.all(["daily_activity", "daily_sleep", "daily_readiness", "daily_spo2", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep"].map((c) => emulatorDocs(emulator, c))))
+    .flat()
+    .map((d) => d.day)
+    .sort();
+  let taggedSum = 0;
+  let taggedN = 0;
+  let untaggedN = 0;
+  for (let d = allDays[0]!; d <= allDays[allDays.length - 1]!; d = addDays(d, 1)) {
+    const next = score.get(addDays(d, 1));
+    if (next === undefined) continue;
+    if (tagged.has(d)) {
+      taggedSum += next;
+      taggedN++;
+    } else untaggedN++;
+  }
   await page.goto("/notes");
   const cmp = page.getByTestId("tag-comparison");
-  await expect(cmp).toContainText("n=1");
-  await expect(cmp.getByRole("img")).toHaveAttribute("aria-label", /n = 1\)/);
+  await expect(cmp).toContainText(`n=${taggedN}`);
+  await expect(cmp.getByRole("img")).toHaveAttribute("aria-label", new RegExp(`averages ${Math.round(taggedSum / taggedN)} \\(n = ${taggedN}\\).*\\(n = ${untaggedN}\\)`));
+  await expect(cmp.getByTestId("tag-difference")).not.toHaveText("—");
 
   // removing a tag removes it everywhere
   await page.goto(`/notes?day=${day}`);

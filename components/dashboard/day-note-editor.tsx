@@ -23,12 +23,13 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
   const textId = useId();
   const tagInputId = useId();
 
-  // a different day (or fresh data from the server) resets the form
+  // fresh data from the server (after a save, or another day) replaces the form's contents
   useEffect(() => {
     setTags(note?.tags.map((t) => t.name) ?? []);
     setText(note?.text ?? "");
-    setSaved(false);
   }, [day, note]);
+  // another day: forget "Saved."
+  useEffect(() => setSaved(false), [day]);
 
   const add = (name: string) => {
     const n = normalise(name);

@@ -283,6 +283,10 @@ export class SyncEngine {
 
       let page = 0;
       let retriedToken = false;
+      // this run's own work (validate, map, write), for the "backfill finished" log line
+      let ingestMs = 0;
+      let mapMs = 0;
+      let documents = 0;
       while (windowsDone < windows.length) {
         const w = windows[windowsDone]!;
         const from = cursorStart > w.from ? cursorStart : w.from;
@@ -302,7 +306,9 @@ export class SyncEngine {
         page++;
         const started = performance.now();
         const mapped = this.mapPage(collection, userId, listed.data, w, listed.text);
-        this.stats.mapMs += performance.now() - started;
+        const mappedMs = performance.now() - started;
+        this.stats.mapMs += mappedMs;
+        mapMs += mappedMs;
         let nextToken: string | null;
         let nextCursor: string;
         let nextDone = windowsDone;
@@ -336,7 +342,10 @@ export class SyncEngine {
             });
           },
         });
-        this.stats.ingestMs += performance.now() - started;
+        const pageMs = performance.now() - started;
+        this.stats.ingestMs += pageMs;
+        ingestMs += pageMs;
+        documents += mapped.rows.length;
         this.stats.pages++;
         this.stats.documents += mapped.rows.length;
         this.stats.rejected += mapped.rejected.length;
@@ -353,6 +362,10 @@ export class SyncEngine {
       }
       this.progress.delete(key);
       const s = this.summarize(userId, collection);
+      if (page > 0) {
+        const ms = (v: number) => Math.round(v * 10) / 10;
+        logger.info({ userId, collection, pages: page, documents, ingestMs: ms(ingestMs), mapMs: ms(mapMs) }, "backfill finished");
+      }
       return { collection, result: "done", documents: s.documentsTotal };
     } catch (err) {
       this.fail(userId, collection, err, "backfilling");

@@ -1,0 +1,67 @@
+// Pages: time from navigation start to the first chart drawn ([data-chart-ready], set by the
+// chart components once recharts has rendered) and the JavaScript transferred (encoded, i.e.
+// gzip as sent), in Chromium via Playwright, a fresh browser context (empty cache) per run.
+// The same approach as e2e/perf.spec.ts.
+import { chromium, type Browser } from "@playwright/test";
+import { median, round } from "./stats";
+
+/** Records when the first [data-chart-ready] appears, in ms since navigation start. */
+const OBSERVE_CHART_READY = `(() => {
+  const mark = () => { if (window.__chartReadyAt === undefined && document.querySelector("[data-chart-ready]")) window.__chartReadyAt = performance.now(); };
+  new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-chart-ready"] });
+})();`;
+
+export type PageRun = { charts_ms: number; js_gzip_kb: number; js_files: number; encodings: string[] };
+export type PageFigures = { charts_ms: number; js_gzip_kb: number; runs: PageRun[] };
+type Cookie = { name: string; value: string; url: string };
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic"],
+  });
+}
+
+async function measureOnce(browser: Browser, baseUrl: string, cookies: Cookie[], path: string): Promise<PageRun> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+  try {
+    await context.addCookies(cookies);
+    await context.addInitScript(OBSERVE_CHART_READY);
+    const page = await context.newPage();
+    const encodings = new Set<string>();
+    page.on("response", (r) => {
+      if (r.request().resourceType() !== "script") return;
+      void r.headerValue("content-encoding").then((v) => encodings.add(v ?? "identity"));
+    });
+    const res = await page.goto(path);
+    if (!res || res.status() !== 200 || new URL(page.url()).pathname !== path) throw new Error(`${path}: ${res?.status()} at ${new URL(page.url()).pathname}`);
+    await page.waitForFunction(() => (window as unknown as { __chartReadyAt?: number }).__chartReadyAt !== undefined, null, { timeout: 20_000 });
+    await page.waitForLoadState("networkidle");
+    const r = await page.evaluate(() => {
+      const scripts = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+        (e) => e.initiatorType === "script" || /\.js(\?|$)/.test(e.name),
+      );
+      return {
+        charts: (window as unknown as { __chartReadyAt: number }).__chartReadyAt,
+        encoded: scripts.reduce((s, e) => s + e.encodedBodySize, 0),
+        files: scripts.length,
+      };
+    });
+    return { charts_ms: Math.round(r.charts), js_gzip_kb: round(r.encoded / 1024, 1), js_files: r.files, encodings: [...encodings] };
+  } finally {
+    await context.close();
+  }
+}
+
+/** One warm-up visit (the server compiles nothing, but loads the route), then `runs` measured visits. */
+export async function measurePage(browser: Browser, baseUrl: string, cookies: Cookie[], path: string, runs: number): Promise<PageFigures> {
+  await measureOnce(browser, baseUrl, cookies, path);
+  const all: PageRun[] = [];
+  for (let i = 0; i < runs; i++) all.push(await measureOnce(browser, baseUrl, cookies, path));
+  return {
+    charts_ms: median(all.map((r) => r.charts_ms)),
+    js_gzip_kb: Math.max(...all.map((r) => r.js_gzip_kb)),
+    runs: all,
+  };
+}

@@ -1,0 +1,105 @@
+// The published figures (results/latest.json, exactly this shape, numbers only) and the
+// table printed with them, each measure beside its target.
+
+export type BenchResult = {
+  date: string;
+  node: string;
+  cores: number;
+  backfill: {
+    years: number;
+    documents: number;
+    wall_s: number;
+    requests: number;
+    min_requests: number;
+    ingest_s: number;
+    raw_ingest_s: number;
+    ingest_ratio: number;
+  };
+  trends: { p50_ms: number; p95_ms: number; raw_p95_ms: number; ratio: number };
+  webhooks: { acks_per_s: number; p99_ms: number; concurrency: number; duration_s: number };
+  pages: { today: { charts_ms: number; js_gzip_kb: number }; trends: { charts_ms: number; js_gzip_kb: number } };
+  memory: { idle_mb: number; peak_backfill_mb: number };
+};
+
+export type Check = { measure: string; value: string; target: string; ok: boolean };
+
+/** Every target of the issue, checked against one run's figures. */
+export function checkTargets(r: BenchResult): Check[] {
+  const reqRatio = r.backfill.min_requests > 0 ? r.backfill.requests / r.backfill.min_requests : Infinity;
+  return [
+    { measure: "5-year backfill wall time", value: `${r.backfill.wall_s} s (${r.backfill.documents} documents)`, target: "≤ 5 s", ok: r.backfill.wall_s <= 5 },
+    {
+      measure: "Ingest vs raw better-sqlite3 upsert",
+      value: `${r.backfill.ingest_s} s vs ${r.backfill.raw_ingest_s} s = ${r.backfill.ingest_ratio}×`,
+      target: "≤ 3×",
+      ok: r.backfill.ingest_ratio <= 3,
+    },
+    {
+      measure: "Requests vs minimum",
+      value: `${r.backfill.requests} vs ${r.backfill.min_requests} = ${Math.round(reqRatio * 100) / 100}×`,
+      target: "≤ 1.1×",
+      ok: reqRatio <= 1.1,
+    },
+    {
+      measure: "Trends API p95 vs raw query",
+      value: `${r.trends.p95_ms} ms vs ${r.trends.raw_p95_ms} ms = ${r.trends.ratio}× (p50 ${r.trends.p50_ms} ms)`,
+      target: "≤ 3×",
+      ok: r.trends.ratio <= 3,
+    },
+    {
+      measure: "Webhook acks",
+      value: `${r.webhooks.acks_per_s}/s, p99 ${r.webhooks.p99_ms} ms (${r.webhooks.concurrency} connections, ${r.webhooks.duration_s} s)`,
+      target: "≥ 500/s, p99 ≤ 50 ms",
+      ok: r.webhooks.acks_per_s >= 500 && r.webhooks.p99_ms <= 50,
+    },
+    {
+      measure: "Today: charts drawn, JS",
+      value: `${r.pages.today.charts_ms} ms, ${r.pages.today.js_gzip_kb} kB gzip`,
+      target: "≤ 1.5 s; ≤ 200 kB",
+      ok: r.pages.today.charts_ms <= 1500 && r.pages.today.js_gzip_kb <= 200,
+    },
+    {
+      measure: "Trends: charts drawn, JS",
+      value: `${r.pages.trends.charts_ms} ms, ${r.pages.trends.js_gzip_kb} kB gzip`,
+      target: "≤ 1.5 s; ≤ 200 kB",
+      ok: r.pages.trends.charts_ms <= 1500 && r.pages.trends.js_gzip_kb <= 200,
+    },
+    {
+      measure: "App memory (RSS)",
+      value: `idle ${r.memory.idle_mb} MB, peak during backfill ${r.memory.peak_backfill_mb} MB`,
+      target: "idle ≤ 200 MB; peak ≤ 300 MB",
+      ok: r.memory.idle_mb <= 200 && r.memory.peak_backfill_mb <= 300,
+    },
+  ];
+}
+
+/** A plain-text table: measure | figure | target | met. */
+export function formatTable(checks: Check[]): string {
+  const rows = [["Measure", "Figure", "Target", "Met"], ...checks.map((c) => [c.measure, c.value, c.target, c.ok ? "yes" : "NO"])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ");
+  return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
+
+/** True when `value` has exactly the published shape with finite numbers (and the date/node strings). */
+export function isBenchResult(value: unknown): value is BenchResult {
+  const shape: Record<string, unknown> = {
+    date: "s",
+    node: "s",
+    cores: 0,
+    backfill: { years: 0, documents: 0, wall_s: 0, requests: 0, min_requests: 0, ingest_s: 0, raw_ingest_s: 0, ingest_ratio: 0 },
+    trends: { p50_ms: 0, p95_ms: 0, raw_p95_ms: 0, ratio: 0 },
+    webhooks: { acks_per_s: 0, p99_ms: 0, concurrency: 0, duration_s: 0 },
+    pages: { today: { charts_ms: 0, js_gzip_kb: 0 }, trends: { charts_ms: 0, js_gzip_kb: 0 } },
+    memory: { idle_mb: 0, peak_backfill_mb: 0 },
+  };
+  const same = (v: unknown, s: unknown): boolean => {
+    if (s === "s") return typeof v === "string";
+    if (typeof s === "number") return typeof v === "number" && Number.isFinite(v);
+    if (!v || typeof v !== "object" || Array.isArray(v)) return false;
+    const a = Object.keys(v as object).sort();
+    const b = Object.keys(s as object).sort();
+    return a.length === b.length && a.every((k, i) => k === b[i] && same((v as Record<string, unknown>)[k], (s as Record<string, unknown>)[k]));
+  };
+  return same(value, shape);
+}

@@ -1,0 +1,256 @@
+// `npm run bench`: measures Ringside against its limits and publishes the figures.
+//
+// Starts its own ring emulator (port 4310, no rate limit, 5 years of history, page size 100)
+// and the production build through `node lib/server/start.mjs` (port 3310, data in
+// e2e/bench/.data), building first when .next/standalone is missing or older than the
+// sources. Then, in one run: connect a person through the real OAuth flow and time the
+// backfill; trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory.
+// Prints a table and writes e2e/bench/results/latest.json. Exit code 0 when it measured
+// (targets missed are reported, not failures); 1 when it could not measure.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  BENCH_COLLECTION_NAMES,
+  connectThroughOAuth,
+  countListRequests,
+  createSchemaDatabase,
+  emulatorDocuments,
+  ingestFromLog,
+  minimumRequests,
+  rawUpsertBaseline,
+  waitForBackfill,
+  type BenchCollection,
+  type Doc,
+} from "./backfill";
+import { readRssMb, sampleRss } from "./memory";
+import { launchChromium, measurePage } from "./pages";
+import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
+import { buildIsStale, holdBuildLock, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
+import { median, ratio, round } from "./stats";
+import { addDays, measureTrends, rawDailyColumnReader } from "./trends";
+import { measureWebhooks } from "./webhooks";
+
+const ROOT = process.cwd();
+const BENCH_DIR = path.join(ROOT, "e2e/bench");
+const DATA = path.join(BENCH_DIR, ".data");
+const RESULTS = path.join(BENCH_DIR, "results/latest.json");
+
+const APP_PORT = Number(process.env.BENCH_APP_PORT ?? 3310);
+const EMULATOR_PORT = Number(process.env.BENCH_EMULATOR_PORT ?? 4310);
+const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+const YEARS = 5;
+const HISTORY_DAYS = 1826;
+const PAGE_SIZE = 100;
+const CLIENT = { client_id: "ringside-bench", client_secret: "ringside-bench-secret-0123456789", approved: true };
+const TREND_METRIC = { id: "sleep.score", table: "daily_sleep", column: "score" };
+const WEBHOOK_CONNECTIONS = 10;
+const WEBHOOK_SECONDS = 10;
+const PAGE_RUNS = 5;
+const TIME_LIMIT_MS = 9.5 * 60_000;
+
+const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
+
+async function json<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${new URL(url).pathname} → ${res.status}: ${text.slice(0, 200)}`);
+  return JSON.parse(text) as T;
+}
+
+const post = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+async function main(): Promise<void> {
+  const watchdog = setTimeout(() => {
+    process.stderr.write(`[bench] over the ${TIME_LIMIT_MS / 60_000}-minute limit: stopping\n`);
+    process.exit(1);
+  }, TIME_LIMIT_MS);
+  watchdog.unref();
+
+  const lock = await holdBuildLock(() => log(`waiting for the build lock (${"/tmp/ringside-build.lock"}): another build is running`));
+  let emulator: Running | null = null;
+  let app: (Running & { serverPid: number }) | null = null;
+  try {
+    const stale = buildIsStale(ROOT);
+    if (stale) {
+      log(`building (${stale}): next build …`);
+      const t = performance.now();
+      runBuild(ROOT, path.join(DATA, "build.log"));
+      log(`built in ${round((performance.now() - t) / 1000, 0)} s`);
+    } else log("production build is current");
+
+    fs.mkdirSync(DATA, { recursive: true });
+    emulator = await startEmulatorProcess(ROOT, {
+      RING_EMULATOR_PORT: String(EMULATOR_PORT),
+      RING_EMULATOR_HOST: "127.0.0.1",
+      RING_EMULATOR_RATE_LIMIT: "100000000",
+      RING_EMULATOR_APP_RATE_LIMIT: "100000000",
+      RING_EMULATOR_HISTORY_DAYS: String(HISTORY_DAYS),
+      RING_EMULATOR_PAGE_SIZE: String(PAGE_SIZE),
+      RING_EMULATOR_WEBHOOK_DELAY_MS: "1000",
+    });
+    const emu = emulator.url;
+    await json(`${emu}/_emulator/clients`, post({ ...CLIENT, redirect_uris: [`${APP_URL}/api/auth/callback/ring`] }));
+    log(`emulator on ${emu}`);
+
+    app = await startAppProcess(ROOT, {
+      port: APP_PORT,
+      dataDir: path.join(DATA, "app"),
+      env: {
+        NODE_ENV: "production",
+        PORT: String(APP_PORT),
+        HOSTNAME_BIND: "127.0.0.1",
+        DATA_DIR: path.join(DATA, "app"),
+        DATABASE_URL: `file:${path.join(DATA, "app/ringside.db")}`,
+        AUTH_URL: APP_URL,
+        AUTH_SECRET: "bench-auth-secret-not-for-production-0123456789",
+        TOKEN_ENCRYPTION_KEY: "6b".repeat(32),
+        WEBHOOK_VERIFICATION_TOKEN: "bench-webhook-verification-token",
+        RING_API_BASE_URL: emu,
+        RING_CLIENT_ID: CLIENT.client_id,
+        RING_CLIENT_SECRET: CLIENT.client_secret,
+        LOG_LEVEL: "info",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    });
+    const dbFile = path.join(DATA, "app/ringside.db");
+    log(`app on ${app.url} (server pid ${app.serverPid})`);
+    await fetch(`${APP_URL}/sign-in`).then((r) => r.text());
+    await new Promise((r) => setTimeout(r, 2_000));
+    const idleAtStartMb = readRssMb(app.serverPid) ?? 0;
+
+    // ---------------------------------------------------------------- 1. Backfill
+    const email = `bench-${Date.now().toString(36)}@bench.example.test`;
+    const user = await json<{ user_id: string; first_day: string; last_day: string }>(`${emu}/_emulator/users`, post({ email, history_days: HISTORY_DAYS }));
+    // The emulator generates the history on first use: do it now (and keep the documents for
+    // the minimum request count and the raw baseline), so the timed run is the app's work.
+    const docs = new Map<BenchCollection, Doc[]>();
+    for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(emu, user.user_id, c));
+    const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);
+    const minRequests = minimumRequests([...docs.values()].map((d) => d.length), PAGE_SIZE);
+    await fetch(`${emu}/_emulator/requests`, { method: "DELETE" });
+    log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
+
+    const rss = sampleRss(app.serverPid, 50);
+    const connected = await connectThroughOAuth(APP_URL, email);
+    const { doneAt, state } = await waitForBackfill(dbFile, email, { timeoutMs: 180_000, pollMs: 20 });
+    const peak = rss.stop();
+    const wallS = (doneAt - connected.allowedAt) / 1000;
+    if (state.documents !== documents) throw new Error(`stored ${state.documents} documents, the emulator has ${documents}`);
+    const requests = await countListRequests(emu, user.user_id);
+    const userId = state.userId!;
+    // the engine logs its own ingest time per collection once that collection is done
+    let ingest = ingestFromLog(app.lines, userId);
+    for (let i = 0; i < 100 && ingest.collections < BENCH_COLLECTION_NAMES.length; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      ingest = ingestFromLog(app.lines, userId);
+    }
+    if (ingest.collections < BENCH_COLLECTION_NAMES.length) throw new Error(`found ${ingest.collections} "backfill finished" log lines, expected 8`);
+    const rawRuns: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const file = path.join(DATA, "raw-baseline.db");
+      await createSchemaDatabase(file);
+      rawRuns.push(rawUpsertBaseline(file, userId, docs).ms);
+    }
+    const rawMs = median(rawRuns);
+    log(`backfill: ${round(wallS, 2)} s, ${requests.total} requests (minimum ${minRequests}), ingest ${round(ingest.ingestMs)} ms (map ${round(ingest.mapMs)} ms) vs raw ${round(rawMs)} ms, peak RSS ${round(peak.peakMb, 0)} MB`);
+
+    // ---------------------------------------------------------------- 2. Trends API
+    const to = user.last_day;
+    const from = addDays(to, -(HISTORY_DAYS - 1));
+    const warmFrom = addDays(from, -Math.max(90, HISTORY_DAYS)); // lib/metrics/series.ts warmupFrom
+    const reader = rawDailyColumnReader(dbFile, TREND_METRIC.table, TREND_METRIC.column);
+    const cookie = connected.jar.header();
+    const trends = await measureTrends({
+      warmup: 30,
+      iterations: 300,
+      api: async () => {
+        const res = await fetch(`${APP_URL}/api/metrics/${TREND_METRIC.id}?from=${from}&to=${to}`, { headers: { cookie } });
+        if (res.status !== 200) throw new Error(`trends API: ${res.status}`);
+        await res.arrayBuffer();
+      },
+      raw: () => reader.read(userId, warmFrom, to),
+    });
+    reader.close();
+    log(`trends: p50 ${trends.p50_ms} ms, p95 ${trends.p95_ms} ms vs raw p95 ${trends.raw_p95_ms} ms (${trends.rows} rows)`);
+
+    // ---------------------------------------------------------------- 3. Pages
+    const browser = await launchChromium();
+    const cookies = connected.jar.forPlaywright(APP_URL);
+    const today = await measurePage(browser, APP_URL, cookies, "/", PAGE_RUNS);
+    const trendsPage = await measurePage(browser, APP_URL, cookies, "/trends", PAGE_RUNS);
+    await browser.close();
+    const encodings = new Set([...today.runs, ...trendsPage.runs].flatMap((r) => r.encodings));
+    log(`pages: today ${today.charts_ms} ms ${today.js_gzip_kb} kB, trends ${trendsPage.charts_ms} ms ${trendsPage.js_gzip_kb} kB (script encodings: ${[...encodings].join(", ")})`);
+
+    // ---------------------------------------------------------------- 4. Webhooks
+    const hookRss = sampleRss(app.serverPid, 100);
+    const hooks = await measureWebhooks({
+      url: `${APP_URL}/api/webhooks/ring`,
+      secret: CLIENT.client_secret,
+      // a ring user this Ringside does not hold: acknowledged like any other, settled without fetching
+      userId: "bench-load-unknown-user",
+      connections: WEBHOOK_CONNECTIONS,
+      durationS: WEBHOOK_SECONDS,
+    });
+    const hookPeak = hookRss.stop();
+    if (hooks.errors > 0 || hooks.non2xx > 0) throw new Error(`webhook load: ${hooks.non2xx} non-2xx answers, ${hooks.errors} errors`);
+    log(`webhooks: ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged; peak RSS ${round(hookPeak.peakMb, 0)} MB)`);
+
+    // ---------------------------------------------------------------- 5. Memory at rest
+    await new Promise((r) => setTimeout(r, 5_000));
+    const idleAtEndMb = readRssMb(app.serverPid) ?? 0;
+    const idleMb = Math.max(idleAtStartMb, idleAtEndMb);
+    log(`memory: idle ${round(idleAtStartMb, 0)} MB at start, ${round(idleAtEndMb, 0)} MB at rest after the run`);
+
+    const result: BenchResult = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cores: os.availableParallelism?.() ?? os.cpus().length,
+      backfill: {
+        years: YEARS,
+        documents,
+        wall_s: round(wallS, 2),
+        requests: requests.total,
+        min_requests: minRequests,
+        ingest_s: round(ingest.ingestMs / 1000, 3),
+        raw_ingest_s: round(rawMs / 1000, 3),
+        ingest_ratio: ratio(ingest.ingestMs, rawMs, 2),
+      },
+      trends: { p50_ms: trends.p50_ms, p95_ms: trends.p95_ms, raw_p95_ms: trends.raw_p95_ms, ratio: trends.ratio },
+      webhooks: { acks_per_s: hooks.acks_per_s, p99_ms: hooks.p99_ms, concurrency: hooks.concurrency, duration_s: hooks.duration_s },
+      pages: {
+        today: { charts_ms: today.charts_ms, js_gzip_kb: today.js_gzip_kb },
+        trends: { charts_ms: trendsPage.charts_ms, js_gzip_kb: trendsPage.js_gzip_kb },
+      },
+      memory: { idle_mb: round(idleMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
+    };
+    if (!isBenchResult(result)) throw new Error("the result does not have the published shape");
+    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+    fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(result, null, 2) + "\n");
+    fs.renameSync(`${RESULTS}.tmp`, RESULTS);
+
+    const checks = checkTargets(result);
+    process.stdout.write(`\nRingside benchmark — ${result.date}, Node ${result.node}, ${result.cores} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n\n`);
+    process.stdout.write(formatTable(checks) + "\n\n");
+    const missed = checks.filter((c) => !c.ok);
+    process.stdout.write(missed.length === 0 ? "Every target met.\n" : `Targets not met: ${missed.map((c) => c.measure).join("; ")}\n`);
+    process.stdout.write(`Wrote ${path.relative(ROOT, RESULTS)}\n`);
+  } finally {
+    // the servers' own output, for a look afterwards (ids and counts only: the app's logger)
+    if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");
+    if (emulator) fs.writeFileSync(path.join(DATA, "emulator.log"), emulator.lines.join("\n") + "\n");
+    await app?.stop().catch(() => undefined);
+    await emulator?.stop().catch(() => undefined);
+    lock.release();
+    clearTimeout(watchdog);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

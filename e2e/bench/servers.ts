@@ -1,0 +1,169 @@
+// The benchmark's own servers: the production build (built when missing or older than the
+// sources, under the checkout's build lock), the ring emulator and the app through its
+// production entry point (`node lib/server/start.mjs`), each on its own port.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { childPids } from "./memory";
+
+export const BUILD_LOCK = "/tmp/ringside-build.lock";
+
+/**
+ * Takes the checkout's build lock (flock) and keeps it until release(): no other helper's
+ * `next build` replaces .next/standalone while the benchmark's server runs from it. The lock
+ * is held by a small child process that exits when our end of its stdin closes.
+ */
+export async function holdBuildLock(onWait?: () => void): Promise<{ release: () => void }> {
+  const holder = spawn(
+    "flock",
+    [BUILD_LOCK, process.execPath, "-e", "process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0));"],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const waiting = setTimeout(() => onWait?.(), 1_000);
+  await new Promise<void>((resolve, reject) => {
+    holder.once("error", reject);
+    holder.once("exit", (code) => reject(new Error(`flock exited (${code})`)));
+    holder.stdout!.once("data", () => resolve());
+  });
+  clearTimeout(waiting);
+  holder.removeAllListeners("exit");
+  return {
+    release: () => {
+      holder.stdin!.end();
+    },
+  };
+}
+
+const SOURCE_DIRS = ["app", "components", "lib", "public", "prisma/migrations"];
+const SOURCE_FILES = ["next.config.mjs", "package.json", "package-lock.json", "tsconfig.json", "prisma/schema.prisma"];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!fs.existsSync(dir)) return 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name === "node_modules" || entry.name === "emulator" || entry.name === "test") continue;
+      newest = Math.max(newest, newestMtime(p));
+    } else if (!/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith(".md")) {
+      newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/** Why the production build must be (re)made, or null when .next/standalone is current. */
+export function buildIsStale(root: string): string | null {
+  const server = path.join(root, ".next/standalone/server.js");
+  const buildId = path.join(root, ".next/BUILD_ID");
+  if (!fs.existsSync(server) || !fs.existsSync(buildId)) return "no production build";
+  const built = Math.min(fs.statSync(buildId).mtimeMs, fs.statSync(server).mtimeMs);
+  let newest = 0;
+  for (const d of SOURCE_DIRS) newest = Math.max(newest, newestMtime(path.join(root, d)));
+  for (const f of SOURCE_FILES) if (fs.existsSync(path.join(root, f))) newest = Math.max(newest, fs.statSync(path.join(root, f)).mtimeMs);
+  return newest > built ? "sources changed since the last build" : null;
+}
+
+/** `next build` (the caller holds the build lock); its output goes to `logFile`. */
+export function runBuild(root: string, logFile: string): void {
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = fs.openSync(logFile, "w");
+  const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], {
+    cwd: root,
+    stdio: ["ignore", out, out],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  });
+  fs.closeSync(out);
+  if (r.status !== 0) throw new Error(`next build failed (exit ${r.status}); see ${path.relative(root, logFile)}`);
+}
+
+export type Running = {
+  child: ChildProcess;
+  url: string;
+  /** every stdout/stderr line so far */
+  lines: string[];
+  stop(): Promise<void>;
+};
+
+function collectLines(child: ChildProcess, lines: string[]): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    readline.createInterface({ input: stream }).on("line", (l) => {
+      lines.push(l);
+      if (lines.length > 50_000) lines.splice(0, 10_000);
+    });
+  }
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 8_000);
+    await exited;
+    clearTimeout(timer);
+  };
+}
+
+/** Starts `node --import tsx lib/emulator/main.ts` with `settings` (RING_EMULATOR_*). */
+export async function startEmulatorProcess(root: string, settings: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/emulator/main.ts"], {
+    cwd: root,
+    env: { ...process.env, ...settings },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  collectLines(child, lines);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the emulator did not start:\n${lines.slice(-20).join("\n")}`)), 60_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the emulator exited (${code}):\n${lines.slice(-20).join("\n")}`));
+    });
+    const check = setInterval(() => {
+      const m = lines.map((l) => /listening on (http:\/\/\S+)/.exec(l)).find(Boolean);
+      if (m) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    }, 20);
+  });
+  child.removeAllListeners("exit");
+  return { child, url, lines, stop: stopper(child) };
+}
+
+/**
+ * Starts the app through its production path on a fresh data directory and waits until
+ * /api/health answers (which also starts the sync scheduler). `serverPid` is the standalone
+ * server's process (start.mjs's child), whose memory is the app's.
+ */
+export async function startAppProcess(root: string, opts: { port: number; dataDir: string; env: Record<string, string> }): Promise<Running & { serverPid: number }> {
+  fs.rmSync(opts.dataDir, { recursive: true, force: true });
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
+  delete env.PUBLIC_URL; // no webhook subscriptions: the backfill is measured alone
+  const child = spawn(process.execPath, ["lib/server/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const lines: string[] = [];
+  collectLines(child, lines);
+  const url = `http://127.0.0.1:${opts.port}`;
+  const started = Date.now();
+  let exited: number | null = null;
+  child.once("exit", (code) => (exited = code ?? 1));
+  for (;;) {
+    if (exited !== null) throw new Error(`the app exited (${exited}):\n${lines.slice(-30).join("\n")}`);
+    if (Date.now() - started > 120_000) throw new Error(`the app did not answer /api/health within 120 s:\n${lines.slice(-30).join("\n")}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const pids = childPids(child.pid!);
+  if (pids.length !== 1) throw new Error(`expected one server process under start.mjs, found ${pids.length}`);
+  return { child, url, lines, stop: stopper(child), serverPid: pids[0]! };
+}
