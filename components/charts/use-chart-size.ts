@@ -27,9 +27,11 @@ export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, n
  */
 export function useChartReady<T extends Element>(ready: boolean) {
   const ref = useRef<T | null>(null);
+  // after every commit: the element may have been replaced (e.g. a client re-render after
+  // hydration), and the new one must carry the mark too
   useEffect(() => {
-    if (ready && ref.current) ref.current.setAttribute("data-chart-ready", "true");
-  }, [ready]);
+    if (ready && ref.current && !ref.current.hasAttribute("data-chart-ready")) ref.current.setAttribute("data-chart-ready", "true");
+  });
   return useCallback((el: T | null) => {
     ref.current = el;
   }, []);

@@ -39,6 +39,8 @@ const RESULTS = path.join(BENCH_DIR, "results/latest.json");
 const APP_PORT = Number(process.env.BENCH_APP_PORT ?? 3310);
 const EMULATOR_PORT = Number(process.env.BENCH_EMULATOR_PORT ?? 4310);
 const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+// What Auth.js puts in redirect_uri (it names the host "localhost" whatever AUTH_URL's host is).
+const PUBLIC_APP_URL = `http://localhost:${APP_PORT}`;
 const YEARS = 5;
 const HISTORY_DAYS = 1826;
 const PAGE_SIZE = 100;
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
       RING_EMULATOR_WEBHOOK_DELAY_MS: "1000",
     });
     const emu = emulator.url;
-    await json(`${emu}/_emulator/clients`, post({ ...CLIENT, redirect_uris: [`${APP_URL}/api/auth/callback/ring`] }));
+    await json(`${emu}/_emulator/clients`, post({ ...CLIENT, redirect_uris: [`${PUBLIC_APP_URL}/api/auth/callback/ring`] }));
     log(`emulator on ${emu}`);
 
     app = await startAppProcess(ROOT, {
@@ -102,7 +104,7 @@ async function main(): Promise<void> {
         HOSTNAME_BIND: "127.0.0.1",
         DATA_DIR: path.join(DATA, "app"),
         DATABASE_URL: `file:${path.join(DATA, "app/ringside.db")}`,
-        AUTH_URL: APP_URL,
+        AUTH_URL: PUBLIC_APP_URL,
         AUTH_SECRET: "bench-auth-secret-not-for-production-0123456789",
         TOKEN_ENCRYPTION_KEY: "6b".repeat(32),
         WEBHOOK_VERIFICATION_TOKEN: "bench-webhook-verification-token",

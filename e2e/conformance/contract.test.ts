@@ -15,6 +15,7 @@ import {
   uniqueEmail,
   useEmulator,
 } from "@/e2e/conformance/support";
+import { wornEmail } from "@/lib/emulator/test-utils";
 
 const ring: Ring = useEmulator({ historyDays: 30 });
 
@@ -197,11 +198,9 @@ describe("emulator contract — control API", () => {
     // a user who wore the ring today (some generated days have no data at all)
     let userId = "";
     let before: Record<string, unknown> | undefined;
-    for (let i = 0; i < 10 && !before; i++) {
-      const user = await ring.createUser({ history_days: 10 });
-      userId = user.user_id;
-      before = (await ring.storedDocuments(userId, "daily_activity")).find((d) => d.day === TODAY);
-    }
+    const user = await ring.createUser({ email: wornEmail("sync-today", [TODAY]), history_days: 10 });
+    userId = user.user_id;
+    before = (await ring.storedDocuments(userId, "daily_activity")).find((d) => d.day === TODAY);
     expect(before, "a user with an activity document today").toBeDefined();
     const r = await ring.sync(userId);
     const documents = (r.body as { documents?: Record<string, Array<Record<string, unknown>>> }).documents ?? {};

@@ -2,6 +2,7 @@
 // in-process emulator (page size 7, 1826 days), compared document by document.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { wornEmail } from "@/lib/emulator/test-utils";
 
 let t: SyncTestEnv;
 let app: {
@@ -56,7 +57,10 @@ describe("backfill", () => {
   });
 
   it("lands today's activity and last night's sleep on the right day", { timeout: 60_000 }, async () => {
-    const person = await connectPerson(t);
+    // a generated person who wore the ring yesterday and today (some generated days are not worn)
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const person = await connectPerson(t, { email: wornEmail("today", [yesterday, today], []) });
     const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
     await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);
     for (const c of ["daily_activity", "sleep", "daily_sleep", "daily_readiness"] as const) {
@@ -64,7 +68,6 @@ describe("backfill", () => {
       const newest = upstream.map((d) => String(d.day)).sort().at(-1)!;
       const stored = app.docs.listRawDocuments(c, person.userId);
       expect(stored.at(-1)?.day).toBe(newest);
-      const today = new Date().toISOString().slice(0, 10);
       // The emulator's newest activity is today and its newest sleep is last night (day = today).
       if (c === "daily_activity" || c === "sleep") expect(newest).toBe(today);
       expect(stored.filter((r) => r.day === newest).length).toBe(upstream.filter((d) => d.day === newest).length);

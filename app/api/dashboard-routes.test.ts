@@ -1,0 +1,259 @@
+// The dashboard's API routes on a real (temporary) database filled with generated documents
+// through the sync engine's own mapping: validation and the error envelope, series and their
+// statistics, the Today summary, the calendar states, correlations, notes and tags, exports,
+// preferences and deleting one person's data.
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { generateRange, COLLECTIONS as FIXTURE_COLLECTIONS } from "@/lib/emulator/fixtures";
+
+const session = vi.hoisted(() => ({ user: { id: "u-dash", email: "dash@example.test", role: "owner" as const } }));
+vi.mock("@/lib/auth/session", () => ({
+  requireUser: async () => {
+    if (!session.user) {
+      const { AppError } = await import("@/lib/api/errors");
+      throw new AppError("unauthorized", "Sign in first.");
+    }
+    return session.user;
+  },
+  currentUser: async () => session.user,
+}));
+
+const FIRST = "2024-01-01";
+const LAST = "2024-06-30";
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+async function call(handler: Handler, url: string, params: Record<string, string> = {}, init: RequestInit = {}) {
+  return handler(new Request(`http://localhost${url}`, init), { params: Promise.resolve(params) });
+}
+
+let docs: ReturnType<typeof generateRange>;
+
+beforeAll(async () => {
+  const { rawDb } = await import("@/lib/db/raw");
+  const { mapDocument } = await import("@/lib/sync/map");
+  const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
+  const db = rawDb();
+  const now = new Date().toISOString();
+  for (const id of ["u-dash", "u-other"]) {
+    db.prepare(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`).run(
+      id,
+      `${id}@example.test`,
+      now,
+      now,
+    );
+  }
+  docs = generateRange({ seed: "dash-test", userKey: "dash" }, FIRST, LAST);
+  for (const userId of ["u-dash", "u-other"]) {
+    for (const c of FIXTURE_COLLECTIONS) {
+      const rows = docs[c].map((d) => mapDocument(c, d, userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
+      ingestDocuments({ collection: c, userId, rows });
+    }
+  }
+});
+
+describe("GET /api/metrics/:metric", () => {
+  it("answers 401 in the envelope without a session", async () => {
+    const { GET } = await import("@/app/api/metrics/[metric]/route");
+    const saved = session.user;
+    (session as { user: unknown }).user = null;
+    const res = await call(GET as Handler, `/api/metrics/sleep.score?from=${FIRST}&to=${LAST}`, { metric: "sleep.score" });
+    session.user = saved;
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: { code: "unauthorized", message: "Sign in first." } });
+  });
+
+  it("rejects an unknown metric and a bad range with 422", async () => {
+    const { GET } = await import("@/app/api/metrics/[metric]/route");
+    const a = await call(GET as Handler, `/api/metrics/nope?from=${FIRST}&to=${LAST}`, { metric: "nope" });
+    expect(a.status).toBe(422);
+    expect((await a.json()).error.code).toBe("unprocessable_entity");
+    const b = await call(GET as Handler, `/api/metrics/sleep.score?from=2024-05-01&to=2024-04-01`, { metric: "sleep.score" });
+    expect(b.status).toBe(422);
+    const c = await call(GET as Handler, `/api/metrics/sleep.score?from=2024-02-30&to=2024-04-01`, { metric: "sleep.score" });
+    expect(c.status).toBe(422);
+  });
+
+  it("returns the stored values with gaps as null and the period statistics", async () => {
+    const { GET } = await import("@/app/api/metrics/[metric]/route");
+    const from = "2024-06-01";
+    const res = await call(GET as Handler, `/api/metrics/sleep.score?from=${from}&to=${LAST}`, { metric: "sleep.score" });
+    expect(res.status).toBe(200);
+    const s = await res.json();
+    expect(s.kind).toBe("numeric");
+    expect(s.value).toHaveLength(30);
+    const byDay = new Map(docs.daily_sleep.map((d) => [d.day, d.score as number | null]));
+    for (let i = 0; i < 30; i++) {
+      const day = `2024-06-${String(i + 1).padStart(2, "0")}`;
+      expect(s.value[i]).toBe(byDay.get(day) ?? null);
+    }
+    const vals = s.value.filter((v: number | null) => v !== null) as number[];
+    expect(s.summary.n).toBe(vals.length);
+    expect(s.summary.mean).toBeCloseTo(vals.reduce((a, b) => a + b, 0) / vals.length, 2);
+    // the baseline exists: more than 30 days of history before June
+    expect(s.baseMean.every((v: number | null) => v !== null)).toBe(true);
+    expect(s.comparison.previous.n).toBeGreaterThan(20);
+  });
+
+  it("returns category series with counts", async () => {
+    const { GET } = await import("@/app/api/metrics/[metric]/route");
+    const res = await call(GET as Handler, `/api/metrics/stress.day_summary?from=2024-06-01&to=${LAST}`, { metric: "stress.day_summary" });
+    const s = await res.json();
+    expect(s.kind).toBe("category");
+    const expected = docs.daily_stress.filter((d) => d.day >= "2024-06-01" && d.day_summary).length;
+    expect(s.n).toBe(expected);
+  });
+});
+
+describe("GET /api/days/latest and /api/days", () => {
+  it("summarises each collection's newest day", async () => {
+    const { GET } = await import("@/app/api/days/latest/route");
+    const t = await (await call(GET as Handler, "/api/days/latest")).json();
+    expect(t.day).toBe(LAST);
+    const sleep = docs.daily_sleep.filter((d) => d.day === t.metrics["sleep.score"].day)[0]!;
+    expect(t.metrics["sleep.score"].value).toBe(sleep.score);
+    expect(t.metrics["sleep.score"].spark).toHaveLength(30);
+    expect(t.ranges).toHaveLength(8);
+  });
+
+  it("tells not-worn days from values in the calendar", async () => {
+    const { GET } = await import("@/app/api/days/route");
+    const res = await call(GET as Handler, `/api/days?metric=sleep.score&from=${FIRST}&to=2024-07-10`);
+    const cal = await res.json();
+    expect(cal.days).toHaveLength(182 + 10);
+    const statuses = new Set(cal.days.map((d: { status: string }) => d.status));
+    expect(statuses.has("value")).toBe(true);
+    expect(cal.days.slice(-10).every((d: { status: string }) => d.status === "not_synced")).toBe(true);
+    const withScore = new Set(docs.daily_sleep.filter((d) => typeof d.score === "number").map((d) => d.day));
+    for (const d of cal.days as Array<{ day: string; status: string }>) {
+      if (d.day <= LAST) expect(d.status === "value").toBe(withScore.has(d.day));
+    }
+  });
+
+  it("gives a day's documents with its periods and timelines", async () => {
+    const { GET } = await import("@/app/api/days/[day]/route");
+    const day = docs.sleep.find((p) => p.type === "long_sleep" && p.day > "2024-03-01")!.day;
+    const d = await (await call(GET as Handler, `/api/days/${day}`, { day })).json();
+    expect(d.daily.daily_sleep.score).toBe(docs.daily_sleep.find((x) => x.day === day)?.score);
+    const main = d.periods.find((p: { role: string }) => p.role === "main");
+    expect(main.hypnogram.segments.length).toBeGreaterThan(3);
+    expect(main.heartRate.length).toBeGreaterThan(10);
+    expect(d.activity.segments.length).toBeGreaterThan(1);
+    expect(d.note).toEqual({ day, text: "", tags: [] });
+    expect((await call(GET as Handler, `/api/days/2024-13-01`, { day: "2024-13-01" })).status).toBe(422);
+  });
+});
+
+describe("correlations", () => {
+  it("returns the pair's points and r, and a ranked list", async () => {
+    const pair = await import("@/app/api/correlations/route");
+    const c = await (await call(pair.GET as Handler, `/api/correlations?x=activity.steps&y=sleep.score&lag=1&from=${FIRST}&to=${LAST}`)).json();
+    expect(c.points.length).toBeGreaterThan(100);
+    expect(c.correlation.n).toBe(c.points.length);
+    expect(Math.abs(c.correlation.r)).toBeLessThanOrEqual(1);
+    const strongest = await import("@/app/api/correlations/strongest/route");
+    const s = await (await call(strongest.GET as Handler, `/api/correlations/strongest?from=${FIRST}&to=${LAST}&limit=5`)).json();
+    expect(s.results).toHaveLength(5);
+    expect(Math.abs(s.results[0].r)).toBeGreaterThanOrEqual(Math.abs(s.results[4].r));
+    const bad = await call(pair.GET as Handler, `/api/correlations?x=resilience.level&y=sleep.score&from=${FIRST}&to=${LAST}`);
+    expect(bad.status).toBe(422);
+  });
+});
+
+describe("notes, tags and the tag comparison", () => {
+  it("round-trips a day's note and tags, and compares tagged with untagged days", async () => {
+    const note = await import("@/app/api/notes/[day]/route");
+    const json = (body: unknown) => ({ method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    for (const day of ["2024-03-01", "2024-03-08", "2024-03-15"]) {
+      const res = await call(note.PUT as Handler, `/api/notes/${day}`, { day }, json({ text: "  party ", tags: ["Alcohol", "alcohol "] }));
+      expect(res.status).toBe(200);
+      const saved = await res.json();
+      expect(saved.text).toBe("party");
+      expect(saved.tags.map((t: { name: string }) => t.name)).toEqual(["alcohol"]);
+    }
+    const tooLong = await call(note.PUT as Handler, `/api/notes/2024-03-02`, { day: "2024-03-02" }, json({ tags: ["x".repeat(41)] }));
+    expect(tooLong.status).toBe(422);
+    const notJson = await call(note.PUT as Handler, `/api/notes/2024-03-02`, { day: "2024-03-02" }, { method: "PUT", body: "x" });
+    expect(notJson.status).toBe(415);
+
+    const list = await import("@/app/api/notes/route");
+    const l = await (await call(list.GET as Handler, `/api/notes?from=2024-03-01&to=2024-03-31`)).json();
+    expect(l.days.map((d: { day: string }) => d.day)).toEqual(["2024-03-01", "2024-03-08", "2024-03-15"]);
+
+    const tags = await import("@/app/api/tags/route");
+    const t = await (await call(tags.GET as Handler, "/api/tags")).json();
+    expect(t.tags).toEqual([{ id: expect.any(Number), name: "alcohol", color: null, days: 3 }]);
+    const dup = await call(tags.POST as Handler, "/api/tags", {}, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "ALCOHOL" }) });
+    expect(dup.status).toBe(409);
+
+    const cmp = await import("@/app/api/tags/[id]/comparison/route");
+    const id = String(t.tags[0].id);
+    const r = await (await call(cmp.GET as Handler, `/api/tags/${id}/comparison?metric=sleep.score&lag=1`, { id })).json();
+    const scores = new Map(docs.daily_sleep.map((d) => [d.day, d.score as number | null]));
+    const next = ["2024-03-02", "2024-03-09", "2024-03-16"].map((d) => scores.get(d)).filter((v): v is number => typeof v === "number");
+    expect(r.comparison.tagged.n).toBe(next.length);
+    expect(r.comparison.tagged.mean).toBeCloseTo(next.reduce((a, b) => a + b, 0) / next.length, 6);
+    expect(r.comparison.difference).toBeCloseTo(r.comparison.tagged.mean - r.comparison.untagged.mean, 9);
+
+    // another person cannot see or change the tag
+    session.user = { id: "u-other", email: null as unknown as string, role: "owner" };
+    const other = await import("@/app/api/tags/[id]/route");
+    const res = await call(other.DELETE as Handler, `/api/tags/${id}`, { id }, { method: "DELETE" });
+    expect(res.status).toBe(404);
+    session.user = { id: "u-dash", email: "dash@example.test", role: "owner" };
+
+    const del = await call(note.DELETE as Handler, `/api/notes/2024-03-15`, { day: "2024-03-15" }, { method: "DELETE" });
+    expect(del.status).toBe(204);
+    const after = await (await call(tags.GET as Handler, "/api/tags")).json();
+    expect(after.tags[0].days).toBe(2);
+  });
+});
+
+describe("exports", () => {
+  it("streams CSV rows equal to the stored rows, and JSON documents as sent", async () => {
+    const { GET } = await import("@/app/api/export/route");
+    const res = await call(GET as Handler, `/api/export?collection=daily_readiness&format=csv&from=2024-02-01&to=2024-02-29`);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="ringside-daily_readiness-2024-02-01_2024-02-29.csv"');
+    const lines = (await res.text()).trim().split("\n");
+    const { rawDb } = await import("@/lib/db/raw");
+    const stored = rawDb()
+      .prepare(`SELECT documentId, day, score, hrv_balance FROM daily_readiness WHERE userId = 'u-dash' AND day BETWEEN '2024-02-01' AND '2024-02-29' ORDER BY day, id`)
+      .all() as Array<{ documentId: string; day: string; score: number | null; hrv_balance: number | null }>;
+    const header = lines[0]!.split(",");
+    expect(lines.length - 1).toBe(stored.length);
+    for (const [i, row] of stored.entries()) {
+      const cells = lines[i + 1]!.split(",");
+      expect(cells[header.indexOf("documentId")]).toBe(row.documentId);
+      expect(cells[header.indexOf("score")]).toBe(row.score === null ? "" : String(row.score));
+      expect(cells[header.indexOf("hrv_balance")]).toBe(row.hrv_balance === null ? "" : String(row.hrv_balance));
+    }
+    const j = await (await call(GET as Handler, `/api/export?collection=sleep&format=json&from=2024-06-01`)).json();
+    // as sent: the JSON the service sent (so -0 reads back as 0)
+    expect(j.documents).toEqual(JSON.parse(JSON.stringify(docs.sleep.filter((d) => d.day >= "2024-06-01"))));
+    const all = await (await call(GET as Handler, `/api/export?collection=all&format=json`)).json();
+    expect(all.collections.daily_activity).toHaveLength(docs.daily_activity.length);
+    expect(all.notes.length).toBe(2);
+  });
+});
+
+describe("preferences and deleting my data", () => {
+  it("saves units and theme and sets the theme cookie", async () => {
+    const { GET, PATCH } = await import("@/app/api/me/preferences/route");
+    expect(await (await call(GET as Handler, "/api/me/preferences")).json()).toEqual({ units: "metric", theme: "system" });
+    const res = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ theme: "dark" }) });
+    expect(await res.json()).toEqual({ units: "metric", theme: "dark" });
+    expect(res.headers.get("set-cookie")).toMatch(/^ringside-theme=dark; Path=\//);
+    const bad = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ units: "furlongs" }) });
+    expect(bad.status).toBe(422);
+  });
+
+  it("deletes every row of the person and nobody else's", async () => {
+    const { DELETE } = await import("@/app/api/data/route");
+    const req = (body: unknown) => ({ method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect((await call(DELETE as Handler, "/api/data", {}, req({ confirm: "yes" }))).status).toBe(422);
+    const res = await call(DELETE as Handler, "/api/data", {}, req({ confirm: "DELETE" }));
+    expect(res.status).toBe(200);
+    const { rawDb } = await import("@/lib/db/raw");
+    const n = (t: string, u: string) => (rawDb().prepare(`SELECT COUNT(*) AS n FROM ${t} WHERE userId = ?`).get(u) as { n: number }).n;
+    for (const t of ["daily_sleep", "sleep_period", "daily_activity", "day_note", "tag"]) expect(n(t, "u-dash")).toBe(0);
+    expect(n("daily_sleep", "u-other")).toBe(docs.daily_sleep.length);
+  });
+});

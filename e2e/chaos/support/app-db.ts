@@ -1,0 +1,131 @@
+// Looking into the app's SQLite file from the test process (read-only; WAL lets us read while
+// the app writes): stored documents against the emulator's, fingerprints of what must not change.
+import crypto from "node:crypto";
+import Database from "better-sqlite3";
+import type { Doc, Emulator } from "./emulator";
+
+export const COLLECTIONS = [
+  "daily_activity",
+  "daily_readiness",
+  "daily_sleep",
+  "daily_spo2",
+  "daily_stress",
+  "daily_resilience",
+  "daily_cardiovascular_age",
+  "sleep",
+] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+export const TABLE_OF: Record<Collection, string> = {
+  daily_activity: "daily_activity",
+  daily_readiness: "daily_readiness",
+  daily_sleep: "daily_sleep",
+  daily_spo2: "daily_spo2",
+  daily_stress: "daily_stress",
+  daily_resilience: "daily_resilience",
+  daily_cardiovascular_age: "daily_cardiovascular_age",
+  sleep: "sleep_period",
+};
+
+export function openAppDb(file: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  return db;
+}
+
+/** The key a stored document is unique by: the document id (cardiovascular age: the day). */
+export function keyOf(collection: Collection, d: { id?: unknown; day?: unknown; documentId?: unknown }): string {
+  if (collection === "daily_cardiovascular_age") return String(d.day);
+  return String(d.documentId ?? d.id);
+}
+
+export function storedDocuments(db: Database.Database, collection: Collection, userId: string): Array<{ documentId: string | null; day: string; raw: string }> {
+  return db.prepare(`SELECT documentId, day, raw FROM "${TABLE_OF[collection]}" WHERE userId = ? ORDER BY day, documentId`).all(userId) as Array<{
+    documentId: string | null;
+    day: string;
+    raw: string;
+  }>;
+}
+
+export function countStored(db: Database.Database, userId: string): number {
+  let n = 0;
+  for (const c of COLLECTIONS) n += (db.prepare(`SELECT COUNT(*) AS n FROM "${TABLE_OF[c]}" WHERE userId = ?`).get(userId) as { n: number }).n;
+  return n;
+}
+
+export type Difference = { collection: Collection; expected: number; stored: number; missing: string[]; extra: string[]; changed: string[]; duplicates: number };
+
+/** Stored documents of one person against the emulator's: same keys, same JSON, no key twice. */
+export async function diffWithEmulator(db: Database.Database, emu: Emulator, userId: string, ringUserId: string, collection: Collection): Promise<Difference> {
+  const upstream = await emu.documents(ringUserId, collection);
+  return diffDocuments(collection, upstream, storedDocuments(db, collection, userId));
+}
+
+export function diffDocuments(collection: Collection, upstream: Doc[], stored: Array<{ documentId: string | null; day: string; raw: string }>): Difference {
+  const want = new Map(upstream.map((d) => [keyOf(collection, d), JSON.stringify(d)]));
+  const have = new Map<string, string>();
+  let duplicates = 0;
+  for (const r of stored) {
+    const k = keyOf(collection, r);
+    if (have.has(k)) duplicates++;
+    have.set(k, r.raw);
+  }
+  return {
+    collection,
+    expected: upstream.length,
+    stored: stored.length,
+    missing: [...want.keys()].filter((k) => !have.has(k)),
+    extra: [...have.keys()].filter((k) => !want.has(k)),
+    changed: [...want.keys()].filter((k) => have.has(k) && have.get(k) !== want.get(k)),
+    duplicates,
+  };
+}
+
+/** Summary of a difference for assertions (counts, and the first few keys). */
+export function summarize(d: Difference) {
+  return {
+    collection: d.collection,
+    missing: d.missing.length,
+    extra: d.extra.length,
+    changed: d.changed.length,
+    duplicates: d.duplicates,
+    stored: d.stored,
+    expected: d.expected,
+    sample: [...d.missing, ...d.extra, ...d.changed].slice(0, 3),
+  };
+}
+
+/** A hash of every row of the given tables (in a stable order), leaving out volatile columns. */
+export function fingerprint(db: Database.Database, tables: string[], ignoreColumns: string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tables) {
+    const cols = (db.prepare(`PRAGMA table_info("${t}")`).all() as Array<{ name: string }>).map((c) => c.name).filter((c) => !ignoreColumns.includes(c));
+    const rows = db.prepare(`SELECT ${cols.map((c) => `"${c}"`).join(", ")} FROM "${t}" ORDER BY rowid`).all();
+    out[t] = crypto.createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16) + `:${rows.length}`;
+  }
+  return out;
+}
+
+/** Every table of the person-facing state: what bad input must never change. */
+export const STATE_TABLES = [
+  "User",
+  "Account",
+  "Invite",
+  "AppSetting",
+  "day_note",
+  "tag",
+  "day_tag",
+  "personal_info",
+  "rejected_document",
+  ...Object.values(TABLE_OF),
+];
+
+export async function waitFor<T>(what: string, fn: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await fn();
+    if (last) return last as NonNullable<T>;
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)?.slice(0, 300)})`);
+}

@@ -1,0 +1,29 @@
+// Seeded randomness (CHAOS_SEED reproduces a run) and the figures each case reports
+// (written to e2e/chaos/.data/figures/<case>.json and printed).
+import fs from "node:fs";
+import path from "node:path";
+import { CHAOS_DATA_DIR, FULL } from "./env";
+
+export const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 2 ** 31);
+
+/** mulberry32: a small deterministic PRNG. */
+export function rng(seed = SEED): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function recordFigures(name: string, figures: Record<string, unknown>): void {
+  const dir = path.join(CHAOS_DATA_DIR, "figures");
+  fs.mkdirSync(dir, { recursive: true });
+  const body = { case: name, form: FULL ? "full" : "quick", seed: SEED, at: new Date().toISOString(), ...figures };
+  fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 2) + "\n");
+  console.log(`[chaos] ${name}: ${JSON.stringify(figures)}`);
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

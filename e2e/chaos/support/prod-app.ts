@@ -1,0 +1,216 @@
+// The production build under test: `node lib/server/start.mjs` (migrate, then Next's standalone
+// server) on the suite's own port, its own DATA_DIR under e2e/chaos/.data, stdout and stderr
+// appended to a log file (kept across SIGKILLs, scanned for secrets). It runs in its own process
+// group, so SIGKILL reaches the server itself and not only the launcher.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { ALLOWED_DOMAIN, APP_PORT, APP_URL, CHAOS_CLIENT, CHAOS_DATA_DIR, CHAOS_SECRETS, EMULATOR_URL } from "./env";
+
+const ROOT = path.resolve(".");
+const SERVER = path.join(ROOT, ".next/standalone/server.js");
+const BUILD_LOCK = "/tmp/ringside-build.lock";
+
+/** Builds the app when there is no standalone output (one build at a time in this checkout). */
+export async function ensureBuild(): Promise<void> {
+  if (fs.existsSync(SERVER)) return;
+  // Under the lock, build only if nobody else did meanwhile.
+  const child = spawn("flock", [BUILD_LOCK, "sh", "-c", `test -f "${SERVER}" || npx next build`], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  if (code !== 0 || !fs.existsSync(SERVER)) throw new Error(`next build failed (${code}):\n${stderr}`);
+}
+
+/**
+ * Holds the build lock shared while a production process runs from .next/standalone, so a
+ * concurrent `flock /tmp/ringside-build.lock next build` waits instead of replacing the files
+ * under the running server.
+ */
+async function holdBuildLockShared(): Promise<() => void> {
+  const holder = spawn("flock", ["-s", BUILD_LOCK, "-c", "echo locked; exec cat"], { stdio: ["pipe", "pipe", "ignore"] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("could not take the shared build lock within 10 minutes")), 600_000);
+    holder.stdout!.on("data", (d: Buffer) => {
+      if (d.toString().includes("locked")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    holder.on("exit", () => reject(new Error("flock exited")));
+  });
+  return () => {
+    holder.stdin!.end();
+    holder.kill("SIGTERM");
+  };
+}
+
+export type ProdAppOptions = {
+  /** directory name under e2e/chaos/.data (wiped at start) */
+  name: string;
+  env?: Record<string, string>;
+  /** keep an existing data directory (a restored backup) */
+  keepData?: boolean;
+};
+
+export type ProdApp = {
+  url: string;
+  dataDir: string;
+  dbFile: string;
+  logFile: string;
+  readonly pid: number | null;
+  readonly starts: number;
+  start(): Promise<void>;
+  /** SIGKILL to the whole process group (launcher and server); resolves when it is gone. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+  logs(): string;
+  request(pathname: string, init?: RequestInit): Promise<Response>;
+};
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+  });
+}
+
+async function waitHealthy(url: string, child: ChildProcess, logFile: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the app exited during start (${child.exitCode ?? child.signalCode}):\n${fs.readFileSync(logFile, "utf8").slice(-3000)}`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the app did not answer /api/health within ${timeoutMs} ms`);
+}
+
+/** Starts the production app (build first when missing). */
+export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
+  let release: () => void;
+  for (;;) {
+    await ensureBuild();
+    release = await holdBuildLockShared();
+    if (fs.existsSync(SERVER)) break;
+    release(); // a build started in between: wait for it
+  }
+  const dataDir = path.join(CHAOS_DATA_DIR, opts.name);
+  if (!opts.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const dbFile = path.join(dataDir, "ringside.db");
+  const logFile = path.join(CHAOS_DATA_DIR, "logs", `app-${opts.name}.log`);
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  fs.writeFileSync(logFile, "");
+
+  // A clean environment: nothing of the test process (VITEST, its DATABASE_URL...) leaks in.
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/tmp",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(APP_PORT),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: `file:${dbFile}`,
+    AUTH_URL: APP_URL,
+    ...CHAOS_SECRETS,
+    RING_API_BASE_URL: EMULATOR_URL,
+    RING_CLIENT_ID: CHAOS_CLIENT.client_id,
+    RING_CLIENT_SECRET: CHAOS_CLIENT.client_secret,
+    RING_REQUEST_TIMEOUT_MS: "10000",
+    ALLOWED_EMAILS: `*@${ALLOWED_DOMAIN}`,
+    BACKUP_HOUR: "-1",
+    LOG_LEVEL: "debug",
+    ...opts.env,
+  };
+
+  let child: ChildProcess | null = null;
+  let starts = 0;
+  const app: ProdApp = {
+    url: APP_URL,
+    dataDir,
+    dbFile,
+    logFile,
+    get pid() {
+      return child?.pid ?? null;
+    },
+    get starts() {
+      return starts;
+    },
+    async start() {
+      if (child && child.exitCode === null && child.signalCode === null) throw new Error("already running");
+      const out = fs.openSync(logFile, "a");
+      const proc = spawn(process.execPath, ["lib/server/start.mjs"], { cwd: ROOT, env, detached: true, stdio: ["ignore", out, out] });
+      child = proc;
+      fs.closeSync(out);
+      starts++;
+      await waitHealthy(APP_URL, proc, logFile);
+    },
+    async kill() {
+      if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+      const gone = exited(child);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+      await gone;
+      // The server is a child of the launcher: wait until the port is free again.
+      await waitPortFree();
+    },
+    async stop() {
+      if (child?.pid && child.exitCode === null && child.signalCode === null) {
+        const gone = exited(child);
+        try {
+          process.kill(-child.pid, "SIGTERM");
+        } catch {
+          /* gone */
+        }
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child!.pid!, "SIGKILL");
+          } catch {
+            /* gone */
+          }
+        }, 5_000);
+        await gone;
+        clearTimeout(timer);
+        await waitPortFree();
+      }
+      release();
+    },
+    logs: () => fs.readFileSync(logFile, "utf8"),
+    request: (pathname, init) => fetch(`${APP_URL}${pathname}`, { redirect: "manual", ...init }),
+  };
+  try {
+    await app.start();
+  } catch (e) {
+    await app.stop();
+    throw e;
+  }
+  return app;
+}
+
+async function waitPortFree(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(`${APP_URL}/api/health`, { signal: AbortSignal.timeout(500) });
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the app's port is still answering after it was stopped");
+}

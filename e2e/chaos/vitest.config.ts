@@ -1,0 +1,28 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// The fault-and-abuse suite (e2e/chaos/*.test.ts). Quick form inside `npm test`; full form with
+// CHAOS_FULL=1 (`npm run test:chaos`). Files run one after another: several of them start the
+// production build on the suite's own ports (app 3410, emulator 4410).
+//   npx vitest run --config e2e/chaos/vitest.config.ts
+//   CHAOS_FULL=1 npx vitest run --config e2e/chaos/vitest.config.ts
+const full = process.env.CHAOS_FULL === "1";
+
+export default defineConfig({
+  resolve: {
+    tsconfigPaths: true,
+    alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
+  },
+  test: {
+    root: path.resolve("."),
+    environment: "node",
+    include: ["e2e/chaos/**/*.test.ts"],
+    setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("e2e/chaos/support/setup.ts")],
+    testTimeout: full ? 600_000 : 120_000,
+    hookTimeout: 240_000,
+    pool: "forks",
+    fileParallelism: false,
+    env: { NODE_ENV: "test", LOG_LEVEL: "debug" },
+    server: { deps: { inline: ["next-auth"] } },
+  },
+});
