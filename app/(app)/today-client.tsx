@@ -96,6 +96,7 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
       >
         <Link
           href={`/day/${day}`}
+          prefetch={false}
           className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
         >
           Open the whole day →

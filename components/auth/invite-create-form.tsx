@@ -15,7 +15,7 @@ export function InviteCreateForm({ action }: { action: (prev: CreateInviteState,
       </form>
       {state.error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {state.error}
+          {state.error.message}
         </p>
       )}
       {state.link && (

@@ -1,7 +1,10 @@
 "use client";
-// Chart components loaded on demand (next/dynamic, no SSR): a page's first paint carries only
-// its layout and numbers, the drawing code follows in its own chunk. The recharts-based
-// charts (day curves, scatter) are only ever reached through here.
+// Chart components in their own chunks (next/dynamic). The recharts-based charts (day curves,
+// scatter: ~100 kB gzip) load on demand, client-side only, so no page that does not draw one
+// pays for it. Ringside's own SVG charts (trend line, category strip) keep SSR on: Next then
+// preloads their chunk with the page instead of asking for it after hydration, which saves a
+// round trip before the Trends page's first chart (they render an empty box of the right
+// height on the server, where there is no width to draw to).
 import dynamic from "next/dynamic";
 
 /** The placeholder shown while a chart's code loads: a box of the chart's height. */
@@ -11,20 +14,10 @@ function box(height: number) {
   };
 }
 
-/**
- * Starts loading the trend chart's chunk now instead of after the first render (call at the
- * top of a page module that is sure to draw one): saves a round trip on the way to the chart.
- */
-export function preloadTrendChart(): void {
-  void import("@/components/charts/trend-chart");
-}
-
 export const LazyTrendChart = dynamic(() => import("@/components/charts/trend-chart").then((m) => m.TrendChart), {
-  ssr: false,
   loading: box(200),
 });
 export const LazyCategoryStrip = dynamic(() => import("@/components/charts/category-strip").then((m) => m.CategoryStrip), {
-  ssr: false,
   loading: box(64),
 });
 export const LazyYearHeatmap = dynamic(() => import("@/components/charts/year-heatmap").then((m) => m.YearHeatmap), {

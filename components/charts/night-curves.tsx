@@ -51,7 +51,8 @@ export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[
             isAnimationActive={false}
             labelFormatter={(t) => formatClock(Number(t))}
             formatter={(v, name) => [v === null || v === undefined ? "—" : `${Math.round(Number(v))} ${name === "hr" ? "bpm" : "ms"}`, name === "hr" ? "Heart rate" : "HRV"]}
-            contentStyle={{ background: "var(--tooltip-bg, white)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
+            contentStyle={{ background: "var(--tooltip-bg)", color: "var(--tooltip-text)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
+            labelStyle={{ color: "var(--tooltip-text)", fontWeight: 600 }}
           />
           <Line yAxisId="hr" dataKey="hr" name="hr" stroke="var(--heart)" dot={false} strokeWidth={1.75} isAnimationActive={false} connectNulls={false} />
           {hasHrv ? <Line yAxisId="hrv" dataKey="hrv" name="hrv" stroke="var(--sleep)" dot={false} strokeWidth={1.5} isAnimationActive={false} connectNulls={false} /> : null}

@@ -15,6 +15,7 @@ const STATUS_TEXT: Record<CalendarStatus, string> = {
   not_worn: "ring not worn",
   missing: "no document",
   not_synced: "not synced yet",
+  before_history: "before your history",
 };
 
 /**
@@ -105,6 +106,7 @@ export function YearHeatmap({
                     c.status === "not_worn" && "heat-not-worn",
                     c.status === "missing" && "border border-dashed border-slate-300 dark:border-slate-600",
                     c.status === "not_synced" && "border border-dotted border-slate-200 opacity-60 dark:border-slate-700",
+                    c.status === "before_history" && "bg-slate-100/70 dark:bg-slate-800/30",
                   )}
                   style={c.status === "value" ? { background: `var(--heat-${c.level ?? 0})` } : undefined}
                 >
@@ -146,6 +148,9 @@ export function HeatLegend({ thresholds, metric, units }: { thresholds: number[]
       </li>
       <li className="inline-flex items-center gap-1.5">
         <span aria-hidden className="h-3 w-3 rounded-[3px] border border-dotted border-slate-300 opacity-60 dark:border-slate-600" /> not synced yet
+      </li>
+      <li className="inline-flex items-center gap-1.5">
+        <span aria-hidden className="h-3 w-3 rounded-[3px] bg-slate-100/70 dark:bg-slate-800/30" /> before your history
       </li>
       <li className="inline-flex items-center gap-1.5">
         <span aria-hidden className="h-1.5 w-1.5 rounded-full bg-[var(--chart-tag)]" /> tagged

@@ -31,7 +31,7 @@ export function MetricTile({
     <Card className="flex flex-col gap-2 !p-4" data-metric={metric.id} aria-labelledby={`tile-${metric.id}`}>
       <div className="flex items-start justify-between gap-2">
         <h3 id={`tile-${metric.id}`} className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
-          <Link href={`/trends?m=${metric.id}`} className="hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-white">
+          <Link href={`/trends?m=${metric.id}`} prefetch={false} className="hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-white">
             {metric.label}
           </Link>
         </h3>

@@ -42,7 +42,7 @@ export function ScoreCard({
       <div className="flex items-center justify-between gap-2">
         <h2 id={headingId} className="flex items-center gap-2 text-base font-semibold">
           <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: color }} />
-          <Link href={`/trends?m=${scoreId}`} className="hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
+          <Link href={`/trends?m=${scoreId}`} prefetch={false} className="hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
             {title}
           </Link>
         </h2>

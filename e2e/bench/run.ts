@@ -7,6 +7,7 @@
 // backfill; trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory.
 // Prints a table and writes e2e/bench/results/latest.json. Exit code 0 when it measured
 // (targets missed are reported, not failures); 1 when it could not measure.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,8 +29,9 @@ import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
 import { buildIsStale, holdBuildLock, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
 import { median, ratio, round } from "./stats";
-import { addDays, measureTrends, rawDailyColumnReader } from "./trends";
-import { measureWebhooks } from "./webhooks";
+import { addDays, type TrendFigures } from "./trends";
+import type { WebhookFigures } from "./webhooks";
+import type { WorkerJob } from "./worker";
 
 const ROOT = process.cwd();
 const BENCH_DIR = path.join(ROOT, "e2e/bench");
@@ -60,18 +62,34 @@ async function json<T>(url: string, init?: RequestInit): Promise<T> {
   return JSON.parse(text) as T;
 }
 
+/** One measure in its own process (e2e/bench/worker.ts), like a separate client. */
+async function runWorker<T>(job: WorkerJob): Promise<T> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(BENCH_DIR, "worker.ts"), JSON.stringify(job)], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((r) => child.once("exit", r));
+  if (code !== 0) throw new Error(`the ${job.kind} measure exited (${code})`);
+  return JSON.parse(out.trim().split("\n").at(-1)!) as T;
+}
+
 const post = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+let emulator: Running | null = null;
+let app: (Running & { serverPid: number }) | null = null;
 
 async function main(): Promise<void> {
   const watchdog = setTimeout(() => {
     process.stderr.write(`[bench] over the ${TIME_LIMIT_MS / 60_000}-minute limit: stopping\n`);
+    app?.child.kill("SIGTERM");
+    emulator?.child.kill("SIGTERM");
     process.exit(1);
   }, TIME_LIMIT_MS);
   watchdog.unref();
 
-  const lock = await holdBuildLock(() => log(`waiting for the build lock (${"/tmp/ringside-build.lock"}): another build is running`));
-  let emulator: Running | null = null;
-  let app: (Running & { serverPid: number }) | null = null;
+  const lock = await holdBuildLock(() => log("waiting for the build lock (/tmp/ringside-build.lock): another build is running"));
   try {
     const stale = buildIsStale(ROOT);
     if (stale) {
@@ -113,6 +131,8 @@ async function main(): Promise<void> {
         RING_CLIENT_SECRET: CLIENT.client_secret,
         LOG_LEVEL: "info",
         NEXT_TELEMETRY_DISABLED: "1",
+        // experiments only (e.g. V8 heap flags); unset in published runs
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
       },
     });
     const dbFile = path.join(DATA, "app/ringside.db");
@@ -155,26 +175,37 @@ async function main(): Promise<void> {
       rawRuns.push(rawUpsertBaseline(file, userId, docs).ms);
     }
     const rawMs = median(rawRuns);
+    docs.clear(); // 14,000 parsed documents: not kept through the measures that follow
     log(`backfill: ${round(wallS, 2)} s, ${requests.total} requests (minimum ${minRequests}), ingest ${round(ingest.ingestMs)} ms (map ${round(ingest.mapMs)} ms) vs raw ${round(rawMs)} ms, peak RSS ${round(peak.peakMb, 0)} MB`);
 
     // ---------------------------------------------------------------- 2. Trends API
     const to = user.last_day;
     const from = addDays(to, -(HISTORY_DAYS - 1));
     const warmFrom = addDays(from, -Math.max(90, HISTORY_DAYS)); // lib/metrics/series.ts warmupFrom
-    const reader = rawDailyColumnReader(dbFile, TREND_METRIC.table, TREND_METRIC.column);
     const cookie = connected.jar.header();
-    const trends = await measureTrends({
+    const trends = await runWorker<TrendFigures & { context: Record<string, string> }>({
+      kind: "trends",
+      appUrl: APP_URL,
+      cookie,
+      metric: TREND_METRIC.id,
+      dbFile,
+      table: TREND_METRIC.table,
+      column: TREND_METRIC.column,
+      userId,
+      from,
+      to,
+      readFrom: warmFrom,
       warmup: 30,
       iterations: 300,
-      api: async () => {
-        const res = await fetch(`${APP_URL}/api/metrics/${TREND_METRIC.id}?from=${from}&to=${to}`, { headers: { cookie } });
-        if (res.status !== 200) throw new Error(`trends API: ${res.status}`);
-        await res.arrayBuffer();
-      },
-      raw: () => reader.read(userId, warmFrom, to),
+      // what any request costs before the read, for the README's explanation
+      context: [
+        { label: "/api/health (no session)", path: "/api/health" },
+        { label: "the same series for 7 days", path: `/api/metrics/${TREND_METRIC.id}?from=${addDays(to, -6)}&to=${to}` },
+        { label: "5 years without gzip", path: `/api/metrics/${TREND_METRIC.id}?from=${from}&to=${to}`, headers: { "accept-encoding": "identity" } },
+      ],
     });
-    reader.close();
     log(`trends: p50 ${trends.p50_ms} ms, p95 ${trends.p95_ms} ms vs raw p95 ${trends.raw_p95_ms} ms (${trends.rows} rows)`);
+    log(`  for comparison: ${Object.entries(trends.context).map(([k, v]) => `${k} ${v}`).join("; ")}`);
 
     // ---------------------------------------------------------------- 3. Pages
     const browser = await launchChromium();
@@ -187,7 +218,8 @@ async function main(): Promise<void> {
 
     // ---------------------------------------------------------------- 4. Webhooks
     const hookRss = sampleRss(app.serverPid, 100);
-    const hooks = await measureWebhooks({
+    const hooks = await runWorker<WebhookFigures>({
+      kind: "webhooks",
       url: `${APP_URL}/api/webhooks/ring`,
       secret: CLIENT.client_secret,
       // a ring user this Ringside does not hold: acknowledged like any other, settled without fetching

@@ -1,5 +1,14 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** Files in name order, the secrets case last: it scans every log line the others captured. */
+class ChaosSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const last = (f: TestSpecification) => (f.moduleId.endsWith("/secrets.test.ts") ? 1 : 0);
+    return [...files].sort((a, b) => last(a) - last(b) || a.moduleId.localeCompare(b.moduleId));
+  }
+}
 
 // The fault-and-abuse suite (e2e/chaos/*.test.ts). Quick form inside `npm test`; full form with
 // CHAOS_FULL=1 (`npm run test:chaos`). Files run one after another: several of them start the
@@ -18,10 +27,12 @@ export default defineConfig({
     environment: "node",
     include: ["e2e/chaos/**/*.test.ts"],
     setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("e2e/chaos/support/setup.ts")],
+    globalSetup: [path.resolve("e2e/chaos/support/global-setup.ts")],
     testTimeout: full ? 600_000 : 120_000,
     hookTimeout: 240_000,
     pool: "forks",
     fileParallelism: false,
+    sequence: { sequencer: ChaosSequencer },
     env: { NODE_ENV: "test", LOG_LEVEL: "debug" },
     server: { deps: { inline: ["next-auth"] } },
   },

@@ -38,8 +38,25 @@ export async function parseJsonBody<T extends z.ZodType>(req: Request, schema: T
   if (!type.toLowerCase().includes("application/json")) {
     throw new AppError("unsupported_media_type", "Send the body as application/json.");
   }
-  const text = await req.text();
-  if (Buffer.byteLength(text) > maxBytes) throw new AppError("payload_too_large", `The body is larger than ${maxBytes} bytes.`);
+  const tooLarge = () => new AppError("payload_too_large", `The body is larger than ${maxBytes} bytes.`);
+  // Refuse what is declared too large before reading it, and stop reading once it grows past the cap.
+  if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
   let data: unknown;
   try {
     data = JSON.parse(text);

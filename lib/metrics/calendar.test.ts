@@ -33,6 +33,12 @@ describe("calendar day states", () => {
     expect(days[6]?.status).toBe("not_synced");
   });
 
+  it("keeps days before the first document apart from unworn ones", () => {
+    const days = classifyCalendarDays({ ...base, oldestDocumentDay: "2024-05-02" });
+    expect(days[0]?.status).toBe("before_history");
+    expect(days[2]?.status).toBe("not_worn");
+  });
+
   it("calls everything not synced when nothing has been synced", () => {
     const days = classifyCalendarDays({ ...base, values: [], hasAnyDocument: [], nonWearS: [], newestDocumentDay: null });
     expect(new Set(days.map((d) => d.status))).toEqual(new Set(["not_synced"]));
@@ -51,6 +57,6 @@ describe("heat levels", () => {
       { status: "value", value: 80 },
       { status: "value", value: 90 },
       { status: "not_worn", value: null },
-    ])).toEqual({ counts: { value: 2, not_worn: 1, missing: 0, not_synced: 0 }, mean: 85 });
+    ])).toEqual({ counts: { value: 2, not_worn: 1, missing: 0, not_synced: 0, before_history: 0 }, mean: 85 });
   });
 });

@@ -4,10 +4,12 @@
 //   not_worn   – the ring was off: the activity document reports a long non-wear time, or no
 //                collection has any document that day although later days have some;
 //   missing    – other documents exist that day but none for this metric.
+// Days before the person's first document are "before_history": the ring was not yet
+// connected (or not yet owned), so they are neither missing nor unworn.
 import { dayToIndex, indexToDay } from "@/lib/metrics/days";
 import type { Num } from "@/lib/metrics/stats";
 
-export type CalendarStatus = "value" | "not_worn" | "missing" | "not_synced";
+export type CalendarStatus = "value" | "not_worn" | "missing" | "not_synced" | "before_history";
 
 /** Non-wear time (seconds, in the day's activity document) from which a day counts as not worn. */
 export const NOT_WORN_NON_WEAR_S = 12 * 3600;
@@ -23,6 +25,8 @@ export type CalendarInput = {
   nonWearS: readonly Num[];
   /** the newest day that has any document at all */
   newestDocumentDay: string | null;
+  /** the oldest day that has any document at all */
+  oldestDocumentDay?: string | null;
   /** the newest day the sync reports as synced (may be later than newestDocumentDay) */
   newestSyncedDay: string | null;
 };
@@ -46,6 +50,7 @@ export function classifyCalendarDays(input: CalendarInput): CalendarDay[] {
     const value = input.values[i] ?? null;
     let status: CalendarStatus;
     if (newest === null || day > newest) status = "not_synced";
+    else if (input.oldestDocumentDay && day < input.oldestDocumentDay) status = "before_history";
     else if (value !== null) status = "value";
     else if ((input.nonWearS[i] ?? 0) >= NOT_WORN_NON_WEAR_S) status = "not_worn";
     else if (!input.hasAnyDocument[i] && newestDoc !== null && day < newestDoc) status = "not_worn";
@@ -94,7 +99,7 @@ export function summarizeCalendar(days: ReadonlyArray<{ status: CalendarStatus; 
   counts: Record<CalendarStatus, number>;
   mean: number | null;
 } {
-  const counts: Record<CalendarStatus, number> = { value: 0, not_worn: 0, missing: 0, not_synced: 0 };
+  const counts: Record<CalendarStatus, number> = { value: 0, not_worn: 0, missing: 0, not_synced: 0, before_history: 0 };
   let sum = 0;
   for (const d of days) {
     counts[d.status]++;

@@ -6,6 +6,8 @@ import "server-only";
 // documents during a backfill. Any surprise → null, and the caller re-serialises instead.
 
 const QUOTE = 34;
+/** the characters that open or close a string, an object or an array */
+const STRUCTURAL = /["{}[\]]/g;
 const BACKSLASH = 92;
 
 function isWs(c: number): boolean {
@@ -35,21 +37,21 @@ function endOfValue(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === QUOTE) return endOfString(text, i);
   if (c === 123 /* { */ || c === 91 /* [ */) {
+    // Jump from one structural character to the next (a native regex scan, not a loop over
+    // every digit of a document's long time series).
     let depth = 0;
-    let j = i;
-    while (j < text.length) {
+    STRUCTURAL.lastIndex = i;
+    for (let m = STRUCTURAL.exec(text); m; m = STRUCTURAL.exec(text)) {
+      const j = m.index;
       const d = text.charCodeAt(j);
       if (d === QUOTE) {
-        j = endOfString(text, j);
-        if (j < 0) return -1;
+        const end = endOfString(text, j);
+        if (end < 0) return -1;
+        STRUCTURAL.lastIndex = end;
         continue;
       }
       if (d === 123 || d === 91) depth++;
-      else if (d === 125 || d === 93) {
-        depth--;
-        if (depth === 0) return j + 1;
-      }
-      j++;
+      else if (--depth === 0) return j + 1;
     }
     return -1;
   }

@@ -15,10 +15,13 @@ const num = z.number();
 const optNum = num.nullish();
 const optText = text.nullish();
 
-/** PublicSample, checked loosely (items are not stored in columns). */
+/**
+ * PublicSample, checked loosely (items are not stored in columns): `items` must be an array,
+ * passed through as it is (z.array would copy a day's 1,440 MET values per document).
+ */
 export const ringSampleSchema = z.looseObject({
   interval: num,
-  items: z.array(z.unknown()),
+  items: z.custom<unknown[]>((v) => Array.isArray(v), { message: "must be an array" }),
   timestamp: text,
 });
 

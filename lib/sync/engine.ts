@@ -126,6 +126,11 @@ function describeError(err: unknown): string {
     if (err.status === 0) return `The ring service did not answer (${err.detail ?? "network error"}); retrying later.`;
     return `The ring service failed (HTTP ${err.status}); retrying later.`;
   }
+  if (err instanceof TokenRefreshError) {
+    // The token endpoint failed for a passing reason (5xx, no answer): not an internal error.
+    const status = /answered (\d{3})/.exec(err.message)?.[1];
+    return `The ring service could not renew the access (${status ? `HTTP ${status}` : "no answer"}); retrying later.`;
+  }
   return err instanceof Error ? `Internal error: ${err.message.slice(0, 200)}` : "Internal error.";
 }
 
@@ -280,6 +285,7 @@ export class SyncEngine {
         cursorDay: summary.newestDay,
       };
       this.progress.set(key, progress);
+      let newestDay = summary.newestDay;
 
       let page = 0;
       let retriedToken = false;
@@ -329,13 +335,15 @@ export class SyncEngine {
           rejected: mapped.rejected,
           inTransaction: () => {
             this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
-            const s = this.summarize(userId, collection);
+            // Counting the stored rows costs a scan of them: once, at the end. Meanwhile the
+            // newest day moves with the pages (the sync page counts live).
+            for (const r of mapped.rows) if (!newestDay || r.day > newestDay) newestDay = r.day;
+            const s = finished ? this.summarize(userId, collection) : null;
             updateSyncState(userId, collection, {
               cursorStart: nextCursor,
               cursorNextToken: nextToken,
               windowsDone: nextDone,
-              documentsTotal: s.documentsTotal,
-              newestDay: s.newestDay,
+              ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : { newestDay }),
               ...(finished
                 ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null }
                 : { lastError: null }),

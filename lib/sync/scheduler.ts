@@ -13,7 +13,7 @@ import {
 } from "@/lib/db/queries/jobs";
 import { ensureSyncStates, listRingUsers, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
 import { personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
-import { countQueuedWebhookEvents, pruneWebhookEvents } from "@/lib/db/queries/webhook-events";
+import { pruneWebhookEvents, queuedWebhookWatermark } from "@/lib/db/queries/webhook-events";
 import { getSyncEngine, type SyncEngine } from "@/lib/sync/engine";
 import { runJob } from "@/lib/sync/jobs";
 import { getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
@@ -162,7 +162,12 @@ export class Scheduler {
 
   private startWebhookDrain(): void {
     if (this.webhookRunning > 0) return;
-    if (countQueuedWebhookEvents() === 0) return;
+    const { firstQueuedId, maxId } = queuedWebhookWatermark(this.webhookState.fromId ?? 0);
+    if (firstQueuedId === null) {
+      this.webhookState.fromId = Math.max(this.webhookState.fromId ?? 0, maxId + 1);
+      return;
+    }
+    this.webhookState.fromId = firstQueuedId;
     this.webhookRunning++;
     void drainWebhookEvents(this.engine, this.webhookState, this.webhookConcurrency)
       .then((n) => {

@@ -121,7 +121,8 @@ function eventKey(e: WebhookEventRow): string {
   return `${e.ringUserId}|${e.dataType}|${e.objectId ?? ""}`;
 }
 
-export type WebhookDrainState = { inflight: Set<string> };
+/** `fromId`: no notification below this id is queued (a watermark that keeps the scans short). */
+export type WebhookDrainState = { inflight: Set<string>; fromId?: number };
 
 /**
  * Applies queued notifications: those about unknown people or data types Ringside does not
@@ -129,14 +130,18 @@ export type WebhookDrainState = { inflight: Set<string> };
  * per document (so a delete never overtakes the create before it). Resolves when done.
  */
 export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrainState, limit: number, batchSize = 500): Promise<number> {
-  const queued = listQueuedWebhookEvents(batchSize);
+  const queued = listQueuedWebhookEvents(batchSize, [], state.fromId ?? 0);
   const users = new Map<string, string | undefined>();
   const ignored: Array<{ id: number; reason: string }> = [];
   const work: Array<{ e: WebhookEventRow; userId: string }> = [];
   const keys = new Set<string>();
+  let leftQueued: number | null = null;
   for (const e of queued) {
     const k = eventKey(e);
-    if (state.inflight.has(k) || keys.has(k)) continue;
+    if (state.inflight.has(k) || keys.has(k)) {
+      leftQueued ??= e.id;
+      continue;
+    }
     if (!users.has(e.ringUserId)) users.set(e.ringUserId, findUserIdByRingUserId(e.ringUserId));
     const userId = users.get(e.ringUserId);
     if (!userId) ignored.push({ id: e.id, reason: "unknown user" });
@@ -159,6 +164,9 @@ export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrain
   };
   const total = ignored.length + work.length;
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  // Everything below the first one left queued (or past the batch) is settled now.
+  const last = queued.at(-1);
+  if (last) state.fromId = leftQueued ?? last.id + 1;
   return total;
 }
 

@@ -99,7 +99,7 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
                 {metric.label}, {formatDay(cal.data.from, { withYear: true, withWeekday: false })} to {formatDay(cal.data.to, { withYear: true, withWeekday: false })}:{" "}
                 {summary.counts.value} days with a value
                 {summary.mean !== null ? ` (mean ${formatValue(metric, summary.mean, units)})` : ""}, {summary.counts.not_worn} not worn, {summary.counts.missing} missing,{" "}
-                {summary.counts.not_synced} not synced yet.
+                {summary.counts.not_synced} not synced yet{summary.counts.before_history ? `, ${summary.counts.before_history} before your history` : ""}.
               </figcaption>
             ) : null}
           </figure>

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { formAction, formDataArg, runAction, type ActionError } from "@/lib/api/action";
 import { signIn, signOut } from "@/lib/auth";
 import { currentSessionToken, requireOwner, requireUser } from "@/lib/auth/session";
 import { inviteLink, issueInvite } from "@/lib/auth/invites";
@@ -15,14 +16,20 @@ import { revokeAccessToken } from "@/lib/ring/oauth";
 
 /**
  * Server actions of Settings → Connection and Household. Each one gets the person from
- * requireUser()/requireOwner(); none takes a user id from the form.
+ * requireUser()/requireOwner(); none takes a user id from the form. Bad arguments and
+ * refusals come back as the error envelope (lib/api/action.ts), never as a 500.
  */
 
 /** Goes through the ring's consent again (re-consent to more scopes, or after "needs reconnect"); keeps all data. */
-export async function reconnectRing(): Promise<void> {
-  await requireUser();
-  await signIn("ring", { redirectTo: "/settings" });
-}
+export const reconnectRing = formAction(async (): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      await requireUser();
+      await signIn("ring", { redirectTo: "/settings" });
+    },
+    { signInWhenSignedOut: true },
+  ),
+);
 
 const disconnectSchema = z.object({ data: z.enum(["keep", "delete"]) });
 
@@ -30,9 +37,15 @@ const disconnectSchema = z.object({ data: z.enum(["keep", "delete"]) });
  * Disconnects the ring: revokes the token at the service, deletes the stored tokens, keeps or
  * deletes the person's stored data as they chose, ends all their sessions and signs out.
  */
-export async function disconnectRing(formData: FormData): Promise<void> {
+export const disconnectRing = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(() => disconnect(form), { signInWhenSignedOut: true }),
+);
+
+async function disconnect(form: unknown): Promise<void> {
   const user = await requireUser();
-  const { data } = disconnectSchema.parse({ data: formData.get("data") ?? "keep" });
+  const formData = formDataArg(form);
+  // The form always sends its choice: a request without one is not a disconnect.
+  const { data } = disconnectSchema.parse({ data: formData.get("data") });
   const account = await findRingAccountByUserId(user.id);
   if (account) {
     const row = readTokenRow(account.accountId);
@@ -63,30 +76,32 @@ export async function disconnectRing(formData: FormData): Promise<void> {
   await signOut({ redirectTo: "/sign-in?disconnected=1" });
 }
 
-export type CreateInviteState = { link?: string; expiresAt?: string; error?: string };
+export type CreateInviteState = { link?: string; expiresAt?: string; error?: { code: string; message: string } };
 
 /** Owner only: a single-use invite link that expires in 7 days. The link is shown once. */
 export async function createInviteLink(_prev: CreateInviteState, _formData: FormData): Promise<CreateInviteState> {
-  let owner;
-  try {
-    owner = await requireOwner();
-  } catch {
-    return { error: "Only the owner can invite people." };
-  }
-  const invite = await issueInvite(owner.id);
-  const origin = await publicOrigin();
-  logger.info({ userId: owner.id, inviteId: invite.id }, "invite created");
-  revalidatePath("/settings");
-  return { link: inviteLink(origin, invite.secret), expiresAt: invite.expiresAt.toISOString() };
+  return runAction(async () => {
+    const owner = await requireOwner();
+    const invite = await issueInvite(owner.id);
+    const origin = await publicOrigin();
+    logger.info({ userId: owner.id, inviteId: invite.id }, "invite created");
+    revalidatePath("/settings");
+    return { link: inviteLink(origin, invite.secret), expiresAt: invite.expiresAt.toISOString() };
+  });
 }
 
 const inviteIdSchema = z.object({ inviteId: z.string().min(1).max(64) });
 
 /** Owner only: revokes a pending invite. */
-export async function revokeInvite(formData: FormData): Promise<void> {
-  const owner = await requireOwner();
-  const { inviteId } = inviteIdSchema.parse({ inviteId: formData.get("inviteId") });
-  const removed = await deletePendingInvite(inviteId);
-  logger.info({ userId: owner.id, inviteId, removed }, "invite revoked");
-  revalidatePath("/settings");
-}
+export const revokeInvite = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      const owner = await requireOwner();
+      const { inviteId } = inviteIdSchema.parse({ inviteId: formDataArg(form).get("inviteId") });
+      const removed = await deletePendingInvite(inviteId);
+      logger.info({ userId: owner.id, inviteId, removed }, "invite revoked");
+      revalidatePath("/settings");
+    },
+    { signInWhenSignedOut: true },
+  ),
+);

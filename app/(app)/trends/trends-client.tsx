@@ -3,7 +3,6 @@ import { useEffect, useMemo, useState } from "react";
 import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
 import { formatDay, todayIn } from "@/lib/metrics/days";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
-import { preloadTrendChart } from "@/components/charts/lazy";
 import { TrendPanel, TrendsLegend } from "@/components/dashboard/trend-panel";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { MAX_PANELS, trendsStateToQuery, type TrendsState } from "@/components/dashboard/trends-state";
@@ -16,9 +15,6 @@ import { PageHeader } from "@/components/ui/card";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataYet } from "@/components/ui/states";
-
-// The page always draws a trend chart: fetch its code while React hydrates.
-if (typeof window !== "undefined") preloadTrendChart();
 
 const LAYER_LABELS = { avg7: "7-day mean", avg30: "30-day mean", band: "Usual range", tags: "Tags" } as const;
 

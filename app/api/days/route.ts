@@ -11,6 +11,7 @@ import {
   getMetricValues,
   getNewestDocumentDay,
   getNewestSyncedDay,
+  getOldestDocumentDay,
 } from "@/lib/db/queries/metrics";
 
 // GET /api/days?metric&from&to – the calendar: each day's value and state (value, not worn,
@@ -33,6 +34,7 @@ export const GET = withUser(async ({ user, searchParams }) => {
     hasAnyDocument: dayRange(from, to).map((d) => withDocs.has(d)),
     nonWearS: nonWear,
     newestDocumentDay: getNewestDocumentDay(user.id),
+    oldestDocumentDay: getOldestDocumentDay(user.id),
     newestSyncedDay: getNewestSyncedDay(user.id),
   });
   const thresholds = heatThresholds(metric.kind, metric.unit, values);

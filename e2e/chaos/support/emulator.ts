@@ -1,9 +1,14 @@
 // The ring emulator for the chaos suite, in this test process: on the suite's port for the
 // production app, or on a free port for in-process cases. Control API helpers and a view of
 // every secret it ever issued (to look for them in the database and the logs).
+import fs from "node:fs";
+import path from "node:path";
 import type { EmulatorConfig } from "@/lib/emulator/config";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
-import { CHAOS_CLIENT, EMULATOR_PORT } from "./env";
+import { CHAOS_CLIENT, CHAOS_DATA_DIR, EMULATOR_PORT } from "./env";
+
+/** Where each emulator leaves the secrets it issued, for the suite-wide log scan (secrets.test.ts). */
+export const ISSUED_DIR = path.join(CHAOS_DATA_DIR, "issued");
 
 export type Doc = Record<string, unknown>;
 export type RequestLogEntry = {
@@ -107,6 +112,8 @@ export class Emulator {
   }
 
   close(): Promise<void> {
+    fs.mkdirSync(ISSUED_DIR, { recursive: true });
+    fs.writeFileSync(path.join(ISSUED_DIR, `${process.pid}-${this.running.port}-${Date.now()}.json`), JSON.stringify(this.issuedSecrets()));
     return this.running.close();
   }
 }

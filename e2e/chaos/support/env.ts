@@ -11,7 +11,8 @@ export function pick<T>(quick: T, full: T): T {
 /** The suite's own ports (the e2e environment uses 3210/4210, the demo 3000/4010). */
 export const APP_PORT = 3410;
 export const EMULATOR_PORT = 4410;
-export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+// localhost, not 127.0.0.1: Next normalises 127.0.0.1 in request URLs to localhost (Auth.js redirect URIs follow it).
+export const APP_URL = `http://localhost:${APP_PORT}`;
 export const EMULATOR_URL = `http://127.0.0.1:${EMULATOR_PORT}`;
 
 /** Data directories of the production processes and the captured logs (git-ignored). */

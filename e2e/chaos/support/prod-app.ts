@@ -96,6 +96,18 @@ async function waitHealthy(url: string, child: ChildProcess, logFile: string, ti
   throw new Error(`the app did not answer /api/health within ${timeoutMs} ms`);
 }
 
+/** Production processes this test process started: never left behind, even when a test fails hard. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const p of running) {
+    try {
+      if (p.pid) process.kill(-p.pid, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
+});
+
 /** Starts the production app (build first when missing). */
 export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
   let release: () => void;
@@ -150,9 +162,15 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
     },
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) throw new Error("already running");
+      // Someone else on the port would answer the health check for us: refuse to start then.
+      await waitPortFree(5_000).catch(() => {
+        throw new Error(`port ${APP_PORT} is already in use (a production app left running?)`);
+      });
       const out = fs.openSync(logFile, "a");
       const proc = spawn(process.execPath, ["lib/server/start.mjs"], { cwd: ROOT, env, detached: true, stdio: ["ignore", out, out] });
       child = proc;
+      running.add(proc);
+      proc.once("exit", () => running.delete(proc));
       fs.closeSync(out);
       starts++;
       await waitHealthy(APP_URL, proc, logFile);

@@ -116,6 +116,15 @@ export function getNewestDocumentDay(userId: string): string | null {
   return r.d;
 }
 
+/** The oldest day that has any document, over all collections. */
+export function getOldestDocumentDay(userId: string): string | null {
+  const parts = [...DAILY_COLLECTION_IDS.map((c) => COLLECTIONS[c].table), "sleep_period"].map(
+    (t) => `SELECT min(day) AS d FROM ${q(t)} WHERE userId = ?`,
+  );
+  const r = stmt(`SELECT min(d) AS d FROM (${parts.join(" UNION ALL ")})`).get(...parts.map(() => userId)) as { d: string | null };
+  return r.d;
+}
+
 /** The newest day the sync engine reports as synced (sync_state.newestDay), if any. */
 export function getNewestSyncedDay(userId: string): string | null {
   const r = stmt(`SELECT max(newestDay) AS d FROM sync_state WHERE userId = ?`).get(userId) as { d: string | null } | undefined;

@@ -25,6 +25,7 @@ export type RejectedInput = { documentId: string | null; day: string | null; raw
 type Prepared = {
   upsert: Statement;
   clearRejected: Statement;
+  clearRejectedSameRaw: Statement;
   insertRejected: Statement;
   countRejected: Statement;
 };
@@ -47,7 +48,9 @@ function statements(collection: RingCollection): Prepared {
     `WHERE "${table}"."raw" IS NOT excluded."raw" OR "${table}"."day" IS NOT excluded."day"`;
   const p: Prepared = {
     upsert: db.prepare(sql),
-    clearRejected: db.prepare(`DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId IS ?`),
+    clearRejected: db.prepare(`DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId = ?`),
+    // Without an id only the very same document supersedes its earlier rejection (not every id-less one).
+    clearRejectedSameRaw: db.prepare(`DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId IS NULL AND raw = ?`),
     insertRejected: db.prepare(
       `INSERT INTO rejected_document (userId, collection, documentId, day, raw, error, seenAt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -86,7 +89,8 @@ export function ingestDocuments(opts: IngestOptions): number {
     if (rejected.length > 0) {
       const now = toDbTime(new Date());
       for (const r of rejected) {
-        st.clearRejected.run(opts.userId, opts.collection, r.documentId);
+        if (r.documentId) st.clearRejected.run(opts.userId, opts.collection, r.documentId);
+        else st.clearRejectedSameRaw.run(opts.userId, opts.collection, r.raw.slice(0, 65_536));
         st.insertRejected.run(opts.userId, opts.collection, r.documentId, r.day, r.raw.slice(0, 65_536), r.error, now);
       }
     }
@@ -123,13 +127,19 @@ export function deleteDocumentById(collection: RingCollection, userId: string, d
   return rawDb().prepare(`DELETE FROM "${table}" WHERE userId = ? AND documentId = ?`).run(userId, documentId).changes;
 }
 
+const summaryStatements = new WeakMap<object, Map<RingCollection, Statement>>();
+
 /** Count and newest day of a person's documents in one collection. */
 export function collectionSummary(collection: RingCollection, userId: string): { documents: number; newestDay: string | null; oldestDay: string | null } {
-  const { table } = RING_TABLES[collection];
-  const row = rawDb()
-    .prepare(`SELECT COUNT(*) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM "${table}" WHERE userId = ?`)
-    .get(userId) as { documents: number; newestDay: string | null; oldestDay: string | null };
-  return row;
+  const db = rawDb();
+  let byCollection = summaryStatements.get(db);
+  if (!byCollection) summaryStatements.set(db, (byCollection = new Map()));
+  let stmt = byCollection.get(collection);
+  if (!stmt) {
+    stmt = db.prepare(`SELECT COUNT(*) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM "${RING_TABLES[collection].table}" WHERE userId = ?`);
+    byCollection.set(collection, stmt);
+  }
+  return stmt.get(userId) as { documents: number; newestDay: string | null; oldestDay: string | null };
 }
 
 /** Every stored document of a person in one collection, as raw JSON, ordered by day (checks, export). */

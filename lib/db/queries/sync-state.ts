@@ -1,4 +1,5 @@
 import "server-only";
+import type { Statement } from "better-sqlite3";
 import { rawDb } from "@/lib/db/raw";
 import { toDbTime } from "@/lib/db/queries/jobs";
 
@@ -77,6 +78,7 @@ export function listSyncStates(userId: string): SyncStateRow[] {
 }
 
 const statementCache = new Map<string, string>();
+const preparedUpdates = new WeakMap<object, Map<string, Statement>>();
 
 /** Updates some fields of one row (created when missing). Runs inside an open transaction too. */
 export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch): void {
@@ -94,7 +96,13 @@ export function updateSyncState(userId: string, collection: string, patch: SyncS
     const v = (patch as Record<string, unknown>)[k];
     params[k] = v instanceof Date ? toDbTime(v) : v;
   }
-  rawDb().prepare(sql).run(params);
+  // Prepared once per handle and shape: this runs in every backfill page's transaction.
+  const db = rawDb();
+  let prepared = preparedUpdates.get(db);
+  if (!prepared) preparedUpdates.set(db, (prepared = new Map()));
+  let stmt = prepared.get(sql);
+  if (!stmt) prepared.set(sql, (stmt = db.prepare(sql)));
+  stmt.run(params);
 }
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */

@@ -39,13 +39,24 @@ export function recordWebhookEvent(e: WebhookEventInput): boolean {
   return stmt.run({ ...e, receivedAt: toDbTime(new Date()) }).changes > 0;
 }
 
-/** The oldest notifications still waiting to be applied. */
-export function listQueuedWebhookEvents(limit: number, excludeIds: number[] = []): WebhookEventRow[] {
+/**
+ * The oldest notifications still waiting to be applied, from id `fromId` on (status has no
+ * index: the caller keeps a watermark below which nothing is queued, so the scan is short).
+ */
+export function listQueuedWebhookEvents(limit: number, excludeIds: number[] = [], fromId = 0): WebhookEventRow[] {
   return rawDb()
     .prepare(
-      `SELECT * FROM webhook_event WHERE status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+      `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
     )
-    .all(JSON.stringify(excludeIds), limit) as WebhookEventRow[];
+    .all(fromId, JSON.stringify(excludeIds), limit) as WebhookEventRow[];
+}
+
+/** The id of the oldest queued notification from `fromId` on, or null; and the newest id of all. */
+export function queuedWebhookWatermark(fromId = 0): { firstQueuedId: number | null; maxId: number } {
+  const db = rawDb();
+  const first = db.prepare(`SELECT id FROM webhook_event WHERE id >= ? AND status = 'queued' ORDER BY id LIMIT 1`).get(fromId) as { id: number } | undefined;
+  const max = db.prepare(`SELECT MAX(id) AS id FROM webhook_event`).get() as { id: number | null };
+  return { firstQueuedId: first?.id ?? null, maxId: max.id ?? 0 };
 }
 
 export function countQueuedWebhookEvents(): number {

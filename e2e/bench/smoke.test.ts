@@ -1,0 +1,217 @@
+// A quick run of the benchmark's measuring code (e2e/bench/*.ts) at tiny sizes, in-process,
+// so `npm test` keeps it working: 30 days of history through the real sync engine against the
+// in-process emulator, trend reads through a short-lived HTTP server, one second of signed
+// webhooks through the real route handler, the memory sampler and the published shape.
+// No performance thresholds here (`npm run bench` measures; the figures are its business);
+// the pages are not measured (they need a production build).
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { connectPerson, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
+import {
+  BENCH_COLLECTION_NAMES,
+  countListRequests,
+  createSchemaDatabase,
+  emulatorDocuments,
+  ingestFromLog,
+  minimumRequests,
+  rawUpsertBaseline,
+  waitForBackfill,
+  type BenchCollection,
+  type Doc,
+} from "./backfill";
+import { childPids, readRssMb, sampleRss } from "./memory";
+import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
+import { percentile, ratio } from "./stats";
+import { addDays, measureTrends, rawDailyColumnReader } from "./trends";
+import { measureWebhooks, signNotification } from "./webhooks";
+
+const PAGE_SIZE = 10;
+const HISTORY_DAYS = 30;
+
+let t: SyncTestEnv;
+let person: ConnectedPerson;
+let server: http.Server | null = null;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-bench-smoke-"));
+const dbFile = () => (process.env.DATABASE_URL ?? "").replace(/^file:/, "");
+
+beforeAll(async () => {
+  t = await startSyncTestEnv({ pageSize: PAGE_SIZE, historyDays: HISTORY_DAYS });
+  person = await connectPerson(t);
+});
+
+afterAll(async () => {
+  if (server) await new Promise<void>((r) => server!.close(() => r()));
+  await t?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Serves `handler` on a free localhost port for the duration of the test. */
+async function serve(handler: (req: Request) => Promise<Response>): Promise<string> {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+      const body = req.method === "GET" ? undefined : Buffer.concat(chunks);
+      void handler(new Request(`http://localhost${req.url}`, { method: req.method, headers, body })).then(async (r) => {
+        res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "application/json" });
+        res.end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+it("measures a backfill: done per the database, requests against the minimum, ingest from the engine's log, the raw baseline", { timeout: 30_000 }, async () => {
+  const { SyncEngine } = await import("@/lib/sync/engine");
+  const docs = new Map<BenchCollection, Doc[]>();
+  for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(t.url, person.ringUserId, c));
+  const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);
+  const minRequests = minimumRequests([...docs.values()].map((d) => d.length), PAGE_SIZE);
+  expect(documents).toBeGreaterThan(HISTORY_DAYS * 6);
+  await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
+
+  // The engine's "backfill finished" lines, as the app writes them to stdout.
+  process.env.LOG_LEVEL = "info";
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(...(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).split("\n").filter(Boolean));
+    return true;
+  });
+  const rss = sampleRss(process.pid, 20);
+  const engine = new SyncEngine({ concurrency: 4 });
+  const waiting = waitForBackfill(dbFile(), person.email, { timeoutMs: 20_000, pollMs: 10 });
+  let outcomes;
+  try {
+    outcomes = await engine.backfillUser(person.userId);
+  } finally {
+    spy.mockRestore();
+    process.env.LOG_LEVEL = "warn";
+  }
+  const { state } = await waiting;
+  const peak = rss.stop();
+  expect(outcomes.every((o) => o.result === "done")).toBe(true);
+  expect(state).toMatchObject({ userId: person.userId, done: BENCH_COLLECTION_NAMES.length, documents });
+  expect(peak.peakMb).toBeGreaterThan(0);
+
+  const requests = await countListRequests(t.url, person.ringUserId);
+  expect(requests.total).toBe(engine.stats.requests);
+  expect(requests.total).toBeGreaterThanOrEqual(minRequests);
+  expect(Object.keys(requests.byCollection).sort()).toEqual([...BENCH_COLLECTION_NAMES].sort());
+
+  const ingest = ingestFromLog(lines, person.userId);
+  expect(ingest).toMatchObject({ collections: BENCH_COLLECTION_NAMES.length, documents, pages: engine.stats.pages });
+  expect(ingest.ingestMs).toBeCloseTo(engine.stats.ingestMs, -1);
+  expect(ingest.mapMs).toBeLessThanOrEqual(ingest.ingestMs);
+  expect(ingestFromLog(lines, "someone-else").collections).toBe(0);
+
+  const file = path.join(tmp, "raw.db");
+  await createSchemaDatabase(file);
+  const raw = rawUpsertBaseline(file, person.userId, docs);
+  expect(raw.rows).toBe(documents);
+  expect(raw.ms).toBeGreaterThan(0);
+  expect(ratio(ingest.ingestMs, raw.ms)).toBeGreaterThan(0);
+});
+
+it("measures trend reads against the raw query of the same rows", { timeout: 20_000 }, async () => {
+  const { getMetricSeries } = await import("@/lib/db/queries/metrics");
+  const { getMetric } = await import("@/lib/metrics/catalog");
+  const { warmupFrom } = await import("@/lib/metrics/series");
+  const to = (await import("@/lib/db/raw")).rawDb().prepare(`SELECT max(day) AS d FROM daily_sleep WHERE userId = ?`).get(person.userId) as { d: string };
+  const from = addDays(to.d, -(HISTORY_DAYS - 1));
+  const url = await serve(async (req) => {
+    const q = new URL(req.url).searchParams;
+    return Response.json(getMetricSeries({ userId: person.userId, metric: getMetric("sleep.score")!, from: q.get("from")!, to: q.get("to")! }));
+  });
+  const reader = rawDailyColumnReader(dbFile(), "daily_sleep", "score");
+  try {
+    const figures = await measureTrends({
+      warmup: 2,
+      iterations: 10,
+      api: async () => {
+        const res = await fetch(`${url}/?from=${from}&to=${to.d}`);
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      },
+      raw: () => reader.read(person.userId, warmupFrom(from, to.d), to.d),
+    });
+    expect(figures.iterations).toBe(10);
+    expect(figures.rows).toBeGreaterThanOrEqual(HISTORY_DAYS - 2);
+    expect(figures.p95_ms).toBeGreaterThanOrEqual(figures.p50_ms);
+    expect(figures.raw_p95_ms).toBeGreaterThan(0);
+    expect(figures.ratio).toBeCloseTo(figures.p95_ms / figures.raw_p95_ms, 0);
+  } finally {
+    reader.close();
+    await new Promise<void>((r) => server!.close(() => r()));
+    server = null;
+  }
+});
+
+it("sends validly signed, distinct notifications through the real webhook route", { timeout: 20_000 }, async () => {
+  const route = await import("@/app/api/webhooks/ring/route");
+  const { rawDb } = await import("@/lib/db/raw");
+  const before = (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event`).get() as { n: number }).n;
+  const url = await serve((req) => route.POST(req));
+  const figures = await measureWebhooks({ url: `${url}/api/webhooks/ring`, secret: t.client.client_secret, userId: person.ringUserId, connections: 2, durationS: 1 });
+  const after = (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event`).get() as { n: number }).n;
+  expect(figures.non2xx).toBe(0);
+  expect(figures.errors).toBe(0);
+  expect(figures.acked).toBeGreaterThan(0);
+  // each one recorded as new (no duplicates among them); requests in flight at the end are
+  // recorded without being counted as acknowledged
+  expect(after - before).toBeGreaterThanOrEqual(figures.acked);
+  expect(after - before).toBeLessThanOrEqual(figures.acked + 2);
+  expect(figures.acks_per_s).toBeGreaterThan(0);
+  expect(figures.concurrency).toBe(2);
+  // a wrong signature is refused by the same route (the load is not passing by accident)
+  const body = JSON.stringify({ event_type: "create", data_type: "sleep", object_id: "x", event_time: null, user_id: person.ringUserId });
+  const ts = String(Math.floor(Date.now() / 1000));
+  const bad = await fetch(`${url}/api/webhooks/ring`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signNotification("not-the-secret", ts, body) },
+    body,
+  });
+  expect(bad.status).toBe(401);
+  await expect(measureWebhooks({ url: "http://example.com/api/webhooks/ring", secret: "s", userId: "u", connections: 1, durationS: 1 })).rejects.toThrow(/localhost/);
+});
+
+it("reads resident memory from /proc and finds child processes", () => {
+  const mb = readRssMb(process.pid);
+  expect(mb).toBeGreaterThan(10);
+  expect(readRssMb(2 ** 22 + 12_345)).toBeNull();
+  expect(childPids(process.ppid)).toContain(process.pid);
+  expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
+  expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
+});
+
+it("publishes exactly the documented shape and checks every target", () => {
+  const result: BenchResult = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: os.cpus().length,
+    backfill: { years: 5, documents: 14_000, wall_s: 2, requests: 147, min_requests: 147, ingest_s: 0.5, raw_ingest_s: 0.2, ingest_ratio: 2.5 },
+    trends: { p50_ms: 5, p95_ms: 6, raw_p95_ms: 2, ratio: 3 },
+    webhooks: { acks_per_s: 800, p99_ms: 30, concurrency: 10, duration_s: 10 },
+    pages: { today: { charts_ms: 700, js_gzip_kb: 160 }, trends: { charts_ms: 800, js_gzip_kb: 170 } },
+    memory: { idle_mb: 190, peak_backfill_mb: 250 },
+  };
+  expect(isBenchResult(result)).toBe(true);
+  expect(isBenchResult({ ...result, extra: 1 })).toBe(false);
+  expect(isBenchResult({ ...result, trends: { ...result.trends, ratio: Number.NaN } })).toBe(false);
+  const checks = checkTargets(result);
+  expect(checks).toHaveLength(8);
+  expect(checks.every((c) => c.ok)).toBe(true);
+  const slow = checkTargets({ ...result, webhooks: { ...result.webhooks, p99_ms: 51 } });
+  expect(slow.filter((c) => !c.ok).map((c) => c.measure)).toEqual(["Webhook acks"]);
+  const table = formatTable(checks);
+  for (const c of checks) expect(table).toContain(c.measure);
+  // the committed figures keep the shape too, when a run has published them
+  const published = path.resolve("e2e/bench/results/latest.json");
+  if (fs.existsSync(published)) expect(isBenchResult(JSON.parse(fs.readFileSync(published, "utf8")))).toBe(true);
+});

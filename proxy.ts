@@ -1,0 +1,113 @@
+// Request screening in front of Next's router (Next.js `proxy`). It does no authentication
+// (pages, handlers and actions check the session themselves, HOUSE-STYLE §4.1); it only refuses,
+// with Ringside's error envelope, requests that Next itself would answer with a 500 before any
+// of our code runs (found by the fault-and-abuse suite, e2e/chaos/bad-input.test.ts):
+//   - a path whose percent-encoding is broken ("/api/days/%"): it cannot name anything;
+//   - server-action POSTs from another origin (Next aborts them as CSRF, with a 500), larger
+//     than the action body limit, of a content type an action is never sent with, or whose
+//     arguments React cannot decode (malformed JSON, references to parts that are not there).
+import { NextResponse, type NextRequest } from "next/server";
+
+/** Next's default serverActions.bodySizeLimit. */
+const MAX_ACTION_BYTES = 1_048_576;
+
+function refuse(status: number, code: string, message: string): NextResponse {
+  return NextResponse.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store" } });
+}
+
+/**
+ * Whether React's reply decoder can decode these action arguments: the root model (JSON) and
+ * every part it references exist. Strings starting with "$" are references except the escaped
+ * and self-contained forms ($$ text, $K form fields, $D date, $n bigint, $u/$H undefined, $N NaN,
+ * $I Infinity, $- negatives, $T temporary references).
+ */
+function decodableReply(root: string, parts: Map<string, string> | null): boolean {
+  const seen = new Set<string>();
+  const visit = (text: string, depth: number): boolean => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    const stack: Array<{ v: unknown; d: number }> = [{ v: value, d: depth }];
+    while (stack.length > 0) {
+      const { v, d } = stack.pop()!;
+      if (d > 64) return false;
+      if (typeof v === "string") {
+        if (!v.startsWith("$") || /^\$[$KDnuNIHT-]/.test(v)) continue;
+        // A reference to another part: "$<hex>" or "$<letter><hex>".
+        const id = /^\$[0-9a-f]/.test(v) ? v.slice(1) : v.slice(2);
+        if (!/^[0-9a-f]{1,8}$/.test(id) || !parts) return false;
+        const key = String(parseInt(id, 16));
+        const part = parts.get(key);
+        if (part === undefined) return false;
+        if (v[1] === "B" || seen.has(key)) continue; // a blob, or a part already checked
+        seen.add(key);
+        if (!visit(part, d + 1)) return false;
+      } else if (Array.isArray(v)) {
+        for (const x of v) stack.push({ v: x, d: d + 1 });
+      } else if (v && typeof v === "object") {
+        for (const x of Object.values(v)) stack.push({ v: x, d: d + 1 });
+      }
+    }
+    return true;
+  };
+  return visit(root, 0);
+}
+
+async function screenAction(req: NextRequest): Promise<NextResponse | null> {
+  const origin = req.headers.get("origin");
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  if (origin && origin !== "null") {
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      /* not a URL */
+    }
+    if (originHost !== host) return refuse(403, "forbidden", "This request comes from another site.");
+  }
+  const length = req.headers.get("content-length");
+  if (length === null) return refuse(400, "bad_request", "Send the request body with its length.");
+  if (Number(length) > MAX_ACTION_BYTES) return refuse(413, "payload_too_large", `The request is larger than ${MAX_ACTION_BYTES} bytes.`);
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (type.startsWith("multipart/form-data")) {
+    let form: FormData;
+    try {
+      form = await req.clone().formData();
+    } catch {
+      return refuse(400, "bad_request", "The form data cannot be read.");
+    }
+    const root = form.get("0");
+    const parts = new Map<string, string>();
+    for (const [k, v] of form) if (/^\d+$/.test(k)) parts.set(k, typeof v === "string" ? v : '"$$blob"');
+    if (typeof root !== "string" || !decodableReply(root, parts)) return refuse(400, "bad_request", "The action's arguments cannot be decoded.");
+    return null;
+  }
+  if (type.startsWith("text/plain")) {
+    const text = await req.clone().text();
+    if (!decodableReply(text, null)) return refuse(400, "bad_request", "The action's arguments cannot be decoded.");
+    return null;
+  }
+  if (type.startsWith("application/x-www-form-urlencoded")) return null;
+  return refuse(415, "unsupported_media_type", "Server actions take text/plain or form data.");
+}
+
+export async function proxy(req: NextRequest): Promise<NextResponse> {
+  try {
+    decodeURIComponent(req.nextUrl.pathname);
+  } catch {
+    return refuse(400, "bad_request", "The address is not valid.");
+  }
+  if (req.method === "POST" && req.headers.has("next-action")) {
+    const refused = await screenAction(req);
+    if (refused) return refused;
+  }
+  return NextResponse.next();
+}
+
+export const config = {
+  // Everything but static files and the webhook receiver (its hot path stays proxy-free).
+  matcher: ["/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)"],
+};
