@@ -241,6 +241,9 @@ describe("preferences and deleting my data", () => {
     const res = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ theme: "dark" }) });
     expect(await res.json()).toEqual({ units: "metric", theme: "dark" });
     expect(res.headers.get("set-cookie")).toMatch(/^ringside-theme=dark; Path=\//);
+    expect(res.headers.get("set-cookie")).not.toMatch(/Secure/);
+    const viaHttps = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json", "x-forwarded-proto": "https" }, body: JSON.stringify({ theme: "light" }) });
+    expect(viaHttps.headers.get("set-cookie")).toMatch(/^ringside-theme=light;.*; Secure$/);
     const bad = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ units: "furlongs" }) });
     expect(bad.status).toBe(422);
   });

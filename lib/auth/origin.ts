@@ -15,6 +15,19 @@ export async function publicOrigin(): Promise<string> {
   return `${proto}://${host}`;
 }
 
+/**
+ * Whether a request reaches this Ringside over https: the configured public URL says so, or
+ * the proxy in front does (x-forwarded-proto), or the request itself does. Used to mark
+ * cookies `Secure`.
+ */
+export function servedOverHttps(req: Request): boolean {
+  const configured = env.PUBLIC_URL ?? env.AUTH_URL;
+  if (configured) return configured.startsWith("https:");
+  const forwarded = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+  if (forwarded) return forwarded === "https";
+  return req.url.startsWith("https:");
+}
+
 /** The redirect URI to register with the ring developer portal. */
 export function ringRedirectUri(origin: string): string {
   return `${origin.replace(/\/+$/, "")}/api/auth/callback/ring`;

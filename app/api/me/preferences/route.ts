@@ -1,6 +1,7 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
 import { updatePreferencesBodySchema } from "@/lib/api/schemas";
 import { getPreferences, updatePreferences } from "@/lib/db/queries/user-data";
+import { servedOverHttps } from "@/lib/auth/origin";
 
 const YEAR_S = 365 * 24 * 3600;
 
@@ -13,6 +14,8 @@ export const PATCH = withUser(async ({ user, req }) => {
   const body = await parseJsonBody(req, updatePreferencesBodySchema);
   const prefs = await updatePreferences(user.id, body);
   const res = Response.json(prefs);
-  res.headers.append("set-cookie", `ringside-theme=${prefs.theme}; Path=/; Max-Age=${YEAR_S}; SameSite=Lax`);
+  // Secure whenever this Ringside is served over https (directly or behind a proxy)
+  const secure = servedOverHttps(req) ? "; Secure" : "";
+  res.headers.append("set-cookie", `ringside-theme=${prefs.theme}; Path=/; Max-Age=${YEAR_S}; SameSite=Lax${secure}`);
   return res;
 });
