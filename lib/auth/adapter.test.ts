@@ -103,6 +103,25 @@ describe("ringsideAdapter", () => {
     expect(row.scope).toBe("email daily");
     expect(row.status).toBe("active");
   });
+
+  it("getSessionAndUser returns what Prisma's adapter returns, and nothing for unknown or deleted sessions", async () => {
+    const owner = await dbMod.db.user.findFirstOrThrow({ where: { role: "owner" } });
+    const adapter = adapterMod.ringsideAdapter();
+    const expires = new Date(Date.now() + 3_600_000);
+    await adapter.createSession!({ sessionToken: "sess-raw-read", userId: owner.id, expires });
+    const got = await adapter.getSessionAndUser!("sess-raw-read");
+    expect(got?.session).toEqual({ sessionToken: "sess-raw-read", userId: owner.id, expires });
+    expect(got?.user).toMatchObject({ id: owner.id, email: owner.email, role: "owner" });
+    const viaPrisma = await dbMod.db.session.findUniqueOrThrow({ where: { sessionToken: "sess-raw-read" } });
+    expect(viaPrisma.expires.getTime()).toBe(got?.session.expires.getTime());
+    // updateSession (Auth.js extends expiry) is read back correctly
+    const later = new Date(Date.now() + 7_200_000);
+    await adapter.updateSession!({ sessionToken: "sess-raw-read", expires: later });
+    expect((await adapter.getSessionAndUser!("sess-raw-read"))?.session.expires).toEqual(later);
+    expect(await adapter.getSessionAndUser!("no-such-session")).toBeNull();
+    await adapter.deleteSession!("sess-raw-read");
+    expect(await adapter.getSessionAndUser!("sess-raw-read")).toBeNull();
+  });
 });
 
 describe("ALLOWED_EMAILS", () => {

@@ -2,6 +2,8 @@ import "server-only";
 import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
+import { rawDb } from "@/lib/db/raw";
+import { fromDbTime } from "@/lib/db/queries/jobs";
 import { logger } from "@/lib/log";
 import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
 import { withAdmissionLock } from "@/lib/auth/admission";
@@ -31,7 +33,9 @@ async function refuse(code: "not_invited" | "invite_invalid", message: string): 
  *   re-checking the signIn callback's admission under a lock (two first sign-ins at once cannot
  *   both become owner; an invite cannot be used twice);
  * - linkAccount encrypts access_token/refresh_token before they reach SQLite, stores the
- *   granted scopes in canonical form and keeps only the columns Ringside uses.
+ *   granted scopes in canonical form and keeps only the columns Ringside uses;
+ * - getSessionAndUser, asked on every signed-in request, is one prepared better-sqlite3 join
+ *   instead of a Prisma query (the same rows; a quarter of the cost of a small API call).
  */
 export function ringsideAdapter(): Adapter {
   const base = PrismaAdapter(db);
@@ -70,6 +74,23 @@ export function ringsideAdapter(): Adapter {
         }
       });
     },
+    async getSessionAndUser(sessionToken: string) {
+      const row = sessionAndUserStatement().get(sessionToken) as SessionUserRow | undefined;
+      if (!row) return null;
+      const expires = fromDbTime(row.expires);
+      if (!expires) return null;
+      return {
+        session: { sessionToken: row.sessionToken, userId: row.userId, expires },
+        user: {
+          id: row.userId,
+          name: row.name,
+          email: row.email ?? "",
+          emailVerified: fromDbTime(row.emailVerified),
+          image: row.image,
+          role: row.role,
+        } as AdapterUser,
+      };
+    },
     async linkAccount(account: AdapterAccount): Promise<AdapterAccount | null | undefined> {
       const scope = normalizeScopes(account.scope).join(" ");
       await db.account.create({
@@ -90,4 +111,31 @@ export function ringsideAdapter(): Adapter {
       return undefined;
     },
   };
+}
+
+type SessionUserRow = {
+  sessionToken: string;
+  userId: string;
+  expires: string | number;
+  name: string | null;
+  email: string | null;
+  emailVerified: string | number | null;
+  image: string | null;
+  role: string;
+};
+
+let sessionAndUser: { db: ReturnType<typeof rawDb>; stmt: ReturnType<ReturnType<typeof rawDb>["prepare"]> } | null = null;
+
+function sessionAndUserStatement() {
+  const conn = rawDb();
+  if (sessionAndUser?.db !== conn) {
+    sessionAndUser = {
+      db: conn,
+      stmt: conn.prepare(
+        `SELECT s.sessionToken, s.userId, s.expires, u.name, u.email, u.emailVerified, u.image, u.role
+           FROM "Session" s JOIN "User" u ON u.id = s.userId WHERE s.sessionToken = ?`,
+      ),
+    };
+  }
+  return sessionAndUser.stmt;
 }
