@@ -32,21 +32,23 @@ export function uniqueEmail(tag = "u"): string {
 
 /**
  * A fresh e-mail whose generated user wore the ring on `days` (every collection has a
- * document) and whose first revision of TEST_TODAY changes `changing` — so tests that sync
- * and wait for notifications do not depend on a random user's data.
+ * document) and whose first revision of `changeDay` (TEST_TODAY unless given) changes
+ * `changing` — so tests that sync and wait for notifications do not depend on a random
+ * user's data.
  */
 export function wornEmail(
   tag = "w",
   days: string[] = [TEST_TODAY, shiftDay(TEST_TODAY, 1)],
   changing: Collection[] = ["daily_readiness", "daily_sleep", "sleep", "daily_activity", "daily_stress"],
   seed = DEFAULT_SEED,
+  changeDay = TEST_TODAY,
 ): string {
   for (let i = 0; i < 1000; i++) {
     const email = uniqueEmail(tag);
     const opts = { seed, userKey: userIdFor(seed, email) };
     if (!days.every((d) => COLLECTIONS.every((c) => generateDay(opts, d)[c].length > 0))) continue;
-    const r0 = generateDay(opts, TEST_TODAY, 0);
-    const r1 = generateDay(opts, TEST_TODAY, 1);
+    const r0 = generateDay(opts, changeDay, 0);
+    const r1 = generateDay(opts, changeDay, 1);
     if (changing.every((c) => JSON.stringify(r0[c]) !== JSON.stringify(r1[c]))) return email;
   }
   throw new Error("no suitable generated user found");

@@ -1,6 +1,7 @@
 // Integration: the incremental sync re-reads the trailing days and brings late, edited and
 // deleted documents in line with the service.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { wornEmail } from "@/lib/emulator/test-utils";
 import { compareWithEmulator, connectPerson, emulatorControl, emulatorDocuments, emulatorRequests, clearEmulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
 
 let t: SyncTestEnv;
@@ -20,7 +21,8 @@ it("picks up edited, new and deleted documents of the trailing days", async () =
   const { RING_COLLECTIONS } = await import("@/lib/ring/schemas");
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
   const { getSyncState } = await import("@/lib/db/queries/sync-state");
-  const p = await connectPerson(t);
+  // a generated person who wore the ring on every day this test edits or deletes
+  const p = await connectPerson(t, { email: wornEmail("inc", [day(-40), day(-3), day(-2), day(0), day(1)], []) });
   const engine = new SyncEngine();
   await engine.backfillUser(p.userId);
 

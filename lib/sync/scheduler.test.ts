@@ -2,6 +2,7 @@
 // discovery of people connected while nothing ran, resume after a restart, polling, "Sync
 // now", paused accounts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { wornEmail } from "@/lib/emulator/test-utils";
 import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
 
 let t: SyncTestEnv;
@@ -109,9 +110,10 @@ describe("scheduler", () => {
   });
 
   it("polls the trailing days when the last sync is older than the poll interval, and on Sync now", async () => {
-    const p = await connectPerson(t);
-    await new m.engine.SyncEngine().backfillUser(p.userId);
     const day = new Date().toISOString().slice(0, 10);
+    // a generated person who wore the ring today and whose activity changes at the next sync
+    const p = await connectPerson(t, { email: wornEmail("poll", [day], ["daily_activity"], undefined, day) });
+    await new m.engine.SyncEngine().backfillUser(p.userId);
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day }); // edits today (no webhooks here)
     // Nothing is due yet: the backfill just ran.
     await install({ housekeepingMs: 50 });

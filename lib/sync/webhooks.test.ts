@@ -6,6 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/emulator/webhooks";
+import { wornEmail } from "@/lib/emulator/test-utils";
 import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
 
 let t: SyncTestEnv;
@@ -49,7 +50,8 @@ beforeAll(async () => {
     docs: await import("@/lib/db/queries/ring-documents"),
     raw: await import("@/lib/db/raw"),
   };
-  person = await connectPerson(t);
+  // a generated person who wears the ring tomorrow (the day the notification test syncs)
+  person = await connectPerson(t, { email: wornEmail("hook", [tomorrow()], []) });
   await new m.engine.SyncEngine().backfillUser(person.userId);
   // The route wakes the process's scheduler: install one (housekeeping far away).
   await m.scheduler.replaceScheduler(new m.scheduler.Scheduler(new m.engine.SyncEngine(), { housekeepingMs: 3_600_000, idleMs: 200 }));
