@@ -108,6 +108,11 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  // Everything but static files and the webhook receiver (its hot path stays proxy-free).
-  matcher: ["/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)"],
+  // Only the requests it screens, so every other request (pages, API reads, static files and
+  // the webhook receiver) pays nothing for it: server-action posts (they carry the
+  // `next-action` header) and paths with a percent sign (the only ones that can be broken).
+  matcher: [
+    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "next-action" }] },
+    "/(.*%.*)",
+  ],
 };
