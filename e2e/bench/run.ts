@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       env: {
         NODE_ENV: "production",
         PORT: String(APP_PORT),
-        HOSTNAME_BIND: "127.0.0.1",
+        HOST: "127.0.0.1",
         DATA_DIR: path.join(DATA, "app"),
         DATABASE_URL: `file:${path.join(DATA, "app/ringside.db")}`,
         AUTH_URL: PUBLIC_APP_URL,

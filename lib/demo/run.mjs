@@ -95,7 +95,7 @@ start("emulator", ["--import", "tsx", "lib/emulator/main.ts"], {
 });
 start("app", ["lib/server/start.mjs"], {
   PORT: appPort,
-  HOSTNAME_BIND: process.env.HOSTNAME_BIND ?? "localhost",
+  HOST: process.env.HOST ?? "localhost",
   RINGSIDE_DEMO: "1",
   RING_API_BASE_URL: process.env.RING_API_BASE_URL ?? emulatorUrl,
   RING_CLIENT_ID: process.env.RING_CLIENT_ID ?? "ringside-demo",
