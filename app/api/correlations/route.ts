@@ -1,3 +1,4 @@
+import { jsonResponse } from "@/lib/api/json-response";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { getCorrelationQuerySchema } from "@/lib/api/schemas";
 import { getMetric } from "@/lib/metrics/catalog";
@@ -8,7 +9,7 @@ import { getMetricValues } from "@/lib/db/queries/metrics";
 
 // GET /api/correlations?x&y&lag&from&to – scatter points of x on a day against y on the same
 // day (lag 0) or the next (lag 1), with Pearson's r, n and the least-squares line
-export const GET = withUser(async ({ user, searchParams }) => {
+export const GET = withUser(async ({ req, user, searchParams }) => {
   const { x, y, lag, from, to } = parseQuery(searchParams, getCorrelationQuerySchema);
   const mx = getMetric(x)!;
   const my = getMetric(y)!;
@@ -23,7 +24,7 @@ export const GET = withUser(async ({ user, searchParams }) => {
     if (a !== null && a !== undefined && b !== null && b !== undefined) points.push({ day: dayAt(from, i), x: a, y: b });
   }
   const correlation = pearson(xs, ys);
-  return Response.json({
+  return jsonResponse(req, {
     x,
     y,
     lag,
