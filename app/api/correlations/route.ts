@@ -1,4 +1,3 @@
-import { jsonResponse } from "@/lib/api/json-response";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { getCorrelationQuerySchema } from "@/lib/api/schemas";
 import { getMetric } from "@/lib/metrics/catalog";
@@ -9,7 +8,7 @@ import { getMetricValues } from "@/lib/db/queries/metrics";
 
 // GET /api/correlations?x&y&lag&from&to – scatter points of x on a day against y on the same
 // day (lag 0) or the next (lag 1), with Pearson's r, n and the least-squares line
-export const GET = withUser(async ({ req, user, searchParams }) => {
+export const GET = withUser(async ({ user, searchParams }) => {
   const { x, y, lag, from, to } = parseQuery(searchParams, getCorrelationQuerySchema);
   const mx = getMetric(x)!;
   const my = getMetric(y)!;
@@ -24,7 +23,7 @@ export const GET = withUser(async ({ req, user, searchParams }) => {
     if (a !== null && a !== undefined && b !== null && b !== undefined) points.push({ day: dayAt(from, i), x: a, y: b });
   }
   const correlation = pearson(xs, ys);
-  return jsonResponse(req, {
+  return Response.json({
     x,
     y,
     lag,

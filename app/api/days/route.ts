@@ -1,4 +1,3 @@
-import { jsonResponse } from "@/lib/api/json-response";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { AppError } from "@/lib/api/errors";
 import { getCalendarQuerySchema } from "@/lib/api/schemas";
@@ -17,7 +16,7 @@ import {
 
 // GET /api/days?metric&from&to – the calendar: each day's value and state (value, not worn,
 // missing, not yet synced) with a heat level, for one numeric metric
-export const GET = withUser(async ({ req, user, searchParams }) => {
+export const GET = withUser(async ({ user, searchParams }) => {
   const { metric: id, from, to } = parseQuery(searchParams, getCalendarQuerySchema);
   const metric = getMetric(id)!;
   if (metric.kind === "category") throw new AppError("unprocessable_entity", "The calendar shows numeric metrics.");
@@ -39,7 +38,7 @@ export const GET = withUser(async ({ req, user, searchParams }) => {
     newestSyncedDay: getNewestSyncedDay(user.id),
   });
   const thresholds = heatThresholds(metric.kind, metric.unit, values);
-  return jsonResponse(req, {
+  return Response.json({
     metric: id,
     from,
     to,

@@ -1,6 +1,5 @@
-import { jsonResponse } from "@/lib/api/json-response";
 import { withUser } from "@/lib/api/handler";
 import { getMetricsOverview } from "@/lib/db/queries/metrics";
 
 // GET /api/metrics – which days each collection covers (pickers, "all" ranges, calendar years)
-export const GET = withUser(async ({ req, user }) => jsonResponse(req, getMetricsOverview(user.id)));
+export const GET = withUser(async ({ user }) => Response.json(getMetricsOverview(user.id)));

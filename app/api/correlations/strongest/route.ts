@@ -1,4 +1,3 @@
-import { jsonResponse } from "@/lib/api/json-response";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { getStrongestQuerySchema } from "@/lib/api/schemas";
 import { HEADLINE_METRICS } from "@/lib/metrics/catalog";
@@ -10,7 +9,7 @@ import { getManyMetricValues } from "@/lib/db/queries/metrics";
 
 // GET /api/correlations/strongest?from&to&limit – the strongest relationships between the
 // headline metrics (lag 0 and 1), ranked by |r|
-export const GET = withUser(async ({ req, user, searchParams }) => {
+export const GET = withUser(async ({ user, searchParams }) => {
   const { from, to, limit } = parseQuery(searchParams, getStrongestQuerySchema);
   // one extra day so lag-1 pairs can use the day after `to`
   const end = addDays(to, 1);
@@ -24,7 +23,7 @@ export const GET = withUser(async ({ req, user, searchParams }) => {
   const lag0 = rankCorrelations(series.map((s) => ({ ...s, values: s.values.slice(0, -1) })), { lags: [0] });
   const lag1 = rankCorrelations(series, { lags: [1] });
   const ranked = [...lag0, ...lag1].sort((a, b) => Math.abs(b.r) - Math.abs(a.r) || b.n - a.n).slice(0, limit);
-  return jsonResponse(req, {
+  return Response.json({
     from,
     to,
     minN: RANK_MIN_N,

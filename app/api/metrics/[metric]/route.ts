@@ -1,4 +1,3 @@
-import { jsonResponse } from "@/lib/api/json-response";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { getMetricSeriesParamsSchema, getMetricSeriesQuerySchema } from "@/lib/api/schemas";
 import { getMetric } from "@/lib/metrics/catalog";
@@ -6,8 +5,8 @@ import { getMetricSeries } from "@/lib/db/queries/metrics";
 
 // GET /api/metrics/:metric?from&to – one metric's series for charts, with rolling means,
 // baseline band, anomaly flags and the comparison with the previous period of equal length
-export const GET = withUser<{ metric: string }>(async ({ req, user, params, searchParams }) => {
+export const GET = withUser<{ metric: string }>(async ({ user, params, searchParams }) => {
   const { metric: id } = getMetricSeriesParamsSchema.parse(params);
   const { from, to } = parseQuery(searchParams, getMetricSeriesQuerySchema);
-  return jsonResponse(req, getMetricSeries({ userId: user.id, metric: getMetric(id)!, from, to }));
+  return Response.json(getMetricSeries({ userId: user.id, metric: getMetric(id)!, from, to }));
 });
