@@ -32,6 +32,27 @@ export function withUser<P = Record<string, string>>(
   });
 }
 
+/** How much of a refused body is still read (and dropped) so the refusal reaches the client. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Reads and drops the rest of a body, up to DRAIN_MAX_BYTES in all; beyond that, cancels it. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, already: number): Promise<void> {
+  let size = already;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > DRAIN_MAX_BYTES) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    /* the client went away: nothing left to drain */
+  }
+}
+
 /** Parses a JSON body with a size cap and a schema: 413, 415, 400 or 422 on bad input. */
 export async function parseJsonBody<T extends z.ZodType>(req: Request, schema: T, maxBytes = 64 * 1024): Promise<z.infer<T>> {
   const type = req.headers.get("content-type") ?? "";
@@ -39,8 +60,14 @@ export async function parseJsonBody<T extends z.ZodType>(req: Request, schema: T
     throw new AppError("unsupported_media_type", "Send the body as application/json.");
   }
   const tooLarge = () => new AppError("payload_too_large", `The body is larger than ${maxBytes} bytes.`);
-  // Refuse what is declared too large before reading it, and stop reading once it grows past the cap.
-  if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
+  // Never keep more than the cap: what is declared too large is not kept at all, and a body
+  // that grows past the cap stops being kept. The rest is read and dropped (up to
+  // DRAIN_MAX_BYTES) so the client, still sending, gets the 413 instead of a reset connection.
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    if (req.body && declared <= DRAIN_MAX_BYTES) await drain(req.body.getReader(), 0);
+    throw tooLarge();
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (req.body) {
@@ -50,7 +77,7 @@ export async function parseJsonBody<T extends z.ZodType>(req: Request, schema: T
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
+        await drain(reader, size);
         throw tooLarge();
       }
       chunks.push(value);

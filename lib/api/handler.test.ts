@@ -1,0 +1,59 @@
+// parseJsonBody: the size cap, and refusals that still reach a client that is sending.
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { parseJsonBody } from "@/lib/api/handler";
+import { AppError } from "@/lib/api/errors";
+
+const schema = z.object({ text: z.string() });
+
+/** A request whose body is `total` bytes in 64 KB chunks; reports how much was pulled. */
+function streamed(total: number, declare: boolean) {
+  let pulled = 0;
+  const chunk = new Uint8Array(65_536).fill(0x78);
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (pulled >= total) return c.close();
+      const n = Math.min(chunk.byteLength, total - pulled);
+      pulled += n;
+      c.enqueue(chunk.subarray(0, n));
+    },
+  });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (declare) headers["content-length"] = String(total);
+  const req = new Request("http://x/api/notes/2026-01-01", { method: "PUT", headers, body, duplex: "half" } as RequestInit);
+  return { req, pulled: () => pulled };
+}
+
+async function refusal(p: Promise<unknown>) {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  return (err as AppError).code;
+}
+
+describe("parseJsonBody", () => {
+  it("parses a body within the cap", async () => {
+    const req = new Request("http://x", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"text":"hi"}' });
+    expect(await parseJsonBody(req, schema)).toEqual({ text: "hi" });
+  });
+
+  it("refuses a body over the cap with 413 after reading the rest, streamed or declared", async () => {
+    for (const declare of [false, true]) {
+      const s = streamed(1_048_576, declare);
+      expect(await refusal(parseJsonBody(s.req, schema, 64 * 1024))).toBe("payload_too_large");
+      expect(s.pulled()).toBe(1_048_576); // drained: the sender is not cut off mid-upload
+    }
+  });
+
+  it("stops reading a refused body past 16 MB", async () => {
+    const s = streamed(40 * 1_048_576, false);
+    expect(await refusal(parseJsonBody(s.req, schema, 64 * 1024))).toBe("payload_too_large");
+    expect(s.pulled()).toBeLessThan(20 * 1_048_576);
+  });
+
+  it("answers bad types and bad JSON with 415 and 400", async () => {
+    const plain = new Request("http://x", { method: "PUT", headers: { "content-type": "text/plain" }, body: "{}" });
+    expect(await refusal(parseJsonBody(plain, schema))).toBe("unsupported_media_type");
+    const broken = new Request("http://x", { method: "PUT", headers: { "content-type": "application/json" }, body: "{" });
+    expect(await refusal(parseJsonBody(broken, schema))).toBe("bad_request");
+  });
+});
