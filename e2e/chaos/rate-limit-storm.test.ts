@@ -6,8 +6,9 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS, diffDocuments, summarize } from "./support/app-db";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
-import { CHAOS_CLIENT, pick } from "./support/env";
+import { pick } from "./support/env";
 import { recordFigures, rng, sleep } from "./support/figures";
+import { connectMintedPerson, useEmulatorInProcess } from "./support/in-process";
 import { findLeaks, inProcessLogFile } from "./support/secrets";
 
 const PEOPLE = pick(2, 3);
@@ -31,10 +32,7 @@ let m: {
 
 beforeAll(async () => {
   emu = await startChaosEmulator({ port: 0, pageSize: 5, historyDays: HISTORY_DAYS, rateLimit: TOKEN_LIMIT, appRateLimit: APP_LIMIT, rateWindowS: WINDOW_S });
-  process.env.RING_API_BASE_URL = emu.url;
-  process.env.RING_CLIENT_ID = CHAOS_CLIENT.client_id;
-  process.env.RING_CLIENT_SECRET = CHAOS_CLIENT.client_secret;
-  process.env.SYNC_DISABLED = "1";
+  useEmulatorInProcess(emu);
   m = {
     db: await import("@/lib/db"),
     tokens: await import("@/lib/ring/tokens"),
@@ -99,24 +97,7 @@ describe("[CHAOS 4] rate-limit storm", () => {
     const random = rng();
     const people: Array<{ userId: string; accountId: string; ringUserId: string }> = [];
     for (let i = 0; i < PEOPLE; i++) {
-      const email = `storm-${i}-${crypto.randomBytes(3).toString("hex")}@example.test`;
-      const issued = await emu.mintTokens({ client_id: CHAOS_CLIENT.client_id, email, scope: "email personal daily spo2Daily", expires_in: 3600 });
-      const user = await m.db.db.user.create({ data: { email, role: i === 0 ? "owner" : "member", ringUserId: issued.user_id } });
-      const account = await m.db.db.account.create({
-        data: {
-          userId: user.id,
-          type: "oauth",
-          provider: "ring",
-          providerAccountId: issued.user_id,
-          access_token: m.tokens.encryptToken(issued.access_token),
-          refresh_token: m.tokens.encryptToken(issued.refresh_token),
-          expires_at: Math.floor(Date.now() / 1000) + 3600,
-          token_type: "bearer",
-          scope: issued.scope,
-          status: "active",
-        },
-      });
-      people.push({ userId: user.id, accountId: account.id, ringUserId: issued.user_id });
+      people.push(await connectMintedPerson(m, emu, { tag: `storm-${i}`, role: i === 0 ? "owner" : "member", expiresAt: Math.floor(Date.now() / 1000) + 3600, emulatorTtlS: 3600 }));
     }
 
     const sent: Sent[] = [];

@@ -3,7 +3,6 @@
 // emulator, every read succeeds and the connection stays usable. Also when the service expires
 // the token before the app expects it (a 401 storm), and across many expiries during a backfill.
 import { spawn } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { COLLECTIONS, diffDocuments, summarize } from "./support/app-db";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
 import { CHAOS_CLIENT, CHAOS_LOG_DIR, pick } from "./support/env";
 import { recordFigures } from "./support/figures";
+import { connectMintedPerson, useEmulatorInProcess } from "./support/in-process";
 import { findLeaks, inProcessLogFile } from "./support/secrets";
 
 const READS_IN_PROCESS = pick(100, 400);
@@ -31,11 +31,7 @@ const childLogs: string[] = [];
 
 beforeAll(async () => {
   emu = await startChaosEmulator({ port: 0, tokenTtlS: 3600, historyDays: BACKFILL_DAYS, pageSize: 3 });
-  process.env.RING_API_BASE_URL = emu.url;
-  process.env.RING_CLIENT_ID = CHAOS_CLIENT.client_id;
-  process.env.RING_CLIENT_SECRET = CHAOS_CLIENT.client_secret;
-  process.env.SYNC_DISABLED = "1";
-  process.env.RING_REQUEST_TIMEOUT_MS = "10000";
+  useEmulatorInProcess(emu, { requestTimeoutMs: 10_000 });
   app = {
     db: await import("@/lib/db"),
     tokens: await import("@/lib/ring/tokens"),
@@ -55,25 +51,8 @@ beforeEach(async () => {
 });
 
 /** A connected person whose tokens came from the emulator; `expiresAt` is what the app believes. */
-async function person(at: Emulator, opts: { expiresAt: number; emulatorTtlS?: number }) {
-  const email = `race-${crypto.randomBytes(4).toString("hex")}@example.test`;
-  const issued = await at.mintTokens({ client_id: CHAOS_CLIENT.client_id, email, scope: "email personal daily spo2Daily", expires_in: opts.emulatorTtlS });
-  const user = await app.db.db.user.create({ data: { email, role: "member", ringUserId: issued.user_id } });
-  const account = await app.db.db.account.create({
-    data: {
-      userId: user.id,
-      type: "oauth",
-      provider: "ring",
-      providerAccountId: issued.user_id,
-      access_token: app.tokens.encryptToken(issued.access_token),
-      refresh_token: app.tokens.encryptToken(issued.refresh_token),
-      expires_at: opts.expiresAt,
-      token_type: "bearer",
-      scope: issued.scope,
-      status: "active",
-    },
-  });
-  return { userId: user.id, accountId: account.id, ringUserId: issued.user_id };
+function person(at: Emulator, opts: { expiresAt: number; emulatorTtlS?: number }) {
+  return connectMintedPerson(app, at, { tag: "race", ...opts });
 }
 
 async function refreshes(at: Emulator) {

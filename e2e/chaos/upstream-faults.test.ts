@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateSchema } from "@/lib/emulator/openapi";
 import { COLLECTIONS, diffDocuments, keyOf, summarize, type Collection } from "./support/app-db";
 import { startChaosEmulator, type Emulator, type FaultSpec } from "./support/emulator";
-import { CHAOS_CLIENT, pick } from "./support/env";
+import { pick } from "./support/env";
 import { recordFigures, SEED } from "./support/figures";
+import { connectMintedPerson, useEmulatorInProcess } from "./support/in-process";
 import { startProxy, type Proxy } from "./support/proxy";
 import { findLeaks, inProcessLogFile } from "./support/secrets";
 
@@ -44,11 +45,7 @@ const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
   emu = await startChaosEmulator({ port: 0, pageSize: 5, historyDays: HISTORY_DAYS });
-  process.env.RING_API_BASE_URL = emu.url;
-  process.env.RING_CLIENT_ID = CHAOS_CLIENT.client_id;
-  process.env.RING_CLIENT_SECRET = CHAOS_CLIENT.client_secret;
-  process.env.SYNC_DISABLED = "1";
-  process.env.RING_REQUEST_TIMEOUT_MS = "5000";
+  useEmulatorInProcess(emu, { requestTimeoutMs: 5_000 });
   m = {
     db: await import("@/lib/db"),
     tokens: await import("@/lib/ring/tokens"),
@@ -65,25 +62,8 @@ afterAll(async () => {
   await emu?.close();
 });
 
-async function person(opts: { expiresAt: number }) {
-  const email = `faults-${crypto.randomBytes(4).toString("hex")}@example.test`;
-  const issued = await emu.mintTokens({ client_id: CHAOS_CLIENT.client_id, email, scope: "email personal daily spo2Daily", expires_in: 3600 });
-  const user = await m.db.db.user.create({ data: { email, role: "member", ringUserId: issued.user_id } });
-  const account = await m.db.db.account.create({
-    data: {
-      userId: user.id,
-      type: "oauth",
-      provider: "ring",
-      providerAccountId: issued.user_id,
-      access_token: m.tokens.encryptToken(issued.access_token),
-      refresh_token: m.tokens.encryptToken(issued.refresh_token),
-      expires_at: opts.expiresAt,
-      token_type: "bearer",
-      scope: issued.scope,
-      status: "active",
-    },
-  });
-  return { userId: user.id, accountId: account.id, ringUserId: issued.user_id };
+function person(opts: { expiresAt: number }) {
+  return connectMintedPerson(m, emu, { tag: "faults", emulatorTtlS: 3600, ...opts });
 }
 
 // ---------------------------------------------------------------------------------------------
