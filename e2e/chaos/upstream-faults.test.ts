@@ -10,7 +10,7 @@ import { validateSchema } from "@/lib/emulator/openapi";
 import { COLLECTIONS, diffDocuments, keyOf, summarize, type Collection } from "./support/app-db";
 import { startChaosEmulator, type Emulator, type FaultSpec } from "./support/emulator";
 import { pick } from "./support/env";
-import { recordFigures, SEED } from "./support/figures";
+import { recordFigures, rng, SEED } from "./support/figures";
 import { connectMintedPerson, useEmulatorInProcess } from "./support/in-process";
 import { startProxy, type Proxy } from "./support/proxy";
 import { findLeaks, inProcessLogFile } from "./support/secrets";
@@ -174,15 +174,9 @@ describe("[CHAOS 5] upstream faults", () => {
     const sent = new Map<string, { collection: Collection; text: string; contractOk: boolean }>();
     let personalInfoSent: unknown = null;
 
+    /** The suite's PRNG, seeded per (seed, salt) so each document's mutation is reproducible. */
     function prng(seed: number, salt: string): () => number {
-      let h = crypto.createHash("sha256").update(`${seed}:${salt}`).digest().readUInt32LE(0);
-      return () => {
-        h = (h + 0x6d2b79f5) >>> 0;
-        let t = h;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
+      return rng(crypto.createHash("sha256").update(`${seed}:${salt}`).digest().readUInt32LE(0));
     }
     function mutate(obj: Record<string, unknown>, p: Plan, r: () => number, depth: number): Record<string, unknown> {
       const out: Record<string, unknown> = {};
