@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, expect } from "vitest";
 import { validateResponse, validateSchema } from "@/lib/emulator/openapi";
+import { ManualClock } from "@/lib/emulator/clock";
 import { startEmulator } from "@/lib/emulator/server";
 
 export type EmulatorOverrides = NonNullable<Parameters<typeof startEmulator>[0]>;
@@ -185,6 +186,22 @@ export const DEMO_CLIENT: TestClient = {
 
 export class Ring {
   emu: Emulator | undefined;
+  clock: ManualClock | undefined;
+
+  /** The emulator's current time (epoch ms). */
+  now(): number {
+    return this.clock ? this.clock.now() : Date.now();
+  }
+
+  /**
+   * Moves a manual clock forward by `ms`: every webhook delivery and retry due in that span
+   * runs, and the promise resolves once none is under way.
+   */
+  async advance(ms: number): Promise<void> {
+    if (!this.clock || !this.emu) throw new Error("advance() needs an emulator started with a manual clock");
+    const emulator = this.emu.emulator;
+    await this.clock.advance(ms, () => emulator.settled());
+  }
 
   get url(): string {
     if (!this.emu) throw new Error("emulator not started");
@@ -551,10 +568,15 @@ export class Ring {
 }
 
 /** Starts an emulator for the current file (small test settings + overrides); stops it after. */
-export function useEmulator(overrides: EmulatorOverrides = {}): Ring {
+/**
+ * One emulator for the test file. With `{ clock: "manual" }` its time and webhook timers move
+ * only through `ring.advance(ms)` (no sleeping, no timing flakes).
+ */
+export function useEmulator(overrides: EmulatorOverrides = {}, opts: { clock?: "real" | "manual" } = {}): Ring {
   const ring = new Ring();
   beforeAll(async () => {
-    ring.emu = await startEmulator({ ...TEST_DEFAULTS, ...overrides });
+    if (opts.clock === "manual") ring.clock = new ManualClock();
+    ring.emu = await startEmulator({ ...TEST_DEFAULTS, ...overrides }, ring.clock ? { clock: ring.clock } : {});
   });
   afterAll(async () => {
     await ring.emu?.close();

@@ -13,16 +13,23 @@ import {
   expectOpenApiResponse,
   expectSchema,
   signatureOf,
-  sleep,
   useEmulator,
   waitUntil,
 } from "@/e2e/conformance/support";
 
+// Every emulator here but `hanging` runs on a manual clock: time passes only through
+// ring.advance(ms), which runs the deliveries and retries due and waits for them, so "after the
+// delay", "the delay doubles" and "nothing else arrives" are exact, with no sleeping.
 const TTL_S = 3600;
-const hooks: Ring = useEmulator({ webhookDelayMs: 50, webhookRetryMs: 20, subscriptionTtlS: TTL_S, historyDays: 20 });
-const retry: Ring = useEmulator({ webhookDelayMs: 0, webhookRetryMs: 5, historyDays: 20 });
-const slow: Ring = useEmulator({ webhookDelayMs: 400, historyDays: 20 });
-const expiring: Ring = useEmulator({ webhookDelayMs: 20, subscriptionTtlS: 1, historyDays: 20 });
+/** Longer than every delivery and retry schedule below: advancing this far lets everything due happen. */
+const LONG_MS = 60_000;
+const manual = { clock: "manual" } as const;
+const hooks: Ring = useEmulator({ webhookDelayMs: 50, webhookRetryMs: 20, subscriptionTtlS: TTL_S, historyDays: 20 }, manual);
+const retry: Ring = useEmulator({ webhookDelayMs: 0, webhookRetryMs: 5, historyDays: 20 }, manual);
+const slow: Ring = useEmulator({ webhookDelayMs: 400, historyDays: 20 }, manual);
+const expiring: Ring = useEmulator({ webhookDelayMs: 20, subscriptionTtlS: 1, historyDays: 20 }, manual);
+/** The callback timeout (10 s) is the HTTP client's own, on real time. */
+const hanging: Ring = useEmulator({ webhookDelayMs: 0, webhookRetryMs: 5, historyDays: 20 });
 
 const receivers: WebhookReceiver[] = [];
 async function receiver(): Promise<WebhookReceiver> {
@@ -127,7 +134,7 @@ describe("facts §6.1 — subscription routes (x-client-id and x-client-secret)"
   });
 
   it("POST /v2/webhook/subscription: 201 with WebhookSubscriptionModel (id uuid4, callback_url, event_type, data_type, expiration_time)", async () => {
-    const before = Date.now();
+    const before = hooks.now();
     const r = await hooks.webhook<Sub>(client, "POST", SUBS, {
       callback_url: rcv.url("/routes/create"),
       verification_token: rcv.verificationToken,
@@ -141,9 +148,8 @@ describe("facts §6.1 — subscription routes (x-client-id and x-client-secret)"
     expect(r.body.callback_url).toBe(rcv.url("/routes/create"));
     expect(r.body.event_type).toBe("create");
     expect(r.body.data_type).toBe("daily_sleep");
-    const exp = Date.parse(r.body.expiration_time);
-    expect(exp).toBeGreaterThanOrEqual(before + TTL_S * 1000 - 2000);
-    expect(exp).toBeLessThanOrEqual(Date.now() + TTL_S * 1000 + 2000);
+    // expiration_time has whole seconds
+    expect(Math.floor(Date.parse(r.body.expiration_time) / 1000)).toBe(Math.floor((before + TTL_S * 1000) / 1000));
   });
 
   it("POST: every ExtApiV2DataType value and every WebhookOperation is accepted", async () => {
@@ -251,13 +257,13 @@ describe("facts §6.1 — subscription routes (x-client-id and x-client-secret)"
 
   it("PUT /v2/webhook/subscription/renew/{id}: 200 with a later expiration_time (now + lifetime); unknown id gives 403", async () => {
     const s = await subscribe(hooks, client, rcv, "create", "daily_resilience");
-    await sleep(1100);
+    await hooks.advance(1500);
     const r = await hooks.webhook<Sub>(client, "PUT", `${SUBS}/renew/${s.id}`);
     expect(r.status, r.text).toBe(200);
     expectSchema("WebhookSubscriptionModel", r.body);
     expectOpenApiResponse(`${SUBS}/renew/{id}`, "put", 200, r.body);
     expect(Date.parse(r.body.expiration_time)).toBeGreaterThanOrEqual(Date.parse(s.expiration_time) + 1000);
-    expect(Math.abs(Date.parse(r.body.expiration_time) - (Date.now() + TTL_S * 1000))).toBeLessThan(3000);
+    expect(Math.floor(Date.parse(r.body.expiration_time) / 1000)).toBe(Math.floor((hooks.now() + TTL_S * 1000) / 1000));
     const unknown = await hooks.webhook(client, "PUT", `${SUBS}/renew/3f0e6a43-9f1b-4b8e-8c39-2f1a5f0c8d11`);
     expect(unknown.status).toBe(403);
   });
@@ -411,8 +417,9 @@ describe("facts §6.3 — notifications", () => {
       (e) => e.event_type === "create" && (e.data_type === "daily_activity" || e.data_type === "sleep"),
     ).length;
     expect(expected).toBeGreaterThan(0);
-    posts = await waitUntil(() => rcv.posts.length >= expected && rcv.posts, 5000, "notifications");
-    await sleep(300); // nothing else should arrive
+    await hooks.advance(LONG_MS); // the delay and any retry
+    posts = [...rcv.posts];
+    expect(posts).toHaveLength(expected);
   });
 
   it("after data syncs, POST <callback_url> with JSON event_type, data_type, object_id, event_time, user_id", async () => {
@@ -439,7 +446,7 @@ describe("facts §6.3 — notifications", () => {
     const before = rcv.posts.length;
     const updates = await syncDay(hooks, userId, TODAY);
     expect(updates.some((e) => e.event_type === "update")).toBe(true);
-    await sleep(400);
+    await hooks.advance(LONG_MS);
     expect(rcv.posts.length).toBe(before);
   });
 
@@ -469,10 +476,13 @@ describe("facts §6.3 — notifications", () => {
     }
   });
 
-  it("x-oura-timestamp is Unix time in seconds, close to the delivery time", async () => {
+  it("x-oura-timestamp is Unix time in seconds: the time of the delivery attempt", async () => {
+    const log = await deliveries(hooks);
     for (const p of posts) {
-      const ts = Number(p.headers["x-oura-timestamp"]);
-      expect(Math.abs(ts - p.at / 1000)).toBeLessThan(60);
+      const ts = p.headers["x-oura-timestamp"];
+      const attempt = log.find((d) => d.object_id === p.body.object_id && d.callback_url === rcv.url(p.path));
+      expect(attempt, `delivery record of ${String(p.body.object_id)}`).toBeDefined();
+      expect(Number(ts)).toBe(Math.floor(Date.parse(String(attempt!.time)) / 1000));
     }
   });
 
@@ -487,8 +497,7 @@ describe("facts §6.3 — notifications", () => {
     const expected = secondEvents.filter(
       (e) => e.event_type === "create" && (e.data_type === "daily_activity" || e.data_type === "sleep"),
     ).length;
-    await waitUntil(() => rcv.posts.length >= before + expected, 5000, "second user's notifications");
-    await sleep(300);
+    await hooks.advance(LONG_MS);
     const fresh = rcv.posts.slice(before);
     expect(fresh).toHaveLength(expected);
     for (const p of fresh) expect(p.body.user_id).toBe(second.user_id);
@@ -500,7 +509,7 @@ describe("facts §6.3 — notifications", () => {
     const s = await subscribe(hooks, c, r, "create", "daily_sleep", "/deleted");
     expect((await hooks.webhook(c, "DELETE", `${SUBS}/${s.id}`)).status).toBe(204);
     await syncUntil(hooks, u, "daily_sleep");
-    await sleep(400);
+    await hooks.advance(LONG_MS);
     expect(r.posts).toHaveLength(0);
   });
 
@@ -508,12 +517,11 @@ describe("facts §6.3 — notifications", () => {
     const { client: c, userId: u } = await setup(slow);
     const r = await receiver();
     await subscribe(slow, c, r, "create", "daily_readiness", "/slow");
-    const t0 = Date.now();
     await syncUntil(slow, u, "daily_readiness");
-    await sleep(200);
+    await slow.advance(399);
     expect(r.posts).toHaveLength(0);
-    const [first] = await waitUntil(() => r.posts.length > 0 && r.posts, 5000, "delayed notification");
-    expect(first!.at - t0).toBeGreaterThanOrEqual(380);
+    await slow.advance(1);
+    expect(r.posts.length).toBeGreaterThan(0);
   });
 });
 
@@ -536,32 +544,29 @@ describe("facts §6.3 — retries and 410", () => {
 
   it("a failing callback (5xx) is retried up to 10 times (11 attempts), then given up", async () => {
     const { rcv, sub } = await oneEvent(() => 500);
-    await waitUntil(() => rcv.posts.length >= 11, 15_000, "11 attempts", 50);
-    await sleep(800);
+    await retry.advance(LONG_MS);
     expect(rcv.posts).toHaveLength(11);
     const bodies = new Set(rcv.posts.map((p) => p.raw));
     expect(bodies.size).toBe(1); // the same notification each time
     const log = await deliveries(retry, sub.id);
     expect(log.map((d) => d.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     for (const d of log) expect(d.status).toBe(500);
-  }, 30_000);
+    expect(log.at(-1)!.next_retry_at ?? null).toBeNull();
+  });
 
   it("the first retry comes after RING_EMULATOR_WEBHOOK_RETRY_MS, and the delay then doubles", async () => {
-    const { rcv } = await oneEvent(() => 503);
-    await waitUntil(() => rcv.posts.length >= 11, 15_000, "11 attempts", 50);
-    const at = rcv.posts.map((p) => p.at);
+    const { rcv, sub } = await oneEvent(() => 503);
+    await retry.advance(LONG_MS);
+    expect(rcv.posts).toHaveLength(11);
+    const at = (await deliveries(retry, sub.id)).map((d) => Date.parse(String(d.time)));
     for (let k = 1; k < at.length; k++) {
-      const gap = at[k]! - at[k - 1]!;
-      const planned = 5 * 2 ** (k - 1);
-      expect(gap, `gap before attempt ${k + 1}`).toBeGreaterThanOrEqual(planned * 0.9 - 2);
-      expect(gap, `gap before attempt ${k + 1}`).toBeLessThan(planned * 2 + 250);
+      expect(at[k]! - at[k - 1]!, `gap before attempt ${k + 1}`).toBe(5 * 2 ** (k - 1));
     }
-  }, 30_000);
+  });
 
   it("4xx answers are retried as well, until a 2xx ends the delivery", async () => {
     const { rcv, sub } = await oneEvent((n) => (n < 2 ? 404 : 200));
-    await waitUntil(() => rcv.posts.length >= 3, 5000, "3 attempts");
-    await sleep(500);
+    await retry.advance(LONG_MS);
     expect(rcv.posts.map((p) => p.answered)).toEqual([404, 404, 200]);
     const log = await deliveries(retry, sub.id);
     expect(log.map((d) => d.status)).toEqual([404, 404, 200]);
@@ -569,8 +574,7 @@ describe("facts §6.3 — retries and 410", () => {
 
   it("a connection error (no answer) counts as a failure and is retried", async () => {
     const { rcv, sub } = await oneEvent((n) => (n === 0 ? "drop" : 200));
-    await waitUntil(() => rcv.posts.length >= 2, 5000, "2 attempts");
-    await sleep(300);
+    await retry.advance(LONG_MS);
     expect(rcv.posts).toHaveLength(2);
     const log = await deliveries(retry, sub.id);
     expect(log).toHaveLength(2);
@@ -580,35 +584,37 @@ describe("facts §6.3 — retries and 410", () => {
   });
 
   it("a callback that does not answer within 10 s counts as a failure (timeout) and is retried", async () => {
-    const { rcv, sub } = await oneEvent((n) => (n === 0 ? "hang" : 200));
-    await waitUntil(() => rcv.posts.length >= 2, 20_000, "the retry after a timeout", 100);
-    const gap = rcv.posts[1]!.at - rcv.posts[0]!.at;
-    expect(gap).toBeGreaterThanOrEqual(9_500);
-    expect(gap).toBeLessThan(15_000);
-    await sleep(200);
-    const log = await deliveries(retry, sub.id);
-    expect(log).toHaveLength(2);
+    // Real time here: the 10 s limit is the HTTP client's own timeout.
+    const { client, userId } = await setup(hanging);
+    const rcv = await receiver();
+    const sub = await subscribe(hanging, client, rcv, "create", "daily_readiness", "/hang");
+    rcv.answer = (n) => (n === 0 ? "hang" : 200);
+    await syncUntil(hanging, userId, "daily_readiness");
+    const [first] = await waitUntil(() => rcv.posts.length >= 1 && rcv.posts, 5_000, "the first attempt");
+    await waitUntil(() => rcv.posts.some((p) => p.answered === 200 && p.body.object_id === first!.body.object_id) && true, 20_000, "the retry after a timeout", 100);
+    const log = (await deliveries(hanging, sub.id)).filter((d) => d.object_id === first!.body.object_id);
+    expect(log.map((d) => d.attempt)).toEqual([1, 2]);
     expect(log[0]!.status ?? null).toBeNull();
-    expect(String(log[0]!.error ?? "")).toMatch(/\S/);
+    expect(String(log[0]!.error ?? "")).toMatch(/timeout/);
+    expect(Number(log[0]!.duration_ms)).toBeGreaterThanOrEqual(9_500);
     expect(log[1]!.status).toBe(200);
   }, 30_000);
 
   it("answering 410 cancels the subscription: no more attempts, the id then gives 403, later changes are not sent", async () => {
     const { rcv, sub, client, userId } = await oneEvent(() => 410);
-    await waitUntil(() => rcv.posts.length >= 1, 5000, "first attempt");
-    await sleep(500);
+    await retry.advance(LONG_MS);
     expect(rcv.posts).toHaveLength(1);
     expect((await retry.webhook(client, "GET", `${SUBS}/${sub.id}`)).status).toBe(403);
     expect((await retry.webhook<Sub[]>(client, "GET", SUBS)).body.map((s) => s.id)).not.toContain(sub.id);
     await syncDay(retry, userId, newDay());
-    await sleep(300);
+    await retry.advance(LONG_MS);
     expect(rcv.posts).toHaveLength(1);
   });
 
   it("GET /_emulator/webhook-deliveries records subscription id, callback URL, attempt number, status or error, and time", async () => {
     const { rcv, sub } = await oneEvent((n) => (n === 0 ? 500 : 204));
-    await waitUntil(() => rcv.posts.length >= 2, 5000, "2 attempts");
-    await sleep(100);
+    await retry.advance(LONG_MS);
+    expect(rcv.posts).toHaveLength(2);
     const log = await deliveries(retry, sub.id);
     expect(log).toHaveLength(2);
     for (const [i, d] of log.entries()) {
@@ -625,24 +631,25 @@ describe("facts §6.4 — expiration and renewal", () => {
   it("expiration_time is the creation time plus the subscription lifetime (RING_EMULATOR_SUBSCRIPTION_TTL_S)", async () => {
     const { client } = await setup(expiring);
     const rcv = await receiver();
-    const t0 = Date.now();
+    const t0 = expiring.now();
     const s = await subscribe(expiring, client, rcv, "create", "daily_sleep");
-    expect(Math.abs(Date.parse(s.expiration_time) - (t0 + 1000))).toBeLessThan(1500);
+    expect(Math.floor(Date.parse(s.expiration_time) / 1000)).toBe(Math.floor((t0 + 1000) / 1000));
   });
 
   it("an expired subscription receives no notifications; PUT /renew/{id} restores delivery", async () => {
     const { client, userId } = await setup(expiring);
     const rcv = await receiver();
     const s = await subscribe(expiring, client, rcv, "create", "daily_readiness", "/exp");
-    await sleep(1300);
+    await expiring.advance(1300);
     await syncUntil(expiring, userId, "daily_readiness");
-    await sleep(400);
+    await expiring.advance(LONG_MS);
     expect(rcv.posts).toHaveLength(0);
     const renewed = await expiring.webhook<Sub>(client, "PUT", `${SUBS}/renew/${s.id}`);
     expect(renewed.status).toBe(200);
-    expect(Date.parse(renewed.body.expiration_time)).toBeGreaterThan(Date.now());
+    expect(Date.parse(renewed.body.expiration_time)).toBeGreaterThan(expiring.now());
     await syncUntil(expiring, userId, "daily_readiness");
-    await waitUntil(() => rcv.posts.length > 0, 3000, "notification after renewal");
+    await expiring.advance(20);
+    expect(rcv.posts.length).toBeGreaterThan(0);
     expect(rcv.posts[0]!.body.data_type).toBe("daily_readiness");
   });
 });

@@ -1,5 +1,6 @@
 // The emulator as a framework-agnostic `(req: Request) => Promise<Response>`: routing, fault
 // injection, the request log. server.ts serves it over node:http.
+import { realClock, type EmulatorClock } from "./clock";
 import type { EmulatorConfig } from "./config";
 import { newRequestMeta, type EmulatorContext, type RequestMeta } from "./context";
 import { handleControl } from "./control";
@@ -14,6 +15,9 @@ import { logger } from "@/lib/log";
 export type Emulator = {
   config: EmulatorConfig;
   state: EmulatorState;
+  clock: EmulatorClock;
+  /** Resolves when no webhook delivery attempt is under way. */
+  settled(): Promise<void>;
   handle(req: Request): Promise<Response>;
   /** Empty state, demo client re-registered, scheduled webhooks cancelled. */
   reset(): void;
@@ -22,8 +26,8 @@ export type Emulator = {
 };
 
 export type EmulatorOptions = {
-  /** Clock in epoch ms (tests may inject one). */
-  now?: () => number;
+  /** Time and webhook timers (tests inject a ManualClock). */
+  clock?: EmulatorClock;
 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -61,10 +65,11 @@ function faultResponse(ctx: EmulatorContext, fault: Fault): Response {
 }
 
 export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {}): Emulator {
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? realClock();
+  const now = clock.now;
   const state = new EmulatorState(config, now);
   const limiter = new TwoTierRateLimiter({ tokenLimit: config.rateLimit, appLimit: config.appRateLimit, windowS: config.rateWindowS });
-  const webhooks = new WebhookEngine(config, state, now);
+  const webhooks = new WebhookEngine(config, state, clock);
   const ctx: EmulatorContext = { config, state, limiter, webhooks, now };
   const cursors = new CursorCodec();
 
@@ -137,6 +142,8 @@ export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {
   return {
     config,
     state,
+    clock,
+    settled: () => webhooks.settled(),
     handle,
     reset,
     close: () => webhooks.close(),

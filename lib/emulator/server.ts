@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolveConfig, type EmulatorConfig } from "./config";
 import { isDropResponse } from "./errors";
-import { createEmulator, type Emulator } from "./handler";
+import { createEmulator, type Emulator, type EmulatorOptions } from "./handler";
 import { logger } from "@/lib/log";
 
 const MAX_BODY_BYTES = 1_048_576;
@@ -96,9 +96,9 @@ function closeServer(server: http.Server): Promise<void> {
 }
 
 /** Starts the emulator. Settings are the defaults merged with `overrides` (environment variables are not read). */
-export async function startEmulator(overrides: Partial<EmulatorConfig> = {}): Promise<RunningEmulator> {
+export async function startEmulator(overrides: Partial<EmulatorConfig> = {}, options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const config = resolveConfig(overrides);
-  const emulator = createEmulator(config);
+  const emulator = createEmulator(config, options);
   const servers: http.Server[] = [];
   const make = () => {
     const s = http.createServer(nodeListener(emulator, `${config.host}:${config.port}`));

@@ -3,6 +3,7 @@
 // retries with doubling backoff, 410 cancels, every attempt recorded).
 import { createHmac, randomUUID } from "node:crypto";
 import { z } from "zod";
+import type { EmulatorClock, TimerHandle } from "./clock";
 import type { EmulatorConfig } from "./config";
 import type { EmulatorContext, RequestMeta } from "./context";
 import { isoWithOffset } from "./dates";
@@ -45,17 +46,22 @@ function toModel(sub: WebhookSubscription) {
 // ---- delivery engine ---------------------------------------------------------------------
 
 export class WebhookEngine {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<TimerHandle>();
   private readonly inflight = new Set<AbortController>();
+  /** Delivery attempts under way (settled() waits for them). */
+  private readonly attempts = new Set<Promise<void>>();
   private closed = false;
   /** Bumped by cancelAll(): attempts of an older generation neither record nor retry. */
   private generation = 0;
+  private readonly now: () => number;
 
   constructor(
     private readonly config: EmulatorConfig,
     private readonly state: EmulatorState,
-    private readonly now: () => number,
-  ) {}
+    private readonly clock: EmulatorClock,
+  ) {
+    this.now = clock.now;
+  }
 
   /** Schedules notifications for data changes; matching subscriptions are chosen when the delay has passed. */
   notify(events: WebhookEvent[]): void {
@@ -70,10 +76,15 @@ export class WebhookEngine {
     return this.timers.size + this.inflight.size;
   }
 
+  /** Resolves when no delivery attempt is under way (scheduled ones may remain). */
+  async settled(): Promise<void> {
+    while (this.attempts.size > 0) await Promise.allSettled([...this.attempts]);
+  }
+
   /** Cancels every scheduled or running delivery (reset, close). */
   cancelAll(): void {
     this.generation++;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) this.clock.clearTimeout(t);
     this.timers.clear();
     for (const c of this.inflight) c.abort();
     this.inflight.clear();
@@ -85,11 +96,16 @@ export class WebhookEngine {
   }
 
   private later(ms: number, fn: () => void): void {
-    const t = setTimeout(() => {
+    const t = this.clock.setTimeout(() => {
       this.timers.delete(t);
       fn();
     }, ms);
     this.timers.add(t);
+  }
+
+  private track(p: Promise<void>): void {
+    this.attempts.add(p);
+    void p.finally(() => this.attempts.delete(p));
   }
 
   private dispatch(event: WebhookEvent): void {
@@ -97,7 +113,7 @@ export class WebhookEngine {
     for (const sub of this.state.subscriptions.values()) {
       if (sub.eventType !== event.event_type || sub.dataType !== event.data_type || sub.expiresAt <= now) continue;
       if (!this.state.hasLiveGrant(event.user_id, sub.clientId)) continue;
-      void this.attempt(sub.id, JSON.stringify(event), event, 1);
+      this.track(this.attempt(sub.id, JSON.stringify(event), event, 1));
     }
   }
 
@@ -161,7 +177,7 @@ export class WebhookEngine {
       logger.info({ subscriptionId: sub.id }, "webhook subscription cancelled by 410");
       return;
     }
-    if (retryable) this.later(retryDelay, () => void this.attempt(subscriptionId, body, event, attempt + 1));
+    if (retryable) this.later(retryDelay, () => this.track(this.attempt(subscriptionId, body, event, attempt + 1)));
   }
 
   /** The verification handshake: GET callback?verification_token=…&challenge=… → 200 {"challenge": …}. */
