@@ -39,13 +39,13 @@ describe("clients", () => {
     const body = { client_id: "ctl-client", client_secret: "s1", redirect_uris: ["http://localhost:5000/cb"], approved: true };
     const first = await call(base, "/_emulator/clients", { json: body });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ client_id: "ctl-client", redirect_uris: ["http://localhost:5000/cb"], approved: true });
+    expect(first.body).toEqual({ client_id: "ctl-client", redirect_uris: ["http://localhost:5000/cb"], approved: true, portal: "legacy" });
     const again = await call(base, "/_emulator/clients", { json: { ...body, client_secret: "s2" } });
     expect(again.status).toBe(200);
     const ok = await call(base, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: "x", client_id: "ctl-client", client_secret: "s2" } });
     expect(ok.body.error).toBe("invalid_grant"); // authenticated with the new secret
     const clients = (await call(base, "/_emulator/clients")).body.clients;
-    expect(clients.find((c: { client_id: string }) => c.client_id === DEMO.client_id)).toMatchObject({ redirect_uris: [DEMO.redirect_uri], approved: false });
+    expect(clients.find((c: { client_id: string }) => c.client_id === DEMO.client_id)).toMatchObject({ redirect_uris: [DEMO.redirect_uri], approved: false, portal: "legacy" });
   });
 });
 
