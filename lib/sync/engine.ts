@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
+import { scopeForItem } from "@/lib/auth/scopes";
 import { logger } from "@/lib/log";
 import { RingClient, type RingClientOptions } from "@/lib/ring/client";
 import { RingAccountPausedError, RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
@@ -83,9 +84,9 @@ export type BackfillProgress = {
   cursorDay: string | null;
 };
 
-/** Which scope a collection needs (interface §5.1.5; facts §5.6). */
+/** Which (internal) scope a collection needs: the one declaration in lib/auth/scopes.ts. */
 function scopeFor(collection: RingCollection): string {
-  return collection === "daily_spo2" ? "spo2Daily" : "daily";
+  return scopeForItem(collection);
 }
 
 function isPausedError(err: unknown): boolean {
