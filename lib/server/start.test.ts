@@ -21,7 +21,7 @@ async function start(issuer: string) {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && !k.startsWith("RING_")) env[k] = v;
     const child = spawn(process.execPath, ["lib/server/start.mjs"], {
-      env: { ...env, DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`, RING_OAUTH_ISSUER: issuer, RING_REQUEST_TIMEOUT_MS: "3000", PORT: "1" },
+      env: { ...env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`, RING_OAUTH_ISSUER: issuer, RING_REQUEST_TIMEOUT_MS: "3000", PORT: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
