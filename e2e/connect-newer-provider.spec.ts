@@ -138,11 +138,19 @@ test("[NEWER] a callback whose iss names another issuer is refused on the error 
   const page = await context.newPage();
   try {
     const before = totals();
-    await page.route("**/api/auth/callback/ring**", async (route) => {
-      const u = new URL(route.request().url());
+    // The consent answer (the emulator's 302 to the callback) is rewritten on its way to the
+    // browser: same code and state, a foreign iss. (Playwright does not intercept the redirected
+    // request itself, so the redirect is rewritten where it is made.)
+    const foreign = "https://attacker.example.test/oauth/v2/ext/oauth-anonymous";
+    let rewritten = 0;
+    await page.route(`${DEMO_EMULATOR}/oauth/v2/ext/oauth-authorize**`, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const answer = await route.fetch({ maxRedirects: 0 });
+      const u = new URL(answer.headers()["location"]!);
       expect(u.searchParams.get("iss")).toBe(ISSUER);
-      u.searchParams.set("iss", "https://attacker.example.test/oauth/v2/ext/oauth-anonymous");
-      await route.continue({ url: u.toString() });
+      u.searchParams.set("iss", foreign);
+      rewritten += 1;
+      await route.fulfill({ status: 302, headers: { location: u.toString() } });
     });
     await page.goto(`${DEMO_URL}/sign-in`);
     await page.getByRole("button", { name: /connect your ring/i }).click();
@@ -152,6 +160,7 @@ test("[NEWER] a callback whose iss names another issuer is refused on the error 
     await expect(page).toHaveURL(/\/sign-in\/error\?error=issuer_mismatch/);
     await expect(page.getByTestId("sign-in-error")).toHaveAttribute("data-error-code", "issuer_mismatch");
     await expect(page.getByRole("heading", { name: "The answer did not come from the expected ring service" })).toBeVisible();
+    expect(rewritten).toBe(1);
     expect(totals()).toEqual(before);
     expect((await context.cookies()).some((c) => c.name === "authjs.session-token")).toBe(false);
   } finally {
