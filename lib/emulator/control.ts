@@ -30,6 +30,11 @@ const patchUserSchema = z.object({
   history_days: z.number().int().min(1).max(36_500).optional(),
 });
 const syncSchema = z.object({ day: day.optional() });
+/** Fields to set on a document: any JSON values (new enum values, nulls, wrong types on purpose). */
+const editSchema = z
+  .record(z.string().min(1).max(100), z.unknown())
+  .refine((f) => Object.keys(f).length > 0 && Object.keys(f).length <= 100, { message: "Give between 1 and 100 fields" })
+  .refine((f) => !("id" in f) && !("day" in f), { message: "id and day cannot be edited" });
 const faultSchema = z
   .object({
     status: z.union([z.literal(0), z.literal("drop"), z.number().int().min(400).max(599)]).optional(),
@@ -192,6 +197,19 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
       const data = user.docs.list(collection);
       return json({ collection, count: data.length, data });
+    }
+
+    case route.startsWith("PATCH /users/:id/documents/") && parts.length === 5: {
+      const user = state.users.get(parts[1]!);
+      if (!user) return problem(404, "No such user.");
+      const collection = parts[3];
+      if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
+      const body = await parseBody(req, editSchema);
+      if (!body.ok) return body.response;
+      const doc = user.docs.edit(collection, parts[4]!, body.value);
+      if (!doc) return json({ detail: "Document not found." }, 404);
+      const events = emitEvents(ctx, user, [{ collection, event_type: "update", document: doc }]);
+      return json({ document: doc, events });
     }
 
     case route.startsWith("POST /users/:id/documents/") && parts.length === 6 && parts[5] === "delete": {
