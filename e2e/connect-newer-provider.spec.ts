@@ -13,7 +13,8 @@ import Database from "better-sqlite3";
 import { connectRing, expect, test, uniqueEmail } from "./fixtures";
 import { waitForBackfill } from "./dashboard-support";
 import { emulatorControl } from "./support/emulator-control";
-import { E2E_CLIENT, E2E_DEMO_APP_PORT, E2E_DEMO_EMULATOR_PORT, E2E_EMULATOR_URL } from "./support/ports";
+import { E2E_APP_URL, E2E_CLIENT, E2E_DEMO_APP_PORT, E2E_DEMO_EMULATOR_PORT, E2E_EMULATOR_URL } from "./support/ports";
+import { decryptStoredToken } from "./support/tokens";
 
 test.describe.configure({ mode: "serial" });
 
@@ -189,5 +190,46 @@ test("[NEWER] a developer-portal app used against the legacy token address is ex
     expect({ users: count(`SELECT COUNT(*) AS n FROM "User"`), accounts: count(`SELECT COUNT(*) AS n FROM "Account"`) }).toEqual(before);
   } finally {
     await emulatorControl.ensureClient();
+  }
+});
+
+test("[NEWER] a refresh refused at the legacy token address (the app moved to the developer portal) shows the same advice where reconnecting is offered", async ({ browser, appDb }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL: E2E_APP_URL });
+  const page = await context.newPage();
+  try {
+    const { ringUserId } = await connectRing(page, { email: uniqueEmail("portal-move") });
+    await expect(page).toHaveURL(`${E2E_APP_URL}/`);
+    const user = appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string };
+    const account = () =>
+      appDb.prepare(`SELECT status, statusReason, access_token FROM "Account" WHERE userId = ?`).get(user.id) as {
+        status: string;
+        statusReason: string | null;
+        access_token: string | null;
+      };
+    // The access token dies (the next data request gets 401) and the app now belongs to the developer portal.
+    const revoke = await fetch(`${E2E_EMULATOR_URL}/oauth/revoke?access_token=${encodeURIComponent(decryptStoredToken(account().access_token!))}`, { method: "POST" });
+    expect(revoke.status).toBe(200);
+    const moved = await fetch(`${E2E_EMULATOR_URL}/_emulator/clients`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...E2E_CLIENT, portal: "developer" }),
+    });
+    expect(moved.status).toBeLessThan(300);
+    expect((await page.request.post("/api/sync", { headers: { origin: E2E_APP_URL } })).status()).toBe(202);
+    await expect.poll(() => account().status, { timeout: 30_000, intervals: [250, 500, 1000] }).toBe("needs_reconnect");
+    expect(account().statusReason).toBe("wrong_portal");
+    await emulatorControl.ensureClient();
+
+    await page.goto("/");
+    const banner = page.getByTestId("reconnect-banner");
+    await expect(banner).toBeVisible();
+    await expect(banner.getByTestId("wrong-portal-advice")).toContainText("RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous");
+    await page.goto("/settings");
+    await expect(page.getByTestId("token-state")).toContainText("newer developer portal");
+    await expect(page.getByTestId("token-state")).toContainText("RING_OAUTH_ISSUER");
+  } finally {
+    await emulatorControl.ensureClient();
+    await context.close();
   }
 });
