@@ -46,6 +46,13 @@ const totals = () => ({
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-demo-e2e-"));
+  // The demo rebuilds when a source file is newer than the build. The suite runs against the
+  // build the Playwright web server already serves: mark it current, so that the demo never
+  // rebuilds .next under that running server (and both test the same build).
+  const buildId = path.resolve(".next/BUILD_ID");
+  if (!fs.existsSync(buildId) || !fs.existsSync(path.resolve(".next/standalone/server.js"))) throw new Error("no production build: run `npm run build` first");
+  const now = new Date();
+  fs.utimesSync(buildId, now, now);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(RING_|AUTH_|PUBLIC_URL|DATABASE_URL|DATA_DIR|PORT$)/.test(k)) env[k] = v;
   const child = spawn(process.execPath, ["lib/demo/run.mjs"], {
