@@ -1,8 +1,8 @@
 "use server";
 
-import { signIn } from "@/lib/auth";
+import { signInWithRing } from "@/lib/auth";
 
 /** Starts "Connect your ring" (authorization-code flow with PKCE and state) and lands on the dashboard. */
 export async function connectRing(): Promise<void> {
-  await signIn("ring", { redirectTo: "/" });
+  await signInWithRing("/");
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type RejectedInput } from "@/lib/db/queries/ring-documents";
 import { setDayNote, createTag, listTags } from "@/lib/db/queries/notes";
 import { mapDocument, type DocumentRow } from "@/lib/sync/map";
+import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { RING_COLLECTIONS, ringPersonalInfoSchema, type RingCollection } from "@/lib/ring/schemas";
 
 /**
@@ -49,6 +50,7 @@ export async function importRingsideExport(userId: string, data: RingsideExport)
       const rejected: RejectedInput[] = [];
       for (const doc of docs.slice(i, i + CHUNK)) {
         const mapped = mapDocument(collection, doc, userId, now);
+        if (mapped.ok && mapped.unknown) noteUnknownValues(collection, mapped.unknown);
         if (mapped.ok) rows.push(mapped.row);
         else rejected.push({ documentId: mapped.documentId, day: mapped.day, raw: mapped.raw, error: `import: ${mapped.error}` });
       }
@@ -59,13 +61,14 @@ export async function importRingsideExport(userId: string, data: RingsideExport)
     result.documents[collection] = stored;
   }
 
-  // personal_info only when this instance has none yet (a sync replaces it anyway)
+  // personal_info only when this instance has none yet (a sync replaces it anyway), and only
+  // with its account id (without one there is nothing to tie it to; the next sync brings it)
   const info = ringPersonalInfoSchema.safeParse(data.personal_info);
-  if (info.success && !personalInfoSyncedAt(userId)) {
+  if (info.success && info.data.id && !personalInfoSyncedAt(userId)) {
     const p = info.data;
     upsertPersonalInfo({
       userId,
-      ringUserId: p.id,
+      ringUserId: info.data.id,
       age: p.age ?? null,
       weight: p.weight ?? null,
       height: p.height ?? null,

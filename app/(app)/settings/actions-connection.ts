@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formAction, formDataArg, runAction, type ActionError } from "@/lib/api/action";
-import { signIn, signOut } from "@/lib/auth";
+import { signInWithRing, signOut } from "@/lib/auth";
 import { currentSessionToken, requireOwner, requireUser } from "@/lib/auth/session";
 import { inviteLink, issueInvite } from "@/lib/auth/invites";
 import { publicOrigin } from "@/lib/auth/origin";
@@ -25,7 +25,7 @@ export const reconnectRing = formAction(async (): Promise<void | ActionError> =>
   runAction(
     async () => {
       await requireUser();
-      await signIn("ring", { redirectTo: "/settings" });
+      await signInWithRing("/settings");
     },
     { signInWhenSignedOut: true },
   ),
@@ -50,6 +50,7 @@ async function disconnect(form: unknown): Promise<void> {
   if (account) {
     const row = readTokenRow(account.accountId);
     const stored = row?.access_token ?? row?.refresh_token ?? null;
+    const hint = row?.access_token ? "access_token" : "refresh_token";
     let token: string | null = null;
     try {
       token = stored ? decryptToken(stored) : null;
@@ -59,7 +60,7 @@ async function disconnect(form: unknown): Promise<void> {
     // First stop all use of the connection (the sync engine checks the status before every request)...
     await disconnectAccount(account.accountId, user.id);
     // ...then hand the access back to the service.
-    if (token) await revokeAccessToken(token, "disconnect");
+    if (token) await revokeAccessToken(token, "disconnect", hint);
   }
   let rowsDeleted = 0;
   if (data === "delete") {
