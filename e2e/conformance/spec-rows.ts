@@ -107,7 +107,7 @@ const T = {
   notifFetch: t(NOTE, "notify-only: object_id is fetched at GET /v2/usercollection/<data_type>/<object_id>"),
   notifUser: t(NOTE, "user_id is the id of the user's personal_info (emulator contract)"),
   signature: t(NOTE, "x-oura-signature is upper-case hex HMAC-SHA256(client_secret, x-oura-timestamp + raw body)"),
-  timestamp: t(NOTE, "x-oura-timestamp is Unix time in seconds, close to the delivery time"),
+  timestamp: t(NOTE, "x-oura-timestamp is Unix time in seconds: the time of the delivery attempt"),
   delay: t(NOTE, "a notification follows a data change after RING_EMULATOR_WEBHOOK_DELAY_MS, not before"),
   appUsers: t(NOTE, "subscriptions cover all users who authorised the application, and only them"),
   retry5xx: t(RETRY, "a failing callback (5xx) is retried up to 10 times (11 attempts), then given up"),
