@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
 import { formatValue } from "@/lib/metrics/format";
 import { SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
@@ -19,10 +19,10 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataYet } from "@/components/ui/states";
 
-const m = (id: string) => getMetric(id) as MetricDef;
+const m = getMetric;
 
-const SLEEP_CONTRIBUTORS = ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"];
-const READINESS_CONTRIBUTORS = [
+const SLEEP_CONTRIBUTORS: MetricId[] = ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"];
+const READINESS_CONTRIBUTORS: MetricId[] = [
   "readiness.previous_night",
   "readiness.sleep_balance",
   "readiness.sleep_regularity",
@@ -33,7 +33,7 @@ const READINESS_CONTRIBUTORS = [
   "readiness.hrv_balance",
   "readiness.recovery_index",
 ];
-const ACTIVITY_CONTRIBUTORS = [
+const ACTIVITY_CONTRIBUTORS: MetricId[] = [
   "activity.stay_active",
   "activity.move_every_hour",
   "activity.meet_daily_targets",
@@ -41,7 +41,7 @@ const ACTIVITY_CONTRIBUTORS = [
   "activity.training_volume",
   "activity.recovery_time",
 ];
-const TILES = [
+const TILES: MetricId[] = [
   "night.total_sleep_duration",
   "night.average_hrv",
   "night.lowest_heart_rate",
@@ -74,7 +74,7 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
 
   // tag marks under each 30-day sparkline, slot for slot (a spark ends on its metric's day)
   const tagged = new Set((notes.data?.days ?? []).filter((d) => d.tags.length).map((d) => d.day));
-  const marks = (id: string) => {
+  const marks = (id: MetricId) => {
     const end = data.metrics[id]?.day ?? day;
     return dayRange(addDays(end, -(SPARK_DAYS - 1)), end).map((d) => tagged.has(d));
   };
@@ -183,7 +183,7 @@ function StressCard({ data, units }: { data: TodaySummary; units: "metric" | "im
 
 function ResilienceCard({ data }: { data: TodaySummary }) {
   const level = data.categories["resilience.level"];
-  const ids = ["resilience.sleep_recovery", "resilience.daytime_recovery", "resilience.stress"];
+  const ids: MetricId[] = ["resilience.sleep_recovery", "resilience.daytime_recovery", "resilience.stress"];
   return (
     <Card aria-labelledby="resilience-title" data-metric="resilience" className="space-y-3">
       <div className="flex items-center justify-between gap-2">

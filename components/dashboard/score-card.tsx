@@ -1,10 +1,10 @@
 "use client";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
-import type { TodayMetric } from "@/lib/metrics/today";
+import type { TodaySummary } from "@/lib/metrics/today";
 import { ScoreRing } from "@/components/charts/score-ring";
 import { Sparkline } from "@/components/charts/sparkline";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
@@ -25,16 +25,16 @@ export function ScoreCard({
   footer,
 }: {
   title: string;
-  scoreId: string;
-  contributorIds: readonly string[];
-  metrics: Record<string, TodayMetric>;
+  scoreId: MetricId;
+  contributorIds: readonly MetricId[];
+  metrics: TodaySummary["metrics"];
   units: Units;
   refDay: string;
   color: string;
   marks?: boolean[];
   footer?: ReactNode;
 }) {
-  const metric = getMetric(scoreId) as MetricDef;
+  const metric = getMetric(scoreId);
   const data = metrics[scoreId];
   const headingId = `score-${scoreId}`;
   return (
@@ -71,7 +71,7 @@ export function ScoreCard({
           </div>
           <ContributorBars
             label={`${title} contributors`}
-            items={contributorIds.map((id) => ({ metric: getMetric(id) as MetricDef, value: metrics[id]?.value ?? null }))}
+            items={contributorIds.map((id) => ({ metric: getMetric(id), value: metrics[id]?.value ?? null }))}
           />
           {footer}
         </>

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { formatPct, formatValue, type Units } from "@/lib/metrics/format";
 import type { MetricSeries } from "@/lib/metrics/series";
@@ -29,7 +29,7 @@ export function TrendPanel({
   onRemove,
   showXAxis,
 }: {
-  metricId: string;
+  metricId: MetricId;
   series: MetricSeries | undefined;
   isLoading: boolean;
   error: unknown;
@@ -42,7 +42,7 @@ export function TrendPanel({
   onRemove?: () => void;
   showXAxis: boolean;
 }) {
-  const metric = getMetric(metricId) as MetricDef;
+  const metric = getMetric(metricId);
   const color = metricColor(metric);
   const headingId = `panel-${metricId}`;
   return (

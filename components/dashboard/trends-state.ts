@@ -1,17 +1,17 @@
 // The Trends page's state as it lives in the URL (?m=a,b&range=90d&from&to&layers=...), so a
 // view can be bookmarked and shared. Pure: parsed on the server page and in the client.
-import { getMetric } from "@/lib/metrics/catalog";
+import { isMetricId, type MetricId } from "@/lib/metrics/catalog";
 import { isDay } from "@/lib/metrics/days";
 import { isRangePreset, type RangePreset } from "@/lib/metrics/ranges";
 import type { TrendLayers } from "@/components/charts/trend-chart";
 
 export const MAX_PANELS = 4;
-export const DEFAULT_METRICS = ["sleep.score", "readiness.score"];
+export const DEFAULT_METRICS: MetricId[] = ["sleep.score", "readiness.score"];
 export const DEFAULT_LAYERS: TrendLayers = { avg7: true, avg30: true, band: true, tags: true };
 const LAYER_KEYS = ["avg7", "avg30", "band", "tags"] as const;
 
 export type TrendsState = {
-  metrics: string[];
+  metrics: MetricId[];
   range: RangePreset;
   from: string | null;
   to: string | null;
@@ -27,7 +27,7 @@ function get(p: Params, k: string): string | undefined {
 }
 
 export function parseTrendsState(p: Params): TrendsState {
-  const metrics = [...new Set((get(p, "m") ?? "").split(",").filter((id) => !!getMetric(id)))].slice(0, MAX_PANELS);
+  const metrics = [...new Set((get(p, "m") ?? "").split(",").filter(isMetricId))].slice(0, MAX_PANELS);
   const range = get(p, "range");
   const layersRaw = get(p, "layers");
   const on = layersRaw === undefined ? null : new Set(layersRaw.split(","));

@@ -4,7 +4,7 @@ import type { TodaySummary } from "@/lib/metrics/today";
 import type { CalendarStatus } from "@/lib/metrics/calendar";
 import type { DayDetail } from "@/lib/metrics/day-detail";
 import type { Correlation, GroupComparison } from "@/lib/metrics/stats";
-import type { CollectionId } from "@/lib/metrics/catalog";
+import type { CollectionId, MetricId } from "@/lib/metrics/catalog";
 
 export type CollectionRange = { collection: CollectionId; firstDay: string | null; lastDay: string | null; count: number };
 export type MetricsOverview = { ranges: CollectionRange[]; firstDay: string | null; lastDay: string | null };
@@ -22,8 +22,8 @@ export type DayNote = { day: string; text: string; tags: TagRef[] };
 export type DayResponse = DayDetail & { note: DayNote };
 export type Strength = "negligible" | "weak" | "moderate" | "strong";
 export type CorrelationResponse = {
-  x: string;
-  y: string;
+  x: MetricId;
+  y: MetricId;
   lag: 0 | 1;
   from: string;
   to: string;
@@ -34,7 +34,7 @@ export type StrongestResponse = {
   from: string;
   to: string;
   minN: number;
-  results: Array<Correlation & { x: string; y: string; lag: 0 | 1; strength: Strength }>;
+  results: Array<Correlation & { x: MetricId; y: MetricId; lag: 0 | 1; strength: Strength }>;
 };
 export type NotesResponse = { from: string; to: string; days: DayNote[] };
 export type Tag = TagRef & { days: number };

@@ -1,5 +1,5 @@
 "use client";
-import { metricGroups, type MetricDef } from "@/lib/metrics/catalog";
+import { findMetric, metricGroups, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 
@@ -14,8 +14,9 @@ export function MetricSelect({
   placeholder,
 }: {
   id?: string;
-  value: string;
-  onChange: (id: string) => void;
+  /** "" = the placeholder */
+  value: MetricId | "";
+  onChange: (id: MetricId) => void;
   filter?: (m: MetricDef) => boolean;
   className?: string;
   ariaLabel?: string;
@@ -23,7 +24,10 @@ export function MetricSelect({
   placeholder?: string;
 }) {
   return (
-    <select id={id} aria-label={ariaLabel} value={value} onChange={(e) => onChange(e.target.value)} className={cn(inputClass, "max-w-full pr-8", className)}>
+    <select id={id} aria-label={ariaLabel} value={value} onChange={(e) => {
+        const m = findMetric(e.target.value);
+        if (m) onChange(m.id);
+      }} className={cn(inputClass, "max-w-full pr-8", className)}>
       {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
       {metricGroups(filter).map((g) => (
         <optgroup key={g.group} label={g.group}>

@@ -6,20 +6,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { getResource, RING_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
 
-/** The eight collections a backfill fetches (list endpoints), and their tables. */
-export const BENCH_COLLECTIONS = {
-  daily_activity: "daily_activity",
-  daily_readiness: "daily_readiness",
-  daily_sleep: "daily_sleep",
-  daily_spo2: "daily_spo2",
-  daily_stress: "daily_stress",
-  daily_resilience: "daily_resilience",
-  daily_cardiovascular_age: "daily_cardiovascular_age",
-  sleep: "sleep_period",
-} as const;
-export type BenchCollection = keyof typeof BENCH_COLLECTIONS;
-export const BENCH_COLLECTION_NAMES = Object.keys(BENCH_COLLECTIONS) as BenchCollection[];
+/** The collections a backfill fetches (list endpoints), and their tables: the app's resource registry. */
+export const BENCH_COLLECTIONS = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<RingCollection, string>;
+export type BenchCollection = RingCollection;
+export const BENCH_COLLECTION_NAMES: readonly BenchCollection[] = RING_COLLECTIONS;
 
 // ---------------------------------------------------------------------------------------
 // HTTP with cookies (one jar: every server here is on localhost)
@@ -272,8 +264,9 @@ export function rawUpsertBaseline(file: string, userId: string, docs: ReadonlyMa
       const table = BENCH_COLLECTIONS[collection];
       const columns = (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((c) => c.name).filter((c) => c !== "id");
       const typed = columns.filter((c) => !["userId", "documentId", "day", "raw", "syncedAt"].includes(c));
-      const key = collection === "daily_cardiovascular_age" ? `"userId", "day"` : `"userId", "documentId"`;
-      const updatable = columns.filter((c) => c !== "userId" && !(collection === "daily_cardiovascular_age" ? c === "day" : c === "documentId"));
+      const byDay = getResource(collection).key === "day";
+      const key = byDay ? `"userId", "day"` : `"userId", "documentId"`;
+      const updatable = columns.filter((c) => c !== "userId" && !(byDay ? c === "day" : c === "documentId"));
       const stmt = db.prepare(
         `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ` +
           `ON CONFLICT(${key}) DO UPDATE SET ${updatable.map((c) => `"${c}" = excluded."${c}"`).join(", ")}`,

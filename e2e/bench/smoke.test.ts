@@ -127,7 +127,7 @@ it("measures trend reads against the raw query of the same rows", { timeout: 20_
   const from = addDays(to.d, -(HISTORY_DAYS - 1));
   const url = await serve(async (req) => {
     const q = new URL(req.url).searchParams;
-    return Response.json(getMetricSeries({ userId: person.userId, metric: getMetric("sleep.score")!, from: q.get("from")!, to: q.get("to")! }));
+    return Response.json(getMetricSeries({ userId: person.userId, metric: getMetric("sleep.score"), from: q.get("from")!, to: q.get("to")! }));
   });
   const reader = rawDailyColumnReader(dbFile(), "daily_sleep", "score");
   try {

@@ -9,7 +9,7 @@ export const MAX_RANGE_DAYS = 11_000;
 
 export const daySchema = z.string().refine(isDay, { message: "must be a date YYYY-MM-DD" });
 export const metricIdSchema = z.string().refine(isMetricId, { message: "unknown metric" });
-export const numericMetricIdSchema = metricIdSchema.refine((id) => getMetric(id)?.kind !== "category", {
+export const numericMetricIdSchema = metricIdSchema.refine((id) => getMetric(id).kind !== "category", {
   message: "must be a numeric metric",
 });
 

@@ -9,7 +9,8 @@ import {
   SHARED_ITEMS,
 } from "@/lib/auth/scopes";
 
-const DAILY = ["daily_activity", "daily_readiness", "daily_sleep", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep"];
+// registry order (lib/resources): the order the pages list collections in
+const DAILY = ["daily_sleep", "daily_readiness", "daily_activity", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep"];
 
 describe("normalizeScopes", () => {
   it("accepts space- or comma-separated strings and lists, in canonical order without duplicates", () => {

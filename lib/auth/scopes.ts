@@ -10,69 +10,33 @@
 // either provider granted. Everything downstream (Settings' "not shared", 403 handling, which
 // collections to sync) works on the internal names only.
 
+import { getResource, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
+
 export const RING_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
 export type RingScope = (typeof RING_SCOPES)[number];
 
-/** The things Ringside keeps, each needing one scope. Ids of data collections are the service's collection names. */
-export const SHARED_ITEMS = [
-  "daily_activity",
-  "daily_readiness",
-  "daily_sleep",
-  "daily_stress",
-  "daily_resilience",
-  "daily_cardiovascular_age",
-  "sleep",
-  "daily_spo2",
-  "personal_details",
-  "email",
-] as const;
-export type SharedItem = (typeof SHARED_ITEMS)[number];
+/**
+ * The things Ringside keeps, each needing one scope: every data collection of the resource
+ * registry (lib/resources), the personal details of the personal_info snapshot, and the e-mail
+ * address (a field of that snapshot under its own scope). Ordered by scope (daily, spo2Daily,
+ * personal, email), then in registry order.
+ */
+const SHARED_SOURCES = [
+  ...RING_COLLECTIONS.map((c) => ({ item: c, scope: getResource(c).scope, label: getResource(c).sharedLabel })),
+  { item: "personal_details", scope: getResource("personal_info").scope, label: getResource("personal_info").sharedLabel },
+  { item: "email", scope: "email", label: "E-mail address" },
+] as const satisfies ReadonlyArray<{ item: string; scope: RingScope; label: string }>;
+export type SharedItem = (typeof SHARED_SOURCES)[number]["item"];
+
+const SCOPE_ORDER: readonly RingScope[] = ["daily", "spo2Daily", "personal", "email", "heartrate", "workout", "tag", "session"];
+const ordered = [...SHARED_SOURCES].sort((a, b) => SCOPE_ORDER.indexOf(a.scope) - SCOPE_ORDER.indexOf(b.scope));
+
+export const SHARED_ITEMS: readonly SharedItem[] = ordered.map((s) => s.item);
 
 /** The collections Ringside syncs from the data API (a subset of SHARED_ITEMS). */
-export const DATA_COLLECTIONS = [
-  "daily_activity",
-  "daily_readiness",
-  "daily_sleep",
-  "daily_stress",
-  "daily_resilience",
-  "daily_cardiovascular_age",
-  "sleep",
-  "daily_spo2",
-] as const satisfies readonly SharedItem[];
-export type DataCollection = (typeof DATA_COLLECTIONS)[number];
+export type DataCollection = RingCollection;
 
-export const SCOPE_ITEMS: Record<RingScope, readonly SharedItem[]> = {
-  daily: [
-    "daily_activity",
-    "daily_readiness",
-    "daily_sleep",
-    "daily_stress",
-    "daily_resilience",
-    "daily_cardiovascular_age",
-    "sleep",
-  ],
-  spo2Daily: ["daily_spo2"],
-  personal: ["personal_details"],
-  email: ["email"],
-  // Shared with the app but not used by Ringside (yet).
-  heartrate: [],
-  workout: [],
-  tag: [],
-  session: [],
-};
-
-export const SHARED_ITEM_LABELS: Record<SharedItem, string> = {
-  daily_activity: "Daily activity",
-  daily_readiness: "Readiness",
-  daily_sleep: "Sleep score",
-  daily_stress: "Stress",
-  daily_resilience: "Resilience",
-  daily_cardiovascular_age: "Cardiovascular age",
-  sleep: "Sleep periods (stages, heart rate, HRV)",
-  daily_spo2: "Blood oxygen (SpO2)",
-  personal_details: "Age, sex, height and weight",
-  email: "E-mail address",
-};
+export const SHARED_ITEM_LABELS = Object.fromEntries(SHARED_SOURCES.map((s) => [s.item, s.label])) as Record<SharedItem, string>;
 
 export const SCOPE_LABELS: Record<RingScope, string> = {
   email: "E-mail address",
@@ -157,9 +121,8 @@ export function newerProviderScopeRequest(wanted: readonly string[], supported: 
 
 /** Everything the granted scopes share with Ringside, in SHARED_ITEMS order. */
 export function collectionsForScopes(scopes: string | readonly string[] | null | undefined): SharedItem[] {
-  const granted = normalizeScopes(scopes);
-  const items = new Set<SharedItem>(granted.flatMap((s) => SCOPE_ITEMS[s]));
-  return SHARED_ITEMS.filter((i) => items.has(i));
+  const granted = new Set<RingScope>(normalizeScopes(scopes));
+  return ordered.filter((s) => granted.has(s.scope)).map((s) => s.item);
 }
 
 /** What Ringside could show but the person did not share, in SHARED_ITEMS order. */
@@ -171,14 +134,7 @@ export function missingCollections(scopes: string | readonly string[] | null | u
 /** The data collections the sync engine may fetch with these scopes. */
 export function dataCollectionsForScopes(scopes: string | readonly string[] | null | undefined): DataCollection[] {
   const shared = new Set<SharedItem>(collectionsForScopes(scopes));
-  return DATA_COLLECTIONS.filter((c) => shared.has(c));
-}
-
-/** The scope that shares an item. */
-export function scopeForItem(item: SharedItem): RingScope {
-  const scope = RING_SCOPES.find((s) => SCOPE_ITEMS[s].includes(item));
-  if (!scope) throw new Error(`No scope shares ${item}`);
-  return scope;
+  return RING_COLLECTIONS.filter((c) => shared.has(c));
 }
 
 /** Requested scopes that were not granted. */

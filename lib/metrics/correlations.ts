@@ -3,13 +3,13 @@
 // Pairs from the same family of documents are left out because they are built from the same
 // measurement (the sleep score and the main sleep's duration, for example), so their
 // correlation says nothing new.
-import type { CollectionId, MetricDef } from "@/lib/metrics/catalog";
+import type { CollectionId, MetricDef, MetricId } from "@/lib/metrics/catalog";
 import { laggedCorrelation, type Correlation, type Num } from "@/lib/metrics/stats";
 
 /** Pairs need at least this many days together to be ranked. */
 export const RANK_MIN_N = 30;
 
-export type RankedCorrelation = Correlation & { x: string; y: string; lag: 0 | 1 };
+export type RankedCorrelation = Correlation & { x: MetricId; y: MetricId; lag: 0 | 1 };
 
 const FAMILY: Partial<Record<CollectionId, string>> = { daily_sleep: "sleep", sleep: "sleep" };
 

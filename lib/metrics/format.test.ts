@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getMetric } from "@/lib/metrics/catalog";
 import { deltaTone, displayScale, formatDelta, formatDuration, formatPct, formatValue } from "@/lib/metrics/format";
 
-const m = (id: string) => getMetric(id)!;
+const m = getMetric;
 
 describe("formatting", () => {
   it("writes durations in hours and minutes", () => {

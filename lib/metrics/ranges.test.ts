@@ -21,7 +21,7 @@ describe("ranges", () => {
 
 describe("chart summaries", () => {
   it("says mean, coverage, extremes and the change in words", () => {
-    const m = getMetric("sleep.score")!;
+    const m = getMetric("sleep.score");
     const rows = dayRange("2024-03-01", "2024-03-14").map((day, i) => ({ day, value: i === 10 ? null : i < 7 ? 70 : 80 }));
     const s = buildNumericSeries(m, rows, "2024-03-08", "2024-03-14");
     expect(describeNumericSeries(m, s, "metric")).toBe(
@@ -29,7 +29,7 @@ describe("chart summaries", () => {
     );
   });
   it("counts categories", () => {
-    const m = getMetric("stress.day_summary")!;
+    const m = getMetric("stress.day_summary");
     const s = buildCategorySeries(m, [{ day: "2024-01-01", value: "normal" }, { day: "2024-01-02", value: "normal" }, { day: "2024-01-03", value: "restored" }], "2024-01-01", "2024-01-04");
     expect(describeCategorySeries(m, s)).toBe("Stress day summary from 1 Jan 2024 to 4 Jan 2024: Normal 2 days, Restored 1 day (3 of 4 days with a value).");
   });

@@ -11,7 +11,7 @@ import {
   type SleepPeriodLike,
 } from "@/lib/metrics/series";
 
-const sleepScore = getMetric("sleep.score")!;
+const sleepScore = getMetric("sleep.score");
 
 describe("dense series", () => {
   it("puts one slot per day and keeps missing days as null", () => {
@@ -56,7 +56,7 @@ describe("numeric series", () => {
 
 describe("category series", () => {
   it("counts this period and the previous one", () => {
-    const m = getMetric("resilience.level")!;
+    const m = getMetric("resilience.level");
     const rows = [
       { day: "2024-01-01", value: "solid" },
       { day: "2024-01-02", value: "limited" },
@@ -102,14 +102,14 @@ describe("main sleep and naps", () => {
       p("rest", 900, 900, "2024-03-01"),
       p("long_sleep", 26000, 28000, "2024-03-02"),
     ];
-    expect(sleepPeriodValues(getMetric("night.average_hrv")!, periods)).toEqual([
+    expect(sleepPeriodValues(getMetric("night.average_hrv"), periods)).toEqual([
       { day: "2024-03-01", value: 25000 },
       { day: "2024-03-02", value: 26000 },
     ]);
-    expect(sleepPeriodValues(getMetric("naps.total_sleep")!, periods)).toEqual([
+    expect(sleepPeriodValues(getMetric("naps.total_sleep"), periods)).toEqual([
       { day: "2024-03-01", value: 1800 },
       { day: "2024-03-02", value: 0 },
     ]);
-    expect(sleepPeriodValues(getMetric("naps.count")!, periods).map((r) => r.value)).toEqual([1, 0]);
+    expect(sleepPeriodValues(getMetric("naps.count"), periods).map((r) => r.value)).toEqual([1, 0]);
   });
 });

@@ -1,6 +1,6 @@
 // The Today page's numbers: for each metric, its latest day's value against the 7 days before
 // it and against its 90-day baseline, plus the last weeks for a sparkline. Pure.
-import { clampToMetric, getMetric, type CollectionId, type MetricDef } from "@/lib/metrics/catalog";
+import { clampToMetric, getMetric, type CollectionId, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays } from "@/lib/metrics/days";
 import { roundTo, toDense, type DayValue } from "@/lib/metrics/series";
 import { BASELINE_DAYS, PRIOR_MEAN_DAYS, summarizeDay, type AnomalyFlag, type Num } from "@/lib/metrics/stats";
@@ -11,7 +11,7 @@ export const TODAY_HISTORY_DAYS = BASELINE_DAYS + PRIOR_MEAN_DAYS;
 export const SPARK_DAYS = 30;
 
 /** What Today shows, in order: the three scores with their contributors, then the rest. */
-export const TODAY_METRICS = [
+export const TODAY_METRICS: readonly MetricId[] = [
   "sleep.score",
   "sleep.total_sleep",
   "sleep.efficiency",
@@ -54,10 +54,10 @@ export const TODAY_METRICS = [
   "cardio.pulse_wave_velocity",
 ] as const;
 
-export const TODAY_CATEGORIES = ["stress.day_summary", "resilience.level"] as const;
+export const TODAY_CATEGORIES: readonly MetricId[] = ["stress.day_summary", "resilience.level"];
 
 export type TodayMetric = {
-  id: string;
+  id: MetricId;
   /** the day the value is from (its collection's latest day) */
   day: string;
   value: number | null;
@@ -71,13 +71,13 @@ export type TodayMetric = {
   spark: Num[];
 };
 
-export type TodayCategory = { id: string; day: string; value: string | null; recent: Array<string | null> };
+export type TodayCategory = { id: MetricId; day: string; value: string | null; recent: Array<string | null> };
 
 export type TodaySummary = {
   /** the newest day any collection has a document for, or null before the first sync */
   day: string | null;
-  metrics: Record<string, TodayMetric>;
-  categories: Record<string, TodayCategory>;
+  metrics: Partial<Record<MetricId, TodayMetric>>;
+  categories: Partial<Record<MetricId, TodayCategory>>;
   /** the age the person shared with the personal scope */
   age: number | null;
 };
@@ -88,7 +88,7 @@ export type TodayInput = {
   /** newest day of each collection */
   latestDay: Partial<Record<CollectionId, string | null>>;
   /** rows of each metric over [day − TODAY_HISTORY_DAYS − SPARK_DAYS, day] */
-  rows: Record<string, DayValue<number | string | null>[]>;
+  rows: Partial<Record<MetricId, DayValue<number | string | null>[]>>;
   age: number | null;
 };
 
@@ -101,7 +101,7 @@ export function buildTodaySummary(input: TodayInput): TodaySummary {
   if (!input.day) return out;
   const start = todayWindowStart(input.day);
   for (const id of TODAY_METRICS) {
-    const m = getMetric(id) as MetricDef;
+    const m = getMetric(id);
     const day = input.latestDay[m.collection];
     if (!day || day < start) continue;
     const dense = toDense(input.rows[id] as DayValue<number | null>[] ?? [], start, input.day);
@@ -128,7 +128,7 @@ export function buildTodaySummary(input: TodayInput): TodaySummary {
     };
   }
   for (const id of TODAY_CATEGORIES) {
-    const m = getMetric(id) as MetricDef;
+    const m = getMetric(id);
     const day = input.latestDay[m.collection];
     if (!day || day < start) continue;
     const dense = toDense(input.rows[id] as DayValue<string | null>[] ?? [], start, input.day);

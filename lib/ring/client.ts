@@ -9,11 +9,11 @@ import {
   ringPersonalInfoSchema,
   ringWebhookSubscriptionListSchema,
   ringWebhookSubscriptionSchema,
-  type RingCollection,
   type RingPersonalInfo,
   type RingWebhookSubscription,
   type WebhookOperation,
 } from "@/lib/ring/schemas";
+import type { RingCollection } from "@/lib/resources";
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from "@/lib/sync/backoff";
 import { systemClock, type Clock } from "@/lib/sync/clock";
 import { getRateGate, pauseUntil, type RateGate } from "@/lib/sync/rate-limit";

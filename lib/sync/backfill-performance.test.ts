@@ -16,7 +16,7 @@ afterAll(async () => {
 
 it("backfills five years in the fewest requests the page size allows, every document once", { timeout: 120_000 }, async () => {
   const { SyncEngine } = await import("@/lib/sync/engine");
-  const { RING_COLLECTIONS } = await import("@/lib/ring/schemas");
+  const { RING_COLLECTIONS } = await import("@/lib/resources");
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
 
   const person = await connectPerson(t);

@@ -7,7 +7,7 @@ import { wornEmail } from "@/lib/emulator/test-utils";
 let t: SyncTestEnv;
 let app: {
   engine: typeof import("@/lib/sync/engine");
-  schemas: typeof import("@/lib/ring/schemas");
+  schemas: typeof import("@/lib/resources");
   state: typeof import("@/lib/db/queries/sync-state");
   docs: typeof import("@/lib/db/queries/ring-documents");
 };
@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await startSyncTestEnv();
   app = {
     engine: await import("@/lib/sync/engine"),
-    schemas: await import("@/lib/ring/schemas"),
+    schemas: await import("@/lib/resources"),
     state: await import("@/lib/db/queries/sync-state"),
     docs: await import("@/lib/db/queries/ring-documents"),
   };

@@ -1,10 +1,10 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
-import { scopeForItem } from "@/lib/auth/scopes";
 import { logger } from "@/lib/log";
 import { RingClient, type RingClientOptions } from "@/lib/ring/client";
 import { RingAccountPausedError, RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
-import { RING_COLLECTIONS, type RingCollection } from "@/lib/ring/schemas";
+import { getResource, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
+import type { DateWindowRule } from "@/lib/resources/define";
 import { ReconnectRequiredError, TokenRefreshError, getRingAccountForUser } from "@/lib/ring/tokens";
 import {
   collectionSummary,
@@ -12,13 +12,14 @@ import {
   deleteMissingDocuments,
   ingestDocuments,
   upsertPersonalInfo,
+  type DocumentRow,
   type RejectedInput,
 } from "@/lib/db/queries/ring-documents";
 import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
 import { toDbTime } from "@/lib/db/queries/jobs";
 import { systemClock, type Clock } from "@/lib/sync/clock";
 import { sliceDataArray } from "@/lib/ring/json-slices";
-import { documentKey, mapDocument, type DocumentRow } from "@/lib/sync/map";
+import { documentKey, mapDocument, mapPersonalInfo } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import {
   inWindow,
@@ -85,9 +86,14 @@ export type BackfillProgress = {
   cursorDay: string | null;
 };
 
-/** Which (internal) scope a collection needs: the one declaration in lib/auth/scopes.ts. */
+/** Which (internal) scope a collection needs: its registry entry's. */
 function scopeFor(collection: RingCollection): string {
-  return scopeForItem(collection);
+  return getResource(collection).scope;
+}
+
+/** How the collection's route reads a date window: its registry entry's. */
+function windowRule(collection: RingCollection): DateWindowRule {
+  return getResource(collection).window;
 }
 
 function isPausedError(err: unknown): boolean {
@@ -219,7 +225,7 @@ export class SyncEngine {
         if (inWindow(r.row.day, window)) rows.push(r.row);
       } else {
         if (r.day) days.push(r.day);
-        const key = collection === "daily_cardiovascular_age" ? r.day : (r.documentId ?? r.day);
+        const key = documentKey(collection, r);
         if (key) seen.push(key);
         if (!r.day || inWindow(r.day, window)) rejected.push({ documentId: r.documentId, day: r.day, raw: r.raw, error: r.error });
       }
@@ -274,6 +280,7 @@ export class SyncEngine {
         state = getSyncState(userId, collection)!;
       }
       const windows = planBackfillWindows(state.backfillFrom!, state.backfillTo!, this.maxWindowDays);
+      const rule = windowRule(collection);
       let windowsDone = Math.min(state.windowsDone, windows.length);
       let cursorStart = state.cursorStart ?? windows[windowsDone]?.from ?? state.backfillFrom!;
       let token = state.cursorNextToken;
@@ -301,7 +308,7 @@ export class SyncEngine {
         const from = cursorStart > w.from ? cursorStart : w.from;
         let listed;
         try {
-          listed = await client.listPage(collection, { ...queryWindow(client.family, { from, to: w.to }), next_token: token });
+          listed = await client.listPage(collection, { ...queryWindow(rule, client.family, { from, to: w.to }), next_token: token });
         } catch (err) {
           // A next_token from before a restart may be gone (400): start again at the checkpoint day.
           if (token && !retriedToken && err instanceof RingApiError && err.status === 400) {
@@ -427,7 +434,7 @@ export class SyncEngine {
       if (skip) return { collection, result: "skipped", reason: skip };
       updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
       const w = trailingWindow(this.clock.now(), this.trailingDays);
-      const q = queryWindow(client.family, w);
+      const q = queryWindow(windowRule(collection), client.family, w);
       const seen: string[] = [];
       let token: string | null = null;
       let page = 0;
@@ -522,16 +529,8 @@ export class SyncEngine {
     try {
       const { info, raw } = await client.personalInfo();
       if (!info.id) logger.warn({ userId }, "personal_info came without an id; kept the known ring account");
-      upsertPersonalInfo({
-        userId,
-        ringUserId: info.id ?? known,
-        age: info.age ?? null,
-        weight: info.weight ?? null,
-        height: info.height ?? null,
-        biological_sex: info.biological_sex ?? null,
-        email: info.email ?? null,
-        raw: JSON.stringify(raw),
-      });
+      const row = mapPersonalInfo(raw, userId, known);
+      if (row) upsertPersonalInfo(row);
     } catch (err) {
       // personal_info answers every token with its id: a 403 here means the membership lapsed.
       if (err instanceof RingApiError && err.status === 403) {

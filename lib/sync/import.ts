@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type RejectedInput } from "@/lib/db/queries/ring-documents";
+import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
 import { setDayNote, createTag, listTags } from "@/lib/db/queries/notes";
-import { mapDocument, type DocumentRow } from "@/lib/sync/map";
+import { mapDocument, mapPersonalInfo } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
-import { RING_COLLECTIONS, ringPersonalInfoSchema, type RingCollection } from "@/lib/ring/schemas";
+import { isRingCollection } from "@/lib/resources";
 
 /**
  * Import of a "ringside-export-v1" file (Settings → Data → Export everything as JSON) into
@@ -39,11 +39,11 @@ export async function importRingsideExport(userId: string, data: RingsideExport)
   const result: ImportResult = { documents: {}, rejected: 0, notes: 0, tags: 0, ignoredCollections: [] };
   const now = new Date().toISOString();
   for (const [name, docs] of Object.entries(data.collections)) {
-    if (!(RING_COLLECTIONS as string[]).includes(name)) {
+    if (!isRingCollection(name)) {
       result.ignoredCollections.push(name);
       continue;
     }
-    const collection = name as RingCollection;
+    const collection = name;
     let stored = 0;
     for (let i = 0; i < docs.length; i += CHUNK) {
       const rows: DocumentRow[] = [];
@@ -63,20 +63,8 @@ export async function importRingsideExport(userId: string, data: RingsideExport)
 
   // personal_info only when this instance has none yet (a sync replaces it anyway), and only
   // with its account id (without one there is nothing to tie it to; the next sync brings it)
-  const info = ringPersonalInfoSchema.safeParse(data.personal_info);
-  if (info.success && info.data.id && !personalInfoSyncedAt(userId)) {
-    const p = info.data;
-    upsertPersonalInfo({
-      userId,
-      ringUserId: info.data.id,
-      age: p.age ?? null,
-      weight: p.weight ?? null,
-      height: p.height ?? null,
-      biological_sex: p.biological_sex ?? null,
-      email: p.email ?? null,
-      raw: JSON.stringify(data.personal_info),
-    });
-  }
+  const info = mapPersonalInfo(data.personal_info, userId, null);
+  if (info && !personalInfoSyncedAt(userId)) upsertPersonalInfo(info);
 
   const existing = new Set((await listTags(userId)).map((t) => t.name));
   for (const tag of data.tags ?? []) {

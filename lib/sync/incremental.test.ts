@@ -18,7 +18,7 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 
 it("picks up edited, new and deleted documents of the trailing days", async () => {
   const { SyncEngine } = await import("@/lib/sync/engine");
-  const { RING_COLLECTIONS } = await import("@/lib/ring/schemas");
+  const { RING_COLLECTIONS } = await import("@/lib/resources");
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
   const { getSyncState } = await import("@/lib/db/queries/sync-state");
   // a generated person who wore the ring on every day this test edits or deletes

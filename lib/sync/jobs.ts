@@ -1,6 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/log";
-import { isRingCollection, RING_COLLECTIONS, type RingCollection } from "@/lib/ring/schemas";
+import { isRingCollection, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { completeJob, enqueueJob, failJob, postponeJob, type JobRow } from "@/lib/db/queries/jobs";
 import { clearSharingStates, ensureSyncStates, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
 import { jobRetryDelay } from "@/lib/sync/backoff";

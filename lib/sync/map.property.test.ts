@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generateRange } from "@/lib/emulator/fixtures";
-import { RING_COLLECTIONS, RING_DOCUMENT_SCHEMAS, RING_ENUMS, type RingCollection } from "@/lib/ring/schemas";
+import { RING_DOCUMENT_SCHEMAS, RING_ENUMS } from "@/lib/ring/schemas";
+import { RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { mapDocument } from "@/lib/sync/map";
 
 type Doc = Record<string, unknown> & { day: string };

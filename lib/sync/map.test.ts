@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { documentKey, mapDocument, TYPED_COLUMNS } from "@/lib/sync/map";
-import { RING_COLLECTIONS } from "@/lib/ring/schemas";
+import { documentKey, mapDocument } from "@/lib/sync/map";
+import { columnsOf, RING_COLLECTIONS } from "@/lib/resources";
 import { rawDb } from "@/lib/db/raw";
 import { RING_TABLES } from "@/lib/db/queries/ring-documents";
 
@@ -117,7 +117,7 @@ describe("mapDocument", () => {
   it("has a column in the database for every mapped field", () => {
     for (const c of RING_COLLECTIONS) {
       const cols = (rawDb().prepare(`PRAGMA table_info("${RING_TABLES[c].table}")`).all() as Array<{ name: string }>).map((r) => r.name);
-      for (const col of TYPED_COLUMNS[c]) expect(cols, `${c}.${col}`).toContain(col);
+      for (const { name: col } of columnsOf(c)) expect(cols, `${c}.${col}`).toContain(col);
     }
   });
 });

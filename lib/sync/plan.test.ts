@@ -12,13 +12,29 @@ import {
   resumeDayAfterPage,
   trailingWindow,
 } from "@/lib/sync/plan";
+import { getResource, RING_COLLECTIONS } from "@/lib/resources";
 
 describe("date windows", () => {
   it("pads every request by a day on both sides so exclusive ends and starts still cover the window", () => {
     const w = { from: "2026-03-01", to: "2026-03-15" };
-    expect(queryWindow("usercollection", w)).toEqual({ start_date: "2026-02-28", end_date: "2026-03-16" });
+    const inclusive = { param: "date", start: "inclusive", end: "inclusive" } as const;
+    expect(queryWindow(inclusive, "usercollection", w)).toEqual({ start_date: "2026-02-28", end_date: "2026-03-16" });
     // The sandbox is end-exclusive everywhere: the end day is still inside.
-    expect(queryWindow("sandbox", w).end_date > w.to).toBe(true);
+    expect(queryWindow(inclusive, "sandbox", w).end_date > w.to).toBe(true);
+  });
+
+  it("covers the window under every registry resource's own rule, on both data families", () => {
+    const w = { from: "2026-03-01", to: "2026-03-15" };
+    for (const c of RING_COLLECTIONS) {
+      const rule = getResource(c).window;
+      for (const family of ["usercollection", "sandbox"] as const) {
+        const q = queryWindow(rule, family, w);
+        const end = family === "sandbox" ? "exclusive" : rule.end;
+        // an exclusive (or disputed) bound must lie strictly outside the window's own day
+        expect(rule.start === "inclusive" ? q.start_date <= w.from : q.start_date < w.from, `${c} start`).toBe(true);
+        expect(end === "inclusive" ? q.end_date >= w.to : q.end_date > w.to, `${c} ${family} end`).toBe(true);
+      }
+    }
   });
 
   it("keeps documents by their day inside the logical window only", () => {

@@ -1,13 +1,16 @@
 import "server-only";
 
+import type { DateWindowRule, Inclusivity } from "@/lib/resources/define";
+
 // Pure: which date windows to ask for, and how to read the answers (ring-api-facts §2.4).
 // No I/O here; unit-tested in plan.test.ts.
 //
 // A "logical" window [from, to] is the set of days we want (inclusive). The service's date
-// filters differ per endpoint (daily_activity and sleep need end + 1 day, one report says
-// sleep's start is exclusive, the sandbox is end-exclusive everywhere), so every request
-// asks for a padded window [from - 1, to + 1] and only documents whose `day` lies inside
-// [from, to] are kept. Padding costs no extra request; it only makes the answer complete.
+// filters differ per route (each resource's `window` in lib/resources: daily_activity and
+// sleep need end + 1 day, one report says sleep's start is exclusive; the sandbox is
+// end-exclusive everywhere), so a request asks for a padded window and only documents whose
+// `day` lies inside [from, to] are kept. Padding costs no extra request; it only makes the
+// answer complete.
 
 export type DayWindow = { from: string; to: string };
 export type DataFamilyName = "usercollection" | "sandbox";
@@ -45,13 +48,26 @@ export function latestPossibleDay(nowMs: number): string {
   return addDays(utcDay(nowMs), 1);
 }
 
-/** The start_date/end_date to send for a logical window (padded; see the file comment). */
-export function queryWindow(family: DataFamilyName, w: DayWindow): { start_date: string; end_date: string } {
-  // The sandbox is end-exclusive on every route: +1 day reaches `to`. The real routes are
-  // end-inclusive for most collections and end-exclusive for daily_activity and sleep:
-  // +1 day covers both. One day before `from` covers an exclusive start (sleep, facts §2.4).
-  void family;
-  return { start_date: addDays(w.from, -1), end_date: addDays(w.to, 1) };
+/**
+ * Days of margin on each side of every window, whatever the route's rule: a document's `day`
+ * is the person's local day while the service compares its own timestamps with the bounds
+ * (facts §2.4, "likely mechanism"), so a person far from UTC can fall just outside an inclusive
+ * bound. The facts file's "safe client recipe" is exactly [D-1, D+1].
+ */
+const TIME_ZONE_MARGIN_DAYS = 1;
+
+/** Days a bound must move outward so that its own day is inside. */
+function padFor(how: Inclusivity): number {
+  return how === "inclusive" ? 0 : 1; // exclusive, and conflicting reports: one day
+}
+
+/** The start_date/end_date to send for a logical window under the route's rule (see the file comment). */
+export function queryWindow(rule: DateWindowRule, family: DataFamilyName, w: DayWindow): { start_date: string; end_date: string } {
+  const end: Inclusivity = family === "sandbox" ? "exclusive" : rule.end;
+  return {
+    start_date: addDays(w.from, -Math.max(TIME_ZONE_MARGIN_DAYS, padFor(rule.start))),
+    end_date: addDays(w.to, Math.max(TIME_ZONE_MARGIN_DAYS, padFor(end))),
+  };
 }
 
 /** Keep a document only when its `day` lies in the logical window (drops padding days). */

@@ -15,7 +15,7 @@ let m: {
   docs: typeof import("@/lib/db/queries/ring-documents");
   status: typeof import("@/lib/sync/status");
   db: typeof import("@/lib/db");
-  schemas: typeof import("@/lib/ring/schemas");
+  schemas: typeof import("@/lib/resources");
 };
 
 beforeAll(async () => {
@@ -29,7 +29,7 @@ beforeAll(async () => {
     docs: await import("@/lib/db/queries/ring-documents"),
     status: await import("@/lib/sync/status"),
     db: await import("@/lib/db"),
-    schemas: await import("@/lib/ring/schemas"),
+    schemas: await import("@/lib/resources"),
   };
 });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
-import { isRingCollection, RING_COLLECTIONS } from "@/lib/ring/schemas";
+import { isRingCollection, RING_COLLECTIONS } from "@/lib/resources";
 import {
   claimDueJobs,
   enqueueJob,

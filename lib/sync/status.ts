@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
-import { RING_COLLECTIONS, type RingCollection } from "@/lib/ring/schemas";
+import { RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { collectionSummary } from "@/lib/db/queries/ring-documents";
 import { listActiveJobs, fromDbTime } from "@/lib/db/queries/jobs";

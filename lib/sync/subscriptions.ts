@@ -5,7 +5,8 @@ import { logger } from "@/lib/log";
 import { requireSecret } from "@/lib/secrets";
 import { RingWebhookAdmin } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
-import { RING_COLLECTIONS, type RingWebhookSubscription, type WebhookOperation } from "@/lib/ring/schemas";
+import type { RingWebhookSubscription, WebhookOperation } from "@/lib/ring/schemas";
+import { WEBHOOK_DATA_TYPES } from "@/lib/resources";
 import { getAppSetting, setAppSetting } from "@/lib/db/queries/app-settings";
 import {
   listWebhookSubscriptions,
@@ -20,7 +21,6 @@ import {
 // PUBLIC_URL it holds none and polls instead.
 
 export const WEBHOOK_EVENT_TYPES: readonly WebhookOperation[] = ["create", "update", "delete"];
-export const WEBHOOK_DATA_TYPES = RING_COLLECTIONS;
 /** Renew when less than this is left (the service's lifetime is about 90 days). */
 export const RENEW_BEFORE_MS = 7 * 86_400_000;
 /** How often the subscriptions are checked. */

@@ -4,7 +4,7 @@
 import type { EmulatorConfig } from "@/lib/emulator/config";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { connect, registerClient, uniqueEmail, type Client } from "@/lib/emulator/test-utils";
-import type { RingCollection } from "@/lib/ring/schemas";
+import type { RingCollection } from "@/lib/resources";
 
 export type SyncTestEnv = {
   emu: RunningEmulator;

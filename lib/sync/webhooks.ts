@@ -3,7 +3,8 @@ import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { resolveSecret } from "@/lib/secrets";
-import { isRingCollection, ringWebhookNotificationSchema } from "@/lib/ring/schemas";
+import { ringWebhookNotificationSchema } from "@/lib/ring/schemas";
+import { collectionForWebhookDataType } from "@/lib/resources";
 import { recordWebhookEvent, listQueuedWebhookEvents, markWebhookEvent, markWebhookEvents, type WebhookEventRow } from "@/lib/db/queries/webhook-events";
 import { findUserIdByRingUserId } from "@/lib/db/queries/sync-state";
 import { enqueueJob } from "@/lib/db/queries/jobs";
@@ -145,7 +146,7 @@ export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrain
     if (!users.has(e.ringUserId)) users.set(e.ringUserId, findUserIdByRingUserId(e.ringUserId));
     const userId = users.get(e.ringUserId);
     if (!userId) ignored.push({ id: e.id, reason: "unknown user" });
-    else if (!isRingCollection(e.dataType)) ignored.push({ id: e.id, reason: "data type not stored" });
+    else if (!collectionForWebhookDataType(e.dataType)) ignored.push({ id: e.id, reason: "data type not stored" });
     else {
       keys.add(k);
       work.push({ e, userId });
@@ -171,15 +172,16 @@ export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrain
 }
 
 async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId: string): Promise<void> {
-  if (!isRingCollection(e.dataType)) return markWebhookEvent(e.id, "ignored", "data type not stored");
+  const collection = collectionForWebhookDataType(e.dataType);
+  if (!collection) return markWebhookEvent(e.id, "ignored", "data type not stored");
   const eventType = e.eventType === "delete" ? "delete" : e.eventType === "update" ? "update" : "create";
   if (!e.objectId) {
     // Nothing to fetch by id: re-check the collection's recent days instead.
-    enqueueJob({ kind: "incremental", userId, collection: e.dataType, ifAbsent: true });
+    enqueueJob({ kind: "incremental", userId, collection, ifAbsent: true });
     return markWebhookEvent(e.id, "ignored", "no object_id; recent days re-checked");
   }
   try {
-    const result = await engine.applyDocumentEvent({ userId, collection: e.dataType, eventType, objectId: e.objectId });
+    const result = await engine.applyDocumentEvent({ userId, collection, eventType, objectId: e.objectId });
     markWebhookEvent(e.id, result);
   } catch (err) {
     const c = classifyError(err);
@@ -190,7 +192,7 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId:
       enqueueJob({
         kind: "incremental",
         userId,
-        collection: e.dataType,
+        collection,
         runAt: c.kind === "postpone" ? c.until : Date.now() + 60_000,
         ifAbsent: true,
       });

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useState } from "react";
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, numericMetricIdOr, type MetricDef } from "@/lib/metrics/catalog";
 import { summarizeCalendar } from "@/lib/metrics/calendar";
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue } from "@/lib/metrics/format";
@@ -27,9 +27,9 @@ function firstOfMonthBefore(day: string, months: number): string {
 export function CalendarClient({ initialMetric, initialYear }: { initialMetric: string | null; initialYear: string | null }) {
   const overview = useMetricsOverview();
   const units = useUnits();
-  const [metricId, setMetricId] = useState(initialMetric && getMetric(initialMetric)?.kind !== "category" && getMetric(initialMetric) ? initialMetric : "sleep.score");
+  const [metricId, setMetricId] = useState(numericMetricIdOr(initialMetric, "sleep.score"));
   const [year, setYear] = useState<string>(initialYear && /^\d{4}$/.test(initialYear) ? initialYear : LAST_12);
-  const metric = getMetric(metricId) as MetricDef;
+  const metric = getMetric(metricId);
   const last = overview.data?.lastDay ?? null;
   const years = useMemo(() => {
     const f = overview.data?.firstDay;

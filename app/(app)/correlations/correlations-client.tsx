@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useState } from "react";
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, numericMetricIdOr, type MetricDef } from "@/lib/metrics/catalog";
 import { formatDay, todayIn } from "@/lib/metrics/days";
 import { displayScale, formatTick, type Units } from "@/lib/metrics/format";
 import { isRangePreset, resolveRange, type RangePreset } from "@/lib/metrics/ranges";
@@ -19,12 +19,11 @@ import { EmptyState, ErrorState, NoDataYet } from "@/components/ui/states";
 import { cn } from "@/components/ui/cn";
 
 const numeric = (m: MetricDef) => m.kind !== "category";
-const valid = (id: string | null, fallback: string) => (id && getMetric(id) && getMetric(id)!.kind !== "category" ? id : fallback);
 const PRESETS: RangePreset[] = ["90d", "1y", "all", "custom"];
 
 export function CorrelationsClient({ initial }: { initial: { x: string | null; y: string | null; lag: string | null; range: string | null } }) {
-  const [x, setX] = useState(valid(initial.x, "activity.steps"));
-  const [y, setY] = useState(valid(initial.y, "sleep.score"));
+  const [x, setX] = useState(numericMetricIdOr(initial.x, "activity.steps"));
+  const [y, setY] = useState(numericMetricIdOr(initial.y, "sleep.score"));
   const [lag, setLag] = useState<0 | 1>(initial.lag === "1" ? 1 : initial.lag === "0" ? 0 : 1);
   const [range, setRange] = useState<{ range: RangePreset; from?: string; to?: string }>({
     range: isRangePreset(initial.range) && PRESETS.includes(initial.range) ? initial.range : "1y",
@@ -52,8 +51,8 @@ export function CorrelationsClient({ initial }: { initial: { x: string | null; y
       </>
     );
   }
-  const mx = getMetric(x) as MetricDef;
-  const my = getMetric(y) as MetricDef;
+  const mx = getMetric(x);
+  const my = getMetric(y);
 
   return (
     <div className="space-y-4" data-testid="correlations">
@@ -125,8 +124,8 @@ export function CorrelationsClient({ initial }: { initial: { x: string | null; y
           ) : (
             <ol className="space-y-1.5" data-testid="strongest-list">
               {strongest.data.results.map((c) => {
-                const a = getMetric(c.x)!;
-                const b = getMetric(c.y)!;
+                const a = getMetric(c.x);
+                const b = getMetric(c.y);
                 const active = c.x === x && c.y === y && c.lag === lag;
                 return (
                   <li key={`${c.x}-${c.y}-${c.lag}`}>

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useState } from "react";
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, formatDay, isDay, todayIn } from "@/lib/metrics/days";
 import { deltaTone, formatDelta, formatValue, type Units } from "@/lib/metrics/format";
 import { DayNoteEditor } from "@/components/dashboard/day-note-editor";
@@ -110,12 +110,12 @@ function TagComparisonCard() {
   const tags = useTags();
   const units = useUnits();
   const [tagId, setTagId] = useState<number | null>(null);
-  const [metricId, setMetricId] = useState("sleep.score");
+  const [metricId, setMetricId] = useState<MetricId>("sleep.score");
   const [lag, setLag] = useState<0 | 1>(1);
   const list = tags.data?.tags ?? [];
   const selected = tagId ?? list[0]?.id ?? null;
   const cmp = useTagComparison(selected, metricId, lag);
-  const metric = getMetric(metricId) as MetricDef;
+  const metric = getMetric(metricId);
   return (
     <Card aria-labelledby="compare-title">
       <h2 id="compare-title" className="text-sm font-semibold">

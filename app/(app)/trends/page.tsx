@@ -21,7 +21,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   qc.setQueryData(["metrics-overview"], overview);
   const first = state.metrics[0];
   if (first && overview.lastDay) {
-    qc.setQueryData(["metric-series", { metric: first, from, to }], getMetricSeries({ userId: user.id, metric: getMetric(first)!, from, to }));
+    qc.setQueryData(["metric-series", { metric: first, from, to }], getMetricSeries({ userId: user.id, metric: getMetric(first), from, to }));
   }
   return (
     <HydrationBoundary state={dehydrate(qc)}>

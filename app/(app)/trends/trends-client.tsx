@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useState } from "react";
-import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
+import { CATEGORY_METRICS, NUMERIC_METRICS, type MetricId } from "@/lib/metrics/catalog";
 import { formatDay, todayIn } from "@/lib/metrics/days";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
 import { TrendPanel, TrendsLegend } from "@/components/dashboard/trend-panel";
@@ -21,7 +21,7 @@ const LAYER_LABELS = { avg7: "7-day mean", avg30: "30-day mean", band: "Usual ra
 export function TrendsClient({ initial }: { initial: TrendsState }) {
   const [state, setState] = useState<TrendsState>(initial);
   const [cursor, setCursor] = useState<number | null>(null);
-  const [adding, setAdding] = useState("");
+  const [adding, setAdding] = useState<MetricId | "">("");
   const overview = useMetricsOverview();
   const units = useUnits();
 
@@ -79,7 +79,7 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
             placeholder="Choose a metric…"
             onChange={(id) => {
               setAdding("");
-              if (id && state.metrics.length < MAX_PANELS) update({ metrics: [...state.metrics, id] });
+              if (state.metrics.length < MAX_PANELS) update({ metrics: [...state.metrics, id] });
             }}
             className="w-56"
           />

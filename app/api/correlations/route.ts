@@ -10,8 +10,8 @@ import { getMetricValues } from "@/lib/db/queries/metrics";
 // day (lag 0) or the next (lag 1), with Pearson's r, n and the least-squares line
 export const GET = withUser(async ({ user, searchParams }) => {
   const { x, y, lag, from, to } = parseQuery(searchParams, getCorrelationQuerySchema);
-  const mx = getMetric(x)!;
-  const my = getMetric(y)!;
+  const mx = getMetric(x);
+  const my = getMetric(y);
   const yTo = addDays(to, lag);
   const xs = toDense(getMetricValues({ userId: user.id, metric: mx, from, to }) as DayValue<number | null>[], from, to);
   const ysAll = toDense(getMetricValues({ userId: user.id, metric: my, from, to: yTo }) as DayValue<number | null>[], from, yTo);

@@ -18,7 +18,7 @@ import {
 // missing, not yet synced) with a heat level, for one numeric metric
 export const GET = withUser(async ({ user, searchParams }) => {
   const { metric: id, from, to } = parseQuery(searchParams, getCalendarQuerySchema);
-  const metric = getMetric(id)!;
+  const metric = getMetric(id);
   if (metric.kind === "category") throw new AppError("unprocessable_entity", "The calendar shows numeric metrics.");
   const values = toDense(getMetricValues({ userId: user.id, metric, from, to }) as DayValue<number | null>[], from, to);
   const withDocs = getDaysWithDocuments({ userId: user.id, from, to });

@@ -3,29 +3,12 @@
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import type { Doc, Emulator } from "./emulator";
+import { RING_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
 
-export const COLLECTIONS = [
-  "daily_activity",
-  "daily_readiness",
-  "daily_sleep",
-  "daily_spo2",
-  "daily_stress",
-  "daily_resilience",
-  "daily_cardiovascular_age",
-  "sleep",
-] as const;
-export type Collection = (typeof COLLECTIONS)[number];
-
-export const TABLE_OF: Record<Collection, string> = {
-  daily_activity: "daily_activity",
-  daily_readiness: "daily_readiness",
-  daily_sleep: "daily_sleep",
-  daily_spo2: "daily_spo2",
-  daily_stress: "daily_stress",
-  daily_resilience: "daily_resilience",
-  daily_cardiovascular_age: "daily_cardiovascular_age",
-  sleep: "sleep_period",
-};
+/** The collections a backfill fetches, and their tables: the app's resource registry. */
+export const COLLECTIONS = RING_COLLECTIONS;
+export type Collection = RingCollection;
+export const TABLE_OF = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<Collection, string>;
 
 export function openAppDb(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });

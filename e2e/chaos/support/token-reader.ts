@@ -6,7 +6,7 @@
 // JSON line with the outcome.
 import readline from "node:readline";
 import { RingClient } from "@/lib/ring/client";
-import type { RingCollection } from "@/lib/ring/schemas";
+import type { RingCollection } from "@/lib/resources";
 
 const reads = Number(process.env.READS ?? "50");
 const accountId = process.env.ACCOUNT_ID ?? "";

@@ -1,13 +1,8 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db/raw";
-import {
-  COLLECTIONS,
-  DAILY_COLLECTION_IDS,
-  getMetric,
-  type CollectionId,
-  type MetricDef,
-} from "@/lib/metrics/catalog";
+import { COLLECTIONS, getMetric, type CollectionId, type MetricDef } from "@/lib/metrics/catalog";
+import { DAILY_COLLECTIONS as DAILY_COLLECTION_IDS, type DailyCollection } from "@/lib/resources";
 import {
   buildCategorySeries,
   buildNumericSeries,
@@ -42,14 +37,14 @@ function stmt(sql: string): Database.Statement {
   return s;
 }
 
-const TODAY_METRIC_DEFS = [...TODAY_METRICS, ...TODAY_CATEGORIES].map((id) => getMetric(id) as MetricDef);
+const TODAY_METRIC_DEFS = [...TODAY_METRICS, ...TODAY_CATEGORIES].map((id) => getMetric(id));
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export type RangeOptions = { userId: string; from: string; to: string };
 
 /** A daily column's values per day, oldest first (several rows on a day: the newest last). */
-export function getDailyColumn(opts: RangeOptions & { collection: Exclude<CollectionId, "sleep">; column: string }): DayValue<number | string | null>[] {
+export function getDailyColumn(opts: RangeOptions & { collection: DailyCollection; column: string }): DayValue<number | string | null>[] {
   const table = COLLECTIONS[opts.collection].table;
   const rows = stmt(
     `SELECT day, ${q(opts.column)} AS value FROM ${q(table)} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`,
@@ -88,7 +83,7 @@ export function getDataRanges(userId: string): CollectionRange[] {
 }
 
 /** Every column of a daily table's rows in a range (typed columns only, no raw JSON). */
-export function getDailyRows(opts: RangeOptions & { collection: Exclude<CollectionId, "sleep"> }): Array<Record<string, unknown> & { day: string }> {
+export function getDailyRows(opts: RangeOptions & { collection: DailyCollection }): Array<Record<string, unknown> & { day: string }> {
   const table = COLLECTIONS[opts.collection].table;
   const rows = stmt(
     `SELECT * FROM ${q(table)} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`,
@@ -138,7 +133,7 @@ export function getPersonalAge(userId: string): number | null {
 }
 
 export type DayDocuments = {
-  daily: Partial<Record<Exclude<CollectionId, "sleep">, { row: Record<string, unknown>; raw: unknown }>>;
+  daily: Partial<Record<DailyCollection, { row: Record<string, unknown>; raw: unknown }>>;
   periods: Array<{ row: Record<string, unknown>; raw: unknown }>;
 };
 
@@ -154,7 +149,7 @@ function parseRaw(text: unknown): unknown {
 /** Every document of one day: the newest of each daily collection and all sleep periods. */
 export function getDayDocuments(userId: string, day: string): DayDocuments {
   const daily: DayDocuments["daily"] = {};
-  for (const c of DAILY_COLLECTION_IDS as Array<Exclude<CollectionId, "sleep">>) {
+  for (const c of DAILY_COLLECTION_IDS) {
     const row = stmt(`SELECT * FROM ${q(COLLECTIONS[c].table)} WHERE userId = ? AND day = ? ORDER BY id DESC LIMIT 1`).get(
       userId,
       day,

@@ -1,24 +1,27 @@
 import "server-only";
 import type { Statement } from "better-sqlite3";
 import { rawDb } from "@/lib/db/raw";
-import type { RingCollection } from "@/lib/ring/schemas";
-import { TYPED_COLUMNS, type DocumentRow } from "@/lib/sync/map";
+import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { toDbTime } from "@/lib/db/queries/jobs";
 
-// The ring data tables (daily_* and sleep_period) written by the sync engine. Bulk writes
-// use prepared better-sqlite3 statements, one transaction per page: this is the hot path
-// of a backfill (thousands of documents), where per-row Prisma calls would dominate.
+// The ring data tables (one per resource of lib/resources) written by the sync engine. Bulk
+// writes use prepared better-sqlite3 statements, one transaction per page: this is the hot path
+// of a backfill (thousands of documents), where per-row Prisma calls would dominate. Tables,
+// columns and conflict keys come from the registry.
 
-export const RING_TABLES: { [C in RingCollection]: { table: string; conflict: "documentId" | "day" } } = {
-  daily_activity: { table: "daily_activity", conflict: "documentId" },
-  daily_readiness: { table: "daily_readiness", conflict: "documentId" },
-  daily_sleep: { table: "daily_sleep", conflict: "documentId" },
-  daily_spo2: { table: "daily_spo2", conflict: "documentId" },
-  daily_stress: { table: "daily_stress", conflict: "documentId" },
-  daily_resilience: { table: "daily_resilience", conflict: "documentId" },
-  daily_cardiovascular_age: { table: "daily_cardiovascular_age", conflict: "day" },
-  sleep: { table: "sleep_period", conflict: "documentId" },
-};
+export type CellValue = string | number | null;
+/** A row for one of the ring data tables; keys are column names. */
+export type DocumentRow = Record<string, CellValue> & { userId: string; documentId: string | null; day: string; raw: string; syncedAt: string };
+
+/** Table and conflict key of each collection. */
+export const RING_TABLES = Object.fromEntries(
+  RING_COLLECTIONS.map((c) => {
+    const r = getResource(c);
+    return [c, { table: r.table, conflict: r.key === "day" ? "day" : "documentId" }];
+  }),
+) as { [C in RingCollection]: { table: string; conflict: "documentId" | "day" } };
+
+const columnNames = (c: RingCollection): string[] => getResource(c).columns.map((col) => col.name);
 
 export type RejectedInput = { documentId: string | null; day: string | null; raw: string; error: string };
 
@@ -39,7 +42,7 @@ function statements(collection: RingCollection): Prepared {
   const hit = byCollection.get(collection);
   if (hit) return hit;
   const { table, conflict } = RING_TABLES[collection];
-  const cols = ["userId", "documentId", "day", ...TYPED_COLUMNS[collection], "raw", "syncedAt"];
+  const cols = ["userId", "documentId", "day", ...columnNames(collection), "raw", "syncedAt"];
   const updatable = cols.filter((c) => c !== "userId" && c !== conflict);
   const conflictTarget = conflict === "day" ? `"userId", "day"` : `"userId", "documentId"`;
   const sql =
@@ -154,42 +157,29 @@ export function listRawDocuments(collection: RingCollection, userId: string): Ar
 export function deleteAllRingDocuments(userId?: string): void {
   const db = rawDb();
   db.transaction(() => {
-    for (const { table } of Object.values(RING_TABLES)) {
+    for (const table of [...RESOURCES.map((r) => r.table), "rejected_document"]) {
       if (userId === undefined) db.prepare(`DELETE FROM "${table}"`).run();
       else db.prepare(`DELETE FROM "${table}" WHERE userId = ?`).run(userId);
-    }
-    if (userId === undefined) {
-      db.prepare(`DELETE FROM personal_info`).run();
-      db.prepare(`DELETE FROM rejected_document`).run();
-    } else {
-      db.prepare(`DELETE FROM personal_info WHERE userId = ?`).run(userId);
-      db.prepare(`DELETE FROM rejected_document WHERE userId = ?`).run(userId);
     }
   })();
 }
 
-export type PersonalInfoInput = {
-  userId: string;
-  ringUserId: string;
-  age: number | null;
-  weight: number | null;
-  height: number | null;
-  biological_sex: string | null;
-  email: string | null;
-  raw: string;
-};
+/** A snapshot row (personal_info): the person, the ring account it names, its columns, the raw JSON. */
+export type SnapshotRow = Record<string, CellValue> & { userId: string; ringUserId: string; raw: string };
 
 /** The personal_info snapshot: one row per person, replaced on each fetch. */
-export function upsertPersonalInfo(info: PersonalInfoInput): void {
+export function upsertPersonalInfo(row: SnapshotRow): void {
+  const { table, columns } = getResource("personal_info");
+  const cols = ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"];
   rawDb()
     .prepare(
-      `INSERT INTO personal_info (userId, ringUserId, age, weight, height, biological_sex, email, raw, syncedAt)
-       VALUES (@userId, @ringUserId, @age, @weight, @height, @biological_sex, @email, @raw, @syncedAt)
-       ON CONFLICT(userId) DO UPDATE SET ringUserId = excluded.ringUserId, age = excluded.age, weight = excluded.weight,
-         height = excluded.height, biological_sex = excluded.biological_sex, email = excluded.email, raw = excluded.raw,
-         syncedAt = excluded.syncedAt`,
+      `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")}) ` +
+        `ON CONFLICT("userId") DO UPDATE SET ${cols
+          .filter((c) => c !== "userId")
+          .map((c) => `"${c}" = excluded."${c}"`)
+          .join(", ")}`,
     )
-    .run({ ...info, syncedAt: toDbTime(new Date()) });
+    .run({ ...row, syncedAt: toDbTime(new Date()) });
 }
 
 /** When the personal_info snapshot was last taken. */

@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { contributorsOf, getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { contributorsOf, getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { formatClock, type DayPeriod } from "@/lib/metrics/day-detail";
 import { addDays, formatDay } from "@/lib/metrics/days";
 import { formatDuration, formatValue, type Units } from "@/lib/metrics/format";
@@ -18,7 +18,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 
-const m = (id: string) => getMetric(id) as MetricDef;
+const m = getMetric;
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 const navBtn =
@@ -290,7 +290,7 @@ function summariseCurve(name: string, pts: Array<{ value: number | null }>, unit
 }
 
 function ActivityFigures({ row, units }: { row: Record<string, unknown>; units: Units }) {
-  const ids = ["activity.steps", "activity.active_calories", "activity.equivalent_walking_distance", "activity.high_activity_time", "activity.medium_activity_time", "activity.sedentary_time", "activity.non_wear_time"];
+  const ids: MetricId[] = ["activity.steps", "activity.active_calories", "activity.equivalent_walking_distance", "activity.high_activity_time", "activity.medium_activity_time", "activity.sedentary_time", "activity.non_wear_time"];
   return (
     <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4 lg:grid-cols-7">
       {ids.map((id) => {

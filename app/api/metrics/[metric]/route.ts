@@ -8,5 +8,5 @@ import { getMetricSeries } from "@/lib/db/queries/metrics";
 export const GET = withUser<{ metric: string }>(async ({ user, params, searchParams }) => {
   const { metric: id } = getMetricSeriesParamsSchema.parse(params);
   const { from, to } = parseQuery(searchParams, getMetricSeriesQuerySchema);
-  return Response.json(getMetricSeries({ userId: user.id, metric: getMetric(id)!, from, to }));
+  return Response.json(getMetricSeries({ userId: user.id, metric: getMetric(id), from, to }));
 });
