@@ -11,7 +11,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { sqlitePath } from "@/lib/db/sqlite-file";
+import { sqliteFile } from "@/lib/db/sqlite.mjs";
 import { COLLECTIONS as FIXTURE_COLLECTIONS, generatePersonalInfo, generateRange, deriveUserId } from "@/lib/emulator/fixtures";
 
 type Args = { days: number; email: string; today: string; userKey: string; seed: string };
@@ -38,7 +38,7 @@ function addDays(day: string, n: number): string {
 export async function seedDashboard(args: Args) {
   const url = process.env.DATABASE_URL;
   if (!url?.startsWith("file:")) throw new Error("set DATABASE_URL=file:...");
-  const file = sqlitePath(url);
+  const file = sqliteFile(url);
   if (!fs.existsSync(file)) {
     // the production path's migrator (keeps _prisma_migrations, so `npm start` accepts the file)
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -46,10 +46,10 @@ export async function seedDashboard(args: Args) {
     applyPendingMigrations(file, path.resolve("prisma/migrations"));
   }
   // imported after DATABASE_URL is known: these read env at import
-  const { rawDb } = await import("@/lib/db/raw");
+  const { rawDb } = await import("@/lib/db");
   const { mapDocument } = await import("@/lib/sync/map");
   const { ingestDocuments, upsertPersonalInfo } = await import("@/lib/db/queries/ring-documents");
-  const { toDbTime } = await import("@/lib/db/queries/jobs");
+  const { toDbTime } = await import("@/lib/db/dialect");
   const db = rawDb();
   const now = toDbTime(new Date());
   const ringUserId = deriveUserId(args.userKey);

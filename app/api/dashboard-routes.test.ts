@@ -28,7 +28,7 @@ async function call(handler: Handler, url: string, params: Record<string, string
 let docs: ReturnType<typeof generateRange>;
 
 beforeAll(async () => {
-  const { rawDb } = await import("@/lib/db/raw");
+  const { rawDb } = await import("@/lib/db");
   const { mapDocument } = await import("@/lib/sync/map");
   const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
   const db = rawDb();
@@ -213,7 +213,7 @@ describe("exports", () => {
     const res = await call(GET as Handler, `/api/export?collection=daily_readiness&format=csv&from=2024-02-01&to=2024-02-29`);
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="ringside-daily_readiness-2024-02-01_2024-02-29.csv"');
     const lines = (await res.text()).trim().split("\n");
-    const { rawDb } = await import("@/lib/db/raw");
+    const { rawDb } = await import("@/lib/db");
     const stored = rawDb()
       .prepare(`SELECT documentId, day, score, hrv_balance FROM daily_readiness WHERE userId = 'u-dash' AND day BETWEEN '2024-02-01' AND '2024-02-29' ORDER BY day, id`)
       .all() as Array<{ documentId: string; day: string; score: number | null; hrv_balance: number | null }>;
@@ -254,7 +254,7 @@ describe("preferences and deleting my data", () => {
     expect((await call(DELETE as Handler, "/api/data", {}, req({ confirm: "yes" }))).status).toBe(422);
     const res = await call(DELETE as Handler, "/api/data", {}, req({ confirm: "DELETE" }));
     expect(res.status).toBe(200);
-    const { rawDb } = await import("@/lib/db/raw");
+    const { rawDb } = await import("@/lib/db");
     const n = (t: string, u: string) => (rawDb().prepare(`SELECT COUNT(*) AS n FROM ${t} WHERE userId = ?`).get(u) as { n: number }).n;
     for (const t of ["daily_sleep", "sleep_period", "daily_activity", "day_note", "tag"]) expect(n(t, "u-dash")).toBe(0);
     expect(n("daily_sleep", "u-other")).toBe(docs.daily_sleep.length);

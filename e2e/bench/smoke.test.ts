@@ -123,7 +123,7 @@ it("measures trend reads against the raw query of the same rows", { timeout: 20_
   const { getMetricSeries } = await import("@/lib/db/queries/metrics");
   const { getMetric } = await import("@/lib/metrics/catalog");
   const { warmupFrom } = await import("@/lib/metrics/series");
-  const to = (await import("@/lib/db/raw")).rawDb().prepare(`SELECT max(day) AS d FROM daily_sleep WHERE userId = ?`).get(person.userId) as { d: string };
+  const to = (await import("@/lib/db")).rawDb().prepare(`SELECT max(day) AS d FROM daily_sleep WHERE userId = ?`).get(person.userId) as { d: string };
   const from = addDays(to.d, -(HISTORY_DAYS - 1));
   const url = await serve(async (req) => {
     const q = new URL(req.url).searchParams;
@@ -155,7 +155,7 @@ it("measures trend reads against the raw query of the same rows", { timeout: 20_
 
 it("sends validly signed, distinct notifications through the real webhook route", { timeout: 20_000 }, async () => {
   const route = await import("@/app/api/webhooks/ring/route");
-  const { rawDb } = await import("@/lib/db/raw");
+  const { rawDb } = await import("@/lib/db");
   const before = (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event`).get() as { n: number }).n;
   const url = await serve((req) => route.POST(req));
   const figures = await measureWebhooks({ url: `${url}/api/webhooks/ring`, secret: t.client.client_secret, userId: person.ringUserId, connections: 2, durationS: 1 });

@@ -2,8 +2,8 @@ import "server-only";
 import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
-import { rawDb } from "@/lib/db/raw";
-import { fromDbTime } from "@/lib/db/queries/jobs";
+import { createAccount } from "@/lib/db/queries/accounts";
+import { findSessionWithUser } from "@/lib/db/queries/sessions";
 import { logger } from "@/lib/log";
 import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
 import { withAdmissionLock } from "@/lib/auth/admission";
@@ -34,8 +34,8 @@ async function refuse(code: "not_invited" | "invite_invalid", message: string): 
  *   both become owner; an invite cannot be used twice);
  * - linkAccount encrypts access_token/refresh_token before they reach SQLite, stores the
  *   granted scopes in canonical form and keeps only the columns Ringside uses;
- * - getSessionAndUser, asked on every signed-in request, is one prepared better-sqlite3 join
- *   instead of a Prisma query (the same rows; a quarter of the cost of a small API call).
+ * - getSessionAndUser, asked on every signed-in request, is one prepared join
+ *   (lib/db/queries/sessions.ts) instead of a Prisma query.
  */
 export function ringsideAdapter(): Adapter {
   const base = PrismaAdapter(db);
@@ -75,67 +75,23 @@ export function ringsideAdapter(): Adapter {
       });
     },
     async getSessionAndUser(sessionToken: string) {
-      const row = sessionAndUserStatement().get(sessionToken) as SessionUserRow | undefined;
-      if (!row) return null;
-      const expires = fromDbTime(row.expires);
-      if (!expires) return null;
-      return {
-        session: { sessionToken: row.sessionToken, userId: row.userId, expires },
-        user: {
-          id: row.userId,
-          name: row.name,
-          email: row.email ?? "",
-          emailVerified: fromDbTime(row.emailVerified),
-          image: row.image,
-          role: row.role,
-        } as AdapterUser,
-      };
+      const found = findSessionWithUser(sessionToken);
+      if (!found) return null;
+      return { session: found.session, user: { ...found.user, email: found.user.email ?? "" } as AdapterUser };
     },
     async linkAccount(account: AdapterAccount): Promise<AdapterAccount | null | undefined> {
-      const scope = normalizeScopes(account.scope).join(" ");
-      await db.account.create({
-        data: {
-          userId: account.userId,
-          type: account.type,
-          provider: account.provider,
-          providerAccountId: account.providerAccountId,
-          access_token: account.access_token ? encryptToken(account.access_token) : null,
-          refresh_token: account.refresh_token ? encryptToken(account.refresh_token) : null,
-          expires_at: typeof account.expires_at === "number" ? account.expires_at : null,
-          token_type: typeof account.token_type === "string" ? account.token_type : null,
-          scope,
-          status: "active",
-          tokenUpdatedAt: new Date(),
-        },
+      await createAccount({
+        userId: account.userId,
+        type: account.type,
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+        accessToken: account.access_token ? encryptToken(account.access_token) : null,
+        refreshToken: account.refresh_token ? encryptToken(account.refresh_token) : null,
+        expiresAt: typeof account.expires_at === "number" ? account.expires_at : null,
+        tokenType: typeof account.token_type === "string" ? account.token_type : null,
+        scope: normalizeScopes(account.scope).join(" "),
       });
       return undefined;
     },
   };
-}
-
-type SessionUserRow = {
-  sessionToken: string;
-  userId: string;
-  expires: string | number;
-  name: string | null;
-  email: string | null;
-  emailVerified: string | number | null;
-  image: string | null;
-  role: string;
-};
-
-let sessionAndUser: { db: ReturnType<typeof rawDb>; stmt: ReturnType<ReturnType<typeof rawDb>["prepare"]> } | null = null;
-
-function sessionAndUserStatement() {
-  const conn = rawDb();
-  if (sessionAndUser?.db !== conn) {
-    sessionAndUser = {
-      db: conn,
-      stmt: conn.prepare(
-        `SELECT s.sessionToken, s.userId, s.expires, u.name, u.email, u.emailVerified, u.image, u.role
-           FROM "Session" s JOIN "User" u ON u.id = s.userId WHERE s.sessionToken = ?`,
-      ),
-    };
-  }
-  return sessionAndUser.stmt;
 }

@@ -6,6 +6,7 @@
 // is kept beside it as ringside.db.before-restore-<stamp>.
 import path from "node:path";
 import { backupDatabase, restoreDatabase } from "./backup.mjs";
+import { sqliteFile } from "./sqlite.mjs";
 import { loadDotenv } from "../server/load-dotenv.mjs";
 
 loadDotenv();
@@ -16,7 +17,7 @@ try {
   process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
   process.exit(1);
 }
-const dbFile = path.resolve(env.DATABASE_URL.replace(/^file:/, ""));
+const dbFile = sqliteFile(env.DATABASE_URL);
 const [command, arg] = process.argv.slice(2);
 
 try {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
-import { sqlitePath } from "@/lib/db/sqlite-file";
+import { sqliteFile } from "@/lib/db/sqlite.mjs";
 import { backupDatabase, pruneBackups } from "@/lib/db/backup.mjs";
 
 // The daily backup: once a day, in the hour BACKUP_HOUR (server time), an online backup
@@ -25,7 +25,7 @@ export async function runDailyBackupIfDue(now = new Date(), opts = { hour: env.B
   if (opts.hour < 0 || now.getHours() < opts.hour) return null;
   const dir = path.resolve(opts.dir);
   if (hasBackupForDay(dir, now)) return null;
-  const file = await backupDatabase(sqlitePath(env.DATABASE_URL), dir, "daily");
+  const file = await backupDatabase(sqliteFile(env.DATABASE_URL), dir, "daily");
   const pruned = pruneBackups(dir, opts.keep, "daily");
   logger.info({ backup: path.basename(file), pruned: pruned.length }, "daily backup taken");
   return file;

@@ -6,7 +6,7 @@
 // before it migrates, and by the daily scheduled backup.
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "./sqlite.mjs";
 
 /** @param {Date} d */
 function stamp(d) {
@@ -26,14 +26,14 @@ export async function backupDatabase(file, dir, label = "backup") {
   const target = path.join(dir, `ringside-${label}-${stamp(new Date())}.db`);
   const tmp = `${target}.partial`;
   fs.rmSync(tmp, { force: true });
-  const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  const db = openSqlite(file, { readonly: true, fileMustExist: true, timeoutMs: 10_000 });
   try {
     db.prepare("VACUUM INTO ?").run(tmp);
   } finally {
     db.close();
   }
   // A backup is complete only when it passes an integrity check; then it gets its name.
-  const check = new Database(tmp, { readonly: true });
+  const check = openSqlite(tmp, { readonly: true, fileMustExist: true });
   try {
     const result = check.pragma("integrity_check", { simple: true });
     if (result !== "ok") throw new Error(`Backup failed its integrity check: ${String(result)}`);
@@ -73,7 +73,7 @@ export function pruneBackups(dir, keep, label = "daily") {
  */
 export function restoreDatabase(backupFile, file) {
   if (!fs.existsSync(backupFile)) throw new Error(`No backup at ${backupFile}`);
-  const probe = new Database(backupFile, { readonly: true, fileMustExist: true });
+  const probe = openSqlite(backupFile, { readonly: true, fileMustExist: true });
   try {
     const ok = probe.pragma("integrity_check", { simple: true });
     if (ok !== "ok") throw new Error(`The backup fails its integrity check: ${String(ok)}`);

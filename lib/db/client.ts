@@ -1,36 +1,51 @@
 import "server-only";
+import type Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env.mjs";
-import { ensureDataDir } from "@/lib/db/sqlite-file";
+import { BUSY_TIMEOUT_MS, ensureDatabaseDir, openSqlite, pragmaScript, sqliteFile } from "@/lib/db/sqlite.mjs";
 
-/**
- * The SQLite connection with the pragmas Ringside relies on. `timeout` is SQLite's
- * busy_timeout; WAL is switched on at connect and verified (see verifyPragmas).
- */
-class SqliteWithPragmas extends PrismaBetterSqlite3 {
+// The database of the process, opened one way (lib/db/sqlite.mjs: file, directory, busy
+// timeout, PRAGMAs) for its two users:
+// - `db`, the Prisma client: schema, migrations, and the ordinary queries of lib/db/queries;
+// - `rawDb()`, prepared statements for the hot paths (a backfill page's upsert, chart reads,
+//   the job table, the webhook inbox, the session lookup of every signed-in request), where
+//   Prisma's per-query cost would dominate. Only lib/db/queries uses it.
+// They are two connections to the same file on purpose: Prisma's interactive transactions
+// span awaits, and a synchronous statement run on the same connection meanwhile would join
+// (and could be rolled back with) someone else's transaction. SQLite's locking (WAL, one
+// writer, BUSY_TIMEOUT_MS) orders the two, as it orders several processes.
+
+/** Prisma's driver adapter, with the same PRAGMAs as every other connection. */
+class SqliteAdapter extends PrismaBetterSqlite3 {
   override async connect() {
     const adapter = await super.connect();
-    await adapter.executeScript(
-      "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-    );
+    await adapter.executeScript(pragmaScript());
     return adapter;
   }
 }
 
 function createClient() {
-  ensureDataDir(env.DATABASE_URL);
+  const file = sqliteFile(env.DATABASE_URL);
+  ensureDatabaseDir(file);
   return new PrismaClient({
-    adapter: new SqliteWithPragmas({ url: env.DATABASE_URL, timeout: 5_000 }),
+    adapter: new SqliteAdapter({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS }),
     log: env.NODE_ENV === "development" ? ["warn", "error"] : ["error"],
   });
 }
 
-const globalForDb = globalThis as unknown as { ringsideDb?: PrismaClient };
+const globalForDb = globalThis as unknown as { ringsideDb?: PrismaClient; ringsideRaw?: Database.Database };
 
 /** The one Prisma client of the process. */
 export const db: PrismaClient = globalForDb.ringsideDb ?? createClient();
 globalForDb.ringsideDb = db;
+
+/** The hot paths' connection (opened on first use, once per process). */
+export function rawDb(): Database.Database {
+  if (globalForDb.ringsideRaw?.open) return globalForDb.ringsideRaw;
+  globalForDb.ringsideRaw = openSqlite(sqliteFile(env.DATABASE_URL));
+  return globalForDb.ringsideRaw;
+}
 
 /** Reads back journal_mode and busy_timeout; throws when WAL is not on. */
 export async function verifyPragmas(): Promise<{ journalMode: string; busyTimeout: number }> {

@@ -1,2 +1,2 @@
 import "server-only";
-export { db, verifyPragmas } from "@/lib/db/client";
+export { db, rawDb, verifyPragmas } from "@/lib/db/client";

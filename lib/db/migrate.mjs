@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "./sqlite.mjs";
 
 const HISTORY_DDL = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id"                    TEXT PRIMARY KEY NOT NULL,
@@ -43,7 +43,7 @@ export function readMigrations(migrationsDir) {
 export function pendingMigrations(file, migrationsDir) {
   const all = readMigrations(migrationsDir);
   if (!fs.existsSync(file)) return all;
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqlite(file, { readonly: true, fileMustExist: true });
   try {
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='_prisma_migrations'").get();
     if (!hasTable) return all;
@@ -67,10 +67,8 @@ export function pendingMigrations(file, migrationsDir) {
 export function applyPendingMigrations(file, migrationsDir) {
   const pending = pendingMigrations(file, migrationsDir);
   if (pending.length === 0) return [];
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new Database(file, { timeout: 10_000 });
+  const db = openSqlite(file, { timeoutMs: 10_000, forMigrations: true });
   try {
-    db.pragma("journal_mode = WAL");
     db.exec(HISTORY_DDL);
     const insert = db.prepare(
       `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)

@@ -10,7 +10,7 @@ function schemaAt(schema: z.ZodType, path: string[]): z.ZodType | undefined {
   let s: z.ZodType | undefined = schema;
   for (const key of path) {
     while (s && "unwrap" in s && typeof (s as { unwrap?: unknown }).unwrap === "function") s = (s as unknown as { unwrap(): z.ZodType }).unwrap();
-    const shape = (s as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
+    const shape: Record<string, z.ZodType> | undefined = (s as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
     s = shape?.[key];
   }
   return s;

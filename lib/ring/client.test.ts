@@ -1,7 +1,7 @@
 // RingClient against a scripted fetch and a fake clock: exact 429 waits per layer, one
 // refresh after 401, bounded backoff on 5xx/no answer, no retry on 4xx, nothing secret in errors.
 import { beforeEach, describe, expect, it } from "vitest";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 import { RingClient, type TokenSource } from "@/lib/ring/client";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
 import { RateGate } from "@/lib/sync/rate-limit";

@@ -3,10 +3,9 @@ import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { normalizeScopes } from "@/lib/auth/scopes";
-import { db } from "@/lib/db";
 import {
-  RING_PROVIDER,
   claimTokenRefresh,
+  findRingAccountByUserId,
   markNeedsReconnect,
   readTokenRow,
   releaseRefreshLease,
@@ -189,11 +188,7 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
 export async function getRingAccountForUser(
   userId: string,
 ): Promise<{ accountId: string; ringUserId: string; status: string; scopes: string[] } | null> {
-  const a = await db.account.findFirst({
-    where: { userId, provider: RING_PROVIDER },
-    orderBy: { createdAt: "asc" },
-    select: { id: true, providerAccountId: true, status: true, scope: true },
-  });
+  const a = await findRingAccountByUserId(userId);
   if (!a) return null;
-  return { accountId: a.id, ringUserId: a.providerAccountId, status: a.status, scopes: normalizeScopes(a.scope) };
+  return { accountId: a.accountId, ringUserId: a.ringUserId, status: a.status, scopes: normalizeScopes(a.scope) };
 }

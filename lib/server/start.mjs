@@ -40,7 +40,8 @@ if (env.RING_OAUTH_ISSUER) {
 
 // The standalone server changes its working directory: make every path absolute first.
 const dataDir = path.resolve(root, env.DATA_DIR);
-const dbFile = path.resolve(root, env.DATABASE_URL.replace(/^file:/, ""));
+const { sqliteFile } = await import("../db/sqlite.mjs");
+const dbFile = sqliteFile(env.DATABASE_URL); // the working directory is the root (above)
 const backupDir = path.resolve(root, env.BACKUP_DIR);
 fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 

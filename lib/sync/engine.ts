@@ -16,7 +16,7 @@ import {
   type RejectedInput,
 } from "@/lib/db/queries/ring-documents";
 import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
-import { toDbTime } from "@/lib/db/queries/jobs";
+import { toDbTime } from "@/lib/db/dialect";
 import { systemClock, type Clock } from "@/lib/sync/clock";
 import { sliceDataArray } from "@/lib/ring/json-slices";
 import { documentKey, mapDocument, mapPersonalInfo } from "@/lib/sync/map";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 import { generateRange } from "@/lib/emulator/fixtures";
 import { importRingsideExport, ringsideExportSchema } from "@/lib/sync/import";
 

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
 import { claimDueJobs, enqueueJob, listActiveJobs, type JobRow } from "@/lib/db/queries/jobs";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 import { runJob } from "@/lib/sync/jobs";
 import type { SyncEngine } from "@/lib/sync/engine";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { documentKey, mapDocument } from "@/lib/sync/map";
 import { columnsOf, RING_COLLECTIONS } from "@/lib/resources";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 import { RING_TABLES } from "@/lib/db/queries/ring-documents";
 
 const activity = {

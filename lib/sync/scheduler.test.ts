@@ -86,7 +86,7 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     m.state.ensureSyncStates(p.userId, m.schemas.RING_COLLECTIONS);
     // Jobs left by earlier tests (their schedulers are stopped) must not be claimed here.
-    (await import("@/lib/db/raw")).rawDb().prepare("DELETE FROM job").run();
+    (await import("@/lib/db")).rawDb().prepare("DELETE FROM job").run();
     // A first process takes the sleep backfill and dies after a few pages (lease still held).
     m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
     const [job] = m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 600_000, limit: 1 });

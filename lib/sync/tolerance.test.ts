@@ -17,7 +17,7 @@ let t: SyncTestEnv;
 let person: ConnectedPerson;
 let app: {
   engine: typeof import("@/lib/sync/engine");
-  raw: typeof import("@/lib/db/raw");
+  raw: typeof import("@/lib/db");
   unknown: typeof import("@/lib/sync/unknown-values");
 };
 type Doc = Record<string, unknown> & { id: string; day: string };
@@ -46,7 +46,7 @@ let logLines: string[] = [];
 
 beforeAll(async () => {
   t = await startSyncTestEnv({ historyDays: 60, today: TODAY });
-  app = { engine: await import("@/lib/sync/engine"), raw: await import("@/lib/db/raw"), unknown: await import("@/lib/sync/unknown-values") };
+  app = { engine: await import("@/lib/sync/engine"), raw: await import("@/lib/db"), unknown: await import("@/lib/sync/unknown-values") };
   person = await connectPerson(t);
   session.user.id = person.userId;
 

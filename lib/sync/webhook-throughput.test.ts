@@ -56,7 +56,7 @@ function notification(i: number): { body: string; headers: Record<string, string
 
 it("acknowledges 3,000 distinct notifications one after another, each with 200 and recorded once", async () => {
   const route = await import("@/app/api/webhooks/ring/route");
-  const { rawDb } = await import("@/lib/db/raw");
+  const { rawDb } = await import("@/lib/db");
   const count = () => (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event WHERE ringUserId = 'load-user'`).get() as { n: number }).n;
   const before = count();
   for (let i = 0; i < 3_000; i++) {

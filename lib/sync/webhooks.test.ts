@@ -18,7 +18,7 @@ let m: {
   scheduler: typeof import("@/lib/sync/scheduler");
   subs: typeof import("@/lib/sync/subscriptions");
   docs: typeof import("@/lib/db/queries/ring-documents");
-  raw: typeof import("@/lib/db/raw");
+  raw: typeof import("@/lib/db");
 };
 let person: ConnectedPerson;
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
     scheduler: await import("@/lib/sync/scheduler"),
     subs: await import("@/lib/sync/subscriptions"),
     docs: await import("@/lib/db/queries/ring-documents"),
-    raw: await import("@/lib/db/raw"),
+    raw: await import("@/lib/db"),
   };
   // a generated person who wears the ring tomorrow (the day the notification test syncs)
   person = await connectPerson(t, { email: wornEmail("hook", [tomorrow()], []) });

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 
 /**
  * The ring connection (Auth.js `Account` row, provider "ring"). Token columns hold only
@@ -96,6 +96,39 @@ export async function findRingAccountByRingUserId(ringUserId: string) {
 // ---------------------------------------------------------------------------
 // Writes after a sign-in (new tokens from the authorization-code grant)
 // ---------------------------------------------------------------------------
+
+export type NewAccount = {
+  userId: string;
+  type: string;
+  provider: string;
+  providerAccountId: string;
+  /** already encrypted (lib/ring/crypto.ts) */
+  accessToken: string | null;
+  refreshToken: string | null;
+  expiresAt: number | null;
+  tokenType: string | null;
+  /** canonical scope names, space-separated */
+  scope: string;
+};
+
+/** Stores a new connection (the sign-in's account), active, tokens as given (encrypted). */
+export async function createAccount(a: NewAccount): Promise<void> {
+  await db.account.create({
+    data: {
+      userId: a.userId,
+      type: a.type,
+      provider: a.provider,
+      providerAccountId: a.providerAccountId,
+      access_token: a.accessToken,
+      refresh_token: a.refreshToken,
+      expires_at: a.expiresAt,
+      token_type: a.tokenType,
+      scope: a.scope,
+      status: "active",
+      tokenUpdatedAt: new Date(),
+    },
+  });
+}
 
 export type EncryptedTokenSet = {
   accessToken: string;

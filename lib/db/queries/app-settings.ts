@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
-import { rawDb } from "@/lib/db/raw";
-import { toDbTime } from "@/lib/db/queries/jobs";
+import { rawDb } from "@/lib/db";
+import { toDbTime } from "@/lib/db/dialect";
 
 // Instance-wide key/value settings (AppSetting), values stored as JSON text.
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 import { COLLECTIONS, COLLECTION_IDS, type CollectionId } from "@/lib/metrics/catalog";
 
 // Exports of the stored rows. CSV carries the typed columns exactly as stored (one row per

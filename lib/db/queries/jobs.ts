@@ -1,24 +1,11 @@
 import "server-only";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
+import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 
 // The durable job table behind the in-process scheduler (lib/sync/scheduler.ts). Raw SQL on
 // purpose: claiming must be atomic (one transaction) and cheap enough to run every second.
-// Times are stored the way Prisma's SQLite adapter writes DateTime ("…T…Z" as "+00:00"),
-// so Prisma reads them back and text comparison orders them correctly.
-
-/** A DateTime value in Prisma's SQLite text format. */
-export function toDbTime(value: Date | number): string {
-  const d = typeof value === "number" ? new Date(value) : value;
-  return d.toISOString().replace("Z", "+00:00");
-}
-
-/** Parses a stored DateTime (Prisma's format, CURRENT_TIMESTAMP's, or epoch ms). */
-export function fromDbTime(value: string | number | null | undefined): Date | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === "number") return new Date(value);
-  const d = new Date(/^\d{4}-\d{2}-\d{2} \d/.test(value) ? `${value.replace(" ", "T")}Z` : value);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
+// Times are stored the way Prisma's SQLite adapter writes DateTime (lib/db/dialect.ts
+// toDbTime), so Prisma reads them back and text comparison orders them correctly.
 
 export type JobKind = "backfill" | "incremental" | "personal_info" | "subscriptions";
 export type JobStatus = "queued" | "running" | "done" | "failed";

@@ -1,6 +1,6 @@
 import "server-only";
 import type Database from "better-sqlite3";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 import { COLLECTIONS, getMetric, type CollectionId, type MetricDef } from "@/lib/metrics/catalog";
 import { DAILY_COLLECTIONS as DAILY_COLLECTION_IDS, type DailyCollection } from "@/lib/resources";
 import {

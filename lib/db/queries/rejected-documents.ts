@@ -1,5 +1,5 @@
 import "server-only";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 
 // Documents the ring service sent that failed validation: kept aside (never dropped
 // silently) and shown on the sync page. Written together with the page they came in

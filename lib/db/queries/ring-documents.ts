@@ -1,8 +1,8 @@
 import "server-only";
 import type { Statement } from "better-sqlite3";
-import { rawDb } from "@/lib/db/raw";
+import { rawDb } from "@/lib/db";
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
-import { toDbTime } from "@/lib/db/queries/jobs";
+import { ident, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 
 // The ring data tables (one per resource of lib/resources) written by the sync engine. Bulk
 // writes use prepared better-sqlite3 statements, one transaction per page: this is the hot path
@@ -42,13 +42,13 @@ function statements(collection: RingCollection): Prepared {
   const hit = byCollection.get(collection);
   if (hit) return hit;
   const { table, conflict } = RING_TABLES[collection];
-  const cols = ["userId", "documentId", "day", ...columnNames(collection), "raw", "syncedAt"];
-  const updatable = cols.filter((c) => c !== "userId" && c !== conflict);
-  const conflictTarget = conflict === "day" ? `"userId", "day"` : `"userId", "documentId"`;
-  const sql =
-    `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")}) ` +
-    `ON CONFLICT(${conflictTarget}) DO UPDATE SET ${updatable.map((c) => `"${c}" = excluded."${c}"`).join(", ")} ` +
-    `WHERE "${table}"."raw" IS NOT excluded."raw" OR "${table}"."day" IS NOT excluded."day"`;
+  const sql = upsertSql({
+    table,
+    columns: ["userId", "documentId", "day", ...columnNames(collection), "raw", "syncedAt"],
+    conflict: ["userId", conflict],
+    // an unchanged document (same JSON, same day) is not written again
+    unlessSame: ["raw", "day"],
+  });
   const p: Prepared = {
     upsert: db.prepare(sql),
     clearRejected: db.prepare(`DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId = ?`),
@@ -116,11 +116,8 @@ export function deleteMissingDocuments(opts: {
   seenKeys: string[];
 }): number {
   const { table, conflict } = RING_TABLES[opts.collection];
-  const keyCol = conflict === "day" ? "day" : "documentId";
   return rawDb()
-    .prepare(
-      `DELETE FROM "${table}" WHERE userId = ? AND day >= ? AND day <= ? AND "${keyCol}" NOT IN (SELECT value FROM json_each(?))`,
-    )
+    .prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`)
     .run(opts.userId, opts.fromDay, opts.toDay, JSON.stringify(opts.seenKeys)).changes;
 }
 
@@ -170,16 +167,8 @@ export type SnapshotRow = Record<string, CellValue> & { userId: string; ringUser
 /** The personal_info snapshot: one row per person, replaced on each fetch. */
 export function upsertPersonalInfo(row: SnapshotRow): void {
   const { table, columns } = getResource("personal_info");
-  const cols = ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"];
-  rawDb()
-    .prepare(
-      `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")}) ` +
-        `ON CONFLICT("userId") DO UPDATE SET ${cols
-          .filter((c) => c !== "userId")
-          .map((c) => `"${c}" = excluded."${c}"`)
-          .join(", ")}`,
-    )
-    .run({ ...row, syncedAt: toDbTime(new Date()) });
+  const sql = upsertSql({ table, columns: ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"], conflict: ["userId"] });
+  rawDb().prepare(sql).run({ ...row, syncedAt: toDbTime(new Date()) });
 }
 
 /** When the personal_info snapshot was last taken. */

@@ -1,6 +1,6 @@
 import "server-only";
-import { rawDb } from "@/lib/db/raw";
-import { toDbTime } from "@/lib/db/queries/jobs";
+import { rawDb } from "@/lib/db";
+import { toDbTime } from "@/lib/db/dialect";
 
 // Webhook subscriptions Ringside holds at the ring service (one per event type × data type).
 

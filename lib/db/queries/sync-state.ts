@@ -1,7 +1,7 @@
 import "server-only";
 import type { Statement } from "better-sqlite3";
-import { rawDb } from "@/lib/db/raw";
-import { toDbTime } from "@/lib/db/queries/jobs";
+import { rawDb } from "@/lib/db";
+import { toDbTime } from "@/lib/db/dialect";
 
 // SyncState: one row per person and collection (backfill checkpoint, freshness, sharing).
 

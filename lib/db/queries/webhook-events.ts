@@ -1,7 +1,7 @@
 import "server-only";
 import type { Statement } from "better-sqlite3";
-import { rawDb } from "@/lib/db/raw";
-import { toDbTime } from "@/lib/db/queries/jobs";
+import { rawDb } from "@/lib/db";
+import { toDbTime } from "@/lib/db/dialect";
 
 // Webhook notifications as received. The receiver's hot path is one prepared
 // INSERT OR IGNORE (dedupeKey unique): a duplicate changes nothing and is acknowledged.
