@@ -5,6 +5,8 @@ import { AppNav } from "@/components/ui/app-nav";
 import { ReconnectBanner } from "@/components/auth/reconnect-banner";
 import { env } from "@/lib/env.mjs";
 import { ensureSchedulerStarted } from "@/lib/sync/scheduler";
+import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
+import { reconnectRing } from "@/app/(app)/settings/actions-connection";
 
 export const dynamic = "force-dynamic";
 
@@ -13,10 +15,11 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   const session = await auth();
   if (!session?.user?.id) redirect("/sign-in");
   ensureSchedulerStarted();
+  const account = await findRingAccountByUserId(session.user.id);
   return (
     <div className="min-h-screen">
       <AppNav isDemo={env.RINGSIDE_DEMO} userLabel={session.user.email ?? session.user.name ?? "You"} />
-      <ReconnectBanner userId={session.user.id} />
+      {account?.status === "needs_reconnect" && <ReconnectBanner statusReason={account.statusReason} reconnect={reconnectRing} />}
       <main id="main" className="mx-auto w-full max-w-6xl px-3 py-4 sm:px-6 sm:py-6">
         {children}
       </main>

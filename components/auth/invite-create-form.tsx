@@ -2,7 +2,7 @@
 
 import { useActionState, useState } from "react";
 import { ConnectButton } from "@/components/auth/connect-button";
-import type { CreateInviteState } from "@/app/(app)/settings/actions-connection";
+import type { CreateInviteState } from "@/lib/api/contract";
 
 /** Creates an invite link and shows it once, with a copy button. */
 export function InviteCreateForm({ action }: { action: (prev: CreateInviteState, formData: FormData) => Promise<CreateInviteState> }) {

@@ -6,7 +6,7 @@ import { dayAt, type CategorySeries } from "@/lib/metrics/series";
 import { dayTicks, linearScale, nearestIndex } from "@/components/charts/scale";
 import { MARGIN, Tooltip } from "@/components/charts/trend-chart";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
-import type { TagRef } from "@/components/hooks/api-types";
+import type { TagRef } from "@/lib/api/contract";
 
 /**
  * A category metric (resilience level, stress day summary) as a coloured strip, one cell per

@@ -6,7 +6,7 @@ import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics
 import { dayAt, type NumericSeries } from "@/lib/metrics/series";
 import { bandPath, dayTicks, linearScale, linePath, nearestIndex, niceTicks } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
-import type { TagRef } from "@/components/hooks/api-types";
+import type { TagRef } from "@/lib/api/contract";
 
 export type TrendLayers = { avg7: boolean; avg30: boolean; band: boolean; tags: boolean };
 export const MARGIN = { left: 44, right: 14, top: 12, bottom: 24 };

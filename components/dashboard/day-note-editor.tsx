@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { formatDay } from "@/lib/metrics/days";
-import type { DayNote } from "@/components/hooks/api-types";
+import type { DayNote } from "@/lib/api/contract";
 import { useSaveDayNote } from "@/components/hooks/use-notes";
 import { useTags } from "@/components/hooks/use-tags";
 import { Button, inputClass } from "@/components/ui/field";

@@ -3,7 +3,7 @@ import { todayIn } from "@/lib/metrics/days";
 import { cn } from "@/components/ui/cn";
 import { freshnessOf } from "@/components/dashboard/freshness";
 import { useSyncStatus } from "@/components/hooks/use-sync-status";
-import type { CollectionRange } from "@/components/hooks/api-types";
+import type { CollectionRange } from "@/lib/api/contract";
 
 const SHORT: Record<string, string> = {
   daily_spo2: "SpO₂",

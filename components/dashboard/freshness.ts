@@ -2,7 +2,7 @@
 // (last successful sync, state) when it answers, else from the newest stored day.
 import { COLLECTIONS, type CollectionId } from "@/lib/metrics/catalog";
 import { diffDays, formatDay } from "@/lib/metrics/days";
-import type { CollectionRange, SyncCollectionStatus } from "@/components/hooks/api-types";
+import type { CollectionRange, SyncCollectionStatus } from "@/lib/api/contract";
 
 export type Freshness = { collection: CollectionId; label: string; tone: "fresh" | "stale" | "problem" | "idle"; text: string; title: string };
 

@@ -8,7 +8,7 @@ import { LazyCategoryStrip, LazyTrendChart } from "@/components/charts/lazy";
 import type { TrendLayers } from "@/components/charts/trend-chart";
 import { metricColor } from "@/components/dashboard/colors";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
-import type { TagRef } from "@/components/hooks/api-types";
+import type { TagRef } from "@/lib/api/contract";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";

@@ -1,12 +1,13 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
-import type { CorrelationResponse, StrongestResponse } from "@/components/hooks/api-types";
+import { queryKeys, type CorrelationResponse, type StrongestResponse } from "@/lib/api/contract";
+import type { MetricId } from "@/lib/metrics/catalog";
 
 /** Scatter points, r, n and fitted line of two metrics (y on the same day or the next). */
-export function useCorrelation(x: string, y: string, lag: 0 | 1, from: string | null, to: string | null) {
+export function useCorrelation(x: MetricId, y: MetricId, lag: 0 | 1, from: string | null, to: string | null) {
   return useQuery({
-    queryKey: ["correlation", { x, y, lag, from, to }],
+    queryKey: queryKeys.correlation(x, y, lag, from, to),
     queryFn: () => apiFetch<CorrelationResponse>(withQuery("/api/correlations", { x, y, lag, from, to })),
     enabled: !!from && !!to,
     placeholderData: keepPreviousData,
@@ -16,7 +17,7 @@ export function useCorrelation(x: string, y: string, lag: 0 | 1, from: string | 
 /** The strongest relationships in the person's data. */
 export function useStrongestCorrelations(from: string | null, to: string | null) {
   return useQuery({
-    queryKey: ["correlations-strongest", { from, to }],
+    queryKey: queryKeys.strongest(from, to),
     queryFn: () => apiFetch<StrongestResponse>(withQuery("/api/correlations/strongest", { from, to, limit: 12 })),
     enabled: !!from && !!to,
     staleTime: 5 * 60_000,

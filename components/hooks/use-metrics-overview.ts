@@ -1,11 +1,10 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/hooks/api-fetch";
-import type { MetricsOverview } from "@/components/hooks/api-types";
+import { queryKeys, type MetricsOverview } from "@/lib/api/contract";
 
-export const metricsOverviewKey = ["metrics-overview"] as const;
 
 /** Which days each collection covers (for "all" ranges, calendar years, pickers). */
 export function useMetricsOverview() {
-  return useQuery({ queryKey: metricsOverviewKey, queryFn: () => apiFetch<MetricsOverview>("/api/metrics") });
+  return useQuery({ queryKey: queryKeys.metricsOverview, queryFn: () => apiFetch<MetricsOverview>("/api/metrics") });
 }

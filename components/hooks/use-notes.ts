@@ -1,14 +1,13 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
-import type { DayNote, NotesResponse } from "@/components/hooks/api-types";
+import { queryKeys, type DayNote, type NotesResponse } from "@/lib/api/contract";
 
-export const notesKey = (from: string, to: string) => ["notes", { from, to }] as const;
 
 /** Notes and tags of the days in a range (chart markers, the notes list). */
 export function useNotes(from: string | null, to: string | null) {
   return useQuery({
-    queryKey: notesKey(from ?? "", to ?? ""),
+    queryKey: queryKeys.notes.range(from ?? "", to ?? ""),
     queryFn: () => apiFetch<NotesResponse>(withQuery("/api/notes", { from, to })),
     enabled: !!from && !!to,
   });
@@ -22,10 +21,10 @@ export function useSaveDayNote() {
       apiFetch<DayNote>(`/api/notes/${v.day}`, { method: "PUT", json: { text: v.text, tags: v.tags } }),
     onSuccess: async (_data, v) => {
       await Promise.all([
-        qc.invalidateQueries({ queryKey: ["notes"] }),
-        qc.invalidateQueries({ queryKey: ["tags"] }),
-        qc.invalidateQueries({ queryKey: ["tag-comparison"] }),
-        qc.invalidateQueries({ queryKey: ["day", v.day] }),
+        qc.invalidateQueries({ queryKey: queryKeys.notes.all }),
+        qc.invalidateQueries({ queryKey: queryKeys.tags }),
+        qc.invalidateQueries({ queryKey: queryKeys.tagComparison.all }),
+        qc.invalidateQueries({ queryKey: queryKeys.day.one(v.day) }),
       ]);
     },
   });

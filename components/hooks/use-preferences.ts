@@ -1,14 +1,13 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/hooks/api-fetch";
-import type { Preferences } from "@/components/hooks/api-types";
+import { queryKeys, type Preferences } from "@/lib/api/contract";
 
-export const preferencesKey = ["preferences"] as const;
 
 /** Units and theme of the signed-in person. */
 export function usePreferences() {
   return useQuery({
-    queryKey: preferencesKey,
+    queryKey: queryKeys.preferences,
     queryFn: () => apiFetch<Preferences>("/api/me/preferences"),
     staleTime: 10 * 60_000,
   });
@@ -38,16 +37,16 @@ export function useUpdatePreferences() {
     mutationFn: (patch: Partial<Preferences>) => apiFetch<Preferences>("/api/me/preferences", { method: "PATCH", json: patch }),
     onMutate: (patch) => {
       if (patch.theme) applyTheme(patch.theme);
-      const prev = qc.getQueryData<Preferences>(preferencesKey);
-      if (prev) qc.setQueryData(preferencesKey, { ...prev, ...patch });
+      const prev = qc.getQueryData<Preferences>(queryKeys.preferences);
+      if (prev) qc.setQueryData(queryKeys.preferences, { ...prev, ...patch });
       return { prev };
     },
     onError: (_e, _p, ctx) => {
       if (ctx?.prev) {
-        qc.setQueryData(preferencesKey, ctx.prev);
+        qc.setQueryData(queryKeys.preferences, ctx.prev);
         applyTheme(ctx.prev.theme);
       }
     },
-    onSuccess: (data) => qc.setQueryData(preferencesKey, data),
+    onSuccess: (data) => qc.setQueryData(queryKeys.preferences, data),
   });
 }

@@ -1,12 +1,9 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/hooks/api-fetch";
-import type { SyncCollectionStatus } from "@/components/hooks/api-types";
-import type { SyncStatusResponse } from "@/lib/sync/status";
+import { queryKeys, type SyncCollectionStatus, type SyncStatusResponse } from "@/lib/api/contract";
 
-export type { SyncStatusResponse };
-
-const KEY = ["sync-status"] as const;
+const KEY = queryKeys.syncStatus;
 
 /**
  * Per-collection sync freshness from GET /api/sync/status. The shape is read defensively: an

@@ -1,21 +1,22 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
-import type { Tag, TagComparisonResponse, TagsResponse } from "@/components/hooks/api-types";
+import { queryKeys, type Tag, type TagComparisonResponse, type TagsResponse } from "@/lib/api/contract";
+import type { MetricId } from "@/lib/metrics/catalog";
 
 /** Every tag with the number of days it is on. */
 export function useTags() {
-  return useQuery({ queryKey: ["tags"], queryFn: () => apiFetch<TagsResponse>("/api/tags") });
+  return useQuery({ queryKey: queryKeys.tags, queryFn: () => apiFetch<TagsResponse>("/api/tags") });
 }
 
 function useInvalidateTags() {
   const qc = useQueryClient();
   return () =>
     Promise.all([
-      qc.invalidateQueries({ queryKey: ["tags"] }),
-      qc.invalidateQueries({ queryKey: ["notes"] }),
-      qc.invalidateQueries({ queryKey: ["tag-comparison"] }),
-      qc.invalidateQueries({ queryKey: ["day"] }),
+      qc.invalidateQueries({ queryKey: queryKeys.tags }),
+      qc.invalidateQueries({ queryKey: queryKeys.notes.all }),
+      qc.invalidateQueries({ queryKey: queryKeys.tagComparison.all }),
+      qc.invalidateQueries({ queryKey: queryKeys.day.all }),
     ]);
 }
 
@@ -45,9 +46,9 @@ export function useDeleteTag() {
 }
 
 /** A metric on days with the tag against days without it. */
-export function useTagComparison(tagId: number | null, metric: string, lag: 0 | 1) {
+export function useTagComparison(tagId: number | null, metric: MetricId, lag: 0 | 1) {
   return useQuery({
-    queryKey: ["tag-comparison", { tagId, metric, lag }],
+    queryKey: queryKeys.tagComparison.one(tagId, metric, lag),
     queryFn: () => apiFetch<TagComparisonResponse>(withQuery(`/api/tags/${tagId}/comparison`, { metric, lag })),
     enabled: tagId !== null,
   });

@@ -1,6 +1,4 @@
 import { formatDistanceStrict } from "date-fns";
-import { currentUser } from "@/lib/auth/session";
-import { env } from "@/lib/env.mjs";
 import {
   collectionsForScopes,
   missingCollections,
@@ -8,11 +6,10 @@ import {
   SCOPE_LABELS,
   SHARED_ITEM_LABELS,
 } from "@/lib/auth/scopes";
-import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
-import { findUserById } from "@/lib/db/queries/users";
+import type { SettingsPageData } from "@/lib/services/settings";
+import type { FormAction } from "@/lib/api/contract";
 import { ConnectButton } from "@/components/auth/connect-button";
 import { DisconnectForm } from "@/components/auth/disconnect-form";
-import { disconnectRing, reconnectRing } from "@/app/(app)/settings/actions-connection";
 
 const STATUS_TEXT: Record<string, string> = {
   active: "Active",
@@ -38,14 +35,18 @@ function tokenState(status: string, expiresAt: number | null, now: number): stri
 }
 
 /** Settings → Connection: which ring account, what it shares, the token's state; reconnect and disconnect. */
-export async function ConnectionSection() {
-  const user = await currentUser();
-  if (!user) return null;
-  const [account, person] = await Promise.all([findRingAccountByUserId(user.id), findUserById(user.id)]);
+export function ConnectionSection({
+  account,
+  email,
+  requestedScopes,
+  role,
+  reconnect,
+  disconnect,
+}: SettingsPageData["connection"] & { role: SettingsPageData["user"]["role"]; reconnect: FormAction; disconnect: FormAction }) {
   const granted = normalizeScopes(account?.scope ?? "");
   const shared = collectionsForScopes(granted);
   const notShared = missingCollections(granted);
-  const requestedButMissing = normalizeScopes(env.RING_SCOPES).filter((s) => !granted.includes(s));
+  const requestedButMissing = normalizeScopes(requestedScopes).filter((s) => !granted.includes(s));
   const status = account?.status ?? "disconnected";
   const now = Date.now();
 
@@ -65,9 +66,9 @@ export async function ConnectionSection() {
           {account?.ringUserId ?? "not connected"}
         </dd>
         <dt className="text-slate-500 dark:text-slate-400">E-mail</dt>
-        <dd data-testid="ring-email">{person?.email ?? "not shared"}</dd>
+        <dd data-testid="ring-email">{email ?? "not shared"}</dd>
         <dt className="text-slate-500 dark:text-slate-400">Role</dt>
-        <dd>{user.role === "owner" ? "Owner of this Ringside" : "Member"}</dd>
+        <dd>{role === "owner" ? "Owner of this Ringside" : "Member"}</dd>
         <dt className="text-slate-500 dark:text-slate-400">Status</dt>
         <dd data-testid="token-state">
           {tokenState(status, account?.expiresAt ?? null, now)}
@@ -118,14 +119,14 @@ export async function ConnectionSection() {
       )}
 
       <div className="flex flex-col gap-3 border-t border-slate-200 pt-4 dark:border-slate-800 sm:flex-row sm:items-start">
-        <form action={reconnectRing}>
+        <form action={reconnect}>
           <ConnectButton
             label={notShared.length > 0 ? "Reconnect to share more" : "Reconnect"}
             pendingLabel="Opening the ring's consent…"
             variant={status === "needs_reconnect" ? "primary" : "secondary"}
           />
         </form>
-        {account && <DisconnectForm action={disconnectRing} />}
+        {account && <DisconnectForm action={disconnect} />}
       </div>
     </section>
   );

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { COLLECTIONS, type CollectionId } from "@/lib/metrics/catalog";
 import { formatNumber } from "@/lib/metrics/format";
 import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
-import type { CollectionRange } from "@/components/hooks/api-types";
+import type { CollectionRange, DeleteDataResponse } from "@/lib/api/contract";
 import { Button, Field, inputClass } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
 
@@ -98,7 +98,7 @@ function DeleteAll() {
   const run = async () => {
     setState({ busy: true, error: null, done: null });
     try {
-      const res = await apiFetch<{ deleted: Record<string, number> }>("/api/data", { method: "DELETE", json: { confirm: typed } });
+      const res = await apiFetch<DeleteDataResponse>("/api/data", { method: "DELETE", json: { confirm: typed } });
       const n = Object.values(res.deleted).reduce((s, x) => s + x, 0);
       setState({ busy: false, error: null, done: n });
       setOpen(false);

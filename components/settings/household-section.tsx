@@ -1,18 +1,25 @@
 import { format } from "date-fns";
-import { currentUser } from "@/lib/auth/session";
-import { listPendingInvites } from "@/lib/db/queries/invites";
-import { listHouseholdMembers } from "@/lib/db/queries/users";
+import type { CreateInviteState, FormAction } from "@/lib/api/contract";
+import type { PendingInvite } from "@/lib/db/queries/invites";
+import type { HouseholdMember } from "@/lib/db/queries/users";
 import { InviteCreateForm } from "@/components/auth/invite-create-form";
-import { createInviteLink, revokeInvite } from "@/app/(app)/settings/actions-connection";
 
 const STATUS_TEXT: Record<string, string> = { active: "connected", needs_reconnect: "needs reconnect", disconnected: "disconnected" };
 
 /** Settings → Household (owner only): invite links, pending invites, members. */
-export async function HouseholdSection() {
-  const user = await currentUser();
-  if (!user || user.role !== "owner") return null;
-  const [invites, members] = await Promise.all([listPendingInvites(), listHouseholdMembers()]);
-
+export function HouseholdSection({
+  userId,
+  invites,
+  members,
+  createInviteLink,
+  revokeInvite,
+}: {
+  userId: string;
+  invites: PendingInvite[];
+  members: HouseholdMember[];
+  createInviteLink: (prev: CreateInviteState, formData: FormData) => Promise<CreateInviteState>;
+  revokeInvite: FormAction;
+}) {
   return (
     <section
       aria-labelledby="household-heading"
@@ -60,7 +67,7 @@ export async function HouseholdSection() {
             <li key={m.id} data-testid="member" className="flex flex-wrap items-center justify-between gap-2 py-2">
               <span className="break-all">
                 {m.email ?? <span className="font-mono text-xs">{m.ringUserId ?? m.id}</span>}
-                {m.id === user.id && <span className="text-slate-500 dark:text-slate-400"> (you)</span>}
+                {m.id === userId && <span className="text-slate-500 dark:text-slate-400"> (you)</span>}
               </span>
               <span className="text-xs text-slate-500 dark:text-slate-400">
                 {m.role === "owner" ? "owner" : "member"} · {m.connectionStatus ? (STATUS_TEXT[m.connectionStatus] ?? m.connectionStatus) : "no ring"} · since{" "}

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 
-type ImportResult = { documents: Record<string, number>; rejected: number; notes: number; tags: number };
+import type { ImportResponse as ImportResult } from "@/lib/api/contract";
 
 /** Settings → Import: a "ringside-export-v1" JSON file from this or another Ringside instance. */
 export function ImportSection() {

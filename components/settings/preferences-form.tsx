@@ -1,14 +1,14 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { Preferences } from "@/components/hooks/api-types";
-import { preferencesKey, usePreferences, useUpdatePreferences } from "@/components/hooks/use-preferences";
+import { queryKeys, type Preferences } from "@/lib/api/contract";
+import { usePreferences, useUpdatePreferences } from "@/components/hooks/use-preferences";
 import { Segmented } from "@/components/ui/segmented";
 
 export function PreferencesForm({ initial }: { initial: Preferences }) {
   const qc = useQueryClient();
   useEffect(() => {
-    if (!qc.getQueryData(preferencesKey)) qc.setQueryData(preferencesKey, initial);
+    if (!qc.getQueryData(queryKeys.preferences)) qc.setQueryData(queryKeys.preferences, initial);
   }, [qc, initial]);
   const prefs = usePreferences().data ?? initial;
   const update = useUpdatePreferences();

@@ -1,7 +1,5 @@
 import Link from "next/link";
-import { currentUser } from "@/lib/auth/session";
-import { getDataFamily, getPollMinutes } from "@/lib/sync/settings";
-import { webhookOverview } from "@/lib/sync/subscriptions";
+import type { SettingsPageData } from "@/lib/services/settings";
 import { SyncSettingsForm } from "@/components/sync/sync-settings-form";
 
 const MODE_TEXT = {
@@ -12,10 +10,7 @@ const MODE_TEXT = {
 } as const;
 
 /** Settings → Sync: data family, poll interval, webhook subscription state. */
-export async function SyncSection() {
-  const user = await currentUser();
-  if (!user) return null;
-  const hooks = webhookOverview();
+export function SyncSection({ dataFamily, pollMinutes, webhooks: hooks, canEdit }: SettingsPageData["sync"] & { canEdit: boolean }) {
   return (
     <section
       aria-labelledby="sync-heading"
@@ -30,7 +25,7 @@ export async function SyncSection() {
           Progress and freshness
         </Link>
       </div>
-      <SyncSettingsForm dataFamily={getDataFamily()} pollMinutes={getPollMinutes()} canEdit={user.role === "owner"} />
+      <SyncSettingsForm dataFamily={dataFamily} pollMinutes={pollMinutes} canEdit={canEdit} />
       <div className="space-y-1 text-sm" data-testid="webhook-state" data-mode={hooks.mode}>
         <h3 className="font-medium">Webhooks</h3>
         <p>{MODE_TEXT[hooks.mode]}</p>

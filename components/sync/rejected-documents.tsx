@@ -1,4 +1,4 @@
-import type { SyncStatusResponse } from "@/lib/sync/status";
+import type { SyncStatusResponse } from "@/lib/api/contract";
 import { timeAgo } from "@/components/sync/format";
 
 /** Documents the ring service sent that did not pass validation: kept aside, listed here. */

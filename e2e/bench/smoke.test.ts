@@ -120,7 +120,7 @@ it("measures a backfill: done per the database, requests against the minimum, in
 });
 
 it("measures trend reads against the raw query of the same rows", { timeout: 20_000 }, async () => {
-  const { getMetricSeries } = await import("@/lib/db/queries/metrics");
+  const { getMetricSeries } = await import("@/lib/services/metrics");
   const { getMetric } = await import("@/lib/metrics/catalog");
   const { warmupFrom } = await import("@/lib/metrics/series");
   const to = (await import("@/lib/db")).rawDb().prepare(`SELECT max(day) AS d FROM daily_sleep WHERE userId = ?`).get(person.userId) as { d: string };

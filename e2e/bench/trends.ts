@@ -44,7 +44,7 @@ export async function measureTrends(opts: {
 
 /**
  * The raw read the trends API's numeric series stands on: one daily column of one person in
- * a day range, in day order (what lib/db/queries/metrics.ts asks SQLite for).
+ * a day range, in day order (what lib/db/queries/ring-data.ts asks SQLite for).
  */
 export function rawDailyColumnReader(dbFile: string, table: string, column: string) {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });

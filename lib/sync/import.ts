@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
-import { setDayNote, createTag, listTags } from "@/lib/db/queries/notes";
+import { setDayNote, insertTag, listTags } from "@/lib/db/queries/notes";
 import { mapDocument, mapPersonalInfo } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { isRingCollection } from "@/lib/resources";
@@ -69,7 +69,7 @@ export async function importRingsideExport(userId: string, data: RingsideExport)
   const existing = new Set((await listTags(userId)).map((t) => t.name));
   for (const tag of data.tags ?? []) {
     if (existing.has(tag.name)) continue;
-    await createTag({ userId, name: tag.name, color: tag.color ?? null });
+    await insertTag({ userId, name: tag.name, color: tag.color ?? null });
     existing.add(tag.name);
     result.tags += 1;
   }

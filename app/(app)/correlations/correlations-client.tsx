@@ -6,7 +6,7 @@ import { displayScale, formatTick, type Units } from "@/lib/metrics/format";
 import { isRangePreset, resolveRange, type RangePreset } from "@/lib/metrics/ranges";
 import { LazyScatterPlot } from "@/components/charts/lazy";
 import { RangePicker } from "@/components/dashboard/range-picker";
-import type { CorrelationResponse } from "@/components/hooks/api-types";
+import type { CorrelationResponse } from "@/lib/api/contract";
 import { useCorrelation, useStrongestCorrelations } from "@/components/hooks/use-correlations";
 import { useMetricsOverview } from "@/components/hooks/use-metrics-overview";
 import { useNotes } from "@/components/hooks/use-notes";

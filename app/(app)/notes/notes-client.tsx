@@ -5,7 +5,7 @@ import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog"
 import { addDays, formatDay, isDay, todayIn } from "@/lib/metrics/days";
 import { deltaTone, formatDelta, formatValue, type Units } from "@/lib/metrics/format";
 import { DayNoteEditor } from "@/components/dashboard/day-note-editor";
-import type { Tag } from "@/components/hooks/api-types";
+import type { Tag } from "@/lib/api/contract";
 import { useMetricsOverview } from "@/components/hooks/use-metrics-overview";
 import { useNotes } from "@/components/hooks/use-notes";
 import { useUnits } from "@/components/hooks/use-preferences";

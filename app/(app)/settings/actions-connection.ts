@@ -13,6 +13,7 @@ import { deletePendingInvite } from "@/lib/db/queries/invites";
 import { deleteUserData, deleteUserSessions, findUserById } from "@/lib/db/queries/users";
 import { decryptToken } from "@/lib/ring/crypto";
 import { revokeAccessToken } from "@/lib/ring/oauth";
+import type { CreateInviteState } from "@/lib/api/contract";
 
 /**
  * Server actions of Settings → Connection and Household. Each one gets the person from
@@ -77,7 +78,6 @@ async function disconnect(form: unknown): Promise<void> {
   await signOut({ redirectTo: "/sign-in?disconnected=1" });
 }
 
-export type CreateInviteState = { link?: string; expiresAt?: string; error?: { code: string; message: string } };
 
 /** Owner only: a single-use invite link that expires in 7 days. The link is shown once. */
 export async function createInviteLink(_prev: CreateInviteState, _formData: FormData): Promise<CreateInviteState> {

@@ -1,25 +1,30 @@
 import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { getSettingsPageData } from "@/lib/services/settings";
 import { ConnectionSection } from "@/components/settings/connection-section";
+import { DataSectionClient } from "@/components/settings/data-section-client";
 import { HouseholdSection } from "@/components/settings/household-section";
-import { SyncSection } from "@/components/settings/sync-section";
-import { DataSection } from "@/components/settings/data-section";
 import { ImportSection } from "@/components/settings/import-section";
-import { PreferencesSection } from "@/components/settings/preferences-section";
+import { PreferencesForm } from "@/components/settings/preferences-form";
+import { SyncSection } from "@/components/settings/sync-section";
+import { createInviteLink, disconnectRing, reconnectRing, revokeInvite } from "@/app/(app)/settings/actions-connection";
 
 export const metadata: Metadata = { title: "Settings" };
 
-// Each section is a server component owned by its feature (connection, household, sync,
-// data export/delete, preferences) and checks the signed-in person itself.
-export default function SettingsPage() {
+// The page reads everything once (lib/services/settings.ts) and hands each section its part
+// and the server actions it submits to; the sections only render.
+export default async function SettingsPage() {
+  const user = await requireUser();
+  const s = await getSettingsPageData(user);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
-      <ConnectionSection />
-      <HouseholdSection />
-      <SyncSection />
-      <DataSection />
+      <ConnectionSection {...s.connection} role={user.role} reconnect={reconnectRing} disconnect={disconnectRing} />
+      {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} />}
+      <SyncSection {...s.sync} canEdit={user.role === "owner"} />
+      <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
       <ImportSection />
-      <PreferencesSection />
+      <PreferencesForm initial={s.preferences} />
     </div>
   );
 }

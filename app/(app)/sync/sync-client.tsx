@@ -1,7 +1,8 @@
 "use client";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { useSyncDetails, type SyncStatusResponse } from "@/components/hooks/use-sync-status";
+import { useSyncDetails } from "@/components/hooks/use-sync-status";
+import type { SyncStatusResponse } from "@/lib/api/contract";
 import { CollectionProgress } from "@/components/sync/collection-progress";
 import { RejectedDocuments } from "@/components/sync/rejected-documents";
 import { SyncNowButton } from "@/components/sync/sync-now-button";

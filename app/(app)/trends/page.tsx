@@ -4,9 +4,10 @@ import { requireUser } from "@/lib/auth/session";
 import { getMetric } from "@/lib/metrics/catalog";
 import { todayIn } from "@/lib/metrics/days";
 import { resolveRange } from "@/lib/metrics/ranges";
-import { getMetricSeries, getMetricsOverview } from "@/lib/db/queries/metrics";
+import { getMetricSeries, getMetricsOverview } from "@/lib/services/metrics";
 import { parseTrendsState } from "@/components/dashboard/trends-state";
 import { TrendsClient } from "@/app/(app)/trends/trends-client";
+import { queryKeys } from "@/lib/api/contract";
 
 export const metadata: Metadata = { title: "Trends" };
 
@@ -18,10 +19,10 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   const overview = getMetricsOverview(user.id);
   const { from, to } = resolveRange(state.range, overview, todayIn(), { from: state.from, to: state.to });
   const qc = new QueryClient();
-  qc.setQueryData(["metrics-overview"], overview);
+  qc.setQueryData(queryKeys.metricsOverview, overview);
   const first = state.metrics[0];
   if (first && overview.lastDay) {
-    qc.setQueryData(["metric-series", { metric: first, from, to }], getMetricSeries({ userId: user.id, metric: getMetric(first), from, to }));
+    qc.setQueryData(queryKeys.metricSeries(first, from, to), getMetricSeries({ userId: user.id, metric: getMetric(first), from, to }));
   }
   return (
     <HydrationBoundary state={dehydrate(qc)}>

@@ -10,7 +10,7 @@ import { useMetricSeriesMany } from "@/components/hooks/use-metric-series";
 import { useMetricsOverview } from "@/components/hooks/use-metrics-overview";
 import { useNotes } from "@/components/hooks/use-notes";
 import { useUnits } from "@/components/hooks/use-preferences";
-import type { TagRef } from "@/components/hooks/api-types";
+import type { TagRef } from "@/lib/api/contract";
 import { PageHeader } from "@/components/ui/card";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { Skeleton } from "@/components/ui/skeleton";

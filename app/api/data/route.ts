@@ -1,7 +1,8 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
 import { deleteDataBodySchema } from "@/lib/api/schemas";
-import { deleteAllMyData } from "@/lib/db/queries/user-data";
+import { deleteAllMyData } from "@/lib/services/people";
 import { logger } from "@/lib/log";
+import { json, type DeleteDataResponse } from "@/lib/api/contract";
 
 // DELETE /api/data – deletes every ring document, note and tag of the signed-in person
 // (body {"confirm":"DELETE"}); the sign-in and the ring connection stay
@@ -9,5 +10,5 @@ export const DELETE = withUser(async ({ user, req }) => {
   await parseJsonBody(req, deleteDataBodySchema);
   const deleted = await deleteAllMyData(user.id);
   logger.info({ userId: user.id, tables: Object.keys(deleted).length }, "user data deleted");
-  return Response.json({ deleted });
+  return json<DeleteDataResponse>({ deleted });
 });

@@ -1,6 +1,7 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
 import { createTagBodySchema } from "@/lib/api/schemas";
-import { createTag, listTags } from "@/lib/db/queries/notes";
+import { listTags } from "@/lib/db/queries/notes";
+import { createTag } from "@/lib/services/tags";
 
 // GET /api/tags – every tag with the number of days it is on
 export const GET = withUser(async ({ user }) => Response.json({ tags: await listTags(user.id) }));

@@ -1,6 +1,5 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/api/errors";
 
 // The person's own notes and tags on days. A day has at most one free-text note and any
 // number of tags; tags are reusable by name (stored lower-case, unique per person).
@@ -90,25 +89,26 @@ export async function listTags(userId: string): Promise<TagSummary[]> {
     .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
 }
 
-export async function createTag(opts: { userId: string; name: string; color?: string | null }): Promise<TagSummary> {
-  const existing = await db.tag.findUnique({ where: { userId_name: { userId: opts.userId, name: opts.name } } });
-  if (existing) throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
+/** A tag of the person, or null (another person's tags do not exist for them). */
+export async function findTag(opts: { userId: string; id: number }): Promise<{ id: number; name: string; color: string | null } | null> {
+  return db.tag.findFirst({ where: { id: opts.id, userId: opts.userId }, select: { id: true, name: true, color: true } });
+}
+
+/** Whether the person has a tag of that name (other than `exceptId`). */
+export async function tagNameTaken(opts: { userId: string; name: string; exceptId?: number }): Promise<boolean> {
+  const found = await db.tag.findFirst({
+    where: { userId: opts.userId, name: opts.name, ...(opts.exceptId !== undefined ? { NOT: { id: opts.exceptId } } : {}) },
+    select: { id: true },
+  });
+  return found !== null;
+}
+
+export async function insertTag(opts: { userId: string; name: string; color?: string | null }): Promise<TagSummary> {
   const t = await db.tag.create({ data: { userId: opts.userId, name: opts.name, color: opts.color ?? null } });
   return { id: t.id, name: t.name, color: t.color, days: 0 };
 }
 
-async function ownTag(userId: string, id: number) {
-  const tag = await db.tag.findFirst({ where: { id, userId } });
-  if (!tag) throw new AppError("not_found", "No such tag.");
-  return tag;
-}
-
-export async function updateTag(opts: { userId: string; id: number; name?: string; color?: string | null }): Promise<TagSummary> {
-  await ownTag(opts.userId, opts.id);
-  if (opts.name !== undefined) {
-    const clash = await db.tag.findFirst({ where: { userId: opts.userId, name: opts.name, NOT: { id: opts.id } } });
-    if (clash) throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
-  }
+export async function updateTagFields(opts: { id: number; name?: string; color?: string | null }): Promise<TagSummary> {
   const t = await db.tag.update({
     where: { id: opts.id },
     data: { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.color !== undefined ? { color: opts.color } : {}) },
@@ -117,14 +117,12 @@ export async function updateTag(opts: { userId: string; id: number; name?: strin
   return { id: t.id, name: t.name, color: t.color, days: t._count.days };
 }
 
-export async function deleteTag(opts: { userId: string; id: number }): Promise<void> {
-  await ownTag(opts.userId, opts.id);
-  await db.tag.delete({ where: { id: opts.id } });
+export async function deleteTagById(id: number): Promise<void> {
+  await db.tag.delete({ where: { id } });
 }
 
-/** The tag (if it is the person's) and the days it is on. */
-export async function getTagDays(opts: { userId: string; id: number }): Promise<{ tag: TagSummary; days: string[] }> {
-  const tag = await ownTag(opts.userId, opts.id);
-  const rows = await db.dayTag.findMany({ where: { userId: opts.userId, tagId: opts.id }, select: { day: true }, orderBy: { day: "asc" } });
-  return { tag: { id: tag.id, name: tag.name, color: tag.color, days: rows.length }, days: rows.map((r) => r.day) };
+/** The days a tag is on, oldest first. */
+export async function listTagDays(opts: { userId: string; tagId: number }): Promise<string[]> {
+  const rows = await db.dayTag.findMany({ where: { userId: opts.userId, tagId: opts.tagId }, select: { day: true }, orderBy: { day: "asc" } });
+  return rows.map((r) => r.day);
 }

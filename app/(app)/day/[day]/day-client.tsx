@@ -11,7 +11,7 @@ import { ScoreRing } from "@/components/charts/score-ring";
 import { CategoryBadge } from "@/components/dashboard/category-days";
 import { ContributorBars } from "@/components/dashboard/contributor-bars";
 import { DayNoteEditor } from "@/components/dashboard/day-note-editor";
-import type { DayResponse } from "@/components/hooks/api-types";
+import type { DayResponse } from "@/lib/api/contract";
 import { useDay } from "@/components/hooks/use-day";
 import { useUnits } from "@/components/hooks/use-preferences";
 import { Card, PageHeader } from "@/components/ui/card";

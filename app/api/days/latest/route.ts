@@ -1,6 +1,6 @@
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { getTodayQuerySchema } from "@/lib/api/schemas";
-import { getTodaySummary } from "@/lib/db/queries/metrics";
+import { getTodaySummary } from "@/lib/services/metrics";
 
 // GET /api/days/latest?day – the Today page: the newest day of each collection against the
 // 7 days before it and its 90-day baseline (optionally as of an earlier day)

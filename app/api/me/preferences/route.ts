@@ -1,6 +1,6 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
 import { updatePreferencesBodySchema } from "@/lib/api/schemas";
-import { getPreferences, updatePreferences } from "@/lib/db/queries/user-data";
+import { getPreferences, updatePreferences } from "@/lib/services/people";
 import { servedOverHttps } from "@/lib/auth/origin";
 
 const YEAR_S = 365 * 24 * 3600;

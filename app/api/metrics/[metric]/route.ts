@@ -1,7 +1,7 @@
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { getMetricSeriesParamsSchema, getMetricSeriesQuerySchema } from "@/lib/api/schemas";
 import { getMetric } from "@/lib/metrics/catalog";
-import { getMetricSeries } from "@/lib/db/queries/metrics";
+import { getMetricSeries } from "@/lib/services/metrics";
 
 // GET /api/metrics/:metric?from&to – one metric's series for charts, with rolling means,
 // baseline band, anomaly flags and the comparison with the previous period of equal length

@@ -1,6 +1,6 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
 import { tagIdParamsSchema, updateTagBodySchema } from "@/lib/api/schemas";
-import { deleteTag, updateTag } from "@/lib/db/queries/notes";
+import { deleteTag, updateTag } from "@/lib/services/tags";
 
 // PATCH /api/tags/:id – renames or recolours a tag
 export const PATCH = withUser<{ id: string }>(async ({ user, params, req }) => {

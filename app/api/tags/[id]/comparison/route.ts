@@ -1,11 +1,8 @@
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { tagComparisonQuerySchema, tagIdParamsSchema } from "@/lib/api/schemas";
 import { getMetric } from "@/lib/metrics/catalog";
-import { addDays, dayRange } from "@/lib/metrics/days";
-import { toDense, type DayValue } from "@/lib/metrics/series";
-import { compareTagged } from "@/lib/metrics/stats";
-import { getMetricsOverview, getMetricValues } from "@/lib/db/queries/metrics";
-import { getTagDays } from "@/lib/db/queries/notes";
+import { getTagDays } from "@/lib/services/tags";
+import { compareTagDays, getMetricsOverview } from "@/lib/services/metrics";
 
 // GET /api/tags/:id/comparison?metric&lag&from&to – a metric on days with the tag against
 // days without it (lag 1: the day after each day), with n and the difference
@@ -20,10 +17,6 @@ export const GET = withUser<{ id: string }>(async ({ user, params, searchParams 
   if (!from || !to || from > to) {
     return Response.json({ tag, metric: metric.id, lag: query.lag, from, to, comparison: null });
   }
-  const end = addDays(to, query.lag);
-  const values = toDense(getMetricValues({ userId: user.id, metric, from, to: end }) as DayValue<number | null>[], from, end);
-  const taggedSet = new Set(days);
-  const tagged = dayRange(from, to).map((d) => taggedSet.has(d));
-  const comparison = compareTagged(values, tagged, query.lag);
+  const comparison = compareTagDays({ userId: user.id, metric, lag: query.lag, from, to, taggedDays: days });
   return Response.json({ tag, metric: metric.id, lag: query.lag, from, to, comparison });
 });

@@ -1,22 +1,19 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/api/errors";
-import { deleteUserData, findUserById } from "@/lib/db/queries/users";
 import type { Preferences } from "@/lib/api/schemas";
+import { findPreferences, updatePreferences as writePreferences } from "@/lib/db/queries/preferences";
+import { deleteUserData, findUserById } from "@/lib/db/queries/users";
 
-// The person's preferences and the "delete all my data" action.
+// A signed-in person's own things: preferences and "delete all my data".
 
 export async function getPreferences(userId: string): Promise<Preferences> {
-  const u = await db.user.findUnique({ where: { id: userId }, select: { units: true, theme: true } });
-  if (!u) throw new AppError("not_found", "No such person.");
-  return {
-    units: u.units === "imperial" ? "imperial" : "metric",
-    theme: u.theme === "light" || u.theme === "dark" ? u.theme : "system",
-  };
+  const prefs = await findPreferences(userId);
+  if (!prefs) throw new AppError("not_found", "No such person.");
+  return prefs;
 }
 
 export async function updatePreferences(userId: string, patch: Partial<Preferences>): Promise<Preferences> {
-  await db.user.update({ where: { id: userId }, data: patch });
+  await writePreferences(userId, patch);
   return getPreferences(userId);
 }
 

@@ -1,0 +1,77 @@
+// The dashboard API's contract, shared by the route handlers (which answer with these shapes:
+// `json<T>()` below) and the client hooks (which ask for them), with the React Query keys of
+// each. Types and key builders only — no server code — so it is the one module under lib/api
+// that the browser imports. A shape changes here or nowhere.
+import type { CollectionRange } from "@/lib/db/queries/ring-data";
+import type { DayNoteEntry, TagSummary } from "@/lib/db/queries/notes";
+import type { MetricId } from "@/lib/metrics/catalog";
+import type { DayDetail } from "@/lib/metrics/day-detail";
+import type { MetricSeries } from "@/lib/metrics/series";
+import type { GroupComparison } from "@/lib/metrics/stats";
+import type { Preferences } from "@/lib/api/schemas";
+import type { CalendarResponse, CorrelationResponse, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
+import type { DeletedCounts } from "@/lib/services/people";
+import type { ImportResult } from "@/lib/sync/import";
+import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
+
+export type { CalendarResponse, CollectionRange, CorrelationResponse, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
+
+/** GET /api/metrics/:metric */
+export type SeriesResponse = MetricSeries;
+/** A tag as it appears on a day. */
+export type TagRef = DayNoteEntry["tags"][number];
+/** GET/PUT /api/notes/:day */
+export type DayNote = DayNoteEntry;
+/** GET /api/days/:day */
+export type DayResponse = DayDetail & { note: DayNote };
+/** GET /api/notes?from&to */
+export type NotesResponse = { from: string; to: string; days: DayNote[] };
+/** POST /api/tags, PATCH /api/tags/:id */
+export type Tag = TagSummary;
+/** GET /api/tags */
+export type TagsResponse = { tags: Tag[] };
+/** GET /api/tags/:id/comparison */
+export type TagComparisonResponse = {
+  tag: Tag;
+  metric: MetricId;
+  lag: 0 | 1;
+  from: string | null;
+  to: string | null;
+  comparison: GroupComparison | null;
+};
+/** One collection's freshness, as the dashboard's chips read GET /api/sync/status. */
+export type SyncCollectionStatus = { collection: string } & Partial<Pick<CollectionSyncStatus, "status" | "lastSuccessAt" | "newestDay" | "lastError">>;
+
+/** POST /api/import */
+export type ImportResponse = ImportResult;
+/** DELETE /api/data */
+export type DeleteDataResponse = { deleted: DeletedCounts };
+
+/** A server action bound to a form (it answers refusals as the error envelope, lib/api/action.ts). */
+export type FormAction = (formData: FormData) => Promise<void>;
+/** Settings → Household's "Create invite link" (useActionState). */
+export type CreateInviteState = { link?: string; expiresAt?: string; error?: { code: string; message: string } };
+
+/** A route handler's JSON answer, checked against its contract type. */
+export function json<T>(body: T, init?: ResponseInit): Response {
+  return Response.json(body, init);
+}
+
+/**
+ * The React Query keys: arrays that start with the resource's name, so invalidating a prefix
+ * (`queryKeys.notes.all`) reaches every range of it.
+ */
+export const queryKeys = {
+  today: ["today"] as const,
+  metricsOverview: ["metrics-overview"] as const,
+  metricSeries: (metric: MetricId, from: string, to: string) => ["metric-series", { metric, from, to }] as const,
+  calendar: (metric: MetricId, from: string | null, to: string | null) => ["calendar", { metric, from, to }] as const,
+  correlation: (x: MetricId, y: MetricId, lag: 0 | 1, from: string | null, to: string | null) => ["correlation", { x, y, lag, from, to }] as const,
+  strongest: (from: string | null, to: string | null) => ["correlations-strongest", { from, to }] as const,
+  day: { all: ["day"] as const, one: (day: string) => ["day", day] as const },
+  notes: { all: ["notes"] as const, range: (from: string, to: string) => ["notes", { from, to }] as const },
+  tags: ["tags"] as const,
+  tagComparison: { all: ["tag-comparison"] as const, one: (tagId: number | null, metric: MetricId, lag: 0 | 1) => ["tag-comparison", { tagId, metric, lag }] as const },
+  preferences: ["preferences"] as const,
+  syncStatus: ["sync-status"] as const,
+};

@@ -1,0 +1,223 @@
+import "server-only";
+import { getMetric, HEADLINE_METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import { classifyCalendarDays, heatLevel, heatThresholds, type CalendarStatus } from "@/lib/metrics/calendar";
+import { rankCorrelations, RANK_MIN_N } from "@/lib/metrics/correlations";
+import { buildDayDetail, type DayDetail } from "@/lib/metrics/day-detail";
+import { addDays, dayRange, diffDays } from "@/lib/metrics/days";
+import {
+  buildCategorySeries,
+  buildNumericSeries,
+  dayAt,
+  sleepPeriodValues,
+  toDense,
+  warmupFrom,
+  type DayValue,
+  type MetricSeries,
+  type SleepPeriodLike,
+} from "@/lib/metrics/series";
+import { compareTagged, correlationStrength, pearson, type Correlation, type GroupComparison } from "@/lib/metrics/stats";
+import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
+import {
+  getDailyColumns,
+  getDataRanges,
+  getDayDocuments,
+  getDaysWithDocuments,
+  getDocumentDayBounds,
+  getLatestDays,
+  getNeighbourDays,
+  getNewestSyncedDay,
+  getPersonalAge,
+  getSleepPeriodColumns,
+  type CollectionRange,
+  type RangeOptions,
+} from "@/lib/db/queries/ring-data";
+
+// The metrics service: what the pages and the chart API ask for, composed from the ring-data
+// reads (lib/db/queries/ring-data.ts: rows) and the pure builders of lib/metrics (series,
+// statistics, the Today summary, the calendar). No HTTP here; the routes parse and answer.
+
+type Value = number | string | null;
+
+/** The columns every sleep-period metric needs (pickMainSleep reads them). */
+const PERIOD_BASE = ["day", "type", "total_sleep_duration", "time_in_bed"] as const;
+
+/** One value per day for each of `metrics` in a range, from one read of each table. */
+export function getMetricValues(opts: RangeOptions & { metrics: readonly MetricDef[] }): Map<MetricId, DayValue<Value>[]> {
+  const out = new Map<MetricId, DayValue<Value>[]>();
+  const daily = new Map<MetricDef["collection"], MetricDef[]>();
+  const periodMetrics: MetricDef[] = [];
+  for (const m of opts.metrics) {
+    if (m.source.type === "daily") daily.set(m.collection, [...(daily.get(m.collection) ?? []), m]);
+    else periodMetrics.push(m);
+  }
+  for (const [collection, metrics] of daily) {
+    if (collection === "sleep") continue;
+    const columns = [...new Set(metrics.map((m) => (m.source.type === "daily" ? m.source.column : "")))];
+    const rows = getDailyColumns({ ...opts, collection, columns });
+    for (const m of metrics) {
+      const col = m.source.type === "daily" ? m.source.column : "";
+      out.set(m.id, rows.map((r) => ({ day: r.day, value: (r[col] ?? null) as Value })));
+    }
+  }
+  if (periodMetrics.length > 0) {
+    const columns = [...PERIOD_BASE, ...periodMetrics.flatMap((m) => (m.source.type === "night" ? [m.source.column] : []))];
+    const periods = getSleepPeriodColumns({ ...opts, columns }) as unknown as SleepPeriodLike[];
+    for (const m of periodMetrics) out.set(m.id, sleepPeriodValues(m, periods));
+  }
+  return out;
+}
+
+/** One metric's values per day in a range, oldest first. */
+export function getMetricDayValues(opts: RangeOptions & { metric: MetricDef }): DayValue<Value>[] {
+  return getMetricValues({ ...opts, metrics: [opts.metric] }).get(opts.metric.id) ?? [];
+}
+
+const numbers = (rows: DayValue<Value>[]) => rows as DayValue<number | null>[];
+
+/** One metric's chart series for [from, to] (numeric: with statistics; category: with counts). */
+export function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): MetricSeries {
+  const { metric, from, to, userId } = opts;
+  if (metric.kind === "category") {
+    const start = addDays(from, -(diffDays(from, to) + 1));
+    return buildCategorySeries(metric, getMetricDayValues({ userId, metric, from: start, to }) as DayValue<string | null>[], from, to);
+  }
+  return buildNumericSeries(metric, numbers(getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to })), from, to);
+}
+
+export type MetricsOverview = {
+  ranges: CollectionRange[];
+  /** oldest and newest day over every collection (null before the first sync) */
+  firstDay: string | null;
+  lastDay: string | null;
+};
+
+/** Which days each collection covers, and the overall first and last day. */
+export function getMetricsOverview(userId: string): MetricsOverview {
+  const ranges = getDataRanges(userId);
+  let firstDay: string | null = null;
+  let lastDay: string | null = null;
+  for (const r of ranges) {
+    if (r.firstDay && (!firstDay || r.firstDay < firstDay)) firstDay = r.firstDay;
+    if (r.lastDay && (!lastDay || r.lastDay > lastDay)) lastDay = r.lastDay;
+  }
+  return { ranges, firstDay, lastDay };
+}
+
+const TODAY_METRIC_DEFS = [...TODAY_METRICS, ...TODAY_CATEGORIES].map(getMetric);
+
+export type TodayResponse = TodaySummary & { ranges: CollectionRange[] };
+
+/** The Today page: each collection's newest day (on or before `asOf`) summarised. */
+export function getTodaySummary(userId: string, asOf?: string): TodayResponse {
+  const latestDay = getLatestDays(userId, asOf);
+  let day: string | null = null;
+  for (const d of Object.values(latestDay)) if (d && (!day || d > day)) day = d;
+  const rows = day ? Object.fromEntries(getMetricValues({ userId, metrics: TODAY_METRIC_DEFS, from: todayWindowStart(day), to: day })) : {};
+  const summary = buildTodaySummary({ day, latestDay, rows, age: getPersonalAge(userId) });
+  return { ...summary, ranges: getDataRanges(userId) };
+}
+
+export type CalendarResponse = {
+  metric: MetricId;
+  from: string;
+  to: string;
+  thresholds: number[];
+  days: Array<{ day: string; status: CalendarStatus; value: number | null; level: number | null }>;
+};
+
+/** The calendar: each day's value and state (value, not worn, missing, not yet synced) with a heat level. */
+export function getCalendar(opts: RangeOptions & { metric: MetricDef }): CalendarResponse {
+  const { userId, metric, from, to } = opts;
+  const values = toDense(numbers(getMetricDayValues(opts)), from, to);
+  const withDocs = getDaysWithDocuments(opts);
+  const nonWear = toDense(
+    getDailyColumns({ userId, collection: "daily_activity", columns: ["non_wear_time"], from, to }).map((r) => ({ day: r.day, value: r.non_wear_time as number | null })),
+    from,
+    to,
+  );
+  const bounds = getDocumentDayBounds(userId);
+  const days = classifyCalendarDays({
+    from,
+    to,
+    values,
+    hasAnyDocument: dayRange(from, to).map((d) => withDocs.has(d)),
+    nonWearS: nonWear,
+    newestDocumentDay: bounds.newest,
+    oldestDocumentDay: bounds.oldest,
+    newestSyncedDay: getNewestSyncedDay(userId),
+  });
+  const thresholds = heatThresholds(metric.kind, metric.unit, values);
+  return {
+    metric: metric.id,
+    from,
+    to,
+    thresholds,
+    days: days.map((d) => ({ ...d, level: d.value !== null && thresholds.length ? heatLevel(d.value, thresholds, metric.direction) : null })),
+  };
+}
+
+export type Strength = ReturnType<typeof correlationStrength>;
+
+export type CorrelationResponse = {
+  x: MetricId;
+  y: MetricId;
+  lag: 0 | 1;
+  from: string;
+  to: string;
+  points: Array<{ day: string; x: number; y: number }>;
+  correlation: (Correlation & { strength: Strength }) | null;
+};
+
+/** x on a day against y on the same day (lag 0) or the next (lag 1): points, Pearson's r and n. */
+export function getCorrelation(opts: RangeOptions & { x: MetricDef; y: MetricDef; lag: 0 | 1 }): CorrelationResponse {
+  const { userId, from, to, lag } = opts;
+  const yTo = addDays(to, lag);
+  const xs = toDense(numbers(getMetricDayValues({ userId, metric: opts.x, from, to })), from, to);
+  const ys = toDense(numbers(getMetricDayValues({ userId, metric: opts.y, from, to: yTo })), from, yTo).slice(lag, lag + xs.length);
+  const points: CorrelationResponse["points"] = [];
+  for (let i = 0; i < xs.length; i++) {
+    const a = xs[i];
+    const b = ys[i];
+    if (a !== null && a !== undefined && b !== null && b !== undefined) points.push({ day: dayAt(from, i), x: a, y: b });
+  }
+  const correlation = pearson(xs, ys);
+  return { x: opts.x.id, y: opts.y.id, lag, from, to, points, correlation: correlation ? { ...correlation, strength: correlationStrength(correlation.r) } : null };
+}
+
+export type StrongestResponse = {
+  from: string;
+  to: string;
+  minN: number;
+  results: Array<Correlation & { x: MetricId; y: MetricId; lag: 0 | 1; strength: Strength }>;
+};
+
+/** The strongest relationships between the headline metrics (lag 0 and 1), ranked by |r|. */
+export function getStrongestCorrelations(opts: RangeOptions & { limit: number }): StrongestResponse {
+  const { userId, from, to } = opts;
+  // one extra day so lag-1 pairs can use the day after `to`
+  const end = addDays(to, 1);
+  const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category");
+  const values = getMetricValues({ userId, metrics, from, to: end });
+  const series = metrics.map((m) => ({ metric: m, values: toDense(numbers(values.get(m.id) ?? []), from, end) }));
+  // lag 0 must not use the extra day
+  const lag0 = rankCorrelations(series.map((s) => ({ ...s, values: s.values.slice(0, -1) })), { lags: [0] });
+  const lag1 = rankCorrelations(series, { lags: [1] });
+  const ranked = [...lag0, ...lag1].sort((a, b) => Math.abs(b.r) - Math.abs(a.r) || b.n - a.n).slice(0, opts.limit);
+  return { from, to, minN: RANK_MIN_N, results: ranked.map((r) => ({ ...r, strength: correlationStrength(r.r) })) };
+}
+
+/** Every document of one day, its sleep periods' curves and its activity timeline. */
+export function getDayDetail(userId: string, day: string): DayDetail {
+  const docs = getDayDocuments(userId, day);
+  const { previous, next } = getNeighbourDays(userId, day);
+  return buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next });
+}
+
+/** A metric on days with a tag against days without it (lag 1: the day after each day). */
+export function compareTagDays(opts: RangeOptions & { metric: MetricDef; lag: 0 | 1; taggedDays: readonly string[] }): GroupComparison {
+  const { userId, metric, from, to, lag } = opts;
+  const end = addDays(to, lag);
+  const values = toDense(numbers(getMetricDayValues({ userId, metric, from, to: end })), from, end);
+  const tagged = new Set(opts.taggedDays);
+  return compareTagged(values, dayRange(from, to).map((d) => tagged.has(d)), lag);
+}

@@ -1,0 +1,46 @@
+import "server-only";
+import { env } from "@/lib/env.mjs";
+import type { SessionUser } from "@/lib/auth/session";
+import { findRingAccountByUserId, type RingAccountSummary } from "@/lib/db/queries/accounts";
+import { listPendingInvites, type PendingInvite } from "@/lib/db/queries/invites";
+import { findUserById, listHouseholdMembers, type HouseholdMember } from "@/lib/db/queries/users";
+import { getMetricsOverview, type MetricsOverview } from "@/lib/services/metrics";
+import { getPreferences } from "@/lib/services/people";
+import { getDataFamily, getPollMinutes } from "@/lib/sync/settings";
+import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
+import type { Preferences } from "@/lib/api/schemas";
+
+// Everything the Settings page shows, read in one place: the page passes each section its
+// part (the sections only render).
+
+export type SettingsPageData = {
+  user: SessionUser;
+  connection: {
+    account: Pick<RingAccountSummary, "ringUserId" | "status" | "statusReason" | "scope" | "expiresAt"> | null;
+    email: string | null;
+    /** the scopes Ringside asks for (RING_SCOPES) */
+    requestedScopes: readonly string[];
+  };
+  /** the owner only */
+  household: { invites: PendingInvite[]; members: HouseholdMember[] } | null;
+  sync: { dataFamily: ReturnType<typeof getDataFamily>; pollMinutes: number; webhooks: WebhookOverview };
+  data: MetricsOverview;
+  preferences: Preferences;
+};
+
+export async function getSettingsPageData(user: SessionUser): Promise<SettingsPageData> {
+  const [account, person, household, preferences] = await Promise.all([
+    findRingAccountByUserId(user.id),
+    findUserById(user.id),
+    user.role === "owner" ? Promise.all([listPendingInvites(), listHouseholdMembers()]) : null,
+    getPreferences(user.id),
+  ]);
+  return {
+    user,
+    connection: { account, email: person?.email ?? null, requestedScopes: env.RING_SCOPES },
+    household: household ? { invites: household[0], members: household[1] } : null,
+    sync: { dataFamily: getDataFamily(), pollMinutes: getPollMinutes(), webhooks: webhookOverview() },
+    data: getMetricsOverview(user.id),
+    preferences,
+  };
+}
