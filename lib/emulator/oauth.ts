@@ -5,7 +5,7 @@ import { z } from "zod";
 import { DEFAULT_CONSENT_EMAIL, renderConsentPage } from "./consent-page";
 import type { EmulatorContext, RequestMeta } from "./context";
 import { empty, errorPage, json, oauthError } from "./errors";
-import { ALL_SCOPES, IMPLICIT_TOKEN_TTL_S, UNAPPROVED_USER_CAP, type Client, type Scope } from "./store";
+import { ALL_SCOPES, IMPLICIT_TOKEN_TTL_S, UNAPPROVED_USER_CAP, fingerprint, type Client, type Scope } from "./store";
 
 const AUTHORIZE_PARAMS = ["response_type", "client_id", "redirect_uri", "state", "scope", "code_challenge", "code_challenge_method"];
 const TOKEN_PARAMS = ["grant_type", "code", "redirect_uri", "client_id", "client_secret", "code_verifier", "refresh_token"];
@@ -340,6 +340,8 @@ export async function handleRevoke(ctx: EmulatorContext, req: Request, url: URL,
   }
   if (!token) return oauthError("invalid_request", "access_token is required.");
   const known = ctx.state.accessTokens.get(token) ?? ctx.state.refreshTokens.get(token);
+  // The request log names the token revoked (by its fingerprint, never the token).
+  meta.tokenFingerprint = fingerprint(token);
   if (known) {
     meta.clientId = known.clientId;
     meta.userId = known.userId;

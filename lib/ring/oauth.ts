@@ -49,7 +49,7 @@ export class TokenEndpointUnavailableError extends Error {
 }
 
 /** HTTP Basic credentials as RFC 6749 §2.3.1 wants them (form-urlencoded id and secret). */
-export function clientBasicAuth(clientId = env.RING_CLIENT_ID, clientSecret = env.RING_CLIENT_SECRET): string {
+export function clientBasicAuth(clientId = env.RING_CLIENT_ID, clientSecret = env.RING_CLIENT_SECRET ?? ""): string {
   const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
   return `Basic ${Buffer.from(`${enc(clientId)}:${enc(clientSecret)}`).toString("base64")}`;
 }
@@ -92,26 +92,36 @@ export async function requestTokenRefresh(refreshToken: string): Promise<TokenRe
   return parsed.data;
 }
 
+export type TokenTypeHint = "access_token" | "refresh_token";
+
 /**
- * Revokes an access token at the service: POST {RING_REVOKE_URL}?access_token=… (facts §5.5;
- * the method is undocumented, POST is what most clients use). Best effort: returns whether the
- * service confirmed it, never throws.
+ * Revokes one token at the service (best effort: returns whether the service confirmed it,
+ * never throws). POST {RING_REVOKE_URL} with the token as RFC 7009 form fields (`token`,
+ * `token_type_hint`) and, for an access token, also as the `access_token` query parameter the
+ * legacy endpoint documents (facts §5.5; the method is undocumented, POST is what most
+ * clients use). Client credentials as HTTP Basic.
  */
-export async function revokeAccessToken(accessToken: string, reason: string): Promise<boolean> {
+export async function revokeToken(token: string, hint: TokenTypeHint, reason: string): Promise<boolean> {
   const url = new URL(env.RING_REVOKE_URL);
-  url.searchParams.set("access_token", accessToken);
+  if (hint === "access_token") url.searchParams.set("access_token", token);
   try {
     const res = await fetch(url, {
       method: "POST",
-      headers: { authorization: clientBasicAuth() },
+      headers: { authorization: clientBasicAuth(), "content-type": "application/x-www-form-urlencoded;charset=UTF-8" },
+      body: new URLSearchParams({ token, token_type_hint: hint }),
       signal: AbortSignal.timeout(Math.min(env.RING_REQUEST_TIMEOUT_MS, 15_000)),
       cache: "no-store",
     });
     await res.arrayBuffer().catch(() => undefined);
-    logger.info({ reason, status: res.status }, "ring token revoked");
+    logger.info({ reason, hint, status: res.status }, "ring token revoked");
     return res.ok;
   } catch (err) {
-    logger.warn({ reason, error: err instanceof Error ? err.name : "error" }, "ring token revocation failed");
+    logger.warn({ reason, hint, error: err instanceof Error ? err.name : "error" }, "ring token revocation failed");
     return false;
   }
+}
+
+/** Revokes an access token (a refused sign-in's fresh token). */
+export function revokeAccessToken(accessToken: string, reason: string): Promise<boolean> {
+  return revokeToken(accessToken, "access_token", reason);
 }
