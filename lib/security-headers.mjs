@@ -23,3 +23,20 @@ export function securityHeaders(isProduction) {
     { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
   ];
 }
+
+/** HTTP Strict Transport Security: sent only on answers served over https. */
+export const HSTS_HEADER = { key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" };
+
+/**
+ * Whether a request reaches Ringside over https: the reverse proxy in front says so (the first
+ * X-Forwarded-Proto); without that header, the configured public URL (AUTH_URL, else
+ * PUBLIC_URL) does, or the request itself. Plain http by these: false. One rule for `Secure`
+ * cookies and HSTS.
+ * @param {{ configuredUrl?: string | null, forwardedProto?: string | null, requestUrl: string }} r
+ */
+export function isServedOverHttps(r) {
+  const forwarded = r.forwardedProto?.split(",")[0]?.trim().toLowerCase();
+  if (forwarded) return forwarded === "https";
+  if (r.configuredUrl) return r.configuredUrl.startsWith("https:");
+  return r.requestUrl.startsWith("https:");
+}
