@@ -68,7 +68,11 @@ export async function receiveWebhook(req: Request, opts: WebhookReceiveOptions =
     // Stops at 64 KB whatever content-length says (or without one): nothing more is kept.
     body = await readBody(req, { maxBytes: MAX_WEBHOOK_BODY_BYTES, drainMaxBytes: WEBHOOK_DRAIN_MAX_BYTES });
   } catch (err) {
-    if (err instanceof AppError && err.code === "payload_too_large") return errorJson(413, "payload_too_large", "The notification is too large.");
+    if (err instanceof AppError && err.code === "payload_too_large") {
+      const res = errorJson(413, "payload_too_large", "The notification is too large.");
+      res.headers.set("connection", "close"); // the rest of the body was not read: no reuse
+      return res;
+    }
     throw err;
   }
 
