@@ -99,15 +99,17 @@ export function isSetupCodeRequired(): boolean {
   return !env.RINGSIDE_DEMO;
 }
 
-let announced = false;
+/** Once per process, though Next bundles this module into several route chunks. */
+const ANNOUNCED = Symbol.for("ringside.setupCodeAnnounced");
+const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
 
 /**
  * Prints the code once per process while the instance has no owner (called at start-up:
  * `npm start` asks /api/health as soon as the server listens; and when the sign-in page is shown).
  */
 export async function announceSetupCode(): Promise<void> {
-  if (announced || !isSetupCodeRequired() || isBuildPhase()) return;
-  announced = true;
+  if (flags[ANNOUNCED] || !isSetupCodeRequired() || isBuildPhase()) return;
+  flags[ANNOUNCED] = true;
   try {
     if ((await countOwners()) > 0) return;
     const code = readOrCreateSetupCode();
@@ -118,7 +120,7 @@ export async function announceSetupCode(): Promise<void> {
       `Ringside has no owner yet. To become its owner, open the sign-in page, enter the setup code ${formatSetupCode(code)} and connect your ring${allowed}. The code works once.`,
     );
   } catch (err) {
-    announced = false;
+    flags[ANNOUNCED] = false;
     logger.error({ error: err instanceof Error ? err.name : "error" }, "could not prepare the setup code");
   }
 }
