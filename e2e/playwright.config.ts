@@ -88,7 +88,6 @@ export default defineConfig({
         RING_CLIENT_SECRET: E2E_CLIENT.client_secret,
         PUBLIC_URL: E2E_APP_URL,
         SYNC_POLL_MINUTES: "60",
-        RINGSIDE_DEMO: "1",
         ALLOWED_EMAILS: "*@allowed.example.test",
         LOG_LEVEL: "warn",
         NEXT_TELEMETRY_DISABLED: "1",
