@@ -26,6 +26,7 @@ COPY --from=build /app/prisma/migrations ./prisma/migrations
 COPY --from=build /app/lib/server ./lib/server
 COPY --from=build /app/lib/db/migrate.mjs /app/lib/db/backup.mjs /app/lib/db/backup-cli.mjs ./lib/db/
 COPY --from=build /app/lib/env.mjs ./lib/env.mjs
+COPY --from=build /app/lib/auth/issuer.mjs ./lib/auth/issuer.mjs
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules/better-sqlite3 ./node_modules/better-sqlite3
 COPY --from=build /app/node_modules/bindings ./node_modules/bindings

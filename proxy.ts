@@ -8,8 +8,8 @@
 //       the action body limit, of a content type an action is never sent with, or whose
 //       arguments React cannot decode (malformed JSON, references to parts that are not there);
 //   - adds Strict-Transport-Security to answers served over https (lib/security-headers.mjs
-//     isServedOverHttps), never over plain http, for requests without X-Forwarded-Proto (a
-//     configured https public URL decides then; it is known only at run time, not at build).
+//     isServedOverHttps), never over plain http, for requests that did not come through an https
+//     proxy: a configured https public URL decides then, known only at run time, not at build.
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env.mjs";
 import { HSTS_HEADER, isServedOverHttps } from "@/lib/security-headers.mjs";
@@ -130,9 +130,10 @@ export const config = {
     // (the only ones that can be broken)
     { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "next-action" }] },
     "/(.*%.*)",
-    // HSTS for a configured https URL: only requests without X-Forwarded-Proto need this
-    // (with it, next.config.mjs's header rule decides, at no cost), so behind an https proxy no
-    // request pays for the proxy; static files and the webhook receiver never do.
+    // HSTS for a configured https URL: requests without an X-Forwarded-Proto of https (with
+    // one, next.config.mjs's header rule adds it at no cost, so behind an https proxy no request
+    // pays for this). Static files and the webhook receiver never do.
+    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "x-forwarded-proto", value: "http(?:\\s*,.*)?" }] },
     { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", missing: [{ type: "header", key: "x-forwarded-proto" }] },
   ],
 };

@@ -6,7 +6,8 @@ import type Database from "better-sqlite3";
 import type { Browser, Page } from "@playwright/test";
 import { ALL_SCOPES, connectRing, expect, test, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
-import { E2E_APP_URL, E2E_CLIENT, E2E_EMULATOR_URL, E2E_TOKEN_KEY } from "./support/ports";
+import { E2E_APP_URL, E2E_CLIENT, E2E_EMULATOR_URL } from "./support/ports";
+import { decryptStoredToken } from "./support/tokens";
 
 test.describe.configure({ mode: "serial" });
 
@@ -21,15 +22,7 @@ type AccountRow = {
   refresh_token: string | null;
 };
 
-/** The e2e app encrypts tokens with E2E_TOKEN_KEY (AES-256-GCM, "v1:iv:tag:data"): decrypt to check them at the emulator. */
-function decrypt(stored: string): string {
-  const [v, iv, tag, data] = stored.split(":");
-  expect(v).toBe("v1");
-  const d = crypto.createDecipheriv("aes-256-gcm", Buffer.from(E2E_TOKEN_KEY, "hex"), Buffer.from(iv!, "base64url"));
-  d.setAAD(Buffer.from("ringside:oauth-token:v1"));
-  d.setAuthTag(Buffer.from(tag!, "base64url"));
-  return Buffer.concat([d.update(Buffer.from(data!, "base64url")), d.final()]).toString("utf8");
-}
+const decrypt = decryptStoredToken;
 
 const userByRing = (db: Database.Database, ringUserId: string) =>
   db.prepare(`SELECT id, email, role, ringUserId FROM "User" WHERE ringUserId = ?`).get(ringUserId) as UserRow | undefined;

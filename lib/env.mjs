@@ -39,6 +39,7 @@ const serverSchema = z.object({
   WEBHOOK_VERIFICATION_TOKEN: opt(z.string().min(16, "must be at least 16 characters")),
   RING_API_BASE_URL: opt(url),
   RING_OAUTH_BASE_URL: opt(url),
+  RING_OAUTH_ISSUER: opt(url),
   RING_AUTHORIZE_URL: opt(url),
   RING_TOKEN_URL: opt(url),
   RING_REVOKE_URL: opt(url),
@@ -91,6 +92,18 @@ export function parseEnv(source) {
     RING_AUTHORIZE_URL: e.RING_AUTHORIZE_URL ?? `${oauthBase}/oauth/authorize`,
     RING_TOKEN_URL: e.RING_TOKEN_URL ?? `${apiBase}/oauth/token`,
     RING_REVOKE_URL: e.RING_REVOKE_URL ?? `${apiBase}/oauth/revoke`,
+    /**
+     * The newer identity provider's issuer (apps from the developer portal), without a trailing
+     * slash; unset = the legacy provider. When set, every OAuth endpoint comes from its discovery
+     * document (lib/auth/issuer.mjs) unless given explicitly below.
+     */
+    RING_OAUTH_ISSUER: e.RING_OAUTH_ISSUER?.replace(/\/+$/, ""),
+    /** The OAuth addresses that were set explicitly (they win over discovery). */
+    RING_OAUTH_EXPLICIT: {
+      authorize: e.RING_AUTHORIZE_URL,
+      token: e.RING_TOKEN_URL,
+      revoke: e.RING_REVOKE_URL,
+    },
     RING_CLIENT_ID: e.RING_CLIENT_ID ?? DEMO_CLIENT_ID,
     /** the demo secret only in demo mode; outside it Ringside does not start without one (assertRunnableEnv) */
     RING_CLIENT_SECRET: e.RING_CLIENT_SECRET ?? (e.RINGSIDE_DEMO ? DEMO_CLIENT_SECRET : undefined),

@@ -1,7 +1,7 @@
 "use server";
 
 import { cookies, headers } from "next/headers";
-import { signIn } from "@/lib/auth";
+import { signInWithRing } from "@/lib/auth";
 import { servedOverHttps } from "@/lib/auth/origin";
 import { normalizeSetupCode, SETUP_CODE_COOKIE, SETUP_CODE_COOKIE_MAX_AGE_S } from "@/lib/auth/setup-code";
 
@@ -22,5 +22,5 @@ export async function connectRing(form?: unknown): Promise<void> {
       jar.delete(SETUP_CODE_COOKIE);
     }
   }
-  await signIn("ring", { redirectTo: "/" });
+  await signInWithRing("/");
 }

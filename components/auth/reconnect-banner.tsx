@@ -16,6 +16,14 @@ export async function ReconnectBanner({ userId }: { userId: string }) {
         <p className="text-sm">
           <strong>Your ring needs to be reconnected.</strong> The ring service no longer accepts Ringside&apos;s access, so
           syncing is paused. All your stored data is kept.
+          {account.statusReason === "wrong_portal" && (
+            <span data-testid="wrong-portal-advice">
+              {" "}
+              The service&apos;s older token address refuses this app because it belongs to the newer developer portal: the
+              owner must first set <code>RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous</code> and
+              restart Ringside, then reconnect here.
+            </span>
+          )}
         </p>
         <form action={reconnectRing}>
           <ConnectButton label="Reconnect" pendingLabel="Opening the ring's consent…" />

@@ -6,7 +6,6 @@ import {
   DEMO_CLIENT,
   type Ring,
   type TestClient,
-  sleep,
   uniqueEmail,
   useEmulator,
 } from "@/e2e/conformance/support";
@@ -14,7 +13,8 @@ import {
 const RATE = 5;
 const APP_RATE = 8;
 const WINDOW = 2;
-const limited: Ring = useEmulator({ rateLimit: RATE, appRateLimit: APP_RATE, rateWindowS: WINDOW });
+// A manual clock: the rolling window is checked by moving time, not by waiting for it.
+const limited: Ring = useEmulator({ rateLimit: RATE, appRateLimit: APP_RATE, rateWindowS: WINDOW }, { clock: "manual" });
 const faulty: Ring = useEmulator({ rateLimit: 1000, appRateLimit: 2000, rateWindowS: 300 });
 const capped: Ring = useEmulator();
 
@@ -24,6 +24,7 @@ const HEADERS = ["retry-after", "x-ratelimit-limit", "x-ratelimit-window", "x-ra
 function expect429(
   r: { status: number; headers: Headers },
   want: { tier: "token" | "application"; limit: number; window: number; retryAfter?: number },
+  nowMs = Date.now(),
 ) {
   expect(r.status).toBe(429);
   for (const h of HEADERS) expect(r.headers.get(h), h).toMatch(/\S/);
@@ -39,7 +40,7 @@ function expect429(
   expect(r.headers.get("x-ratelimit-tier")).toBe(want.tier);
   const reset = r.headers.get("x-ratelimit-reset") ?? "";
   expect(reset).toMatch(/^\d+$/);
-  const nowS = Date.now() / 1000;
+  const nowS = nowMs / 1000;
   expect(Number(reset)).toBeGreaterThanOrEqual(Math.floor(nowS) - 1);
   expect(Number(reset)).toBeLessThanOrEqual(Math.ceil(nowS) + want.window + 1);
   // the quota is not fully back before the client was told it may retry
@@ -69,7 +70,7 @@ describe("spec §8 — limits", () => {
     const t = await tokenOf(limited, client);
     for (let i = 0; i < RATE; i++) expect((await limited.api(PERSONAL, { token: t })).status, `request ${i + 1}`).toBe(200);
     const r = await limited.api(PERSONAL, { token: t });
-    expect429(r, { tier: "token", limit: RATE, window: WINDOW });
+    expect429(r, { tier: "token", limit: RATE, window: WINDOW }, limited.now());
     // another token of the same application is not affected by this token's layer
     const other = await tokenOf(limited, client);
     expect((await limited.api(PERSONAL, { token: other })).status).toBe(200);
@@ -81,8 +82,8 @@ describe("spec §8 — limits", () => {
     for (let i = 0; i < 4; i++) expect((await limited.api(PERSONAL, { token: a })).status).toBe(200);
     for (let i = 0; i < 4; i++) expect((await limited.api(PERSONAL, { token: b })).status).toBe(200);
     // 8 = the application ceiling, though every token is below its own ceiling of 5
-    expect429(await limited.api(PERSONAL, { token: c }), { tier: "application", limit: APP_RATE, window: WINDOW });
-    expect429(await limited.api(PERSONAL, { token: a }), { tier: "application", limit: APP_RATE, window: WINDOW });
+    expect429(await limited.api(PERSONAL, { token: c }), { tier: "application", limit: APP_RATE, window: WINDOW }, limited.now());
+    expect429(await limited.api(PERSONAL, { token: a }), { tier: "application", limit: APP_RATE, window: WINDOW }, limited.now());
     // another application is independent
     const otherApp = await limited.registerClient();
     expect((await limited.api(PERSONAL, { token: await tokenOf(limited, otherApp) })).status).toBe(200);
@@ -93,7 +94,7 @@ describe("spec §8 — limits", () => {
     const t = await tokenOf(limited, client);
     for (let i = 0; i < RATE; i++) await limited.api("/v2/usercollection/daily_sleep", { token: t });
     const r = await limited.api("/v2/usercollection/daily_sleep", { token: t });
-    expect429(r, { tier: "token", limit: RATE, window: WINDOW });
+    expect429(r, { tier: "token", limit: RATE, window: WINDOW }, limited.now());
   });
 
   it("§8.3 the window is rolling: after Retry-After seconds the quota is back", async () => {
@@ -103,9 +104,9 @@ describe("spec §8 — limits", () => {
     const r = await limited.api(PERSONAL, { token: t });
     expect(r.status).toBe(429);
     const waitS = Number(r.headers.get("retry-after"));
-    await sleep(waitS * 1000 + 250);
+    await limited.advance(waitS * 1000);
     expect((await limited.api(PERSONAL, { token: t })).status).toBe(200);
-    await sleep(WINDOW * 1000 + 250);
+    await limited.advance(WINDOW * 1000);
     for (let i = 0; i < RATE; i++) expect((await limited.api(PERSONAL, { token: t })).status).toBe(200);
   });
 
@@ -115,7 +116,7 @@ describe("spec §8 — limits", () => {
     for (let i = 0; i < RATE; i++) {
       expect((await limited.api("/v2/sandbox/usercollection/daily_sleep", { token: t })).status).toBe(200);
     }
-    expect429(await limited.api(PERSONAL, { token: t }), { tier: "token", limit: RATE, window: WINDOW });
+    expect429(await limited.api(PERSONAL, { token: t }), { tier: "token", limit: RATE, window: WINDOW }, limited.now());
   });
 
   it("§8.1 unapproved applications: at most 10 users — the 11th distinct user gets no access token", async () => {

@@ -1,6 +1,7 @@
 // Coverage table of the conformance suite: every row of the interface spec's tables in
 // sections 3, 4, 5, 7 and 8, the ARCHITECTURE "Emulator contract" decisions and the
-// ring-api-facts rows of §2.4, §5 and §6, each with the full names ("describe > it") of the
+// ring-api-facts rows of §2.4, §5, §6 and the Addendum of 2026-11-23 (the newer identity
+// provider, beside the legacy one), each with the full names ("describe > it") of the
 // tests that cover it. coverage.test.ts checks every name against the tests Vitest actually
 // registers, and every registered test against this table.
 import { DAILY, DAILY_COLLECTIONS, SINGLE_DOC_COLLECTIONS } from "@/e2e/conformance/support";
@@ -49,6 +50,12 @@ const SET = "emulator contract — settings";
 const HOST = "emulator contract — one host serves {base_url}, {authorize_url} and {alt_authorize_url}";
 const CTRL = "emulator contract — control API";
 const DATA = "emulator contract — data";
+const DDISC = "newer IdP — discovery document";
+const DAUTH = "newer IdP — authorize and callback (RFC 9207 iss)";
+const DTOK = "newer IdP — token endpoint";
+const DPORT = "newer IdP — one portal per client";
+const DREV = "newer IdP — revocation (RFC 7009)";
+const DBARE = "newer IdP — bare scope names (RING_EMULATOR_BARE_SCOPES)";
 
 // ---- frequently cited tests ---------------------------------------------------------------
 const T = {
@@ -100,7 +107,7 @@ const T = {
   notifFetch: t(NOTE, "notify-only: object_id is fetched at GET /v2/usercollection/<data_type>/<object_id>"),
   notifUser: t(NOTE, "user_id is the id of the user's personal_info (emulator contract)"),
   signature: t(NOTE, "x-oura-signature is upper-case hex HMAC-SHA256(client_secret, x-oura-timestamp + raw body)"),
-  timestamp: t(NOTE, "x-oura-timestamp is Unix time in seconds, close to the delivery time"),
+  timestamp: t(NOTE, "x-oura-timestamp is Unix time in seconds: the time of the delivery attempt"),
   delay: t(NOTE, "a notification follows a data change after RING_EMULATOR_WEBHOOK_DELAY_MS, not before"),
   appUsers: t(NOTE, "subscriptions cover all users who authorised the application, and only them"),
   retry5xx: t(RETRY, "a failing callback (5xx) is retried up to 10 times (11 attempts), then given up"),
@@ -117,6 +124,26 @@ const T = {
   hsWrong: t(HS, "a callback that answers the wrong challenge fails the create; no subscription is stored"),
   hsReject: t(HS, "a callback that rejects the verification token (401) fails the create; no subscription is stored"),
   hsGone: t(HS, "an unreachable callback fails the create"),
+  dDisc: t(DDISC, "{base}/oauth/v2/ext/oauth-anonymous/.well-known/openid-configuration names issuer {base}/oauth/v2/ext/oauth-anonymous (oauth4webapi processDiscoveryResponse)"),
+  dEndpoints: t(DDISC, "its endpoints are /oauth/v2/ext/oauth-authorize, -token, -revoke and -introspect on the same host"),
+  dMeta: t(DDISC, "advertises scopes_supported (extapi: names, no offline_access), code only, both grants, S256 and plain, client_secret_basic and client_secret_post, and authorization_response_iss_parameter_supported"),
+  dGrant: t(DAUTH, "on grant the callback carries code, the granted extapi: scope, state as sent and iss = the issuer (validated by oauth4webapi)"),
+  dForeign: t(DAUTH, "a callback with a foreign iss, or none, fails RFC 9207 validation"),
+  dErrIss: t(DAUTH, "error redirects carry iss and state too: denial (access_denied) and an unknown scope (invalid_scope)"),
+  dLegacyNoIss: t(DAUTH, "the legacy provider's callback carries no iss"),
+  dConsent: t(DAUTH, "the consent form contract is the same (user, granted_scope, decision), each provider listing its own names"),
+  dIdToken: t(DTOK, "the token response carries id_token: null, which oauth4webapi rejects as it stands; without it the response is a valid bearer token response"),
+  dScope: t(DTOK, "scope in the token response uses extapi:-prefixed names, and the names decide the data (extapi:spo2 ↔ daily_spo2)"),
+  dPkce: t(DTOK, "PKCE as on the legacy side: a wrong code_verifier gives invalid_grant; the code is single-use"),
+  dRefresh: t(DTOK, "single-use refresh tokens as on the legacy side (ClientSecretPost), each answer again with id_token: null"),
+  dPortal: t(DPORT, "POST /_emulator/clients takes portal legacy|developer, legacy by default"),
+  dLegacyCode: t(DPORT, "a developer-portal client's code at the legacy token address gets 400 invalid_request \"Invalid request\""),
+  dLegacyRefresh: t(DPORT, "a developer-portal client's refresh token at the legacy token address gets 400 invalid_request, every time; a made-up client id gets invalid_client"),
+  dOldClient: t(DPORT, "an old-portal client is unknown at the newer provider: its authorize gives the 400 page (never a redirect) and its token request invalid_client"),
+  dRevAccess: t(DREV, "POST token (+ token_type_hint) with client authentication revokes an access token; its refresh token dies with it"),
+  dRevRefresh: t(DREV, "revokes a refresh token (ClientSecretPost); unknown tokens answer 200; no client authentication gives invalid_client"),
+  dBareIgnore: t(DBARE, "ignore (the default): bare names in the request are silently not granted — the token comes back, the data requests read nothing"),
+  dBareGrant: t(DBARE, "grant: bare names are granted as their extapi: names"),
   sbList: (c: string) => t(SBL, `${c}: 200 with ${DAILY[c as keyof typeof DAILY].multi} (validated against the OpenAPI document)`),
   sbDoc: (c: string) => t(SBD, `${c}/{document_id}: 200 with ${DAILY[c as keyof typeof DAILY].doc}, the same document as in the list`),
   realList: (c: string) =>
@@ -291,7 +318,8 @@ export const SPEC_ROWS: SpecRow[] = [
 
   // ======================= facts §5 — OAuth2 ===============================================
   { id: "facts §5.1 endpoints", row: "authorize /oauth/authorize, token /oauth/token, revoke /oauth/revoke?access_token=", tests: [t(HOST, "/oauth/authorize, /authorize, /oauth/token, /oauth/revoke and /v2/... answer on the same origin"), T.revokeGet] },
-  { id: "facts §5.1 new identity provider", row: "moi.ouraring.com endpoints, iss parameter", tests: [], untestable: "the emulator emulates the documented legacy endpoints (interface §5.1 item 4); the new-IdP host is out of scope" },
+  { id: "facts §5.1 new identity provider", row: "new IdP endpoints (authorize, token, revoke), issuer and discovery, iss parameter on the callback", tests: [T.dDisc, T.dEndpoints, T.dGrant, T.dRevAccess] },
+  { id: "facts §5.1 new-portal apps at the legacy token URL", row: "new-portal apps get 400 invalid_request \"Invalid request\" refreshing at the legacy token URL; the new token URL works; old-portal apps keep the legacy URLs", tests: [T.dLegacyRefresh, T.dLegacyCode, T.dRefresh, T.codeFlow] },
   { id: "facts §5.2 response_type", row: "code, or token for the client-side flow (30 days)", tests: [T.grant, t(IMPL, "item 2: on grant the fragment carries token_type=bearer, access_token, expires_in, scope (subset) and state")] },
   { id: "facts §5.2 redirect_uri", row: "optional if exactly one is registered, otherwise exact match", tests: [T.oneRedirect, T.badRedirect] },
   { id: "facts §5.2 scope", row: "space-separated; omitted = all", tests: [T.scopeBlank] },
@@ -308,6 +336,8 @@ export const SPEC_ROWS: SpecRow[] = [
   { id: "facts §5.3 unsupported_grant_type", row: "unsupported_grant_type 400; only authorization_code/refresh_token valid", tests: [t(TOK, "grant_type: only authorization_code or refresh_token — another value gives 400 unsupported_grant_type")] },
   { id: "facts §5.4 lifetime", row: "access-token lifetime configurable (default 86400)", tests: [T.expired, t(TOKRES, "JSON: token_type `bearer`, access_token (alphanumeric), expires_in (integer seconds), refresh_token (alphanumeric)"), t(SET, "every setting has the documented default (token TTL 86400, 5000/25000 per 300 s, page 100, webhook 30000/2000 ms, subscription 7776000 s, history 730 days, port 4010)")] },
   { id: "facts §5.5 revoke", row: "accept GET and POST, 200/204 empty body", tests: [T.revokeGet, T.revokePost] },
+  { id: "facts §5.6 new IdP scopes", row: "extapi: names at the new IdP (discovery scopes_supported); no offline_access", tests: [T.dMeta, T.dScope, T.dConsent] },
+  { id: "facts §5.6 bare names at the new IdP (conflict)", row: "NOTES-B: bare names silently not granted; NOTES-A: bare names granted as prefixed names — a setting, default ignore", tests: [T.dBareIgnore, T.dBareGrant] },
   { id: "facts §5.6 scopes", row: "legacy scope names; missing scope → 403", tests: [t(GEN, "item 5: the eight scopes email, personal, daily, heartrate, workout, tag, session, spo2Daily are each grantable"), T.e403scope] },
 
   // ======================= facts §6 — webhooks =============================================
@@ -332,4 +362,20 @@ export const SPEC_ROWS: SpecRow[] = [
   { id: "facts §6.3 410", row: "answering 410 cancels the subscription", tests: [T.gone410] },
   { id: "facts §6.4 expiration", row: "expiration_time on every model; lifetime configurable (90 days)", tests: [T.expTime, T.subCreate] },
   { id: "facts §6.4 renewal", row: "PUT /renew/{id} extends it", tests: [T.subRenew, T.expRenew] },
+
+  // ======================= facts Addendum 2026-11-23 — the newer identity provider ==========
+  { id: "addendum discovery", row: "discovery document at …/oauth-anonymous/.well-known/openid-configuration; authorize, token, revoke, introspect endpoints", tests: [T.dDisc, T.dEndpoints] },
+  { id: "addendum client authentication", row: "client_secret_basic and client_secret_post advertised (and accepted)", tests: [T.dMeta, T.dIdToken, T.dRefresh, T.dRevRefresh] },
+  { id: "addendum PKCE", row: "PKCE advertised (S256 and plain), not mandatory; codes single-use", tests: [T.dMeta, T.dPkce] },
+  { id: "addendum refresh without offline_access", row: "no offline_access scope: refresh tokens come because the refresh grant is supported", tests: [T.dMeta, T.dRefresh] },
+  { id: "addendum iss on the callback", row: "the callback carries iss=<issuer> beside code and state (RFC 9207); also on error redirects", tests: [T.dGrant, T.dForeign, T.dErrIss, T.dLegacyNoIss] },
+  { id: "addendum id_token null", row: "the token response carries id_token: null, which Auth.js's OAuth library rejects", tests: [T.dIdToken, T.dRefresh] },
+  { id: "addendum state", row: "state: uncertain whether the real server returns it — the emulator returns it as sent", tests: [T.dGrant, T.dErrIss] },
+  { id: "addendum legacy token address", row: "a made-up client id gets invalid_client; the real new-portal client gets 400 invalid_request for the code exchange and every refresh", tests: [T.dLegacyCode, T.dLegacyRefresh] },
+  { id: "addendum one portal per client", row: "a client belongs to one portal (POST /_emulator/clients portal, legacy by default); the new IdP knows only developer-portal clients", tests: [T.dPortal, T.dOldClient] },
+  { id: "addendum bare names", row: "bare names at the new authorize address: granted as extapi: names, or silently not granted (conflict → setting)", tests: [T.dBareIgnore, T.dBareGrant] },
+  { id: "addendum consent contract", row: "the consent page and its form contract (user, granted_scope, decision) stay the same, each provider listing its own names", tests: [T.dConsent] },
+  { id: "addendum data unchanged", row: "data endpoints unchanged (Bearer); extapi:daily covers the daily documents", tests: [T.dScope, T.dIdToken] },
+  { id: "addendum revoke", row: "revoke at …/oauth-revoke (RFC 7009: token, token_type_hint, client authentication)", tests: [T.dRevAccess, T.dRevRefresh] },
+  { id: "addendum redirect_uri", row: "redirect_uri must equal a registered one exactly; register one URI and always send it", tests: [T.dGrant, T.badRedirect] },
 ];

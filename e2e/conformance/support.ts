@@ -140,7 +140,7 @@ export interface ApiResult<T = unknown> {
   body: T;
 }
 
-async function readResult<T>(res: Response): Promise<ApiResult<T>> {
+export async function readResult<T>(res: Response): Promise<ApiResult<T>> {
   const text = await res.text();
   let body: unknown = undefined;
   if (text && (res.headers.get("content-type") ?? "").includes("json")) body = JSON.parse(text);
@@ -152,6 +152,8 @@ export interface TestClient {
   client_secret: string;
   redirect_uris: string[];
   approved: boolean;
+  /** The portal the client was registered in (emulator default: legacy). */
+  portal?: "legacy" | "developer";
 }
 
 export interface Connection {
@@ -234,13 +236,14 @@ export class Ring {
     return readResult<T>(res);
   }
 
-  async registerClient(opts: { approved?: boolean; redirect_uris?: string[] } = {}): Promise<TestClient> {
+  async registerClient(opts: { approved?: boolean; redirect_uris?: string[]; portal?: "legacy" | "developer" } = {}): Promise<TestClient> {
     const id = `conf-${randomBytes(4).toString("hex")}`;
     const client: TestClient = {
       client_id: id,
       client_secret: randomBytes(16).toString("hex"),
       redirect_uris: opts.redirect_uris ?? [`http://localhost:3999/callback/${id}`],
       approved: opts.approved ?? true,
+      ...(opts.portal ? { portal: opts.portal } : {}),
     };
     const r = await this.control("POST", "/_emulator/clients", client);
     expect(r.status, `register client: ${r.text}`).toBeLessThan(300);

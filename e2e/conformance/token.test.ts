@@ -6,14 +6,14 @@ import {
   type Ring,
   type TestClient,
   pkceChallengeOf,
-  sleep,
   uniqueEmail,
   useEmulator,
 } from "@/e2e/conformance/support";
 
 const ring: Ring = useEmulator({ tokenTtlS: 3600, codeTtlS: 600 });
 /** A second emulator whose tokens and codes live one second. */
-const brief: Ring = useEmulator({ tokenTtlS: 1, codeTtlS: 1 });
+// A manual clock: expiry is checked by moving time past it, not by waiting.
+const brief: Ring = useEmulator({ tokenTtlS: 1, codeTtlS: 1 }, { clock: "manual" });
 
 let client: TestClient;
 let other: TestClient;
@@ -61,7 +61,7 @@ describe("spec §3 — credential lifecycle", () => {
     const conn = await brief.connect(briefClient, { scope: "daily" });
     expect(conn.expiresIn).toBe(1);
     expect((await brief.api(PERSONAL, { token: conn.accessToken })).status).toBe(200);
-    await sleep(2200);
+    await brief.advance(1001);
     const r = await brief.api(PERSONAL, { token: conn.accessToken });
     expect(r.status).toBe(401);
     // the refresh token still yields a working access token (spec §5.2 step 4)
@@ -73,7 +73,7 @@ describe("spec §3 — credential lifecycle", () => {
     const { fragment } = await brief.implicit(briefClient, { scope: "daily" });
     expect(Number(fragment.get("expires_in"))).toBe(2_592_000);
     expect(fragment.has("refresh_token")).toBe(false);
-    await sleep(2200);
+    await brief.advance(1001);
     // the server-side lifetime (1 s) has passed; the 30-day token still works
     expect((await brief.api(PERSONAL, { token: fragment.get("access_token") ?? "" })).status).toBe(200);
   });
@@ -121,7 +121,7 @@ describe("spec §5.2 step 3 — POST /oauth/token", () => {
 
   it("code: valid for the configured lifetime (facts §5.2: 10 minutes) — an expired code gives 400 invalid_grant", async () => {
     const { code, verifier } = await brief.getCode(briefClient);
-    await sleep(2200);
+    await brief.advance(1001);
     const r = await brief.rawTokenResult(
       { grant_type: "authorization_code", code, redirect_uri: briefClient.redirect_uris[0]!, code_verifier: verifier },
       briefClient,

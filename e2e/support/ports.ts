@@ -16,3 +16,6 @@ export const E2E_DATA_DIR = "e2e/.data";
 export const E2E_RESTORED_PORT = E2E_APP_PORT + 2;
 export const E2E_OTHER_PORT = E2E_APP_PORT + 3;
 export const E2E_FRESH_PORT = E2E_APP_PORT + 4;
+/** `npm run demo` started by e2e/connect-newer-provider.spec.ts: its own app and emulator ports. */
+export const E2E_DEMO_APP_PORT = E2E_APP_PORT + 7;
+export const E2E_DEMO_EMULATOR_PORT = E2E_EMULATOR_PORT + 7;

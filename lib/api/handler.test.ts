@@ -73,7 +73,8 @@ describe("withRoute: API writes", () => {
   });
 
   it("from another site, Origin: null or no origin at all: 403 in the envelope", async () => {
-    for (const h of [{ origin: "http://localhost:3001" }, { origin: "null" }, { origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, {}]) {
+    const refused: Array<Record<string, string>> = [{ origin: "http://localhost:3001" }, { origin: "null" }, { origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, {}];
+    for (const h of refused) {
       const res = await call("POST", { ...h, "content-type": "text/plain;charset=application/json" }, '{"name":"x"}');
       expect({ h, status: res.status, body: await res.json() }).toEqual({ h, status: 403, body: { error: { code: "forbidden", message: expect.any(String) } } });
     }

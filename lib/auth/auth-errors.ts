@@ -1,6 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/log";
-import { recordFailure } from "@/lib/auth/callback-context";
+import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
 import {
   classifyAuthorizeError,
   classifyTokenError,
@@ -39,7 +39,10 @@ function classifyCause(err: unknown): Classified | null {
       return { code: classifyTokenError(null, status ?? 401, null), detail: `http_${status ?? 401}` };
     case "OAUTH_RESPONSE_BODY_ERROR": {
       const error = str(field(err, "error"));
-      return { code: classifyTokenError(error, status, str(field(err, "error_description"))), detail: safeDetail(error) };
+      return {
+        code: classifyTokenError(error, status, str(field(err, "error_description")), callbackContext()?.provider ?? "legacy"),
+        detail: safeDetail(error),
+      };
     }
     case "OAUTH_AUTHORIZATION_RESPONSE_ERROR":
       return { code: classifyAuthorizeError(str(field(err, "error")) ?? "error", str(field(err, "error_description"))) };

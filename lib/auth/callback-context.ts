@@ -16,6 +16,8 @@ export type Admission =
   | { kind: "allowlist"; email: string };
 
 export type CallbackContext = {
+  /** Which identity provider this sign-in talks to (decides how token errors read). */
+  provider?: "legacy" | "newer";
   callbackScope: string | null;
   inviteSecret: string | null;
   /** the setup code entered on the sign-in page (its cookie), if any */

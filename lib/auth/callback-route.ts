@@ -4,8 +4,9 @@ import { logger } from "@/lib/log";
 import { runWithCallbackContext, type CallbackContext } from "@/lib/auth/callback-context";
 import { INVITE_COOKIE } from "@/lib/auth/invites";
 import { publicOriginFrom } from "@/lib/auth/origin";
+import { ringOAuth, type RingOAuth } from "@/lib/auth/ring-oauth";
 import { SETUP_CODE_COOKIE } from "@/lib/auth/setup-code";
-import { classifyAuthorizeError, isSignInErrorCode, safeDetail, type SignInErrorCode } from "@/lib/auth/sign-in-errors";
+import { checkCallbackIssuer, classifyAuthorizeError, isSignInErrorCode, safeDetail, type SignInErrorCode } from "@/lib/auth/sign-in-errors";
 
 export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
 const ERROR_PAGE = "/sign-in/error";
@@ -49,8 +50,13 @@ function failedLocation(location: string, origin: string): { known?: SignInError
 
 /**
  * Wraps Auth.js's GET handler for the ring callback (/api/auth/callback/ring):
+ * - `iss` is checked first (RFC 9207): with RING_OAUTH_ISSUER it must equal the issuer, on
+ *   success and error answers alike; without it, an answer that names an issuer came from the
+ *   newer provider (a developer-portal app set up as a legacy one). A refusal ends on the error
+ *   page before Auth.js runs, so nothing is stored;
  * - an `error` in the redirect (denied, the service's 10-user cap, ...) goes straight to the
  *   friendly error page; Auth.js is not involved and nothing is stored;
+ * - an answer without `state` is refused with its own explanation (state is always sent);
  * - otherwise the callback runs inside a CallbackContext (granted scope from the redirect,
  *   invite cookie, setup-code cookie, current session) and any failure Auth.js reports as a
  *   coarse code is sent to the error page with the precise reason recorded meanwhile;
@@ -62,16 +68,36 @@ export function withRingCallback(handler: Handler): Handler {
     if (!/\/api\/auth\/callback\/ring\/?$/.test(url.pathname)) return handler(req);
     const origin = publicOriginFrom(req.headers, req.url);
     const secure = origin.startsWith("https:");
+    const refuse = (code: SignInErrorCode, detail: string | undefined) => {
+      const out = errorRedirect(origin, code, detail);
+      clearCheckCookies(out, secure);
+      return out;
+    };
+    let oauth: RingOAuth;
+    try {
+      oauth = await ringOAuth();
+    } catch (err) {
+      logger.error({ error: err instanceof Error ? err.name : "error" }, "ring identity provider discovery failed");
+      return refuse("provider_unreachable", "discovery");
+    }
+    const iss = checkCallbackIssuer(oauth.issuer, url.searchParams.get("iss"));
+    if (!iss.ok) {
+      logger.warn({ code: iss.code, detail: iss.detail }, "ring callback refused: issuer check (RFC 9207)");
+      return refuse(iss.code, iss.detail);
+    }
     const error = url.searchParams.get("error");
     if (error) {
       const code = classifyAuthorizeError(error, url.searchParams.get("error_description"));
       logger.info({ code, error: safeDetail(error) ?? null }, "ring authorization ended with an error");
-      const out = errorRedirect(origin, code, safeDetail(error));
-      clearCheckCookies(out, secure);
-      return out;
+      return refuse(code, safeDetail(error));
+    }
+    if (!url.searchParams.get("state")) {
+      logger.warn({ code: "state_missing" }, "ring callback refused: no state");
+      return refuse("state_missing", "state_missing");
     }
     const sessionToken = SESSION_COOKIES.map((n) => req.cookies.get(n)?.value).find(Boolean) ?? null;
     const ctx: CallbackContext = {
+      provider: oauth.mode,
       callbackScope: url.searchParams.get("scope"),
       inviteSecret: req.cookies.get(INVITE_COOKIE)?.value ?? null,
       setupCode: req.cookies.get(SETUP_CODE_COOKIE)?.value ?? null,

@@ -3,6 +3,7 @@ import type { NextAuthConfig } from "next-auth";
 import { resolveSecret } from "@/lib/secrets";
 import { logger } from "@/lib/log";
 import { ringProvider, grantedScope } from "@/lib/auth/ring-provider";
+import type { RingOAuth } from "@/lib/auth/ring-oauth";
 import { ringsideAdapter } from "@/lib/auth/adapter";
 import { authLogger } from "@/lib/auth/auth-errors";
 import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
@@ -29,12 +30,12 @@ export const SIGN_IN_ERROR_PAGE = "/sign-in/error";
  * fresh token revoked at the service); and, for a returning person, stores the new tokens on
  * their existing connection (Auth.js itself does not update tokens of a known account).
  */
-export const authConfig = {
+const baseConfig = {
   adapter: ringsideAdapter(),
   session: { strategy: "database" },
   trustHost: true,
   secret: resolveSecret("auth-secret"),
-  providers: [ringProvider()],
+  providers: [],
   pages: { signIn: SIGN_IN_PAGE, error: SIGN_IN_ERROR_PAGE },
   logger: authLogger,
   callbacks: {
@@ -94,3 +95,15 @@ export const authConfig = {
     },
   },
 } satisfies NextAuthConfig;
+
+const built = new WeakMap<RingOAuth, NextAuthConfig>();
+
+/** The Auth.js configuration for the identity provider in use (built once per provider settings). */
+export function authConfigFor(oauth: RingOAuth): NextAuthConfig {
+  let config = built.get(oauth);
+  if (!config) {
+    config = { ...baseConfig, providers: [ringProvider(oauth)] };
+    built.set(oauth, config);
+  }
+  return config;
+}

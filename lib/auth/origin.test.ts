@@ -37,7 +37,7 @@ describe("checkSameOrigin", () => {
 
   it("refuses other sites, another port of the same host, Origin: null, and requests that say nothing", async () => {
     const o = await withEnv({ AUTH_URL: undefined, PUBLIC_URL: undefined });
-    const refused = [
+    const refused: Array<Record<string, string>> = [
       { origin: "http://evil.example", host: "localhost:3000" },
       { origin: "http://localhost:3001", host: "localhost:3000" },
       { origin: "https://ringside.example.org.evil.example", host: "localhost:3000", "x-forwarded-host": "ringside.example.org" },
@@ -69,10 +69,14 @@ describe("publicOriginFrom", () => {
     expect(o.publicOriginFrom(new Headers({ host: "192.168.1.20:3000" }), "http://192.168.1.20:3000/x")).toBe("http://192.168.1.20:3000");
   });
 
-  it("https: the proxy's X-Forwarded-Proto, else the configured address, else the request", async () => {
+  it("https: the configured address, the proxy's X-Forwarded-Proto or the request says so", async () => {
     let o = await withEnv({ AUTH_URL: "https://a.example.org", PUBLIC_URL: undefined });
     expect(o.servedOverHttps(req({}))).toBe(true);
+    // Next itself fills in X-Forwarded-Proto: http when no proxy sent one
+    expect(o.servedOverHttps(req({ "x-forwarded-proto": "http" }))).toBe(true);
+    o = await withEnv({ AUTH_URL: "http://a.example.org", PUBLIC_URL: undefined });
     expect(o.servedOverHttps(req({ "x-forwarded-proto": "http" }))).toBe(false);
+    expect(o.servedOverHttps(req({ "x-forwarded-proto": "https, http" }))).toBe(true);
     o = await withEnv({ AUTH_URL: undefined, PUBLIC_URL: undefined });
     expect(o.servedOverHttps(req({}))).toBe(false);
     expect(o.servedOverHttps(req({ "x-forwarded-proto": "https" }))).toBe(true);

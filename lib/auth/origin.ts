@@ -48,8 +48,8 @@ export async function publicOrigin(): Promise<string> {
 
 /**
  * Whether a request reaches this Ringside over https: the configured public URL says so, or
- * the proxy in front does (x-forwarded-proto), or the request itself does. Used for `Secure`
- * cookies and HSTS; plain http (none of these) never gets either.
+ * the proxy in front does (x-forwarded-proto), or the request itself does
+ * (lib/security-headers.mjs). Used for `Secure` cookies; plain http (none of these) never gets them.
  */
 export function servedOverHttps(req: { url: string; headers: HeaderSource }): boolean {
   return isServedOverHttps({ configuredUrl: configuredOrigin(), forwardedProto: req.headers.get("x-forwarded-proto"), requestUrl: req.url });

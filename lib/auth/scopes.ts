@@ -3,8 +3,12 @@
 //
 // The person may untick scopes on the consent page, so the granted list can be smaller than
 // the requested one (interface §5.1.5). The token response / callback carries it as a
-// space-separated `scope`; the newer identity provider prefixes names ("extapi:daily") and
-// calls spo2Daily "spo2" (facts §5.6), so normalizeScopes accepts those spellings too.
+// space-separated `scope`. Ringside's own scope model is the legacy provider's eight names
+// (RING_SCOPES); the newer identity provider names the same things differently ("extapi:daily",
+// "extapi:spo2" for spo2Daily; facts §5.6 and the Addendum of 2026-11-23). PROVIDER_SCOPE_NAMES
+// is the one table between the two: what to ask the newer provider for, and how to read what
+// either provider granted. Everything downstream (Settings' "not shared", 403 handling, which
+// collections to sync) works on the internal names only.
 
 export const RING_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
 export type RingScope = (typeof RING_SCOPES)[number];
@@ -81,27 +85,74 @@ export const SCOPE_LABELS: Record<RingScope, string> = {
   spo2Daily: "Blood oxygen (SpO2) during sleep",
 };
 
-const SCOPE_BY_LOWER = new Map<string, RingScope>(RING_SCOPES.map((s) => [s.toLowerCase(), s]));
-SCOPE_BY_LOWER.set("spo2", "spo2Daily");
+/**
+ * The newer identity provider's scope names and the internal scope each one stands for.
+ * `scope: null` = a name Ringside knows and asks for, but that shares nothing of its own here
+ * (`extapi:stress`, `extapi:heart_health`: requested by several public clients; the daily
+ * documents they could be about come with `extapi:daily`) — it is requested together with
+ * `with`, and only when the provider lists it. Order matters: for an internal scope, the first
+ * name the provider supports is the one requested (`extapi:email` before the OpenID `email`).
+ */
+export const PROVIDER_SCOPE_NAMES: ReadonlyArray<{ name: string; scope: RingScope | null; with?: RingScope }> = [
+  { name: "extapi:email", scope: "email" },
+  { name: "email", scope: "email" },
+  { name: "extapi:personal", scope: "personal" },
+  { name: "extapi:daily", scope: "daily" },
+  { name: "extapi:heartrate", scope: "heartrate" },
+  { name: "extapi:workout", scope: "workout" },
+  { name: "extapi:tag", scope: "tag" },
+  { name: "extapi:session", scope: "session" },
+  { name: "extapi:spo2", scope: "spo2Daily" },
+  { name: "extapi:stress", scope: null, with: "daily" },
+  { name: "extapi:heart_health", scope: null, with: "daily" },
+  // the spelling of the older documentation copy (facts §5.6: "[AUTH] writes spo2")
+  { name: "spo2", scope: "spo2Daily" },
+];
+
+/** Every spelling Ringside reads, lower-cased → internal scope (the eight names themselves included). */
+const SCOPE_BY_LOWER = new Map<string, RingScope>([
+  ...RING_SCOPES.map((s) => [s.toLowerCase(), s] as const),
+  ...PROVIDER_SCOPE_NAMES.filter((e) => e.scope !== null).map((e) => [e.name.toLowerCase(), e.scope!] as const),
+]);
 
 export function isRingScope(value: string): value is RingScope {
   return (RING_SCOPES as readonly string[]).includes(value);
 }
 
 /**
- * Turns a granted-scope value (space- or comma-separated string, or a list) into known scope
- * names in canonical order: drops unknown names, strips an "extapi:" prefix, maps "spo2".
+ * Turns a granted-scope value of either provider (space- or comma-separated string, or a list)
+ * into internal scope names in canonical order; names it does not know are dropped.
  */
 export function normalizeScopes(input: string | readonly string[] | null | undefined): RingScope[] {
   if (!input) return [];
   const parts = typeof input === "string" ? input.split(/[\s,]+/) : input.flatMap((s) => s.split(/[\s,]+/));
   const found = new Set<RingScope>();
   for (const part of parts) {
-    const name = part.trim().replace(/^extapi:/i, "").toLowerCase();
-    const scope = SCOPE_BY_LOWER.get(name);
+    const scope = SCOPE_BY_LOWER.get(part.trim().toLowerCase());
     if (scope) found.add(scope);
   }
   return RING_SCOPES.filter((s) => found.has(s));
+}
+
+/**
+ * The scope names to request from the newer identity provider for the internal scopes
+ * `wanted` (RING_SCOPES), given the provider's `scopes_supported` (null when discovery does not
+ * list them: then the table's first spelling). An internal scope the provider lists no name for
+ * is left out (asking for it would only earn invalid_scope); it shows as "not shared".
+ */
+export function newerProviderScopeRequest(wanted: readonly string[], supported: readonly string[] | null): string[] {
+  const want = new Set(normalizeScopes(wanted));
+  const listed = (name: string) => supported === null || supported.includes(name);
+  const out: string[] = [];
+  for (const scope of RING_SCOPES) {
+    if (!want.has(scope)) continue;
+    const name = PROVIDER_SCOPE_NAMES.find((e) => e.scope === scope && listed(e.name))?.name;
+    if (name) out.push(name);
+  }
+  for (const e of PROVIDER_SCOPE_NAMES) {
+    if (e.scope === null && e.with && want.has(e.with) && supported !== null && supported.includes(e.name)) out.push(e.name);
+  }
+  return out;
 }
 
 /** Everything the granted scopes share with Ringside, in SHARED_ITEMS order. */

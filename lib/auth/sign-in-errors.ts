@@ -6,6 +6,9 @@ export const SIGN_IN_ERROR_CODES = [
   "denied",
   "user_limit",
   "state_mismatch",
+  "state_missing",
+  "issuer_mismatch",
+  "wrong_portal",
   "token_error",
   "client_rejected",
   "profile_error",
@@ -16,6 +19,7 @@ export const SIGN_IN_ERROR_CODES = [
   "different_account",
   "email_in_use",
   "provider_error",
+  "provider_unreachable",
   "unknown",
 ] as const;
 export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
@@ -41,6 +45,24 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
       "The answer from the ring service did not match the sign-in this browser started (the security checks \u2014 state and PKCE \u2014 failed). This happens when a sign-in tab is old, was opened twice, or cookies were cleared. Nothing was stored; start again from here.",
     canRetry: true,
   },
+  state_missing: {
+    title: "The ring service's answer carried no state",
+    message:
+      "Ringside sends a random state with every sign-in and requires the ring service to return it unchanged, so that nobody can slip a foreign sign-in into this browser. This answer came back without it, so it was refused and nothing was stored. Some reports say the newer identity provider may not return state: if this happens every time with your real account, tell the project (the technical detail below is safe to share).",
+    canRetry: true,
+  },
+  issuer_mismatch: {
+    title: "The answer did not come from the expected ring service",
+    message:
+      "This Ringside uses the newer identity provider (RING_OAUTH_ISSUER), which names itself in every answer (the \u201ciss\u201d parameter). This answer named another issuer, or none, so it was refused: it may have been forged or come from another service. Nothing was stored. If it keeps happening, the owner should check that RING_OAUTH_ISSUER is exactly the issuer of the portal the app was registered in.",
+    canRetry: true,
+  },
+  wrong_portal: {
+    title: "This app is registered in the newer developer portal",
+    message:
+      "The ring service refused Ringside at its older token address with \u201cinvalid request\u201d \u2014 what it answers for applications registered in the newer developer portal. Those get their tokens from the newer identity provider. The owner should set RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous (keeping RING_CLIENT_ID and RING_CLIENT_SECRET), restart Ringside and connect again; /setup shows the details. Nothing was stored.",
+    canRetry: false,
+  },
   token_error: {
     title: "The ring service did not issue access",
     message:
@@ -50,7 +72,7 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
   client_rejected: {
     title: "The ring service does not recognise this Ringside",
     message:
-      "The ring service rejected Ringside's client credentials. The owner should check RING_CLIENT_ID and RING_CLIENT_SECRET, and that RING_TOKEN_URL is the token address of the portal the app was registered in (apps from the newer developer portal use a different token address). Nothing was stored.",
+      "The ring service rejected Ringside's client credentials. The owner should check RING_CLIENT_ID and RING_CLIENT_SECRET, and that Ringside uses the identity provider of the portal the app was registered in: apps from the newer developer portal need RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous, apps from the older portal must leave it unset. Nothing was stored.",
     canRetry: true,
   },
   profile_error: {
@@ -98,6 +120,12 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
     message: "The ring service ended the sign-in with an error. Nothing was stored; please try again.",
     canRetry: true,
   },
+  provider_unreachable: {
+    title: "The ring service's sign-in could not be reached",
+    message:
+      "Ringside reads the newer identity provider's settings (its discovery document, from RING_OAUTH_ISSUER) before a sign-in, and could not read them just now. Nothing was stored; try again in a moment. If it keeps failing, the owner should check RING_OAUTH_ISSUER and the server's network.",
+    canRetry: true,
+  },
   unknown: {
     title: "Connecting did not work",
     message: "Something went wrong while connecting your ring. Nothing was stored; please try again.",
@@ -122,11 +150,38 @@ export function classifyAuthorizeError(error: string, description: string | null
   return "provider_error";
 }
 
-/** Maps a token-endpoint error (`error` of RFC 6749 §5.2, HTTP status) to a code. */
-export function classifyTokenError(error: string | null, status: number | null, description: string | null): SignInErrorCode {
+/**
+ * Maps a token-endpoint error (`error` of RFC 6749 §5.2, HTTP status) to a code. At the legacy
+ * token address, 400 invalid_request is what the service answers an app of the newer developer
+ * portal (facts Addendum 2026-11-23), so there it gets its own explanation.
+ */
+export function classifyTokenError(
+  error: string | null,
+  status: number | null,
+  description: string | null,
+  provider: "legacy" | "newer" = "legacy",
+): SignInErrorCode {
   if (description && USER_LIMIT_RE.test(description)) return "user_limit";
   if (error === "invalid_client" || error === "unauthorized_client" || status === 401) return "client_rejected";
+  if (provider === "legacy" && error === "invalid_request" && (status === 400 || status === null)) return "wrong_portal";
   return "token_error";
+}
+
+/** Whether a refused refresh means "this app belongs to the newer provider" (same rule as the code exchange). */
+export function isWrongPortalRefusal(error: string | null, status: number, provider: "legacy" | "newer"): boolean {
+  return classifyTokenError(error, status, null, provider) === "wrong_portal";
+}
+
+/**
+ * RFC 9207 on a callback: with the newer provider, `iss` must be present and equal the
+ * issuer; with the legacy one (no issuer configured) a callback that names an issuer came from
+ * the newer provider, i.e. the app belongs to the developer portal.
+ */
+export function checkCallbackIssuer(expected: string | null, iss: string | null): { ok: true } | { ok: false; code: SignInErrorCode; detail: string } {
+  if (expected === null) return iss === null ? { ok: true } : { ok: false, code: "wrong_portal", detail: "iss_unexpected" };
+  if (iss === null) return { ok: false, code: "issuer_mismatch", detail: "iss_missing" };
+  if (iss !== expected) return { ok: false, code: "issuer_mismatch", detail: "iss_mismatch" };
+  return { ok: true };
 }
 
 /** The short technical detail shown under the message (RFC 6749 error names only, never descriptions verbatim). */

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `npm run demo`: builds the app when needed, starts the ring emulator (http://localhost:4010)
-// and the app configured for it (http://localhost:3000). No configuration needed: secrets are
-// generated into the data directory on first start. Ctrl-C (or SIGTERM) stops both.
+// and the app configured for it (http://localhost:3000). The demo client is registered on the
+// emulator's developer portal and the app uses the newer identity provider
+// (RING_OAUTH_ISSUER = the emulator's issuer), as a person registering an app today meets it.
+// No configuration needed: secrets are generated into the data directory on first start.
+// Ctrl-C (or SIGTERM) stops both.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -93,15 +96,60 @@ start("emulator", ["--import", "tsx", "lib/emulator/main.ts"], {
   RING_EMULATOR_PORT: emulatorPort,
   RING_EMULATOR_WEBHOOK_DELAY_MS: process.env.RING_EMULATOR_WEBHOOK_DELAY_MS ?? "2000",
 });
-start("app", ["lib/server/start.mjs"], {
-  PORT: appPort,
-  HOST: process.env.HOST ?? "localhost",
-  RINGSIDE_DEMO: "1",
-  RING_API_BASE_URL: process.env.RING_API_BASE_URL ?? emulatorUrl,
-  RING_CLIENT_ID: process.env.RING_CLIENT_ID ?? "ringside-demo",
-  RING_CLIENT_SECRET: process.env.RING_CLIENT_SECRET ?? "ringside-demo-secret",
-  AUTH_URL: process.env.AUTH_URL ?? `http://localhost:${appPort}`,
-  PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${appPort}`,
-  NEXT_TELEMETRY_DISABLED: "1",
-});
-console.log(`[demo] Ringside demo: open http://localhost:${appPort} and click "Connect your ring" (emulator at ${emulatorUrl}).`);
+
+const clientId = process.env.RING_CLIENT_ID ?? "ringside-demo";
+const clientSecret = process.env.RING_CLIENT_SECRET ?? "ringside-demo-secret";
+const issuer = process.env.RING_OAUTH_ISSUER ?? `${emulatorUrl}/oauth/v2/ext/oauth-anonymous`;
+
+/** Waits for the emulator, then registers the demo client on its developer portal. */
+async function registerDemoClient() {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${emulatorUrl}/_emulator/health`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (stopping) return false;
+    if (Date.now() > deadline) {
+      console.error(`[demo] the emulator did not answer on ${emulatorUrl} within 60 s; stopping.`);
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const res = await fetch(`${emulatorUrl}/_emulator/clients`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_id: clientId,
+      client_secret: clientSecret,
+      redirect_uris: [`http://localhost:${appPort}/api/auth/callback/ring`],
+      approved: false,
+      portal: "developer",
+    }),
+  });
+  if (!res.ok) {
+    console.error(`[demo] could not register the demo client on the emulator's developer portal (${res.status}); stopping.`);
+    return false;
+  }
+  console.log(`[demo] demo client "${clientId}" registered on the emulator's developer portal (newer identity provider).`);
+  return true;
+}
+
+if (!(await registerDemoClient())) shutdown(1);
+else {
+  start("app", ["lib/server/start.mjs"], {
+    PORT: appPort,
+    HOST: process.env.HOST ?? "localhost",
+    RINGSIDE_DEMO: "1",
+    RING_API_BASE_URL: process.env.RING_API_BASE_URL ?? emulatorUrl,
+    RING_OAUTH_ISSUER: issuer,
+    RING_CLIENT_ID: clientId,
+    RING_CLIENT_SECRET: clientSecret,
+    AUTH_URL: process.env.AUTH_URL ?? `http://localhost:${appPort}`,
+    PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${appPort}`,
+    NEXT_TELEMETRY_DISABLED: "1",
+  });
+  console.log(`[demo] Ringside demo: open http://localhost:${appPort} and click "Connect your ring" (emulator at ${emulatorUrl}).`);
+}

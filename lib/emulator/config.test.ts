@@ -17,6 +17,7 @@ describe("configFromEnv", () => {
       subscriptionTtlS: 7776000,
       historyDays: 730,
       codeTtlS: 600,
+      bareScopes: "ignore",
     });
     expect(c.seed).toBe(DEFAULT_CONFIG.seed);
     expect(c.today).toBeUndefined();
@@ -38,6 +39,7 @@ describe("configFromEnv", () => {
       RING_EMULATOR_SEED: "abc",
       RING_EMULATOR_CODE_TTL_S: "30",
       RING_EMULATOR_TODAY: "2026-01-31",
+      RING_EMULATOR_BARE_SCOPES: "grant",
       RING_EMULATOR_UNRELATED: "x",
     });
     expect(c).toEqual({
@@ -54,6 +56,7 @@ describe("configFromEnv", () => {
       historyDays: 1825,
       seed: "abc",
       codeTtlS: 30,
+      bareScopes: "grant",
       today: "2026-01-31",
     });
     expect(configFromEnv({ RING_EMULATOR_PORT: "  " }).port).toBe(4010);
@@ -66,6 +69,7 @@ describe("configFromEnv", () => {
     ["RING_EMULATOR_RATE_LIMIT", "1.5"],
     ["RING_EMULATOR_HISTORY_DAYS", "-3"],
     ["RING_EMULATOR_TODAY", "2026-02-30"],
+    ["RING_EMULATOR_BARE_SCOPES", "sometimes"],
   ])("rejects %s=%s with an error naming the variable", (name, value) => {
     expect(() => configFromEnv({ [name]: value })).toThrow(EmulatorConfigError);
     expect(() => configFromEnv({ [name]: value })).toThrow(name);
@@ -82,7 +86,9 @@ describe("resolveConfig", () => {
 describe("formatConfigTable", () => {
   it("lists every variable with its value", () => {
     const table = formatConfigTable(configFromEnv({ RING_EMULATOR_PAGE_SIZE: "9" }));
-    for (const name of ["RING_EMULATOR_PORT", "RING_EMULATOR_PAGE_SIZE", "RING_EMULATOR_SEED", "RING_EMULATOR_TODAY"]) expect(table).toContain(name);
+    for (const name of ["RING_EMULATOR_PORT", "RING_EMULATOR_PAGE_SIZE", "RING_EMULATOR_SEED", "RING_EMULATOR_TODAY", "RING_EMULATOR_BARE_SCOPES"])
+      expect(table).toContain(name);
+    expect(table).toMatch(/RING_EMULATOR_BARE_SCOPES\s+ignore\s/);
     expect(table).toMatch(/RING_EMULATOR_PAGE_SIZE\s+9\s/);
     expect(table).toContain("(current UTC date)");
   });

@@ -16,9 +16,19 @@ export type EmulatorConfig = {
   historyDays: number;
   seed: string;
   codeTtlS: number;
+  /**
+   * Newer identity provider only: what a bare (legacy) scope name such as `daily` in the
+   * authorization request does. The public record conflicts (facts §5.6 and the Addendum of
+   * 2026-11-23): "ignore" = accepted but silently not granted; "grant" = granted as its
+   * `extapi:` equivalent.
+   */
+  bareScopes: BareScopes;
   /** YYYY-MM-DD override of the data's last day ("today"), for tests. */
   today?: string;
 };
+
+export const BARE_SCOPE_MODES = ["ignore", "grant"] as const;
+export type BareScopes = (typeof BARE_SCOPE_MODES)[number];
 
 export const DEFAULT_SEED = "ringside-emulator-seed-1";
 
@@ -36,6 +46,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   historyDays: 730,
   seed: DEFAULT_SEED,
   codeTtlS: 600,
+  bareScopes: "ignore",
 };
 
 const isoDay = z
@@ -61,6 +72,7 @@ export const emulatorConfigSchema = z.object({
   historyDays: int(1, 36_500),
   seed: z.string().min(1),
   codeTtlS: int(1, 86_400),
+  bareScopes: z.enum(BARE_SCOPE_MODES, { message: `must be one of: ${BARE_SCOPE_MODES.join(", ")}` }),
   today: isoDay.optional(),
 });
 
@@ -79,6 +91,11 @@ export const ENV_VARIABLES: ReadonlyArray<{ name: string; key: keyof EmulatorCon
   { name: "RING_EMULATOR_HISTORY_DAYS", key: "historyDays", meaning: "days of history a new user has" },
   { name: "RING_EMULATOR_SEED", key: "seed", meaning: "seed of the data generator" },
   { name: "RING_EMULATOR_CODE_TTL_S", key: "codeTtlS", meaning: "authorization-code lifetime (s)" },
+  {
+    name: "RING_EMULATOR_BARE_SCOPES",
+    key: "bareScopes",
+    meaning: "newer provider: bare scope names (daily) are ignored (not granted) or granted as extapi: names",
+  },
   { name: "RING_EMULATOR_TODAY", key: "today", meaning: "fixed last day of the data (YYYY-MM-DD); unset = current UTC date" },
 ];
 

@@ -1,27 +1,16 @@
-// The emulated consent screen: an account e-mail, one checkbox per requested scope, Allow and
+// The emulated consent screen of both identity providers: an account e-mail, one checkbox per
+// requested scope (named the way the provider spells it, labelled from providers.ts), Allow and
 // Deny. It posts to the same URL (query string unchanged) with `user`, `granted_scope` and
 // `decision` (Allow comes first, so pressing Enter allows). Checkboxes are named `granted_scope`; a hidden empty `granted_scope` field is
 // always sent so that "every box unticked" (no scope) differs from "field absent" (all scopes).
 import { escapeHtml, htmlPage } from "./errors";
-import type { Scope } from "./store";
-
-const SCOPE_LABELS: Record<Scope, string> = {
-  email: "E-mail address",
-  personal: "Personal information (gender, age, height, weight)",
-  daily: "Daily summaries of sleep, activity and readiness",
-  heartrate: "Heart rate time series",
-  workout: "Workouts",
-  tag: "Tags",
-  session: "Sessions",
-  spo2Daily: "SpO2 average during sleep",
-};
 
 export const DEFAULT_CONSENT_EMAIL = "demo@ringside.example";
 
 export function renderConsentPage(input: {
   clientId: string;
   approved: boolean;
-  scopes: readonly Scope[];
+  scopes: ReadonlyArray<{ name: string; label: string }>;
   actionUrl: string;
   email?: string;
   error?: string;
@@ -30,7 +19,7 @@ export function renderConsentPage(input: {
   const boxes = input.scopes
     .map(
       (s) =>
-        `  <label><input type="checkbox" name="granted_scope" value="${escapeHtml(s)}" checked> <strong>${escapeHtml(s)}</strong> — ${escapeHtml(SCOPE_LABELS[s])}</label>`,
+        `  <label><input type="checkbox" name="granted_scope" value="${escapeHtml(s.name)}" checked> <strong>${escapeHtml(s.name)}</strong> — ${escapeHtml(s.label)}</label>`,
     )
     .join("\n");
   const body = `<h1>Connect your ring</h1>

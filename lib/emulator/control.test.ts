@@ -39,13 +39,13 @@ describe("clients", () => {
     const body = { client_id: "ctl-client", client_secret: "s1", redirect_uris: ["http://localhost:5000/cb"], approved: true };
     const first = await call(base, "/_emulator/clients", { json: body });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ client_id: "ctl-client", redirect_uris: ["http://localhost:5000/cb"], approved: true });
+    expect(first.body).toEqual({ client_id: "ctl-client", redirect_uris: ["http://localhost:5000/cb"], approved: true, portal: "legacy" });
     const again = await call(base, "/_emulator/clients", { json: { ...body, client_secret: "s2" } });
     expect(again.status).toBe(200);
     const ok = await call(base, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: "x", client_id: "ctl-client", client_secret: "s2" } });
     expect(ok.body.error).toBe("invalid_grant"); // authenticated with the new secret
     const clients = (await call(base, "/_emulator/clients")).body.clients;
-    expect(clients.find((c: { client_id: string }) => c.client_id === DEMO.client_id)).toMatchObject({ redirect_uris: [DEMO.redirect_uri], approved: false });
+    expect(clients.find((c: { client_id: string }) => c.client_id === DEMO.client_id)).toMatchObject({ redirect_uris: [DEMO.redirect_uri], approved: false, portal: "legacy" });
   });
 });
 
@@ -147,6 +147,25 @@ describe("sync", () => {
     await call(base, `/_emulator/users/${u.user_id}/sync`, { json: { day: doc.day } });
     const afterSync = (await call(base, `/_emulator/users/${u.user_id}/documents/sleep`)).body.data;
     expect(afterSync.some((d: { id: string }) => d.id === doc.id)).toBe(false);
+  });
+
+  it("edits fields of single documents (e.g. a value the service adds later); served as edited, kept through revisions", async () => {
+    const t = await connect(base, DEMO, { email: uniqueEmail("edit") });
+    const list = (await call(base, `/_emulator/users/${t.user_id}/documents/daily_resilience`)).body.data as Array<{ id: string; day: string; level: string }>;
+    const doc = list.at(-1)!;
+    const path = `/_emulator/users/${t.user_id}/documents/daily_resilience/${doc.id}`;
+    const edit = await call(base, path, { method: "PATCH", json: { level: "legendary", brand_new: [1] } });
+    expect(edit.status).toBe(200);
+    expect(edit.body.document).toMatchObject({ id: doc.id, day: doc.day, level: "legendary", brand_new: [1] });
+    expect(edit.body.events).toEqual([expect.objectContaining({ event_type: "update", data_type: "daily_resilience", object_id: doc.id })]);
+    expect((await call(base, `/v2/usercollection/daily_resilience/${doc.id}`, { token: t.access_token })).body.level).toBe("legendary");
+    const served = await call(base, "/v2/usercollection/daily_resilience", { token: t.access_token, headers: {} });
+    expect(served.status).toBe(200);
+    await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day: doc.day } });
+    expect((await call(base, `/v2/usercollection/daily_resilience/${doc.id}`, { token: t.access_token })).body.level).toBe("legendary");
+    expect((await call(base, path, { method: "PATCH", json: { id: "other" } })).status).toBe(422);
+    expect((await call(base, path, { method: "PATCH", json: {} })).status).toBe(422);
+    expect((await call(base, `/_emulator/users/${t.user_id}/documents/daily_resilience/nope`, { method: "PATCH", json: { level: "x" } })).status).toBe(404);
   });
 });
 

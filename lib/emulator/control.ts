@@ -6,6 +6,7 @@ import type { EmulatorContext } from "./context";
 import { isValidDay, isoWithOffset } from "./dates";
 import { json, problem, validationError } from "./errors";
 import { COLLECTIONS, type Collection } from "./fixtures";
+import { PORTALS, SCOPE_NAMES, developerNameFor, grantedScopes } from "./providers";
 import { ALL_SCOPES, type Scope, type User } from "./store";
 import { toValidationIssues, type WebhookEvent } from "./webhooks";
 
@@ -16,6 +17,8 @@ const clientSchema = z.object({
   client_secret: z.string().min(1).max(500),
   redirect_uris: z.array(z.url()).min(1),
   approved: z.boolean().default(false),
+  /** The portal the application was registered in: "developer" = the newer identity provider. */
+  portal: z.enum(PORTALS).default("legacy"),
 });
 const userSchema = z.object({
   email: z.email().max(254),
@@ -27,6 +30,11 @@ const patchUserSchema = z.object({
   history_days: z.number().int().min(1).max(36_500).optional(),
 });
 const syncSchema = z.object({ day: day.optional() });
+/** Fields to set on a document: any JSON values (new enum values, nulls, wrong types on purpose). */
+const editSchema = z
+  .record(z.string().min(1).max(100), z.unknown())
+  .refine((f) => Object.keys(f).length > 0 && Object.keys(f).length <= 100, { message: "Give between 1 and 100 fields" })
+  .refine((f) => !("id" in f) && !("day" in f), { message: "id and day cannot be edited" });
 const faultSchema = z
   .object({
     status: z.union([z.literal(0), z.literal("drop"), z.number().int().min(400).max(599)]).optional(),
@@ -117,8 +125,12 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
         clientSecret: body.value.client_secret,
         redirectUris: body.value.redirect_uris,
         approved: body.value.approved,
+        portal: body.value.portal,
       });
-      return json({ client_id: client.clientId, redirect_uris: client.redirectUris, approved: client.approved }, created ? 201 : 200);
+      return json(
+        { client_id: client.clientId, redirect_uris: client.redirectUris, approved: client.approved, portal: client.portal },
+        created ? 201 : 200,
+      );
     }
 
     case route === "GET /clients":
@@ -127,6 +139,7 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
           client_id: c.clientId,
           redirect_uris: c.redirectUris,
           approved: c.approved,
+          portal: c.portal,
           authorized_users: c.authorizedUsers.size,
         })),
       });
@@ -186,6 +199,19 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       return json({ collection, count: data.length, data });
     }
 
+    case route.startsWith("PATCH /users/:id/documents/") && parts.length === 5: {
+      const user = state.users.get(parts[1]!);
+      if (!user) return problem(404, "No such user.");
+      const collection = parts[3];
+      if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
+      const body = await parseBody(req, editSchema);
+      if (!body.ok) return body.response;
+      const doc = user.docs.edit(collection, parts[4]!, body.value);
+      if (!doc) return json({ detail: "Document not found." }, 404);
+      const events = emitEvents(ctx, user, [{ collection, event_type: "update", document: doc }]);
+      return json({ document: doc, events });
+    }
+
     case route.startsWith("POST /users/:id/documents/") && parts.length === 6 && parts[5] === "delete": {
       const user = state.users.get(parts[1]!);
       if (!user) return problem(404, "No such user.");
@@ -204,23 +230,39 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       if (!client) return problem(404, "No such client.");
       const user = body.value.user_id ? state.users.get(body.value.user_id) : state.ensureUser(body.value.email!).user;
       if (!user) return problem(404, "No such user.");
+      // Names of the client's provider; internal (legacy) names are accepted for either.
+      const portal = client.portal;
       const requested = (body.value.scope ?? "").trim();
-      const scopes = requested === "" ? [...ALL_SCOPES] : [...new Set(requested.split(/\s+/))];
-      const unknown = scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
+      const parts = requested === "" ? [...ALL_SCOPES] : [...new Set(requested.split(/\s+/))];
+      const known = (p: string) => (ALL_SCOPES as readonly string[]).includes(p) || SCOPE_NAMES[portal].some((s) => s.name === p);
+      const unknown = parts.filter((p) => !known(p));
       if (unknown.length) return validationError([{ loc: ["body", "scope"], msg: `Unknown scope: ${unknown.join(" ")}`, type: "value_error" }]);
+      const names = [
+        ...new Set(parts.map((p) => (portal === "developer" && (ALL_SCOPES as readonly string[]).includes(p) ? developerNameFor(p as Scope) : p))),
+      ];
       client.authorizedUsers.add(user.id);
       const ttl = body.value.expires_in ?? ctx.config.tokenTtlS;
       const { access, refresh } = state.issueTokens({
         clientId: client.clientId,
         userId: user.id,
-        scopes: scopes as Scope[],
+        scopes: grantedScopes(portal, names),
+        scopeNames: names,
+        provider: portal,
         flow: "control",
         withRefresh: true,
         ttlS: ttl,
         grantId: randomUUID(),
       });
       return json(
-        { token_type: "bearer", access_token: access.value, expires_in: ttl, refresh_token: refresh!.value, scope: access.scopes.join(" "), user_id: user.id },
+        {
+          token_type: "bearer",
+          access_token: access.value,
+          expires_in: ttl,
+          refresh_token: refresh!.value,
+          scope: access.scopeNames.join(" "),
+          ...(portal === "developer" ? { id_token: null } : {}),
+          user_id: user.id,
+        },
         201,
       );
     }

@@ -6,7 +6,8 @@ import { newRequestMeta, type EmulatorContext, type RequestMeta } from "./contex
 import { handleControl } from "./control";
 import { CursorCodec, handleDataRoute } from "./data-routes";
 import { dropConnection, json, problem } from "./errors";
-import { handleAuthorize, handleRevoke, handleToken } from "./oauth";
+import { handleAuthorize, handleDeveloperRevoke, handleDiscovery, handleIntrospect, handleRevoke, handleToken } from "./oauth";
+import { DEVELOPER_PATHS, LEGACY_PATHS } from "./providers";
 import { TwoTierRateLimiter, rateLimitHeaders } from "./rate-limit";
 import { EmulatorState, type Fault } from "./store";
 import { WebhookEngine, handleWebhookRoute } from "./webhooks";
@@ -23,6 +24,8 @@ export type Emulator = {
   reset(): void;
   /** Cancels timers and in-flight deliveries. */
   close(): void;
+  /** The origin to advertise (issuer, discovery): set by the server once it listens. */
+  setOrigin(origin: string): void;
 };
 
 export type EmulatorOptions = {
@@ -36,12 +39,22 @@ function isDataPath(path: string): boolean {
   return path.startsWith("/v2/usercollection/") || path.startsWith("/v2/sandbox/usercollection/");
 }
 
+function isLegacyAuthorize(path: string): boolean {
+  return (LEGACY_PATHS.authorize as readonly string[]).includes(path);
+}
+
+function isDiscoveryPath(path: string): boolean {
+  return path === DEVELOPER_PATHS.discovery || path === DEVELOPER_PATHS.discoveryRfc8414;
+}
+
 function kindForPath(path: string): RequestMeta["kind"] {
   if (path.startsWith("/v2/sandbox/usercollection/")) return "sandbox";
   if (path.startsWith("/v2/usercollection/")) return "data";
-  if (path === "/oauth/token") return "token";
-  if (path === "/oauth/revoke") return "revoke";
-  if (path === "/oauth/authorize" || path === "/authorize") return "authorize";
+  if (path === LEGACY_PATHS.token || path === DEVELOPER_PATHS.token) return "token";
+  if (path === LEGACY_PATHS.revoke || path === DEVELOPER_PATHS.revoke) return "revoke";
+  if (isLegacyAuthorize(path) || path === DEVELOPER_PATHS.authorize) return "authorize";
+  if (path === DEVELOPER_PATHS.introspect) return "introspect";
+  if (isDiscoveryPath(path)) return "discovery";
   if (path.startsWith("/v2/webhook/")) return "webhook_subscription";
   return null;
 }
@@ -70,7 +83,8 @@ export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {
   const state = new EmulatorState(config, now);
   const limiter = new TwoTierRateLimiter({ tokenLimit: config.rateLimit, appLimit: config.appRateLimit, windowS: config.rateWindowS });
   const webhooks = new WebhookEngine(config, state, clock);
-  const ctx: EmulatorContext = { config, state, limiter, webhooks, now };
+  let advertised: string | null = null;
+  const ctx: EmulatorContext = { config, state, limiter, webhooks, now, origin: (url) => advertised ?? url.origin };
   const cursors = new CursorCodec();
 
   const reset = () => {
@@ -93,13 +107,24 @@ export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {
       }
     }
 
-    if (path === "/oauth/authorize" || path === "/authorize") return handleAuthorize(ctx, req, url, meta);
-    if (path === "/oauth/token") return handleToken(ctx, req, meta);
-    if (path === "/oauth/revoke") return handleRevoke(ctx, req, url, meta);
+    if (isLegacyAuthorize(path)) return handleAuthorize(ctx, req, url, meta, "legacy");
+    if (path === LEGACY_PATHS.token) return handleToken(ctx, req, meta, "legacy");
+    if (path === LEGACY_PATHS.revoke) return handleRevoke(ctx, req, url, meta);
+    if (isDiscoveryPath(path)) return handleDiscovery(ctx, req, url, meta);
+    if (path === DEVELOPER_PATHS.authorize) return handleAuthorize(ctx, req, url, meta, "developer");
+    if (path === DEVELOPER_PATHS.token) return handleToken(ctx, req, meta, "developer");
+    if (path === DEVELOPER_PATHS.revoke) return handleDeveloperRevoke(ctx, req, meta);
+    if (path === DEVELOPER_PATHS.introspect) return handleIntrospect(ctx, req, url, meta);
     if (isDataPath(path)) return handleDataRoute(ctx, { cursors }, req, url, meta);
     if (path.startsWith("/v2/webhook/")) return handleWebhookRoute(ctx, req, url, meta);
     if (path === "/" && req.method === "GET")
-      return json({ service: "ring service emulator", authorize: "/oauth/authorize", token: "/oauth/token", control: "/_emulator/health" });
+      return json({
+        service: "ring service emulator",
+        authorize: LEGACY_PATHS.authorize[0],
+        token: LEGACY_PATHS.token,
+        developer_discovery: DEVELOPER_PATHS.discovery,
+        control: "/_emulator/health",
+      });
     return json({ detail: "Not Found" }, 404);
   }
 
@@ -126,6 +151,7 @@ export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {
         path: url.pathname,
         status: res.status === 599 ? 0 : res.status,
         kind: meta.kind,
+        provider: meta.provider,
         rate_limit_tier: meta.rateLimitTier,
         token_fingerprint: meta.tokenFingerprint,
         client_id: meta.clientId,
@@ -147,5 +173,8 @@ export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {
     handle,
     reset,
     close: () => webhooks.close(),
+    setOrigin: (origin) => {
+      advertised = origin.replace(/\/+$/, "");
+    },
   };
 }

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Demo client: client_id=ringside-demo client_secret=ringside-demo-secret redirect_uri=http://localhost:3000/api/auth/callback/ring\n`,
   );
+  process.stdout.write(`Newer identity provider (developer-portal clients): issuer ${running.url}/oauth/v2/ext/oauth-anonymous\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,11 +1,21 @@
-// OAuth 2.0 of the ring service: GET/POST /oauth/authorize (and /authorize), POST
-// /oauth/token (authorization_code with PKCE, single-use refresh rotation), /oauth/revoke.
+// OAuth 2.0 of the ring service's two identity providers (providers.ts): authorize (consent
+// page and answer), token (authorization_code with PKCE, single-use refresh rotation), revoke;
+// and for the newer provider also discovery and introspection. One implementation, run for
+// the provider whose address was called.
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { DEFAULT_CONSENT_EMAIL, renderConsentPage } from "./consent-page";
 import type { EmulatorContext, RequestMeta } from "./context";
 import { empty, errorPage, json, oauthError } from "./errors";
-import { ALL_SCOPES, IMPLICIT_TOKEN_TTL_S, UNAPPROVED_USER_CAP, fingerprint, type Client, type Scope } from "./store";
+import { DEVELOPER_PATHS, discoveryDocument, grantedScopes, parseScopeRequest, scopeName, type Portal } from "./providers";
+import { IMPLICIT_TOKEN_TTL_S, UNAPPROVED_USER_CAP, fingerprint, type AccessToken, type Client, type RefreshToken } from "./store";
+
+/** The provider a request was addressed to, and the issuer it names on callbacks (developer only). */
+export type ProviderView = { portal: Portal; iss: string | null };
+
+export function providerView(ctx: EmulatorContext, url: URL, portal: Portal): ProviderView {
+  return { portal, iss: portal === "developer" ? `${ctx.origin(url)}${DEVELOPER_PATHS.issuer}` : null };
+}
 
 const AUTHORIZE_PARAMS = ["response_type", "client_id", "redirect_uri", "state", "scope", "code_challenge", "code_challenge_method"];
 const TOKEN_PARAMS = ["grant_type", "code", "redirect_uri", "client_id", "client_secret", "code_verifier", "refresh_token"];
@@ -13,14 +23,17 @@ const CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;
 const VERIFIER_RE = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 type AuthorizeRequest = {
+  provider: ProviderView;
   client: Client;
   redirectUri: string;
   /** redirect_uri as sent; null when omitted (then it must be omitted at the token endpoint too). */
   redirectUriSent: string | null;
   responseType: "code" | "token";
-  scopes: Scope[];
+  /** Requested names, in the provider's spelling. */
+  names: string[];
   state: string | null;
   codeChallenge: string | null;
+  codeChallengeMethod: "S256" | "plain" | null;
 };
 
 type AuthorizeCheck =
@@ -41,16 +54,21 @@ function redirectWith(base: string, params: Record<string, string | null>, fragm
   return redirect(url.toString());
 }
 
-function errorRedirect(base: string, error: string, description: string, state: string | null, fragment: boolean): Response {
-  return redirectWith(base, { error, error_description: description, state }, fragment);
+function errorRedirect(base: string, error: string, description: string, state: string | null, iss: string | null, fragment: boolean): Response {
+  return redirectWith(base, { error, error_description: description, state, iss }, fragment);
 }
 
 function repeated(params: URLSearchParams, names: readonly string[]): string | undefined {
   return names.find((n) => params.getAll(n).length > 1);
 }
 
-/** Validates an authorization request. Unsafe problems (client, redirect URI) → 400 page, others → error redirect. */
-function checkAuthorizeRequest(ctx: EmulatorContext, params: URLSearchParams): AuthorizeCheck {
+/**
+ * Validates an authorization request. Unsafe problems (client, redirect URI) → 400 page, others →
+ * error redirect (with `iss` at the newer provider). The newer provider knows only clients of the
+ * developer portal; the legacy address serves both kinds (one report says it still works for
+ * migrated apps), but its codes are redeemable only at the legacy token address.
+ */
+function checkAuthorizeRequest(ctx: EmulatorContext, params: URLSearchParams, provider: ProviderView): AuthorizeCheck {
   const page = (message: string) => ({ kind: "page" as const, response: errorPage(400, "Authorization request rejected", message) });
   if (params.getAll("client_id").length > 1) return page("client_id was sent more than once.");
   if (params.getAll("redirect_uri").length > 1) return page("redirect_uri was sent more than once.");
@@ -58,6 +76,8 @@ function checkAuthorizeRequest(ctx: EmulatorContext, params: URLSearchParams): A
   if (!clientId) return page("The request has no client_id.");
   const client = ctx.state.clients.get(clientId);
   if (!client) return page(`Unknown client_id "${clientId}".`);
+  if (provider.portal === "developer" && client.portal !== "developer")
+    return page(`Unknown client_id "${clientId}": this identity provider knows only applications registered in the developer portal.`);
   const redirectUriSent = params.get("redirect_uri");
   let redirectUri: string;
   if (redirectUriSent !== null) {
@@ -72,41 +92,67 @@ function checkAuthorizeRequest(ctx: EmulatorContext, params: URLSearchParams): A
 
   const state = params.get("state");
   const responseTypeRaw = params.get("response_type");
-  const fragment = responseTypeRaw === "token";
+  const developer = provider.portal === "developer";
+  // The client-side flow exists only at the legacy provider; elsewhere errors go in the query.
+  const fragment = !developer && responseTypeRaw === "token";
   const fail = (error: string, description: string) => ({
     kind: "redirect" as const,
-    response: errorRedirect(redirectUri, error, description, state, fragment),
+    response: errorRedirect(redirectUri, error, description, state, provider.iss, fragment),
   });
   const dup = repeated(params, AUTHORIZE_PARAMS);
   if (dup) return fail("invalid_request", `Parameter ${dup} was sent more than once.`);
   if (!responseTypeRaw) return fail("invalid_request", "response_type is required.");
+  if (developer && responseTypeRaw !== "code") return fail("unsupported_response_type", `response_type must be "code".`);
   if (responseTypeRaw !== "code" && responseTypeRaw !== "token")
     return fail("unsupported_response_type", `response_type must be "code" or "token".`);
 
-  const scopeRaw = (params.get("scope") ?? "").trim();
-  let scopes: Scope[];
-  if (scopeRaw === "") scopes = [...ALL_SCOPES];
-  else {
-    const requested = [...new Set(scopeRaw.split(/\s+/))];
-    const unknown = requested.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
-    if (unknown.length > 0) return fail("invalid_scope", `Unknown scope: ${unknown.join(" ")}.`);
-    scopes = requested as Scope[];
-  }
+  const scope = parseScopeRequest(provider.portal, params.get("scope"), ctx.config.bareScopes);
+  if (!scope.ok) return fail("invalid_scope", `Unknown scope: ${scope.unknown.join(" ")}.`);
 
   let codeChallenge: string | null = null;
+  let codeChallengeMethod: "S256" | "plain" | null = null;
   if (responseTypeRaw === "code") {
     const challenge = params.get("code_challenge");
     const method = params.get("code_challenge_method");
     if (challenge !== null) {
-      if (method !== "S256") return fail("invalid_request", "code_challenge_method must be S256 when code_challenge is given.");
-      if (!CHALLENGE_RE.test(challenge))
-        return fail("invalid_request", "code_challenge must be the base64url (no padding) SHA-256 of the code_verifier.");
+      if (developer) {
+        // Discovery advertises S256 and plain; an absent method means plain (RFC 7636 §4.3).
+        const m = method ?? "plain";
+        if (m !== "S256" && m !== "plain") return fail("invalid_request", "code_challenge_method must be S256 or plain.");
+        if (m === "S256" && !CHALLENGE_RE.test(challenge))
+          return fail("invalid_request", "code_challenge must be the base64url (no padding) SHA-256 of the code_verifier.");
+        if (m === "plain" && !VERIFIER_RE.test(challenge))
+          return fail("invalid_request", "A plain code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~].");
+        codeChallengeMethod = m;
+      } else {
+        if (method !== "S256") return fail("invalid_request", "code_challenge_method must be S256 when code_challenge is given.");
+        if (!CHALLENGE_RE.test(challenge))
+          return fail("invalid_request", "code_challenge must be the base64url (no padding) SHA-256 of the code_verifier.");
+        codeChallengeMethod = "S256";
+      }
       codeChallenge = challenge;
     } else if (method !== null) {
       return fail("invalid_request", "code_challenge_method was given without code_challenge.");
     }
   }
-  return { kind: "ok", request: { client, redirectUri, redirectUriSent, responseType: responseTypeRaw, scopes, state, codeChallenge } };
+  return {
+    kind: "ok",
+    request: {
+      provider,
+      client,
+      redirectUri,
+      redirectUriSent,
+      responseType: responseTypeRaw,
+      names: scope.names,
+      state,
+      codeChallenge,
+      codeChallengeMethod,
+    },
+  };
+}
+
+function consentScopes(portal: Portal, names: readonly string[]): Array<{ name: string; label: string }> {
+  return names.map((name) => ({ name, label: scopeName(portal, name)?.label ?? name }));
 }
 
 const consentFormSchema = z.object({
@@ -120,20 +166,23 @@ async function readForm(req: Request): Promise<URLSearchParams> {
 }
 
 /** GET renders the consent page; POST (from that page) grants or denies. */
-export async function handleAuthorize(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta): Promise<Response> {
+export async function handleAuthorize(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta, portal: Portal = "legacy"): Promise<Response> {
   meta.kind = "authorize";
+  meta.provider = portal;
   if (req.method !== "GET" && req.method !== "POST")
     return errorPage(405, "Method not allowed", "Use GET to open the consent page.");
-  const check = checkAuthorizeRequest(ctx, url.searchParams);
+  const check = checkAuthorizeRequest(ctx, url.searchParams, providerView(ctx, url, portal));
   if (check.kind !== "ok") return check.response;
   const ar = check.request;
+  const iss = ar.provider.iss;
   meta.clientId = ar.client.clientId;
   const actionUrl = `${url.pathname}${url.search}`;
+  const scopes = consentScopes(portal, ar.names);
   if (req.method === "GET") {
     return renderConsentPage({
       clientId: ar.client.clientId,
       approved: ar.client.approved,
-      scopes: ar.scopes,
+      scopes,
       actionUrl,
       email: url.searchParams.get("login_hint") ?? DEFAULT_CONSENT_EMAIL,
     });
@@ -142,12 +191,12 @@ export async function handleAuthorize(ctx: EmulatorContext, req: Request, url: U
   const form = await readForm(req);
   const fragment = ar.responseType === "token";
   const decision = form.get("decision");
-  if (decision === "deny") return redirectWith(ar.redirectUri, { error: "access_denied", state: ar.state }, fragment);
+  if (decision === "deny") return redirectWith(ar.redirectUri, { error: "access_denied", state: ar.state, iss }, fragment);
   const rerender = (error: string) =>
     renderConsentPage({
       clientId: ar.client.clientId,
       approved: ar.client.approved,
-      scopes: ar.scopes,
+      scopes,
       actionUrl,
       email: form.get("user") ?? undefined,
       error,
@@ -167,6 +216,7 @@ export async function handleAuthorize(ctx: EmulatorContext, req: Request, url: U
         error: "access_denied",
         error_description: `This application is not approved yet and already has the maximum of ${UNAPPROVED_USER_CAP} users.`,
         state: ar.state,
+        iss,
       },
       fragment,
     );
@@ -177,27 +227,33 @@ export async function handleAuthorize(ctx: EmulatorContext, req: Request, url: U
   const grantedValues = form.getAll("granted_scope");
   const granted =
     grantedValues.length === 0
-      ? ar.scopes
+      ? ar.names
       : (() => {
           const chosen = new Set(grantedValues.flatMap((v) => v.split(/\s+/)).filter(Boolean));
-          return ar.scopes.filter((s) => chosen.has(s));
+          return ar.names.filter((s) => chosen.has(s));
         })();
   const scope = granted.join(" ");
+  const scopesGranted = grantedScopes(portal, granted);
 
   if (ar.responseType === "code") {
     const code = ctx.state.issueCode({
       clientId: client.clientId,
       userId: user.id,
-      scopes: granted,
+      scopes: scopesGranted,
+      scopeNames: granted,
+      provider: portal,
       redirectUri: ar.redirectUriSent,
       codeChallenge: ar.codeChallenge,
+      codeChallengeMethod: ar.codeChallengeMethod,
     });
-    return redirectWith(ar.redirectUri, { code: code.code, scope, state: ar.state }, false);
+    return redirectWith(ar.redirectUri, { code: code.code, scope, state: ar.state, iss }, false);
   }
   const { access } = ctx.state.issueTokens({
     clientId: client.clientId,
     userId: user.id,
-    scopes: granted,
+    scopes: scopesGranted,
+    scopeNames: granted,
+    provider: portal,
     flow: "implicit",
     withRefresh: false,
     ttlS: IMPLICIT_TOKEN_TTL_S,
@@ -251,17 +307,50 @@ function pkceS256(verifier: string): string {
   return createHash("sha256").update(verifier).digest("base64url");
 }
 
-function tokenResponse(accessToken: string, expiresIn: number, refreshToken: string, scopes: readonly Scope[]): Response {
-  return json(
-    { token_type: "bearer", access_token: accessToken, expires_in: expiresIn, refresh_token: refreshToken, scope: scopes.join(" ") },
-    200,
-    { "cache-control": "no-store", pragma: "no-cache" },
-  );
+/**
+ * The token response. The newer provider adds `id_token: null` (as public clients report it;
+ * oauth4webapi, under Auth.js, rejects a null id_token as it stands) and names scopes its way.
+ */
+function tokenResponse(portal: Portal, access: AccessToken, expiresIn: number, refresh: RefreshToken): Response {
+  const body: Record<string, unknown> = {
+    token_type: "bearer",
+    access_token: access.value,
+    expires_in: expiresIn,
+    refresh_token: refresh.value,
+    scope: access.scopeNames.join(" "),
+  };
+  if (portal === "developer") body.id_token = null;
+  return json(body, 200, { "cache-control": "no-store", pragma: "no-cache" });
 }
 
-/** POST /oauth/token */
-export async function handleToken(ctx: EmulatorContext, req: Request, meta: RequestMeta): Promise<Response> {
+/**
+ * The client of a token-endpoint, revocation or introspection request, authenticated, and
+ * known to the provider whose address was called. A developer-portal client at the legacy
+ * token address gets 400 invalid_request "Invalid request", as the real service answers
+ * (Addendum 2026-11-23); an old-portal client at the newer provider is unknown there.
+ */
+function clientOf(
+  ctx: EmulatorContext,
+  req: Request,
+  body: URLSearchParams,
+  portal: Portal,
+  legacyRefusal: boolean,
+): { ok: true; client: Client } | { ok: false; response: Response; clientId?: string } {
+  const creds = readClientCredentials(req, body);
+  if (!creds.ok) return creds;
+  const client = ctx.state.authenticateClient(creds.clientId, creds.clientSecret);
+  if (!client) return { ok: false, response: oauthError("invalid_client", "Client authentication failed.") };
+  if (portal === "developer" && client.portal !== "developer")
+    return { ok: false, response: oauthError("invalid_client", "Client authentication failed: the application is not registered with this identity provider.") };
+  if (portal === "legacy" && legacyRefusal && client.portal === "developer")
+    return { ok: false, response: oauthError("invalid_request", "Invalid request"), clientId: client.clientId };
+  return { ok: true, client };
+}
+
+/** POST /oauth/token (legacy) and POST /oauth/v2/ext/oauth-token (newer provider). */
+export async function handleToken(ctx: EmulatorContext, req: Request, meta: RequestMeta, portal: Portal = "legacy"): Promise<Response> {
   meta.kind = "token";
+  meta.provider = portal;
   if (req.method !== "POST") return json({ error: "invalid_request", error_description: "Use POST." }, 405, { allow: "POST" });
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
   if (!type.startsWith("application/x-www-form-urlencoded"))
@@ -272,10 +361,12 @@ export async function handleToken(ctx: EmulatorContext, req: Request, meta: Requ
   const dup = repeated(body, TOKEN_PARAMS);
   if (dup) return oauthError("invalid_request", `Parameter ${dup} was sent more than once.`);
 
-  const creds = readClientCredentials(req, body);
-  if (!creds.ok) return creds.response;
-  const client = ctx.state.authenticateClient(creds.clientId, creds.clientSecret);
-  if (!client) return oauthError("invalid_client", "Client authentication failed.");
+  const auth = clientOf(ctx, req, body, portal, true);
+  if (!auth.ok) {
+    meta.clientId = auth.clientId ?? null;
+    return auth.response;
+  }
+  const client = auth.client;
   meta.clientId = client.clientId;
 
   if (!grantType) return oauthError("invalid_request", "grant_type is required.");
@@ -283,7 +374,7 @@ export async function handleToken(ctx: EmulatorContext, req: Request, meta: Requ
     const codeValue = body.get("code");
     if (!codeValue) return oauthError("invalid_request", "code is required.");
     const code = ctx.state.codes.get(codeValue);
-    if (!code || code.clientId !== client.clientId) return oauthError("invalid_grant", "The authorization code is invalid.");
+    if (!code || code.clientId !== client.clientId || code.provider !== portal) return oauthError("invalid_grant", "The authorization code is invalid.");
     meta.userId = code.userId;
     if (code.usedAt !== null) {
       // RFC 6749 §4.1.2: a replayed code revokes what was issued from it.
@@ -301,7 +392,8 @@ export async function handleToken(ctx: EmulatorContext, req: Request, meta: Requ
       if (verifier === null) return oauthError("invalid_request", "code_verifier is required: a code_challenge was given.");
       if (!VERIFIER_RE.test(verifier))
         return oauthError("invalid_request", "code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~].");
-      if (pkceS256(verifier) !== code.codeChallenge) return oauthError("invalid_grant", "code_verifier does not match the code_challenge.");
+      const derived = code.codeChallengeMethod === "plain" ? verifier : pkceS256(verifier);
+      if (derived !== code.codeChallenge) return oauthError("invalid_grant", "code_verifier does not match the code_challenge.");
     } else if (verifier !== null) {
       return oauthError("invalid_request", "code_verifier was sent but the authorization request had no code_challenge.");
     }
@@ -310,28 +402,34 @@ export async function handleToken(ctx: EmulatorContext, req: Request, meta: Requ
       clientId: client.clientId,
       userId: code.userId,
       scopes: code.scopes,
+      scopeNames: code.scopeNames,
+      provider: code.provider,
       flow: "authorization_code",
       withRefresh: true,
       ttlS: ctx.config.tokenTtlS,
       grantId: code.code,
     });
-    return tokenResponse(access.value, ctx.config.tokenTtlS, refresh!.value, access.scopes);
+    return tokenResponse(portal, access, ctx.config.tokenTtlS, refresh!);
   }
   if (grantType === "refresh_token") {
     const value = body.get("refresh_token");
     if (!value) return oauthError("invalid_request", "refresh_token is required.");
     const known = ctx.state.refreshTokens.get(value);
     if (known) meta.userId = known.userId;
-    const rotated = ctx.state.rotateRefreshToken(value, client.clientId);
+    const rotated = ctx.state.rotateRefreshToken(value, client.clientId, portal);
     if (!rotated.ok) return oauthError("invalid_grant", rotated.reason);
-    return tokenResponse(rotated.access.value, ctx.config.tokenTtlS, rotated.refresh.value, rotated.access.scopes);
+    return tokenResponse(portal, rotated.access, ctx.config.tokenTtlS, rotated.refresh);
   }
   return oauthError("unsupported_grant_type", "grant_type must be either authorization_code or refresh_token.");
 }
 
-/** GET or POST /oauth/revoke?access_token=… (also a form body access_token/token). Unknown tokens → 200 too (RFC 7009). */
+/**
+ * GET or POST /oauth/revoke?access_token=… (also a form body access_token/token). Unknown tokens
+ * → 200 too (RFC 7009). Tokens of the newer provider are unknown here (200, not revoked).
+ */
 export async function handleRevoke(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta): Promise<Response> {
   meta.kind = "revoke";
+  meta.provider = "legacy";
   if (req.method !== "GET" && req.method !== "POST") return json({ error: "invalid_request", error_description: "Use GET or POST." }, 405, { allow: "GET, POST" });
   let token = url.searchParams.get("access_token") ?? url.searchParams.get("token");
   if (!token && req.method === "POST") {
@@ -346,6 +444,101 @@ export async function handleRevoke(ctx: EmulatorContext, req: Request, url: URL,
     meta.clientId = known.clientId;
     meta.userId = known.userId;
   }
-  ctx.state.revokeToken(token);
+  if (known?.provider === "legacy") ctx.state.revokeToken(token);
   return empty(200);
+}
+
+async function readPostForm(req: Request, names: readonly string[]): Promise<{ ok: true; body: URLSearchParams } | { ok: false; response: Response }> {
+  if (req.method !== "POST") return { ok: false, response: json({ error: "invalid_request", error_description: "Use POST." }, 405, { allow: "POST" }) };
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded"))
+    return { ok: false, response: oauthError("invalid_request", "The body must be application/x-www-form-urlencoded.") };
+  const body = new URLSearchParams(await req.text());
+  const dup = repeated(body, names);
+  if (dup) return { ok: false, response: oauthError("invalid_request", `Parameter ${dup} was sent more than once.`) };
+  return { ok: true, body };
+}
+
+const REVOKE_PARAMS = ["token", "token_type_hint", "client_id", "client_secret"];
+
+/** A token of the newer provider by value, access or refresh (a hint only orders the search). */
+function findDeveloperToken(ctx: EmulatorContext, value: string, hint: string | null): AccessToken | RefreshToken | undefined {
+  const a = () => ctx.state.accessTokens.get(value);
+  const r = () => ctx.state.refreshTokens.get(value);
+  const t = hint === "refresh_token" ? (r() ?? a()) : (a() ?? r());
+  return t?.provider === "developer" ? t : undefined;
+}
+
+/**
+ * POST /oauth/v2/ext/oauth-revoke (RFC 7009): form `token`, optional `token_type_hint`,
+ * client authentication (Basic or body). Revokes an access token with its refresh token or a
+ * refresh token with its access token. Unknown tokens, tokens of another client and an
+ * unknown hint all answer 200 (nothing the client could act on; another client's token stays
+ * valid).
+ */
+export async function handleDeveloperRevoke(ctx: EmulatorContext, req: Request, meta: RequestMeta): Promise<Response> {
+  meta.kind = "revoke";
+  meta.provider = "developer";
+  const form = await readPostForm(req, REVOKE_PARAMS);
+  if (!form.ok) return form.response;
+  const auth = clientOf(ctx, req, form.body, "developer", false);
+  if (!auth.ok) return auth.response;
+  meta.clientId = auth.client.clientId;
+  const token = form.body.get("token");
+  if (!token) return oauthError("invalid_request", "token is required.");
+  meta.tokenFingerprint = fingerprint(token); // the request log names the token revoked
+  const known = findDeveloperToken(ctx, token, form.body.get("token_type_hint"));
+  if (known && known.clientId === auth.client.clientId) {
+    meta.userId = known.userId;
+    ctx.state.revokeToken(token);
+  }
+  return empty(200, { "cache-control": "no-store" });
+}
+
+/**
+ * POST /oauth/v2/ext/oauth-introspect (RFC 7662): `{active}` plus, for a live token of the
+ * calling client, scope, client_id, token_type, exp, iat, sub and iss.
+ */
+export async function handleIntrospect(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta): Promise<Response> {
+  meta.kind = "introspect";
+  meta.provider = "developer";
+  const form = await readPostForm(req, REVOKE_PARAMS);
+  if (!form.ok) return form.response;
+  const auth = clientOf(ctx, req, form.body, "developer", false);
+  if (!auth.ok) return auth.response;
+  meta.clientId = auth.client.clientId;
+  const token = form.body.get("token");
+  if (!token) return oauthError("invalid_request", "token is required.");
+  meta.tokenFingerprint = fingerprint(token); // the request log names the token revoked
+  const known = findDeveloperToken(ctx, token, form.body.get("token_type_hint"));
+  const headers = { "cache-control": "no-store" };
+  if (!known || known.clientId !== auth.client.clientId || known.revoked) return json({ active: false }, 200, headers);
+  const iss = providerView(ctx, url, "developer").iss;
+  if ("expiresAt" in known) {
+    if (known.expiresAt <= ctx.now()) return json({ active: false }, 200, headers);
+    return json(
+      {
+        active: true,
+        scope: known.scopeNames.join(" "),
+        client_id: known.clientId,
+        token_type: "bearer",
+        exp: Math.floor(known.expiresAt / 1000),
+        iat: Math.floor(known.issuedAt / 1000),
+        sub: known.userId,
+        iss,
+      },
+      200,
+      headers,
+    );
+  }
+  if (known.usedAt !== null) return json({ active: false }, 200, headers);
+  return json({ active: true, scope: known.scopeNames.join(" "), client_id: known.clientId, token_type: "refresh_token", sub: known.userId, iss }, 200, headers);
+}
+
+/** GET the newer provider's discovery document (OpenID Connect and RFC 8414 addresses). */
+export function handleDiscovery(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta): Response {
+  meta.kind = "discovery";
+  meta.provider = "developer";
+  if (req.method !== "GET" && req.method !== "HEAD") return json({ detail: "Method Not Allowed" }, 405, { allow: "GET" });
+  return json(discoveryDocument(ctx.origin(url)), 200, { "cache-control": "max-age=300" });
 }

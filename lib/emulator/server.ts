@@ -121,6 +121,7 @@ export async function startEmulator(overrides: Partial<EmulatorConfig> = {}, opt
     throw e;
   }
   const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
+  emulator.setOrigin(`http://${hostForUrl}:${port}`);
   const running: RunningEmulator = {
     url: `http://${hostForUrl}:${port}`,
     port,

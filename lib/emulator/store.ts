@@ -4,6 +4,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { EmulatorConfig } from "./config";
 import { isoDay, shiftDay } from "./dates";
+import type { Portal } from "./providers";
 import type { RateTier } from "./rate-limit";
 import { UserDocuments } from "./user-data";
 
@@ -16,6 +17,7 @@ export const DEMO_CLIENT = {
   clientSecret: "ringside-demo-secret",
   redirectUris: ["http://localhost:3000/api/auth/callback/ring"],
   approved: false,
+  portal: "legacy",
 } as const;
 
 export const UNAPPROVED_USER_CAP = 10;
@@ -25,6 +27,8 @@ export type Client = {
   clientSecret: string;
   redirectUris: string[];
   approved: boolean;
+  /** The portal the application was registered in: it decides which provider knows it. */
+  portal: Portal;
   /** Distinct users who ever granted this client access (the 10-user cap counts these). */
   authorizedUsers: Set<string>;
 };
@@ -47,9 +51,14 @@ export type AuthCode = {
   clientId: string;
   userId: string;
   scopes: Scope[];
+  /** The granted names in the issuing provider's spelling (legacy: the same as scopes). */
+  scopeNames: string[];
+  /** The provider that issued the code: only its token address redeems it. */
+  provider: Portal;
   /** The redirect_uri as sent at authorize; null when it was omitted. */
   redirectUri: string | null;
   codeChallenge: string | null;
+  codeChallengeMethod: "S256" | "plain" | null;
   expiresAt: number;
   usedAt: number | null;
 };
@@ -59,6 +68,8 @@ export type AccessToken = {
   clientId: string;
   userId: string;
   scopes: Scope[];
+  scopeNames: string[];
+  provider: Portal;
   issuedAt: number;
   expiresAt: number;
   revoked: boolean;
@@ -73,6 +84,8 @@ export type RefreshToken = {
   clientId: string;
   userId: string;
   scopes: Scope[];
+  scopeNames: string[];
+  provider: Portal;
   accessToken: string;
   /** Set when the token was exchanged (single use). */
   usedAt: number | null;
@@ -127,7 +140,9 @@ export type RequestLogEntry = {
   method: string;
   path: string;
   status: number;
-  kind: "data" | "sandbox" | "token" | "revoke" | "authorize" | "webhook_subscription";
+  kind: "data" | "sandbox" | "token" | "revoke" | "authorize" | "webhook_subscription" | "discovery" | "introspect";
+  /** OAuth requests: which identity provider's address was called. */
+  provider: Portal | null;
   /** For data requests: the rate-limit layer that rejected it, if any. */
   rate_limit_tier: RateTier | null;
   /** Data requests: a short non-secret fingerprint of the bearer token; revocations: of the token revoked. */
@@ -217,13 +232,17 @@ export class EmulatorState {
 
   // ---- clients -------------------------------------------------------------------------
 
-  upsertClient(input: { clientId: string; clientSecret: string; redirectUris: string[]; approved: boolean }): { client: Client; created: boolean } {
+  upsertClient(input: { clientId: string; clientSecret: string; redirectUris: string[]; approved: boolean; portal?: Portal }): {
+    client: Client;
+    created: boolean;
+  } {
     const existing = this.clients.get(input.clientId);
     const client: Client = {
       clientId: input.clientId,
       clientSecret: input.clientSecret,
       redirectUris: [...input.redirectUris],
       approved: input.approved,
+      portal: input.portal ?? "legacy",
       authorizedUsers: existing?.authorizedUsers ?? new Set(),
     };
     this.clients.set(client.clientId, client);
@@ -303,17 +322,24 @@ export class EmulatorState {
     clientId: string;
     userId: string;
     scopes: Scope[];
+    /** Names as granted, in the provider's spelling (default: the internal names). */
+    scopeNames?: string[];
+    provider?: Portal;
     flow: AccessToken["flow"];
     withRefresh: boolean;
     ttlS: number;
     grantId: string;
   }): { access: AccessToken; refresh: RefreshToken | null } {
     const now = this.now();
+    const scopeNames = [...(input.scopeNames ?? input.scopes)];
+    const provider = input.provider ?? "legacy";
     const access: AccessToken = {
       value: randomAlphanumeric(40),
       clientId: input.clientId,
       userId: input.userId,
       scopes: [...input.scopes],
+      scopeNames,
+      provider,
       issuedAt: now,
       expiresAt: now + input.ttlS * 1000,
       revoked: false,
@@ -328,6 +354,8 @@ export class EmulatorState {
         clientId: input.clientId,
         userId: input.userId,
         scopes: [...input.scopes],
+        scopeNames: [...scopeNames],
+        provider,
         accessToken: access.value,
         usedAt: null,
         revoked: false,
@@ -341,13 +369,14 @@ export class EmulatorState {
     return { access, refresh };
   }
 
-  /** Single-use rotation: the old refresh token is spent, a new pair is issued. */
+  /** Single-use rotation: the old refresh token is spent, a new pair is issued (by the provider that issued it). */
   rotateRefreshToken(
     value: string,
     clientId: string,
+    provider: Portal = "legacy",
   ): { ok: true; access: AccessToken; refresh: RefreshToken } | { ok: false; reason: string } {
     const old = this.refreshTokens.get(value);
-    if (!old) return { ok: false, reason: "Refresh token is invalid." };
+    if (!old || old.provider !== provider) return { ok: false, reason: "Refresh token is invalid." };
     if (old.clientId !== clientId) return { ok: false, reason: "Refresh token was issued to another client." };
     if (old.revoked) return { ok: false, reason: "Refresh token has been revoked." };
     if (old.usedAt !== null) return { ok: false, reason: "Refresh token has already been used." };
@@ -356,6 +385,8 @@ export class EmulatorState {
       clientId: old.clientId,
       userId: old.userId,
       scopes: old.scopes,
+      scopeNames: old.scopeNames,
+      provider: old.provider,
       flow: "refresh_token",
       withRefresh: true,
       ttlS: this.config.tokenTtlS,

@@ -1,6 +1,6 @@
 // One emulated user's documents. Nothing is stored up front: the base history is generated
 // lazily (and memoized) from (seed, user id); only overrides are kept — per-day revisions,
-// days added by sync outside the base range, and deleted document ids.
+// days added by sync outside the base range, deleted document ids, and field edits.
 import { COLLECTIONS, generateDay, generateRange, type Collection, type GenerateOptions, type RingDocument } from "./fixtures";
 import { wallClock } from "./dates";
 
@@ -37,6 +37,8 @@ export class UserDocuments {
   readonly extraDays = new Set<string>();
   /** Deleted documents, as "collection/id". */
   readonly deleted = new Set<string>();
+  /** Field edits (control API), as "collection/id" → fields set on top of the generated document. */
+  readonly edits = new Map<string, Record<string, unknown>>();
   private cache: Map<Collection, CollectionCache> | null = null;
   private cacheThrough = "";
   private cacheFirst = "";
@@ -93,7 +95,7 @@ export class UserDocuments {
     for (const collection of COLLECTIONS) {
       const entry = cache.get(collection)!;
       const before = existed ? this.docsOfDay(entry, day) : [];
-      const after = (generated[collection] ?? []).filter((d) => !this.isDeleted(collection, d));
+      const after = (generated[collection] ?? []).filter((d) => !this.isDeleted(collection, d)).map((d) => this.edited(collection, d));
       const beforeById = new Map(before.map((d, i) => [d.id ?? `#${i}`, d] as const));
       const afterKeys = new Set<string>();
       after.forEach((doc, i) => {
@@ -119,6 +121,28 @@ export class UserDocuments {
     const i = entry.docs.indexOf(doc);
     if (i >= 0) entry.docs.splice(i, 1);
     return doc;
+  }
+
+  /**
+   * Sets fields of one document (kept through later revisions, like a deletion); returns the
+   * edited document, or undefined when there is no such document. `id` and `day` cannot change.
+   */
+  edit(collection: Collection, id: string, fields: Record<string, unknown>): RingDocument | undefined {
+    const entry = this.ensure().get(collection)!;
+    const doc = entry.byId.get(id);
+    if (!doc) return undefined;
+    const key = `${collection}/${id}`;
+    this.edits.set(key, { ...this.edits.get(key), ...fields });
+    const next = this.edited(collection, doc);
+    entry.byId.set(id, next);
+    const i = entry.docs.indexOf(doc);
+    if (i >= 0) entry.docs[i] = next;
+    return next;
+  }
+
+  private edited(collection: Collection, doc: RingDocument): RingDocument {
+    const fields = doc.id === undefined ? undefined : this.edits.get(`${collection}/${doc.id}`);
+    return fields ? ({ ...doc, ...fields, id: doc.id, day: doc.day } as RingDocument) : doc;
   }
 
   private isDeleted(collection: Collection, doc: RingDocument): boolean {
@@ -174,6 +198,7 @@ export class UserDocuments {
       const docs = perCollection
         .get(c)!
         .filter((d) => !this.isDeleted(c, d))
+        .map((d) => this.edited(c, d))
         .sort(byOrderKey);
       const byId = new Map<string, RingDocument>();
       for (const d of docs) if (d.id !== undefined) byId.set(d.id, d);

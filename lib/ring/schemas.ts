@@ -10,6 +10,21 @@ import { z } from "zod";
 // `hrv`) are checked for shape but not item by item: Ringside keeps them in `raw` only.
 
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day YYYY-MM-DD");
+
+/**
+ * The closed lists of the spec that Ringside reads (collection → field → known values). The
+ * service adds values over time (facts §3), so a value not listed here never sets a document
+ * aside: the schema below accepts any string for these fields, lib/sync/map.ts stores an
+ * unknown one as null (the raw JSON keeps it) and it is logged once per process.
+ */
+export const RING_ENUMS = {
+  daily_stress: { day_summary: ["restored", "normal", "stressful"] },
+  daily_resilience: { level: ["limited", "adequate", "solid", "strong", "exceptional"] },
+  sleep: { type: ["deleted", "sleep", "long_sleep", "late_nap", "rest"] },
+} as const satisfies Partial<Record<string, Record<string, readonly string[]>>>;
+
+/** A field of one of RING_ENUMS' lists: any string (bounded), or null/missing. */
+const openEnum = z.string().max(200).nullish();
 const text = z.string();
 const num = z.number();
 const optNum = num.nullish();
@@ -124,7 +139,7 @@ export const ringDailyStressSchema = z.looseObject({
   day: isoDay,
   stress_high: optNum,
   recovery_high: optNum,
-  day_summary: z.enum(["restored", "normal", "stressful"]).nullish(),
+  day_summary: openEnum,
 });
 export type RingDailyStress = z.infer<typeof ringDailyStressSchema>;
 
@@ -132,7 +147,8 @@ export type RingDailyStress = z.infer<typeof ringDailyStressSchema>;
 export const ringDailyResilienceSchema = z.looseObject({
   id: text.min(1),
   day: isoDay,
-  level: z.enum(["limited", "adequate", "solid", "strong", "exceptional"]),
+  /** Required and non-null in the spec; read tolerantly (a missing level is stored as unknown too). */
+  level: openEnum,
   contributors: z.looseObject({ sleep_recovery: num, daytime_recovery: num, stress: num }),
 });
 export type RingDailyResilience = z.infer<typeof ringDailyResilienceSchema>;
@@ -155,7 +171,7 @@ export const ringSleepPeriodSchema = z.looseObject({
   low_battery_alert: z.boolean(),
   period: num,
   time_in_bed: num,
-  type: z.enum(["deleted", "sleep", "long_sleep", "late_nap", "rest"]).nullish(),
+  type: openEnum,
   average_breath: optNum,
   average_heart_rate: optNum,
   average_hrv: optNum,
@@ -186,9 +202,13 @@ export const ringSleepPeriodSchema = z.looseObject({
 });
 export type RingSleepPeriod = z.infer<typeof ringSleepPeriodSchema>;
 
-/** PersonalInfoResponse (a bare object, not a list) */
+/**
+ * PersonalInfoResponse (a bare object, not a list). `id` is required by the spec; a snapshot
+ * without it degrades to the account Ringside already knows (lib/sync/engine.ts) instead of
+ * failing, and sign-in (which needs it to know who connects) checks it itself.
+ */
 export const ringPersonalInfoSchema = z.looseObject({
-  id: text.min(1),
+  id: text.min(1).nullish(),
   age: optNum,
   weight: optNum,
   height: optNum,
@@ -232,10 +252,15 @@ export type RingDocumentOf<C extends RingCollection> = z.infer<(typeof RING_DOCU
 // Webhooks
 // ---------------------------------------------------------------------------
 
-export const webhookOperationSchema = z.enum(["create", "update", "delete"]);
+export const WEBHOOK_OPERATIONS = ["create", "update", "delete"] as const;
+export const webhookOperationSchema = z.enum(WEBHOOK_OPERATIONS);
 export type WebhookOperation = z.infer<typeof webhookOperationSchema>;
 
-/** A notification POSTed to our callback (facts §6.3). object_id/event_time may be absent. */
+/**
+ * A notification POSTed to our callback (facts §6.3). object_id/event_time may be absent.
+ * event_type stays a closed list (unlike the documents' lists): it is the protocol's verb, an
+ * unknown one cannot be acted on, and the trailing-window poll picks up whatever it was about.
+ */
 export const ringWebhookNotificationSchema = z.looseObject({
   event_type: webhookOperationSchema,
   data_type: z.string().min(1).max(64),

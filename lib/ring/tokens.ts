@@ -26,7 +26,8 @@ import { TokenEndpointError, requestTokenRefresh } from "@/lib/ring/oauth";
  *   both spend the same single-use refresh token.
  * - The rotated refresh token is persisted (encrypted) before the new access token is returned.
  * - invalid_grant marks the connection "needs_reconnect", pauses the person's sync and is never
- *   retried. Tokens are never logged.
+ *   retried; so does 400 invalid_request at the legacy token address (reason "wrong_portal":
+ *   the app belongs to the newer developer portal). Tokens are never logged.
  */
 
 export { encryptToken, decryptToken };
@@ -156,6 +157,15 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
       markNeedsReconnect(accountId, "invalid_grant");
       logger.warn({ accountId, status: err.status }, "ring refresh token refused (invalid_grant); connection needs reconnect");
       throw new ReconnectRequiredError("The ring service no longer accepts this connection. Reconnect the ring.");
+    }
+    if (err instanceof TokenEndpointError && err.isWrongPortal) {
+      // Every further refresh would be refused the same way: the app now belongs to the newer
+      // developer portal, whose identity provider Ringside is not set up for (RING_OAUTH_ISSUER).
+      markNeedsReconnect(accountId, "wrong_portal");
+      logger.warn({ accountId, status: err.status }, "ring refresh refused at the legacy token address (invalid_request): set RING_OAUTH_ISSUER");
+      throw new ReconnectRequiredError(
+        "The ring service's older token address refuses this app (it belongs to the newer developer portal): set RING_OAUTH_ISSUER and reconnect.",
+      );
     }
     releaseRefreshLease(accountId, LEASE_OWNER);
     logger.warn({ accountId, error: err instanceof Error ? err.name : "error" }, "ring token refresh failed");

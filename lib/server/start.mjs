@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
-// `npm start`: the production path. Validates the environment, backs up and migrates the
-// database when migrations are pending, then serves Next's standalone output. Needs only
+// `npm start`: the production path. Validates the environment (and, with RING_OAUTH_ISSUER,
+// reads the identity provider's discovery document), backs up and migrates the database when
+// migrations are pending, then serves Next's standalone output. Needs only
 // runtime dependencies (no Prisma CLI, no dev dependencies).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -25,6 +26,19 @@ try {
 } catch (e) {
   process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
   process.exit(1);
+}
+
+// The newer identity provider (RING_OAUTH_ISSUER): its discovery document must be readable
+// before anything starts, or the server stops here with one message naming the variable.
+if (env.RING_OAUTH_ISSUER) {
+  const { readDiscovery } = await import("../auth/issuer.mjs");
+  try {
+    const doc = await readDiscovery(env.RING_OAUTH_ISSUER, { timeoutMs: Math.min(env.RING_REQUEST_TIMEOUT_MS, 15_000) });
+    log("info", "ring identity provider discovered", { issuer: doc.issuer });
+  } catch (e) {
+    process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
+    process.exit(1);
+  }
 }
 
 // The standalone server changes its working directory: make every path absolute first.

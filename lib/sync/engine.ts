@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
+import { scopeForItem } from "@/lib/auth/scopes";
 import { logger } from "@/lib/log";
 import { RingClient, type RingClientOptions } from "@/lib/ring/client";
 import { RingAccountPausedError, RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
@@ -18,6 +19,7 @@ import { toDbTime } from "@/lib/db/queries/jobs";
 import { systemClock, type Clock } from "@/lib/sync/clock";
 import { sliceDataArray } from "@/lib/ring/json-slices";
 import { documentKey, mapDocument, type DocumentRow } from "@/lib/sync/map";
+import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import {
   inWindow,
   latestPossibleDay,
@@ -83,9 +85,9 @@ export type BackfillProgress = {
   cursorDay: string | null;
 };
 
-/** Which scope a collection needs (interface §5.1.5; facts §5.6). */
+/** Which (internal) scope a collection needs: the one declaration in lib/auth/scopes.ts. */
 function scopeFor(collection: RingCollection): string {
-  return collection === "daily_spo2" ? "spo2Daily" : "daily";
+  return scopeForItem(collection);
 }
 
 function isPausedError(err: unknown): boolean {
@@ -211,6 +213,7 @@ export class SyncEngine {
     for (let i = 0; i < docs.length; i++) {
       const r = mapDocument(collection, docs[i], userId, syncedAt, rawTexts?.[i]);
       if (r.ok) {
+        if (r.unknown) noteUnknownValues(collection, r.unknown);
         days.push(r.row.day);
         seen.push(documentKey(collection, r.row));
         if (inWindow(r.row.day, window)) rows.push(r.row);
@@ -494,6 +497,7 @@ export class SyncEngine {
       } else {
         const started = performance.now();
         const r = mapDocument(collection, doc, userId, toDbTime(this.now()));
+        if (r.ok && r.unknown) noteUnknownValues(collection, r.unknown);
         if (r.ok) ingestDocuments({ collection, userId, rows: [r.row] });
         else ingestDocuments({ collection, userId, rows: [], rejected: [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }] });
         this.stats.ingestMs += performance.now() - started;
@@ -510,14 +514,19 @@ export class SyncEngine {
     return "applied";
   }
 
-  /** Takes the personal_info snapshot (on connect and daily). */
+  /**
+   * Takes the personal_info snapshot (on connect and daily). A snapshot without `id` degrades
+   * to the ring account already known for the person (the connection's account id) instead of
+   * failing.
+   */
   async snapshotPersonalInfo(userId: string): Promise<void> {
-    const { client } = await this.accountFor(userId);
+    const { client, ringUserId: known } = await this.accountFor(userId);
     try {
       const { info, raw } = await client.personalInfo();
+      if (!info.id) logger.warn({ userId }, "personal_info came without an id; kept the known ring account");
       upsertPersonalInfo({
         userId,
-        ringUserId: info.id,
+        ringUserId: info.id ?? known,
         age: info.age ?? null,
         weight: info.weight ?? null,
         height: info.height ?? null,

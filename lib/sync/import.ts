@@ -9,6 +9,7 @@ import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, tagColorSchema, tagNameSchema 
 import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type RejectedInput } from "@/lib/db/queries/ring-documents";
 import { setDayNote, createTag, listTags } from "@/lib/db/queries/notes";
 import { mapDocument, type DocumentRow } from "@/lib/sync/map";
+import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { ExportScanError, ExportScanner, type ExportScanLimits } from "@/lib/sync/export-scanner";
 import { RING_COLLECTIONS, ringPersonalInfoSchema, type RingCollection } from "@/lib/ring/schemas";
 
@@ -139,6 +140,7 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
     const rejected: RejectedInput[] = [];
     for (const doc of docs) {
       const mapped = mapDocument(collection, doc, userId, now);
+      if (mapped.ok && mapped.unknown) noteUnknownValues(collection, mapped.unknown);
       if (mapped.ok) rows.push(mapped.row);
       else rejected.push({ documentId: mapped.documentId, day: mapped.day, raw: mapped.raw, error: `import: ${mapped.error}` });
     }
@@ -181,13 +183,14 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
   flush();
   await applyNotes();
 
-  // personal_info only when this instance has none yet (a sync replaces it anyway)
+  // personal_info only when this instance has none yet (a sync replaces it anyway), and only
+  // with its account id (without one there is nothing to tie it to; the next sync brings it)
   const info = ringPersonalInfoSchema.safeParse(checked.personalInfo);
-  if (info.success && !personalInfoSyncedAt(userId)) {
+  if (info.success && info.data.id && !personalInfoSyncedAt(userId)) {
     const p = info.data;
     upsertPersonalInfo({
       userId,
-      ringUserId: p.id,
+      ringUserId: info.data.id,
       age: p.age ?? null,
       weight: p.weight ?? null,
       height: p.height ?? null,

@@ -90,6 +90,30 @@ describe("mapDocument", () => {
     expect(mapDocument("sleep", [1, 2], "u", "t").ok).toBe(false);
   });
 
+  it("keeps a document whose closed-list value is new: the column is unknown (null), the raw JSON keeps the value, the value is reported", () => {
+    const stress = mapDocument("daily_stress", { id: "st", day: "2024-11-11", stress_high: 1800, recovery_high: 7200, day_summary: "frantic" }, "u", "t");
+    expect(stress.ok).toBe(true);
+    if (!stress.ok) return;
+    expect(stress.row).toMatchObject({ day_summary: null, stress_high: 1800, recovery_high: 7200 });
+    expect(JSON.parse(stress.row.raw).day_summary).toBe("frantic");
+    expect(stress.unknown).toEqual([{ field: "day_summary", value: "frantic" }]);
+    const res = mapDocument("daily_resilience", { id: "re", day: "2024-11-11", level: "legendary", contributors: { sleep_recovery: 1, daytime_recovery: 2, stress: 3 } }, "u", "t");
+    expect(res.ok && res.row.level).toBeNull();
+    expect(res.ok && res.unknown).toEqual([{ field: "level", value: "legendary" }]);
+    const noLevel = mapDocument("daily_resilience", { id: "re2", day: "2024-11-12", contributors: { sleep_recovery: 1, daytime_recovery: 2, stress: 3 } }, "u", "t");
+    expect(noLevel.ok && noLevel.row.level).toBeNull();
+    const nap = { id: "p2", day: "2023-01-17", bedtime_start: "2023-01-17T13:00:00-05:00", bedtime_end: "2023-01-17T13:40:00-05:00", low_battery_alert: false, period: 1, time_in_bed: 2400 };
+    const period = mapDocument("sleep", { ...nap, type: "micro_nap" }, "u", "t");
+    expect(period.ok && period.row).toMatchObject({ type: null, time_in_bed: 2400 });
+    expect(period.ok && period.unknown).toEqual([{ field: "type", value: "micro_nap" }]);
+    // known values are stored and nothing is reported
+    const known = mapDocument("sleep", { ...nap, type: "late_nap" }, "u", "t");
+    expect(known.ok && known.row.type).toBe("late_nap");
+    expect(known.ok && known.unknown).toBeUndefined();
+    // a value of the wrong type is still a broken document
+    expect(mapDocument("sleep", { ...nap, type: 7 }, "u", "t").ok).toBe(false);
+  });
+
   it("has a column in the database for every mapped field", () => {
     for (const c of RING_COLLECTIONS) {
       const cols = (rawDb().prepare(`PRAGMA table_info("${RING_TABLES[c].table}")`).all() as Array<{ name: string }>).map((r) => r.name);

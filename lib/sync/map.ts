@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import {
   RING_DOCUMENT_SCHEMAS,
+  RING_ENUMS,
   type RingCollection,
   type RingDailyActivity,
   type RingDailyCardiovascularAge,
@@ -14,14 +15,20 @@ import {
 } from "@/lib/ring/schemas";
 
 // Pure: one document from the ring service → one database row (typed columns + raw JSON).
-// Contributors are flattened into columns of the same name (prisma/schema.prisma).
+// Contributors are flattened into columns of the same name (prisma/schema.prisma). A value of
+// one of the spec's closed lists that Ringside does not know (RING_ENUMS) keeps the document:
+// its column is stored as null (unknown; charts show a gap) and the value is reported in
+// `unknown` for the caller to log once (lib/sync/unknown-values.ts).
 
 export type CellValue = string | number | null;
 /** A row for one of the ring data tables; keys are column names. */
 export type DocumentRow = Record<string, CellValue> & { userId: string; documentId: string | null; day: string; raw: string; syncedAt: string };
 
+/** A closed-list value Ringside does not know yet: stored as unknown (null column). */
+export type UnknownValue = { field: string; value: string };
+
 export type MapResult =
-  | { ok: true; row: DocumentRow }
+  | { ok: true; row: DocumentRow; unknown?: UnknownValue[] }
   | { ok: false; error: string; documentId: string | null; day: string | null; raw: string };
 
 const n = (v: number | null | undefined): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
@@ -190,7 +197,25 @@ export function mapDocument(collection: RingCollection, doc: unknown, userId: st
     raw,
     syncedAt,
   };
-  return { ok: true, row };
+  const unknown = blankUnknownValues(collection, row);
+  return unknown ? { ok: true, row, unknown } : { ok: true, row };
+}
+
+/**
+ * Nulls the columns of RING_ENUMS fields whose value is not a known one; returns what was
+ * unknown (undefined when everything was known: the common case allocates nothing).
+ */
+function blankUnknownValues(collection: RingCollection, row: DocumentRow): UnknownValue[] | undefined {
+  const lists = (RING_ENUMS as Partial<Record<RingCollection, Record<string, readonly string[]>>>)[collection];
+  if (!lists) return undefined;
+  let unknown: UnknownValue[] | undefined;
+  for (const field in lists) {
+    const value = row[field];
+    if (typeof value !== "string" || lists[field]!.includes(value)) continue;
+    row[field] = null;
+    (unknown ??= []).push({ field, value });
+  }
+  return unknown;
 }
 
 /** The key a document is unique by: its id, or its day for cardiovascular age. */

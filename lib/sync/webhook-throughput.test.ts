@@ -1,6 +1,6 @@
-// The webhook receiver's hot path (signature check, zod, one prepared INSERT OR IGNORE):
-// its own service time per notification (asserted), and concurrent load through a plain
-// node:http server (figures). The built app adds Next.js's overhead (the benchmark's part).
+// The webhook receiver's hot path (signature check, zod, one prepared INSERT OR IGNORE) under
+// sequential and concurrent load: every notification acknowledged and recorded. Its throughput
+// and latency through the built app are measured by `npm run bench`.
 import http from "node:http";
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
@@ -54,25 +54,17 @@ function notification(i: number): { body: string; headers: Record<string, string
   return { body, headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signature } };
 }
 
-it("acknowledges each notification in well under the budget (≥ 500/s, p99 ≤ 50 ms)", async () => {
+it("acknowledges 3,000 distinct notifications one after another, each with 200 and recorded once", async () => {
   const route = await import("@/app/api/webhooks/ring/route");
-  const times: number[] = [];
-  const started = performance.now();
+  const { rawDb } = await import("@/lib/db/raw");
+  const count = () => (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event WHERE ringUserId = 'load-user'`).get() as { n: number }).n;
+  const before = count();
   for (let i = 0; i < 3_000; i++) {
     const n = notification(1_000_000 + i);
-    const req = new Request("http://x/api/webhooks/ring", { method: "POST", headers: n.headers, body: n.body });
-    const t0 = performance.now();
-    const res = await route.POST(req);
-    times.push(performance.now() - t0);
+    const res = await route.POST(new Request("http://x/api/webhooks/ring", { method: "POST", headers: n.headers, body: n.body }));
     expect(res.status).toBe(200);
   }
-  const total = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
-  const p99 = times[Math.floor(times.length * 0.99)]!;
-  const perSecond = times.length / times.reduce((a, b) => a + b, 0) * 1000;
-  console.log(`WEBHOOK_HANDLER ${JSON.stringify({ acks_per_s_one_at_a_time: Math.round(perSecond), p50_ms: +times[times.length >> 1]!.toFixed(3), p99_ms: +p99.toFixed(3), wall_s: +total.toFixed(2) })}`);
-  expect(perSecond).toBeGreaterThan(500);
-  expect(p99).toBeLessThan(50);
+  expect(count() - before).toBe(3_000);
 });
 
 it("serves concurrent load over HTTP without errors", { timeout: 30_000 }, async () => {
@@ -83,8 +75,6 @@ it("serves concurrent load over HTTP without errors", { timeout: 30_000 }, async
     duration: 3,
     requests: [{ method: "POST", setupRequest: (req) => ({ ...req, ...notification(++i) }) }],
   });
-  // Figures only: on a shared 2-core machine the load generator competes with the server.
-  console.log(`WEBHOOK_FIGURES ${JSON.stringify({ acks_per_s: Math.round(result.requests.average), p99_ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors })}`);
   expect(result.non2xx).toBe(0);
   expect(result.errors).toBe(0);
   expect(result.requests.average).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formAction, formDataArg, runAction, type ActionError } from "@/lib/api/action";
-import { signIn, signOut } from "@/lib/auth";
+import { signInWithRing, signOut } from "@/lib/auth";
 import { currentSessionToken, requireOwner, requireUser } from "@/lib/auth/session";
 import { inviteLink, issueInvite } from "@/lib/auth/invites";
 import { publicOrigin } from "@/lib/auth/origin";
@@ -25,7 +25,7 @@ export const reconnectRing = formAction(async (): Promise<void | ActionError> =>
   runAction(
     async () => {
       await requireUser();
-      await signIn("ring", { redirectTo: "/settings" });
+      await signInWithRing("/settings");
     },
     { signInWhenSignedOut: true },
   ),

@@ -5,6 +5,9 @@ import { publicOrigin, ringRedirectUri } from "@/lib/auth/origin";
 import { currentUser } from "@/lib/auth/session";
 import { isSetupCodeRequired } from "@/lib/auth/setup-code";
 import { countOwners } from "@/lib/db/queries/users";
+import { NEWER_PROVIDER_ISSUER } from "@/lib/auth/issuer.mjs";
+import { ringOAuth, type RingOAuth } from "@/lib/auth/ring-oauth";
+import { SIGN_IN_ERRORS, type SignInErrorCode } from "@/lib/auth/sign-in-errors";
 import { UserLimitHelp } from "@/components/auth/user-limit-help";
 
 export const dynamic = "force-dynamic";
@@ -12,8 +15,25 @@ export const metadata: Metadata = { title: "Set up a real ring account" };
 
 type Check = { name: string; state: "ok" | "missing" | "default" | "optional"; note: string };
 
+type Provider = { oauth: RingOAuth | null; error: string | null };
+
+async function provider(): Promise<Provider> {
+  try {
+    return { oauth: await ringOAuth(), error: null };
+  } catch (e) {
+    return { oauth: null, error: e instanceof Error ? e.message : "the discovery document could not be read" };
+  }
+}
+
+function endpointNote(value: string | null | undefined, explicit: string | undefined, mode: RingOAuth["mode"] | null): string {
+  if (!value) return mode === "newer" ? "not named by the provider's discovery document" : "unknown";
+  if (explicit) return `${value} (set explicitly)`;
+  return mode === "newer" ? `${value} (from discovery)` : value;
+}
+
 /** Only presence is shown here, never a secret's value. */
-function checks(): Check[] {
+function checks({ oauth, error }: Provider): Check[] {
+  const mode = oauth?.mode ?? (env.RING_OAUTH_ISSUER ? "newer" : "legacy");
   const demoClient = env.RING_CLIENT_ID === "ringside-demo";
   const demoSecret = env.RING_CLIENT_SECRET === "ringside-demo-secret";
   const emulatorApi = env.RING_API_BASE_URL === "http://localhost:4010";
@@ -33,9 +53,22 @@ function checks(): Check[] {
       state: emulatorApi ? "missing" : "ok",
       note: emulatorApi ? "points at the local emulator (http://localhost:4010)" : env.RING_API_BASE_URL,
     },
-    { name: "RING_AUTHORIZE_URL", state: "ok", note: env.RING_AUTHORIZE_URL },
-    { name: "RING_TOKEN_URL", state: "ok", note: env.RING_TOKEN_URL },
-    { name: "RING_REVOKE_URL", state: "ok", note: env.RING_REVOKE_URL },
+    {
+      name: "RING_OAUTH_ISSUER",
+      state: env.RING_OAUTH_ISSUER ? (error ? "missing" : "ok") : "optional",
+      note: env.RING_OAUTH_ISSUER
+        ? error
+          ? `set, but its discovery document cannot be read: ${error}`
+          : `${env.RING_OAUTH_ISSUER} \u2014 the newer identity provider (apps registered in the developer portal)`
+        : "not set: the legacy identity provider (apps registered in the older portal)",
+    },
+    { name: "RING_AUTHORIZE_URL", state: oauth ? "ok" : "missing", note: endpointNote(oauth?.authorizeUrl, env.RING_OAUTH_EXPLICIT.authorize, mode) },
+    { name: "RING_TOKEN_URL", state: oauth ? "ok" : "missing", note: endpointNote(oauth?.tokenUrl, env.RING_OAUTH_EXPLICIT.token, mode) },
+    {
+      name: "RING_REVOKE_URL",
+      state: oauth?.revokeUrl ? "ok" : "optional",
+      note: endpointNote(oauth?.revokeUrl, env.RING_OAUTH_EXPLICIT.revoke, mode),
+    },
     {
       name: "PUBLIC_URL",
       state: env.PUBLIC_URL || env.AUTH_URL ? "ok" : "optional",
@@ -51,7 +84,14 @@ function checks(): Check[] {
       state: env.TOKEN_ENCRYPTION_KEY ? "ok" : "default",
       note: env.TOKEN_ENCRYPTION_KEY ? "set (value hidden)" : "not set: generated once and kept in the data directory (back it up with the database)",
     },
-    { name: "RING_SCOPES", state: "ok", note: env.RING_SCOPES.join(" ") },
+    {
+      name: "RING_SCOPES",
+      state: "ok",
+      note:
+        mode === "newer" && oauth
+          ? `${env.RING_SCOPES.join(" ")} \u2014 asked for as: ${oauth.requestScope || "(none the provider lists)"}`
+          : env.RING_SCOPES.join(" "),
+    },
     {
       name: "ALLOWED_EMAILS",
       state: env.ALLOWED_EMAILS.length > 0 ? "ok" : "optional",
@@ -67,6 +107,18 @@ const BADGE: Record<Check["state"], { label: string; cls: string }> = {
   optional: { label: "optional", cls: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100" },
 };
 
+/** The errors a person may meet on the way, in the words of the error page. */
+const ERRORS_ON_THE_WAY: ReadonlyArray<{ code: SignInErrorCode; cause: string }> = [
+  { code: "wrong_portal", cause: "a developer-portal app while RING_OAUTH_ISSUER is unset: set it" },
+  { code: "client_rejected", cause: "wrong client id or secret, or the other portal's identity provider" },
+  { code: "issuer_mismatch", cause: "the answer named another issuer than RING_OAUTH_ISSUER, or none" },
+  { code: "state_mismatch", cause: "an old or duplicated sign-in tab, or cookies cleared mid-way" },
+  { code: "state_missing", cause: "the service returned no state (report it)" },
+  { code: "provider_unreachable", cause: "the discovery document could not be read just now" },
+  { code: "user_limit", cause: "the unapproved app already has 10 people" },
+  { code: "denied", cause: "Deny was chosen on the consent page" },
+];
+
 export default async function SetupPage() {
   // The configuration (what is missing, the service's addresses, how many e-mails are allowed)
   // is the owner's business: before there is an owner only what is needed to get going shows.
@@ -75,7 +127,8 @@ export default async function SetupPage() {
   if (hasOwner && !isOwner) return <SetUp />;
   const origin = await publicOrigin();
   const redirectUri = ringRedirectUri(origin);
-  const list = checks();
+  // (the provider's discovery is only read for the owner, who sees the checks)
+  const list = isOwner ? checks(await provider()) : [];
   const ready = list.every((c) => c.state !== "missing");
 
   return (
@@ -100,19 +153,30 @@ export default async function SetupPage() {
         </p>
       </section>
 
-      <section className="space-y-2">
-        <h2 className="text-xl font-semibold">2. Set the environment and restart</h2>
-        <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`RING_CLIENT_ID=<client id from the portal>
+      <section className="space-y-2" data-testid="setup-portals">
+        <h2 className="text-xl font-semibold">2. Set the environment for your portal and restart</h2>
+        <p>Which portal was the application registered in? That decides the identity provider Ringside must use.</p>
+        <h3 className="font-semibold">Newer developer portal (applications registered today)</h3>
+        <pre data-testid="setup-env-newer" className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`RING_OAUTH_ISSUER=${NEWER_PROVIDER_ISSUER}
+RING_CLIENT_ID=<client id from the portal>
 RING_CLIENT_SECRET=<client secret from the portal>
-RING_API_BASE_URL=<the service's API host>
-RING_OAUTH_BASE_URL=<host of the authorization page, if different>
-# only if the portal's documentation gives other addresses:
-RING_AUTHORIZE_URL=<authorization address, e.g. the alternative …/authorize>
-RING_TOKEN_URL=<token address of the portal your app was registered in>
+RING_API_BASE_URL=https://api.ouraring.com
 PUBLIC_URL=${origin}`}</pre>
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          Apps registered in the newer developer portal use a different token address than older apps; if connecting fails
-          with &ldquo;does not recognise this Ringside&rdquo;, RING_TOKEN_URL is the usual cause.
+          Ringside reads the provider&apos;s discovery document at start and takes every sign-in address and scope name from it;
+          a wrong RING_OAUTH_ISSUER stops Ringside with a message naming it.
+        </p>
+        <h3 className="font-semibold">Older portal</h3>
+        <pre data-testid="setup-env-legacy" className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`# leave RING_OAUTH_ISSUER unset
+RING_CLIENT_ID=<client id from the portal>
+RING_CLIENT_SECRET=<client secret from the portal>
+RING_API_BASE_URL=https://api.ouraring.com
+RING_OAUTH_BASE_URL=https://cloud.ouraring.com
+PUBLIC_URL=${origin}`}</pre>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          The explicit addresses RING_AUTHORIZE_URL, RING_TOKEN_URL and RING_REVOKE_URL still override either way. A
+          developer-portal app set up as an older one is refused at the older token address; the error page then says to set
+          RING_OAUTH_ISSUER.
         </p>
       </section>
 
@@ -153,6 +217,20 @@ PUBLIC_URL=${origin}`}</pre>
           </tbody>
         </table>
       </section>}
+
+      <section className="space-y-2">
+        <h2 className="text-xl font-semibold">What the errors on the way mean</h2>
+        <table className="w-full text-left text-sm" data-testid="setup-errors">
+          <tbody>
+            {ERRORS_ON_THE_WAY.map((e) => (
+              <tr key={e.code} className="border-b border-slate-100 align-top dark:border-slate-800">
+                <td className="py-1 pr-3 font-medium">{SIGN_IN_ERRORS[e.code].title}</td>
+                <td className="py-1 text-slate-700 dark:text-slate-300">{e.cause}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
 
       <UserLimitHelp />
 

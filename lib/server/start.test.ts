@@ -1,0 +1,52 @@
+// The production entry (`npm start` = lib/server/start.mjs) with a RING_OAUTH_ISSUER whose
+// discovery document cannot be read: it stops before touching the database, with one message
+// that names the variable.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, host: "127.0.0.1" });
+});
+afterAll(() => emu.close());
+
+/** Runs start.mjs (asynchronously: the emulator answers from this process) until it exits. */
+async function start(issuer: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-start-"));
+  try {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && !k.startsWith("RING_")) env[k] = v;
+    const child = spawn(process.execPath, ["lib/server/start.mjs"], {
+      env: { ...env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`, RING_OAUTH_ISSUER: issuer, RING_REQUEST_TIMEOUT_MS: "3000", PORT: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.stdout.resume();
+    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    clearTimeout(killer);
+    return { status, stderr, dbCreated: fs.existsSync(path.join(dataDir, "ringside.db")) };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe("npm start with RING_OAUTH_ISSUER", () => {
+  it.each([
+    ["nothing listens there", () => "http://127.0.0.1:9/oauth/v2/ext/oauth-anonymous", /could not be fetched/],
+    ["the address serves no discovery document", () => `${emu.url}/oauth/v2/ext`, /HTTP 404/],
+  ])("stops with exit code 1 and one message naming RING_OAUTH_ISSUER when %s", async (_what, issuer, reason) => {
+    const r = await start(issuer());
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^RING_OAUTH_ISSUER=/);
+    expect(lines[0]).toMatch(reason);
+    expect(r.dbCreated).toBe(false);
+  });
+});

@@ -1,0 +1,114 @@
+// Drives "Connect your ring" in-process for integration tests: Auth.js's route handlers
+// (app/api/auth/[...nextauth]/route.ts) with a cookie jar, against a running emulator over
+// HTTP. The caller sets the environment (RING_*) before `load()`, since lib/env.mjs reads it
+// once at import.
+import { expect } from "vitest";
+import { NextRequest } from "next/server";
+import type { RunningEmulator } from "@/lib/emulator/server";
+
+export type Jar = Map<string, string>;
+
+export class AuthFlow {
+  route!: typeof import("@/app/api/auth/[...nextauth]/route");
+  db!: typeof import("@/lib/db")["db"];
+
+  constructor(
+    readonly app: string,
+    readonly emu: RunningEmulator,
+  ) {}
+
+  async load(): Promise<void> {
+    this.route = await import("@/app/api/auth/[...nextauth]/route");
+    this.db = (await import("@/lib/db")).db;
+  }
+
+  cookieHeader(jar: Jar): string {
+    return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  absorb(jar: Jar, res: Response): void {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (expired || value === "") jar.delete(name);
+      else jar.set(name, value);
+    }
+  }
+
+  async appRequest(method: "GET" | "POST", path: string, jar: Jar, form?: Record<string, string>): Promise<Response> {
+    const headers: Record<string, string> = { cookie: this.cookieHeader(jar) };
+    if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+    const req = new NextRequest(new URL(path, this.app), { method, headers, body: form ? new URLSearchParams(form).toString() : undefined });
+    const res = await (method === "GET" ? this.route.GET(req) : this.route.POST(req));
+    this.absorb(jar, res);
+    return res;
+  }
+
+  emulator(path: string, init?: RequestInit): Promise<Response> {
+    return fetch(new URL(path, this.emu.url), { redirect: "manual", ...init });
+  }
+
+  async control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.emulator(path, {
+      method,
+      headers: body === undefined ? undefined : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** csrf + POST /api/auth/signin/ring; returns the authorize URL. */
+  async startConnect(jar: Jar): Promise<URL> {
+    const csrfRes = await this.appRequest("GET", "/api/auth/csrf", jar);
+    const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+    const res = await this.appRequest("POST", "/api/auth/signin/ring", jar, { csrfToken, callbackUrl: `${this.app}/` });
+    expect(res.status).toBe(302);
+    return new URL(res.headers.get("location")!);
+  }
+
+  /** The consent page's answer: the redirect back to the app's callback. */
+  async consent(authorize: URL, email: string, opts: { scopes?: string; decision?: "allow" | "deny" } = {}): Promise<URL> {
+    const form = new URLSearchParams({ user: email, decision: opts.decision ?? "allow" });
+    if (opts.scopes !== undefined) form.set("granted_scope", opts.scopes);
+    const res = await this.emulator(`${authorize.pathname}${authorize.search}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
+    expect(res.status, await res.clone().text()).toBe(302);
+    return new URL(res.headers.get("location")!);
+  }
+
+  /** GET the callback in the app; returns where the app sends the browser. */
+  async finish(callback: URL, jar: Jar): Promise<URL> {
+    const res = await this.appRequest("GET", `${callback.pathname}${callback.search}`, jar);
+    expect(res.status).toBe(302);
+    return new URL(res.headers.get("location")!, this.app);
+  }
+
+  async connect(email: string, opts: { scopes?: string; decision?: "allow" | "deny"; jar?: Jar } = {}) {
+    const jar = opts.jar ?? new Map();
+    const authorize = await this.startConnect(jar);
+    const callback = await this.consent(authorize, email, opts);
+    const landed = await this.finish(callback, jar);
+    return { jar, authorize, callback, landed };
+  }
+
+  async counts() {
+    return { users: await this.db.user.count(), accounts: await this.db.account.count(), sessions: await this.db.session.count() };
+  }
+
+  async ringIdOf(email: string): Promise<string> {
+    return (await this.control<{ user_id: string }>("POST", "/_emulator/users", { email })).user_id;
+  }
+
+  async requests(kind: string): Promise<Array<{ user_id: string | null; status: number; provider: string | null; grant_type: string | null; path: string }>> {
+    return (await this.control<{ requests: Array<{ user_id: string | null; status: number; provider: string | null; grant_type: string | null; path: string }> }>("GET", `/_emulator/requests?kind=${kind}`))
+      .requests;
+  }
+}
