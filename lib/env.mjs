@@ -146,7 +146,7 @@ export function runtimeEnvProblems(e) {
   }
   if (e.RING_CLIENT_SECRET === DEMO_CLIENT_SECRET) {
     return [
-      `RING_CLIENT_SECRET is the built-in demo secret (${DEMO_CLIENT_SECRET}), which is public. Outside demo mode set the client secret of your app from the ring service's developer portal, or RINGSIDE_DEMO=1 to run the demo.`,
+      "RING_CLIENT_SECRET is the built-in demo secret of the emulator, which is public. Outside demo mode set the client secret of your app from the ring service's developer portal, or RINGSIDE_DEMO=1 to run the demo.",
     ];
   }
   return [];
