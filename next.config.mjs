@@ -1,6 +1,7 @@
 // Validates the environment first: a bad variable fails `next build` and `next start`.
-import "./lib/env.mjs";
-import { securityHeaders } from "./lib/security-headers.mjs";
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_SERVER } from "next/constants.js";
+import { assertRunnableEnv, env } from "./lib/env.mjs";
+import { HSTS_HEADER, securityHeaders } from "./lib/security-headers.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -8,8 +9,19 @@ const nextConfig = {
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders(process.env.NODE_ENV === "production") }];
+    return [
+      { source: "/:path*", headers: securityHeaders(process.env.NODE_ENV === "production") },
+      // HSTS behind an https reverse proxy (X-Forwarded-Proto), on every answer (static files
+      // and the webhook receiver included); without that header proxy.ts decides per request.
+      { source: "/:path*", has: [{ type: "header", key: "x-forwarded-proto", value: "https(?:\\s*,.*)?" }], headers: [HSTS_HEADER] },
+    ];
   },
 };
 
-export default nextConfig;
+/** @param {string} phase */
+export default function config(phase) {
+  // A server (`next start`, `next dev`) refuses to start without what it needs at run time
+  // (a real client secret outside demo mode); a build does not need it.
+  if (phase === PHASE_PRODUCTION_SERVER || phase === PHASE_DEVELOPMENT_SERVER) assertRunnableEnv(env);
+  return nextConfig;
+}

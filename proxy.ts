@@ -1,18 +1,34 @@
 // Request screening in front of Next's router (Next.js `proxy`). It does no authentication
-// (pages, handlers and actions check the session themselves, HOUSE-STYLE §4.1); it only refuses,
-// with Ringside's error envelope, requests that Next itself would answer with a 500 before any
-// of our code runs (found by the fault-and-abuse suite, e2e/chaos/bad-input.test.ts):
-//   - a path whose percent-encoding is broken ("/api/days/%"): it cannot name anything;
-//   - server-action POSTs from another origin (Next aborts them as CSRF, with a 500), larger
-//     than the action body limit, of a content type an action is never sent with, or whose
-//     arguments React cannot decode (malformed JSON, references to parts that are not there).
+// (pages, handlers and actions check the session themselves, HOUSE-STYLE §4.1); it only:
+//   - refuses, with Ringside's error envelope, requests that Next itself would answer with a 500
+//     before any of our code runs (found by the fault-and-abuse suite, e2e/chaos/bad-input.test.ts):
+//     - a path whose percent-encoding is broken ("/api/days/%"): it cannot name anything;
+//     - server-action POSTs from another origin or from `Origin: null` (Next aborts them as
+//       CSRF, with a 500; an action without Origin is left to Next's own check), larger than
+//       the action body limit, of a content type an action is never sent with, or whose
+//       arguments React cannot decode (malformed JSON, references to parts that are not there);
+//   - adds Strict-Transport-Security to answers served over https (lib/security-headers.mjs
+//     isServedOverHttps), never over plain http, for requests that did not come through an https
+//     proxy: a configured https public URL decides then, known only at run time, not at build.
 import { NextResponse, type NextRequest } from "next/server";
+import { env } from "@/lib/env.mjs";
+import { HSTS_HEADER, isServedOverHttps } from "@/lib/security-headers.mjs";
 
 /** Next's default serverActions.bodySizeLimit. */
 const MAX_ACTION_BYTES = 1_048_576;
 
 function refuse(status: number, code: string, message: string): NextResponse {
   return NextResponse.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store" } });
+}
+
+function withHsts(req: NextRequest, res: NextResponse): NextResponse {
+  const https = isServedOverHttps({
+    configuredUrl: env.AUTH_URL ?? env.PUBLIC_URL ?? null,
+    forwardedProto: req.headers.get("x-forwarded-proto"),
+    requestUrl: req.url,
+  });
+  if (https) res.headers.set(HSTS_HEADER.key, HSTS_HEADER.value);
+  return res;
 }
 
 /**
@@ -59,7 +75,8 @@ function decodableReply(root: string, parts: Map<string, string> | null): boolea
 async function screenAction(req: NextRequest): Promise<NextResponse | null> {
   const origin = req.headers.get("origin");
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  if (origin && origin !== "null") {
+  if (origin?.trim() === "null") return refuse(403, "forbidden", "This request comes from an anonymous origin (Origin: null).");
+  if (origin) {
     let originHost: string | null = null;
     try {
       originHost = new URL(origin).host;
@@ -98,21 +115,25 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   try {
     decodeURIComponent(req.nextUrl.pathname);
   } catch {
-    return refuse(400, "bad_request", "The address is not valid.");
+    return withHsts(req, refuse(400, "bad_request", "The address is not valid."));
   }
   if (req.method === "POST" && req.headers.has("next-action")) {
     const refused = await screenAction(req);
-    if (refused) return refused;
+    if (refused) return withHsts(req, refused);
   }
-  return NextResponse.next();
+  return withHsts(req, NextResponse.next());
 }
 
 export const config = {
-  // Only the requests it screens, so every other request (pages, API reads, static files and
-  // the webhook receiver) pays nothing for it: server-action posts (they carry the
-  // `next-action` header) and paths with a percent sign (the only ones that can be broken).
   matcher: [
+    // server-action posts (they carry the `next-action` header) and paths with a percent sign
+    // (the only ones that can be broken)
     { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "next-action" }] },
     "/(.*%.*)",
+    // HSTS for a configured https URL: requests without an X-Forwarded-Proto of https (with
+    // one, next.config.mjs's header rule adds it at no cost, so behind an https proxy no request
+    // pays for this). Static files and the webhook receiver never do.
+    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "x-forwarded-proto", value: "http(?:\\s*,.*)?" }] },
+    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", missing: [{ type: "header", key: "x-forwarded-proto" }] },
   ],
 };

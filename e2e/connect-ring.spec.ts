@@ -1,6 +1,7 @@
 // "Connect your ring" end to end against the emulator: all scopes, a subset, denial and retry,
 // the household door (uninvited refused, invited admitted and isolated), reconnect after the
 // service refuses the stored access, disconnect with revocation, the first-run page.
+import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Browser, Page } from "@playwright/test";
 import { ALL_SCOPES, connectRing, expect, test, uniqueEmail } from "./fixtures";
@@ -43,9 +44,27 @@ async function dataApiStatus(accessToken: string): Promise<number> {
   return res.status;
 }
 
-async function emulatorRequests(kind: string): Promise<Array<{ user_id: string | null; status: number; grant_type: string | null }>> {
+type RequestLogEntry = { user_id: string | null; status: number; grant_type: string | null; token_fingerprint: string | null };
+async function emulatorRequests(kind: string): Promise<RequestLogEntry[]> {
   const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/requests?kind=${kind}`);
-  return ((await res.json()) as { requests: Array<{ user_id: string | null; status: number; grant_type: string | null }> }).requests;
+  return ((await res.json()) as { requests: RequestLogEntry[] }).requests;
+}
+
+/** The emulator's token fingerprint (its request log never holds tokens). */
+const fingerprint = (token: string) => crypto.createHash("sha256").update(token).digest("hex").slice(0, 12);
+
+/** What the token endpoint answers a refresh with this token. */
+async function refreshStatus(refreshToken: string): Promise<number> {
+  const res = await fetch(`${E2E_EMULATOR_URL}/oauth/token`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${Buffer.from(`${E2E_CLIENT.client_id}:${E2E_CLIENT.client_secret}`).toString("base64")}`,
+    },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }),
+  });
+  await res.arrayBuffer();
+  return res.status;
 }
 
 /** Signs this page in as the instance's owner: the first person to connect, or the existing owner again. */
@@ -209,12 +228,12 @@ test("[CONNECT] an invited second person connects and cannot reach the first per
     await expect(member.page.getByTestId("household-section")).toHaveCount(0);
 
     // The owner's tag cannot be changed or deleted by the member.
-    const created = await page.request.post("/api/tags", { data: { name: `owner-only-${Date.now()}` } });
+    const created = await page.request.post("/api/tags", { data: { name: `owner-only-${Date.now()}` }, headers: { origin: E2E_APP_URL } });
     expect(created.status()).toBe(201);
     const tag = (await created.json()) as { id: number; name: string };
     for (const res of [
-      await member.page.request.patch(`/api/tags/${tag.id}`, { data: { name: "taken over" } }),
-      await member.page.request.delete(`/api/tags/${tag.id}`),
+      await member.page.request.patch(`/api/tags/${tag.id}`, { data: { name: "taken over" }, headers: { origin: E2E_APP_URL } }),
+      await member.page.request.delete(`/api/tags/${tag.id}`, { headers: { origin: E2E_APP_URL } }),
     ]) {
       expect([401, 403, 404]).toContain(res.status());
     }
@@ -286,13 +305,14 @@ test("[CONNECT] refused stored access shows Reconnect; reconnecting keeps the pe
   }
 });
 
-test("[CONNECT] disconnect revokes the token at the service and deletes the tokens (keep and delete data)", async ({ page, browser, appDb }) => {
+test("[CONNECT] disconnect revokes both tokens at the service and deletes the tokens (keep and delete data)", async ({ page, browser, appDb }) => {
   await signInAsOwner(page, appDb);
   for (const choice of ["keep", "delete"] as const) {
     const member = await joinWithInvite(browser, await createInvite(page));
     try {
       const user = userByRing(appDb, member.ringUserId)!;
       const token = decrypt(accountOf(appDb, user.id)!.access_token!);
+      const refreshToken = decrypt(accountOf(appDb, user.id)!.refresh_token!);
       expect(await dataApiStatus(token)).toBe(200);
       const dataRows = () =>
         ["daily_activity", "daily_sleep", "daily_readiness", "sleep_period", "personal_info", "sync_state", "job"].reduce(
@@ -319,8 +339,12 @@ test("[CONNECT] disconnect revokes the token at the service and deletes the toke
       expect((await member.page.request.get("/api/me")).status()).toBe(401);
       // The service now rejects the old token.
       expect(await dataApiStatus(token)).toBe(401);
-      const revokes = (await emulatorRequests("revoke")).filter((r) => r.user_id === member.ringUserId);
-      expect(revokes.at(-1)?.status).toBe(200);
+      // Both tokens handed back: the emulator's request log names each revoked token by fingerprint.
+      const revokes = (await emulatorRequests("revoke")).filter((r) => r.user_id === member.ringUserId && r.status === 200);
+      const fingerprints = revokes.map((r) => r.token_fingerprint);
+      expect(fingerprints).toContain(fingerprint(token));
+      expect(fingerprints).toContain(fingerprint(refreshToken));
+      expect(await refreshStatus(refreshToken)).toBe(400); // the refresh token is dead too
       expect(count(appDb, `SELECT COUNT(*) AS n FROM "User" WHERE id = ?`, user.id)).toBe(1);
       if (choice === "delete") {
         // Every row with their userId in the data tables goes (a page in flight at the moment is swept too).
@@ -337,12 +361,21 @@ test("[CONNECT] disconnect revokes the token at the service and deletes the toke
   }
 });
 
-test("[CONNECT] first-run page and the 10-user limit explanation", async ({ page }) => {
+test("[CONNECT] first-run page (the owner's only, once there is one) and the 10-user limit explanation", async ({ page, browser, appDb }) => {
+  await signInAsOwner(page, appDb);
   await page.goto("/setup");
   await expect(page.getByTestId("redirect-uri")).toHaveText(`${E2E_APP_URL}/api/auth/callback/ring`);
   await expect(page.getByTestId(`setup-check-RING_CLIENT_ID`)).toHaveAttribute("data-state", "ok");
   await expect(page.getByTestId(`setup-check-RING_TOKEN_URL`)).toContainText(`${E2E_EMULATOR_URL}/oauth/token`);
   await expect(page.getByTestId("user-limit-help")).toContainText("10 different ring accounts");
+  // Anyone else: no configuration (missing variables, service addresses, allowed e-mails).
+  const anonymous = await browser.newContext({ baseURL: E2E_APP_URL });
+  const other = await anonymous.newPage();
+  await other.goto("/setup");
+  await expect(other.getByTestId("setup-done")).toBeVisible();
+  await expect(other.getByTestId("setup-checks")).toHaveCount(0);
+  expect(await other.content()).not.toContain(E2E_EMULATOR_URL);
+  await anonymous.close();
   // When the service refuses for its cap, the error page explains it.
   const description = "This application is not approved yet and already has the maximum of 10 users.";
   await page.goto(`/api/auth/callback/ring?error=access_denied&error_description=${encodeURIComponent(description)}&state=x`);

@@ -241,7 +241,7 @@ test("[DASHBOARD] tags round-trip and show on the charts", async ({ browser, app
   // tagged against untagged, with n: two more #alcohol days through the API, then the
   // comparison (sleep score the day after) equals one computed from the documents
   for (const d of extraDays) {
-    const res = await page.request.put(`/api/notes/${d}`, { data: { text: "", tags: ["alcohol"] } });
+    const res = await page.request.put(`/api/notes/${d}`, { data: { text: "", tags: ["alcohol"] }, headers: { origin: E2E_APP_URL } });
     expect(res.status()).toBe(200);
   }
   const tagged = new Set([day, ...extraDays]);

@@ -88,6 +88,8 @@ export default defineConfig({
         RING_CLIENT_SECRET: E2E_CLIENT.client_secret,
         PUBLIC_URL: E2E_APP_URL,
         SYNC_POLL_MINUTES: "60",
+        // demo mode (the demo badge the dashboard spec checks); people are admitted by
+        // ALLOWED_EMAILS; e2e/first-owner.spec.ts runs its own non-demo instance for the setup code
         RINGSIDE_DEMO: "1",
         ALLOWED_EMAILS: "*@allowed.example.test",
         LOG_LEVEL: "warn",

@@ -7,7 +7,7 @@ import type { APIRequestContext, Browser } from "@playwright/test";
 import { test, expect, connectRing } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { startInstance, type Instance } from "./support/instance";
-import { E2E_DATA_DIR, E2E_EMULATOR_URL } from "./support/ports";
+import { E2E_DATA_DIR, E2E_EMULATOR_URL, E2E_OTHER_PORT, E2E_RESTORED_PORT } from "./support/ports";
 
 // Self-hosting (issue 8): the production output (`npm run build` + `npm start`, which the
 // Playwright web server runs on a fresh data directory) connects the emulated ring and syncs;
@@ -91,7 +91,7 @@ test("[SELF-HOST] backup while syncing opens cleanly; a restored backup in a new
   // 3. the restored instance (sync off, so nothing changes its data) serves the same data to the same session
   let restored: Instance | undefined;
   try {
-    restored = await startInstance({ port: 3212, dataDir: restoredDir, env: { SYNC_DISABLED: "1" } });
+    restored = await startInstance({ port: E2E_RESTORED_PORT, dataDir: restoredDir, env: { SYNC_DISABLED: "1" } });
     const { from, to } = lastDays(120);
     for (const m of METRICS) {
       const original = await series(page.request, "", m, from, to);
@@ -115,7 +115,7 @@ test("[SELF-HOST] export from one instance and import into another gives the sam
   expect(JSON.parse(exported.toString()).format).toBe("ringside-export-v1");
 
   // another instance, its own data directory and OAuth client, no sync: data arrives only by import
-  const port = 3213;
+  const port = E2E_OTHER_PORT;
   await emulatorControl.ensureClient();
   const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/clients`, {
     method: "POST",
@@ -133,7 +133,8 @@ test("[SELF-HOST] export from one instance and import into another gives the sam
     dataDir: tmpDir("other"),
     clientId: "ringside-e2e-b",
     clientSecret: "ringside-e2e-b-secret",
-    env: { SYNC_DISABLED: "1" },
+    // the person is on its ALLOWED_EMAILS: their first connect makes them its owner without the setup code
+    env: { SYNC_DISABLED: "1", ALLOWED_EMAILS: "*@allowed.example.test" },
   });
   const context = await (browser as Browser).newContext();
   try {
@@ -143,7 +144,8 @@ test("[SELF-HOST] export from one instance and import into another gives the sam
     expect((before.value as Array<number | null>).every((v) => v === null)).toBe(true);
 
     const imported = await page2.request.post(`${other.url}/api/import`, {
-      headers: { "content-type": "application/json" },
+      // a script's write names the Ringside it is for (the same-origin rule of API writes)
+      headers: { "content-type": "application/json", origin: other.url },
       data: exported,
     });
     expect(imported.status()).toBe(200);

@@ -6,6 +6,10 @@ import { z } from "zod";
 
 const ALL_SCOPES = "email personal daily heartrate workout tag session spo2Daily";
 
+/** The built-in emulator's public demo client (README): usable in demo mode only. */
+export const DEMO_CLIENT_ID = "ringside-demo";
+export const DEMO_CLIENT_SECRET = "ringside-demo-secret";
+
 /** Empty strings count as unset, as in t3's `emptyStringAsUndefined`. */
 const opt = (/** @type {z.ZodType} */ schema) =>
   z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
@@ -100,8 +104,9 @@ export function parseEnv(source) {
       token: e.RING_TOKEN_URL,
       revoke: e.RING_REVOKE_URL,
     },
-    RING_CLIENT_ID: e.RING_CLIENT_ID ?? "ringside-demo",
-    RING_CLIENT_SECRET: e.RING_CLIENT_SECRET ?? "ringside-demo-secret",
+    RING_CLIENT_ID: e.RING_CLIENT_ID ?? DEMO_CLIENT_ID,
+    /** the demo secret only in demo mode; outside it Ringside does not start without one (assertRunnableEnv) */
+    RING_CLIENT_SECRET: e.RING_CLIENT_SECRET ?? (e.RINGSIDE_DEMO ? DEMO_CLIENT_SECRET : undefined),
     RING_SCOPES: e.RING_SCOPES?.trim().split(/\s+/) ?? ALL_SCOPES.split(" "),
     RING_DATA_FAMILY: e.RING_DATA_FAMILY ?? "usercollection",
     RING_BACKFILL_START: e.RING_BACKFILL_START ?? "2015-01-01",
@@ -124,6 +129,40 @@ export function parseEnv(source) {
 }
 
 /** @typedef {ReturnType<typeof parseEnv>} Env */
+
+/**
+ * What a running server needs beyond well-formed variables (checked at start, never at build:
+ * an image is built without secrets). Outside demo mode the client secret must be the app's
+ * own: webhook signatures are verified with it, and the demo secret is public.
+ * @param {Pick<Env, "RINGSIDE_DEMO" | "RING_CLIENT_SECRET">} e
+ * @returns {string[]} one message per problem, each naming its variable
+ */
+export function runtimeEnvProblems(e) {
+  if (e.RINGSIDE_DEMO) return [];
+  if (!e.RING_CLIENT_SECRET) {
+    return [
+      "RING_CLIENT_SECRET is not set. Outside demo mode Ringside needs the client secret of your app from the ring service's developer portal (it also verifies webhook signatures with it). Set RING_CLIENT_SECRET, or RINGSIDE_DEMO=1 to run the demo against the built-in emulator.",
+    ];
+  }
+  if (e.RING_CLIENT_SECRET === DEMO_CLIENT_SECRET) {
+    return [
+      "RING_CLIENT_SECRET is the built-in demo secret of the emulator, which is public. Outside demo mode set the client secret of your app from the ring service's developer portal, or RINGSIDE_DEMO=1 to run the demo.",
+    ];
+  }
+  return [];
+}
+
+/**
+ * Throws an EnvError (message naming the variable) when the server must not start.
+ * @param {Pick<Env, "RINGSIDE_DEMO" | "RING_CLIENT_SECRET">} e
+ */
+export function assertRunnableEnv(e) {
+  const problems = runtimeEnvProblems(e);
+  if (problems.length === 0) return;
+  const err = new Error(`Ringside cannot start:\n${problems.map((p) => `  - ${p}`).join("\n")}\nSee .env.example for every variable.`);
+  err.name = "EnvError";
+  throw err;
+}
 
 /** @type {Env} */
 export const env =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env.mjs";
+import { assertRunnableEnv, parseEnv, runtimeEnvProblems } from "@/lib/env.mjs";
 
 describe("lib/env.mjs", () => {
   it("works with no configuration at all (demo defaults)", () => {
@@ -45,5 +45,18 @@ describe("lib/env.mjs", () => {
 
   it("splits the e-mail allowlist and lower-cases it", () => {
     expect(parseEnv({ ALLOWED_EMAILS: " A@x.test, *@family.test ,," }).ALLOWED_EMAILS).toEqual(["a@x.test", "*@family.test"]);
+  });
+
+  it("outside demo mode a server needs the app's own client secret: one message naming RING_CLIENT_SECRET", () => {
+    const none = parseEnv({});
+    expect(none.RING_CLIENT_SECRET).toBeUndefined(); // no fallback to the public demo secret
+    expect(() => assertRunnableEnv(none)).toThrowError(/RING_CLIENT_SECRET/);
+    const demoSecret = parseEnv({ RING_CLIENT_SECRET: "ringside-demo-secret" });
+    expect(runtimeEnvProblems(demoSecret)).toEqual([expect.stringMatching(/^RING_CLIENT_SECRET is the built-in demo secret/)]);
+    expect(() => assertRunnableEnv(parseEnv({ RING_CLIENT_SECRET: "my-app-secret-123" }))).not.toThrow();
+    // demo mode: the emulator's demo client, secret included
+    const demo = parseEnv({ RINGSIDE_DEMO: "1" });
+    expect(demo.RING_CLIENT_SECRET).toBe("ringside-demo-secret");
+    expect(runtimeEnvProblems(demo)).toEqual([]);
   });
 });

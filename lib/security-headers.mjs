@@ -23,3 +23,20 @@ export function securityHeaders(isProduction) {
     { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
   ];
 }
+
+/** HTTP Strict Transport Security: sent only on answers served over https. */
+export const HSTS_HEADER = { key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" };
+
+/**
+ * Whether a request reaches Ringside over https: the configured public URL (AUTH_URL, else
+ * PUBLIC_URL) is https, or the reverse proxy in front says so (the first X-Forwarded-Proto), or
+ * the request itself is. Otherwise it is plain http. (Next's server fills in X-Forwarded-Proto
+ * itself when no proxy sent one, so an "http" there does not mean a proxy said so.)
+ * One rule for `Secure` cookies and HSTS.
+ * @param {{ configuredUrl?: string | null, forwardedProto?: string | null, requestUrl: string }} r
+ */
+export function isServedOverHttps(r) {
+  if (r.configuredUrl?.startsWith("https:")) return true;
+  if (r.forwardedProto?.split(",")[0]?.trim().toLowerCase() === "https") return true;
+  return r.requestUrl.startsWith("https:");
+}

@@ -22,7 +22,10 @@ const LAST = "2024-06-30";
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 async function call(handler: Handler, url: string, params: Record<string, string> = {}, init: RequestInit = {}) {
-  return handler(new Request(`http://localhost${url}`, init), { params: Promise.resolve(params) });
+  // A write from this Ringside's own page carries its Origin, as a browser's does.
+  const headers = new Headers(init.headers);
+  if (init.method && init.method !== "GET" && !headers.has("origin")) headers.set("origin", "http://localhost");
+  return handler(new Request(`http://localhost${url}`, { ...init, headers }), { params: Promise.resolve(params) });
 }
 
 let docs: ReturnType<typeof generateRange>;

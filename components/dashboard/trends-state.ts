@@ -1,7 +1,7 @@
 // The Trends page's state as it lives in the URL (?m=a,b&range=90d&from&to&layers=...), so a
 // view can be bookmarked and shared. Pure: parsed on the server page and in the client.
 import { isMetricId, type MetricId } from "@/lib/metrics/catalog";
-import { isDay } from "@/lib/metrics/days";
+import { isDayInWindow } from "@/lib/metrics/days";
 import { isRangePreset, type RangePreset } from "@/lib/metrics/ranges";
 import type { TrendLayers } from "@/components/charts/trend-chart";
 
@@ -36,8 +36,8 @@ export function parseTrendsState(p: Params): TrendsState {
   return {
     metrics: metrics.length ? metrics : DEFAULT_METRICS,
     range: isRangePreset(range) ? range : "90d",
-    from: isDay(from) ? from : null,
-    to: isDay(to) ? to : null,
+    from: isDayInWindow(from) ? from : null,
+    to: isDayInWindow(to) ? to : null,
     layers: on ? { avg7: on.has("avg7"), avg30: on.has("avg30"), band: on.has("band"), tags: on.has("tags") } : DEFAULT_LAYERS,
   };
 }

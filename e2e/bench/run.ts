@@ -129,6 +129,8 @@ async function main(): Promise<void> {
         RING_API_BASE_URL: emu,
         RING_CLIENT_ID: CLIENT.client_id,
         RING_CLIENT_SECRET: CLIENT.client_secret,
+        // the measured person becomes the owner by ALLOWED_EMAILS (no setup code to type)
+        ALLOWED_EMAILS: "*@bench.example.test",
         LOG_LEVEL: "info",
         NEXT_TELEMETRY_DISABLED: "1",
         // experiments only (e.g. V8 heap flags); unset in published runs

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { E2E_CLIENT, E2E_EMULATOR_URL, E2E_TOKEN_KEY } from "./ports";
 
-export type Instance = { url: string; dataDir: string; stop(): Promise<void> };
+export type Instance = { url: string; dataDir: string; stop(): Promise<void>; /** what it printed (stdout and stderr) */ logs(): string };
 
 /**
  * Starts another Ringside (the production path, `node lib/server/start.mjs`) on its own port
@@ -19,7 +19,7 @@ export async function startInstance(opts: {
   const url = `http://localhost:${opts.port}`;
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, ["lib/server/start.mjs"], {
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -39,7 +39,13 @@ export async function startInstance(opts: {
     },
   });
   let stderr = "";
-  child.stderr?.on("data", (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  let output = "";
+  const keep = (c: Buffer) => (output = (output + c.toString()).slice(-1_000_000));
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", (c: Buffer) => {
+    keep(c);
+    stderr = (stderr + c.toString()).slice(-4000);
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`instance on ${opts.port} exited: ${stderr}`);
@@ -55,6 +61,7 @@ export async function startInstance(opts: {
   return {
     url,
     dataDir: opts.dataDir,
+    logs: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -12,6 +12,10 @@ export const E2E_CLIENT = {
 /** 32-byte key in hex: the e2e app encrypts tokens with it, so specs can decrypt to check revocation. */
 export const E2E_TOKEN_KEY = "5f".repeat(32);
 export const E2E_DATA_DIR = "e2e/.data";
+/** Ports of the extra instances some specs start (after the app's own port, so a second checkout moves them too). */
+export const E2E_RESTORED_PORT = E2E_APP_PORT + 2;
+export const E2E_OTHER_PORT = E2E_APP_PORT + 3;
+export const E2E_FRESH_PORT = E2E_APP_PORT + 4;
 /** `npm run demo` started by e2e/connect-newer-provider.spec.ts: its own app and emulator ports. */
 export const E2E_DEMO_APP_PORT = E2E_APP_PORT + 7;
 export const E2E_DEMO_EMULATOR_PORT = E2E_EMULATOR_PORT + 7;

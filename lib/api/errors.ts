@@ -44,7 +44,9 @@ export function errorBody(code: ErrorCode, message: string, details?: unknown): 
 /** Turns anything thrown in a route into a response; never leaks internals on 500. */
 export function toErrorResponse(err: unknown): Response {
   if (err instanceof AppError) {
-    return Response.json(errorBody(err.code, err.message, err.details), { status: err.status });
+    // A refused body may be only partly read: the connection is not reused for another request.
+    const headers = err.code === "payload_too_large" ? { connection: "close" } : undefined;
+    return Response.json(errorBody(err.code, err.message, err.details), { status: err.status, headers });
   }
   if (err instanceof ZodError) {
     const details = err.issues.map((i) => ({ path: i.path.join("."), message: i.message }));

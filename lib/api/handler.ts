@@ -1,6 +1,8 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError, toErrorResponse } from "@/lib/api/errors";
+import { drainBody, hasBody, readBody, requireJsonMediaType } from "@/lib/api/body";
+import { checkSameOrigin } from "@/lib/auth/origin";
 import { requireUser, type SessionUser } from "@/lib/auth/session";
 
 export type RouteContext<P> = { params: Promise<P> };
@@ -8,15 +10,34 @@ export type RouteContext<P> = { params: Promise<P> };
 type HandlerArgs<P> = { req: Request; params: P; searchParams: URLSearchParams };
 type UserHandlerArgs<P> = HandlerArgs<P> & { user: SessionUser };
 
-/** Wraps a public route handler: awaits params and turns every error into the envelope. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The rules of every write to Ringside's API (POST/PUT/PATCH/DELETE), before anything else:
+ * it comes from a page of this Ringside (403 otherwise, lib/auth/origin.ts), and a body or a
+ * declared type is exactly application/json (415 otherwise). Together they shut out
+ * cross-site requests a browser would send without asking (forms, `text/plain` fetches).
+ */
+export function screenWrite(req: Request): void {
+  if (SAFE_METHODS.has(req.method.toUpperCase())) return;
+  const origin = checkSameOrigin(req);
+  if (!origin.ok) throw new AppError("forbidden", origin.message);
+  if (req.headers.has("content-type") || hasBody(req)) requireJsonMediaType(req);
+}
+
+/** Wraps a route handler: screens writes, awaits params and turns every error into the envelope. */
 export function withRoute<P = Record<string, string>>(
   handler: (args: HandlerArgs<P>) => Promise<Response>,
 ) {
   return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
     try {
+      screenWrite(req);
       const params = ctx?.params ? await ctx.params : ({} as P);
       return await handler({ req, params, searchParams: new URL(req.url).searchParams });
     } catch (err) {
+      // A body nobody read (a write refused before its body): drop it the bounded way, so a
+      // client still sending gets the answer rather than a reset connection.
+      if (req.body && !req.body.locked) await drainBody(req.body.getReader(), 0);
       return toErrorResponse(err);
     }
   };
@@ -32,58 +53,10 @@ export function withUser<P = Record<string, string>>(
   });
 }
 
-/** How much of a refused body is still read (and dropped) so the refusal reaches the client. */
-const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
-
-/** Reads and drops the rest of a body, up to DRAIN_MAX_BYTES in all; beyond that, cancels it. */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, already: number): Promise<void> {
-  let size = already;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      size += value.byteLength;
-      if (size > DRAIN_MAX_BYTES) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    /* the client went away: nothing left to drain */
-  }
-}
-
 /** Parses a JSON body with a size cap and a schema: 413, 415, 400 or 422 on bad input. */
 export async function parseJsonBody<T extends z.ZodType>(req: Request, schema: T, maxBytes = 64 * 1024): Promise<z.infer<T>> {
-  const type = req.headers.get("content-type") ?? "";
-  if (!type.toLowerCase().includes("application/json")) {
-    throw new AppError("unsupported_media_type", "Send the body as application/json.");
-  }
-  const tooLarge = () => new AppError("payload_too_large", `The body is larger than ${maxBytes} bytes.`);
-  // Never keep more than the cap: what is declared too large is not kept at all, and a body
-  // that grows past the cap stops being kept. The rest is read and dropped (up to
-  // DRAIN_MAX_BYTES) so the client, still sending, gets the 413 instead of a reset connection.
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    if (req.body && declared <= DRAIN_MAX_BYTES) await drain(req.body.getReader(), 0);
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await drain(reader, size);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
+  requireJsonMediaType(req);
+  const text = (await readBody(req, { maxBytes })).toString("utf8");
   let data: unknown;
   try {
     data = JSON.parse(text);

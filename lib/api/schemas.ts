@@ -2,23 +2,65 @@
 // handlers parse with these; anything else is a 422 in the error envelope.
 import { z } from "zod";
 import { COLLECTION_IDS, isMetricId, getMetric } from "@/lib/metrics/catalog";
-import { diffDays, isDay } from "@/lib/metrics/days";
+import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 
-/** The longest range one request may ask for (about 30 years). */
-export const MAX_RANGE_DAYS = 11_000;
+/**
+ * Days and day ranges, one declaration for every route and server action that takes days.
+ * A day must be a real date inside a sane window; a range may give both ends, one, or none:
+ * a missing end takes the route's default, and the span never exceeds MAX_RANGE_DAYS, whichever
+ * ends are given (both given and too long: 422; a default is chosen within the cap).
+ */
+export { MIN_DAY, MAX_DAY, MAX_RANGE_DAYS };
+/** The range a route gives when neither end is asked for. */
+export const DEFAULT_RANGE_DAYS = 30;
 
-export const daySchema = z.string().refine(isDay, { message: "must be a date YYYY-MM-DD" });
+export const daySchema = z
+  .string()
+  .refine(isDay, { message: "must be a date YYYY-MM-DD" })
+  .refine((d) => !isDay(d) || isDayInWindow(d), { message: `must be between ${MIN_DAY} and ${MAX_DAY}` });
 export const metricIdSchema = z.string().refine(isMetricId, { message: "unknown metric" });
 export const numericMetricIdSchema = metricIdSchema.refine((id) => getMetric(id).kind !== "category", {
   message: "must be a numeric metric",
 });
 
-const rangeRefine = <T extends { from: string; to: string }>(v: T, ctx: z.RefinementCtx) => {
+export type DayRange = { from: string; to: string };
+export type PartialDayRange = { from?: string; to?: string };
+
+const rangeRefine = (v: PartialDayRange, ctx: z.RefinementCtx) => {
+  if (!v.from || !v.to || !isDay(v.from) || !isDay(v.to)) return;
   if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
-  else if (diffDays(v.from, v.to) + 1 > MAX_RANGE_DAYS) ctx.addIssue({ code: "custom", path: ["from"], message: "range too long" });
+  else if (diffDays(v.from, v.to) + 1 > MAX_RANGE_DAYS) ctx.addIssue({ code: "custom", path: ["from"], message: `at most ${MAX_RANGE_DAYS} days` });
 };
 
-export const dayRangeQuerySchema = z.object({ from: daySchema, to: daySchema }).superRefine(rangeRefine);
+/** A query with an optional `from`/`to` (plus `shape`): each end in the window, both → ordered and within the cap. */
+export function withDayRange<S extends z.ZodRawShape>(shape: S) {
+  return z.object({ ...shape, from: daySchema.optional(), to: daySchema.optional() }).superRefine((v, ctx) => rangeRefine(v as PartialDayRange, ctx));
+}
+
+/**
+ * The range to serve: the ends given, a missing end from `defaults`, chosen so the span stays
+ * within MAX_RANGE_DAYS (and never before the other end). Pure.
+ */
+export function resolveDayRange(q: PartialDayRange, defaults: DayRange): DayRange {
+  const span = MAX_RANGE_DAYS - 1;
+  if (q.from && q.to) return { from: q.from, to: q.to };
+  if (q.from) return { from: q.from, to: maxDay(q.from, minDay(defaults.to, addDays(q.from, span))) };
+  if (q.to) return { from: minDay(q.to, maxDay(defaults.from, addDays(q.to, -span))), to: q.to };
+  const to = defaults.to;
+  return { from: minDay(to, maxDay(defaults.from, addDays(to, -span))), to };
+}
+
+/** The default of routes without data-dependent defaults: the last DEFAULT_RANGE_DAYS days up to today (UTC). */
+export function recentDays(today = new Date().toISOString().slice(0, 10)): DayRange {
+  return { from: addDays(today, -(DEFAULT_RANGE_DAYS - 1)), to: today };
+}
+
+/** withDayRange, resolved against recentDays(): the parsed query always has `from` and `to`. */
+export function dayRangeQuery<S extends z.ZodRawShape>(shape: S) {
+  return withDayRange(shape).transform((v) => ({ ...v, ...resolveDayRange(v as PartialDayRange, recentDays()) }));
+}
+
+export const dayRangeQuerySchema = dayRangeQuery({});
 
 // GET /api/metrics/:metric
 export const getMetricSeriesParamsSchema = z.object({ metric: metricIdSchema });
@@ -26,9 +68,7 @@ export const getMetricSeriesQuerySchema = dayRangeQuerySchema;
 export type GetMetricSeriesQuery = z.infer<typeof getMetricSeriesQuerySchema>;
 
 // GET /api/days?metric&from&to (calendar)
-export const getCalendarQuerySchema = z
-  .object({ metric: metricIdSchema, from: daySchema, to: daySchema })
-  .superRefine(rangeRefine);
+export const getCalendarQuerySchema = dayRangeQuery({ metric: metricIdSchema });
 
 // GET /api/days/:day
 export const getDayParamsSchema = z.object({ day: daySchema });
@@ -38,25 +78,16 @@ export const getTodayQuerySchema = z.object({ day: daySchema.optional() });
 
 // GET /api/correlations?x&y&lag&from&to
 const lagSchema = z.enum(["0", "1"]).default("0").transform((v) => (v === "1" ? 1 : 0) as 0 | 1);
-export const getCorrelationQuerySchema = z
-  .object({
-    x: numericMetricIdSchema,
-    y: numericMetricIdSchema,
-    lag: lagSchema,
-    from: daySchema,
-    to: daySchema,
-  })
-  .superRefine(rangeRefine);
+export const getCorrelationQuerySchema = dayRangeQuery({ x: numericMetricIdSchema, y: numericMetricIdSchema, lag: lagSchema });
 export type GetCorrelationQuery = z.infer<typeof getCorrelationQuerySchema>;
 
 // GET /api/correlations/strongest?from&to&limit
-export const getStrongestQuerySchema = z
-  .object({ from: daySchema, to: daySchema, limit: z.coerce.number().int().min(1).max(100).default(15) })
-  .superRefine(rangeRefine);
+export const getStrongestQuerySchema = dayRangeQuery({ limit: z.coerce.number().int().min(1).max(100).default(15) });
 
 // Notes and tags
 export const TAG_NAME_MAX = 40;
 export const NOTE_TEXT_MAX = 2_000;
+export const NOTE_TAGS_MAX = 20;
 export const tagNameSchema = z
   .string()
   .transform((s) => s.trim().replace(/\s+/g, " ").toLowerCase())
@@ -71,41 +102,25 @@ export const listNotesQuerySchema = dayRangeQuerySchema;
 // PUT /api/notes/:day
 export const putDayNoteBodySchema = z.object({
   text: z.string().max(NOTE_TEXT_MAX, `at most ${NOTE_TEXT_MAX} characters`).default(""),
-  tags: z.array(tagNameSchema).max(20, "at most 20 tags on a day").default([]),
+  tags: z.array(tagNameSchema).max(NOTE_TAGS_MAX, `at most ${NOTE_TAGS_MAX} tags on a day`).default([]),
 });
 export type PutDayNoteBody = z.infer<typeof putDayNoteBodySchema>;
 
 // POST /api/tags
 export const createTagBodySchema = z.object({ name: tagNameSchema, color: tagColorSchema.optional() });
 // PATCH /api/tags/:id
-export const tagIdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export const tagIdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 export const updateTagBodySchema = z
   .object({ name: tagNameSchema.optional(), color: tagColorSchema.optional() })
   .refine((v) => v.name !== undefined || v.color !== undefined, { message: "nothing to change" });
 // GET /api/tags/:id/comparison?metric&lag&from&to
-export const tagComparisonQuerySchema = z
-  .object({
-    metric: numericMetricIdSchema,
-    lag: lagSchema,
-    from: daySchema.optional(),
-    to: daySchema.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.from && v.to) rangeRefine({ from: v.from, to: v.to }, ctx);
-  });
+// (a missing end defaults to the person's first/last day with data: resolveDayRange in the route)
+export const tagComparisonQuerySchema = withDayRange({ metric: numericMetricIdSchema, lag: lagSchema });
 
 // GET /api/export?collection&format&from&to
 export const EXPORT_COLLECTIONS = [...COLLECTION_IDS, "notes", "all"] as const;
-export const exportQuerySchema = z
-  .object({
-    collection: z.enum(EXPORT_COLLECTIONS),
-    format: z.enum(["csv", "json"]).default("csv"),
-    from: daySchema.optional(),
-    to: daySchema.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.from && v.to) rangeRefine({ from: v.from, to: v.to }, ctx);
-  });
+// (a missing end means no bound there: the export pages through what is stored, whatever the range)
+export const exportQuerySchema = withDayRange({ collection: z.enum(EXPORT_COLLECTIONS), format: z.enum(["csv", "json"]).default("csv") });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 
 // PATCH /api/me/preferences

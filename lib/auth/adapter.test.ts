@@ -6,6 +6,7 @@ let ctxMod: typeof import("@/lib/auth/callback-context");
 let dbMod: typeof import("@/lib/db");
 let invites: typeof import("@/lib/auth/invites");
 let crypto: typeof import("@/lib/ring/crypto");
+let setupCode: typeof import("@/lib/auth/setup-code");
 
 beforeAll(async () => {
   process.env.RING_REVOKE_URL = "http://127.0.0.1:9/oauth/revoke"; // nothing listens: revocation is best effort
@@ -15,6 +16,7 @@ beforeAll(async () => {
   dbMod = await import("@/lib/db");
   invites = await import("@/lib/auth/invites");
   crypto = await import("@/lib/ring/crypto");
+  setupCode = await import("@/lib/auth/setup-code");
 });
 
 function newUser(email: string) {
@@ -39,12 +41,23 @@ describe("ringsideAdapter", () => {
     expect(await dbMod.db.user.count()).toBe(0);
   });
 
-  it("two first sign-ins at once: exactly one becomes the owner, the other is refused", async () => {
+  it("a setup code that does not match refuses the owner: nothing stored", async () => {
+    setupCode.readOrCreateSetupCode();
     const base = { callbackScope: null, inviteSecret: null, sessionToken: null };
+    const r = await attempt({ ...base, setupCode: "WRONGCODE123", ringUserId: "ring-x", admission: { kind: "owner", via: "setup_code" } }, "x@example.test");
+    expect("error" in r && r.ctx.failure).toBe("setup_code_invalid");
+    expect(await dbMod.db.user.count()).toBe(0);
+  });
+
+  it("two first sign-ins at once with the setup code: exactly one becomes the owner, the other is refused; the code is used up", async () => {
+    const code = setupCode.readOrCreateSetupCode()!;
+    expect(code).toMatch(/^[A-Z0-9]{12}$/);
+    const base = { callbackScope: null, inviteSecret: null, sessionToken: null, setupCode: setupCode.formatSetupCode(code).toLowerCase() };
     const results = await Promise.all([
-      attempt({ ...base, ringUserId: "ring-a", admission: { kind: "owner" } }, "a@example.test"),
-      attempt({ ...base, ringUserId: "ring-b", admission: { kind: "owner" } }, "b@example.test"),
+      attempt({ ...base, ringUserId: "ring-a", admission: { kind: "owner", via: "setup_code" } }, "a@example.test"),
+      attempt({ ...base, ringUserId: "ring-b", admission: { kind: "owner", via: "setup_code" } }, "b@example.test"),
     ]);
+    expect(setupCode.checkSetupCode(code)).toBe("wrong"); // consumed with the owner's creation
     const ok = results.filter((r) => "user" in r);
     const refused = results.filter((r) => "error" in r);
     expect(ok).toHaveLength(1);

@@ -7,6 +7,7 @@ import { findSessionWithUser } from "@/lib/db/queries/sessions";
 import { logger } from "@/lib/log";
 import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
 import { withAdmissionLock } from "@/lib/auth/admission";
+import { checkSetupCode, consumeSetupCode } from "@/lib/auth/setup-code";
 import { normalizeScopes } from "@/lib/auth/scopes";
 import { countOwners, createUser, InviteUnavailableError } from "@/lib/db/queries/users";
 import { encryptToken } from "@/lib/ring/crypto";
@@ -20,7 +21,7 @@ export class AdmissionRefusedError extends Error {
   }
 }
 
-async function refuse(code: "not_invited" | "invite_invalid", message: string): Promise<never> {
+async function refuse(code: "not_invited" | "invite_invalid" | "setup_code_invalid", message: string): Promise<never> {
   recordFailure(code);
   const ctx = callbackContext();
   if (ctx?.accessToken) await revokeAccessToken(ctx.accessToken, "sign-in refused");
@@ -29,7 +30,8 @@ async function refuse(code: "not_invited" | "invite_invalid", message: string): 
 
 /**
  * The Prisma adapter with Ringside's rules:
- * - createUser assigns the role (first person = owner) and the ring id, and consumes the invite,
+ * - createUser assigns the role (first person = owner) and the ring id, and consumes the invite
+ *   (or, for the owner, the setup code),
  *   re-checking the signIn callback's admission under a lock (two first sign-ins at once cannot
  *   both become owner; an invite cannot be used twice);
  * - linkAccount encrypts access_token/refresh_token before they reach SQLite, stores the
@@ -51,6 +53,8 @@ export function ringsideAdapter(): Adapter {
         let role: "owner" | "member" = "member";
         if (admission.kind === "owner") {
           if ((await countOwners()) > 0) await refuse("not_invited", "This Ringside got its owner meanwhile.");
+          // The code is checked again under the lock: it works once.
+          if (admission.via === "setup_code" && checkSetupCode(ctx.setupCode) !== "ok") await refuse("setup_code_invalid", "The setup code was used meanwhile.");
           role = "owner";
         }
         try {
@@ -66,6 +70,8 @@ export function ringsideAdapter(): Adapter {
             admission.kind === "invite" ? { inviteId: admission.inviteId } : {},
           );
           if (admission.kind === "invite") ctx.inviteUsed = true;
+          // The instance has its owner: the setup code has done its job, however the owner got in.
+          if (role === "owner") consumeSetupCode();
           logger.info({ userId: user.id, role, via: admission.kind }, "person joined");
           return user as AdapterUser;
         } catch (err) {

@@ -5,11 +5,13 @@ import type { SignInErrorCode } from "@/lib/auth/sign-in-errors";
 import { findUsableInvite } from "@/lib/auth/invites";
 import { findRingAccountByRingUserId } from "@/lib/db/queries/accounts";
 import { countOwners } from "@/lib/db/queries/users";
+import { checkSetupCode } from "@/lib/auth/setup-code";
 
 /**
  * Who may connect: someone already in the household (by ring account id), the very first
- * person (who becomes the owner), the holder of a valid invite, or an e-mail on ALLOWED_EMAILS
- * (only when the person shared their e-mail). Everyone else is refused.
+ * person (who becomes the owner: in demo mode anyone, otherwise someone ALLOWED_EMAILS names or
+ * who entered the setup code printed in the server log), the holder of a valid invite, or an
+ * e-mail on ALLOWED_EMAILS (only when the person shared their e-mail). Everyone else is refused.
  */
 export type AdmissionInput = {
   ringUserId: string;
@@ -17,7 +19,11 @@ export type AdmissionInput = {
   inviteSecret: string | null;
   /** the person currently signed in to Ringside in this browser, if any */
   sessionUserId: string | null;
+  /** the setup code entered on the sign-in page (carried in a cookie), if any */
+  setupCode?: string | null;
   allowedEmails?: readonly string[];
+  /** demo mode: the first person becomes the owner without a code */
+  demo?: boolean;
 };
 
 export type AdmissionResult = { ok: true; admission: Admission } | { ok: false; code: SignInErrorCode };
@@ -26,15 +32,20 @@ export async function decideAdmission(input: AdmissionInput): Promise<AdmissionR
   const existing = await findRingAccountByRingUserId(input.ringUserId);
   if (input.sessionUserId && existing?.userId !== input.sessionUserId) return { ok: false, code: "different_account" };
   if (existing) return { ok: true, admission: { kind: "existing", userId: existing.userId, accountId: existing.id } };
-  if ((await countOwners()) === 0) return { ok: true, admission: { kind: "owner" } };
+  const email = input.email?.trim().toLowerCase();
+  const allowed = !!email && isAllowedEmail(email, input.allowedEmails ?? env.ALLOWED_EMAILS);
+  if ((await countOwners()) === 0) {
+    if (input.demo ?? env.RINGSIDE_DEMO) return { ok: true, admission: { kind: "owner", via: "demo" } };
+    if (allowed) return { ok: true, admission: { kind: "owner", via: "allowlist" } };
+    const code = checkSetupCode(input.setupCode);
+    if (code === "ok") return { ok: true, admission: { kind: "owner", via: "setup_code" } };
+    return { ok: false, code: code === "missing" ? "setup_code_required" : "setup_code_invalid" };
+  }
   if (input.inviteSecret) {
     const invite = await findUsableInvite(input.inviteSecret);
     if (invite) return { ok: true, admission: { kind: "invite", inviteId: invite.id } };
   }
-  const email = input.email?.trim().toLowerCase();
-  if (email && isAllowedEmail(email, input.allowedEmails ?? env.ALLOWED_EMAILS)) {
-    return { ok: true, admission: { kind: "allowlist", email } };
-  }
+  if (allowed) return { ok: true, admission: { kind: "allowlist", email: email! } };
   return { ok: false, code: input.inviteSecret ? "invite_invalid" : "not_invited" };
 }
 

@@ -11,7 +11,7 @@ import type { SignInErrorCode } from "@/lib/auth/sign-in-errors";
  */
 export type Admission =
   | { kind: "existing"; userId: string; accountId: string }
-  | { kind: "owner" }
+  | { kind: "owner"; via: "demo" | "allowlist" | "setup_code" }
   | { kind: "invite"; inviteId: string }
   | { kind: "allowlist"; email: string };
 
@@ -20,6 +20,8 @@ export type CallbackContext = {
   provider?: "legacy" | "newer";
   callbackScope: string | null;
   inviteSecret: string | null;
+  /** the setup code entered on the sign-in page (its cookie), if any */
+  setupCode?: string | null;
   sessionToken: string | null;
   ringUserId?: string;
   admission?: Admission;

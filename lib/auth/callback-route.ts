@@ -1,10 +1,11 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { runWithCallbackContext, type CallbackContext } from "@/lib/auth/callback-context";
 import { INVITE_COOKIE } from "@/lib/auth/invites";
+import { publicOriginFrom } from "@/lib/auth/origin";
 import { ringOAuth, type RingOAuth } from "@/lib/auth/ring-oauth";
+import { SETUP_CODE_COOKIE } from "@/lib/auth/setup-code";
 import { checkCallbackIssuer, classifyAuthorizeError, isSignInErrorCode, safeDetail, type SignInErrorCode } from "@/lib/auth/sign-in-errors";
 
 export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
@@ -34,19 +35,6 @@ function clearCheckCookies(res: Response, secure: boolean): void {
   }
 }
 
-/**
- * The app's public origin for redirects: AUTH_URL or PUBLIC_URL when set, else the Host the
- * browser used (the server may listen on 0.0.0.0, which is not an address to send people to).
- */
-function publicOriginOf(req: NextRequest): string {
-  const configured = env.AUTH_URL ?? env.PUBLIC_URL;
-  if (configured) return new URL(configured).origin;
-  const url = new URL(req.url);
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? url.protocol.replace(/:$/, "");
-  return host ? `${proto}://${host}` : url.origin;
-}
-
 /** Where Auth.js sends a failed callback: its error page, the sign-in page with ?error, or /api/auth/signin. */
 function failedLocation(location: string, origin: string): { known?: SignInErrorCode } | null {
   // Auth.js builds the origin of its redirects from AUTH_URL or the request: compare paths only.
@@ -70,15 +58,15 @@ function failedLocation(location: string, origin: string): { known?: SignInError
  *   friendly error page; Auth.js is not involved and nothing is stored;
  * - an answer without `state` is refused with its own explanation (state is always sent);
  * - otherwise the callback runs inside a CallbackContext (granted scope from the redirect,
- *   invite cookie, current session) and any failure Auth.js reports as a coarse code is sent to
- *   the error page with the precise reason recorded meanwhile;
- * - a used invite cookie is cleared.
+ *   invite cookie, setup-code cookie, current session) and any failure Auth.js reports as a
+ *   coarse code is sent to the error page with the precise reason recorded meanwhile;
+ * - a used invite cookie is cleared, and the setup-code cookie always.
  */
 export function withRingCallback(handler: Handler): Handler {
   return async (req) => {
     const url = new URL(req.url);
     if (!/\/api\/auth\/callback\/ring\/?$/.test(url.pathname)) return handler(req);
-    const origin = publicOriginOf(req);
+    const origin = publicOriginFrom(req.headers, req.url);
     const secure = origin.startsWith("https:");
     const refuse = (code: SignInErrorCode, detail: string | undefined) => {
       const out = errorRedirect(origin, code, detail);
@@ -112,8 +100,11 @@ export function withRingCallback(handler: Handler): Handler {
       provider: oauth.mode,
       callbackScope: url.searchParams.get("scope"),
       inviteSecret: req.cookies.get(INVITE_COOKIE)?.value ?? null,
+      setupCode: req.cookies.get(SETUP_CODE_COOKIE)?.value ?? null,
       sessionToken,
     };
+    // The setup code cookie lives for one round trip, whatever its outcome.
+    const hadSetupCode = req.cookies.has(SETUP_CODE_COOKIE);
     const res = await runWithCallbackContext(ctx, () => handler(req));
     const location = res.headers.get("location");
     const failed = location ? failedLocation(location, origin) : null;
@@ -121,11 +112,13 @@ export function withRingCallback(handler: Handler): Handler {
       const code = ctx.failure ?? failed?.known ?? "unknown";
       const out = errorRedirect(origin, code, ctx.failureDetail, res);
       if (code === "invite_invalid" && ctx.inviteSecret) out.headers.append("set-cookie", clearCookie(INVITE_COOKIE, secure));
+      if (hadSetupCode) out.headers.append("set-cookie", clearCookie(SETUP_CODE_COOKIE, secure));
       return out;
     }
-    if (ctx.inviteSecret) {
+    if (ctx.inviteSecret || hadSetupCode) {
       const headers = new Headers(res.headers);
-      headers.append("set-cookie", clearCookie(INVITE_COOKIE, secure));
+      if (ctx.inviteSecret) headers.append("set-cookie", clearCookie(INVITE_COOKIE, secure));
+      if (hadSetupCode) headers.append("set-cookie", clearCookie(SETUP_CODE_COOKIE, secure));
       return new Response(res.body, { status: res.status, headers });
     }
     return res;

@@ -26,7 +26,7 @@ export const SIGN_IN_ERROR_PAGE = "/sign-in/error";
 /**
  * Auth.js: the ring provider, database sessions through the (token-encrypting) Prisma adapter.
  * The signIn callback is the household's door: it admits existing members, the first person
- * (owner), invite holders and ALLOWED_EMAILS; refuses everyone else (no rows written, their
+ * (owner; with the setup code unless demo mode or ALLOWED_EMAILS), invite holders and ALLOWED_EMAILS; refuses everyone else (no rows written, their
  * fresh token revoked at the service); and, for a returning person, stores the new tokens on
  * their existing connection (Auth.js itself does not update tokens of a known account).
  */
@@ -51,7 +51,7 @@ const baseConfig = {
       ctx.accessToken = accessToken;
       const email = typeof profile?.email === "string" && profile.email.includes("@") ? profile.email.toLowerCase() : null;
       const sessionUserId = ctx.sessionToken ? await findSessionUserId(ctx.sessionToken) : null;
-      const result = await decideAdmission({ ringUserId, email, inviteSecret: ctx.inviteSecret, sessionUserId });
+      const result = await decideAdmission({ ringUserId, email, inviteSecret: ctx.inviteSecret, setupCode: ctx.setupCode ?? null, sessionUserId });
       if (!result.ok) {
         recordFailure(result.code);
         if (accessToken) await revokeAccessToken(accessToken, "sign-in refused");

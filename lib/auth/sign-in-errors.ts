@@ -14,6 +14,8 @@ export const SIGN_IN_ERROR_CODES = [
   "profile_error",
   "not_invited",
   "invite_invalid",
+  "setup_code_required",
+  "setup_code_invalid",
   "different_account",
   "email_in_use",
   "provider_error",
@@ -87,6 +89,18 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
   invite_invalid: {
     title: "This invite link cannot be used",
     message: "The invite link is unknown, was already used, was revoked or has expired (links last 7 days). Ask the owner for a new one.",
+    canRetry: false,
+  },
+  setup_code_required: {
+    title: "This Ringside needs its setup code",
+    message:
+      "Nobody owns this Ringside yet, and the first person to connect becomes its owner, so the first connect needs the one-time setup code. Whoever runs Ringside finds it in the server log (\u201cRingside has no owner yet\u201d). Enter it on the sign-in page and connect again. Nothing was stored, and the access you just granted was handed back to the ring service.",
+    canRetry: false,
+  },
+  setup_code_invalid: {
+    title: "That setup code is not right",
+    message:
+      "The setup code entered on the sign-in page does not match the one in the server log, or it was already used. Check the code (letters and digits; dashes and case do not matter) and try again from the sign-in page. Nothing was stored, and the access you just granted was handed back to the ring service.",
     canRetry: false,
   },
   different_account: {

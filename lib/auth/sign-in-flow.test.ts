@@ -19,6 +19,7 @@ let route: typeof import("@/app/api/auth/[...nextauth]/route");
 let dbMod: typeof import("@/lib/db");
 let invites: typeof import("@/lib/auth/invites");
 let crypto: typeof import("@/lib/ring/crypto");
+let setupCode: typeof import("@/lib/auth/setup-code");
 
 type Jar = Map<string, string>;
 
@@ -128,6 +129,7 @@ beforeAll(async () => {
   dbMod = await import("@/lib/db");
   invites = await import("@/lib/auth/invites");
   crypto = await import("@/lib/ring/crypto");
+  setupCode = await import("@/lib/auth/setup-code");
 });
 
 afterAll(async () => {
@@ -165,11 +167,29 @@ describe("Connect your ring (in-process round trip)", () => {
     expect(await counts()).toEqual({ users: 0, accounts: 0, sessions: 0 });
   });
 
-  it("the first person becomes the owner; tokens are stored encrypted, granted scopes recorded", async () => {
+  it("the first person needs the setup code: without it, or with a wrong one, nothing is stored and the fresh token is revoked", async () => {
     const email = "owner@example.test";
     const ringId = await ringIdOf(email);
-    const { landed, jar } = await connect(email);
+    const without = await connect(email);
+    expect(without.landed.pathname).toBe("/sign-in/error");
+    expect(without.landed.searchParams.get("error")).toBe("setup_code_required");
+    const wrong = await connect(email, { jar: new Map([[setupCode.SETUP_CODE_COOKIE, "WRONGCODE234"]]) });
+    expect(wrong.landed.searchParams.get("error")).toBe("setup_code_invalid");
+    // The code's cookie lives for one round trip only.
+    expect(wrong.jar.has(setupCode.SETUP_CODE_COOKIE)).toBe(false);
+    expect(await counts()).toEqual({ users: 0, accounts: 0, sessions: 0 });
+    expect(await revokesFor(ringId)).toBe(2);
+  });
+
+  it("the first person becomes the owner with the setup code; tokens are stored encrypted, granted scopes recorded", async () => {
+    const email = "owner@example.test";
+    const ringId = await ringIdOf(email);
+    const code = setupCode.readOrCreateSetupCode()!;
+    const { landed, jar } = await connect(email, { jar: new Map([[setupCode.SETUP_CODE_COOKIE, code]]) });
     expect(landed.toString()).toBe(`${APP}/`);
+    expect(jar.has(setupCode.SETUP_CODE_COOKIE)).toBe(false);
+    // Used up: the file is gone with the owner's creation.
+    expect(setupCode.checkSetupCode(code)).toBe("wrong");
     expect([...jar.keys()]).toContain("authjs.session-token");
     const user = await dbMod.db.user.findUniqueOrThrow({ where: { ringUserId: ringId } });
     expect(user.role).toBe("owner");

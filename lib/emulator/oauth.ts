@@ -8,7 +8,7 @@ import { DEFAULT_CONSENT_EMAIL, renderConsentPage } from "./consent-page";
 import type { EmulatorContext, RequestMeta } from "./context";
 import { empty, errorPage, json, oauthError } from "./errors";
 import { DEVELOPER_PATHS, discoveryDocument, grantedScopes, parseScopeRequest, scopeName, type Portal } from "./providers";
-import { IMPLICIT_TOKEN_TTL_S, UNAPPROVED_USER_CAP, type AccessToken, type Client, type RefreshToken } from "./store";
+import { IMPLICIT_TOKEN_TTL_S, UNAPPROVED_USER_CAP, fingerprint, type AccessToken, type Client, type RefreshToken } from "./store";
 
 /** The provider a request was addressed to, and the issuer it names on callbacks (developer only). */
 export type ProviderView = { portal: Portal; iss: string | null };
@@ -438,6 +438,8 @@ export async function handleRevoke(ctx: EmulatorContext, req: Request, url: URL,
   }
   if (!token) return oauthError("invalid_request", "access_token is required.");
   const known = ctx.state.accessTokens.get(token) ?? ctx.state.refreshTokens.get(token);
+  // The request log names the token revoked (by its fingerprint, never the token).
+  meta.tokenFingerprint = fingerprint(token);
   if (known) {
     meta.clientId = known.clientId;
     meta.userId = known.userId;
@@ -484,6 +486,7 @@ export async function handleDeveloperRevoke(ctx: EmulatorContext, req: Request, 
   meta.clientId = auth.client.clientId;
   const token = form.body.get("token");
   if (!token) return oauthError("invalid_request", "token is required.");
+  meta.tokenFingerprint = fingerprint(token); // the request log names the token revoked
   const known = findDeveloperToken(ctx, token, form.body.get("token_type_hint"));
   if (known && known.clientId === auth.client.clientId) {
     meta.userId = known.userId;
@@ -506,6 +509,7 @@ export async function handleIntrospect(ctx: EmulatorContext, req: Request, url: 
   meta.clientId = auth.client.clientId;
   const token = form.body.get("token");
   if (!token) return oauthError("invalid_request", "token is required.");
+  meta.tokenFingerprint = fingerprint(token); // the request log names the token revoked
   const known = findDeveloperToken(ctx, token, form.body.get("token_type_hint"));
   const headers = { "cache-control": "no-store" };
   if (!known || known.clientId !== auth.client.clientId || known.revoked) return json({ active: false }, 200, headers);

@@ -145,7 +145,7 @@ export type RequestLogEntry = {
   provider: Portal | null;
   /** For data requests: the rate-limit layer that rejected it, if any. */
   rate_limit_tier: RateTier | null;
-  /** Data requests: a short non-secret fingerprint of the bearer token. */
+  /** Data requests: a short non-secret fingerprint of the bearer token; revocations: of the token revoked. */
   token_fingerprint: string | null;
   client_id: string | null;
   user_id: string | null;

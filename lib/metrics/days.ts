@@ -18,6 +18,20 @@ export function isDay(s: unknown): s is string {
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
 }
 
+/**
+ * The days Ringside accepts from a request (a sane window for ring data), and the longest range
+ * one request may cover (about 30 years; a dense series of it is ~11k points). Declared once:
+ * the API's schemas (lib/api/schemas.ts) and the pages' range parsing use these.
+ */
+export const MIN_DAY = "2000-01-01";
+export const MAX_DAY = "2099-12-31";
+export const MAX_RANGE_DAYS = 11_000;
+
+/** A real date inside [MIN_DAY, MAX_DAY]. */
+export function isDayInWindow(s: unknown): s is string {
+  return isDay(s) && s >= MIN_DAY && s <= MAX_DAY;
+}
+
 /** Days since 1970-01-01 (can be negative). Assumes a valid day string. */
 export function dayToIndex(day: string): number {
   const y = Number(day.slice(0, 4));

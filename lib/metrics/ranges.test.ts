@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getMetric } from "@/lib/metrics/catalog";
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { resolveRange } from "@/lib/metrics/ranges";
+import { diffDays, MAX_RANGE_DAYS } from "@/lib/metrics/days";
 import { buildCategorySeries, buildNumericSeries } from "@/lib/metrics/series";
 import { dayRange } from "@/lib/metrics/days";
 
@@ -32,5 +33,20 @@ describe("chart summaries", () => {
     const m = getMetric("stress.day_summary");
     const s = buildCategorySeries(m, [{ day: "2024-01-01", value: "normal" }, { day: "2024-01-02", value: "normal" }, { day: "2024-01-03", value: "restored" }], "2024-01-01", "2024-01-04");
     expect(describeCategorySeries(m, s)).toBe("Stress day summary from 1 Jan 2024 to 4 Jan 2024: Normal 2 days, Restored 1 day (3 of 4 days with a value).");
+  });
+});
+
+describe("resolveRange: never longer than MAX_RANGE_DAYS", () => {
+  const data = { firstDay: "2015-01-01", lastDay: "2026-01-31" };
+  it("a custom range outside the day window or over the cap falls back to the default", () => {
+    expect(resolveRange("custom", data, "2026-02-01", { from: "2000-01-01", to: "2099-12-31" })).toEqual({ from: "2025-11-03", to: "2026-01-31" });
+    expect(resolveRange("custom", data, "2026-02-01", { from: "0001-01-01", to: "2026-01-01" })).toEqual({ from: "2025-11-03", to: "2026-01-31" });
+    expect(resolveRange("custom", data, "2026-02-01", { from: "2026-01-01", to: "9999-12-31" })).toEqual({ from: "2025-11-03", to: "2026-01-31" });
+    expect(resolveRange("custom", data, "2026-02-01", { from: "2026-01-01", to: "2026-01-10" })).toEqual({ from: "2026-01-01", to: "2026-01-10" });
+  });
+  it('"all" over data that spans more than the cap is cut to the newest MAX_RANGE_DAYS days', () => {
+    const r = resolveRange("all", { firstDay: "2000-01-01", lastDay: "2099-12-31" }, "2026-02-01");
+    expect(r.to).toBe("2099-12-31");
+    expect(diffDays(r.from, r.to) + 1).toBe(MAX_RANGE_DAYS);
   });
 });

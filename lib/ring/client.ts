@@ -285,7 +285,7 @@ export class RingWebhookAdmin {
 
   constructor(opts: WebhookAdminOptions = {}) {
     this.core = coreFrom(opts);
-    this.auth = { kind: "client", clientId: opts.clientId ?? env.RING_CLIENT_ID, clientSecret: opts.clientSecret ?? env.RING_CLIENT_SECRET };
+    this.auth = { kind: "client", clientId: opts.clientId ?? env.RING_CLIENT_ID, clientSecret: opts.clientSecret ?? env.RING_CLIENT_SECRET ?? "" };
   }
 
   private parse(body: unknown, endpoint: string): RingWebhookSubscription {

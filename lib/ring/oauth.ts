@@ -60,7 +60,7 @@ export class TokenEndpointUnavailableError extends Error {
 }
 
 /** HTTP Basic credentials as RFC 6749 §2.3.1 wants them (form-urlencoded id and secret). */
-export function clientBasicAuth(clientId = env.RING_CLIENT_ID, clientSecret = env.RING_CLIENT_SECRET): string {
+export function clientBasicAuth(clientId = env.RING_CLIENT_ID, clientSecret = env.RING_CLIENT_SECRET ?? ""): string {
   const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
   return `Basic ${Buffer.from(`${enc(clientId)}:${enc(clientSecret)}`).toString("base64")}`;
 }
@@ -109,13 +109,16 @@ export async function requestTokenRefresh(refreshToken: string): Promise<TokenRe
   return parsed.data;
 }
 
+export type TokenTypeHint = "access_token" | "refresh_token";
+
 /**
- * Hands a token back to the service. Legacy provider: POST {RING_REVOKE_URL}?access_token=…
- * (facts §5.5; the method is undocumented, POST is what most clients use). Newer provider:
- * RFC 7009 at its revocation endpoint (form `token` and `token_type_hint`, client
- * authentication). Best effort: returns whether the service confirmed it, never throws.
+ * Hands one token back to the service. Legacy provider: POST {RING_REVOKE_URL}?access_token=…
+ * (facts §5.5; the method is undocumented, POST is what most clients use; the same parameter
+ * carries a refresh token). Newer provider: RFC 7009 at its revocation endpoint (form `token`
+ * and `token_type_hint`, client authentication). Best effort: returns whether the service
+ * confirmed it, never throws.
  */
-export async function revokeAccessToken(token: string, reason: string, hint: "access_token" | "refresh_token" = "access_token"): Promise<boolean> {
+export async function revokeToken(token: string, hint: TokenTypeHint, reason: string): Promise<boolean> {
   try {
     const oauth = await ringOAuth();
     if (!oauth.revokeUrl) {
@@ -138,10 +141,15 @@ export async function revokeAccessToken(token: string, reason: string, hint: "ac
       res = await fetch(url, { method: "POST", headers: { authorization: clientBasicAuth() }, signal: timeout, cache: "no-store" });
     }
     await res.arrayBuffer().catch(() => undefined);
-    logger.info({ reason, status: res.status }, "ring token revoked");
+    logger.info({ reason, hint, status: res.status }, "ring token revoked");
     return res.ok;
   } catch (err) {
-    logger.warn({ reason, error: err instanceof Error ? err.name : "error" }, "ring token revocation failed");
+    logger.warn({ reason, hint, error: err instanceof Error ? err.name : "error" }, "ring token revocation failed");
     return false;
   }
+}
+
+/** Revokes an access token (a refused sign-in's fresh token), or another kind given its hint. */
+export function revokeAccessToken(token: string, reason: string, hint: TokenTypeHint = "access_token"): Promise<boolean> {
+  return revokeToken(token, hint, reason);
 }

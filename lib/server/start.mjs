@@ -19,7 +19,10 @@ const log = (/** @type {string} */ level, /** @type {string} */ msg, extra = {})
 loadDotenv();
 let env;
 try {
-  ({ env } = await import("../env.mjs"));
+  const mod = await import("../env.mjs");
+  env = mod.env;
+  // Outside demo mode: no start without the app's own client secret (one message naming it).
+  mod.assertRunnableEnv(env);
 } catch (e) {
   process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
   process.exit(1);

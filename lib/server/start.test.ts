@@ -1,6 +1,6 @@
 // The production entry (`npm start` = lib/server/start.mjs) with a RING_OAUTH_ISSUER whose
-// discovery document cannot be read: it stops before touching the database, with one message
-// that names the variable.
+// discovery document cannot be read, or without the app's own client secret outside demo mode:
+// it stops before touching the database, with one message that names the variable.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,13 +15,13 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 /** Runs start.mjs (asynchronously: the emulator answers from this process) until it exits. */
-async function start(issuer: string) {
+async function start(vars: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-start-"));
   try {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && !k.startsWith("RING_")) env[k] = v;
     const child = spawn(process.execPath, ["lib/server/start.mjs"], {
-      env: { ...env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`, RING_OAUTH_ISSUER: issuer, RING_REQUEST_TIMEOUT_MS: "3000", PORT: "1" },
+      env: { ...env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`, RING_REQUEST_TIMEOUT_MS: "3000", PORT: "1", ...vars },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -41,12 +41,26 @@ describe("npm start with RING_OAUTH_ISSUER", () => {
     ["nothing listens there", () => "http://127.0.0.1:9/oauth/v2/ext/oauth-anonymous", /could not be fetched/],
     ["the address serves no discovery document", () => `${emu.url}/oauth/v2/ext`, /HTTP 404/],
   ])("stops with exit code 1 and one message naming RING_OAUTH_ISSUER when %s", async (_what, issuer, reason) => {
-    const r = await start(issuer());
+    const r = await start({ RING_OAUTH_ISSUER: issuer(), RING_CLIENT_SECRET: "start-test-client-secret" });
     expect(r.status).toBe(1);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^RING_OAUTH_ISSUER=/);
     expect(lines[0]).toMatch(reason);
+    expect(r.dbCreated).toBe(false);
+  });
+});
+
+describe("npm start outside demo mode", () => {
+  it.each([
+    ["without RING_CLIENT_SECRET", {}, /^ {2}- RING_CLIENT_SECRET is not set/m],
+    ["with the emulator's public demo secret", { RING_CLIENT_SECRET: "ringside-demo-secret" }, /^ {2}- RING_CLIENT_SECRET is the built-in demo secret/m],
+  ])("stops with exit code 1 and a message naming RING_CLIENT_SECRET %s", async (_what, vars, reason) => {
+    const r = await start(vars);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^Ringside cannot start:/);
+    expect(r.stderr).toMatch(reason);
+    expect(r.stderr.match(/RING_CLIENT_SECRET/g)?.length).toBeGreaterThan(0);
     expect(r.dbCreated).toBe(false);
   });
 });

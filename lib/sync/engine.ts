@@ -479,7 +479,7 @@ export class SyncEngine {
   // Webhook documents and personal_info
   // ---------------------------------------------------------------------------
 
-  /** Applies one notification: fetch and upsert the document, or delete it. */
+  /** Applies one notification: fetch the document, then upsert it, or delete it when the service answers 404. */
   async applyDocumentEvent(opts: {
     userId: string;
     collection: RingCollection;
@@ -490,27 +490,29 @@ export class SyncEngine {
     const state = getSyncState(userId, collection);
     if (state?.status === "not_shared" || state?.status === "expired") return "ignored";
     if (!objectId) return "ignored";
-    if (eventType === "delete") {
-      deleteDocumentById(collection, userId, objectId);
-    } else {
-      try {
-        const { client } = await this.accountFor(userId);
-        const doc = await client.getDocument(collection, objectId);
-        if (doc === null) {
-          deleteDocumentById(collection, userId, objectId);
-        } else {
-          const started = performance.now();
-          const r = mapDocument(collection, doc, userId, toDbTime(this.now()));
-          if (r.ok && r.unknown) noteUnknownValues(collection, r.unknown);
-          if (r.ok) ingestDocuments({ collection, userId, rows: [r.row] });
-          else ingestDocuments({ collection, userId, rows: [], rejected: [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }] });
-          this.stats.ingestMs += performance.now() - started;
-        }
-      } catch (err) {
-        const c = classifyError(err);
-        if (c.kind === "stop") this.fail(userId, collection, err, state?.status ?? "idle");
-        throw err;
+    try {
+      const { client } = await this.accountFor(userId);
+      // Every notification is only a hint: the document is asked for, and a delete is applied
+      // only when the service answers 404 for it (a forged or stale delete changes nothing).
+      const doc = await client.getDocument(collection, objectId);
+      if (eventType === "delete" && doc !== null) {
+        logger.warn({ userId, collection, eventType }, "delete notification for a document the ring service still has: not deleted");
+        return "ignored";
       }
+      if (doc === null) {
+        deleteDocumentById(collection, userId, objectId);
+      } else {
+        const started = performance.now();
+        const r = mapDocument(collection, doc, userId, toDbTime(this.now()));
+        if (r.ok && r.unknown) noteUnknownValues(collection, r.unknown);
+        if (r.ok) ingestDocuments({ collection, userId, rows: [r.row] });
+        else ingestDocuments({ collection, userId, rows: [], rejected: [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }] });
+        this.stats.ingestMs += performance.now() - started;
+      }
+    } catch (err) {
+      const c = classifyError(err);
+      if (c.kind === "stop") this.fail(userId, collection, err, state?.status ?? "idle");
+      throw err;
     }
     if (state) {
       const s = this.summarize(userId, collection);

@@ -136,6 +136,30 @@ describe("5xx and dropped connections", () => {
   });
 });
 
+describe("delete notifications", () => {
+  it("are applied only when the service answers 404: 200 keeps the document, an error keeps it and fails (retried later)", async () => {
+    const p = await connectPerson(t);
+    const e = engine({ clientOptions: { backoff: { baseMs: 5, maxMs: 10, maxRetries: 2 } } });
+    await e.backfillUser(p.userId, ["daily_stress"]);
+    const docs = await import("@/lib/db/queries/ring-documents");
+    const stored = () => docs.listRawDocuments("daily_stress", p.userId).map((d) => d.documentId);
+    const [kept, failing, gone] = stored().slice(-3) as [string, string, string];
+    // The service still has it: a (forged or stale) delete changes nothing.
+    expect(await e.applyDocumentEvent({ userId: p.userId, collection: "daily_stress", eventType: "delete", objectId: kept })).toBe("ignored");
+    // The service cannot be asked: nothing is deleted, the error goes up (the worker retries later).
+    await emulatorControl(t, "POST", `/users/${p.ringUserId}/documents/daily_stress/${failing}/delete`);
+    await emulatorFault(t, { status: 503, count: 10, path_prefix: `/v2/usercollection/daily_stress/${failing}` });
+    await expect(e.applyDocumentEvent({ userId: p.userId, collection: "daily_stress", eventType: "delete", objectId: failing })).rejects.toThrow();
+    await emulatorControl(t, "DELETE", "/faults");
+    // The service answers 404: deleted.
+    await emulatorControl(t, "POST", `/users/${p.ringUserId}/documents/daily_stress/${gone}/delete`);
+    expect(await e.applyDocumentEvent({ userId: p.userId, collection: "daily_stress", eventType: "delete", objectId: gone })).toBe("applied");
+    expect(stored()).toContain(kept);
+    expect(stored()).toContain(failing);
+    expect(stored()).not.toContain(gone);
+  });
+});
+
 describe("401, 403, 422", () => {
   it("refreshes the token once after a 401 and retries once", async () => {
     const p = await connectPerson(t);

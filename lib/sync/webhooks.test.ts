@@ -133,6 +133,15 @@ describe("notifications", () => {
     await waitFor(() => !m.docs.listRawDocuments("daily_stress", person.userId).some((d) => d.documentId === victim.documentId));
   });
 
+  it("a delete notification for a document the service still has deletes nothing", async () => {
+    const victim = m.docs.listRawDocuments("daily_stress", person.userId).at(-2)!;
+    const body = JSON.stringify({ event_type: "delete", data_type: "daily_stress", object_id: victim.documentId, event_time: new Date().toISOString(), user_id: person.ringUserId });
+    expect((await post(body, signed(body))).status).toBe(200);
+    const settled = () => m.raw.rawDb().prepare("SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'").pluck().get(victim.documentId) as string | undefined;
+    await waitFor(() => settled() === "ignored");
+    expect(m.docs.listRawDocuments("daily_stress", person.userId).some((d) => d.documentId === victim.documentId)).toBe(true);
+  });
+
   it("records a duplicate once and acknowledges it", async () => {
     const body = JSON.stringify({ event_type: "update", data_type: "daily_sleep", object_id: "dup-1", event_time: "2026-01-01T08:00:00+00:00", user_id: "someone-else" });
     const before = countEvents();

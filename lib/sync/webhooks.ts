@@ -2,6 +2,8 @@ import "server-only";
 import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
+import { AppError } from "@/lib/api/errors";
+import { readBody } from "@/lib/api/body";
 import { resolveSecret } from "@/lib/secrets";
 import { ringWebhookNotificationSchema } from "@/lib/ring/schemas";
 import { collectionForWebhookDataType } from "@/lib/resources";
@@ -17,6 +19,8 @@ import { classifyError, type SyncEngine } from "@/lib/sync/engine";
 // receiver stays a few hundred microseconds of work per notification.
 
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+/** How much of an oversized notification is read and dropped at most (so the sender sees the 413). */
+export const WEBHOOK_DRAIN_MAX_BYTES = 1024 * 1024;
 export const MAX_TIMESTAMP_SKEW_S = 300;
 
 /** Upper-case hex HMAC-SHA256(key = client secret, message = timestamp + raw body). */
@@ -60,15 +64,23 @@ export type WebhookReceiveOptions = {
 
 /** POST /api/webhooks/ring */
 export async function receiveWebhook(req: Request, opts: WebhookReceiveOptions = {}): Promise<Response> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_WEBHOOK_BODY_BYTES) return errorJson(413, "payload_too_large", "The notification is too large.");
-  const body = Buffer.from(await req.arrayBuffer());
-  if (body.length > MAX_WEBHOOK_BODY_BYTES) return errorJson(413, "payload_too_large", "The notification is too large.");
+  let body: Buffer;
+  try {
+    // Stops at 64 KB whatever content-length says (or without one): nothing more is kept.
+    body = await readBody(req, { maxBytes: MAX_WEBHOOK_BODY_BYTES, drainMaxBytes: WEBHOOK_DRAIN_MAX_BYTES });
+  } catch (err) {
+    if (err instanceof AppError && err.code === "payload_too_large") {
+      const res = errorJson(413, "payload_too_large", "The notification is too large.");
+      res.headers.set("connection", "close"); // the rest of the body was not read: no reuse
+      return res;
+    }
+    throw err;
+  }
 
   const signature = req.headers.get("x-oura-signature");
   const timestamp = req.headers.get("x-oura-timestamp");
   const secret = opts.secret ?? env.RING_CLIENT_SECRET;
-  if (!signature || !timestamp || !verifyWebhookSignature(secret, timestamp, body, signature)) {
+  if (!secret || !signature || !timestamp || !verifyWebhookSignature(secret, timestamp, body, signature)) {
     return errorJson(401, "unauthorized", "The signature does not match.");
   }
   const ts = parseWebhookTimestamp(timestamp);

@@ -9,3 +9,6 @@ process.env.DATA_DIR = dir;
 process.env.TOKEN_ENCRYPTION_KEY ??= "0".repeat(63) + "1";
 process.env.AUTH_SECRET ??= "test-auth-secret-0123456789abcdef";
 process.env.WEBHOOK_VERIFICATION_TOKEN ??= "test-webhook-verification-token";
+// The emulator's demo client (lib/emulator/store.ts), which unit and integration tests talk to:
+// configured explicitly, since outside demo mode there is no default client secret.
+process.env.RING_CLIENT_SECRET ??= "ringside-demo-secret";

@@ -12,7 +12,7 @@ import { disconnectAccount, findRingAccountByUserId, readTokenRow } from "@/lib/
 import { deletePendingInvite } from "@/lib/db/queries/invites";
 import { deleteUserData, deleteUserSessions, findUserById } from "@/lib/db/queries/users";
 import { decryptToken } from "@/lib/ring/crypto";
-import { revokeAccessToken } from "@/lib/ring/oauth";
+import { revokeToken } from "@/lib/ring/oauth";
 import type { CreateInviteState } from "@/lib/api/contract";
 
 /**
@@ -35,7 +35,7 @@ export const reconnectRing = formAction(async (): Promise<void | ActionError> =>
 const disconnectSchema = z.object({ data: z.enum(["keep", "delete"]) });
 
 /**
- * Disconnects the ring: revokes the token at the service, deletes the stored tokens, keeps or
+ * Disconnects the ring: revokes both tokens at the service, deletes the stored tokens, keeps or
  * deletes the person's stored data as they chose, ends all their sessions and signs out.
  */
 export const disconnectRing = formAction(async (form: FormData): Promise<void | ActionError> =>
@@ -50,18 +50,23 @@ async function disconnect(form: unknown): Promise<void> {
   const account = await findRingAccountByUserId(user.id);
   if (account) {
     const row = readTokenRow(account.accountId);
-    const stored = row?.access_token ?? row?.refresh_token ?? null;
-    const hint = row?.access_token ? "access_token" : "refresh_token";
-    let token: string | null = null;
-    try {
-      token = stored ? decryptToken(stored) : null;
-    } catch {
-      token = null; // unreadable: nothing to revoke with
-    }
+    const readable = (stored: string | null | undefined): string | null => {
+      try {
+        return stored ? decryptToken(stored) : null;
+      } catch {
+        return null; // unreadable: nothing to revoke with
+      }
+    };
+    const accessToken = readable(row?.access_token);
+    const refreshToken = readable(row?.refresh_token);
     // First stop all use of the connection (the sync engine checks the status before every request)...
     await disconnectAccount(account.accountId, user.id);
-    // ...then hand the access back to the service.
-    if (token) await revokeAccessToken(token, "disconnect", hint);
+    // ...then hand the access back to the service: both tokens, since a service need not end
+    // the refresh token with its access token (RFC 7009 §2.1 leaves that open).
+    await Promise.all([
+      accessToken ? revokeToken(accessToken, "access_token", "disconnect") : null,
+      refreshToken ? revokeToken(refreshToken, "refresh_token", "disconnect") : null,
+    ]);
   }
   let rowsDeleted = 0;
   if (data === "delete") {

@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { env } from "@/lib/env.mjs";
 import { publicOrigin, ringRedirectUri } from "@/lib/auth/origin";
+import { currentUser } from "@/lib/auth/session";
+import { isSetupCodeRequired } from "@/lib/auth/setup-code";
+import { countOwners } from "@/lib/db/queries/users";
 import { NEWER_PROVIDER_ISSUER } from "@/lib/auth/issuer.mjs";
 import { ringOAuth, type RingOAuth } from "@/lib/auth/ring-oauth";
 import { SIGN_IN_ERRORS, type SignInErrorCode } from "@/lib/auth/sign-in-errors";
@@ -117,9 +120,15 @@ const ERRORS_ON_THE_WAY: ReadonlyArray<{ code: SignInErrorCode; cause: string }>
 ];
 
 export default async function SetupPage() {
+  // The configuration (what is missing, the service's addresses, how many e-mails are allowed)
+  // is the owner's business: before there is an owner only what is needed to get going shows.
+  const hasOwner = (await countOwners()) > 0;
+  const isOwner = (await currentUser())?.role === "owner";
+  if (hasOwner && !isOwner) return <SetUp />;
   const origin = await publicOrigin();
   const redirectUri = ringRedirectUri(origin);
-  const list = checks(await provider());
+  // (the provider's discovery is only read for the owner, who sees the checks)
+  const list = isOwner ? checks(await provider()) : [];
   const ready = list.every((c) => c.state !== "missing");
 
   return (
@@ -171,7 +180,18 @@ PUBLIC_URL=${origin}`}</pre>
         </p>
       </section>
 
-      <section className="space-y-2">
+      {!hasOwner && isSetupCodeRequired() && (
+        <section className="space-y-2" data-testid="setup-code-help">
+          <h2 className="text-xl font-semibold">3. Become the owner</h2>
+          <p>
+            The first person to connect becomes this Ringside&apos;s owner. That first connect needs the one-time setup code
+            Ringside printed in its server log when it started (&ldquo;Ringside has no owner yet&rdquo;): enter it on the sign-in
+            page. People whose e-mail is listed in ALLOWED_EMAILS need no code.
+          </p>
+        </section>
+      )}
+
+      {isOwner && <section className="space-y-2" data-testid="setup-checks">
         <h2 className="text-xl font-semibold">3. Check</h2>
         <p data-testid="setup-ready" className={ready ? "font-medium text-green-700 dark:text-green-400" : "font-medium text-red-700 dark:text-red-400"}>
           {ready ? "Everything needed is set. Connect your ring to finish." : "Some settings are still missing (marked \u201cneeded\u201d)."}
@@ -196,7 +216,7 @@ PUBLIC_URL=${origin}`}</pre>
             ))}
           </tbody>
         </table>
-      </section>
+      </section>}
 
       <section className="space-y-2">
         <h2 className="text-xl font-semibold">What the errors on the way mean</h2>
@@ -217,6 +237,21 @@ PUBLIC_URL=${origin}`}</pre>
       <p>
         <Link href="/sign-in" className="font-medium text-brand-600 underline underline-offset-2 dark:text-brand-500">
           Back to Connect your ring
+        </Link>
+      </p>
+    </main>
+  );
+}
+
+/** What everyone but the owner sees once the instance has its owner. */
+function SetUp() {
+  return (
+    <main className="mx-auto max-w-3xl space-y-4 p-6" data-testid="setup-done">
+      <h1 className="text-3xl font-semibold">This Ringside is set up</h1>
+      <p className="text-slate-600 dark:text-slate-300">Its owner sees the configuration here after signing in.</p>
+      <p>
+        <Link href="/sign-in" className="font-medium text-brand-600 underline underline-offset-2 dark:text-brand-500">
+          Connect your ring
         </Link>
       </p>
     </main>

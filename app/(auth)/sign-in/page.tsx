@@ -6,6 +6,7 @@ import { env } from "@/lib/env.mjs";
 import { currentUser } from "@/lib/auth/session";
 import { findUsableInvite, INVITE_COOKIE } from "@/lib/auth/invites";
 import { countOwners } from "@/lib/db/queries/users";
+import { announceSetupCode, isSetupCodeRequired } from "@/lib/auth/setup-code";
 import { ConnectButton } from "@/components/auth/connect-button";
 import { connectRing } from "@/app/(auth)/actions";
 
@@ -18,6 +19,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const jar = await cookies();
   const invite = await findUsableInvite(jar.get(INVITE_COOKIE)?.value);
   const hasOwner = (await countOwners()) > 0;
+  // The first connect of a real instance needs the one-time code from the server log.
+  const askSetupCode = !hasOwner && isSetupCodeRequired();
+  if (askSetupCode) await announceSetupCode();
   const needsSetup = env.RING_CLIENT_ID === "ringside-demo" && !env.RINGSIDE_DEMO;
   const authError = typeof params.error === "string" ? params.error : null;
 
@@ -45,6 +49,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       ) : !hasOwner ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
           Nobody has connected yet: the first person to connect a ring becomes this Ringside&apos;s owner and can invite others.
+          {askSetupCode && " To become the owner, enter the setup code printed in the server log when Ringside started."}
         </p>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -52,8 +57,26 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       )}
 
-      <form action={connectRing}>
-        <ConnectButton label="Connect your ring" />
+      <form action={connectRing} className="flex flex-col gap-4">
+        {askSetupCode && (
+          <label className="flex flex-col gap-1 text-sm" data-testid="setup-code-field">
+            <span className="font-medium">Setup code</span>
+            <input
+              name="setupCode"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={32}
+              placeholder="XXXX-XXXX-XXXX"
+              className="rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono uppercase tracking-wider dark:border-slate-600 dark:bg-slate-900"
+            />
+            <span className="text-xs text-slate-500 dark:text-slate-400">
+              From the server log (&ldquo;Ringside has no owner yet&rdquo;). Not needed if your e-mail is on this Ringside&apos;s ALLOWED_EMAILS list.
+            </span>
+          </label>
+        )}
+        <div>
+          <ConnectButton label="Connect your ring" />
+        </div>
       </form>
 
       <p className="text-xs text-slate-500 dark:text-slate-400">

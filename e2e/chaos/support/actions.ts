@@ -41,7 +41,7 @@ export async function callAction(
 ): Promise<ActionAnswer> {
   const enc = opts.raw ?? encodeArgs(opts.args ?? []);
   const headers: Record<string, string> = { "next-action": opts.id, accept: "text/x-component" };
-  if (opts.origin !== null) headers.origin = opts.origin ?? new URL(browser.base).origin;
+  headers.origin = opts.origin === null ? "" : (opts.origin ?? new URL(browser.base).origin); // "": none at all
   if (enc.contentType) headers["content-type"] = enc.contentType;
   const res = await browser.fetch(opts.page, { method: "POST", headers, body: enc.body as BodyInit });
   const text = await res.text();

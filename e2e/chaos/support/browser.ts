@@ -37,6 +37,11 @@ export class Browser {
     const url = /^https?:/.test(pathOrUrl) ? pathOrUrl : `${this.base}${pathOrUrl}`;
     const headers = new Headers(init.headers);
     if (this.jar.size > 0 && !headers.has("cookie")) headers.set("cookie", this.cookieHeader());
+    // As a browser does: a write carries the page's Origin (unless the case sets its own, or
+    // removes it with `origin: ""`).
+    const method = (init.method ?? "GET").toUpperCase();
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", new URL(url).origin);
+    if (headers.get("origin") === "") headers.delete("origin");
     const res = await fetch(url, { ...init, headers, redirect: "manual" });
     this.absorb(res);
     return res;

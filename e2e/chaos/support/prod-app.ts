@@ -52,7 +52,8 @@ async function holdBuildLockShared(): Promise<() => void> {
 export type ProdAppOptions = {
   /** directory name under e2e/chaos/.data (wiped at start) */
   name: string;
-  env?: Record<string, string>;
+  /** over the suite's settings; undefined removes one */
+  env?: Record<string, string | undefined>;
   /** keep an existing data directory (a restored backup) */
   keepData?: boolean;
 };
@@ -108,6 +109,97 @@ process.once("exit", () => {
   }
 });
 
+/**
+ * The production app's environment: a clean one (nothing of the test process — VITEST, its
+ * DATABASE_URL... — leaks in); `overrides` may remove a variable by giving it as undefined.
+ */
+function prodEnv(dataDir: string, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/tmp",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(APP_PORT),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`,
+    AUTH_URL: APP_URL,
+    ...CHAOS_SECRETS,
+    RING_API_BASE_URL: EMULATOR_URL,
+    RING_CLIENT_ID: CHAOS_CLIENT.client_id,
+    RING_CLIENT_SECRET: CHAOS_CLIENT.client_secret,
+    RING_REQUEST_TIMEOUT_MS: "10000",
+    ALLOWED_EMAILS: `*@${ALLOWED_DOMAIN}`,
+    BACKUP_HOUR: "-1",
+    LOG_LEVEL: "debug",
+    ...overrides,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env;
+}
+
+/**
+ * Runs the production start (`node lib/server/start.mjs`) with this environment and expects it
+ * to refuse: resolves with its exit code and output once it exits, or with `code: null` if it
+ * was still running (and answering or not) after `timeoutMs` (then it is killed).
+ */
+export async function startupAttempt(opts: { name: string; env: Record<string, string | undefined>; timeoutMs?: number }): Promise<{ code: number | null; output: string; answered: boolean }> {
+  await ensureBuild();
+  const dataDir = path.join(CHAOS_DATA_DIR, opts.name);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const logFile = path.join(CHAOS_DATA_DIR, "logs", `app-${opts.name}.log`);
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = fs.openSync(logFile, "w");
+  const proc = spawn(process.execPath, ["lib/server/start.mjs"], { cwd: ROOT, env: prodEnv(dataDir, opts.env), detached: true, stdio: ["ignore", out, out] });
+  fs.closeSync(out);
+  running.add(proc);
+  const gone = exited(proc).then(() => running.delete(proc));
+  let answered = false;
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  while (proc.exitCode === null && proc.signalCode === null && Date.now() < deadline) {
+    try {
+      await fetch(`${APP_URL}/api/health`, { signal: AbortSignal.timeout(500) });
+      answered = true;
+    } catch {
+      /* not listening */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const code = proc.exitCode;
+  if (code === null) {
+    try {
+      process.kill(-proc.pid!, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
+  await gone;
+  if (answered || code === null) await waitPortFree();
+  return { code, output: fs.readFileSync(logFile, "utf8"), answered };
+}
+
+/** The server process under the launcher (whose pid ProdApp.pid is), for its memory. */
+export function serverPid(launcherPid: number): number | null {
+  try {
+    const children = fs.readFileSync(`/proc/${launcherPid}/task/${launcherPid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return children.length ? Number(children[0]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resident memory of a process in MB (VmRSS), or null when it is gone. */
+export function rssMb(pid: number | null): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Starts the production app (build first when missing). */
 export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
   let release: () => void;
@@ -125,27 +217,7 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   fs.writeFileSync(logFile, "");
 
-  // A clean environment: nothing of the test process (VITEST, its DATABASE_URL...) leaks in.
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: process.env.HOME ?? "/tmp",
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(APP_PORT),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    DATABASE_URL: `file:${dbFile}`,
-    AUTH_URL: APP_URL,
-    ...CHAOS_SECRETS,
-    RING_API_BASE_URL: EMULATOR_URL,
-    RING_CLIENT_ID: CHAOS_CLIENT.client_id,
-    RING_CLIENT_SECRET: CHAOS_CLIENT.client_secret,
-    RING_REQUEST_TIMEOUT_MS: "10000",
-    ALLOWED_EMAILS: `*@${ALLOWED_DOMAIN}`,
-    BACKUP_HOUR: "-1",
-    LOG_LEVEL: "debug",
-    ...opts.env,
-  };
+  const env = prodEnv(dataDir, opts.env);
 
   let child: ChildProcess | null = null;
   let starts = 0;
