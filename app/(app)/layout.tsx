@@ -4,7 +4,6 @@ import { auth } from "@/lib/auth";
 import { AppNav } from "@/components/ui/app-nav";
 import { ReconnectBanner } from "@/components/auth/reconnect-banner";
 import { env } from "@/lib/env.mjs";
-import { ensureSchedulerStarted } from "@/lib/sync/scheduler";
 import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
 import { reconnectRing } from "@/app/(app)/settings/actions-connection";
 
@@ -14,7 +13,6 @@ export const dynamic = "force-dynamic";
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const session = await auth();
   if (!session?.user?.id) redirect("/sign-in");
-  ensureSchedulerStarted();
   const account = await findRingAccountByUserId(session.user.id);
   return (
     <div className="min-h-screen">

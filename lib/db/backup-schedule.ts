@@ -8,8 +8,7 @@ import { backupDatabase, pruneBackups } from "@/lib/db/backup.mjs";
 
 // The daily backup: once a day, in the hour BACKUP_HOUR (server time), an online backup
 // into BACKUP_DIR named ringside-daily-<stamp>.db, keeping the newest BACKUP_KEEP. Started
-// lazily with the rest of the background work (from /api/health and the app layout);
-// never during `next build`, never under Vitest.
+// with the rest of the background work at server start (lib/server/background.ts).
 
 const CHECK_EVERY_MS = 5 * 60_000;
 
@@ -33,9 +32,10 @@ export async function runDailyBackupIfDue(now = new Date(), opts = { hour: env.B
 
 const g = globalThis as unknown as { ringsideBackupTimer?: NodeJS.Timeout };
 
-export function ensureBackupScheduleStarted(): void {
-  if (g.ringsideBackupTimer || process.env.NEXT_PHASE === "phase-production-build" || process.env.VITEST) return;
-  if (env.BACKUP_HOUR < 0) return;
+/** Checks every few minutes whether today's backup is due. Returns false when BACKUP_HOUR turns it off. */
+export function startDailyBackups(): boolean {
+  if (env.BACKUP_HOUR < 0) return false;
+  if (g.ringsideBackupTimer) return true;
   const check = () => {
     runDailyBackupIfDue().catch((err: unknown) =>
       logger.error({ err: err instanceof Error ? err.message : String(err) }, "daily backup failed"),
@@ -44,4 +44,5 @@ export function ensureBackupScheduleStarted(): void {
   g.ringsideBackupTimer = setInterval(check, CHECK_EVERY_MS);
   g.ringsideBackupTimer.unref();
   setTimeout(check, 10_000).unref();
+  return true;
 }

@@ -21,9 +21,9 @@ import { SUBSCRIPTION_CHECK_MS, subscriptionsCheckedAt, webhookCallbackUrl, webh
 import { drainWebhookEvents, type WebhookDrainState } from "@/lib/sync/webhooks";
 
 // The in-process scheduler: a timer loop over the durable Job table. One per process
-// (globalThis singleton), started lazily by ensureSchedulerStarted() from the health route,
-// the (app) layout and the sync API routes — never during `next build`, never with
-// SYNC_DISABLED. Jobs carry a lease that is renewed while they run; at start, jobs left
+// (globalThis singleton), started once at server start (lib/server/background.ts, from
+// instrumentation.ts) — never during `next build`, never with SYNC_DISABLED; request code only
+// wakes it. Jobs carry a lease that is renewed while they run; at start, jobs left
 // "running" by a previous process are taken again, so a restart resumes where it stopped.
 
 export type SchedulerOptions = {
@@ -224,18 +224,8 @@ export class Scheduler {
 
 const globalForScheduler = globalThis as unknown as { ringsideScheduler?: Scheduler };
 
-/** True while `next build` collects pages (no background work then). */
-function isBuildPhase(): boolean {
-  return process.env.NEXT_PHASE === "phase-production-build";
-}
-
-/**
- * Starts the process's scheduler once (idempotent). A no-op during `next build`, with
- * SYNC_DISABLED, and under Vitest.
- */
-export function ensureSchedulerStarted(): Scheduler | null {
-  // Vitest: tests that want one install it themselves (replaceScheduler).
-  if (isBuildPhase() || env.SYNC_DISABLED || process.env.VITEST) return null;
+/** Starts the process's scheduler (at server start only; idempotent). */
+export function startScheduler(): Scheduler {
   if (!globalForScheduler.ringsideScheduler) {
     globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine());
     globalForScheduler.ringsideScheduler.start();

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
-import { ensureSchedulerStarted } from "@/lib/sync/scheduler";
 import { getSyncStatus } from "@/lib/sync/status";
 import { SyncClient } from "@/app/(app)/sync/sync-client";
 
@@ -10,7 +9,6 @@ export const dynamic = "force-dynamic";
 // Sync: progress of the history backfill per collection, freshness, errors, "Sync now".
 export default async function SyncPage() {
   const user = await requireUser();
-  ensureSchedulerStarted();
   const initial = await getSyncStatus(user.id);
   return <SyncClient initial={initial} />;
 }

@@ -2,7 +2,7 @@ import { withUser } from "@/lib/api/handler";
 import { AppError } from "@/lib/api/errors";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { enqueueSyncNow } from "@/lib/sync/jobs";
-import { ensureSchedulerStarted, wakeScheduler } from "@/lib/sync/scheduler";
+import { wakeScheduler } from "@/lib/sync/scheduler";
 import { getSyncStatus } from "@/lib/sync/status";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +13,6 @@ export const POST = withUser(async ({ user }) => {
   if (!account) throw new AppError("conflict", "Connect your ring first.");
   if (account.status !== "active") throw new AppError("conflict", "Reconnect your ring to sync again.");
   enqueueSyncNow(user.id);
-  ensureSchedulerStarted();
   wakeScheduler();
   return Response.json(await getSyncStatus(user.id), { status: 202, headers: { "cache-control": "no-store" } });
 });

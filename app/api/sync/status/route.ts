@@ -1,11 +1,9 @@
 import { withUser } from "@/lib/api/handler";
-import { ensureSchedulerStarted } from "@/lib/sync/scheduler";
 import { getSyncStatus } from "@/lib/sync/status";
 
 export const dynamic = "force-dynamic";
 
 // GET /api/sync/status – per-collection progress and freshness of the signed-in person's data
 export const GET = withUser(async ({ user }) => {
-  ensureSchedulerStarted();
   return Response.json(await getSyncStatus(user.id), { headers: { "cache-control": "no-store" } });
 });

@@ -1,5 +1,5 @@
 import { toErrorResponse } from "@/lib/api/errors";
-import { ensureSchedulerStarted, wakeScheduler } from "@/lib/sync/scheduler";
+import { wakeScheduler } from "@/lib/sync/scheduler";
 import { answerWebhookVerification, receiveWebhook } from "@/lib/sync/webhooks";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +7,6 @@ export const dynamic = "force-dynamic";
 // GET /api/webhooks/ring – subscription handshake: {challenge} for our verification token only
 export async function GET(req: Request): Promise<Response> {
   try {
-    ensureSchedulerStarted();
     return answerWebhookVerification(req);
   } catch (err) {
     return toErrorResponse(err);
@@ -17,7 +16,6 @@ export async function GET(req: Request): Promise<Response> {
 // POST /api/webhooks/ring – signed notification: verified, recorded once, answered at once
 export async function POST(req: Request): Promise<Response> {
   try {
-    ensureSchedulerStarted();
     return await receiveWebhook(req, { onRecorded: wakeScheduler });
   } catch (err) {
     return toErrorResponse(err);
