@@ -14,6 +14,7 @@ import {
 } from "@/lib/db/queries/accounts";
 import { TokenDecryptError, decryptToken, encryptToken } from "@/lib/ring/crypto";
 import { TokenEndpointError, requestTokenRefresh } from "@/lib/ring/oauth";
+import { ReconnectRequiredError, TokenRefreshError } from "@/lib/ring/errors";
 
 /**
  * The one owner of the ring service's OAuth tokens.
@@ -31,21 +32,7 @@ import { TokenEndpointError, requestTokenRefresh } from "@/lib/ring/oauth";
 
 export { encryptToken, decryptToken };
 
-/** The connection needs the person to reconnect (needs_reconnect / disconnected / refresh refused). */
-export class ReconnectRequiredError extends Error {
-  constructor(message = "The ring connection needs to be reconnected.") {
-    super(message);
-    this.name = "ReconnectRequiredError";
-  }
-}
-
-/** A refresh could not complete for a passing reason (network, 5xx, another process busy); try later. */
-export class TokenRefreshError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TokenRefreshError";
-  }
-}
+export { ReconnectRequiredError, TokenRefreshError };
 
 const EXPIRY_BUFFER_MS = 60_000;
 const LEASE_OWNER = `${process.pid}:${crypto.randomUUID()}`;
@@ -59,7 +46,7 @@ function isExpiring(row: Pick<TokenRow, "expires_at">, now = Date.now()): boolea
 function failUnreadable(accountId: string): never {
   markNeedsReconnect(accountId, "token_unreadable");
   logger.warn({ accountId }, "stored ring token could not be decrypted; connection needs reconnect");
-  throw new ReconnectRequiredError("The stored ring tokens cannot be read (was the encryption key changed?). Reconnect the ring.");
+  throw new ReconnectRequiredError("token_unreadable", "The stored ring tokens cannot be read (was the encryption key changed?). Reconnect the ring.");
 }
 
 function decryptOrReconnect(accountId: string, stored: string): string {
@@ -74,8 +61,8 @@ function decryptOrReconnect(accountId: string, stored: string): string {
 /** A usable access token for the account, refreshed first when it expires within 60 s. */
 export async function getValidAccessToken(accountId: string): Promise<string> {
   const row = readTokenRow(accountId);
-  if (!row) throw new ReconnectRequiredError("No ring connection.");
-  if (row.status !== "active") throw new ReconnectRequiredError();
+  if (!row) throw new ReconnectRequiredError("no_account", "No ring connection.");
+  if (row.status !== "active") throw new ReconnectRequiredError("not_active");
   if (row.access_token && !isExpiring(row)) return decryptOrReconnect(accountId, row.access_token);
   return refreshSingleFlight(accountId, null);
 }
@@ -86,8 +73,8 @@ export async function getValidAccessToken(accountId: string): Promise<string> {
  */
 export async function refreshAfterUnauthorized(accountId: string, rejectedToken: string): Promise<string> {
   const row = readTokenRow(accountId);
-  if (!row) throw new ReconnectRequiredError("No ring connection.");
-  if (row.status !== "active") throw new ReconnectRequiredError();
+  if (!row) throw new ReconnectRequiredError("no_account", "No ring connection.");
+  if (row.status !== "active") throw new ReconnectRequiredError("not_active");
   if (row.access_token) {
     const current = decryptOrReconnect(accountId, row.access_token);
     if (current !== rejectedToken && !isExpiring(row)) return current;
@@ -123,8 +110,8 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
       if (err instanceof TokenDecryptError) failUnreadable(accountId);
       throw err;
     }
-    if (claim.kind === "missing") throw new ReconnectRequiredError("No ring connection.");
-    if (claim.kind === "unavailable") throw new ReconnectRequiredError();
+    if (claim.kind === "missing") throw new ReconnectRequiredError("no_account", "No ring connection.");
+    if (claim.kind === "unavailable") throw new ReconnectRequiredError("not_active");
     if (claim.kind === "fresh") return decryptOrReconnect(accountId, claim.storedAccessToken);
     if (claim.kind === "claimed") {
       storedRefresh = claim.storedRefreshToken;
@@ -137,7 +124,7 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
 
   if (!storedRefresh) {
     markNeedsReconnect(accountId, "no_refresh_token");
-    throw new ReconnectRequiredError("The ring connection has no refresh token. Reconnect the ring.");
+    throw new ReconnectRequiredError("no_refresh_token", "The ring connection has no refresh token. Reconnect the ring.");
   }
   let refreshToken: string;
   try {
@@ -155,7 +142,7 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
     if (err instanceof TokenEndpointError && err.isInvalidGrant) {
       markNeedsReconnect(accountId, "invalid_grant");
       logger.warn({ accountId, status: err.status }, "ring refresh token refused (invalid_grant); connection needs reconnect");
-      throw new ReconnectRequiredError("The ring service no longer accepts this connection. Reconnect the ring.");
+      throw new ReconnectRequiredError("invalid_grant", "The ring service no longer accepts this connection. Reconnect the ring.");
     }
     if (err instanceof TokenEndpointError && err.isWrongPortal) {
       // Every further refresh would be refused the same way: the app now belongs to the newer
@@ -163,12 +150,16 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
       markNeedsReconnect(accountId, "wrong_portal");
       logger.warn({ accountId, status: err.status }, "ring refresh refused at the legacy token address (invalid_request): set RING_OAUTH_ISSUER");
       throw new ReconnectRequiredError(
+        "wrong_portal",
         "The ring service's older token address refuses this app (it belongs to the newer developer portal): set RING_OAUTH_ISSUER and reconnect.",
       );
     }
     releaseRefreshLease(accountId, LEASE_OWNER);
     logger.warn({ accountId, error: err instanceof Error ? err.name : "error" }, "ring token refresh failed");
-    throw new TokenRefreshError(err instanceof Error ? err.message : "The ring token refresh failed.");
+    throw new TokenRefreshError(err instanceof Error ? err.message : "The ring token refresh failed.", {
+      status: err instanceof TokenEndpointError ? err.status : null,
+      code: err instanceof TokenEndpointError ? err.code : null,
+    });
   }
 
   const scope = response.scope ? normalizeScopes(response.scope) : [];

@@ -2,10 +2,10 @@ import "server-only";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { RingClient, type RingClientOptions } from "@/lib/ring/client";
-import { RingAccountPausedError, RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
+import { ReconnectRequiredError, RingAccountPausedError, RingApiError, RingRateLimitedError, TokenRefreshError } from "@/lib/ring/errors";
 import { getResource, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import type { DateWindowRule } from "@/lib/resources/define";
-import { ReconnectRequiredError, TokenRefreshError, getRingAccountForUser } from "@/lib/ring/tokens";
+import { getRingAccountForUser } from "@/lib/ring/tokens";
 import {
   collectionSummary,
   deleteDocumentById,
@@ -97,7 +97,7 @@ function windowRule(collection: RingCollection): DateWindowRule {
 }
 
 function isPausedError(err: unknown): boolean {
-  return err instanceof ReconnectRequiredError || err instanceof RingAccountPausedError || (err instanceof RingApiError && err.status === 401);
+  return err instanceof ReconnectRequiredError || err instanceof RingAccountPausedError || (err instanceof RingApiError && err.code === "unauthorized");
 }
 
 /** How the job runner should treat an error thrown by the engine. */
@@ -112,11 +112,18 @@ export function classifyError(err: unknown): ErrorClass {
   if (err instanceof RingRateLimitedError) return { kind: "postpone", until: err.until };
   if (isPausedError(err)) return { kind: "paused" };
   if (err instanceof RingApiError) {
-    if (err.status === 403) return { kind: "stop", status: err.isSubscriptionExpired ? "expired" : "not_shared" };
-    if (err.status === 400 || err.status === 422) return { kind: "bug" };
-    if (err.isTransient) return { kind: "retry" };
-    if (err.status === 404) return { kind: "bug" };
-    return { kind: "retry" };
+    switch (err.code) {
+      case "membership_expired":
+        return { kind: "stop", status: "expired" };
+      case "not_shared":
+        return { kind: "stop", status: "not_shared" };
+      case "bad_request":
+      case "unprocessable":
+      case "not_found":
+        return { kind: "bug" };
+      default:
+        return { kind: "retry" };
+    }
   }
   if (err instanceof TokenRefreshError) return { kind: "retry" };
   return { kind: "retry" };
@@ -131,13 +138,12 @@ function describeError(err: unknown): string {
     if (c.kind === "stop" && c.status === "expired") return "The ring membership has expired: the service does not share this data.";
     if (c.kind === "stop") return "Not shared: the consent for this data was not given. Reconnect and allow it to sync.";
     if (c.kind === "bug") return `The ring service refused Ringside's request (HTTP ${err.status} at ${err.endpoint}). This is a bug in Ringside.`;
-    if (err.status === 0) return `The ring service did not answer (${err.detail ?? "network error"}); retrying later.`;
+    if (err.code === "no_answer") return `The ring service did not answer (${err.detail ?? "network error"}); retrying later.`;
     return `The ring service failed (HTTP ${err.status}); retrying later.`;
   }
   if (err instanceof TokenRefreshError) {
     // The token endpoint failed for a passing reason (5xx, no answer): not an internal error.
-    const status = /answered (\d{3})/.exec(err.message)?.[1];
-    return `The ring service could not renew the access (${status ? `HTTP ${status}` : "no answer"}); retrying later.`;
+    return `The ring service could not renew the access (${err.status ? `HTTP ${err.status}` : "no answer"}); retrying later.`;
   }
   return err instanceof Error ? `Internal error: ${err.message.slice(0, 200)}` : "Internal error.";
 }
