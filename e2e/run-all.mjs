@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every test runner in order — Vitest (unit, integration, conformance), the
-// production build, Playwright (UI, in Debian's Chromium) — then one closing line with the
-// totals of all runners: `N passed, M failed`. The fault-and-abuse suite (e2e/chaos) runs in its
+// `npm test`: the hygiene checks (TypeScript, ESLint, knip: one test each), then every test
+// runner in order — Vitest (unit, integration, conformance), the production build, Playwright
+// (UI, in Debian's Chromium) — then one closing line with the totals of all runners:
+// `N passed, M failed`. The fault-and-abuse suite (e2e/chaos) runs in its
 // quick form; `--chaos` runs its full form instead.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -48,7 +49,21 @@ if (!chromium) {
 // 2. Generated Prisma client (postinstall does it; cheap to be sure).
 if (run(bin("prisma"), ["generate"]) !== 0) process.exit(1);
 
-// 3. Vitest: unit, integration against the real emulator and SQLite, conformance.
+// 3. Hygiene: the type check, the linter and the unused-code check, each one test.
+for (const [name, cmd, cmdArgs] of [
+  ["tsc --noEmit", bin("tsc"), ["--noEmit", "-p", "."]],
+  ["eslint", bin("eslint"), ["."]],
+  ["knip", bin("knip"), []],
+]) {
+  const status = run(cmd, cmdArgs);
+  if (status === 0) totals.passed += 1;
+  else {
+    console.error(`${name} failed (counted as one failure).`);
+    totals.failed += 1;
+  }
+}
+
+// 4. Vitest: unit, integration against the real emulator and SQLite, conformance.
 const vitestJson = path.join(root, "e2e/test-results/vitest.json");
 fs.mkdirSync(path.dirname(vitestJson), { recursive: true });
 fs.rmSync(vitestJson, { force: true });
@@ -63,13 +78,13 @@ try {
   totals.failed += 1;
 }
 
-// 4. The production build the UI tests run against.
+// 5. The production build the UI tests run against.
 const buildStatus = run(bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
 if (buildStatus !== 0) {
   console.error("next build failed: the UI tests cannot run (counted as one failure).");
   totals.failed += 1;
 } else {
-  // 5. Playwright in Debian's Chromium.
+  // 6. Playwright in Debian's Chromium.
   const pwJson = path.join(root, "e2e/test-results/results.json");
   fs.rmSync(pwJson, { force: true });
   run(bin("playwright"), ["test", "-c", "e2e"], { CHROMIUM_PATH: chromium });
@@ -85,7 +100,7 @@ if (buildStatus !== 0) {
   }
 }
 
-// 6. The fault-and-abuse suite (e2e/chaos): the quick form always, the full form with --chaos.
+// 7. The fault-and-abuse suite (e2e/chaos): the quick form always, the full form with --chaos.
 {
   const chaosJson = path.join(root, "e2e/test-results/chaos.json");
   fs.rmSync(chaosJson, { force: true });

@@ -42,12 +42,12 @@ export function TrendChart({
 }) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const n = series.value.length;
-  const scale = displayScale(metric, units);
-  const conv = (v: number | null) => (v === null ? null : v * scale.factor + scale.offset);
+  const scale = useMemo(() => displayScale(metric, units), [metric, units]);
   const bottom = showXAxis ? MARGIN.bottom : 6;
 
   const geo = useMemo(() => {
     if (width <= 0 || n === 0) return null;
+    const conv = (v: number | null) => (v === null ? null : v * scale.factor + scale.offset);
     const values = series.value.map(conv);
     const avg7 = series.avg7.map(conv);
     const avg30 = series.avg30.map(conv);
@@ -98,8 +98,7 @@ export function TrendChart({
       xTicks: dayTicks(series.from, n, Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 64))),
       runs: runSegments(series.run, xs),
     };
-    // conv depends only on the metric and the units, both listed
-  }, [width, n, series, layers, metric, units, height, bottom]);
+  }, [width, n, series, layers, scale, height, bottom]);
 
   const ready = useChartReady<HTMLDivElement>(!!geo && !geo.empty);
   const descId = useId();

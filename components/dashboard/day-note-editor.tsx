@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { useId, useState, type KeyboardEvent } from "react";
 import { formatDay } from "@/lib/metrics/days";
 import type { DayNote } from "@/lib/api/contract";
 import { useSaveDayNote } from "@/components/hooks/use-notes";
@@ -23,13 +23,15 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
   const textId = useId();
   const tagInputId = useId();
 
-  // fresh data from the server (after a save, or another day) replaces the form's contents
-  useEffect(() => {
+  // fresh data from the server (after a save, or another day) replaces the form's contents;
+  // another day also forgets "Saved." (adjusting state while rendering, not in an effect)
+  const [shown, setShown] = useState({ day, note });
+  if (shown.day !== day || shown.note !== note) {
+    setShown({ day, note });
     setTags(note?.tags.map((t) => t.name) ?? []);
     setText(note?.text ?? "");
-  }, [day, note]);
-  // another day: forget "Saved."
-  useEffect(() => setSaved(false), [day]);
+    if (shown.day !== day) setSaved(false);
+  }
 
   const add = (name: string) => {
     const n = normalise(name);

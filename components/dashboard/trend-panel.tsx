@@ -1,5 +1,4 @@
 "use client";
-import Link from "next/link";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { formatPct, formatValue, type Units } from "@/lib/metrics/format";

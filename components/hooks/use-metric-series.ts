@@ -1,5 +1,5 @@
 "use client";
-import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQueries } from "@tanstack/react-query";
 import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
 import { queryKeys, type SeriesResponse } from "@/lib/api/contract";
 import type { MetricId } from "@/lib/metrics/catalog";
@@ -7,16 +7,6 @@ import type { MetricId } from "@/lib/metrics/catalog";
 
 function fetchSeries(metric: MetricId, from: string, to: string) {
   return apiFetch<SeriesResponse>(withQuery(`/api/metrics/${encodeURIComponent(metric)}`, { from, to }));
-}
-
-/** One metric's series with rolling means, baseline band and period comparison. */
-export function useMetricSeries(metric: MetricId, from: string | null, to: string | null) {
-  return useQuery({
-    queryKey: queryKeys.metricSeries(metric, from ?? "", to ?? ""),
-    queryFn: () => fetchSeries(metric, from ?? "", to ?? ""),
-    enabled: !!from && !!to,
-    placeholderData: keepPreviousData,
-  });
 }
 
 /** Several metrics' series over the same days. */

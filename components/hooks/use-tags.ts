@@ -20,14 +20,6 @@ function useInvalidateTags() {
     ]);
 }
 
-export function useCreateTag() {
-  const invalidate = useInvalidateTags();
-  return useMutation({
-    mutationFn: (v: { name: string; color?: string | null }) => apiFetch<Tag>("/api/tags", { method: "POST", json: v }),
-    onSuccess: invalidate,
-  });
-}
-
 export function useUpdateTag() {
   const invalidate = useInvalidateTags();
   return useMutation({

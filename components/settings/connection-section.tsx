@@ -42,13 +42,13 @@ export function ConnectionSection({
   role,
   reconnect,
   disconnect,
-}: SettingsPageData["connection"] & { role: SettingsPageData["user"]["role"]; reconnect: FormAction; disconnect: FormAction }) {
+  now,
+}: SettingsPageData["connection"] & { role: SettingsPageData["user"]["role"]; reconnect: FormAction; disconnect: FormAction; now: number }) {
   const granted = normalizeScopes(account?.scope ?? "");
   const shared = collectionsForScopes(granted);
   const notShared = missingCollections(granted);
   const requestedButMissing = normalizeScopes(requestedScopes).filter((s) => !granted.includes(s));
   const status = account?.status ?? "disconnected";
-  const now = Date.now();
 
   return (
     <section

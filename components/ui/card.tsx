@@ -15,14 +15,6 @@ export function Card({ className, children, ...rest }: ComponentPropsWithoutRef<
   );
 }
 
-export function CardTitle({ children, className, id, as: As = "h2" }: { children: ReactNode; className?: string; id?: string; as?: "h2" | "h3" }) {
-  return (
-    <As id={id} className={cn("text-sm font-semibold tracking-tight text-slate-700 dark:text-slate-200", className)}>
-      {children}
-    </As>
-  );
-}
-
 export function PageHeader({ title, subtitle, children }: { title: ReactNode; subtitle?: ReactNode; children?: ReactNode }) {
   return (
     <div className="mb-5 flex flex-wrap items-end justify-between gap-3">

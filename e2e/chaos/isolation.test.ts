@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NUMERIC_METRICS } from "@/lib/metrics/catalog";
-import { COLLECTIONS, TABLE_OF, fingerprint, openAppDb, waitFor } from "./support/app-db";
+import { COLLECTIONS, TABLE_OF, openAppDb, waitFor } from "./support/app-db";
 import { asEnvelope, callAction } from "./support/actions";
 import { Browser, connect, consent, finishConnect, startConnect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";

@@ -196,11 +196,9 @@ describe("emulator contract — control API", () => {
 
   it("POST /_emulator/users/{id}/sync without a day syncs today (existing documents change, same ids)", async () => {
     // a user who wore the ring today (some generated days have no data at all)
-    let userId = "";
-    let before: Record<string, unknown> | undefined;
     const user = await ring.createUser({ email: wornEmail("sync-today", [TODAY]), history_days: 10 });
-    userId = user.user_id;
-    before = (await ring.storedDocuments(userId, "daily_activity")).find((d) => d.day === TODAY);
+    const userId = user.user_id;
+    const before: Record<string, unknown> | undefined = (await ring.storedDocuments(userId, "daily_activity")).find((d) => d.day === TODAY);
     expect(before, "a user with an activity document today").toBeDefined();
     const r = await ring.sync(userId);
     const documents = (r.body as { documents?: Record<string, Array<Record<string, unknown>>> }).documents ?? {};

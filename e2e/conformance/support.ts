@@ -624,13 +624,14 @@ export class WebhookReceiver {
   ) {}
 
   static async start(verificationToken = `vt-${randomBytes(6).toString("hex")}`): Promise<WebhookReceiver> {
-    let self: WebhookReceiver | undefined;
+    const ref: { self?: WebhookReceiver } = {};
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => self?.handle(req, Buffer.concat(chunks).toString("utf8"), res));
+      req.on("end", () => ref.self?.handle(req, Buffer.concat(chunks).toString("utf8"), res));
     });
-    self = new WebhookReceiver(server, verificationToken);
+    const self = new WebhookReceiver(server, verificationToken);
+    ref.self = self;
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return self;
   }

@@ -60,12 +60,11 @@ export function dayRangeQuery<S extends z.ZodRawShape>(shape: S) {
   return withDayRange(shape).transform((v) => ({ ...v, ...resolveDayRange(v as PartialDayRange, recentDays()) }));
 }
 
-export const dayRangeQuerySchema = dayRangeQuery({});
+
 
 // GET /api/metrics/:metric
 export const getMetricSeriesParamsSchema = z.object({ metric: metricIdSchema });
-export const getMetricSeriesQuerySchema = dayRangeQuerySchema;
-export type GetMetricSeriesQuery = z.infer<typeof getMetricSeriesQuerySchema>;
+export const getMetricSeriesQuerySchema = dayRangeQuery({});
 
 // GET /api/days?metric&from&to (calendar)
 export const getCalendarQuerySchema = dayRangeQuery({ metric: metricIdSchema });
@@ -79,7 +78,6 @@ export const getTodayQuerySchema = z.object({ day: daySchema.optional() });
 // GET /api/correlations?x&y&lag&from&to
 const lagSchema = z.enum(["0", "1"]).default("0").transform((v) => (v === "1" ? 1 : 0) as 0 | 1);
 export const getCorrelationQuerySchema = dayRangeQuery({ x: numericMetricIdSchema, y: numericMetricIdSchema, lag: lagSchema });
-export type GetCorrelationQuery = z.infer<typeof getCorrelationQuerySchema>;
 
 // GET /api/correlations/strongest?from&to&limit
 export const getStrongestQuerySchema = dayRangeQuery({ limit: z.coerce.number().int().min(1).max(100).default(15) });
@@ -98,13 +96,12 @@ export const tagColorSchema = z
   .nullable();
 
 // GET /api/notes?from&to
-export const listNotesQuerySchema = dayRangeQuerySchema;
+export const listNotesQuerySchema = dayRangeQuery({});
 // PUT /api/notes/:day
 export const putDayNoteBodySchema = z.object({
   text: z.string().max(NOTE_TEXT_MAX, `at most ${NOTE_TEXT_MAX} characters`).default(""),
   tags: z.array(tagNameSchema).max(NOTE_TAGS_MAX, `at most ${NOTE_TAGS_MAX} tags on a day`).default([]),
 });
-export type PutDayNoteBody = z.infer<typeof putDayNoteBodySchema>;
 
 // POST /api/tags
 export const createTagBodySchema = z.object({ name: tagNameSchema, color: tagColorSchema.optional() });

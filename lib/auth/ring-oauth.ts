@@ -79,8 +79,3 @@ export function ringOAuth(): Promise<RingOAuth> {
     });
   return cache.pending;
 }
-
-/** The settings if already known (legacy always; newer once discovery was read), else null. */
-export function ringOAuthIfKnown(): RingOAuth | null {
-  return cache.resolved;
-}

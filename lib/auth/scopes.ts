@@ -79,10 +79,6 @@ const SCOPE_BY_LOWER = new Map<string, RingScope>([
   ...PROVIDER_SCOPE_NAMES.filter((e) => e.scope !== null).map((e) => [e.name.toLowerCase(), e.scope!] as const),
 ]);
 
-export function isRingScope(value: string): value is RingScope {
-  return (RING_SCOPES as readonly string[]).includes(value);
-}
-
 /**
  * Turns a granted-scope value of either provider (space- or comma-separated string, or a list)
  * into internal scope names in canonical order; names it does not know are dropped.

@@ -89,11 +89,6 @@ export function rngFor(...parts: (string | number)[]): Rng {
   return new Rng(a, b, c, d);
 }
 
-/** Uniform in [0, 1) from a key, without building a generator. */
-export function hashUnit(...parts: (string | number)[]): number {
-  return hash128(keyOf(parts))[0] / 4294967296;
-}
-
 /** Approximately standard normal (sum of four uniforms, rescaled) from a key. */
 export function hashNormal(...parts: (string | number)[]): number {
   const [a, b, c, d] = hash128(keyOf(parts));

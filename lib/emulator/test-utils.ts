@@ -62,7 +62,6 @@ export function challengeOf(v: string): string {
   return createHash("sha256").update(v).digest("base64url");
 }
 
-export type Json = Record<string, unknown>;
 
 export async function call(
   base: string,

@@ -3,9 +3,9 @@
 // declares its metrics next to its columns). Pure data, safe in the browser. Metric ids are
 // "<prefix>.<column>" (e.g. "readiness.hrv_balance") and typed: MetricId is their union.
 import { RESOURCES, RING_COLLECTIONS, getResource, type DailyCollection, type RingCollection } from "@/lib/resources";
-import type { CategoryDef, ColumnDef, Direction, MetricDisplay, MetricKind, MetricSpec, Unit } from "@/lib/resources/define";
+import type { CategoryDef, ColumnDef, MetricDisplay, MetricSpec } from "@/lib/resources/define";
 
-export type { CategoryDef, Direction, MetricKind, Unit };
+export type { CategoryDef };
 
 /** The ring-service collections Ringside stores, by their upstream name. */
 export type CollectionId = RingCollection;
@@ -137,10 +137,4 @@ export function metricGroups(filter: (m: MetricDef) => boolean = () => true): Ar
 /** The contributor metrics of a score, in catalog order. */
 export function contributorsOf(collection: DailyCollection): MetricDef[] {
   return METRICS.filter((m) => m.isContributor && m.collection === collection);
-}
-
-/** Rank of a category value (0 = worst), or -1. */
-export function categoryRank(m: MetricDef, value: string | null | undefined): number {
-  if (!value || !m.categories) return -1;
-  return m.categories.findIndex((c) => c.value === value);
 }

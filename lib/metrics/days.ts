@@ -108,4 +108,3 @@ export function formatMonth(day: string, withYear = false): string {
 }
 
 export const MONTH_NAMES = MONTHS;
-export const WEEKDAY_NAMES = WEEKDAYS;

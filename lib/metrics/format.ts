@@ -33,11 +33,6 @@ export function displayScale(m: MetricDef, units: Units): DisplayScale {
   }
 }
 
-export function toDisplay(m: MetricDef, v: number, units: Units): number {
-  const s = displayScale(m, units);
-  return v * s.factor + s.offset;
-}
-
 /** "7 h 05 min", "45 min", "0 min". */
 export function formatDuration(seconds: number): string {
   const neg = seconds < 0;

@@ -99,7 +99,6 @@ export const ringWebhookNotificationSchema = z.looseObject({
   event_time: z.string().max(64).nullish(),
   user_id: z.string().min(1).max(256),
 });
-export type RingWebhookNotification = z.infer<typeof ringWebhookNotificationSchema>;
 
 /** WebhookSubscriptionModel */
 export const ringWebhookSubscriptionSchema = z.looseObject({

@@ -15,6 +15,8 @@ import type { Preferences } from "@/lib/api/schemas";
 
 export type SettingsPageData = {
   user: SessionUser;
+  /** when the page was read (the token's "expires in" is relative to it) */
+  now: number;
   connection: {
     account: Pick<RingAccountSummary, "ringUserId" | "status" | "statusReason" | "scope" | "expiresAt"> | null;
     email: string | null;
@@ -37,6 +39,7 @@ export async function getSettingsPageData(user: SessionUser): Promise<SettingsPa
   ]);
   return {
     user,
+    now: Date.now(),
     connection: { account, email: person?.email ?? null, requestedScopes: env.RING_SCOPES },
     household: household ? { invites: household[0], members: household[1] } : null,
     sync: { dataFamily: getDataFamily(), pollMinutes: getPollMinutes(), webhooks: webhookOverview() },

@@ -443,11 +443,9 @@ export class SyncEngine {
       const q = queryWindow(windowRule(collection), client.family, w);
       const seen: string[] = [];
       let token: string | null = null;
-      let page = 0;
       let documents = 0;
       do {
         const listed = await client.listPage(collection, { ...q, next_token: token });
-        page++;
         const started = performance.now();
         const mapped = this.mapPage(collection, userId, listed.data, w, listed.text);
         seen.push(...mapped.seen);

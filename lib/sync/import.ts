@@ -61,7 +61,6 @@ export const ringsideExportSchema = z.object({
     .record(z.string().max(IMPORT_LIMITS.maxKeyBytes), z.array(z.unknown()).max(IMPORT_LIMITS.maxItemsPerCollection))
     .refine((c) => Object.keys(c).length <= IMPORT_LIMITS.maxCollections, { message: `at most ${IMPORT_LIMITS.maxCollections} collections` }),
 });
-export type RingsideExport = z.infer<typeof ringsideExportSchema>;
 
 export type ImportResult = {
   documents: Record<string, number>;

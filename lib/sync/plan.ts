@@ -16,11 +16,6 @@ export type DayWindow = { from: string; to: string };
 export type DataFamilyName = "usercollection" | "sandbox";
 
 const DAY_MS = 86_400_000;
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-
-export function isDay(value: unknown): value is string {
-  return typeof value === "string" && DAY_RE.test(value);
-}
 
 function dayMs(day: string): number {
   return Date.parse(`${day}T00:00:00Z`);

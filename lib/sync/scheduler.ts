@@ -1,5 +1,4 @@
 import "server-only";
-import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { isRingCollection, RING_COLLECTIONS } from "@/lib/resources";
 import {

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useState } from "react";
-import { getMetric, numericMetricIdOr, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, numericMetricIdOr } from "@/lib/metrics/catalog";
 import { summarizeCalendar } from "@/lib/metrics/calendar";
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue } from "@/lib/metrics/format";

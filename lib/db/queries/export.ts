@@ -1,17 +1,14 @@
 import "server-only";
 import { rawDb } from "@/lib/db";
-import { COLLECTIONS, COLLECTION_IDS, type CollectionId } from "@/lib/metrics/catalog";
+import { ident as q } from "@/lib/db/dialect";
+import { columnsOf, tableOf, type RingCollection as CollectionId } from "@/lib/resources";
 
 // Exports of the stored rows. CSV carries the typed columns exactly as stored (one row per
 // document); JSON carries the documents as the ring service sent them (the raw column).
 
-const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const HIDDEN = new Set(["id", "userId", "raw"]);
-
-/** The exported columns of a collection's table, in table order. */
+/** The exported columns of a collection's table, in table order (the registry's; not id, userId or raw). */
 export function exportColumns(collection: CollectionId): string[] {
-  const info = rawDb().prepare(`PRAGMA table_info(${q(COLLECTIONS[collection].table)})`).all() as Array<{ name: string }>;
-  return info.map((c) => c.name).filter((c) => !HIDDEN.has(c));
+  return ["documentId", "day", ...columnsOf(collection).map((c) => c.name), "syncedAt"];
 }
 
 type RangeOpts = { userId: string; collection: CollectionId; from?: string; to?: string };
@@ -53,7 +50,7 @@ export function readCollectionRows(opts: RangeOpts & { after: PageCursor; limit:
   const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
   const rows = rawDb()
     .prepare(
-      `SELECT id AS _cursor_id, ${cols.map(q).join(", ")} FROM ${q(COLLECTIONS[opts.collection].table)} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
+      `SELECT id AS _cursor_id, ${cols.map(q).join(", ")} FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
     )
     .all(...args, ...cursorArgs, opts.limit) as Array<Record<string, unknown> & { _cursor_id: number; day: string }>;
   const last = rows[rows.length - 1];
@@ -68,7 +65,7 @@ export function readCollectionDocuments(opts: RangeOpts & { after: PageCursor; l
   const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
   const rows = rawDb()
     .prepare(
-      `SELECT id, day, raw FROM ${q(COLLECTIONS[opts.collection].table)} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
+      `SELECT id, day, raw FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
     )
     .all(...args, ...cursorArgs, opts.limit) as Array<{ id: number; day: string; raw: string }>;
   const last = rows[rows.length - 1];
@@ -121,4 +118,3 @@ export function getPersonalInfoRaw(userId: string): unknown {
   }
 }
 
-export { COLLECTION_IDS as EXPORTABLE_COLLECTIONS };

@@ -38,7 +38,3 @@ export function markWebhookSubscription(id: string, status: WebhookSubscriptionR
     .prepare(`UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`)
     .run(status, lastError?.slice(0, 500) ?? null, toDbTime(new Date()), id);
 }
-
-export function deleteWebhookSubscription(id: string): void {
-  rawDb().prepare(`DELETE FROM webhook_subscription WHERE id = ?`).run(id);
-}

@@ -59,10 +59,6 @@ export function queuedWebhookWatermark(fromId = 0): { firstQueuedId: number | nu
   return { firstQueuedId: first?.id ?? null, maxId: max.id ?? 0 };
 }
 
-export function countQueuedWebhookEvents(): number {
-  return (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event WHERE status = 'queued'`).get() as { n: number }).n;
-}
-
 export function markWebhookEvent(id: number, status: "applied" | "ignored" | "failed", error?: string): void {
   rawDb()
     .prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`)
@@ -78,13 +74,6 @@ export function markWebhookEvents(rows: Array<{ id: number; reason: string }>, s
   db.transaction(() => {
     for (const r of rows) stmt.run(status, r.reason, now, r.id);
   })();
-}
-
-/** The newest notifications about a person (sync page). */
-export function listRecentWebhookEvents(ringUserId: string, limit = 20): WebhookEventRow[] {
-  return rawDb()
-    .prepare(`SELECT * FROM webhook_event WHERE ringUserId = ? ORDER BY id DESC LIMIT ?`)
-    .all(ringUserId, limit) as WebhookEventRow[];
 }
 
 /** Forgets processed notifications older than `before`. */

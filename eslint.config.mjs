@@ -1,0 +1,39 @@
+// ESLint (flat config; ESLint looks for it at the root). Next.js's rules (core web vitals,
+// React, the React compiler's hooks rules, accessibility, imports) and typescript-eslint's
+// recommended rules, on every source file; generated and built output is skipped. Runs in
+// `npm test` (e2e/run-all.mjs) and `npm run lint`.
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+import tseslint from "typescript-eslint";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  tseslint.configs.recommended,
+  {
+    rules: {
+      // a leading underscore marks a value left out on purpose (`const { raw: _raw, ...row } = …`)
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+      // metric ids are a typed union (lib/metrics/catalog.ts): a known id always has its metric
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TSNonNullExpression > CallExpression[callee.name=/^(getMetric|getResource)$/]", message: "getMetric/getResource take a typed id and never return undefined: no `!`." },
+      ],
+    },
+  },
+  {
+    // Test helpers read arbitrary JSON answers (emulator, app) and index into them freely.
+    files: ["**/*.test.ts", "**/*.spec.ts", "lib/emulator/test-utils.ts", "lib/test/**", "e2e/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // No React outside app/ and components/: test helpers there may be called use…() (Playwright and Vitest fixtures).
+    files: ["lib/**", "e2e/**", "prisma/**"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  globalIgnores([".next/**", "lib/generated/**", "node_modules/**", "e2e/test-results/**", "e2e/.data/**", "e2e/bench/.data/**", "e2e/chaos/.data/**", "next-env.d.ts"]),
+]);
