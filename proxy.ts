@@ -11,7 +11,7 @@
 //     isServedOverHttps), never over plain http, for requests that did not come through an https
 //     proxy: a configured https public URL decides then, known only at run time, not at build.
 import { NextResponse, type NextRequest } from "next/server";
-import { env } from "@/lib/env.mjs";
+import { configuredPublicUrl, env } from "@/lib/env.mjs";
 import { HSTS_HEADER, isServedOverHttps } from "@/lib/security-headers.mjs";
 
 /** Next's default serverActions.bodySizeLimit. */
@@ -23,7 +23,7 @@ function refuse(status: number, code: string, message: string): NextResponse {
 
 function withHsts(req: NextRequest, res: NextResponse): NextResponse {
   const https = isServedOverHttps({
-    configuredUrl: env.AUTH_URL ?? env.PUBLIC_URL ?? null,
+    configuredUrl: configuredPublicUrl(env),
     forwardedProto: req.headers.get("x-forwarded-proto"),
     requestUrl: req.url,
   });

@@ -131,6 +131,18 @@ export function parseEnv(source) {
 /** @typedef {ReturnType<typeof parseEnv>} Env */
 
 /**
+ * The configured public address of this Ringside: AUTH_URL (where people sign in; Auth.js
+ * builds its redirect URI from it), else PUBLIC_URL (where the ring service reaches the
+ * webhook), else null (then each request's own address: lib/auth/origin.ts). The one
+ * precedence, for the app and proxy.ts alike.
+ * @param {Pick<Env, "AUTH_URL" | "PUBLIC_URL">} e
+ * @returns {string | null}
+ */
+export function configuredPublicUrl(e) {
+  return e.AUTH_URL ?? e.PUBLIC_URL ?? null;
+}
+
+/**
  * What a running server needs beyond well-formed variables (checked at start, never at build:
  * an image is built without secrets). Outside demo mode the client secret must be the app's
  * own: webhook signatures are verified with it, and the demo secret is public.

@@ -2,24 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/api/errors";
 import { DRAIN_MAX_BYTES, parseMediaType, readBody, requireJsonMediaType, streamBody } from "@/lib/api/body";
+import { streamedRequest } from "@/lib/test/requests";
 
 /** A request whose body is `total` bytes in 64 KB chunks, declaring `declared` (or nothing); reports how much was pulled. */
-function streamed(total: number, declared?: number) {
-  let pulled = 0;
-  const chunk = new Uint8Array(65_536).fill(0x78);
-  const body = new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (pulled >= total) return c.close();
-      const n = Math.min(chunk.byteLength, total - pulled);
-      pulled += n;
-      c.enqueue(chunk.subarray(0, n));
-    },
-  });
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (declared !== undefined) headers["content-length"] = String(declared);
-  const req = new Request("http://x/api/import", { method: "POST", headers, body, duplex: "half" } as RequestInit);
-  return { req, pulled: () => pulled };
-}
+const streamed = (total: number, declared?: number) => streamedRequest("http://x/api/import", "POST", total, declared);
 
 async function code(p: Promise<unknown>): Promise<string | null> {
   const err = await p.then(() => null, (e: unknown) => e);

@@ -4,26 +4,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseJsonBody, withRoute } from "@/lib/api/handler";
 import { AppError } from "@/lib/api/errors";
+import { streamedRequest } from "@/lib/test/requests";
 
 const schema = z.object({ text: z.string() });
 
 /** A request whose body is `total` bytes in 64 KB chunks; reports how much was pulled. */
-function streamed(total: number, declare: boolean) {
-  let pulled = 0;
-  const chunk = new Uint8Array(65_536).fill(0x78);
-  const body = new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (pulled >= total) return c.close();
-      const n = Math.min(chunk.byteLength, total - pulled);
-      pulled += n;
-      c.enqueue(chunk.subarray(0, n));
-    },
-  });
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (declare) headers["content-length"] = String(total);
-  const req = new Request("http://x/api/notes/2026-01-01", { method: "PUT", headers, body, duplex: "half" } as RequestInit);
-  return { req, pulled: () => pulled };
-}
+const streamed = (total: number, declare: boolean) => streamedRequest("http://x/api/notes/2026-01-01", "PUT", total, declare ? total : undefined);
 
 async function refusal(p: Promise<unknown>) {
   const err = await p.then(() => null, (e: unknown) => e);

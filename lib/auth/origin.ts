@@ -1,6 +1,6 @@
 import "server-only";
 import { headers } from "next/headers";
-import { env } from "@/lib/env.mjs";
+import { configuredPublicUrl, env } from "@/lib/env.mjs";
 import { isServedOverHttps } from "@/lib/security-headers.mjs";
 
 /**
@@ -20,7 +20,7 @@ const first = (value: string | null | undefined) => value?.split(",")[0]?.trim()
 
 /** The configured public origin (AUTH_URL, else PUBLIC_URL), or null when neither is set. */
 export function configuredOrigin(): string | null {
-  const configured = env.AUTH_URL ?? env.PUBLIC_URL;
+  const configured = configuredPublicUrl(env);
   return configured ? new URL(configured).origin : null;
 }
 

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
+import { absorbCookies, cookieHeader, emulatorControl, type Jar } from "@/lib/test/auth-flow";
 
 const APP = "http://localhost:3999";
 const CLIENT = {
@@ -21,30 +22,13 @@ let invites: typeof import("@/lib/auth/invites");
 let crypto: typeof import("@/lib/ring/crypto");
 let setupCode: typeof import("@/lib/auth/setup-code");
 
-type Jar = Map<string, string>;
-
-function cookieHeader(jar: Jar): string {
-  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-}
-
-function absorb(jar: Jar, res: Response): void {
-  for (const c of res.headers.getSetCookie()) {
-    const [pair, ...attrs] = c.split(";");
-    const eq = pair!.indexOf("=");
-    const name = pair!.slice(0, eq).trim();
-    const value = pair!.slice(eq + 1).trim();
-    const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim()));
-    if (expired || value === "") jar.delete(name);
-    else jar.set(name, value);
-  }
-}
 
 async function app(method: "GET" | "POST", path: string, jar: Jar, form?: Record<string, string>): Promise<Response> {
   const headers: Record<string, string> = { cookie: cookieHeader(jar) };
   if (form) headers["content-type"] = "application/x-www-form-urlencoded";
   const req = new NextRequest(new URL(path, APP), { method, headers, body: form ? new URLSearchParams(form).toString() : undefined });
   const res = await (method === "GET" ? route.GET(req) : route.POST(req));
-  absorb(jar, res);
+  absorbCookies(jar, res);
   return res;
 }
 
@@ -52,15 +36,8 @@ async function emulator(path: string, init?: RequestInit): Promise<Response> {
   return fetch(new URL(path, emu.url), { redirect: "manual", ...init });
 }
 
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await emulator(path, {
-    method,
-    headers: body === undefined ? undefined : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  return emulatorControl<T>(emu.url, method, path, body);
 }
 
 /** Starts Connect: csrf + POST /api/auth/signin/ring; returns the authorize URL. */

@@ -4,7 +4,6 @@
 // nothing stored), scopes mapped to Ringside's model, refresh and revocation at the provider's
 // own endpoints.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { AuthFlow, type Jar } from "@/lib/test/auth-flow";
 
 const APP = "http://localhost:3998";
@@ -17,36 +16,22 @@ const CLIENT = {
 };
 const ALL = "email personal daily heartrate workout tag session spo2Daily";
 
-let emu: RunningEmulator;
+let emu: AuthFlow["emu"];
 let flow: AuthFlow;
 let crypto: typeof import("@/lib/ring/crypto");
 let tokens: typeof import("@/lib/ring/tokens");
 let ringOauth: typeof import("@/lib/ring/oauth");
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: "2026-03-15" });
-  flow = new AuthFlow(APP, emu);
-  await flow.control("POST", "/_emulator/clients", CLIENT);
-  Object.assign(process.env, {
-    AUTH_URL: APP,
-    RING_API_BASE_URL: emu.url,
-    RING_OAUTH_ISSUER: `${emu.url}/oauth/v2/ext/oauth-anonymous`,
-    RING_CLIENT_ID: CLIENT.client_id,
-    RING_CLIENT_SECRET: CLIENT.client_secret,
-    RING_SCOPES: ALL,
-    ALLOWED_EMAILS: "*@allowed.test",
-    SYNC_DISABLED: "1",
-  });
+  flow = await AuthFlow.start(APP, CLIENT, (url) => ({ RING_OAUTH_ISSUER: `${url}/oauth/v2/ext/oauth-anonymous`, RING_SCOPES: ALL, ALLOWED_EMAILS: "*@allowed.test" }));
+  emu = flow.emu;
   await flow.load();
   crypto = await import("@/lib/ring/crypto");
   tokens = await import("@/lib/ring/tokens");
   ringOauth = await import("@/lib/ring/oauth");
 });
 
-afterAll(async () => {
-  await flow?.db.$disconnect();
-  await emu?.close();
-});
+afterAll(() => flow?.close());
 
 describe("Connect your ring through the newer identity provider (RING_OAUTH_ISSUER)", () => {
   it("asks the discovered authorize address for the provider's scope names, with PKCE and state", async () => {

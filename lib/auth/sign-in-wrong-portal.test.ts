@@ -4,7 +4,6 @@
 // on its own explanation, and a refused refresh marks the connection "wrong_portal" once
 // instead of retrying forever.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { AuthFlow, type Jar } from "@/lib/test/auth-flow";
 
 const APP = "http://localhost:3997";
@@ -16,30 +15,17 @@ const CLIENT = {
   portal: "developer",
 };
 
-let emu: RunningEmulator;
 let flow: AuthFlow;
 let tokens: typeof import("@/lib/ring/tokens");
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: "2026-03-15" });
-  flow = new AuthFlow(APP, emu);
-  await flow.control("POST", "/_emulator/clients", CLIENT);
-  Object.assign(process.env, {
-    AUTH_URL: APP,
-    RING_API_BASE_URL: emu.url,
-    RING_CLIENT_ID: CLIENT.client_id,
-    RING_CLIENT_SECRET: CLIENT.client_secret,
-    SYNC_DISABLED: "1",
-  });
+  flow = await AuthFlow.start(APP, CLIENT);
   delete process.env.RING_OAUTH_ISSUER;
   await flow.load();
   tokens = await import("@/lib/ring/tokens");
 });
 
-afterAll(async () => {
-  await flow?.db.$disconnect();
-  await emu?.close();
-});
+afterAll(() => flow?.close());
 
 describe("a developer-portal app used with the legacy provider", () => {
   it("the code exchange at the legacy token address (400 invalid_request) ends on the wrong_portal explanation; nothing stored", async () => {

@@ -470,6 +470,29 @@ function findDeveloperToken(ctx: EmulatorContext, value: string, hint: string | 
 }
 
 /**
+ * The common part of the newer provider's revoke and introspect: the form, the calling client,
+ * the `token` (logged by fingerprint) and the token it names, if it is one of the provider's.
+ */
+async function readDeveloperTokenRequest(
+  ctx: EmulatorContext,
+  req: Request,
+  meta: RequestMeta,
+  kind: "revoke" | "introspect",
+): Promise<{ ok: false; response: Response } | { ok: true; clientId: string; token: string; known: AccessToken | RefreshToken | undefined }> {
+  meta.kind = kind;
+  meta.provider = "developer";
+  const form = await readPostForm(req, REVOKE_PARAMS);
+  if (!form.ok) return form;
+  const auth = clientOf(ctx, req, form.body, "developer", false);
+  if (!auth.ok) return auth;
+  meta.clientId = auth.client.clientId;
+  const token = form.body.get("token");
+  if (!token) return { ok: false, response: oauthError("invalid_request", "token is required.") };
+  meta.tokenFingerprint = fingerprint(token); // the request log names the token
+  return { ok: true, clientId: auth.client.clientId, token, known: findDeveloperToken(ctx, token, form.body.get("token_type_hint")) };
+}
+
+/**
  * POST /oauth/v2/ext/oauth-revoke (RFC 7009): form `token`, optional `token_type_hint`,
  * client authentication (Basic or body). Revokes an access token with its refresh token or a
  * refresh token with its access token. Unknown tokens, tokens of another client and an
@@ -477,20 +500,11 @@ function findDeveloperToken(ctx: EmulatorContext, value: string, hint: string | 
  * valid).
  */
 export async function handleDeveloperRevoke(ctx: EmulatorContext, req: Request, meta: RequestMeta): Promise<Response> {
-  meta.kind = "revoke";
-  meta.provider = "developer";
-  const form = await readPostForm(req, REVOKE_PARAMS);
-  if (!form.ok) return form.response;
-  const auth = clientOf(ctx, req, form.body, "developer", false);
-  if (!auth.ok) return auth.response;
-  meta.clientId = auth.client.clientId;
-  const token = form.body.get("token");
-  if (!token) return oauthError("invalid_request", "token is required.");
-  meta.tokenFingerprint = fingerprint(token); // the request log names the token revoked
-  const known = findDeveloperToken(ctx, token, form.body.get("token_type_hint"));
-  if (known && known.clientId === auth.client.clientId) {
-    meta.userId = known.userId;
-    ctx.state.revokeToken(token);
+  const r = await readDeveloperTokenRequest(ctx, req, meta, "revoke");
+  if (!r.ok) return r.response;
+  if (r.known && r.known.clientId === r.clientId) {
+    meta.userId = r.known.userId;
+    ctx.state.revokeToken(r.token);
   }
   return empty(200, { "cache-control": "no-store" });
 }
@@ -500,19 +514,11 @@ export async function handleDeveloperRevoke(ctx: EmulatorContext, req: Request, 
  * calling client, scope, client_id, token_type, exp, iat, sub and iss.
  */
 export async function handleIntrospect(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta): Promise<Response> {
-  meta.kind = "introspect";
-  meta.provider = "developer";
-  const form = await readPostForm(req, REVOKE_PARAMS);
-  if (!form.ok) return form.response;
-  const auth = clientOf(ctx, req, form.body, "developer", false);
-  if (!auth.ok) return auth.response;
-  meta.clientId = auth.client.clientId;
-  const token = form.body.get("token");
-  if (!token) return oauthError("invalid_request", "token is required.");
-  meta.tokenFingerprint = fingerprint(token); // the request log names the token revoked
-  const known = findDeveloperToken(ctx, token, form.body.get("token_type_hint"));
+  const r = await readDeveloperTokenRequest(ctx, req, meta, "introspect");
+  if (!r.ok) return r.response;
+  const known = r.known;
   const headers = { "cache-control": "no-store" };
-  if (!known || known.clientId !== auth.client.clientId || known.revoked) return json({ active: false }, 200, headers);
+  if (!known || known.clientId !== r.clientId || known.revoked) return json({ active: false }, 200, headers);
   const iss = providerView(ctx, url, "developer").iss;
   if ("expiresAt" in known) {
     if (known.expiresAt <= ctx.now()) return json({ active: false }, 200, headers);

@@ -63,36 +63,33 @@ export type AuthCode = {
   usedAt: number | null;
 };
 
-export type AccessToken = {
+/** What every token carries: its value, whose it is, what it grants, under which provider. */
+type TokenBase = {
   value: string;
   clientId: string;
   userId: string;
   scopes: Scope[];
   scopeNames: string[];
   provider: Portal;
+  /** Every token descending from one authorization (code, implicit grant) shares this id. */
+  grantId: string;
+};
+
+export type AccessToken = TokenBase & {
   issuedAt: number;
   expiresAt: number;
   revoked: boolean;
   flow: "authorization_code" | "refresh_token" | "implicit" | "control";
   refreshToken: string | null;
-  /** Every token descending from one authorization (code, implicit grant) shares this id. */
-  grantId: string;
 };
 
-export type RefreshToken = {
-  value: string;
-  clientId: string;
-  userId: string;
-  scopes: Scope[];
-  scopeNames: string[];
-  provider: Portal;
+export type RefreshToken = TokenBase & {
   accessToken: string;
   /** Set when the token was exchanged (single use). */
   usedAt: number | null;
   revoked: boolean;
   /** The access token that replaced it, for diagnostics. */
   rotatedTo: string | null;
-  grantId: string;
 };
 
 export type WebhookSubscription = {

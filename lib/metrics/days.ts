@@ -45,6 +45,11 @@ export function indexToDay(index: number): string {
   return new Date(index * MS_PER_DAY).toISOString().slice(0, 10);
 }
 
+/** The UTC calendar day of an instant (the server's view of "today"; a person's day may differ by one). */
+export function utcDay(ms: number): string {
+  return indexToDay(Math.floor(ms / MS_PER_DAY));
+}
+
 export function addDays(day: string, n: number): string {
   return indexToDay(dayToIndex(day) + n);
 }

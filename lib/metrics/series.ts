@@ -7,9 +7,9 @@ import {
   comparePeriods,
   computeSeriesStats,
   countCategories,
-  type AnomalyFlag,
   type Num,
   type PeriodComparison,
+  type SeriesStats,
 } from "@/lib/metrics/stats";
 
 export type DayValue<T = number | null> = { day: string; value: T };
@@ -44,21 +44,13 @@ export function warmupFrom(from: string, to: string): string {
   return addDays(from, -Math.max(BASELINE_DAYS, len));
 }
 
-export type NumericSeries = {
+export type NumericSeries = SeriesStats & {
   kind: "numeric";
   metric: string;
   from: string;
   to: string;
   /** one slot per day from `from` to `to` */
   value: Num[];
-  avg7: Num[];
-  avg30: Num[];
-  baseMean: Num[];
-  baseLow: Num[];
-  baseHigh: Num[];
-  flag: AnomalyFlag[];
-  /** days that belong to a run of out-of-band days */
-  run: boolean[];
   summary: { n: number; mean: number | null; min: number | null; max: number | null; days: number; anomalies: number };
   comparison: PeriodComparison;
 };

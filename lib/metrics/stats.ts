@@ -134,6 +134,7 @@ export function anomalyRuns(flags: readonly AnomalyFlag[], minLength = ANOMALY_R
   return out;
 }
 
+/** Per-day statistics of a series (`run`: days that belong to a run of out-of-band days). */
 export type SeriesStats = {
   avg7: Num[];
   avg30: Num[];

@@ -11,14 +11,10 @@ export const dailyActivity = defineResource({
   label: "Activity",
   sharedLabel: "Daily activity",
   scope: "daily",
-  webhookDataType: "daily_activity",
   // a date-only end excludes its own day (the document's timestamp is 04:00 local)
   window: { param: "date", start: "inclusive", end: "exclusive" },
-  key: "documentId",
   schema: (k) =>
-    k.z.looseObject({
-      id: k.id,
-      day: k.day,
+    k.document({
       timestamp: k.text,
       score: k.optNum,
       active_calories: k.num,
@@ -65,29 +61,12 @@ export const dailyActivity = defineResource({
     ...nestedInts("contributors", CONTRIBUTORS),
   ],
   metrics: {
-    "activity.score": {
-      from: { column: "score" },
-      label: "Activity score",
-      short: "Activity",
-      group: "Activity",
-      unit: "score",
-      direction: "higher",
-      kind: "score",
-      isHeadline: true,
-    },
+    "activity.score": { from: { column: "score" }, label: "Activity score", short: "Activity", group: "Activity", unit: "score", direction: "higher", kind: "score", isHeadline: true },
     "activity.steps": { from: { column: "steps" }, label: "Steps", group: "Activity", unit: "steps", direction: "higher", kind: "count", isHeadline: true },
     "activity.active_calories": { from: { column: "active_calories" }, label: "Active calories", group: "Activity", unit: "kcal", direction: "higher", kind: "measure", isHeadline: true },
     "activity.total_calories": { from: { column: "total_calories" }, label: "Total calories", group: "Activity", unit: "kcal", direction: "neutral", kind: "measure" },
     "activity.target_calories": { from: { column: "target_calories" }, label: "Calorie target", group: "Activity", unit: "kcal", direction: "neutral", kind: "measure" },
-    "activity.equivalent_walking_distance": {
-      from: { column: "equivalent_walking_distance" },
-      label: "Walking-equivalent distance",
-      short: "Distance",
-      group: "Activity",
-      unit: "m",
-      direction: "higher",
-      kind: "measure",
-    },
+    "activity.equivalent_walking_distance": { from: { column: "equivalent_walking_distance" }, label: "Walking-equivalent distance", short: "Distance", group: "Activity", unit: "m", direction: "higher", kind: "measure" },
     "activity.target_meters": { from: { column: "target_meters" }, label: "Distance target", group: "Activity", unit: "m", direction: "neutral", kind: "measure" },
     "activity.meters_to_target": { from: { column: "meters_to_target" }, label: "Distance to target", group: "Activity", unit: "m", direction: "lower", kind: "measure", isSigned: true },
     "activity.average_met_minutes": { from: { column: "average_met_minutes" }, label: "Average MET", group: "Activity", unit: "MET", direction: "higher", kind: "measure", decimals: 2 },

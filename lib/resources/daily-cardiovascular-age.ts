@@ -7,8 +7,6 @@ export const dailyCardiovascularAge = defineResource({
   label: "Cardiovascular age",
   sharedLabel: "Cardiovascular age",
   scope: "daily",
-  webhookDataType: "daily_cardiovascular_age",
-  window: { param: "date", start: "inclusive", end: "inclusive" },
   key: "day",
   note: "The real service may omit `id` here (facts §3.7): unique per person and day.",
   schema: (k) =>
@@ -23,25 +21,7 @@ export const dailyCardiovascularAge = defineResource({
     { name: "pulse_wave_velocity", type: "float" },
   ],
   metrics: {
-    "cardio.vascular_age": {
-      from: { column: "vascular_age" },
-      label: "Cardiovascular age",
-      short: "CV age",
-      group: "Heart health",
-      unit: "years",
-      direction: "lower",
-      kind: "measure",
-      isHeadline: true,
-    },
-    "cardio.pulse_wave_velocity": {
-      from: { column: "pulse_wave_velocity" },
-      label: "Pulse wave velocity",
-      short: "PWV",
-      group: "Heart health",
-      unit: "m/s",
-      direction: "lower",
-      kind: "measure",
-      decimals: 2,
-    },
+    "cardio.vascular_age": { from: { column: "vascular_age" }, label: "Cardiovascular age", short: "CV age", group: "Heart health", unit: "years", direction: "lower", kind: "measure", isHeadline: true },
+    "cardio.pulse_wave_velocity": { from: { column: "pulse_wave_velocity" }, label: "Pulse wave velocity", short: "PWV", group: "Heart health", unit: "m/s", direction: "lower", kind: "measure", decimals: 2 },
   },
 });

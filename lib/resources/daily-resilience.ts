@@ -1,4 +1,4 @@
-import { defineResource } from "@/lib/resources/define";
+import { closedList, defineResource } from "@/lib/resources/define";
 
 /**
  * DailyResilienceModel. `level` is required and non-null in the spec; it is read tolerantly (a
@@ -10,13 +10,8 @@ export const dailyResilience = defineResource({
   label: "Resilience",
   sharedLabel: "Resilience",
   scope: "daily",
-  webhookDataType: "daily_resilience",
-  window: { param: "date", start: "inclusive", end: "inclusive" },
-  key: "documentId",
   schema: (k) =>
-    k.z.looseObject({
-      id: k.id,
-      day: k.day,
+    k.document({
       level: k.openEnum,
       contributors: k.z.looseObject({ sleep_recovery: k.num, daytime_recovery: k.num, stress: k.num }),
     }),
@@ -24,28 +19,23 @@ export const dailyResilience = defineResource({
     {
       name: "level",
       type: "text",
-      categories: [
-        { value: "limited", label: "Limited", color: "var(--cat-limited)" },
-        { value: "adequate", label: "Adequate", color: "var(--cat-adequate)" },
-        { value: "solid", label: "Solid", color: "var(--cat-solid)" },
-        { value: "strong", label: "Strong", color: "var(--cat-strong)" },
-        { value: "exceptional", label: "Exceptional", color: "var(--cat-exceptional)" },
-      ],
+      categories: closedList(
+        [
+          ["limited", "Limited"],
+          ["adequate", "Adequate"],
+          ["solid", "Solid"],
+          ["strong", "Strong"],
+          ["exceptional", "Exceptional"],
+        ],
+        { colored: true },
+      ),
     },
     { name: "sleep_recovery", type: "float", from: "contributors.sleep_recovery" },
     { name: "daytime_recovery", type: "float", from: "contributors.daytime_recovery" },
     { name: "stress", type: "float", from: "contributors.stress" },
   ],
   metrics: {
-    "resilience.level": {
-      from: { column: "level" },
-      label: "Resilience level",
-      short: "Resilience",
-      group: "Resilience",
-      unit: "count",
-      direction: "higher",
-      kind: "category",
-    },
+    "resilience.level": { from: { column: "level" }, label: "Resilience level", short: "Resilience", group: "Resilience", unit: "count", direction: "higher", kind: "category" },
     "resilience.sleep_recovery": { from: { column: "sleep_recovery" }, label: "Sleep recovery", group: "Resilience", unit: "score", direction: "higher", kind: "score", decimals: 1, isContributor: true },
     "resilience.daytime_recovery": { from: { column: "daytime_recovery" }, label: "Daytime recovery", group: "Resilience", unit: "score", direction: "higher", kind: "score", decimals: 1, isContributor: true },
     "resilience.stress": { from: { column: "stress" }, label: "Stress balance", group: "Resilience", unit: "score", direction: "higher", kind: "score", decimals: 1, isContributor: true },

@@ -9,29 +9,15 @@ export const dailySleep = defineResource({
   label: "Sleep",
   sharedLabel: "Sleep score",
   scope: "daily",
-  webhookDataType: "daily_sleep",
-  window: { param: "date", start: "inclusive", end: "inclusive" },
-  key: "documentId",
   schema: (k) =>
-    k.z.looseObject({
-      id: k.id,
-      day: k.day,
+    k.document({
       timestamp: k.text,
       contributors: k.optNumbers(CONTRIBUTORS),
       score: k.optNum,
     }),
   columns: [{ name: "timestamp", type: "text" }, { name: "score", type: "int" }, ...nestedInts("contributors", CONTRIBUTORS)],
   metrics: {
-    "sleep.score": {
-      from: { column: "score" },
-      label: "Sleep score",
-      short: "Sleep",
-      group: "Sleep",
-      unit: "score",
-      direction: "higher",
-      kind: "score",
-      isHeadline: true,
-    },
+    "sleep.score": { from: { column: "score" }, label: "Sleep score", short: "Sleep", group: "Sleep", unit: "score", direction: "higher", kind: "score", isHeadline: true },
     ...contributorMetrics("sleep", "Sleep contributors", [
       ["total_sleep", "Total sleep (contributor)"],
       ["efficiency", "Efficiency (contributor)"],

@@ -7,13 +7,8 @@ export const dailySpo2 = defineResource({
   label: "Blood oxygen",
   sharedLabel: "Blood oxygen (SpO2)",
   scope: "spo2Daily",
-  webhookDataType: "daily_spo2",
-  window: { param: "date", start: "inclusive", end: "inclusive" },
-  key: "documentId",
   schema: (k) =>
-    k.z.looseObject({
-      id: k.id,
-      day: k.day,
+    k.document({
       spo2_percentage: k.z.looseObject({ average: k.optNum }).nullish(),
       breathing_disturbance_index: k.optNum,
     }),
@@ -22,27 +17,7 @@ export const dailySpo2 = defineResource({
     { name: "breathing_disturbance_index", type: "int" },
   ],
   metrics: {
-    "spo2.spo2_average": {
-      from: { column: "spo2_average" },
-      label: "SpO₂ average",
-      short: "SpO₂",
-      group: "Blood oxygen",
-      unit: "%",
-      direction: "higher",
-      kind: "measure",
-      decimals: 1,
-      isHeadline: true,
-    },
-    "spo2.breathing_disturbance_index": {
-      from: { column: "breathing_disturbance_index" },
-      label: "Breathing disturbance index",
-      short: "BDI",
-      group: "Blood oxygen",
-      unit: "count",
-      direction: "lower",
-      kind: "count",
-      isHeadline: true,
-      description: "Breathing disturbances per hour of sleep.",
-    },
+    "spo2.spo2_average": { from: { column: "spo2_average" }, label: "SpO₂ average", short: "SpO₂", group: "Blood oxygen", unit: "%", direction: "higher", kind: "measure", decimals: 1, isHeadline: true },
+    "spo2.breathing_disturbance_index": { from: { column: "breathing_disturbance_index" }, label: "Breathing disturbance index", short: "BDI", group: "Blood oxygen", unit: "count", direction: "lower", kind: "count", isHeadline: true, description: "Breathing disturbances per hour of sleep." },
   },
 });

@@ -116,7 +116,15 @@ export type SchemaKit = {
   sample: z.ZodType<{ interval: number; items: unknown[]; timestamp: string }>;
   /** a loose object of optional numbers, one per name (contributors) */
   optNumbers<const K extends string>(names: readonly K[]): z.ZodObject<{ [P in K]: z.ZodOptional<z.ZodNullable<z.ZodNumber>> }, z.core.$loose>;
+  /** a dated document: a loose object with the required `id` and `day`, and these fields */
+  document<S extends z.ZodRawShape>(fields: S): z.ZodObject<{ id: z.ZodString; day: z.ZodString } & S, z.core.$loose>;
 };
+
+/** Daily documents and periods unless an entry says otherwise: both bounds of a date filter inclusive. */
+const INCLUSIVE_DATES: DateWindowRule = { param: "date", start: "inclusive", end: "inclusive" };
+
+type Key = "documentId" | "day" | "person";
+type WindowOf<Kind extends ResourceKind> = Kind extends "snapshot" ? null : DateWindowRule;
 
 export type ResourceInput<
   Name extends string,
@@ -136,15 +144,16 @@ export type ResourceInput<
   sharedLabel: string;
   /** the consent scope the service requires for it (403 without) */
   scope: RingScope;
-  /** the webhook `data_type` that announces its changes; null when there is none */
-  webhookDataType: string | null;
-  /** list routes: the observed semantics of the date filter; null for a snapshot */
-  window: Kind extends "snapshot" ? null : DateWindowRule;
+  /** the webhook `data_type` that announces its changes; null when there is none (default: the name; a snapshot: none) */
+  webhookDataType?: string | null;
+  /** list routes: the observed semantics of the date filter (default: both bounds inclusive; a snapshot has none) */
+  window?: WindowOf<Kind>;
   /**
-   * What a stored document is unique by (besides the person): its `id`, or its `day` where the
-   * real service may omit the id (cardiovascular age, facts §3.7); a snapshot is one per person.
+   * What a stored document is unique by (besides the person): its `id` (the default), or its
+   * `day` where the real service may omit the id (cardiovascular age, facts §3.7); a snapshot is
+   * one per person.
    */
-  key: "documentId" | "day" | "person";
+  key?: Key;
   /** a note on the Prisma model (why the key differs, …) */
   note?: string;
   /** the document's zod schema, tolerant as the OpenAPI document allows (see lib/ring/schemas.ts) */
@@ -161,7 +170,12 @@ export type Resource<
   Cols extends readonly ColumnDef[] = readonly ColumnDef[],
   Metrics extends Record<string, MetricSpec<Cols[number]["name"]>> = Record<string, MetricSpec>,
   Schema extends z.ZodType = z.ZodType,
-> = ResourceInput<Name, Kind, Cols, Metrics, Schema> & { table: string };
+> = Omit<ResourceInput<Name, Kind, Cols, Metrics, Schema>, "table" | "webhookDataType" | "window" | "key"> & {
+  table: string;
+  webhookDataType: string | null;
+  window: WindowOf<Kind>;
+  key: Key;
+};
 
 /**
  * Declares one resource. The column names are checked at compile time: a metric can only name
@@ -174,7 +188,14 @@ export function defineResource<
   const Metrics extends Record<string, MetricSpec<Cols[number]["name"]>>,
   Schema extends z.ZodType,
 >(input: ResourceInput<Name, Kind, Cols, Metrics, Schema>): Resource<Name, Kind, Cols, Metrics, Schema> {
-  return { ...input, table: input.table ?? input.name };
+  const snapshot = input.kind === "snapshot";
+  return {
+    ...input,
+    table: input.table ?? input.name,
+    webhookDataType: input.webhookDataType !== undefined ? input.webhookDataType : snapshot ? null : input.name,
+    window: (input.window ?? (snapshot ? null : INCLUSIVE_DATES)) as WindowOf<Kind>,
+    key: input.key ?? (snapshot ? "person" : "documentId"),
+  };
 }
 
 /** int columns read from `<object>.<name>` (a score's contributors). */
@@ -193,4 +214,12 @@ export function contributorMetrics<const P extends string, const E extends reado
     out[`${prefix}.${column}`] = { from: { column }, label, group, unit: "score", direction: "higher", kind: "score", isContributor: true };
   }
   return out as { [I in E[number] as `${P}.${I[0]}`]: MetricSpec<I[0]> };
+}
+
+/**
+ * One of the service's closed lists: its values with their labels, in chart order (worst first).
+ * `colored`: charted, each value with the CSS colour var(--cat-<value>) of app/globals.css.
+ */
+export function closedList(entries: ReadonlyArray<readonly [value: string, label: string]>, opts: { colored?: boolean } = {}): CategoryDef[] {
+  return entries.map(([value, label]) => (opts.colored ? { value, label, color: `var(--cat-${value})` } : { value, label }));
 }

@@ -12,18 +12,7 @@ export const personalInfo = defineResource({
   label: "Personal details",
   sharedLabel: "Age, sex, height and weight",
   scope: "personal",
-  webhookDataType: null,
-  window: null,
-  key: "person",
-  schema: (k) =>
-    k.z.looseObject({
-      id: k.id.nullish(),
-      age: k.optNum,
-      weight: k.optNum,
-      height: k.optNum,
-      biological_sex: k.optText,
-      email: k.optText,
-    }),
+  schema: (k) => k.optNumbers(["age", "weight", "height"]).extend({ id: k.id.nullish(), biological_sex: k.optText, email: k.optText }),
   columns: [
     { name: "age", type: "int" },
     { name: "weight", type: "float" },

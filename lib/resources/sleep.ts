@@ -1,4 +1,4 @@
-import { defineResource, type ColumnDef, type MetricSpec } from "@/lib/resources/define";
+import { closedList, defineResource, type ColumnDef, type MetricSpec } from "@/lib/resources/define";
 import { READINESS_CONTRIBUTORS } from "@/lib/resources/daily-readiness";
 
 const ints = <const K extends string>(names: readonly K[]): Array<ColumnDef<K>> => names.map((name) => ({ name, type: "int" as const }));
@@ -34,14 +34,10 @@ export const sleepPeriods = defineResource({
   label: "Sleep periods",
   sharedLabel: "Sleep periods (stages, heart rate, HRV)",
   scope: "daily",
-  webhookDataType: "sleep",
   // end needs +1 day; one report says the start is exclusive too
   window: { param: "date", start: "conflicting", end: "exclusive" },
-  key: "documentId",
   schema: (k) =>
-    k.z.looseObject({
-      id: k.id,
-      day: k.day,
+    k.document({
       bedtime_start: k.text,
       bedtime_end: k.text,
       low_battery_alert: k.z.boolean(),
@@ -80,13 +76,13 @@ export const sleepPeriods = defineResource({
     {
       name: "type",
       type: "text",
-      categories: [
-        { value: "deleted", label: "Deleted" },
-        { value: "sleep", label: "Sleep" },
-        { value: "long_sleep", label: "Long sleep" },
-        { value: "late_nap", label: "Late nap" },
-        { value: "rest", label: "Rest" },
-      ],
+      categories: closedList([
+        ["deleted", "Deleted"],
+        ["sleep", "Sleep"],
+        ["long_sleep", "Long sleep"],
+        ["late_nap", "Late nap"],
+        ["rest", "Rest"],
+      ]),
     },
     { name: "bedtime_start", type: "text" },
     { name: "bedtime_end", type: "text" },

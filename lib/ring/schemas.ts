@@ -41,6 +41,7 @@ const KIT: SchemaKit = {
   sample: ringSampleSchema,
   optNumbers: <const K extends string>(names: readonly K[]) =>
     z.looseObject(Object.fromEntries(names.map((n) => [n, optNum])) as { [P in K]: typeof optNum }),
+  document: <S extends z.ZodRawShape>(fields: S) => z.looseObject({ id: text.min(1), day: isoDay, ...fields }),
 };
 
 type SchemaOf<N extends ResourceName> = ReturnType<ResourceOf<N>["schema"]>;

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
+import { emulatorControl } from "@/lib/test/auth-flow";
 
 const CLIENT = { client_id: "ringside-tokens-test", client_secret: "tokens-test-secret" };
 
@@ -10,15 +11,8 @@ let tokens: typeof import("@/lib/ring/tokens");
 let dbMod: typeof import("@/lib/db");
 let accounts: typeof import("@/lib/db/queries/accounts");
 
-async function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emu.url}${path}`, {
-    method,
-    headers: body === undefined ? undefined : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  return emulatorControl<T>(emu.url, method, path, body);
 }
 
 type Issued = { access_token: string; refresh_token: string; user_id: string; expires_in: number; scope: string };

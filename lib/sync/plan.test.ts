@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { addDays, diffDays as daysBetween } from "@/lib/metrics/days";
 import {
-  addDays,
-  daysBetween,
   estimateEtaSeconds,
   inWindow,
   latestPossibleDay,

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { addDays, diffDays, utcDay } from "@/lib/metrics/days";
 import type { DateWindowRule, Inclusivity } from "@/lib/resources/define";
 
 // Pure: which date windows to ask for, and how to read the answers (ring-api-facts §2.4).
@@ -15,25 +16,6 @@ import type { DateWindowRule, Inclusivity } from "@/lib/resources/define";
 export type DayWindow = { from: string; to: string };
 export type DataFamilyName = "usercollection" | "sandbox";
 
-const DAY_MS = 86_400_000;
-
-function dayMs(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`);
-}
-
-export function addDays(day: string, n: number): string {
-  return new Date(dayMs(day) + n * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Whole days from `a` to `b` (b - a). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((dayMs(b) - dayMs(a)) / DAY_MS);
-}
-
-/** The UTC calendar day of an instant. */
-export function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
-}
 
 /**
  * The last day any document can carry right now. A person east of UTC is already on the
@@ -112,9 +94,9 @@ export function resumeDayAfterPage(days: string[], previous: string): string | n
 export function progressFraction(opts: { firstDay: string | null; cursorDay: string | null; endDay: string; done: boolean }): number {
   if (opts.done) return 1;
   if (!opts.firstDay || !opts.cursorDay) return 0;
-  const total = daysBetween(opts.firstDay, opts.endDay);
+  const total = diffDays(opts.firstDay, opts.endDay);
   if (total <= 0) return 0.99;
-  return Math.min(0.99, Math.max(0, daysBetween(opts.firstDay, opts.cursorDay) / total));
+  return Math.min(0.99, Math.max(0, diffDays(opts.firstDay, opts.cursorDay) / total));
 }
 
 /** Seconds left at the rate so far, or null when it cannot be told yet. */
