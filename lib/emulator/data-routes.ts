@@ -456,13 +456,15 @@ export async function handleDataRoute(
     const end = bounds.end_date?.wall ?? `${today}T00:00:00`;
     const defaultStart = family === "sandbox" && !bounds.end_date ? SANDBOX_FIRST_DAY : shiftDay(end.slice(0, 10), -1);
     const start = bounds.start_date?.wall ?? `${defaultStart}T00:00:00`;
-    if (collection !== "ring_configuration" && start > end) return problem(400, "Start date must be before end date.");
     window = {
       start,
       end,
       startMs: bounds.start_date?.instant ?? Date.parse(`${start}Z`),
       endMs: bounds.end_date?.instant ?? Date.parse(`${end}Z`),
     };
+    // Collections compared on instants (workout, session) order the bounds as instants.
+    const startAfterEnd = collection === "workout" || collection === "session" ? window.startMs > window.endMs : start > end;
+    if (collection !== "ring_configuration" && startAfterEnd) return problem(400, "Start date must be before end date.");
   }
 
   const inWindow = windowPredicate(family, collection, window);

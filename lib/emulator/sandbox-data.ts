@@ -5,6 +5,7 @@
 // every one of the 14 days was worn), so they never change between runs or machines.
 // The objects are deeply frozen: copy before changing anything.
 import { DAILY_COLLECTIONS, addDays, dayToIndex, generateRange, type DailyCollection, type RingDocument } from "@/lib/emulator/fixtures";
+import { uuidFor } from "@/lib/emulator/prng";
 import type { TimeSeries } from "@/lib/emulator/resources";
 import type { Series } from "@/lib/emulator/timeseries";
 import { UserDocuments, type AnyDocument, type DocumentCollection } from "@/lib/emulator/user-data";
@@ -45,11 +46,37 @@ function sample(): UserDocuments {
   return sampleUser;
 }
 
+/**
+ * Rest mode of the sample fortnight. Its days hold no low-activity stretch, so the generator
+ * finds none; the sandbox shows the two shapes seen in real responses instead: a period on the
+ * least active day (2024-11-12, carrying an episode) and a zero-length toggle (start_time ==
+ * end_time). They are fixed documents; the sample heart rate does not reflect them.
+ */
+const SANDBOX_REST_MODE: AnyDocument[] = deepFreeze([
+  {
+    id: uuidFor("ringside-sandbox", "rest_mode_period", 0),
+    end_day: "2024-11-05",
+    end_time: "2024-11-05T20:41:00+00:00",
+    episodes: [],
+    start_day: "2024-11-05",
+    start_time: "2024-11-05T20:41:00+00:00",
+  },
+  {
+    id: uuidFor("ringside-sandbox", "rest_mode_period", 1),
+    end_day: "2024-11-13",
+    end_time: "2024-11-13T07:52:00+00:00",
+    episodes: [{ tags: ["tag_generic_sick"], timestamp: "2024-11-12T09:14:00+00:00" }],
+    start_day: "2024-11-12",
+    start_time: "2024-11-12T07:35:00+00:00",
+  },
+]);
+
 /** The sandbox's documents of any collection. Do not mutate. */
 export function sandboxDocuments(collection: DocumentCollection): readonly AnyDocument[] {
   if ((DAILY_COLLECTIONS as readonly string[]).includes(collection)) return SANDBOX_DOCUMENTS[collection as DailyCollection];
   if (collection === "sleep") return SANDBOX_SLEEP_DOCUMENTS;
-  return sample().list(collection);
+  const generated = sample().list(collection);
+  return collection === "rest_mode_period" && generated.length === 0 ? SANDBOX_REST_MODE : generated;
 }
 
 /** The sandbox's heart rate or battery samples, one local day at a time. */
