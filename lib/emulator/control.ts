@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { EmulatorContext } from "./context";
-import { isValidDay, isoWithOffset, parseDateBound } from "./dates";
+import { isValidDay, isoDay, isoWithOffset, parseDateBound } from "./dates";
 import { json, problem, validationError } from "./errors";
 import { dayToIndex } from "./fixtures";
 import { PORTALS, SCOPE_NAMES, developerNameFor, grantedScopes } from "./providers";
@@ -102,7 +102,7 @@ const NOT_A_DOCUMENT = "Time-series samples (heartrate, ring_battery_level) are 
  * that day's midnight UTC, `end` as a date includes that whole day; or a date-time); default the
  * whole history.
  */
-function listSamples(user: User, kind: TimeSeries, url: URL): { ok: true; data: Record<string, unknown>[] } | { ok: false; response: Response } {
+function listSamples(user: User, kind: TimeSeries, url: URL, now: number, today: string): { ok: true; data: Record<string, unknown>[] } | { ok: false; response: Response } {
   const bound = (param: "start" | "end") => {
     const raw = url.searchParams.get(param);
     if (raw === null || raw === "") return { ok: true as const, ms: param === "start" ? -Infinity : Infinity };
@@ -119,10 +119,12 @@ function listSamples(user: User, kind: TimeSeries, url: URL): { ok: true; data: 
   const toRow = kind === "heartrate" ? heartRateRow : batteryRow;
   const from = Number.isFinite(start.ms) ? Math.max(first, localDayOf(start.ms, docs.offsetMinutes)) : first;
   const to = Number.isFinite(end.ms) ? Math.min(last, localDayOf(end.ms, docs.offsetMinutes)) : last;
+  // What the data routes serve: on the data's last day, nothing after now.
+  const until = Math.min(end.ms, isoDay(now) === today ? now : Infinity);
   const data: Record<string, unknown>[] = [];
   for (let idx = from; idx <= to; idx++) {
     const s = docs.seriesDay(kind, idx);
-    for (let i = 0; i < s.n; i++) if (s.t[i]! >= start.ms && s.t[i]! <= end.ms) data.push(toRow(s, i));
+    for (let i = 0; i < s.n; i++) if (s.t[i]! >= start.ms && s.t[i]! <= until) data.push(toRow(s, i));
   }
   return { ok: true, data };
 }
@@ -239,7 +241,7 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       if (!user) return problem(404, "No such user.");
       const collection = parts[3];
       if (isTimeSeries(collection)) {
-        const listed = listSamples(user, collection, url);
+        const listed = listSamples(user, collection, url, ctx.now(), state.today());
         if (!listed.ok) return listed.response;
         return json({ collection, count: listed.data.length, data: listed.data });
       }
