@@ -259,6 +259,31 @@ export class ResourceSource {
   at(idx: number, revision: number): DayDocs {
     return revision === 0 ? this.base(idx) : this.gen.generate(indexToDay(idx), revision);
   }
+
+  private readonly nights = new Map<number, { bed: number; efficiency: number | null } | null>();
+  private readonly windows = new Map<number, WorkoutWindow[]>();
+
+  /** Revision 0's long sleep of a day: bedtime (seconds relative to its day's midnight) and efficiency. */
+  night(idx: number): { bed: number; efficiency: number | null } | null {
+    let n = this.nights.get(idx);
+    if (n === undefined) {
+      const s = longSleep(this.base(idx));
+      const bed = s ? localSecondsFrom(idx, s.bedtime_start) : null;
+      n = s && bed !== null ? { bed, efficiency: num(s.efficiency) } : null;
+      this.nights.set(idx, n);
+    }
+    return n;
+  }
+
+  /** Revision 0's workout windows of a day. */
+  workoutWindows(idx: number, cls: string): WorkoutWindow[] {
+    let w = this.windows.get(idx);
+    if (!w) {
+      w = workoutWindows(cls);
+      this.windows.set(idx, w);
+    }
+    return w;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -351,7 +376,7 @@ function workouts(src: ResourceSource, idx: number, current: DayDocs): ResourceD
   if (!structure || !act || !worn(src.base(idx))) return [];
   const h = src.habits;
   const out: ResourceDocument[] = [];
-  workoutWindows(structure.cls).forEach((w, k) => {
+  src.workoutWindows(idx, structure.cls).forEach((w, k) => {
     const r = rngFor(src.prefix, "ext", "workout", idx, k);
     // A long walk becomes a workout only now and then (autodetected walking).
     const keepWalk = r.chance(0.15);
@@ -410,7 +435,9 @@ function weighted(r: Rng, weights: Array<[string, number]>): string {
 function quietRuns(cls: string, busy: WorkoutWindow[]): Array<{ from: number; to: number }> {
   const out: Array<{ from: number; to: number }> = [];
   let i = 0;
-  const blocked = (k: number) => busy.some((w) => k >= w.from - 2 && k < w.to + 2);
+  const mask = new Uint8Array(BLOCKS_BEFORE_MIDNIGHT);
+  for (const w of busy) for (let k = Math.max(0, w.from - 2); k < Math.min(BLOCKS_BEFORE_MIDNIGHT, w.to + 2); k++) mask[k] = 1;
+  const blocked = (k: number) => mask[k] === 1;
   while (i < BLOCKS_BEFORE_MIDNIGHT) {
     if (cls[i] !== "2" || blocked(i)) {
       i++;
@@ -435,7 +462,7 @@ function sessions(src: ResourceSource, idx: number, current: DayDocs): ResourceD
   const long = longSleep(current) ?? longSleep(base);
   const rhr = num(long?.lowest_heart_rate) ?? 58;
   const hrv = num(long?.average_hrv) ?? 40;
-  const runs = quietRuns(structure.cls, workoutWindows(structure.cls));
+  const runs = quietRuns(structure.cls, src.workoutWindows(idx, structure.cls));
   const taken: Array<[number, number]> = [];
   const out: ResourceDocument[] = [];
   for (let k = 0; k < count; k++) {
@@ -653,10 +680,14 @@ function sleepTime(src: ResourceSource, idx: number, current: DayDocs): Resource
   if (hashUnit(src.prefix, "ext", "sleep_time-missing", idx) < 0.04) return [];
   const nights: Array<{ k: number; bed: number; efficiency: number | null }> = [];
   for (let k = 0; k < 14; k++) {
-    const s = longSleep(k === 0 ? current : src.base(idx - k));
-    if (!s) continue;
-    const bed = localSecondsFrom(idx - k, s.bedtime_start);
-    if (bed !== null) nights.push({ k, bed, efficiency: num(s.efficiency) });
+    if (k === 0) {
+      const s = longSleep(current);
+      const bed = s ? localSecondsFrom(idx, s.bedtime_start) : null;
+      if (s && bed !== null) nights.push({ k, bed, efficiency: num(s.efficiency) });
+      continue;
+    }
+    const n = src.night(idx - k);
+    if (n) nights.push({ k, ...n });
   }
   const r = rngFor(src.prefix, "ext", "sleep_time", idx);
   const uStatus = r.next();
