@@ -94,6 +94,8 @@ function isTimeSeries(name: string | undefined): name is TimeSeries {
   return name !== undefined && (TIME_SERIES as readonly string[]).includes(name);
 }
 
+/** Samples one listing may hold (about twenty years of heart rate). */
+const MAX_LISTED_SAMPLES = 2_000_000;
 const UNKNOWN_COLLECTION = `Unknown collection; one of ${[...DOCUMENT_COLLECTIONS, ...TIME_SERIES].join(", ")}.`;
 const NOT_A_DOCUMENT = "Time-series samples (heartrate, ring_battery_level) are not documents: they cannot be edited or deleted one by one.";
 
@@ -125,6 +127,8 @@ function listSamples(user: User, kind: TimeSeries, url: URL, now: number, today:
   for (let idx = from; idx <= to; idx++) {
     const s = docs.seriesDay(kind, idx);
     for (let i = 0; i < s.n; i++) if (s.t[i]! >= start.ms && s.t[i]! <= until) data.push(toRow(s, i));
+    if (data.length > MAX_LISTED_SAMPLES)
+      return { ok: false, response: problem(400, `More than ${MAX_LISTED_SAMPLES} samples: narrow the listing with start and end.`) };
   }
   return { ok: true, data };
 }

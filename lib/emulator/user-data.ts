@@ -38,6 +38,7 @@ type CollectionCache = { docs: AnyDocument[]; byId: Map<string, AnyDocument> };
 
 /** Generated days of time series kept per user (a day is a few hundred samples). */
 const CACHED_SERIES_DAYS = 128;
+const EMPTY_SERIES: Series = Object.freeze({ t: new Float64Array(0), v: new Uint8Array(0), k: new Uint8Array(0), n: 0 });
 
 /** Sort key: day, then bedtime_start/timestamp, then id — stable across revisions. */
 export function orderKey(doc: RingDocument): string {
@@ -137,6 +138,8 @@ export class UserDocuments {
 
   /** One local day of a time series (generated from the current documents, cached). */
   seriesDay(kind: TimeSeries, idx: number): Series {
+    // A day with no data of its own or of the next (whose evening sleep starts on it) has none.
+    if (!this.hasDay(indexToDay(idx)) && !this.hasDay(indexToDay(idx + 1))) return EMPTY_SERIES;
     const key = `${kind}:${idx}`;
     const hit = this.series.get(key);
     if (hit) {
