@@ -179,7 +179,11 @@ describe("emulator contract — control API", () => {
     const documents = (r.body as { documents?: Record<string, Array<Record<string, unknown>>> }).documents ?? {};
     const created = Object.values(documents).flat();
     expect(created.length).toBeGreaterThan(0);
-    for (const d of created) expect(d.day).toBe(day);
+    for (const [collection, docs] of Object.entries(documents)) {
+      // tags and rest mode carry start_day; a ring belongs to no day
+      const dayOf = (d: Record<string, unknown>) => (collection === "enhanced_tag" || collection === "rest_mode_period" ? d.start_day : d.day);
+      for (const d of docs) if (collection !== "ring_configuration") expect(dayOf(d), collection).toBe(day);
+    }
     for (const [collection, docs] of Object.entries(documents)) {
       for (const d of docs) {
         const got = await ring.api(`/v2/usercollection/${collection}/${String(d.id)}`, { token: conn.accessToken });
@@ -202,9 +206,9 @@ describe("emulator contract — control API", () => {
     expect(before, "a user with an activity document today").toBeDefined();
     const r = await ring.sync(userId);
     const documents = (r.body as { documents?: Record<string, Array<Record<string, unknown>>> }).documents ?? {};
-    const all = Object.values(documents).flat();
+    const all = Object.entries(documents).flatMap(([c, docs]) => docs.map((d) => (c === "enhanced_tag" || c === "rest_mode_period" ? d.start_day : d.day)));
     expect(all.length).toBeGreaterThan(0);
-    for (const d of all) expect(d.day).toBe(TODAY);
+    for (const d of all) expect(d).toBe(TODAY);
     const after = (await ring.storedDocuments(userId, "daily_activity")).find((d) => d.day === TODAY);
     expect(after?.id).toBe(before?.id);
   });

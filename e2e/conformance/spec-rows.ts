@@ -56,6 +56,53 @@ const DTOK = "newer IdP — token endpoint";
 const DPORT = "newer IdP — one portal per client";
 const DREV = "newer IdP — revocation (RFC 7009)";
 const DBARE = "newer IdP — bare scope names (RING_EMULATOR_BARE_SCOPES)";
+const RDOC = "facts §1 — date-range collections of everything the ring records (/v2/usercollection)";
+const RTS = "facts §1 — datetime time series heartrate and ring_battery_level (/v2/usercollection)";
+const RWIN = "facts §2.4 — windows of everything the ring records (/v2/usercollection)";
+const RSCOPE = "facts §5.6 — the scope of each resource (403 without it), at both identity providers";
+const RSB = "emulator contract — sandbox of everything the ring records";
+const RCTRL = "emulator contract — control API of everything the ring records";
+const RHOOK = "facts §6.1 — webhook data types of everything the ring records";
+
+/** The new resources and their schema names (resources.test.ts). */
+const R_DOCS: Record<string, [doc: string, multi: string]> = {
+  workout: ["PublicWorkout", "MultiDocumentResponse_PublicWorkout_"],
+  session: ["PublicSession", "MultiDocumentResponse_PublicSession_"],
+  enhanced_tag: ["EnhancedTagModel", "MultiDocumentResponse_EnhancedTagModel_"],
+  tag: ["TagModel", "MultiDocumentResponse_TagModel_"],
+  vO2_max: ["PublicVO2Max", "MultiDocumentResponse_PublicVO2Max_"],
+  sleep_time: ["PublicSleepTime", "MultiDocumentResponse_PublicSleepTime_"],
+  rest_mode_period: ["PublicRestModePeriod", "MultiDocumentResponse_PublicRestModePeriod_"],
+  ring_configuration: ["PublicRingConfiguration", "MultiDocumentResponse_PublicRingConfiguration_"],
+};
+const R_SERIES: Record<string, string> = {
+  heartrate: "TimeSeriesResponse_PublicHeartRateRow_",
+  ring_battery_level: "TimeSeriesResponse_PublicRingBatteryLevelRow_",
+};
+const R = {
+  list: (c: string) => t(RDOC, `${c}: every stored document once, in order, in pages of RING_EMULATOR_PAGE_SIZE (${R_DOCS[c]![1]}), each also served by id (${R_DOCS[c]![0]})`),
+  notFound: t(RDOC, "404 {\"detail\":\"Document not found.\"} for an unknown id on every single-document route; the time series have no single-document route"),
+  ringParams: t(RDOC, "ring_configuration takes only next_token and fields: start_date and end_date are not its parameters and change nothing"),
+  fields: t(RDOC, "fields: the requested fields plus the always-returned ones (id and day on workouts, timestamp on the time series)"),
+  paging: (c: string) => t(RTS, `${c}: a 30-day window pages at RING_EMULATOR_TIMESERIES_PAGE_SIZE rows (${R_SERIES[c]}); next_token, with or without the filters, yields every stored sample once, in time order`),
+  latest: (c: string) => t(RTS, `${c}: latest=true returns the most recent sample only`),
+  shapes: t(RTS, "sources and shapes seen in real responses: bpm, source (sleep, awake, workout, session, rest), timestamp in UTC +00:00, timestamp_unix; 5-s spacing in workouts"),
+  winWorkout: t(RWIN, "workout and session: filtered on the UTC start time, end-exclusive (date-only bounds are UTC midnight)"),
+  winDay: t(RWIN, "sleep_time, tag: start_date=end_date=D returns day D (end-inclusive); enhanced_tag and rest_mode_period on their start_day"),
+  winVo2: t(RWIN, "vO2_max: compared on its timestamp — a date-only end_date=D excludes D's estimate; end_date=DT23:59:59 includes it"),
+  winHr: t(RWIN, "heartrate: start_datetime and end_datetime are instants, both inclusive; an offset on the bound is honoured"),
+  defaults: t(RWIN, "defaults when omitted: the time series about the last 24 hours of data; the collections roughly yesterday → today"),
+  errors: t(RWIN, "start after end → 400; a malformed datetime or latest value → 422 HTTPValidationError; an unknown next_token → 400"),
+  range: t(RWIN, "heart-rate range: no maximum by default (a five-year window answers); RING_EMULATOR_TIMESERIES_MAX_DAYS=30 refuses a longer window with 400"),
+  scopeLegacy: t(RSCOPE, "legacy names: heartrate → heartrate; workout → workout; session → session; tag → enhanced_tag and tag; daily → vO2_max, sleep_time, rest_mode_period, ring_configuration, ring_battery_level"),
+  scopeDev: t(RSCOPE, "extapi: names at the newer provider grant the same (extapi:heartrate, extapi:workout, extapi:session, extapi:tag, extapi:daily)"),
+  sandbox: (c: string) => t(RSB, `${c}: fixed sample documents to any bearer (${R_DOCS[c]![1]}), each served by id; 404 for an unknown id`),
+  sandboxSeries: t(RSB, "heartrate and ring_battery_level: fixed samples (the whole sample when bounds are omitted), paged, end-exclusive"),
+  control: t(RCTRL, "GET /_emulator/users/{id}/documents/{name} lists every new resource; heartrate and ring_battery_level as their samples, optionally one window (start, end)"),
+  hookCreate: t(RHOOK, "sync creates documents of each new data type (tag, enhanced_tag, workout, session, sleep_time, rest_mode_period, ring_configuration, vo2_max): each notified after the delay and fetched by object_id"),
+  hookUpdate: t(RHOOK, "a revision of a day edits its new resources under the same ids (update notifications); a deleted workout is notified and then answers 404"),
+  hookSeries: t(RHOOK, "heart rate and battery have no webhook data type: a synced day's samples come with it (sync reports their count), nothing is notified for them"),
+};
 
 // ---- frequently cited tests ---------------------------------------------------------------
 const T = {
@@ -306,15 +353,15 @@ export const SPEC_ROWS: SpecRow[] = [
     row: `${c}: start=end=D returns day D`,
     tests: [T.winIncl(c)],
   })),
-  { id: "facts §2.4 end-inclusive sleep_time", row: "sleep_time: start=end=D returns day D", tests: [], untestable: "the emulator serves the seven daily collections, personal_info and sleep only (ARCHITECTURE: Data); sleep_time is not served" },
+  { id: "facts §2.4 end-inclusive sleep_time", row: "sleep_time: start=end=D returns day D", tests: [R.winDay] },
   { id: "facts §2.4 daily_activity", row: "date-only end_date excludes the last day; end=D+1 or DT23:59:59 includes it", tests: [t(WIN, "daily_activity: a date-only end_date excludes that day; end_date=D+1 or end_date=DT23:59:59 includes it")] },
   { id: "facts §2.4 sleep", row: "end=D misses a sleep whose day is D; end needs +1 day (start side: sources conflict)", tests: [t(WIN, "sleep: end_date=D misses a sleep period whose day is D; end_date=D+1 includes it")] },
-  { id: "facts §2.4 workout", row: "workout filters on UTC start time, end-exclusive", tests: [], untestable: "workout is not served by the emulator (ARCHITECTURE: Data)" },
-  { id: "facts §2.4 heartrate", row: "heartrate: full datetimes", tests: [], untestable: "heartrate is not served by the emulator (ARCHITECTURE: Data)" },
+  { id: "facts §2.4 workout", row: "workout filters on UTC start time, end-exclusive", tests: [R.winWorkout] },
+  { id: "facts §2.4 heartrate", row: "heartrate: full datetimes", tests: [R.winHr, R.paging("heartrate")] },
   { id: "facts §2.4 sandbox", row: "sandbox (all): end-exclusive everywhere", tests: DAILY_COLLECTIONS.map(T.sbWin) },
   { id: "facts §2.4 defaults", row: "defaults when omitted: roughly yesterday → today", tests: [t(WIN, "defaults when omitted: roughly yesterday → today")] },
   { id: "facts §2.4 start after end", row: "start after end (hand-made 422, uncertain; contract: 400)", tests: [t(WIN, "start after end → 400 (emulator contract; the hand-made 422 is uncertain)")] },
-  { id: "facts §2.4 heart-rate range", row: "whether the server enforces a maximum range: unknown", tests: [], untestable: "unknown in the facts and heartrate is not served" },
+  { id: "facts §2.4 heart-rate range", row: "whether the server enforces a maximum range: unknown (emulator: none by default, RING_EMULATOR_TIMESERIES_MAX_DAYS)", tests: [R.range] },
 
   // ======================= facts §5 — OAuth2 ===============================================
   { id: "facts §5.1 endpoints", row: "authorize /oauth/authorize, token /oauth/token, revoke /oauth/revoke?access_token=", tests: [t(HOST, "/oauth/authorize, /authorize, /oauth/token, /oauth/revoke and /v2/... answer on the same origin"), T.revokeGet] },
@@ -378,4 +425,23 @@ export const SPEC_ROWS: SpecRow[] = [
   { id: "addendum data unchanged", row: "data endpoints unchanged (Bearer); extapi:daily covers the daily documents", tests: [T.dScope, T.dIdToken] },
   { id: "addendum revoke", row: "revoke at …/oauth-revoke (RFC 7009: token, token_type_hint, client authentication)", tests: [T.dRevAccess, T.dRevRefresh] },
   { id: "addendum redirect_uri", row: "redirect_uri must equal a registered one exactly; register one URI and always send it", tests: [T.dGrant, T.badRedirect] },
+  // ======================= everything the ring records (issue 14) ============================
+  { id: "facts §1 date-range families", row: "sleep_time, session, workout, tag, enhanced_tag, rest_mode_period, vO2_max: start_date, end_date, next_token, fields; each has GET /{document_id}", tests: ["workout", "session", "enhanced_tag", "tag", "vO2_max", "sleep_time", "rest_mode_period"].map(R.list) },
+  { id: "facts §1 time-series family", row: "heartrate, ring_battery_level: start_datetime, end_datetime, next_token, latest (most recent sample only), fields; no single-document route", tests: [R.paging("heartrate"), R.paging("ring_battery_level"), R.latest("heartrate"), R.latest("ring_battery_level"), R.notFound, R.fields] },
+  { id: "facts §1 ring_configuration family", row: "ring_configuration: only next_token and fields (+ /{document_id})", tests: [R.list("ring_configuration"), R.ringParams] },
+  { id: "facts §1 404 body (new routes)", row: "single-document routes answer 404 {\"detail\":\"Document not found.\"}", tests: [R.notFound] },
+  { id: "facts §2.2 time-series pages", row: "heart-rate pages of about 1,000 rows (emulator: RING_EMULATOR_TIMESERIES_PAGE_SIZE, default 1000); filters may be repeated with next_token or left out", tests: [R.paging("heartrate"), R.paging("ring_battery_level")] },
+  { id: "facts §2.3 fields anchors (new routes)", row: "timestamp always returned on heartrate/battery, id on ring_configuration", tests: [R.fields, R.ringParams] },
+  { id: "facts §2.4 defaults (time series)", row: "a heartrate call without parameters returned about the last 24 h", tests: [R.defaults] },
+  { id: "facts §2.4 new windows (our choice)", row: "windows where the facts are silent: session like workout; enhanced_tag, tag, rest_mode_period end-inclusive on the day; vO2_max on its timestamp; errors as for the other collections", tests: [R.winWorkout, R.winDay, R.winVo2, R.errors] },
+  { id: "facts §3.10 heartrate row", row: "PublicHeartRateRow: timestamp (UTC), timestamp_unix, bpm, source; irregular spacing, 5-s bursts in workouts", tests: [R.shapes, R.paging("heartrate")] },
+  { id: "facts §3.10 battery row", row: "ring_battery_level row: timestamp, timestamp_unix, level; charging, in_charger", tests: [R.paging("ring_battery_level"), R.latest("ring_battery_level")] },
+  { id: "facts §3.10 documents", row: "workout, session, sleep_time, vO2_max, ring_configuration, enhanced_tag, tag, rest_mode_period as specified", tests: Object.keys(R_DOCS).map(R.list) },
+  { id: "addendum shapes of the other resources", row: "shapes seen in real recorded responses (Dec 2024): heart-rate rows, workouts, sessions, enhanced tags, sleep_time, rest mode, ring_configuration", tests: [R.shapes, R.list("workout"), R.list("session"), R.list("enhanced_tag"), R.list("sleep_time"), R.list("rest_mode_period"), R.list("ring_configuration")] },
+  { id: "facts §5.6 scopes of the other resources", row: "heartrate → heartrate; workout → workout; session → session; tag → tag / enhanced_tag; daily → sleep_time / rest_mode_period / vO2_max (battery and ring configuration: daily, our choice); missing scope → 403", tests: [R.scopeLegacy, R.scopeDev] },
+  { id: "facts §6.1 webhook data types (new)", row: "tag, enhanced_tag, workout, session, sleep_time, rest_mode_period, ring_configuration, vo2_max (REST path vO2_max); none for heartrate", tests: [R.hookCreate, R.hookUpdate, R.hookSeries] },
+  { id: "arch every V2 data resource", row: "every V2 data resource of OpenAPI 1.37 is served, responses validate against its schemas", tests: [...Object.keys(R_DOCS).map(R.list), R.paging("heartrate"), R.paging("ring_battery_level")] },
+  { id: "arch control documents (new)", row: "GET /_emulator/users/{id}/documents/{name} lists any of them; time-series rows as their samples", tests: [R.control] },
+  { id: "arch control sync (new)", row: "sync creates or changes these resources too; notifications follow", tests: [R.hookCreate, R.hookUpdate, R.hookSeries] },
+  { id: "arch sandbox (new)", row: "the sandbox serves fixed sample documents of the new shapes to any bearer token", tests: [...Object.keys(R_DOCS).map(R.sandbox), R.sandboxSeries] },
 ];

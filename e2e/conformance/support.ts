@@ -411,6 +411,43 @@ export class Ring {
     };
   }
 
+  /**
+   * The server-side flow at the newer identity provider (a developer-portal client): authorize
+   * at /oauth/v2/ext/oauth-authorize with `extapi:` names, consent, code exchange (Basic, PKCE).
+   * Returns the access token and the granted names.
+   */
+  async connectDeveloper(client: TestClient, opts: { email?: string; scope: string }): Promise<{ accessToken: string; grantedScope: string[]; email: string }> {
+    const email = opts.email ?? uniqueEmail("dev");
+    const verifier = oauth.generateRandomCodeVerifier();
+    const location = await this.authorizeAndConsent(
+      {
+        response_type: "code",
+        client_id: client.client_id,
+        redirect_uri: client.redirect_uris[0],
+        scope: opts.scope,
+        state: "st",
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+      },
+      { user: email, granted_scope: opts.scope, decision: "allow" },
+      "/oauth/v2/ext/oauth-authorize",
+    );
+    expect(location.searchParams.get("iss")).toBe(`${this.url}/oauth/v2/ext/oauth-anonymous`);
+    const code = location.searchParams.get("code");
+    expect(code, location.toString()).toBeTruthy();
+    const res = await fetch(`${this.url}/oauth/v2/ext/oauth-token`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64")}`,
+      },
+      body: new URLSearchParams({ grant_type: "authorization_code", code: code!, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier }),
+    });
+    const body = (await res.json()) as { access_token: string; scope: string };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    return { accessToken: body.access_token, grantedScope: scopeSet(body.scope), email };
+  }
+
   /** Refresh with oauth4webapi; throws oauth.ResponseBodyError on an OAuth error answer. */
   async refresh(client: TestClient, refreshToken: string, kind: "basic" | "post" = "basic") {
     const oclient: oauth.Client = { client_id: client.client_id };

@@ -10,6 +10,10 @@ export type EmulatorConfig = {
   appRateLimit: number;
   rateWindowS: number;
   pageSize: number;
+  /** Rows per page of the time series (heartrate, ring_battery_level). */
+  timeseriesPageSize: number;
+  /** Longest start_datetime..end_datetime window of a time-series request, in days; 0 = no limit (the real limit is unknown). */
+  timeseriesMaxDays: number;
   webhookDelayMs: number;
   webhookRetryMs: number;
   subscriptionTtlS: number;
@@ -40,6 +44,8 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   appRateLimit: 25_000,
   rateWindowS: 300,
   pageSize: 100,
+  timeseriesPageSize: 1_000,
+  timeseriesMaxDays: 0,
   webhookDelayMs: 30_000,
   webhookRetryMs: 2_000,
   subscriptionTtlS: 7_776_000,
@@ -66,6 +72,8 @@ export const emulatorConfigSchema = z.object({
   appRateLimit: int(1, 100_000_000),
   rateWindowS: int(1, 86_400),
   pageSize: int(1, 100_000),
+  timeseriesPageSize: int(1, 100_000),
+  timeseriesMaxDays: int(0, 36_500),
   webhookDelayMs: int(0, 24 * 3_600_000),
   webhookRetryMs: int(1, 24 * 3_600_000),
   subscriptionTtlS: int(1, 10 * 365 * 86_400),
@@ -85,6 +93,12 @@ export const ENV_VARIABLES: ReadonlyArray<{ name: string; key: keyof EmulatorCon
   { name: "RING_EMULATOR_APP_RATE_LIMIT", key: "appRateLimit", meaning: "requests per window, per application" },
   { name: "RING_EMULATOR_RATE_WINDOW_S", key: "rateWindowS", meaning: "rolling rate-limit window (s)" },
   { name: "RING_EMULATOR_PAGE_SIZE", key: "pageSize", meaning: "documents per list page" },
+  { name: "RING_EMULATOR_TIMESERIES_PAGE_SIZE", key: "timeseriesPageSize", meaning: "rows per page of heartrate and ring_battery_level" },
+  {
+    name: "RING_EMULATOR_TIMESERIES_MAX_DAYS",
+    key: "timeseriesMaxDays",
+    meaning: "longest time-series window in days (400 beyond it); 0 = no limit",
+  },
   { name: "RING_EMULATOR_WEBHOOK_DELAY_MS", key: "webhookDelayMs", meaning: "data change → notification delay (ms)" },
   { name: "RING_EMULATOR_WEBHOOK_RETRY_MS", key: "webhookRetryMs", meaning: "first delivery retry (ms), then doubling, 10 retries" },
   { name: "RING_EMULATOR_SUBSCRIPTION_TTL_S", key: "subscriptionTtlS", meaning: "webhook subscription lifetime (s)" },

@@ -100,7 +100,32 @@ describe("users", () => {
       expect(days).toEqual([...days].sort());
       expect(days[0] >= shiftDay(TEST_TODAY, -29)).toBe(true);
     }
-    expect((await call(base, `/_emulator/users/${u.user_id}/documents/heartrate`)).status).toBe(404);
+    expect((await call(base, `/_emulator/users/${u.user_id}/documents/no_such_thing`)).status).toBe(404);
+  });
+
+  it("lists the derived resources as documents and the time series as their samples, optionally one day of them", async () => {
+    const u = (await call(base, "/_emulator/users", { json: { email: wornEmail("series") } })).body;
+    const sleepTime = await call(base, `/_emulator/users/${u.user_id}/documents/sleep_time`);
+    expect(sleepTime.status).toBe(200);
+    expect(sleepTime.body.data.length).toBeGreaterThan(15);
+    const rings = await call(base, `/_emulator/users/${u.user_id}/documents/ring_configuration`);
+    expect(rings.body.data.length).toBeGreaterThanOrEqual(1);
+    const all = await call(base, `/_emulator/users/${u.user_id}/documents/heartrate`);
+    expect(all.status).toBe(200);
+    expect(all.body.count).toBe(all.body.data.length);
+    expect(all.body.data.length).toBeGreaterThan(30 * 150);
+    const times = all.body.data.map((s: { timestamp_unix: number }) => s.timestamp_unix);
+    expect(times).toEqual([...times].sort((a: number, b: number) => a - b));
+    const day = await call(base, `/_emulator/users/${u.user_id}/documents/heartrate?start=${TEST_TODAY}&end=${TEST_TODAY}`);
+    expect(day.body.data.length).toBeGreaterThan(100);
+    for (const s of day.body.data) expect(String(s.timestamp).slice(0, 10)).toBe(TEST_TODAY);
+    expect(day.body.data).toEqual(all.body.data.filter((s: { timestamp: string }) => s.timestamp.startsWith(TEST_TODAY)));
+    const battery = await call(base, `/_emulator/users/${u.user_id}/documents/ring_battery_level?start=${TEST_TODAY}T00:00:00Z&end=${TEST_TODAY}T11:59:59Z`);
+    expect(battery.body.data.length).toBeGreaterThan(10);
+    for (const s of battery.body.data) expect(s.timestamp < `${TEST_TODAY}T12`).toBe(true);
+    expect((await call(base, `/_emulator/users/${u.user_id}/documents/heartrate?start=soon`)).status).toBe(422);
+    const first = all.body.data[0];
+    expect((await call(base, `/_emulator/users/${u.user_id}/documents/heartrate/${first.timestamp_unix}/delete`, { method: "POST" })).status).toBe(404);
   });
 });
 

@@ -3,11 +3,14 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { EmulatorContext } from "./context";
-import { isValidDay, isoWithOffset } from "./dates";
+import { isValidDay, isoDay, isoWithOffset, parseDateBound } from "./dates";
 import { json, problem, validationError } from "./errors";
-import { COLLECTIONS, type Collection } from "./fixtures";
+import { dayToIndex } from "./fixtures";
 import { PORTALS, SCOPE_NAMES, developerNameFor, grantedScopes } from "./providers";
+import { TIME_SERIES, webhookDataType, type TimeSeries } from "./resources";
 import { ALL_SCOPES, type Scope, type User } from "./store";
+import { batteryRow, heartRateRow, localDayOf } from "./timeseries";
+import { DOCUMENT_COLLECTIONS, type DocumentCollection } from "./user-data";
 import { toValidationIssues, type WebhookEvent } from "./webhooks";
 
 const day = z.string().refine(isValidDay, "Input should be a valid date YYYY-MM-DD");
@@ -83,16 +86,59 @@ function userView(ctx: EmulatorContext, user: User) {
   };
 }
 
-function isCollection(name: string | undefined): name is Collection {
-  return name !== undefined && (COLLECTIONS as readonly string[]).includes(name);
+function isCollection(name: string | undefined): name is DocumentCollection {
+  return name !== undefined && (DOCUMENT_COLLECTIONS as readonly string[]).includes(name);
+}
+
+function isTimeSeries(name: string | undefined): name is TimeSeries {
+  return name !== undefined && (TIME_SERIES as readonly string[]).includes(name);
+}
+
+/** Samples one listing may hold (about twenty years of heart rate). */
+const MAX_LISTED_SAMPLES = 2_000_000;
+const UNKNOWN_COLLECTION = `Unknown collection; one of ${[...DOCUMENT_COLLECTIONS, ...TIME_SERIES].join(", ")}.`;
+const NOT_A_DOCUMENT = "Time-series samples (heartrate, ring_battery_level) are not documents: they cannot be edited or deleted one by one.";
+
+/**
+ * Every sample of a user's time series within [start, end] (query `start` / `end`: a date =
+ * that day's midnight UTC, `end` as a date includes that whole day; or a date-time); default the
+ * whole history.
+ */
+function listSamples(user: User, kind: TimeSeries, url: URL, now: number, today: string): { ok: true; data: Record<string, unknown>[] } | { ok: false; response: Response } {
+  const bound = (param: "start" | "end") => {
+    const raw = url.searchParams.get(param);
+    if (raw === null || raw === "") return { ok: true as const, ms: param === "start" ? -Infinity : Infinity };
+    const b = parseDateBound(raw);
+    if (!b) return { ok: false as const, response: validationError([{ loc: ["query", param], msg: "Input should be a date or a date-time", type: "datetime_parsing", input: raw }]) };
+    return { ok: true as const, ms: param === "end" && b.dateOnly ? b.instant + 86_399_999 : b.instant };
+  };
+  const start = bound("start");
+  if (!start.ok) return start;
+  const end = bound("end");
+  if (!end.ok) return end;
+  const docs = user.docs;
+  const { first, last } = docs.seriesDays();
+  const toRow = kind === "heartrate" ? heartRateRow : batteryRow;
+  const from = Number.isFinite(start.ms) ? Math.max(first, localDayOf(start.ms, docs.offsetMinutes)) : first;
+  const to = Number.isFinite(end.ms) ? Math.min(last, localDayOf(end.ms, docs.offsetMinutes)) : last;
+  // What the data routes serve: on the data's last day, nothing after now.
+  const until = Math.min(end.ms, isoDay(now) === today ? now : Infinity);
+  const data: Record<string, unknown>[] = [];
+  for (let idx = from; idx <= to; idx++) {
+    const s = docs.seriesDay(kind, idx);
+    for (let i = 0; i < s.n; i++) if (s.t[i]! >= start.ms && s.t[i]! <= until) data.push(toRow(s, i));
+    if (data.length > MAX_LISTED_SAMPLES)
+      return { ok: false, response: problem(400, `More than ${MAX_LISTED_SAMPLES} samples: narrow the listing with start and end.`) };
+  }
+  return { ok: true, data };
 }
 
 /** Turns document changes into webhook events and schedules them. */
-function emitEvents(ctx: EmulatorContext, user: User, changes: Array<{ collection: Collection; event_type: WebhookEvent["event_type"]; document: { id?: string } }>): WebhookEvent[] {
+function emitEvents(ctx: EmulatorContext, user: User, changes: Array<{ collection: DocumentCollection; event_type: WebhookEvent["event_type"]; document: { id?: string } }>): WebhookEvent[] {
   const eventTime = isoWithOffset(ctx.now());
   const events = changes.map((c) => ({
     event_type: c.event_type,
-    data_type: c.collection,
+    data_type: webhookDataType(c.collection),
     object_id: c.document.id ?? null,
     event_time: eventTime,
     user_id: user.id,
@@ -176,8 +222,11 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       const result = user.docs.sync(body.value.day ?? state.today());
       const events = emitEvents(ctx, user, result.changes);
       const documents: Record<string, unknown[]> = {};
-      for (const c of COLLECTIONS) documents[c] = [];
+      for (const c of DOCUMENT_COLLECTIONS) documents[c] = [];
       for (const change of result.changes) if (change.event_type !== "delete") documents[change.collection]!.push(change.document);
+      // The day's time series follow from the documents: how many samples the day now has.
+      const idx = dayToIndex(result.day);
+      const samples = Object.fromEntries(TIME_SERIES.map((k) => [k, user.docs.seriesDay(k, idx).n]));
       return json({
         user_id: user.id,
         day: result.day,
@@ -186,6 +235,7 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
         updated: result.changes.filter((c) => c.event_type === "update").length,
         deleted: result.changes.filter((c) => c.event_type === "delete").length,
         documents,
+        samples,
         events,
       });
     }
@@ -194,7 +244,12 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       const user = state.users.get(parts[1]!);
       if (!user) return problem(404, "No such user.");
       const collection = parts[3];
-      if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
+      if (isTimeSeries(collection)) {
+        const listed = listSamples(user, collection, url, ctx.now(), state.today());
+        if (!listed.ok) return listed.response;
+        return json({ collection, count: listed.data.length, data: listed.data });
+      }
+      if (!isCollection(collection)) return problem(404, UNKNOWN_COLLECTION);
       const data = user.docs.list(collection);
       return json({ collection, count: data.length, data });
     }
@@ -203,7 +258,8 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       const user = state.users.get(parts[1]!);
       if (!user) return problem(404, "No such user.");
       const collection = parts[3];
-      if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
+      if (isTimeSeries(collection)) return problem(404, NOT_A_DOCUMENT);
+      if (!isCollection(collection)) return problem(404, UNKNOWN_COLLECTION);
       const body = await parseBody(req, editSchema);
       if (!body.ok) return body.response;
       const doc = user.docs.edit(collection, parts[4]!, body.value);
@@ -216,7 +272,8 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       const user = state.users.get(parts[1]!);
       if (!user) return problem(404, "No such user.");
       const collection = parts[3];
-      if (!isCollection(collection)) return problem(404, `Unknown collection; one of ${COLLECTIONS.join(", ")}.`);
+      if (isTimeSeries(collection)) return problem(404, NOT_A_DOCUMENT);
+      if (!isCollection(collection)) return problem(404, UNKNOWN_COLLECTION);
       const doc = user.docs.delete(collection, parts[4]!);
       if (!doc) return json({ detail: "Document not found." }, 404);
       const events = emitEvents(ctx, user, [{ collection, event_type: "delete", document: doc }]);

@@ -2,8 +2,17 @@ import { describe, expect, it } from "vitest";
 import { daysBetween, parseDateBound, shiftDay, wallClock } from "./dates";
 
 describe("parseDateBound", () => {
-  it("reads a date as local midnight", () => {
-    expect(parseDateBound("2024-11-11")).toEqual({ wall: "2024-11-11T00:00:00", dateOnly: true });
+  it("reads a date as local midnight (as an instant: UTC midnight)", () => {
+    expect(parseDateBound("2024-11-11")).toEqual({ wall: "2024-11-11T00:00:00", dateOnly: true, instant: Date.parse("2024-11-11T00:00:00Z") });
+  });
+
+  it("gives the instant of a date-time: its own offset, UTC when it has none", () => {
+    expect(parseDateBound("2024-11-11T23:59:59+02:00")?.instant).toBe(Date.parse("2024-11-11T21:59:59Z"));
+    expect(parseDateBound("2024-11-11T23:59:59")?.instant).toBe(Date.parse("2024-11-11T23:59:59Z"));
+    expect(parseDateBound("2024-11-11T04:00:00.123Z")?.instant).toBe(Date.parse("2024-11-11T04:00:00.123Z"));
+    expect(parseDateBound("2024-11-11T04:00-0530")?.instant).toBe(Date.parse("2024-11-11T09:30:00Z"));
+    expect(parseDateBound("2024-11-11T04:00:00+01")?.instant).toBe(Date.parse("2024-11-11T03:00:00Z"));
+    expect(parseDateBound("1700000000")?.instant).toBe(1_700_000_000_000);
   });
 
   it("reads date-times on their wall clock, with or without offset or fraction", () => {

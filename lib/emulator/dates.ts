@@ -31,19 +31,29 @@ export function isValidDay(day: string): boolean {
 /**
  * A parsed date bound as local wall-clock text "YYYY-MM-DDTHH:MM:SS". Documents are compared
  * on their own local wall clock (the offset they carry), so a date-only bound means local
- * midnight whatever the user's time zone.
+ * midnight whatever the user's time zone. `instant` is the same bound as a point in time (epoch
+ * ms): the offset it carries, UTC when it carries none (a date-only bound is UTC midnight) — for
+ * the routes that compare instants (workouts, sessions, the time series).
  */
-export type DateBound = { wall: string; dateOnly: boolean };
+export type DateBound = { wall: string; dateOnly: boolean; instant: number };
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const UNIX_RE = /^\d{1,14}(?:\.\d+)?$/;
+const OFFSET_RE = /(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$/;
+
+/** "Z", "+01", "+0100", "+01:00" → "Z" / "+01:00"; none → "Z" (UTC). */
+function normalizeOffset(offset: string): string {
+  if (offset === "" || offset === "z" || offset === "Z") return "Z";
+  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(offset)!;
+  return `${m[1]}${m[2]}:${m[3] ?? "00"}`;
+}
 
 /** Parses a start_date/end_date value; null = malformed. */
 export function parseDateBound(value: string): DateBound | null {
   const v = value.trim();
   const d = DATE_RE.exec(v);
-  if (d) return isValidDay(v) ? { wall: `${v}T00:00:00`, dateOnly: true } : null;
+  if (d) return isValidDay(v) ? { wall: `${v}T00:00:00`, dateOnly: true, instant: Date.parse(`${v}T00:00:00Z`) } : null;
   const dt = DATETIME_RE.exec(v);
   if (dt) {
     const day = `${dt[1]}-${dt[2]}-${dt[3]}`;
@@ -51,7 +61,10 @@ export function parseDateBound(value: string): DateBound | null {
     const m = Number(dt[5]);
     const s = Number(dt[6] ?? "0");
     if (!isValidDay(day) || h > 23 || m > 59 || s > 59) return null;
-    return { wall: `${day}T${dt[4]}:${dt[5]}:${dt[6] ?? "00"}`, dateOnly: false };
+    const wall = `${day}T${dt[4]}:${dt[5]}:${dt[6] ?? "00"}`;
+    const fraction = /[.,](\d{1,3})/.exec(v.slice(16))?.[1] ?? "";
+    const offset = OFFSET_RE.exec(v)?.[0] ?? "";
+    return { wall, dateOnly: false, instant: Date.parse(`${wall}${fraction ? `.${fraction.padEnd(3, "0")}` : ""}${normalizeOffset(offset)}`) };
   }
   if (UNIX_RE.test(v)) {
     // Pydantic reads a number as Unix time: seconds, or milliseconds when above 2e10.
@@ -59,7 +72,7 @@ export function parseDateBound(value: string): DateBound | null {
     if (n > 2e10) n = n / 1000;
     const ms = Math.floor(n * 1000);
     if (!Number.isFinite(ms) || ms > 253_402_300_799_000) return null;
-    return { wall: new Date(ms).toISOString().slice(0, 19), dateOnly: false };
+    return { wall: new Date(ms).toISOString().slice(0, 19), dateOnly: false, instant: ms };
   }
   return null;
 }

@@ -1282,6 +1282,24 @@ export function generateRange(opts: GenerateOptions, firstDay: string, lastDay: 
   return out;
 }
 
+/**
+ * One user's generator for many days: `generate(day, revision)` equals `generateDay(opts, day,
+ * revision)`, but the per-day draws are shared between calls, so walking a range (or a day's
+ * neighbours) costs what `generateRange` costs. The derived resources (lib/emulator/resources.ts)
+ * read the existing collections through it.
+ */
+export type DayGenerator = { generate(day: string, revision?: number): Record<Collection, RingDocument[]> };
+
+export function dayGenerator(opts: GenerateOptions): DayGenerator {
+  const model = new Model(opts);
+  return {
+    generate(day, revision = 0) {
+      checkRevision(revision);
+      return model.generateDay(dayToIndex(day), revision);
+    },
+  };
+}
+
 /** A stable user id (UUID-shaped) for a user key, for callers that need one. */
 export function deriveUserId(userKey: string): string {
   return uuidFor("user", userKey);

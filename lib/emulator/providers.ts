@@ -29,11 +29,11 @@ export type ScopeName = {
 const LEGACY_LABELS: Record<Scope, string> = {
   email: "E-mail address",
   personal: "Personal information (gender, age, height, weight)",
-  daily: "Daily summaries of sleep, activity and readiness",
+  daily: "Daily summaries of sleep, activity and readiness; VO2 max, bedtime guidance, rest mode; ring battery and configuration",
   heartrate: "Heart rate time series",
   workout: "Workouts",
-  tag: "Tags",
-  session: "Sessions",
+  tag: "Tags (enhanced tags and the older notes)",
+  session: "Sessions (meditation, breathing, rest)",
   spo2Daily: "SpO2 average during sleep",
 };
 
@@ -47,7 +47,8 @@ export const LEGACY_SCOPE_NAMES: readonly ScopeName[] = ALL_SCOPES.map((s) => ({
  * Decisions where the record is thin:
  * - `extapi:daily` grants everything the legacy `daily` does, stress, resilience and
  *   cardiovascular age included (one client's reading: "extapi:daily covers the daily
- *   documents, VO2 max and cardiovascular age").
+ *   documents, VO2 max and cardiovascular age"), and so VO2 max, sleep_time, rest mode and —
+ *   our choice, no source names a scope for them — the ring's battery and configuration.
  * - `extapi:stress` and `extapi:heart_health` (requested by several clients) are known and
  *   grantable but open nothing on their own: every collection they could be about is already
  *   covered by `extapi:daily`. A client that asks for them as well loses nothing.
@@ -57,11 +58,16 @@ export const LEGACY_SCOPE_NAMES: readonly ScopeName[] = ALL_SCOPES.map((s) => ({
 export const DEVELOPER_SCOPE_NAMES: readonly ScopeName[] = [
   { name: "extapi:email", grants: "email", label: "E-mail address", inDefault: true },
   { name: "extapi:personal", grants: "personal", label: "Personal information (gender, age, height, weight)", inDefault: true },
-  { name: "extapi:daily", grants: "daily", label: "Daily summaries of sleep, activity, readiness, stress, resilience and cardiovascular age", inDefault: true },
+  {
+    name: "extapi:daily",
+    grants: "daily",
+    label: "Daily summaries of sleep, activity, readiness, stress, resilience and cardiovascular age; VO2 max, bedtime guidance, rest mode; ring battery and configuration",
+    inDefault: true,
+  },
   { name: "extapi:heartrate", grants: "heartrate", label: "Heart rate time series", inDefault: true },
   { name: "extapi:workout", grants: "workout", label: "Workouts", inDefault: true },
-  { name: "extapi:tag", grants: "tag", label: "Tags", inDefault: true },
-  { name: "extapi:session", grants: "session", label: "Sessions", inDefault: true },
+  { name: "extapi:tag", grants: "tag", label: "Tags (enhanced tags and the older notes)", inDefault: true },
+  { name: "extapi:session", grants: "session", label: "Sessions (meditation, breathing, rest)", inDefault: true },
   { name: "extapi:spo2", grants: "spo2Daily", label: "SpO2 average during sleep", inDefault: true },
   { name: "extapi:stress", grants: null, label: "Stress (included in the daily summaries here)", inDefault: true },
   { name: "extapi:heart_health", grants: null, label: "Heart health (included in the daily summaries here)", inDefault: true },

@@ -3,7 +3,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { DEFAULT_SEED, type EmulatorConfig } from "./config";
 import { shiftDay } from "./dates";
-import { COLLECTIONS, generateDay, type Collection } from "./fixtures";
+import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "./fixtures";
+import { ResourceSource, generateDayResources, ringReplacementIndex, type DayResource } from "./resources";
 import { startEmulator, type RunningEmulator } from "./server";
 import { userIdFor } from "./store";
 
@@ -52,6 +53,61 @@ export function wornEmail(
     if (changing.every((c) => JSON.stringify(r0[c]) !== JSON.stringify(r1[c]))) return email;
   }
   throw new Error("no suitable generated user found");
+}
+
+/**
+ * A fresh e-mail whose generated user has, over `days` (revision 0, "today" = `today`), at
+ * least one document of each of `want` — so resource tests do not depend on a random user.
+ */
+export function resourceEmail(
+  tag: string,
+  days: readonly string[],
+  want: readonly DayResource[],
+  opts: { worn?: readonly string[]; seed?: string; today?: string } = {},
+): string {
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const today = opts.today ?? TEST_TODAY;
+  for (let i = 0; i < 300; i++) {
+    const email = uniqueEmail(tag);
+    const userKey = userIdFor(seed, email);
+    if (!(opts.worn ?? []).every((d) => generateDay({ seed, userKey }, d).sleep.some((s) => s.type === "long_sleep"))) continue;
+    const src = new ResourceSource({ seed, userKey });
+    const found = new Set<DayResource>();
+    for (const d of days) {
+      const r = generateDayResources(src, dayToIndex(d), 0, dayToIndex(today));
+      for (const c of want) if (r[c].length > 0) found.add(c);
+      if (found.size === want.length) return email;
+    }
+  }
+  throw new Error(`no generated user with ${want.join(", ")}`);
+}
+
+/** The first day in [from, to] (walking back from `to`) on which sync would create a `want` document for this e-mail's user. */
+export function dayWith(email: string, want: DayResource, from: string, to: string, seed = DEFAULT_SEED, today = TEST_TODAY): string | null {
+  const src = new ResourceSource({ seed, userKey: userIdFor(seed, email) });
+  for (let idx = dayToIndex(to); idx >= dayToIndex(from); idx--) if (generateDayResources(src, idx, 0, dayToIndex(today))[want].length > 0) return indexToDay(idx);
+  return null;
+}
+
+/** A day of `days` whose first revision changes (same ids, other values) a `want` document of this e-mail's user. */
+export function revisedDay(email: string, want: DayResource, days: readonly string[], seed = DEFAULT_SEED, today = TEST_TODAY): string | null {
+  const src = new ResourceSource({ seed, userKey: userIdFor(seed, email) });
+  for (const d of days) {
+    const r0 = generateDayResources(src, dayToIndex(d), 0, dayToIndex(today))[want];
+    const r1 = generateDayResources(src, dayToIndex(d), 1, dayToIndex(today))[want];
+    if (r0.length > 0 && JSON.stringify(r0) !== JSON.stringify(r1)) return d;
+  }
+  return null;
+}
+
+/** A fresh e-mail whose ring is replaced within (after, after + withinDays]; returns it and that day. */
+export function ringReplacedAfter(tag: string, after: string, withinDays: number, seed = DEFAULT_SEED): { email: string; day: string } {
+  for (let i = 0; i < 2000; i++) {
+    const email = uniqueEmail(tag);
+    const idx = ringReplacementIndex({ seed, userKey: userIdFor(seed, email) });
+    if (idx > dayToIndex(after) && idx <= dayToIndex(after) + withinDays) return { email, day: indexToDay(idx) };
+  }
+  throw new Error("no generated user with a ring replaced in that span");
 }
 
 export function verifier(): string {

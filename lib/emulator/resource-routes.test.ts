@@ -1,0 +1,148 @@
+// The emulator's routes of the derived resources and time series beyond what the conformance
+// suite checks: the series follow the clock on the data's last day, follow the documents they
+// come from (revisions, deletions), and the control API edits the new documents.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "./clock";
+import { shiftDay } from "./dates";
+import { startEmulator, type RunningEmulator } from "./server";
+import { TEST_TODAY, call, connect, uniqueEmail, wornEmail } from "./test-utils";
+
+type Row = { bpm: number; source: string; timestamp: string; timestamp_unix: number };
+
+let emu: RunningEmulator;
+let base: string;
+const clock = new ManualClock(Date.parse(`${TEST_TODAY}T12:00:00Z`));
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, pageSize: 7, webhookDelayMs: 0, historyDays: 30, today: TEST_TODAY }, { clock });
+  base = emu.url;
+});
+afterAll(() => emu.close());
+
+async function rows(token: string, query: Record<string, string> = {}, collection = "heartrate"): Promise<Row[]> {
+  const out: Row[] = [];
+  let next: string | null = null;
+  do {
+    const q = new URLSearchParams(next ? { ...query, next_token: next } : query);
+    const r = await call(base, `/v2/usercollection/${collection}?${q}`, { token });
+    expect(r.status, r.text).toBe(200);
+    out.push(...r.body.data);
+    next = r.body.next_token;
+  } while (next);
+  return out;
+}
+
+describe("time series and the clock", () => {
+  it("on the data's last day the samples stop at now and the default window is the 24 hours before it; later samples appear as time passes", async () => {
+    const t = await connect(base, undefined, { email: wornEmail("now", [TEST_TODAY]) });
+    const noon = clock.now();
+    const before = await rows(t.access_token);
+    expect(before.length).toBeGreaterThan(50);
+    for (const r of before) {
+      expect(r.timestamp_unix).toBeLessThanOrEqual(noon);
+      expect(r.timestamp_unix).toBeGreaterThanOrEqual(noon - 86_400_000);
+    }
+    const latest = (await call(base, "/v2/usercollection/heartrate?latest=true", { token: t.access_token })).body.data;
+    expect(latest).toEqual([before.at(-1)]);
+    await clock.advance(3 * 3600_000);
+    const after = await rows(t.access_token, { start_datetime: `${TEST_TODAY}T00:00:00Z` });
+    expect(after.at(-1)!.timestamp_unix).toBeGreaterThan(noon);
+    expect(after.at(-1)!.timestamp_unix).toBeLessThanOrEqual(clock.now());
+    // the emulator's own listing shows what the routes serve: nothing after now
+    const listed = (await call(base, `/_emulator/users/${t.user_id}/documents/heartrate?start=${TEST_TODAY}&end=${TEST_TODAY}`)).body.data as Row[];
+    expect(listed).toEqual(after);
+  });
+
+  it("an expired membership gets 403 on the new routes too", async () => {
+    const t = await connect(base, undefined, { email: uniqueEmail("exp") });
+    await call(base, `/_emulator/users/${t.user_id}`, { method: "PATCH", json: { subscription: "expired" } });
+    for (const c of ["heartrate", "ring_battery_level", "workout", "ring_configuration"]) expect((await call(base, `/v2/usercollection/${c}`, { token: t.access_token })).status, c).toBe(403);
+  });
+});
+
+describe("the series follow the documents they come from", () => {
+  it("a revised night's own heart_rate samples are the series' sleep samples after sync", async () => {
+    const day = shiftDay(TEST_TODAY, -4);
+    const t = await connect(base, undefined, { email: wornEmail("rev", [day]) });
+    const sleepOf = async () =>
+      ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find((s) => s.day === day && s.type === "long_sleep")!;
+    const series = async (night: Record<string, any>) =>
+      (await rows(t.access_token, { start_datetime: night.bedtime_start, end_datetime: night.bedtime_end })).filter((r) => r.source === "sleep");
+    const expected = (night: Record<string, any>) =>
+      (night.heart_rate.items as Array<number | null>).flatMap((v, i) => (v === null ? [] : [v]));
+    const before = await sleepOf();
+    expect((await series(before)).map((r) => r.bpm)).toEqual(expected(before));
+    await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day } });
+    const after = await sleepOf();
+    expect(after.id).toBe(before.id);
+    expect(after.heart_rate).not.toEqual(before.heart_rate);
+    expect((await series(after)).map((r) => r.bpm)).toEqual(expected(after));
+  });
+
+  it("a deleted sleep period leaves its night without sleep samples; a deleted workout leaves no workout samples", async () => {
+    const day = shiftDay(TEST_TODAY, -6);
+    const t = await connect(base, undefined, { email: wornEmail("del", [day]) });
+    const night = ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find((s) => s.day === day && s.type === "long_sleep")!;
+    await call(base, `/_emulator/users/${t.user_id}/documents/sleep/${night.id}/delete`, { method: "POST" });
+    const during = await rows(t.access_token, { start_datetime: night.bedtime_start, end_datetime: night.bedtime_end });
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.some((r) => r.source === "sleep")).toBe(false);
+    const workouts = (await call(base, `/_emulator/users/${t.user_id}/documents/workout`)).body.data as Array<Record<string, any>>;
+    expect(workouts.length).toBeGreaterThan(0);
+    const w = workouts[0]!;
+    expect((await rows(t.access_token, { start_datetime: w.start_datetime, end_datetime: w.end_datetime })).some((r) => r.source === "workout")).toBe(true);
+    await call(base, `/_emulator/users/${t.user_id}/documents/workout/${w.id}/delete`, { method: "POST" });
+    const gone = await rows(t.access_token, { start_datetime: w.start_datetime, end_datetime: w.end_datetime });
+    expect(gone.some((r) => r.source === "workout")).toBe(false);
+  });
+});
+
+describe("the control API and the new documents", () => {
+  it("edits a new resource's document (served as edited, update event); vO2_max events say vo2_max", async () => {
+    const t = await connect(base, undefined, { email: uniqueEmail("edit") });
+    const vo2 = (await call(base, `/_emulator/users/${t.user_id}/documents/vO2_max`)).body.data as Array<Record<string, any>>;
+    expect(vo2.length).toBeGreaterThan(0);
+    const doc = vo2.at(-1)!;
+    const edit = await call(base, `/_emulator/users/${t.user_id}/documents/vO2_max/${doc.id}`, { method: "PATCH", json: { vo2_max: 61 } });
+    expect(edit.status).toBe(200);
+    expect(edit.body.document).toEqual({ ...doc, vo2_max: 61 });
+    expect(edit.body.events).toEqual([expect.objectContaining({ event_type: "update", data_type: "vo2_max", object_id: doc.id })]);
+    expect((await call(base, `/v2/usercollection/vO2_max/${doc.id}`, { token: t.access_token })).body.vo2_max).toBe(61);
+    const tag = ((await call(base, `/_emulator/users/${t.user_id}/documents/enhanced_tag`)).body.data as Array<Record<string, any>>)[0]!;
+    const edited = await call(base, `/_emulator/users/${t.user_id}/documents/enhanced_tag/${tag.id}`, { method: "PATCH", json: { comment: "later" } });
+    expect(edited.body.document).toEqual({ ...tag, comment: "later" });
+    expect("day" in edited.body.document).toBe(false);
+    expect((await call(base, `/_emulator/users/${t.user_id}/documents/heartrate/1/delete`, { method: "POST" })).status).toBe(404);
+    expect((await call(base, `/_emulator/users/${t.user_id}/documents/ring_battery_level/1`, { method: "PATCH", json: { level: 1 } })).status).toBe(404);
+  });
+
+  it("sync of a new day answers every collection's documents (the new ones included) and the day's sample counts", async () => {
+    const day = shiftDay(TEST_TODAY, 2);
+    const t = await connect(base, undefined, { email: wornEmail("sync", [day]) });
+    const r = await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day } });
+    expect(Object.keys(r.body.documents).sort()).toEqual(
+      [
+        "daily_activity",
+        "daily_cardiovascular_age",
+        "daily_readiness",
+        "daily_resilience",
+        "daily_sleep",
+        "daily_spo2",
+        "daily_stress",
+        "sleep",
+        "enhanced_tag",
+        "rest_mode_period",
+        "ring_configuration",
+        "session",
+        "sleep_time",
+        "tag",
+        "vO2_max",
+        "workout",
+      ].sort(),
+    );
+    expect(r.body.events.every((e: { event_type: string }) => e.event_type === "create")).toBe(true);
+    for (const d of r.body.documents.sleep_time) expect(d.day).toBe(day);
+    expect(r.body.samples.heartrate).toBeGreaterThan(100);
+    expect(r.body.samples.ring_battery_level).toBeGreaterThan(20);
+  });
+});
