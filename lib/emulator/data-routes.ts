@@ -10,7 +10,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { EmulatorContext, RequestMeta } from "./context";
 import { isoDay, parseDateBound, shiftDay, wallClock, type DateBound } from "./dates";
 import { documentNotFound, json, problem, unauthorized, validationError, type ValidationIssue } from "./errors";
-import { generatePersonalInfo, type Collection } from "./fixtures";
+import { generatePersonalInfo } from "./fixtures";
 import { rateLimitHeaders } from "./rate-limit";
 import { TIME_SERIES, dayKeyOf, type TimeSeries } from "./resources";
 import { SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, sandboxDocuments, sandboxSeries } from "./sandbox-data";
@@ -497,4 +497,3 @@ export async function handleDataRoute(
   return json({ data, next_token: next });
 }
 
-export type { Collection };

@@ -114,3 +114,8 @@ export function uuidFor(...parts: (string | number)[]): string {
     hex.slice(20, 32)
   );
 }
+
+/** Uniform in [0, 1) from a key, without building a generator. */
+export function hashUnit(...parts: (string | number)[]): number {
+  return hash128(keyOf(parts))[0] / 4294967296;
+}

@@ -69,7 +69,7 @@ describe("the series follow the documents they come from", () => {
     const series = async (night: Record<string, any>) =>
       (await rows(t.access_token, { start_datetime: night.bedtime_start, end_datetime: night.bedtime_end })).filter((r) => r.source === "sleep");
     const expected = (night: Record<string, any>) =>
-      (night.heart_rate.items as Array<number | null>).flatMap((v, i) => (v === null ? [] : [v]));
+      (night.heart_rate.items as Array<number | null>).flatMap((v) => (v === null ? [] : [v]));
     const before = await sleepOf();
     expect((await series(before)).map((r) => r.bpm)).toEqual(expected(before));
     await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day } });

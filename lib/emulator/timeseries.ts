@@ -20,7 +20,6 @@ import type { Habits } from "./resources";
 import { rngFor } from "./prng";
 
 export const HEART_RATE_SOURCES = ["awake", "rest", "sleep", "workout", "session", "live"] as const;
-export type HeartRateSource = (typeof HEART_RATE_SOURCES)[number];
 const AWAKE = 0;
 const REST = 1;
 const SLEEP = 2;
@@ -389,10 +388,6 @@ export function batteryDay(view: SeriesView, idx: number, firstIdx: number): Ser
   return out.build();
 }
 
-/** Local seconds after midnight of a sample, for tests. */
-export function localSecond(ms: number, offsetMinutes: number): number {
-  return (((ms + offsetMinutes * 60_000) % DAY_MS) + DAY_MS) % DAY_MS / 1000;
-}
 
 // ---------------------------------------------------------------------------------------
 // Rows as the service sends them

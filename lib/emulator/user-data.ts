@@ -16,7 +16,6 @@ import {
   generateDayResources,
   ringConfigurations,
   type ResourceCollection,
-  type ResourceDocument,
   type TimeSeries,
 } from "./resources";
 import { batteryDay, heartRateDay, type Series, type SeriesView } from "./timeseries";
@@ -360,4 +359,3 @@ function indexed(collection: DocumentCollection, docs: AnyDocument[]): Collectio
   return { docs: sorted, byId };
 }
 
-export type { ResourceDocument };
