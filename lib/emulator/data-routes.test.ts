@@ -3,7 +3,7 @@ import { DAILY_COLLECTIONS, COLLECTIONS, type Collection } from "./fixtures";
 import { validateResponse } from "./openapi";
 import { SANDBOX_DOCUMENTS, SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, SANDBOX_SLEEP_DOCUMENTS } from "./sandbox-data";
 import type { RunningEmulator } from "./server";
-import { TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail, wornEmail } from "./test-utils";
+import { TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, uniqueEmail, wornEmail } from "./test-utils";
 import { shiftDay } from "./dates";
 
 type Doc = Record<string, unknown> & { id: string; day: string };
@@ -343,7 +343,7 @@ describe("sandbox", () => {
 
 describe("rate limiting", () => {
   it("enforces the token layer, then the application layer, with all five headers; rejected requests do not count", async () => {
-    const small = await startTestEmulator({ rateLimit: 3, appRateLimit: 5, rateWindowS: 2 });
+    const small = await startManualClockEmulator({ rateLimit: 3, appRateLimit: 5, rateWindowS: 2 });
     try {
       const client = await registerClient(small.url);
       const a = await connect(small.url, client);
@@ -353,7 +353,7 @@ describe("rate limiting", () => {
       // connect() already read personal_info once per token: a=1, b=1, application=2
       expect((await get(a.access_token)).status).toBe(200);
       expect((await get(a.access_token, true)).status).toBe(200); // sandbox counts too: a=3, application=4
-      const started = Date.now();
+      const started = small.clock.now();
       const limited = await get(a.access_token);
       expect(limited.status).toBe(429);
       expect(limited.body).toMatchObject({ status: 429, title: "Too Many Requests" });
@@ -375,7 +375,7 @@ describe("rate limiting", () => {
       expect(app.headers.get("x-ratelimit-limit")).toBe("5");
 
       // after the window every slot is back (rejections were not counted)
-      await new Promise((r) => setTimeout(r, 2050));
+      await small.advance(2050);
       expect((await get(a.access_token)).status).toBe(200);
       expect((await get(b.access_token)).status).toBe(200);
 

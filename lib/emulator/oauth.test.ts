@@ -1,25 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "./server";
-import {
-  DEMO,
-  authorizeUrl,
-  call,
-  challengeOf,
-  connect,
-  consent,
-  registerClient,
-  startTestEmulator,
-  uniqueEmail,
-  verifier,
-  type Client,
-} from "./test-utils";
+import { DEMO, authorizeUrl, call, challengeOf, connect, consent, registerClient, startManualClockEmulator, uniqueEmail, verifier, type Client } from "./test-utils";
 
-let emu: RunningEmulator;
+let emu: Awaited<ReturnType<typeof startManualClockEmulator>>;
 let base: string;
 let client: Client;
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ codeTtlS: 2, tokenTtlS: 3600 });
+  emu = await startManualClockEmulator({ codeTtlS: 2, tokenTtlS: 3600 });
   base = emu.url;
   client = await registerClient(base);
 });
@@ -256,7 +243,7 @@ describe("POST /oauth/token", () => {
 
   it("expires codes after codeTtlS", async () => {
     const { code, verifier: v } = await getCode(client);
-    await new Promise((r) => setTimeout(r, 2100));
+    await emu.advance(2100);
     const r = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code, redirect_uri: client.redirect_uri, code_verifier: v }) });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe("invalid_grant");
@@ -341,11 +328,11 @@ describe("POST /oauth/token", () => {
 
 describe("token lifetime and revocation", () => {
   it("answers 401 with WWW-Authenticate for expired tokens", async () => {
-    const short = await startTestEmulator({ tokenTtlS: 1 });
+    const short = await startManualClockEmulator({ tokenTtlS: 1 });
     try {
       const t = await connect(short.url);
       expect(t.expires_in).toBe(1);
-      await new Promise((r) => setTimeout(r, 1100));
+      await short.advance(1100);
       const r = await call(short.url, "/v2/usercollection/daily_sleep", { token: t.access_token });
       expect(r.status).toBe(401);
       expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/);

@@ -5,6 +5,8 @@ import { DEFAULT_SEED, type EmulatorConfig } from "./config";
 import { shiftDay } from "./dates";
 import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "./fixtures";
 import { ResourceSource, generateDayResources, ringReplacementIndex, type DayResource } from "./resources";
+import { ManualClock } from "./clock";
+import type { EmulatorOptions } from "./handler";
 import { startEmulator, type RunningEmulator } from "./server";
 import { userIdFor } from "./store";
 
@@ -15,16 +17,15 @@ export const DEMO = {
   redirect_uri: "http://localhost:3000/api/auth/callback/ring",
 };
 
-export function startTestEmulator(overrides: Partial<EmulatorConfig> = {}): Promise<RunningEmulator> {
-  return startEmulator({
-    port: 0,
-    pageSize: 7,
-    webhookDelayMs: 0,
-    webhookRetryMs: 20,
-    historyDays: 40,
-    today: TEST_TODAY,
-    ...overrides,
-  });
+export function startTestEmulator(overrides: Partial<EmulatorConfig> = {}, options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ port: 0, pageSize: 7, webhookDelayMs: 0, webhookRetryMs: 20, historyDays: 40, today: TEST_TODAY, ...overrides }, options);
+}
+
+/** An emulator on a ManualClock, and `advance(ms)`: the webhook deliveries due in that span run, then it resolves. */
+export async function startManualClockEmulator(overrides: Partial<EmulatorConfig> = {}): Promise<RunningEmulator & { clock: ManualClock; advance(ms: number): Promise<void> }> {
+  const clock = new ManualClock();
+  const emu = await startTestEmulator(overrides, { clock });
+  return Object.assign(emu, { clock, advance: (ms: number) => clock.advance(ms, () => emu.emulator.settled()) });
 }
 
 export function uniqueEmail(tag = "u"): string {

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { validateResponse } from "./openapi";
 import type { RunningEmulator } from "./server";
-import { Receiver, TEST_TODAY, call, connect, registerClient, startTestEmulator, waitFor, wornEmail, type Client } from "./test-utils";
+import { Receiver, TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, waitFor, wornEmail, type Client } from "./test-utils";
 import { signWebhook } from "./webhooks";
 
 let emu: RunningEmulator;
@@ -232,22 +232,24 @@ describe("notifications", () => {
   });
 });
 
-describe("delivery timing, retries, cancellation, expiry", () => {
+describe("delivery timing, retries, cancellation, expiry (on a manual clock)", () => {
   async function setup(overrides: Parameters<typeof startTestEmulator>[0]) {
-    const e = await startTestEmulator(overrides);
+    const e = await startManualClockEmulator(overrides);
     const c = await registerClient(e.url);
     const user = await connect(e.url, { client_id: c.client_id, client_secret: c.client_secret, redirect_uri: c.redirect_uri }, { email: wornEmail() });
     return { e, c, user };
   }
+  const postsTo = (path: string) => rx.posts.filter((p) => p.path === path);
 
   it("waits webhookDelayMs after the change", async () => {
     const { e, c, user } = await setup({ webhookDelayMs: 400 });
     try {
       await subscribe(c, "update", "daily_sleep", "/delayed", e.url);
-      const t0 = Date.now();
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
-      const post = await waitFor(() => rx.posts.find((p) => p.path === "/delayed"), 3000, "delayed post");
-      expect(post.at - t0).toBeGreaterThanOrEqual(380);
+      await e.advance(399);
+      expect(postsTo("/delayed")).toHaveLength(0);
+      await e.advance(1);
+      expect(postsTo("/delayed")).toHaveLength(1);
     } finally {
       await e.close();
     }
@@ -259,13 +261,19 @@ describe("delivery timing, retries, cancellation, expiry", () => {
       const s = await subscribe(c, "update", "daily_sleep", "/flaky", e.url);
       rx.answer = (n) => (n === 0 ? 503 : n === 1 ? "drop" : 200);
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
-      await waitFor(() => rx.posts.filter((p) => p.path === "/flaky").length >= 3, 5000, "three attempts");
-      const posts = rx.posts.filter((p) => p.path === "/flaky");
+      await e.advance(0);
+      expect(postsTo("/flaky")).toHaveLength(1);
+      // the first retry 100 ms after the failure, the second 200 ms after the next one
+      await e.advance(99);
+      expect(postsTo("/flaky")).toHaveLength(1);
+      await e.advance(1);
+      expect(postsTo("/flaky")).toHaveLength(2);
+      await e.advance(199);
+      expect(postsTo("/flaky")).toHaveLength(2);
+      await e.advance(1);
+      const posts = postsTo("/flaky");
+      expect(posts).toHaveLength(3);
       expect(posts.map((p) => p.raw)).toEqual([posts[0]!.raw, posts[0]!.raw, posts[0]!.raw]); // same body each time
-      const gap1 = posts[1]!.at - posts[0]!.at;
-      const gap2 = posts[2]!.at - posts[1]!.at;
-      expect(gap1).toBeGreaterThanOrEqual(90);
-      expect(gap2).toBeGreaterThanOrEqual(190);
       const records = (await call(e.url, `/_emulator/webhook-deliveries?subscription_id=${s.id}`)).body.deliveries;
       expect(records.map((r: { attempt: number; status: number | null; ok: boolean }) => [r.attempt, r.status, r.ok])).toEqual([
         [1, 503, false],
@@ -286,16 +294,17 @@ describe("delivery timing, retries, cancellation, expiry", () => {
       await subscribe(c, "update", "daily_readiness", "/always-500", e.url);
       rx.answer = () => 500;
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
-      await waitFor(() => rx.posts.filter((p) => p.path === "/always-500").length >= 11, 8000, "11 attempts");
-      await new Promise((r) => setTimeout(r, 600));
-      expect(rx.posts.filter((p) => p.path === "/always-500")).toHaveLength(11);
+      await e.advance(2 ** 11); // 1 + 2 + … + 512 ms of backoff fit in it
+      expect(postsTo("/always-500")).toHaveLength(11);
+      await e.advance(86_400_000); // and nothing more, ever
+      expect(postsTo("/always-500")).toHaveLength(11);
       const records = (await call(e.url, "/_emulator/webhook-deliveries")).body.deliveries.filter((d: { callback_url: string }) => d.callback_url.endsWith("/always-500"));
       expect(records.map((r: { attempt: number }) => r.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
       expect(records.at(-1).next_retry_at).toBeNull();
     } finally {
       await e.close();
     }
-  }, 15_000);
+  });
 
   it("cancels (deletes) the subscription when the callback answers 410", async () => {
     const { e, c, user } = await setup({});
@@ -303,9 +312,10 @@ describe("delivery timing, retries, cancellation, expiry", () => {
       const s = await subscribe(c, "update", "daily_activity", "/gone", e.url);
       rx.answer = () => 410;
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
-      await waitFor(() => rx.posts.some((p) => p.path === "/gone"), 3000, "410 post");
-      await new Promise((r) => setTimeout(r, 200));
-      expect(rx.posts.filter((p) => p.path === "/gone")).toHaveLength(1);
+      await e.advance(0);
+      expect(postsTo("/gone")).toHaveLength(1);
+      await e.advance(86_400_000); // no retry of a 410
+      expect(postsTo("/gone")).toHaveLength(1);
       expect((await sub(c, "GET", `/${s.id}`, undefined, e.url)).status).toBe(403);
     } finally {
       await e.close();
@@ -316,17 +326,19 @@ describe("delivery timing, retries, cancellation, expiry", () => {
     const { e, c, user } = await setup({ subscriptionTtlS: 1 });
     try {
       const s = await subscribe(c, "update", "daily_readiness", "/expiring", e.url);
-      await new Promise((r) => setTimeout(r, 1100));
+      await e.advance(1_100);
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
-      await new Promise((r) => setTimeout(r, 200));
-      expect(rx.posts.filter((p) => p.path === "/expiring")).toHaveLength(0);
+      await e.advance(60_000);
+      expect(postsTo("/expiring")).toHaveLength(0);
       const listed = (await sub(c, "GET", "", undefined, e.url)).body;
-      expect(Date.parse(listed[0].expiration_time)).toBeLessThan(Date.now());
+      expect(Date.parse(listed[0].expiration_time)).toBeLessThan(e.clock.now());
       await sub(c, "PUT", `/renew/${s.id}`, undefined, e.url);
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
-      await waitFor(() => rx.posts.some((p) => p.path === "/expiring"), 3000, "post after renew");
+      await e.advance(0);
+      expect(postsTo("/expiring").length).toBeGreaterThan(0);
     } finally {
       await e.close();
     }
   });
 });
+
