@@ -1,50 +1,11 @@
-// Helpers shared by the dashboard and perf specs: sign in through the real connect flow,
-// wait for the backfill, take themed screenshots, read CSV.
+// Helpers shared by the dashboard and perf specs: take themed screenshots, wait for charts,
+// read CSV and shown numbers. (Signing in and waiting for the backfill: e2e/fixtures.)
 import fs from "node:fs";
 import path from "node:path";
-import type Database from "better-sqlite3";
 import type { BrowserContext, Page } from "@playwright/test";
-import { connectRing, expect, uniqueEmail } from "./fixtures";
-import { E2E_APP_URL, E2E_EMULATOR_URL } from "./support/ports";
+import { E2E_APP_URL } from "./support/ports";
 
 export const SCREENSHOT_DIR = path.resolve("e2e/test-results/screenshots");
-
-type UserRow = { id: string; email: string | null; ringUserId: string | null };
-
-/**
- * Signs the page in as this instance's owner (the first person to connect, or the existing
- * owner again, whichever spec ran first) and returns the app's user id.
- */
-export async function signInAsOwner(page: Page, db: Database.Database): Promise<{ email: string; ringUserId: string; userId: string }> {
-  const owner = db.prepare(`SELECT id, email, ringUserId FROM "User" WHERE role = 'owner'`).get() as UserRow | undefined;
-  let email = owner?.email ?? null;
-  if (owner && !email) {
-    const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/users`);
-    const { users } = (await res.json()) as { users: Array<{ user_id: string; email: string }> };
-    email = users.find((u) => u.user_id === owner.ringUserId)?.email ?? null;
-  }
-  const connected = await connectRing(page, { email: email ?? uniqueEmail("owner") });
-  await expect(page).toHaveURL(`${E2E_APP_URL}/`);
-  const user = db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(connected.ringUserId) as { id: string };
-  return { ...connected, userId: user.id };
-}
-
-/** Waits until every collection's backfill is done and nothing is running for the person. */
-export async function waitForBackfill(db: Database.Database, userId: string, collections = 8, timeout = 120_000) {
-  await expect
-    .poll(
-      () =>
-        Number(
-          (
-            db
-              .prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL AND status IN ('idle', 'not_shared')`)
-              .get(userId) as { n: number }
-          ).n,
-        ),
-      { timeout, intervals: [250, 500, 1000] },
-    )
-    .toBeGreaterThanOrEqual(collections);
-}
 
 /** Sets the theme the way the app does (cookie read by theme-script.tsx before first paint). */
 export async function setTheme(context: BrowserContext, theme: "light" | "dark") {

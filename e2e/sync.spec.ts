@@ -1,43 +1,11 @@
-// The sync page end to end: a person with a long history connects (by invite, so the spec
-// does not depend on being the first person), the emulator is slowed down, and the
-// progress bars move until every collection's history is complete; the page then shows
-// freshness and counts that match the database.
-import type Database from "better-sqlite3";
-import type { Browser, Page } from "@playwright/test";
-import { connectRing, expect, test, uniqueEmail } from "./fixtures";
+// The sync page end to end: this spec's own person with a long history (signed in by a session
+// row, so the spec depends on no other), the emulator slowed down, and the progress bars move
+// until every collection's history is complete; the page then shows freshness and counts that
+// match the database.
+import { expect, signIn, test } from "./fixtures";
 import { E2E_APP_URL, E2E_EMULATOR_URL } from "./support/ports";
 
 test.describe.configure({ mode: "serial" });
-
-type UserRow = { id: string; email: string | null; ringUserId: string | null };
-
-async function signInAsOwner(page: Page, db: Database.Database): Promise<{ email: string; ringUserId: string }> {
-  const owner = db.prepare(`SELECT id, email, ringUserId FROM "User" WHERE role = 'owner'`).get() as UserRow | undefined;
-  let email = owner?.email ?? null;
-  if (owner && !email) {
-    const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/users`);
-    const { users } = (await res.json()) as { users: Array<{ user_id: string; email: string }> };
-    email = users.find((u) => u.user_id === owner.ringUserId)?.email ?? null;
-  }
-  const connected = await connectRing(page, { email: email ?? uniqueEmail("owner") });
-  await expect(page).toHaveURL(`${E2E_APP_URL}/`);
-  return connected;
-}
-
-async function createInvite(page: Page): Promise<string> {
-  await page.goto("/settings");
-  await page.getByRole("button", { name: "Create invite link" }).click();
-  return ((await page.getByTestId("invite-link").textContent()) ?? "").trim();
-}
-
-async function joinWithInvite(browser: Browser, link: string, historyDays: number) {
-  const context = await browser.newContext({ baseURL: E2E_APP_URL });
-  const page = await context.newPage();
-  await page.goto(link);
-  const connected = await connectRing(page, { email: uniqueEmail("history"), historyDays });
-  await expect(page).toHaveURL(`${E2E_APP_URL}/`);
-  return { context, page, ...connected };
-}
 
 /** Delays the next `count` matching data requests (an emulator fault with no status). */
 async function slowDown(pathPrefix: string, delayMs: number, count: number) {
@@ -55,15 +23,17 @@ async function clearFaults() {
 
 test.afterEach(clearFaults);
 
-test("[SYNC] the progress bars move during a backfill and the page shows freshness", async ({ page, browser, appDb, emulator }) => {
+test("[SYNC] the progress bars move during a backfill and the page shows freshness", async ({ browser, appDb, emulator }) => {
   test.setTimeout(120_000);
-  await signInAsOwner(page, appDb);
-  const link = await createInvite(page);
+  // this spec's own person with 400 days, signed in by a session row; the backfill starts below
+  const context = await browser.newContext({ baseURL: E2E_APP_URL });
+  const member = { context, ...(await signIn(context, appDb, { historyDays: 400, backfill: false })) };
   // Every list page now takes a quarter of a second: the backfill of 400 days is visible.
   await slowDown("/v2/usercollection/daily", 250, 400);
   await slowDown("/v2/usercollection/sleep", 250, 100);
-  const member = await joinWithInvite(browser, link, 400);
-  const sync = member.page;
+  const started = await context.request.post(`${E2E_APP_URL}/api/sync`, { headers: { origin: E2E_APP_URL } });
+  expect(started.status()).toBeLessThan(300);
+  const sync = await context.newPage();
   await sync.goto("/sync");
   await expect(sync.getByRole("heading", { name: "Sync" })).toBeVisible();
 
@@ -84,7 +54,7 @@ test("[SYNC] the progress bars move during a backfill and the page shows freshne
   expect(between.length).toBeGreaterThanOrEqual(2);
 
   // Every collection finishes; the counts on the page are the database's.
-  const user = appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(member.ringUserId) as { id: string };
+  const user = { id: member.userId };
   for (const [collection, table] of [
     ["daily_activity", "daily_activity"],
     ["daily_readiness", "daily_readiness"],
@@ -104,9 +74,9 @@ test("[SYNC] the progress bars move during a backfill and the page shows freshne
   await member.context.close();
 });
 
-test("[SYNC] Sync now re-checks the recent days", async ({ page, appDb }) => {
-  const { ringUserId } = await signInAsOwner(page, appDb);
-  const user = appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string };
+test("[SYNC] Sync now re-checks the recent days", async ({ page, appDb, login }) => {
+  const { userId } = await login();
+  const user = { id: userId };
   await page.goto("/sync");
   await expect(page.getByTestId("sync-collection-daily_readiness")).toHaveAttribute("data-status", "idle", { timeout: 60_000 });
   await expect(page.getByTestId("sync-page")).toHaveAttribute("data-running", "false", { timeout: 60_000 });

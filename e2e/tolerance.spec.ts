@@ -3,8 +3,8 @@
 // (PATCH /_emulator/users/{id}/documents/…, which also notifies the app), the documents are
 // stored — the field as unknown — and the charts show a gap on that day: Today's badge reads
 // "—", the trends strip reads "no value" for that day, the day's other numbers are still shown.
-import { connectRing, expect, test, uniqueEmail } from "./fixtures";
-import { waitForBackfill, waitForChart } from "./dashboard-support";
+import { connectRing, expect, test, uniqueEmail, waitForBackfill } from "./fixtures";
+import { waitForChart } from "./dashboard-support";
 import { E2E_APP_URL, E2E_EMULATOR_URL } from "./support/ports";
 
 type Doc = Record<string, unknown> & { id: string; day: string };

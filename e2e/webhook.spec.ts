@@ -1,27 +1,13 @@
 // Webhooks end to end: the app subscribes at the emulator (PUBLIC_URL is set for e2e), the
-// emulator syncs a new day for the owner, its signed notifications reach
+// emulator syncs a new day for this spec's own person, its signed notifications reach
 // POST /api/webhooks/ring, and the new day is in SQLite and on the sync page within seconds.
 // Forged, stale and duplicate notifications change nothing.
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
-import type { Page } from "@playwright/test";
-import { connectRing, expect, test, uniqueEmail } from "./fixtures";
-import { E2E_APP_URL, E2E_CLIENT, E2E_EMULATOR_URL } from "./support/ports";
+import { expect, test } from "./fixtures";
+import { E2E_CLIENT } from "./support/ports";
 
 test.describe.configure({ mode: "serial" });
-
-async function signInAsOwner(page: Page, db: Database.Database): Promise<{ email: string; ringUserId: string }> {
-  const owner = db.prepare(`SELECT email, ringUserId FROM "User" WHERE role = 'owner'`).get() as { email: string | null; ringUserId: string | null } | undefined;
-  let email = owner?.email ?? null;
-  if (owner && !email) {
-    const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/users`);
-    const { users } = (await res.json()) as { users: Array<{ user_id: string; email: string }> };
-    email = users.find((u) => u.user_id === owner.ringUserId)?.email ?? null;
-  }
-  const connected = await connectRing(page, { email: email ?? uniqueEmail("owner") });
-  await expect(page).toHaveURL(`${E2E_APP_URL}/`);
-  return connected;
-}
 
 const n = (db: Database.Database, sql: string, ...args: unknown[]) => Number((db.prepare(sql).get(...args) as { n: number }).n);
 const dayOffset = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
@@ -30,10 +16,11 @@ function sign(body: string, ts: string, secret = E2E_CLIENT.client_secret) {
   return crypto.createHmac("sha256", secret).update(ts + body).digest("hex").toUpperCase();
 }
 
-test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is visible", async ({ page, appDb, emulator }) => {
+test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is visible", async ({ page, appDb, emulator, login }) => {
   test.setTimeout(90_000);
-  const { ringUserId } = await signInAsOwner(page, appDb);
-  const user = appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string };
+  // this spec's own person, signed in by a session row and backfilled by the app
+  const { ringUserId, userId } = await login({ role: "owner" });
+  const user = { id: userId };
   // The app subscribed for every stored data type × event type.
   await expect
     .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 })
