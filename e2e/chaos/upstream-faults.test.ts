@@ -14,22 +14,13 @@ import { recordFigures, rng, SEED } from "./support/figures";
 import { connectMintedPerson, useEmulatorInProcess } from "./support/in-process";
 import { startProxy, type Proxy } from "./support/proxy";
 import { findLeaks, inProcessLogFile } from "./support/secrets";
+import { getResource } from "@/lib/resources";
 
 const FAULT_RUNS = pick(10, 60);
 const DOCUMENT_RUNS = pick(10, 60);
 const HISTORY_DAYS = 20;
 const TIMEOUT_MS = 400;
 
-const SCHEMA_OF: Record<Collection, string> = {
-  daily_activity: "PublicDailyActivity",
-  daily_readiness: "PublicDailyReadiness",
-  daily_sleep: "PublicDailySleep",
-  daily_spo2: "PublicDailySpO2",
-  daily_stress: "PublicDailyStress",
-  daily_resilience: "DailyResilienceModel",
-  daily_cardiovascular_age: "PublicDailyCardiovascularAge",
-  sleep: "PublicModifiedSleepModel",
-};
 
 let emu: Emulator;
 let m: {
@@ -199,7 +190,7 @@ describe("[CHAOS 5] upstream faults", () => {
         const data = (body as { data: Array<Record<string, unknown>> }).data.map((d) => {
           const mutated = mutate(d, p, prng(p.seed, `${collection}:${String(d.id)}`), 0);
           const key = `${collection}|${keyOf(collection, d)}`;
-          sent.set(key, { collection, text: JSON.stringify(mutated), contractOk: validateSchema(SCHEMA_OF[collection], mutated).ok });
+          sent.set(key, { collection, text: JSON.stringify(mutated), contractOk: validateSchema(getResource(collection).openapiModel, mutated).ok });
           return mutated;
         });
         return { ...(body as object), ...p.extras, data, next_token: (body as { next_token?: unknown }).next_token ?? null };

@@ -7,8 +7,10 @@ const ints = <const K extends string>(names: readonly K[]): Array<ColumnDef<K>> 
 /** PublicDailyActivity: "a 24-hour period starting at 4 a.m." local. */
 export const dailyActivity = defineResource({
   name: "daily_activity",
+  openapiModel: "PublicDailyActivity",
   kind: "daily",
   label: "Activity",
+  color: "var(--activity)",
   sharedLabel: "Daily activity",
   scope: "daily",
   // a date-only end excludes its own day (the document's timestamp is 04:00 local)

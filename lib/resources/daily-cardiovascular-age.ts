@@ -3,8 +3,10 @@ import { defineResource } from "@/lib/resources/define";
 /** PublicDailyCardiovascularAge. The real service may omit `id` (facts §3.7): unique by day. */
 export const dailyCardiovascularAge = defineResource({
   name: "daily_cardiovascular_age",
+  openapiModel: "PublicDailyCardiovascularAge",
   kind: "daily",
   label: "Cardiovascular age",
+  color: "var(--heart)",
   sharedLabel: "Cardiovascular age",
   scope: "daily",
   key: "day",

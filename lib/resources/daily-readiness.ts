@@ -19,8 +19,10 @@ export const READINESS_CONTRIBUTORS = [
  */
 export const dailyReadiness = defineResource({
   name: "daily_readiness",
+  openapiModel: "PublicDailyReadiness",
   kind: "daily",
   label: "Readiness",
+  color: "var(--readiness)",
   sharedLabel: "Readiness",
   scope: "daily",
   schema: (k) =>

@@ -6,8 +6,10 @@ import { closedList, defineResource } from "@/lib/resources/define";
  */
 export const dailyResilience = defineResource({
   name: "daily_resilience",
+  openapiModel: "DailyResilienceModel",
   kind: "daily",
   label: "Resilience",
+  color: "var(--resilience)",
   sharedLabel: "Resilience",
   scope: "daily",
   schema: (k) =>

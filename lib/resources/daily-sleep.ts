@@ -5,8 +5,10 @@ const CONTRIBUTORS = ["deep_sleep", "efficiency", "latency", "rem_sleep", "restf
 /** PublicDailySleep: the day's sleep score and its contributors. */
 export const dailySleep = defineResource({
   name: "daily_sleep",
+  openapiModel: "PublicDailySleep",
   kind: "daily",
   label: "Sleep",
+  color: "var(--sleep)",
   sharedLabel: "Sleep score",
   scope: "daily",
   schema: (k) =>

@@ -3,8 +3,10 @@ import { defineResource } from "@/lib/resources/define";
 /** PublicDailySpO2: blood oxygen during the night (its own scope). */
 export const dailySpo2 = defineResource({
   name: "daily_spo2",
+  openapiModel: "PublicDailySpO2",
   kind: "daily",
   label: "Blood oxygen",
+  color: "var(--spo2)",
   sharedLabel: "Blood oxygen (SpO2)",
   scope: "spo2Daily",
   schema: (k) =>

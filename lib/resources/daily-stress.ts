@@ -3,8 +3,10 @@ import { closedList, defineResource } from "@/lib/resources/define";
 /** PublicDailyStress. `day_summary` is one of a closed list the service extends over time. */
 export const dailyStress = defineResource({
   name: "daily_stress",
+  openapiModel: "PublicDailyStress",
   kind: "daily",
   label: "Stress",
+  color: "var(--stress)",
   sharedLabel: "Stress",
   scope: "daily",
   schema: (k) =>

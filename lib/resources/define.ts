@@ -135,11 +135,15 @@ export type ResourceInput<
 > = {
   /** the route and collection name at the service (`/v2/usercollection/<name>`) */
   name: Name;
+  /** the OpenAPI 1.37 model of one document, which `schema` follows (the conformance checks validate against it) */
+  openapiModel: string;
   /** SQLite table; default: the name. The Prisma model is its PascalCase. */
   table?: string;
   kind: Kind;
-  /** what the resource is called on the page (freshness chips, export) */
+  /** what the resource is called on the pages (freshness chips, export, sync progress) */
   label: string;
+  /** its charts' colour: a CSS variable of app/globals.css (a snapshot is not charted) */
+  color: Kind extends "snapshot" ? null : string;
   /** what the person shares by sharing it (Settings' scope list) */
   sharedLabel: string;
   /** the consent scope the service requires for it (403 without) */

@@ -8,8 +8,10 @@ import { defineResource } from "@/lib/resources/define";
  */
 export const personalInfo = defineResource({
   name: "personal_info",
+  openapiModel: "PersonalInfoResponse",
   kind: "snapshot",
   label: "Personal details",
+  color: null,
   sharedLabel: "Age, sex, height and weight",
   scope: "personal",
   schema: (k) => k.optNumbers(["age", "weight", "height"]).extend({ id: k.id.nullish(), biological_sex: k.optText, email: k.optText }),

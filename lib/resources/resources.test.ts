@@ -4,6 +4,7 @@ import { RING_DOCUMENT_SCHEMAS } from "@/lib/ring/schemas";
 import { RESOURCES, RING_COLLECTIONS, WEBHOOK_DATA_TYPES, collectionForWebhookDataType, isRingCollection } from "@/lib/resources";
 import type { ColumnDef, MetricSpec } from "@/lib/resources/define";
 import { METRICS } from "@/lib/metrics/catalog";
+import openapi from "@/lib/emulator/openapi-1.37.json";
 
 /** The zod schema at a dotted path of an object schema (through nullish wrappers), if any. */
 function schemaAt(schema: z.ZodType, path: string[]): z.ZodType | undefined {
@@ -24,6 +25,11 @@ describe("resource registry", () => {
     expect(new Set(tables).size).toBe(tables.length);
     expect(new Set(WEBHOOK_DATA_TYPES).size).toBe(WEBHOOK_DATA_TYPES.length);
     for (const t of WEBHOOK_DATA_TYPES) expect(isRingCollection(collectionForWebhookDataType(t) ?? "")).toBe(true);
+  });
+
+  it("names an OpenAPI 1.37 model for each resource", () => {
+    const models = (openapi as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    for (const r of RESOURCES) expect(models[r.openapiModel], `${r.name}: ${r.openapiModel}`).toBeDefined();
   });
 
   it("lists by date window exactly the daily and period resources, each with a window rule", () => {

@@ -29,9 +29,11 @@ const night = (column: NightColumn, spec: Omit<MetricSpec, "from" | "group">): M
  */
 export const sleepPeriods = defineResource({
   name: "sleep",
+  openapiModel: "PublicModifiedSleepModel",
   table: "sleep_period",
   kind: "period",
   label: "Sleep periods",
+  color: "var(--sleep)",
   sharedLabel: "Sleep periods (stages, heart rate, HRV)",
   scope: "daily",
   // end needs +1 day; one report says the start is exclusive too

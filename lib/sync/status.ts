@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
-import { RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
+import { getResource, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { collectionSummary } from "@/lib/db/queries/ring-documents";
 import { listActiveJobs } from "@/lib/db/queries/jobs";
@@ -14,17 +14,6 @@ import { getDataFamily, getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/
 import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
 
 // GET /api/sync/status: what the sync page and the dashboard show about freshness.
-
-export const COLLECTION_LABELS: Record<RingCollection, string> = {
-  daily_activity: "Activity",
-  daily_readiness: "Readiness",
-  daily_sleep: "Sleep score",
-  daily_spo2: "Blood oxygen (SpO2)",
-  daily_stress: "Stress",
-  daily_resilience: "Resilience",
-  daily_cardiovascular_age: "Cardiovascular age",
-  sleep: "Sleep periods",
-};
 
 export type CollectionSyncStatus = {
   collection: RingCollection;
@@ -87,7 +76,7 @@ export async function getSyncStatus(userId: string, now = Date.now()): Promise<S
     const status = s?.status ?? (queued ? "queued" : "idle");
     return {
       collection,
-      label: COLLECTION_LABELS[collection],
+      label: getResource(collection).label,
       status: status === "idle" && queued && !done ? "queued" : status,
       documents: summary.documents,
       backfillDone: done,
