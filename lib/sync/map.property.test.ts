@@ -16,7 +16,7 @@ const POOL: Record<RingCollection, Doc[]> = (() => {
   for (const c of RING_COLLECTIONS) out[c] = [];
   for (const userKey of ["prop-a", "prop-b", "prop-c"]) {
     const docs = generateRange({ seed: "property-seed", userKey }, "2026-01-01", "2026-02-15");
-    for (const c of RING_COLLECTIONS) out[c].push(...((docs[c] ?? []) as Doc[]));
+    for (const c of RING_COLLECTIONS) out[c].push(...(((docs as Partial<Record<string, unknown[]>>)[c] ?? []) as Doc[]));
   }
   return out;
 })();
