@@ -10,6 +10,8 @@ import {
   getMetricSeriesQuerySchema,
   getStrongestQuerySchema,
   getTodayQuerySchema,
+  metricIdSchema,
+  numericMetricIdSchema,
   listNotesQuerySchema,
   recentDays,
   resolveDayRange,
@@ -72,5 +74,16 @@ describe("day ranges", () => {
     );
     // `to=2099-12-31` alone against data since 2015: bounded to the cap
     expect(span(resolveDayRange({ to: "2099-12-31" }, { from: "2015-01-01", to: "2026-01-01" }))).toBe(MAX_RANGE_DAYS);
+  });
+});
+
+describe("metric ids", () => {
+  it("refuse an unknown metric with an issue, never by throwing (zod runs every refinement)", () => {
+    for (const bad of ["nope", "", "sleep.", "constructor", "__proto__"]) {
+      expect(numericMetricIdSchema.safeParse(bad).success, bad).toBe(false);
+      expect(metricIdSchema.safeParse(bad).success, bad).toBe(false);
+    }
+    expect(numericMetricIdSchema.safeParse("stress.day_summary").success).toBe(false);
+    expect(numericMetricIdSchema.safeParse("sleep.score").success).toBe(true);
   });
 });

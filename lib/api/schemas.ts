@@ -1,7 +1,7 @@
 // Request schemas of Ringside's own dashboard API (query strings and JSON bodies). Route
 // handlers parse with these; anything else is a 422 in the error envelope.
 import { z } from "zod";
-import { COLLECTION_IDS, isMetricId, getMetric } from "@/lib/metrics/catalog";
+import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 
 /**
@@ -19,7 +19,7 @@ export const daySchema = z
   .refine(isDay, { message: "must be a date YYYY-MM-DD" })
   .refine((d) => !isDay(d) || isDayInWindow(d), { message: `must be between ${MIN_DAY} and ${MAX_DAY}` });
 export const metricIdSchema = z.string().refine(isMetricId, { message: "unknown metric" });
-export const numericMetricIdSchema = metricIdSchema.refine((id) => getMetric(id).kind !== "category", {
+export const numericMetricIdSchema = metricIdSchema.refine((id) => findMetric(id)?.kind !== "category", {
   message: "must be a numeric metric",
 });
 
