@@ -59,13 +59,19 @@ export const channelUrlSchema = z
   .trim()
   .min(1, "Enter the address.")
   .max(ALERT_LIMITS.urlMaxLength, `The address may have at most ${ALERT_LIMITS.urlMaxLength} characters.`)
-  .refine((v) => URL.canParse(v), "Enter a full address such as https://ntfy.example.com/my-topic.")
-  .refine((v) => /^https?:$/.test(new URL(v).protocol), "Only http and https addresses can be used.")
-  .refine((v) => {
-    const u = new URL(v);
-    return !u.username && !u.password;
-  }, "Leave the user name and password out of the address (ntfy: use the access-token field).")
-  .refine((v) => !new URL(v).hash, "Leave the #fragment out of the address.");
+  .superRefine((v, ctx) => {
+    const u = URL.canParse(v) ? new URL(v) : null;
+    const problem = !u
+      ? "Enter a full address such as https://ntfy.example.com/my-topic."
+      : !/^https?:$/.test(u.protocol)
+        ? "Only http and https addresses can be used."
+        : u.username || u.password
+          ? "Leave the user name and password out of the address (ntfy: use the access-token field)."
+          : u.hash
+            ? "Leave the #fragment out of the address."
+            : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem, abort: true });
+  });
 
 /** ntfy topic names: letters, digits, _ and - (up to 64), the last part of the topic URL. */
 export const NTFY_TOPIC_RE = /^[-_A-Za-z0-9]{1,64}$/;
@@ -93,7 +99,7 @@ export const alertChannelInputSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("ntfy"),
     label: labelSchema,
-    url: channelUrlSchema.refine((v) => ntfyTopicOf(v) !== null, "The address must end with the topic, e.g. https://ntfy.sh/my-ringside-topic (letters, digits, _ and -)."),
+    url: channelUrlSchema.refine((v) => URL.canParse(v) && ntfyTopicOf(v) !== null, "The address must end with the topic, e.g. https://ntfy.sh/my-ringside-topic (letters, digits, _ and -)."),
     token: z
       .string()
       .trim()

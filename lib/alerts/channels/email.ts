@@ -20,14 +20,13 @@ const PERMANENT_CODES = new Set(["EAUTH", "EENVELOPE", "EMESSAGE", "ETLS", "EREQ
 
 function describe(err: unknown): { retry: boolean; error: string } {
   const e = err as { code?: string; responseCode?: number; response?: string };
+  if (e?.code === "EAUTH") return { retry: false, error: "the mail server refused SMTP_USER / SMTP_PASSWORD" };
   if (typeof e?.responseCode === "number") {
     // 4xx: try later; 5xx: refused for good
     const reply = (e.response ?? "").replace(/[^\x20-\x7e]/g, "").slice(0, 160);
     return { retry: e.responseCode < 500, error: `the mail server answered ${e.responseCode}${reply ? `: ${reply}` : ""}` };
   }
   switch (e?.code) {
-    case "EAUTH":
-      return { retry: false, error: "the mail server refused SMTP_USER / SMTP_PASSWORD" };
     case "ETLS":
     case "EREQUIRETLS":
       return { retry: false, error: "the mail server's TLS did not work (check SMTP_SECURE and SMTP_PORT)" };

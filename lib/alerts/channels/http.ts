@@ -48,7 +48,7 @@ function reasonOf(text: string): string {
 
 function networkError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; cause?: { code?: string; name?: string } };
-  if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
   if (e?.name === "AbortError") return "stopped";
   switch (e?.cause?.code) {
     case "ECONNREFUSED":
