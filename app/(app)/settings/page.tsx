@@ -5,11 +5,12 @@ import { SyncSection } from "@/components/settings/sync-section";
 import { DataSection } from "@/components/settings/data-section";
 import { ImportSection } from "@/components/settings/import-section";
 import { PreferencesSection } from "@/components/settings/preferences-section";
+import { AlertsSection } from "@/components/settings/alerts-section";
 
 export const metadata: Metadata = { title: "Settings" };
 
 // Each section is a server component owned by its feature (connection, household, sync,
-// data export/delete, preferences) and checks the signed-in person itself.
+// alerts, data export/delete, preferences) and checks the signed-in person itself.
 export default function SettingsPage() {
   return (
     <div className="space-y-6">
@@ -17,6 +18,7 @@ export default function SettingsPage() {
       <ConnectionSection />
       <HouseholdSection />
       <SyncSection />
+      <AlertsSection />
       <DataSection />
       <ImportSection />
       <PreferencesSection />
