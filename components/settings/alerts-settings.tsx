@@ -1,7 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useState } from "react";
-import { useFormStatus } from "react-dom";
+import { startTransition, useActionState, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import {
   addAlertChannelAction,
   addAlertRuleAction,
@@ -26,12 +25,41 @@ const primary = `${buttonClass} bg-brand-600 text-white hover:bg-brand-700`;
 const secondary = `${buttonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800`;
 const small = "rounded-md px-2 py-1 text-xs font-medium";
 
-function Submit({ label, pending, className = primary }: { label: string; pending: string; className?: string }) {
-  const { pending: busy } = useFormStatus();
+/**
+ * A server action run from a form's submit event: unlike `<form action>`, React does not reset
+ * the form afterwards, so what the person typed stays when the server refuses it (and a
+ * controlled select never drifts from its state). Forms that should start empty after success
+ * are remounted with a new key instead.
+ */
+function useFormAction(action: (prev: AlertFormState, form: FormData) => Promise<AlertFormState>) {
+  const [state, dispatch, pending] = useActionState(action, {});
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    startTransition(() => dispatch(form));
+  };
+  return { state, onSubmit, pending };
+}
+
+function Submit({ label, pending, busy, className = primary }: { label: string; pending: string; busy: boolean; className?: string }) {
   return (
     <button type="submit" disabled={busy} aria-disabled={busy} className={className}>
       {busy ? pending : label}
     </button>
+  );
+}
+
+/** A labelled field (label bound by id, so its name is the label alone), with an optional hint. */
+function FieldBox({ label, hint, className, children }: { label: string; hint?: string; className?: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={cn("flex flex-col gap-1 text-sm", className)}>
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
+      {children(id)}
+      {hint ? <span className="text-xs text-slate-500 dark:text-slate-400">{hint}</span> : null}
+    </div>
   );
 }
 
@@ -72,14 +100,14 @@ export function AlertsSettings({ overview }: { overview: AlertsOverview }) {
 // -----------------------------------------------------------------------------------------
 
 function MessageSettings({ settings }: { settings: AlertsOverview["settings"] }) {
-  const [state, action] = useActionState(saveAlertSettingsAction, {});
+  const { state, onSubmit, pending } = useFormAction(saveAlertSettingsAction);
   const [timeZone, setTimeZone] = useState(settings.timeZone);
   useEffect(() => {
     // Not saved yet: start from this browser's zone.
     if (!settings.saved) setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
   }, [settings.saved]);
   return (
-    <form action={action} aria-labelledby="alert-messages-heading" className="space-y-3">
+    <form onSubmit={onSubmit} aria-labelledby="alert-messages-heading" className="space-y-3">
       <h3 id="alert-messages-heading" className="text-sm font-semibold">
         Messages
       </h3>
@@ -93,13 +121,11 @@ function MessageSettings({ settings }: { settings: AlertsOverview["settings"] })
           </span>
         </span>
       </label>
-      <label className="flex flex-col gap-1 text-sm sm:max-w-xs">
-        <span className="font-medium">Time zone</span>
-        <input name="timeZone" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} maxLength={ALERT_LIMITS.timeZoneMaxLength} className={inputClass} />
-        <span className="text-xs text-slate-500 dark:text-slate-400">Your days (“today”) and the digest’s weekday and hour.</span>
-      </label>
+      <FieldBox label="Time zone" hint="Your days (“today”) and the digest’s weekday and hour." className="sm:max-w-xs">
+        {(id) => <input id={id} name="timeZone" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} maxLength={ALERT_LIMITS.timeZoneMaxLength} className={inputClass} />}
+      </FieldBox>
       <div className="flex items-center gap-3">
-        <Submit label="Save" pending="Saving…" />
+        <Submit label="Save" pending="Saving…" busy={pending} />
         <Status state={state} testId="alert-settings-status" />
       </div>
     </form>
@@ -131,7 +157,7 @@ function Channels({ channels, emailAvailable }: { channels: AlertChannelView[]; 
 }
 
 function ChannelRow({ channel }: { channel: AlertChannelView }) {
-  const [state, test] = useActionState(sendAlertTestAction, {});
+  const { state, onSubmit: test, pending } = useFormAction(sendAlertTestAction);
   return (
     <li data-testid="alert-channel" data-kind={channel.kind} className="space-y-1 py-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -141,9 +167,9 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
           {!channel.enabled && <span> · off</span>}
         </span>
         <span className="flex items-center gap-1">
-          <form action={test}>
+          <form onSubmit={test}>
             <input type="hidden" name="id" value={channel.id} />
-            <Submit label="Send a test" pending="Sending…" className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
+            <Submit label="Send a test" pending="Sending…" busy={pending} className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
           </form>
           <form action={toggleAlertChannelAction}>
             <input type="hidden" name="id" value={channel.id} />
@@ -166,49 +192,53 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
 }
 
 function AddChannel({ emailAvailable }: { emailAvailable: boolean }) {
-  const [state, action] = useActionState(addAlertChannelAction, {});
+  const { state, onSubmit, pending } = useFormAction(addAlertChannelAction);
+  // a fresh form after each channel added (the outcome and a webhook's secret stay on show)
+  return <AddChannelForm key={state.ok ? state.at : "form"} emailAvailable={emailAvailable} state={state} onSubmit={onSubmit} pending={pending} />;
+}
+
+function AddChannelForm({ emailAvailable, state, onSubmit, pending }: { emailAvailable: boolean } & ReturnType<typeof useFormAction>) {
   const [kind, setKind] = useState<AlertChannelKind>("ntfy");
   return (
-    <form action={action} aria-label="Add a channel" className="space-y-3 rounded-lg bg-slate-50 p-3 dark:bg-slate-800/50">
+    <form onSubmit={onSubmit} aria-label="Add a channel" className="space-y-3 rounded-lg bg-slate-50 p-3 dark:bg-slate-800/50">
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">Channel</span>
-          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value as AlertChannelKind)} className={inputClass}>
-            <option value="ntfy">ntfy (phone notifications)</option>
-            <option value="email" disabled={!emailAvailable}>
-              E-mail{emailAvailable ? "" : " (not set up on this Ringside)"}
-            </option>
-            <option value="webhook">Webhook (Home Assistant, scripts)</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">Name (optional)</span>
-          <input name="label" maxLength={ALERT_LIMITS.labelMaxLength} className={inputClass} placeholder={kind === "ntfy" ? "Phone" : kind === "email" ? "Mail" : "Home Assistant"} />
-        </label>
+        <FieldBox label="Channel">
+          {(id) => (
+            <select id={id} name="kind" value={kind} onChange={(e) => setKind(e.target.value as AlertChannelKind)} className={inputClass}>
+              <option value="ntfy">ntfy (phone notifications)</option>
+              <option value="email" disabled={!emailAvailable}>
+                E-mail{emailAvailable ? "" : " (not set up on this Ringside)"}
+              </option>
+              <option value="webhook">Webhook (Home Assistant, scripts)</option>
+            </select>
+          )}
+        </FieldBox>
+        <FieldBox label="Name (optional)">
+          {(id) => <input id={id} name="label" maxLength={ALERT_LIMITS.labelMaxLength} className={inputClass} placeholder={kind === "ntfy" ? "Phone" : kind === "email" ? "Mail" : "Home Assistant"} />}
+        </FieldBox>
         {kind === "email" ? (
-          <label className="flex flex-col gap-1 text-sm sm:col-span-2">
-            <span className="font-medium">Send to</span>
-            <input name="recipient" type="email" required maxLength={ALERT_LIMITS.emailMaxLength} className={inputClass} />
-          </label>
+          <FieldBox label="Send to" className="sm:col-span-2">
+            {(id) => <input id={id} name="recipient" type="email" required maxLength={ALERT_LIMITS.emailMaxLength} className={inputClass} />}
+          </FieldBox>
         ) : (
-          <label className="flex flex-col gap-1 text-sm sm:col-span-2">
-            <span className="font-medium">{kind === "ntfy" ? "Topic URL" : "Webhook URL"}</span>
-            <input
-              name="url"
-              type="url"
-              required
-              maxLength={ALERT_LIMITS.urlMaxLength}
-              className={inputClass}
-              placeholder={kind === "ntfy" ? "https://ntfy.sh/a-long-unguessable-topic" : "https://homeassistant.local:8123/api/webhook/…"}
-            />
-          </label>
+          <FieldBox label={kind === "ntfy" ? "Topic URL" : "Webhook URL"} className="sm:col-span-2">
+            {(id) => (
+              <input
+                id={id}
+                name="url"
+                type="url"
+                required
+                maxLength={ALERT_LIMITS.urlMaxLength}
+                className={inputClass}
+                placeholder={kind === "ntfy" ? "https://ntfy.sh/a-long-unguessable-topic" : "https://homeassistant.local:8123/api/webhook/…"}
+              />
+            )}
+          </FieldBox>
         )}
         {kind === "ntfy" && (
-          <label className="flex flex-col gap-1 text-sm sm:col-span-2">
-            <span className="font-medium">Access token (optional)</span>
-            <input name="token" type="password" autoComplete="off" maxLength={ALERT_LIMITS.tokenMaxLength} className={inputClass} placeholder="tk_…" />
-            <span className="text-xs text-slate-500 dark:text-slate-400">For a protected topic; stored encrypted, sent as a bearer token, never shown again.</span>
-          </label>
+          <FieldBox label="Access token (optional)" hint="For a protected topic; stored encrypted, sent as a bearer token, never shown again." className="sm:col-span-2">
+            {(id) => <input id={id} name="token" type="password" autoComplete="off" maxLength={ALERT_LIMITS.tokenMaxLength} className={inputClass} placeholder="tk_…" />}
+          </FieldBox>
         )}
         {kind === "webhook" && (
           <p className="text-xs text-slate-500 dark:text-slate-400 sm:col-span-2">
@@ -217,7 +247,7 @@ function AddChannel({ emailAvailable }: { emailAvailable: boolean }) {
         )}
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <Submit label="Add channel" pending="Adding…" className={secondary} />
+        <Submit label="Add channel" pending="Adding…" busy={pending} className={secondary} />
         <Status state={state} testId="alert-channel-status" />
       </div>
       {state.secret && (
@@ -277,75 +307,82 @@ function Rules({ rules }: { rules: AlertRuleView[] }) {
 const SIDE_LABELS: Record<(typeof METRIC_SIDES)[number], string> = { below: "below", above: "above", either: "below or above" };
 
 function AddRule() {
-  const [state, action] = useActionState(addAlertRuleAction, {});
+  const { state, onSubmit, pending } = useFormAction(addAlertRuleAction);
+  return <AddRuleForm key={state.ok ? state.at : "form"} state={state} onSubmit={onSubmit} pending={pending} />;
+}
+
+function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormAction>) {
   const [kind, setKind] = useState<AlertRuleKind>("metric_out_of_range");
   const [metric, setMetric] = useState("readiness.score");
   const num = (name: string, label: string, r: { min: number; max: number; default: number }, unit: string) => (
-    <label className="flex flex-col gap-1 text-sm">
-      <span className="font-medium">{label}</span>
-      <span className="flex items-center gap-2">
-        <input name={name} type="number" min={r.min} max={r.max} defaultValue={r.default} required className={cn(inputClass, "w-24")} />
-        <span>{unit}</span>
-      </span>
-    </label>
+    <FieldBox label={label} hint={unit}>
+      {(id) => <input id={id} name={name} type="number" min={r.min} max={r.max} defaultValue={r.default} required className={cn(inputClass, "w-24")} />}
+    </FieldBox>
   );
   return (
-    <form action={action} aria-label="Add a rule" className="space-y-3 rounded-lg bg-slate-50 p-3 dark:bg-slate-800/50">
-      <label className="flex flex-col gap-1 text-sm sm:max-w-md">
-        <span className="font-medium">Rule</span>
-        <select name="kind" value={kind} onChange={(e) => setKind(e.target.value as AlertRuleKind)} className={inputClass}>
-          {(Object.keys(ALERT_RULE_LABELS) as AlertRuleKind[]).map((k) => (
-            <option key={k} value={k}>
-              {ALERT_RULE_LABELS[k]}
-            </option>
-          ))}
-        </select>
-      </label>
+    <form onSubmit={onSubmit} aria-label="Add a rule" className="space-y-3 rounded-lg bg-slate-50 p-3 dark:bg-slate-800/50">
+      <FieldBox label="Rule" className="sm:max-w-md">
+        {(id) => (
+          <select id={id} name="kind" value={kind} onChange={(e) => setKind(e.target.value as AlertRuleKind)} className={inputClass}>
+            {(Object.keys(ALERT_RULE_LABELS) as AlertRuleKind[]).map((k) => (
+              <option key={k} value={k}>
+                {ALERT_RULE_LABELS[k]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FieldBox>
       <div className="grid gap-3 sm:grid-cols-3">
         {kind === "metric_out_of_range" && (
           <>
-            <label className="flex flex-col gap-1 text-sm">
-              <span className="font-medium">Metric</span>
-              <input type="hidden" name="metric" value={metric} />
-              <MetricSelect ariaLabel="Metric" value={metric} onChange={setMetric} filter={isNumericMetric} />
-            </label>
-            <label className="flex flex-col gap-1 text-sm">
-              <span className="font-medium">Side of the usual range</span>
-              <select name="side" defaultValue="below" className={inputClass}>
-                {METRIC_SIDES.map((s) => (
-                  <option key={s} value={s}>
-                    {SIDE_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {num("days", "For", ALERT_LIMITS.metricDays, "days in a row")}
+            <FieldBox label="Metric">
+              {(id) => (
+                <>
+                  <input type="hidden" name="metric" value={metric} />
+                  <MetricSelect id={id} value={metric} onChange={setMetric} filter={isNumericMetric} />
+                </>
+              )}
+            </FieldBox>
+            <FieldBox label="Side of the usual range">
+              {(id) => (
+                <select id={id} name="side" defaultValue="below" className={inputClass}>
+                  {METRIC_SIDES.map((s) => (
+                    <option key={s} value={s}>
+                      {SIDE_LABELS[s]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FieldBox>
+            {num("days", "Days in a row", ALERT_LIMITS.metricDays, `${ALERT_LIMITS.metricDays.min}–${ALERT_LIMITS.metricDays.max}`)}
           </>
         )}
-        {kind === "no_new_sleep" && num("days", "No new night for", ALERT_LIMITS.sleepDays, "days")}
-        {kind === "connection" && num("hours", "Sync failing for", ALERT_LIMITS.failingHours, "hours (a needed reconnect is told at once)")}
+        {kind === "no_new_sleep" && num("days", "Days without a new night", ALERT_LIMITS.sleepDays, `${ALERT_LIMITS.sleepDays.min}–${ALERT_LIMITS.sleepDays.max}`)}
+        {kind === "connection" && num("hours", "Hours of failing sync", ALERT_LIMITS.failingHours, "A needed reconnect is told at once.")}
         {kind === "weekly_digest" && (
           <>
-            <label className="flex flex-col gap-1 text-sm">
-              <span className="font-medium">Weekday</span>
-              <select name="weekday" defaultValue="1" className={inputClass}>
-                {WEEKDAYS.map((d) => (
-                  <option key={d.value} value={d.value}>
-                    {d.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="flex flex-col gap-1 text-sm">
-              <span className="font-medium">Hour</span>
-              <select name="hour" defaultValue="8" className={inputClass}>
-                {Array.from({ length: 24 }, (_, h) => (
-                  <option key={h} value={h}>
-                    {String(h).padStart(2, "0")}:00
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FieldBox label="Weekday">
+              {(id) => (
+                <select id={id} name="weekday" defaultValue="1" className={inputClass}>
+                  {WEEKDAYS.map((d) => (
+                    <option key={d.value} value={d.value}>
+                      {d.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FieldBox>
+            <FieldBox label="Hour">
+              {(id) => (
+                <select id={id} name="hour" defaultValue="8" className={inputClass}>
+                  {Array.from({ length: 24 }, (_, h) => (
+                    <option key={h} value={h}>
+                      {String(h).padStart(2, "0")}:00
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FieldBox>
           </>
         )}
       </div>
@@ -356,7 +393,7 @@ function AddRule() {
         {kind === "weekly_digest" && "The past week against the week before and your usual range, the best and worst days, your tags, and a link to Trends."}
       </p>
       <div className="flex flex-wrap items-center gap-3">
-        <Submit label="Add rule" pending="Adding…" className={secondary} />
+        <Submit label="Add rule" pending="Adding…" busy={pending} className={secondary} />
         <Status state={state} testId="alert-rule-status" />
       </div>
     </form>
