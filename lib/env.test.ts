@@ -39,6 +39,30 @@ describe("lib/env.mjs", () => {
     }
   });
 
+  it("the mail server for e-mail alerts: off without SMTP_HOST, TLS mode by port, every mistake named", () => {
+    expect(parseEnv({}).SMTP).toBeNull();
+    expect(parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "Ringside <ringside@example.test>" }).SMTP).toEqual({
+      host: "mail.example.test",
+      port: 587,
+      secure: "starttls",
+      user: undefined,
+      password: undefined,
+      from: "Ringside <ringside@example.test>",
+    });
+    expect(parseEnv({ SMTP_HOST: "mail.example.test", SMTP_PORT: "465", SMTP_FROM: "a@b.test" }).SMTP).toMatchObject({ port: 465, secure: "tls" });
+    expect(parseEnv({ SMTP_HOST: "127.0.0.1", SMTP_PORT: "25", SMTP_SECURE: "none", SMTP_FROM: "a@b.test", SMTP_USER: "u", SMTP_PASSWORD: "p" }).SMTP).toMatchObject({
+      port: 25,
+      secure: "none",
+      user: "u",
+      password: "p",
+    });
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test" })).toThrowError(/SMTP_FROM: is required with SMTP_HOST/);
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_USER: "u" })).toThrowError(/SMTP_PASSWORD: SMTP_USER and SMTP_PASSWORD go together/);
+    expect(() => parseEnv({ SMTP_HOST: "mail example", SMTP_FROM: "a@b.test" })).toThrowError(/SMTP_HOST/);
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "not an address" })).toThrowError(/SMTP_FROM/);
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_SECURE: "ssl" })).toThrowError(/SMTP_SECURE/);
+  });
+
   it("treats empty strings as unset", () => {
     expect(parseEnv({ PORT: "", DATA_DIR: "" }).PORT).toBe(3000);
   });

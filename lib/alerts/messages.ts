@@ -7,8 +7,7 @@ import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { DigestFacts, DigestMetric } from "@/lib/alerts/digest";
 import type { ConnectionFacts, MetricFacts, NoSleepFacts } from "@/lib/alerts/evaluate";
-import type { AlertRuleKind } from "@/lib/alerts/catalog";
-import { DIGEST_METRICS } from "@/lib/alerts/catalog";
+import { DIGEST_METRICS, WEEKDAYS, type AlertRuleKind } from "@/lib/alerts/catalog";
 
 export type AlertMessage = {
   title: string;
@@ -185,7 +184,7 @@ export function describeRule(kind: AlertRuleKind, params: Record<string, unknown
     case "connection":
       return `Reconnect needed, or sync failing for ${plural(Number(params.hours), "hour")}`;
     case "weekly_digest": {
-      const day = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][Number(params.weekday) - 1] ?? "?";
+      const day = WEEKDAYS.find((d) => d.value === Number(params.weekday))?.label ?? "?";
       return `Weekly digest on ${day} at ${String(params.hour).padStart(2, "0")}:00`;
     }
   }
