@@ -164,6 +164,9 @@ export function parseEnv(source) {
 
 /** @typedef {ReturnType<typeof parseEnv>} Env */
 
+/** Every variable Ringside reads (the README's configuration table and .env.example list them). */
+export const ENV_VARIABLES = Object.keys(serverSchema.shape);
+
 /**
  * What a running server needs beyond well-formed variables (checked at start, never at build:
  * an image is built without secrets). Outside demo mode the client secret must be the app's

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assertRunnableEnv, parseEnv, runtimeEnvProblems } from "@/lib/env.mjs";
+import fs from "node:fs";
+import { assertRunnableEnv, ENV_VARIABLES, parseEnv, runtimeEnvProblems } from "@/lib/env.mjs";
 
 describe("lib/env.mjs", () => {
   it("works with no configuration at all (demo defaults)", () => {
@@ -61,6 +62,16 @@ describe("lib/env.mjs", () => {
     expect(() => parseEnv({ SMTP_HOST: "mail example", SMTP_FROM: "a@b.test" })).toThrowError(/SMTP_HOST/);
     expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "not an address" })).toThrowError(/SMTP_FROM/);
     expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_SECURE: "ssl" })).toThrowError(/SMTP_SECURE/);
+  });
+
+  it("every variable is in the README's configuration table and in .env.example", () => {
+    const readme = fs.readFileSync("README.md", "utf8");
+    const table = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("## Running in production"));
+    const example = fs.readFileSync(".env.example", "utf8");
+    const documented = ENV_VARIABLES.filter((v) => v !== "NODE_ENV");
+    expect(documented.length).toBeGreaterThan(30);
+    expect(documented.filter((v) => !table.includes(`\`${v}\``))).toEqual([]);
+    expect(documented.filter((v) => !new RegExp(`^#? ?${v}=`, "m").test(example))).toEqual([]);
   });
 
   it("treats empty strings as unset", () => {
