@@ -67,7 +67,7 @@ function Status({ state, testId }: { state: AlertFormState; testId?: string }) {
   if (state.error)
     return (
       <p role="alert" data-testid={testId} className="text-sm text-rose-700 dark:text-rose-300">
-        {state.error}
+        {state.error.message}
       </p>
     );
   return (

@@ -14,7 +14,8 @@ import * as alerts from "@/lib/alerts/service";
  * as a 500.
  */
 
-export type AlertFormState = { ok?: boolean; message?: string; error?: string; secret?: string; at?: number };
+/** A form's outcome: a message, or the error envelope `{ error: { code, message } }`; `at` tells one outcome from the next. */
+export type AlertFormState = { ok?: boolean; message?: string; error?: ActionError["error"]; secret?: string; at?: number };
 
 const idSchema = z.object({ id: z.string().min(1).max(64) });
 const field = (form: FormData, name: string): string | undefined => {
@@ -24,7 +25,7 @@ const field = (form: FormData, name: string): string | undefined => {
 
 async function asState(fn: () => Promise<AlertFormState>): Promise<AlertFormState> {
   const r = await runAction(fn, { signInWhenSignedOut: true });
-  return isActionError(r) ? { error: r.error.message, at: Date.now() } : { ...r, at: Date.now() };
+  return isActionError(r) ? { error: r.error, at: Date.now() } : { ...r, at: Date.now() };
 }
 
 /** Include values, time zone. Also remembers this Ringside's address for links in messages. */
@@ -135,6 +136,6 @@ export async function sendAlertTestAction(_prev: AlertFormState, form: FormData)
     const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
     const result = await alerts.sendAlertTest(user.id, id, await publicOrigin());
     revalidatePath("/settings");
-    return result.ok ? { ok: true, message: "Test sent." } : { ok: false, error: `Not delivered: ${result.error}.` };
+    return result.ok ? { ok: true, message: "Test sent." } : { ok: false, error: { code: "bad_gateway", message: `Not delivered: ${result.error}.` } };
   });
 }
