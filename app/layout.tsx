@@ -7,9 +7,20 @@ import "@/app/globals.css";
 export const metadata: Metadata = {
   title: { default: "Ringside", template: "%s · Ringside" },
   description: "Your ring's sleep, readiness and activity, on your own server.",
+  applicationName: "Ringside",
+  // manifest, favicon.ico and apple-icon.png are picked up from app/ by their file names
+  appleWebApp: { capable: true, title: "Ringside", statusBarStyle: "default" },
 };
 
-export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  // the browser's bar in the app's colours: light and dark
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#f8fafc" },
+    { media: "(prefers-color-scheme: dark)", color: "#020617" },
+  ],
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

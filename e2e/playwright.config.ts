@@ -6,6 +6,7 @@ import {
   E2E_DATA_DIR,
   E2E_EMULATOR_PORT,
   E2E_EMULATOR_URL,
+  E2E_SMTP_PORT,
   E2E_TOKEN_KEY,
 } from "./support/ports";
 
@@ -92,6 +93,11 @@ export default defineConfig({
         // ALLOWED_EMAILS; e2e/first-owner.spec.ts runs its own non-demo instance for the setup code
         RINGSIDE_DEMO: "1",
         ALLOWED_EMAILS: "*@allowed.example.test",
+        // e-mail alerts go to the SMTP server e2e/alerts.spec.ts starts in the test process
+        SMTP_HOST: "127.0.0.1",
+        SMTP_PORT: String(E2E_SMTP_PORT),
+        SMTP_SECURE: "none",
+        SMTP_FROM: "Ringside <alerts@ringside.test>",
         LOG_LEVEL: "warn",
         NEXT_TELEMETRY_DISABLED: "1",
       },

@@ -65,6 +65,25 @@ const serverSchema = z.object({
   BACKUP_HOUR: opt(intIn(-1, 23)),
   LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
   RINGSIDE_DEMO: opt(bool),
+  // The instance's mail server for e-mail alerts (Settings → Alerts); unset = no e-mail channel.
+  SMTP_HOST: opt(z.string().max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address")),
+  SMTP_PORT: opt(intIn(1, 65535)),
+  SMTP_SECURE: opt(z.enum(["tls", "starttls", "none"])),
+  SMTP_USER: opt(z.string().max(512)),
+  SMTP_PASSWORD: opt(z.string().max(512)),
+  SMTP_FROM: opt(
+    z
+      .string()
+      .max(320)
+      .refine((v) => /^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(v.trim()), {
+        message: 'must be an e-mail address, or "Name <address>"',
+      }),
+  ),
+}).superRefine((e, ctx) => {
+  if (e.SMTP_HOST && !e.SMTP_FROM) ctx.addIssue({ code: "custom", path: ["SMTP_FROM"], message: "is required with SMTP_HOST (the sender of alert e-mails)" });
+  if (!e.SMTP_USER !== !e.SMTP_PASSWORD) {
+    ctx.addIssue({ code: "custom", path: [e.SMTP_USER ? "SMTP_PASSWORD" : "SMTP_USER"], message: "SMTP_USER and SMTP_PASSWORD go together" });
+  }
 });
 
 /**
@@ -123,12 +142,30 @@ export function parseEnv(source) {
     BACKUP_HOUR: e.BACKUP_HOUR ?? 3,
     LOG_LEVEL: e.LOG_LEVEL ?? "info",
     RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,
+    /**
+     * The mail server for e-mail alerts, or null when SMTP_HOST is unset. `secure`: "tls" (implicit
+     * TLS, the default on port 465), "starttls" (upgrade required, the default otherwise) or
+     * "none" (plain, e.g. a relay on the same machine).
+     */
+    SMTP: e.SMTP_HOST
+      ? {
+          host: e.SMTP_HOST,
+          port: e.SMTP_PORT ?? (e.SMTP_SECURE === "tls" ? 465 : 587),
+          secure: /** @type {"tls" | "starttls" | "none"} */ (e.SMTP_SECURE ?? (e.SMTP_PORT === 465 ? "tls" : "starttls")),
+          user: e.SMTP_USER,
+          password: e.SMTP_PASSWORD,
+          from: /** @type {string} */ (e.SMTP_FROM).trim(),
+        }
+      : null,
     /** true when the ring URLs/credentials were left at the built-in emulator defaults */
     IS_EMULATOR_DEFAULT: !e.RING_API_BASE_URL && !e.RING_CLIENT_ID,
   };
 }
 
 /** @typedef {ReturnType<typeof parseEnv>} Env */
+
+/** Every variable Ringside reads (the README's configuration table and .env.example list them). */
+export const ENV_VARIABLES = Object.keys(serverSchema.shape);
 
 /**
  * The configured public address of this Ringside: AUTH_URL (where people sign in; Auth.js

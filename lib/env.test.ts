@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assertRunnableEnv, parseEnv, runtimeEnvProblems } from "@/lib/env.mjs";
+import fs from "node:fs";
+import { assertRunnableEnv, ENV_VARIABLES, parseEnv, runtimeEnvProblems } from "@/lib/env.mjs";
 
 describe("lib/env.mjs", () => {
   it("works with no configuration at all (demo defaults)", () => {
@@ -37,6 +38,40 @@ describe("lib/env.mjs", () => {
       expect(msg).toContain("TOKEN_ENCRYPTION_KEY");
       expect(msg).toContain(".env.example");
     }
+  });
+
+  it("the mail server for e-mail alerts: off without SMTP_HOST, TLS mode by port, every mistake named", () => {
+    expect(parseEnv({}).SMTP).toBeNull();
+    expect(parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "Ringside <ringside@example.test>" }).SMTP).toEqual({
+      host: "mail.example.test",
+      port: 587,
+      secure: "starttls",
+      user: undefined,
+      password: undefined,
+      from: "Ringside <ringside@example.test>",
+    });
+    expect(parseEnv({ SMTP_HOST: "mail.example.test", SMTP_PORT: "465", SMTP_FROM: "a@b.test" }).SMTP).toMatchObject({ port: 465, secure: "tls" });
+    expect(parseEnv({ SMTP_HOST: "127.0.0.1", SMTP_PORT: "25", SMTP_SECURE: "none", SMTP_FROM: "a@b.test", SMTP_USER: "u", SMTP_PASSWORD: "p" }).SMTP).toMatchObject({
+      port: 25,
+      secure: "none",
+      user: "u",
+      password: "p",
+    });
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test" })).toThrowError(/SMTP_FROM: is required with SMTP_HOST/);
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_USER: "u" })).toThrowError(/SMTP_PASSWORD: SMTP_USER and SMTP_PASSWORD go together/);
+    expect(() => parseEnv({ SMTP_HOST: "mail example", SMTP_FROM: "a@b.test" })).toThrowError(/SMTP_HOST/);
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "not an address" })).toThrowError(/SMTP_FROM/);
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_SECURE: "ssl" })).toThrowError(/SMTP_SECURE/);
+  });
+
+  it("every variable is in the README's configuration table and in .env.example", () => {
+    const readme = fs.readFileSync("README.md", "utf8");
+    const table = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("## Running in production"));
+    const example = fs.readFileSync(".env.example", "utf8");
+    const documented = ENV_VARIABLES.filter((v) => v !== "NODE_ENV");
+    expect(documented.length).toBeGreaterThan(30);
+    expect(documented.filter((v) => !table.includes(`\`${v}\``))).toEqual([]);
+    expect(documented.filter((v) => !new RegExp(`^#? ?${v}=`, "m").test(example))).toEqual([]);
   });
 
   it("treats empty strings as unset", () => {

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as schemas from "@/lib/api/schemas";
 import { ringsideExportSchema } from "@/lib/sync/import";
+import { alertChannelInputSchema, alertRuleInputSchema, timeZoneSchema } from "@/lib/alerts/schemas";
+import { ALERT_CHANNEL_KINDS, ALERT_RULE_KINDS } from "@/lib/alerts/catalog";
 import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
 import { STATE_TABLES, fingerprint, openAppDb, waitFor } from "./support/app-db";
 import { asEnvelope, callAction, type ActionArg } from "./support/actions";
@@ -279,7 +281,72 @@ const ACTIONS: Record<string, ActionCase> = {
   },
   "app/(app)/settings/actions-connection.ts#createInviteLink": { as: () => member, args: fc.oneof(wrongArgs, fc.tuple(fc.constant({ json: {} }), formArg({})).map((t) => [...t])) },
   "app/(app)/settings/actions-connection.ts#revokeInvite": { as: () => member, args: fc.oneof(wrongArgs, formArg({ inviteId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  // Settings → Alerts: (previous state, form) actions, and form actions on the person's own ids
+  "lib/alerts/actions.ts#saveAlertSettingsAction": {
+    as: () => member,
+    args: stateAndForm({ includeValues: fc.constantFrom("on", "off"), timeZone: fc.constantFrom("Mars/Olympus", "Europe/Berlinn", "UTC+1", "") }).filter((args) => !timeZoneSchema.safeParse(formOf(args)?.get("timeZone")).success),
+  },
+  "lib/alerts/actions.ts#addAlertRuleAction": {
+    as: () => member,
+    args: stateAndForm({
+      kind: fc.constantFrom(...ALERT_RULE_KINDS, "bogus"),
+      metric: fc.constantFrom("readiness.score", "stress.day_summary", "nope"),
+      side: fc.constantFrom("below", "sideways"),
+      days: fc.constantFrom("0", "15", "2.5", "-1", "1e3"),
+      hours: fc.constantFrom("0", "169", "x"),
+      weekday: fc.constantFrom("0", "8", "Mon"),
+      hour: fc.constantFrom("24", "-1", "8.5"),
+    }).filter((args) => !isValidRuleForm(args)),
+  },
+  "lib/alerts/actions.ts#toggleAlertRuleAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
+  "lib/alerts/actions.ts#removeAlertRuleAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "lib/alerts/actions.ts#addAlertChannelAction": {
+    as: () => member,
+    args: stateAndForm({
+      kind: fc.constantFrom(...ALERT_CHANNEL_KINDS, "sms"),
+      url: fc.constantFrom("file:///etc/passwd", "javascript:alert(1)", "https://u:p@example.test/x", "https://ntfy.example.test/", "ftp://x.test/t", "http://", "x".repeat(3000)),
+      token: fc.constantFrom("has space", "t".repeat(600)),
+      recipient: fc.constantFrom("nope", "a@", "@b.test"),
+      label: fc.constantFrom("x".repeat(61), "ok"),
+    }).filter((args) => !isValidChannelForm(args)),
+  },
+  "lib/alerts/actions.ts#toggleAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
+  "lib/alerts/actions.ts#removeAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "lib/alerts/actions.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
 };
+
+/** Arguments of a (previous state, form) action: junk, or a state followed by form fields. */
+function stateAndForm(fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<ActionArg[]> {
+  return fc.oneof(wrongArgs, fc.tuple(fc.constant({ json: {} }), formArg(fields)).map((t) => [...t]));
+}
+
+/** The form of a (previous state, form) call, as the action reads it. */
+function formOf(args: ActionArg[]): { get(k: string): string | undefined } | null {
+  const a = args[1];
+  if (!a || !("form" in a)) return null;
+  return { get: (k) => a.form.find(([name]) => name === k)?.[1] };
+}
+
+function isValidRuleForm(args: ActionArg[]): boolean {
+  const f = formOf(args);
+  if (!f) return false;
+  const kind = f.get("kind");
+  const params =
+    kind === "metric_out_of_range"
+      ? { metric: f.get("metric"), side: f.get("side"), days: f.get("days") }
+      : kind === "no_new_sleep"
+        ? { days: f.get("days") }
+        : kind === "connection"
+          ? { hours: f.get("hours") }
+          : { weekday: f.get("weekday"), hour: f.get("hour") };
+  return alertRuleInputSchema.safeParse({ kind, params }).success;
+}
+
+function isValidChannelForm(args: ActionArg[]): boolean {
+  const f = formOf(args);
+  if (!f) return false;
+  return alertChannelInputSchema.safeParse({ kind: f.get("kind"), label: f.get("label"), url: f.get("url"), token: f.get("token"), recipient: f.get("recipient") }).success;
+}
 
 function isValidDisconnect(args: ActionArg[]): boolean {
   const a = args[0];

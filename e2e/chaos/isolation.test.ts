@@ -20,7 +20,7 @@ let emu: Emulator;
 let app: ProdApp;
 let db: Database.Database;
 const tag = crypto.randomBytes(3).toString("hex");
-const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[] };
+const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "" };
 const B = { email: `member-${tag}@invited.chaos.test`, ringUserId: "", userId: "", browser: new Browser(), note: `B-note-${tag}`, tagName: `b-tag-${tag}`, tagId: 0, firstDay: "" };
 let pendingInviteId = "";
 let usedInvitePath = "";
@@ -71,6 +71,18 @@ beforeAll(async () => {
     if (t.status === 201) p.tagId = t.body.id;
     expect((await p.browser.fetch(`/api/notes/${day}`, { method: "PUT", ...json({ text: p.note, tags: [p.tagName] }) })).status).toBe(200);
   }
+
+  // A's alert settings, a rule that stays quiet here (a digest three days from now) and a webhook channel.
+  const action = async (name: string, form: Array<[string, string]>) => {
+    const built = builtServerActions().find((a) => a.name === name)!;
+    const r = await callAction(A.browser, { id: built.id, page: pagePath(built.pages[0]!), args: [{ json: {} }, { form }] });
+    expect({ name, ok: (r.result as { ok?: boolean }).ok }).toEqual({ name, ok: true });
+  };
+  await action("saveAlertSettingsAction", [["includeValues", "on"], ["timeZone", "UTC"]]);
+  await action("addAlertRuleAction", [["kind", "weekly_digest"], ["weekday", String(((new Date().getUTCDay() + 2) % 7) + 1)], ["hour", "12"]]);
+  await action("addAlertChannelAction", [["kind", "webhook"], ["url", "http://127.0.0.1:9/a-hook"], ["label", `a-hook-${tag}`]]);
+  A.ruleId = (db.prepare(`SELECT id FROM alert_rule WHERE userId = ?`).get(A.userId) as { id: string }).id;
+  A.channelId = (db.prepare(`SELECT id FROM alert_channel WHERE userId = ?`).get(A.userId) as { id: string }).id;
 });
 
 afterAll(async () => {
@@ -82,7 +94,7 @@ afterAll(async () => {
 /** Everything of A's: rows of every person-owned table, and A's account and invites. */
 function stateOfA() {
   const rows: Record<string, string> = {};
-  for (const t of [...Object.values(TABLE_OF), "day_note", "tag", "personal_info", "rejected_document", "sync_state"]) {
+  for (const t of [...Object.values(TABLE_OF), "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery"]) {
     rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined })));
   }
   rows.day_tag = JSON.stringify(db.prepare(`SELECT dt.* FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE t.userId = ? ORDER BY dt.rowid`).all(A.userId));
@@ -211,6 +223,28 @@ describe("[CHAOS 7] isolation", () => {
     expect(asEnvelope(revoke.result)?.code).toBe("forbidden");
     const create = await call("createInviteLink", [{ json: {} }, { form: [] }]);
     expect(asEnvelope(create.result)?.code).toBe("forbidden");
+    // A's alert rule and channel are not B's: switching, removing or testing them is "not found";
+    // B's own settings, rules and channels are B's.
+    for (const [name, form] of [
+      ["toggleAlertRuleAction", [["id", A.ruleId], ["enabled", "false"]]],
+      ["removeAlertRuleAction", [["id", A.ruleId]]],
+      ["toggleAlertChannelAction", [["id", A.channelId], ["enabled", "false"]]],
+      ["removeAlertChannelAction", [["id", A.channelId]]],
+    ] as Array<[string, Array<[string, string]>]>) {
+      const r = await call(name, [{ form }]);
+      expect({ name, code: asEnvelope(r.result)?.code }).toEqual({ name, code: "not_found" });
+    }
+    const test = await call("sendAlertTestAction", [{ json: {} }, { form: [["id", A.channelId]] }]);
+    expect(asEnvelope(test.result)?.code).toBe("not_found");
+    for (const [name, form] of [
+      ["saveAlertSettingsAction", [["timeZone", "Asia/Tokyo"]]],
+      ["addAlertRuleAction", [["kind", "connection"], ["hours", "3"]]],
+      ["addAlertChannelAction", [["kind", "ntfy"], ["url", "http://127.0.0.1:9/b-topic"]]],
+    ] as Array<[string, Array<[string, string]>]>) {
+      const r = await call(name, [{ json: {} }, { form }]);
+      expect({ name, ok: (r.result as { ok?: boolean }).ok }).toEqual({ name, ok: true });
+    }
+    expect((db.prepare(`SELECT COUNT(*) AS n FROM alert_rule WHERE userId = ?`).get(B.userId) as { n: number }).n).toBe(1);
     // Sign-in actions only ever start B's own round trip.
     const reconnect = await call("reconnectRing", []);
     expect(reconnect.redirect ?? "").toMatch(/\/oauth\/authorize\?/);

@@ -19,3 +19,5 @@ export const E2E_FRESH_PORT = E2E_APP_PORT + 4;
 /** `npm run demo` started by e2e/connect-newer-provider.spec.ts: its own app and emulator ports. */
 export const E2E_DEMO_APP_PORT = E2E_APP_PORT + 7;
 export const E2E_DEMO_EMULATOR_PORT = E2E_EMULATOR_PORT + 7;
+/** The SMTP server e2e/alerts.spec.ts runs in the test process; the e2e app sends alert mail to it (SMTP_PORT). */
+export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? E2E_APP_PORT + 8);

@@ -59,6 +59,27 @@ const backfilled = (userId: string) =>
   m.schemas.RING_COLLECTIONS.every((c) => Boolean(m.state.getSyncState(userId, c)?.backfillDoneAt));
 
 describe("scheduler", () => {
+  it("tells the alerts worker when a person's sync ends: after each sync job (done or failed) and after applied notifications", async () => {
+    const p = await connectPerson(t);
+    await new m.engine.SyncEngine().backfillUser(p.userId);
+    const synced: string[] = [];
+    await install({ onSynced: (userId) => synced.push(userId) });
+    m.index.enqueueSyncNow(p.userId);
+    m.index.wakeScheduler();
+    // one call per job of the round: every collection plus the personal_info snapshot
+    await waitFor(() => synced.length >= m.schemas.RING_COLLECTIONS.length + 1 && m.jobs.listActiveJobs(p.userId).length === 0);
+    expect(new Set(synced)).toEqual(new Set([p.userId]));
+
+    synced.length = 0;
+    const { recordWebhookEvent } = await import("@/lib/db/queries/webhook-events");
+    const { emulatorDocuments } = await import("@/lib/sync/test-kit");
+    const doc = (await emulatorDocuments(t, p.ringUserId, "daily_readiness")).at(-1)!;
+    recordWebhookEvent({ dedupeKey: `alert-hook-${p.userId}`, ringUserId: p.ringUserId, dataType: "daily_readiness", eventType: "update", objectId: String(doc.id), eventTime: null });
+    m.index.wakeScheduler();
+    await waitFor(() => synced.length === 1);
+    expect(synced).toEqual([p.userId]);
+  });
+
   it("backfills everything after onAccountConnected and takes the personal_info snapshot", async () => {
     const p = await connectPerson(t);
     await install();

@@ -35,9 +35,16 @@ export type SchedulerOptions = {
   housekeepingMs?: number;
   /** longest sleep between two looks at the job table */
   idleMs?: number;
+  /**
+   * Called when a sync of a person's data ended (a backfill, incremental or personal_info job,
+   * done or failed, or webhook notifications applied): the alerts worker evaluates their rules.
+   */
+  onSynced?: (userId: string) => void;
 };
 
 const DAY_MS = 86_400_000;
+/** Jobs that read a person's data from the ring service (their end is "after a sync"). */
+const SYNC_JOB_KINDS = new Set<string>(["backfill", "incremental", "personal_info"]);
 const WAKE_DELAY_MS = 20;
 
 export class Scheduler {
@@ -56,6 +63,7 @@ export class Scheduler {
   private readonly leaseMs: number;
   private readonly housekeepingMs: number;
   private readonly idleMs: number;
+  private readonly onSynced: ((userId: string) => void) | undefined;
 
   constructor(
     readonly engine: SyncEngine,
@@ -66,6 +74,7 @@ export class Scheduler {
     this.leaseMs = opts.leaseMs ?? 120_000;
     this.housekeepingMs = opts.housekeepingMs ?? 30_000;
     this.idleMs = opts.idleMs ?? 15_000;
+    this.onSynced = opts.onSynced;
   }
 
   get running(): boolean {
@@ -154,9 +163,18 @@ export class Scheduler {
       .finally(() => {
         clearInterval(heartbeat);
         this.inflight.delete(job.id);
+        if (job.userId && SYNC_JOB_KINDS.has(job.kind)) this.synced(job.userId);
         this.wake();
       });
     this.inflight.set(job.id, p);
+  }
+
+  private synced(userId: string): void {
+    try {
+      this.onSynced?.(userId);
+    } catch (err) {
+      logger.error({ userId, err: err instanceof Error ? err.message : String(err) }, "after-sync hook failed");
+    }
   }
 
   private startWebhookDrain(): void {
@@ -168,8 +186,10 @@ export class Scheduler {
     }
     this.webhookState.fromId = firstQueuedId;
     this.webhookRunning++;
-    void drainWebhookEvents(this.engine, this.webhookState, this.webhookConcurrency)
+    const touched = new Set<string>();
+    void drainWebhookEvents(this.engine, this.webhookState, this.webhookConcurrency, undefined, touched)
       .then((n) => {
+        for (const userId of touched) this.synced(userId);
         if (n > 0) this.wake();
       })
       .catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "webhook drain failed"))
@@ -224,9 +244,9 @@ export class Scheduler {
 const globalForScheduler = globalThis as unknown as { ringsideScheduler?: Scheduler };
 
 /** Starts the process's scheduler (at server start only; idempotent). */
-export function startScheduler(): Scheduler {
+export function startScheduler(opts: Pick<SchedulerOptions, "onSynced"> = {}): Scheduler {
   if (!globalForScheduler.ringsideScheduler) {
-    globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine());
+    globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine(), opts);
     globalForScheduler.ringsideScheduler.start();
     logger.info({ pollMinutes: getPollMinutes(), webhooks: Boolean(webhookCallbackUrl()) }, "sync scheduler started");
   }

@@ -142,7 +142,14 @@ export type WebhookDrainState = { inflight: Set<string>; fromId?: number };
  * store are settled at once (no I/O); the rest are fetched by `limit` workers, one at a time
  * per document (so a delete never overtakes the create before it). Resolves when done.
  */
-export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrainState, limit: number, batchSize = 500): Promise<number> {
+export async function drainWebhookEvents(
+  engine: SyncEngine,
+  state: WebhookDrainState,
+  limit: number,
+  batchSize = 500,
+  /** filled with the people whose notifications were applied */
+  touched?: Set<string>,
+): Promise<number> {
   const queued = listQueuedWebhookEvents(batchSize, [], state.fromId ?? 0);
   const users = new Map<string, string | undefined>();
   const ignored: Array<{ id: number; reason: string }> = [];
@@ -170,6 +177,7 @@ export async function drainWebhookEvents(engine: SyncEngine, state: WebhookDrain
     for (let item = work.shift(); item; item = work.shift()) {
       try {
         await applyWebhookEvent(engine, item.e, item.userId);
+        touched?.add(item.userId);
       } finally {
         state.inflight.delete(eventKey(item.e));
       }

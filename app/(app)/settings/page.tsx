@@ -7,6 +7,8 @@ import { HouseholdSection } from "@/components/settings/household-section";
 import { ImportSection } from "@/components/settings/import-section";
 import { PreferencesForm } from "@/components/settings/preferences-form";
 import { SyncSection } from "@/components/settings/sync-section";
+import { AlertsSection } from "@/components/settings/alerts-section";
+import { getAlertsOverview } from "@/lib/alerts/service";
 import { createInviteLink, disconnectRing, reconnectRing, revokeInvite } from "@/app/(app)/settings/actions-connection";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -15,13 +17,14 @@ export const metadata: Metadata = { title: "Settings" };
 // and the server actions it submits to; the sections only render.
 export default async function SettingsPage() {
   const user = await requireUser();
-  const s = await getSettingsPageData(user);
+  const [s, alerts] = await Promise.all([getSettingsPageData(user), getAlertsOverview(user.id)]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
       <ConnectionSection {...s.connection} now={s.now} role={user.role} reconnect={reconnectRing} disconnect={disconnectRing} />
       {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} />}
       <SyncSection {...s.sync} canEdit={user.role === "owner"} />
+      <AlertsSection overview={alerts} />
       <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
       <ImportSection />
       <PreferencesForm initial={s.preferences} />

@@ -99,6 +99,11 @@ export const STATE_TABLES = [
   "day_tag",
   "personal_info",
   "rejected_document",
+  "alert_settings",
+  "alert_rule",
+  "alert_channel",
+  "alert_episode",
+  "alert_delivery",
   ...Object.values(TABLE_OF),
 ];
 

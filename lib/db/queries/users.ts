@@ -98,7 +98,7 @@ export async function deleteUserSessions(userId: string, keepSessionToken?: stri
 
 /**
  * Deletes every row carrying the person's userId in the data tables (ring data, rejected
- * documents, sync state and jobs, notes and tags) plus webhook events for their ring id.
+ * documents, sync state and jobs, notes and tags, alert history) plus webhook events for their ring id.
  * The User and Account rows stay (the person keeps their place in the household).
  */
 export async function deleteUserData(userId: string, ringUserId: string | null): Promise<Record<string, number>> {
@@ -120,6 +120,9 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
     db.tag.deleteMany(where),
     db.dayNote.deleteMany(where),
     db.webhookEvent.deleteMany({ where: { ringUserId: ringUserId ?? "\u0000none" } }),
+    // alert history (messages may carry values); the person's rules and channels are settings and stay
+    db.alertDelivery.deleteMany(where),
+    db.alertEpisode.deleteMany(where),
   ]);
   const names = [
     "daily_sleep",
@@ -138,6 +141,8 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
     "tag",
     "day_note",
     "webhook_event",
+    "alert_delivery",
+    "alert_episode",
   ];
   return Object.fromEntries(names.map((n, i) => [n, results[i]?.count ?? 0]));
 }

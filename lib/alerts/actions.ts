@@ -1,0 +1,141 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { formAction, formDataArg, isActionError, runAction, type ActionError } from "@/lib/api/action";
+import { publicOrigin } from "@/lib/auth/origin";
+import { requireUser } from "@/lib/auth/session";
+import * as alerts from "@/lib/alerts/service";
+
+/**
+ * Server actions of Settings → Alerts (components/settings/alerts-*.tsx import them from
+ * here). Each one gets the person from requireUser(); ids in the form only ever select among
+ * the person's own rules and channels. Refusals come back as `{ error }` for the form, never
+ * as a 500.
+ */
+
+/** A form's outcome: a message, or the error envelope `{ error: { code, message } }`; `at` tells one outcome from the next. */
+export type AlertFormState = { ok?: boolean; message?: string; error?: ActionError["error"]; secret?: string; at?: number };
+
+const idSchema = z.object({ id: z.string().min(1).max(64) });
+const field = (form: FormData, name: string): string | undefined => {
+  const v = form.get(name);
+  return typeof v === "string" ? v : undefined;
+};
+
+async function asState(fn: () => Promise<AlertFormState>): Promise<AlertFormState> {
+  const r = await runAction(fn, { signInWhenSignedOut: true });
+  return isActionError(r) ? { error: r.error, at: Date.now() } : { ...r, at: Date.now() };
+}
+
+/** Include values, time zone. Also remembers this Ringside's address for links in messages. */
+export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const f = formDataArg(form);
+    await alerts.saveAlertSettings(user.id, { includeValues: f.get("includeValues") === "on", timeZone: field(f, "timeZone") ?? "" }, await publicOrigin());
+    revalidatePath("/settings");
+    return { ok: true, message: "Saved." };
+  });
+}
+
+/** Adds a rule of the kind chosen in the form with that kind's fields. */
+export async function addAlertRuleAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const f = formDataArg(form);
+    const kind = field(f, "kind");
+    const params =
+      kind === "metric_out_of_range"
+        ? { metric: field(f, "metric"), side: field(f, "side"), days: field(f, "days") }
+        : kind === "no_new_sleep"
+          ? { days: field(f, "days") }
+          : kind === "connection"
+            ? { hours: field(f, "hours") }
+            : kind === "weekly_digest"
+              ? { weekday: field(f, "weekday"), hour: field(f, "hour") }
+              : {};
+    await alerts.addAlertRule(user.id, { kind, params });
+    revalidatePath("/settings");
+    return { ok: true, message: "Rule added." };
+  });
+}
+
+export const toggleAlertRuleAction = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      const user = await requireUser();
+      const f = formDataArg(form);
+      const { id } = idSchema.parse({ id: f.get("id") });
+      await alerts.setAlertRuleEnabled(user.id, id, f.get("enabled") === "true");
+      revalidatePath("/settings");
+    },
+    { signInWhenSignedOut: true },
+  ),
+);
+
+export const removeAlertRuleAction = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      const user = await requireUser();
+      const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+      await alerts.removeAlertRule(user.id, id);
+      revalidatePath("/settings");
+    },
+    { signInWhenSignedOut: true },
+  ),
+);
+
+/** Adds a channel; a webhook's signing secret comes back once, to be shown and copied now. */
+export async function addAlertChannelAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const f = formDataArg(form);
+    const kind = field(f, "kind");
+    const input =
+      kind === "email"
+        ? { kind, label: field(f, "label"), recipient: field(f, "recipient") }
+        : kind === "ntfy"
+          ? { kind, label: field(f, "label"), url: field(f, "url"), token: field(f, "token") }
+          : { kind, label: field(f, "label"), url: field(f, "url") };
+    const { secret } = await alerts.addAlertChannel(user.id, input);
+    revalidatePath("/settings");
+    return { ok: true, message: "Channel added.", ...(secret ? { secret } : {}) };
+  });
+}
+
+export const toggleAlertChannelAction = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      const user = await requireUser();
+      const f = formDataArg(form);
+      const { id } = idSchema.parse({ id: f.get("id") });
+      await alerts.setAlertChannelEnabled(user.id, id, f.get("enabled") === "true");
+      revalidatePath("/settings");
+    },
+    { signInWhenSignedOut: true },
+  ),
+);
+
+export const removeAlertChannelAction = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      const user = await requireUser();
+      const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+      await alerts.removeAlertChannel(user.id, id);
+      revalidatePath("/settings");
+    },
+    { signInWhenSignedOut: true },
+  ),
+);
+
+/** "Send a test" to one of the person's channels, now; the outcome is shown and kept in the history. */
+export async function sendAlertTestAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+    const result = await alerts.sendAlertTest(user.id, id, await publicOrigin());
+    revalidatePath("/settings");
+    return result.ok ? { ok: true, message: "Test sent." } : { ok: false, error: { code: "bad_gateway", message: `Not delivered: ${result.error}.` } };
+  });
+}

@@ -1,0 +1,191 @@
+// The words of every alert, digest and test: a title, a plain-text body, a link into
+// Ringside and the same facts as JSON for webhooks. Pure. Health values (and tag names) go
+// into a message only when the person ticked "include values"; without it a message says what
+// happened (which metric, which side, how many days) and never a number the ring measured.
+import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { formatDay } from "@/lib/metrics/days";
+import { formatValue, type Units } from "@/lib/metrics/format";
+import type { DigestFacts, DigestMetric } from "@/lib/alerts/digest";
+import type { ConnectionFacts, MetricFacts, NoSleepFacts } from "@/lib/alerts/evaluate";
+import { DIGEST_METRICS, WEEKDAYS, type AlertRuleKind } from "@/lib/alerts/catalog";
+
+export type AlertMessage = {
+  title: string;
+  body: string;
+  /** the page in Ringside it is about (absolute), when Ringside knows its address */
+  link: string | null;
+  /** the facts as JSON (webhooks); values only when included */
+  data: Record<string, unknown>;
+};
+
+export type MessageContext = {
+  includeValues: boolean;
+  units: Units;
+  timeZone: string;
+  /** public origin of this Ringside (AUTH_URL / PUBLIC_URL, else where the person saved their settings) */
+  linkBase: string | null;
+};
+
+function link(ctx: MessageContext, path: string): string | null {
+  return ctx.linkBase ? `${ctx.linkBase.replace(/\/+$/, "")}${path}` : null;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+function withLink(body: string, url: string | null): string {
+  return url ? `${body}\n\n${url}` : body;
+}
+
+export function metricAlertMessage(metric: MetricDef, facts: MetricFacts, ctx: MessageContext): AlertMessage {
+  const side = facts.side === "low" ? "below" : "above";
+  const url = link(ctx, `/trends?m=${encodeURIComponent(metric.id)}&range=30d`);
+  let body = `${metric.label} has been ${side} your usual range for ${plural(facts.days, "day")} in a row (${formatDay(facts.from)} – ${formatDay(facts.to)}).`;
+  if (ctx.includeValues) {
+    body += ` Latest: ${formatValue(metric, facts.latest, ctx.units)}; usual range ${formatValue(metric, facts.low, ctx.units)} – ${formatValue(metric, facts.high, ctx.units)}.`;
+  }
+  return {
+    title: `${metric.label} ${side} your usual range`,
+    body: withLink(body, url),
+    link: url,
+    data: {
+      metric: metric.id,
+      side,
+      from: facts.from,
+      to: facts.to,
+      days: facts.days,
+      ...(ctx.includeValues ? { values: { latest: facts.latest, usual_low: facts.low, usual_high: facts.high } } : {}),
+    },
+  };
+}
+
+export function noSleepMessage(facts: NoSleepFacts, ctx: MessageContext): AlertMessage {
+  const url = link(ctx, "/sync");
+  return {
+    title: `No new night of sleep for ${plural(facts.daysWithout, "day")}`,
+    body: withLink(
+      `The newest night Ringside has is ${formatDay(facts.newestNight)}. Open the ring app on your phone so the ring can sync; Ringside picks the nights up after that.`,
+      url,
+    ),
+    link: url,
+    data: { newest_night: facts.newestNight, days_without: facts.daysWithout },
+  };
+}
+
+function formatInstant(instant: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+    new Date(instant),
+  );
+}
+
+export function connectionMessage(facts: ConnectionFacts, ctx: MessageContext): AlertMessage {
+  if (facts.reason === "reconnect") {
+    const url = link(ctx, "/settings");
+    return {
+      title: "Reconnect your ring to Ringside",
+      body: withLink(
+        "The ring service no longer accepts Ringside's access, so syncing is paused. Reconnect in Settings → Connection; all your stored data is kept.",
+        url,
+      ),
+      link: url,
+      data: { reason: "reconnect" },
+    };
+  }
+  const url = link(ctx, "/sync");
+  return {
+    title: `Sync failing for ${plural(facts.hours, "hour")}`,
+    body: withLink(
+      `Ringside has not been able to sync ${facts.collections.join(", ")} since ${formatInstant(facts.since, ctx.timeZone)}. It keeps retrying; the Sync page says why.`,
+      url,
+    ),
+    link: url,
+    data: { reason: "failing", since: new Date(facts.since).toISOString(), hours: facts.hours, collections: facts.collections },
+  };
+}
+
+function digestLine(m: DigestMetric, def: MetricDef, ctx: MessageContext): string {
+  if (m.days === 0) return `${m.label}: no data this week.`;
+  const range =
+    m.below || m.above
+      ? [m.below ? `${plural(m.below, "day")} below` : "", m.above ? `${plural(m.above, "day")} above` : ""].filter(Boolean).join(" and ") + " your usual range"
+      : "within your usual range";
+  if (ctx.includeValues) {
+    const fmt = (v: number | null) => formatValue(def, v, ctx.units);
+    const prev = m.previous === null ? "" : ` (week before ${fmt(m.previous)})`;
+    const band = m.low !== null && m.high !== null ? `; usual range ${fmt(m.low)} – ${fmt(m.high)}` : "";
+    return `${m.label}: ${fmt(m.week)} on average${prev}${band}; ${range}.`;
+  }
+  const trend =
+    m.trend === "up" ? "higher than the week before" : m.trend === "down" ? "lower than the week before" : m.trend === "same" ? "about the same as the week before" : "too few days to compare with the week before";
+  return `${m.label}: ${trend}; ${range}.`;
+}
+
+export function digestMessage(facts: DigestFacts, ctx: MessageContext): AlertMessage {
+  const lines: string[] = [];
+  for (const m of facts.metrics) lines.push(digestLine(m, getMetric(m.metric) as MetricDef, ctx));
+  const dayText = (d: { day: string; metric: string; value: number }) => {
+    const def = getMetric(d.metric) as MetricDef;
+    return ctx.includeValues ? `${formatDay(d.day)}, ${def.label.toLowerCase()} ${formatValue(def, d.value, ctx.units)}` : `${formatDay(d.day)} (by ${def.label.toLowerCase()})`;
+  };
+  if (facts.best) lines.push("", `Best day: ${dayText(facts.best)}.`);
+  if (facts.worst) lines.push(`Worst day: ${dayText(facts.worst)}.`);
+  if (facts.taggedDays > 0) {
+    lines.push(
+      "",
+      ctx.includeValues
+        ? `Tags this week: ${facts.tags.map((t) => `${t.name} (${plural(t.days, "day")})`).join(", ")}.`
+        : `Tagged days this week: ${facts.taggedDays}.`,
+    );
+  }
+  const url = link(ctx, `/trends?m=${DIGEST_METRICS.slice(0, 3).join(",")}&range=custom&from=${facts.from}&to=${facts.to}`);
+  if (url) lines.push("", `Trends: ${url}`);
+  return {
+    title: `Your week: ${formatDay(facts.from)} – ${formatDay(facts.to)}`,
+    body: lines.join("\n"),
+    link: url,
+    data: {
+      from: facts.from,
+      to: facts.to,
+      metrics: facts.metrics.map((m) => ({
+        metric: m.metric,
+        trend: m.trend,
+        days_below: m.below,
+        days_above: m.above,
+        days: m.days,
+        ...(ctx.includeValues ? { values: { week: m.week, previous: m.previous, usual_low: m.low, usual_high: m.high } } : {}),
+      })),
+      best_day: facts.best ? { day: facts.best.day, metric: facts.best.metric, ...(ctx.includeValues ? { value: facts.best.value } : {}) } : null,
+      worst_day: facts.worst ? { day: facts.worst.day, metric: facts.worst.metric, ...(ctx.includeValues ? { value: facts.worst.value } : {}) } : null,
+      tagged_days: facts.taggedDays,
+      ...(ctx.includeValues ? { tags: facts.tags } : {}),
+    },
+  };
+}
+
+export function testMessage(ctx: MessageContext): AlertMessage {
+  const url = link(ctx, "/settings#alerts");
+  return {
+    title: "Test from Ringside",
+    body: withLink("This channel works: the alerts and digests you set up in Settings → Alerts arrive here.", url),
+    link: url,
+    data: {},
+  };
+}
+
+/** A short description of a rule for Settings and the history. */
+export function describeRule(kind: AlertRuleKind, params: Record<string, unknown>): string {
+  switch (kind) {
+    case "metric_out_of_range": {
+      const m = getMetric(String(params.metric));
+      const side = params.side === "below" ? "below" : params.side === "above" ? "above" : "outside";
+      return `${m?.label ?? String(params.metric)} ${side} the usual range ${plural(Number(params.days), "day")} in a row`;
+    }
+    case "no_new_sleep":
+      return `No new night of sleep for ${plural(Number(params.days), "day")}`;
+    case "connection":
+      return `Reconnect needed, or sync failing for ${plural(Number(params.hours), "hour")}`;
+    case "weekly_digest": {
+      const day = WEEKDAYS.find((d) => d.value === Number(params.weekday))?.label ?? "?";
+      return `Weekly digest on ${day} at ${String(params.hour).padStart(2, "0")}:00`;
+    }
+  }
+}

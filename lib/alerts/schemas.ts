@@ -1,0 +1,142 @@
+// zod schemas of the alerts feature: what a rule's parameters, a channel and the person's
+// alert settings may be. Shared by the server actions (form input) and the service (rows read
+// back), so a stored value is held to the same rules as a typed one. Pure, safe in the browser.
+import { z } from "zod";
+import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
+import { getMetric, isNumericMetric } from "@/lib/metrics/catalog";
+
+const intIn = (r: { min: number; max: number }, what: string) =>
+  z.coerce
+    .number({ message: `${what} must be a number.` })
+    .int(`${what} must be a whole number.`)
+    .min(r.min, `${what} must be at least ${r.min}.`)
+    .max(r.max, `${what} must be at most ${r.max}.`);
+
+export const metricRuleParamsSchema = z.object({
+  metric: z
+    .string()
+    .max(64)
+    .refine((id) => {
+      const m = getMetric(id);
+      return !!m && isNumericMetric(m);
+    }, "Choose a metric with numbers."),
+  side: z.enum(METRIC_SIDES, { message: "Choose below, above or either." }),
+  days: intIn(ALERT_LIMITS.metricDays, "Days in a row"),
+});
+
+export const noSleepRuleParamsSchema = z.object({
+  days: intIn(ALERT_LIMITS.sleepDays, "Days without a new night"),
+});
+
+export const connectionRuleParamsSchema = z.object({
+  hours: intIn(ALERT_LIMITS.failingHours, "Hours of failing sync"),
+});
+
+export const digestRuleParamsSchema = z.object({
+  weekday: intIn({ min: 1, max: 7 }, "Weekday"),
+  hour: intIn({ min: 0, max: 23 }, "Hour"),
+});
+
+/** A rule as the person sets it: its kind and that kind's parameters. */
+export const alertRuleInputSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("metric_out_of_range"), params: metricRuleParamsSchema }),
+  z.object({ kind: z.literal("no_new_sleep"), params: noSleepRuleParamsSchema }),
+  z.object({ kind: z.literal("connection"), params: connectionRuleParamsSchema }),
+  z.object({ kind: z.literal("weekly_digest"), params: digestRuleParamsSchema }),
+]);
+export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
+export type MetricRuleParams = z.infer<typeof metricRuleParamsSchema>;
+export type NoSleepRuleParams = z.infer<typeof noSleepRuleParamsSchema>;
+export type ConnectionRuleParams = z.infer<typeof connectionRuleParamsSchema>;
+export type DigestRuleParams = z.infer<typeof digestRuleParamsSchema>;
+
+/**
+ * An address Ringside posts to: http or https only, bounded, no user name or password in it
+ * (a token goes in its own field, stored encrypted), no fragment.
+ */
+export const channelUrlSchema = z
+  .string()
+  .trim()
+  .min(1, "Enter the address.")
+  .max(ALERT_LIMITS.urlMaxLength, `The address may have at most ${ALERT_LIMITS.urlMaxLength} characters.`)
+  .superRefine((v, ctx) => {
+    const u = URL.canParse(v) ? new URL(v) : null;
+    const problem = !u
+      ? "Enter a full address such as https://ntfy.example.com/my-topic."
+      : !/^https?:$/.test(u.protocol)
+        ? "Only http and https addresses can be used."
+        : u.username || u.password
+          ? "Leave the user name and password out of the address (ntfy: use the access-token field)."
+          : u.hash
+            ? "Leave the #fragment out of the address."
+            : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem, abort: true });
+  });
+
+/** ntfy topic names: letters, digits, _ and - (up to 64), the last part of the topic URL. */
+export const NTFY_TOPIC_RE = /^[-_A-Za-z0-9]{1,64}$/;
+
+export function ntfyTopicOf(url: string): string | null {
+  const parts = new URL(url).pathname.split("/").filter(Boolean);
+  const topic = parts.at(-1);
+  return topic && NTFY_TOPIC_RE.test(topic) && !new URL(url).search ? topic : null;
+}
+
+const labelSchema = z
+  .string()
+  .trim()
+  .max(ALERT_LIMITS.labelMaxLength, `The name may have at most ${ALERT_LIMITS.labelMaxLength} characters.`)
+  .optional()
+  .transform((v) => v || undefined);
+
+export const emailAddressSchema = z
+  .string()
+  .trim()
+  .max(ALERT_LIMITS.emailMaxLength, "That e-mail address is too long.")
+  .pipe(z.email("Enter an e-mail address."));
+
+export const alertChannelInputSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("ntfy"),
+    label: labelSchema,
+    url: channelUrlSchema.refine((v) => URL.canParse(v) && ntfyTopicOf(v) !== null, "The address must end with the topic, e.g. https://ntfy.sh/my-ringside-topic (letters, digits, _ and -)."),
+    token: z
+      .string()
+      .trim()
+      .max(ALERT_LIMITS.tokenMaxLength, "That access token is too long.")
+      .refine((v) => /^[\x21-\x7e]*$/.test(v), "An access token has no spaces or special characters.")
+      .optional()
+      .transform((v) => v || undefined),
+  }),
+  z.object({ kind: z.literal("email"), label: labelSchema, recipient: emailAddressSchema }),
+  z.object({ kind: z.literal("webhook"), label: labelSchema, url: channelUrlSchema }),
+]);
+export type AlertChannelInput = z.infer<typeof alertChannelInputSchema>;
+
+/** True for a time zone this runtime knows (IANA name). */
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(ALERT_LIMITS.timeZoneMaxLength)
+  .refine(isTimeZone, "Unknown time zone; use a name such as Europe/Berlin.");
+
+export const alertSettingsInputSchema = z.object({
+  includeValues: z.boolean(),
+  timeZone: timeZoneSchema,
+});
+export type AlertSettingsInput = z.infer<typeof alertSettingsInputSchema>;
+
+/** The first message of a zod error, for a form (the schemas above word each one for a person). */
+export function firstIssue(err: z.ZodError): string {
+  return err.issues[0]?.message ?? "The request is not valid.";
+}

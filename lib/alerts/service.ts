@@ -1,0 +1,318 @@
+import "server-only";
+import { env } from "@/lib/env.mjs";
+import { AppError } from "@/lib/api/errors";
+import { configuredOrigin } from "@/lib/auth/origin";
+import { logger } from "@/lib/log";
+import { decryptToken, encryptToken } from "@/lib/ring/crypto";
+import { getMetric } from "@/lib/metrics/catalog";
+import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
+import { getMetricValues } from "@/lib/db/queries/metrics";
+import { listDayNotes } from "@/lib/db/queries/notes";
+import { listSyncStates } from "@/lib/db/queries/sync-state";
+import { getPreferences } from "@/lib/db/queries/user-data";
+import * as q from "@/lib/db/queries/alerts";
+import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
+import { createSenders, type SendResult } from "@/lib/alerts/channels";
+import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
+import { channelTarget, outgoingMessage } from "@/lib/alerts/delivery";
+import { describeRule, testMessage } from "@/lib/alerts/messages";
+import {
+  alertChannelInputSchema,
+  alertRuleInputSchema,
+  alertSettingsInputSchema,
+  firstIssue,
+  type AlertChannelInput,
+  type AlertRuleInput,
+  type AlertSettingsInput,
+} from "@/lib/alerts/schemas";
+import { nextWeeklySlot } from "@/lib/alerts/time";
+import type { AlertFacts, AlertStore, Clock } from "@/lib/alerts/store";
+import { AlertWorker } from "@/lib/alerts/worker";
+
+// The alerts feature as the rest of Ringside sees it: the worker wired to the real database,
+// senders and clock (started once, at startup, beside the sync scheduler), and what Settings →
+// Alerts does (lib/alerts/actions.ts calls these with the signed-in person's id).
+
+const toMs = (v: string | Date | null | undefined): number | null => {
+  if (!v) return null;
+  const t = typeof v === "string" ? Date.parse(v) : v.getTime();
+  return Number.isNaN(t) ? null : t;
+};
+
+/** The store on the real database (lib/db/queries/alerts.ts). */
+export const dbAlertStore: AlertStore = {
+  listUsersWithEnabledRules: q.listUsersWithEnabledRules,
+  getSettings: q.getAlertSettings,
+  listRules: q.listAlertRules,
+  listChannels: q.listAlertChannels,
+  getChannel: q.getAlertChannel,
+  listOpenEpisodes: q.listOpenEpisodes,
+  episodeExists: q.episodeExists,
+  openEpisode: q.openEpisode,
+  touchEpisode: q.touchEpisode,
+  endEpisode: q.endEpisode,
+  claimDueDeliveries: q.claimDueDeliveries,
+  finishDelivery: q.finishDelivery,
+  recordDelivery: q.recordDelivery,
+  pruneHistory: q.pruneAlertHistory,
+};
+
+/** What rules read about a person, from the sync and metrics tables. */
+export const dbAlertFacts: AlertFacts = {
+  async metricRows(userId, metricId, from, to) {
+    const metric = getMetric(metricId);
+    if (!metric) return [];
+    return getMetricValues({ userId, metric, from, to }).map((r) => ({ day: r.day, value: typeof r.value === "number" ? r.value : null }));
+  },
+  newestNight: q.getNewestNightDay,
+  async connection(userId) {
+    const account = await findRingAccountByUserId(userId);
+    return {
+      status: account?.status ?? null,
+      since: toMs(account?.tokenUpdatedAt),
+      collections: listSyncStates(userId).map((s) => ({
+        collection: s.collection,
+        status: s.status,
+        lastSuccessAt: toMs(s.lastSuccessAt),
+        lastAttemptAt: toMs(s.lastAttemptAt),
+        lastError: s.lastError,
+      })),
+    };
+  },
+  async tags(userId, from, to) {
+    return (await listDayNotes({ userId, from, to })).flatMap((n) => n.tags.map((t) => ({ day: n.day, name: t.name })));
+  },
+  async units(userId) {
+    return (await getPreferences(userId)).units;
+  },
+  async isSyncing(userId, now) {
+    return (await q.countActiveSyncJobs(userId, new Date(now))) > 0;
+  },
+};
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/** A worker on the real database; tests pass their own clock, senders or facts. */
+export function createAlertWorker(overrides: Partial<ConstructorParameters<typeof AlertWorker>[0]> = {}): AlertWorker {
+  const clock = overrides.clock ?? systemClock;
+  return new AlertWorker({
+    store: dbAlertStore,
+    facts: dbAlertFacts,
+    senders: createSenders({ smtp: env.SMTP, now: () => clock.now() }),
+    clock,
+    decrypt: decryptToken,
+    linkBase: configuredOrigin(),
+    ...overrides,
+  });
+}
+
+const globalForAlerts = globalThis as unknown as { ringsideAlertWorker?: AlertWorker };
+
+/**
+ * Starts the process's alerts worker once (idempotent) and returns it. Called at startup next
+ * to the sync scheduler (lib/server/background.ts starts both), which tells it when a
+ * person's sync ends.
+ */
+export function startAlertWorker(): AlertWorker {
+  if (!globalForAlerts.ringsideAlertWorker) {
+    globalForAlerts.ringsideAlertWorker = createAlertWorker();
+    globalForAlerts.ringsideAlertWorker.start();
+    logger.info({ email: Boolean(env.SMTP) }, "alerts worker started");
+  }
+  return globalForAlerts.ringsideAlertWorker;
+}
+
+/** Asks the running worker (if any) to look again soon: rules or channels changed. */
+function wakeAlertWorker(): void {
+  globalForAlerts.ringsideAlertWorker?.wake();
+}
+
+// ---------------------------------------------------------------------------------------
+// Settings → Alerts
+// ---------------------------------------------------------------------------------------
+
+export type AlertRuleView = { id: string; kind: AlertRuleKind; enabled: boolean; description: string; active: boolean; nextDigestAt: string | null };
+export type AlertChannelView = { id: string; kind: "ntfy" | "email" | "webhook"; label: string; target: string; hasToken: boolean; enabled: boolean };
+export type AlertHistoryView = {
+  id: number;
+  at: string;
+  purpose: "alert" | "digest" | "test";
+  title: string;
+  body: string;
+  channel: string;
+  channelKind: string;
+  status: "pending" | "sent" | "failed" | "cancelled";
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  sentAt: string | null;
+  episodeEndedAt: string | null;
+};
+export type AlertsOverview = {
+  settings: { includeValues: boolean; timeZone: string; saved: boolean };
+  rules: AlertRuleView[];
+  channels: AlertChannelView[];
+  history: AlertHistoryView[];
+  emailAvailable: boolean;
+  limits: { maxRules: number; maxChannels: number };
+};
+
+export async function getAlertsOverview(userId: string, now = Date.now()): Promise<AlertsOverview> {
+  const [settings, saved, rules, channels, history, open] = await Promise.all([
+    q.getAlertSettings(userId),
+    q.hasAlertSettings(userId),
+    q.listAlertRules(userId),
+    q.listAlertChannels(userId),
+    q.listAlertHistory(userId, ALERT_LIMITS.historyShown),
+    q.listOpenEpisodes(userId),
+  ]);
+  const openRules = new Set(open.map((e) => e.ruleId));
+  return {
+    settings: { includeValues: settings.includeValues, timeZone: settings.timeZone, saved },
+    rules: rules.map((r) => {
+      const parsed = alertRuleInputSchema.safeParse({ kind: r.kind, params: r.params });
+      const next =
+        parsed.success && parsed.data.kind === "weekly_digest" && r.enabled
+          ? new Date(nextWeeklySlot(now, settings.timeZone, parsed.data.params.weekday, parsed.data.params.hour).instant).toISOString()
+          : null;
+      return {
+        id: r.id,
+        kind: r.kind,
+        enabled: r.enabled,
+        description: parsed.success ? describeRule(parsed.data.kind, parsed.data.params) : "Unreadable rule: remove it",
+        active: openRules.has(r.id),
+        nextDigestAt: next,
+      };
+    }),
+    channels: channels.map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      label: c.label,
+      target: c.kind === "email" ? (c.recipient ?? "") : (c.url ?? ""),
+      hasToken: c.kind === "ntfy" && !!c.secret,
+      enabled: c.enabled,
+    })),
+    history: history.map((h) => ({
+      id: h.id,
+      at: h.createdAt.toISOString(),
+      purpose: h.purpose,
+      title: h.title,
+      body: h.body,
+      channel: h.channelLabel,
+      channelKind: h.channelKind,
+      status: h.status,
+      attempts: h.attempts,
+      lastError: h.lastError,
+      nextAttemptAt: h.status === "pending" && h.nextAttemptAt ? h.nextAttemptAt.toISOString() : null,
+      sentAt: h.sentAt?.toISOString() ?? null,
+      episodeEndedAt: h.episode?.endedAt?.toISOString() ?? null,
+    })),
+    emailAvailable: !!env.SMTP,
+    limits: { maxRules: ALERT_LIMITS.maxRules, maxChannels: ALERT_LIMITS.maxChannels },
+  };
+}
+
+function parseOr422<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } }, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new AppError("unprocessable_entity", firstIssue(r.error));
+  return r.data;
+}
+
+export async function saveAlertSettings(userId: string, input: unknown, linkBase: string | null): Promise<AlertSettingsInput> {
+  const s = parseOr422(alertSettingsInputSchema, input);
+  await q.saveAlertSettings(userId, { ...s, linkBase });
+  wakeAlertWorker();
+  return s;
+}
+
+export async function addAlertRule(userId: string, input: unknown): Promise<AlertRuleInput> {
+  const rule = parseOr422(alertRuleInputSchema, input);
+  if ((await q.countAlertRules(userId)) >= ALERT_LIMITS.maxRules) {
+    throw new AppError("unprocessable_entity", `You can have at most ${ALERT_LIMITS.maxRules} rules; remove one first.`);
+  }
+  const row = await q.createAlertRule(userId, rule);
+  logger.info({ userId, ruleId: row.id, kind: rule.kind }, "alert rule added");
+  wakeAlertWorker();
+  return rule;
+}
+
+export async function setAlertRuleEnabled(userId: string, ruleId: string, enabled: boolean): Promise<void> {
+  if (!(await q.setAlertRuleEnabled(userId, ruleId, enabled, new Date()))) throw new AppError("not_found", "No such rule.");
+  wakeAlertWorker();
+}
+
+export async function removeAlertRule(userId: string, ruleId: string): Promise<void> {
+  if (!(await q.deleteAlertRule(userId, ruleId, new Date()))) throw new AppError("not_found", "No such rule.");
+  logger.info({ userId, ruleId }, "alert rule removed");
+}
+
+/** Adds a channel; for a webhook the new signing secret comes back once (it is stored encrypted). */
+export async function addAlertChannel(userId: string, input: unknown): Promise<{ id: string; secret: string | null }> {
+  const c: AlertChannelInput = parseOr422(alertChannelInputSchema, input);
+  if ((await q.countAlertChannels(userId)) >= ALERT_LIMITS.maxChannels) {
+    throw new AppError("unprocessable_entity", `You can have at most ${ALERT_LIMITS.maxChannels} channels; remove one first.`);
+  }
+  if (c.kind === "email" && !env.SMTP) {
+    throw new AppError("unprocessable_entity", "E-mail is not set up on this Ringside: the owner sets SMTP_HOST and SMTP_FROM (README, Alerts).");
+  }
+  const secret = c.kind === "webhook" ? newWebhookSecret() : null;
+  const row = await q.createAlertChannel(userId, {
+    kind: c.kind,
+    label: c.label ?? (c.kind === "email" ? c.recipient : new URL(c.url).host),
+    url: c.kind === "email" ? null : c.url,
+    recipient: c.kind === "email" ? c.recipient : null,
+    secret: c.kind === "webhook" ? encryptToken(secret as string) : c.kind === "ntfy" && c.token ? encryptToken(c.token) : null,
+  });
+  logger.info({ userId, channelId: row.id, kind: c.kind }, "alert channel added");
+  return { id: row.id, secret };
+}
+
+export async function setAlertChannelEnabled(userId: string, channelId: string, enabled: boolean): Promise<void> {
+  if (!(await q.setAlertChannelEnabled(userId, channelId, enabled))) throw new AppError("not_found", "No such channel.");
+}
+
+export async function removeAlertChannel(userId: string, channelId: string): Promise<void> {
+  if (!(await q.deleteAlertChannel(userId, channelId))) throw new AppError("not_found", "No such channel.");
+  logger.info({ userId, channelId }, "alert channel removed");
+}
+
+/**
+ * "Send a test": one message to the channel now (not retried: the person is watching), kept in
+ * the history with its outcome.
+ */
+export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null): Promise<SendResult> {
+  const channel = await q.findAlertChannel(userId, channelId);
+  if (!channel) throw new AppError("not_found", "No such channel.");
+  const settings = await q.getAlertSettings(userId);
+  const units = (await getPreferences(userId)).units;
+  const message = testMessage({ includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: configuredOrigin() ?? linkBase });
+  const delivery = {
+    channelId: channel.id,
+    channelKind: channel.kind,
+    channelLabel: channel.label,
+    purpose: "test" as const,
+    title: message.title,
+    body: message.body,
+    link: message.link,
+    data: JSON.stringify(message.data),
+  };
+  // recorded first (its id is the message's), never claimed by the worker (no next attempt)
+  const row = await q.recordDelivery(userId, delivery, { status: "pending", lastError: null, sentAt: null, at: new Date() });
+  let result: SendResult;
+  try {
+    const target = channelTarget(channel, decryptToken);
+    result = target
+      ? await createSenders({ smtp: env.SMTP })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
+      : { ok: false, retry: false, error: "The channel is incomplete: remove it and add it again." };
+  } catch {
+    result = { ok: false, retry: false, error: "The channel's secret cannot be read (the encryption key changed?): remove the channel and add it again." };
+  }
+  await q.finishDelivery(row.id, {
+    status: result.ok ? "sent" : "failed",
+    lastError: result.ok ? null : result.error,
+    sentAt: result.ok ? new Date() : null,
+    nextAttemptAt: null,
+  });
+  logger.info({ userId, channelId, kind: channel.kind, ok: result.ok }, "alert test sent");
+  return result;
+}

@@ -1,0 +1,381 @@
+// The alerts worker: evaluates people's rules after their syncs and every few minutes, sends
+// each weekly digest at its hour, and delivers queued messages with retries. Everything it
+// touches comes in through its options (store, facts, senders, clock), so tests drive it with
+// `tick()` on a manual clock and in-memory or real storage. `start()` only adds a timer that
+// calls `tick()`; it is called once, at startup, next to the sync scheduler.
+import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { logger as defaultLogger } from "@/lib/log";
+import { alertRuleInputSchema, type AlertRuleInput } from "@/lib/alerts/schemas";
+import {
+  evaluateConnectionRule,
+  evaluateMetricRule,
+  evaluateNoSleepRule,
+  isDigestDue,
+  metricRuleWindow,
+  nextEpisodeStep,
+  type Condition,
+} from "@/lib/alerts/evaluate";
+import { buildDigestFacts, digestRowsFrom, digestWeek } from "@/lib/alerts/digest";
+import {
+  connectionMessage,
+  digestMessage,
+  metricAlertMessage,
+  noSleepMessage,
+  type AlertMessage,
+  type MessageContext,
+} from "@/lib/alerts/messages";
+import { channelTarget, DELIVERY_LEASE_MS, deliveryRetryDelay, MAX_DELIVERY_ATTEMPTS, outgoingMessage } from "@/lib/alerts/delivery";
+import { lastWeeklySlot, localTime } from "@/lib/alerts/time";
+import { ALERT_LIMITS, DIGEST_METRICS } from "@/lib/alerts/catalog";
+import type { Senders } from "@/lib/alerts/channels/types";
+import type { AlertChannelRow, AlertFacts, AlertRuleRow, AlertStore, Clock, DueDelivery, NewDelivery } from "@/lib/alerts/store";
+
+type Log = Pick<typeof defaultLogger, "info" | "warn" | "error">;
+
+export type AlertWorkerOptions = {
+  store: AlertStore;
+  facts: AlertFacts;
+  senders: Senders;
+  clock: Clock;
+  /** decrypts a channel's stored secret */
+  decrypt: (stored: string) => string;
+  /** the configured public origin (AUTH_URL / PUBLIC_URL); else each person's saved one */
+  linkBase: string | null;
+  /** every rule of every person is evaluated this often (time alone can change a condition) */
+  evaluateEveryMs?: number;
+  /** the timer's longest sleep between ticks (start() only) */
+  tickMs?: number;
+  /** a sync's end wakes the worker after this short pause (several collections end together) */
+  wakeDelayMs?: number;
+  /** messages sent at once */
+  sendConcurrency?: number;
+  log?: Log;
+};
+
+export type TickReport = { evaluated: number; opened: number; ended: number; digests: number; sent: number; retried: number; failed: number };
+
+const DAY_MS = 86_400_000;
+
+type ParsedRule = AlertRuleRow & { input: AlertRuleInput };
+
+export class AlertWorker {
+  private readonly store: AlertStore;
+  private readonly facts: AlertFacts;
+  private readonly senders: Senders;
+  private readonly clock: Clock;
+  private readonly decrypt: (stored: string) => string;
+  private readonly linkBase: string | null;
+  private readonly evaluateEveryMs: number;
+  private readonly tickMs: number;
+  private readonly wakeDelayMs: number;
+  private readonly sendConcurrency: number;
+  private readonly log: Log;
+  /** people whose data changed since their last evaluation */
+  private readonly dirty = new Set<string>();
+  private lastFullEvaluation = Number.NEGATIVE_INFINITY;
+  private lastPrune = Number.NEGATIVE_INFINITY;
+  private running: Promise<TickReport> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
+  private stopped = true;
+
+  constructor(opts: AlertWorkerOptions) {
+    this.store = opts.store;
+    this.facts = opts.facts;
+    this.senders = opts.senders;
+    this.clock = opts.clock;
+    this.decrypt = opts.decrypt;
+    this.linkBase = opts.linkBase;
+    this.evaluateEveryMs = opts.evaluateEveryMs ?? 5 * 60_000;
+    this.tickMs = opts.tickMs ?? 30_000;
+    this.wakeDelayMs = opts.wakeDelayMs ?? 1_500;
+    this.sendConcurrency = Math.max(1, opts.sendConcurrency ?? 4);
+    this.log = opts.log ?? defaultLogger;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Timer (production): tick() every tickMs, or soon after wake()
+  // -------------------------------------------------------------------------------------
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** A sync of the person's data finished (or failed): evaluate their rules soon. */
+  markSynced(userId: string): void {
+    this.dirty.add(userId);
+    this.wake();
+  }
+
+  /** Something changed (settings, a sync): look again soon. */
+  wake(): void {
+    if (this.stopped) return;
+    const due = Date.now() + this.wakeDelayMs;
+    if (this.timer && this.timerDue <= due) return;
+    this.schedule(this.wakeDelayMs);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = Date.now() + ms;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.tick()
+        .catch((err) => this.log.error({ err: err instanceof Error ? err.message : String(err) }, "alerts tick failed"))
+        .finally(() => {
+          // a wake() during the pass has set the next timer already
+          if (!this.timer) this.schedule(this.tickMs);
+        });
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  // -------------------------------------------------------------------------------------
+  // One pass
+  // -------------------------------------------------------------------------------------
+
+  /**
+   * One pass: evaluate the people due for it (data changed, or the periodic look), send due
+   * digests, deliver due messages, prune old history once a day. Overlapping calls share one
+   * pass (and one more runs after it when asked meanwhile).
+   */
+  async tick(): Promise<TickReport> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.pass().finally(() => {
+      this.running = null;
+    });
+    const report = await this.running;
+    if (this.again) {
+      this.again = false;
+      return this.tick();
+    }
+    return report;
+  }
+
+  private async pass(): Promise<TickReport> {
+    const report: TickReport = { evaluated: 0, opened: 0, ended: 0, digests: 0, sent: 0, retried: 0, failed: 0 };
+    const now = this.clock.now();
+    const users = await this.store.listUsersWithEnabledRules();
+    const full = now - this.lastFullEvaluation >= this.evaluateEveryMs;
+    if (full) this.lastFullEvaluation = now;
+    for (const userId of users) {
+      try {
+        if (full || this.dirty.has(userId)) {
+          if (await this.facts.isSyncing(userId, now)) {
+            this.dirty.add(userId); // evaluated when the sync is through
+          } else {
+            this.dirty.delete(userId);
+            await this.evaluatePerson(userId, now, report);
+            report.evaluated++;
+          }
+        }
+        await this.sendDueDigests(userId, now, report);
+      } catch (err) {
+        this.log.error({ userId, err: err instanceof Error ? err.message : String(err) }, "alert evaluation failed");
+      }
+    }
+    for (const id of this.dirty) if (!users.includes(id)) this.dirty.delete(id);
+    await this.deliverDue(now, report);
+    if (now - this.lastPrune >= DAY_MS) {
+      this.lastPrune = now;
+      const removed = await this.store.pruneHistory({ before: new Date(now - ALERT_LIMITS.historyDays * DAY_MS), keep: ALERT_LIMITS.historyKeep });
+      if (removed > 0) this.log.info({ removed }, "old alert history pruned");
+    }
+    return report;
+  }
+
+  private async context(userId: string): Promise<{ ctx: MessageContext; today: string }> {
+    const settings = await this.store.getSettings(userId);
+    const units = await this.facts.units(userId);
+    return {
+      ctx: { includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: this.linkBase ?? settings.linkBase },
+      today: localTime(this.clock.now(), settings.timeZone).day,
+    };
+  }
+
+  private parse(rule: AlertRuleRow): ParsedRule | null {
+    const r = alertRuleInputSchema.safeParse({ kind: rule.kind, params: rule.params });
+    if (!r.success) {
+      this.log.warn({ ruleId: rule.id, kind: rule.kind }, "alert rule with unreadable parameters skipped");
+      return null;
+    }
+    return { ...rule, input: r.data };
+  }
+
+  /** Evaluates the person's alert rules (digests aside) and moves their episodes. */
+  async evaluatePerson(userId: string, now: number, report?: TickReport): Promise<void> {
+    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && r.kind !== "weekly_digest").map((r) => this.parse(r));
+    const open = await this.store.listOpenEpisodes(userId);
+    const byRule = new Map(open.map((e) => [e.ruleId, e]));
+    // Episodes whose rule is gone or off end (a rule switched on again starts afresh).
+    const live = new Set(rules.filter((r): r is ParsedRule => r !== null).map((r) => r.id));
+    for (const e of open) {
+      if (e.kind !== "weekly_digest" && (!e.ruleId || !live.has(e.ruleId))) {
+        await this.store.endEpisode(e.id, new Date(now));
+        if (report) report.ended++;
+      }
+    }
+    if (live.size === 0) return;
+    const { ctx, today } = await this.context(userId);
+    const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+    for (const rule of rules) {
+      if (!rule) continue;
+      const { condition, compose } = await this.evaluateRule(userId, rule, today, now, ctx);
+      const current = byRule.get(rule.id) ?? null;
+      const step = nextEpisodeStep(current, condition);
+      if (step.action === "keep" && current) await this.store.touchEpisode(current.id, new Date(now));
+      if ((step.action === "end" || step.action === "end_and_open") && current) {
+        await this.store.endEpisode(current.id, new Date(now));
+        if (report) report.ended++;
+      }
+      if (step.action === "open" || step.action === "end_and_open") {
+        const message = compose();
+        if (!message) continue;
+        const opened = await this.store.openEpisode(
+          { userId, ruleId: rule.id, kind: rule.kind, key: step.key, dedupeKey: `open:${rule.id}`, title: message.title, at: new Date(now), endedAt: null },
+          deliveriesFor(channels, "alert", message),
+          new Date(now),
+        );
+        if (opened && report) report.opened++;
+        if (opened) this.log.info({ userId, ruleId: rule.id, kind: rule.kind, episodeId: opened.id, channels: channels.length }, "alert episode opened");
+      }
+    }
+  }
+
+  private async evaluateRule(
+    userId: string,
+    rule: ParsedRule,
+    today: string,
+    now: number,
+    ctx: MessageContext,
+  ): Promise<{ condition: Condition; compose: () => AlertMessage | null }> {
+    const input = rule.input;
+    switch (input.kind) {
+      case "metric_out_of_range": {
+        const metric = getMetric(input.params.metric) as MetricDef;
+        const w = metricRuleWindow(today, input.params.days);
+        const c = evaluateMetricRule(metric, input.params, await this.facts.metricRows(userId, metric.id, w.from, w.to), today);
+        return { condition: c, compose: () => (c.state === "active" ? metricAlertMessage(metric, c.facts, ctx) : null) };
+      }
+      case "no_new_sleep": {
+        const c = evaluateNoSleepRule(input.params, await this.facts.newestNight(userId), today);
+        return { condition: c, compose: () => (c.state === "active" ? noSleepMessage(c.facts, ctx) : null) };
+      }
+      case "connection": {
+        const c = evaluateConnectionRule(input.params, await this.facts.connection(userId), now);
+        return { condition: c, compose: () => (c.state === "active" ? connectionMessage(c.facts, ctx) : null) };
+      }
+      case "weekly_digest":
+        return { condition: { state: "unknown" }, compose: () => null };
+    }
+  }
+
+  /** Sends each of the person's digests whose weekly slot has come (once per slot). */
+  private async sendDueDigests(userId: string, now: number, report: TickReport): Promise<void> {
+    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && r.kind === "weekly_digest").map((r) => this.parse(r));
+    if (!rules.some(Boolean)) return;
+    const settings = await this.store.getSettings(userId);
+    for (const rule of rules) {
+      if (!rule || rule.input.kind !== "weekly_digest") continue;
+      const slot = lastWeeklySlot(now, settings.timeZone, rule.input.params.weekday, rule.input.params.hour);
+      if (!isDigestDue(slot.instant, now)) continue;
+      const dedupeKey = `digest:${rule.id}:${new Date(slot.instant).toISOString()}`;
+      if (await this.store.episodeExists(dedupeKey)) continue;
+      const { ctx } = await this.context(userId);
+      const week = digestWeek(slot.day);
+      const from = digestRowsFrom(week);
+      const rows: Record<string, Awaited<ReturnType<AlertFacts["metricRows"]>>> = {};
+      for (const id of DIGEST_METRICS) rows[id] = await this.facts.metricRows(userId, id, from, week.to);
+      const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to) });
+      const message = digestMessage(facts, ctx);
+      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+      const opened = await this.store.openEpisode(
+        { userId, ruleId: rule.id, kind: "weekly_digest", key: new Date(slot.instant).toISOString(), dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
+        deliveriesFor(channels, "digest", message),
+        new Date(now),
+      );
+      if (opened) {
+        report.digests++;
+        this.log.info({ userId, ruleId: rule.id, episodeId: opened.id, channels: channels.length }, "weekly digest queued");
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Delivery
+  // -------------------------------------------------------------------------------------
+
+  private async deliverDue(now: number, report: TickReport): Promise<void> {
+    for (;;) {
+      const due = await this.store.claimDueDeliveries(new Date(now), new Date(now + DELIVERY_LEASE_MS), 50);
+      if (due.length === 0) return;
+      const queue = [...due];
+      const worker = async () => {
+        for (let d = queue.shift(); d; d = queue.shift()) await this.deliver(d, report);
+      };
+      await Promise.all(Array.from({ length: Math.min(this.sendConcurrency, queue.length) }, worker));
+      if (due.length < 50) return;
+    }
+  }
+
+  private async deliver(d: DueDelivery, report: TickReport): Promise<void> {
+    const channel = d.channelId ? await this.store.getChannel(d.channelId) : null;
+    const finish = async (status: "sent" | "failed" | "cancelled" | "pending", lastError: string | null, nextAttemptAt: Date | null = null) => {
+      await this.store.finishDelivery(d.id, { status, lastError, nextAttemptAt, sentAt: status === "sent" ? new Date(this.clock.now()) : null });
+      this.log.info({ deliveryId: d.id, userId: d.userId, channel: d.channelKind, purpose: d.purpose, attempts: d.attempts, status }, "alert delivery");
+    };
+    if (!channel) return finish("cancelled", "The channel was removed.");
+    if (!channel.enabled) return finish("cancelled", "The channel is switched off.");
+    let target;
+    try {
+      target = channelTarget(channel, this.decrypt);
+    } catch {
+      return finish("failed", "The channel's secret cannot be read (the encryption key changed?): remove the channel and add it again.");
+    }
+    if (!target) return finish("failed", "The channel is incomplete: remove it and add it again.");
+    let result;
+    try {
+      result = await this.senders[channel.kind](target, outgoingMessage(d));
+    } catch (err) {
+      this.log.error({ deliveryId: d.id, channel: channel.kind, err: err instanceof Error ? err.name : "error" }, "alert sender crashed");
+      result = { ok: false as const, retry: true, error: "internal error while sending" };
+    }
+    if (result.ok) {
+      report.sent++;
+      return finish("sent", null);
+    }
+    if (result.retry && d.attempts < MAX_DELIVERY_ATTEMPTS) {
+      report.retried++;
+      return finish("pending", result.error, new Date(this.clock.now() + deliveryRetryDelay(d.attempts)));
+    }
+    report.failed++;
+    return finish("failed", result.error);
+  }
+}
+
+function deliveriesFor(channels: readonly AlertChannelRow[], purpose: "alert" | "digest", message: AlertMessage): NewDelivery[] {
+  return channels.map((c) => ({
+    channelId: c.id,
+    channelKind: c.kind,
+    channelLabel: c.label,
+    purpose,
+    title: message.title,
+    body: message.body,
+    link: message.link,
+    data: JSON.stringify(message.data),
+  }));
+}
