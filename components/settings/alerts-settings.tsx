@@ -1,6 +1,6 @@
 "use client";
 
-import { startTransition, useActionState, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { startTransition, useActionState, useId, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import {
   addAlertChannelAction,
   addAlertRuleAction,
@@ -14,7 +14,7 @@ import {
 } from "@/lib/alerts/actions";
 import type { AlertChannelView, AlertHistoryView, AlertRuleView, AlertsOverview } from "@/lib/alerts/service";
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, ALERT_RULE_LABELS, METRIC_SIDES, WEEKDAYS, type AlertChannelKind, type AlertRuleKind } from "@/lib/alerts/catalog";
-import { isNumericMetric } from "@/lib/metrics/catalog";
+import { isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
@@ -99,13 +99,19 @@ export function AlertsSettings({ overview }: { overview: AlertsOverview }) {
 
 // -----------------------------------------------------------------------------------------
 
+/** A browser value that never changes while the page is open. */
+const subscribeNever = () => () => {};
+
 function MessageSettings({ settings }: { settings: AlertsOverview["settings"] }) {
   const { state, onSubmit, pending } = useFormAction(saveAlertSettingsAction);
-  const [timeZone, setTimeZone] = useState(settings.timeZone);
-  useEffect(() => {
-    // Not saved yet: start from this browser's zone.
-    if (!settings.saved) setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
-  }, [settings.saved]);
+  // Not saved yet: start from this browser's zone (the server renders the stored default).
+  const browserZone = useSyncExternalStore(
+    subscribeNever,
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    () => settings.timeZone,
+  );
+  const [typed, setTimeZone] = useState<string | null>(null);
+  const timeZone = typed ?? (settings.saved ? settings.timeZone : browserZone);
   return (
     <form onSubmit={onSubmit} aria-labelledby="alert-messages-heading" className="space-y-3">
       <h3 id="alert-messages-heading" className="text-sm font-semibold">
@@ -313,7 +319,7 @@ function AddRule() {
 
 function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormAction>) {
   const [kind, setKind] = useState<AlertRuleKind>("metric_out_of_range");
-  const [metric, setMetric] = useState("readiness.score");
+  const [metric, setMetric] = useState<MetricId | "">("readiness.score");
   const num = (name: string, label: string, r: { min: number; max: number; default: number }, unit: string) => (
     <FieldBox label={label} hint={unit}>
       {(id) => <input id={id} name={name} type="number" min={r.min} max={r.max} defaultValue={r.default} required className={cn(inputClass, "w-24")} />}

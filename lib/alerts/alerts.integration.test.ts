@@ -24,7 +24,7 @@ type App = {
   service: typeof import("@/lib/alerts/service");
   engine: import("@/lib/sync/engine").SyncEngine;
   worker: import("@/lib/alerts/worker").AlertWorker;
-  raw: typeof import("@/lib/db/raw");
+  raw: typeof import("@/lib/db/client");
 };
 let app: App;
 
@@ -88,7 +88,7 @@ beforeAll(async () => {
       clientOptions: { backoff: { baseMs: 1, maxMs: 1, maxRetries: 1 } },
     }),
     worker: service.createAlertWorker({ clock }),
-    raw: await import("@/lib/db/raw"),
+    raw: await import("@/lib/db/client"),
   };
   const keep = (chunk: string | Uint8Array) => (logs.push(String(chunk)), true);
   vi.spyOn(process.stdout, "write").mockImplementation(keep);

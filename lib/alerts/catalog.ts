@@ -1,5 +1,6 @@
 // What alerts exist and their bounds: the one declaration the schemas (lib/alerts/schemas.ts),
 // the evaluation, the Settings forms and the README follow. Pure data, safe in the browser.
+import type { MetricId } from "@/lib/metrics/catalog";
 
 export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest"] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
@@ -22,7 +23,6 @@ export const ALERT_CHANNEL_LABELS: Record<AlertChannelKind, string> = {
 
 /** Which side of the usual range a metric rule watches. */
 export const METRIC_SIDES = ["below", "above", "either"] as const;
-export type MetricSide = (typeof METRIC_SIDES)[number];
 
 /** Bounds of everything a person can set (each sizes work or storage). */
 export const ALERT_LIMITS = {
@@ -61,7 +61,7 @@ export const WEEKDAYS = [
 ] as const;
 
 /** The metrics a weekly digest covers, in order. */
-export const DIGEST_METRICS = ["readiness.score", "sleep.score", "activity.score", "night.total_sleep_duration", "activity.steps"] as const;
+export const DIGEST_METRICS = ["readiness.score", "sleep.score", "activity.score", "night.total_sleep_duration", "activity.steps"] as const satisfies readonly MetricId[];
 
 /** The metric whose best and worst days a digest names. */
 export const DIGEST_DAY_METRICS = ["readiness.score", "sleep.score"] as const;

@@ -1,6 +1,6 @@
 // The weekly digest's facts: the week against the week before and against the usual range,
 // its best and worst days, and its tags. Pure: the caller reads the rows.
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { addDays } from "@/lib/metrics/days";
 import { toDense, type DayValue } from "@/lib/metrics/series";
 import { BASELINE_DAYS, computeSeriesStats, meanOf, periodMinCount } from "@/lib/metrics/stats";
@@ -17,7 +17,7 @@ export function digestRowsFrom(week: { from: string }): string {
 }
 
 export type DigestMetric = {
-  metric: string;
+  metric: MetricId;
   label: string;
   /** mean of the week and of the week before (null with too few days) */
   week: number | null;
@@ -33,7 +33,7 @@ export type DigestMetric = {
   days: number;
 };
 
-export type DigestDay = { day: string; metric: string; value: number };
+export type DigestDay = { day: string; metric: MetricId; value: number };
 
 export type DigestFacts = {
   from: string;
@@ -62,7 +62,7 @@ export function buildDigestFacts(opts: {
   const metrics: DigestMetric[] = [];
   const dense: Record<string, Array<number | null>> = {};
   for (const id of DIGEST_METRICS) {
-    const m = getMetric(id) as MetricDef;
+    const m = getMetric(id);
     const values = toDense(opts.rows[id] ?? [], start, opts.week.to);
     dense[id] = values;
     const stats = computeSeriesStats(values);

@@ -23,7 +23,7 @@ function history(tail: Array<number | null>, end = TODAY): Array<{ day: string; 
 }
 
 describe("metric outside its usual range for N days in a row", () => {
-  const below3 = { metric: "readiness.score", side: "below" as const, days: 3 };
+  const below3 = { metric: "readiness.score" as const, side: "below" as const, days: 3 };
 
   it("holds when the newest N days are below the band, with the run and the band", () => {
     const c = evaluateMetricRule(readiness, below3, history([40, 41, 39]), TODAY);

@@ -62,7 +62,7 @@ describe("weekly digest", () => {
     expect(m.body).toContain("Best day: Wed 18 Nov (by readiness score).");
     expect(m.body).toContain("Worst day: Sat 21 Nov (by readiness score).");
     expect(m.body).toContain("Tagged days this week: 2.");
-    expect(m.body).toContain("Total sleep: no data this week.".replace("Total sleep", getMetric("night.total_sleep_duration")!.label));
+    expect(m.body).toContain("Total sleep: no data this week.".replace("Total sleep", getMetric("night.total_sleep_duration").label));
     expect(m.body).toContain("Trends: https://ring.example/trends?m=readiness.score,sleep.score,activity.score&range=custom&from=2026-11-16&to=2026-11-22");
     for (const v of ["93", "61", "82", "late dinner", "travel"]) expect(m.body).not.toContain(v);
     expect(JSON.stringify(m.data)).not.toMatch(/"values"|"value"|late dinner/);

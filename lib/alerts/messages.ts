@@ -2,7 +2,7 @@
 // Ringside and the same facts as JSON for webhooks. Pure. Health values (and tag names) go
 // into a message only when the person ticked "include values"; without it a message says what
 // happened (which metric, which side, how many days) and never a number the ring measured.
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { findMetric, getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { DigestFacts, DigestMetric } from "@/lib/alerts/digest";
@@ -121,9 +121,9 @@ function digestLine(m: DigestMetric, def: MetricDef, ctx: MessageContext): strin
 
 export function digestMessage(facts: DigestFacts, ctx: MessageContext): AlertMessage {
   const lines: string[] = [];
-  for (const m of facts.metrics) lines.push(digestLine(m, getMetric(m.metric) as MetricDef, ctx));
-  const dayText = (d: { day: string; metric: string; value: number }) => {
-    const def = getMetric(d.metric) as MetricDef;
+  for (const m of facts.metrics) lines.push(digestLine(m, getMetric(m.metric), ctx));
+  const dayText = (d: { day: string; metric: MetricId; value: number }) => {
+    const def = getMetric(d.metric);
     return ctx.includeValues ? `${formatDay(d.day)}, ${def.label.toLowerCase()} ${formatValue(def, d.value, ctx.units)}` : `${formatDay(d.day)} (by ${def.label.toLowerCase()})`;
   };
   if (facts.best) lines.push("", `Best day: ${dayText(facts.best)}.`);
@@ -175,7 +175,7 @@ export function testMessage(ctx: MessageContext): AlertMessage {
 export function describeRule(kind: AlertRuleKind, params: Record<string, unknown>): string {
   switch (kind) {
     case "metric_out_of_range": {
-      const m = getMetric(String(params.metric));
+      const m = findMetric(String(params.metric));
       const side = params.side === "below" ? "below" : params.side === "above" ? "above" : "outside";
       return `${m?.label ?? String(params.metric)} ${side} the usual range ${plural(Number(params.days), "day")} in a row`;
     }

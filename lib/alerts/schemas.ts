@@ -3,7 +3,7 @@
 // back), so a stored value is held to the same rules as a typed one. Pure, safe in the browser.
 import { z } from "zod";
 import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
-import { getMetric, isNumericMetric } from "@/lib/metrics/catalog";
+import { findMetric, isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 
 const intIn = (r: { min: number; max: number }, what: string) =>
   z.coerce
@@ -17,9 +17,10 @@ export const metricRuleParamsSchema = z.object({
     .string()
     .max(64)
     .refine((id) => {
-      const m = getMetric(id);
+      const m = findMetric(id);
       return !!m && isNumericMetric(m);
-    }, "Choose a metric with numbers."),
+    }, "Choose a metric with numbers.")
+    .transform((id) => id as MetricId),
   side: z.enum(METRIC_SIDES, { message: "Choose below, above or either." }),
   days: intIn(ALERT_LIMITS.metricDays, "Days in a row"),
 });
@@ -48,7 +49,6 @@ export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
 export type MetricRuleParams = z.infer<typeof metricRuleParamsSchema>;
 export type NoSleepRuleParams = z.infer<typeof noSleepRuleParamsSchema>;
 export type ConnectionRuleParams = z.infer<typeof connectionRuleParamsSchema>;
-export type DigestRuleParams = z.infer<typeof digestRuleParamsSchema>;
 
 /**
  * An address Ringside posts to: http or https only, bounded, no user name or password in it

@@ -4,12 +4,12 @@ import { AppError } from "@/lib/api/errors";
 import { configuredOrigin } from "@/lib/auth/origin";
 import { logger } from "@/lib/log";
 import { decryptToken, encryptToken } from "@/lib/ring/crypto";
-import { getMetric } from "@/lib/metrics/catalog";
+import { findMetric } from "@/lib/metrics/catalog";
 import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
-import { getMetricValues } from "@/lib/db/queries/metrics";
+import { getMetricDayValues } from "@/lib/services/metrics";
 import { listDayNotes } from "@/lib/db/queries/notes";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
-import { getPreferences } from "@/lib/db/queries/user-data";
+import { getPreferences } from "@/lib/services/people";
 import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
@@ -60,9 +60,9 @@ export const dbAlertStore: AlertStore = {
 /** What rules read about a person, from the sync and metrics tables. */
 export const dbAlertFacts: AlertFacts = {
   async metricRows(userId, metricId, from, to) {
-    const metric = getMetric(metricId);
+    const metric = findMetric(metricId);
     if (!metric) return [];
-    return getMetricValues({ userId, metric, from, to }).map((r) => ({ day: r.day, value: typeof r.value === "number" ? r.value : null }));
+    return getMetricDayValues({ userId, metric, from, to }).map((r) => ({ day: r.day, value: typeof r.value === "number" ? r.value : null }));
   },
   newestNight: q.getNewestNightDay,
   async connection(userId) {

@@ -3,7 +3,7 @@
 // touches comes in through its options (store, facts, senders, clock), so tests drive it with
 // `tick()` on a manual clock and in-memory or real storage. `start()` only adds a timer that
 // calls `tick()`; it is called once, at startup, next to the sync scheduler.
-import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric } from "@/lib/metrics/catalog";
 import { logger as defaultLogger } from "@/lib/log";
 import { alertRuleInputSchema, type AlertRuleInput } from "@/lib/alerts/schemas";
 import {
@@ -266,7 +266,7 @@ export class AlertWorker {
     const input = rule.input;
     switch (input.kind) {
       case "metric_out_of_range": {
-        const metric = getMetric(input.params.metric) as MetricDef;
+        const metric = getMetric(input.params.metric);
         const w = metricRuleWindow(today, input.params.days);
         const c = evaluateMetricRule(metric, input.params, await this.facts.metricRows(userId, metric.id, w.from, w.to), today);
         return { condition: c, compose: () => (c.state === "active" ? metricAlertMessage(metric, c.facts, ctx) : null) };

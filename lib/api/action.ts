@@ -13,6 +13,11 @@ import { AppError, errorBody, type ErrorEnvelope } from "@/lib/api/errors";
 
 export type ActionError = ErrorEnvelope;
 
+/** Whether an action's result is the error envelope. */
+export function isActionError(value: unknown): value is ActionError {
+  return typeof value === "object" && value !== null && "error" in value;
+}
+
 type RunOptions = {
   /** form actions send a signed-out caller to sign in (what a person with an expired session needs) */
   signInWhenSignedOut?: boolean;

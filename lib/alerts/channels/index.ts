@@ -4,7 +4,7 @@ import { sendNtfy } from "@/lib/alerts/channels/ntfy";
 import { createWebhookSender } from "@/lib/alerts/channels/webhook";
 import type { Senders } from "@/lib/alerts/channels/types";
 
-export type { ChannelTarget, OutgoingMessage, SendResult, Sender, Senders } from "@/lib/alerts/channels/types";
+export type { SendResult, Senders } from "@/lib/alerts/channels/types";
 
 /** The three channel senders, configured (the e-mail one with the instance's mail server). */
 export function createSenders(opts: { smtp: SmtpConfig | null; now?: () => number }): Senders {
