@@ -33,7 +33,11 @@ describe("lib/db/backup.mjs", () => {
     `;
     const writer = spawn(process.execPath, ["-e", writerCode, file], { stdio: ["ignore", "pipe", "inherit"] });
     await new Promise<void>((resolve) => writer.stdout!.once("data", () => resolve()));
-    await new Promise((r) => setTimeout(r, 100));
+    // Start the backup once the writer has committed something (a condition, not a wait).
+    const reader = new Database(file, { readonly: true });
+    const rows = () => (reader.prepare("SELECT COUNT(*) AS n FROM t").get() as { n: number }).n;
+    while (rows() <= 5000) await new Promise((r) => setImmediate(r));
+    reader.close();
     const backup = await backupDatabase(file, path.join(dir, "backups"), "manual");
     writer.kill("SIGKILL");
     expect(path.basename(backup)).toMatch(/^ringside-manual-\d{8}T\d{6}Z\.db$/);

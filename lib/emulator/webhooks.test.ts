@@ -2,16 +2,18 @@ import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { validateResponse } from "./openapi";
 import type { RunningEmulator } from "./server";
-import { Receiver, TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, waitFor, wornEmail, type Client } from "./test-utils";
+import { Receiver, TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, wornEmail, type Client } from "./test-utils";
 import { signWebhook } from "./webhooks";
 
-let emu: RunningEmulator;
+// A manual clock: deliveries happen when the test moves time (emu.advance), so "it arrives"
+// and "nothing arrives" are exact, with no waiting.
+let emu: RunningEmulator & { advance(ms: number): Promise<void> };
 let base: string;
 let client: Client;
 let rx: Receiver;
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ webhookDelayMs: 0, webhookRetryMs: 20, subscriptionTtlS: 3600 });
+  emu = await startManualClockEmulator({ webhookDelayMs: 0, webhookRetryMs: 20, subscriptionTtlS: 3600 });
   base = emu.url;
   client = await registerClient(base);
   rx = await Receiver.start();
@@ -26,6 +28,14 @@ afterEach(() => {
   rx.handshake = "echo";
   rx.answer = () => 200;
 });
+
+/** Runs every delivery due within a minute, then returns what `probe` finds (which must exist). */
+async function delivered<T>(probe: () => T | undefined, what: string): Promise<T> {
+  await emu.advance(60_000);
+  const found = probe();
+  expect(found, what).toBeDefined();
+  return found as T;
+}
 
 const creds = (c: Client) => ({ "x-client-id": c.client_id, "x-client-secret": c.client_secret });
 
@@ -70,7 +80,7 @@ describe("subscription routes", () => {
     expect(rx.gets[0]!.get("verification_token")).toBe(rx.token);
     expect(rx.gets[0]!.get("challenge")).toBeTruthy();
     const expiry = Date.parse(created.body.expiration_time);
-    expect(Math.abs(expiry - (Date.now() + 3600_000))).toBeLessThan(5000);
+    expect(Math.floor(expiry / 1000)).toBe(Math.floor((emu.emulator.clock.now() + 3600_000) / 1000));
 
     const listed = await sub(c, "GET");
     expect(listed.status).toBe(200);
@@ -85,7 +95,7 @@ describe("subscription routes", () => {
     expect(updated.body).toMatchObject({ id: created.body.id, event_type: "update", data_type: "daily_sleep" });
     expectValid("/v2/webhook/subscription/{id}", "put", 200, updated.body);
 
-    await new Promise((r) => setTimeout(r, 1100));
+    await emu.advance(1100);
     const renewed = await sub(c, "PUT", `/renew/${created.body.id}`);
     expect(renewed.status).toBe(200);
     expect(Date.parse(renewed.body.expiration_time)).toBeGreaterThan(expiry);
@@ -179,7 +189,7 @@ describe("notifications", () => {
     expect(readinessEvents).toHaveLength(1);
     expect(readinessEvents[0].event_type).toBe("update");
 
-    const post = await waitFor(() => rx.posts.find((p) => p.path === "/readiness"), 3000, "readiness notification");
+    const post = await delivered(() => rx.posts.find((p) => p.path === "/readiness"), "readiness notification");
     expect(post.body).toEqual({
       event_type: "update",
       data_type: "daily_readiness",
@@ -189,7 +199,8 @@ describe("notifications", () => {
     });
     const ts = post.headers["x-oura-timestamp"] as string;
     expect(ts).toMatch(/^\d{10}$/);
-    expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(10);
+    expect(Number(ts)).toBeLessThanOrEqual(Math.floor(emu.emulator.clock.now() / 1000));
+    expect(Number(ts)).toBeGreaterThan(Math.floor(emu.emulator.clock.now() / 1000) - 120);
     expect(post.headers["x-oura-signature"]).toBe(createHmac("sha256", c.client_secret).update(ts + post.raw).digest("hex").toUpperCase());
     expect(post.headers["content-type"]).toBe("application/json");
 
@@ -200,9 +211,8 @@ describe("notifications", () => {
 
     // a new day → create events
     await call(base, `/_emulator/users/${user.user_id}/sync`, { json: { day: "2026-03-16" } });
-    const created = await waitFor(() => rx.posts.find((p) => p.path === "/sleep-create"), 3000, "sleep create");
+    const created = await delivered(() => rx.posts.find((p) => p.path === "/sleep-create"), "sleep create");
     expect(created.body.event_type).toBe("create");
-    await new Promise((r) => setTimeout(r, 100));
     expect(rx.posts.filter((p) => p.path === "/outsider")).toHaveLength(0);
 
     const deliveries = (await call(base, "/_emulator/webhook-deliveries")).body.deliveries;
@@ -216,7 +226,7 @@ describe("notifications", () => {
     const doc = (await call(base, `/_emulator/users/${user.user_id}/documents/daily_sleep`)).body.data[3];
     const del = await call(base, `/_emulator/users/${user.user_id}/documents/daily_sleep/${doc.id}/delete`, { method: "POST" });
     expect(del.status).toBe(200);
-    const post = await waitFor(() => rx.posts.find((p) => p.path === "/deleted"), 3000, "delete notification");
+    const post = await delivered(() => rx.posts.find((p) => p.path === "/deleted"), "delete notification");
     expect(post.body).toMatchObject({ event_type: "delete", data_type: "daily_sleep", object_id: doc.id, user_id: user.user_id });
     expect((await call(base, `/v2/usercollection/daily_sleep/${doc.id}`, { token: user.access_token })).status).toBe(404);
   });
@@ -227,7 +237,7 @@ describe("notifications", () => {
     const user = await connect(base, { client_id: c.client_id, client_secret: c.client_secret, redirect_uri: c.redirect_uri });
     await call(base, `/oauth/revoke?access_token=${user.access_token}`);
     await call(base, `/_emulator/users/${user.user_id}/sync`, { json: {} });
-    await new Promise((r) => setTimeout(r, 150));
+    await emu.advance(60_000);
     expect(rx.posts.filter((p) => p.path === "/revoked")).toHaveLength(0);
   });
 });

@@ -137,8 +137,9 @@ describe("scheduler", () => {
     await new m.engine.SyncEngine().backfillUser(p.userId);
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day }); // edits today (no webhooks here)
     // Nothing is due yet: the backfill just ran.
-    await install({ housekeepingMs: 50 });
-    await new Promise((r) => setTimeout(r, 400));
+    const s = await install({ housekeepingMs: 50 });
+    await waitFor(() => s.housekeepingRuns >= 3); // several rounds of periodic duties, none of which found a poll due
+    await s.settled();
     expect((await compareWithEmulator(t, p, "daily_activity")).changed.length).toBeGreaterThan(0);
     // "Sync now" re-checks at once.
     m.index.enqueueSyncNow(p.userId);

@@ -58,6 +58,7 @@ export class Scheduler {
   private stopped = true;
   private ticking = false;
   private again = false;
+  private housekeepings = 0;
   private readonly concurrency: number;
   private readonly webhookConcurrency: number;
   private readonly leaseMs: number;
@@ -79,6 +80,16 @@ export class Scheduler {
 
   get running(): boolean {
     return !this.stopped;
+  }
+
+  /** How many times the periodic duties have run (tests wait on it instead of on time). */
+  get housekeepingRuns(): number {
+    return this.housekeepings;
+  }
+
+  /** Resolves when the jobs running now have finished. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inflight.values()]);
   }
 
   start(): void {
@@ -132,6 +143,7 @@ export class Scheduler {
       if (now - this.lastHousekeeping >= this.housekeepingMs) {
         this.lastHousekeeping = now;
         this.housekeeping(now);
+        this.housekeepings++;
       }
       this.startWebhookDrain();
       const free = this.concurrency - this.inflight.size;
