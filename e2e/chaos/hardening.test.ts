@@ -8,7 +8,7 @@
 //   5 revoke   disconnect revokes the refresh token too
 //   6 owner    the first connect needs the setup code; /setup shows configuration to the owner only
 //   7 hsts     Strict-Transport-Security over https only
-import http from "node:http";
+import net from "node:net";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -137,11 +137,38 @@ function streamed(total: number, piece: string, head = "", tail = ""): { body: R
   return { body, sent: () => sent };
 }
 
+/** Decodes an HTTP/1.1 answer read off a socket: status and body (content-length, chunked, or up to the close). */
+function parseAnswer(raw: Buffer): { status: number; text: string } | null {
+  const end = raw.indexOf("\r\n\r\n");
+  if (end < 0) return null;
+  const head = raw.subarray(0, end).toString("latin1").split("\r\n");
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? "")?.[1] ?? NaN);
+  if (!Number.isFinite(status)) return null;
+  const headers = new Map(head.slice(1).map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  let body = raw.subarray(end + 4);
+  if (/chunked/i.test(headers.get("transfer-encoding") ?? "")) {
+    const parts: Buffer[] = [];
+    for (let i = 0; ; ) {
+      const eol = body.indexOf("\r\n", i);
+      if (eol < 0) break;
+      const size = parseInt(body.subarray(i, eol).toString("latin1"), 16);
+      if (!Number.isFinite(size) || size === 0) break;
+      parts.push(body.subarray(eol + 2, eol + 2 + size));
+      i = eol + 2 + size + 2;
+    }
+    body = Buffer.concat(parts);
+  } else if (headers.has("content-length")) {
+    body = body.subarray(0, Number(headers.get("content-length")));
+  }
+  return { status, text: body.toString("utf8") };
+}
+
 /**
  * A request that may be cut off by the server after its answer: the answer, or how the
- * connection ended. node:http rather than fetch: a server that answers 413 early and closes
- * makes fetch report the interrupted upload (EPIPE) instead of the answer it already sent; an
- * HTTP client that reads while it writes, as browsers and curl do, sees the answer.
+ * connection ended. A raw socket rather than fetch or node:http: a server that answers 413
+ * early and closes makes those report the interrupted upload (EPIPE) and drop the answer they
+ * already received. Like curl, this client stops sending as soon as an answer arrives, and it
+ * lets every answer byte be read before its next write.
  */
 async function post(
   path: string,
@@ -149,50 +176,53 @@ async function post(
 ): Promise<{ status: number | string; text: string; ms: number }> {
   const t = performance.now();
   const url = new URL(path, APP_URL);
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (r: { status: number | string; text: string }) => {
-      if (settled) return;
-      settled = true;
-      resolve({ ...r, ms: Math.round(performance.now() - t) });
-    };
-    const headers: Record<string, string | number> = { ...init.headers };
-    if (Buffer.isBuffer(init.body)) headers["content-length"] = init.body.length;
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: init.method, headers });
-    let answered = false;
-    req.on("response", (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+  const socket = net.connect({ host: url.hostname, port: Number(url.port) });
+  const received: Buffer[] = [];
+  let ended: string | null = null;
+  socket.on("data", (c: Buffer) => received.push(c));
+  const closed = new Promise<void>((resolve) => {
+    socket.on("error", (err: NodeJS.ErrnoException) => {
+      ended ??= err.code ?? err.message;
     });
-    req.on("error", (err: NodeJS.ErrnoException) => {
-      // The upload was cut off: an answer that arrived meanwhile is still read to its end.
-      if (!answered) done({ status: `connection ${err.code ?? err.message}`, text: "" });
-    });
-    const body = init.body;
-    void (async () => {
-      try {
-        if (Buffer.isBuffer(body)) {
-          for (let i = 0; i < body.length && !req.destroyed && !answered; i += 1 << 20) {
-            if (!req.write(body.subarray(i, i + (1 << 20)))) await new Promise((r) => req.once("drain", r).once("close", r));
-          }
-        } else {
-          const reader = body.getReader();
-          for (;;) {
-            if (req.destroyed || answered) break;
-            const { done: end, value } = await reader.read();
-            if (end) break;
-            if (!req.write(value)) await new Promise((r) => req.once("drain", r).once("close", r));
-          }
-        }
-        if (!req.destroyed) req.end();
-      } catch {
-        // the connection ended; the "error" or "response" handler settles
-      }
-    })();
+    socket.on("close", () => resolve());
   });
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject)).catch(() => undefined);
+  const declared = Buffer.isBuffer(init.body);
+  const head = [`${init.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, "connection: close"];
+  for (const [k, v] of Object.entries(init.headers)) head.push(`${k}: ${v}`);
+  head.push(declared ? `content-length: ${(init.body as Buffer).length}` : "transfer-encoding: chunked");
+  const answered = () => received.length > 0 || socket.destroyed;
+  const write = async (chunk: Buffer | string) => {
+    if (answered()) return false;
+    const ok = socket.write(chunk);
+    // Let the poll phase read whatever the server sent before the next write.
+    await new Promise((r) => setImmediate(r));
+    if (!ok && !answered()) await new Promise((r) => socket.once("drain", r).once("close", r));
+    return !answered();
+  };
+  if (await write(head.join("\r\n") + "\r\n\r\n")) {
+    if (declared) {
+      const body = init.body as Buffer;
+      for (let i = 0; i < body.length; i += 64 * 1024) if (!(await write(body.subarray(i, i + 64 * 1024)))) break;
+    } else {
+      const reader = (init.body as ReadableStream<Uint8Array>).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          await write("0\r\n\r\n");
+          break;
+        }
+        if (!(await write(Buffer.concat([Buffer.from(`${value.length.toString(16)}\r\n`), Buffer.from(value), Buffer.from("\r\n")])))) break;
+      }
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+  // The answer (if any) is read to the server's close.
+  await Promise.race([closed, new Promise((r) => setTimeout(r, 30_000))]);
+  socket.destroy();
+  const answer = parseAnswer(Buffer.concat(received));
+  const ms = Math.round(performance.now() - t);
+  return answer ? { ...answer, ms } : { status: `connection ${ended ?? "closed without an answer"}`, text: "", ms };
 }
 
 function envelopeOf(text: string) {
@@ -265,30 +295,16 @@ describe("[CHAOS 10] hardening", () => {
     const head = '{"format":"ringside-export-v1","collections":{"x":[{}';
     const answers: Record<string, { status: number | string; ms: number }> = {};
     const check = async (name: string, run: () => Promise<{ status: number | string; text: string; ms: number }>) => {
-      // A client that keeps sending long past what the server drains (1 MB at the webhook, 8 MB
-      // elsewhere) may have its connection reset before it reads the 413 already sent: Node's
-      // server closes without a lingering read, and the client's next write then fails (EPIPE).
-      // Such a cut-off is retried (up to three tries); one of them must show the 413 envelope,
-      // and after each the server must be up with nothing stored.
-      for (let attempt = 1; ; attempt++) {
-        const r0 = rssMb(pid);
-        const r = await run();
-        const r1 = rssMb(pid);
-        rss[name] = [r0, r1];
-        answers[name] = { status: r.status, ms: r.ms };
-        tally.requests++;
-        tally.statuses[r.status] = (tally.statuses[r.status] ?? 0) + 1;
-        await healthy(a, pid);
-        const cutOff = typeof r.status === "string" && /EPIPE|ECONNRESET/.test(r.status);
-        if (cutOff && attempt < 3) {
-          cutOffs.push(name);
-          continue;
-        }
-        expect({ name, status: r.status, envelope: envelopeOf(r.text) !== null }).toEqual({ name, status: 413, envelope: true });
-        return;
-      }
+      const r0 = rssMb(pid);
+      const r = await run();
+      const r1 = rssMb(pid);
+      rss[name] = [r0, r1];
+      answers[name] = { status: r.status, ms: r.ms };
+      tally.requests++;
+      tally.statuses[r.status] = (tally.statuses[r.status] ?? 0) + 1;
+      expect({ name, status: r.status, envelope: envelopeOf(r.text) !== null }).toEqual({ name, status: 413, envelope: true });
+      await healthy(a, pid);
     };
-    const cutOffs: string[] = [];
 
     // The finding: 40 MB of {"format":…,"collections":{"x":[{},{},…]}} with its length.
     const file = Buffer.from(head + ",{}".repeat(Math.floor((IMPORT_MB * MB - head.length - 3) / 3)) + "]}}");
@@ -316,7 +332,7 @@ describe("[CHAOS 10] hardening", () => {
     expect(growth).toBeLessThan(100);
     expect(events()).toBe(eventsBefore);
     expect(state()).toEqual(before);
-    figures.bodies = { answers, rssMb: rss, maxRssGrowthMb: growth, webhookBytesOffered: hook.sent(), cutOffsRetried: cutOffs };
+    figures.bodies = { answers, rssMb: rss, maxRssGrowthMb: growth, webhookBytesOffered: hook.sent() };
   });
 
   it("3 origin: writes from another site, Origin: null, no origin, or text/plain;charset=application/json → 403/415, nothing stored", async () => {
