@@ -1,7 +1,7 @@
 // The one body reader: caps that hold whatever content-length says, and the media-type parse.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/api/errors";
-import { DRAIN_MAX_BYTES, parseMediaType, readBody, requireJsonMediaType, streamBody } from "@/lib/api/body";
+import { DRAIN_MAX_BYTES, DRAIN_MAX_MS, drainBody, parseMediaType, readBody, requireJsonMediaType, streamBody } from "@/lib/api/body";
 import { streamedRequest } from "@/lib/test/requests";
 
 /** A request whose body is `total` bytes in 64 KB chunks, declaring `declared` (or nothing); reports how much was pulled. */
@@ -76,6 +76,34 @@ describe("parseMediaType / requireJsonMediaType", () => {
         caught = e;
       }
       expect({ bad, code: (caught as AppError | null)?.code }).toEqual({ bad, code: "unsupported_media_type" });
+    }
+  });
+});
+
+describe("drainBody", () => {
+  it("gives up on a client that stops sending after DRAIN_MAX_MS, and cancels without waiting for the cancellation", async () => {
+    vi.useFakeTimers();
+    try {
+      let cancelled = false;
+      const stalled = new ReadableStream<Uint8Array>({
+        pull: () => new Promise<void>(() => {}), // never sends more
+        cancel: () => {
+          cancelled = true;
+          return new Promise<void>(() => {}); // a cancellation that never settles
+        },
+      });
+      let done = false;
+      const draining = drainBody(stalled.getReader(), 0).then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(DRAIN_MAX_MS - 1);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await draining;
+      expect(done).toBe(true);
+      expect(cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -25,18 +25,33 @@ function tooLarge(opts: ReadBodyOptions): AppError {
   return new AppError("payload_too_large", opts.tooLargeMessage ?? `The body is larger than ${opts.maxBytes} bytes.`);
 }
 
-/** Reads and drops the rest of a body until `limit` bytes were read in all; then cancels it. */
+/** How long a refused body is drained at most before the answer goes out anyway. */
+export const DRAIN_MAX_MS = 5_000;
+
+/**
+ * Reads and drops the rest of a body until `limit` bytes were read in all, the client stopped
+ * sending, or DRAIN_MAX_MS passed; then cancels it without waiting for the cancellation (a
+ * client that stalls, or a body stream whose cancel never settles, must not hold the answer).
+ */
 export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number, limit = DRAIN_MAX_BYTES): Promise<void> {
   let size = alreadyRead;
+  const deadline = Date.now() + DRAIN_MAX_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"expired">((resolve) => {
+    timer = setTimeout(() => resolve("expired"), DRAIN_MAX_MS);
+    timer.unref?.();
+  });
   try {
-    while (size < limit) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      size += value.byteLength;
+    while (size < limit && Date.now() < deadline) {
+      const r = await Promise.race([reader.read(), expired]);
+      if (r === "expired" || r.done) break;
+      size += r.value.byteLength;
     }
-    await reader.cancel();
   } catch {
     /* the client went away: nothing left to drain */
+  } finally {
+    clearTimeout(timer);
+    reader.cancel().catch(() => undefined);
   }
 }
 

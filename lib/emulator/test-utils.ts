@@ -267,13 +267,3 @@ export class Receiver {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
-
-export async function waitFor<T>(probe: () => T | undefined | false | null, timeoutMs = 5000, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -70,6 +70,7 @@ export async function receiveWebhook(req: Request, opts: WebhookReceiveOptions =
     body = await readBody(req, { maxBytes: MAX_WEBHOOK_BODY_BYTES, drainMaxBytes: WEBHOOK_DRAIN_MAX_BYTES });
   } catch (err) {
     if (err instanceof AppError && err.code === "payload_too_large") {
+      logger.warn({ capBytes: MAX_WEBHOOK_BODY_BYTES }, "webhook notification refused: body too large");
       const res = errorJson(413, "payload_too_large", "The notification is too large.");
       res.headers.set("connection", "close"); // the rest of the body was not read: no reuse
       return res;
