@@ -1,5 +1,6 @@
 import "server-only";
 import { getMetric, HEADLINE_METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import type { DailyCollection } from "@/lib/resources";
 import { classifyCalendarDays, heatLevel, heatThresholds, type CalendarStatus } from "@/lib/metrics/calendar";
 import { rankCorrelations, RANK_MIN_N } from "@/lib/metrics/correlations";
 import { buildDayDetail, type DayDetail } from "@/lib/metrics/day-detail";
@@ -17,8 +18,13 @@ import {
 } from "@/lib/metrics/series";
 import { compareTagged, correlationStrength, pearson, type Correlation, type GroupComparison } from "@/lib/metrics/stats";
 import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
+import { localDayAggregates, offsetOfIso, offsetResolver, utcDaysFor } from "@/lib/metrics/heart-rate";
+import { readSampleDays } from "@/lib/db/queries/time-series";
 import {
+  getActivityTimestamps,
   getDailyColumns,
+  getDocumentDays,
+  getEventDaySums,
   getDataRanges,
   getDayDocuments,
   getDaysWithDocuments,
@@ -41,17 +47,47 @@ type Value = number | string | null;
 /** The columns every sleep-period metric needs (pickMainSleep reads them). */
 const PERIOD_BASE = ["day", "type", "total_sleep_duration", "time_in_bed"] as const;
 
+/** The person's UTC offset on each local day (from the activity documents' local timestamps). */
+export function dayOffsets(userId: string, from: string, to: string): (day: string) => number {
+  const known = new Map<string, number>();
+  for (const r of getActivityTimestamps({ userId, from, to })) {
+    const o = offsetOfIso(r.timestamp);
+    if (o !== null) known.set(r.day, o);
+  }
+  return offsetResolver(known);
+}
+
+type SourceOf<T extends MetricDef["source"]["type"]> = Extract<MetricDef["source"], { type: T }>;
+
+/** A sum metric's values: the day's events summed; 0 on a day with a `zeroOn` document and no event. */
+function sumValues(opts: RangeOptions, src: SourceOf<"sum">): DayValue<Value>[] {
+  const sums = getEventDaySums({ ...opts, collection: src.collection, column: src.column });
+  if (!src.zeroOn) return sums;
+  const byDay = new Map(sums.map((r) => [r.day, r.value]));
+  for (const d of getDocumentDays({ ...opts, collection: src.zeroOn })) if (!byDay.has(d)) byDay.set(d, 0);
+  return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, value]) => ({ day, value }));
+}
+
+/** A time-series metric's values: one aggregate per local day. */
+function sampleValues(opts: RangeOptions, src: SourceOf<"samples">): DayValue<Value>[] {
+  const utc = utcDaysFor(opts.from, opts.to);
+  const days = readSampleDays({ collection: src.collection, userId: opts.userId, fromDay: utc.from, toDay: utc.to });
+  if (days.length === 0) return [];
+  return localDayAggregates({ days, offsetOf: dayOffsets(opts.userId, utc.from, utc.to), from: opts.from, to: opts.to, field: src.field, aggregate: src.aggregate, only: src.only });
+}
+
 /** One value per day for each of `metrics` in a range, from one read of each table. */
 export function getMetricValues(opts: RangeOptions & { metrics: readonly MetricDef[] }): Map<MetricId, DayValue<Value>[]> {
   const out = new Map<MetricId, DayValue<Value>[]>();
-  const daily = new Map<MetricDef["collection"], MetricDef[]>();
+  const daily = new Map<DailyCollection, MetricDef[]>();
   const periodMetrics: MetricDef[] = [];
   for (const m of opts.metrics) {
-    if (m.source.type === "daily") daily.set(m.collection, [...(daily.get(m.collection) ?? []), m]);
+    if (m.source.type === "daily") daily.set(m.source.collection, [...(daily.get(m.source.collection) ?? []), m]);
+    else if (m.source.type === "sum") out.set(m.id, sumValues(opts, m.source));
+    else if (m.source.type === "samples") out.set(m.id, sampleValues(opts, m.source));
     else periodMetrics.push(m);
   }
   for (const [collection, metrics] of daily) {
-    if (collection === "sleep") continue;
     const columns = [...new Set(metrics.map((m) => (m.source.type === "daily" ? m.source.column : "")))];
     const rows = getDailyColumns({ ...opts, collection, columns });
     for (const m of metrics) {

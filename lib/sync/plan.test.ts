@@ -19,15 +19,18 @@ describe("date windows", () => {
     const inclusive = { param: "date", start: "inclusive", end: "inclusive" } as const;
     expect(queryWindow(inclusive, "usercollection", w)).toEqual({ start_date: "2026-02-28", end_date: "2026-03-16" });
     // The sandbox is end-exclusive everywhere: the end day is still inside.
-    expect(queryWindow(inclusive, "sandbox", w).end_date > w.to).toBe(true);
+    expect(queryWindow(inclusive, "sandbox", w).end_date! > w.to).toBe(true);
+    // a route without a date filter (the ring's configuration) is asked for everything
+    expect(queryWindow({ param: "none" }, "usercollection", w)).toEqual({});
   });
 
   it("covers the window under every registry resource's own rule, on both data families", () => {
     const w = { from: "2026-03-01", to: "2026-03-15" };
     for (const c of RING_COLLECTIONS) {
       const rule = getResource(c).window;
+      if (rule.param === "none") continue;
       for (const family of ["usercollection", "sandbox"] as const) {
-        const q = queryWindow(rule, family, w);
+        const q = queryWindow(rule, family, w) as { start_date: string; end_date: string };
         const end = family === "sandbox" ? "exclusive" : rule.end;
         // an exclusive (or disputed) bound must lie strictly outside the window's own day
         expect(rule.start === "inclusive" ? q.start_date <= w.from : q.start_date < w.from, `${c} start`).toBe(true);

@@ -21,10 +21,10 @@ export function keyOf(collection: Collection, d: { id?: unknown; day?: unknown; 
   return String(d.documentId ?? d.id);
 }
 
-export function storedDocuments(db: Database.Database, collection: Collection, userId: string): Array<{ documentId: string | null; day: string; raw: string }> {
+export function storedDocuments(db: Database.Database, collection: Collection, userId: string): Array<{ documentId: string | null; day: string | null; raw: string }> {
   return db.prepare(`SELECT documentId, day, raw FROM "${TABLE_OF[collection]}" WHERE userId = ? ORDER BY day, documentId`).all(userId) as Array<{
     documentId: string | null;
-    day: string;
+    day: string | null;
     raw: string;
   }>;
 }
@@ -43,7 +43,7 @@ export async function diffWithEmulator(db: Database.Database, emu: Emulator, use
   return diffDocuments(collection, upstream, storedDocuments(db, collection, userId));
 }
 
-export function diffDocuments(collection: Collection, upstream: Doc[], stored: Array<{ documentId: string | null; day: string; raw: string }>): Difference {
+export function diffDocuments(collection: Collection, upstream: Doc[], stored: Array<{ documentId: string | null; day: string | null; raw: string }>): Difference {
   const want = new Map(upstream.map((d) => [keyOf(collection, d), JSON.stringify(d)]));
   const have = new Map<string, string>();
   let duplicates = 0;
