@@ -355,7 +355,7 @@ test("[DASHBOARD] delete all my data removes one person's data only", async ({ b
 
   // a second person of the household, with 30 days of their own
   const member = await browser.newContext({ baseURL: E2E_APP_URL });
-  const memberId = (await signIn(member, appDb, { historyDays: 30, collections: 7 })).userId;
+  const memberId = (await signIn(member, appDb, { historyDays: 30 })).userId;
   const page = await member.newPage();
   await page.goto(`/notes`);
   await page.getByTestId("day-note-editor").getByRole("button", { name: "+ sick" }).click();

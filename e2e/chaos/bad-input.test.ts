@@ -12,7 +12,7 @@ import { ringsideExportSchema } from "@/lib/sync/import";
 import { alertChannelInputSchema, alertRuleInputSchema, timeZoneSchema } from "@/lib/alerts/schemas";
 import { ALERT_CHANNEL_KINDS, ALERT_RULE_KINDS } from "@/lib/alerts/catalog";
 import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
-import { STATE_TABLES, fingerprint, openAppDb, waitFor } from "./support/app-db";
+import { STATE_TABLES, fingerprint, openAppDb, waitFor, SYNCED } from "./support/app-db";
 import { asEnvelope, callAction, type ActionArg } from "./support/actions";
 import { Browser, connect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
@@ -39,7 +39,7 @@ beforeAll(async () => {
   owner = (await connect(`owner-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   member = (await connect(`member-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   db = openAppDb(app.dbFile);
-  await waitFor("the backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 16, {
+  await waitFor("the backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length, {
     timeoutMs: 120_000,
     intervalMs: 200,
   });

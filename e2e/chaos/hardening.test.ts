@@ -16,7 +16,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/emulator/webhooks";
 import { fingerprint as tokenFingerprint } from "@/lib/emulator/store";
-import { STATE_TABLES, fingerprint, openAppDb, waitFor } from "./support/app-db";
+import { STATE_TABLES, fingerprint, openAppDb, waitFor, SYNCED } from "./support/app-db";
 import { asEnvelope, callAction } from "./support/actions";
 import { Browser, connect, consent, finishConnect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
@@ -61,7 +61,7 @@ async function mainApp(): Promise<ProdApp> {
   owner = c.browser;
   db = openAppDb(app.dbFile);
   ({ id: ownerId, ringUserId: ownerRing } = db.prepare(`SELECT id, ringUserId FROM "User" WHERE email = ?`).get(email) as { id: string; ringUserId: string });
-  await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(ownerId) as { n: number }).n === 8, {
+  await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(ownerId) as { n: number }).n === SYNCED.length, {
     timeoutMs: 120_000,
     intervalMs: 200,
   });

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NUMERIC_METRICS } from "@/lib/metrics/catalog";
-import { COLLECTIONS, TABLE_OF, openAppDb, waitFor } from "./support/app-db";
+import { COLLECTIONS, SERIES_TABLES, SYNCED, TABLE_OF, openAppDb, waitFor } from "./support/app-db";
 import { asEnvelope, callAction } from "./support/actions";
 import { Browser, connect, consent, finishConnect, startConnect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
@@ -54,7 +54,7 @@ beforeAll(async () => {
   A.userId = (db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(A.ringUserId) as { id: string }).id;
   B.userId = (db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(B.ringUserId) as { id: string }).id;
   pendingInviteId = (db.prepare(`SELECT id FROM Invite WHERE usedAt IS NULL`).get() as { id: string }).id;
-  await waitFor("both backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * COLLECTIONS.length, {
+  await waitFor("both backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length, {
     timeoutMs: 120_000,
     intervalMs: 200,
   });
@@ -94,7 +94,7 @@ afterAll(async () => {
 /** Everything of A's: rows of every person-owned table, and A's account and invites. */
 function stateOfA() {
   const rows: Record<string, string> = {};
-  for (const t of [...Object.values(TABLE_OF), "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery"]) {
+  for (const t of [...Object.values(TABLE_OF), ...SERIES_TABLES, "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery"]) {
     rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined })));
   }
   rows.day_tag = JSON.stringify(db.prepare(`SELECT dt.* FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE t.userId = ? ORDER BY dt.rowid`).all(A.userId));

@@ -9,7 +9,7 @@ import type Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/emulator/webhooks";
-import { COLLECTIONS, TABLE_OF, openAppDb, waitFor, type Collection } from "./support/app-db";
+import { COLLECTIONS, TABLE_OF, openAppDb, waitFor, type Collection, SYNCED } from "./support/app-db";
 import { connect } from "./support/browser";
 import { startChaosEmulator, type Emulator, type SyncEvent } from "./support/emulator";
 import { ALLOWED_DOMAIN, CHAOS_CLIENT, pick } from "./support/env";
@@ -129,7 +129,7 @@ describe("[CHAOS 2] webhook abuse", () => {
     const { id: userId } = db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ring.user_id) as { id: string };
     await waitFor(
       "the backfill",
-      () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === COLLECTIONS.length,
+      () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
       { timeoutMs: 120_000, intervalMs: 200 },
     );
     const rawOf = (c: Collection, key: string) =>

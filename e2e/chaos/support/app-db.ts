@@ -3,12 +3,16 @@
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import type { Doc, Emulator } from "./emulator";
-import { RING_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
+import { RING_COLLECTIONS, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
 
-/** The collections a backfill fetches, and their tables: the app's resource registry. */
+/** The document collections a backfill fetches, and their tables: the app's resource registry. */
 export const COLLECTIONS = RING_COLLECTIONS;
 export type Collection = RingCollection;
 export const TABLE_OF = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<Collection, string>;
+/** Everything a backfill fetches (documents and time series): one sync state each. */
+export const SYNCED = SYNC_COLLECTIONS;
+/** The time series' tables (heart rate, battery: one row per person and UTC day). */
+export const SERIES_TABLES = SERIES_COLLECTIONS.map(tableOf);
 
 export function openAppDb(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
@@ -105,6 +109,7 @@ export const STATE_TABLES = [
   "alert_episode",
   "alert_delivery",
   ...Object.values(TABLE_OF),
+  ...SERIES_TABLES,
 ];
 
 export async function waitFor<T>(what: string, fn: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<NonNullable<T>> {
