@@ -294,7 +294,7 @@ describe("[CHAOS 10] hardening", () => {
     const file = Buffer.from(head + ",{}".repeat(Math.floor((IMPORT_MB * MB - head.length - 3) / 3)) + "]}}");
     await check("import 40 MB, declared", () => post("/api/import", { method: "POST", headers: same, body: file }));
     await check("import 40 MB, chunked", () => post("/api/import", { method: "POST", headers: same, body: streamed(IMPORT_MB * MB, ",{}", head, "]}}").body, duplex: "half" }));
-    await check("import 200 MB declared", () => post("/api/import", { method: "POST", headers: same, body: Buffer.alloc(200 * MB, 0x78) }));
+    await check("import 300 MB declared", () => post("/api/import", { method: "POST", headers: same, body: Buffer.alloc(300 * MB, 0x78) }));
     // The exposed path: a webhook body with no content-length.
     let hook = streamed(WEBHOOK_MB * MB, "x");
     await check(`webhook ${WEBHOOK_MB} MB, chunked`, () => {

@@ -18,10 +18,10 @@ import {
 } from "@/lib/metrics/series";
 import { compareTagged, correlationStrength, pearson, type Correlation, type GroupComparison } from "@/lib/metrics/stats";
 import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
-import { localDayAggregates, offsetOfIso, offsetResolver, utcDaysFor } from "@/lib/metrics/heart-rate";
+import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
 import { readSampleDays } from "@/lib/db/queries/time-series";
+import { dayOffsets, getDayRecords, getTodayRecords, type DayRecords, type TodayRecords } from "@/lib/services/records";
 import {
-  getActivityTimestamps,
   getDailyColumns,
   getDocumentDays,
   getEventDaySums,
@@ -46,16 +46,6 @@ type Value = number | string | null;
 
 /** The columns every sleep-period metric needs (pickMainSleep reads them). */
 const PERIOD_BASE = ["day", "type", "total_sleep_duration", "time_in_bed"] as const;
-
-/** The person's UTC offset on each local day (from the activity documents' local timestamps). */
-export function dayOffsets(userId: string, from: string, to: string): (day: string) => number {
-  const known = new Map<string, number>();
-  for (const r of getActivityTimestamps({ userId, from, to })) {
-    const o = offsetOfIso(r.timestamp);
-    if (o !== null) known.set(r.day, o);
-  }
-  return offsetResolver(known);
-}
 
 type SourceOf<T extends MetricDef["source"]["type"]> = Extract<MetricDef["source"], { type: T }>;
 
@@ -141,7 +131,7 @@ export function getMetricsOverview(userId: string): MetricsOverview {
 
 const TODAY_METRIC_DEFS = [...TODAY_METRICS, ...TODAY_CATEGORIES].map(getMetric);
 
-export type TodayResponse = TodaySummary & { ranges: CollectionRange[] };
+export type TodayResponse = TodaySummary & { ranges: CollectionRange[]; records: TodayRecords };
 
 /** The Today page: each collection's newest day (on or before `asOf`) summarised. */
 export function getTodaySummary(userId: string, asOf?: string): TodayResponse {
@@ -150,7 +140,7 @@ export function getTodaySummary(userId: string, asOf?: string): TodayResponse {
   for (const d of Object.values(latestDay)) if (d && (!day || d > day)) day = d;
   const rows = day ? Object.fromEntries(getMetricValues({ userId, metrics: TODAY_METRIC_DEFS, from: todayWindowStart(day), to: day })) : {};
   const summary = buildTodaySummary({ day, latestDay, rows, age: getPersonalAge(userId) });
-  return { ...summary, ranges: getDataRanges(userId) };
+  return { ...summary, ranges: getDataRanges(userId), records: getTodayRecords(userId, day) };
 }
 
 export type CalendarResponse = {
@@ -242,11 +232,11 @@ export function getStrongestCorrelations(opts: RangeOptions & { limit: number })
   return { from, to, minN: RANK_MIN_N, results: ranked.map((r) => ({ ...r, strength: correlationStrength(r.r) })) };
 }
 
-/** Every document of one day, its sleep periods' curves and its activity timeline. */
-export function getDayDetail(userId: string, day: string): DayDetail {
+/** Every document of one day, its sleep periods' curves and its activity timeline, and the ring's other records of it. */
+export function getDayDetail(userId: string, day: string): DayDetail & { records: DayRecords } {
   const docs = getDayDocuments(userId, day);
   const { previous, next } = getNeighbourDays(userId, day);
-  return buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next });
+  return { ...buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next }), records: getDayRecords(userId, day) };
 }
 
 /** A metric on days with a tag against days without it (lag 1: the day after each day). */
