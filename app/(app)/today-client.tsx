@@ -142,7 +142,11 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
         </div>
       </section>
 
-      <section aria-label="Heart rate and fitness">
+      <section aria-labelledby="heart-title">
+        <h2 id="heart-title" className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">
+          Heart rate and fitness{" "}
+          <span className="font-normal text-slate-500 dark:text-slate-400">· resting: the night&apos;s lowest · daytime: your awake samples · VO2 max: the ring&apos;s latest estimate</span>
+        </h2>
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
           {HEART_TILES.map((id) => (
             <MetricTile key={id} metric={m(id)} data={data.metrics[id]} units={units} refDay={day} marks={marks(id)} />

@@ -191,6 +191,20 @@ export function BedtimeCard({ bedtime, heading = "Bedtime guidance" }: { bedtime
   );
 }
 
+/** A small battery drawn to its level (no emoji: not every system font has one). */
+function BatteryIcon({ level, charging }: { level: number | null; charging: boolean }) {
+  const pct = Math.max(0, Math.min(100, level ?? 0));
+  const fill = charging ? "var(--good)" : pct <= 15 ? "var(--bad)" : pct <= 30 ? "var(--warn)" : "var(--good)";
+  return (
+    <span aria-hidden className="inline-flex items-center">
+      <span className="relative inline-block h-2.5 w-5 rounded-[3px] border border-current opacity-80">
+        <span className="absolute inset-y-0 left-0 rounded-[2px]" style={{ width: `${pct}%`, background: fill }} />
+      </span>
+      <span className="ml-px inline-block h-1 w-0.5 rounded-r-sm bg-current opacity-80" />
+    </span>
+  );
+}
+
 /** The ring's battery and firmware, beside the freshness chips. */
 export function RingChips({ status }: { status: Pick<TodayResponse["records"], "battery" | "ring"> }) {
   const { battery, ring } = status;
@@ -200,7 +214,7 @@ export function RingChips({ status }: { status: Pick<TodayResponse["records"], "
     <ul aria-label="The ring" data-testid="ring-chips" className="flex flex-wrap gap-1.5">
       {battery ? (
         <li className={chip} data-testid="ring-battery" title={`Battery ${battery.level ?? "?"} % at ${new Date(battery.at).toLocaleString()}`}>
-          <span aria-hidden>{battery.charging ? "⚡" : "🔋"}</span>
+          <BatteryIcon level={battery.level} charging={battery.charging === true} />
           <span className="font-medium">Battery</span>
           <span className="tabular-nums">{battery.level ?? "—"} %</span>
           {battery.charging ? <span className="text-slate-500 dark:text-slate-400">charging</span> : null}

@@ -138,6 +138,8 @@ export function numericMetricIdOr(id: string | null | undefined, fallback: Metri
 }
 
 export const NUMERIC_METRICS = METRICS.filter(isNumericMetric);
+/** The collections that have charts (one freshness chip each on Today), in registry order. */
+export const CHARTED_COLLECTIONS: readonly CollectionId[] = COLLECTION_IDS.filter((c) => METRICS.some((m) => m.collection === c));
 export const CATEGORY_METRICS = METRICS.filter((m) => m.kind === "category");
 export const HEADLINE_METRICS = METRICS.filter((m) => m.isHeadline);
 
