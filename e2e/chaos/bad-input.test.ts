@@ -30,6 +30,7 @@ let db: Database.Database;
 let owner: Browser;
 let member: Browser;
 let ownerTagId = 0;
+let ownerWorkoutId = "";
 let day = "";
 const tally = { requests: 0, statuses: {} as Record<string, number>, routes: 0, actions: 0 };
 
@@ -44,6 +45,7 @@ beforeAll(async () => {
     intervalMs: 200,
   });
   day = (db.prepare(`SELECT MAX(day) AS d FROM daily_sleep`).get() as { d: string }).d;
+  ownerWorkoutId = (db.prepare(`SELECT documentId FROM workout ORDER BY day DESC LIMIT 1`).get() as { documentId: string } | undefined)?.documentId ?? "none";
   const tag = await owner.json<{ id: number }>("/api/tags", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "chaos-tag" }) });
   expect(tag.status).toBe(201);
   ownerTagId = tag.body.id;
@@ -147,7 +149,14 @@ type RouteCase = {
 };
 
 const dayPath = (prefix: string, suffix = "") => junkSegment.filter((s) => !schemas.daySchema.safeParse(decodeSafe(s)).success).map((s) => `${prefix}${s}${suffix}`);
-const idPath = (prefix: string, suffix = "") => junkSegment.filter((s) => !schemas.tagIdParamsSchema.safeParse({ id: decodeSafe(s) }).success).map((s) => `${prefix}${s}${suffix}`);
+/** A tag id that is not one of the person's own: junk, and the ring app's (read-only: 403, or 404 when there is no such tag). */
+const idPath = (prefix: string, suffix = "") =>
+  fc
+    .oneof(
+      junkSegment.filter((s) => !schemas.tagRefParamsSchema.safeParse({ id: decodeSafe(s) }).success),
+      fc.constantFrom("ring%3Atag_generic_alcohol", "ring:tag_generic_caffeine", "ring:custom:Magnesium", "ring:", `ring:${"x".repeat(400)}`),
+    )
+    .map((s) => `${prefix}${s}${suffix}`);
 function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -249,6 +258,17 @@ const ROUTES: Record<string, RouteCase> = {
     path: () => "/api/tags",
     body: { schema: schemas.createTagBodySchema, fields: { name: fc.string({ minLength: 1, maxLength: 10 }), color: fc.constantFrom("#112233", null) } },
     mutates: true,
+  },
+  "GET /api/workouts": {
+    kind: "user",
+    path: () => "/api/workouts",
+    query: { schema: schemas.listWorkoutsQuerySchema, fields: { activity: fc.constantFrom("running", "cycling"), intensity: fc.constantFrom("easy", "hard"), ...rangeFields() } },
+  },
+  "GET /api/workouts/[id]": {
+    kind: "user",
+    path: () => `/api/workouts/${ownerWorkoutId}`,
+    // anything that is not one of the person's workouts: 404 (an id) or 422 (too long)
+    badPath: fc.oneof(junkSegment, fc.constant("x".repeat(300))).map((s) => `/api/workouts/${s}`),
   },
   "GET /api/webhooks/ring": { kind: "webhook", path: () => "/api/webhooks/ring" },
   "POST /api/webhooks/ring": { kind: "webhook", path: () => "/api/webhooks/ring" },

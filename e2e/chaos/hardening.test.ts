@@ -229,13 +229,24 @@ describe("[CHAOS 10] hardening", () => {
       `/api/days/latest?day=9999-12-31`,
       `/api/days/9999-12-31`,
       `/api/notes/0001-01-01`,
+      `/api/workouts?to=9999-12-31`,
+      `/api/workouts?from=2000-01-01&to=2099-12-31`,
+      `/api/workouts?activity=${"x".repeat(200)}`,
+      `/api/export?collection=heartrate&format=csv&from=2000-01-01&to=2099-12-31`,
     ];
     const statuses: Record<string, number> = {};
     for (const p of abuse) statuses[p] = await expectRefusal(p, owner.fetch(p));
     await healthy(a, pid);
     // One end inside the window: answered, and bounded.
     const bounded: Record<string, number> = {};
-    for (const p of [`/api/tags/${tagId}/comparison?metric=activity.steps&to=2099-12-31`, `/api/tags/${tagId}/comparison?metric=activity.steps&from=2000-01-01`, `/api/metrics/sleep.score?to=2099-12-31`, `/api/correlations?x=sleep.score&y=readiness.score&from=2000-01-01`]) {
+    for (const p of [
+      `/api/tags/${tagId}/comparison?metric=activity.steps&to=2099-12-31`,
+      `/api/tags/${tagId}/comparison?metric=activity.steps&from=2000-01-01`,
+      `/api/metrics/sleep.score?to=2099-12-31`,
+      `/api/correlations?x=sleep.score&y=readiness.score&from=2000-01-01`,
+      `/api/metrics/heartrate.daytime_mean?to=2099-12-31`,
+      `/api/workouts?from=2000-01-01`,
+    ]) {
       const r = await owner.json<{ from: string; to: string }>(p);
       expect({ p, status: r.status }).toEqual({ p, status: 200 });
       const days = (Date.parse(r.body.to) - Date.parse(r.body.from)) / 86_400_000 + 1;

@@ -20,7 +20,7 @@ let emu: Emulator;
 let app: ProdApp;
 let db: Database.Database;
 const tag = crypto.randomBytes(3).toString("hex");
-const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "" };
+const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "", workoutIds: [] as string[], ringTagIds: [] as string[], battery: "" };
 const B = { email: `member-${tag}@invited.chaos.test`, ringUserId: "", userId: "", browser: new Browser(), note: `B-note-${tag}`, tagName: `b-tag-${tag}`, tagId: 0, firstDay: "" };
 let pendingInviteId = "";
 let usedInvitePath = "";
@@ -60,6 +60,9 @@ beforeAll(async () => {
   });
   A.days = (db.prepare(`SELECT day FROM daily_sleep WHERE userId = ? ORDER BY day`).all(A.userId) as Array<{ day: string }>).map((r) => r.day);
   for (const c of COLLECTIONS) A.docIds.push(...(await emu.documents(A.ringUserId, c)).map((d) => String(d.id)).filter((id) => id.length >= 16));
+  A.workoutIds = (await emu.documents(A.ringUserId, "workout")).map((d) => String(d.id));
+  A.ringTagIds = [...new Set((await emu.documents(A.ringUserId, "enhanced_tag")).map((d) => (d.custom_name ? `ring:custom:${d.custom_name}` : `ring:${d.tag_type_code}`)))];
+  expect(A.workoutIds.length).toBeGreaterThan(0);
 
   // Each person's notes and tags.
   for (const [p, day] of [
@@ -140,7 +143,13 @@ const PROBES: Record<string, Probe> = {
   "GET /api/notes": async (b) => [await get(b, `/api/notes?${range()}`)],
   "GET /api/sync/settings": async (b) => [await get(b, "/api/sync/settings")],
   "GET /api/sync/status": async (b) => [await get(b, "/api/sync/status")],
-  "GET /api/tags/[id]/comparison": async (b) => [await get(b, `/api/tags/${A.tagId}/comparison?metric=${metric}`)],
+  "GET /api/tags/[id]/comparison": async (b) => [
+    await get(b, `/api/tags/${A.tagId}/comparison?metric=${metric}`),
+    // A's ring-app tags by their ids: B's own (B has none of these days) or not found, never A's days
+    ...(await Promise.all(A.ringTagIds.map((id) => get(b, `/api/tags/${encodeURIComponent(id)}/comparison?metric=${metric}&${range()}`)))),
+  ],
+  "GET /api/workouts": async (b) => [await get(b, `/api/workouts?${range()}`), await get(b, "/api/workouts")],
+  "GET /api/workouts/[id]": async (b) => Promise.all(A.workoutIds.slice(0, 5).map((id) => get(b, `/api/workouts/${encodeURIComponent(id)}`))),
   "GET /api/tags": async (b) => [await get(b, "/api/tags")],
   // Writes aimed at A's resources.
   "PUT /api/notes/[day]": async (b) => [await get(b, `/api/notes/${A.days[0]}`, { method: "PUT", ...json({ text: "B was here", tags: ["b-was-here"] }) })],
