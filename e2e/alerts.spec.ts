@@ -8,6 +8,7 @@ import type { Page } from "@playwright/test";
 import { DEFAULT_SEED } from "@/lib/emulator/config";
 import { generateDay } from "@/lib/emulator/fixtures";
 import { userIdFor } from "@/lib/emulator/store";
+import { SYNC_COLLECTIONS, WEBHOOK_DATA_TYPES } from "@/lib/resources";
 import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "../lib/alerts/test-receivers";
 import { connectRing, expect, test, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
@@ -86,8 +87,8 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   const email = wornEmail();
   const { ringUserId } = await connectRing(page, { email });
   const userId = (appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string }).id;
-  await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, userId), { timeout: 90_000 }).toBe(8);
-  await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 }).toBe(24);
+  await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, userId), { timeout: 90_000 }).toBe(SYNC_COLLECTIONS.length);
+  await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 }).toBe(3 * WEBHOOK_DATA_TYPES.length);
 
   await page.goto("/settings#alerts");
   const section = page.getByTestId("alerts-section");

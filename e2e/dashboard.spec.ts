@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { expect, signIn, test } from "./fixtures";
 import { parseCsv, screenshot, setTheme, shownNumber, waitForChart } from "./dashboard-support";
 import { E2E_APP_URL } from "./support/ports";
+import { CHARTED_COLLECTIONS } from "@/lib/metrics/catalog";
 
 test.describe.configure({ mode: "serial" });
 
@@ -48,7 +49,7 @@ test("[DASHBOARD] a person's history synced from the emulator, then Today shows 
   const today = page.getByTestId("today");
   await expect(today).toHaveAttribute("data-chart-ready", "true");
   await expect(page.getByTestId("demo-badge")).toBeVisible();
-  await expect(page.getByTestId("freshness-chips").locator("li")).toHaveCount(8);
+  await expect(page.getByTestId("freshness-chips").locator("li")).toHaveCount(CHARTED_COLLECTIONS.length);
 
   const sleep = latest(await emulatorDocs(emulator, "daily_sleep"));
   const readiness = latest(await emulatorDocs(emulator, "daily_readiness"));
@@ -355,7 +356,7 @@ test("[DASHBOARD] delete all my data removes one person's data only", async ({ b
 
   // a second person of the household, with 30 days of their own
   const member = await browser.newContext({ baseURL: E2E_APP_URL });
-  const memberId = (await signIn(member, appDb, { historyDays: 30, collections: 7 })).userId;
+  const memberId = (await signIn(member, appDb, { historyDays: 30 })).userId;
   const page = await member.newPage();
   await page.goto(`/notes`);
   await page.getByTestId("day-note-editor").getByRole("button", { name: "+ sick" }).click();

@@ -105,7 +105,7 @@ test("[PWA] the manifest parses, every icon loads, and Chromium reports the app 
 test("[PWA] no page logs a console error or a 404", async ({ page }) => {
   await connectRing(page, {}); // through the emulator's consent page, which is not Ringside's
   const problems = watch(page);
-  for (const path of ["/", "/trends", "/calendar", "/correlations", "/notes", "/sync", "/settings"]) {
+  for (const path of ["/", "/trends", "/workouts", "/calendar", "/correlations", "/notes", "/sync", "/settings"]) {
     await page.goto(path);
     await page.waitForLoadState("networkidle");
   }

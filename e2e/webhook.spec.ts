@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { expect, test } from "./fixtures";
 import { E2E_CLIENT } from "./support/ports";
+import { SYNC_COLLECTIONS, WEBHOOK_DATA_TYPES } from "@/lib/resources";
 
 test.describe.configure({ mode: "serial" });
 
@@ -24,10 +25,10 @@ test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is v
   // The app subscribed for every stored data type × event type.
   await expect
     .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 })
-    .toBe(24);
+    .toBe(3 * WEBHOOK_DATA_TYPES.length);
   await expect
     .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, user.id), { timeout: 60_000 })
-    .toBe(8);
+    .toBe(SYNC_COLLECTIONS.length);
   await page.goto("/settings");
   await expect(page.getByTestId("webhook-state")).toHaveAttribute("data-mode", "active");
 

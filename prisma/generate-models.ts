@@ -29,10 +29,8 @@ function columnField(c: ColumnDef): Field {
 
 function fieldsOf(r: Resource): { fields: Field[]; blockAttrs: string[] } {
   const id: Field = { name: "id", type: "Int", attrs: "@id @default(autoincrement())" };
-  const tail: Field[] = [
-    { name: "raw", type: "String" },
-    { name: "syncedAt", type: "DateTime", attrs: "@default(now())" },
-  ];
+  const syncedAt: Field = { name: "syncedAt", type: "DateTime", attrs: "@default(now())" };
+  const tail: Field[] = [{ name: "raw", type: "String" }, syncedAt];
   const columns = r.columns.map(columnField);
   if (r.kind === "snapshot") {
     return {
@@ -40,14 +38,28 @@ function fieldsOf(r: Resource): { fields: Field[]; blockAttrs: string[] } {
       blockAttrs: [],
     };
   }
-  if (r.kind === "time_series") throw new Error(`${r.name}: time series are not stored yet (choose their layout with the first one)`);
+  if (r.kind === "time_series") {
+    // One row per person and UTC day, its samples packed (lib/db/sample-codec.ts): measured
+    // against one row per sample in the README (Architecture, "Heart rate storage").
+    return {
+      fields: [
+        id,
+        { name: "userId", type: "String" },
+        { doc: "the UTC day of the samples", name: "day", type: "String" },
+        { doc: "how many samples the row holds", name: "count", type: "Int" },
+        { doc: "the day's samples, packed: times as millisecond offsets from the day's start, fields as small ints (lib/db/sample-codec.ts)", name: "samples", type: "Bytes" },
+        syncedAt,
+      ],
+      blockAttrs: ["@@unique([userId, day])"],
+    };
+  }
   const byDay = r.key === "day";
   return {
     fields: [
       id,
       { name: "userId", type: "String" },
       { name: "documentId", type: byDay ? "String?" : "String" },
-      { name: "day", type: "String" },
+      r.dayField === null ? { doc: "documents of no day (the ring's configuration) have none", name: "day", type: "String?" } : { name: "day", type: "String" },
       ...columns,
       ...tail,
     ],

@@ -12,6 +12,7 @@ import { DeltaChip } from "@/components/dashboard/delta-chip";
 import { FreshnessChips } from "@/components/dashboard/freshness-chips";
 import { MetricTile } from "@/components/dashboard/metric-tile";
 import { ScoreCard } from "@/components/dashboard/score-card";
+import { BedtimeCard, RestModeBanner, RingChips, WorkoutsSessionsCard } from "@/components/dashboard/records";
 import { useNotes } from "@/components/hooks/use-notes";
 import { useUnits } from "@/components/hooks/use-preferences";
 import { useToday } from "@/components/hooks/use-today";
@@ -44,13 +45,14 @@ const ACTIVITY_CONTRIBUTORS: MetricId[] = [
 const TILES: MetricId[] = [
   "night.total_sleep_duration",
   "night.average_hrv",
-  "night.lowest_heart_rate",
   "readiness.temperature_deviation",
   "activity.steps",
   "activity.active_calories",
   "spo2.spo2_average",
   "spo2.breathing_disturbance_index",
 ];
+/** Resting heart rate (the night's lowest), daytime heart rate (awake samples), and fitness. */
+const HEART_TILES: MetricId[] = ["night.lowest_heart_rate", "heartrate.daytime_mean", "heartrate.daytime_min", "vo2max.vo2_max"];
 
 export function TodayClient({ isDemo }: { isDemo: boolean }) {
   const today = useToday();
@@ -73,7 +75,7 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
   }
 
   // tag marks under each 30-day sparkline, slot for slot (a spark ends on its metric's day)
-  const tagged = new Set((notes.data?.days ?? []).filter((d) => d.tags.length).map((d) => d.day));
+  const tagged = new Set((notes.data?.days ?? []).filter((d) => d.tags.length || d.ringTags.length).map((d) => d.day));
   const marks = (id: MetricId) => {
     const end = data.metrics[id]?.day ?? day;
     return dayRange(addDays(end, -(SPARK_DAYS - 1)), end).map((d) => tagged.has(d));
@@ -102,7 +104,11 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
           Open the whole day →
         </Link>
       </PageHeader>
-      <FreshnessChips ranges={data.ranges} />
+      <RestModeBanner restMode={data.records.restMode} />
+      <div className="flex flex-wrap items-start gap-1.5">
+        <FreshnessChips ranges={data.ranges} />
+        <RingChips status={data.records} />
+      </div>
 
       <div className="grid gap-4 lg:grid-cols-3">
         <ScoreCard title="Sleep" scoreId="sleep.score" contributorIds={SLEEP_CONTRIBUTORS} metrics={data.metrics} units={units} refDay={day} color="var(--sleep)" marks={marks("sleep.score")} />
@@ -135,6 +141,25 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
           ))}
         </div>
       </section>
+
+      <section aria-labelledby="heart-title">
+        <h2 id="heart-title" className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">
+          Heart rate and fitness{" "}
+          <span className="font-normal text-slate-500 dark:text-slate-400">· resting: the night&apos;s lowest · daytime: your awake samples · VO2 max: the ring&apos;s latest estimate</span>
+        </h2>
+        <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
+          {HEART_TILES.map((id) => (
+            <MetricTile key={id} metric={m(id)} data={data.metrics[id]} units={units} refDay={day} marks={marks(id)} />
+          ))}
+        </div>
+      </section>
+
+      <div className="grid gap-4 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <WorkoutsSessionsCard title={`Workouts and sessions, ${formatDay(day)}`} workouts={data.records.workouts} sessions={data.records.sessions} empty="None on the newest day." />
+        </div>
+        <BedtimeCard bedtime={data.records.bedtime} heading="Tonight's bedtime" />
+      </div>
 
       <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
         <StressCard data={data} units={units} />

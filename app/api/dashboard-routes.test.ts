@@ -4,6 +4,10 @@
 // preferences and deleting one person's data.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { generateRange, COLLECTIONS as FIXTURE_COLLECTIONS } from "@/lib/emulator/fixtures";
+import { RESOURCE_COLLECTIONS } from "@/lib/emulator/resources";
+import { batteryRow, heartRateRow } from "@/lib/emulator/timeseries";
+import { UserDocuments } from "@/lib/emulator/user-data";
+import { SYNC_COLLECTIONS } from "@/lib/resources";
 
 const session = vi.hoisted(() => ({ user: { id: "u-dash", email: "dash@example.test", role: "owner" as const } }));
 vi.mock("@/lib/auth/session", () => ({
@@ -29,6 +33,10 @@ async function call(handler: Handler, url: string, params: Record<string, string
 }
 
 let docs: ReturnType<typeof generateRange>;
+/** The person's other records (workouts, tags, …), generated from the same documents. */
+let records: UserDocuments;
+/** Heart-rate rows of the last 30 days, as the service serves them. */
+let heartRows: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
   const { rawDb } = await import("@/lib/db");
@@ -45,11 +53,31 @@ beforeAll(async () => {
     );
   }
   docs = generateRange({ seed: "dash-test", userKey: "dash" }, FIRST, LAST);
+  records = new UserDocuments({ seed: "dash-test", userKey: "dash" }, FIRST, () => LAST);
+  const { mapSamples } = await import("@/lib/sync/map");
+  const { mergeSampleDays } = await import("@/lib/db/queries/time-series");
+  const { groupByUtcDay } = await import("@/lib/db/sample-codec");
+  const last = records.seriesDays().last;
+  heartRows = [];
+  const batteryRows: Array<Record<string, unknown>> = [];
+  for (let idx = last - 29; idx <= last; idx++) {
+    const hr = records.seriesDay("heartrate", idx);
+    for (let i = 0; i < hr.n; i++) heartRows.push(heartRateRow(hr, i));
+    const b = records.seriesDay("ring_battery_level", idx);
+    for (let i = 0; i < b.n; i++) batteryRows.push(batteryRow(b, i));
+  }
   for (const userId of ["u-dash", "u-other"]) {
     for (const c of FIXTURE_COLLECTIONS) {
       const rows = docs[c].map((d) => mapDocument(c, d, userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
       ingestDocuments({ collection: c, userId, rows });
     }
+    for (const c of RESOURCE_COLLECTIONS) {
+      const rows = records.list(c).map((d) => mapDocument(c, d, userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
+      expect(rows.length, c).toBe(records.list(c).length);
+      ingestDocuments({ collection: c, userId, rows });
+    }
+    mergeSampleDays({ collection: "heartrate", userId, days: groupByUtcDay(mapSamples("heartrate", heartRows).samples) });
+    mergeSampleDays({ collection: "ring_battery_level", userId, days: groupByUtcDay(mapSamples("ring_battery_level", batteryRows).samples) });
   }
 });
 
@@ -114,7 +142,7 @@ describe("GET /api/days/latest and /api/days", () => {
     const sleep = docs.daily_sleep.filter((d) => d.day === t.metrics["sleep.score"].day)[0]!;
     expect(t.metrics["sleep.score"].value).toBe(sleep.score);
     expect(t.metrics["sleep.score"].spark).toHaveLength(30);
-    expect(t.ranges).toHaveLength(8);
+    expect(t.ranges.map((r: { collection: string }) => r.collection)).toEqual([...SYNC_COLLECTIONS]);
   });
 
   it("tells not-worn days from values in the calendar", async () => {
@@ -140,7 +168,7 @@ describe("GET /api/days/latest and /api/days", () => {
     expect(main.hypnogram.segments.length).toBeGreaterThan(3);
     expect(main.heartRate.length).toBeGreaterThan(10);
     expect(d.activity.segments.length).toBeGreaterThan(1);
-    expect(d.note).toEqual({ day, text: "", tags: [] });
+    expect(d.note).toMatchObject({ day, text: "", tags: [] });
     expect((await call(GET as Handler, `/api/days/2024-13-01`, { day: "2024-13-01" })).status).toBe(422);
   });
 });
@@ -179,7 +207,8 @@ describe("notes, tags and the tag comparison", () => {
 
     const list = await import("@/app/api/notes/route");
     const l = await (await call(list.GET as Handler, `/api/notes?from=2024-03-01&to=2024-03-31`)).json();
-    expect(l.days.map((d: { day: string }) => d.day)).toEqual(["2024-03-01", "2024-03-08", "2024-03-15"]);
+    // the days with the person's own notes (the ring app's tags add days of their own: below)
+    expect(l.days.filter((d: { tags: unknown[]; text: string }) => d.tags.length || d.text).map((d: { day: string }) => d.day)).toEqual(["2024-03-01", "2024-03-08", "2024-03-15"]);
 
     const tags = await import("@/app/api/tags/route");
     const t = await (await call(tags.GET as Handler, "/api/tags")).json();
@@ -234,6 +263,122 @@ describe("exports", () => {
     const all = await (await call(GET as Handler, `/api/export?collection=all&format=json`)).json();
     expect(all.collections.daily_activity).toHaveLength(docs.daily_activity.length);
     expect(all.notes.length).toBe(2);
+    // every resource's documents as the service sent them; the time series as their samples
+    for (const c of RESOURCE_COLLECTIONS) expect(all.collections[c], c).toEqual(JSON.parse(JSON.stringify(records.list(c))));
+    expect(all.collections.heartrate).toEqual(heartRows);
+    expect(all.collections.ring_battery_level.length).toBeGreaterThan(30 * 30);
+    const hrCsv = (await (await call(GET as Handler, `/api/export?collection=heartrate&format=csv`)).text()).trim().split("\n");
+    expect(hrCsv[0]).toBe("timestamp,bpm,source");
+    expect(hrCsv).toHaveLength(heartRows.length + 1);
+    expect(hrCsv[1]).toBe(`${heartRows[0]!.timestamp},${heartRows[0]!.bpm},${heartRows[0]!.source}`);
+  });
+});
+
+describe("the ring's other records", () => {
+  const workoutDay = () => records.list("workout").at(-1)!.day as string;
+
+  it("gives a day's heart rate on the local clock by source, its workouts, sessions, ring-app tags, bedtime and rest mode", async () => {
+    const { GET } = await import("@/app/api/days/[day]/route");
+    const day = workoutDay();
+    const d = await (await call(GET as Handler, `/api/days/${day}`, { day })).json();
+    const want = heartRows.filter((r) => String(r.timestamp).startsWith(day)).length;
+    expect(d.records.offsetMinutes).toBe(0);
+    expect(d.records.heartRate.length).toBe(want);
+    expect(d.records.heartRate.every((p: { t: number }) => p.t >= 0 && p.t < 1440)).toBe(true);
+    expect(new Set(d.records.heartRate.map((p: { source: string }) => p.source)).has("workout")).toBe(true);
+    const workouts = records.list("workout").filter((w) => w.day === day);
+    expect(d.records.workouts.map((w: { id: string }) => w.id).sort()).toEqual(workouts.map((w) => w.id).sort());
+    expect(d.records.workouts[0].startMin).toBeGreaterThan(0);
+    const bedtime = records.list("sleep_time").find((b) => b.day === day);
+    expect(d.records.bedtime?.status ?? null).toBe(bedtime?.status ?? null);
+    const tagDay = records.list("enhanced_tag").at(-1)!.start_day as string;
+    const t = await (await call(GET as Handler, `/api/days/${tagDay}`, { day: tagDay })).json();
+    expect(t.records.ringTags.length).toBe(records.list("enhanced_tag").filter((e) => e.start_day === tagDay).length);
+    expect(t.note.ringTags.length).toBeGreaterThan(0);
+  });
+
+  it("lists workouts filtered, with weekly totals, and one workout's heart-rate curve (404 for another person's)", async () => {
+    const { GET } = await import("@/app/api/workouts/route");
+    const list = await (await call(GET as Handler, `/api/workouts?from=${FIRST}&to=${LAST}`)).json();
+    expect(list.workouts).toHaveLength(records.list("workout").length);
+    expect(list.workouts[0].start >= list.workouts.at(-1).start).toBe(true);
+    const minutes = list.weekly.reduce((a: number, w: { minutes: number }) => a + w.minutes, 0);
+    const want = records.list("workout").reduce((a, w) => a + (Date.parse(String(w.end_datetime)) - Date.parse(String(w.start_datetime))) / 60_000, 0);
+    expect(Math.abs(minutes - want)).toBeLessThan(list.weekly.length * 0.1);
+    const activity = list.activities[0];
+    const some = await (await call(GET as Handler, `/api/workouts?from=${FIRST}&to=${LAST}&activity=${activity}&intensity=hard`)).json();
+    expect(some.workouts.length).toBe(records.list("workout").filter((w) => w.activity === activity && w.intensity === "hard").length);
+    expect((await call(GET as Handler, `/api/workouts?from=${LAST}&to=${FIRST}`)).status).toBe(422);
+
+    const one = await import("@/app/api/workouts/[id]/route");
+    const recent = records.list("workout").filter((w) => String(w.day) > "2024-06-02").at(-1)!;
+    const detail = await (await call(one.GET as Handler, `/api/workouts/${recent.id}`, { id: String(recent.id) })).json();
+    expect(detail.workout).toMatchObject({ id: recent.id, activity: recent.activity });
+    expect(detail.heartRate.length).toBeGreaterThan(0);
+    expect(detail.heartRate.every((p: { source: string }) => p.source === "workout")).toBe(true);
+    session.user = { ...session.user, id: "u-nobody" };
+    const other = await call(one.GET as Handler, `/api/workouts/${recent.id}`, { id: String(recent.id) });
+    session.user = { ...session.user, id: "u-dash" };
+    expect(other.status).toBe(404);
+  });
+
+  it("charts the new daily series like any metric: VO2 max, workout and session minutes, daytime heart rate", async () => {
+    const { GET } = await import("@/app/api/metrics/[metric]/route");
+    const get = async (metric: string, from = FIRST) => (await call(GET as Handler, `/api/metrics/${metric}?from=${from}&to=${LAST}`, { metric })).json();
+    const vo2 = await get("vo2max.vo2_max");
+    expect(vo2.summary.n).toBe(records.list("vO2_max").filter((d) => String(d.day) >= FIRST).length);
+    const minutes = await get("workout.minutes");
+    // 0 on worn days without a workout, the day's total on the others
+    expect(minutes.summary.n).toBe(docs.daily_activity.length);
+    const day = workoutDay();
+    const i = (Date.parse(day) - Date.parse(FIRST)) / 86_400_000;
+    const sum = records.list("workout").filter((w) => w.day === day).reduce((a, w) => a + (Date.parse(String(w.end_datetime)) - Date.parse(String(w.start_datetime))) / 1000, 0);
+    expect(minutes.value[i]).toBe(Math.round(sum));
+    expect((await get("session.minutes")).summary.n).toBe(docs.daily_activity.length);
+    const hr = await get("heartrate.daytime_mean", "2024-06-05");
+    expect(hr.summary.n).toBeGreaterThan(20);
+    expect(hr.summary.min).toBeGreaterThan(40);
+    const low = await get("heartrate.daytime_min", "2024-06-05");
+    expect(low.summary.max).toBeLessThanOrEqual(hr.summary.max);
+  });
+
+  it("shows the ring app's tags as read-only Ringside tags, in day notes and in tagged-versus-untagged comparisons", async () => {
+    const tags = await import("@/app/api/tags/route");
+    const list = await (await call(tags.GET as Handler, "/api/tags")).json();
+    const alcohol = list.ringTags.find((t: { id: string }) => t.id === "ring:tag_generic_alcohol");
+    const want = new Set(records.list("enhanced_tag").filter((e) => e.tag_type_code === "tag_generic_alcohol").map((e) => e.start_day)).size;
+    expect(alcohol).toMatchObject({ name: "Alcohol", days: want, source: "ring" });
+    const custom = records.list("enhanced_tag").find((e) => e.tag_type_code === "custom");
+    if (custom) expect(list.ringTags.some((t: { id: string; name: string }) => t.id === `ring:custom:${custom.custom_name}` && t.name === custom.custom_name)).toBe(true);
+
+    const cmp = await import("@/app/api/tags/[id]/comparison/route");
+    const c = await (await call(cmp.GET as Handler, `/api/tags/ring:tag_generic_alcohol/comparison?metric=sleep.score&lag=1`, { id: "ring:tag_generic_alcohol" })).json();
+    expect(c.tag).toMatchObject({ id: "ring:tag_generic_alcohol", source: "ring" });
+    expect(c.comparison.tagged.n + c.comparison.untagged.n).toBeGreaterThan(100);
+    expect(c.comparison.tagged.n).toBeGreaterThan(0);
+    const missing = await call(cmp.GET as Handler, `/api/tags/ring:tag_generic_nothing/comparison?metric=sleep.score`, { id: "ring:tag_generic_nothing" });
+    expect(missing.status).toBe(404);
+
+    const one = await import("@/app/api/tags/[id]/route");
+    const patch = await call(one.PATCH as Handler, "/api/tags/ring:tag_generic_alcohol", { id: "ring:tag_generic_alcohol" }, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "booze" }) });
+    expect(patch.status).toBe(403);
+    expect((await patch.json()).error.code).toBe("forbidden");
+    expect((await call(one.DELETE as Handler, "/api/tags/ring:tag_generic_alcohol", { id: "ring:tag_generic_alcohol" }, { method: "DELETE" })).status).toBe(403);
+
+    const notes = await import("@/app/api/notes/route");
+    const n = await (await call(notes.GET as Handler, `/api/notes?from=${FIRST}&to=${LAST}`)).json();
+    const tagged = n.days.filter((d: { ringTags: Array<{ id: string }> }) => d.ringTags.some((t) => t.id === "ring:tag_generic_alcohol")).length;
+    expect(tagged).toBe(want);
+  });
+
+  it("puts the ring's battery and firmware, today's workouts, bedtime and rest mode on Today", async () => {
+    const { GET } = await import("@/app/api/days/latest/route");
+    const t = await (await call(GET as Handler, "/api/days/latest")).json();
+    expect(t.records.battery.level).toEqual(expect.any(Number));
+    expect(t.records.ring.firmware).toBe(records.list("ring_configuration").at(-1)!.firmware_version);
+    expect(t.records.workouts.map((w: { id: string }) => w.id)).toEqual(records.list("workout").filter((w) => w.day === t.day).map((w) => w.id));
+    expect(t.metrics["heartrate.daytime_mean"]?.value).toEqual(expect.any(Number));
+    expect(t.metrics["vo2max.vo2_max"]?.value).toBe(records.list("vO2_max").at(-1)!.vo2_max);
   });
 });
 
@@ -259,7 +404,8 @@ describe("preferences and deleting my data", () => {
     expect(res.status).toBe(200);
     const { rawDb } = await import("@/lib/db");
     const n = (t: string, u: string) => (rawDb().prepare(`SELECT COUNT(*) AS n FROM ${t} WHERE userId = ?`).get(u) as { n: number }).n;
-    for (const t of ["daily_sleep", "sleep_period", "daily_activity", "day_note", "tag"]) expect(n(t, "u-dash")).toBe(0);
+    for (const t of ["daily_sleep", "sleep_period", "daily_activity", "day_note", "tag", "workout", "ring_session", "enhanced_tag", "ring_tag", "vo2_max", "sleep_time", "rest_mode_period", "ring_configuration", "heart_rate", "ring_battery_level"]) expect(n(t, "u-dash"), t).toBe(0);
+    expect(n("heart_rate", "u-other")).toBeGreaterThan(0);
     expect(n("daily_sleep", "u-other")).toBe(docs.daily_sleep.length);
   });
 });

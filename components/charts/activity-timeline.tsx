@@ -4,19 +4,28 @@ import { formatDuration } from "@/lib/metrics/format";
 import { linearScale } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 
-/** The activity day (04:00 to 04:00) as a strip of 5-minute activity classes. */
+/** A workout or session on the timeline (minutes on the same clock as the segments). */
+export type TimelineEvent = { start: number; end: number; kind: "workout" | "session"; label: string };
+
+/**
+ * The activity day (04:00 to 04:00) as a strip of 5-minute activity classes, with the day's
+ * workouts and sessions marked above it.
+ */
 export function ActivityTimeline({
   segments,
   minutes,
   label,
+  events = [],
 }: {
   segments: Segment<ActivityClass>[];
   minutes: Record<ActivityClass, number>;
   label: string;
+  events?: TimelineEvent[];
 }) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const ready = useChartReady<HTMLDivElement>(width > 0 && segments.length > 0);
-  const height = 58;
+  const top = events.length ? 14 : 0;
+  const height = 58 + top;
   const left = 4;
   const right = 4;
   const start = segments[0]?.start ?? 240;
@@ -24,9 +33,10 @@ export function ActivityTimeline({
   const x = linearScale([start, end], [left, Math.max(left + 10, width - right)]);
   const ticks: number[] = [];
   for (let t = Math.ceil(start / 180) * 180; t <= end; t += 180) ticks.push(t);
-  const summary = ACTIVITY_CLASSES.filter((c) => minutes[c] > 0)
-    .map((c) => `${ACTIVITY_CLASS_LABELS[c]} ${formatDuration(minutes[c] * 60)}`)
-    .join(", ");
+  const summary = [
+    ...ACTIVITY_CLASSES.filter((c) => minutes[c] > 0).map((c) => `${ACTIVITY_CLASS_LABELS[c]} ${formatDuration(minutes[c] * 60)}`),
+    ...events.map((e) => `${e.label} ${formatClock(e.start)}–${formatClock(e.end)}`),
+  ].join(", ");
   return (
     <figure className="m-0">
       <div
@@ -39,13 +49,18 @@ export function ActivityTimeline({
       >
         {width > 0 ? (
           <svg width={width} height={height} role="img" aria-label={`${label}. ${summary}.`}>
-            <rect x={left} y={6} width={width - left - right} height={28} rx={6} fill="var(--chart-grid)" opacity={0.4} />
+            {events.map((e, i) => (
+              <rect key={`e${i}`} data-event={e.kind} x={x(e.start)} y={3} width={Math.max(3, x(e.end) - x(e.start))} height={8} rx={3} fill={e.kind === "workout" ? "var(--workout)" : "var(--session)"}>
+                <title>{`${e.label} ${formatClock(e.start)}–${formatClock(e.end)}`}</title>
+              </rect>
+            ))}
+            <rect x={left} y={6 + top} width={width - left - right} height={28} rx={6} fill="var(--chart-grid)" opacity={0.4} />
             {segments.map((s, i) => (
-              <rect key={i} x={x(s.start)} y={6} width={Math.max(0.8, x(s.end) - x(s.start))} height={28} fill={`var(--act-${s.kind})`} />
+              <rect key={i} x={x(s.start)} y={6 + top} width={Math.max(0.8, x(s.end) - x(s.start))} height={28} fill={`var(--act-${s.kind})`} />
             ))}
             {ticks.map((t) => (
               <g key={t}>
-                <line x1={x(t)} x2={x(t)} y1={34} y2={38} stroke="var(--chart-text)" opacity={0.5} />
+                <line x1={x(t)} x2={x(t)} y1={34 + top} y2={38 + top} stroke="var(--chart-text)" opacity={0.5} />
                 <text x={x(t)} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
                   {formatClock(t)}
                 </text>
@@ -55,6 +70,18 @@ export function ActivityTimeline({
         ) : null}
       </div>
       <figcaption className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+        {events.some((e) => e.kind === "workout") ? (
+          <span className="inline-flex items-center gap-1.5">
+            <span aria-hidden className="h-2.5 w-2.5 rounded-sm" style={{ background: "var(--workout)" }} />
+            Workout
+          </span>
+        ) : null}
+        {events.some((e) => e.kind === "session") ? (
+          <span className="inline-flex items-center gap-1.5">
+            <span aria-hidden className="h-2.5 w-2.5 rounded-sm" style={{ background: "var(--session)" }} />
+            Session
+          </span>
+        ) : null}
         {ACTIVITY_CLASSES.map((c) => (
           <span key={c} className="inline-flex items-center gap-1.5">
             <span aria-hidden className="h-2.5 w-2.5 rounded-sm ring-1 ring-inset ring-slate-300/60 dark:ring-slate-600/60" style={{ background: `var(--act-${c})` }} />

@@ -32,3 +32,15 @@ export const LazyScatterPlot = dynamic(() => import("@/components/charts/scatter
   ssr: false,
   loading: box(320),
 });
+export const LazyDayHeartRate = dynamic(() => import("@/components/charts/day-heart-rate").then((m) => m.DayHeartRate), {
+  ssr: false,
+  loading: box(220),
+});
+export const LazyWorkoutCurve = dynamic(() => import("@/components/charts/workout-curve").then((m) => m.WorkoutCurve), {
+  ssr: false,
+  loading: box(200),
+});
+export const LazyWeeklyWorkouts = dynamic(() => import("@/components/charts/weekly-workouts").then((m) => m.WeeklyWorkouts), {
+  ssr: false,
+  loading: box(240),
+});

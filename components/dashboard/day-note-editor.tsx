@@ -134,6 +134,16 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
           className={cn(inputClass, "mt-1 w-full resize-y")}
         />
       </div>
+      {note?.ringTags.length ? (
+        <p className="flex flex-wrap items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400" data-testid="note-ring-tags">
+          From the ring app:
+          {note.ringTags.map((t) => (
+            <span key={t.id} title="Entered in the ring's app (read-only)" className="rounded-full bg-teal-50 px-2 py-0.5 font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800">
+              #{t.name}
+            </span>
+          ))}
+        </p>
+      ) : null}
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={save.isPending || (!dirty && !draft.trim())}>
           {save.isPending ? "Saving…" : "Save"}

@@ -1,4 +1,5 @@
 "use client";
+import { CHARTED_COLLECTIONS } from "@/lib/metrics/catalog";
 import { todayIn } from "@/lib/metrics/days";
 import { cn } from "@/components/ui/cn";
 import { freshnessOf } from "@/components/dashboard/freshness";
@@ -9,14 +10,19 @@ const SHORT: Record<string, string> = {
   daily_spo2: "SpO₂",
   daily_cardiovascular_age: "CV age",
   sleep: "Sleep periods",
+  vO2_max: "VO₂ max",
 };
 
 const DOT = { fresh: "bg-emerald-500", stale: "bg-amber-500", problem: "bg-rose-500", idle: "bg-slate-400" };
 
-/** One chip per collection: how fresh its data is. */
+/** One chip per collection that has charts: how fresh its data is (the Sync page lists them all). */
 export function FreshnessChips({ ranges }: { ranges: CollectionRange[] }) {
   const status = useSyncStatus();
-  const items = freshnessOf(ranges, status.data, todayIn());
+  const items = freshnessOf(
+    ranges.filter((r) => CHARTED_COLLECTIONS.includes(r.collection)),
+    status.data,
+    todayIn(),
+  );
   return (
     <ul aria-label="Data freshness" data-testid="freshness-chips" className="flex flex-wrap gap-1.5">
       {items.map((f) => (

@@ -38,10 +38,10 @@ export function useDeleteTag() {
 }
 
 /** A metric on days with the tag against days without it. */
-export function useTagComparison(tagId: number | null, metric: MetricId, lag: 0 | 1) {
+export function useTagComparison(tagId: number | string | null, metric: MetricId, lag: 0 | 1) {
   return useQuery({
     queryKey: queryKeys.tagComparison.one(tagId, metric, lag),
-    queryFn: () => apiFetch<TagComparisonResponse>(withQuery(`/api/tags/${tagId}/comparison`, { metric, lag })),
+    queryFn: () => apiFetch<TagComparisonResponse>(withQuery(`/api/tags/${encodeURIComponent(String(tagId))}/comparison`, { metric, lag })),
     enabled: tagId !== null,
   });
 }

@@ -4,6 +4,7 @@ import {
   missingCollections,
   normalizeScopes,
   SCOPE_LABELS,
+  scopeBrings,
   SHARED_ITEM_LABELS,
 } from "@/lib/auth/scopes";
 import type { SettingsPageData } from "@/lib/services/settings";
@@ -81,7 +82,10 @@ export function ConnectionSection({
           {granted.length > 0 ? (
             <ul className="list-disc pl-5">
               {granted.map((s) => (
-                <li key={s}>{SCOPE_LABELS[s]}</li>
+                <li key={s} data-scope={s}>
+                  <span className="font-medium">{SCOPE_LABELS[s]}</span>
+                  <span className="text-slate-600 dark:text-slate-400">: {scopeBrings(s).join("; ")}</span>
+                </li>
               ))}
             </ul>
           ) : (

@@ -47,7 +47,7 @@ export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: n
         </div>
       )}
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        <span data-testid="documents">{count(c.documents)}</span> documents
+        <span data-testid="documents">{count(c.documents)}</span> {c.unit}
         {c.newestDay && <> · newest day <span data-testid="newest-day">{c.newestDay}</span></>}
         {fetching ? (
           <>

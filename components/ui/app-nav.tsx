@@ -4,6 +4,7 @@ import { NavLinks } from "@/components/ui/nav-links";
 const LINKS = [
   { href: "/", label: "Today" },
   { href: "/trends", label: "Trends" },
+  { href: "/workouts", label: "Workouts" },
   { href: "/calendar", label: "Calendar" },
   { href: "/correlations", label: "Correlations" },
   { href: "/notes", label: "Notes" },

@@ -176,7 +176,7 @@ export async function countListRequests(emulatorUrl: string, ringUserId?: string
   let total = 0;
   for (const r of requests) {
     if (ringUserId && r.user_id && r.user_id !== ringUserId) continue;
-    const m = /^\/v2\/usercollection\/([a-z0-9_]+)$/.exec(r.path.split("?")[0]!);
+    const m = /^\/v2\/usercollection\/([A-Za-z0-9_]+)$/.exec(r.path.split("?")[0]!);
     if (!m || !(m[1]! in BENCH_COLLECTIONS)) continue;
     byCollection[m[1]!] = (byCollection[m[1]!] ?? 0) + 1;
     total++;
@@ -218,7 +218,8 @@ export function ingestFromLog(lines: readonly string[], userId: string): IngestL
     } catch {
       continue;
     }
-    if (entry.msg !== "backfill finished" || entry.userId !== userId) continue;
+    // the document collections' lines (the time series have their own: heart-rate.ts)
+    if (entry.msg !== "backfill finished" || entry.userId !== userId || !(String(entry.collection) in BENCH_COLLECTIONS)) continue;
     out.collections++;
     out.ingestMs += Number(entry.ingestMs ?? 0);
     out.mapMs += Number(entry.mapMs ?? 0);
@@ -271,12 +272,14 @@ export function rawUpsertBaseline(file: string, userId: string, docs: ReadonlyMa
         `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ` +
           `ON CONFLICT(${key}) DO UPDATE SET ${updatable.map((c) => `"${c}" = excluded."${c}"`).join(", ")}`,
       );
+      const dayField = getResource(collection).dayField;
       const rows = list.map((d) => {
         const contributors = (d.contributors ?? {}) as Record<string, unknown>;
         const values: Record<string, unknown> = {
           userId,
           documentId: d.id ?? null,
-          day: d.day,
+          // the document's day (tags and rest mode: start_day; the ring's configuration: none)
+          day: dayField ? d[dayField] : null,
           raw: JSON.stringify(d),
           syncedAt,
         };

@@ -16,6 +16,25 @@ export type BenchResult = {
     ingest_ratio: number;
   };
   trends: { p50_ms: number; p95_ms: number; raw_p95_ms: number; ratio: number };
+  /** the 5-year heart-rate backfill of the same connect, and one day's curve read */
+  heart_rate: {
+    years: number;
+    samples: number;
+    wall_s: number;
+    requests: number;
+    min_requests: number;
+    ingest_s: number;
+    raw_ingest_s: number;
+    ingest_ratio: number;
+    day_read_p95_ms: number;
+    raw_day_read_p95_ms: number;
+    day_read_ratio: number;
+  };
+  /** the same samples stored one row per sample against packed per person and UTC day (the layout's choice) */
+  heart_rate_layouts: {
+    rows: { ingest_s: number; mb: number; day_read_p95_ms: number };
+    packed: { ingest_s: number; mb: number; day_read_p95_ms: number };
+  };
   webhooks: { acks_per_s: number; p99_ms: number; concurrency: number; duration_s: number };
   pages: { today: { charts_ms: number; js_gzip_kb: number }; trends: { charts_ms: number; js_gzip_kb: number } };
   memory: { idle_mb: number; peak_backfill_mb: number };
@@ -39,6 +58,30 @@ export function checkTargets(r: BenchResult): Check[] {
       value: `${r.backfill.requests} vs ${r.backfill.min_requests} = ${Math.round(reqRatio * 100) / 100}×`,
       target: "≤ 1.1×",
       ok: reqRatio <= 1.1,
+    },
+    {
+      measure: "5-year heart-rate backfill wall time",
+      value: `${r.heart_rate.wall_s} s (${r.heart_rate.samples} samples)`,
+      target: "≤ 10 s",
+      ok: r.heart_rate.wall_s <= 10,
+    },
+    {
+      measure: "Heart-rate requests vs minimum",
+      value: `${r.heart_rate.requests} vs ${r.heart_rate.min_requests} = ${r.heart_rate.min_requests > 0 ? Math.round((r.heart_rate.requests / r.heart_rate.min_requests) * 100) / 100 : "∞"}×`,
+      target: "≤ 1.1×",
+      ok: r.heart_rate.min_requests > 0 && r.heart_rate.requests / r.heart_rate.min_requests <= 1.1,
+    },
+    {
+      measure: "Heart-rate ingest vs raw insert",
+      value: `${r.heart_rate.ingest_s} s vs ${r.heart_rate.raw_ingest_s} s = ${r.heart_rate.ingest_ratio}×`,
+      target: "≤ 2×",
+      ok: r.heart_rate.ingest_ratio <= 2,
+    },
+    {
+      measure: "One day's heart-rate curve p95",
+      value: `${r.heart_rate.day_read_p95_ms} ms vs raw query ${r.heart_rate.raw_day_read_p95_ms} ms = ${r.heart_rate.day_read_ratio}×`,
+      target: "milliseconds (≤ 5 ms)",
+      ok: r.heart_rate.day_read_p95_ms <= 5,
     },
     {
       measure: "Trends API p95 vs raw query",
@@ -89,6 +132,20 @@ export function isBenchResult(value: unknown): value is BenchResult {
     cores: 0,
     backfill: { years: 0, documents: 0, wall_s: 0, requests: 0, min_requests: 0, ingest_s: 0, raw_ingest_s: 0, ingest_ratio: 0 },
     trends: { p50_ms: 0, p95_ms: 0, raw_p95_ms: 0, ratio: 0 },
+    heart_rate: {
+      years: 0,
+      samples: 0,
+      wall_s: 0,
+      requests: 0,
+      min_requests: 0,
+      ingest_s: 0,
+      raw_ingest_s: 0,
+      ingest_ratio: 0,
+      day_read_p95_ms: 0,
+      raw_day_read_p95_ms: 0,
+      day_read_ratio: 0,
+    },
+    heart_rate_layouts: { rows: { ingest_s: 0, mb: 0, day_read_p95_ms: 0 }, packed: { ingest_s: 0, mb: 0, day_read_p95_ms: 0 } },
     webhooks: { acks_per_s: 0, p99_ms: 0, concurrency: 0, duration_s: 0 },
     pages: { today: { charts_ms: 0, js_gzip_kb: 0 }, trends: { charts_ms: 0, js_gzip_kb: 0 } },
     memory: { idle_mb: 0, peak_backfill_mb: 0 },

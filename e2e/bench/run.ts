@@ -8,6 +8,7 @@
 // Prints a table and writes e2e/bench/results/latest.json. Exit code 0 when it measured
 // (targets missed are reported, not failures); 1 when it could not measure.
 import { spawn } from "node:child_process";
+import Database from "better-sqlite3";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +25,7 @@ import {
   type BenchCollection,
   type Doc,
 } from "./backfill";
+import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { readRssMb, sampleRss } from "./memory";
 import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
@@ -46,6 +48,8 @@ const PUBLIC_APP_URL = `http://localhost:${APP_PORT}`;
 const YEARS = 5;
 const HISTORY_DAYS = 1826;
 const PAGE_SIZE = 100;
+/** the emulator's time-series page (RING_EMULATOR_TIMESERIES_PAGE_SIZE, facts §2.2: about 1,000 rows) */
+const SERIES_PAGE_SIZE = 1000;
 const CLIENT = { client_id: "ringside-bench", client_secret: "ringside-bench-secret-0123456789", approved: true };
 const TREND_METRIC = { id: "sleep.score", table: "daily_sleep", column: "score" };
 const WEBHOOK_CONNECTIONS = 10;
@@ -54,6 +58,29 @@ const PAGE_RUNS = 5;
 const TIME_LIMIT_MS = 9.5 * 60_000;
 
 const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
+
+/** Polls the app's database until a collection's backfill of a person (by e-mail) is done; the moment it was seen. */
+async function waitForSeries(dbFile: string, email: string, collection: string, timeoutMs: number): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  let db: Database.Database | null = null;
+  try {
+    for (;;) {
+      if (!db && fs.existsSync(dbFile)) {
+        db = new Database(dbFile, { readonly: true, fileMustExist: true });
+        db.pragma("busy_timeout = 5000");
+      }
+      const row = db?.prepare(`SELECT s.backfillDoneAt, s.status FROM sync_state s JOIN "User" u ON u.id = s.userId WHERE lower(u.email) = lower(?) AND s.collection = ?`).get(email, collection) as
+        | { backfillDoneAt: string | null; status: string }
+        | undefined;
+      if (row?.backfillDoneAt) return performance.now();
+      if (row && ["error", "not_shared", "expired", "paused"].includes(row.status)) throw new Error(`${collection} backfill stopped: ${row.status}`);
+      if (performance.now() > deadline) throw new Error(`${collection} backfill not done within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    db?.close();
+  }
+}
 
 async function json<T>(url: string, init?: RequestInit): Promise<T> {
   const res = await fetch(url, init);
@@ -107,6 +134,7 @@ async function main(): Promise<void> {
       RING_EMULATOR_APP_RATE_LIMIT: "10000000",
       RING_EMULATOR_HISTORY_DAYS: String(HISTORY_DAYS),
       RING_EMULATOR_PAGE_SIZE: String(PAGE_SIZE),
+      RING_EMULATOR_TIMESERIES_PAGE_SIZE: String(SERIES_PAGE_SIZE),
       RING_EMULATOR_WEBHOOK_DELAY_MS: "1000",
     });
     const emu = emulator.url;
@@ -152,14 +180,22 @@ async function main(): Promise<void> {
     for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(emu, user.user_id, c));
     const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);
     const minRequests = minimumRequests([...docs.values()].map((d) => d.length), PAGE_SIZE);
+    // the heart-rate samples (the raw baseline's and the layouts' input; the emulator generates
+    // a time series per requested day, so this warms nothing the backfill will ask for)
+    const heart = await emulatorHeartRate(emu, user.user_id);
+    const minSeriesRequests = Math.ceil(heart.length / SERIES_PAGE_SIZE);
     await fetch(`${emu}/_emulator/requests`, { method: "DELETE" });
     log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
 
     const rss = sampleRss(app.serverPid, 50);
     const connected = await connectThroughOAuth(APP_URL, email);
+    // both watched at once: each one's end is seen when it happens
+    const heartWait = waitForSeries(dbFile, email, "heartrate", 180_000);
     const { doneAt, state } = await waitForBackfill(dbFile, email, { timeoutMs: 180_000, pollMs: 20 });
+    const heartDoneAt = await heartWait;
     const peak = rss.stop();
     const wallS = (doneAt - connected.allowedAt) / 1000;
+    const heartWallS = (heartDoneAt - connected.allowedAt) / 1000;
     if (state.documents !== documents) throw new Error(`stored ${state.documents} documents, the emulator has ${documents}`);
     const requests = await countListRequests(emu, user.user_id);
     const userId = state.userId!;
@@ -177,8 +213,38 @@ async function main(): Promise<void> {
       rawRuns.push(rawUpsertBaseline(file, userId, docs).ms);
     }
     const rawMs = median(rawRuns);
-    docs.clear(); // 14,000 parsed documents: not kept through the measures that follow
+    docs.clear(); // 20,000 parsed documents: not kept through the measures that follow
     log(`backfill: ${round(wallS, 2)} s, ${requests.total} requests (minimum ${minRequests}), ingest ${round(ingest.ingestMs)} ms (map ${round(ingest.mapMs)} ms) vs raw ${round(rawMs)} ms, peak RSS ${round(peak.peakMb, 0)} MB`);
+
+    // ---------------------------------------------------------------- 1b. Heart rate
+    const heartStored = (() => {
+      const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+      try {
+        return Number((db.prepare(`SELECT COALESCE(SUM(count), 0) AS n FROM heart_rate WHERE userId = ?`).get(userId) as { n: number }).n);
+      } finally {
+        db.close();
+      }
+    })();
+    if (heartStored !== heart.length) throw new Error(`stored ${heartStored} heart-rate samples, the emulator has ${heart.length}`);
+    const heartRequests = await countSeriesRequests(emu, user.user_id);
+    let heartIngest = seriesIngestFromLog(app.lines, userId, "heartrate");
+    for (let i = 0; i < 100 && !heartIngest; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      heartIngest = seriesIngestFromLog(app.lines, userId, "heartrate");
+    }
+    if (!heartIngest) throw new Error(`no "backfill finished" log line for heart rate`);
+    const rawHeartFile = path.join(DATA, "raw-heart-rate.db");
+    const rawHeartRuns: number[] = [];
+    for (let i = 0; i < 3; i++) rawHeartRuns.push(rawSampleInsert(rawHeartFile, userId, heart).ms);
+    const rawHeartMs = median(rawHeartRuns);
+    const heartDays = [...new Set(heart.map((r) => r.timestamp.slice(0, 10)))];
+    const dayReads = measureDayReads({ appDb: dbFile, rawDb: rawHeartFile, userId, days: heartDays, warmup: 100, iterations: 1000 });
+    const layouts = compareLayouts(DATA, userId, heart);
+    heart.length = 0;
+    log(
+      `heart rate: ${heartStored} samples in ${round(heartWallS, 2)} s, ${heartRequests} requests (minimum ${minSeriesRequests}), ingest ${round(heartIngest.ingestMs)} ms vs raw insert ${round(rawHeartMs)} ms; ` +
+        `a day's curve p95 ${dayReads.p95_ms} ms vs raw ${dayReads.raw_p95_ms} ms; layouts: rows ${JSON.stringify(layouts.rows)}, packed ${JSON.stringify(layouts.packed)}`,
+    );
 
     // ---------------------------------------------------------------- 2. Trends API
     const to = user.last_day;
@@ -254,6 +320,20 @@ async function main(): Promise<void> {
         ingest_ratio: ratio(ingest.ingestMs, rawMs, 2),
       },
       trends: { p50_ms: trends.p50_ms, p95_ms: trends.p95_ms, raw_p95_ms: trends.raw_p95_ms, ratio: trends.ratio },
+      heart_rate: {
+        years: YEARS,
+        samples: heartStored,
+        wall_s: round(heartWallS, 2),
+        requests: heartRequests,
+        min_requests: minSeriesRequests,
+        ingest_s: round(heartIngest.ingestMs / 1000, 3),
+        raw_ingest_s: round(rawHeartMs / 1000, 3),
+        ingest_ratio: ratio(heartIngest.ingestMs, rawHeartMs, 2),
+        day_read_p95_ms: dayReads.p95_ms,
+        raw_day_read_p95_ms: dayReads.raw_p95_ms,
+        day_read_ratio: ratio(dayReads.p95_ms, dayReads.raw_p95_ms, 2),
+      },
+      heart_rate_layouts: layouts,
       webhooks: { acks_per_s: hooks.acks_per_s, p99_ms: hooks.p99_ms, concurrency: hooks.concurrency, duration_s: hooks.duration_s },
       pages: {
         today: { charts_ms: today.charts_ms, js_gzip_kb: today.js_gzip_kb },

@@ -12,7 +12,7 @@ import { ringsideExportSchema } from "@/lib/sync/import";
 import { alertChannelInputSchema, alertRuleInputSchema, timeZoneSchema } from "@/lib/alerts/schemas";
 import { ALERT_CHANNEL_KINDS, ALERT_RULE_KINDS } from "@/lib/alerts/catalog";
 import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
-import { STATE_TABLES, fingerprint, openAppDb, waitFor } from "./support/app-db";
+import { STATE_TABLES, fingerprint, openAppDb, waitFor, SYNCED } from "./support/app-db";
 import { asEnvelope, callAction, type ActionArg } from "./support/actions";
 import { Browser, connect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
@@ -30,6 +30,7 @@ let db: Database.Database;
 let owner: Browser;
 let member: Browser;
 let ownerTagId = 0;
+let ownerWorkoutId = "";
 let day = "";
 const tally = { requests: 0, statuses: {} as Record<string, number>, routes: 0, actions: 0 };
 
@@ -39,11 +40,12 @@ beforeAll(async () => {
   owner = (await connect(`owner-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   member = (await connect(`member-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   db = openAppDb(app.dbFile);
-  await waitFor("the backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 16, {
+  await waitFor("the backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length, {
     timeoutMs: 120_000,
     intervalMs: 200,
   });
   day = (db.prepare(`SELECT MAX(day) AS d FROM daily_sleep`).get() as { d: string }).d;
+  ownerWorkoutId = (db.prepare(`SELECT documentId FROM workout ORDER BY day DESC LIMIT 1`).get() as { documentId: string } | undefined)?.documentId ?? "none";
   const tag = await owner.json<{ id: number }>("/api/tags", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "chaos-tag" }) });
   expect(tag.status).toBe(201);
   ownerTagId = tag.body.id;
@@ -147,7 +149,14 @@ type RouteCase = {
 };
 
 const dayPath = (prefix: string, suffix = "") => junkSegment.filter((s) => !schemas.daySchema.safeParse(decodeSafe(s)).success).map((s) => `${prefix}${s}${suffix}`);
-const idPath = (prefix: string, suffix = "") => junkSegment.filter((s) => !schemas.tagIdParamsSchema.safeParse({ id: decodeSafe(s) }).success).map((s) => `${prefix}${s}${suffix}`);
+/** A tag id that is not one of the person's own: junk, and the ring app's (read-only: 403, or 404 when there is no such tag). */
+const idPath = (prefix: string, suffix = "") =>
+  fc
+    .oneof(
+      junkSegment.filter((s) => !schemas.tagRefParamsSchema.safeParse({ id: decodeSafe(s) }).success),
+      fc.constantFrom("ring%3Atag_generic_alcohol", "ring:tag_generic_caffeine", "ring:custom:Magnesium", "ring:", `ring:${"x".repeat(400)}`),
+    )
+    .map((s) => `${prefix}${s}${suffix}`);
 function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -249,6 +258,17 @@ const ROUTES: Record<string, RouteCase> = {
     path: () => "/api/tags",
     body: { schema: schemas.createTagBodySchema, fields: { name: fc.string({ minLength: 1, maxLength: 10 }), color: fc.constantFrom("#112233", null) } },
     mutates: true,
+  },
+  "GET /api/workouts": {
+    kind: "user",
+    path: () => "/api/workouts",
+    query: { schema: schemas.listWorkoutsQuerySchema, fields: { activity: fc.constantFrom("running", "cycling"), intensity: fc.constantFrom("easy", "hard"), ...rangeFields() } },
+  },
+  "GET /api/workouts/[id]": {
+    kind: "user",
+    path: () => `/api/workouts/${ownerWorkoutId}`,
+    // anything that is not one of the person's workouts: 404 (an id) or 422 (too long)
+    badPath: fc.oneof(junkSegment, fc.constant("x".repeat(300))).map((s) => `/api/workouts/${s}`),
   },
   "GET /api/webhooks/ring": { kind: "webhook", path: () => "/api/webhooks/ring" },
   "POST /api/webhooks/ring": { kind: "webhook", path: () => "/api/webhooks/ring" },

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDatabase } from "@/lib/db/backup.mjs";
-import { COLLECTIONS, TABLE_OF, countStored, diffWithEmulator, openAppDb, summarize, waitFor } from "./support/app-db";
+import { COLLECTIONS, TABLE_OF, countStored, diffWithEmulator, openAppDb, summarize, waitFor, SYNCED } from "./support/app-db";
 import { connect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
 import { ALLOWED_DOMAIN, pick } from "./support/env";
@@ -123,7 +123,7 @@ describe("[CHAOS 9] durability", () => {
     handles.push(db);
     await waitFor(
       "the resumed backfill",
-      () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === COLLECTIONS.length,
+      () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
       { timeoutMs: 180_000, intervalMs: 200 },
     );
     for (const c of COLLECTIONS) {

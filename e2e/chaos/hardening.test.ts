@@ -16,7 +16,7 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/emulator/webhooks";
 import { fingerprint as tokenFingerprint } from "@/lib/emulator/store";
-import { STATE_TABLES, fingerprint, openAppDb, waitFor } from "./support/app-db";
+import { STATE_TABLES, fingerprint, openAppDb, waitFor, SYNCED } from "./support/app-db";
 import { asEnvelope, callAction } from "./support/actions";
 import { Browser, connect, consent, finishConnect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
@@ -61,7 +61,7 @@ async function mainApp(): Promise<ProdApp> {
   owner = c.browser;
   db = openAppDb(app.dbFile);
   ({ id: ownerId, ringUserId: ownerRing } = db.prepare(`SELECT id, ringUserId FROM "User" WHERE email = ?`).get(email) as { id: string; ringUserId: string });
-  await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(ownerId) as { n: number }).n === 8, {
+  await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(ownerId) as { n: number }).n === SYNCED.length, {
     timeoutMs: 120_000,
     intervalMs: 200,
   });
@@ -277,13 +277,24 @@ describe("[CHAOS 10] hardening", () => {
       `/api/days/latest?day=9999-12-31`,
       `/api/days/9999-12-31`,
       `/api/notes/0001-01-01`,
+      `/api/workouts?to=9999-12-31`,
+      `/api/workouts?from=2000-01-01&to=2099-12-31`,
+      `/api/workouts?activity=${"x".repeat(200)}`,
+      `/api/export?collection=heartrate&format=csv&from=2000-01-01&to=2099-12-31`,
     ];
     const statuses: Record<string, number> = {};
     for (const p of abuse) statuses[p] = await expectRefusal(p, owner.fetch(p));
     await healthy(a, pid);
     // One end inside the window: answered, and bounded.
     const bounded: Record<string, number> = {};
-    for (const p of [`/api/tags/${tagId}/comparison?metric=activity.steps&to=2099-12-31`, `/api/tags/${tagId}/comparison?metric=activity.steps&from=2000-01-01`, `/api/metrics/sleep.score?to=2099-12-31`, `/api/correlations?x=sleep.score&y=readiness.score&from=2000-01-01`]) {
+    for (const p of [
+      `/api/tags/${tagId}/comparison?metric=activity.steps&to=2099-12-31`,
+      `/api/tags/${tagId}/comparison?metric=activity.steps&from=2000-01-01`,
+      `/api/metrics/sleep.score?to=2099-12-31`,
+      `/api/correlations?x=sleep.score&y=readiness.score&from=2000-01-01`,
+      `/api/metrics/heartrate.daytime_mean?to=2099-12-31`,
+      `/api/workouts?from=2000-01-01`,
+    ]) {
       const r = await owner.json<{ from: string; to: string }>(p);
       expect({ p, status: r.status }).toEqual({ p, status: 200 });
       const days = (Date.parse(r.body.to) - Date.parse(r.body.from)) / 86_400_000 + 1;
@@ -338,7 +349,7 @@ describe("[CHAOS 10] hardening", () => {
     const file = Buffer.from(head + ",{}".repeat(Math.floor((IMPORT_MB * MB - head.length - 3) / 3)) + "]}}");
     await check("import 40 MB, declared", () => post("/api/import", { method: "POST", headers: same, body: file }));
     await check("import 40 MB, chunked", () => post("/api/import", { method: "POST", headers: same, body: streamed(IMPORT_MB * MB, ",{}", head, "]}}").body, duplex: "half" }));
-    await check("import 200 MB declared", () => post("/api/import", { method: "POST", headers: same, body: Buffer.alloc(200 * MB, 0x78) }));
+    await check("import 300 MB declared", () => post("/api/import", { method: "POST", headers: same, body: Buffer.alloc(300 * MB, 0x78) }));
     // The exposed path: a webhook body with no content-length.
     let hook = streamed(WEBHOOK_MB * MB, "x");
     await check(`webhook ${WEBHOOK_MB} MB, chunked`, () => {

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NUMERIC_METRICS } from "@/lib/metrics/catalog";
-import { COLLECTIONS, TABLE_OF, openAppDb, waitFor } from "./support/app-db";
+import { COLLECTIONS, SERIES_TABLES, SYNCED, TABLE_OF, openAppDb, waitFor } from "./support/app-db";
 import { asEnvelope, callAction } from "./support/actions";
 import { Browser, connect, consent, finishConnect, startConnect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
@@ -20,7 +20,7 @@ let emu: Emulator;
 let app: ProdApp;
 let db: Database.Database;
 const tag = crypto.randomBytes(3).toString("hex");
-const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "" };
+const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "", workoutIds: [] as string[], ringTagIds: [] as string[], battery: "" };
 const B = { email: `member-${tag}@invited.chaos.test`, ringUserId: "", userId: "", browser: new Browser(), note: `B-note-${tag}`, tagName: `b-tag-${tag}`, tagId: 0, firstDay: "" };
 let pendingInviteId = "";
 let usedInvitePath = "";
@@ -54,12 +54,15 @@ beforeAll(async () => {
   A.userId = (db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(A.ringUserId) as { id: string }).id;
   B.userId = (db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(B.ringUserId) as { id: string }).id;
   pendingInviteId = (db.prepare(`SELECT id FROM Invite WHERE usedAt IS NULL`).get() as { id: string }).id;
-  await waitFor("both backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * COLLECTIONS.length, {
+  await waitFor("both backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length, {
     timeoutMs: 120_000,
     intervalMs: 200,
   });
   A.days = (db.prepare(`SELECT day FROM daily_sleep WHERE userId = ? ORDER BY day`).all(A.userId) as Array<{ day: string }>).map((r) => r.day);
   for (const c of COLLECTIONS) A.docIds.push(...(await emu.documents(A.ringUserId, c)).map((d) => String(d.id)).filter((id) => id.length >= 16));
+  A.workoutIds = (await emu.documents(A.ringUserId, "workout")).map((d) => String(d.id));
+  A.ringTagIds = [...new Set((await emu.documents(A.ringUserId, "enhanced_tag")).map((d) => (d.custom_name ? `ring:custom:${d.custom_name}` : `ring:${d.tag_type_code}`)))];
+  expect(A.workoutIds.length).toBeGreaterThan(0);
 
   // Each person's notes and tags.
   for (const [p, day] of [
@@ -94,7 +97,7 @@ afterAll(async () => {
 /** Everything of A's: rows of every person-owned table, and A's account and invites. */
 function stateOfA() {
   const rows: Record<string, string> = {};
-  for (const t of [...Object.values(TABLE_OF), "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery"]) {
+  for (const t of [...Object.values(TABLE_OF), ...SERIES_TABLES, "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery"]) {
     rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined })));
   }
   rows.day_tag = JSON.stringify(db.prepare(`SELECT dt.* FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE t.userId = ? ORDER BY dt.rowid`).all(A.userId));
@@ -140,7 +143,13 @@ const PROBES: Record<string, Probe> = {
   "GET /api/notes": async (b) => [await get(b, `/api/notes?${range()}`)],
   "GET /api/sync/settings": async (b) => [await get(b, "/api/sync/settings")],
   "GET /api/sync/status": async (b) => [await get(b, "/api/sync/status")],
-  "GET /api/tags/[id]/comparison": async (b) => [await get(b, `/api/tags/${A.tagId}/comparison?metric=${metric}`)],
+  "GET /api/tags/[id]/comparison": async (b) => [
+    await get(b, `/api/tags/${A.tagId}/comparison?metric=${metric}`),
+    // A's ring-app tags by their ids: B's own (B has none of these days) or not found, never A's days
+    ...(await Promise.all(A.ringTagIds.map((id) => get(b, `/api/tags/${encodeURIComponent(id)}/comparison?metric=${metric}&${range()}`)))),
+  ],
+  "GET /api/workouts": async (b) => [await get(b, `/api/workouts?${range()}`), await get(b, "/api/workouts")],
+  "GET /api/workouts/[id]": async (b) => Promise.all(A.workoutIds.slice(0, 5).map((id) => get(b, `/api/workouts/${encodeURIComponent(id)}`))),
   "GET /api/tags": async (b) => [await get(b, "/api/tags")],
   // Writes aimed at A's resources.
   "PUT /api/notes/[day]": async (b) => [await get(b, `/api/notes/${A.days[0]}`, { method: "PUT", ...json({ text: "B was here", tags: ["b-was-here"] }) })],

@@ -9,7 +9,7 @@ import path from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDatabase } from "@/lib/db/backup.mjs";
-import { COLLECTIONS, openAppDb, waitFor } from "./support/app-db";
+import { openAppDb, waitFor, SYNCED } from "./support/app-db";
 import { callAction } from "./support/actions";
 import { Browser, connect, type SetCookie } from "./support/browser";
 import { ISSUED_DIR, startChaosEmulator, type Emulator } from "./support/emulator";
@@ -64,7 +64,7 @@ describe("[CHAOS 8] secrets", () => {
 
     db = openAppDb(app.dbFile);
     const { id: userId } = db.prepare(`SELECT id FROM "User" WHERE email = ?`).get(email) as { id: string };
-    await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === COLLECTIONS.length, {
+    await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length, {
       timeoutMs: 60_000,
       intervalMs: 200,
     });

@@ -11,28 +11,36 @@ import type { GroupComparison } from "@/lib/metrics/stats";
 import type { Preferences } from "@/lib/api/schemas";
 import type { CalendarResponse, CorrelationResponse, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
+import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
+import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
 import type { ImportResult } from "@/lib/sync/import";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
-export type { CalendarResponse, CollectionRange, CorrelationResponse, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
+export type { CalendarResponse, CollectionRange, CorrelationResponse, DayRecords, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
 
 /** GET /api/metrics/:metric */
 export type SeriesResponse = MetricSeries;
-/** A tag as it appears on a day. */
-export type TagRef = DayNoteEntry["tags"][number];
-/** GET/PUT /api/notes/:day */
-export type DayNote = DayNoteEntry;
+/** A tag as it appears on a day: the person's own (a numeric id) or the ring app's ("ring:…"). */
+export type TagRef = DayNoteEntry["tags"][number] | DayNoteWithRing["ringTags"][number];
+/** GET/PUT /api/notes/:day: the person's note and tags, and the ring app's tags of the day (`ringTags`, read-only) */
+export type DayNote = DayNoteWithRing;
+/** A tag of the ring's app (read-only; id "ring:<code>"). */
+export type RingTag = RingTagSummary;
 /** GET /api/days/:day */
-export type DayResponse = DayDetail & { note: DayNote };
+export type DayResponse = DayDetail & { note: DayNote; records: DayRecords };
+/** GET /api/workouts */
+export type WorkoutsResponse = WorkoutsAnswer;
+/** GET /api/workouts/:id */
+export type WorkoutResponse = WorkoutDetail;
 /** GET /api/notes?from&to */
 export type NotesResponse = { from: string; to: string; days: DayNote[] };
 /** POST /api/tags, PATCH /api/tags/:id */
 export type Tag = TagSummary;
-/** GET /api/tags */
-export type TagsResponse = { tags: Tag[] };
+/** GET /api/tags: the person's own tags, and the ring app's */
+export type TagsResponse = { tags: Tag[]; ringTags: RingTag[] };
 /** GET /api/tags/:id/comparison */
 export type TagComparisonResponse = {
-  tag: Tag;
+  tag: Tag | RingTag;
   metric: MetricId;
   lag: 0 | 1;
   from: string | null;
@@ -71,7 +79,12 @@ export const queryKeys = {
   day: { all: ["day"] as const, one: (day: string) => ["day", day] as const },
   notes: { all: ["notes"] as const, range: (from: string, to: string) => ["notes", { from, to }] as const },
   tags: ["tags"] as const,
-  tagComparison: { all: ["tag-comparison"] as const, one: (tagId: number | null, metric: MetricId, lag: 0 | 1) => ["tag-comparison", { tagId, metric, lag }] as const },
+  tagComparison: { all: ["tag-comparison"] as const, one: (tagId: number | string | null, metric: MetricId, lag: 0 | 1) => ["tag-comparison", { tagId, metric, lag }] as const },
+  workouts: {
+    all: ["workouts"] as const,
+    list: (from: string | null, to: string | null, activity: string | null, intensity: string | null) => ["workouts", { from, to, activity, intensity }] as const,
+    one: (id: string) => ["workouts", "one", id] as const,
+  },
   preferences: ["preferences"] as const,
   syncStatus: ["sync-status"] as const,
 };

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
+import { isRingTagId } from "@/lib/metrics/ring-tags";
 
 /**
  * Days and day ranges, one declaration for every route and server action that takes days.
@@ -107,12 +108,27 @@ export const putDayNoteBodySchema = z.object({
 export const createTagBodySchema = z.object({ name: tagNameSchema, color: tagColorSchema.optional() });
 // PATCH /api/tags/:id
 export const tagIdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/** A tag in a URL: the person's own (its number) or one of the ring app's ("ring:<code>", read-only). */
+export const tagRefParamsSchema = z.object({
+  id: z.union([
+    z.string().refine(isRingTagId, { message: "not a tag of the ring" }).transform((id) => ({ kind: "ring" as const, id })),
+    z.coerce.number().int().positive().max(2_147_483_647).transform((id) => ({ kind: "own" as const, id })),
+  ]),
+});
 export const updateTagBodySchema = z
   .object({ name: tagNameSchema.optional(), color: tagColorSchema.optional() })
   .refine((v) => v.name !== undefined || v.color !== undefined, { message: "nothing to change" });
 // GET /api/tags/:id/comparison?metric&lag&from&to
 // (a missing end defaults to the person's first/last day with data: resolveDayRange in the route)
 export const tagComparisonQuerySchema = withDayRange({ metric: numericMetricIdSchema, lag: lagSchema });
+
+// GET /api/workouts?from&to&activity&intensity (a missing end: the person's first/last day with data)
+export const listWorkoutsQuerySchema = withDayRange({
+  activity: z.string().min(1).max(64).optional(),
+  intensity: z.string().min(1).max(32).optional(),
+});
+// GET /api/workouts/:id
+export const workoutIdParamsSchema = z.object({ id: z.string().min(1).max(256) });
 
 // GET /api/export?collection&format&from&to
 export const EXPORT_COLLECTIONS = [...COLLECTION_IDS, "notes", "all"] as const;

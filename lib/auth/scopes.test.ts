@@ -6,11 +6,27 @@ import {
   missingScopes,
   normalizeScopes,
   RING_SCOPES,
+  scopeBrings,
   SHARED_ITEMS,
 } from "@/lib/auth/scopes";
 
 // registry order (lib/resources): the order the pages list collections in
-const DAILY = ["daily_sleep", "daily_readiness", "daily_activity", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep"];
+const DAILY = [
+  "daily_sleep",
+  "daily_readiness",
+  "daily_activity",
+  "daily_stress",
+  "daily_resilience",
+  "daily_cardiovascular_age",
+  "sleep",
+  "vO2_max",
+  "sleep_time",
+  "rest_mode_period",
+  "ring_configuration",
+  "ring_battery_level",
+];
+// what the four scopes of the ring's other records bring, in scope order (heartrate, workout, tag, session)
+const OTHERS = ["heartrate", "workout", "enhanced_tag", "tag", "session"];
 
 describe("normalizeScopes", () => {
   it("accepts space- or comma-separated strings and lists, in canonical order without duplicates", () => {
@@ -35,15 +51,17 @@ describe("collectionsForScopes / missingCollections", () => {
     expect(collectionsForScopes("spo2Daily")).toEqual(["daily_spo2"]);
     expect(collectionsForScopes("personal")).toEqual(["personal_details"]);
     expect(collectionsForScopes("email")).toEqual(["email"]);
-    expect(collectionsForScopes("heartrate workout tag session")).toEqual([]);
+    expect(collectionsForScopes("heartrate workout tag session")).toEqual(OTHERS);
+    expect(collectionsForScopes("heartrate")).toEqual(["heartrate"]);
+    expect(collectionsForScopes("tag")).toEqual(["enhanced_tag", "tag"]);
   });
   it("all eight scopes share everything and miss nothing", () => {
     expect(collectionsForScopes(RING_SCOPES)).toEqual([...SHARED_ITEMS]);
     expect(missingCollections(RING_SCOPES)).toEqual([]);
   });
   it("a subset says plainly what is not shared", () => {
-    expect(missingCollections("daily email")).toEqual(["daily_spo2", "personal_details"]);
-    expect(missingCollections("spo2Daily personal")).toEqual([...DAILY, "email"]);
+    expect(missingCollections("daily email")).toEqual(["daily_spo2", "personal_details", ...OTHERS]);
+    expect(missingCollections("spo2Daily personal")).toEqual([...DAILY, "email", ...OTHERS]);
     expect(missingCollections("")).toEqual([...SHARED_ITEMS]);
   });
   it("shared and missing always partition the items", () => {
@@ -56,8 +74,20 @@ describe("collectionsForScopes / missingCollections", () => {
     }
   });
   it("dataCollectionsForScopes lists only syncable collections", () => {
-    expect(dataCollectionsForScopes("daily email personal")).toEqual(DAILY);
+    // in registry order, time series included
+    expect(dataCollectionsForScopes("daily email personal")).toEqual(["daily_sleep", "daily_readiness", "daily_activity", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep", "vO2_max", "sleep_time", "rest_mode_period", "ring_configuration", "ring_battery_level"]);
     expect(dataCollectionsForScopes("spo2Daily")).toEqual(["daily_spo2"]);
+    expect(dataCollectionsForScopes("heartrate workout tag session")).toEqual(["heartrate", "workout", "session", "enhanced_tag", "tag"]);
+  });
+});
+
+describe("scopeBrings", () => {
+  it("says what each scope brings, from the registry's labels", () => {
+    expect(scopeBrings("heartrate")).toEqual(["Heart rate through the day and night"]);
+    expect(scopeBrings("tag")).toEqual(["Tags you enter in the ring's app (alcohol, caffeine, custom tags …)", "Notes of the ring's app (the older tag format)"]);
+    expect(scopeBrings("daily")).toContain("VO2 max estimates");
+    expect(scopeBrings("daily")).toContain("The ring's battery level");
+    for (const s of RING_SCOPES) expect(scopeBrings(s).length, s).toBeGreaterThan(0);
   });
 });
 

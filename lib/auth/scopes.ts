@@ -10,19 +10,19 @@
 // either provider granted. Everything downstream (Settings' "not shared", 403 handling, which
 // collections to sync) works on the internal names only.
 
-import { getResource, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
+import { getResource, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 
 export const RING_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
 export type RingScope = (typeof RING_SCOPES)[number];
 
 /**
  * The things Ringside keeps, each needing one scope: every data collection of the resource
- * registry (lib/resources), the personal details of the personal_info snapshot, and the e-mail
- * address (a field of that snapshot under its own scope). Ordered by scope (daily, spo2Daily,
- * personal, email), then in registry order.
+ * registry (lib/resources: documents and time series), the personal details of the
+ * personal_info snapshot, and the e-mail address (a field of that snapshot under its own
+ * scope). Ordered by scope (SCOPE_ORDER), then in registry order.
  */
 const SHARED_SOURCES = [
-  ...RING_COLLECTIONS.map((c) => ({ item: c, scope: getResource(c).scope, label: getResource(c).sharedLabel })),
+  ...SYNC_COLLECTIONS.map((c) => ({ item: c, scope: getResource(c).scope, label: getResource(c).sharedLabel })),
   { item: "personal_details", scope: getResource("personal_info").scope, label: getResource("personal_info").sharedLabel },
   { item: "email", scope: "email", label: "E-mail address" },
 ] as const satisfies ReadonlyArray<{ item: string; scope: RingScope; label: string }>;
@@ -34,20 +34,26 @@ const ordered = [...SHARED_SOURCES].sort((a, b) => SCOPE_ORDER.indexOf(a.scope) 
 export const SHARED_ITEMS: readonly SharedItem[] = ordered.map((s) => s.item);
 
 /** The collections Ringside syncs from the data API (a subset of SHARED_ITEMS). */
-export type DataCollection = RingCollection;
+export type DataCollection = SyncCollection;
 
 export const SHARED_ITEM_LABELS = Object.fromEntries(SHARED_SOURCES.map((s) => [s.item, s.label])) as Record<SharedItem, string>;
 
+/** What each scope is called on the consent page (Settings lists what each one brings: scopeBrings). */
 export const SCOPE_LABELS: Record<RingScope, string> = {
   email: "E-mail address",
-  personal: "Personal details (age, sex, height, weight)",
-  daily: "Daily summaries (sleep, activity, readiness, stress, resilience, cardiovascular age)",
-  heartrate: "Heart rate time series",
+  personal: "Personal details",
+  daily: "Daily summaries",
+  heartrate: "Heart rate",
   workout: "Workouts",
   tag: "Tags",
   session: "Sessions",
-  spo2Daily: "Blood oxygen (SpO2) during sleep",
+  spo2Daily: "Blood oxygen (SpO2)",
 };
+
+/** What a scope brings to Ringside: the labels of the things it shares, in SHARED_ITEMS order. */
+export function scopeBrings(scope: RingScope): string[] {
+  return ordered.filter((s) => s.scope === scope).map((s) => s.label);
+}
 
 /**
  * The newer identity provider's scope names and the internal scope each one stands for.
@@ -130,7 +136,7 @@ export function missingCollections(scopes: string | readonly string[] | null | u
 /** The data collections the sync engine may fetch with these scopes. */
 export function dataCollectionsForScopes(scopes: string | readonly string[] | null | undefined): DataCollection[] {
   const shared = new Set<SharedItem>(collectionsForScopes(scopes));
-  return RING_COLLECTIONS.filter((c) => shared.has(c));
+  return SYNC_COLLECTIONS.filter((c) => shared.has(c));
 }
 
 /** Requested scopes that were not granted. */

@@ -2,30 +2,42 @@
 // needs to know about it. Derived from the resource registry (lib/resources: each resource
 // declares its metrics next to its columns). Pure data, safe in the browser. Metric ids are
 // "<prefix>.<column>" (e.g. "readiness.hrv_balance") and typed: MetricId is their union.
-import { RESOURCES, RING_COLLECTIONS, getResource, type DailyCollection, type RingCollection } from "@/lib/resources";
+import {
+  RESOURCES,
+  SYNC_COLLECTIONS,
+  getResource,
+  type DailyCollection,
+  type EventCollection,
+  type SeriesCollection,
+  type SyncCollection,
+} from "@/lib/resources";
 import type { CategoryDef, ColumnDef, MetricDisplay, MetricSpec } from "@/lib/resources/define";
 
 export type { CategoryDef };
 
-/** The ring-service collections Ringside stores, by their upstream name. */
-export type CollectionId = RingCollection;
+/** The ring-service collections Ringside stores (documents and time series), by their upstream name. */
+export type CollectionId = SyncCollection;
 
 export type CollectionDef = { id: CollectionId; table: string; label: string };
 
 export const COLLECTIONS = Object.fromEntries(
-  RING_COLLECTIONS.map((id) => [id, { id, table: getResource(id).table, label: getResource(id).label }]),
+  SYNC_COLLECTIONS.map((id) => [id, { id, table: getResource(id).table, label: getResource(id).label }]),
 ) as Record<CollectionId, CollectionDef>;
 
-export const COLLECTION_IDS: readonly CollectionId[] = RING_COLLECTIONS;
+export const COLLECTION_IDS: readonly CollectionId[] = SYNC_COLLECTIONS;
 
 /**
  * Where the value comes from: a typed column of a daily table; the day's main sleep period
- * (see pickMainSleep); or an aggregate over the day's naps.
+ * (see pickMainSleep); an aggregate over the day's naps; the sum of a column over the day's
+ * events (0 on a day with a `zeroOn` document and no event); or an aggregate of a time series'
+ * samples over the person's local day.
  */
 export type MetricSource =
   | { type: "daily"; collection: DailyCollection; column: string }
   | { type: "night"; column: string }
-  | { type: "naps"; aggregate: "total_sleep" | "count" };
+  | { type: "naps"; aggregate: "total_sleep" | "count" }
+  | { type: "sum"; collection: EventCollection; column: string; zeroOn: DailyCollection | null }
+  | { type: "samples"; collection: SeriesCollection; aggregate: "mean" | "min"; field: string; only: { field: string; values: readonly string[] } | null };
 
 type AnyResource = (typeof RESOURCES)[number];
 /** Every metric id of the registry. */
@@ -62,10 +74,20 @@ function build(): MetricDef[] {
         source = { type: "daily", collection: r.name, column: from.column };
         column = r.columns.find((c: ColumnDef) => c.name === from.column);
       } else if ("night" in from) {
+        if (r.kind !== "period") throw new Error(`${id}: only sleep periods have night metrics`);
         source = { type: "night", column: from.night };
         column = r.columns.find((c: ColumnDef) => c.name === from.night);
-      } else source = { type: "naps", aggregate: from.naps };
-      if (r.kind !== "daily" && r.kind !== "period") throw new Error(`${id}: ${r.name} is not a list resource`);
+      } else if ("naps" in from) {
+        if (r.kind !== "period") throw new Error(`${id}: only sleep periods have nap metrics`);
+        source = { type: "naps", aggregate: from.naps };
+      } else if ("sum" in from) {
+        if (r.kind !== "event") throw new Error(`${id}: only event resources have sum metrics`);
+        source = { type: "sum", collection: r.name, column: from.sum, zeroOn: from.zeroOn ?? null };
+        column = r.columns.find((c: ColumnDef) => c.name === from.sum);
+      } else {
+        if (r.kind !== "time_series") throw new Error(`${id}: only time series have sample metrics`);
+        source = { type: "samples", collection: r.name, aggregate: from.samples, field: from.field, only: from.only ?? null };
+      }
       out.push({
         ...display,
         ...bounds(display),
@@ -116,6 +138,8 @@ export function numericMetricIdOr(id: string | null | undefined, fallback: Metri
 }
 
 export const NUMERIC_METRICS = METRICS.filter(isNumericMetric);
+/** The collections that have charts (one freshness chip each on Today), in registry order. */
+export const CHARTED_COLLECTIONS: readonly CollectionId[] = COLLECTION_IDS.filter((c) => METRICS.some((m) => m.collection === c));
 export const CATEGORY_METRICS = METRICS.filter((m) => m.kind === "category");
 export const HEADLINE_METRICS = METRICS.filter((m) => m.isHeadline);
 

@@ -6,11 +6,13 @@ import type { z } from "zod";
 import type { RingScope } from "@/lib/auth/scopes";
 
 /**
- * daily: one document per day (daily_*); period: documents with a day and a span (sleep
- * periods); time_series: samples with timestamps (heart rate; storage decided with the first
- * one); snapshot: one document per person, replaced on each fetch (personal_info).
+ * daily: one document per day (daily_*, VO2 max, bedtime guidance); period: sleep periods (a
+ * day and a span; the night and nap metrics read them); event: any number of documents a day,
+ * or none (workouts, sessions, tags, rest mode, the ring's configuration); time_series: samples
+ * with timestamps (heart rate, ring battery), stored packed per person and UTC day; snapshot:
+ * one document per person, replaced on each fetch (personal_info).
  */
-export type ResourceKind = "daily" | "period" | "time_series" | "snapshot";
+export type ResourceKind = "daily" | "period" | "event" | "time_series" | "snapshot";
 
 /** How the service treats one bound of a date filter on this route (ring-api-facts §2.4). */
 export type Inclusivity = "inclusive" | "exclusive" | "conflicting";
@@ -20,6 +22,16 @@ export type Inclusivity = "inclusive" | "exclusive" | "conflicting";
  * them. The sandbox is end-exclusive on every route whatever this says.
  */
 export type DateWindowRule = { param: "date"; start: Inclusivity; end: Inclusivity };
+
+/** A list route without a date filter (ring_configuration: `next_token` and `fields` only). */
+export type NoWindow = { param: "none" };
+
+/**
+ * A time series' filter: `start_datetime`/`end_datetime` (instants). The emulator reads both
+ * bounds inclusively (a sample on a boundary comes twice when windows meet: de-duplicated);
+ * `maxDays` is the window a client asks for at a time (facts §2.4: clients chunk 30 days).
+ */
+export type DateTimeWindowRule = { param: "datetime"; start: Inclusivity; end: Inclusivity; maxDays: number };
 
 /** int and float are numbers (INTEGER/REAL), text a string, bool stored as 0/1. */
 export type ColumnType = "int" | "float" | "text" | "bool";
@@ -32,11 +44,17 @@ export type CategoryDef = {
   color?: string;
 };
 
+/**
+ * Where a column's value comes from: a dotted path in the document (default: the column's
+ * name), or the seconds between two of its timestamps (a workout's or session's duration).
+ */
+export type ColumnSource = string | { secondsBetween: readonly [start: string, end: string] };
+
 export type ColumnDef<N extends string = string> = {
   name: N;
   type: ColumnType;
-  /** where the value is in the document: a dotted path (default: the column's name) */
-  from?: string;
+  /** where the value is in the document (default: the field of the column's name) */
+  from?: ColumnSource;
   /**
    * The closed list the service documents for this field, in the order charts use (worst
    * first). A value not in it is stored as null (unknown) and logged once; the raw JSON keeps it.
@@ -64,6 +82,7 @@ export type Unit =
   | "years"
   | "MET"
   | "MET·min"
+  | "ml/kg/min"
   | "count";
 
 /** What a chart needs to know about a metric, besides where its value comes from. */
@@ -93,9 +112,17 @@ export type MetricDisplay = {
 /**
  * Where a metric's value comes from. Daily resources: a column of the day's document.
  * Period resources: a column of the day's main sleep (`night`), or an aggregate over the
- * day's other periods (`naps`).
+ * day's other periods (`naps`). Event resources: the sum of a column over the day's documents
+ * (`sum`), 0 on a day that has a document of `zeroOn` but no event (a worn day without a
+ * workout had 0 workout minutes). Time series: an aggregate of one sample field over the
+ * person's local day, counting only samples whose `only.field` is one of `only.values`.
  */
-export type MetricFrom<Col extends string> = { column: Col } | { night: Col } | { naps: "total_sleep" | "count" };
+export type MetricFrom<Col extends string> =
+  | { column: Col }
+  | { night: Col }
+  | { naps: "total_sleep" | "count" }
+  | { sum: Col; zeroOn?: "daily_activity" }
+  | { samples: "mean" | "min"; field: string; only?: { field: string; values: readonly string[] } };
 
 export type MetricSpec<Col extends string = string> = MetricDisplay & { from: MetricFrom<Col> };
 
@@ -123,8 +150,20 @@ export type SchemaKit = {
 /** Daily documents and periods unless an entry says otherwise: both bounds of a date filter inclusive. */
 const INCLUSIVE_DATES: DateWindowRule = { param: "date", start: "inclusive", end: "inclusive" };
 
+/** One field of a time series' sample besides its `timestamp`: int (whole numbers, ±32,767), bool, or text (a few distinct values). */
+export type SampleField = { name: string; type: "int" | "bool" | "text"; categories?: readonly CategoryDef[] };
+
+/** A time series' samples: their fields and what a sample is unique by besides its instant. */
+export type SampleSpec = { fields: readonly SampleField[]; key: readonly string[] };
+
 type Key = "documentId" | "day" | "person";
-type WindowOf<Kind extends ResourceKind> = Kind extends "snapshot" ? null : DateWindowRule;
+type WindowOf<Kind extends ResourceKind> = Kind extends "snapshot"
+  ? null
+  : Kind extends "time_series"
+    ? DateTimeWindowRule
+    : Kind extends "event"
+      ? DateWindowRule | NoWindow
+      : DateWindowRule;
 
 export type ResourceInput<
   Name extends string,
@@ -153,6 +192,13 @@ export type ResourceInput<
   /** list routes: the observed semantics of the date filter (default: both bounds inclusive; a snapshot has none) */
   window?: WindowOf<Kind>;
   /**
+   * The document field that holds its day (default `day`; `start_day` for tags and rest mode);
+   * null for documents of no day (the ring's configuration). Time series: the UTC day of a sample.
+   */
+  dayField?: string | null;
+  /** time series: the fields of a sample (the `schema` is then one sample row's) */
+  sample?: Kind extends "time_series" ? SampleSpec : never;
+  /**
    * What a stored document is unique by (besides the person): its `id` (the default), or its
    * `day` where the real service may omit the id (cardiovascular age, facts §3.7); a snapshot is
    * one per person.
@@ -174,11 +220,12 @@ export type Resource<
   Cols extends readonly ColumnDef[] = readonly ColumnDef[],
   Metrics extends Record<string, MetricSpec<Cols[number]["name"]>> = Record<string, MetricSpec>,
   Schema extends z.ZodType = z.ZodType,
-> = Omit<ResourceInput<Name, Kind, Cols, Metrics, Schema>, "table" | "webhookDataType" | "window" | "key"> & {
+> = Omit<ResourceInput<Name, Kind, Cols, Metrics, Schema>, "table" | "webhookDataType" | "window" | "key" | "dayField"> & {
   table: string;
   webhookDataType: string | null;
   window: WindowOf<Kind>;
   key: Key;
+  dayField: string | null;
 };
 
 /**
@@ -193,12 +240,15 @@ export function defineResource<
   Schema extends z.ZodType,
 >(input: ResourceInput<Name, Kind, Cols, Metrics, Schema>): Resource<Name, Kind, Cols, Metrics, Schema> {
   const snapshot = input.kind === "snapshot";
+  const series = input.kind === "time_series";
   return {
     ...input,
     table: input.table ?? input.name,
-    webhookDataType: input.webhookDataType !== undefined ? input.webhookDataType : snapshot ? null : input.name,
+    // time series have no webhook (facts §6.1): the trailing poll keeps them current
+    webhookDataType: input.webhookDataType !== undefined ? input.webhookDataType : snapshot || series ? null : input.name,
     window: (input.window ?? (snapshot ? null : INCLUSIVE_DATES)) as WindowOf<Kind>,
-    key: input.key ?? (snapshot ? "person" : "documentId"),
+    key: input.key ?? (snapshot ? "person" : series ? "day" : "documentId"),
+    dayField: input.dayField !== undefined ? input.dayField : snapshot ? null : "day",
   };
 }
 

@@ -19,9 +19,19 @@ import { dailyResilience } from "@/lib/resources/daily-resilience";
 import { dailySleep } from "@/lib/resources/daily-sleep";
 import { dailySpo2 } from "@/lib/resources/daily-spo2";
 import { dailyStress } from "@/lib/resources/daily-stress";
+import { enhancedTag } from "@/lib/resources/enhanced-tag";
+import { heartRate } from "@/lib/resources/heartrate";
 import { personalInfo } from "@/lib/resources/personal-info";
+import { restModePeriod } from "@/lib/resources/rest-mode-period";
+import { ringBatteryLevel } from "@/lib/resources/ring-battery-level";
+import { ringConfiguration } from "@/lib/resources/ring-configuration";
+import { session } from "@/lib/resources/session";
 import { sleepPeriods } from "@/lib/resources/sleep";
-import type { ColumnDef, Resource } from "@/lib/resources/define";
+import { sleepTime } from "@/lib/resources/sleep-time";
+import { ringTag } from "@/lib/resources/tag";
+import { vo2Max } from "@/lib/resources/vo2-max";
+import { workout } from "@/lib/resources/workout";
+import type { ColumnDef, Resource, SampleSpec } from "@/lib/resources/define";
 
 /** In the order the pages list them (freshness chips, export, pickers). */
 export const RESOURCES = [
@@ -33,16 +43,32 @@ export const RESOURCES = [
   dailyResilience,
   dailyCardiovascularAge,
   sleepPeriods,
+  heartRate,
+  workout,
+  session,
+  vo2Max,
+  sleepTime,
+  restModePeriod,
+  enhancedTag,
+  ringTag,
+  ringConfiguration,
+  ringBatteryLevel,
   personalInfo,
 ] as const;
 
 type AnyResource = (typeof RESOURCES)[number];
 export type ResourceName = AnyResource["name"];
 
-/** The resources listed by date window (daily documents and periods): what a backfill fetches. */
-type ListResource = Extract<AnyResource, { kind: "daily" | "period" }>;
+/** The resources listed as documents (daily documents, periods, events): fetched page by page. */
+type ListResource = Extract<AnyResource, { kind: "daily" | "period" | "event" }>;
 export type RingCollection = ListResource["name"];
 export type DailyCollection = Extract<AnyResource, { kind: "daily" }>["name"];
+export type EventCollection = Extract<AnyResource, { kind: "event" }>["name"];
+/** The time series (heart rate, ring battery): samples fetched by date-time windows. */
+type SeriesResource = Extract<AnyResource, { kind: "time_series" }>;
+export type SeriesCollection = SeriesResource["name"];
+/** Everything the sync engine fetches (documents and time series): one sync state each. */
+export type SyncCollection = RingCollection | SeriesCollection;
 
 export type ResourceOf<N extends ResourceName> = Extract<AnyResource, { name: N }>;
 
@@ -53,16 +79,41 @@ export function getResource<N extends ResourceName>(name: N): ResourceOf<N> {
 }
 
 function isListResource(r: AnyResource): r is ListResource {
-  return r.kind === "daily" || r.kind === "period";
+  return r.kind === "daily" || r.kind === "period" || r.kind === "event";
+}
+
+function isSeriesResource(r: AnyResource): r is SeriesResource {
+  return r.kind === "time_series";
 }
 
 /** The collections Ringside lists and stores page by page, in registry order. */
 export const RING_COLLECTIONS: readonly RingCollection[] = RESOURCES.filter(isListResource).map((r) => r.name);
 export const DAILY_COLLECTIONS: readonly DailyCollection[] = RESOURCES.flatMap((r) => (r.kind === "daily" ? [r.name] : []));
+export const EVENT_COLLECTIONS: readonly EventCollection[] = RESOURCES.flatMap((r) => (r.kind === "event" ? [r.name] : []));
+/** The time series, in registry order. */
+export const SERIES_COLLECTIONS: readonly SeriesCollection[] = RESOURCES.filter(isSeriesResource).map((r) => r.name);
+/** Every collection the sync engine fetches, in registry order. */
+export const SYNC_COLLECTIONS: readonly SyncCollection[] = RESOURCES.flatMap((r) => (isListResource(r) || isSeriesResource(r) ? [r.name] : []));
 
 export function isRingCollection(value: string): value is RingCollection {
   const r = BY_NAME.get(value);
   return r !== undefined && isListResource(r);
+}
+
+export function isSeriesCollection(value: string): value is SeriesCollection {
+  const r = BY_NAME.get(value);
+  return r !== undefined && isSeriesResource(r);
+}
+
+export function isSyncCollection(value: string): value is SyncCollection {
+  return isRingCollection(value) || isSeriesCollection(value);
+}
+
+/** A time series' sample fields and key. */
+export function sampleSpecOf(name: SeriesCollection): SampleSpec {
+  const spec = getResource(name).sample;
+  if (!spec) throw new Error(`${name}: a time series without its sample fields`);
+  return spec;
 }
 
 /** The collection a webhook `data_type` is about, if Ringside stores it. */

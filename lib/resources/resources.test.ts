@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { RING_DOCUMENT_SCHEMAS } from "@/lib/ring/schemas";
-import { RESOURCES, RING_COLLECTIONS, WEBHOOK_DATA_TYPES, collectionForWebhookDataType, isRingCollection } from "@/lib/resources";
+import {
+  RESOURCES,
+  RING_COLLECTIONS,
+  SERIES_COLLECTIONS,
+  SYNC_COLLECTIONS,
+  WEBHOOK_DATA_TYPES,
+  collectionForWebhookDataType,
+  isRingCollection,
+  sampleSpecOf,
+} from "@/lib/resources";
 import type { ColumnDef, MetricSpec } from "@/lib/resources/define";
 import { METRICS } from "@/lib/metrics/catalog";
 import openapi from "@/lib/emulator/openapi-1.37.json";
@@ -32,9 +41,27 @@ describe("resource registry", () => {
     for (const r of RESOURCES) expect(models[r.openapiModel], `${r.name}: ${r.openapiModel}`).toBeDefined();
   });
 
-  it("lists by date window exactly the daily and period resources, each with a window rule", () => {
-    expect(RING_COLLECTIONS).toEqual(RESOURCES.filter((r) => r.kind === "daily" || r.kind === "period").map((r) => r.name));
+  it("lists as documents exactly the daily, period and event resources; each fetched resource has a window rule", () => {
+    expect(RING_COLLECTIONS).toEqual(RESOURCES.filter((r) => r.kind === "daily" || r.kind === "period" || r.kind === "event").map((r) => r.name));
+    expect(SERIES_COLLECTIONS).toEqual(["heartrate", "ring_battery_level"]);
+    expect(SYNC_COLLECTIONS).toEqual([...RESOURCES.filter((r) => r.kind !== "snapshot").map((r) => r.name)]);
     for (const r of RESOURCES) expect(r.window === null, r.name).toBe(r.kind === "snapshot");
+    // time series are read by instants in the 30-day windows clients use (facts §2.4); only the ring has no date filter
+    for (const r of RESOURCES) if (r.kind === "time_series") expect(r.window).toMatchObject({ param: "datetime", maxDays: 30 });
+    expect(RESOURCES.filter((r) => r.window?.param === "none").map((r) => r.name)).toEqual(["ring_configuration"]);
+  });
+
+  it("maps every webhook data type of the emulator to its collection (vo2_max names vO2_max) and none to a time series", () => {
+    expect(collectionForWebhookDataType("vo2_max")).toBe("vO2_max");
+    expect(collectionForWebhookDataType("vO2_max")).toBeNull();
+    for (const t of ["tag", "enhanced_tag", "workout", "session", "sleep_time", "rest_mode_period", "ring_configuration"]) expect(collectionForWebhookDataType(t)).toBe(t);
+    for (const r of RESOURCES) if (r.kind === "time_series") expect(r.webhookDataType).toBeNull();
+  });
+
+  it("gives each time series its sample fields, each int field small enough to pack", () => {
+    expect(sampleSpecOf("heartrate")).toMatchObject({ fields: [{ name: "bpm", type: "int" }, { name: "source", type: "text" }], key: ["source"] });
+    expect(sampleSpecOf("ring_battery_level").fields.map((f) => f.name)).toEqual(["level", "charging", "in_charger"]);
+    for (const c of SERIES_COLLECTIONS) for (const k of sampleSpecOf(c).key) expect(sampleSpecOf(c).fields.some((f) => f.name === k)).toBe(true);
   });
 
   it("reads every stored column from a field its schema declares", () => {
@@ -43,8 +70,11 @@ describe("resource registry", () => {
       for (const c of r.columns as readonly ColumnDef[]) {
         expect(names.has(c.name), `${r.name}.${c.name} twice`).toBe(false);
         names.add(c.name);
-        const path = (c.from ?? c.name).split(".");
-        expect(schemaAt(RING_DOCUMENT_SCHEMAS[r.name], path), `${r.name}: ${c.name} ← ${path.join(".")}`).toBeDefined();
+        const from = c.from ?? c.name;
+        for (const source of typeof from === "string" ? [from] : from.secondsBetween) {
+          const path = source.split(".");
+          expect(schemaAt(RING_DOCUMENT_SCHEMAS[r.name], path), `${r.name}: ${c.name} ← ${path.join(".")}`).toBeDefined();
+        }
       }
     }
   });

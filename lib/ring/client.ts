@@ -13,7 +13,7 @@ import {
   type RingWebhookSubscription,
   type WebhookOperation,
 } from "@/lib/ring/schemas";
-import type { RingCollection } from "@/lib/resources";
+import type { RingCollection, SeriesCollection } from "@/lib/resources";
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from "@/lib/sync/backoff";
 import { systemClock, type Clock } from "@/lib/sync/clock";
 import { getRateGate, pauseUntil, type RateGate } from "@/lib/sync/rate-limit";
@@ -52,6 +52,8 @@ export type RingClientOptions = {
 };
 
 export type ListQuery = { start_date?: string; end_date?: string; next_token?: string | null };
+/** A time series' window: instants, both inclusive at the emulator (facts §2.4). */
+export type SeriesQuery = { start_datetime?: string; end_datetime?: string; next_token?: string | null };
 /** `text` is the body as received (for keeping each document's raw JSON). */
 export type ListPage = { data: unknown[]; text: string | null; nextToken: string | null };
 
@@ -105,6 +107,8 @@ type CallOptions = {
   body?: unknown;
   /** answer 404 with null instead of an error */
   allowNotFound?: boolean;
+  /** a 400 is an answer the caller expects and handles (not a bug to log) */
+  mayRefuse?: boolean;
 };
 
 type Answer = { json: unknown; text: string | null };
@@ -200,7 +204,7 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<A
       await core.clock.sleep(delay, core.signal);
       continue;
     }
-    if ((res.status === 400 && !opts.query?.next_token) || res.status === 422) {
+    if ((res.status === 400 && !opts.query?.next_token && !opts.mayRefuse) || res.status === 422) {
       // Our request was wrong: a bug to fix, logged with the path (no token, no query values).
       // (A 400 for a next_token is the token having expired; the engine starts the page again.)
       logger.error({ endpoint, status: res.status, query: Object.keys(opts.query ?? {}), detail }, "ring service rejected a request");
@@ -236,7 +240,7 @@ export class RingClient {
     this.auth = { kind: "bearer", accountId: opts.accountId, tokens: opts.tokens ?? defaultTokens };
   }
 
-  private collectionPath(collection: RingCollection): string {
+  private collectionPath(collection: RingCollection | SeriesCollection): string {
     return this.family === "sandbox" ? `/v2/sandbox/usercollection/${collection}` : `/v2/usercollection/${collection}`;
   }
 
@@ -250,6 +254,19 @@ export class RingClient {
     const page = ringListPageSchema.safeParse(answer.json);
     if (!page.success) throw new RingApiError({ status: 200, endpoint: path, detail: "the list wrapper is not valid" });
     return { data: page.data.data, text: answer.text, nextToken: page.data.next_token ?? null };
+  }
+
+  /** One page of a time series (heart rate, battery). The window is sent again with next_token. */
+  async listSeriesPage(collection: SeriesCollection, query: SeriesQuery, opts: { mayRefuse?: boolean } = {}): Promise<ListPage> {
+    const path = this.collectionPath(collection);
+    const answer = await call(this.core, this.auth, {
+      path,
+      mayRefuse: opts.mayRefuse,
+      query: { start_datetime: query.start_datetime, end_datetime: query.end_datetime, next_token: query.next_token ?? undefined },
+    });
+    const page = ringListPageSchema.safeParse(answer.json);
+    if (!page.success) throw new RingApiError({ status: 200, endpoint: path, detail: "the time-series wrapper is not valid" });
+    return { data: page.data.data, text: null, nextToken: page.data.next_token ?? null };
   }
 
   /** One document by id (a webhook's object_id); null when the service no longer has it. */

@@ -1,5 +1,6 @@
 import "server-only";
 import { getMetric, HEADLINE_METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import type { DailyCollection } from "@/lib/resources";
 import { classifyCalendarDays, heatLevel, heatThresholds, type CalendarStatus } from "@/lib/metrics/calendar";
 import { rankCorrelations, RANK_MIN_N } from "@/lib/metrics/correlations";
 import { buildDayDetail, type DayDetail } from "@/lib/metrics/day-detail";
@@ -17,8 +18,13 @@ import {
 } from "@/lib/metrics/series";
 import { compareTagged, correlationStrength, pearson, type Correlation, type GroupComparison } from "@/lib/metrics/stats";
 import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
+import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
+import { readSampleDays } from "@/lib/db/queries/time-series";
+import { dayOffsets, getDayRecords, getTodayRecords, type DayRecords, type TodayRecords } from "@/lib/services/records";
 import {
   getDailyColumns,
+  getDocumentDays,
+  getEventDaySums,
   getDataRanges,
   getDayDocuments,
   getDaysWithDocuments,
@@ -41,17 +47,37 @@ type Value = number | string | null;
 /** The columns every sleep-period metric needs (pickMainSleep reads them). */
 const PERIOD_BASE = ["day", "type", "total_sleep_duration", "time_in_bed"] as const;
 
+type SourceOf<T extends MetricDef["source"]["type"]> = Extract<MetricDef["source"], { type: T }>;
+
+/** A sum metric's values: the day's events summed; 0 on a day with a `zeroOn` document and no event. */
+function sumValues(opts: RangeOptions, src: SourceOf<"sum">): DayValue<Value>[] {
+  const sums = getEventDaySums({ ...opts, collection: src.collection, column: src.column });
+  if (!src.zeroOn) return sums;
+  const byDay = new Map(sums.map((r) => [r.day, r.value]));
+  for (const d of getDocumentDays({ ...opts, collection: src.zeroOn })) if (!byDay.has(d)) byDay.set(d, 0);
+  return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, value]) => ({ day, value }));
+}
+
+/** A time-series metric's values: one aggregate per local day. */
+function sampleValues(opts: RangeOptions, src: SourceOf<"samples">): DayValue<Value>[] {
+  const utc = utcDaysFor(opts.from, opts.to);
+  const days = readSampleDays({ collection: src.collection, userId: opts.userId, fromDay: utc.from, toDay: utc.to });
+  if (days.length === 0) return [];
+  return localDayAggregates({ days, offsetOf: dayOffsets(opts.userId, utc.from, utc.to), from: opts.from, to: opts.to, field: src.field, aggregate: src.aggregate, only: src.only });
+}
+
 /** One value per day for each of `metrics` in a range, from one read of each table. */
 export function getMetricValues(opts: RangeOptions & { metrics: readonly MetricDef[] }): Map<MetricId, DayValue<Value>[]> {
   const out = new Map<MetricId, DayValue<Value>[]>();
-  const daily = new Map<MetricDef["collection"], MetricDef[]>();
+  const daily = new Map<DailyCollection, MetricDef[]>();
   const periodMetrics: MetricDef[] = [];
   for (const m of opts.metrics) {
-    if (m.source.type === "daily") daily.set(m.collection, [...(daily.get(m.collection) ?? []), m]);
+    if (m.source.type === "daily") daily.set(m.source.collection, [...(daily.get(m.source.collection) ?? []), m]);
+    else if (m.source.type === "sum") out.set(m.id, sumValues(opts, m.source));
+    else if (m.source.type === "samples") out.set(m.id, sampleValues(opts, m.source));
     else periodMetrics.push(m);
   }
   for (const [collection, metrics] of daily) {
-    if (collection === "sleep") continue;
     const columns = [...new Set(metrics.map((m) => (m.source.type === "daily" ? m.source.column : "")))];
     const rows = getDailyColumns({ ...opts, collection, columns });
     for (const m of metrics) {
@@ -105,7 +131,7 @@ export function getMetricsOverview(userId: string): MetricsOverview {
 
 const TODAY_METRIC_DEFS = [...TODAY_METRICS, ...TODAY_CATEGORIES].map(getMetric);
 
-export type TodayResponse = TodaySummary & { ranges: CollectionRange[] };
+export type TodayResponse = TodaySummary & { ranges: CollectionRange[]; records: TodayRecords };
 
 /** The Today page: each collection's newest day (on or before `asOf`) summarised. */
 export function getTodaySummary(userId: string, asOf?: string): TodayResponse {
@@ -114,7 +140,7 @@ export function getTodaySummary(userId: string, asOf?: string): TodayResponse {
   for (const d of Object.values(latestDay)) if (d && (!day || d > day)) day = d;
   const rows = day ? Object.fromEntries(getMetricValues({ userId, metrics: TODAY_METRIC_DEFS, from: todayWindowStart(day), to: day })) : {};
   const summary = buildTodaySummary({ day, latestDay, rows, age: getPersonalAge(userId) });
-  return { ...summary, ranges: getDataRanges(userId) };
+  return { ...summary, ranges: getDataRanges(userId), records: getTodayRecords(userId, day) };
 }
 
 export type CalendarResponse = {
@@ -206,11 +232,11 @@ export function getStrongestCorrelations(opts: RangeOptions & { limit: number })
   return { from, to, minN: RANK_MIN_N, results: ranked.map((r) => ({ ...r, strength: correlationStrength(r.r) })) };
 }
 
-/** Every document of one day, its sleep periods' curves and its activity timeline. */
-export function getDayDetail(userId: string, day: string): DayDetail {
+/** Every document of one day, its sleep periods' curves and its activity timeline, and the ring's other records of it. */
+export function getDayDetail(userId: string, day: string): DayDetail & { records: DayRecords } {
   const docs = getDayDocuments(userId, day);
   const { previous, next } = getNeighbourDays(userId, day);
-  return buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next });
+  return { ...buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next }), records: getDayRecords(userId, day) };
 }
 
 /** A metric on days with a tag against days without it (lag 1: the day after each day). */

@@ -1,9 +1,70 @@
 import "server-only";
 import { AppError } from "@/lib/api/errors";
-import { deleteTagById, findTag, insertTag, listTagDays, tagNameTaken, updateTagFields, type TagSummary } from "@/lib/db/queries/notes";
+import { RING_TAG_COLOR, RING_TAG_MAX_DAYS, ringTagOf, ringTagsOf, entryDays, type RingTagEntry } from "@/lib/metrics/ring-tags";
+import { addDays, MAX_DAY, MIN_DAY } from "@/lib/metrics/days";
+import { getDocumentRows } from "@/lib/db/queries/ring-data";
+import { deleteTagById, findTag, getDayNote, insertTag, listDayNotes, listTagDays, tagNameTaken, updateTagFields, type DayNoteEntry, type TagSummary } from "@/lib/db/queries/notes";
 
-// The person's tags: names unique per person, only their own tags visible (another person's
-// tag is "not found", never "forbidden").
+// The person's tags: their own (names unique per person, only their own visible: another
+// person's tag is "not found", never "forbidden") and, read-only, the tags they enter in the
+// ring's app (enhanced_tag), one per tag type or custom name, "from the ring".
+
+/** A tag of the ring's app as a Ringside tag (read-only; its id is "ring:<code>" or "ring:custom:<name>"). */
+export type RingTagSummary = { id: string; name: string; color: string; days: number; source: "ring" };
+/** A tag of the ring's app on a day. */
+export type RingTagRef = { id: string; name: string; color: string };
+/** A day's note and tags, with the ring app's tags of that day beside the person's own. */
+export type DayNoteWithRing = DayNoteEntry & { ringTags: RingTagRef[] };
+
+const TAG_ENTRY_COLUMNS = ["tag_type_code", "custom_name", "end_day", "comment"] as const;
+
+function ringEntries(userId: string, from = MIN_DAY, to = MAX_DAY): RingTagEntry[] {
+  return getDocumentRows({ userId, collection: "enhanced_tag", from, to, columns: TAG_ENTRY_COLUMNS }) as unknown as RingTagEntry[];
+}
+
+/** The ring app's tags of the person, most used first. */
+export function listRingTags(userId: string): RingTagSummary[] {
+  return ringTagsOf(ringEntries(userId)).map((t) => ({ id: t.id, name: t.name, color: t.color, days: t.days.length, source: "ring" }));
+}
+
+/** The days a ring tag marks, and the tag. */
+function ringTagDays(userId: string, id: string): { tag: RingTagSummary; days: string[] } {
+  const found = ringTagsOf(ringEntries(userId)).find((t) => t.id === id);
+  if (!found) throw new AppError("not_found", "No such tag.");
+  return { tag: { id: found.id, name: found.name, color: found.color, days: found.days.length, source: "ring" }, days: found.days };
+}
+
+/** The ring app's tags per day in [from, to] (an entry with a duration marks each of its days). */
+function ringTagsByDay(userId: string, from: string, to: string): Map<string, RingTagRef[]> {
+  const out = new Map<string, RingTagRef[]>();
+  for (const e of ringEntries(userId, addDays(from, -(RING_TAG_MAX_DAYS - 1)), to)) {
+    const tag = ringTagOf(e);
+    if (!tag) continue;
+    for (const d of entryDays(e)) {
+      if (d < from || d > to) continue;
+      const list = out.get(d) ?? [];
+      if (!list.some((t) => t.id === tag.key)) list.push({ id: tag.key, name: tag.name, color: RING_TAG_COLOR });
+      out.set(d, list);
+    }
+  }
+  for (const list of out.values()) list.sort((a, b) => a.name.localeCompare(b.name));
+  return out;
+}
+
+/** Notes and tags of every day in [from, to], the ring app's tags included, oldest first. */
+export async function listNotes(opts: { userId: string; from: string; to: string }): Promise<DayNoteWithRing[]> {
+  const own = await listDayNotes(opts);
+  const ring = ringTagsByDay(opts.userId, opts.from, opts.to);
+  const byDay = new Map<string, DayNoteWithRing>(own.map((n) => [n.day, { ...n, ringTags: ring.get(n.day) ?? [] }]));
+  for (const [day, tags] of ring) if (!byDay.has(day)) byDay.set(day, { day, text: "", tags: [], ringTags: tags });
+  return [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
+}
+
+/** One day's note and tags, the ring app's included. */
+export async function getNote(opts: { userId: string; day: string }): Promise<DayNoteWithRing> {
+  const note = await getDayNote(opts);
+  return { ...note, ringTags: ringTagsByDay(opts.userId, opts.day, opts.day).get(opts.day) ?? [] };
+}
 
 async function ownTag(userId: string, id: number) {
   const tag = await findTag({ userId, id });
@@ -11,27 +72,44 @@ async function ownTag(userId: string, id: number) {
   return tag;
 }
 
+/** A tag id from a URL: the person's own (a number) or one of the ring's ("ring:…"). */
+export type TagRef = { kind: "own"; id: number } | { kind: "ring"; id: string };
+
+const refOf = (id: number | TagRef): TagRef => (typeof id === "number" ? { kind: "own", id } : id);
+
+/** The person's own tag behind a ref; a ring tag exists (or 404) but is read-only (403). */
+function ownId(userId: string, id: number | TagRef): number {
+  const ref = refOf(id);
+  if (ref.kind === "own") return ref.id;
+  ringTagDays(userId, ref.id);
+  throw new AppError("forbidden", "Tags from the ring are read-only: change them in the ring's app.");
+}
+
 export async function createTag(opts: { userId: string; name: string; color?: string | null }): Promise<TagSummary> {
   if (await tagNameTaken(opts)) throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
   return insertTag(opts);
 }
 
-export async function updateTag(opts: { userId: string; id: number; name?: string; color?: string | null }): Promise<TagSummary> {
-  await ownTag(opts.userId, opts.id);
-  if (opts.name !== undefined && (await tagNameTaken({ userId: opts.userId, name: opts.name, exceptId: opts.id }))) {
+export async function updateTag(opts: { userId: string; id: number | TagRef; name?: string; color?: string | null }): Promise<TagSummary> {
+  const id = ownId(opts.userId, opts.id);
+  await ownTag(opts.userId, id);
+  if (opts.name !== undefined && (await tagNameTaken({ userId: opts.userId, name: opts.name, exceptId: id }))) {
     throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
   }
-  return updateTagFields(opts);
+  return updateTagFields({ id, name: opts.name, color: opts.color });
 }
 
-export async function deleteTag(opts: { userId: string; id: number }): Promise<void> {
-  await ownTag(opts.userId, opts.id);
-  await deleteTagById(opts.id);
+export async function deleteTag(opts: { userId: string; id: number | TagRef }): Promise<void> {
+  const id = ownId(opts.userId, opts.id);
+  await ownTag(opts.userId, id);
+  await deleteTagById(id);
 }
 
-/** The tag (if it is the person's) and the days it is on. */
-export async function getTagDays(opts: { userId: string; id: number }): Promise<{ tag: TagSummary; days: string[] }> {
-  const tag = await ownTag(opts.userId, opts.id);
-  const days = await listTagDays({ userId: opts.userId, tagId: opts.id });
+/** The tag (if it is the person's, or one of their ring's) and the days it is on. */
+export async function getTagDays(opts: { userId: string; id: number | TagRef }): Promise<{ tag: TagSummary | RingTagSummary; days: string[] }> {
+  const ref = refOf(opts.id);
+  if (ref.kind === "ring") return ringTagDays(opts.userId, ref.id);
+  const tag = await ownTag(opts.userId, ref.id);
+  const days = await listTagDays({ userId: opts.userId, tagId: ref.id });
   return { tag: { ...tag, days: days.length }, days };
 }

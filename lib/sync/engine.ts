@@ -3,8 +3,8 @@ import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { RingClient, type RingClientOptions } from "@/lib/ring/client";
 import { ReconnectRequiredError, RingAccountPausedError, RingApiError, RingRateLimitedError, TokenRefreshError } from "@/lib/ring/errors";
-import { getResource, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
-import type { DateWindowRule } from "@/lib/resources/define";
+import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type RingCollection, type SeriesCollection, type SyncCollection } from "@/lib/resources";
+import type { DateTimeWindowRule, DateWindowRule, NoWindow } from "@/lib/resources/define";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import {
   collectionSummary,
@@ -19,15 +19,23 @@ import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow, typ
 import { toDbTime } from "@/lib/db/dialect";
 import { systemClock, type Clock } from "@/lib/sync/clock";
 import { sliceDataArray } from "@/lib/ring/json-slices";
-import { documentKey, mapDocument, mapPersonalInfo } from "@/lib/sync/map";
+import { documentKey, instantOf, mapDocument, mapPersonalInfo, mapSamples } from "@/lib/sync/map";
+import { mergeSampleDays, replaceSampleDays, seriesSummary } from "@/lib/db/queries/time-series";
+import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import {
   inWindow,
+  isoInstant,
   latestPossibleDay,
+  nextSeriesWindow,
   planBackfillWindows,
   queryWindow,
   resumeDayAfterPage,
+  seriesQuery,
+  seriesRecheckWindows,
+  seriesWindowsLeft,
   trailingWindow,
+  windowsStartAfterProbe,
   type DayWindow,
 } from "@/lib/sync/plan";
 import { getDataFamily } from "@/lib/sync/settings";
@@ -42,6 +50,8 @@ export type SyncStats = {
   requests: number;
   pages: number;
   documents: number;
+  /** time-series samples stored (heart rate, battery) */
+  samples: number;
   rejected: number;
   /** time spent validating, mapping and writing (ms) */
   ingestMs: number;
@@ -50,7 +60,7 @@ export type SyncStats = {
 };
 
 export type CollectionOutcome = {
-  collection: RingCollection;
+  collection: SyncCollection;
   result: "done" | "skipped" | "failed";
   reason?: string;
   error?: unknown;
@@ -60,9 +70,9 @@ export type CollectionOutcome = {
 
 export type EngineHooks = {
   /** runs inside each page's transaction before it commits: throw to simulate a crash */
-  beforeCommit?: (info: { userId: string; collection: RingCollection; page: number }) => void;
+  beforeCommit?: (info: { userId: string; collection: SyncCollection; page: number }) => void;
   /** runs after each committed page */
-  afterPage?: (info: { userId: string; collection: RingCollection; page: number; documents: number }) => void | Promise<void>;
+  afterPage?: (info: { userId: string; collection: SyncCollection; page: number; documents: number }) => void | Promise<void>;
 };
 
 export type SyncEngineOptions = {
@@ -87,14 +97,19 @@ export type BackfillProgress = {
 };
 
 /** Which (internal) scope a collection needs: its registry entry's. */
-function scopeFor(collection: RingCollection): string {
+function scopeFor(collection: SyncCollection): string {
   return getResource(collection).scope;
 }
 
 /** How the collection's route reads a date window: its registry entry's. */
-function windowRule(collection: RingCollection): DateWindowRule {
+function windowRule(collection: RingCollection): DateWindowRule | NoWindow {
   return getResource(collection).window;
 }
+
+function seriesRule(collection: SeriesCollection): DateTimeWindowRule {
+  return getResource(collection).window;
+}
+
 
 function isPausedError(err: unknown): boolean {
   return err instanceof ReconnectRequiredError || err instanceof RingAccountPausedError || (err instanceof RingApiError && err.code === "unauthorized");
@@ -149,7 +164,7 @@ function describeError(err: unknown): string {
 }
 
 export class SyncEngine {
-  readonly stats: SyncStats = { requests: 0, pages: 0, documents: 0, rejected: 0, ingestMs: 0, mapMs: 0 };
+  readonly stats: SyncStats = { requests: 0, pages: 0, documents: 0, samples: 0, rejected: 0, ingestMs: 0, mapMs: 0 };
   readonly progress = new Map<string, BackfillProgress>();
   private readonly clock: Clock;
   private readonly concurrency: number;
@@ -192,7 +207,7 @@ export class SyncEngine {
   }
 
   /** Records what went wrong on the collection's SyncState, then rethrows. */
-  private fail(userId: string, collection: RingCollection, err: unknown, running: SyncStatus): never {
+  private fail(userId: string, collection: SyncCollection, err: unknown, running: SyncStatus): never {
     const c = classifyError(err);
     const status: SyncStatus =
       c.kind === "stop" ? c.status : c.kind === "paused" ? "paused" : c.kind === "bug" ? "error" : running;
@@ -207,8 +222,8 @@ export class SyncEngine {
     throw err;
   }
 
-  private summarize(userId: string, collection: RingCollection): { documentsTotal: number; newestDay: string | null } {
-    const s = collectionSummary(collection, userId);
+  private summarize(userId: string, collection: SyncCollection): { documentsTotal: number; newestDay: string | null } {
+    const s = isSeriesCollection(collection) ? seriesSummary(collection, userId) : collectionSummary(collection, userId);
     return { documentsTotal: s.documents, newestDay: s.newestDay };
   }
 
@@ -221,13 +236,14 @@ export class SyncEngine {
     const rows: DocumentRow[] = [];
     const rejected: RejectedInput[] = [];
     const seen: string[] = [];
-    const days: string[] = [];
+    const days: Array<string | null> = [];
     for (let i = 0; i < docs.length; i++) {
       const r = mapDocument(collection, docs[i], userId, syncedAt, rawTexts?.[i]);
       if (r.ok) {
         if (r.unknown) noteUnknownValues(collection, r.unknown);
         days.push(r.row.day);
-        seen.push(documentKey(collection, r.row));
+        const key = documentKey(collection, r.row);
+        if (key) seen.push(key);
         if (inWindow(r.row.day, window)) rows.push(r.row);
       } else {
         if (r.day) days.push(r.day);
@@ -239,7 +255,7 @@ export class SyncEngine {
     return { rows, rejected, seen, days };
   }
 
-  private skipReason(state: SyncStateRow | undefined, scopes: string[], collection: RingCollection): string | null {
+  private skipReason(state: SyncStateRow | undefined, scopes: string[], collection: SyncCollection): string | null {
     if (scopes.length > 0 && !scopes.includes(scopeFor(collection))) return "not_shared";
     if (state?.status === "not_shared") return "not_shared";
     if (state?.status === "expired") {
@@ -258,7 +274,8 @@ export class SyncEngine {
    * Fetches a collection's whole history from the backfill start to today, resuming from
    * the checkpoint. Idempotent: a finished backfill returns at once.
    */
-  async backfillCollection(userId: string, collection: RingCollection): Promise<CollectionOutcome> {
+  async backfillCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
+    if (isSeriesCollection(collection)) return this.backfillSeries(userId, collection);
     ensureSyncStates(userId, [collection]);
     let state = getSyncState(userId, collection);
     if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
@@ -353,7 +370,7 @@ export class SyncEngine {
             this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
             // Counting the stored rows costs a scan of them: once, at the end. Meanwhile the
             // newest day moves with the pages (the sync page counts live).
-            for (const r of mapped.rows) if (!newestDay || r.day > newestDay) newestDay = r.day;
+            for (const r of mapped.rows) if (r.day && (!newestDay || r.day > newestDay)) newestDay = r.day;
             const s = finished ? this.summarize(userId, collection) : null;
             updateSyncState(userId, collection, {
               cursorStart: nextCursor,
@@ -377,7 +394,7 @@ export class SyncEngine {
         progress.documents += mapped.rows.length;
         const firstOnPage = mapped.rows[0]?.day ?? null;
         if (firstOnPage && (!progress.firstDay || firstOnPage < progress.firstDay)) progress.firstDay = firstOnPage;
-        const lastOnPage = mapped.days.length > 0 ? mapped.days[mapped.days.length - 1]! : null;
+        const lastOnPage = mapped.days.findLast((d) => d !== null) ?? null;
         if (lastOnPage && (!progress.cursorDay || lastOnPage > progress.cursorDay)) progress.cursorDay = lastOnPage;
         await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.rows.length });
         windowsDone = nextDone;
@@ -398,8 +415,8 @@ export class SyncEngine {
 
   /** Runs `fn` for each collection, at most `concurrency` at once; errors are returned, not thrown. */
   private async forEachCollection(
-    collections: readonly RingCollection[],
-    fn: (c: RingCollection) => Promise<CollectionOutcome>,
+    collections: readonly SyncCollection[],
+    fn: (c: SyncCollection) => Promise<CollectionOutcome>,
   ): Promise<CollectionOutcome[]> {
     const queue = [...collections];
     const out: CollectionOutcome[] = [];
@@ -416,8 +433,8 @@ export class SyncEngine {
     return out;
   }
 
-  /** Backfills every collection of a person (bounded concurrency). */
-  backfillUser(userId: string, collections: readonly RingCollection[] = RING_COLLECTIONS): Promise<CollectionOutcome[]> {
+  /** Backfills every collection of a person, time series included (bounded concurrency). */
+  backfillUser(userId: string, collections: readonly SyncCollection[] = SYNC_COLLECTIONS): Promise<CollectionOutcome[]> {
     return this.forEachCollection(collections, (c) => this.backfillCollection(userId, c));
   }
 
@@ -430,7 +447,8 @@ export class SyncEngine {
    * documents are upserted; a stored document the service no longer has in that fully
    * fetched window is deleted.
    */
-  async incrementalCollection(userId: string, collection: RingCollection): Promise<CollectionOutcome> {
+  async incrementalCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
+    if (isSeriesCollection(collection)) return this.incrementalSeries(userId, collection);
     ensureSyncStates(userId, [collection]);
     const state = getSyncState(userId, collection);
     if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
@@ -440,7 +458,8 @@ export class SyncEngine {
       if (skip) return { collection, result: "skipped", reason: skip };
       updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
       const w = trailingWindow(this.clock.now(), this.trailingDays);
-      const q = queryWindow(windowRule(collection), client.family, w);
+      const rule = windowRule(collection);
+      const q = queryWindow(rule, client.family, w);
       const seen: string[] = [];
       let token: string | null = null;
       let documents = 0;
@@ -458,7 +477,7 @@ export class SyncEngine {
         token = listed.nextToken;
       } while (token);
       // The window was fetched completely: what is no longer there was deleted upstream.
-      const deleted = deleteMissingDocuments({ collection, userId, fromDay: w.from, toDay: w.to, seenKeys: seen });
+      const deleted = deleteMissingDocuments({ collection, userId, window: rule.param === "none" ? null : { fromDay: w.from, toDay: w.to }, seenKeys: seen });
       const s = this.summarize(userId, collection);
       updateSyncState(userId, collection, {
         status: "idle",
@@ -474,9 +493,237 @@ export class SyncEngine {
     }
   }
 
-  /** Incremental sync of every collection of a person. */
-  syncUser(userId: string, collections: readonly RingCollection[] = RING_COLLECTIONS): Promise<CollectionOutcome[]> {
+  /** Incremental sync of every collection of a person, time series included. */
+  syncUser(userId: string, collections: readonly SyncCollection[] = SYNC_COLLECTIONS): Promise<CollectionOutcome[]> {
     return this.forEachCollection(collections, (c) => this.incrementalCollection(userId, c));
+  }
+
+  // ---------------------------------------------------------------------------
+  // Time series (heart rate, ring battery)
+  // ---------------------------------------------------------------------------
+
+  /** Validates and maps a page of samples; rejected rows go aside, unknown values are logged once. */
+  private mapSeriesPage(collection: SeriesCollection, rows: unknown[]) {
+    const started = performance.now();
+    const mapped = mapSamples(collection, rows);
+    if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
+    const rejected: RejectedInput[] = mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: r.error }));
+    const ms = performance.now() - started;
+    this.stats.mapMs += ms;
+    return { samples: mapped.samples, days: groupByUtcDay(mapped.samples), rejected, rejectedCount: mapped.rejectedCount, ms };
+  }
+
+  /**
+   * A time series' whole history, checkpointed per page. The first request asks for the whole
+   * range and keeps its one page (the earliest samples: it finds where the history starts, so
+   * the empty years before it cost nothing); from the newest instant on it the history is read in
+   * windows of the route's `maxDays` (30), page by page with next_token. Where the service
+   * refuses the long range (400), the windows start at the backfill start instead. Every page is
+   * merged into its UTC days together with its checkpoint (window start, next_token) in one
+   * transaction; samples met twice (on a window's bound, or after a resumed page) are stored once.
+   */
+  private async backfillSeries(userId: string, collection: SeriesCollection): Promise<CollectionOutcome> {
+    ensureSyncStates(userId, [collection]);
+    let state = getSyncState(userId, collection);
+    if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
+    const key = `${userId}:${collection}`;
+    try {
+      const { client, scopes } = await this.accountFor(userId);
+      const skip = this.skipReason(state, scopes, collection);
+      if (skip) {
+        if (skip === "not_shared" && state?.status !== "not_shared")
+          updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
+        return { collection, result: "skipped", reason: skip };
+      }
+      if (!state?.backfillFrom || !state.backfillTo) {
+        updateSyncState(userId, collection, {
+          backfillFrom: this.backfillStart,
+          backfillTo: latestPossibleDay(this.clock.now()),
+          windowsTotal: 1,
+          windowsDone: 0,
+          cursorStart: null,
+          cursorNextToken: null,
+        });
+        state = getSyncState(userId, collection)!;
+      }
+      const { maxDays } = seriesRule(collection);
+      const startMs = Date.parse(`${state.backfillFrom}T00:00:00Z`);
+      const endMs = Date.parse(`${state.backfillTo}T00:00:00Z`);
+      let cursor: number | null = state.cursorStart ? instantOf(state.cursorStart) : null;
+      if (cursor !== null && !Number.isFinite(cursor)) cursor = startMs;
+      let token = state.cursorNextToken;
+      let windowsDone = state.windowsDone;
+      updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now() });
+
+      const summary = seriesSummary(collection, userId);
+      const progress: BackfillProgress = this.progress.get(key) ?? { startedAt: this.clock.now(), pages: 0, documents: summary.documents, firstDay: summary.oldestDay, cursorDay: summary.newestDay };
+      this.progress.set(key, progress);
+      let page = 0;
+      let ingestMs = 0;
+      let mapMs = 0;
+      let samples = 0;
+      let retriedToken = false;
+      let finished = false;
+      while (!finished) {
+        const probe = cursor === null;
+        const w = probe ? { start: startMs, end: endMs } : nextSeriesWindow(cursor!, endMs, maxDays);
+        let listed;
+        try {
+          listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: probe ? null : token }, { mayRefuse: probe });
+        } catch (err) {
+          if (err instanceof RingApiError && err.status === 400) {
+            if (probe) {
+              // The long range is refused: read the whole range in windows from its start.
+              cursor = startMs;
+              token = null;
+              updateSyncState(userId, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays) });
+              continue;
+            }
+            if (token && !retriedToken) {
+              // A next_token from before a restart may be gone: read the window again.
+              retriedToken = true;
+              token = null;
+              continue;
+            }
+          }
+          throw err;
+        }
+        retriedToken = false;
+        page++;
+        const started = performance.now();
+        const mapped = this.mapSeriesPage(collection, listed.data);
+        mapMs += mapped.ms;
+        let nextCursor: number;
+        let nextToken: string | null = null;
+        let nextDone = windowsDone;
+        if (probe) {
+          if (!listed.nextToken) {
+            finished = true;
+            nextCursor = endMs;
+          } else {
+            const rowInstants = mapped.samples.length ? mapped.samples.map((x) => x.t) : listed.data.map((r) => (r && typeof r === "object" && typeof (r as { timestamp?: unknown }).timestamp === "string" ? instantOf((r as { timestamp: string }).timestamp) : Number.NaN));
+            nextCursor = windowsStartAfterProbe(rowInstants) ?? startMs;
+          }
+        } else if (listed.nextToken) {
+          nextCursor = w.start;
+          nextToken = listed.nextToken;
+        } else {
+          nextCursor = w.end;
+          nextDone = windowsDone + 1;
+          finished = w.end >= endMs;
+        }
+        const pageNo = page;
+        const done = finished;
+        mergeSampleDays({
+          collection,
+          userId,
+          days: mapped.days,
+          rejected: mapped.rejected,
+          inTransaction: () => {
+            this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
+            const s = done ? this.summarize(userId, collection) : null;
+            updateSyncState(userId, collection, {
+              // once done, the cursor says how far the history was fetched (the re-check starts there at the latest)
+              cursorStart: isoInstant(done ? Math.min(endMs, this.clock.now()) : nextCursor),
+              cursorNextToken: nextToken,
+              windowsDone: nextDone,
+              windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
+              ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : {}),
+              ...(done ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null } : { lastError: null }),
+            });
+          },
+        });
+        const pageMs = performance.now() - started;
+        this.stats.ingestMs += pageMs;
+        ingestMs += pageMs;
+        samples += mapped.samples.length;
+        this.stats.pages++;
+        this.stats.samples += mapped.samples.length;
+        this.stats.rejected += mapped.rejectedCount;
+        progress.pages++;
+        progress.documents += mapped.samples.length;
+        const days = [...mapped.days.keys()];
+        if (days.length) {
+          if (!progress.firstDay || days[0]! < progress.firstDay) progress.firstDay = days[0]!;
+          if (!progress.cursorDay || days.at(-1)! > progress.cursorDay) progress.cursorDay = days.at(-1)!;
+        }
+        await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.samples.length });
+        cursor = nextCursor;
+        token = nextToken;
+        windowsDone = nextDone;
+      }
+      this.progress.delete(key);
+      const s = this.summarize(userId, collection);
+      if (page > 0) {
+        const ms = (v: number) => Math.round(v * 10) / 10;
+        logger.info({ userId, collection, pages: page, samples, ingestMs: ms(ingestMs), mapMs: ms(mapMs) }, "backfill finished");
+      }
+      return { collection, result: "done", documents: s.documentsTotal };
+    } catch (err) {
+      this.fail(userId, collection, err, "backfilling");
+    }
+  }
+
+  /**
+   * Re-reads a time series' recent days (SYNC_TRAILING_DAYS, and back to where the last fetch
+   * ended after a long pause), in windows of whole UTC days; each window's days then hold
+   * exactly what the service sent (a sample it no longer has is gone). There are no webhooks for
+   * time series (facts §6.1): this poll is what keeps them current.
+   */
+  private async incrementalSeries(userId: string, collection: SeriesCollection): Promise<CollectionOutcome> {
+    ensureSyncStates(userId, [collection]);
+    const state = getSyncState(userId, collection);
+    if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
+    try {
+      const { client, scopes } = await this.accountFor(userId);
+      const skip = this.skipReason(state, scopes, collection);
+      if (skip) return { collection, result: "skipped", reason: skip };
+      updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
+      const fetchedThrough = state.cursorStart ? instantOf(state.cursorStart) : null;
+      const windows = seriesRecheckWindows({ nowMs: this.clock.now(), trailingDays: this.trailingDays, fetchedThrough, maxDays: seriesRule(collection).maxDays });
+      let samples = 0;
+      let removed = 0;
+      for (const w of windows) {
+        const fetched: Sample[] = [];
+        const rejected: RejectedInput[] = [];
+        let token: string | null = null;
+        do {
+          const listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: token });
+          const started = performance.now();
+          const mapped = this.mapSeriesPage(collection, listed.data);
+          for (const x of mapped.samples) fetched.push(x);
+          rejected.push(...mapped.rejected);
+          this.stats.ingestMs += performance.now() - started;
+          this.stats.pages++;
+          this.stats.rejected += mapped.rejectedCount;
+          token = listed.nextToken;
+        } while (token);
+        const started = performance.now();
+        const byDay = groupByUtcDay(fetched);
+        // The window's own days are now known whole; a sample on its end bound (the next day's
+        // midnight) belongs to the next window and is merged only.
+        const inside = new Map([...byDay].filter(([d]) => d >= w.days.from && d <= w.days.to));
+        const outside = new Map([...byDay].filter(([d]) => d < w.days.from || d > w.days.to));
+        removed += replaceSampleDays({ collection, userId, fromDay: w.days.from, toDay: w.days.to, days: inside });
+        if (outside.size || rejected.length) mergeSampleDays({ collection, userId, days: outside, rejected });
+        this.stats.ingestMs += performance.now() - started;
+        samples += fetched.length;
+        this.stats.samples += fetched.length;
+      }
+      const s = this.summarize(userId, collection);
+      updateSyncState(userId, collection, {
+        status: "idle",
+        cursorStart: isoInstant(Math.min(this.clock.now(), windows.at(-1)?.end ?? this.clock.now())),
+        lastSuccessAt: this.now(),
+        lastError: null,
+        documentsTotal: s.documentsTotal,
+        newestDay: s.newestDay,
+      });
+      if (removed > 0) logger.info({ userId, collection, removed }, "samples the ring service no longer has removed");
+      return { collection, result: "done", documents: samples, deleted: removed };
+    } catch (err) {
+      this.fail(userId, collection, err, "idle");
+    }
   }
 
   // ---------------------------------------------------------------------------
@@ -540,7 +787,7 @@ export class SyncEngine {
     } catch (err) {
       // personal_info answers every token with its id: a 403 here means the membership lapsed.
       if (err instanceof RingApiError && err.status === 403) {
-        for (const c of RING_COLLECTIONS) {
+        for (const c of SYNC_COLLECTIONS) {
           updateSyncState(userId, c, { status: "expired", lastError: describeError(new RingApiError({ status: 403, endpoint: err.endpoint, detail: "membership expired" })), lastAttemptAt: this.now() });
         }
       }

@@ -102,3 +102,23 @@ describe("ExportScanner", () => {
     }
   });
 });
+
+describe("collections with their own bounds (the time series)", () => {
+  const withSeries: ExportScanLimits = { ...LIMITS, collectionLimits: { heartrate: { maxItems: 60, maxItemBytes: 96 } } };
+  const sample = { bpm: 60, source: "awake", timestamp: "2026-03-14T00:00:14+00:00" };
+
+  it("counts a time series apart: more items than a collection may hold, none against the documents' total", () => {
+    const file = { format: "ringside-export-v1", collections: { heartrate: Array.from({ length: 60 }, () => sample), daily_sleep: Array.from({ length: 20 }, (_, i) => ({ id: String(i) })) } };
+    expect(scan(JSON.stringify(file), [], withSeries).filter((e) => e.kind === "document")).toHaveLength(80);
+  });
+
+  it("refuses the item after its own maximum, and a sample larger than its own item bound", () => {
+    const many = { format: "ringside-export-v1", collections: { heartrate: Array.from({ length: 61 }, () => sample) } };
+    expect(() => scan(JSON.stringify(many), [], withSeries)).toThrow(/`heartrate` has more than 60 samples/);
+    const big = { format: "ringside-export-v1", collections: { heartrate: [{ ...sample, note: "x".repeat(80) }] } };
+    expect(() => scan(JSON.stringify(big), [], withSeries)).toThrow(/larger than 96 bytes/);
+    // a key that is not a series keeps the documents' bounds ("constructor" is no own bound either)
+    const plain = { format: "ringside-export-v1", collections: { constructor: Array.from({ length: 21 }, () => ({})) } };
+    expect(() => scan(JSON.stringify(plain), [], withSeries)).toThrow(/more than 20 documents/);
+  });
+});

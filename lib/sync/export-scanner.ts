@@ -20,6 +20,11 @@ export type ExportScanLimits = {
   maxCollections: number;
   maxItemsPerCollection: number;
   maxDocuments: number;
+  /**
+   * Collections with their own bounds (the time series: millions of small samples), counted
+   * apart from `maxDocuments`.
+   */
+  collectionLimits?: Readonly<Record<string, { maxItems: number; maxItemBytes: number }>>;
   maxNotes: number;
   maxTags: number;
 };
@@ -274,18 +279,30 @@ export class ExportScanner {
     }
     if (top.role === "items" && top.list) {
       const { kind, collection } = top.list;
+      let itemLimit = this.limits.maxItemBytes;
       if (kind === "document") {
         const n = (this.perCollection.get(collection!) ?? 0) + 1;
-        if (n > this.limits.maxItemsPerCollection) throw new ExportScanError("too_large", `The collection \`${collection}\` has more than ${this.limits.maxItemsPerCollection} documents.`);
-        if (++this.documents > this.limits.maxDocuments) throw new ExportScanError("too_large", `The file has more than ${this.limits.maxDocuments} documents.`);
+        const own = this.ownLimits(collection!);
+        if (own) {
+          if (n > own.maxItems) throw new ExportScanError("too_large", `The collection \`${collection}\` has more than ${own.maxItems} samples.`);
+          itemLimit = own.maxItemBytes;
+        } else {
+          if (n > this.limits.maxItemsPerCollection) throw new ExportScanError("too_large", `The collection \`${collection}\` has more than ${this.limits.maxItemsPerCollection} documents.`);
+          if (++this.documents > this.limits.maxDocuments) throw new ExportScanError("too_large", `The file has more than ${this.limits.maxDocuments} documents.`);
+        }
         this.perCollection.set(collection!, n);
       } else if (kind === "note" && ++this.notes > this.limits.maxNotes) {
         throw new ExportScanError("too_large", `The file has more than ${this.limits.maxNotes} notes.`);
       } else if (kind === "tag" && ++this.tags > this.limits.maxTags) {
         throw new ExportScanError("too_large", `The file has more than ${this.limits.maxTags} tags.`);
       }
-      this.beginCapture(i, { to: kind, collection, limit: this.limits.maxItemBytes });
+      this.beginCapture(i, { to: kind, collection, limit: itemLimit });
     }
+  }
+
+  private ownLimits(collection: string): { maxItems: number; maxItemBytes: number } | undefined {
+    const limits = this.limits.collectionLimits;
+    return limits && Object.prototype.hasOwnProperty.call(limits, collection) ? limits[collection] : undefined;
   }
 
   private beginCapture(start: number, c: { to: ExportScanEvent["kind"]; key?: string; collection?: string; limit: number }): void {

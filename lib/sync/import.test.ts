@@ -72,6 +72,28 @@ describe("importRingsideExport", () => {
     expect(count("rejected_document", user.id)).toBe(1);
   });
 
+  it("imports the time series' samples into their days: a sample twice is stored once, a bad one is set aside", async () => {
+    const user = await makeUser("import-series@example.test");
+    const hr = [
+      { bpm: 68, source: "sleep", timestamp: "2026-01-05T00:00:14+00:00", timestamp_unix: Date.parse("2026-01-05T00:00:14Z") },
+      { bpm: 71, source: "awake", timestamp: "2026-01-05T08:00:00+00:00", timestamp_unix: Date.parse("2026-01-05T08:00:00Z") },
+      { bpm: 71, source: "awake", timestamp: "2026-01-05T08:00:00+00:00", timestamp_unix: Date.parse("2026-01-05T08:00:00Z") },
+      { bpm: 90, source: "workout", timestamp: "2026-01-06T07:00:05+00:00", timestamp_unix: Date.parse("2026-01-06T07:00:05Z") },
+      { bpm: "n/a", source: "awake", timestamp: "2026-01-06T08:00:00+00:00" },
+    ];
+    const battery = [{ charging: false, in_charger: false, level: 23, timestamp: "2026-01-05T00:03:49+00:00", timestamp_unix: Date.parse("2026-01-05T00:03:49Z") }];
+    const result = await importRingsideExport(user.id, asBody({ format: "ringside-export-v1", collections: { heartrate: hr, ring_battery_level: battery } }, 101));
+    expect(result).toMatchObject({ documents: { heartrate: 4, ring_battery_level: 1 }, rejected: 1, ignoredCollections: [] });
+    const rows = rawDb().prepare("SELECT day, count FROM heart_rate WHERE userId = ? ORDER BY day").all(user.id);
+    expect(rows).toEqual([
+      { day: "2026-01-05", count: 2 },
+      { day: "2026-01-06", count: 1 },
+    ]);
+    // importing it again changes nothing
+    await importRingsideExport(user.id, asBody({ format: "ringside-export-v1", collections: { heartrate: hr } }));
+    expect(rawDb().prepare("SELECT SUM(count) FROM heart_rate WHERE userId = ?").pluck().get(user.id)).toBe(3);
+  });
+
   it("rejects a file that is not a Ringside export", () => {
     expect(ringsideExportSchema.safeParse({ format: "something-else", collections: {} }).success).toBe(false);
     expect(ringsideExportSchema.safeParse({ format: "ringside-export-v1" }).success).toBe(false);

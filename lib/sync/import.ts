@@ -7,11 +7,13 @@ import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/api/errors";
 import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, tagColorSchema, tagNameSchema } from "@/lib/api/schemas";
 import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
+import { mergeSampleDays } from "@/lib/db/queries/time-series";
+import { groupByUtcDay } from "@/lib/db/sample-codec";
 import { setDayNote, insertTag, listTags } from "@/lib/db/queries/notes";
-import { mapDocument, mapPersonalInfo } from "@/lib/sync/map";
+import { mapDocument, mapPersonalInfo, mapSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { ExportScanError, ExportScanner, type ExportScanLimits } from "@/lib/sync/export-scanner";
-import { isRingCollection, type RingCollection } from "@/lib/resources";
+import { isRingCollection, isSeriesCollection, type RingCollection, type SeriesCollection } from "@/lib/resources";
 
 /**
  * Import of a "ringside-export-v1" file (Settings → Data → Export everything as JSON) into
@@ -26,8 +28,21 @@ import { isRingCollection, type RingCollection } from "@/lib/resources";
  * applied, in a second pass over the spool. A refused file stores nothing.
  */
 
-/** The largest file accepted (a five-year export is about 18 MB). */
-export const MAX_IMPORT_BYTES = 128 * 1024 * 1024;
+/**
+ * The largest file accepted. A five-year export is about 75 MB, of which heart rate is about
+ * 45 MB (half a million samples) and the ring's battery 10 MB; 256 MB holds well over ten years.
+ */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The time series' own bounds: a sample is about 90 bytes of JSON (1 KB at most here), and a
+ * ring records about 260 heart-rate samples and 50 battery readings a day, so these hold some
+ * thirty years each while a file stays within MAX_IMPORT_BYTES anyway.
+ */
+export const SERIES_IMPORT_LIMITS: Readonly<Record<SeriesCollection, { maxItems: number; maxItemBytes: number }>> = {
+  heartrate: { maxItems: 3_000_000, maxItemBytes: 1024 },
+  ring_battery_level: { maxItems: 1_000_000, maxItemBytes: 1024 },
+};
 
 export const IMPORT_LIMITS: ExportScanLimits = {
   maxItemBytes: 256 * 1024,
@@ -38,6 +53,7 @@ export const IMPORT_LIMITS: ExportScanLimits = {
   maxCollections: 64,
   maxItemsPerCollection: 200_000,
   maxDocuments: 1_000_000,
+  collectionLimits: SERIES_IMPORT_LIMITS,
   maxNotes: 40_000,
   maxTags: 1_000,
 };
@@ -58,8 +74,11 @@ export const ringsideExportSchema = z.object({
   notes: z.array(importNoteSchema).max(IMPORT_LIMITS.maxNotes).optional(),
   tags: z.array(importTagSchema).max(IMPORT_LIMITS.maxTags).optional(),
   collections: z
-    .record(z.string().max(IMPORT_LIMITS.maxKeyBytes), z.array(z.unknown()).max(IMPORT_LIMITS.maxItemsPerCollection))
-    .refine((c) => Object.keys(c).length <= IMPORT_LIMITS.maxCollections, { message: `at most ${IMPORT_LIMITS.maxCollections} collections` }),
+    .record(z.string().max(IMPORT_LIMITS.maxKeyBytes), z.array(z.unknown()))
+    .refine((c) => Object.keys(c).length <= IMPORT_LIMITS.maxCollections, { message: `at most ${IMPORT_LIMITS.maxCollections} collections` })
+    .refine((c) => Object.entries(c).every(([k, items]) => items.length <= (isSeriesCollection(k) ? SERIES_IMPORT_LIMITS[k].maxItems : IMPORT_LIMITS.maxItemsPerCollection)), {
+      message: `at most ${IMPORT_LIMITS.maxItemsPerCollection} documents a collection (time series: ${SERIES_IMPORT_LIMITS.heartrate.maxItems} samples)`,
+    }),
 });
 
 export type ImportResult = {
@@ -71,6 +90,8 @@ export type ImportResult = {
 };
 
 const CHUNK = 500;
+/** Samples applied at a time (a few days of heart rate). */
+const SERIES_CHUNK = 5_000;
 
 function refusal(err: ExportScanError): AppError {
   if (err.reason === "too_large") return new AppError("payload_too_large", err.message);
@@ -131,10 +152,20 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
     result.tags += 1;
   }
 
-  const batch: { collection: RingCollection | null; docs: unknown[] } = { collection: null, docs: [] };
+  const batch: { collection: RingCollection | SeriesCollection | null; docs: unknown[] } = { collection: null, docs: [] };
   const flush = () => {
     const { collection, docs } = batch;
     if (!collection || docs.length === 0) return;
+    if (isSeriesCollection(collection)) {
+      // samples: validated like a synced page, merged into their days (a sample twice is stored once)
+      const mapped = mapSamples(collection, docs);
+      if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
+      mergeSampleDays({ collection, userId, days: groupByUtcDay(mapped.samples), rejected: mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: `import: ${r.error}` })) });
+      result.documents[collection] = (result.documents[collection] ?? 0) + mapped.samples.length;
+      result.rejected += mapped.rejectedCount;
+      batch.docs = [];
+      return;
+    }
     const rows: DocumentRow[] = [];
     const rejected: RejectedInput[] = [];
     for (const doc of docs) {
@@ -162,7 +193,7 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
     for (const e of scanner.write(chunk as Buffer)) {
       if (e.kind === "document") {
         const collection = e.collection;
-        if (!isRingCollection(collection)) {
+        if (!isRingCollection(collection) && !isSeriesCollection(collection)) {
           if (!result.ignoredCollections.includes(collection)) result.ignoredCollections.push(collection);
           continue;
         }
@@ -172,7 +203,7 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
           result.documents[collection] ??= 0;
         }
         batch.docs.push(e.value);
-        if (batch.docs.length >= CHUNK) flush();
+        if (batch.docs.length >= (isSeriesCollection(collection) ? SERIES_CHUNK : CHUNK)) flush();
       } else if (e.kind === "note") notes.push(e.value);
     }
     flush();

@@ -1,6 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/log";
-import { isRingCollection, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
+import { isSyncCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { completeJob, enqueueJob, failJob, postponeJob, type JobRow } from "@/lib/db/queries/jobs";
 import { clearSharingStates, ensureSyncStates, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
 import { jobRetryDelay } from "@/lib/sync/backoff";
@@ -15,7 +15,7 @@ import { syncWebhookSubscriptions } from "@/lib/sync/subscriptions";
 
 export async function runJob(engine: SyncEngine, job: JobRow, now: () => number = Date.now): Promise<void> {
   try {
-    const collection = job.collection && isRingCollection(job.collection) ? job.collection : null;
+    const collection = job.collection && isSyncCollection(job.collection) ? job.collection : null;
     switch (job.kind) {
       case "backfill":
         if (!job.userId || !collection) throw new Error("backfill job without person or collection");
@@ -52,9 +52,9 @@ export async function runJob(engine: SyncEngine, job: JobRow, now: () => number 
 
 /** Queues the backfill of every collection not yet backfilled, plus the personal_info snapshot. */
 export function enqueueBackfill(userId: string, opts: { runAt?: number } = {}): void {
-  ensureSyncStates(userId, RING_COLLECTIONS);
+  ensureSyncStates(userId, SYNC_COLLECTIONS);
   for (const s of listSyncStates(userId)) {
-    if (!isRingCollection(s.collection) || s.backfillDoneAt) continue;
+    if (!isSyncCollection(s.collection) || s.backfillDoneAt) continue;
     enqueueJob({ kind: "backfill", userId, collection: s.collection, runAt: opts.runAt, ifAbsent: true });
   }
   enqueueJob({ kind: "personal_info", userId, ifAbsent: true });
@@ -65,10 +65,10 @@ export function enqueueBackfill(userId: string, opts: { runAt?: number } = {}): 
  * backfills continue, backfilled collections get an incremental run now.
  */
 export function enqueueSyncNow(userId: string): void {
-  ensureSyncStates(userId, RING_COLLECTIONS);
+  ensureSyncStates(userId, SYNC_COLLECTIONS);
   for (const s of listSyncStates(userId)) {
-    if (!isRingCollection(s.collection)) continue;
-    const collection: RingCollection = s.collection;
+    if (!isSyncCollection(s.collection)) continue;
+    const collection: SyncCollection = s.collection;
     if (s.status === "error" || s.status === "expired") updateSyncState(userId, collection, { status: "idle", lastAttemptAt: null });
     if (s.status === "not_shared") continue;
     if (!s.backfillDoneAt) enqueueJob({ kind: "backfill", userId, collection, runAt: Date.now() });
@@ -80,9 +80,9 @@ export function enqueueSyncNow(userId: string): void {
 /** After a (re)connect: consent may have changed, so sharing states start over. */
 export function enqueueAfterConnect(userId: string): void {
   clearSharingStates(userId);
-  ensureSyncStates(userId, RING_COLLECTIONS);
+  ensureSyncStates(userId, SYNC_COLLECTIONS);
   for (const s of listSyncStates(userId)) {
-    if (!isRingCollection(s.collection)) continue;
+    if (!isSyncCollection(s.collection)) continue;
     if (s.backfillDoneAt) enqueueJob({ kind: "incremental", userId, collection: s.collection });
     else enqueueJob({ kind: "backfill", userId, collection: s.collection });
   }

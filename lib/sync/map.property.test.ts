@@ -1,22 +1,24 @@
 // Property-based tests of the mapper's tolerance (fast-check) over mutated copies of the
-// emulator's generated documents (lib/emulator/fixtures.ts): a value never seen in one of the
+// emulator's generated documents (lib/emulator/fixtures.ts and, derived from them, the other
+// resources of lib/emulator/resources.ts): a value never seen in one of the
 // spec's closed lists keeps the document with that field stored as unknown; nulls, missing
 // optional keys and extra keys are accepted; and nothing at all makes mapDocument throw.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { generateRange } from "@/lib/emulator/fixtures";
+import { UserDocuments } from "@/lib/emulator/user-data";
 import { RING_DOCUMENT_SCHEMAS, RING_ENUMS } from "@/lib/ring/schemas";
 import { RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { mapDocument } from "@/lib/sync/map";
 
 type Doc = Record<string, unknown> & { day: string };
 
+// A year of six people: enough rest-mode periods and rings (a person has one or two) for every pool.
 const POOL: Record<RingCollection, Doc[]> = (() => {
   const out = {} as Record<RingCollection, Doc[]>;
   for (const c of RING_COLLECTIONS) out[c] = [];
-  for (const userKey of ["prop-a", "prop-b", "prop-c"]) {
-    const docs = generateRange({ seed: "property-seed", userKey }, "2026-01-01", "2026-02-15");
-    for (const c of RING_COLLECTIONS) out[c].push(...(((docs as Partial<Record<string, unknown[]>>)[c] ?? []) as Doc[]));
+  for (const userKey of ["prop-a", "prop-b", "prop-c", "prop-d", "prop-e", "prop-f"]) {
+    const docs = new UserDocuments({ seed: "property-seed", userKey }, "2025-03-01", () => "2026-02-28");
+    for (const c of RING_COLLECTIONS) out[c].push(...(docs.list(c) as Doc[]));
   }
   return out;
 })();

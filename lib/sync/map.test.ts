@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentKey, mapDocument } from "@/lib/sync/map";
+import { documentKey, instantOf, mapDocument, mapSamples } from "@/lib/sync/map";
 import { columnsOf, RING_COLLECTIONS } from "@/lib/resources";
 import { rawDb } from "@/lib/db";
 import { RING_TABLES } from "@/lib/db/queries/ring-documents";
@@ -119,5 +119,96 @@ describe("mapDocument", () => {
       const cols = (rawDb().prepare(`PRAGMA table_info("${RING_TABLES[c].table}")`).all() as Array<{ name: string }>).map((r) => r.name);
       for (const { name: col } of columnsOf(c)) expect(cols, `${c}.${col}`).toContain(col);
     }
+  });
+});
+
+describe("the ring's other documents", () => {
+  it("stores a workout's duration from its span, and its closed lists", () => {
+    const r = mapDocument(
+      "workout",
+      { id: "w-1", activity: "cycling", calories: 132.9, day: "2026-03-13", distance: null, end_datetime: "2026-03-13T07:59:55+01:00", intensity: "moderate", label: null, source: "confirmed", start_datetime: "2026-03-13T07:25:07+01:00" },
+      "u1",
+      "t",
+    );
+    expect(r.ok && r.row).toMatchObject({ day: "2026-03-13", activity: "cycling", duration: 2088, intensity: "moderate", source: "confirmed", calories: 132.9, distance: null });
+    // across an offset change the span is still the instants' difference
+    const across = mapDocument("session", { id: "s-1", day: "2026-03-29", start_datetime: "2026-03-29T01:50:00+01:00", end_datetime: "2026-03-29T03:10:00+02:00", type: "rest" }, "u1", "t");
+    expect(across.ok && across.row.duration).toBe(1200);
+  });
+
+  it("takes a tag's day from start_day, and stores the ring of no day with none", () => {
+    const tag = mapDocument("enhanced_tag", { id: "e-1", tag_type_code: "tag_generic_alcohol", start_time: "2026-03-10T21:16:08+00:00", end_time: null, start_day: "2026-03-10", end_day: null, comment: "", custom_name: null }, "u1", "t");
+    expect(tag.ok && tag.row).toMatchObject({ day: "2026-03-10", documentId: "e-1", tag_type_code: "tag_generic_alcohol", comment: "" });
+    const ring = mapDocument("ring_configuration", { id: "r-1", color: "silver", design: "horizon", firmware_version: "2.14.30", hardware_type: "gen3", set_up_at: "1970-01-01T00:00:00+00:00", size: 10 }, "u1", "t");
+    expect(ring.ok && ring.row).toMatchObject({ day: null, documentId: "r-1", firmware_version: "2.14.30", hardware_type: "gen3", size: 10 });
+    expect(ring.ok && documentKey("ring_configuration", ring.row)).toBe("r-1");
+    // a rejected tag names its start_day as its day (the Sync page lists it there)
+    const bad = mapDocument("enhanced_tag", { id: "e-2", start_day: "2026-03-11" }, "u1", "t");
+    expect(bad).toMatchObject({ ok: false, day: "2026-03-11", documentId: "e-2" });
+  });
+
+  it("reads the bedtime window's offsets out of optimal_bedtime (null when there is none)", () => {
+    const found = mapDocument("sleep_time", { id: "b-1", day: "2026-03-15", optimal_bedtime: { day_tz: 3600, start_offset: -5400, end_offset: -1800 }, recommendation: "follow_optimal_bedtime", status: "optimal_found" }, "u1", "t");
+    expect(found.ok && found.row).toMatchObject({ start_offset: -5400, end_offset: -1800, day_tz: 3600, status: "optimal_found" });
+    const none = mapDocument("sleep_time", { id: "b-2", day: "2026-03-16", optimal_bedtime: null, recommendation: "earlier_bedtime", status: "only_recommended_found" }, "u1", "t");
+    expect(none.ok && none.row).toMatchObject({ start_offset: null, end_offset: null, recommendation: "earlier_bedtime" });
+  });
+});
+
+describe("mapSamples", () => {
+  it("turns rows into samples: the instant (any offset, milliseconds), the fields in the registry's order", () => {
+    const r = mapSamples("heartrate", [
+      { bpm: 68, source: "sleep", timestamp: "2026-03-14T00:00:14+00:00", timestamp_unix: 1773446414000 },
+      { bpm: 91, source: "awake", timestamp: "2024-12-13T12:31:21+00:00" },
+      { bpm: 70, source: "awake", timestamp: "2026-03-14T01:00:00.000Z", producer_timestamp: 1 },
+      { bpm: 72, source: "rest", timestamp: "2026-03-14T02:00:00+01:00" },
+    ]);
+    expect(r.rejectedCount).toBe(0);
+    expect(r.samples).toEqual([
+      { t: 1773446414000, v: [68, "sleep"] },
+      { t: Date.parse("2024-12-13T12:31:21Z"), v: [91, "awake"] },
+      { t: Date.parse("2026-03-14T01:00:00Z"), v: [70, "awake"] },
+      { t: Date.parse("2026-03-14T01:00:00Z"), v: [72, "rest"] },
+    ]);
+  });
+
+  it("sets a bad row aside with why (paths, not values), and keeps a source it does not know as sent", () => {
+    const r = mapSamples("heartrate", [
+      { bpm: "fast", source: "awake", timestamp: "2026-03-14T00:00:00+00:00" },
+      { bpm: 60, source: "awake", timestamp: "yesterday" },
+      { bpm: 99_999, source: "awake", timestamp: "2026-03-14T00:00:00+00:00" },
+      { bpm: 60, source: "telepathy", timestamp: "2026-03-14T00:05:00+00:00" },
+      { bpm: 61, source: "telepathy", timestamp: "2026-03-14T00:10:00+00:00" },
+      "not a row",
+    ]);
+    expect(r.samples).toEqual([
+      { t: Date.parse("2026-03-14T00:05:00Z"), v: [60, "telepathy"] },
+      { t: Date.parse("2026-03-14T00:10:00Z"), v: [61, "telepathy"] },
+    ]);
+    expect(r.unknown).toEqual([{ field: "source", value: "telepathy" }]);
+    expect(r.rejectedCount).toBe(4);
+    expect(r.rejected.map((x) => x.error)).toEqual([expect.stringContaining("bpm"), "timestamp: not a date-time", expect.stringContaining("bpm"), expect.stringContaining("(document)")]);
+    expect(r.rejected[0]).toMatchObject({ day: "2026-03-14" });
+  });
+
+  it("reads the battery's flags, absent ones as none", () => {
+    const r = mapSamples("ring_battery_level", [
+      { charging: false, in_charger: false, level: 23, timestamp: "2026-03-14T00:03:49+00:00", timestamp_unix: 1773446629000 },
+      { level: 24, timestamp: "2026-03-14T00:30:00+00:00" },
+    ]);
+    expect(r.samples.map((s) => s.v)).toEqual([
+      [23, false, false],
+      [24, null, null],
+    ]);
+  });
+});
+
+describe("instantOf", () => {
+  it("reads ISO date-times with Z, offsets and fractions like Date.parse, and refuses what is none", () => {
+    for (const iso of ["2026-03-14T00:00:14+00:00", "2026-03-14T00:00:14Z", "2026-03-14T00:00:14.5+02:00", "2026-03-14T23:59:59.999-05:30", "2026-03-14T00:00:14.123456Z"]) {
+      expect(instantOf(iso), iso).toBe(Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")));
+    }
+    expect(instantOf("2026-13-14T00:00:00Z")).toBeNaN();
+    expect(instantOf("soon")).toBeNaN();
   });
 });

@@ -1,9 +1,10 @@
 import "server-only";
 import type { z } from "zod";
 import { RING_DOCUMENT_SCHEMAS, RING_ENUMS } from "@/lib/ring/schemas";
-import { getResource, type RingCollection } from "@/lib/resources";
-import type { ColumnDef } from "@/lib/resources/define";
+import { getResource, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
+import type { ColumnDef, ColumnSource } from "@/lib/resources/define";
 import type { CellValue, DocumentRow, SnapshotRow } from "@/lib/db/queries/ring-documents";
+import { INT_FIELD_MAX, TEXT_FIELD_MAX_BYTES, type Sample, type SampleValue } from "@/lib/db/sample-codec";
 
 // Pure: one document from the ring service → one database row (typed columns + raw JSON).
 // The columns and where each is read from are the registry's (lib/resources). A value of one
@@ -30,6 +31,36 @@ const READ: Record<ColumnDef["type"], (v: unknown) => CellValue> = {
 
 type BuildRow = (data: Record<string, unknown>, userId: string, raw: string, syncedAt: string) => DocumentRow;
 
+/** An ISO date-time → epoch ms (the common "YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)" without Date.parse); NaN if it is none. */
+export function instantOf(iso: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/.exec(iso);
+  if (!m) return Date.parse(iso);
+  const ms = m[7] ? Math.round(Number(`0.${m[7]}`) * 1000) : 0;
+  let t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), ms);
+  const z = m[8]!;
+  if (z !== "Z") {
+    const sign = z[0] === "-" ? -1 : 1;
+    const digits = z.slice(1).replace(":", "");
+    t -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+  }
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31 ? t : Number.NaN;
+}
+
+/** A getter for a column's source: a dotted path, or the seconds between two timestamps. */
+function sourceGetter(from: ColumnSource): (doc: Record<string, unknown>) => unknown {
+  if (typeof from === "string") return getter(from.split("."));
+  const [a, b] = from.secondsBetween;
+  return (d) => {
+    const x = d[a];
+    const y = d[b];
+    if (typeof x !== "string" || typeof y !== "string") return undefined;
+    const s = (instantOf(y) - instantOf(x)) / 1000;
+    return Number.isFinite(s) ? Math.round(s) : undefined;
+  };
+}
+
 const builders = new Map<RingCollection, BuildRow>();
 
 /**
@@ -41,9 +72,12 @@ const builders = new Map<RingCollection, BuildRow>();
 function builderOf(collection: RingCollection): BuildRow {
   let build = builders.get(collection);
   if (!build) {
-    const readers: Reader[] = getResource(collection).columns.map((c: ColumnDef) => ({ name: c.name, get: getter((c.from ?? c.name).split(".")), read: READ[c.type] }));
-    const fields = readers.map((r, i) => `${JSON.stringify(r.name)}: R[${i}].read(R[${i}].get(d))`).join(", ");
-    const make = new Function("R", `return (d, userId, raw, syncedAt) => ({ userId, documentId: d.id ?? null, day: d.day, ${fields}, raw, syncedAt });`) as (r: Reader[]) => BuildRow;
+    const r = getResource(collection);
+    const readers: Reader[] = r.columns.map((c: ColumnDef) => ({ name: c.name, get: sourceGetter(c.from ?? c.name), read: READ[c.type] }));
+    const fields = readers.map((_, i) => `${JSON.stringify(readers[i]!.name)}: R[${i}].read(R[${i}].get(d))`).join(", ");
+    // the day is the document's `day` (or the field the registry names; none for an undated document)
+    const day = r.dayField === null ? "null" : `d[${JSON.stringify(r.dayField)}]`;
+    const make = new Function("R", `return (d, userId, raw, syncedAt) => ({ userId, documentId: d.id ?? null, day: ${day}, ${fields}, raw, syncedAt });`) as (r: Reader[]) => BuildRow;
     build = make(readers);
     builders.set(collection, build);
   }
@@ -80,7 +114,7 @@ export function describeIssues(error: z.ZodError): string {
     .slice(0, 500);
 }
 
-function peek(doc: unknown, key: "id" | "day"): string | null {
+function peek(doc: unknown, key: string): string | null {
   if (doc && typeof doc === "object" && !Array.isArray(doc)) {
     const v = (doc as Record<string, unknown>)[key];
     if (typeof v === "string" && v.length > 0 && v.length <= 256) return v;
@@ -105,9 +139,10 @@ export function mapDocument(collection: RingCollection, doc: unknown, userId: st
   const schema = RING_DOCUMENT_SCHEMAS[collection];
   const parsed = schema.safeParse(doc);
   if (!parsed.success) {
-    return { ok: false, error: describeIssues(parsed.error), documentId: peek(doc, "id"), day: peek(doc, "day"), raw };
+    const dayField = getResource(collection).dayField;
+    return { ok: false, error: describeIssues(parsed.error), documentId: peek(doc, "id"), day: dayField ? peek(doc, dayField) : null, raw };
   }
-  const data = parsed.data as Record<string, unknown> & { id?: string | null; day: string };
+  const data = parsed.data as Record<string, unknown> & { id?: string | null };
   const row = builderOf(collection)(data, userId, raw, syncedAt);
   const unknown = blankUnknownValues(collection, row);
   return unknown ? { ok: true, row, unknown } : { ok: true, row };
@@ -131,8 +166,6 @@ function blankUnknownValues(collection: RingCollection, row: DocumentRow): Unkno
 }
 
 /** The key a document is unique by (the registry's `key`): its id, or its day. */
-export function documentKey(collection: RingCollection, row: { documentId: string | null; day: string }): string;
-export function documentKey(collection: RingCollection, row: { documentId: string | null; day: string | null }): string | null;
 export function documentKey(collection: RingCollection, row: { documentId: string | null; day: string | null }): string | null {
   return getResource(collection).key === "day" ? row.day : (row.documentId ?? row.day);
 }
@@ -148,7 +181,79 @@ export function mapPersonalInfo(doc: unknown, userId: string, knownRingUserId: s
   if (!ringUserId) return null;
   const row = { userId, ringUserId } as SnapshotRow;
   const data = parsed.data as Record<string, unknown>;
-  for (const c of getResource("personal_info").columns as readonly ColumnDef[]) row[c.name] = READ[c.type](at(data, (c.from ?? c.name).split(".")));
+  for (const c of getResource("personal_info").columns as readonly ColumnDef[]) row[c.name] = READ[c.type](sourceGetter(c.from ?? c.name)(data));
   row.raw = JSON.stringify(doc);
   return row;
+}
+
+// ---------------------------------------------------------------------------------------
+// Time series: rows of a page → samples
+// ---------------------------------------------------------------------------------------
+
+export type MappedSamples = {
+  samples: Sample[];
+  /** rows that failed validation (at most MAX_REJECTED_ROWS kept per page; `count` has them all) */
+  rejected: Array<{ day: string | null; raw: string; error: string }>;
+  rejectedCount: number;
+  unknown: UnknownValue[];
+};
+
+const MAX_REJECTED_ROWS = 20;
+const textBytes = new TextEncoder();
+
+/**
+ * Validates a page of time-series rows with the registry's row schema and turns each into a
+ * sample: its instant and its fields (int: whole, within ±32,767; bool; text: at most 255 bytes).
+ * A row that breaks any of that is rejected (a few kept for the Sync page); a closed-list value
+ * Ringside does not know is kept as sent and reported in `unknown` (to be logged once).
+ */
+export function mapSamples(collection: SeriesCollection, rows: readonly unknown[]): MappedSamples {
+  const schema = RING_DOCUMENT_SCHEMAS[collection];
+  const spec = sampleSpecOf(collection);
+  const known = spec.fields.map((f) => (f.categories ? new Set(f.categories.map((c) => c.value)) : null));
+  const out: MappedSamples = { samples: [], rejected: [], rejectedCount: 0, unknown: [] };
+  const reject = (row: unknown, error: string) => {
+    out.rejectedCount++;
+    if (out.rejected.length >= MAX_REJECTED_ROWS) return;
+    let raw = "null";
+    try {
+      raw = JSON.stringify(row) ?? "null";
+    } catch {
+      /* keep "null" */
+    }
+    const ts = peek(row, "timestamp");
+    out.rejected.push({ day: ts && /^\d{4}-\d{2}-\d{2}/.test(ts) ? ts.slice(0, 10) : null, raw, error });
+  };
+  for (const row of rows) {
+    const parsed = schema.safeParse(row);
+    if (!parsed.success) {
+      reject(row, describeIssues(parsed.error));
+      continue;
+    }
+    const data = parsed.data as Record<string, unknown> & { timestamp: string };
+    const t = instantOf(data.timestamp);
+    if (!Number.isFinite(t)) {
+      reject(row, "timestamp: not a date-time");
+      continue;
+    }
+    const v: SampleValue[] = [];
+    let error: string | null = null;
+    spec.fields.forEach((f, i) => {
+      const x = data[f.name];
+      if (x === null || x === undefined) v.push(null);
+      else if (f.type === "int") {
+        if (typeof x === "number" && Number.isFinite(x) && Math.abs(x) <= INT_FIELD_MAX) v.push(Math.round(x));
+        else error ??= `${f.name}: not a whole number within ±${INT_FIELD_MAX}`;
+      } else if (f.type === "bool") {
+        if (typeof x === "boolean") v.push(x);
+        else error ??= `${f.name}: not a boolean`;
+      } else if (typeof x === "string" && textBytes.encode(x).length <= TEXT_FIELD_MAX_BYTES) {
+        v.push(x);
+        if (known[i] && !known[i].has(x) && !out.unknown.some((u) => u.field === f.name && u.value === x)) out.unknown.push({ field: f.name, value: x });
+      } else error ??= `${f.name}: not a text of at most ${TEXT_FIELD_MAX_BYTES} bytes`;
+    });
+    if (error) reject(row, error);
+    else out.samples.push({ t, v });
+  }
+  return out;
 }

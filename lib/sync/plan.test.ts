@@ -4,12 +4,18 @@ import { addDays, diffDays as daysBetween } from "@/lib/metrics/days";
 import {
   estimateEtaSeconds,
   inWindow,
+  isoInstant,
   latestPossibleDay,
+  nextSeriesWindow,
   planBackfillWindows,
   progressFraction,
   queryWindow,
   resumeDayAfterPage,
+  seriesQuery,
+  seriesRecheckWindows,
+  seriesWindowsLeft,
   trailingWindow,
+  windowsStartAfterProbe,
 } from "@/lib/sync/plan";
 import { getResource, RING_COLLECTIONS } from "@/lib/resources";
 
@@ -19,15 +25,18 @@ describe("date windows", () => {
     const inclusive = { param: "date", start: "inclusive", end: "inclusive" } as const;
     expect(queryWindow(inclusive, "usercollection", w)).toEqual({ start_date: "2026-02-28", end_date: "2026-03-16" });
     // The sandbox is end-exclusive everywhere: the end day is still inside.
-    expect(queryWindow(inclusive, "sandbox", w).end_date > w.to).toBe(true);
+    expect(queryWindow(inclusive, "sandbox", w).end_date! > w.to).toBe(true);
+    // a route without a date filter (the ring's configuration) is asked for everything
+    expect(queryWindow({ param: "none" }, "usercollection", w)).toEqual({});
   });
 
   it("covers the window under every registry resource's own rule, on both data families", () => {
     const w = { from: "2026-03-01", to: "2026-03-15" };
     for (const c of RING_COLLECTIONS) {
       const rule = getResource(c).window;
+      if (rule.param === "none") continue;
       for (const family of ["usercollection", "sandbox"] as const) {
-        const q = queryWindow(rule, family, w);
+        const q = queryWindow(rule, family, w) as { start_date: string; end_date: string };
         const end = family === "sandbox" ? "exclusive" : rule.end;
         // an exclusive (or disputed) bound must lie strictly outside the window's own day
         expect(rule.start === "inclusive" ? q.start_date <= w.from : q.start_date < w.from, `${c} start`).toBe(true);
@@ -42,6 +51,8 @@ describe("date windows", () => {
     expect(inWindow("2026-03-01", w)).toBe(true);
     expect(inWindow("2026-03-15", w)).toBe(true);
     expect(inWindow("2026-03-16", w)).toBe(false);
+    // a document of no day (the ring's configuration) belongs to every window
+    expect(inWindow(null, w)).toBe(true);
   });
 
   it("plans one window for the whole history unless told to split", () => {
@@ -95,5 +106,56 @@ describe("progress", () => {
     expect(estimateEtaSeconds(0.25, 3_000)).toBe(9);
     expect(estimateEtaSeconds(0, 3_000)).toBeNull();
     expect(estimateEtaSeconds(1, 3_000)).toBeNull();
+  });
+});
+
+describe("time-series windows", () => {
+  const DAY = 86_400_000;
+  const at = (iso: string) => Date.parse(iso);
+
+  it("reads at most 30 days a window; windows meet at their bounds and end at the end", () => {
+    const start = at("2021-01-01T00:00:00Z");
+    const end = at("2021-03-15T00:00:00Z");
+    const windows = [];
+    for (let cursor = start; cursor < end; ) {
+      const w = nextSeriesWindow(cursor, end, 30);
+      windows.push(w);
+      cursor = w.end;
+    }
+    expect(windows.map((w) => (w.end - w.start) / DAY)).toEqual([30, 30, 13]);
+    for (let i = 1; i < windows.length; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
+    expect(windows.at(-1)!.end).toBe(end);
+    expect(seriesWindowsLeft(start, end, 30)).toBe(3);
+    expect(seriesWindowsLeft(end, end, 30)).toBe(0);
+  });
+
+  it("asks with ISO instants (whole seconds unless there are milliseconds)", () => {
+    expect(seriesQuery({ start: at("2021-01-01T00:00:00Z"), end: at("2021-01-31T00:00:00.250Z") })).toEqual({
+      start_datetime: "2021-01-01T00:00:00Z",
+      end_datetime: "2021-01-31T00:00:00.250Z",
+    });
+    expect(isoInstant(at("2026-03-14T12:00:05Z"))).toBe("2026-03-14T12:00:05Z");
+  });
+
+  it("starts the windows at the newest instant of the first page, which comes again and is de-duplicated", () => {
+    expect(windowsStartAfterProbe([at("2021-03-15T22:05:58Z"), at("2021-03-16T07:00:00Z"), at("2021-03-16T06:00:00Z")])).toBe(at("2021-03-16T07:00:00Z"));
+    expect(windowsStartAfterProbe([])).toBeNull();
+    expect(windowsStartAfterProbe([Number.NaN])).toBeNull();
+  });
+
+  it("re-checks whole UTC days: the trailing days, or back to where the last fetch ended if that is earlier", () => {
+    const now = at("2026-03-15T20:00:00Z");
+    const recent = seriesRecheckWindows({ nowMs: now, trailingDays: 10, fetchedThrough: at("2026-03-15T19:00:00Z"), maxDays: 30 });
+    // through the latest possible day (one past the UTC date: people east of UTC are there already)
+    expect(recent).toEqual([{ start: at("2026-03-05T00:00:00Z"), end: at("2026-03-17T00:00:00Z"), days: { from: "2026-03-05", to: "2026-03-16" } }]);
+    // after two months without a sync: from the day before the last fetch, in 30-day windows of whole days
+    const paused = seriesRecheckWindows({ nowMs: now, trailingDays: 10, fetchedThrough: at("2026-01-10T08:00:00Z"), maxDays: 30 });
+    expect(paused[0]).toMatchObject({ start: at("2026-01-09T00:00:00Z"), days: { from: "2026-01-09", to: "2026-02-07" } });
+    for (let i = 1; i < paused.length; i++) {
+      expect(paused[i]!.start).toBe(paused[i - 1]!.end);
+      expect(paused[i]!.days.from).toBe(addDays(paused[i - 1]!.days.to, 1));
+      expect((paused[i]!.end - paused[i]!.start) / DAY).toBeLessThanOrEqual(30);
+    }
+    expect(paused.at(-1)!.days.to).toBe("2026-03-16");
   });
 });

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { addDays, diffDays, utcDay } from "@/lib/metrics/days";
-import type { DateWindowRule, Inclusivity } from "@/lib/resources/define";
+import type { DateWindowRule, Inclusivity, NoWindow } from "@/lib/resources/define";
 
 // Pure: which date windows to ask for, and how to read the answers (ring-api-facts §2.4).
 // No I/O here; unit-tested in plan.test.ts.
@@ -38,8 +38,12 @@ function padFor(how: Inclusivity): number {
   return how === "inclusive" ? 0 : 1; // exclusive, and conflicting reports: one day
 }
 
-/** The start_date/end_date to send for a logical window under the route's rule (see the file comment). */
-export function queryWindow(rule: DateWindowRule, family: DataFamilyName, w: DayWindow): { start_date: string; end_date: string } {
+/**
+ * The start_date/end_date to send for a logical window under the route's rule (see the file
+ * comment); nothing for a route without a date filter (it lists everything).
+ */
+export function queryWindow(rule: DateWindowRule | NoWindow, family: DataFamilyName, w: DayWindow): { start_date?: string; end_date?: string } {
+  if (rule.param === "none") return {};
   const end: Inclusivity = family === "sandbox" ? "exclusive" : rule.end;
   return {
     start_date: addDays(w.from, -Math.max(TIME_ZONE_MARGIN_DAYS, padFor(rule.start))),
@@ -47,9 +51,9 @@ export function queryWindow(rule: DateWindowRule, family: DataFamilyName, w: Day
   };
 }
 
-/** Keep a document only when its `day` lies in the logical window (drops padding days). */
-export function inWindow(day: string, w: DayWindow): boolean {
-  return day >= w.from && day <= w.to;
+/** Keep a document only when its `day` lies in the logical window (drops padding days); a document of no day always. */
+export function inWindow(day: string | null, w: DayWindow): boolean {
+  return day === null || (day >= w.from && day <= w.to);
 }
 
 /**
@@ -80,9 +84,10 @@ export function trailingWindow(nowMs: number, days: number): DayWindow {
  * (the service sorts by day). Resuming there re-reads that day (harmless: upserts), so a
  * day split across two pages is never skipped. Null = keep the previous resume point.
  */
-export function resumeDayAfterPage(days: string[], previous: string): string | null {
+export function resumeDayAfterPage(days: ReadonlyArray<string | null>, previous: string): string | null {
   let last = "";
   for (const d of days) {
+    if (d === null) continue;
     if (d < last) return null; // not in day order: do not trust a resume point inside it
     last = d;
   }
@@ -103,4 +108,70 @@ export function progressFraction(opts: { firstDay: string | null; cursorDay: str
 export function estimateEtaSeconds(fraction: number, elapsedMs: number): number | null {
   if (fraction <= 0.01 || fraction >= 1 || elapsedMs <= 0) return null;
   return Math.max(0, Math.round(((elapsedMs / fraction) * (1 - fraction)) / 1000));
+}
+
+// ---------------------------------------------------------------------------------------
+// Time series: windows of instants
+// ---------------------------------------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+
+/** A time series' request window: instants (epoch ms), both bounds inclusive. */
+export type InstantWindow = { start: number; end: number };
+
+/** An instant as a query bound: ISO 8601 in UTC, whole seconds unless it has milliseconds. */
+export function isoInstant(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return ms % 1000 === 0 ? iso.replace(".000Z", "Z") : iso;
+}
+
+/** The query of an instant window. */
+export function seriesQuery(w: InstantWindow): { start_datetime: string; end_datetime: string } {
+  return { start_datetime: isoInstant(w.start), end_datetime: isoInstant(w.end) };
+}
+
+/**
+ * The window a time series is read in next: from `cursor` for at most `maxDays` days (the
+ * window clients ask for, facts §2.4), never past `end`. Windows meet at their bounds: the
+ * service reads both inclusively, so a sample on a bound comes twice and is de-duplicated.
+ */
+export function nextSeriesWindow(cursor: number, end: number, maxDays: number): InstantWindow {
+  return { start: cursor, end: Math.min(end, cursor + maxDays * DAY_MS) };
+}
+
+/** How many windows are left from `cursor` to `end` (progress on the Sync page). */
+export function seriesWindowsLeft(cursor: number, end: number, maxDays: number): number {
+  return cursor >= end ? 0 : Math.ceil((end - cursor) / (maxDays * DAY_MS));
+}
+
+/**
+ * Where the 30-day windows of a backfill start after its first request, which asks for the
+ * whole range at once and keeps one page (the earliest samples): at the newest instant on that
+ * page (its samples there come again and are de-duplicated). Null when there is nothing to go
+ * on (no instant on the page).
+ */
+export function windowsStartAfterProbe(instants: readonly number[]): number | null {
+  let max = -Infinity;
+  for (const t of instants) if (Number.isFinite(t) && t > max) max = t;
+  return Number.isFinite(max) ? max : null;
+}
+
+/**
+ * The re-check windows of a time series: whole UTC days from `trailingDays` before today — or
+ * from the day before the last fetched instant, when that is earlier (after a long pause
+ * nothing in between is skipped) — to `end` (the start of the latest possible day's next day),
+ * cut into `maxDays` windows that begin at midnight. Each window's days (`days`: the UTC days
+ * it covers whole) can then be replaced by what it brought.
+ */
+export function seriesRecheckWindows(opts: { nowMs: number; trailingDays: number; fetchedThrough: number | null; maxDays: number }): Array<InstantWindow & { days: DayWindow }> {
+  const trailingFrom = addDays(utcDay(opts.nowMs), -Math.max(1, opts.trailingDays));
+  const fetched = opts.fetchedThrough !== null && Number.isFinite(opts.fetchedThrough) ? addDays(utcDay(opts.fetchedThrough), -1) : trailingFrom;
+  const fromDay = fetched < trailingFrom ? fetched : trailingFrom;
+  const endDay = addDays(latestPossibleDay(opts.nowMs), 1);
+  const out: Array<InstantWindow & { days: DayWindow }> = [];
+  for (let from = fromDay; from < endDay; from = addDays(from, opts.maxDays)) {
+    const toExclusive = addDays(from, opts.maxDays) < endDay ? addDays(from, opts.maxDays) : endDay;
+    out.push({ start: Date.parse(`${from}T00:00:00Z`), end: Date.parse(`${toExclusive}T00:00:00Z`), days: { from, to: addDays(toExclusive, -1) } });
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/log";
-import { isRingCollection, RING_COLLECTIONS } from "@/lib/resources";
+import { isSyncCollection, SYNC_COLLECTIONS } from "@/lib/resources";
 import {
   claimDueJobs,
   enqueueJob,
@@ -219,14 +219,14 @@ export class Scheduler {
     const pollMs = (webhooksActive(now) ? Math.max(getPollMinutes(), WEBHOOK_POLL_MINUTES) : getPollMinutes()) * 60_000;
     for (const u of listRingUsers()) {
       if (u.status !== "active") {
-        ensureSyncStates(u.userId, RING_COLLECTIONS);
+        ensureSyncStates(u.userId, SYNC_COLLECTIONS);
         for (const s of listSyncStates(u.userId))
           if (s.status !== "paused" && s.status !== "not_shared") updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
         continue;
       }
-      ensureSyncStates(u.userId, RING_COLLECTIONS);
+      ensureSyncStates(u.userId, SYNC_COLLECTIONS);
       for (const s of listSyncStates(u.userId)) {
-        if (!isRingCollection(s.collection) || s.status === "not_shared") continue;
+        if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
         if (s.status === "paused") updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null });
         const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
         if (!s.backfillDoneAt) {

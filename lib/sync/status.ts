@@ -1,8 +1,9 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
-import { getResource, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
+import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { collectionSummary } from "@/lib/db/queries/ring-documents";
+import { seriesSummary } from "@/lib/db/queries/time-series";
 import { listActiveJobs } from "@/lib/db/queries/jobs";
 import { fromDbTime } from "@/lib/db/dialect";
 import { countRejectedByCollection, listRejectedDocuments } from "@/lib/db/queries/rejected-documents";
@@ -16,8 +17,10 @@ import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions"
 // GET /api/sync/status: what the sync page and the dashboard show about freshness.
 
 export type CollectionSyncStatus = {
-  collection: RingCollection;
+  collection: SyncCollection;
   label: string;
+  /** what `documents` counts: documents, or a time series' samples */
+  unit: "documents" | "samples";
   /** idle | backfilling | syncing | not_shared | expired | error | paused | queued */
   status: string;
   documents: number;
@@ -47,7 +50,7 @@ export type SyncStatusResponse = {
   rateLimitedUntil: string | null;
   lastSuccessAt: string | null;
   sleepLag: { lagging: boolean; newestActivityDay: string | null; newestSleepDay: string | null };
-  totals: { documents: number; rejected: number };
+  totals: { documents: number; samples: number; rejected: number };
   collections: CollectionSyncStatus[];
   rejected: Array<{ id: number; collection: string; documentId: string | null; day: string | null; error: string; seenAt: string }>;
 };
@@ -63,13 +66,13 @@ export async function getSyncStatus(userId: string, now = Date.now()): Promise<S
   const rejectedCounts = countRejectedByCollection(userId);
   const engine = getSyncEngine();
 
-  const collections: CollectionSyncStatus[] = RING_COLLECTIONS.map((collection) => {
+  const collections: CollectionSyncStatus[] = SYNC_COLLECTIONS.map((collection) => {
     const s = states.get(collection);
-    const summary = collectionSummary(collection, userId);
+    const summary = isSeriesCollection(collection) ? seriesSummary(collection, userId) : collectionSummary(collection, userId);
     const done = Boolean(s?.backfillDoneAt);
     const progressInfo = engine.progress.get(`${userId}:${collection}`);
     const firstDay = progressInfo?.firstDay ?? summary.oldestDay;
-    const cursorDay = progressInfo?.cursorDay ?? (done ? summary.newestDay : (s?.cursorStart ?? null));
+    const cursorDay = progressInfo?.cursorDay ?? (done ? summary.newestDay : (s?.cursorStart?.slice(0, 10) ?? null));
     const endDay = s?.backfillTo ?? summary.newestDay ?? new Date(now).toISOString().slice(0, 10);
     const progress = progressFraction({ firstDay, cursorDay, endDay, done });
     const queued = jobs.some((j) => j.collection === collection);
@@ -77,6 +80,7 @@ export async function getSyncStatus(userId: string, now = Date.now()): Promise<S
     return {
       collection,
       label: getResource(collection).label,
+      unit: isSeriesCollection(collection) ? "samples" : "documents",
       status: status === "idle" && queued && !done ? "queued" : status,
       documents: summary.documents,
       backfillDone: done,
@@ -116,7 +120,8 @@ export async function getSyncStatus(userId: string, now = Date.now()): Promise<S
       newestSleepDay,
     },
     totals: {
-      documents: collections.reduce((n, c) => n + c.documents, 0),
+      documents: collections.reduce((n, c) => n + (c.unit === "documents" ? c.documents : 0), 0),
+      samples: collections.reduce((n, c) => n + (c.unit === "samples" ? c.documents : 0), 0),
       rejected: collections.reduce((n, c) => n + c.rejected, 0),
     },
     collections,

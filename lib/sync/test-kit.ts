@@ -4,7 +4,7 @@
 import type { EmulatorConfig } from "@/lib/emulator/config";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { connect, registerClient, uniqueEmail, type Client } from "@/lib/emulator/test-utils";
-import type { RingCollection } from "@/lib/resources";
+import type { RingCollection, SeriesCollection } from "@/lib/resources";
 
 export type SyncTestEnv = {
   emu: RunningEmulator;
@@ -103,9 +103,46 @@ export async function compareWithEmulator(t: SyncTestEnv, person: ConnectedPerso
   const keyOf = (d: Doc) => String(collection === "daily_cardiovascular_age" ? d.day : d.id);
   const want = new Map(upstream.map((d) => [keyOf(d), JSON.stringify(d)]));
   const stored = listRawDocuments(collection, person.userId);
-  const have = new Map(stored.map((r) => [collection === "daily_cardiovascular_age" ? r.day : String(r.documentId), r.raw]));
+  const have = new Map(stored.map((r) => [collection === "daily_cardiovascular_age" ? String(r.day) : String(r.documentId), r.raw]));
   const missing = [...want.keys()].filter((k) => !have.has(k));
   const extra = [...have.keys()].filter((k) => !want.has(k));
   const changed = [...want.keys()].filter((k) => have.has(k) && have.get(k) !== want.get(k));
   return { expected: upstream.length, stored: stored.length, missing, extra, changed };
+}
+
+/** Every sample of a time series the emulator serves for a person (optionally one window), as served. */
+export async function emulatorSamples(t: SyncTestEnv, ringUserId: string, collection: SeriesCollection, window: { start?: string; end?: string } = {}): Promise<Doc[]> {
+  const q = new URLSearchParams(Object.entries(window).filter((e): e is [string, string] => typeof e[1] === "string"));
+  const res = await fetch(`${t.url}/_emulator/users/${encodeURIComponent(ringUserId)}/documents/${collection}${q.size ? `?${q}` : ""}`);
+  if (!res.ok) throw new Error(`emulator samples ${collection}: ${res.status}`);
+  return ((await res.json()) as { data: Doc[] }).data;
+}
+
+/** Every stored sample of a person's time series, as the export writes it (the service's row shape), in time order. */
+export async function storedSamples(person: ConnectedPerson, collection: SeriesCollection): Promise<Doc[]> {
+  const { readSamplePage } = await import("@/lib/db/queries/time-series");
+  const { sampleRow } = await import("@/lib/db/sample-codec");
+  const { sampleSpecOf } = await import("@/lib/resources");
+  const out: Doc[] = [];
+  let after: string | null = null;
+  do {
+    const page = readSamplePage({ collection, userId: person.userId, after, limit: 200 });
+    for (const d of page.days) for (const s of d.samples) out.push(sampleRow(sampleSpecOf(collection), s));
+    after = page.next;
+  } while (after);
+  return out;
+}
+
+/** Stored samples against the emulator's: counts, and the first sample that differs (none when equal). */
+export async function compareSeriesWithEmulator(t: SyncTestEnv, person: ConnectedPerson, collection: SeriesCollection): Promise<{ expected: number; stored: number; firstDifference: { index: number; want: Doc | null; have: Doc | null } | null }> {
+  const want = await emulatorSamples(t, person.ringUserId, collection);
+  const have = await storedSamples(person, collection);
+  let firstDifference = null;
+  for (let i = 0; i < Math.max(want.length, have.length); i++) {
+    if (JSON.stringify(want[i] ?? null) !== JSON.stringify(have[i] ?? null)) {
+      firstDifference = { index: i, want: want[i] ?? null, have: have[i] ?? null };
+      break;
+    }
+  }
+  return { expected: want.length, stored: have.length, firstDifference };
 }

@@ -97,13 +97,18 @@ describe("webhook subscriptions", () => {
     const first = await m.subs.syncWebhookSubscriptions();
     // (The scheduler's own upkeep job may have made some of them first.)
     expect(first).toMatchObject({ enabled: true, failed: 0 });
-    expect(first.created + first.unchanged).toBe(24);
-    expect(m.subs.webhookOverview()).toMatchObject({ mode: "active", active: 24, expected: 24 });
+    // every data type of OpenAPI 1.37 (facts §6.1) but `meal`, which Ringside does not store: 16 × 3 events
+    const { WEBHOOK_DATA_TYPES } = await import("@/lib/resources");
+    expect([...WEBHOOK_DATA_TYPES].sort()).toEqual(
+      ["tag", "enhanced_tag", "workout", "session", "sleep", "daily_sleep", "daily_readiness", "daily_activity", "daily_spo2", "sleep_time", "rest_mode_period", "ring_configuration", "daily_stress", "daily_cardiovascular_age", "daily_resilience", "vo2_max"].sort(),
+    );
+    expect(first.created + first.unchanged).toBe(48);
+    expect(m.subs.webhookOverview()).toMatchObject({ mode: "active", active: 48, expected: 48 });
     const again = await m.subs.syncWebhookSubscriptions();
-    expect(again).toMatchObject({ created: 0, unchanged: 24 });
+    expect(again).toMatchObject({ created: 0, unchanged: 48 });
     // Seen from 89 days on, every subscription is close to its expiry: renewed.
     const later = await m.subs.syncWebhookSubscriptions({ now: Date.now() + 89 * 86_400_000 });
-    expect(later).toMatchObject({ renewed: 24, failed: 0 });
+    expect(later).toMatchObject({ renewed: 48, failed: 0 });
   });
 });
 

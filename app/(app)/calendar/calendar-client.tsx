@@ -46,7 +46,7 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
       : { from: `${year}-01-01`, to: `${year}-12-31` };
   const cal = useCalendar(metricId, range?.from ?? null, range?.to ?? null);
   const notes = useNotes(range?.from ?? null, range?.to ?? null);
-  const tagged = useMemo(() => new Set((notes.data?.days ?? []).filter((d) => d.tags.length).map((d) => d.day)), [notes.data]);
+  const tagged = useMemo(() => new Set((notes.data?.days ?? []).filter((d) => d.tags.length || d.ringTags.length).map((d) => d.day)), [notes.data]);
 
   useEffect(() => {
     const q = new URLSearchParams({ m: metricId, ...(year !== LAST_12 ? { year } : {}) }).toString();

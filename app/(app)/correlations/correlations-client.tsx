@@ -34,7 +34,7 @@ export function CorrelationsClient({ initial }: { initial: { x: string | null; y
   const pair = useCorrelation(x, y, lag, r?.from ?? null, r?.to ?? null);
   const strongest = useStrongestCorrelations(r?.from ?? null, r?.to ?? null);
   const notes = useNotes(r?.from ?? null, r?.to ?? null);
-  const tagged = useMemo(() => new Set((notes.data?.days ?? []).filter((d) => d.tags.length).map((d) => d.day)), [notes.data]);
+  const tagged = useMemo(() => new Set((notes.data?.days ?? []).filter((d) => d.tags.length || d.ringTags.length).map((d) => d.day)), [notes.data]);
 
   useEffect(() => {
     const q = new URLSearchParams({ x, y, lag: String(lag), range: range.range }).toString();

@@ -30,7 +30,7 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
 
   return (
     <div className="space-y-4" data-testid="notes">
-      <PageHeader title="Notes & tags" subtitle="Tag days (alcohol, travel, sick…) and see what they do to your numbers." />
+      <PageHeader title="Notes & tags" subtitle="Tag days (alcohol, travel, sick…) and see what they do to your numbers. Tags you enter in the ring's app appear here too, marked “from the ring”." />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
           <Card aria-labelledby="editor-title">
@@ -80,6 +80,9 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
                             #{t.name}
                           </span>
                         ))}
+                        {d.ringTags.map((t) => (
+                          <RingTagChip key={t.id} name={t.name} />
+                        ))}
                         {d.text ? <span className="min-w-0 truncate text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
                       </div>
                       <Button variant="ghost" className="!px-2 !py-1 text-xs" onClick={() => setDay(d.day)} aria-label={`Edit ${formatDay(d.day, { withYear: true })}`}>
@@ -106,13 +109,25 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
   );
 }
 
+/** A tag entered in the ring's app: read-only, marked "from the ring". */
+function RingTagChip({ name }: { name: string }) {
+  return (
+    <span data-testid="ring-tag-chip" title="From the ring app (read-only)" className="inline-flex items-center gap-1 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800">
+      #{name}
+      <span className="text-[0.65rem] font-normal text-teal-700 dark:text-teal-300">from the ring</span>
+    </span>
+  );
+}
+
 function TagComparisonCard() {
   const tags = useTags();
   const units = useUnits();
-  const [tagId, setTagId] = useState<number | null>(null);
+  const [tagId, setTagId] = useState<number | string | null>(null);
   const [metricId, setMetricId] = useState<MetricId>("sleep.score");
   const [lag, setLag] = useState<0 | 1>(1);
-  const list = tags.data?.tags ?? [];
+  const own = tags.data?.tags ?? [];
+  const ring = tags.data?.ringTags ?? [];
+  const list: Array<{ id: number | string; name: string; days: number }> = [...own, ...ring];
   const selected = tagId ?? list[0]?.id ?? null;
   const cmp = useTagComparison(selected, metricId, lag);
   const metric = getMetric(metricId);
@@ -131,12 +146,25 @@ function TagComparisonCard() {
             <label className="sr-only" htmlFor="cmp-tag">
               Tag
             </label>
-            <select id="cmp-tag" className={inputClass} value={selected ?? ""} onChange={(e) => setTagId(Number(e.target.value))}>
-              {list.map((t) => (
-                <option key={t.id} value={t.id}>
-                  #{t.name} ({t.days})
-                </option>
-              ))}
+            <select id="cmp-tag" className={inputClass} value={selected ?? ""} onChange={(e) => setTagId(/^\d+$/.test(e.target.value) ? Number(e.target.value) : e.target.value)}>
+              {own.length ? (
+                <optgroup label="Your tags">
+                  {own.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      #{t.name} ({t.days})
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+              {ring.length ? (
+                <optgroup label="From the ring">
+                  {ring.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      #{t.name} — from the ring ({t.days})
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
             </select>
             <label className="sr-only" htmlFor="cmp-metric">
               Metric
@@ -183,7 +211,7 @@ function ComparisonView({
   const summary =
     c.difference === null
       ? `Not enough days to compare: ${c.tagged.n} tagged and ${c.untagged.n} untagged days have a value (at least 3 each are needed).`
-      : `${metric.label} ${when} days tagged #${data.tag.name} averages ${formatValue(metric, c.tagged.mean, units)} (n = ${c.tagged.n}), against ${formatValue(metric, c.untagged.mean, units)} on other days (n = ${c.untagged.n}): a difference of ${formatDelta(metric, c.difference, units)}.`;
+      : `${metric.label} ${when} days tagged #${data.tag.name}${"source" in data.tag ? " (from the ring)" : ""} averages ${formatValue(metric, c.tagged.mean, units)} (n = ${c.tagged.n}), against ${formatValue(metric, c.untagged.mean, units)} on other days (n = ${c.untagged.n}): a difference of ${formatDelta(metric, c.difference, units)}.`;
   return (
     <figure className="m-0 space-y-2" data-testid="tag-comparison">
       <div role="img" aria-label={summary} className="space-y-1.5">
@@ -231,14 +259,35 @@ function TagManager() {
         <ErrorState error={tags.error} onRetry={() => tags.refetch()} />
       ) : !tags.data ? (
         <Skeleton className="h-24" />
-      ) : tags.data.tags.length === 0 ? (
-        <p className="text-sm text-slate-500">No tags yet.</p>
       ) : (
-        <ul className="space-y-1.5" data-testid="tag-list">
-          {tags.data.tags.map((t) => (
-            <TagRow key={t.id} tag={t} />
-          ))}
-        </ul>
+        <>
+          {tags.data.tags.length === 0 ? (
+            <p className="text-sm text-slate-500">No tags yet.</p>
+          ) : (
+            <ul className="space-y-1.5" data-testid="tag-list">
+              {tags.data.tags.map((t) => (
+                <TagRow key={t.id} tag={t} />
+              ))}
+            </ul>
+          )}
+          {tags.data.ringTags.length ? (
+            <div className="mt-4 border-t border-slate-100 pt-3 dark:border-slate-800">
+              <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">From the ring</h3>
+              <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">Entered in the ring&apos;s app; read-only here (change them there).</p>
+              <ul className="space-y-1" data-testid="ring-tag-list">
+                {tags.data.ringTags.map((t) => (
+                  <li key={t.id} className="flex items-center gap-2 text-sm" data-tag-id={t.id}>
+                    <span aria-hidden className="h-3 w-3 shrink-0 rounded-full" style={{ background: t.color }} />
+                    <span className="min-w-0 flex-1 truncate">
+                      #{t.name} <span className="text-xs text-slate-500">{t.days} {t.days === 1 ? "day" : "days"}</span>
+                    </span>
+                    <span className="rounded bg-teal-50 px-1.5 py-0.5 text-[0.7rem] font-medium text-teal-800 dark:bg-teal-950/50 dark:text-teal-200">from the ring</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </>
       )}
     </Card>
   );

@@ -43,7 +43,7 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
               <>Not synced yet</>
             )}{" "}
             ·{" "}
-            {count(s.totals.documents)} documents{s.dataFamily === "sandbox" && <> · sandbox sample data</>}
+            {count(s.totals.documents)} documents{s.totals.samples ? <> · {count(s.totals.samples)} samples</> : null}{s.dataFamily === "sandbox" && <> · sandbox sample data</>}
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">{deliveryText(s)}</p>
         </div>

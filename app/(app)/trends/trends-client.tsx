@@ -30,7 +30,7 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
   const notes = useNotes(range?.from ?? null, range?.to ?? null);
   const tags = useMemo(() => {
     const m = new Map<string, TagRef[]>();
-    for (const d of notes.data?.days ?? []) if (d.tags.length) m.set(d.day, d.tags);
+    for (const d of notes.data?.days ?? []) if (d.tags.length || d.ringTags.length) m.set(d.day, [...d.tags, ...d.ringTags]);
     return m;
   }, [notes.data]);
 

@@ -2,6 +2,9 @@ import { stringify } from "csv-stringify/sync";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { exportQuerySchema, type ExportQuery } from "@/lib/api/schemas";
 import { COLLECTION_IDS, type CollectionId } from "@/lib/metrics/catalog";
+import { isSeriesCollection, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
+import { sampleRow } from "@/lib/db/sample-codec";
+import { readSamplePage } from "@/lib/db/queries/time-series";
 import {
   exportColumns,
   getNotesForExport,
@@ -13,6 +16,8 @@ import {
 } from "@/lib/db/queries/export";
 
 const PAGE = 500;
+/** Days of a time series read at a time (about 300 heart-rate samples a day). */
+const SERIES_PAGE_DAYS = 30;
 const enc = new TextEncoder();
 
 type Chunks = AsyncGenerator<string, void, void> | Generator<string, void, void>;
@@ -35,7 +40,40 @@ function download(chunks: Chunks, filename: string, type: string): Response {
   });
 }
 
-function* collectionCsv(userId: string, collection: CollectionId, q: ExportQuery) {
+/** A time series' samples, day page by day page, each as the ring service sends it. */
+function* seriesRows(userId: string, collection: SeriesCollection, q: ExportQuery) {
+  const spec = sampleSpecOf(collection);
+  let after: string | null = null;
+  do {
+    const page = readSamplePage({ collection, userId, fromDay: q.from, toDay: q.to, after, limit: SERIES_PAGE_DAYS });
+    yield page.days.map((d) => ({ day: d.day, rows: d.samples.map((s) => sampleRow(spec, s)) }));
+    after = page.next;
+  } while (after);
+}
+
+function* seriesCsv(userId: string, collection: SeriesCollection, q: ExportQuery) {
+  const columns = ["timestamp", ...sampleSpecOf(collection).fields.map((f) => f.name)];
+  yield stringify([columns]);
+  for (const days of seriesRows(userId, collection, q)) {
+    const rows = days.flatMap((d) => d.rows);
+    if (rows.length) yield stringify(rows, { columns, cast: { boolean: (b) => (b ? "true" : "false") } });
+  }
+}
+
+function* seriesJsonArray(userId: string, collection: SeriesCollection, q: ExportQuery) {
+  yield "[";
+  let first = true;
+  for (const days of seriesRows(userId, collection, q)) {
+    const rows = days.flatMap((d) => d.rows);
+    if (rows.length) {
+      yield (first ? "" : ",") + rows.map((r) => JSON.stringify(r)).join(",");
+      first = false;
+    }
+  }
+  yield "]";
+}
+
+function* collectionCsv(userId: string, collection: RingCollection, q: ExportQuery) {
   const columns = exportColumns(collection);
   yield stringify([columns]);
   let after: PageCursor = null;
@@ -50,6 +88,16 @@ function* collectionCsv(userId: string, collection: CollectionId, q: ExportQuery
 function* allCsv(userId: string, q: ExportQuery) {
   yield stringify([["collection", "document_id", "day", "field", "value"]]);
   for (const collection of COLLECTION_IDS) {
+    if (isSeriesCollection(collection)) {
+      // one line per sample and field, the sample's timestamp where a document's id goes
+      const fields = sampleSpecOf(collection).fields.map((f) => f.name);
+      for (const days of seriesRows(userId, collection, q)) {
+        const lines: unknown[][] = [];
+        for (const d of days) for (const r of d.rows) for (const f of fields) lines.push([collection, r.timestamp, d.day, f, r[f]]);
+        if (lines.length) yield stringify(lines);
+      }
+      continue;
+    }
     const columns = exportColumns(collection).filter((c) => c !== "documentId" && c !== "day");
     let after: PageCursor = null;
     do {
@@ -80,6 +128,10 @@ function* notesCsvRows(userId: string, q: ExportQuery, long: boolean) {
 }
 
 function* documentsJsonArray(userId: string, collection: CollectionId, q: ExportQuery) {
+  if (isSeriesCollection(collection)) {
+    yield* seriesJsonArray(userId, collection, q);
+    return;
+  }
   yield "[";
   let first = true;
   let after: PageCursor = null;
@@ -134,5 +186,6 @@ export const GET = withUser(async ({ user, searchParams }) => {
     return download((function* () { yield JSON.stringify(body); })(), filename, type);
   }
   const collection = q.collection;
-  return download(csv ? collectionCsv(user.id, collection, q) : collectionJson(user.id, collection, q), filename, type);
+  if (csv) return download(isSeriesCollection(collection) ? seriesCsv(user.id, collection, q) : collectionCsv(user.id, collection, q), filename, type);
+  return download(collectionJson(user.id, collection, q), filename, type);
 });

@@ -1,9 +1,10 @@
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { listNotesQuerySchema } from "@/lib/api/schemas";
-import { listDayNotes } from "@/lib/db/queries/notes";
+import { listNotes } from "@/lib/services/tags";
 
-// GET /api/notes?from&to – the person's notes and tags of each day in the range
+// GET /api/notes?from&to – the person's notes and tags of each day in the range, with the tags
+// entered in the ring's app (`ringTags`, read-only)
 export const GET = withUser(async ({ user, searchParams }) => {
   const { from, to } = parseQuery(searchParams, listNotesQuerySchema);
-  return Response.json({ from, to, days: await listDayNotes({ userId: user.id, from, to }) });
+  return Response.json({ from, to, days: await listNotes({ userId: user.id, from, to }) });
 });

@@ -3,12 +3,16 @@
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import type { Doc, Emulator } from "./emulator";
-import { RING_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
+import { RING_COLLECTIONS, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
 
-/** The collections a backfill fetches, and their tables: the app's resource registry. */
+/** The document collections a backfill fetches, and their tables: the app's resource registry. */
 export const COLLECTIONS = RING_COLLECTIONS;
 export type Collection = RingCollection;
 export const TABLE_OF = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<Collection, string>;
+/** Everything a backfill fetches (documents and time series): one sync state each. */
+export const SYNCED = SYNC_COLLECTIONS;
+/** The time series' tables (heart rate, battery: one row per person and UTC day). */
+export const SERIES_TABLES = SERIES_COLLECTIONS.map(tableOf);
 
 export function openAppDb(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
@@ -21,10 +25,10 @@ export function keyOf(collection: Collection, d: { id?: unknown; day?: unknown; 
   return String(d.documentId ?? d.id);
 }
 
-export function storedDocuments(db: Database.Database, collection: Collection, userId: string): Array<{ documentId: string | null; day: string; raw: string }> {
+export function storedDocuments(db: Database.Database, collection: Collection, userId: string): Array<{ documentId: string | null; day: string | null; raw: string }> {
   return db.prepare(`SELECT documentId, day, raw FROM "${TABLE_OF[collection]}" WHERE userId = ? ORDER BY day, documentId`).all(userId) as Array<{
     documentId: string | null;
-    day: string;
+    day: string | null;
     raw: string;
   }>;
 }
@@ -43,7 +47,7 @@ export async function diffWithEmulator(db: Database.Database, emu: Emulator, use
   return diffDocuments(collection, upstream, storedDocuments(db, collection, userId));
 }
 
-export function diffDocuments(collection: Collection, upstream: Doc[], stored: Array<{ documentId: string | null; day: string; raw: string }>): Difference {
+export function diffDocuments(collection: Collection, upstream: Doc[], stored: Array<{ documentId: string | null; day: string | null; raw: string }>): Difference {
   const want = new Map(upstream.map((d) => [keyOf(collection, d), JSON.stringify(d)]));
   const have = new Map<string, string>();
   let duplicates = 0;
@@ -105,6 +109,7 @@ export const STATE_TABLES = [
   "alert_episode",
   "alert_delivery",
   ...Object.values(TABLE_OF),
+  ...SERIES_TABLES,
 ];
 
 export async function waitFor<T>(what: string, fn: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<NonNullable<T>> {

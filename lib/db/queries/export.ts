@@ -3,6 +3,10 @@ import { rawDb } from "@/lib/db";
 import { ident as q } from "@/lib/db/dialect";
 import { columnsOf, tableOf, type RingCollection as CollectionId } from "@/lib/resources";
 
+// Documents of no day (the ring's configuration) belong to every range and sort first: the
+// cursor and the order read `COALESCE(day, '')`.
+const DAY_KEY = "COALESCE(day, '')";
+
 // Exports of the stored rows. CSV carries the typed columns exactly as stored (one row per
 // document); JSON carries the documents as the ring service sent them (the raw column).
 
@@ -17,11 +21,11 @@ function rangeSql(opts: RangeOpts): { where: string; args: string[] } {
   const args = [opts.userId];
   let where = "userId = ?";
   if (opts.from) {
-    where += " AND day >= ?";
+    where += " AND (day IS NULL OR day >= ?)";
     args.push(opts.from);
   }
   if (opts.to) {
-    where += " AND day <= ?";
+    where += " AND (day IS NULL OR day <= ?)";
     args.push(opts.to);
   }
   return { where, args };
@@ -46,26 +50,26 @@ export type Page<T> = { items: T[]; next: PageCursor };
 export function readCollectionRows(opts: RangeOpts & { after: PageCursor; limit: number }): Page<Record<string, unknown>> {
   const cols = exportColumns(opts.collection);
   const { where, args } = rangeSql(opts);
-  const cursor = opts.after ? " AND (day, id) > (?, ?)" : "";
+  const cursor = opts.after ? ` AND (${DAY_KEY}, id) > (?, ?)` : "";
   const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
   const rows = rawDb()
     .prepare(
-      `SELECT id AS _cursor_id, ${cols.map(q).join(", ")} FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
+      `SELECT id AS _cursor_id, ${cols.map(q).join(", ")} FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY ${DAY_KEY}, id LIMIT ?`,
     )
-    .all(...args, ...cursorArgs, opts.limit) as Array<Record<string, unknown> & { _cursor_id: number; day: string }>;
+    .all(...args, ...cursorArgs, opts.limit) as Array<Record<string, unknown> & { _cursor_id: number; day: string | null }>;
   const last = rows[rows.length - 1];
   const items = rows.map(({ _cursor_id: _c, ...r }) => normaliseRow(r));
-  return { items, next: rows.length === opts.limit && last ? { day: last.day, id: last._cursor_id } : null };
+  return { items, next: rows.length === opts.limit && last ? { day: last.day ?? "", id: last._cursor_id } : null };
 }
 
 /** One page of a collection's raw documents (as the ring service sent them), oldest first. */
 export function readCollectionDocuments(opts: RangeOpts & { after: PageCursor; limit: number }): Page<unknown> {
   const { where, args } = rangeSql(opts);
-  const cursor = opts.after ? " AND (day, id) > (?, ?)" : "";
+  const cursor = opts.after ? ` AND (${DAY_KEY}, id) > (?, ?)` : "";
   const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
   const rows = rawDb()
     .prepare(
-      `SELECT id, day, raw FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY day, id LIMIT ?`,
+      `SELECT id, ${DAY_KEY} AS day, raw FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY ${DAY_KEY}, id LIMIT ?`,
     )
     .all(...args, ...cursorArgs, opts.limit) as Array<{ id: number; day: string; raw: string }>;
   const last = rows[rows.length - 1];

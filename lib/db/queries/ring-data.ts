@@ -2,7 +2,17 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { ident } from "@/lib/db/dialect";
-import { DAILY_COLLECTIONS, RING_COLLECTIONS, tableOf, type DailyCollection, type RingCollection } from "@/lib/resources";
+import {
+  DAILY_COLLECTIONS,
+  isSeriesCollection,
+  RING_COLLECTIONS,
+  SYNC_COLLECTIONS,
+  tableOf,
+  type DailyCollection,
+  type EventCollection,
+  type RingCollection,
+  type SyncCollection,
+} from "@/lib/resources";
 
 // Reads of the ring data for charts and pages: rows in, rows out. Every query is a range scan
 // on the (userId, day) index through a cached prepared statement (the trends API must stay
@@ -47,12 +57,13 @@ export function getSleepPeriodColumns(opts: RangeOptions & { columns: readonly s
   ).all(opts.userId, opts.from, opts.to) as DayRow[];
 }
 
-export type CollectionRange = { collection: RingCollection; firstDay: string | null; lastDay: string | null; count: number };
+export type CollectionRange = { collection: SyncCollection; firstDay: string | null; lastDay: string | null; count: number };
 
-/** First day, last day and document count of each collection. */
+/** First day, last day and document count (samples, for a time series: its days are UTC days) of each collection. */
 export function getDataRanges(userId: string): CollectionRange[] {
-  return RING_COLLECTIONS.map((c) => {
-    const r = stmt(`SELECT min(day) AS firstDay, max(day) AS lastDay, count(*) AS count FROM ${ident(tableOf(c))} WHERE userId = ?`).get(userId) as {
+  return SYNC_COLLECTIONS.map((c) => {
+    const count = isSeriesCollection(c) ? "COALESCE(sum(count), 0)" : "count(*)";
+    const r = stmt(`SELECT min(day) AS firstDay, max(day) AS lastDay, ${count} AS count FROM ${ident(tableOf(c))} WHERE userId = ?`).get(userId) as {
       firstDay: string | null;
       lastDay: string | null;
       count: number;
@@ -62,9 +73,9 @@ export function getDataRanges(userId: string): CollectionRange[] {
 }
 
 /** Each collection's newest day on or before `onOrBefore` (all days when omitted). */
-export function getLatestDays(userId: string, onOrBefore?: string): Partial<Record<RingCollection, string | null>> {
-  const out: Partial<Record<RingCollection, string | null>> = {};
-  for (const c of RING_COLLECTIONS) {
+export function getLatestDays(userId: string, onOrBefore?: string): Partial<Record<SyncCollection, string | null>> {
+  const out: Partial<Record<SyncCollection, string | null>> = {};
+  for (const c of SYNC_COLLECTIONS) {
     const r = stmt(`SELECT max(day) AS d FROM ${ident(tableOf(c))} WHERE userId = ? AND day <= ?`).get(userId, onOrBefore ?? "9999-12-31") as { d: string | null };
     out[c] = r.d;
   }
@@ -125,6 +136,62 @@ export function getDayDocuments(userId: string, day: string): DayDocuments {
   }
   const periods = (stmt(`SELECT * FROM ${ident(tableOf("sleep"))} WHERE userId = ? AND day = ? ORDER BY bedtime_start, id`).all(userId, day) as Array<Record<string, unknown>>).map(withRaw);
   return { daily, periods };
+}
+
+/** Per day in a range, the sum of a column over an event collection's documents (days without one left out). */
+export function getEventDaySums(opts: RangeOptions & { collection: EventCollection; column: string }): Array<{ day: string; value: number | null }> {
+  return stmt(
+    `SELECT day, SUM(${ident(opts.column)}) AS value FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? GROUP BY day ORDER BY day`,
+  ).all(opts.userId, opts.from, opts.to) as Array<{ day: string; value: number | null }>;
+}
+
+/** The days in a range that have a document of the collection. */
+export function getDocumentDays(opts: RangeOptions & { collection: RingCollection }): string[] {
+  return (stmt(`SELECT DISTINCT day FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`).all(opts.userId, opts.from, opts.to) as Array<{ day: string }>).map(
+    (r) => r.day,
+  );
+}
+
+/**
+ * The local timestamps of the activity documents in a range (their offset is the person's UTC
+ * offset that day), plus the nearest one before and after it.
+ */
+export function getActivityTimestamps(opts: RangeOptions): Array<{ day: string; timestamp: string | null }> {
+  const t = ident(tableOf("daily_activity"));
+  const inside = stmt(`SELECT day, timestamp FROM ${t} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`).all(opts.userId, opts.from, opts.to) as Array<{ day: string; timestamp: string | null }>;
+  const before = stmt(`SELECT day, timestamp FROM ${t} WHERE userId = ? AND day < ? ORDER BY day DESC LIMIT 1`).get(opts.userId, opts.from) as { day: string; timestamp: string | null } | undefined;
+  const after = stmt(`SELECT day, timestamp FROM ${t} WHERE userId = ? AND day > ? ORDER BY day LIMIT 1`).get(opts.userId, opts.to) as { day: string; timestamp: string | null } | undefined;
+  return [...(before ? [before] : []), ...inside, ...(after ? [after] : [])];
+}
+
+/** Documents of a collection in a range with some of their columns (and the raw JSON), oldest first. */
+export function getDocumentRows(opts: RangeOptions & { collection: RingCollection; columns: readonly string[]; withRaw?: boolean }): Array<Record<string, unknown> & { documentId: string | null; day: string }> {
+  const cols = [...new Set(["documentId", "day", ...opts.columns, ...(opts.withRaw ? ["raw"] : [])])].map(ident).join(", ");
+  return stmt(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`).all(opts.userId, opts.from, opts.to) as Array<
+    Record<string, unknown> & { documentId: string | null; day: string }
+  >;
+}
+
+/** One document of a collection by its id, with some columns and its raw JSON. */
+export function getDocumentById(opts: { userId: string; collection: RingCollection; documentId: string; columns: readonly string[] }): (Record<string, unknown> & { documentId: string; day: string | null; raw: string }) | undefined {
+  const cols = [...new Set(["documentId", "day", ...opts.columns, "raw"])].map(ident).join(", ");
+  return stmt(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND documentId = ?`).get(opts.userId, opts.documentId) as
+    | (Record<string, unknown> & { documentId: string; day: string | null; raw: string })
+    | undefined;
+}
+
+/** Rest-mode periods that overlap [from, to] (one still on has no end day). */
+export function getRestModes(opts: RangeOptions): Array<{ documentId: string; day: string; end_day: string | null; start_time: string | null; end_time: string | null }> {
+  return stmt(
+    `SELECT documentId, day, end_day, start_time, end_time FROM ${ident(tableOf("rest_mode_period"))} WHERE userId = ? AND day <= ? AND (end_day IS NULL OR end_day >= ?) ORDER BY day, id`,
+  ).all(opts.userId, opts.to, opts.from) as Array<{ documentId: string; day: string; end_day: string | null; start_time: string | null; end_time: string | null }>;
+}
+
+/** The person's rings (ring_configuration), newest set-up first. */
+export function getRings(userId: string): Array<{ documentId: string; hardware_type: string | null; design: string | null; color: string | null; size: number | null; firmware_version: string | null; set_up_at: string | null }> {
+  return stmt(
+    `SELECT documentId, hardware_type, design, color, size, firmware_version, set_up_at FROM ${ident(tableOf("ring_configuration"))} WHERE userId = ? ORDER BY set_up_at DESC, id DESC`,
+  ).all(userId) as Array<{ documentId: string; hardware_type: string | null; design: string | null; color: string | null; size: number | null; firmware_version: string | null; set_up_at: string | null }>;
 }
 
 /** The nearest days before and after `day` that have any document. */

@@ -11,7 +11,8 @@ import { ident, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 
 export type CellValue = string | number | null;
 /** A row for one of the ring data tables; keys are column names. */
-export type DocumentRow = Record<string, CellValue> & { userId: string; documentId: string | null; day: string; raw: string; syncedAt: string };
+/** `day` is null only for documents of no day (the ring's configuration). */
+export type DocumentRow = Record<string, CellValue> & { userId: string; documentId: string | null; day: string | null; raw: string; syncedAt: string };
 
 /** Table and conflict key of each collection. */
 export const RING_TABLES = Object.fromEntries(
@@ -106,19 +107,23 @@ export function ingestDocuments(opts: IngestOptions): number {
 /**
  * After a window [fromDay, toDay] was fetched completely: deletes the person's stored
  * documents in that window that the service no longer has. `seenKeys` are document ids
- * (days for cardiovascular age). Returns how many were deleted.
+ * (days for cardiovascular age). Without a window (a route listed whole, like the ring's
+ * configuration) every stored document of the collection is in it. Returns how many were deleted.
  */
 export function deleteMissingDocuments(opts: {
   collection: RingCollection;
   userId: string;
-  fromDay: string;
-  toDay: string;
+  window: { fromDay: string; toDay: string } | null;
   seenKeys: string[];
 }): number {
   const { table, conflict } = RING_TABLES[opts.collection];
-  return rawDb()
+  const db = rawDb();
+  if (!opts.window) {
+    return db.prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`).run(opts.userId, JSON.stringify(opts.seenKeys)).changes;
+  }
+  return db
     .prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`)
-    .run(opts.userId, opts.fromDay, opts.toDay, JSON.stringify(opts.seenKeys)).changes;
+    .run(opts.userId, opts.window.fromDay, opts.window.toDay, JSON.stringify(opts.seenKeys)).changes;
 }
 
 /** Deletes one document by its id (a webhook delete event). */
@@ -143,11 +148,11 @@ export function collectionSummary(collection: RingCollection, userId: string): {
 }
 
 /** Every stored document of a person in one collection, as raw JSON, ordered by day (checks, export). */
-export function listRawDocuments(collection: RingCollection, userId: string): Array<{ documentId: string | null; day: string; raw: string }> {
+export function listRawDocuments(collection: RingCollection, userId: string): Array<{ documentId: string | null; day: string | null; raw: string }> {
   const { table } = RING_TABLES[collection];
   return rawDb()
     .prepare(`SELECT documentId, day, raw FROM "${table}" WHERE userId = ? ORDER BY day, documentId`)
-    .all(userId) as Array<{ documentId: string | null; day: string; raw: string }>;
+    .all(userId) as Array<{ documentId: string | null; day: string | null; raw: string }>;
 }
 
 /** Removes every synced ring document of a person, or of everyone (data family switch). */

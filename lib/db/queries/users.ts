@@ -2,6 +2,8 @@ import "server-only";
 import { db } from "@/lib/db";
 import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { consumeInvite } from "@/lib/db/queries/invites";
+import { ident } from "@/lib/db/dialect";
+import { RESOURCES } from "@/lib/resources";
 
 /** People of this Ringside: the owner (first to connect) and invited members. */
 
@@ -103,16 +105,10 @@ export async function deleteUserSessions(userId: string, keepSessionToken?: stri
  */
 export async function deleteUserData(userId: string, ringUserId: string | null): Promise<Record<string, number>> {
   const where = { where: { userId } };
+  // every table of the resource registry (documents, time series, personal_info), by its name
+  const ringTables = RESOURCES.map((r) => r.table);
   const results = await db.$transaction([
-    db.dailySleep.deleteMany(where),
-    db.dailyReadiness.deleteMany(where),
-    db.dailyActivity.deleteMany(where),
-    db.dailySpo2.deleteMany(where),
-    db.dailyStress.deleteMany(where),
-    db.dailyResilience.deleteMany(where),
-    db.dailyCardiovascularAge.deleteMany(where),
-    db.sleepPeriod.deleteMany(where),
-    db.personalInfo.deleteMany(where),
+    ...ringTables.map((t) => db.$executeRawUnsafe(`DELETE FROM ${ident(t)} WHERE userId = ?`, userId)),
     db.rejectedDocument.deleteMany(where),
     db.syncState.deleteMany(where),
     db.job.deleteMany(where),
@@ -124,27 +120,11 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
     db.alertDelivery.deleteMany(where),
     db.alertEpisode.deleteMany(where),
   ]);
-  const names = [
-    "daily_sleep",
-    "daily_readiness",
-    "daily_activity",
-    "daily_spo2",
-    "daily_stress",
-    "daily_resilience",
-    "daily_cardiovascular_age",
-    "sleep_period",
-    "personal_info",
-    "rejected_document",
-    "sync_state",
-    "job",
-    "day_tag",
-    "tag",
-    "day_note",
-    "webhook_event",
-    "alert_delivery",
-    "alert_episode",
-  ];
-  return Object.fromEntries(names.map((n, i) => [n, results[i]?.count ?? 0]));
+  const names = [...ringTables, "rejected_document", "sync_state", "job", "day_tag", "tag", "day_note", "webhook_event", "alert_delivery", "alert_episode"];
+  return Object.fromEntries(names.map((n, i) => {
+    const r = results[i];
+    return [n, typeof r === "number" ? r : (r?.count ?? 0)];
+  }));
 }
 
 /** The person a (database) session token belongs to, when the session is still valid. */

@@ -11,6 +11,7 @@ import { ScoreRing } from "@/components/charts/score-ring";
 import { CategoryBadge } from "@/components/dashboard/category-days";
 import { ContributorBars } from "@/components/dashboard/contributor-bars";
 import { DayNoteEditor } from "@/components/dashboard/day-note-editor";
+import { BedtimeCard, HeartRateCard, RestModeBanner, RingTagsCard, timelineEvents, WorkoutsSessionsCard } from "@/components/dashboard/records";
 import type { DayResponse } from "@/lib/api/contract";
 import { useDay } from "@/components/hooks/use-day";
 import { useUnits } from "@/components/hooks/use-preferences";
@@ -56,7 +57,8 @@ export function DayClient({ day }: { day: string }) {
 }
 
 function DayBody({ data, units }: { data: DayResponse; units: Units }) {
-  const has = Object.keys(data.daily).length > 0 || data.periods.length > 0;
+  const r = data.records;
+  const has = Object.keys(data.daily).length > 0 || data.periods.length > 0 || r.heartRate.length > 0 || r.workouts.length > 0 || r.sessions.length > 0;
   const main = data.periods.find((p) => p.role === "main");
   const naps = data.periods.filter((p) => p.role === "nap");
   const others = data.periods.filter((p) => p.role === "other");
@@ -74,6 +76,7 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
         </>
       ) : (
         <>
+          <RestModeBanner restMode={r.restMode} />
           <div className="grid gap-4 lg:grid-cols-3">
             <ScoreBlock title="Sleep" color="var(--sleep)" row={data.daily.daily_sleep} scoreId="sleep.score" contributors={contributorsOf("daily_sleep")} />
             <ScoreBlock title="Readiness" color="var(--readiness)" row={data.daily.daily_readiness} scoreId="readiness.score" contributors={contributorsOf("daily_readiness")}>
@@ -122,10 +125,26 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
                 <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--activity)" }} />
                 Activity through the day
               </h2>
-              <ActivityTimeline segments={data.activity.segments} minutes={data.activity.minutes} label={`Activity level in 5-minute steps, ${formatDay(data.day)}`} />
+              <ActivityTimeline
+                segments={data.activity.segments}
+                minutes={data.activity.minutes}
+                events={timelineEvents(r)}
+                label={`Activity level in 5-minute steps, ${formatDay(data.day)}`}
+              />
               <ActivityFigures row={data.daily.daily_activity ?? {}} units={units} />
             </Card>
           ) : null}
+
+          <HeartRateCard day={data.day} records={r} />
+          <div className="grid gap-4 lg:grid-cols-3">
+            <div className="lg:col-span-2">
+              <WorkoutsSessionsCard title="Workouts and sessions" workouts={r.workouts} sessions={r.sessions} empty="No workouts or sessions this day." />
+            </div>
+            <div className="space-y-4">
+              <RingTagsCard tags={r.ringTags} />
+              <BedtimeCard bedtime={r.bedtime} heading="Bedtime guidance for the evening" />
+            </div>
+          </div>
 
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <SmallDoc title="Blood oxygen" color="var(--spo2)" present={!!data.daily.daily_spo2}>

@@ -1,18 +1,20 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
 import { getDayParamsSchema, putDayNoteBodySchema } from "@/lib/api/schemas";
-import { getDayNote, setDayNote } from "@/lib/db/queries/notes";
+import { setDayNote } from "@/lib/db/queries/notes";
+import { getNote } from "@/lib/services/tags";
 
 // GET /api/notes/:day – one day's note and tags
 export const GET = withUser<{ day: string }>(async ({ user, params }) => {
   const { day } = getDayParamsSchema.parse(params);
-  return Response.json(await getDayNote({ userId: user.id, day }));
+  return Response.json(await getNote({ userId: user.id, day }));
 });
 
 // PUT /api/notes/:day – sets the day's note text and exactly these tags (created when new)
 export const PUT = withUser<{ day: string }>(async ({ user, params, req }) => {
   const { day } = getDayParamsSchema.parse(params);
   const body = await parseJsonBody(req, putDayNoteBodySchema);
-  return Response.json(await setDayNote({ userId: user.id, day, text: body.text, tags: body.tags }));
+  await setDayNote({ userId: user.id, day, text: body.text, tags: body.tags });
+  return Response.json(await getNote({ userId: user.id, day }));
 });
 
 // DELETE /api/notes/:day – clears the day's note and tags

@@ -1,13 +1,14 @@
 import { withUser, parseQuery } from "@/lib/api/handler";
-import { resolveDayRange, tagComparisonQuerySchema, tagIdParamsSchema } from "@/lib/api/schemas";
+import { resolveDayRange, tagComparisonQuerySchema, tagRefParamsSchema } from "@/lib/api/schemas";
 import { getMetric } from "@/lib/metrics/catalog";
 import { getTagDays } from "@/lib/services/tags";
 import { compareTagDays, getMetricsOverview } from "@/lib/services/metrics";
 
-// GET /api/tags/:id/comparison?metric&lag&from&to – a metric on days with the tag against
-// days without it (lag 1: the day after each day), with n and the difference
+// GET /api/tags/:id/comparison?metric&lag&from&to – a metric on days with the tag (one of the
+// person's own, or of the ring's app: "ring:<code>") against days without it (lag 1: the day
+// after each day), with n and the difference
 export const GET = withUser<{ id: string }>(async ({ user, params, searchParams }) => {
-  const { id } = tagIdParamsSchema.parse(params);
+  const { id } = tagRefParamsSchema.parse(params);
   const query = parseQuery(searchParams, tagComparisonQuerySchema);
   const { tag, days } = await getTagDays({ userId: user.id, id });
   const metric = getMetric(query.metric);

@@ -1,0 +1,181 @@
+// Integration ("Done when" of issue 14): a person with five years of history connects, the
+// scheduler runs the backfill jobs a connect queues, and for every resource the database equals
+// the emulator's documents — time series sample for sample. Then the trailing re-check keeps the
+// time series current (no webhooks exist for them) and removes what the service no longer has,
+// and the backfill of a time series resumes after a crash and falls back to 30-day windows when
+// the service refuses a long range.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, startSyncTestEnv, storedSamples, type SyncTestEnv } from "@/lib/sync/test-kit";
+
+const TODAY = "2026-03-15";
+let t: SyncTestEnv;
+let m: {
+  engine: typeof import("@/lib/sync/engine");
+  scheduler: typeof import("@/lib/sync/scheduler");
+  index: typeof import("@/lib/sync/index");
+  jobsRun: typeof import("@/lib/sync/jobs");
+  jobs: typeof import("@/lib/db/queries/jobs");
+  state: typeof import("@/lib/db/queries/sync-state");
+  resources: typeof import("@/lib/resources");
+  series: typeof import("@/lib/db/queries/time-series");
+};
+
+beforeAll(async () => {
+  t = await startSyncTestEnv({ pageSize: 100, historyDays: 1826, today: TODAY });
+  m = {
+    engine: await import("@/lib/sync/engine"),
+    scheduler: await import("@/lib/sync/scheduler"),
+    index: await import("@/lib/sync/index"),
+    jobsRun: await import("@/lib/sync/jobs"),
+    jobs: await import("@/lib/db/queries/jobs"),
+    state: await import("@/lib/db/queries/sync-state"),
+    resources: await import("@/lib/resources"),
+    series: await import("@/lib/db/queries/time-series"),
+  };
+});
+
+afterAll(async () => {
+  await m?.scheduler.replaceScheduler(null);
+  await t?.close();
+});
+
+async function waitFor(check: () => boolean, ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("timed out waiting");
+}
+
+const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
+/** The clock of the emulator's data: the end of its fixed last day. */
+const clock = { now: () => Date.parse(`${TODAY}T20:00:00Z`), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+
+describe("everything the ring records", () => {
+  it("a person with five years connects: for every resource the database equals the emulator's documents", { timeout: 300_000 }, async () => {
+    const person = await connectPerson(t);
+    await clearEmulatorRequests(t);
+    const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } }), { idleMs: 100, housekeepingMs: 3_600_000 });
+    await m.scheduler.replaceScheduler(s);
+    m.jobsRun.enqueueAfterConnect(person.userId);
+    m.index.wakeScheduler();
+    await waitFor(() => m.resources.SYNC_COLLECTIONS.every((c) => Boolean(m.state.getSyncState(person.userId, c)?.backfillDoneAt)) && m.jobs.listActiveJobs(person.userId).length === 0, 240_000);
+    await m.scheduler.replaceScheduler(null);
+
+    const counts: Record<string, number> = {};
+    for (const c of m.resources.RING_COLLECTIONS) {
+      const diff = await compareWithEmulator(t, person, c);
+      expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, changed: 0, stored: diff.expected });
+      counts[c] = diff.expected;
+    }
+    // five years of each new resource, as the emulator's README sizes them
+    expect(counts.workout).toBeGreaterThan(300);
+    expect(counts.enhanced_tag).toBeGreaterThan(300);
+    expect(counts.tag).toBeGreaterThan(200);
+    expect(counts.vO2_max).toBeGreaterThan(200);
+    expect(counts.sleep_time).toBeGreaterThan(1000);
+    expect(counts.rest_mode_period).toBeGreaterThan(10);
+    expect(counts.ring_configuration).toBeGreaterThanOrEqual(1);
+    for (const c of m.resources.SERIES_COLLECTIONS) {
+      const diff = await compareSeriesWithEmulator(t, person, c);
+      expect({ c, stored: diff.stored, firstDifference: diff.firstDifference }).toEqual({ c, stored: diff.expected, firstDifference: null });
+      expect(m.state.getSyncState(person.userId, c)?.documentsTotal).toBe(diff.expected);
+      counts[c] = diff.expected;
+    }
+    expect(counts.heartrate).toBeGreaterThan(400_000);
+    expect(counts.ring_battery_level).toBeGreaterThan(80_000);
+
+    // Heart rate cost what the facts file's windows allow: 1,000 rows a page, 30-day windows
+    // (one long first request finds where the history starts), within 1.1 × ceil(samples / 1,000).
+    const hr = (await emulatorRequests(t, "/v2/usercollection/heartrate")).filter((r) => r.user_id === person.ringUserId);
+    expect(hr.every((r) => r.status === 200)).toBe(true);
+    expect(hr.length).toBeLessThanOrEqual(Math.ceil(Math.ceil(counts.heartrate! / 1000) * 1.1));
+  });
+
+  it("re-checks a time series' recent days: a day synced upstream is replaced, a sample the service dropped is removed", { timeout: 120_000 }, async () => {
+    const person = await connectPerson(t, { email: "recheck-series@example.test" });
+    const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: fastBackoff }, backfillStart: "2025-06-01", trailingDays: 10 });
+    await engine.backfillUser(person.userId, ["heartrate"]);
+    const since = { start: "2025-06-01" };
+    expect(JSON.stringify(await storedSamples(person, "heartrate"))).toBe(JSON.stringify(await emulatorSamples(t, person.ringUserId, "heartrate", since)));
+
+    // A sample stored earlier that the service no longer has, inside the trailing window: gone after the re-check.
+    const day = "2026-03-12";
+    const stray = { t: Date.parse(`${day}T03:03:03Z`), v: [222, "awake"] };
+    m.series.mergeSampleDays({ collection: "heartrate", userId: person.userId, days: new Map([[day, [stray]]]) });
+    expect((await storedSamples(person, "heartrate")).some((r) => r.bpm === 222)).toBe(true);
+    // The service revises a recent day (new revision: the day's documents change, and with them its samples).
+    await emulatorControl(t, "POST", `/users/${person.ringUserId}/sync`, { day: "2026-03-14" });
+    const before = await emulatorSamples(t, person.ringUserId, "heartrate", { start: "2026-03-14", end: "2026-03-14" });
+    expect(before.length).toBeGreaterThan(0);
+
+    const outcome = await engine.incrementalCollection(person.userId, "heartrate");
+    expect(outcome).toMatchObject({ result: "done" });
+    const have = await storedSamples(person, "heartrate");
+    expect(have.some((r) => r.bpm === 222)).toBe(false);
+    expect(JSON.stringify(have)).toBe(JSON.stringify(await emulatorSamples(t, person.ringUserId, "heartrate", since)));
+  });
+
+  it("resumes a heart-rate backfill after a crash inside a page's transaction: no gap, no duplicate", { timeout: 120_000 }, async () => {
+    const person = await connectPerson(t, { email: "crash-series@example.test" });
+    let crashed = 0;
+    const crashing = new m.engine.SyncEngine({
+      clock,
+      backfillStart: "2024-01-01",
+      clientOptions: { backoff: fastBackoff },
+      hooks: {
+        beforeCommit: ({ collection, page }) => {
+          if (collection === "heartrate" && page === 6) {
+            crashed++;
+            throw new Error("simulated crash inside the page's transaction");
+          }
+        },
+      },
+    });
+    const first = await crashing.backfillUser(person.userId, ["heartrate"]);
+    expect(crashed).toBe(1);
+    expect(first[0]?.result).toBe("failed");
+    const st = m.state.getSyncState(person.userId, "heartrate")!;
+    expect(st.backfillDoneAt).toBeNull();
+    expect(st.cursorStart).not.toBeNull();
+    const partial = m.series.seriesSummary("heartrate", person.userId).documents;
+    expect(partial).toBeGreaterThan(3000);
+
+    const fresh = new m.engine.SyncEngine({ clock, backfillStart: "2024-01-01", clientOptions: { backoff: fastBackoff } });
+    const second = await fresh.backfillUser(person.userId, ["heartrate"]);
+    expect(second[0]?.result).toBe("done");
+    const want = await emulatorSamples(t, person.ringUserId, "heartrate", { start: "2024-01-01" });
+    const have = await storedSamples(person, "heartrate");
+    expect(have.length).toBe(want.length);
+    expect(JSON.stringify(have)).toBe(JSON.stringify(want));
+  });
+});
+
+describe("a service that refuses long ranges", () => {
+  let limited: SyncTestEnv;
+  beforeAll(async () => {
+    await t.close();
+    limited = await startSyncTestEnv({ pageSize: 100, historyDays: 200, today: TODAY, timeseriesMaxDays: 30 });
+    t = limited;
+  });
+
+  it("reads the time series in 30-day windows from the backfill start instead", { timeout: 120_000 }, async () => {
+    const person = await connectPerson(limited);
+    await clearEmulatorRequests(limited);
+    const engine = new m.engine.SyncEngine({ clock, backfillStart: "2025-01-01", clientOptions: { backoff: fastBackoff, baseUrl: limited.url } });
+    const outcomes = await engine.backfillUser(person.userId, ["heartrate", "ring_battery_level"]);
+    expect(outcomes.map((o) => [o.result, o.reason ?? null])).toEqual([
+      ["done", null],
+      ["done", null],
+    ]);
+    for (const c of ["heartrate", "ring_battery_level"] as const) {
+      const diff = await compareSeriesWithEmulator(limited, person, c);
+      expect({ c, stored: diff.stored, firstDifference: diff.firstDifference }).toEqual({ c, stored: diff.expected, firstDifference: null });
+    }
+    const requests = await emulatorRequests(limited, "/v2/usercollection/heartrate");
+    // the long first request is refused once; every other request is a window of at most 30 days
+    expect(requests.filter((r) => r.status === 400).length).toBe(1);
+    expect(requests.filter((r) => r.status !== 200 && r.status !== 400)).toEqual([]);
+  });
+});
