@@ -1,6 +1,7 @@
 // Request schemas of Ringside's own dashboard API (query strings and JSON bodies). Route
 // handlers parse with these; anything else is a 422 in the error envelope.
 import { z } from "zod";
+import { DATA_KINDS, isDataKind } from "@/lib/auth/api-scopes";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 
@@ -132,3 +133,19 @@ export const updatePreferencesBodySchema = preferencesSchema.partial().refine((v
 
 // DELETE /api/data
 export const deleteDataBodySchema = z.object({ confirm: z.literal("DELETE", { message: 'type "DELETE" to confirm' }) });
+
+// Settings → API (server actions): a personal access token's name and data kinds
+export const API_TOKEN_NAME_MAX = 60;
+export const API_TOKENS_PER_PERSON = 10;
+export const createApiTokenInputSchema = z.object({
+  name: z
+    .string()
+    .transform((v) => v.trim().replace(/\s+/g, " "))
+    .pipe(z.string().min(1, "give the token a name").max(API_TOKEN_NAME_MAX, `at most ${API_TOKEN_NAME_MAX} characters`)),
+  kinds: z
+    .array(z.string().refine(isDataKind, { message: "unknown data kind" }))
+    .min(1, "choose at least one kind of data")
+    .max(DATA_KINDS.length)
+    .transform((ks) => DATA_KINDS.filter((k) => ks.includes(k))),
+});
+export const apiTokenIdSchema = z.object({ id: z.string().min(1).max(64) });

@@ -191,12 +191,15 @@ export type StrongestResponse = {
   results: Array<Correlation & { x: MetricId; y: MetricId; lag: 0 | 1; strength: Strength }>;
 };
 
-/** The strongest relationships between the headline metrics (lag 0 and 1), ranked by |r|. */
-export function getStrongestCorrelations(opts: RangeOptions & { limit: number }): StrongestResponse {
+/**
+ * The strongest relationships between the headline metrics (lag 0 and 1), ranked by |r|;
+ * `include` narrows the metrics searched (a token's data kinds).
+ */
+export function getStrongestCorrelations(opts: RangeOptions & { limit: number; include?: (m: MetricDef) => boolean }): StrongestResponse {
   const { userId, from, to } = opts;
   // one extra day so lag-1 pairs can use the day after `to`
   const end = addDays(to, 1);
-  const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category");
+  const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category" && (opts.include?.(m) ?? true));
   const values = getMetricValues({ userId, metrics, from, to: end });
   const series = metrics.map((m) => ({ metric: m, values: toDense(numbers(values.get(m.id) ?? []), from, end) }));
   // lag 0 must not use the extra day
