@@ -33,6 +33,9 @@ const rangeRefine = (v: PartialDayRange, ctx: z.RefinementCtx) => {
   else if (diffDays(v.from, v.to) + 1 > MAX_RANGE_DAYS) ctx.addIssue({ code: "custom", path: ["from"], message: `at most ${MAX_RANGE_DAYS} days` });
 };
 
+/** Both ends of a range, ordered and within the cap. */
+export const dayRangeSchema = z.object({ from: daySchema, to: daySchema }).superRefine((v, ctx) => rangeRefine(v, ctx));
+
 /** A query with an optional `from`/`to` (plus `shape`): each end in the window, both → ordered and within the cap. */
 export function withDayRange<S extends z.ZodRawShape>(shape: S) {
   return z.object({ ...shape, from: daySchema.optional(), to: daySchema.optional() }).superRefine((v, ctx) => rangeRefine(v as PartialDayRange, ctx));

@@ -20,6 +20,7 @@ import { getMetric, METRICS, type MetricDef, type MetricId } from "@/lib/metrics
 import { getCalendar, getCorrelation, getDayDetail, getMetricSeries, getMetricsOverview, getStrongestCorrelations, getTodaySummary } from "@/lib/services/metrics";
 import { getTagComparison } from "@/lib/services/tags";
 import { getSyncStatus } from "@/lib/sync/status";
+import type { RingsideReader } from "@/lib/mcp/reader";
 
 // What a personal access token reads: the same service functions as the app's pages and routes
 // (so the API's figures are the pages' figures), narrowed to the token's owner and data kinds.
@@ -156,4 +157,17 @@ export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusRe
     .filter((c) => can(p, c.collection))
     .map((c) => ({ collection: c.collection, label: c.label, status: c.status, documents: c.documents, backfillDone: c.backfillDone, progress: c.progress, lastSuccessAt: c.lastSuccessAt, newestDay: c.newestDay }));
   return { running: s.running, account: s.account, lastSuccessAt: s.lastSuccessAt, rateLimitedUntil: s.rateLimitedUntil, collections };
+}
+
+/** The token's reader, as the MCP server's tools read (lib/mcp/reader.ts). */
+export function readerFor(p: TokenPrincipal): RingsideReader {
+  return {
+    catalog: async () => readCatalog(p),
+    series: async (metric, range) => readSeries(p, metric, range),
+    today: async (day) => readToday(p, day),
+    day: (day) => readDay(p, day),
+    correlation: async (q) => readCorrelation(p, q),
+    tags: () => readTags(p),
+    tagComparison: (id, q) => readTagComparison(p, id, q),
+  };
 }

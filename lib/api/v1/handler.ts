@@ -51,14 +51,18 @@ export function withToken<P = Record<string, string>>(handler: (args: TokenHandl
   };
 }
 
-/** 405 for a write to the read API, whoever sends it (the body, if any, is dropped unread). */
-async function refuseWrite(req: Request): Promise<Response> {
-  if (req.body && !req.body.locked) await drainBody(req.body.getReader(), 0);
-  const res = toErrorResponse(new AppError("method_not_allowed", "The API is read-only: use GET."));
-  res.headers.set("allow", "GET, HEAD");
-  res.headers.set("cache-control", "no-store");
-  return res;
+/** A handler that answers 405 in the envelope, whoever asks (a body, if any, is dropped unread). */
+export function methodNotAllowed(allow: string, message: string) {
+  return async (req: Request): Promise<Response> => {
+    if (req.body && !req.body.locked) await drainBody(req.body.getReader(), 0);
+    const res = toErrorResponse(new AppError("method_not_allowed", message));
+    res.headers.set("allow", allow);
+    res.headers.set("cache-control", "no-store");
+    return res;
+  };
 }
+
+const refuseWrite = methodNotAllowed("GET, HEAD", "The API is read-only: use GET.");
 
 /** The write methods of a read API route: `export const { POST, PUT, PATCH, DELETE } = READ_ONLY;` */
 export const READ_ONLY = { POST: refuseWrite, PUT: refuseWrite, PATCH: refuseWrite, DELETE: refuseWrite };
