@@ -87,6 +87,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "What data exists",
       description: "Which kinds of data this token may read, the first and last day of each collection, the metrics by group (id and unit), and how many tags there are.",
+      inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true },
     },
     run(async () => {
@@ -102,7 +103,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     metric: metricIdSchema.describe("a metric id from list_data, e.g. sleep.score"),
     range: presetSchema.optional(),
     resolution: z.enum(["day", "week", "month"]).optional().describe("rows by day, ISO week or calendar month (default: the finest that fits 120 rows)"),
-  });
+  }).strict();
   server.registerTool(
     "get_metric_series",
     {
@@ -127,7 +128,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Compare two periods",
       description: "One metric in two periods: each one's mean, sd, min, max and n (the figures Trends shows for that range), and the change from the first to the second.",
-      inputSchema: z.object({
+      inputSchema: z.strictObject({
         metric: metricIdSchema.describe("a metric id from list_data"),
         first: dayRangeSchema.describe("the earlier (or reference) period: {from, to}"),
         second: dayRangeSchema.describe("the period to compare with it: {from, to}"),
@@ -152,7 +153,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         y: numericMetricIdSchema.describe("a numeric metric id, e.g. sleep.score"),
         lag: lagSchema,
         range: presetSchema.optional(),
-      }),
+      }).strict(),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -172,7 +173,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         tag: tagNameSchema.describe("the tag's name, as list_data or the tags resource shows it"),
         metric: numericMetricIdSchema.describe("a numeric metric id"),
         lag: lagSchema,
-      }),
+      }).strict(),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -197,7 +198,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Summarise a day",
       description: "One day (default: the newest with data): each metric against the 7 days before and its usual range, the main sleep's times and stage minutes, activity minutes by class, and the note and tags.",
-      inputSchema: z.object({ day: daySchema.optional().describe("YYYY-MM-DD") }),
+      inputSchema: z.strictObject({ day: daySchema.optional().describe("YYYY-MM-DD") }),
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -220,7 +221,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         metric: numericMetricIdSchema.optional().describe("a numeric metric id (default: every headline metric)"),
         range: presetSchema.optional(),
         limit: z.number().int().min(1).max(MAX_UNUSUAL).default(10).describe(`days listed at most (1–${MAX_UNUSUAL})`),
-      }),
+      }).strict(),
       annotations: { readOnlyHint: true },
     },
     (args) =>
