@@ -56,7 +56,9 @@ export function ApiSection({
                   <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="api-token-usage">
                     Created {format(new Date(t.createdAt), "d MMM yyyy")} · {t.lastUsedAt ? `last used ${format(new Date(t.lastUsedAt), "d MMM yyyy HH:mm")}` : "never used"}
                   </p>
-                  <p className="text-xs text-slate-500 dark:text-slate-400">Reads: {t.kinds.map((k) => labelOf.get(k) ?? k).join(", ")}</p>
+                  <p className="text-xs text-slate-500 dark:text-slate-400">
+                    Reads: {t.kinds.length === kinds.length ? "all your data" : t.kinds.map((k) => labelOf.get(k) ?? k).join(", ")}
+                  </p>
                 </div>
                 <form action={revokeToken}>
                   <input type="hidden" name="id" value={t.id} />
