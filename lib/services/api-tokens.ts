@@ -22,7 +22,7 @@ export function createApiToken(userId: string, input: { name: string; kinds: rea
   const minted = mintApiToken();
   const row = insertApiToken({ userId, name: input.name, tokenHash: minted.tokenHash, prefix: minted.prefix, kinds: JSON.stringify(input.kinds), max: API_TOKENS_PER_PERSON });
   if (!row) throw new AppError("conflict", `You have ${API_TOKENS_PER_PERSON} tokens: revoke one first.`);
-  logger.info({ userId, apiTokenId: row.id, kinds: input.kinds.length }, "api token created");
+  logger.info({ userId, patId: row.id, kinds: input.kinds.length }, "api token created");
   return { token: minted.token, summary: summary(row) };
 }
 
@@ -34,5 +34,5 @@ export function listApiTokenSummaries(userId: string): ApiTokenSummary[] {
 export function revokeApiToken(userId: string, id: string): void {
   if (!deleteApiToken(userId, id)) throw new AppError("not_found", "No such token.");
   apiRateLimiter().drop(id);
-  logger.info({ userId, apiTokenId: id }, "api token revoked");
+  logger.info({ userId, patId: id }, "api token revoked");
 }

@@ -44,7 +44,7 @@ export async function POST(req: Request): Promise<Response> {
       throw new AppError("bad_request", "The body is not valid JSON.");
     }
     const server = createRingsideMcpServer(readerFor(token), {
-      onError: (err) => logger.error({ apiTokenId: token.tokenId, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, "mcp tool failed"),
+      onError: (err) => logger.error({ patId: token.tokenId, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, "mcp tool failed"),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
