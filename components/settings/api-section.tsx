@@ -1,6 +1,7 @@
 import { format } from "date-fns";
 import type { ApiTokenSummary, CreateApiTokenState, FormAction } from "@/lib/api/contract";
 import type { DataKind } from "@/lib/auth/api-scopes";
+import { API_TOKEN_NAME_MAX } from "@/lib/api/schemas";
 import { ApiTokenCreateForm } from "@/components/settings/api-token-create-form";
 
 /** Settings → API: personal access tokens for the read API and the MCP server (the page reads the list). */
@@ -39,7 +40,7 @@ export function ApiSection({
         </p>
       </div>
 
-      <ApiTokenCreateForm action={createToken} kinds={kinds} origin={origin} />
+      <ApiTokenCreateForm action={createToken} kinds={kinds} origin={origin} nameMax={API_TOKEN_NAME_MAX} />
 
       <div>
         <h3 className="text-sm font-semibold">Your tokens</h3>

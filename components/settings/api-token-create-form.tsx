@@ -3,7 +3,6 @@
 import { useActionState, useState } from "react";
 import type { CreateApiTokenState } from "@/lib/api/contract";
 import type { DataKind } from "@/lib/auth/api-scopes";
-import { API_TOKEN_NAME_MAX } from "@/lib/api/schemas";
 import { ConnectButton } from "@/components/auth/connect-button";
 import { inputClass } from "@/components/ui/field";
 
@@ -12,10 +11,13 @@ export function ApiTokenCreateForm({
   action,
   kinds,
   origin,
+  nameMax,
 }: {
   action: (prev: CreateApiTokenState, form: FormData) => Promise<CreateApiTokenState>;
   kinds: Array<{ kind: DataKind; label: string }>;
   origin: string;
+  /** the longest name the server takes (lib/api/schemas.ts; passed in so the page carries no zod) */
+  nameMax: number;
 }) {
   const [state, formAction] = useActionState(action, {});
   const [copied, setCopied] = useState<number | null>(null);
@@ -26,7 +28,7 @@ export function ApiTokenCreateForm({
           <label htmlFor="api-token-name" className="font-medium">
             Token name
           </label>
-          <input id="api-token-name" name="name" required maxLength={API_TOKEN_NAME_MAX} placeholder="e.g. Home Assistant" className={`${inputClass} max-w-sm`} />
+          <input id="api-token-name" name="name" required maxLength={nameMax} placeholder="e.g. Home Assistant" className={`${inputClass} max-w-sm`} />
         </div>
         <fieldset className="text-sm">
           <legend className="font-medium">What it may read</legend>
