@@ -279,6 +279,10 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
     badPath: junkSegment.filter((s) => !schemas.getMetricSeriesParamsSchema.safeParse({ metric: decodeSafe(s) }).success).map((s) => `/api/v1/metrics/${s}`),
     query: { schema: schemas.getMetricSeriesQuerySchema, fields: rangeFields() },
   },
+  "/api/v1/days": {
+    path: () => "/api/v1/days",
+    query: { schema: schemas.listDaysQuerySchema, fields: { metrics: fc.constantFrom("sleep.score", "sleep.score,readiness.score", NUMERIC_METRICS.slice(0, 20).map((m) => m.id).join(",")), ...rangeFields() } },
+  },
   "/api/v1/days/latest": { path: () => "/api/v1/days/latest", query: { schema: schemas.getTodayQuerySchema, fields: { day: validDay() } } },
   "/api/v1/days/[day]": { path: () => `/api/v1/days/${day}`, badPath: dayPath("/api/v1/days/") },
   "/api/v1/calendar": {

@@ -168,6 +168,7 @@ const PROBES: Record<string, Probe> = {
   // The read API and the MCP server with B's own token, aimed at A's days, A's tag and A's whole range.
   "GET /api/v1/metrics": async (b) => [await get(b, "/api/v1/metrics", asB())],
   "GET /api/v1/metrics/[metric]": async (b) => Promise.all(NUMERIC_METRICS.slice(0, 4).map((m) => get(b, `/api/v1/metrics/${m.id}?${range()}`, asB()))),
+  "GET /api/v1/days": async (b) => [await get(b, `/api/v1/days?${range()}`, asB()), await get(b, `/api/v1/days?metrics=${NUMERIC_METRICS.slice(0, 5).map((m) => m.id).join(",")}&${range()}`, asB())],
   "GET /api/v1/days/latest": async (b) => [await get(b, "/api/v1/days/latest", asB()), await get(b, `/api/v1/days/latest?day=${A.days[5]}`, asB())],
   "GET /api/v1/days/[day]": async (b) => Promise.all([A.days[0]!, A.days.at(-1)!].map((d) => get(b, `/api/v1/days/${d}`, asB()))),
   "GET /api/v1/calendar": async (b) => [await get(b, `/api/v1/calendar?metric=${metric}&${range()}`, asB())],

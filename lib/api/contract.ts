@@ -10,7 +10,7 @@ import type { DayDetail } from "@/lib/metrics/day-detail";
 import type { MetricSeries } from "@/lib/metrics/series";
 import type { GroupComparison } from "@/lib/metrics/stats";
 import type { Preferences } from "@/lib/api/schemas";
-import type { CalendarResponse, CorrelationResponse, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
+import type { CalendarResponse, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
 import type { ImportResult } from "@/lib/sync/import";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
@@ -62,6 +62,8 @@ export type ApiMetric = Pick<MetricDef, "id" | "label" | "short" | "group" | "un
 };
 /** GET /api/v1/metrics: every metric, the kinds, and which days each readable collection covers */
 export type ApiCatalogResponse = MetricsOverview & { kinds: ApiKind[]; metrics: ApiMetric[] };
+/** GET /api/v1/days: one row per day with a value, one column per metric */
+export type ApiDaysResponse = DayTable;
 /** GET /api/v1/days/:day (the note is null for a token without the notes kind) */
 export type ApiDayResponse = DayDetail & { note: DayNote | null };
 /** GET /api/v1/sync/status: the freshness of each readable collection */

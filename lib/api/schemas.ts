@@ -73,6 +73,17 @@ export const getMetricSeriesQuerySchema = dayRangeQuery({});
 // GET /api/days?metric&from&to (calendar)
 export const getCalendarQuerySchema = dayRangeQuery({ metric: metricIdSchema });
 
+// GET /api/v1/days?metrics&from&to (a table: one row per day, one column per metric)
+export const DAY_TABLE_METRICS_MAX = 20;
+export const listDaysQuerySchema = dayRangeQuery({
+  metrics: z
+    .string()
+    .max(2_000)
+    .transform((v) => [...new Set(v.split(",").map((s) => s.trim()).filter(Boolean))])
+    .pipe(z.array(metricIdSchema).min(1, "name at least one metric").max(DAY_TABLE_METRICS_MAX, `at most ${DAY_TABLE_METRICS_MAX} metrics`))
+    .optional(),
+});
+
 // GET /api/days/:day
 export const getDayParamsSchema = z.object({ day: daySchema });
 

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/api/errors";
 import type {
   ApiCatalogResponse,
   ApiDayResponse,
+  ApiDaysResponse,
   ApiSyncStatusResponse,
   CalendarResponse,
   CorrelationResponse,
@@ -16,8 +17,8 @@ import type {
 import { DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
 import type { TokenPrincipal } from "@/lib/auth/api-tokens";
 import { getDayNote, listDayNotes, listTags } from "@/lib/db/queries/notes";
-import { getMetric, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
-import { getCalendar, getCorrelation, getDayDetail, getMetricSeries, getMetricsOverview, getStrongestCorrelations, getTodaySummary } from "@/lib/services/metrics";
+import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import { getCalendar, getCorrelation, getDayDetail, getDayTable, getMetricSeries, getMetricsOverview, getStrongestCorrelations, getTodaySummary } from "@/lib/services/metrics";
 import { getTagComparison } from "@/lib/services/tags";
 import { getSyncStatus } from "@/lib/sync/status";
 import type { RingsideReader } from "@/lib/mcp/reader";
@@ -81,6 +82,12 @@ export function readCatalog(p: TokenPrincipal): ApiCatalogResponse {
 /** GET /api/v1/metrics/:metric (what the Trends page charts) */
 export function readSeries(p: TokenPrincipal, id: MetricId, range: Range): SeriesResponse {
   return getMetricSeries({ userId: p.userId, metric: readableMetric(p, id), ...range });
+}
+
+/** GET /api/v1/days: the metrics asked for (default: the headline metrics the token may read) by day */
+export function readDays(p: TokenPrincipal, q: Range & { metrics?: MetricId[] }): ApiDaysResponse {
+  const metrics = q.metrics ? q.metrics.map((id) => readableMetric(p, id)) : HEADLINE_METRICS.filter((m) => can(p, kindOfMetric(m)));
+  return getDayTable({ userId: p.userId, metrics, from: q.from, to: q.to });
 }
 
 /** GET /api/v1/days/latest (the Today page) */

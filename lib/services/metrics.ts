@@ -224,3 +224,24 @@ export function compareTagDays(opts: RangeOptions & { metric: MetricDef; lag: 0 
   const tagged = new Set(opts.taggedDays);
   return compareTagged(values, dayRange(from, to).map((d) => tagged.has(d)), lag);
 }
+
+export type DayTable = {
+  from: string;
+  to: string;
+  metrics: MetricId[];
+  /** the days with a value of any of the metrics, oldest first */
+  days: Array<{ day: string; values: Partial<Record<MetricId, number | string | null>> }>;
+};
+
+/** Several metrics as a table: one row per day with a value, one column per metric. */
+export function getDayTable(opts: RangeOptions & { metrics: readonly MetricDef[] }): DayTable {
+  const { from, to } = opts;
+  const values = getMetricValues(opts);
+  const dense = opts.metrics.map((m) => toDense(values.get(m.id) ?? [], from, to));
+  const days: DayTable["days"] = [];
+  dayRange(from, to).forEach((day, i) => {
+    if (!dense.some((d) => d[i] !== null && d[i] !== undefined)) return;
+    days.push({ day, values: Object.fromEntries(opts.metrics.map((m, j) => [m.id, dense[j]![i] ?? null])) });
+  });
+  return { from, to, metrics: opts.metrics.map((m) => m.id), days };
+}

@@ -110,6 +110,8 @@ describe("every route's answers conform to the document", () => {
     ["/api/v1/metrics", "/api/v1/metrics"],
     ["/api/v1/metrics/{metric}", `/api/v1/metrics/sleep.score?${range}`, { metric: "sleep.score" }],
     ["/api/v1/metrics/{metric}", `/api/v1/metrics/stress.day_summary?${range}`, { metric: "stress.day_summary" }],
+    ["/api/v1/days", `/api/v1/days?${range}`],
+    ["/api/v1/days", `/api/v1/days?metrics=sleep.score,stress.day_summary,night.average_hrv&${range}`],
     ["/api/v1/days/latest", "/api/v1/days/latest"],
     ["/api/v1/days/{day}", "/api/v1/days/2024-06-01", { day: "2024-06-01" }],
     ["/api/v1/calendar", `/api/v1/calendar?metric=readiness.score&${range}`],
@@ -157,6 +159,9 @@ describe("every route's answers conform to the document", () => {
       ["/api/v1/correlations/strongest", "/api/v1/correlations/strongest?limit=1000"],
       ["/api/v1/notes", "/api/v1/notes?from=1999-01-01"],
       ["/api/v1/days/latest", "/api/v1/days/latest?day=yesterday"],
+      ["/api/v1/days", "/api/v1/days?metrics=sleep.score,nope"],
+      ["/api/v1/days", `/api/v1/days?metrics=${Array.from({ length: 21 }, (_, i) => ["sleep.score", "readiness.score", "activity.steps", "night.average_hrv", "night.lowest_heart_rate", "activity.score", "spo2.spo2_average"][i % 7]).join(",")},${["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"].map((x) => `x.${x}`).join(",")}`],
+      ["/api/v1/days", "/api/v1/days?metrics="],
     ] as Array<[string, string, Record<string, string>?]>) {
       const r = await call(apiPath, url, { token: tokens.a, params });
       expect({ url, status: r.status }).toEqual({ url, status: 422 });
@@ -181,6 +186,10 @@ describe("the same figures as the app's own routes", () => {
     const t = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score&lag=1`, { token: tokens.a, params: { id: String(aTagId) } });
     expect(t.body).toEqual(JSON.parse(JSON.stringify(await getTagComparison({ userId: A.userId, id: aTagId, metric: getMetric("sleep.score"), lag: 1 }))));
     expect(t.body.comparison.tagged.n).toBe(5);
+    const table = await call("/api/v1/days", `/api/v1/days?metrics=sleep.score,night.average_hrv&from=2024-06-01&to=${LAST}`, { token: tokens.a });
+    const score = getMetricSeries({ userId: A.userId, metric: getMetric("sleep.score"), from: "2024-06-01", to: LAST });
+    for (const row of table.body.days) expect(row.values["sleep.score"]).toBe(score.value[Number(row.day.slice(8)) - 1]);
+    expect(table.body.days.length).toBeGreaterThan(25);
   });
 });
 
@@ -217,6 +226,7 @@ describe("a token's data kinds", () => {
       ["/api/v1/correlations", "/api/v1/correlations?x=sleep.score&y=activity.steps"],
       ["/api/v1/tags", "/api/v1/tags"],
       ["/api/v1/notes", "/api/v1/notes"],
+      ["/api/v1/days", "/api/v1/days?metrics=sleep.score,readiness.score"],
       ["/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score`, { id: String(aTagId) }],
     ] as Array<[string, string, Record<string, string>?]>) {
       const r = await call(apiPath, url, { token: tokens.sleepOnly, params });
@@ -226,6 +236,8 @@ describe("a token's data kinds", () => {
     expect(catalog.body.metrics.filter((m: { readable: boolean }) => m.readable).map((m: { dataKind: string }) => m.dataKind)).toEqual(expect.arrayContaining(["daily_sleep"]));
     expect(new Set(catalog.body.metrics.filter((m: { readable: boolean }) => m.readable).map((m: { dataKind: string }) => m.dataKind))).toEqual(new Set(["daily_sleep"]));
     expect(catalog.body.ranges.map((r: { collection: string }) => r.collection)).toEqual(["daily_sleep"]);
+    const table = await call("/api/v1/days", `/api/v1/days?from=2024-06-01&to=${LAST}`, { token: tokens.sleepOnly });
+    expect(table.body.metrics).toEqual(["sleep.score"]);
     const today = await call("/api/v1/days/latest", "/api/v1/days/latest", { token: tokens.sleepOnly });
     expect(Object.keys(today.body.metrics).every((id) => id.startsWith("sleep."))).toBe(true);
     expect(Object.keys(today.body.metrics).length).toBeGreaterThan(0);

@@ -40,6 +40,14 @@ export const V1_OPERATIONS: readonly Operation[] = [
     errors: [403, 422],
   },
   {
+    path: "/api/v1/days",
+    summary: "Several metrics by day",
+    description: `A table: one row per day with a value, one column per metric (\`metrics\`: comma-separated ids, at most ${req.DAY_TABLE_METRICS_MAX}; default: the headline metrics this token may read). Default range: the last 30 days.`,
+    query: req.listDaysQuerySchema,
+    response: "Days",
+    errors: [403, 422],
+  },
+  {
     path: "/api/v1/days/latest",
     summary: "The newest day",
     description: "Each metric's newest day (on or before `day`) against the 7 days before it and its 90-day baseline — the Today page.",
@@ -119,6 +127,7 @@ const COMPONENTS = {
   Error: { schema: res.errorEnvelopeSchema, description: "Every refusal: `{error:{code,message}}`, with `details` for an invalid request." },
   Catalog: { schema: res.catalogResponseSchema },
   Series: { schema: res.seriesResponseSchema, description: "One slot per day from `from` to `to` (null: no value that day)." },
+  Days: { schema: res.daysResponseSchema, description: "`values` holds each asked metric's value that day (null: none)." },
   Today: { schema: res.todayResponseSchema },
   Day: { schema: res.dayResponseSchema, description: "`note` is null for a token without the notes kind; collections the token may not read are left out." },
   Calendar: { schema: res.calendarResponseSchema },

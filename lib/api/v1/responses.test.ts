@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type {
   ApiCatalogResponse,
   ApiDayResponse,
+  ApiDaysResponse,
   ApiSyncStatusResponse,
   CalendarResponse,
   CorrelationResponse,
@@ -29,6 +30,7 @@ describe("response schemas = contract types", () => {
     expectTypeOf<Mutual<Out<typeof res.seriesResponseSchema>, SeriesResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.todayResponseSchema>, TodayResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.dayResponseSchema>, ApiDayResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.daysResponseSchema>, ApiDaysResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.calendarResponseSchema>, CalendarResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.correlationResponseSchema>, CorrelationResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.strongestResponseSchema>, StrongestResponse>>().toEqualTypeOf<true>();

@@ -109,6 +109,13 @@ export const todayResponseSchema = z
     ranges: z.array(collectionRange),
   });
 
+export const daysResponseSchema = z.object({
+  from: day,
+  to: day,
+  metrics: z.array(metricId),
+  days: z.array(z.object({ day, values: z.partialRecord(metricId, z.union([z.number(), z.string()]).nullable()) })),
+});
+
 const samplePoint = z.object({ t: z.number(), value: num });
 const segment = <K extends string>(kinds: readonly K[]) => z.object({ kind: enumOf<K>(kinds), start: z.number(), end: z.number() });
 const minutes = <K extends string>(kinds: readonly K[]) => z.object(Object.fromEntries(kinds.map((k) => [k, z.number()])) as Record<K, z.ZodNumber>);
