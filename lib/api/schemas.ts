@@ -81,7 +81,8 @@ export const listDaysQuerySchema = dayRangeQuery({
     .max(2_000)
     .transform((v) => [...new Set(v.split(",").map((s) => s.trim()).filter(Boolean))])
     .pipe(z.array(metricIdSchema).min(1, "name at least one metric").max(DAY_TABLE_METRICS_MAX, `at most ${DAY_TABLE_METRICS_MAX} metrics`))
-    .optional(),
+    .optional()
+    .describe(`metric ids, comma-separated (at most ${DAY_TABLE_METRICS_MAX})`),
 });
 
 // GET /api/days/:day
