@@ -65,6 +65,8 @@ const serverSchema = z.object({
   BACKUP_HOUR: opt(intIn(-1, 23)),
   LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
   RINGSIDE_DEMO: opt(bool),
+  // Personal access tokens (Settings → API): requests per minute per token, and the burst.
+  API_RATE_LIMIT: opt(intIn(1, 100_000)),
   // The instance's mail server for e-mail alerts (Settings → Alerts); unset = no e-mail channel.
   SMTP_HOST: opt(z.string().max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address")),
   SMTP_PORT: opt(intIn(1, 65535)),
@@ -142,6 +144,7 @@ export function parseEnv(source) {
     BACKUP_HOUR: e.BACKUP_HOUR ?? 3,
     LOG_LEVEL: e.LOG_LEVEL ?? "info",
     RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,
+    API_RATE_LIMIT: e.API_RATE_LIMIT ?? 120,
     /**
      * The mail server for e-mail alerts, or null when SMTP_HOST is unset. `secure`: "tls" (implicit
      * TLS, the default on port 465), "starttls" (upgrade required, the default otherwise) or

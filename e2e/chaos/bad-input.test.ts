@@ -6,8 +6,10 @@ import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import * as schemas from "@/lib/api/schemas";
+import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { ringsideExportSchema } from "@/lib/sync/import";
 import { alertChannelInputSchema, alertRuleInputSchema, timeZoneSchema } from "@/lib/alerts/schemas";
 import { ALERT_CHANNEL_KINDS, ALERT_RULE_KINDS } from "@/lib/alerts/catalog";
@@ -31,12 +33,14 @@ let owner: Browser;
 let member: Browser;
 let ownerTagId = 0;
 let ownerWorkoutId = "";
+let ownerToken = "";
 let day = "";
 const tally = { requests: 0, statuses: {} as Record<string, number>, routes: 0, actions: 0 };
 
 beforeAll(async () => {
   emu = await startChaosEmulator({ pageSize: 100, historyDays: 30 });
-  app = await startProdApp({ name: "bad-input" });
+  // Token requests are not to be throttled here: the rate limit has its own cases (app/api/v1/rate-limit.test.ts).
+  app = await startProdApp({ name: "bad-input", env: { API_RATE_LIMIT: "100000" } });
   owner = (await connect(`owner-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   member = (await connect(`member-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   db = openAppDb(app.dbFile);
@@ -51,6 +55,11 @@ beforeAll(async () => {
   ownerTagId = tag.body.id;
   const note = await owner.fetch(`/api/notes/${day}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "a note", tags: ["chaos-tag"] }) });
   expect(note.status).toBe(200);
+  // The owner's personal access token (Settings → API, the real action), for the read API and MCP.
+  const create = builtServerActions().find((a) => a.name === "createApiTokenAction")!;
+  const made = await callAction(owner, { id: create.id, page: pagePath(create.pages[0]!), args: [{ json: {} }, { form: [["name", "chaos"], ...DATA_KINDS.map((k) => ["kinds", k] as [string, string])] }] });
+  ownerToken = (made.result as { token?: string }).token ?? "";
+  expect(ownerToken).toMatch(/^rs_pat_/);
 });
 
 afterAll(async () => {
@@ -134,7 +143,13 @@ type Kind =
   /** the ring service's webhook receiver: unsigned input is refused with an envelope */
   | "webhook"
   /** an invite link: an unusable one ends on the sign-in error page */
-  | "invite";
+  | "invite"
+  /** the read API (/api/v1): a personal access token only (401 without one, and with a session cookie alone), 4xx envelopes for bad input */
+  | "token"
+  /** the MCP endpoint: like "token", and a body that is not a JSON-RPC message is refused in the envelope */
+  | "mcp"
+  /** a method the read API or the MCP endpoint does not take: 405 in the envelope for anyone, body or not */
+  | "readonly";
 
 type RouteCase = {
   kind: Kind;
@@ -275,6 +290,59 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /invite/[secret]": { kind: "invite", path: () => "/invite/x", badPath: junkSegment.map((s) => `/invite/${s}`) },
 };
 
+// The read API: every GET route with its bad input (sent with the owner's token), and its write
+// methods (405 for everyone); the MCP endpoint (POST with a token; other methods 405).
+const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
+  "/api/v1/metrics": { path: () => "/api/v1/metrics" },
+  "/api/v1/metrics/[metric]": {
+    path: () => `/api/v1/metrics/${NUMERIC_METRICS[0]!.id}`,
+    badPath: junkSegment.filter((s) => !schemas.getMetricSeriesParamsSchema.safeParse({ metric: decodeSafe(s) }).success).map((s) => `/api/v1/metrics/${s}`),
+    query: { schema: schemas.getMetricSeriesQuerySchema, fields: rangeFields() },
+  },
+  "/api/v1/days": {
+    path: () => "/api/v1/days",
+    query: { schema: schemas.listDaysQuerySchema, fields: { metrics: fc.constantFrom("sleep.score", "sleep.score,readiness.score", NUMERIC_METRICS.slice(0, 20).map((m) => m.id).join(",")), ...rangeFields() } },
+  },
+  "/api/v1/days/latest": { path: () => "/api/v1/days/latest", query: { schema: schemas.getTodayQuerySchema, fields: { day: validDay() } } },
+  "/api/v1/days/[day]": { path: () => `/api/v1/days/${day}`, badPath: dayPath("/api/v1/days/") },
+  "/api/v1/calendar": {
+    path: () => "/api/v1/calendar",
+    query: { schema: schemas.getCalendarQuerySchema, fields: { metric: fc.oneof(validMetric, fc.constantFrom(...CATEGORY_METRICS.map((m) => m.id))), ...rangeFields() } },
+  },
+  "/api/v1/correlations": {
+    path: () => "/api/v1/correlations",
+    query: { schema: schemas.getCorrelationQuerySchema, fields: { x: validMetric, y: validMetric, lag: fc.constantFrom("0", "1"), ...rangeFields() } },
+  },
+  "/api/v1/correlations/strongest": {
+    path: () => "/api/v1/correlations/strongest",
+    query: { schema: schemas.getStrongestQuerySchema, fields: { ...rangeFields(), limit: fc.integer({ min: 1, max: 100 }).map(String) } },
+  },
+  "/api/v1/tags": { path: () => "/api/v1/tags" },
+  "/api/v1/tags/[id]/comparison": {
+    path: () => `/api/v1/tags/${ownerTagId}/comparison`,
+    badPath: idPath("/api/v1/tags/", "/comparison"),
+    query: { schema: schemas.tagComparisonQuerySchema, fields: { metric: validMetric, lag: fc.constantFrom("0", "1"), ...rangeFields() } },
+  },
+  "/api/v1/notes": { path: () => "/api/v1/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
+  "/api/v1/sync/status": { path: () => "/api/v1/sync/status" },
+};
+for (const [p, spec] of Object.entries(V1_ROUTES)) {
+  ROUTES[`GET ${p}`] = { kind: "token", ...spec };
+  for (const m of ["POST", "PUT", "PATCH", "DELETE"]) ROUTES[`${m} ${p}`] = { kind: "readonly", path: spec.path };
+}
+ROUTES["GET /api/v1/openapi.json"] = { kind: "public", path: () => "/api/v1/openapi.json" };
+for (const m of ["POST", "PUT", "PATCH", "DELETE"]) ROUTES[`${m} /api/v1/openapi.json`] = { kind: "readonly", path: () => "/api/v1/openapi.json" };
+ROUTES["POST /api/mcp"] = {
+  kind: "mcp",
+  path: () => "/api/mcp",
+  body: {
+    // anything that is not a JSON-RPC message (or a batch of them)
+    schema: z.union([JSONRPCMessageSchema, z.array(JSONRPCMessageSchema)]),
+    fields: { jsonrpc: fc.constant("2.0"), id: fc.integer({ min: 1, max: 9 }), method: fc.constantFrom("tools/list", "tools/call", "resources/list"), params: fc.constant({ name: "list_data", arguments: {} }) },
+  },
+};
+for (const m of ["GET", "PUT", "PATCH", "DELETE"]) ROUTES[`${m} /api/mcp`] = { kind: "readonly", path: () => "/api/mcp" };
+
 // ---------------------------------------------------------------------------------------------
 // Server actions: every exported function of every "use server" file, with the page it is
 // called from and its bad arguments.
@@ -333,7 +401,20 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/alerts/actions.ts#toggleAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
   "lib/alerts/actions.ts#removeAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
   "lib/alerts/actions.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  // Settings → API: a token's name and kinds; revoking only ever finds the person's own tokens
+  "app/(app)/settings/actions-api.ts#createApiTokenAction": {
+    as: () => member,
+    args: stateAndForm({ name: fc.constantFrom("", "   ", "x".repeat(61), "ok"), kinds: fc.constantFrom("nope", "DAILY_SLEEP", "", "daily_sleep") }).filter((args) => !isValidTokenForm(args)),
+  },
+  "app/(app)/settings/actions-api.ts#revokeApiTokenAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
 };
+
+function isValidTokenForm(args: ActionArg[]): boolean {
+  const a = args[1];
+  if (!a || !("form" in a)) return false;
+  const all = (k: string) => a.form.filter(([name]) => name === k).map(([, v]) => v);
+  return schemas.createApiTokenInputSchema.safeParse({ name: all("name")[0] ?? "", kinds: all("kinds") }).success;
+}
 
 /** Arguments of a (previous state, form) action: junk, or a state followed by form fields. */
 function stateAndForm(fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<ActionArg[]> {
@@ -380,7 +461,7 @@ function isValidDisconnect(args: ActionArg[]): boolean {
 // ---------------------------------------------------------------------------------------------
 
 function state() {
-  return fingerprint(db, STATE_TABLES, ["updatedAt", "syncedAt", "lastSuccessAt", "lastAttemptAt"]);
+  return fingerprint(db, STATE_TABLES, ["updatedAt", "syncedAt", "lastSuccessAt", "lastAttemptAt", "lastUsedAt"]);
 }
 
 function count(status: number) {
@@ -454,6 +535,45 @@ describe("[CHAOS 6] bad input", () => {
     const [method] = key.split(" ") as [string];
     it(`${key}: bad input → 4xx envelope, nothing changed, never a 5xx`, async () => {
       const before = state();
+      const bearer = { authorization: `Bearer ${ownerToken}` };
+      const mcpHeaders = { ...bearer, accept: "application/json, text/event-stream" };
+      /** who sends the bad input: the owner's session, the owner's token, or nobody */
+      const caller = spec.kind === "user" ? owner : null;
+      const auth = spec.kind === "token" ? bearer : spec.kind === "mcp" ? mcpHeaders : {};
+      const refusesInEnvelope = spec.kind === "user" || spec.kind === "token" || spec.kind === "mcp";
+      if (spec.kind === "token" || spec.kind === "mcp") {
+        // No token; the owner's session cookie alone; a made-up token; a foreign page with the token (MCP).
+        const body = spec.kind === "mcp" ? { body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', type: "application/json" } : {};
+        for (const [who, headers, what] of [
+          [null, {}, "without a token"],
+          [owner, {}, "with the owner's session cookie only"],
+          [null, { authorization: `Bearer rs_pat_${"A".repeat(43)}` }, "with a made-up token"],
+          [null, { authorization: `Basic ${Buffer.from(`x:${ownerToken}`).toString("base64")}` }, "with the token as Basic credentials"],
+        ] as Array<[Browser | null, Record<string, string>, string]>) {
+          const r = await send(who, method, spec.path(), { ...body, headers });
+          expectEnvelope(r, `${key} ${what}`);
+          expect({ key, what, code: asEnvelope(r.json)?.code }).toEqual({ key, what, code: "unauthorized" });
+        }
+        if (spec.kind === "mcp") {
+          const foreign = await send(null, method, spec.path(), { ...body, headers: { ...mcpHeaders, origin: "https://evil.example" } });
+          expect({ status: foreign.status, code: asEnvelope(foreign.json)?.code }).toEqual({ status: 403, code: "forbidden" });
+        }
+      }
+      if (spec.kind === "readonly") {
+        for (const [who, headers] of [
+          [null, {}],
+          [owner, {}],
+          [null, mcpHeaders],
+          [owner, mcpHeaders],
+        ] as Array<[Browser | null, Record<string, string>]>) {
+          const r = await send(who, method, spec.path(), method === "GET" ? { headers } : { body: '{"text":"x"}', type: "application/json", headers });
+          expect({ key, status: r.status, code: asEnvelope(r.json)?.code }).toEqual({ key, status: 405, code: "method_not_allowed" });
+        }
+        for (const raw of rawBodies.filter(() => method !== "GET")) {
+          const r = await send(null, method, spec.path(), { body: raw.body(), type: raw.type, chunked: raw.chunked, headers: bearer });
+          expect({ key, raw: raw.name, status: r.status }).toEqual({ key, raw: raw.name, status: 405 });
+        }
+      }
       if (spec.kind === "user") {
         // No session, and a made-up one.
         expectEnvelope(await send(null, method, spec.path()), `${key} without a session`);
@@ -466,9 +586,9 @@ describe("[CHAOS 6] bad input", () => {
       if (spec.badPath) {
         await fc.assert(
           fc.asyncProperty(spec.badPath, async (p) => {
-            const r = await send(spec.kind === "user" ? owner : null, method, p, spec.body ? { body: "{}", type: "application/json" } : {});
+            const r = await send(caller, method, p, spec.body ? { body: "{}", type: "application/json", headers: auth } : { headers: auth });
             expect(r.status, `${method} ${p}`).toBeLessThan(500);
-            if (spec.kind === "user") expectEnvelope(r, `${method} ${p.slice(0, 80)}`);
+            if (refusesInEnvelope) expectEnvelope(r, `${method} ${p.slice(0, 80)}`);
             else if (spec.kind === "invite" && r.location) expect(r.location).toMatch(/\/sign-in\/error\?error=invite_invalid$/);
             else if (spec.kind === "invite") expectEnvelope(r, `${method} ${p.slice(0, 80)}`);
             else expect(r.status === 302 || r.status === 303 || (r.status >= 400 && r.status < 500), `${method} ${p} → ${r.status}`).toBe(true);
@@ -480,15 +600,15 @@ describe("[CHAOS 6] bad input", () => {
         const q = spec.query;
         await fc.assert(
           fc.asyncProperty(queryArb(q.fields).filter((x) => !q.schema.safeParse(x).success), async (query) => {
-            expectEnvelope(await send(owner, method, url(spec.path(), query)), `${method} ${url(spec.path(), query).slice(0, 120)}`);
+            expectEnvelope(await send(caller ?? owner, method, url(spec.path(), query), { headers: auth }), `${method} ${url(spec.path(), query).slice(0, 120)}`);
           }),
           { numRuns: RUNS, seed: SEED },
         );
-      } else if ((spec.kind === "user" || spec.kind === "public") && !spec.mutates) {
+      } else if ((spec.kind === "user" || spec.kind === "public" || spec.kind === "token") && !spec.mutates) {
         // A route that takes no query: junk parameters are ignored, never a failure.
         await fc.assert(
           fc.asyncProperty(queryArb({}), async (query) => {
-            const r = await send(owner, method, url(spec.path(), query), spec.body ? { body: "{}", type: "application/json" } : {});
+            const r = await send(caller ?? owner, method, url(spec.path(), query), spec.body ? { body: "{}", type: "application/json", headers: auth } : { headers: auth });
             expect(r.status, url(spec.path(), query)).toBeLessThan(500);
             if (r.status >= 400) expectEnvelope(r, url(spec.path(), query));
           }),
@@ -500,12 +620,12 @@ describe("[CHAOS 6] bad input", () => {
         await fc.assert(
           fc.asyncProperty(bodyArb(b.fields).filter((x) => !b.schema.safeParse(x).success), async (value) => {
             const text = JSON.stringify(value) ?? "null";
-            expectEnvelope(await send(owner, method, spec.path(), { body: text, type: "application/json" }), `${key} ${text.slice(0, 120)}`);
+            expectEnvelope(await send(caller ?? owner, method, spec.path(), { body: text, type: "application/json", headers: auth }), `${key} ${text.slice(0, 120)}`);
           }),
           { numRuns: RUNS, seed: SEED },
         );
         for (const raw of rawBodies) {
-          const r = await send(owner, method, spec.path(), { body: raw.body(), type: raw.type, chunked: raw.chunked });
+          const r = await send(caller ?? owner, method, spec.path(), { body: raw.body(), type: raw.type, chunked: raw.chunked, headers: auth });
           expectEnvelope(r, `${key} ${raw.name}`);
         }
       }
@@ -591,7 +711,7 @@ describe("[CHAOS 6] bad input", () => {
     recordFigures("bad-input", { ...tally, transport: seen });
   });
 
-  it("no token reached the database file or the app's log", () => {
-    expect(findLeaks(emu.issuedSecrets(), [app.dbFile, `${app.dbFile}-wal`, app.logFile])).toEqual([]);
+  it("no token reached the database file or the app's log (the ring's, and the personal access token)", () => {
+    expect(findLeaks([...emu.issuedSecrets(), ownerToken], [app.dbFile, `${app.dbFile}-wal`, app.logFile])).toEqual([]);
   });
 });

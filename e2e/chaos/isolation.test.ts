@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { NUMERIC_METRICS } from "@/lib/metrics/catalog";
 import { COLLECTIONS, SERIES_TABLES, SYNCED, TABLE_OF, openAppDb, waitFor } from "./support/app-db";
 import { asEnvelope, callAction } from "./support/actions";
@@ -20,8 +21,8 @@ let emu: Emulator;
 let app: ProdApp;
 let db: Database.Database;
 const tag = crypto.randomBytes(3).toString("hex");
-const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "", workoutIds: [] as string[], ringTagIds: [] as string[], battery: "" };
-const B = { email: `member-${tag}@invited.chaos.test`, ringUserId: "", userId: "", browser: new Browser(), note: `B-note-${tag}`, tagName: `b-tag-${tag}`, tagId: 0, firstDay: "" };
+const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "", workoutIds: [] as string[], ringTagIds: [] as string[], battery: "", token: "", tokenId: "" };
+const B = { email: `member-${tag}@invited.chaos.test`, ringUserId: "", userId: "", browser: new Browser(), note: `B-note-${tag}`, tagName: `b-tag-${tag}`, tagId: 0, firstDay: "", token: "" };
 let pendingInviteId = "";
 let usedInvitePath = "";
 const figures: Record<string, unknown> = {};
@@ -85,6 +86,14 @@ beforeAll(async () => {
   await action("addAlertRuleAction", [["kind", "weekly_digest"], ["weekday", String(((new Date().getUTCDay() + 2) % 7) + 1)], ["hour", "12"]]);
   await action("addAlertChannelAction", [["kind", "webhook"], ["url", "http://127.0.0.1:9/a-hook"], ["label", `a-hook-${tag}`]]);
   A.ruleId = (db.prepare(`SELECT id FROM alert_rule WHERE userId = ?`).get(A.userId) as { id: string }).id;
+  // Each person's personal access token (Settings → API, the real action), every data kind.
+  const createToken = builtServerActions().find((a) => a.name === "createApiTokenAction")!;
+  for (const p of [A, B]) {
+    const made = await callAction(p.browser, { id: createToken.id, page: pagePath(createToken.pages[0]!), args: [{ json: {} }, { form: [["name", "chaos"], ...DATA_KINDS.map((k) => ["kinds", k] as [string, string])] }] });
+    p.token = (made.result as { token?: string }).token ?? "";
+    expect(p.token).toMatch(/^rs_pat_/);
+  }
+  A.tokenId = (db.prepare(`SELECT id FROM api_token WHERE userId = ?`).get(A.userId) as { id: string }).id;
   A.channelId = (db.prepare(`SELECT id FROM alert_channel WHERE userId = ?`).get(A.userId) as { id: string }).id;
 });
 
@@ -97,8 +106,8 @@ afterAll(async () => {
 /** Everything of A's: rows of every person-owned table, and A's account and invites. */
 function stateOfA() {
   const rows: Record<string, string> = {};
-  for (const t of [...Object.values(TABLE_OF), ...SERIES_TABLES, "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery"]) {
-    rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined })));
+  for (const t of [...Object.values(TABLE_OF), ...SERIES_TABLES, "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery", "api_token"]) {
+    rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined, lastUsedAt: undefined })));
   }
   rows.day_tag = JSON.stringify(db.prepare(`SELECT dt.* FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE t.userId = ? ORDER BY dt.rowid`).all(A.userId));
   rows.user = JSON.stringify(db.prepare(`SELECT id, email, role, ringUserId, units, theme FROM "User" WHERE id = ?`).all(A.userId));
@@ -165,10 +174,52 @@ const PROBES: Record<string, Probe> = {
     await get(b, "/api/import", { method: "POST", ...json({ format: "ringside-export-v1", collections: { daily_sleep: (await emu.documents(A.ringUserId, "daily_sleep")).slice(0, 3) }, notes: [{ day: A.days[0], text: "imported", tags: [] }] }) }),
   ],
   "DELETE /api/data": async (b) => [await get(b, "/api/data", { method: "DELETE", ...json({ confirm: "DELETE" }) })],
+  // The read API and the MCP server with B's own token, aimed at A's days, A's tag and A's whole range.
+  "GET /api/v1/metrics": async (b) => [await get(b, "/api/v1/metrics", asB())],
+  "GET /api/v1/metrics/[metric]": async (b) => Promise.all(NUMERIC_METRICS.slice(0, 4).map((m) => get(b, `/api/v1/metrics/${m.id}?${range()}`, asB()))),
+  "GET /api/v1/days": async (b) => [await get(b, `/api/v1/days?${range()}`, asB()), await get(b, `/api/v1/days?metrics=${NUMERIC_METRICS.slice(0, 5).map((m) => m.id).join(",")}&${range()}`, asB())],
+  "GET /api/v1/days/latest": async (b) => [await get(b, "/api/v1/days/latest", asB()), await get(b, `/api/v1/days/latest?day=${A.days[5]}`, asB())],
+  "GET /api/v1/days/[day]": async (b) => Promise.all([A.days[0]!, A.days.at(-1)!].map((d) => get(b, `/api/v1/days/${d}`, asB()))),
+  "GET /api/v1/calendar": async (b) => [await get(b, `/api/v1/calendar?metric=${metric}&${range()}`, asB())],
+  "GET /api/v1/correlations": async (b) => [await get(b, `/api/v1/correlations?x=${metric}&y=${NUMERIC_METRICS[1]!.id}&lag=0&${range()}`, asB())],
+  "GET /api/v1/correlations/strongest": async (b) => [await get(b, `/api/v1/correlations/strongest?${range()}`, asB())],
+  "GET /api/v1/tags": async (b) => [await get(b, "/api/v1/tags", asB())],
+  "GET /api/v1/tags/[id]/comparison": async (b) => [await get(b, `/api/v1/tags/${A.tagId}/comparison?metric=${metric}`, asB())],
+  "GET /api/v1/notes": async (b) => [await get(b, `/api/v1/notes?${range()}`, asB())],
+  "GET /api/v1/sync/status": async (b) => [await get(b, "/api/v1/sync/status", asB())],
+  "POST /api/mcp": async (b) => {
+    const call = (name: string, args: Record<string, unknown>) =>
+      get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
+    return [
+      await call("list_data", {}),
+      await call("summarize_day", { day: A.days[0] }),
+      await call("get_metric_series", { metric, from: A.days[0], to: A.days.at(-1) }),
+      await call("find_unusual_days", { from: A.days[0], to: A.days.at(-1), limit: 20 }),
+      await get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "ringside://tags" } }) }),
+    ];
+  },
 };
 
-/** Routes that are not one person's data: the sign-in machinery, health, webhooks, invite links. */
-const NOT_PERSONAL = ["GET /api/auth/[...nextauth]", "POST /api/auth/[...nextauth]", "GET /api/health", "GET /api/webhooks/ring", "POST /api/webhooks/ring", "GET /invite/[secret]"];
+/** B's own token (the read API ignores B's session cookie). */
+function asB(): RequestInit & { headers: Record<string, string> } {
+  return { headers: { authorization: `Bearer ${B.token}` } };
+}
+
+/**
+ * Routes that are not one person's data: the sign-in machinery, health, webhooks, invite links,
+ * the read API's document, and the methods the read API and the MCP endpoint refuse to everyone
+ * (405: e2e/chaos/bad-input.test.ts).
+ */
+const NOT_PERSONAL = [
+  "GET /api/auth/[...nextauth]",
+  "POST /api/auth/[...nextauth]",
+  "GET /api/health",
+  "GET /api/webhooks/ring",
+  "POST /api/webhooks/ring",
+  "GET /invite/[secret]",
+  "GET /api/v1/openapi.json",
+  ...listRouteHandlers().filter((r) => (r.includes(" /api/v1/") && !r.startsWith("GET ")) || (r.endsWith(" /api/mcp") && !r.startsWith("POST "))),
+];
 
 describe("[CHAOS 7] isolation", () => {
   it("every route handler has a cross-person probe", () => {
@@ -213,6 +264,10 @@ describe("[CHAOS 7] isolation", () => {
     // A's tag is not B's: 404 on every tag route; the owner-only setting refused for B.
     for (const a of answers.filter((x) => x.what.includes(`/api/tags/${A.tagId}`))) expect({ what: a.what, status: a.status, code: asEnvelope(JSON.parse(a.text))?.code }).toEqual({ what: a.what, status: 404, code: "not_found" });
     expect(answers.find((a) => a.what === "PATCH /api/sync/settings")?.status).toBe(403);
+    // B's token was served (its own data): the read API and MCP answered, except for A's tag (404).
+    for (const a of answers.filter((x) => x.what.includes(" /api/v1/") || x.what.includes(" /api/mcp"))) {
+      expect({ what: a.what, status: a.status }).toEqual({ what: a.what, status: a.what.includes(`/api/v1/tags/${A.tagId}/`) ? 404 : 200 });
+    }
     // And A is exactly as before.
     expect(stateOfA()).toEqual(before);
     figures.routes = { probes: keys.length, requests: answers.length, leaks: 0, changesToA: 0 };
@@ -245,6 +300,14 @@ describe("[CHAOS 7] isolation", () => {
     }
     const test = await call("sendAlertTestAction", [{ json: {} }, { form: [["id", A.channelId]] }]);
     expect(asEnvelope(test.result)?.code).toBe("not_found");
+    // A's token is not B's to revoke; B's new token reads B's data only.
+    const revokeToken = await call("revokeApiTokenAction", [{ form: [["id", A.tokenId]] }]);
+    expect(asEnvelope(revokeToken.result)?.code).toBe("not_found");
+    const newToken = await call("createApiTokenAction", [{ json: {} }, { form: [["name", "b second"], ["kinds", "notes"]] }]);
+    const bSecond = (newToken.result as { token?: string }).token!;
+    const tags = await B.browser.json<{ tags: Array<{ name: string }> }>("/api/v1/tags", { headers: { authorization: `Bearer ${bSecond}` } });
+    expect(tags.body.tags.map((t) => t.name)).not.toContain(A.tagName);
+    expect((await A.browser.fetch("/api/v1/tags", { headers: { authorization: `Bearer ${A.token}` } })).status).toBe(200);
     for (const [name, form] of [
       ["saveAlertSettingsAction", [["timeZone", "Asia/Tokyo"]]],
       ["addAlertRuleAction", [["kind", "connection"], ["hours", "3"]]],
@@ -346,7 +409,7 @@ describe("[CHAOS 7] isolation", () => {
   });
 
   it("no token reached the database file or the app's log", () => {
-    expect(findLeaks(emu.issuedSecrets(), [app.dbFile, `${app.dbFile}-wal`, app.logFile])).toEqual([]);
+    expect(findLeaks([...emu.issuedSecrets(), A.token, B.token], [app.dbFile, `${app.dbFile}-wal`, app.logFile])).toEqual([]);
     recordFigures("isolation", figures);
   });
 });

@@ -4,12 +4,13 @@
 // that the browser imports. A shape changes here or nowhere.
 import type { CollectionRange } from "@/lib/db/queries/ring-data";
 import type { DayNoteEntry, TagSummary } from "@/lib/db/queries/notes";
-import type { MetricId } from "@/lib/metrics/catalog";
+import type { DataKind } from "@/lib/auth/api-scopes";
+import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { DayDetail } from "@/lib/metrics/day-detail";
 import type { MetricSeries } from "@/lib/metrics/series";
 import type { GroupComparison } from "@/lib/metrics/stats";
 import type { Preferences } from "@/lib/api/schemas";
-import type { CalendarResponse, CorrelationResponse, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
+import type { CalendarResponse, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
@@ -54,6 +55,35 @@ export type SyncCollectionStatus = { collection: string } & Partial<Pick<Collect
 export type ImportResponse = ImportResult;
 /** DELETE /api/data */
 export type DeleteDataResponse = { deleted: DeletedCounts };
+
+/**
+ * The public read API (/api/v1, bearer tokens only): the app's shapes above where it serves the
+ * same thing, and these where a token's data kinds shape the answer.
+ */
+export type ApiKind = { kind: DataKind; label: string; granted: boolean };
+/** One metric of the catalog; `readable`: the token's kinds include the metric's kind. */
+export type ApiMetric = Pick<MetricDef, "id" | "label" | "short" | "group" | "unit" | "kind" | "direction" | "decimals"> & {
+  dataKind: DataKind;
+  description: string | null;
+  categories: Array<{ value: string; label: string }> | null;
+  readable: boolean;
+};
+/** GET /api/v1/metrics: every metric, the kinds, and which days each readable collection covers */
+export type ApiCatalogResponse = MetricsOverview & { kinds: ApiKind[]; metrics: ApiMetric[] };
+/** GET /api/v1/days: one row per day with a value, one column per metric */
+export type ApiDaysResponse = DayTable;
+/** GET /api/v1/days/:day (the note is null for a token without the notes kind) */
+export type ApiDayResponse = DayDetail & { note: DayNote | null };
+/** GET /api/v1/sync/status: the freshness of each readable collection */
+export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSuccessAt" | "rateLimitedUntil"> & {
+  account: { status: string } | null;
+  collections: Array<Pick<CollectionSyncStatus, "collection" | "label" | "status" | "unit" | "documents" | "backfillDone" | "progress" | "lastSuccessAt" | "newestDay">>;
+};
+
+/** Settings → API: one of the person's tokens (never the token itself). */
+export type ApiTokenSummary = { id: string; name: string; prefix: string; kinds: DataKind[]; lastUsedAt: string | null; createdAt: string };
+/** Settings → API's "Create token": the token, shown once. */
+export type CreateApiTokenState = { token?: string; name?: string; error?: { code: string; message: string }; at?: number };
 
 /** A server action bound to a form (it answers refusals as the error envelope, lib/api/action.ts). */
 export type FormAction = (formData: FormData) => Promise<void>;

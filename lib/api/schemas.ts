@@ -1,6 +1,7 @@
 // Request schemas of Ringside's own dashboard API (query strings and JSON bodies). Route
 // handlers parse with these; anything else is a 422 in the error envelope.
 import { z } from "zod";
+import { DATA_KINDS, isDataKind } from "@/lib/auth/api-scopes";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 import { isRingTagId } from "@/lib/metrics/ring-tags";
@@ -32,6 +33,9 @@ const rangeRefine = (v: PartialDayRange, ctx: z.RefinementCtx) => {
   if (v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "from must not be after to" });
   else if (diffDays(v.from, v.to) + 1 > MAX_RANGE_DAYS) ctx.addIssue({ code: "custom", path: ["from"], message: `at most ${MAX_RANGE_DAYS} days` });
 };
+
+/** Both ends of a range, ordered and within the cap. */
+export const dayRangeSchema = z.object({ from: daySchema, to: daySchema }).superRefine((v, ctx) => rangeRefine(v, ctx));
 
 /** A query with an optional `from`/`to` (plus `shape`): each end in the window, both → ordered and within the cap. */
 export function withDayRange<S extends z.ZodRawShape>(shape: S) {
@@ -69,6 +73,18 @@ export const getMetricSeriesQuerySchema = dayRangeQuery({});
 
 // GET /api/days?metric&from&to (calendar)
 export const getCalendarQuerySchema = dayRangeQuery({ metric: metricIdSchema });
+
+// GET /api/v1/days?metrics&from&to (a table: one row per day, one column per metric)
+export const DAY_TABLE_METRICS_MAX = 20;
+export const listDaysQuerySchema = dayRangeQuery({
+  metrics: z
+    .string()
+    .max(2_000)
+    .transform((v) => [...new Set(v.split(",").map((s) => s.trim()).filter(Boolean))])
+    .pipe(z.array(metricIdSchema).min(1, "name at least one metric").max(DAY_TABLE_METRICS_MAX, `at most ${DAY_TABLE_METRICS_MAX} metrics`))
+    .optional()
+    .describe(`metric ids, comma-separated (at most ${DAY_TABLE_METRICS_MAX})`),
+});
 
 // GET /api/days/:day
 export const getDayParamsSchema = z.object({ day: daySchema });
@@ -148,3 +164,19 @@ export const updatePreferencesBodySchema = preferencesSchema.partial().refine((v
 
 // DELETE /api/data
 export const deleteDataBodySchema = z.object({ confirm: z.literal("DELETE", { message: 'type "DELETE" to confirm' }) });
+
+// Settings → API (server actions): a personal access token's name and data kinds
+export const API_TOKEN_NAME_MAX = 60;
+export const API_TOKENS_PER_PERSON = 10;
+export const createApiTokenInputSchema = z.object({
+  name: z
+    .string()
+    .transform((v) => v.trim().replace(/\s+/g, " "))
+    .pipe(z.string().min(1, "give the token a name").max(API_TOKEN_NAME_MAX, `at most ${API_TOKEN_NAME_MAX} characters`)),
+  kinds: z
+    .array(z.string().refine(isDataKind, { message: "unknown data kind" }))
+    .min(1, "choose at least one kind of data")
+    .max(DATA_KINDS.length)
+    .transform((ks) => DATA_KINDS.filter((k) => ks.includes(k))),
+});
+export const apiTokenIdSchema = z.object({ id: z.string().min(1).max(64) });

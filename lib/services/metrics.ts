@@ -217,12 +217,15 @@ export type StrongestResponse = {
   results: Array<Correlation & { x: MetricId; y: MetricId; lag: 0 | 1; strength: Strength }>;
 };
 
-/** The strongest relationships between the headline metrics (lag 0 and 1), ranked by |r|. */
-export function getStrongestCorrelations(opts: RangeOptions & { limit: number }): StrongestResponse {
+/**
+ * The strongest relationships between the headline metrics (lag 0 and 1), ranked by |r|;
+ * `include` narrows the metrics searched (a token's data kinds).
+ */
+export function getStrongestCorrelations(opts: RangeOptions & { limit: number; include?: (m: MetricDef) => boolean }): StrongestResponse {
   const { userId, from, to } = opts;
   // one extra day so lag-1 pairs can use the day after `to`
   const end = addDays(to, 1);
-  const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category");
+  const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category" && (opts.include?.(m) ?? true));
   const values = getMetricValues({ userId, metrics, from, to: end });
   const series = metrics.map((m) => ({ metric: m, values: toDense(numbers(values.get(m.id) ?? []), from, end) }));
   // lag 0 must not use the extra day
@@ -246,4 +249,25 @@ export function compareTagDays(opts: RangeOptions & { metric: MetricDef; lag: 0 
   const values = toDense(numbers(getMetricDayValues({ userId, metric, from, to: end })), from, end);
   const tagged = new Set(opts.taggedDays);
   return compareTagged(values, dayRange(from, to).map((d) => tagged.has(d)), lag);
+}
+
+export type DayTable = {
+  from: string;
+  to: string;
+  metrics: MetricId[];
+  /** the days with a value of any of the metrics, oldest first */
+  days: Array<{ day: string; values: Partial<Record<MetricId, number | string | null>> }>;
+};
+
+/** Several metrics as a table: one row per day with a value, one column per metric. */
+export function getDayTable(opts: RangeOptions & { metrics: readonly MetricDef[] }): DayTable {
+  const { from, to } = opts;
+  const values = getMetricValues(opts);
+  const dense = opts.metrics.map((m) => toDense(values.get(m.id) ?? [], from, to));
+  const days: DayTable["days"] = [];
+  dayRange(from, to).forEach((day, i) => {
+    if (!dense.some((d) => d[i] !== null && d[i] !== undefined)) return;
+    days.push({ day, values: Object.fromEntries(opts.metrics.map((m, j) => [m.id, dense[j]![i] ?? null])) });
+  });
+  return { from, to, metrics: opts.metrics.map((m) => m.id), days };
 }

@@ -9,6 +9,9 @@ import { getPreferences } from "@/lib/services/people";
 import { getDataFamily, getPollMinutes } from "@/lib/sync/settings";
 import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
 import type { Preferences } from "@/lib/api/schemas";
+import type { ApiTokenSummary } from "@/lib/api/contract";
+import { DATA_KIND_LABELS, DATA_KINDS, type DataKind } from "@/lib/auth/api-scopes";
+import { listApiTokenSummaries } from "@/lib/services/api-tokens";
 
 // Everything the Settings page shows, read in one place: the page passes each section its
 // part (the sections only render).
@@ -28,6 +31,8 @@ export type SettingsPageData = {
   sync: { dataFamily: ReturnType<typeof getDataFamily>; pollMinutes: number; webhooks: WebhookOverview };
   data: MetricsOverview;
   preferences: Preferences;
+  /** Settings → API: the person's tokens and the data kinds a token can be given */
+  api: { tokens: ApiTokenSummary[]; kinds: Array<{ kind: DataKind; label: string }> };
 };
 
 export async function getSettingsPageData(user: SessionUser): Promise<SettingsPageData> {
@@ -45,5 +50,6 @@ export async function getSettingsPageData(user: SessionUser): Promise<SettingsPa
     sync: { dataFamily: getDataFamily(), pollMinutes: getPollMinutes(), webhooks: webhookOverview() },
     data: getMetricsOverview(user.id),
     preferences,
+    api: { tokens: listApiTokenSummaries(user.id), kinds: DATA_KINDS.map((kind) => ({ kind, label: DATA_KIND_LABELS[kind] })) },
   };
 }

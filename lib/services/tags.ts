@@ -4,6 +4,10 @@ import { RING_TAG_COLOR, RING_TAG_MAX_DAYS, ringTagOf, ringTagsOf, entryDays, ty
 import { addDays, MAX_DAY, MIN_DAY } from "@/lib/metrics/days";
 import { getDocumentRows } from "@/lib/db/queries/ring-data";
 import { deleteTagById, findTag, getDayNote, insertTag, listDayNotes, listTagDays, tagNameTaken, updateTagFields, type DayNoteEntry, type TagSummary } from "@/lib/db/queries/notes";
+import { resolveDayRange, type PartialDayRange } from "@/lib/api/schemas";
+import type { TagComparisonResponse } from "@/lib/api/contract";
+import type { MetricDef } from "@/lib/metrics/catalog";
+import { compareTagDays, getMetricsOverview } from "@/lib/services/metrics";
 
 // The person's tags: their own (names unique per person, only their own visible: another
 // person's tag is "not found", never "forbidden") and, read-only, the tags they enter in the
@@ -112,4 +116,21 @@ export async function getTagDays(opts: { userId: string; id: number | TagRef }):
   const tag = await ownTag(opts.userId, ref.id);
   const days = await listTagDays({ userId: opts.userId, tagId: ref.id });
   return { tag: { ...tag, days: days.length }, days };
+}
+
+/**
+ * A metric on days with the tag against days without it (lag 1: the day after each day). A
+ * missing end of the range is the person's first/last day with data, within the range cap.
+ */
+export async function getTagComparison(opts: PartialDayRange & { userId: string; id: number | TagRef; metric: MetricDef; lag: 0 | 1 }): Promise<TagComparisonResponse> {
+  const { userId, metric, lag } = opts;
+  const { tag, days } = await getTagDays({ userId, id: opts.id });
+  const overview = getMetricsOverview(userId);
+  const hasDefaults = overview.firstDay !== null && overview.lastDay !== null;
+  if (!(opts.from && opts.to) && !hasDefaults) {
+    return { tag, metric: metric.id, lag, from: opts.from ?? null, to: opts.to ?? null, comparison: null };
+  }
+  const { from, to } = resolveDayRange(opts, { from: overview.firstDay ?? opts.from!, to: overview.lastDay ?? opts.to! });
+  const comparison = compareTagDays({ userId, metric, lag, from, to, taggedDays: days });
+  return { tag, metric: metric.id, lag, from, to, comparison };
 }

@@ -8,8 +8,11 @@ import { ImportSection } from "@/components/settings/import-section";
 import { PreferencesForm } from "@/components/settings/preferences-form";
 import { SyncSection } from "@/components/settings/sync-section";
 import { AlertsSection } from "@/components/settings/alerts-section";
+import { ApiSection } from "@/components/settings/api-section";
 import { getAlertsOverview } from "@/lib/alerts/service";
+import { publicOrigin } from "@/lib/auth/origin";
 import { createInviteLink, disconnectRing, reconnectRing, revokeInvite } from "@/app/(app)/settings/actions-connection";
+import { createApiTokenAction, revokeApiTokenAction } from "@/app/(app)/settings/actions-api";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -17,7 +20,7 @@ export const metadata: Metadata = { title: "Settings" };
 // and the server actions it submits to; the sections only render.
 export default async function SettingsPage() {
   const user = await requireUser();
-  const [s, alerts] = await Promise.all([getSettingsPageData(user), getAlertsOverview(user.id)]);
+  const [s, alerts, origin] = await Promise.all([getSettingsPageData(user), getAlertsOverview(user.id), publicOrigin()]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
@@ -25,6 +28,7 @@ export default async function SettingsPage() {
       {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} />}
       <SyncSection {...s.sync} canEdit={user.role === "owner"} />
       <AlertsSection overview={alerts} />
+      <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
       <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
       <ImportSection />
       <PreferencesForm initial={s.preferences} />

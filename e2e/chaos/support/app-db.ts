@@ -108,6 +108,7 @@ export const STATE_TABLES = [
   "alert_channel",
   "alert_episode",
   "alert_delivery",
+  "api_token",
   ...Object.values(TABLE_OF),
   ...SERIES_TABLES,
 ];

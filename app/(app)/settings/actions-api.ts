@@ -1,0 +1,45 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { AppError } from "@/lib/api/errors";
+import { formAction, formDataArg, isActionError, runAction, type ActionError } from "@/lib/api/action";
+import { apiTokenIdSchema, createApiTokenInputSchema } from "@/lib/api/schemas";
+import type { CreateApiTokenState } from "@/lib/api/contract";
+import { requireUser } from "@/lib/auth/session";
+import { createApiToken, revokeApiToken } from "@/lib/services/api-tokens";
+
+/**
+ * Server actions of Settings → API. Each gets the person from requireUser(); an id in the form
+ * only ever selects among the person's own tokens. Refusals come back as the error envelope.
+ */
+
+/** Creates a token with the name and data kinds of the form; the token is in the answer, once. */
+export async function createApiTokenAction(_prev: CreateApiTokenState, form: FormData): Promise<CreateApiTokenState> {
+  const r = await runAction(
+    async () => {
+      const user = await requireUser();
+      const f = formDataArg(form);
+      const parsed = createApiTokenInputSchema.safeParse({ name: f.get("name") ?? "", kinds: f.getAll("kinds") });
+      if (!parsed.success) throw new AppError("unprocessable_entity", parsed.error.issues.map((i) => i.message).join("; "));
+      const input = parsed.data;
+      const { token, summary } = createApiToken(user.id, input);
+      revalidatePath("/settings");
+      return { token, name: summary.name };
+    },
+    { signInWhenSignedOut: true },
+  );
+  return isActionError(r) ? { error: r.error, at: Date.now() } : { ...r, at: Date.now() };
+}
+
+/** Revokes one of the person's tokens: it answers 401 from the next request on. */
+export const revokeApiTokenAction = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      const user = await requireUser();
+      const { id } = apiTokenIdSchema.parse({ id: formDataArg(form).get("id") });
+      revokeApiToken(user.id, id);
+      revalidatePath("/settings");
+    },
+    { signInWhenSignedOut: true },
+  ),
+);

@@ -1,0 +1,68 @@
+import "server-only";
+import { AppError, toErrorResponse } from "@/lib/api/errors";
+import { drainBody } from "@/lib/api/body";
+import type { RouteContext } from "@/lib/api/handler";
+import { requireApiToken, type TokenPrincipal } from "@/lib/auth/api-tokens";
+import { apiRateLimiter } from "@/lib/api/v1/limiter";
+
+// The wrapper of the read API (/api/v1) and the MCP endpoint: a personal access token in
+// `Authorization: Bearer` (never a cookie), the token's rate limit, the error envelope.
+
+type TokenHandlerArgs<P> = { req: Request; params: P; searchParams: URLSearchParams; token: TokenPrincipal };
+
+/** A rate-limited request: 429 in the envelope, with when to come back. */
+class RateLimitedError extends AppError {
+  constructor(readonly retryAfterS: number) {
+    super("rate_limited", `Too many requests with this token: try again in ${retryAfterS} s.`);
+  }
+}
+
+/** Authenticates the token and takes one request from its bucket. */
+export function authenticateRequest(req: Request): { token: TokenPrincipal; remaining: number } {
+  const token = requireApiToken(req);
+  const take = apiRateLimiter().take(token.tokenId);
+  if (!take.ok) throw new RateLimitedError(take.retryAfterS);
+  return { token, remaining: take.remaining };
+}
+
+/** The envelope of an error, with the headers its status calls for (Retry-After, WWW-Authenticate). */
+export function tokenErrorResponse(err: unknown): Response {
+  const res = toErrorResponse(err);
+  if (err instanceof RateLimitedError) res.headers.set("retry-after", String(err.retryAfterS));
+  if (res.status === 401) res.headers.set("www-authenticate", 'Bearer realm="Ringside"');
+  res.headers.set("cache-control", "no-store");
+  return res;
+}
+
+/** Wraps a GET of the read API: token, rate limit, params, and every error as the envelope. */
+export function withToken<P = Record<string, string>>(handler: (args: TokenHandlerArgs<P>) => Promise<Response>) {
+  return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
+    try {
+      const { token, remaining } = authenticateRequest(req);
+      const params = ctx?.params ? await ctx.params : ({} as P);
+      const res = await handler({ req, params, searchParams: new URL(req.url).searchParams, token });
+      res.headers.set("cache-control", "no-store");
+      res.headers.set("x-ratelimit-limit", String(apiRateLimiter().limit));
+      res.headers.set("x-ratelimit-remaining", String(remaining));
+      return res;
+    } catch (err) {
+      return tokenErrorResponse(err);
+    }
+  };
+}
+
+/** A handler that answers 405 in the envelope, whoever asks (a body, if any, is dropped unread). */
+export function methodNotAllowed(allow: string, message: string) {
+  return async (req: Request): Promise<Response> => {
+    if (req.body && !req.body.locked) await drainBody(req.body.getReader(), 0);
+    const res = toErrorResponse(new AppError("method_not_allowed", message));
+    res.headers.set("allow", allow);
+    res.headers.set("cache-control", "no-store");
+    return res;
+  };
+}
+
+const refuseWrite = methodNotAllowed("GET, HEAD", "The API is read-only: use GET.");
+
+/** The write methods of a read API route: `export const { POST, PUT, PATCH, DELETE } = READ_ONLY;` */
+export const READ_ONLY = { POST: refuseWrite, PUT: refuseWrite, PATCH: refuseWrite, DELETE: refuseWrite };

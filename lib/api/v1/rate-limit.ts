@@ -1,0 +1,65 @@
+import "server-only";
+// Per-token rate limits of the read API and the MCP endpoint: a token bucket per token, in
+// this process. Each token may burst `limit` requests and gets `limit` back per minute, evenly
+// (one every 60/limit seconds). Pure apart from the clock, which is injected.
+//
+// Across restarts the buckets start full: a restart is the owner's act and rare, and keeping
+// buckets in SQLite would cost a write per request. One Ringside is one process (README), so
+// one in-memory table is the whole truth.
+
+export type Take = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
+
+type Bucket = { tokens: number; at: number };
+
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
+
+  constructor(
+    /** requests per minute, and the burst */
+    readonly limit: number,
+    private readonly now: () => number = Date.now,
+    /** buckets kept at most (full, idle ones are dropped first) */
+    private readonly maxKeys = 10_000,
+  ) {
+    this.perMs = limit / 60_000;
+  }
+
+  /** Takes one request from `key`'s bucket, or says when the next one is available. */
+  take(key: string): Take {
+    const t = this.now();
+    const b = this.refill(key, t);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return { ok: true, remaining: Math.floor(b.tokens) };
+    }
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - b.tokens) / this.perMs / 1000)) };
+  }
+
+  /** Forgets a key (a revoked token). */
+  drop(key: string): void {
+    this.buckets.delete(key);
+  }
+
+  private refill(key: string, t: number): Bucket {
+    let b = this.buckets.get(key);
+    if (!b) {
+      if (this.buckets.size >= this.maxKeys) this.prune(t);
+      b = { tokens: this.limit, at: t };
+      this.buckets.set(key, b);
+      return b;
+    }
+    b.tokens = Math.min(this.limit, b.tokens + Math.max(0, t - b.at) * this.perMs);
+    b.at = t;
+    return b;
+  }
+
+  private prune(t: number): void {
+    for (const [k, b] of this.buckets) if (b.tokens + (t - b.at) * this.perMs >= this.limit) this.buckets.delete(k);
+    // Still full of busy buckets: drop the oldest ones (a map iterates in insertion order).
+    for (const k of this.buckets.keys()) {
+      if (this.buckets.size < this.maxKeys) break;
+      this.buckets.delete(k);
+    }
+  }
+}

@@ -1,0 +1,256 @@
+import "server-only";
+import { z } from "zod";
+import { DATA_KINDS, type DataKind } from "@/lib/auth/api-scopes";
+import { METRICS, NUMERIC_METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import { ACTIVITY_CLASSES, SLEEP_PHASES, type ActivityClass, type SleepPhase } from "@/lib/metrics/day-detail";
+import { SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
+
+// The read API's answers as zod schemas, for the OpenAPI document (lib/api/v1/openapi.ts) only:
+// the routes answer with the contract's types (lib/api/contract.ts), and
+// lib/api/v1/responses.test.ts holds each schema's type equal to its contract type, so neither
+// can change without the other (tsc fails). The contract test validates real answers against
+// the generated document.
+
+const enumOf = <T extends string>(values: readonly T[]) => z.enum(values as [T, ...T[]]);
+const uniq = <T>(xs: readonly T[]) => [...new Set(xs)];
+
+const day = z.iso.date();
+const instant = z.iso.datetime();
+const num = z.number().nullable();
+export const metricIdEnum = enumOf<MetricId>(METRICS.map((m) => m.id));
+export const numericMetricIdEnum = enumOf<MetricId>(NUMERIC_METRICS.map((m) => m.id));
+const metricId = metricIdEnum;
+export const dataKindEnum = enumOf<DataKind>(DATA_KINDS);
+const dataKind = dataKindEnum;
+const collection = enumOf<SyncCollection>(SYNC_COLLECTIONS);
+const flag = z.enum(["high", "low"]).nullable();
+const meanResult = z.object({ mean: num, n: z.number().int() });
+const rows = z.record(z.string(), z.unknown());
+
+export const errorEnvelopeSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
+
+const collectionRange = z.object({ collection, firstDay: day.nullable(), lastDay: day.nullable(), count: z.number().int() });
+
+export const catalogResponseSchema = z
+  .object({
+    ranges: z.array(collectionRange),
+    firstDay: day.nullable(),
+    lastDay: day.nullable(),
+    kinds: z.array(z.object({ kind: dataKind, label: z.string(), granted: z.boolean() })),
+    metrics: z.array(
+      z.object({
+        id: metricId,
+        label: z.string(),
+        short: z.string(),
+        group: z.string(),
+        unit: enumOf<MetricDef["unit"]>(uniq(METRICS.map((m) => m.unit))),
+        kind: enumOf<MetricDef["kind"]>(uniq(METRICS.map((m) => m.kind))),
+        direction: z.enum(["higher", "lower", "neutral"]),
+        decimals: z.number().int(),
+        dataKind,
+        description: z.string().nullable(),
+        categories: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
+        readable: z.boolean(),
+      }),
+    ),
+  });
+
+const numericSeries = z.object({
+  kind: z.literal("numeric"),
+  metric: z.string(),
+  from: day,
+  to: day,
+  value: z.array(num),
+  avg7: z.array(num),
+  avg30: z.array(num),
+  baseMean: z.array(num),
+  baseLow: z.array(num),
+  baseHigh: z.array(num),
+  flag: z.array(flag),
+  run: z.array(z.boolean()),
+  summary: z.object({ n: z.number().int(), mean: num, min: num, max: num, days: z.number().int(), anomalies: z.number().int() }),
+  comparison: z.object({ days: z.number().int(), current: meanResult, previous: meanResult, delta: num, deltaPct: num, minCount: z.number().int() }),
+});
+const categorySeries = z.object({
+  kind: z.literal("category"),
+  metric: z.string(),
+  from: day,
+  to: day,
+  value: z.array(z.string().nullable()),
+  counts: z.record(z.string(), z.number().int()),
+  n: z.number().int(),
+  previousCounts: z.record(z.string(), z.number().int()),
+  previousN: z.number().int(),
+  summary: z.object({ n: z.number().int(), days: z.number().int(), mostCommon: z.string().nullable() }),
+});
+export const seriesResponseSchema = z
+  .discriminatedUnion("kind", [numericSeries, categorySeries]);
+
+const span = { startMin: num, endMin: num };
+const dayWorkout = z.object({
+  id: z.string(),
+  day,
+  activity: z.string(),
+  intensity: z.string().nullable(),
+  source: z.string().nullable(),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  duration: num,
+  calories: num,
+  distance: num,
+  label: z.string().nullable(),
+  ...span,
+});
+const daySession = z.object({
+  id: z.string(),
+  type: z.string().nullable(),
+  mood: z.string().nullable(),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  duration: num,
+  ...span,
+});
+const bedtime = z.object({ day, status: z.string().nullable(), recommendation: z.string().nullable(), window: z.object({ start: z.string(), end: z.string() }).nullable() });
+
+export const todayResponseSchema = z
+  .object({
+    day: day.nullable(),
+    metrics: z.partialRecord(
+      metricId,
+      z.object({
+        id: metricId,
+        day,
+        value: num,
+        prior7Mean: num,
+        prior7N: z.number().int(),
+        delta: num,
+        baseline: z.object({ mean: z.number(), low: z.number(), high: z.number(), n: z.number().int() }).nullable(),
+        flag,
+        spark: z.array(num),
+      }),
+    ),
+    categories: z.partialRecord(metricId, z.object({ id: metricId, day, value: z.string().nullable(), recent: z.array(z.string().nullable()) })),
+    age: z.number().nullable(),
+    ranges: z.array(collectionRange),
+    records: z.object({
+      workouts: z.array(dayWorkout),
+      sessions: z.array(daySession),
+      bedtime: bedtime.nullable(),
+      restMode: z.object({ id: z.string(), startDay: day, endDay: day.nullable(), ongoing: z.boolean() }).nullable(),
+      battery: z.object({ level: num, charging: z.boolean().nullable(), at: instant }).nullable(),
+      ring: z
+        .object({ hardware: z.string().nullable(), design: z.string().nullable(), color: z.string().nullable(), size: num, firmware: z.string().nullable() })
+        .nullable(),
+    }),
+  });
+
+export const daysResponseSchema = z.object({
+  from: day,
+  to: day,
+  metrics: z.array(metricId),
+  days: z.array(z.object({ day, values: z.partialRecord(metricId, z.union([z.number(), z.string()]).nullable()) })),
+});
+
+const samplePoint = z.object({ t: z.number(), value: num });
+const segment = <K extends string>(kinds: readonly K[]) => z.object({ kind: enumOf<K>(kinds), start: z.number(), end: z.number() });
+const minutes = <K extends string>(kinds: readonly K[]) => z.object(Object.fromEntries(kinds.map((k) => [k, z.number()])) as Record<K, z.ZodNumber>);
+const ringTagRef = z.object({ id: z.string(), name: z.string(), color: z.string() });
+const dayNote = z.object({
+  day,
+  text: z.string(),
+  tags: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable() })),
+  ringTags: z.array(ringTagRef),
+});
+
+export const dayResponseSchema = z
+  .object({
+    day,
+    previous: day.nullable(),
+    next: day.nullable(),
+    daily: z.record(z.string(), rows),
+    raw: z.record(z.string(), z.unknown()),
+    periods: z.array(
+      z.object({
+        documentId: z.string(),
+        type: z.string().nullable(),
+        role: z.enum(["main", "nap", "other"]),
+        bedtimeStart: z.string().nullable(),
+        bedtimeEnd: z.string().nullable(),
+        anchor: day.nullable(),
+        start: num,
+        end: num,
+        row: rows,
+        hypnogram: z.object({ segments: z.array(segment<SleepPhase>(SLEEP_PHASES)), minutes: minutes<SleepPhase>(SLEEP_PHASES) }).nullable(),
+        heartRate: z.array(samplePoint),
+        hrv: z.array(samplePoint),
+      }),
+    ),
+    activity: z.object({ anchor: day, segments: z.array(segment<ActivityClass>(ACTIVITY_CLASSES)), minutes: minutes<ActivityClass>(ACTIVITY_CLASSES) }).nullable(),
+    note: dayNote.nullable(),
+  });
+
+export const calendarResponseSchema = z
+  .object({
+    metric: metricId,
+    from: day,
+    to: day,
+    thresholds: z.array(z.number()),
+    days: z.array(z.object({ day, status: z.enum(["value", "not_worn", "missing", "not_synced", "before_history"]), value: num, level: num })),
+  });
+
+const strength = z.enum(["negligible", "weak", "moderate", "strong"]);
+const correlation = z.object({ r: z.number(), n: z.number().int(), slope: z.number(), intercept: z.number(), ciLow: num, ciHigh: num });
+const lag = z.union([z.literal(0), z.literal(1)]);
+
+export const correlationResponseSchema = z
+  .object({
+    x: metricId,
+    y: metricId,
+    lag,
+    from: day,
+    to: day,
+    points: z.array(z.object({ day, x: z.number(), y: z.number() })),
+    correlation: correlation.extend({ strength }).nullable(),
+  });
+
+export const strongestResponseSchema = z
+  .object({ from: day, to: day, minN: z.number().int(), results: z.array(correlation.extend({ x: metricId, y: metricId, lag, strength })) });
+
+const tag = z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable(), days: z.number().int() });
+const ringTag = z.object({ id: z.string(), name: z.string(), color: z.string(), days: z.number().int(), source: z.literal("ring") });
+export const tagsResponseSchema = z.object({ tags: z.array(tag), ringTags: z.array(ringTag) });
+
+const group = meanResult.extend({ sd: num });
+export const tagComparisonResponseSchema = z
+  .object({
+    tag: z.union([tag, ringTag]),
+    metric: metricId,
+    lag,
+    from: day.nullable(),
+    to: day.nullable(),
+    comparison: z.object({ tagged: group, untagged: group, difference: num, differencePct: num, lag: z.number().int() }).nullable(),
+  });
+
+export const notesResponseSchema = z.object({ from: day, to: day, days: z.array(dayNote) });
+
+export const syncStatusResponseSchema = z
+  .object({
+    running: z.boolean(),
+    lastSuccessAt: instant.nullable(),
+    rateLimitedUntil: instant.nullable(),
+    account: z.object({ status: z.string() }).nullable(),
+    collections: z.array(
+      z.object({
+        collection,
+        label: z.string(),
+        status: z.string(),
+        unit: z.enum(["documents", "samples"]).describe("what documents counts: documents, or a time series' samples"),
+        documents: z.number().int(),
+        backfillDone: z.boolean(),
+        progress: z.number(),
+        lastSuccessAt: instant.nullable(),
+        newestDay: day.nullable(),
+      }),
+    ),
+  });

@@ -1,0 +1,35 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DATA_KIND_LABELS, DATA_KINDS, isDataKind, kindOfMetric, NOTES_KIND, parseStoredKinds } from "@/lib/auth/api-scopes";
+import { METRICS } from "@/lib/metrics/catalog";
+import { RESOURCES } from "@/lib/resources";
+
+describe("data kinds of personal access tokens", () => {
+  it("are the registry's resources plus notes, each with a label", () => {
+    expect(DATA_KINDS).toEqual([...RESOURCES.map((r) => r.name), NOTES_KIND]);
+    for (const k of DATA_KINDS) expect(DATA_KIND_LABELS[k].length).toBeGreaterThan(3);
+  });
+
+  it("every metric belongs to a kind", () => {
+    for (const m of METRICS) expect(isDataKind(kindOfMetric(m))).toBe(true);
+  });
+
+  it("a stored list keeps known kinds only, in order, once each", () => {
+    expect(parseStoredKinds('["notes","daily_sleep","nope","daily_sleep"]')).toEqual(["daily_sleep", "notes"]);
+    expect(parseStoredKinds("not json")).toEqual([]);
+    expect(parseStoredKinds('{"daily_sleep":true}')).toEqual([]);
+  });
+});
+
+describe("the stdio MCP process opens no database", () => {
+  it("lib/mcp imports nothing server-side (no database, services, server-only)", () => {
+    const dir = path.resolve("lib/mcp");
+    for (const f of fs.readdirSync(dir).filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts"))) {
+      const src = fs.readFileSync(path.join(dir, f), "utf8");
+      const imports = [...src.matchAll(/from\s+"([^"]+)"|import\s+"([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+      const serverSide = imports.filter((i) => i === "server-only" || /^@\/lib\/(db|services|sync|auth\/(?!api-scopes)|ring|api\/(?!schemas|contract))/.test(i!));
+      expect({ file: f, serverSide }).toEqual({ file: f, serverSide: [] });
+    }
+  });
+});

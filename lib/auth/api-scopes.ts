@@ -1,0 +1,42 @@
+// What a personal access token may read: its data kinds. One kind per resource of the registry
+// (lib/resources: a resource added there is a kind here at once, metrics and all) plus the
+// person's own notes and tags. Pure (no server imports): the settings form lists them and the
+// read API checks them.
+//
+// A token is created with the kinds the person ticks and keeps exactly those: a kind added to
+// Ringside later is not granted to older tokens (least privilege; create a new token for it).
+import { RESOURCES, type ResourceName } from "@/lib/resources";
+import type { MetricDef } from "@/lib/metrics/catalog";
+
+export const NOTES_KIND = "notes";
+export type DataKind = ResourceName | typeof NOTES_KIND;
+
+/** Every data kind, in the registry's order, notes last. */
+export const DATA_KINDS: readonly DataKind[] = [...RESOURCES.map((r) => r.name), NOTES_KIND];
+
+/** What each kind shares, as the settings form lists it. */
+export const DATA_KIND_LABELS: Record<DataKind, string> = {
+  ...(Object.fromEntries(RESOURCES.map((r) => [r.name, r.sharedLabel])) as Record<ResourceName, string>),
+  [NOTES_KIND]: "Your notes and tags",
+};
+
+export function isDataKind(value: unknown): value is DataKind {
+  return typeof value === "string" && (DATA_KINDS as readonly string[]).includes(value);
+}
+
+/** The kind a metric's values belong to: its collection. */
+export function kindOfMetric(metric: Pick<MetricDef, "collection">): DataKind {
+  return metric.collection;
+}
+
+/** The kinds of a stored list (JSON text), unknown or duplicate names dropped, in DATA_KINDS order. */
+export function parseStoredKinds(text: string): DataKind[] {
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const found = new Set(Array.isArray(list) ? list.filter(isDataKind) : []);
+  return DATA_KINDS.filter((k) => found.has(k));
+}

@@ -1,0 +1,195 @@
+import "server-only";
+import { AppError } from "@/lib/api/errors";
+import type {
+  ApiCatalogResponse,
+  ApiDayResponse,
+  ApiDaysResponse,
+  ApiSyncStatusResponse,
+  CalendarResponse,
+  CorrelationResponse,
+  NotesResponse,
+  SeriesResponse,
+  StrongestResponse,
+  TagComparisonResponse,
+  TagsResponse,
+  TodayResponse,
+} from "@/lib/api/contract";
+import { DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
+import type { TokenPrincipal } from "@/lib/auth/api-tokens";
+import { listTags } from "@/lib/db/queries/notes";
+import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import { getCalendar, getCorrelation, getDayDetail, getDayTable, getMetricSeries, getMetricsOverview, getStrongestCorrelations, getTodaySummary } from "@/lib/services/metrics";
+import { getNote, getTagComparison, listNotes, listRingTags, type DayNoteWithRing, type TagRef } from "@/lib/services/tags";
+import { getSyncStatus } from "@/lib/sync/status";
+import type { RingsideReader } from "@/lib/mcp/reader";
+
+// What a personal access token reads: the same service functions as the app's pages and routes
+// (so the API's figures are the pages' figures), narrowed to the token's owner and data kinds.
+// The read API (/api/v1) and the MCP endpoint both read through here. A request for a kind
+// the token was not given is refused (403); answers that span kinds (the catalog, Today, a
+// day, the strongest relationships, sync status) leave out what the token may not read.
+
+type Range = { from: string; to: string };
+
+function can(p: TokenPrincipal, kind: DataKind): boolean {
+  return p.kinds.has(kind);
+}
+
+function requireKind(p: TokenPrincipal, kind: DataKind): void {
+  if (!can(p, kind)) throw new AppError("forbidden", `This token cannot read ${DATA_KIND_LABELS[kind].toLowerCase()} (${kind}); create one with that kind in Settings → API.`);
+}
+
+/** The metric, if the token may read it (403 otherwise). */
+function readableMetric(p: TokenPrincipal, id: MetricId): MetricDef {
+  const metric = getMetric(id);
+  requireKind(p, kindOfMetric(metric));
+  return metric;
+}
+
+function overviewFor(p: TokenPrincipal) {
+  const ranges = getMetricsOverview(p.userId).ranges.filter((r) => can(p, r.collection));
+  let firstDay: string | null = null;
+  let lastDay: string | null = null;
+  for (const r of ranges) {
+    if (r.firstDay && (!firstDay || r.firstDay < firstDay)) firstDay = r.firstDay;
+    if (r.lastDay && (!lastDay || r.lastDay > lastDay)) lastDay = r.lastDay;
+  }
+  return { ranges, firstDay, lastDay };
+}
+
+/** GET /api/v1/metrics */
+export function readCatalog(p: TokenPrincipal): ApiCatalogResponse {
+  return {
+    ...overviewFor(p),
+    kinds: DATA_KINDS.map((kind) => ({ kind, label: DATA_KIND_LABELS[kind], granted: can(p, kind) })),
+    metrics: METRICS.map((m) => ({
+      id: m.id,
+      label: m.label,
+      short: m.short,
+      group: m.group,
+      unit: m.unit,
+      kind: m.kind,
+      direction: m.direction,
+      decimals: m.decimals,
+      dataKind: kindOfMetric(m),
+      description: m.description ?? null,
+      categories: m.categories ? m.categories.map((c) => ({ value: c.value, label: c.label })) : null,
+      readable: can(p, kindOfMetric(m)),
+    })),
+  };
+}
+
+/** GET /api/v1/metrics/:metric (what the Trends page charts) */
+export function readSeries(p: TokenPrincipal, id: MetricId, range: Range): SeriesResponse {
+  return getMetricSeries({ userId: p.userId, metric: readableMetric(p, id), ...range });
+}
+
+/** GET /api/v1/days: the metrics asked for (default: the headline metrics the token may read) by day */
+export function readDays(p: TokenPrincipal, q: Range & { metrics?: MetricId[] }): ApiDaysResponse {
+  const metrics = q.metrics ? q.metrics.map((id) => readableMetric(p, id)) : HEADLINE_METRICS.filter((m) => can(p, kindOfMetric(m)));
+  return getDayTable({ userId: p.userId, metrics, from: q.from, to: q.to });
+}
+
+/** GET /api/v1/days/latest (the Today page) */
+export function readToday(p: TokenPrincipal, day?: string): TodayResponse {
+  const t = getTodaySummary(p.userId, day);
+  const keep = <T>(rec: Partial<Record<MetricId, T>>) =>
+    Object.fromEntries(Object.entries(rec).filter(([id]) => can(p, kindOfMetric(getMetric(id as MetricId))))) as Partial<Record<MetricId, T>>;
+  const metrics = keep(t.metrics);
+  const categories = keep(t.categories);
+  // the newest day of what the token may read (not of a collection it cannot see)
+  const days = [...Object.values(metrics), ...Object.values(categories)].map((m) => m!.day).sort();
+  return {
+    day: days.at(-1) ?? null,
+    metrics,
+    categories,
+    age: can(p, "personal_info") ? t.age : null,
+    ranges: t.ranges.filter((r) => can(p, r.collection)),
+    records: {
+      workouts: can(p, "workout") ? t.records.workouts : [],
+      sessions: can(p, "session") ? t.records.sessions : [],
+      bedtime: can(p, "sleep_time") ? t.records.bedtime : null,
+      restMode: can(p, "rest_mode_period") ? t.records.restMode : null,
+      battery: can(p, "ring_battery_level") ? t.records.battery : null,
+      ring: can(p, "ring_configuration") ? t.records.ring : null,
+    },
+  };
+}
+
+/** GET /api/v1/days/:day (the day page) */
+export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayResponse> {
+  const d = getDayDetail(p.userId, day);
+  const pick = <T>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).filter(([c]) => can(p, c as DataKind)));
+  return {
+    ...d,
+    daily: pick(d.daily),
+    raw: pick(d.raw),
+    periods: can(p, "sleep") ? d.periods : [],
+    activity: can(p, "daily_activity") ? d.activity : null,
+    note: can(p, NOTES_KIND) ? ringTagsIfAllowed(p, await getNote({ userId: p.userId, day })) : null,
+  };
+}
+
+/** GET /api/v1/calendar */
+export function readCalendar(p: TokenPrincipal, id: MetricId, range: Range): CalendarResponse {
+  const metric = readableMetric(p, id);
+  if (metric.kind === "category") throw new AppError("unprocessable_entity", "The calendar shows numeric metrics.");
+  return getCalendar({ userId: p.userId, metric, ...range });
+}
+
+/** GET /api/v1/correlations (the Correlations page's pair) */
+export function readCorrelation(p: TokenPrincipal, q: Range & { x: MetricId; y: MetricId; lag: 0 | 1 }): CorrelationResponse {
+  return getCorrelation({ userId: p.userId, x: readableMetric(p, q.x), y: readableMetric(p, q.y), lag: q.lag, from: q.from, to: q.to });
+}
+
+/** GET /api/v1/correlations/strongest, among the headline metrics the token may read */
+export function readStrongest(p: TokenPrincipal, q: Range & { limit: number }): StrongestResponse {
+  return getStrongestCorrelations({ userId: p.userId, ...q, include: (m) => can(p, kindOfMetric(m)) });
+}
+
+/** A day's note with the ring app's tags only when the token may read them (enhanced_tag). */
+function ringTagsIfAllowed(p: TokenPrincipal, note: DayNoteWithRing): DayNoteWithRing {
+  return can(p, "enhanced_tag") ? note : { ...note, ringTags: [] };
+}
+
+/** GET /api/v1/tags: the person's tags, and the ring app's when the token may read them */
+export async function readTags(p: TokenPrincipal): Promise<TagsResponse> {
+  requireKind(p, NOTES_KIND);
+  return { tags: await listTags(p.userId), ringTags: can(p, "enhanced_tag") ? listRingTags(p.userId) : [] };
+}
+
+/** GET /api/v1/tags/:id/comparison */
+export async function readTagComparison(p: TokenPrincipal, id: number | TagRef, q: { metric: MetricId; lag: 0 | 1; from?: string; to?: string }): Promise<TagComparisonResponse> {
+  requireKind(p, NOTES_KIND);
+  if (typeof id === "object" && id.kind === "ring") requireKind(p, "enhanced_tag");
+  return getTagComparison({ userId: p.userId, id, metric: readableMetric(p, q.metric), lag: q.lag, from: q.from, to: q.to });
+}
+
+/** GET /api/v1/notes */
+export async function readNotes(p: TokenPrincipal, range: Range): Promise<NotesResponse> {
+  requireKind(p, NOTES_KIND);
+  const days = (await listNotes({ userId: p.userId, ...range })).map((n) => ringTagsIfAllowed(p, n));
+  return { ...range, days: days.filter((n) => n.text || n.tags.length || n.ringTags.length) };
+}
+
+/** GET /api/v1/sync/status */
+export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusResponse> {
+  const s = await getSyncStatus(p.userId);
+  const collections = s.collections
+    .filter((c) => can(p, c.collection))
+    .map((c) => ({ collection: c.collection, label: c.label, status: c.status, unit: c.unit, documents: c.documents, backfillDone: c.backfillDone, progress: c.progress, lastSuccessAt: c.lastSuccessAt, newestDay: c.newestDay }));
+  return { running: s.running, account: s.account, lastSuccessAt: s.lastSuccessAt, rateLimitedUntil: s.rateLimitedUntil, collections };
+}
+
+/** The token's reader, as the MCP server's tools read (lib/mcp/reader.ts). */
+export function readerFor(p: TokenPrincipal): RingsideReader {
+  return {
+    catalog: async () => readCatalog(p),
+    series: async (metric, range) => readSeries(p, metric, range),
+    today: async (day) => readToday(p, day),
+    day: (day) => readDay(p, day),
+    correlation: async (q) => readCorrelation(p, q),
+    tags: () => readTags(p),
+    tagComparison: (id, q) => readTagComparison(p, id, q),
+  };
+}

@@ -1,0 +1,38 @@
+import "server-only";
+import { AppError } from "@/lib/api/errors";
+import { API_TOKENS_PER_PERSON } from "@/lib/api/schemas";
+import type { ApiTokenSummary } from "@/lib/api/contract";
+import { parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
+import { mintApiToken } from "@/lib/auth/api-tokens";
+import { deleteApiToken, insertApiToken, listApiTokens, type ApiTokenRow } from "@/lib/db/queries/api-tokens";
+import { apiRateLimiter } from "@/lib/api/v1/limiter";
+import { logger } from "@/lib/log";
+
+// Settings → API: a person's personal access tokens. Created with a name and data kinds, shown
+// once, listed with their last use, revoked by deleting them (a revoked token answers 401 at
+// once: every request looks the token up). Ids in requests only ever select among the
+// person's own tokens.
+
+function summary(r: ApiTokenRow): ApiTokenSummary {
+  return { id: r.id, name: r.name, prefix: r.prefix, kinds: parseStoredKinds(r.kinds), lastUsedAt: r.lastUsedAt?.toISOString() ?? null, createdAt: r.createdAt.toISOString() };
+}
+
+/** Creates a token (name and kinds already validated); the token is in the answer and nowhere else. */
+export function createApiToken(userId: string, input: { name: string; kinds: readonly DataKind[] }): { token: string; summary: ApiTokenSummary } {
+  const minted = mintApiToken();
+  const row = insertApiToken({ userId, name: input.name, tokenHash: minted.tokenHash, prefix: minted.prefix, kinds: JSON.stringify(input.kinds), max: API_TOKENS_PER_PERSON });
+  if (!row) throw new AppError("conflict", `You have ${API_TOKENS_PER_PERSON} tokens: revoke one first.`);
+  logger.info({ userId, patId: row.id, kinds: input.kinds.length }, "api token created");
+  return { token: minted.token, summary: summary(row) };
+}
+
+export function listApiTokenSummaries(userId: string): ApiTokenSummary[] {
+  return listApiTokens(userId).map(summary);
+}
+
+/** Revokes one of the person's tokens (404 when it is not theirs). */
+export function revokeApiToken(userId: string, id: string): void {
+  if (!deleteApiToken(userId, id)) throw new AppError("not_found", "No such token.");
+  apiRateLimiter().drop(id);
+  logger.info({ userId, patId: id }, "api token revoked");
+}
