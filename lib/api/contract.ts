@@ -73,7 +73,7 @@ export type ApiCatalogResponse = MetricsOverview & { kinds: ApiKind[]; metrics: 
 /** GET /api/v1/days: one row per day with a value, one column per metric */
 export type ApiDaysResponse = DayTable;
 /** GET /api/v1/days/:day (the note is null for a token without the notes kind) */
-export type ApiDayResponse = DayDetail & { note: DayNote | null };
+export type ApiDayResponse = DayDetail & { note: DayNote | null; records: DayRecords };
 /** GET /api/v1/sync/status: the freshness of each readable collection */
 export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSuccessAt" | "rateLimitedUntil"> & {
   account: { status: string } | null;

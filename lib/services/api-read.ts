@@ -126,6 +126,15 @@ export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayRes
     raw: pick(d.raw),
     periods: can(p, "sleep") ? d.periods : [],
     activity: can(p, "daily_activity") ? d.activity : null,
+    records: {
+      offsetMinutes: d.records.offsetMinutes,
+      heartRate: can(p, "heartrate") ? d.records.heartRate : [],
+      workouts: can(p, "workout") ? d.records.workouts : [],
+      sessions: can(p, "session") ? d.records.sessions : [],
+      ringTags: can(p, "enhanced_tag") ? d.records.ringTags : [],
+      bedtime: can(p, "sleep_time") ? d.records.bedtime : null,
+      restMode: can(p, "rest_mode_period") ? d.records.restMode : null,
+    },
     note: can(p, NOTES_KIND) ? ringTagsIfAllowed(p, await getNote({ userId: p.userId, day })) : null,
   };
 }

@@ -111,6 +111,7 @@ const daySession = z.object({
   duration: num,
   ...span,
 });
+const restMode = z.object({ id: z.string(), startDay: day, endDay: day.nullable(), ongoing: z.boolean() }).nullable();
 const bedtime = z.object({ day, status: z.string().nullable(), recommendation: z.string().nullable(), window: z.object({ start: z.string(), end: z.string() }).nullable() });
 
 export const todayResponseSchema = z
@@ -137,7 +138,7 @@ export const todayResponseSchema = z
       workouts: z.array(dayWorkout),
       sessions: z.array(daySession),
       bedtime: bedtime.nullable(),
-      restMode: z.object({ id: z.string(), startDay: day, endDay: day.nullable(), ongoing: z.boolean() }).nullable(),
+      restMode,
       battery: z.object({ level: num, charging: z.boolean().nullable(), at: instant }).nullable(),
       ring: z
         .object({ hardware: z.string().nullable(), design: z.string().nullable(), color: z.string().nullable(), size: num, firmware: z.string().nullable() })
@@ -188,6 +189,15 @@ export const dayResponseSchema = z
     ),
     activity: z.object({ anchor: day, segments: z.array(segment<ActivityClass>(ACTIVITY_CLASSES)), minutes: minutes<ActivityClass>(ACTIVITY_CLASSES) }).nullable(),
     note: dayNote.nullable(),
+    records: z.object({
+      offsetMinutes: z.number().describe("the person's UTC offset that day, minutes"),
+      heartRate: z.array(z.object({ t: z.number().describe("minutes from local midnight"), bpm: z.number(), source: z.string().nullable() })),
+      workouts: z.array(dayWorkout),
+      sessions: z.array(daySession),
+      ringTags: z.array(z.object({ id: z.string(), tagId: z.string().nullable(), name: z.string(), code: z.string().nullable(), comment: z.string().nullable(), time: z.string().nullable() })),
+      bedtime: bedtime.nullable(),
+      restMode,
+    }),
   });
 
 export const calendarResponseSchema = z
