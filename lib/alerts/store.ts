@@ -88,6 +88,12 @@ export type NewEpisode = {
   endedAt: Date | null;
 };
 
+/** The row a new episode is stored as (its id aside). */
+export function episodeFields(e: NewEpisode): Omit<AlertEpisodeRow, "id"> {
+  const { at, ...rest } = e;
+  return { ...rest, startedAt: at, lastSeenAt: at };
+}
+
 export type AlertStore = {
   /** people with at least one switched-on rule */
   listUsersWithEnabledRules(): Promise<string[]>;

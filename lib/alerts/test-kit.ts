@@ -2,6 +2,7 @@
 // lib/db/queries/alerts.ts, including one open episode per rule and one digest per slot), a
 // manual clock, and senders that record what they were given.
 import type { ChannelTarget, OutgoingMessage, SendResult, Senders } from "@/lib/alerts/channels/types";
+import { episodeFields } from "@/lib/alerts/store";
 import type {
   AlertChannelRow,
   AlertDeliveryRow,
@@ -69,18 +70,7 @@ export class MemoryAlertStore implements AlertStore {
   }
   async openEpisode(...[e, deliveries, first]: Parameters<AlertStore["openEpisode"]>) {
     if (this.episodes.some((x) => x.dedupeKey === e.dedupeKey)) return null;
-    const episode: AlertEpisodeRow = {
-      id: this.nextId++,
-      userId: e.userId,
-      ruleId: e.ruleId,
-      kind: e.kind,
-      key: e.key,
-      dedupeKey: e.dedupeKey,
-      title: e.title,
-      startedAt: e.at,
-      lastSeenAt: e.at,
-      endedAt: e.endedAt,
-    };
+    const episode: AlertEpisodeRow = { id: this.nextId++, ...episodeFields(e) };
     this.episodes.push(episode);
     for (const d of deliveries) {
       this.deliveries.push({ ...d, id: this.nextId++, userId: e.userId, episodeId: episode.id, status: "pending", attempts: 0, nextAttemptAt: first, lastError: null, sentAt: null, createdAt: e.at });

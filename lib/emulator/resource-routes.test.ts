@@ -3,6 +3,8 @@
 // come from (revisions, deletions), and the control API edits the new documents.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "./clock";
+import { DAILY_COLLECTIONS } from "./fixtures";
+import { RESOURCE_COLLECTIONS } from "./resources";
 import { shiftDay } from "./dates";
 import { startEmulator, type RunningEmulator } from "./server";
 import { TEST_TODAY, call, connect, uniqueEmail, wornEmail } from "./test-utils";
@@ -120,26 +122,7 @@ describe("the control API and the new documents", () => {
     const day = shiftDay(TEST_TODAY, 2);
     const t = await connect(base, undefined, { email: wornEmail("sync", [day]) });
     const r = await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day } });
-    expect(Object.keys(r.body.documents).sort()).toEqual(
-      [
-        "daily_activity",
-        "daily_cardiovascular_age",
-        "daily_readiness",
-        "daily_resilience",
-        "daily_sleep",
-        "daily_spo2",
-        "daily_stress",
-        "sleep",
-        "enhanced_tag",
-        "rest_mode_period",
-        "ring_configuration",
-        "session",
-        "sleep_time",
-        "tag",
-        "vO2_max",
-        "workout",
-      ].sort(),
-    );
+    expect(Object.keys(r.body.documents).sort()).toEqual([...DAILY_COLLECTIONS, "sleep", ...RESOURCE_COLLECTIONS].sort());
     expect(r.body.events.every((e: { event_type: string }) => e.event_type === "create")).toBe(true);
     for (const d of r.body.documents.sleep_time) expect(d.day).toBe(day);
     expect(r.body.samples.heartrate).toBeGreaterThan(100);

@@ -18,7 +18,7 @@ import { DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, NOTES_KIND, type DataKind }
 import type { TokenPrincipal } from "@/lib/auth/api-tokens";
 import { listTags } from "@/lib/db/queries/notes";
 import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
-import { getCalendar, getCorrelation, getDayDetail, getDayTable, getMetricSeries, getMetricsOverview, getStrongestCorrelations, getTodaySummary } from "@/lib/services/metrics";
+import { getCalendar, getCorrelation, getDayDetail, getDayTable, getMetricSeries, getMetricsOverview, getStrongestCorrelations, overviewOf, getTodaySummary } from "@/lib/services/metrics";
 import { getNote, getTagComparison, listNotes, listRingTags, type DayNoteWithRing, type TagRef } from "@/lib/services/tags";
 import { getSyncStatus } from "@/lib/sync/status";
 import type { RingsideReader } from "@/lib/mcp/reader";
@@ -47,14 +47,7 @@ function readableMetric(p: TokenPrincipal, id: MetricId): MetricDef {
 }
 
 function overviewFor(p: TokenPrincipal) {
-  const ranges = getMetricsOverview(p.userId).ranges.filter((r) => can(p, r.collection));
-  let firstDay: string | null = null;
-  let lastDay: string | null = null;
-  for (const r of ranges) {
-    if (r.firstDay && (!firstDay || r.firstDay < firstDay)) firstDay = r.firstDay;
-    if (r.lastDay && (!lastDay || r.lastDay > lastDay)) lastDay = r.lastDay;
-  }
-  return { ranges, firstDay, lastDay };
+  return overviewOf(getMetricsOverview(p.userId).ranges.filter((r) => can(p, r.collection)));
 }
 
 /** GET /api/v1/metrics */

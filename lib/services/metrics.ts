@@ -119,7 +119,11 @@ export type MetricsOverview = {
 
 /** Which days each collection covers, and the overall first and last day. */
 export function getMetricsOverview(userId: string): MetricsOverview {
-  const ranges = getDataRanges(userId);
+  return overviewOf(getDataRanges(userId));
+}
+
+/** The overall first and last day of some collections' ranges. */
+export function overviewOf(ranges: CollectionRange[]): MetricsOverview {
   let firstDay: string | null = null;
   let lastDay: string | null = null;
   for (const r of ranges) {

@@ -163,6 +163,12 @@ function describeError(err: unknown): string {
   return err instanceof Error ? `Internal error: ${err.message.slice(0, 200)}` : "Internal error.";
 }
 
+/** Widens a backfill's progress to the days of one more page. */
+function widenProgressDays(progress: { firstDay: string | null; cursorDay: string | null }, first: string | null, last: string | null): void {
+  if (first && (!progress.firstDay || first < progress.firstDay)) progress.firstDay = first;
+  if (last && (!progress.cursorDay || last > progress.cursorDay)) progress.cursorDay = last;
+}
+
 export class SyncEngine {
   readonly stats: SyncStats = { requests: 0, pages: 0, documents: 0, samples: 0, rejected: 0, ingestMs: 0, mapMs: 0 };
   readonly progress = new Map<string, BackfillProgress>();
@@ -392,25 +398,32 @@ export class SyncEngine {
         this.stats.rejected += mapped.rejected.length;
         progress.pages++;
         progress.documents += mapped.rows.length;
-        const firstOnPage = mapped.rows[0]?.day ?? null;
-        if (firstOnPage && (!progress.firstDay || firstOnPage < progress.firstDay)) progress.firstDay = firstOnPage;
-        const lastOnPage = mapped.days.findLast((d) => d !== null) ?? null;
-        if (lastOnPage && (!progress.cursorDay || lastOnPage > progress.cursorDay)) progress.cursorDay = lastOnPage;
+        widenProgressDays(progress, mapped.rows[0]?.day ?? null, mapped.days.findLast((d) => d !== null) ?? null);
         await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.rows.length });
         windowsDone = nextDone;
         cursorStart = nextCursor;
         token = nextToken;
       }
-      this.progress.delete(key);
-      const s = this.summarize(userId, collection);
-      if (page > 0) {
-        const ms = (v: number) => Math.round(v * 10) / 10;
-        logger.info({ userId, collection, pages: page, documents, ingestMs: ms(ingestMs), mapMs: ms(mapMs) }, "backfill finished");
-      }
-      return { collection, result: "done", documents: s.documentsTotal };
+      return this.finishBackfill(key, userId, collection, { pages: page, documents, ingestMs, mapMs });
     } catch (err) {
       this.fail(userId, collection, err, "backfilling");
     }
+  }
+
+  /** A backfill's end: its progress dropped, its totals logged (ids and counts), its outcome. */
+  private finishBackfill(
+    key: string,
+    userId: string,
+    collection: SyncCollection,
+    totals: { pages: number; ingestMs: number; mapMs: number } & ({ documents: number } | { samples: number }),
+  ): CollectionOutcome {
+    this.progress.delete(key);
+    const s = this.summarize(userId, collection);
+    if (totals.pages > 0) {
+      const ms = (v: number) => Math.round(v * 10) / 10;
+      logger.info({ userId, collection, ...totals, ingestMs: ms(totals.ingestMs), mapMs: ms(totals.mapMs) }, "backfill finished");
+    }
+    return { collection, result: "done", documents: s.documentsTotal };
   }
 
   /** Runs `fn` for each collection, at most `concurrency` at once; errors are returned, not thrown. */
@@ -643,22 +656,13 @@ export class SyncEngine {
         progress.pages++;
         progress.documents += mapped.samples.length;
         const days = [...mapped.days.keys()];
-        if (days.length) {
-          if (!progress.firstDay || days[0]! < progress.firstDay) progress.firstDay = days[0]!;
-          if (!progress.cursorDay || days.at(-1)! > progress.cursorDay) progress.cursorDay = days.at(-1)!;
-        }
+        widenProgressDays(progress, days[0] ?? null, days.at(-1) ?? null);
         await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.samples.length });
         cursor = nextCursor;
         token = nextToken;
         windowsDone = nextDone;
       }
-      this.progress.delete(key);
-      const s = this.summarize(userId, collection);
-      if (page > 0) {
-        const ms = (v: number) => Math.round(v * 10) / 10;
-        logger.info({ userId, collection, pages: page, samples, ingestMs: ms(ingestMs), mapMs: ms(mapMs) }, "backfill finished");
-      }
-      return { collection, result: "done", documents: s.documentsTotal };
+      return this.finishBackfill(key, userId, collection, { pages: page, samples, ingestMs, mapMs });
     } catch (err) {
       this.fail(userId, collection, err, "backfilling");
     }

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";
+import { episodeFields } from "@/lib/alerts/store";
 import type {
   AlertChannelRow,
   AlertDeliveryRow,
@@ -21,29 +22,8 @@ import type {
 export const DEFAULT_ALERT_SETTINGS = { includeValues: false, timeZone: "UTC", linkBase: null } as const;
 
 type RuleRecord = { id: string; userId: string; kind: string; enabled: boolean; params: string; createdAt: Date };
-type ChannelRecord = {
-  id: string;
-  userId: string;
-  kind: string;
-  label: string;
-  url: string | null;
-  recipient: string | null;
-  secret: string | null;
-  enabled: boolean;
-  createdAt: Date;
-};
-type EpisodeRecord = {
-  id: number;
-  userId: string;
-  ruleId: string | null;
-  kind: string;
-  key: string;
-  dedupeKey: string | null;
-  title: string;
-  startedAt: Date;
-  lastSeenAt: Date;
-  endedAt: Date | null;
-};
+type ChannelRecord = Omit<AlertChannelRow, "kind"> & { kind: string };
+type EpisodeRecord = Omit<AlertEpisodeRow, "kind"> & { kind: string };
 type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status"> & { channelKind: string; purpose: string; status: string };
 
 function parseJson(text: string): unknown {
@@ -206,19 +186,7 @@ export async function episodeExists(dedupeKey: string): Promise<boolean> {
 export async function openEpisode(e: NewEpisode, deliveries: NewDelivery[], firstAttemptAt: Date): Promise<AlertEpisodeRow | null> {
   try {
     return await db.$transaction(async (tx) => {
-      const episode = await tx.alertEpisode.create({
-        data: {
-          userId: e.userId,
-          ruleId: e.ruleId,
-          kind: e.kind,
-          key: e.key,
-          dedupeKey: e.dedupeKey,
-          title: e.title,
-          startedAt: e.at,
-          lastSeenAt: e.at,
-          endedAt: e.endedAt,
-        },
-      });
+      const episode = await tx.alertEpisode.create({ data: episodeFields(e) });
       if (deliveries.length) {
         await tx.alertDelivery.createMany({
           data: deliveries.map((d) => ({ ...d, userId: e.userId, episodeId: episode.id, status: "pending", attempts: 0, nextAttemptAt: firstAttemptAt })),
