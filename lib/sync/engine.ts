@@ -272,6 +272,15 @@ export class SyncEngine {
     return null;
   }
 
+  /** A backfill that does not run, recorded (a scope newly not shared) and its outcome; null when it runs. */
+  private backfillSkipped(userId: string, state: SyncStateRow | undefined, scopes: string[], collection: SyncCollection): CollectionOutcome | null {
+    const skip = this.skipReason(state, scopes, collection);
+    if (!skip) return null;
+    if (skip === "not_shared" && state?.status !== "not_shared")
+      updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
+    return { collection, result: "skipped", reason: skip };
+  }
+
   // ---------------------------------------------------------------------------
   // Backfill
   // ---------------------------------------------------------------------------
@@ -281,133 +290,136 @@ export class SyncEngine {
    * the checkpoint. Idempotent: a finished backfill returns at once.
    */
   async backfillCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
-    if (isSeriesCollection(collection)) return this.backfillSeries(userId, collection);
     ensureSyncStates(userId, [collection]);
-    let state = getSyncState(userId, collection);
+    const state = getSyncState(userId, collection);
     if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
-    const key = `${userId}:${collection}`;
     try {
       const { client, scopes } = await this.accountFor(userId);
-      const skip = this.skipReason(state, scopes, collection);
-      if (skip) {
-        if (skip === "not_shared" && state?.status !== "not_shared")
-          updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
-        return { collection, result: "skipped", reason: skip };
-      }
-      if (!state?.backfillFrom || !state.backfillTo) {
-        const from = this.backfillStart;
-        const to = latestPossibleDay(this.clock.now());
-        const windows = planBackfillWindows(from, to, this.maxWindowDays);
-        updateSyncState(userId, collection, {
-          backfillFrom: from,
-          backfillTo: to,
-          windowsTotal: windows.length,
-          windowsDone: 0,
-          cursorStart: windows[0]?.from ?? from,
-          cursorNextToken: null,
-        });
-        state = getSyncState(userId, collection)!;
-      }
-      const windows = planBackfillWindows(state.backfillFrom!, state.backfillTo!, this.maxWindowDays);
-      const rule = windowRule(collection);
-      let windowsDone = Math.min(state.windowsDone, windows.length);
-      let cursorStart = state.cursorStart ?? windows[windowsDone]?.from ?? state.backfillFrom!;
-      let token = state.cursorNextToken;
-      updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now(), windowsTotal: windows.length });
-
-      const summary = collectionSummary(collection, userId);
-      const progress: BackfillProgress = this.progress.get(key) ?? {
-        startedAt: this.clock.now(),
-        pages: 0,
-        documents: summary.documents,
-        firstDay: summary.oldestDay,
-        cursorDay: summary.newestDay,
-      };
-      this.progress.set(key, progress);
-      let newestDay = summary.newestDay;
-
-      let page = 0;
-      let retriedToken = false;
-      // this run's own work (validate, map, write), for the "backfill finished" log line
-      let ingestMs = 0;
-      let mapMs = 0;
-      let documents = 0;
-      while (windowsDone < windows.length) {
-        const w = windows[windowsDone]!;
-        const from = cursorStart > w.from ? cursorStart : w.from;
-        let listed;
-        try {
-          listed = await client.listPage(collection, { ...queryWindow(rule, client.family, { from, to: w.to }), next_token: token });
-        } catch (err) {
-          // A next_token from before a restart may be gone (400): start again at the checkpoint day.
-          if (token && !retriedToken && err instanceof RingApiError && err.status === 400) {
-            retriedToken = true;
-            token = null;
-            continue;
-          }
-          throw err;
-        }
-        retriedToken = false;
-        page++;
-        const started = performance.now();
-        const mapped = this.mapPage(collection, userId, listed.data, w, listed.text);
-        const mappedMs = performance.now() - started;
-        this.stats.mapMs += mappedMs;
-        mapMs += mappedMs;
-        let nextToken: string | null;
-        let nextCursor: string;
-        let nextDone = windowsDone;
-        if (listed.nextToken) {
-          nextToken = listed.nextToken;
-          nextCursor = resumeDayAfterPage(mapped.days, from) ?? from;
-        } else {
-          nextToken = null;
-          nextDone = windowsDone + 1;
-          nextCursor = windows[nextDone]?.from ?? w.to;
-        }
-        const finished = nextDone >= windows.length;
-        const pageNo = page;
-        ingestDocuments({
-          collection,
-          userId,
-          rows: mapped.rows,
-          rejected: mapped.rejected,
-          inTransaction: () => {
-            this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
-            // Counting the stored rows costs a scan of them: once, at the end. Meanwhile the
-            // newest day moves with the pages (the sync page counts live).
-            for (const r of mapped.rows) if (r.day && (!newestDay || r.day > newestDay)) newestDay = r.day;
-            const s = finished ? this.summarize(userId, collection) : null;
-            updateSyncState(userId, collection, {
-              cursorStart: nextCursor,
-              cursorNextToken: nextToken,
-              windowsDone: nextDone,
-              ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : { newestDay }),
-              ...(finished
-                ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null }
-                : { lastError: null }),
-            });
-          },
-        });
-        const pageMs = performance.now() - started;
-        this.stats.ingestMs += pageMs;
-        ingestMs += pageMs;
-        documents += mapped.rows.length;
-        this.stats.pages++;
-        this.stats.documents += mapped.rows.length;
-        this.stats.rejected += mapped.rejected.length;
-        progress.pages++;
-        progress.documents += mapped.rows.length;
-        widenProgressDays(progress, mapped.rows[0]?.day ?? null, mapped.days.findLast((d) => d !== null) ?? null);
-        await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.rows.length });
-        windowsDone = nextDone;
-        cursorStart = nextCursor;
-        token = nextToken;
-      }
-      return this.finishBackfill(key, userId, collection, { pages: page, documents, ingestMs, mapMs });
+      const skipped = this.backfillSkipped(userId, state, scopes, collection);
+      if (skipped) return skipped;
+      return isSeriesCollection(collection)
+        ? await this.backfillSeries(userId, collection, state, client)
+        : await this.backfillDocuments(userId, collection, state, client);
     } catch (err) {
       this.fail(userId, collection, err, "backfilling");
     }
+  }
+
+  /** A document collection's backfill: windows of days, page by page, each page with its checkpoint. */
+  private async backfillDocuments(userId: string, collection: RingCollection, initial: SyncStateRow | undefined, client: RingClient): Promise<CollectionOutcome> {
+    let state = initial;
+    const key = `${userId}:${collection}`;
+    if (!state?.backfillFrom || !state.backfillTo) {
+      const from = this.backfillStart;
+      const to = latestPossibleDay(this.clock.now());
+      const windows = planBackfillWindows(from, to, this.maxWindowDays);
+      updateSyncState(userId, collection, {
+        backfillFrom: from,
+        backfillTo: to,
+        windowsTotal: windows.length,
+        windowsDone: 0,
+        cursorStart: windows[0]?.from ?? from,
+        cursorNextToken: null,
+      });
+      state = getSyncState(userId, collection)!;
+    }
+    const windows = planBackfillWindows(state.backfillFrom!, state.backfillTo!, this.maxWindowDays);
+    const rule = windowRule(collection);
+    let windowsDone = Math.min(state.windowsDone, windows.length);
+    let cursorStart = state.cursorStart ?? windows[windowsDone]?.from ?? state.backfillFrom!;
+    let token = state.cursorNextToken;
+    updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now(), windowsTotal: windows.length });
+
+    const summary = collectionSummary(collection, userId);
+    const progress: BackfillProgress = this.progress.get(key) ?? {
+      startedAt: this.clock.now(),
+      pages: 0,
+      documents: summary.documents,
+      firstDay: summary.oldestDay,
+      cursorDay: summary.newestDay,
+    };
+    this.progress.set(key, progress);
+    let newestDay = summary.newestDay;
+
+    let page = 0;
+    let retriedToken = false;
+    // this run's own work (validate, map, write), for the "backfill finished" log line
+    let ingestMs = 0;
+    let mapMs = 0;
+    let documents = 0;
+    while (windowsDone < windows.length) {
+      const w = windows[windowsDone]!;
+      const from = cursorStart > w.from ? cursorStart : w.from;
+      let listed;
+      try {
+        listed = await client.listPage(collection, { ...queryWindow(rule, client.family, { from, to: w.to }), next_token: token });
+      } catch (err) {
+        // A next_token from before a restart may be gone (400): start again at the checkpoint day.
+        if (token && !retriedToken && err instanceof RingApiError && err.status === 400) {
+          retriedToken = true;
+          token = null;
+          continue;
+        }
+        throw err;
+      }
+      retriedToken = false;
+      page++;
+      const started = performance.now();
+      const mapped = this.mapPage(collection, userId, listed.data, w, listed.text);
+      const mappedMs = performance.now() - started;
+      this.stats.mapMs += mappedMs;
+      mapMs += mappedMs;
+      let nextToken: string | null;
+      let nextCursor: string;
+      let nextDone = windowsDone;
+      if (listed.nextToken) {
+        nextToken = listed.nextToken;
+        nextCursor = resumeDayAfterPage(mapped.days, from) ?? from;
+      } else {
+        nextToken = null;
+        nextDone = windowsDone + 1;
+        nextCursor = windows[nextDone]?.from ?? w.to;
+      }
+      const finished = nextDone >= windows.length;
+      const pageNo = page;
+      ingestDocuments({
+        collection,
+        userId,
+        rows: mapped.rows,
+        rejected: mapped.rejected,
+        inTransaction: () => {
+          this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
+          // Counting the stored rows costs a scan of them: once, at the end. Meanwhile the
+          // newest day moves with the pages (the sync page counts live).
+          for (const r of mapped.rows) if (r.day && (!newestDay || r.day > newestDay)) newestDay = r.day;
+          const s = finished ? this.summarize(userId, collection) : null;
+          updateSyncState(userId, collection, {
+            cursorStart: nextCursor,
+            cursorNextToken: nextToken,
+            windowsDone: nextDone,
+            ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : { newestDay }),
+            ...(finished
+              ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null }
+              : { lastError: null }),
+          });
+        },
+      });
+      const pageMs = performance.now() - started;
+      this.stats.ingestMs += pageMs;
+      ingestMs += pageMs;
+      documents += mapped.rows.length;
+      this.stats.pages++;
+      this.stats.documents += mapped.rows.length;
+      this.stats.rejected += mapped.rejected.length;
+      progress.pages++;
+      progress.documents += mapped.rows.length;
+      widenProgressDays(progress, mapped.rows[0]?.day ?? null, mapped.days.findLast((d) => d !== null) ?? null);
+      await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.rows.length });
+      windowsDone = nextDone;
+      cursorStart = nextCursor;
+      token = nextToken;
+    }
+    return this.finishBackfill(key, userId, collection, { pages: page, documents, ingestMs, mapMs });
   }
 
   /** A backfill's end: its progress dropped, its totals logged (ids and counts), its outcome. */
@@ -535,137 +547,124 @@ export class SyncEngine {
    * merged into its UTC days together with its checkpoint (window start, next_token) in one
    * transaction; samples met twice (on a window's bound, or after a resumed page) are stored once.
    */
-  private async backfillSeries(userId: string, collection: SeriesCollection): Promise<CollectionOutcome> {
-    ensureSyncStates(userId, [collection]);
-    let state = getSyncState(userId, collection);
-    if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
+  private async backfillSeries(userId: string, collection: SeriesCollection, initial: SyncStateRow | undefined, client: RingClient): Promise<CollectionOutcome> {
+    let state = initial;
     const key = `${userId}:${collection}`;
-    try {
-      const { client, scopes } = await this.accountFor(userId);
-      const skip = this.skipReason(state, scopes, collection);
-      if (skip) {
-        if (skip === "not_shared" && state?.status !== "not_shared")
-          updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
-        return { collection, result: "skipped", reason: skip };
-      }
-      if (!state?.backfillFrom || !state.backfillTo) {
-        updateSyncState(userId, collection, {
-          backfillFrom: this.backfillStart,
-          backfillTo: latestPossibleDay(this.clock.now()),
-          windowsTotal: 1,
-          windowsDone: 0,
-          cursorStart: null,
-          cursorNextToken: null,
-        });
-        state = getSyncState(userId, collection)!;
-      }
-      const { maxDays } = seriesRule(collection);
-      const startMs = Date.parse(`${state.backfillFrom}T00:00:00Z`);
-      const endMs = Date.parse(`${state.backfillTo}T00:00:00Z`);
-      let cursor: number | null = state.cursorStart ? instantOf(state.cursorStart) : null;
-      if (cursor !== null && !Number.isFinite(cursor)) cursor = startMs;
-      let token = state.cursorNextToken;
-      let windowsDone = state.windowsDone;
-      updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now() });
-
-      const summary = seriesSummary(collection, userId);
-      const progress: BackfillProgress = this.progress.get(key) ?? { startedAt: this.clock.now(), pages: 0, documents: summary.documents, firstDay: summary.oldestDay, cursorDay: summary.newestDay };
-      this.progress.set(key, progress);
-      let page = 0;
-      let ingestMs = 0;
-      let mapMs = 0;
-      let samples = 0;
-      let retriedToken = false;
-      let finished = false;
-      while (!finished) {
-        const probe = cursor === null;
-        const w = probe ? { start: startMs, end: endMs } : nextSeriesWindow(cursor!, endMs, maxDays);
-        let listed;
-        try {
-          listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: probe ? null : token }, { mayRefuse: probe });
-        } catch (err) {
-          if (err instanceof RingApiError && err.status === 400) {
-            if (probe) {
-              // The long range is refused: read the whole range in windows from its start.
-              cursor = startMs;
-              token = null;
-              updateSyncState(userId, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays) });
-              continue;
-            }
-            if (token && !retriedToken) {
-              // A next_token from before a restart may be gone: read the window again.
-              retriedToken = true;
-              token = null;
-              continue;
-            }
-          }
-          throw err;
-        }
-        retriedToken = false;
-        page++;
-        const started = performance.now();
-        const mapped = this.mapSeriesPage(collection, listed.data);
-        mapMs += mapped.ms;
-        let nextCursor: number;
-        let nextToken: string | null = null;
-        let nextDone = windowsDone;
-        if (probe) {
-          if (!listed.nextToken) {
-            finished = true;
-            nextCursor = endMs;
-          } else {
-            const rowInstants = mapped.samples.length ? mapped.samples.map((x) => x.t) : listed.data.map((r) => (r && typeof r === "object" && typeof (r as { timestamp?: unknown }).timestamp === "string" ? instantOf((r as { timestamp: string }).timestamp) : Number.NaN));
-            nextCursor = windowsStartAfterProbe(rowInstants) ?? startMs;
-          }
-        } else if (listed.nextToken) {
-          nextCursor = w.start;
-          nextToken = listed.nextToken;
-        } else {
-          nextCursor = w.end;
-          nextDone = windowsDone + 1;
-          finished = w.end >= endMs;
-        }
-        const pageNo = page;
-        const done = finished;
-        mergeSampleDays({
-          collection,
-          userId,
-          days: mapped.days,
-          rejected: mapped.rejected,
-          inTransaction: () => {
-            this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
-            const s = done ? this.summarize(userId, collection) : null;
-            updateSyncState(userId, collection, {
-              // once done, the cursor says how far the history was fetched (the re-check starts there at the latest)
-              cursorStart: isoInstant(done ? Math.min(endMs, this.clock.now()) : nextCursor),
-              cursorNextToken: nextToken,
-              windowsDone: nextDone,
-              windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
-              ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : {}),
-              ...(done ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null } : { lastError: null }),
-            });
-          },
-        });
-        const pageMs = performance.now() - started;
-        this.stats.ingestMs += pageMs;
-        ingestMs += pageMs;
-        samples += mapped.samples.length;
-        this.stats.pages++;
-        this.stats.samples += mapped.samples.length;
-        this.stats.rejected += mapped.rejectedCount;
-        progress.pages++;
-        progress.documents += mapped.samples.length;
-        const days = [...mapped.days.keys()];
-        widenProgressDays(progress, days[0] ?? null, days.at(-1) ?? null);
-        await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.samples.length });
-        cursor = nextCursor;
-        token = nextToken;
-        windowsDone = nextDone;
-      }
-      return this.finishBackfill(key, userId, collection, { pages: page, samples, ingestMs, mapMs });
-    } catch (err) {
-      this.fail(userId, collection, err, "backfilling");
+    if (!state?.backfillFrom || !state.backfillTo) {
+      updateSyncState(userId, collection, {
+        backfillFrom: this.backfillStart,
+        backfillTo: latestPossibleDay(this.clock.now()),
+        windowsTotal: 1,
+        windowsDone: 0,
+        cursorStart: null,
+        cursorNextToken: null,
+      });
+      state = getSyncState(userId, collection)!;
     }
+    const { maxDays } = seriesRule(collection);
+    const startMs = Date.parse(`${state.backfillFrom}T00:00:00Z`);
+    const endMs = Date.parse(`${state.backfillTo}T00:00:00Z`);
+    let cursor: number | null = state.cursorStart ? instantOf(state.cursorStart) : null;
+    if (cursor !== null && !Number.isFinite(cursor)) cursor = startMs;
+    let token = state.cursorNextToken;
+    let windowsDone = state.windowsDone;
+    updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now() });
+
+    const summary = seriesSummary(collection, userId);
+    const progress: BackfillProgress = this.progress.get(key) ?? { startedAt: this.clock.now(), pages: 0, documents: summary.documents, firstDay: summary.oldestDay, cursorDay: summary.newestDay };
+    this.progress.set(key, progress);
+    let page = 0;
+    let ingestMs = 0;
+    let mapMs = 0;
+    let samples = 0;
+    let retriedToken = false;
+    let finished = false;
+    while (!finished) {
+      const probe = cursor === null;
+      const w = probe ? { start: startMs, end: endMs } : nextSeriesWindow(cursor!, endMs, maxDays);
+      let listed;
+      try {
+        listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: probe ? null : token }, { mayRefuse: probe });
+      } catch (err) {
+        if (err instanceof RingApiError && err.status === 400) {
+          if (probe) {
+            // The long range is refused: read the whole range in windows from its start.
+            cursor = startMs;
+            token = null;
+            updateSyncState(userId, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays) });
+            continue;
+          }
+          if (token && !retriedToken) {
+            // A next_token from before a restart may be gone: read the window again.
+            retriedToken = true;
+            token = null;
+            continue;
+          }
+        }
+        throw err;
+      }
+      retriedToken = false;
+      page++;
+      const started = performance.now();
+      const mapped = this.mapSeriesPage(collection, listed.data);
+      mapMs += mapped.ms;
+      let nextCursor: number;
+      let nextToken: string | null = null;
+      let nextDone = windowsDone;
+      if (probe) {
+        if (!listed.nextToken) {
+          finished = true;
+          nextCursor = endMs;
+        } else {
+          const rowInstants = mapped.samples.length ? mapped.samples.map((x) => x.t) : listed.data.map((r) => (r && typeof r === "object" && typeof (r as { timestamp?: unknown }).timestamp === "string" ? instantOf((r as { timestamp: string }).timestamp) : Number.NaN));
+          nextCursor = windowsStartAfterProbe(rowInstants) ?? startMs;
+        }
+      } else if (listed.nextToken) {
+        nextCursor = w.start;
+        nextToken = listed.nextToken;
+      } else {
+        nextCursor = w.end;
+        nextDone = windowsDone + 1;
+        finished = w.end >= endMs;
+      }
+      const pageNo = page;
+      const done = finished;
+      mergeSampleDays({
+        collection,
+        userId,
+        days: mapped.days,
+        rejected: mapped.rejected,
+        inTransaction: () => {
+          this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
+          const s = done ? this.summarize(userId, collection) : null;
+          updateSyncState(userId, collection, {
+            // once done, the cursor says how far the history was fetched (the re-check starts there at the latest)
+            cursorStart: isoInstant(done ? Math.min(endMs, this.clock.now()) : nextCursor),
+            cursorNextToken: nextToken,
+            windowsDone: nextDone,
+            windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
+            ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : {}),
+            ...(done ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null } : { lastError: null }),
+          });
+        },
+      });
+      const pageMs = performance.now() - started;
+      this.stats.ingestMs += pageMs;
+      ingestMs += pageMs;
+      samples += mapped.samples.length;
+      this.stats.pages++;
+      this.stats.samples += mapped.samples.length;
+      this.stats.rejected += mapped.rejectedCount;
+      progress.pages++;
+      progress.documents += mapped.samples.length;
+      const days = [...mapped.days.keys()];
+      widenProgressDays(progress, days[0] ?? null, days.at(-1) ?? null);
+      await this.hooks.afterPage?.({ userId, collection, page: pageNo, documents: mapped.samples.length });
+      cursor = nextCursor;
+      token = nextToken;
+      windowsDone = nextDone;
+    }
+    return this.finishBackfill(key, userId, collection, { pages: page, samples, ingestMs, mapMs });
   }
 
   /**
