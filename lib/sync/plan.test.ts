@@ -1,33 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addDays, diffDays as daysBetween } from "@/lib/metrics/days";
-import {
-  estimateEtaSeconds,
-  inWindow,
-  isoInstant,
-  latestPossibleDay,
-  nextSeriesWindow,
-  planBackfillWindows,
-  progressFraction,
-  queryWindow,
-  resumeDayAfterPage,
-  seriesQuery,
-  seriesRecheckWindows,
-  seriesWindowsLeft,
-  trailingWindow,
-  windowsStartAfterProbe,
-} from "@/lib/sync/plan";
+import * as plan from "@/lib/sync/plan";
 import { getResource, RING_COLLECTIONS } from "@/lib/resources";
 
 describe("date windows", () => {
   it("pads every request by a day on both sides so exclusive ends and starts still cover the window", () => {
     const w = { from: "2026-03-01", to: "2026-03-15" };
     const inclusive = { param: "date", start: "inclusive", end: "inclusive" } as const;
-    expect(queryWindow(inclusive, "usercollection", w)).toEqual({ start_date: "2026-02-28", end_date: "2026-03-16" });
+    expect(plan.queryWindow(inclusive, "usercollection", w)).toEqual({ start_date: "2026-02-28", end_date: "2026-03-16" });
     // The sandbox is end-exclusive everywhere: the end day is still inside.
-    expect(queryWindow(inclusive, "sandbox", w).end_date! > w.to).toBe(true);
+    expect(plan.queryWindow(inclusive, "sandbox", w).end_date! > w.to).toBe(true);
     // a route without a date filter (the ring's configuration) is asked for everything
-    expect(queryWindow({ param: "none" }, "usercollection", w)).toEqual({});
+    expect(plan.queryWindow({ param: "none" }, "usercollection", w)).toEqual({});
   });
 
   it("covers the window under every registry resource's own rule, on both data families", () => {
@@ -36,7 +21,7 @@ describe("date windows", () => {
       const rule = getResource(c).window;
       if (rule.param === "none") continue;
       for (const family of ["usercollection", "sandbox"] as const) {
-        const q = queryWindow(rule, family, w) as { start_date: string; end_date: string };
+        const q = plan.queryWindow(rule, family, w) as { start_date: string; end_date: string };
         const end = family === "sandbox" ? "exclusive" : rule.end;
         // an exclusive (or disputed) bound must lie strictly outside the window's own day
         expect(rule.start === "inclusive" ? q.start_date <= w.from : q.start_date < w.from, `${c} start`).toBe(true);
@@ -47,17 +32,17 @@ describe("date windows", () => {
 
   it("keeps documents by their day inside the logical window only", () => {
     const w = { from: "2026-03-01", to: "2026-03-15" };
-    expect(inWindow("2026-02-28", w)).toBe(false);
-    expect(inWindow("2026-03-01", w)).toBe(true);
-    expect(inWindow("2026-03-15", w)).toBe(true);
-    expect(inWindow("2026-03-16", w)).toBe(false);
+    expect(plan.inWindow("2026-02-28", w)).toBe(false);
+    expect(plan.inWindow("2026-03-01", w)).toBe(true);
+    expect(plan.inWindow("2026-03-15", w)).toBe(true);
+    expect(plan.inWindow("2026-03-16", w)).toBe(false);
     // a document of no day (the ring's configuration) belongs to every window
-    expect(inWindow(null, w)).toBe(true);
+    expect(plan.inWindow(null, w)).toBe(true);
   });
 
   it("plans one window for the whole history unless told to split", () => {
-    expect(planBackfillWindows("2015-01-01", "2026-11-23")).toEqual([{ from: "2015-01-01", to: "2026-11-23" }]);
-    expect(planBackfillWindows("2026-11-24", "2026-11-23")).toEqual([]);
+    expect(plan.planBackfillWindows("2015-01-01", "2026-11-23")).toEqual([{ from: "2015-01-01", to: "2026-11-23" }]);
+    expect(plan.planBackfillWindows("2026-11-24", "2026-11-23")).toEqual([]);
   });
 
   it("splits into contiguous windows that cover every day exactly once", () => {
@@ -65,7 +50,7 @@ describe("date windows", () => {
       fc.property(fc.integer({ min: 0, max: 4000 }), fc.integer({ min: 0, max: 900 }), fc.integer({ min: 1, max: 400 }), (offset, len, size) => {
         const start = addDays("2015-01-01", offset);
         const end = addDays(start, len);
-        const windows = planBackfillWindows(start, end, size);
+        const windows = plan.planBackfillWindows(start, end, size);
         expect(windows[0]!.from).toBe(start);
         expect(windows.at(-1)!.to).toBe(end);
         for (let i = 1; i < windows.length; i++) expect(windows[i]!.from).toBe(addDays(windows[i - 1]!.to, 1));
@@ -76,36 +61,36 @@ describe("date windows", () => {
 
   it("reaches one day past the UTC date (people east of UTC are already there)", () => {
     const now = Date.parse("2026-11-22T23:30:00Z");
-    expect(latestPossibleDay(now)).toBe("2026-11-23");
-    expect(trailingWindow(now, 10)).toEqual({ from: "2026-11-12", to: "2026-11-23" });
+    expect(plan.latestPossibleDay(now)).toBe("2026-11-23");
+    expect(plan.trailingWindow(now, 10)).toEqual({ from: "2026-11-12", to: "2026-11-23" });
   });
 });
 
 describe("resume points", () => {
   it("resumes at the newest day of an ordered page, never going back", () => {
-    expect(resumeDayAfterPage(["2026-01-01", "2026-01-01", "2026-01-03"], "2025-12-01")).toBe("2026-01-03");
-    expect(resumeDayAfterPage([], "2025-12-01")).toBe("2025-12-01");
-    expect(resumeDayAfterPage(["2025-01-01"], "2025-12-01")).toBe("2025-12-01");
+    expect(plan.resumeDayAfterPage(["2026-01-01", "2026-01-01", "2026-01-03"], "2025-12-01")).toBe("2026-01-03");
+    expect(plan.resumeDayAfterPage([], "2025-12-01")).toBe("2025-12-01");
+    expect(plan.resumeDayAfterPage(["2025-01-01"], "2025-12-01")).toBe("2025-12-01");
   });
 
   it("does not trust a page that is not in day order", () => {
-    expect(resumeDayAfterPage(["2026-01-03", "2026-01-01"], "2025-12-01")).toBeNull();
+    expect(plan.resumeDayAfterPage(["2026-01-03", "2026-01-01"], "2025-12-01")).toBeNull();
   });
 });
 
 describe("progress", () => {
   it("measures progress by days from the first document to the end", () => {
-    expect(progressFraction({ firstDay: null, cursorDay: null, endDay: "2026-01-10", done: false })).toBe(0);
-    expect(progressFraction({ firstDay: "2026-01-01", cursorDay: "2026-01-06", endDay: "2026-01-11", done: false })).toBeCloseTo(0.5);
-    expect(progressFraction({ firstDay: "2026-01-01", cursorDay: "2026-01-11", endDay: "2026-01-11", done: false })).toBe(0.99);
-    expect(progressFraction({ firstDay: "2026-01-01", cursorDay: "2026-01-06", endDay: "2026-01-11", done: true })).toBe(1);
+    expect(plan.progressFraction({ firstDay: null, cursorDay: null, endDay: "2026-01-10", done: false })).toBe(0);
+    expect(plan.progressFraction({ firstDay: "2026-01-01", cursorDay: "2026-01-06", endDay: "2026-01-11", done: false })).toBeCloseTo(0.5);
+    expect(plan.progressFraction({ firstDay: "2026-01-01", cursorDay: "2026-01-11", endDay: "2026-01-11", done: false })).toBe(0.99);
+    expect(plan.progressFraction({ firstDay: "2026-01-01", cursorDay: "2026-01-06", endDay: "2026-01-11", done: true })).toBe(1);
   });
 
   it("estimates the time left from the rate so far", () => {
-    expect(estimateEtaSeconds(0.5, 10_000)).toBe(10);
-    expect(estimateEtaSeconds(0.25, 3_000)).toBe(9);
-    expect(estimateEtaSeconds(0, 3_000)).toBeNull();
-    expect(estimateEtaSeconds(1, 3_000)).toBeNull();
+    expect(plan.estimateEtaSeconds(0.5, 10_000)).toBe(10);
+    expect(plan.estimateEtaSeconds(0.25, 3_000)).toBe(9);
+    expect(plan.estimateEtaSeconds(0, 3_000)).toBeNull();
+    expect(plan.estimateEtaSeconds(1, 3_000)).toBeNull();
   });
 });
 
@@ -118,38 +103,38 @@ describe("time-series windows", () => {
     const end = at("2021-03-15T00:00:00Z");
     const windows = [];
     for (let cursor = start; cursor < end; ) {
-      const w = nextSeriesWindow(cursor, end, 30);
+      const w = plan.nextSeriesWindow(cursor, end, 30);
       windows.push(w);
       cursor = w.end;
     }
     expect(windows.map((w) => (w.end - w.start) / DAY)).toEqual([30, 30, 13]);
     for (let i = 1; i < windows.length; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
     expect(windows.at(-1)!.end).toBe(end);
-    expect(seriesWindowsLeft(start, end, 30)).toBe(3);
-    expect(seriesWindowsLeft(end, end, 30)).toBe(0);
+    expect(plan.seriesWindowsLeft(start, end, 30)).toBe(3);
+    expect(plan.seriesWindowsLeft(end, end, 30)).toBe(0);
   });
 
   it("asks with ISO instants (whole seconds unless there are milliseconds)", () => {
-    expect(seriesQuery({ start: at("2021-01-01T00:00:00Z"), end: at("2021-01-31T00:00:00.250Z") })).toEqual({
+    expect(plan.seriesQuery({ start: at("2021-01-01T00:00:00Z"), end: at("2021-01-31T00:00:00.250Z") })).toEqual({
       start_datetime: "2021-01-01T00:00:00Z",
       end_datetime: "2021-01-31T00:00:00.250Z",
     });
-    expect(isoInstant(at("2026-03-14T12:00:05Z"))).toBe("2026-03-14T12:00:05Z");
+    expect(plan.isoInstant(at("2026-03-14T12:00:05Z"))).toBe("2026-03-14T12:00:05Z");
   });
 
   it("starts the windows at the newest instant of the first page, which comes again and is de-duplicated", () => {
-    expect(windowsStartAfterProbe([at("2021-03-15T22:05:58Z"), at("2021-03-16T07:00:00Z"), at("2021-03-16T06:00:00Z")])).toBe(at("2021-03-16T07:00:00Z"));
-    expect(windowsStartAfterProbe([])).toBeNull();
-    expect(windowsStartAfterProbe([Number.NaN])).toBeNull();
+    expect(plan.windowsStartAfterProbe([at("2021-03-15T22:05:58Z"), at("2021-03-16T07:00:00Z"), at("2021-03-16T06:00:00Z")])).toBe(at("2021-03-16T07:00:00Z"));
+    expect(plan.windowsStartAfterProbe([])).toBeNull();
+    expect(plan.windowsStartAfterProbe([Number.NaN])).toBeNull();
   });
 
   it("re-checks whole UTC days: the trailing days, or back to where the last fetch ended if that is earlier", () => {
     const now = at("2026-03-15T20:00:00Z");
-    const recent = seriesRecheckWindows({ nowMs: now, trailingDays: 10, fetchedThrough: at("2026-03-15T19:00:00Z"), maxDays: 30 });
+    const recent = plan.seriesRecheckWindows({ nowMs: now, trailingDays: 10, fetchedThrough: at("2026-03-15T19:00:00Z"), maxDays: 30 });
     // through the latest possible day (one past the UTC date: people east of UTC are there already)
     expect(recent).toEqual([{ start: at("2026-03-05T00:00:00Z"), end: at("2026-03-17T00:00:00Z"), days: { from: "2026-03-05", to: "2026-03-16" } }]);
     // after two months without a sync: from the day before the last fetch, in 30-day windows of whole days
-    const paused = seriesRecheckWindows({ nowMs: now, trailingDays: 10, fetchedThrough: at("2026-01-10T08:00:00Z"), maxDays: 30 });
+    const paused = plan.seriesRecheckWindows({ nowMs: now, trailingDays: 10, fetchedThrough: at("2026-01-10T08:00:00Z"), maxDays: 30 });
     expect(paused[0]).toMatchObject({ start: at("2026-01-09T00:00:00Z"), days: { from: "2026-01-09", to: "2026-02-07" } });
     for (let i = 1; i < paused.length; i++) {
       expect(paused[i]!.start).toBe(paused[i - 1]!.end);

@@ -3,20 +3,7 @@
 // the routes answer. The runtime check of real answers is app/api/v1/contract.test.ts.
 import { describe, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import type {
-  ApiCatalogResponse,
-  ApiDayResponse,
-  ApiDaysResponse,
-  ApiSyncStatusResponse,
-  CalendarResponse,
-  CorrelationResponse,
-  NotesResponse,
-  SeriesResponse,
-  StrongestResponse,
-  TagComparisonResponse,
-  TagsResponse,
-  TodayResponse,
-} from "@/lib/api/contract";
+import type * as C from "@/lib/api/contract";
 import type { ErrorEnvelope } from "@/lib/api/errors";
 import type * as res from "@/lib/api/v1/responses";
 
@@ -26,18 +13,18 @@ type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 describe("response schemas = contract types", () => {
   it("each schema's type is its contract type", () => {
-    expectTypeOf<Mutual<Out<typeof res.catalogResponseSchema>, ApiCatalogResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.seriesResponseSchema>, SeriesResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.todayResponseSchema>, TodayResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.dayResponseSchema>, ApiDayResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.daysResponseSchema>, ApiDaysResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.calendarResponseSchema>, CalendarResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.correlationResponseSchema>, CorrelationResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.strongestResponseSchema>, StrongestResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.tagsResponseSchema>, TagsResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.tagComparisonResponseSchema>, TagComparisonResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.notesResponseSchema>, NotesResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.syncStatusResponseSchema>, ApiSyncStatusResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.catalogResponseSchema>, C.ApiCatalogResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.seriesResponseSchema>, C.SeriesResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.todayResponseSchema>, C.TodayResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.dayResponseSchema>, C.ApiDayResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.daysResponseSchema>, C.ApiDaysResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.calendarResponseSchema>, C.CalendarResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.correlationResponseSchema>, C.CorrelationResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.strongestResponseSchema>, C.StrongestResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.tagsResponseSchema>, C.TagsResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.tagComparisonResponseSchema>, C.TagComparisonResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.notesResponseSchema>, C.NotesResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.syncStatusResponseSchema>, C.ApiSyncStatusResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Out<typeof res.errorEnvelopeSchema>["error"]["message"]>().toEqualTypeOf<ErrorEnvelope["error"]["message"]>();
   });
 });
