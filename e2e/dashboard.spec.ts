@@ -246,14 +246,13 @@ test("[DASHBOARD] tags round-trip and show on the charts", async ({ browser, app
     expect(res.status()).toBe(200);
   }
   const tagged = new Set([day, ...extraDays]);
-  const allDays = (await Promise.all(["daily_activity", "daily_sleep", "daily_readiness", "daily_spo2", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep"].map((c) => emulatorDocs(emulator, c))))
-    .flat()
-    .map((d) => d.day)
-    .sort();
+  // over the person's whole range as the app knows it (the first to the last day of any collection,
+  // the heart-rate series' UTC days included)
+  const overview = (await (await page.request.get("/api/metrics")).json()) as { firstDay: string; lastDay: string };
   let taggedSum = 0;
   let taggedN = 0;
   let untaggedN = 0;
-  for (let d = allDays[0]!; d <= allDays[allDays.length - 1]!; d = addDays(d, 1)) {
+  for (let d = overview.firstDay; d <= overview.lastDay; d = addDays(d, 1)) {
     const next = score.get(addDays(d, 1));
     if (next === undefined) continue;
     if (tagged.has(d)) {
