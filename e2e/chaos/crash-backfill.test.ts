@@ -4,7 +4,8 @@
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COLLECTIONS, countStored, diffWithEmulator, openAppDb, summarize, waitFor } from "./support/app-db";
+import { SERIES_COLLECTIONS } from "@/lib/resources";
+import { COLLECTIONS, SYNCED, countStored, diffSeriesWithEmulator, diffWithEmulator, openAppDb, summarize, waitFor } from "./support/app-db";
 import { connect } from "./support/browser";
 import { startChaosEmulator, type Emulator } from "./support/emulator";
 import { ALLOWED_DOMAIN, pick } from "./support/env";
@@ -63,7 +64,7 @@ describe("[CHAOS 1] crash during backfill", () => {
       "every collection backfilled",
       () => {
         const rows = db!.prepare(`SELECT collection, backfillDoneAt FROM sync_state WHERE userId = ?`).all(userId) as Array<{ backfillDoneAt: string | null }>;
-        return rows.length === COLLECTIONS.length && rows.every((r) => r.backfillDoneAt !== null);
+        return rows.length === SYNCED.length && rows.every((r) => r.backfillDoneAt !== null);
       },
       { timeoutMs: 240_000, intervalMs: 200 },
     );
@@ -75,6 +76,10 @@ describe("[CHAOS 1] crash during backfill", () => {
     }
     const stored = countStored(db, userId);
     expect(stored).toBe(expected);
+    // the time series too (heart rate, battery): every sample once, in order
+    const series = [];
+    for (const c of SERIES_COLLECTIONS) series.push(await diffSeriesWithEmulator(db, emu, userId, ring.user_id, c));
+    for (const d of series) expect(d).toEqual({ ...d, stored: d.expected, firstDifference: null });
 
     // The checkpoints agree with the data, and no job was left behind as "running".
     const states = db.prepare(`SELECT collection, documentsTotal, status, lastError FROM sync_state WHERE userId = ?`).all(userId) as Array<{
@@ -86,7 +91,7 @@ describe("[CHAOS 1] crash during backfill", () => {
     for (const s of states) {
       expect({ c: s.collection, total: s.documentsTotal, status: s.status, error: s.lastError }).toEqual({
         c: s.collection,
-        total: diffs.find((d) => d.collection === s.collection)!.expected,
+        total: [...diffs, ...series].find((d) => d.collection === s.collection)!.expected,
         status: "idle",
         error: null,
       });

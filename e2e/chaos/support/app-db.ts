@@ -3,7 +3,8 @@
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import type { Doc, Emulator } from "./emulator";
-import { RING_COLLECTIONS, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
+import { decodeDay, sampleRow } from "@/lib/db/sample-codec";
+import { RING_COLLECTIONS, SERIES_COLLECTIONS, SYNC_COLLECTIONS, sampleSpecOf, tableOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
 
 /** The document collections a backfill fetches, and their tables: the app's resource registry. */
 export const COLLECTIONS = RING_COLLECTIONS;
@@ -13,6 +14,22 @@ export const TABLE_OF = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, table
 export const SYNCED = SYNC_COLLECTIONS;
 /** The time series' tables (heart rate, battery: one row per person and UTC day). */
 export const SERIES_TABLES = SERIES_COLLECTIONS.map(tableOf);
+
+/**
+ * A time series stored against the emulator's samples, in time order: counts and the first
+ * sample that differs (none when equal: no gap, no duplicate).
+ */
+export async function diffSeriesWithEmulator(db: Database.Database, emu: Emulator, userId: string, ringUserId: string, collection: SeriesCollection) {
+  const want = await emu.documents(ringUserId, collection);
+  const spec = sampleSpecOf(collection);
+  const rows = db.prepare(`SELECT day, samples FROM "${tableOf(collection)}" WHERE userId = ? ORDER BY day`).all(userId) as Array<{ day: string; samples: Buffer }>;
+  const have = rows.flatMap((r) => decodeDay(spec, r.day, r.samples).map((x) => sampleRow(spec, x)));
+  let firstDifference: number | null = null;
+  for (let i = 0; i < Math.max(want.length, have.length) && firstDifference === null; i++) {
+    if (JSON.stringify(want[i] ?? null) !== JSON.stringify(have[i] ?? null)) firstDifference = i;
+  }
+  return { collection, expected: want.length, stored: have.length, firstDifference };
+}
 
 export function openAppDb(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
