@@ -184,8 +184,9 @@ describe("[CHAOS 5] upstream faults", () => {
     const rewrite = (pathname: string, body: unknown): unknown => {
       if (!plan) return body;
       const p = plan;
-      const list = /^\/v2\/usercollection\/([a-z_0-9]+)$/.exec(pathname);
-      if (list && list[1] !== "personal_info" && body && typeof body === "object" && Array.isArray((body as { data?: unknown }).data)) {
+      const list = /^\/v2\/usercollection\/([A-Za-z_0-9]+)$/.exec(pathname);
+      // the document collections' lists (a time series' rows are samples, not documents)
+      if (list && (COLLECTIONS as readonly string[]).includes(list[1]!) && body && typeof body === "object" && Array.isArray((body as { data?: unknown }).data)) {
         const collection = list[1] as Collection;
         const data = (body as { data: Array<Record<string, unknown>> }).data.map((d) => {
           const mutated = mutate(d, p, prng(p.seed, `${collection}:${String(d.id)}`), 0);

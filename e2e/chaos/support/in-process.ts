@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import type { Emulator } from "./emulator";
 import { CHAOS_CLIENT } from "./env";
+import { RING_SCOPES } from "@/lib/auth/scopes";
 
 /** Points the in-process app at `emu` (read when lib/env.mjs is first imported), scheduler off. */
 export function useEmulatorInProcess(emu: Emulator, opts: { requestTimeoutMs?: number } = {}): void {
@@ -18,7 +19,7 @@ type AppModules = { db: typeof import("@/lib/db"); tokens: typeof import("@/lib/
 export type ConnectedPerson = { userId: string; accountId: string; ringUserId: string };
 
 /**
- * A person connected with tokens the emulator minted (all daily scopes). `expiresAt` (epoch
+ * A person connected with tokens the emulator minted (every scope Ringside asks for). `expiresAt` (epoch
  * seconds) is what the app believes; `emulatorTtlS` is when the emulator really expires them
  * (its configured token lifetime when not given).
  */
@@ -28,7 +29,7 @@ export async function connectMintedPerson(
   opts: { tag: string; expiresAt: number; emulatorTtlS?: number; role?: "owner" | "member" },
 ): Promise<ConnectedPerson> {
   const email = `${opts.tag}-${crypto.randomBytes(4).toString("hex")}@example.test`;
-  const issued = await emu.mintTokens({ client_id: CHAOS_CLIENT.client_id, email, scope: "email personal daily spo2Daily", expires_in: opts.emulatorTtlS });
+  const issued = await emu.mintTokens({ client_id: CHAOS_CLIENT.client_id, email, scope: RING_SCOPES.join(" "), expires_in: opts.emulatorTtlS });
   const user = await app.db.db.user.create({ data: { email, role: opts.role ?? "member", ringUserId: issued.user_id } });
   const account = await app.db.db.account.create({
     data: {
