@@ -227,7 +227,7 @@ export class Scheduler {
       ensureSyncStates(u.userId, SYNC_COLLECTIONS);
       for (const s of listSyncStates(u.userId)) {
         if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
-        if (s.status === "paused") updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null });
+        if (s.status === "paused") updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
         const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
         if (!s.backfillDoneAt) {
           if (s.status === "error") continue; // a request bug: wait for "Sync now"

@@ -261,3 +261,32 @@ describe("invalid documents", () => {
     expect((await compareWithEmulator(t, p, "daily_readiness")).missing).toEqual([]);
   });
 });
+
+describe("a disconnect during a backfill", () => {
+  it("a page in flight when the person disconnected does not mark the paused collection idle again", async () => {
+    const p = await connectPerson(t);
+    const { rawDb } = await import("@/lib/db/client");
+    // The disconnect commits while a page is between its fetch and its commit (the page's own
+    // transaction then sees the collection paused): simulated on every page of the backfill.
+    const e = engine({
+      hooks: {
+        beforeCommit: ({ userId }) => {
+          rawDb().prepare(`UPDATE sync_state SET status = 'paused' WHERE userId = ?`).run(userId);
+        },
+      },
+    });
+    const [outcome] = await e.backfillUser(p.userId, ["daily_sleep"]);
+    expect(outcome?.result).toBe("done");
+    expect(m.state.getSyncState(p.userId, "daily_sleep")?.status).toBe("paused");
+  });
+
+  it("the account active again resumes it", async () => {
+    const p = await connectPerson(t);
+    m.state.ensureSyncStates(p.userId, ["daily_sleep"]);
+    m.state.updateSyncState(p.userId, "daily_sleep", { status: "paused" });
+    m.state.updateSyncState(p.userId, "daily_sleep", { status: "idle" });
+    expect(m.state.getSyncState(p.userId, "daily_sleep")?.status).toBe("paused");
+    m.state.updateSyncState(p.userId, "daily_sleep", { status: "idle" }, { resume: true });
+    expect(m.state.getSyncState(p.userId, "daily_sleep")?.status).toBe("idle");
+  });
+});

@@ -81,12 +81,17 @@ const statementCache = new Map<string, string>();
 const preparedUpdates = new WeakMap<object, Map<string, Statement>>();
 
 /** Updates some fields of one row (created when missing). Runs inside an open transaction too. */
-export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch): void {
+export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): void {
   const keys = Object.keys(patch).filter((k) => PATCHABLE.has(k)).sort();
-  const cacheKey = keys.join(",");
+  const resume = opts.resume === true;
+  const cacheKey = `${keys.join(",")}|${resume}`;
   let sql = statementCache.get(cacheKey);
   if (!sql) {
-    const sets = keys.map((k) => `"${k}" = @${k}`).concat(`"updatedAt" = @updatedAt`);
+    // A paused collection (its account disconnected or needing a reconnect) stays paused: a page
+    // or a failure of a sync that was already running when it was paused must not mark it
+    // idle or backfilling again. Only a resume (the account active again) moves it.
+    const set = (k: string) => (k === "status" && !resume ? `"status" = CASE WHEN sync_state.status = 'paused' THEN 'paused' ELSE @status END` : `"${k}" = @${k}`);
+    const sets = keys.map(set).concat(`"updatedAt" = @updatedAt`);
     sql = `INSERT INTO sync_state (userId, collection, status, updatedAt) VALUES (@userId, @collection, 'idle', @updatedAt)
            ON CONFLICT(userId, collection) DO UPDATE SET ${sets.join(", ")}`;
     statementCache.set(cacheKey, sql);
