@@ -2,6 +2,7 @@ import "server-only";
 import type { Statement } from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { toDbTime } from "@/lib/db/dialect";
+import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
 // SyncState: one row per person and collection (backfill checkpoint, freshness, sharing).
 
@@ -103,6 +104,8 @@ export function updateSyncState(userId: string, collection: string, patch: SyncS
   let stmt = prepared.get(sql);
   if (!stmt) prepared.set(sql, (stmt = db.prepare(sql)));
   stmt.run(params);
+  // the calendar's "not yet synced" reads newestDay
+  if ("newestDay" in patch) bumpDataVersion(userId);
 }
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */
@@ -114,8 +117,13 @@ export function clearSharingStates(userId: string): void {
 
 /** Forgets a person's sync progress (the next run backfills from scratch). */
 export function deleteSyncStates(userId?: string): void {
-  if (userId === undefined) rawDb().prepare(`DELETE FROM sync_state`).run();
-  else rawDb().prepare(`DELETE FROM sync_state WHERE userId = ?`).run(userId);
+  if (userId === undefined) {
+    rawDb().prepare(`DELETE FROM sync_state`).run();
+    bumpEveryDataVersion();
+  } else {
+    rawDb().prepare(`DELETE FROM sync_state WHERE userId = ?`).run(userId);
+    bumpDataVersion(userId);
+  }
 }
 
 export type ConnectedRingUser = {

@@ -5,6 +5,7 @@ import { ident, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
 import type { RejectedInput } from "@/lib/db/queries/ring-documents";
+import { bumpDataVersion } from "@/lib/db/queries/data-version";
 
 // The time-series tables (heart rate, ring battery): one row per person and UTC day, the day's
 // samples packed (lib/db/sample-codec.ts). A page of samples is merged into the days it
@@ -69,6 +70,7 @@ export function mergeSampleDays(opts: {
         stored += merged.length;
       }
       insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
+      if (opts.days.size > 0 || (opts.rejected?.length ?? 0) > 0) bumpDataVersion(opts.userId);
       opts.inTransaction?.();
       return stored;
     })
@@ -98,6 +100,7 @@ export function replaceSampleDays(opts: { collection: SeriesCollection; userId: 
         if (day < opts.fromDay || day > opts.toDay || samples.length === 0) continue;
         upsertDay(opts.collection, opts.userId, day, mergeSamples(spec, [], samples), syncedAt);
       }
+      bumpDataVersion(opts.userId);
       return removed;
     })
     .immediate();
