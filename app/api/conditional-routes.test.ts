@@ -17,9 +17,9 @@ vi.mock("@/lib/services/metrics", async (importOriginal) => {
   const real = await importOriginal<typeof import("@/lib/services/metrics")>();
   return {
     ...real,
-    getMetricSeries: (...args: Parameters<typeof real.getMetricSeries>) => {
+    getSeriesColumns: (...args: Parameters<typeof real.getSeriesColumns>) => {
       computed.series++;
-      return real.getMetricSeries(...args);
+      return real.getSeriesColumns(...args);
     },
   };
 });

@@ -16,6 +16,7 @@ import {
   type MetricSeries,
   type SleepPeriodLike,
 } from "@/lib/metrics/series";
+import { encodePoints, encodeSeries, wireDecimals, type PointColumns, type SeriesColumns } from "@/lib/metrics/columns";
 import { compareTagged, correlationStrength, pearson, type Correlation, type GroupComparison } from "@/lib/metrics/stats";
 import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
 import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
@@ -108,6 +109,11 @@ export function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): Met
     return buildCategorySeries(metric, getMetricDayValues({ userId, metric, from: start, to }) as DayValue<string | null>[], from, to);
   }
   return buildNumericSeries(metric, numbers(getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to })), from, to);
+}
+
+/** One metric's chart series in the compact form the dashboard's route sends (lib/metrics/columns.ts). */
+export function getSeriesColumns(opts: RangeOptions & { metric: MetricDef }): SeriesColumns {
+  return encodeSeries(getMetricSeries(opts), wireDecimals(opts.metric));
 }
 
 export type MetricsOverview = {
@@ -208,6 +214,15 @@ export function getCorrelation(opts: RangeOptions & { x: MetricDef; y: MetricDef
   }
   const correlation = pearson(xs, ys);
   return { x: opts.x.id, y: opts.y.id, lag, from, to, points, correlation: correlation ? { ...correlation, strength: correlationStrength(correlation.r) } : null };
+}
+
+/** GET /api/correlations: the same answer with its points as columns. */
+export type CorrelationColumns = Omit<CorrelationResponse, "points"> & { points: PointColumns };
+
+/** The pair's answer in the compact form the dashboard's route sends. */
+export function getCorrelationColumns(opts: RangeOptions & { x: MetricDef; y: MetricDef; lag: 0 | 1 }): CorrelationColumns {
+  const c = getCorrelation(opts);
+  return { ...c, points: encodePoints(c.points, c.from) };
 }
 
 export type StrongestResponse = {
