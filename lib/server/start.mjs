@@ -82,12 +82,20 @@ const port = String(env.PORT);
 // --max-old-space-size in NODE_OPTIONS, or MALLOC_ARENA_MAX, wins. (Smaller V8 semi-spaces,
 // --max-semi-space-size=4, save another ≈ 60 MB but cost the ingest and webhook paths CPU.)
 const nodeOptions = process.env.NODE_OPTIONS ?? "";
-const heapFlags = nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"];
+const heapFlags = [
+  ...(nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"]),
+  // for the rest collector (lib/server/rest.ts): one full collection after each busy spell
+  "--expose-gc",
+];
 const child = spawn(process.execPath, [...heapFlags, server], {
   cwd: standalone,
   stdio: "inherit",
   env: {
     MALLOC_ARENA_MAX: "2",
+    // glibc gives freed memory back (blocks of 128 kB and more are mapped on their own, and a
+    // free top of the heap is trimmed) instead of keeping what start-up's compiling used
+    MALLOC_MMAP_THRESHOLD_: "131072",
+    MALLOC_TRIM_THRESHOLD_: "131072",
     ...process.env,
     NODE_ENV: "production",
     PORT: port,
