@@ -141,6 +141,23 @@ describe("conditional data routes", () => {
     expect(body.value[i]).toBe(revised.score);
   });
 
+  it("computes the strongest relationships once per data version and range", async () => {
+    const { getStrongestCorrelations } = await import("@/lib/services/metrics");
+    const { bumpDataVersion } = await import("@/lib/db/queries/data-version");
+    const q = { userId: "u-etag", from: FIRST, to: LAST, limit: 5 };
+    const first = getStrongestCorrelations(q);
+    expect(getStrongestCorrelations(q)).toBe(first);
+    // another range or another person: their own answers
+    expect(getStrongestCorrelations({ ...q, from: "2024-02-01" })).not.toBe(first);
+    expect(getStrongestCorrelations({ ...q, userId: "u-other" })).not.toBe(first);
+    // a narrower set of metrics (a token's kinds) is another question
+    expect(getStrongestCorrelations({ ...q, include: (m) => m.id.startsWith("sleep.") })).not.toBe(first);
+    bumpDataVersion("u-etag");
+    const after = getStrongestCorrelations(q);
+    expect(after).not.toBe(first);
+    expect(after).toEqual(first);
+  });
+
   it("a webhook's delete, a tag rename, a preference and deleting the data each move the version", async () => {
     const { readDataVersion } = await import("@/lib/db/queries/data-version");
     const { deleteDocumentById } = await import("@/lib/db/queries/ring-documents");
