@@ -5,14 +5,12 @@ import { announceSetupCode } from "@/lib/auth/setup-code";
 import { startDailyBackups } from "@/lib/db/backup-schedule";
 import { startScheduler } from "@/lib/sync/scheduler";
 import { startAlertWorker } from "@/lib/alerts/service";
-import { startRestCollector } from "@/lib/server/rest";
 
 // The process's background work, started once by instrumentation.ts register():
 // - the sync scheduler (backfills, polls, webhook notifications, the personal_info snapshot,
 //   and the upkeep of the webhook subscriptions, which its housekeeping queues);
 // - the alert worker (rules after each person's sync, digests on their schedule, deliveries);
 // - the daily backup;
-// - the rest collector (one full garbage collection after each busy spell: lib/server/rest.ts);
 // - the first owner's setup code, printed in the log while the instance has no owner.
 // Tests never come here: each starts what it exercises (a Scheduler of its own, runDailyBackupIfDue).
 
@@ -27,7 +25,6 @@ export async function startBackgroundWork(): Promise<void> {
   const alerts = env.SYNC_DISABLED ? null : startAlertWorker();
   const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId) }) : null;
   const backups = startDailyBackups();
-  const rest = startRestCollector();
-  logger.info({ scheduler: Boolean(scheduler), alerts: Boolean(alerts), dailyBackup: backups, restCollector: Boolean(rest) }, "background work started");
+  logger.info({ scheduler: Boolean(scheduler), alerts: Boolean(alerts), dailyBackup: backups }, "background work started");
   await announceSetupCode();
 }

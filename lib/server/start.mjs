@@ -87,8 +87,6 @@ const nodeOptions = process.env.NODE_OPTIONS ?? "";
 const heapFlags = [
   ...(nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"]),
   ...(nodeOptions.includes("--max-semi-space-size") ? [] : ["--max-semi-space-size=8"]),
-  // for the rest collector (lib/server/rest.ts): one full collection after each busy spell
-  "--expose-gc",
 ];
 const child = spawn(process.execPath, [...heapFlags, server], {
   cwd: standalone,
