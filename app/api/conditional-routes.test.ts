@@ -158,6 +158,31 @@ describe("conditional data routes", () => {
     expect(after).toEqual(first);
   });
 
+  it("the read API's answers are conditional too, per token's data kinds", async () => {
+    const { createApiToken } = await import("@/lib/services/api-tokens");
+    const route = await import("@/app/api/v1/metrics/[metric]/route");
+    const all = createApiToken("u-etag", { name: "all", kinds: ["daily_sleep", "daily_readiness", "daily_activity"] }).token;
+    const sleepOnly = createApiToken("u-etag", { name: "sleep", kinds: ["daily_sleep"] }).token;
+    const get = (token: string, inm?: string) =>
+      call(route.GET as Handler, `/api/v1/metrics/sleep.score?from=${FIRST}&to=${LAST}`, { metric: "sleep.score" }, {
+        headers: { authorization: `Bearer ${token}`, ...(inm ? { "if-none-match": inm } : {}) },
+      });
+    const first = await get(all);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    // the read API keeps its shape: one slot per day for flags and runs
+    const body = await first.json();
+    expect(body.flag).toHaveLength(body.value.length);
+    const again = await get(all, etag);
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    // another token's kinds make another answer (and another tag)
+    const other = await get(sleepOnly, etag);
+    expect(other.status).toBe(200);
+    expect(other.headers.get("etag")).not.toBe(etag);
+  });
+
   it("a webhook's delete, a tag rename, a preference and deleting the data each move the version", async () => {
     const { readDataVersion } = await import("@/lib/db/queries/data-version");
     const { deleteDocumentById } = await import("@/lib/db/queries/ring-documents");

@@ -30,12 +30,15 @@ function release(): string {
   return (releaseId ??= readReleaseId());
 }
 
-/** What an answer's tag is made of. `url` is the request's path and query. */
-export type EtagInput = { release: string; userId: string; version: number; url: string };
+/**
+ * What an answer's tag is made of. `url` is the request's path and query; `scope`, whatever
+ * else shapes the answer for the same person (a token's data kinds).
+ */
+export type EtagInput = { release: string; userId: string; version: number; url: string; scope?: string };
 
 /** A weak ETag (gzip may re-encode the body) naming one answer: `W/"<version>-<digest>"`. */
 export function answerEtag(input: EtagInput): string {
-  const digest = createHash("sha256").update(`${input.release}\n${input.userId}\n${input.version}\n${input.url}`).digest("base64url").slice(0, 22);
+  const digest = createHash("sha256").update(`${input.release}\n${input.userId}\n${input.version}\n${input.url}\n${input.scope ?? ""}`).digest("base64url").slice(0, 22);
   return `W/"${input.version}-${digest}"`;
 }
 
@@ -46,8 +49,8 @@ export function tagUrl(req: Request): string {
 }
 
 /** The tag of this request's answer for a person at a data version (this release). */
-export function etagFor(req: Request, userId: string, version: number): string {
-  return answerEtag({ release: release(), userId, version, url: tagUrl(req) });
+export function etagFor(req: Request, userId: string, version: number, scope?: string): string {
+  return answerEtag({ release: release(), userId, version, url: tagUrl(req), scope });
 }
 
 /**
