@@ -79,15 +79,12 @@ const port = String(env.PORT);
 // A home server's memory budget (npm run bench measures it): V8 otherwise lets a long-running
 // server's old generation grow by hundreds of MB of garbage before collecting it, and glibc's
 // per-thread malloc arenas (libuv's thread pool) keep freed memory. Both are only defaults:
-// --max-old-space-size in NODE_OPTIONS, or MALLOC_ARENA_MAX, wins. The young generation is
-// capped at 8 MB semi-spaces (V8's default grows a busy server's to 16 MB each, which it keeps
-// at rest); --max-semi-space-size in NODE_OPTIONS wins (4 saves more memory but costs the
-// ingest and webhook paths CPU).
+// --max-old-space-size in NODE_OPTIONS, or MALLOC_ARENA_MAX, wins. (Smaller V8 semi-spaces,
+// NODE_OPTIONS=--max-semi-space-size=8, rest ≈ 60 MB lower after a busy run, but the
+// heart-rate backfill's ingest, which makes many short-lived objects, is then ≈ 20–60% slower
+// in our runs: not the default.)
 const nodeOptions = process.env.NODE_OPTIONS ?? "";
-const heapFlags = [
-  ...(nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"]),
-  ...(nodeOptions.includes("--max-semi-space-size") ? [] : ["--max-semi-space-size=8"]),
-];
+const heapFlags = nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"];
 const child = spawn(process.execPath, [...heapFlags, server], {
   cwd: standalone,
   stdio: "inherit",
