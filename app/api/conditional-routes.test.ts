@@ -183,6 +183,44 @@ describe("conditional data routes", () => {
     expect(other.headers.get("etag")).not.toBe(etag);
   });
 
+  it("a sync that only finds what is stored leaves the version alone: samples, the personal snapshot, the newest day", async () => {
+    const { readDataVersion } = await import("@/lib/db/queries/data-version");
+    const { mergeSampleDays, replaceSampleDays } = await import("@/lib/db/queries/time-series");
+    const { upsertPersonalInfo } = await import("@/lib/db/queries/ring-documents");
+    const { ensureSyncStates, updateSyncState } = await import("@/lib/db/queries/sync-state");
+    const { mapSamples } = await import("@/lib/sync/map");
+    const { groupByUtcDay } = await import("@/lib/db/sample-codec");
+    const v = () => readDataVersion("u-other")!;
+    const rows = [0, 1, 2].map((i) => ({ bpm: 60 + i, source: "awake", timestamp: `2024-03-01T10:0${i}:00+00:00` }));
+    const days = groupByUtcDay(mapSamples("heartrate", rows).samples);
+    let last = v();
+    mergeSampleDays({ collection: "heartrate", userId: "u-other", days });
+    expect(v()).toBeGreaterThan(last);
+    last = v();
+    mergeSampleDays({ collection: "heartrate", userId: "u-other", days });
+    replaceSampleDays({ collection: "heartrate", userId: "u-other", fromDay: "2024-03-01", toDay: "2024-03-01", days });
+    expect(v()).toBe(last);
+    replaceSampleDays({ collection: "heartrate", userId: "u-other", fromDay: "2024-03-01", toDay: "2024-03-01", days: new Map() });
+    expect(v()).toBeGreaterThan(last);
+    last = v();
+
+    const info = { userId: "u-other", ringUserId: "ring-u-other", age: 40, weight: 70, height: 1.8, biological_sex: "female", email: null, raw: '{"id":"ring-u-other","age":40}' };
+    upsertPersonalInfo(info);
+    expect(v()).toBeGreaterThan(last);
+    last = v();
+    upsertPersonalInfo(info);
+    expect(v()).toBe(last);
+
+    ensureSyncStates("u-other", ["daily_sleep"]);
+    updateSyncState("u-other", "daily_sleep", { newestDay: "2024-03-31" });
+    expect(v()).toBeGreaterThan(last);
+    last = v();
+    updateSyncState("u-other", "daily_sleep", { newestDay: "2024-03-31", lastError: null });
+    expect(v()).toBe(last);
+    updateSyncState("u-other", "daily_sleep", { newestDay: "2024-04-01" });
+    expect(v()).toBeGreaterThan(last);
+  });
+
   it("a webhook's delete, a tag rename, a preference and deleting the data each move the version", async () => {
     const { readDataVersion } = await import("@/lib/db/queries/data-version");
     const { deleteDocumentById } = await import("@/lib/db/queries/ring-documents");

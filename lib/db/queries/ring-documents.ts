@@ -100,7 +100,7 @@ export function ingestDocuments(opts: IngestOptions): number {
       }
     }
     // an unchanged page (every document the same as stored) changes no answer
-    if (changed > 0 || rejected.length > 0) bumpDataVersion(opts.userId);
+    if (changed > 0) bumpDataVersion(opts.userId);
     opts.inTransaction?.();
     return changed;
   });
@@ -188,8 +188,10 @@ export function upsertPersonalInfo(row: SnapshotRow): void {
   const sql = upsertSql({ table, columns: ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"], conflict: ["userId"] });
   const db = rawDb();
   db.transaction(() => {
+    const before = db.prepare(`SELECT raw FROM ${ident(table)} WHERE userId = ?`).pluck().get(row.userId) as string | undefined;
     db.prepare(sql).run({ ...row, syncedAt: toDbTime(new Date()) });
-    bumpDataVersion(row.userId);
+    // the same snapshot again (each sync takes one) changes no answer
+    if (before !== row.raw) bumpDataVersion(row.userId);
   })();
 }
 

@@ -81,6 +81,8 @@ export function listSyncStates(userId: string): SyncStateRow[] {
 const statementCache = new Map<string, string>();
 const preparedUpdates = new WeakMap<object, Map<string, Statement>>();
 
+const NEWEST_SQL = `SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`;
+
 /** Updates some fields of one row (created when missing). Runs inside an open transaction too. */
 export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch): void {
   const keys = Object.keys(patch).filter((k) => PATCHABLE.has(k)).sort();
@@ -103,9 +105,12 @@ export function updateSyncState(userId: string, collection: string, patch: SyncS
   if (!prepared) preparedUpdates.set(db, (prepared = new Map()));
   let stmt = prepared.get(sql);
   if (!stmt) prepared.set(sql, (stmt = db.prepare(sql)));
+  // the calendar's "not yet synced" reads newestDay: a new one changes answers
+  let readNewest = prepared.get(NEWEST_SQL);
+  if (!readNewest) prepared.set(NEWEST_SQL, (readNewest = db.prepare(NEWEST_SQL).pluck()));
+  const newestBefore = "newestDay" in patch ? (readNewest.get(userId, collection) as string | null | undefined) : undefined;
   stmt.run(params);
-  // the calendar's "not yet synced" reads newestDay
-  if ("newestDay" in patch) bumpDataVersion(userId);
+  if ("newestDay" in patch && (newestBefore ?? null) !== (patch.newestDay ?? null)) bumpDataVersion(userId);
 }
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */
