@@ -170,6 +170,35 @@ test("[DASHBOARD] day view, trends and calendar show the documents' numbers", as
   await context.close();
 });
 
+test("[DASHBOARD] correlations draw the pair's days, and data answers are revalidated, not sent again", async ({ browser, emulator }) => {
+  const sleepDocs = await emulatorDocs(emulator, "daily_sleep");
+  const activityDocs = await emulatorDocs(emulator, "daily_activity");
+  const { context, page } = await signedIn(browser);
+  await page.goto("/correlations?x=activity.steps&y=sleep.score&lag=0&range=all");
+  await waitForChart(page);
+  // one dot per day with both values: the scatter names as many days as the emulator has
+  const sleepDays = new Set(sleepDocs.filter((d) => typeof d.score === "number").map((d) => d.day));
+  const both = activityDocs.filter((d) => typeof d.steps === "number" && sleepDays.has(d.day)).length;
+  await expect(page.getByRole("img", { name: /^Scatter of Steps against/ })).toHaveAttribute("aria-label", new RegExp(`, ${both} days$`));
+  await expect(page.getByTestId("strongest-list")).toBeVisible();
+
+  // the answers carry an ETag; asking again with it gets 304 and no body, until the data changes
+  const url = `/api/correlations?x=activity.steps&y=sleep.score&lag=0&from=${latest(sleepDocs).day}&to=${latest(sleepDocs).day}`;
+  const first = await context.request.get(url);
+  expect(first.status()).toBe(200);
+  const etag = first.headers()["etag"]!;
+  expect(etag).toMatch(/^W\//);
+  const again = await context.request.get(url, { headers: { "if-none-match": etag } });
+  expect(again.status()).toBe(304);
+  expect((await again.body()).length).toBe(0);
+  const day = addDays(latest(sleepDocs).day, -2);
+  const put = await context.request.put(`/api/notes/${day}`, { data: { text: "etag check", tags: [] }, headers: { origin: E2E_APP_URL } });
+  expect(put.status()).toBe(200);
+  expect((await context.request.get(url, { headers: { "if-none-match": etag } })).status()).toBe(200);
+  await context.request.delete(`/api/notes/${day}`, { headers: { origin: E2E_APP_URL } });
+  await context.close();
+});
+
 test("[DASHBOARD] charts are readable with the keyboard", async ({ browser, emulator }) => {
   const sleepDocs = await emulatorDocs(emulator, "daily_sleep");
   const { context, page } = await signedIn(browser);

@@ -177,8 +177,11 @@ describe("correlations", () => {
   it("returns the pair's points and r, and a ranked list", async () => {
     const pair = await import("@/app/api/correlations/route");
     const c = await (await call(pair.GET as Handler, `/api/correlations?x=activity.steps&y=sleep.score&lag=1&from=${FIRST}&to=${LAST}`)).json();
-    expect(c.points.length).toBeGreaterThan(100);
-    expect(c.correlation.n).toBe(c.points.length);
+    // the points as columns: day slots from `from`, x and y
+    expect(c.points.i.length).toBeGreaterThan(100);
+    expect(c.points.x).toHaveLength(c.points.i.length);
+    expect(c.points.y).toHaveLength(c.points.i.length);
+    expect(c.correlation.n).toBe(c.points.i.length);
     expect(Math.abs(c.correlation.r)).toBeLessThanOrEqual(1);
     const strongest = await import("@/app/api/correlations/strongest/route");
     const s = await (await call(strongest.GET as Handler, `/api/correlations/strongest?from=${FIRST}&to=${LAST}&limit=5`)).json();

@@ -1,7 +1,7 @@
 "use client";
-// Chart components in their own chunks (next/dynamic). The recharts-based charts (day curves,
-// scatter: ~100 kB gzip) load on demand, client-side only, so no page that does not draw one
-// pays for it. Ringside's own SVG charts (trend line, category strip) keep SSR on: Next then
+// Chart components in their own chunks (next/dynamic). The recharts-based charts (day curves:
+// ~100 kB gzip) load on demand, client-side only, so no page that does not draw one pays for
+// it. Ringside's own SVG charts (trend line, category strip, scatter) keep SSR on: Next then
 // preloads their chunk with the page instead of asking for it after hydration, which saves a
 // round trip before the Trends page's first chart (they render an empty box of the right
 // height on the server, where there is no width to draw to).
@@ -29,8 +29,7 @@ export const LazyNightCurves = dynamic(() => import("@/components/charts/night-c
   loading: box(180),
 });
 export const LazyScatterPlot = dynamic(() => import("@/components/charts/scatter-plot").then((m) => m.ScatterPlot), {
-  ssr: false,
-  loading: box(320),
+  loading: box(340),
 });
 export const LazyDayHeartRate = dynamic(() => import("@/components/charts/day-heart-rate").then((m) => m.DayHeartRate), {
   ssr: false,

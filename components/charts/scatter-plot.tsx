@@ -1,15 +1,20 @@
 "use client";
-import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import { useMemo, useState, type PointerEvent } from "react";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
-import { useRechartsReady } from "@/components/charts/use-recharts-ready";
+import { linearScale, niceTicks } from "@/components/charts/scale";
+import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 
 type Point = { day: string; x: number; y: number };
 
+const HEIGHT = 340;
+const MARGIN = { left: 52, right: 16, top: 10, bottom: 40 };
+
 /**
  * Two metrics against each other, one dot per day (days with a tag drawn in the tag colour),
- * with the least-squares line the API computed.
+ * with the least-squares line the API computed. Ringside's own SVG (like the trend chart): no
+ * charting library to download before the first dot, and a few thousand dots draw at once.
  */
 export function ScatterPlot({
   xMetric,
@@ -28,77 +33,129 @@ export function ScatterPlot({
   tagged: ReadonlySet<string>;
   label: string;
 }) {
-  const sx = displayScale(xMetric, units);
-  const sy = displayScale(yMetric, units);
-  const plain: Array<Point & { dx: number; dy: number }> = [];
-  const withTag: Array<Point & { dx: number; dy: number }> = [];
-  let xMin = Infinity;
-  let xMax = -Infinity;
-  for (const p of points) {
-    const q = { ...p, dx: p.x * sx.factor + sx.offset, dy: p.y * sy.factor + sy.offset };
-    (tagged.has(p.day) ? withTag : plain).push(q);
-    if (p.x < xMin) xMin = p.x;
-    if (p.x > xMax) xMax = p.x;
-  }
-  const ref = useRechartsReady<HTMLDivElement>(points.length > 0);
-  const seg: [{ x: number; y: number }, { x: number; y: number }] | null =
-    line && Number.isFinite(xMin) && xMax > xMin
-      ? [
-          { x: xMin * sx.factor + sx.offset, y: (line.slope * xMin + line.intercept) * sy.factor + sy.offset },
-          { x: xMax * sx.factor + sx.offset, y: (line.slope * xMax + line.intercept) * sy.factor + sy.offset },
-        ]
-      : null;
+  const [wrapRef, width] = useWidth<HTMLDivElement>();
+  const [hover, setHover] = useState<number | null>(null);
+  const sx = useMemo(() => displayScale(xMetric, units), [xMetric, units]);
+  const sy = useMemo(() => displayScale(yMetric, units), [yMetric, units]);
+
+  const geo = useMemo(() => {
+    if (width <= 0 || points.length === 0) return null;
+    let xLo = Infinity, xHi = -Infinity, yLo = Infinity, yHi = -Infinity;
+    const dx = new Array<number>(points.length);
+    const dy = new Array<number>(points.length);
+    points.forEach((p, i) => {
+      dx[i] = p.x * sx.factor + sx.offset;
+      dy[i] = p.y * sy.factor + sy.offset;
+      if (dx[i]! < xLo) xLo = dx[i]!;
+      if (dx[i]! > xHi) xHi = dx[i]!;
+      if (dy[i]! < yLo) yLo = dy[i]!;
+      if (dy[i]! > yHi) yHi = dy[i]!;
+    });
+    // the fitted line over the x range (in stored units, then displayed)
+    const seg =
+      line && xHi > xLo
+        ? ([xLo, xHi].map((v) => {
+            const stored = (v - sx.offset) / sx.factor;
+            return { x: v, y: (line.slope * stored + line.intercept) * sy.factor + sy.offset };
+          }) as [{ x: number; y: number }, { x: number; y: number }])
+        : null;
+    for (const p of seg ?? []) {
+      yLo = Math.min(yLo, p.y);
+      yHi = Math.max(yHi, p.y);
+    }
+    const nx = niceTicks(xLo, xHi, Math.max(2, Math.min(6, Math.floor((width - MARGIN.left - MARGIN.right) / 80))));
+    const ny = niceTicks(yLo, yHi, 5);
+    const x = linearScale(nx.domain, [MARGIN.left, width - MARGIN.right]);
+    const y = linearScale(ny.domain, [HEIGHT - MARGIN.bottom, MARGIN.top]);
+    const cx = dx.map((v) => x(v));
+    const cy = dy.map((v) => y(v));
+    // plain dots in one path (one element for a thousand dots), tagged ones on top
+    let plain = "";
+    const withTag: number[] = [];
+    for (let i = 0; i < points.length; i++) {
+      if (tagged.has(points[i]!.day)) withTag.push(i);
+      else plain += `M${(cx[i]! - 3).toFixed(1)} ${cy[i]!.toFixed(1)}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0`;
+    }
+    return { x, y, cx, cy, xTicks: nx.ticks, yTicks: ny.ticks, plain, withTag, seg: seg ? seg.map((p) => ({ x: x(p.x), y: y(p.y) })) : null };
+  }, [width, points, line, sx, sy, tagged]);
+
+  const ready = useChartReady<HTMLDivElement>(!!geo);
+
+  const onMove = (e: PointerEvent<SVGSVGElement>) => {
+    if (!geo) return;
+    const rect = e.currentTarget.getBoundingClientRect();
+    const px = e.clientX - rect.left;
+    const py = e.clientY - rect.top;
+    let best = -1;
+    let bestD = 24 * 24;
+    for (let i = 0; i < geo.cx.length; i++) {
+      const d = (geo.cx[i]! - px) ** 2 + (geo.cy[i]! - py) ** 2;
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    setHover(best >= 0 ? best : null);
+  };
+
+  const hp = hover !== null && geo ? points[hover] : undefined;
   return (
-    <div ref={ref} role="img" aria-label={label} className="h-[340px] w-full">
-      <ResponsiveContainer width="100%" height="100%">
-        <ScatterChart margin={{ top: 10, right: 16, bottom: 22, left: 4 }}>
-          <CartesianGrid stroke="var(--chart-grid)" />
-          <XAxis
-            type="number"
-            dataKey="dx"
-            name={xMetric.short}
-            domain={["auto", "auto"]}
-            tickFormatter={(v) => formatTick(sx, Number(v))}
-            tick={{ fill: "var(--chart-text)", fontSize: 11 }}
-            stroke="var(--chart-grid)"
-            label={{ value: `${xMetric.label}${sx.unit ? ` (${sx.unit})` : ""}`, position: "insideBottom", offset: -14, fill: "var(--chart-text)", fontSize: 11 }}
-          />
-          <YAxis
-            type="number"
-            dataKey="dy"
-            name={yMetric.short}
-            domain={["auto", "auto"]}
-            tickFormatter={(v) => formatTick(sy, Number(v))}
-            tick={{ fill: "var(--chart-text)", fontSize: 11 }}
-            stroke="var(--chart-grid)"
-            width={48}
-            label={{ value: `${yMetric.short}${sy.unit ? ` (${sy.unit})` : ""}`, angle: -90, position: "insideLeft", offset: 12, fill: "var(--chart-text)", fontSize: 11 }}
-          />
-          <Tooltip
-            isAnimationActive={false}
-            cursor={{ strokeDasharray: "3 3" }}
-            content={({ active, payload }) => {
-              const p = active ? (payload?.[0]?.payload as (Point & { dx: number }) | undefined) : undefined;
-              if (!p) return null;
-              return (
-                <div className="rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-xs shadow-lg dark:border-slate-700 dark:bg-slate-900">
-                  <p className="font-semibold">{formatDay(p.day, { withYear: true })}</p>
-                  <p>
-                    {xMetric.short}: {formatValue(xMetric, p.x, units)}
-                  </p>
-                  <p>
-                    {yMetric.short}: {formatValue(yMetric, p.y, units)}
-                  </p>
-                  {tagged.has(p.day) ? <p className="text-[var(--chart-tag)]">tagged day</p> : null}
-                </div>
-              );
-            }}
-          />
-          <Scatter data={plain} fill="var(--chart-1)" fillOpacity={0.55} isAnimationActive={false} />
-          {withTag.length ? <Scatter data={withTag} fill="var(--chart-tag)" isAnimationActive={false} /> : null}
-          {seg ? <ReferenceLine segment={seg} stroke="var(--chart-avg30)" strokeWidth={2.5} ifOverflow="extendDomain" /> : null}
-        </ScatterChart>
-      </ResponsiveContainer>
+    <div
+      ref={(el) => {
+        wrapRef.current = el;
+        ready(el);
+      }}
+      role="img"
+      aria-label={label}
+      className="relative h-[340px] w-full select-none"
+    >
+      {geo ? (
+        <svg width={width} height={HEIGHT} onPointerMove={onMove} onPointerLeave={() => setHover(null)} aria-hidden>
+          {geo.yTicks.map((t) => (
+            <g key={`y${t}`}>
+              <line x1={MARGIN.left} x2={width - MARGIN.right} y1={geo.y(t)} y2={geo.y(t)} stroke="var(--chart-grid)" />
+              <text x={MARGIN.left - 6} y={geo.y(t)} dy="0.32em" textAnchor="end" fontSize={11} fill="var(--chart-text)">
+                {formatTick(sy, t)}
+              </text>
+            </g>
+          ))}
+          {geo.xTicks.map((t) => (
+            <g key={`x${t}`}>
+              <line x1={geo.x(t)} x2={geo.x(t)} y1={MARGIN.top} y2={HEIGHT - MARGIN.bottom} stroke="var(--chart-grid)" />
+              <text x={geo.x(t)} y={HEIGHT - MARGIN.bottom + 15} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
+                {formatTick(sx, t)}
+              </text>
+            </g>
+          ))}
+          <text x={(MARGIN.left + width - MARGIN.right) / 2} y={HEIGHT - 6} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
+            {`${xMetric.label}${sx.unit ? ` (${sx.unit})` : ""}`}
+          </text>
+          <text transform={`translate(12 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)`} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
+            {`${yMetric.short}${sy.unit ? ` (${sy.unit})` : ""}`}
+          </text>
+          <path d={geo.plain} fill="var(--chart-1)" fillOpacity={0.55} />
+          {geo.withTag.map((i) => (
+            <circle key={i} cx={geo.cx[i]} cy={geo.cy[i]} r={3.5} fill="var(--chart-tag)" />
+          ))}
+          {geo.seg ? <line x1={geo.seg[0]!.x} y1={geo.seg[0]!.y} x2={geo.seg[1]!.x} y2={geo.seg[1]!.y} stroke="var(--chart-avg30)" strokeWidth={2.5} /> : null}
+          {hover !== null ? <circle cx={geo.cx[hover]} cy={geo.cy[hover]} r={5} fill="none" stroke="currentColor" strokeWidth={1.5} /> : null}
+        </svg>
+      ) : null}
+      {hp && geo && hover !== null ? (
+        <div
+          className="pointer-events-none absolute z-10 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-xs shadow-lg dark:border-slate-700 dark:bg-slate-900"
+          style={{ left: Math.min(geo.cx[hover]! + 10, Math.max(0, width - 170)), top: Math.max(0, geo.cy[hover]! - 70) }}
+        >
+          <p className="font-semibold">{formatDay(hp.day, { withYear: true })}</p>
+          <p>
+            {xMetric.short}: {formatValue(xMetric, hp.x, units)}
+          </p>
+          <p>
+            {yMetric.short}: {formatValue(yMetric, hp.y, units)}
+          </p>
+          {tagged.has(hp.day) ? <p className="text-[var(--chart-tag)]">tagged day</p> : null}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -21,6 +21,38 @@ describe("apiFetch", () => {
     expect((init.headers as Record<string, string>)["content-type"]).toBe("application/json");
   });
 
+  it("revalidates a GET with the tag of its last answer and hands back that answer on 304", async () => {
+    const body = { from: "2024-01-01", value: [1, 2] };
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(new Response(JSON.stringify(body), { status: 200, headers: { etag: 'W/"3-abc"' } }))
+      .mockResolvedValueOnce(new Response(null, { status: 304, headers: { etag: 'W/"3-abc"' } }))
+      .mockResolvedValueOnce(new Response(JSON.stringify({ ...body, value: [1, 3] }), { status: 200, headers: { etag: 'W/"4-def"' } }));
+    vi.stubGlobal("fetch", fetchMock);
+    const url = "/api/metrics/sleep.score?from=2024-01-01&to=2024-01-02";
+    const first = await apiFetch(url);
+    expect(first).toEqual(body);
+    const headersOf = (i: number) => (fetchMock.mock.calls[i] as unknown as [string, RequestInit])[1].headers as Record<string, string>;
+    expect(headersOf(0)["if-none-match"]).toBeUndefined();
+    // 304: the remembered answer, the very same object
+    expect(await apiFetch(url)).toBe(first);
+    expect(headersOf(1)["if-none-match"]).toBe('W/"3-abc"');
+    // changed data: the new answer, and its tag next time
+    expect(await apiFetch(url)).toEqual({ ...body, value: [1, 3] });
+    expect(headersOf(2)["if-none-match"]).toBe('W/"3-abc"');
+  });
+
+  it("never sends a tag with a write, nor for another URL", async () => {
+    const fetchMock = vi.fn(async () => new Response("{}", { status: 200, headers: { etag: 'W/"1-x"' } }));
+    vi.stubGlobal("fetch", fetchMock);
+    await apiFetch("/api/notes/2024-01-01");
+    await apiFetch("/api/notes/2024-01-01", { method: "PUT", json: { text: "x", tags: [] } });
+    await apiFetch("/api/notes/2024-01-02");
+    const headersOf = (i: number) => (fetchMock.mock.calls[i] as unknown as [string, RequestInit])[1].headers as Record<string, string>;
+    expect(headersOf(1)["if-none-match"]).toBeUndefined();
+    expect(headersOf(2)["if-none-match"]).toBeUndefined();
+  });
+
   it("builds query strings without empty values", () => {
     expect(withQuery("/api/days", { metric: "sleep.score", from: "2024-01-01", to: null, x: "" })).toBe("/api/days?metric=sleep.score&from=2024-01-01");
   });

@@ -1,12 +1,14 @@
 "use client";
 import { keepPreviousData, useQueries } from "@tanstack/react-query";
 import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
-import { queryKeys, type SeriesResponse } from "@/lib/api/contract";
+import { queryKeys, type SeriesColumns, type SeriesResponse } from "@/lib/api/contract";
+import { decodeSeries } from "@/lib/metrics/columns";
 import type { MetricId } from "@/lib/metrics/catalog";
 
 
-function fetchSeries(metric: MetricId, from: string, to: string) {
-  return apiFetch<SeriesResponse>(withQuery(`/api/metrics/${encodeURIComponent(metric)}`, { from, to }));
+/** The series as columns over the wire, whole again for the charts. */
+async function fetchSeries(metric: MetricId, from: string, to: string): Promise<SeriesResponse> {
+  return decodeSeries(await apiFetch<SeriesColumns>(withQuery(`/api/metrics/${encodeURIComponent(metric)}`, { from, to })));
 }
 
 /** Several metrics' series over the same days. */

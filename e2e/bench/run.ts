@@ -31,7 +31,7 @@ import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
 import { buildIsStale, holdBuildLock, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
 import { median, ratio, round } from "./stats";
-import { addDays, type TrendFigures } from "./trends";
+import { addDays, type answerBytes, type TrendFigures } from "./trends";
 import type { WebhookFigures } from "./webhooks";
 import type { WorkerJob } from "./worker";
 
@@ -56,6 +56,7 @@ const WEBHOOK_CONNECTIONS = 10;
 const WEBHOOK_SECONDS = 10;
 const PAGE_RUNS = 5;
 const TIME_LIMIT_MS = 9.5 * 60_000;
+const REST_WAIT_MS = 30_000;
 
 const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
 
@@ -170,6 +171,7 @@ async function main(): Promise<void> {
     await fetch(`${APP_URL}/sign-in`).then((r) => r.text());
     await new Promise((r) => setTimeout(r, 2_000));
     const idleAtStartMb = readRssMb(app.serverPid) ?? 0;
+    const wholeRun = sampleRss(app.serverPid, 50);
 
     // ---------------------------------------------------------------- 1. Backfill
     const email = `bench-${Date.now().toString(36)}@bench.example.test`;
@@ -251,7 +253,7 @@ async function main(): Promise<void> {
     const from = addDays(to, -(HISTORY_DAYS - 1));
     const warmFrom = addDays(from, -Math.max(90, HISTORY_DAYS)); // lib/metrics/series.ts warmupFrom
     const cookie = connected.jar.header();
-    const trends = await runWorker<TrendFigures & { context: Record<string, string> }>({
+    const trends = await runWorker<TrendFigures & { context: Record<string, string>; bytes: ReturnType<typeof answerBytes> & { wire: number; wire_encoding: string } }>({
       kind: "trends",
       appUrl: APP_URL,
       cookie,
@@ -272,7 +274,10 @@ async function main(): Promise<void> {
         { label: "5 years without gzip", path: `/api/metrics/${TREND_METRIC.id}?from=${from}&to=${to}`, headers: { "accept-encoding": "identity" } },
       ],
     });
-    log(`trends: p50 ${trends.p50_ms} ms, p95 ${trends.p95_ms} ms vs raw p95 ${trends.raw_p95_ms} ms (${trends.rows} rows)`);
+    log(
+      `trends: p50 ${trends.p50_ms} ms, p95 ${trends.p95_ms} ms vs raw p95 ${trends.raw_p95_ms} ms (${trends.rows} rows); /api/health p95 ${trends.also_p95_ms.health} ms; 304 p95 ${trends.also_p95_ms.notModified} ms; ` +
+        `answer ${trends.bytes.json} B (gzip ${trends.bytes.gzip} B, ${trends.bytes.wire} B ${trends.bytes.wire_encoding} on the wire) vs ${trends.bytes.json_before} B (gzip ${trends.bytes.gzip_before} B) before`,
+    );
     log(`  for comparison: ${Object.entries(trends.context).map(([k, v]) => `${k} ${v}`).join("; ")}`);
 
     // ---------------------------------------------------------------- 3. Pages
@@ -280,9 +285,13 @@ async function main(): Promise<void> {
     const cookies = connected.jar.forPlaywright(APP_URL);
     const today = await measurePage(browser, APP_URL, cookies, "/", PAGE_RUNS);
     const trendsPage = await measurePage(browser, APP_URL, cookies, "/trends", PAGE_RUNS);
+    const correlationsPage = await measurePage(browser, APP_URL, cookies, "/correlations", PAGE_RUNS);
     await browser.close();
-    const encodings = new Set([...today.runs, ...trendsPage.runs].flatMap((r) => r.encodings));
-    log(`pages: today ${today.charts_ms} ms ${today.js_gzip_kb} kB, trends ${trendsPage.charts_ms} ms ${trendsPage.js_gzip_kb} kB (script encodings: ${[...encodings].join(", ")})`);
+    const encodings = new Set([...today.runs, ...trendsPage.runs, ...correlationsPage.runs].flatMap((r) => r.encodings));
+    log(
+      `pages: today ${today.charts_ms} ms ${today.js_gzip_kb} kB, trends ${trendsPage.charts_ms} ms ${trendsPage.js_gzip_kb} kB, ` +
+        `correlations ${correlationsPage.charts_ms} ms ${correlationsPage.js_gzip_kb} kB (script encodings: ${[...encodings].join(", ")})`,
+    );
 
     // ---------------------------------------------------------------- 4. Webhooks
     const hookRss = sampleRss(app.serverPid, 100);
@@ -300,10 +309,18 @@ async function main(): Promise<void> {
     log(`webhooks: ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged; peak RSS ${round(hookPeak.peakMb, 0)} MB)`);
 
     // ---------------------------------------------------------------- 5. Memory at rest
+    // At rest: 30 s without a request. V8's memory reducer (compacting collections once
+    // allocation has stopped, which hand pages back) starts about 8 s after the last busy
+    // spell; the 5 s this waited before measured the heap of the webhook load instead.
     await new Promise((r) => setTimeout(r, 5_000));
+    const after5sMb = readRssMb(app.serverPid) ?? 0;
+    await new Promise((r) => setTimeout(r, REST_WAIT_MS - 5_000));
     const idleAtEndMb = readRssMb(app.serverPid) ?? 0;
-    const idleMb = Math.max(idleAtStartMb, idleAtEndMb);
-    log(`memory: idle ${round(idleAtStartMb, 0)} MB at start, ${round(idleAtEndMb, 0)} MB at rest after the run`);
+    const runPeak = wholeRun.stop();
+    log(
+      `memory: idle ${round(idleAtStartMb, 0)} MB at start, ${round(idleAtEndMb, 0)} MB at rest after the run (${REST_WAIT_MS / 1000} s quiet; ` +
+        `${round(after5sMb, 0)} MB after 5 s), peak ${round(runPeak.peakMb, 0)} MB`,
+    );
 
     const result: BenchResult = {
       date: new Date().toISOString(),
@@ -319,7 +336,21 @@ async function main(): Promise<void> {
         raw_ingest_s: round(rawMs / 1000, 3),
         ingest_ratio: ratio(ingest.ingestMs, rawMs, 2),
       },
-      trends: { p50_ms: trends.p50_ms, p95_ms: trends.p95_ms, raw_p95_ms: trends.raw_p95_ms, ratio: trends.ratio },
+      trends: {
+        p50_ms: trends.p50_ms,
+        p95_ms: trends.p95_ms,
+        raw_p95_ms: trends.raw_p95_ms,
+        ratio: trends.ratio,
+        health_p95_ms: trends.also_p95_ms.health!,
+        not_modified_p95_ms: trends.also_p95_ms.notModified!,
+      },
+      trends_answer: {
+        json_bytes: trends.bytes.json,
+        gzip_bytes: trends.bytes.gzip,
+        json_bytes_before: trends.bytes.json_before,
+        gzip_bytes_before: trends.bytes.gzip_before,
+        wire_bytes: trends.bytes.wire,
+      },
       heart_rate: {
         years: YEARS,
         samples: heartStored,
@@ -338,8 +369,9 @@ async function main(): Promise<void> {
       pages: {
         today: { charts_ms: today.charts_ms, js_gzip_kb: today.js_gzip_kb },
         trends: { charts_ms: trendsPage.charts_ms, js_gzip_kb: trendsPage.js_gzip_kb },
+        correlations: { charts_ms: correlationsPage.charts_ms, js_gzip_kb: correlationsPage.js_gzip_kb },
       },
-      memory: { idle_mb: round(idleMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
+      memory: { idle_mb: round(idleAtStartMb, 0), rest_mb: round(idleAtEndMb, 0), peak_mb: round(runPeak.peakMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
     };
     if (!isBenchResult(result)) throw new Error("the result does not have the published shape");
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });

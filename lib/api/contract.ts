@@ -8,18 +8,22 @@ import type { DataKind } from "@/lib/auth/api-scopes";
 import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { DayDetail } from "@/lib/metrics/day-detail";
 import type { MetricSeries } from "@/lib/metrics/series";
+import type { SeriesColumns } from "@/lib/metrics/columns";
 import type { GroupComparison } from "@/lib/metrics/stats";
 import type { Preferences } from "@/lib/api/schemas";
-import type { CalendarResponse, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
+import type { CalendarResponse, CorrelationColumns, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
 import type { ImportResult } from "@/lib/sync/import";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
-export type { CalendarResponse, CollectionRange, CorrelationResponse, DayRecords, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
+export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
 
-/** GET /api/metrics/:metric */
+/**
+ * A metric's chart series (GET /api/v1/metrics/:metric; what the dashboard's hooks hand the
+ * charts). GET /api/metrics/:metric sends it as SeriesColumns (lib/metrics/columns.ts decodes).
+ */
 export type SeriesResponse = MetricSeries;
 /** A tag as it appears on a day: the person's own (a numeric id) or the ring app's ("ring:…"). */
 export type TagRef = DayNoteEntry["tags"][number] | DayNoteWithRing["ringTags"][number];

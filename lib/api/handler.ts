@@ -4,6 +4,8 @@ import { AppError, toErrorResponse } from "@/lib/api/errors";
 import { drainBody, hasBody, readBody, requireJsonMediaType } from "@/lib/api/body";
 import { checkSameOrigin } from "@/lib/auth/origin";
 import { requireUser, type SessionUser } from "@/lib/auth/session";
+import { etagFor, ifNoneMatchMatches, notModified, tagAnswer } from "@/lib/api/conditional";
+import { readDataVersion } from "@/lib/db/queries/data-version";
 
 export type RouteContext<P> = { params: Promise<P> };
 
@@ -50,6 +52,26 @@ export function withUser<P = Record<string, string>>(
   return withRoute<P>(async (args) => {
     const user = await requireUser();
     return handler({ ...args, user });
+  });
+}
+
+/**
+ * Like withUser, for a GET that answers with the person's data (a chart, a day, a summary):
+ * conditional (lib/api/conditional.ts). The answer's ETag comes from the person's data
+ * version and the request; a matching If-None-Match is answered 304 before the handler runs,
+ * so a repeat costs the session check and one indexed read, no query and no statistics.
+ */
+export function withUserData<P = Record<string, string>>(
+  handler: (args: UserHandlerArgs<P>) => Promise<Response>,
+) {
+  return withRoute<P>(async (args) => {
+    const user = await requireUser();
+    const version = readDataVersion(user.id);
+    // (a session always has its person; without one there is nothing to tag)
+    if (version === null) return handler({ ...args, user });
+    const etag = etagFor(args.req, user.id, version);
+    if (ifNoneMatchMatches(args.req.headers.get("if-none-match"), etag)) return notModified(etag);
+    return tagAnswer(await handler({ ...args, user }), etag);
   });
 }
 

@@ -80,7 +80,9 @@ const port = String(env.PORT);
 // server's old generation grow by hundreds of MB of garbage before collecting it, and glibc's
 // per-thread malloc arenas (libuv's thread pool) keep freed memory. Both are only defaults:
 // --max-old-space-size in NODE_OPTIONS, or MALLOC_ARENA_MAX, wins. (Smaller V8 semi-spaces,
-// --max-semi-space-size=4, save another ≈ 60 MB but cost the ingest and webhook paths CPU.)
+// NODE_OPTIONS=--max-semi-space-size=8, rest ≈ 60 MB lower after a busy run, but the
+// heart-rate backfill's ingest, which makes many short-lived objects, is then ≈ 20–60% slower
+// in our runs: not the default.)
 const nodeOptions = process.env.NODE_OPTIONS ?? "";
 const heapFlags = nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"];
 const child = spawn(process.execPath, [...heapFlags, server], {
@@ -88,6 +90,10 @@ const child = spawn(process.execPath, [...heapFlags, server], {
   stdio: "inherit",
   env: {
     MALLOC_ARENA_MAX: "2",
+    // glibc gives freed memory back (blocks of 128 kB and more are mapped on their own, and a
+    // free top of the heap is trimmed) instead of keeping what start-up's compiling used
+    MALLOC_MMAP_THRESHOLD_: "131072",
+    MALLOC_TRIM_THRESHOLD_: "131072",
     ...process.env,
     NODE_ENV: "production",
     PORT: port,

@@ -16,10 +16,12 @@ import {
   type MetricSeries,
   type SleepPeriodLike,
 } from "@/lib/metrics/series";
+import { encodePoints, encodeSeries, wireDecimals, type PointColumns, type SeriesColumns } from "@/lib/metrics/columns";
 import { compareTagged, correlationStrength, pearson, type Correlation, type GroupComparison } from "@/lib/metrics/stats";
 import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
 import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
 import { readSampleDays } from "@/lib/db/queries/time-series";
+import { readDataVersion } from "@/lib/db/queries/data-version";
 import { dayOffsets, getDayRecords, getTodayRecords, type DayRecords, type TodayRecords } from "@/lib/services/records";
 import {
   getDailyColumns,
@@ -108,6 +110,11 @@ export function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): Met
     return buildCategorySeries(metric, getMetricDayValues({ userId, metric, from: start, to }) as DayValue<string | null>[], from, to);
   }
   return buildNumericSeries(metric, numbers(getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to })), from, to);
+}
+
+/** One metric's chart series in the compact form the dashboard's route sends (lib/metrics/columns.ts). */
+export function getSeriesColumns(opts: RangeOptions & { metric: MetricDef }): SeriesColumns {
+  return encodeSeries(getMetricSeries(opts), wireDecimals(opts.metric));
 }
 
 export type MetricsOverview = {
@@ -214,6 +221,15 @@ export function getCorrelation(opts: RangeOptions & { x: MetricDef; y: MetricDef
   return { x: opts.x.id, y: opts.y.id, lag, from, to, points, correlation: correlation ? { ...correlation, strength: correlationStrength(correlation.r) } : null };
 }
 
+/** GET /api/correlations: the same answer with its points as columns. */
+export type CorrelationColumns = Omit<CorrelationResponse, "points"> & { points: PointColumns };
+
+/** The pair's answer in the compact form the dashboard's route sends. */
+export function getCorrelationColumns(opts: RangeOptions & { x: MetricDef; y: MetricDef; lag: 0 | 1 }): CorrelationColumns {
+  const c = getCorrelation(opts);
+  return { ...c, points: encodePoints(c.points, c.from) };
+}
+
 export type StrongestResponse = {
   from: string;
   to: string;
@@ -226,10 +242,32 @@ export type StrongestResponse = {
  * `include` narrows the metrics searched (a token's data kinds).
  */
 export function getStrongestCorrelations(opts: RangeOptions & { limit: number; include?: (m: MetricDef) => boolean }): StrongestResponse {
+  const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category" && (opts.include?.(m) ?? true));
+  const version = readDataVersion(opts.userId);
+  if (version === null) return rankStrongest(opts, metrics);
+  const key = `${opts.from}|${opts.to}|${opts.limit}|${metrics.map((m) => m.id).join(",")}`;
+  let memo = strongestMemo.get(opts.userId);
+  if (memo?.version !== version) strongestMemo.set(opts.userId, (memo = { version, answers: new Map() }));
+  const hit = memo.answers.get(key);
+  if (hit) return hit;
+  const answer = rankStrongest(opts, metrics);
+  if (memo.answers.size >= STRONGEST_MEMO_SIZE) memo.answers.delete(memo.answers.keys().next().value!);
+  memo.answers.set(key, answer);
+  return answer;
+}
+
+/**
+ * The strongest relationships are computed once per data version (lib/db/queries/data-version.ts)
+ * and range: every view of Correlations asks for them, and they only change when the data
+ * does. Per person, only the current version's answers are kept, a few ranges of them.
+ */
+const strongestMemo = new Map<string, { version: number; answers: Map<string, StrongestResponse> }>();
+const STRONGEST_MEMO_SIZE = 8;
+
+function rankStrongest(opts: RangeOptions & { limit: number }, metrics: readonly MetricDef[]): StrongestResponse {
   const { userId, from, to } = opts;
   // one extra day so lag-1 pairs can use the day after `to`
   const end = addDays(to, 1);
-  const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category" && (opts.include?.(m) ?? true));
   const values = getMetricValues({ userId, metrics, from, to: end });
   const series = metrics.map((m) => ({ metric: m, values: toDense(numbers(values.get(m.id) ?? []), from, end) }));
   // lag 0 must not use the extra day

@@ -100,13 +100,13 @@ export async function updateTag(opts: { userId: string; id: number | TagRef; nam
   if (opts.name !== undefined && (await tagNameTaken({ userId: opts.userId, name: opts.name, exceptId: id }))) {
     throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
   }
-  return updateTagFields({ id, name: opts.name, color: opts.color });
+  return updateTagFields({ userId: opts.userId, id, name: opts.name, color: opts.color });
 }
 
 export async function deleteTag(opts: { userId: string; id: number | TagRef }): Promise<void> {
   const id = ownId(opts.userId, opts.id);
   await ownTag(opts.userId, id);
-  await deleteTagById(id);
+  await deleteTagById({ userId: opts.userId, id });
 }
 
 /** The tag (if it is the person's, or one of their ring's) and the days it is on. */

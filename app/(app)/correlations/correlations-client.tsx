@@ -1,9 +1,10 @@
 "use client";
 import { useEffect, useMemo, useState } from "react";
-import { getMetric, numericMetricIdOr, type MetricDef } from "@/lib/metrics/catalog";
+import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
+import { CORRELATION_PRESETS, parseCorrelationsState, type CorrelationsInitial } from "@/components/dashboard/correlations-state";
 import { formatDay, todayIn } from "@/lib/metrics/days";
 import { displayScale, formatTick, type Units } from "@/lib/metrics/format";
-import { isRangePreset, resolveRange, type RangePreset } from "@/lib/metrics/ranges";
+import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
 import { LazyScatterPlot } from "@/components/charts/lazy";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import type { CorrelationResponse } from "@/lib/api/contract";
@@ -19,15 +20,14 @@ import { EmptyState, ErrorState, NoDataYet } from "@/components/ui/states";
 import { cn } from "@/components/ui/cn";
 
 const numeric = (m: MetricDef) => m.kind !== "category";
-const PRESETS: RangePreset[] = ["90d", "1y", "all", "custom"];
+const PRESETS = CORRELATION_PRESETS;
 
-export function CorrelationsClient({ initial }: { initial: { x: string | null; y: string | null; lag: string | null; range: string | null } }) {
-  const [x, setX] = useState(numericMetricIdOr(initial.x, "activity.steps"));
-  const [y, setY] = useState(numericMetricIdOr(initial.y, "sleep.score"));
-  const [lag, setLag] = useState<0 | 1>(initial.lag === "1" ? 1 : initial.lag === "0" ? 0 : 1);
-  const [range, setRange] = useState<{ range: RangePreset; from?: string; to?: string }>({
-    range: isRangePreset(initial.range) && PRESETS.includes(initial.range) ? initial.range : "1y",
-  });
+export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }) {
+  const [start] = useState(() => parseCorrelationsState(initial));
+  const [x, setX] = useState(start.x);
+  const [y, setY] = useState(start.y);
+  const [lag, setLag] = useState<0 | 1>(start.lag);
+  const [range, setRange] = useState<{ range: RangePreset; from?: string; to?: string }>({ range: start.range });
   const overview = useMetricsOverview();
   const units = useUnits();
   const r = overview.data ? resolveRange(range.range, overview.data, todayIn(), { from: range.from, to: range.to }) : null;

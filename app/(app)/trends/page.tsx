@@ -4,7 +4,8 @@ import { requireUser } from "@/lib/auth/session";
 import { getMetric } from "@/lib/metrics/catalog";
 import { todayIn } from "@/lib/metrics/days";
 import { resolveRange } from "@/lib/metrics/ranges";
-import { getMetricSeries, getMetricsOverview } from "@/lib/services/metrics";
+import { getMetricsOverview, getSeriesColumns } from "@/lib/services/metrics";
+import { decodeSeries } from "@/lib/metrics/columns";
 import { parseTrendsState } from "@/components/dashboard/trends-state";
 import { TrendsClient } from "@/app/(app)/trends/trends-client";
 import { queryKeys } from "@/lib/api/contract";
@@ -12,7 +13,7 @@ import { queryKeys } from "@/lib/api/contract";
 export const metadata: Metadata = { title: "Trends" };
 
 // Trends: any metrics over a range. The URL carries the view; the first panel's series is
-// prefetched here (same function as GET /api/metrics/:metric) so it draws without a round trip.
+// prefetched here (the same answer as GET /api/metrics/:metric, as the hook decodes it) so it draws without a round trip.
 export default async function TrendsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const state = parseTrendsState(await searchParams);
@@ -22,7 +23,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   qc.setQueryData(queryKeys.metricsOverview, overview);
   const first = state.metrics[0];
   if (first && overview.lastDay) {
-    qc.setQueryData(queryKeys.metricSeries(first, from, to), getMetricSeries({ userId: user.id, metric: getMetric(first), from, to }));
+    qc.setQueryData(queryKeys.metricSeries(first, from, to), decodeSeries(getSeriesColumns({ userId: user.id, metric: getMetric(first), from, to })));
   }
   return (
     <HydrationBoundary state={dehydrate(qc)}>

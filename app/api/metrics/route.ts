@@ -1,5 +1,5 @@
-import { withUser } from "@/lib/api/handler";
+import { withUserData } from "@/lib/api/handler";
 import { getMetricsOverview } from "@/lib/services/metrics";
 
 // GET /api/metrics – which days each collection covers (pickers, "all" ranges, calendar years)
-export const GET = withUser(async ({ user }) => Response.json(getMetricsOverview(user.id)));
+export const GET = withUserData(async ({ user }) => Response.json(getMetricsOverview(user.id)));

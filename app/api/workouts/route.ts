@@ -1,4 +1,4 @@
-import { withUser, parseQuery } from "@/lib/api/handler";
+import { parseQuery, withUserData } from "@/lib/api/handler";
 import { listWorkoutsQuerySchema, resolveDayRange } from "@/lib/api/schemas";
 import { json, type WorkoutsResponse } from "@/lib/api/contract";
 import { getMetricsOverview } from "@/lib/services/metrics";
@@ -7,7 +7,7 @@ import { listWorkouts } from "@/lib/services/records";
 // GET /api/workouts?from&to&activity&intensity – the workouts of a range (a missing end: the
 // person's first/last day with data, within the range cap), newest first, filtered, with the
 // weekly minutes and calories by activity and by intensity
-export const GET = withUser(async ({ user, searchParams }) => {
+export const GET = withUserData(async ({ user, searchParams }) => {
   const q = parseQuery(searchParams, listWorkoutsQuerySchema);
   const overview = getMetricsOverview(user.id);
   const today = new Date().toISOString().slice(0, 10);

@@ -4,6 +4,8 @@ import { drainBody } from "@/lib/api/body";
 import type { RouteContext } from "@/lib/api/handler";
 import { requireApiToken, type TokenPrincipal } from "@/lib/auth/api-tokens";
 import { apiRateLimiter } from "@/lib/api/v1/limiter";
+import { etagFor, ifNoneMatchMatches, notModified, tagAnswer } from "@/lib/api/conditional";
+import { readDataVersion } from "@/lib/db/queries/data-version";
 
 // The wrapper of the read API (/api/v1) and the MCP endpoint: a personal access token in
 // `Authorization: Bearer` (never a cookie), the token's rate limit, the error envelope.
@@ -41,7 +43,8 @@ export function withToken<P = Record<string, string>>(handler: (args: TokenHandl
       const { token, remaining } = authenticateRequest(req);
       const params = ctx?.params ? await ctx.params : ({} as P);
       const res = await handler({ req, params, searchParams: new URL(req.url).searchParams, token });
-      res.headers.set("cache-control", "no-store");
+      // a tagged answer (withTokenData) may be revalidated; anything else is not kept
+      if (!res.headers.has("etag")) res.headers.set("cache-control", "no-store");
       res.headers.set("x-ratelimit-limit", String(apiRateLimiter().limit));
       res.headers.set("x-ratelimit-remaining", String(remaining));
       return res;
@@ -49,6 +52,22 @@ export function withToken<P = Record<string, string>>(handler: (args: TokenHandl
       return tokenErrorResponse(err);
     }
   };
+}
+
+/**
+ * Like withToken, for a read of the person's data: conditional (lib/api/conditional.ts), like
+ * the dashboard's data routes. The tag covers the token's data kinds (they shape the answer);
+ * a matching If-None-Match gets 304 before anything is read (it still counts against the
+ * token's rate limit).
+ */
+export function withTokenData<P = Record<string, string>>(handler: (args: TokenHandlerArgs<P>) => Promise<Response>) {
+  return withToken<P>(async (args) => {
+    const version = readDataVersion(args.token.userId);
+    if (version === null) return handler(args);
+    const etag = etagFor(args.req, args.token.userId, version, [...args.token.kinds].sort().join(","));
+    if (ifNoneMatchMatches(args.req.headers.get("if-none-match"), etag)) return notModified(etag);
+    return tagAnswer(await handler(args), etag);
+  });
 }
 
 /** A handler that answers 405 in the envelope, whoever asks (a body, if any, is dropped unread). */

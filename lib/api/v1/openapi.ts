@@ -221,7 +221,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         `Read-only access to one person's ring data on this Ringside, with a personal access token (Settings → API) in \`Authorization: Bearer\`. ` +
         `A token reads its owner's data only, and only the data kinds chosen for it (${DATA_KINDS.join(", ")}). ` +
         `Day ranges: \`from\` and \`to\` are days (YYYY-MM-DD), at most ${MAX_RANGE_DAYS} days apart; a missing end takes the route's default. ` +
-        `Writes answer 405. Every refusal is \`{error:{code,message}}\`.`,
+        `Writes answer 405. Every refusal is \`{error:{code,message}}\`. ` +
+        `Reads of data (all but the sync status) carry an \`ETag\` that changes whenever the person's data does (a sync, an import, a note, a delete): ` +
+        `send it back in \`If-None-Match\` and an unchanged answer comes as \`304 Not Modified\` with no body.`,
     },
     security: [{ bearerToken: [] }],
     paths,

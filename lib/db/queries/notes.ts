@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { dataVersionBump } from "@/lib/db/queries/data-version";
 
 // The person's own notes and tags on days. A day has at most one free-text note and any
 // number of tags; tags are reusable by name (stored lower-case, unique per person).
@@ -74,6 +75,7 @@ export async function setDayNote(opts: { userId: string; day: string; text: stri
     if (missing.length) {
       await tx.dayTag.createMany({ data: missing.map((tagId) => ({ userId: opts.userId, day: opts.day, tagId })) });
     }
+    await dataVersionBump(tx, opts.userId);
   });
   return getDayNote({ userId: opts.userId, day: opts.day });
 }
@@ -104,21 +106,24 @@ export async function tagNameTaken(opts: { userId: string; name: string; exceptI
 }
 
 export async function insertTag(opts: { userId: string; name: string; color?: string | null }): Promise<TagSummary> {
-  const t = await db.tag.create({ data: { userId: opts.userId, name: opts.name, color: opts.color ?? null } });
+  const [t] = await db.$transaction([db.tag.create({ data: { userId: opts.userId, name: opts.name, color: opts.color ?? null } }), dataVersionBump(db, opts.userId)]);
   return { id: t.id, name: t.name, color: t.color, days: 0 };
 }
 
-export async function updateTagFields(opts: { id: number; name?: string; color?: string | null }): Promise<TagSummary> {
-  const t = await db.tag.update({
-    where: { id: opts.id },
-    data: { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.color !== undefined ? { color: opts.color } : {}) },
-    select: { id: true, name: true, color: true, _count: { select: { days: true } } },
-  });
+export async function updateTagFields(opts: { userId: string; id: number; name?: string; color?: string | null }): Promise<TagSummary> {
+  const [t] = await db.$transaction([
+    db.tag.update({
+      where: { id: opts.id, userId: opts.userId },
+      data: { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.color !== undefined ? { color: opts.color } : {}) },
+      select: { id: true, name: true, color: true, _count: { select: { days: true } } },
+    }),
+    dataVersionBump(db, opts.userId),
+  ]);
   return { id: t.id, name: t.name, color: t.color, days: t._count.days };
 }
 
-export async function deleteTagById(id: number): Promise<void> {
-  await db.tag.delete({ where: { id } });
+export async function deleteTagById(opts: { userId: string; id: number }): Promise<void> {
+  await db.$transaction([db.tag.delete({ where: { id: opts.id, userId: opts.userId } }), dataVersionBump(db, opts.userId)]);
 }
 
 /** The days a tag is on, oldest first. */

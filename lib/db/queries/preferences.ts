@@ -15,5 +15,6 @@ export async function findPreferences(userId: string): Promise<Preferences | nul
 }
 
 export async function updatePreferences(userId: string, patch: Partial<Preferences>): Promise<void> {
-  await db.user.update({ where: { id: userId }, data: patch });
+  // units change the answers' numbers: the same bump as a data change
+  await db.user.update({ where: { id: userId }, data: { ...patch, dataVersion: { increment: 1 } } });
 }

@@ -3,6 +3,7 @@ import type { Statement } from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { ident, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
+import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
 // The ring data tables (one per resource of lib/resources) written by the sync engine. Bulk
 // writes use prepared better-sqlite3 statements, one transaction per page: this is the hot path
@@ -98,6 +99,8 @@ export function ingestDocuments(opts: IngestOptions): number {
         st.insertRejected.run(opts.userId, opts.collection, r.documentId, r.day, r.raw.slice(0, 65_536), r.error, now);
       }
     }
+    // an unchanged page (every document the same as stored) changes no answer
+    if (changed > 0) bumpDataVersion(opts.userId);
     opts.inTransaction?.();
     return changed;
   });
@@ -118,18 +121,26 @@ export function deleteMissingDocuments(opts: {
 }): number {
   const { table, conflict } = RING_TABLES[opts.collection];
   const db = rawDb();
-  if (!opts.window) {
-    return db.prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`).run(opts.userId, JSON.stringify(opts.seenKeys)).changes;
-  }
-  return db
-    .prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`)
-    .run(opts.userId, opts.window.fromDay, opts.window.toDay, JSON.stringify(opts.seenKeys)).changes;
+  return db.transaction(() => {
+    const deleted = !opts.window
+      ? db.prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`).run(opts.userId, JSON.stringify(opts.seenKeys)).changes
+      : db
+          .prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`)
+          .run(opts.userId, opts.window.fromDay, opts.window.toDay, JSON.stringify(opts.seenKeys)).changes;
+    if (deleted > 0) bumpDataVersion(opts.userId);
+    return deleted;
+  })();
 }
 
 /** Deletes one document by its id (a webhook delete event). */
 export function deleteDocumentById(collection: RingCollection, userId: string, documentId: string): number {
   const { table } = RING_TABLES[collection];
-  return rawDb().prepare(`DELETE FROM "${table}" WHERE userId = ? AND documentId = ?`).run(userId, documentId).changes;
+  const db = rawDb();
+  return db.transaction(() => {
+    const deleted = db.prepare(`DELETE FROM "${table}" WHERE userId = ? AND documentId = ?`).run(userId, documentId).changes;
+    if (deleted > 0) bumpDataVersion(userId);
+    return deleted;
+  })();
 }
 
 const summaryStatements = new WeakMap<object, Map<RingCollection, Statement>>();
@@ -163,6 +174,8 @@ export function deleteAllRingDocuments(userId?: string): void {
       if (userId === undefined) db.prepare(`DELETE FROM "${table}"`).run();
       else db.prepare(`DELETE FROM "${table}" WHERE userId = ?`).run(userId);
     }
+    if (userId === undefined) bumpEveryDataVersion();
+    else bumpDataVersion(userId);
   })();
 }
 
@@ -173,7 +186,13 @@ export type SnapshotRow = Record<string, CellValue> & { userId: string; ringUser
 export function upsertPersonalInfo(row: SnapshotRow): void {
   const { table, columns } = getResource("personal_info");
   const sql = upsertSql({ table, columns: ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"], conflict: ["userId"] });
-  rawDb().prepare(sql).run({ ...row, syncedAt: toDbTime(new Date()) });
+  const db = rawDb();
+  db.transaction(() => {
+    const before = db.prepare(`SELECT raw FROM ${ident(table)} WHERE userId = ?`).pluck().get(row.userId) as string | undefined;
+    db.prepare(sql).run({ ...row, syncedAt: toDbTime(new Date()) });
+    // the same snapshot again (each sync takes one) changes no answer
+    if (before !== row.raw) bumpDataVersion(row.userId);
+  })();
 }
 
 /** When the personal_info snapshot was last taken. */

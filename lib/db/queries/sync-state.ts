@@ -2,6 +2,7 @@ import "server-only";
 import type { Statement } from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { toDbTime } from "@/lib/db/dialect";
+import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
 // SyncState: one row per person and collection (backfill checkpoint, freshness, sharing).
 
@@ -80,6 +81,8 @@ export function listSyncStates(userId: string): SyncStateRow[] {
 const statementCache = new Map<string, string>();
 const preparedUpdates = new WeakMap<object, Map<string, Statement>>();
 
+const NEWEST_SQL = `SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`;
+
 /** Updates some fields of one row (created when missing). Runs inside an open transaction too. */
 export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): void {
   const keys = Object.keys(patch).filter((k) => PATCHABLE.has(k)).sort();
@@ -107,7 +110,12 @@ export function updateSyncState(userId: string, collection: string, patch: SyncS
   if (!prepared) preparedUpdates.set(db, (prepared = new Map()));
   let stmt = prepared.get(sql);
   if (!stmt) prepared.set(sql, (stmt = db.prepare(sql)));
+  // the calendar's "not yet synced" reads newestDay: a new one changes answers
+  let readNewest = prepared.get(NEWEST_SQL);
+  if (!readNewest) prepared.set(NEWEST_SQL, (readNewest = db.prepare(NEWEST_SQL).pluck()));
+  const newestBefore = "newestDay" in patch ? (readNewest.get(userId, collection) as string | null | undefined) : undefined;
   stmt.run(params);
+  if ("newestDay" in patch && (newestBefore ?? null) !== (patch.newestDay ?? null)) bumpDataVersion(userId);
 }
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */
@@ -119,8 +127,13 @@ export function clearSharingStates(userId: string): void {
 
 /** Forgets a person's sync progress (the next run backfills from scratch). */
 export function deleteSyncStates(userId?: string): void {
-  if (userId === undefined) rawDb().prepare(`DELETE FROM sync_state`).run();
-  else rawDb().prepare(`DELETE FROM sync_state WHERE userId = ?`).run(userId);
+  if (userId === undefined) {
+    rawDb().prepare(`DELETE FROM sync_state`).run();
+    bumpEveryDataVersion();
+  } else {
+    rawDb().prepare(`DELETE FROM sync_state WHERE userId = ?`).run(userId);
+    bumpDataVersion(userId);
+  }
 }
 
 export type ConnectedRingUser = {

@@ -5,6 +5,7 @@ import { ident, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
 import type { RejectedInput } from "@/lib/db/queries/ring-documents";
+import { bumpDataVersion } from "@/lib/db/queries/data-version";
 
 // The time-series tables (heart rate, ring battery): one row per person and UTC day, the day's
 // samples packed (lib/db/sample-codec.ts). A page of samples is merged into the days it
@@ -24,19 +25,23 @@ function stmt(sql: string): Database.Statement {
 
 const t = (c: SeriesCollection) => ident(tableOf(c));
 
-function upsertDay(collection: SeriesCollection, userId: string, day: string, samples: readonly Sample[], syncedAt: string): void {
+/** Writes a day's samples; true when they differ from what was stored (the data version moves then). */
+function upsertDay(collection: SeriesCollection, userId: string, day: string, samples: readonly Sample[], syncedAt: string, stored: Buffer | null): boolean {
+  const packed = encodeDay(sampleSpecOf(collection), day, samples);
   stmt(upsertSql({ table: tableOf(collection), columns: ["userId", "day", "count", "samples", "syncedAt"], conflict: ["userId", "day"] })).run({
     userId,
     day,
     count: samples.length,
-    samples: encodeDay(sampleSpecOf(collection), day, samples),
+    samples: packed,
     syncedAt,
   });
+  return !stored || !stored.equals(packed);
 }
 
-function storedDay(collection: SeriesCollection, userId: string, day: string): Sample[] {
+/** The day's stored samples, packed (null when the day has none). */
+function storedBlob(collection: SeriesCollection, userId: string, day: string): Buffer | null {
   const row = stmt(`SELECT samples FROM ${t(collection)} WHERE userId = ? AND day = ?`).get(userId, day) as { samples: Buffer } | undefined;
-  return row ? decodeDay(sampleSpecOf(collection), day, row.samples) : [];
+  return row?.samples ?? null;
 }
 
 function insertRejected(userId: string, collection: SeriesCollection, rejected: readonly RejectedInput[]): void {
@@ -63,12 +68,16 @@ export function mergeSampleDays(opts: {
   return rawDb()
     .transaction(() => {
       let stored = 0;
+      let changed = false;
       for (const [day, samples] of opts.days) {
-        const merged = mergeSamples(spec, storedDay(opts.collection, opts.userId, day), samples);
-        upsertDay(opts.collection, opts.userId, day, merged, syncedAt);
+        const before = storedBlob(opts.collection, opts.userId, day);
+        const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
+        if (upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
         stored += merged.length;
       }
       insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
+      // samples the store had already (a re-read window) change no answer
+      if (changed) bumpDataVersion(opts.userId);
       opts.inTransaction?.();
       return stored;
     })
@@ -86,18 +95,21 @@ export function replaceSampleDays(opts: { collection: SeriesCollection; userId: 
   return rawDb()
     .transaction(() => {
       let removed = 0;
+      let changed = false;
       const rows = stmt(`SELECT day, count FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ?`).all(opts.userId, opts.fromDay, opts.toDay) as Array<{ day: string; count: number }>;
       for (const r of rows) {
         const fresh = opts.days.get(r.day);
         if (!fresh || fresh.length === 0) {
           stmt(`DELETE FROM ${t(opts.collection)} WHERE userId = ? AND day = ?`).run(opts.userId, r.day);
           removed += r.count;
+          changed = true;
         } else removed += Math.max(0, r.count - fresh.length);
       }
       for (const [day, samples] of opts.days) {
         if (day < opts.fromDay || day > opts.toDay || samples.length === 0) continue;
-        upsertDay(opts.collection, opts.userId, day, mergeSamples(spec, [], samples), syncedAt);
+        if (upsertDay(opts.collection, opts.userId, day, mergeSamples(spec, [], samples), syncedAt, storedBlob(opts.collection, opts.userId, day))) changed = true;
       }
+      if (changed) bumpDataVersion(opts.userId);
       return removed;
     })
     .immediate();

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { consumeInvite } from "@/lib/db/queries/invites";
 import { ident } from "@/lib/db/dialect";
+import { dataVersionBump } from "@/lib/db/queries/data-version";
 import { RESOURCES } from "@/lib/resources";
 
 /** People of this Ringside: the owner (first to connect) and invited members. */
@@ -119,11 +120,13 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
     // alert history (messages may carry values); the person's rules and channels are settings and stay
     db.alertDelivery.deleteMany(where),
     db.alertEpisode.deleteMany(where),
+    // last, and counted nowhere: every answer about the person changes
+    dataVersionBump(db, userId),
   ]);
   const names = [...ringTables, "rejected_document", "sync_state", "job", "day_tag", "tag", "day_note", "webhook_event", "alert_delivery", "alert_episode"];
   return Object.fromEntries(names.map((n, i) => {
     const r = results[i];
-    return [n, typeof r === "number" ? r : (r?.count ?? 0)];
+    return [n, typeof r === "number" ? r : r && "count" in r ? r.count : 0];
   }));
 }
 

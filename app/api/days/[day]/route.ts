@@ -1,4 +1,4 @@
-import { withUser } from "@/lib/api/handler";
+import { withUserData } from "@/lib/api/handler";
 import { getDayParamsSchema } from "@/lib/api/schemas";
 import { getDayDetail } from "@/lib/services/metrics";
 import { getNote } from "@/lib/services/tags";
@@ -7,7 +7,7 @@ import { getNote } from "@/lib/services/tags";
 // heart-rate/HRV curves, the activity class timeline, the ring's other records of the day (its
 // heart rate, workouts, sessions, the ring app's tags, bedtime guidance, rest mode), and the
 // person's note and tags
-export const GET = withUser<{ day: string }>(async ({ user, params }) => {
+export const GET = withUserData<{ day: string }>(async ({ user, params }) => {
   const { day } = getDayParamsSchema.parse(params);
   const note = await getNote({ userId: user.id, day });
   return Response.json({ ...getDayDetail(user.id, day), note });

@@ -1,10 +1,10 @@
-import { withUser, parseQuery } from "@/lib/api/handler";
+import { parseQuery, withUserData } from "@/lib/api/handler";
 import { getTodayQuerySchema } from "@/lib/api/schemas";
 import { getTodaySummary } from "@/lib/services/metrics";
 
 // GET /api/days/latest?day – the Today page: the newest day of each collection against the
 // 7 days before it and its 90-day baseline (optionally as of an earlier day)
-export const GET = withUser(async ({ user, searchParams }) => {
+export const GET = withUserData(async ({ user, searchParams }) => {
   const { day } = parseQuery(searchParams, getTodayQuerySchema);
   return Response.json(getTodaySummary(user.id, day));
 });

@@ -1,10 +1,10 @@
-import { withUser, parseJsonBody } from "@/lib/api/handler";
+import { withUser, parseJsonBody, withUserData } from "@/lib/api/handler";
 import { getDayParamsSchema, putDayNoteBodySchema } from "@/lib/api/schemas";
 import { setDayNote } from "@/lib/db/queries/notes";
 import { getNote } from "@/lib/services/tags";
 
 // GET /api/notes/:day – one day's note and tags
-export const GET = withUser<{ day: string }>(async ({ user, params }) => {
+export const GET = withUserData<{ day: string }>(async ({ user, params }) => {
   const { day } = getDayParamsSchema.parse(params);
   return Response.json(await getNote({ userId: user.id, day }));
 });

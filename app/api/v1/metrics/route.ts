@@ -1,8 +1,8 @@
-import { READ_ONLY, withToken } from "@/lib/api/v1/handler";
+import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { json, type ApiCatalogResponse } from "@/lib/api/contract";
 import { readCatalog } from "@/lib/services/api-read";
 
 // GET /api/v1/metrics – every metric (label, unit, group, direction; readable by this token or
 // not), the data kinds, and which days each readable collection covers
-export const GET = withToken(async ({ token }) => json<ApiCatalogResponse>(readCatalog(token)));
+export const GET = withTokenData(async ({ token }) => json<ApiCatalogResponse>(readCatalog(token)));
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

@@ -1,7 +1,7 @@
-import { READ_ONLY, withToken } from "@/lib/api/v1/handler";
+import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { json, type TagsResponse } from "@/lib/api/contract";
 import { readTags } from "@/lib/services/api-read";
 
 // GET /api/v1/tags – the person's tags with the number of days each is on
-export const GET = withToken(async ({ token }) => json<TagsResponse>(await readTags(token)));
+export const GET = withTokenData(async ({ token }) => json<TagsResponse>(await readTags(token)));
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

@@ -1,11 +1,11 @@
-import { READ_ONLY, withToken } from "@/lib/api/v1/handler";
+import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { getDayParamsSchema } from "@/lib/api/schemas";
 import { json, type ApiDayResponse } from "@/lib/api/contract";
 import { readDay } from "@/lib/services/api-read";
 
 // GET /api/v1/days/:day – one day's documents, its sleep periods (hypnogram, heart rate, HRV),
 // the activity timeline and the note with its tags
-export const GET = withToken<{ day: string }>(async ({ token, params }) => {
+export const GET = withTokenData<{ day: string }>(async ({ token, params }) => {
   const { day } = getDayParamsSchema.parse(params);
   return json<ApiDayResponse>(await readDay(token, day));
 });

@@ -1,12 +1,12 @@
 import { parseQuery } from "@/lib/api/handler";
-import { READ_ONLY, withToken } from "@/lib/api/v1/handler";
+import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { tagComparisonQuerySchema, tagIdParamsSchema } from "@/lib/api/schemas";
 import { json, type TagComparisonResponse } from "@/lib/api/contract";
 import { readTagComparison } from "@/lib/services/api-read";
 
 // GET /api/v1/tags/:id/comparison?metric&lag&from&to – a metric on days with the tag against
 // days without it (lag 1: the day after each day), with n and the difference
-export const GET = withToken<{ id: string }>(async ({ token, params, searchParams }) => {
+export const GET = withTokenData<{ id: string }>(async ({ token, params, searchParams }) => {
   const { id } = tagIdParamsSchema.parse(params);
   const q = parseQuery(searchParams, tagComparisonQuerySchema);
   return json<TagComparisonResponse>(await readTagComparison(token, id, q));
