@@ -1,3 +1,4 @@
+import { SettingsSection } from "@/components/settings/settings-section";
 import { format } from "date-fns";
 import type { ApiTokenSummary, CreateApiTokenState, FormAction } from "@/lib/api/contract";
 import type { DataKind } from "@/lib/auth/api-scopes";
@@ -20,25 +21,16 @@ export function ApiSection({
 }) {
   const labelOf = new Map(kinds.map((k) => [k.kind, k.label]));
   return (
-    <section
-      id="api"
-      aria-labelledby="api-heading"
-      data-testid="api-section"
-      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
-    >
-      <div>
-        <h2 id="api-heading" className="text-lg font-semibold">
-          API
-        </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+    <SettingsSection id="api" name="api" title="API"
+      description={<>
           Personal access tokens let your own tools read your data: a Home Assistant sensor, a notebook, or an AI assistant through Ringside&apos;s MCP
           server. A token reads only your data and only the kinds you choose, never writes, and stops working when you revoke it. The API is described at{" "}
           <a className="underline" href="/api/v1/openapi.json">
             /api/v1/openapi.json
           </a>
           ; the MCP server is at <code className="text-xs">{origin}/api/mcp</code>.
-        </p>
-      </div>
+        </>}
+    >
 
       <ApiTokenCreateForm action={createToken} kinds={kinds} origin={origin} nameMax={API_TOKEN_NAME_MAX} />
 
@@ -76,6 +68,6 @@ export function ApiSection({
           </ul>
         )}
       </div>
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,3 +1,4 @@
+import { SettingsSection } from "@/components/settings/settings-section";
 import { format } from "date-fns";
 import type { CreateInviteState, FormAction } from "@/lib/api/contract";
 import type { PendingInvite } from "@/lib/db/queries/invites";
@@ -21,19 +22,11 @@ export function HouseholdSection({
   revokeInvite: FormAction;
 }) {
   return (
-    <section
-      aria-labelledby="household-heading"
-      data-testid="household-section"
-      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
-    >
-      <div>
-        <h2 id="household-heading" className="text-lg font-semibold">
-          Household
-        </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+    <SettingsSection name="household" title="Household"
+      description={<>
           Others can join this Ringside with their own ring. Each person sees only their own data.
-        </p>
-      </div>
+        </>}
+    >
 
       <InviteCreateForm action={createInviteLink} />
 
@@ -77,6 +70,6 @@ export function HouseholdSection({
           ))}
         </ul>
       </div>
-    </section>
+    </SettingsSection>
   );
 }

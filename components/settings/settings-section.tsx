@@ -1,0 +1,21 @@
+import type { ReactNode } from "react";
+
+/** One section of the Settings page: its card, heading and short explanation. */
+export function SettingsSection({ id, name, title, description, children }: { id?: string; name: string; title: string; description: ReactNode; children: ReactNode }) {
+  return (
+    <section
+      id={id}
+      aria-labelledby={`${name}-heading`}
+      data-testid={`${name}-section`}
+      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
+    >
+      <div>
+        <h2 id={`${name}-heading`} className="text-lg font-semibold">
+          {title}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
+      </div>
+      {children}
+    </section>
+  );
+}
