@@ -244,7 +244,8 @@ const ROUTES: Record<string, RouteCase> = {
   },
   "DELETE /api/notes/[day]": { kind: "user", path: () => `/api/notes/${day}`, badPath: dayPath("/api/notes/"), mutates: true },
   "GET /api/notes": { kind: "user", path: () => "/api/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
-  "POST /api/sync": { kind: "user", path: () => "/api/sync" },
+  // A valid request starts a sync, whose writes land after this case's own check.
+  "POST /api/sync": { kind: "user", path: () => "/api/sync", mutates: true },
   "GET /api/sync/settings": { kind: "user", path: () => "/api/sync/settings" },
   "PATCH /api/sync/settings": {
     kind: "user",
