@@ -60,6 +60,8 @@ const serverSchema = z.object({
   SYNC_POLL_MINUTES: opt(intIn(1, 1440)),
   SYNC_TRAILING_DAYS: opt(intIn(1, 90)),
   SYNC_DISABLED: opt(bool),
+  // What this process does: serve requests (web), run the background work (worker), or both (all).
+  ROLE: opt(z.enum(["web", "worker", "all"], { message: 'must be "web", "worker" or "all"' })),
   BACKUP_DIR: opt(z.string().min(1)),
   BACKUP_KEEP: opt(intIn(1, 3650)),
   BACKUP_HOUR: opt(intIn(-1, 23)),
@@ -139,6 +141,12 @@ export function parseEnv(source) {
     SYNC_POLL_MINUTES: e.SYNC_POLL_MINUTES ?? 60,
     SYNC_TRAILING_DAYS: e.SYNC_TRAILING_DAYS ?? 10,
     SYNC_DISABLED: e.SYNC_DISABLED ?? false,
+    /**
+     * "all" (the default): this process serves requests and runs the background work. "web": it
+     * serves requests only (jobs it queues wait for a worker). "worker": it runs the scheduler,
+     * alerts and the daily backup; keep it out of the load balancer.
+     */
+    ROLE: /** @type {"web" | "worker" | "all"} */ (e.ROLE ?? "all"),
     BACKUP_DIR: e.BACKUP_DIR ?? `${dataDir.replace(/\/+$/, "")}/backups`,
     BACKUP_KEEP: e.BACKUP_KEEP ?? 14,
     BACKUP_HOUR: e.BACKUP_HOUR ?? 3,

@@ -5,12 +5,17 @@ import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { sqliteFile } from "@/lib/db/sqlite.mjs";
 import { backupDatabase, pruneBackups } from "@/lib/db/backup.mjs";
+import { claimLease } from "@/lib/db/queries/app-settings";
 
 // The daily backup: once a day, in the hour BACKUP_HOUR (server time), an online backup
 // into BACKUP_DIR named ringside-daily-<stamp>.db, keeping the newest BACKUP_KEEP. Started
-// with the rest of the background work at server start (lib/server/background.ts).
+// with the rest of the background work at server start (lib/server/background.ts). Several
+// processes on one database take turns through a lease: one of them takes the day's backup.
 
 const CHECK_EVERY_MS = 5 * 60_000;
+/** How long a process holds the backup lease: longer than a backup of a large file takes. */
+const BACKUP_LEASE_MS = 30 * 60_000;
+const PROCESS_ID = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
 /** UTC stamp prefix (YYYYMMDD) of the daily backups taken on the given local day. */
 function hasBackupForDay(dir: string, now: Date): boolean {
@@ -24,6 +29,7 @@ export async function runDailyBackupIfDue(now = new Date(), opts = { hour: env.B
   if (opts.hour < 0 || now.getHours() < opts.hour) return null;
   const dir = path.resolve(opts.dir);
   if (hasBackupForDay(dir, now)) return null;
+  if (!claimLease("daily-backup", PROCESS_ID, BACKUP_LEASE_MS, now.getTime())) return null;
   const file = await backupDatabase(sqliteFile(env.DATABASE_URL), dir, "daily");
   const pruned = pruneBackups(dir, opts.keep, "daily");
   logger.info({ backup: path.basename(file), pruned: pruned.length }, "daily backup taken");

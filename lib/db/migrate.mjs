@@ -60,7 +60,8 @@ export function pendingMigrations(file, migrationsDir) {
 }
 
 /**
- * Applies every pending migration, each in its own transaction. Returns the names applied.
+ * Applies every pending migration, each in its own write transaction; one that another process
+ * applied meanwhile is skipped. Returns the names this call applied.
  * @param {string} file
  * @param {string} migrationsDir
  */
@@ -74,14 +75,24 @@ export function applyPendingMigrations(file, migrationsDir) {
       `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)
        VALUES (?, ?, ?, ?, NULL, NULL, ?, 1)`,
     );
+    const recorded = db.prepare("SELECT 1 FROM _prisma_migrations WHERE migration_name = ? AND finished_at IS NOT NULL AND rolled_back_at IS NULL");
+    /** @type {string[]} */
+    const applied = [];
     for (const m of pending) {
       const started = new Date().toISOString();
-      db.transaction(() => {
-        db.exec(m.sql);
-        insert.run(crypto.randomUUID(), m.checksum, new Date().toISOString(), m.name, started);
-      })();
+      // Under the write lock (IMMEDIATE), looked at again: another process starting at the same
+      // time (ROLE=web beside ROLE=worker) may have applied it meanwhile.
+      const ran = db
+        .transaction(() => {
+          if (recorded.get(m.name)) return false;
+          db.exec(m.sql);
+          insert.run(crypto.randomUUID(), m.checksum, new Date().toISOString(), m.name, started);
+          return true;
+        })
+        .immediate();
+      if (ran) applied.push(m.name);
     }
-    return pending.map((m) => m.name);
+    return applied;
   } finally {
     db.close();
   }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -42,4 +43,49 @@ describe("lib/db/migrate.mjs (migrations applied by npm start)", () => {
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'b'").get()).toBeUndefined();
     db.close();
   });
+
+  it("two processes starting at once on one file: every migration applied once, both start", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ringside-mig-")), "ringside.db");
+    // The file exists (WAL) and this test holds its write lock while both processes find every
+    // migration pending and then wait for the lock: released, they apply at the same time.
+    const holder = new Database(file);
+    holder.pragma("journal_mode = WAL");
+    holder.exec("BEGIN IMMEDIATE");
+    const script = `import { applyPendingMigrations, pendingMigrations } from ${JSON.stringify(path.resolve("lib/db/migrate.mjs"))};
+      const file = ${JSON.stringify(file)}, dir = ${JSON.stringify(migrationsDir)};
+      process.stdout.write(pendingMigrations(file, dir).length + " pending\\n");
+      process.stdout.write(JSON.stringify(applyPendingMigrations(file, dir)) + "\\n");`;
+    const ready: Array<Promise<void>> = [];
+    const run = () =>
+      new Promise<{ code: number | null; applied: string[]; err: string }>((resolve) => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        let err = "";
+        ready.push(
+          new Promise((r) =>
+            child.stdout.on("data", (b: Buffer) => {
+              out += b.toString();
+              if (out.includes("pending")) r();
+            }),
+          ),
+        );
+        child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+        child.on("exit", (code) => resolve({ code, applied: out.includes("[") ? (JSON.parse(out.slice(out.indexOf("["))) as string[]) : [], err }));
+      });
+    const both = Promise.all([run(), run()]);
+    await Promise.all(ready);
+    // Both have found the migrations pending; give them the moment to reach the lock.
+    await new Promise((r) => setTimeout(r, 300));
+    holder.exec("COMMIT");
+    holder.close();
+    const [a, b] = await both;
+    expect([a.code, b.code, a.err + b.err]).toEqual([0, 0, ""]);
+    const all = readMigrations(migrationsDir).map((m) => m.name);
+    expect([...a.applied, ...b.applied].sort()).toEqual([...all].sort());
+    const db = new Database(file, { readonly: true });
+    const names = (db.prepare("SELECT migration_name FROM _prisma_migrations").all() as Array<{ migration_name: string }>).map((r) => r.migration_name);
+    db.close();
+    expect(names.sort()).toEqual([...all].sort());
+  });
 });
+

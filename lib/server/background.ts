@@ -12,19 +12,34 @@ import { startAlertWorker } from "@/lib/alerts/service";
 // - the alert worker (rules after each person's sync, digests on their schedule, deliveries);
 // - the daily backup;
 // - the first owner's setup code, printed in the log while the instance has no owner.
-// Tests never come here: each starts what it exercises (a Scheduler of its own, runDailyBackupIfDue).
+// ROLE decides which of them this process runs (backgroundPlan). Tests never come here: each
+// starts what it exercises (a Scheduler of its own, runDailyBackupIfDue).
 
 const STARTED = Symbol.for("ringside.backgroundStarted");
 const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
+
+/** The background work a process with this role and these settings runs. */
+export function backgroundPlan(opts: { role: "web" | "worker" | "all"; syncDisabled: boolean }) {
+  const works = opts.role !== "web";
+  return {
+    // Alerts are evaluated after each person's sync; SYNC_DISABLED stops both.
+    sync: works && !opts.syncDisabled,
+    dailyBackup: works,
+    // The setup code is for the person signing in, through a process that serves pages.
+    setupCode: opts.role !== "worker",
+    // A worker beside web processes picks up the jobs they queue (they cannot wake it).
+    idleMs: opts.role === "worker" ? 2_000 : undefined,
+  };
+}
 
 export async function startBackgroundWork(): Promise<void> {
   // `next build` loads the server code to collect pages: nothing runs then.
   if (flags[STARTED] || process.env.NEXT_PHASE === "phase-production-build") return;
   flags[STARTED] = true;
-  // Alerts are evaluated after each person's sync; SYNC_DISABLED stops both.
-  const alerts = env.SYNC_DISABLED ? null : startAlertWorker();
-  const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId) }) : null;
-  const backups = startDailyBackups();
-  logger.info({ scheduler: Boolean(scheduler), alerts: Boolean(alerts), dailyBackup: backups }, "background work started");
-  await announceSetupCode();
+  const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED });
+  const alerts = plan.sync ? startAlertWorker() : null;
+  const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId), idleMs: plan.idleMs }) : null;
+  const backups = plan.dailyBackup && startDailyBackups();
+  logger.info({ role: env.ROLE, scheduler: Boolean(scheduler), alerts: Boolean(alerts), dailyBackup: backups }, "background work started");
+  if (plan.setupCode) await announceSetupCode();
 }

@@ -256,7 +256,7 @@ export class Scheduler {
 const globalForScheduler = globalThis as unknown as { ringsideScheduler?: Scheduler };
 
 /** Starts the process's scheduler (at server start only; idempotent). */
-export function startScheduler(opts: Pick<SchedulerOptions, "onSynced"> = {}): Scheduler {
+export function startScheduler(opts: Pick<SchedulerOptions, "onSynced" | "idleMs"> = {}): Scheduler {
   if (!globalForScheduler.ringsideScheduler) {
     globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine(), opts);
     globalForScheduler.ringsideScheduler.start();

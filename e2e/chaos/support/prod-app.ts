@@ -54,8 +54,10 @@ export type ProdAppOptions = {
   name: string;
   /** over the suite's settings; undefined removes one */
   env?: Record<string, string | undefined>;
-  /** keep an existing data directory (a restored backup) */
+  /** keep an existing data directory (a restored backup, or a second process on the same file) */
   keepData?: boolean;
+  /** another port than the suite's (a second process beside the first; its log is app-<name>-<port>.log) */
+  port?: number;
 };
 
 export type ProdApp = {
@@ -213,16 +215,18 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
   if (!opts.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
   const dbFile = path.join(dataDir, "ringside.db");
-  const logFile = path.join(CHAOS_DATA_DIR, "logs", `app-${opts.name}.log`);
+  const port = opts.port ?? APP_PORT;
+  const url = opts.port ? `http://localhost:${port}` : APP_URL;
+  const logFile = path.join(CHAOS_DATA_DIR, "logs", `app-${opts.name}${opts.port ? `-${port}` : ""}.log`);
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   fs.writeFileSync(logFile, "");
 
-  const env = prodEnv(dataDir, opts.env);
+  const env = prodEnv(dataDir, { PORT: String(port), ...opts.env });
 
   let child: ChildProcess | null = null;
   let starts = 0;
   const app: ProdApp = {
-    url: APP_URL,
+    url,
     dataDir,
     dbFile,
     logFile,
@@ -235,8 +239,8 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) throw new Error("already running");
       // Someone else on the port would answer the health check for us: refuse to start then.
-      await waitPortFree(5_000).catch(() => {
-        throw new Error(`port ${APP_PORT} is already in use (a production app left running?)`);
+      await waitPortFree(5_000, url).catch(() => {
+        throw new Error(`port ${port} is already in use (a production app left running?)`);
       });
       const out = fs.openSync(logFile, "a");
       const proc = spawn(process.execPath, ["lib/server/start.mjs"], { cwd: ROOT, env, detached: true, stdio: ["ignore", out, out] });
@@ -245,7 +249,7 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
       proc.once("exit", () => running.delete(proc));
       fs.closeSync(out);
       starts++;
-      await waitHealthy(APP_URL, proc, logFile);
+      await waitHealthy(url, proc, logFile);
     },
     async kill() {
       if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
@@ -257,7 +261,7 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
       }
       await gone;
       // The server is a child of the launcher: wait until the port is free again.
-      await waitPortFree();
+      await waitPortFree(undefined, url);
     },
     async stop() {
       if (child?.pid && child.exitCode === null && child.signalCode === null) {
@@ -276,12 +280,12 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
         }, 5_000);
         await gone;
         clearTimeout(timer);
-        await waitPortFree();
+        await waitPortFree(undefined, url);
       }
       release();
     },
     logs: () => fs.readFileSync(logFile, "utf8"),
-    request: (pathname, init) => fetch(`${APP_URL}${pathname}`, { redirect: "manual", ...init }),
+    request: (pathname, init) => fetch(`${url}${pathname}`, { redirect: "manual", ...init }),
   };
   try {
     await app.start();
@@ -292,11 +296,11 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
   return app;
 }
 
-async function waitPortFree(timeoutMs = 10_000): Promise<void> {
+async function waitPortFree(timeoutMs = 10_000, url = APP_URL): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      await fetch(`${APP_URL}/api/health`, { signal: AbortSignal.timeout(500) });
+      await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(500) });
     } catch {
       return;
     }

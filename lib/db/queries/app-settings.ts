@@ -36,3 +36,26 @@ export function listAppSettings(prefix: string): Array<{ key: string; value: str
     .prepare(`SELECT key, value FROM "AppSetting" WHERE key >= ? AND key < ? ORDER BY key`)
     .all(prefix, `${prefix}\uffff`) as Array<{ key: string; value: string }>;
 }
+
+/**
+ * A named lease among the processes that share the database: true when `holder` has it until
+ * `now + ttlMs` (it was free, had run out, or was already this holder's). Work that must run on
+ * one process at a time (the daily backup) takes one first.
+ */
+export function claimLease(name: string, holder: string, ttlMs: number, now = Date.now()): boolean {
+  const db = rawDb();
+  const key = `lease:${name}`;
+  const claim = db.transaction(() => {
+    const row = db.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(key) as { value: string } | undefined;
+    let current: { holder?: unknown; until?: unknown } = {};
+    try {
+      current = row ? (JSON.parse(row.value) as typeof current) : {};
+    } catch {
+      /* an unreadable lease is a free one */
+    }
+    if (current.holder !== holder && typeof current.until === "number" && current.until > now) return false;
+    setAppSetting(key, { holder, until: now + ttlMs });
+    return true;
+  });
+  return claim.immediate();
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env.mjs";
+import { backgroundPlan } from "@/lib/server/background";
+
+describe("ROLE: what a process runs", () => {
+  it("all (the default) serves and works; web only serves; worker works and polls the job table often", () => {
+    expect(parseEnv({}).ROLE).toBe("all");
+    expect(backgroundPlan({ role: "all", syncDisabled: false })).toEqual({ sync: true, dailyBackup: true, setupCode: true, idleMs: undefined });
+    expect(backgroundPlan({ role: "web", syncDisabled: false })).toEqual({ sync: false, dailyBackup: false, setupCode: true, idleMs: undefined });
+    expect(backgroundPlan({ role: "worker", syncDisabled: false })).toEqual({ sync: true, dailyBackup: true, setupCode: false, idleMs: 2_000 });
+    // SYNC_DISABLED stops the scheduler and alerts whatever the role; the backup stays.
+    expect(backgroundPlan({ role: "worker", syncDisabled: true })).toMatchObject({ sync: false, dailyBackup: true });
+  });
+
+  it("a role that is not one of the three stops the start with a message naming it", () => {
+    expect(parseEnv({ ROLE: "worker" }).ROLE).toBe("worker");
+    expect(() => parseEnv({ ROLE: "both" })).toThrow(/ROLE: must be "web", "worker" or "all"/);
+  });
+});
