@@ -113,6 +113,14 @@ describe("each rule reaches each channel exactly once per episode", () => {
   it("readiness below its usual range for 2 days in a row", async () => {
     const p = await setUp("metric");
     await app.service.addAlertRule(p.userId, { kind: "metric_out_of_range", params: { metric: "readiness.score", side: "below", days: "2" } });
+    // The last three days are usual ones (the generated person's median): nothing to say yet, and
+    // the run made below is exactly two days long.
+    const scores = (await emulatorDocuments(t, p.ringUserId, "daily_readiness" as never))
+      .filter((d) => String(d.day) < addDays(TODAY, -2))
+      .map((d) => Number(d.score))
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
+    for (const d of [-2, -1, 0]) await patchDoc(p, "daily_readiness", addDays(TODAY, d), { score: scores[Math.floor(scores.length / 2)] });
     await sync(p);
     expect(received(p)).toEqual({ ntfy: [], mail: [], hook: [] });
 
