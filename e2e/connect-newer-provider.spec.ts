@@ -213,15 +213,18 @@ test("[NEWER] a refresh refused at the legacy token address (the app moved to th
         statusReason: string | null;
         access_token: string | null;
       };
-    // The access token dies (the next data request gets 401) and the app now belongs to the developer portal.
-    const revoke = await fetch(`${E2E_EMULATOR_URL}/oauth/revoke?access_token=${encodeURIComponent(decryptStoredToken(account().access_token!))}`, { method: "POST" });
-    expect(revoke.status).toBe(200);
+    // The app now belongs to the developer portal, then the access token dies (the next data
+    // request gets 401). In this order every refresh after it meets the move: the backfill still
+    // running since the connect may refresh at once, and before the move its refresh would be
+    // refused for the revoked grant (invalid_grant) instead.
     const moved = await fetch(`${E2E_EMULATOR_URL}/_emulator/clients`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ ...E2E_CLIENT, portal: "developer" }),
     });
     expect(moved.status).toBeLessThan(300);
+    const revoke = await fetch(`${E2E_EMULATOR_URL}/oauth/revoke?access_token=${encodeURIComponent(decryptStoredToken(account().access_token!))}`, { method: "POST" });
+    expect(revoke.status).toBe(200);
     // "Sync now" (202), unless the backfill still running since the connect met the refusal
     // first and the connection already needs reconnecting (409): either way the refresh is refused.
     const nudge = await page.request.post("/api/sync", { headers: { origin: E2E_APP_URL } });
