@@ -100,20 +100,26 @@ test("[RECORDS] Workouts: the list, its filters, the weekly chart and a workout'
   const counts = new Map<string, number>();
   for (const w of workouts) counts.set(String(w.activity), (counts.get(String(w.activity)) ?? 0) + 1);
   const [topActivity, topCount] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
-  const newest = [...workouts].sort((a, b) => String(b.start_datetime).localeCompare(String(a.start_datetime)))[0]!;
+  const byStart = [...workouts].sort((a, b) => String(b.start_datetime).localeCompare(String(a.start_datetime)));
+  const newest = byStart[0]!;
+  // The emulator lists today's workouts for the whole day; heart rate was synced up to the
+  // connect, so the curves looked at are of workouts that ended well before it.
+  const [lived, livedBefore] = byStart.filter((w) => Date.parse(String(w.end_datetime)) < Date.now() - 3_600_000);
+  expect(lived && livedBefore, "two workouts that ended over an hour ago").toBeTruthy();
   for (const theme of ["light", "dark"] as const) {
     for (const width of [390, 1280]) {
       const { context, page } = await signedIn(browser, width, theme);
-      await page.goto("/workouts?range=all");
+      await page.goto(`/workouts?range=all&w=${encodeURIComponent(String(lived!.id))}`);
       await expect(page.getByRole("heading", { level: 1, name: "Workouts" })).toBeVisible();
       await expect(page.getByTestId("total-count")).toHaveText(String(workouts.length));
       await expect(page.getByTestId("weekly-workouts-chart")).toHaveAttribute("data-chart-ready", "true");
       const rows = page.getByTestId("workout-row");
       await expect(rows.first()).toHaveAttribute("data-workout-id", String(newest.id));
-      // the newest workout's heart-rate curve is shown; picking another shows its own
+      // the chosen workout's heart-rate curve is shown; picking another shows its own
+      await expect(page.locator(`[data-testid="workout-row"][data-workout-id="${String(lived!.id)}"]`)).toHaveAttribute("aria-pressed", "true");
       await expect(page.getByTestId("workout-curve")).toHaveAttribute("data-chart-ready", "true");
-      const second = rows.nth(1);
-      const secondId = await second.getAttribute("data-workout-id");
+      const second = page.locator(`[data-testid="workout-row"][data-workout-id="${String(livedBefore!.id)}"]`);
+      const secondId = String(livedBefore!.id);
       await second.click();
       await expect(second).toHaveAttribute("aria-pressed", "true");
       await expect(page).toHaveURL(new RegExp(`w=${secondId}`));

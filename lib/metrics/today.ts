@@ -99,13 +99,27 @@ export function todayWindowStart(day: string): string {
   return addDays(day, -(TODAY_HISTORY_DAYS + SPARK_DAYS));
 }
 
+/**
+ * The day a metric's value on Today is from: its collection's latest day; for a figure made of
+ * samples with a condition (daytime heart rate: awake samples only), the latest day that has one,
+ * so that early in the morning, before any such sample today, Today shows yesterday's.
+ */
+function metricDay(id: MetricId, input: TodayInput): string | null {
+  const m = getMetric(id);
+  const day = input.latestDay[m.collection] ?? null;
+  if (!day || m.source.type !== "samples" || !m.source.only) return day;
+  let latest: string | null = null;
+  for (const r of input.rows[id] ?? []) if (r.value !== null && r.day <= day && (latest === null || r.day > latest)) latest = r.day;
+  return latest;
+}
+
 export function buildTodaySummary(input: TodayInput): TodaySummary {
   const out: TodaySummary = { day: input.day, metrics: {}, categories: {}, age: input.age };
   if (!input.day) return out;
   const start = todayWindowStart(input.day);
   for (const id of TODAY_METRICS) {
     const m = getMetric(id);
-    const day = input.latestDay[m.collection];
+    const day = metricDay(id, input);
     if (!day || day < start) continue;
     const dense = toDense(input.rows[id] as DayValue<number | null>[] ?? [], start, input.day);
     const idx = diffDays(start, day);
