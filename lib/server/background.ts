@@ -19,7 +19,7 @@ const STARTED = Symbol.for("ringside.backgroundStarted");
 const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
 
 /** The background work a process with this role and these settings runs. */
-export function backgroundPlan(opts: { role: "web" | "worker" | "all"; syncDisabled: boolean }) {
+export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: boolean }) {
   const works = opts.role !== "web";
   return {
     // Alerts are evaluated after each person's sync; SYNC_DISABLED stops both.
