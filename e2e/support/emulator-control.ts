@@ -67,7 +67,7 @@ export const emulatorControl = {
   patchUser: (userId: string, body: { subscription?: "active" | "expired" }) =>
     call<unknown>("PATCH", `/_emulator/users/${encodeURIComponent(userId)}`, body),
   sync: (userId: string, day?: string) =>
-    call<Record<string, unknown[]>>("POST", `/_emulator/users/${encodeURIComponent(userId)}/sync`, day ? { day } : {}),
+    call<{ day: string; documents: Record<string, unknown[]> }>("POST", `/_emulator/users/${encodeURIComponent(userId)}/sync`, day ? { day } : {}),
   documents: <T = Record<string, unknown>>(userId: string, collection: string) =>
     call<{ data: T[] }>("GET", `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}`).then((r) => r.data),
   deleteDocument: (userId: string, collection: string, documentId: string) =>
