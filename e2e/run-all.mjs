@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: the hygiene checks (TypeScript, ESLint, knip: one test each), then every test
-// runner in order — Vitest (unit, integration, conformance), the production build, Playwright
-// (UI, in Debian's Chromium) — then one closing line with the totals of all runners:
+// runner in order — Vitest (unit, integration, conformance; with a private PostgreSQL
+// server), the production build, Playwright (UI, in Debian's Chromium) — then one closing
+// line with the totals of all runners:
 // `N passed, M failed`. The fault-and-abuse suite (e2e/chaos) runs in its
 // quick form; `--chaos` runs its full form instead.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { findPostgresBinDir } from "../lib/test/postgres-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -42,6 +44,21 @@ if (!chromium) {
     console.error(
       "No Chromium for the UI tests: install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.",
     );
+    process.exit(1);
+  }
+}
+
+// 1b. A PostgreSQL server for the PostgreSQL suites (started by the Vitest run on a private
+// port and data directory): never skipped silently either.
+if (!findPostgresBinDir()) {
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (isRoot && fs.existsSync("/usr/bin/apt-get")) {
+    console.log("PostgreSQL not found: installing Debian's postgresql package (apt-get install -y postgresql) for the PostgreSQL suites.");
+    run("apt-get", ["update", "-qq"]);
+    run("apt-get", ["install", "-y", "-qq", "postgresql"], { DEBIAN_FRONTEND: "noninteractive" });
+  }
+  if (!findPostgresBinDir()) {
+    console.error("No PostgreSQL for the PostgreSQL suites: install Debian's package (sudo apt-get install -y postgresql) or set PG_BIN_DIR to its bin folder.");
     process.exit(1);
   }
 }

@@ -14,6 +14,7 @@ export default defineConfig({
     include: ["{lib,components,app,e2e,prisma}/**/*.test.{ts,tsx}"],
     exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**"],
     setupFiles: [path.resolve("lib/test/setup.ts")],
+    globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderModels, rewriteSchema, SCHEMA_FILE } from "@/prisma/generate-models";
+import { POSTGRES_SCHEMA_FILE, renderModels, renderPostgresSchema, rewriteSchema, SCHEMA_FILE } from "@/prisma/generate-models";
 import { modelName, RESOURCES } from "@/lib/resources";
 
 // The ring-data models of prisma/schema.prisma are generated from the resource registry
@@ -12,6 +12,13 @@ describe("generated Prisma models", () => {
 
   it("the checked-in schema is exactly what the registry generates (run `npm run db:models`)", () => {
     expect(rewriteSchema(schema)).toBe(schema);
+  });
+
+  it("the PostgreSQL schema is exactly the rendering of the SQLite one (run `npm run db:models`)", () => {
+    const pg = fs.readFileSync(POSTGRES_SCHEMA_FILE, "utf8");
+    expect(pg).toBe(renderPostgresSchema(schema));
+    expect(pg).toContain('provider = "postgresql"');
+    expect(pg.replace(/^\/\/ .*\n/gm, "")).toBe(schema.replace(/^\/\/ .*\n/gm, "").replace('provider = "sqlite"', 'provider = "postgresql"').replace("../lib/generated/prisma", "../../lib/generated/prisma-postgresql"));
   });
 
   it("has one model per resource, mapped to its table", () => {
