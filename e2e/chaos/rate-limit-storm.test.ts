@@ -107,7 +107,7 @@ describe("[CHAOS 4] rate-limit storm", () => {
       clientOptions: { gate, fetch: recordingFetch(sent), backoff: { baseMs: 20, maxMs: 500, maxRetries: 6 } },
     });
     const scheduler = new m.scheduler.Scheduler(engine, { concurrency: 4 * PEOPLE, idleMs: 100, housekeepingMs: 3_600_000 });
-    for (const p of people) m.jobs.enqueueBackfill(p.userId);
+    for (const p of people) await m.jobs.enqueueBackfill(p.userId);
     const started = Date.now();
     await m.scheduler.replaceScheduler(scheduler);
 

@@ -1,9 +1,9 @@
 import "server-only";
 
 // The SQL that is SQLite's own, named, in one place: the hot-path queries of lib/db/queries
-// build their statements with these. A PostgreSQL twin (a later issue) answers the same
-// questions for its dialect (`$1` parameters, IS DISTINCT FROM, = ANY($1), timestamptz);
-// lib/db/sqlite.mjs holds the rest (opening a connection, PRAGMAs).
+// build their statements with these. Their PostgreSQL forms (`$1` parameters, IS DISTINCT
+// FROM, = ANY($1)) live beside each query module's PostgreSQL implementation (the job table's
+// in jobs-postgres.ts); lib/db/sqlite.mjs and lib/db/postgres.ts open the connections.
 //
 // Still written in SQLite's words elsewhere, each a one-line change behind its function:
 // INSERT OR IGNORE (webhook-events recordWebhookEvent), json_each (webhook-events,

@@ -15,13 +15,13 @@ import { getDataFamily, saveDataFamily, savePollMinutes } from "@/lib/sync/setti
  * not mix in the charts, so the synced ring data (not notes or tags) is cleared and every
  * connected person's backfill starts again from the chosen family.
  */
-export function changeDataFamily(family: DataFamily): boolean {
+export async function changeDataFamily(family: DataFamily): Promise<boolean> {
   if (family === getDataFamily()) return false;
-  cancelQueuedJobs(null);
+  await cancelQueuedJobs(null);
   deleteAllRingDocuments();
   deleteSyncStates();
   saveDataFamily(family);
-  for (const u of listRingUsers()) if (u.status === "active") enqueueBackfill(u.userId);
+  for (const u of listRingUsers()) if (u.status === "active") await enqueueBackfill(u.userId);
   logger.info({ family }, "data family changed; ring data cleared and backfill queued");
   wakeScheduler();
   return true;

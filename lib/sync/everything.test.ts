@@ -39,10 +39,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function waitFor(check: () => boolean, ms: number) {
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    if (check()) return;
+    if (await check()) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("timed out waiting");
@@ -58,9 +58,9 @@ describe("everything the ring records", () => {
     await clearEmulatorRequests(t);
     const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } }), { idleMs: 100, housekeepingMs: 3_600_000 });
     await m.scheduler.replaceScheduler(s);
-    m.jobsRun.enqueueAfterConnect(person.userId);
+    await m.jobsRun.enqueueAfterConnect(person.userId);
     m.index.wakeScheduler();
-    await waitFor(() => m.resources.SYNC_COLLECTIONS.every((c) => Boolean(m.state.getSyncState(person.userId, c)?.backfillDoneAt)) && m.jobs.listActiveJobs(person.userId).length === 0, 240_000);
+    await waitFor(async () => m.resources.SYNC_COLLECTIONS.every((c) => Boolean(m.state.getSyncState(person.userId, c)?.backfillDoneAt)) && (await m.jobs.listActiveJobs(person.userId)).length === 0, 240_000);
     await m.scheduler.replaceScheduler(null);
 
     const counts: Record<string, number> = {};

@@ -16,7 +16,7 @@ export { enqueueSyncNow } from "@/lib/sync/jobs";
  * scheduler. Safe to call repeatedly.
  */
 export async function onAccountConnected(userId: string): Promise<void> {
-  enqueueAfterConnect(userId);
-  if (webhookCallbackUrl() && !webhooksActive()) enqueueJob({ kind: "subscriptions", maxAttempts: 3 });
+  await enqueueAfterConnect(userId);
+  if (webhookCallbackUrl() && !webhooksActive()) await enqueueJob({ kind: "subscriptions", maxAttempts: 3 });
   wakeScheduler();
 }

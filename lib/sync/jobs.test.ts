@@ -14,7 +14,7 @@ function engineThrowing(err: unknown): SyncEngine {
 }
 
 async function runOnce(err: unknown, now = Date.now()): Promise<JobRow> {
-  const [job] = claimDueJobs({ now, leaseMs: 60_000, limit: 1 });
+  const [job] = await claimDueJobs({ now, leaseMs: 60_000, limit: 1 });
   expect(job).toBeDefined();
   await runJob(engineThrowing(err), job!, () => now);
   return row(job!.id);
@@ -26,13 +26,13 @@ beforeEach(() => {
 
 describe("runJob", () => {
   it("completes and frees the key", async () => {
-    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
     const done = await runOnce(null);
     expect(done).toMatchObject({ status: "done", activeKey: null, attempts: 1 });
   });
 
   it("retries a 5xx with a growing delay and fails for good after the last attempt", async () => {
-    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep", maxAttempts: 3 });
+    await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep", maxAttempts: 3 });
     let now = Date.now();
     const first = await runOnce(new RingApiError({ status: 503, endpoint: "/v2/usercollection/sleep" }), now);
     expect(first).toMatchObject({ status: "queued", attempts: 1 });
@@ -47,12 +47,12 @@ describe("runJob", () => {
     const last = await runOnce(new RingApiError({ status: 500, endpoint: "/v2/usercollection/sleep" }), now);
     expect(last).toMatchObject({ status: "failed", attempts: 3, activeKey: null });
     // The key is free: the next poll may queue a fresh job.
-    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
-    expect(listActiveJobs("u")).toHaveLength(1);
+    await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    expect(await listActiveJobs("u")).toHaveLength(1);
   });
 
   it("postpones to the end of a rate-limit pause without counting the attempt", async () => {
-    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
     const until = Date.now() + 300_000;
     const r = await runOnce(new RingRateLimitedError(until, "application"));
     expect(r).toMatchObject({ status: "queued", attempts: 0 });
@@ -60,23 +60,23 @@ describe("runJob", () => {
   });
 
   it("stops without retry on 403 and on a 400 bug", async () => {
-    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
     expect(await runOnce(new RingApiError({ status: 403, endpoint: "/x" }))).toMatchObject({ status: "failed", activeKey: null });
-    enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
+    await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
     expect(await runOnce(new RingApiError({ status: 400, endpoint: "/x" }))).toMatchObject({ status: "failed", activeKey: null });
   });
 
   it("keeps one active job per person, collection and kind; a running one runs once more", async () => {
-    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", runAt: Date.now() + 60_000 });
-    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" });
-    const active = listActiveJobs("u");
+    await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", runAt: Date.now() + 60_000 });
+    await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" });
+    const active = await listActiveJobs("u");
     expect(active).toHaveLength(1);
     expect(Date.parse(active[0]!.runAt)).toBeLessThanOrEqual(Date.now());
-    const [job] = claimDueJobs({ now: Date.now(), leaseMs: 60_000, limit: 1 });
-    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" }); // arrives while it runs
+    const [job] = await claimDueJobs({ now: Date.now(), leaseMs: 60_000, limit: 1 });
+    await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" }); // arrives while it runs
     await runJob({ incrementalCollection: async () => ({ collection: "sleep", result: "done" }) } as unknown as SyncEngine, job!);
     expect(row(job!.id)).toMatchObject({ status: "queued", attempts: 0 });
-    enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", ifAbsent: true });
-    expect(listActiveJobs("u")).toHaveLength(1);
+    await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", ifAbsent: true });
+    expect(await listActiveJobs("u")).toHaveLength(1);
   });
 });

@@ -35,56 +35,56 @@ export async function runJob(engine: SyncEngine, job: JobRow, now: () => number 
       default:
         throw new Error(`unknown job kind ${String(job.kind)}`);
     }
-    completeJob(job.id);
+    await completeJob(job.id);
   } catch (err) {
     const c = classifyError(err);
     const message = err instanceof Error ? err.message : String(err);
     if (c.kind === "postpone") {
-      postponeJob(job.id, c.until, "rate limited");
+      await postponeJob(job.id, c.until, "rate limited");
     } else if (c.kind === "retry") {
-      const status = failJob(job.id, message, now() + jobRetryDelay(job.attempts));
+      const status = await failJob(job.id, message, now() + jobRetryDelay(job.attempts));
       if (status === "failed") logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts }, "job failed after its last attempt");
     } else {
-      failJob(job.id, message, null);
+      await failJob(job.id, message, null);
     }
   }
 }
 
 /** Queues the backfill of every collection not yet backfilled, plus the personal_info snapshot. */
-export function enqueueBackfill(userId: string, opts: { runAt?: number } = {}): void {
+export async function enqueueBackfill(userId: string, opts: { runAt?: number } = {}): Promise<void> {
   ensureSyncStates(userId, SYNC_COLLECTIONS);
   for (const s of listSyncStates(userId)) {
     if (!isSyncCollection(s.collection) || s.backfillDoneAt) continue;
-    enqueueJob({ kind: "backfill", userId, collection: s.collection, runAt: opts.runAt, ifAbsent: true });
+    await enqueueJob({ kind: "backfill", userId, collection: s.collection, runAt: opts.runAt, ifAbsent: true });
   }
-  enqueueJob({ kind: "personal_info", userId, ifAbsent: true });
+  await enqueueJob({ kind: "personal_info", userId, ifAbsent: true });
 }
 
 /**
  * "Sync now": errors are forgiven (a 400-bug or an expired membership is asked again),
  * backfills continue, backfilled collections get an incremental run now.
  */
-export function enqueueSyncNow(userId: string): void {
+export async function enqueueSyncNow(userId: string): Promise<void> {
   ensureSyncStates(userId, SYNC_COLLECTIONS);
   for (const s of listSyncStates(userId)) {
     if (!isSyncCollection(s.collection)) continue;
     const collection: SyncCollection = s.collection;
     if (s.status === "error" || s.status === "expired") updateSyncState(userId, collection, { status: "idle", lastAttemptAt: null });
     if (s.status === "not_shared") continue;
-    if (!s.backfillDoneAt) enqueueJob({ kind: "backfill", userId, collection, runAt: Date.now() });
-    else enqueueJob({ kind: "incremental", userId, collection, runAt: Date.now() });
+    if (!s.backfillDoneAt) await enqueueJob({ kind: "backfill", userId, collection, runAt: Date.now() });
+    else await enqueueJob({ kind: "incremental", userId, collection, runAt: Date.now() });
   }
-  enqueueJob({ kind: "personal_info", userId, runAt: Date.now() });
+  await enqueueJob({ kind: "personal_info", userId, runAt: Date.now() });
 }
 
 /** After a (re)connect: consent may have changed, so sharing states start over. */
-export function enqueueAfterConnect(userId: string): void {
+export async function enqueueAfterConnect(userId: string): Promise<void> {
   clearSharingStates(userId);
   ensureSyncStates(userId, SYNC_COLLECTIONS);
   for (const s of listSyncStates(userId)) {
     if (!isSyncCollection(s.collection)) continue;
-    if (s.backfillDoneAt) enqueueJob({ kind: "incremental", userId, collection: s.collection });
-    else enqueueJob({ kind: "backfill", userId, collection: s.collection });
+    if (s.backfillDoneAt) await enqueueJob({ kind: "incremental", userId, collection: s.collection });
+    else await enqueueJob({ kind: "backfill", userId, collection: s.collection });
   }
-  enqueueJob({ kind: "personal_info", userId });
+  await enqueueJob({ kind: "personal_info", userId });
 }

@@ -64,10 +64,10 @@ describe("scheduler", () => {
     await new m.engine.SyncEngine().backfillUser(p.userId);
     const synced: string[] = [];
     await install({ onSynced: (userId) => synced.push(userId) });
-    m.index.enqueueSyncNow(p.userId);
+    await m.index.enqueueSyncNow(p.userId);
     m.index.wakeScheduler();
     // one call per job of the round: every collection plus the personal_info snapshot
-    await waitFor(() => synced.length >= m.schemas.RING_COLLECTIONS.length + 1 && m.jobs.listActiveJobs(p.userId).length === 0);
+    await waitFor(async () => synced.length >= m.schemas.RING_COLLECTIONS.length + 1 && (await m.jobs.listActiveJobs(p.userId)).length === 0);
     expect(new Set(synced)).toEqual(new Set([p.userId]));
 
     synced.length = 0;
@@ -109,17 +109,17 @@ describe("scheduler", () => {
     // Jobs left by earlier tests (their schedulers are stopped) must not be claimed here.
     (await import("@/lib/db")).rawDb().prepare("DELETE FROM job").run();
     // A first process takes the sleep backfill and dies after a few pages (lease still held).
-    m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
-    const [job] = m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 600_000, limit: 1 });
+    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
+    const [job] = await m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 600_000, limit: 1 });
     expect(job?.collection).toBe("sleep");
     const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
     expect(m.docs.collectionSummary("sleep", p.userId).documents).toBe(28);
     // Another job whose lease ran out while its process was gone.
-    m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: Date.now() - 800_000 });
-    const [stale] = m.jobs.claimDueJobs({ now: Date.now() - 700_000, leaseMs: 1_000, limit: 1 });
+    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: Date.now() - 800_000 });
+    const [stale] = await m.jobs.claimDueJobs({ now: Date.now() - 700_000, leaseMs: 1_000, limit: 1 });
     expect(stale?.collection).toBe("daily_sleep");
-    expect(m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 1_000, limit: 5 }).map((j) => j.id)).toEqual([stale!.id]);
+    expect((await m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
 
     await install(); // the restarted process
     await waitFor(() => Boolean(m.state.getSyncState(p.userId, "sleep")?.backfillDoneAt && m.state.getSyncState(p.userId, "daily_sleep")?.backfillDoneAt));
@@ -127,7 +127,7 @@ describe("scheduler", () => {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, stored: diff.expected });
     }
-    expect(m.jobs.listActiveJobs(p.userId).filter((j) => j.collection === "sleep" || j.collection === "daily_sleep")).toEqual([]);
+    expect((await m.jobs.listActiveJobs(p.userId)).filter((j) => j.collection === "sleep" || j.collection === "daily_sleep")).toEqual([]);
   });
 
   it("polls the trailing days when the last sync is older than the poll interval, and on Sync now", async () => {
@@ -142,7 +142,7 @@ describe("scheduler", () => {
     await s.settled();
     expect((await compareWithEmulator(t, p, "daily_activity")).changed.length).toBeGreaterThan(0);
     // "Sync now" re-checks at once.
-    m.index.enqueueSyncNow(p.userId);
+    await m.index.enqueueSyncNow(p.userId);
     m.index.wakeScheduler();
     await waitFor(async () => (await compareWithEmulator(t, p, "daily_activity")).changed.length === 0);
     // A poll is due when the last attempt is older than the interval.

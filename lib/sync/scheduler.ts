@@ -95,9 +95,13 @@ export class Scheduler {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    const recovered = recoverInterruptedJobs();
-    if (recovered > 0) logger.info({ recovered }, "interrupted sync jobs taken up again");
-    this.schedule(0);
+    // Before the first look at the table, so an interrupted job is taken up at once.
+    void recoverInterruptedJobs()
+      .then((recovered) => {
+        if (recovered > 0) logger.info({ recovered }, "interrupted sync jobs taken up again");
+      })
+      .catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "recovering interrupted jobs failed"))
+      .finally(() => this.schedule(0));
   }
 
   /** Stops taking work; resolves when the jobs already running have finished. */
@@ -142,16 +146,16 @@ export class Scheduler {
       const now = Date.now();
       if (now - this.lastHousekeeping >= this.housekeepingMs) {
         this.lastHousekeeping = now;
-        this.housekeeping(now);
+        await this.housekeeping(now);
         this.housekeepings++;
       }
       this.startWebhookDrain();
       const free = this.concurrency - this.inflight.size;
       if (free > 0) {
-        const jobs = claimDueJobs({ now, leaseMs: this.leaseMs, limit: free, excludeIds: [...this.inflight.keys()] });
+        const jobs = await claimDueJobs({ now, leaseMs: this.leaseMs, limit: free, excludeIds: [...this.inflight.keys()] });
         for (const job of jobs) this.launch(job);
       }
-      const due = nextJobDueAt();
+      const due = await nextJobDueAt();
       if (due) next = Math.min(next, Math.max(50, due.getTime() - Date.now()));
       next = Math.min(next, Math.max(50, this.lastHousekeeping + this.housekeepingMs - Date.now()));
     } catch (err) {
@@ -168,7 +172,11 @@ export class Scheduler {
   }
 
   private launch(job: JobRow): void {
-    const heartbeat = setInterval(() => renewJobLease(job.id, Date.now() + this.leaseMs), Math.max(1_000, this.leaseMs / 3));
+    const heartbeat = setInterval(() => {
+      renewJobLease(job.id, Date.now() + this.leaseMs).catch((err) =>
+        logger.warn({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job lease renewal failed"),
+      );
+    }, Math.max(1_000, this.leaseMs / 3));
     heartbeat.unref?.();
     const p = runJob(this.engine, job)
       .catch((err) => logger.error({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job runner crashed"))
@@ -215,7 +223,7 @@ export class Scheduler {
    * SyncState yet), queue due polls (every SYNC_POLL_MINUTES without webhooks, every 6 h
    * with them), the daily personal_info snapshot, subscription upkeep, pruning.
    */
-  private housekeeping(now: number): void {
+  private async housekeeping(now: number): Promise<void> {
     const pollMs = (webhooksActive(now) ? Math.max(getPollMinutes(), WEBHOOK_POLL_MINUTES) : getPollMinutes()) * 60_000;
     for (const u of listRingUsers()) {
       if (u.status !== "active") {
@@ -233,21 +241,21 @@ export class Scheduler {
           if (s.status === "error") continue; // a request bug: wait for "Sync now"
           // After a failure, try again at the next poll; otherwise now.
           const runAt = s.lastError && lastAttempt ? Math.max(now, lastAttempt + pollMs) : now;
-          enqueueJob({ kind: "backfill", userId: u.userId, collection: s.collection, runAt, ifAbsent: true });
+          await enqueueJob({ kind: "backfill", userId: u.userId, collection: s.collection, runAt, ifAbsent: true });
         } else if (now - lastAttempt >= pollMs) {
-          enqueueJob({ kind: "incremental", userId: u.userId, collection: s.collection, ifAbsent: true });
+          await enqueueJob({ kind: "incremental", userId: u.userId, collection: s.collection, ifAbsent: true });
         }
       }
       const snap = personalInfoSyncedAt(u.userId);
-      if (!snap || now - Date.parse(snap) >= DAY_MS) enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true });
+      if (!snap || now - Date.parse(snap) >= DAY_MS) await enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true });
     }
     if (webhookCallbackUrl()) {
       const checked = subscriptionsCheckedAt();
-      if (!checked || now - checked >= SUBSCRIPTION_CHECK_MS) enqueueJob({ kind: "subscriptions", ifAbsent: true, maxAttempts: 3 });
+      if (!checked || now - checked >= SUBSCRIPTION_CHECK_MS) await enqueueJob({ kind: "subscriptions", ifAbsent: true, maxAttempts: 3 });
     }
     if (now - this.lastPrune >= DAY_MS) {
       this.lastPrune = now;
-      pruneFinishedJobs(now - 7 * DAY_MS);
+      await pruneFinishedJobs(now - 7 * DAY_MS);
       pruneWebhookEvents(now - 30 * DAY_MS);
     }
   }

@@ -208,7 +208,7 @@ describe("401, 403, 422", () => {
     expect(await emulatorRequests(t, "/v2/usercollection/daily_sleep")).toEqual([]);
     await emulatorControl(t, "PATCH", `/users/${p.ringUserId}`, { subscription: "active" });
     const { enqueueAfterConnect } = await import("@/lib/sync/jobs");
-    enqueueAfterConnect(p.userId);
+    await enqueueAfterConnect(p.userId);
     expect(m.state.getSyncState(p.userId, "daily_sleep")!.status).toBe("idle");
     const [ok] = await e.syncUser(p.userId, ["daily_sleep"]);
     expect(ok?.result).toBe("done");

@@ -62,7 +62,7 @@ function iso(value: string | null): string | null {
 export async function getSyncStatus(userId: string, now = Date.now()): Promise<SyncStatusResponse> {
   const account = await getRingAccountForUser(userId);
   const states = new Map<string, SyncStateRow>(listSyncStates(userId).map((s) => [s.collection, s]));
-  const jobs = listActiveJobs(userId);
+  const jobs = await listActiveJobs(userId);
   const rejectedCounts = countRejectedByCollection(userId);
   const engine = getSyncEngine();
 

@@ -198,7 +198,7 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId:
   const eventType = e.eventType === "delete" ? "delete" : e.eventType === "update" ? "update" : "create";
   if (!e.objectId) {
     // Nothing to fetch by id: re-check the collection's recent days instead.
-    enqueueJob({ kind: "incremental", userId, collection, ifAbsent: true });
+    await enqueueJob({ kind: "incremental", userId, collection, ifAbsent: true });
     return markWebhookEvent(e.id, "ignored", "no object_id; recent days re-checked");
   }
   try {
@@ -210,7 +210,7 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId:
     markWebhookEvent(e.id, c.kind === "paused" || c.kind === "stop" ? "ignored" : "failed", message);
     if (c.kind === "retry" || c.kind === "postpone") {
       // The trailing-window re-check picks the change up (and any delete) once possible.
-      enqueueJob({
+      await enqueueJob({
         kind: "incremental",
         userId,
         collection,

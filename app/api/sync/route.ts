@@ -12,7 +12,7 @@ export const POST = withUser(async ({ user }) => {
   const account = await getRingAccountForUser(user.id);
   if (!account) throw new AppError("conflict", "Connect your ring first.");
   if (account.status !== "active") throw new AppError("conflict", "Reconnect your ring to sync again.");
-  enqueueSyncNow(user.id);
+  await enqueueSyncNow(user.id);
   wakeScheduler();
   return Response.json(await getSyncStatus(user.id), { status: 202, headers: { "cache-control": "no-store" } });
 });

@@ -1,11 +1,15 @@
 import "server-only";
+import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 
-// The durable job table behind the in-process scheduler (lib/sync/scheduler.ts). Raw SQL on
-// purpose: claiming must be atomic (one transaction) and cheap enough to run every second.
-// Times are stored the way Prisma's SQLite adapter writes DateTime (lib/db/dialect.ts
-// toDbTime), so Prisma reads them back and text comparison orders them correctly.
+// The durable job table behind the scheduler (lib/sync/scheduler.ts). Raw SQL on purpose:
+// claiming must be atomic and cheap enough to run every second. One contract (`JobStore`),
+// one implementation per database: SQLite's below (a claim is one IMMEDIATE transaction, so
+// one writer at a time), PostgreSQL's in jobs-postgres.ts (a claim locks rows with
+// FOR UPDATE SKIP LOCKED, so several processes claim side by side and a job runs once).
+// lib/db/queries/jobs.test.ts holds both to the same tests. Times are stored the way Prisma
+// writes DateTime (lib/db/dialect.ts toDbTime) and come back in that text form from both.
 
 export type JobKind = "backfill" | "incremental" | "personal_info" | "subscriptions";
 export type JobStatus = "queued" | "running" | "done" | "failed";
@@ -38,94 +42,138 @@ export type EnqueueJobOptions = {
   ifAbsent?: boolean;
 };
 
+export type ClaimOptions = { now: number; leaseMs: number; limit: number; excludeIds?: number[] };
+
+/** The job table's operations; every database implements all of them the same way. */
+export interface JobStore {
+  /**
+   * Queues a job, or folds it into the active one with the same key: a queued job keeps the
+   * earlier run time; a running job is marked to run once more when it finishes.
+   */
+  enqueue(opts: EnqueueJobOptions): Promise<void>;
+  /**
+   * Takes up to `limit` due jobs: queued ones whose time has come, and running ones whose
+   * lease expired (their process died). Each taken job gets a lease and one more attempt.
+   * Oldest due first.
+   */
+  claimDue(opts: ClaimOptions): Promise<JobRow[]>;
+  /** The earliest time a queued job is due (or a running lease runs out), if any. */
+  nextDueAt(): Promise<Date | null>;
+  renewLease(id: number, until: number): Promise<void>;
+  /** Finished: done, unless it was asked to run again while running. */
+  complete(id: number): Promise<void>;
+  /**
+   * A failed attempt: queued again at `retryAt` while attempts remain, else failed for good
+   * (the key is released, so the next poll may queue a fresh job).
+   */
+  fail(id: number, error: string, retryAt: number | null): Promise<JobStatus>;
+  /** Put back without counting the attempt (a rate-limit pause or a paused account). */
+  postpone(id: number, runAt: number, note?: string): Promise<void>;
+  /** Jobs not yet finished (of a person, or of everyone), oldest run time first. */
+  listActive(userId?: string): Promise<JobRow[]>;
+  /** A person's most recently failed jobs, newest first. */
+  listRecentFailed(userId: string, limit?: number): Promise<JobRow[]>;
+  /** Cancels queued jobs (of a person, or of every person). Running ones finish. */
+  cancelQueued(userId: string | null): Promise<number>;
+  /** Deletes finished jobs last changed before `before`. */
+  pruneFinished(before: number): Promise<number>;
+  /**
+   * At scheduler start: queues again, to run at once, the jobs a previous life of this process
+   * left running. SQLite has one scheduler per file, so that is every running job; PostgreSQL
+   * is shared by several processes, so only those whose lease ran out before `now` (a running
+   * job's lease is renewed while its process lives).
+   */
+  recoverInterrupted(now: number): Promise<number>;
+}
+
 export function jobActiveKey(kind: string, userId?: string | null, collection?: string | null): string {
   return `${kind}:${userId ?? "-"}:${collection ?? "-"}`;
 }
 
-/**
- * Queues a job, or folds it into the active one with the same key: a queued job keeps the
- * earlier run time; a running job is marked to run once more when it finishes.
- */
-export function enqueueJob(opts: EnqueueJobOptions): void {
+/** The parameters of an enqueue, resolved the same way for every database. */
+export function enqueueValues(opts: EnqueueJobOptions) {
   const now = toDbTime(new Date());
-  const runAt = toDbTime(opts.runAt ?? new Date());
+  return {
+    kind: opts.kind,
+    userId: opts.userId ?? null,
+    collection: opts.collection ?? null,
+    payload: JSON.stringify(opts.payload ?? {}),
+    runAt: toDbTime(opts.runAt ?? new Date()),
+    maxAttempts: opts.maxAttempts ?? 8,
+    activeKey: opts.activeKey ?? jobActiveKey(opts.kind, opts.userId, opts.collection),
+    now,
+  };
+}
+
+/** SQLite: prepared statements on the hot paths' connection (`rawDb()`). */
+export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore {
   const insert = `INSERT INTO job (kind, userId, collection, payload, status, runAt, attempts, maxAttempts, activeKey, createdAt, updatedAt)
        VALUES (@kind, @userId, @collection, @payload, 'queued', @runAt, 0, @maxAttempts, @activeKey, @now, @now)`;
-  rawDb()
-    .prepare(
-      opts.ifAbsent
-        ? `${insert} ON CONFLICT(activeKey) DO NOTHING`
-        : `${insert}
+  const enqueueSql = (ifAbsent: boolean) =>
+    ifAbsent
+      ? `${insert} ON CONFLICT(activeKey) DO NOTHING`
+      : `${insert}
        ON CONFLICT(activeKey) DO UPDATE SET
          runAt = CASE WHEN job.status = 'queued' AND excluded.runAt < job.runAt THEN excluded.runAt ELSE job.runAt END,
          payload = CASE WHEN job.status = 'running' THEN json_set(job.payload, '$.again', json('true')) ELSE job.payload END,
-         updatedAt = excluded.updatedAt`,
-    )
-    .run({
-      kind: opts.kind,
-      userId: opts.userId ?? null,
-      collection: opts.collection ?? null,
-      payload: JSON.stringify(opts.payload ?? {}),
-      runAt,
-      maxAttempts: opts.maxAttempts ?? 8,
-      activeKey: opts.activeKey ?? jobActiveKey(opts.kind, opts.userId, opts.collection),
-      now,
-    });
-}
+         updatedAt = excluded.updatedAt`;
 
-/**
- * Takes up to `limit` due jobs: queued ones whose time has come, and running ones whose
- * lease expired (their process died). Each taken job gets a lease and one more attempt.
- */
-export function claimDueJobs(opts: { now: number; leaseMs: number; limit: number; excludeIds?: number[] }): JobRow[] {
-  const db = rawDb();
-  const now = toDbTime(opts.now);
-  const lease = toDbTime(opts.now + opts.leaseMs);
-  const exclude = opts.excludeIds ?? [];
-  // A cheap read first: most looks at the table find nothing due (no write lock taken then).
-  const anyDue = db
-    .prepare(`SELECT 1 FROM job WHERE (status = 'queued' AND runAt <= ?) OR (status = 'running' AND leaseUntil < ?) LIMIT 1`)
-    .get(now, now);
-  if (!anyDue) return [];
-  const tx = db.transaction(() => {
-    const ids = db
-      .prepare(
-        `SELECT id FROM job
+  function claimDue(opts: ClaimOptions): JobRow[] {
+    const db = open();
+    const now = toDbTime(opts.now);
+    const lease = toDbTime(opts.now + opts.leaseMs);
+    const exclude = opts.excludeIds ?? [];
+    // A cheap read first: most looks at the table find nothing due (no write lock taken then).
+    const anyDue = db
+      .prepare(`SELECT 1 FROM job WHERE (status = 'queued' AND runAt <= ?) OR (status = 'running' AND leaseUntil < ?) LIMIT 1`)
+      .get(now, now);
+    if (!anyDue) return [];
+    const tx = db.transaction(() => {
+      const ids = db
+        .prepare(
+          `SELECT id FROM job
          WHERE ((status = 'queued' AND runAt <= @now) OR (status = 'running' AND leaseUntil < @now))
            AND id NOT IN (SELECT value FROM json_each(@exclude))
          ORDER BY runAt, id LIMIT @limit`,
-      )
-      .all({ now, limit: opts.limit, exclude: JSON.stringify(exclude) }) as Array<{ id: number }>;
-    const claim = db.prepare(
-      `UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ? WHERE id = ? RETURNING *`,
-    );
-    return ids.map(({ id }) => claim.get(lease, now, id) as JobRow);
-  });
-  return tx.immediate();
-}
+        )
+        .all({ now, limit: opts.limit, exclude: JSON.stringify(exclude) }) as Array<{ id: number }>;
+      const claim = db.prepare(
+        `UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ? WHERE id = ? RETURNING *`,
+      );
+      return ids.map(({ id }) => claim.get(lease, now, id) as JobRow);
+    });
+    return tx.immediate();
+  }
 
-/** The earliest time a queued job is due (or a running lease runs out), if any. */
-export function nextJobDueAt(): Date | null {
-  const row = rawDb()
-    .prepare(
-      `SELECT MIN(t) AS t FROM (
+  return {
+    async enqueue(opts) {
+      open().prepare(enqueueSql(Boolean(opts.ifAbsent))).run(enqueueValues(opts));
+    },
+
+    async claimDue(opts) {
+      return claimDue(opts);
+    },
+
+    async nextDueAt() {
+      const row = open()
+        .prepare(
+          `SELECT MIN(t) AS t FROM (
          SELECT MIN(runAt) AS t FROM job WHERE status = 'queued'
          UNION ALL SELECT MIN(leaseUntil) FROM job WHERE status = 'running')`,
-    )
-    .get() as { t: string | null };
-  return fromDbTime(row.t);
-}
+        )
+        .get() as { t: string | null };
+      return fromDbTime(row.t);
+    },
 
-export function renewJobLease(id: number, until: number): void {
-  rawDb().prepare(`UPDATE job SET leaseUntil = ?, updatedAt = ? WHERE id = ? AND status = 'running'`).run(toDbTime(until), toDbTime(new Date()), id);
-}
+    async renewLease(id, until) {
+      open().prepare(`UPDATE job SET leaseUntil = ?, updatedAt = ? WHERE id = ? AND status = 'running'`).run(toDbTime(until), toDbTime(new Date()), id);
+    },
 
-/** Finished: done, unless it was asked to run again while running. */
-export function completeJob(id: number): void {
-  const now = toDbTime(new Date());
-  rawDb()
-    .prepare(
-      `UPDATE job SET
+    async complete(id) {
+      const now = toDbTime(new Date());
+      open()
+        .prepare(
+          `UPDATE job SET
          status = CASE WHEN json_extract(payload, '$.again') THEN 'queued' ELSE 'done' END,
          activeKey = CASE WHEN json_extract(payload, '$.again') THEN activeKey ELSE NULL END,
          attempts = CASE WHEN json_extract(payload, '$.again') THEN 0 ELSE attempts END,
@@ -133,77 +181,85 @@ export function completeJob(id: number): void {
          payload = json_remove(payload, '$.again'),
          leaseUntil = NULL, lastError = NULL, updatedAt = @now
        WHERE id = @id`,
-    )
-    .run({ id, now });
-}
+        )
+        .run({ id, now });
+    },
 
-/**
- * A failed attempt: queued again at `retryAt` while attempts remain, else failed for good
- * (the key is released, so the next poll may queue a fresh job).
- */
-export function failJob(id: number, error: string, retryAt: number | null): JobStatus {
-  const now = toDbTime(new Date());
-  const row = rawDb()
-    .prepare(
-      `UPDATE job SET
+    async fail(id, error, retryAt) {
+      const now = toDbTime(new Date());
+      const row = open()
+        .prepare(
+          `UPDATE job SET
          status = CASE WHEN @retryAt IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
          activeKey = CASE WHEN @retryAt IS NOT NULL AND attempts < maxAttempts THEN activeKey ELSE NULL END,
          runAt = COALESCE(@retryAt, runAt),
          leaseUntil = NULL, lastError = @error, updatedAt = @now
        WHERE id = @id RETURNING status`,
-    )
-    .get({ id, error: error.slice(0, 500), retryAt: retryAt === null ? null : toDbTime(retryAt), now }) as { status: JobStatus } | undefined;
-  return row?.status ?? "failed";
+        )
+        .get({ id, error: error.slice(0, 500), retryAt: retryAt === null ? null : toDbTime(retryAt), now }) as { status: JobStatus } | undefined;
+      return row?.status ?? "failed";
+    },
+
+    async postpone(id, runAt, note) {
+      open()
+        .prepare(
+          `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = MAX(0, attempts - 1), lastError = COALESCE(?, lastError), updatedAt = ? WHERE id = ?`,
+        )
+        .run(toDbTime(runAt), note ?? null, toDbTime(new Date()), id);
+    },
+
+    async listActive(userId) {
+      const db = open();
+      return (
+        userId === undefined
+          ? db.prepare(`SELECT * FROM job WHERE status IN ('queued','running') ORDER BY runAt, id`).all()
+          : db.prepare(`SELECT * FROM job WHERE status IN ('queued','running') AND userId = ? ORDER BY runAt, id`).all(userId)
+      ) as JobRow[];
+    },
+
+    async listRecentFailed(userId, limit = 20) {
+      return open().prepare(`SELECT * FROM job WHERE status = 'failed' AND userId = ? ORDER BY updatedAt DESC, id DESC LIMIT ?`).all(userId, limit) as JobRow[];
+    },
+
+    async cancelQueued(userId) {
+      const db = open();
+      const now = toDbTime(new Date());
+      const info =
+        userId === null
+          ? db.prepare(`UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued' AND userId IS NOT NULL`).run(now)
+          : db.prepare(`UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued' AND userId = ?`).run(now, userId);
+      return info.changes;
+    },
+
+    async pruneFinished(before) {
+      return open().prepare(`DELETE FROM job WHERE status IN ('done','failed') AND updatedAt < ?`).run(toDbTime(before)).changes;
+    },
+
+    async recoverInterrupted() {
+      // One scheduler per SQLite file: every job still marked running was this process's.
+      return open()
+        .prepare(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running'`)
+        .run(toDbTime(new Date())).changes;
+    },
+  };
 }
 
-/** Put back without counting the attempt (a rate-limit pause or a paused account). */
-export function postponeJob(id: number, runAt: number, note?: string): void {
-  rawDb()
-    .prepare(
-      `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = MAX(0, attempts - 1), lastError = COALESCE(?, lastError), updatedAt = ? WHERE id = ?`,
-    )
-    .run(toDbTime(runAt), note ?? null, toDbTime(new Date()), id);
-}
+// ---------------------------------------------------------------------------
+// The process's job table (SQLite until the app runs on PostgreSQL: then jobs-postgres.ts)
+// ---------------------------------------------------------------------------
 
-/** Jobs not yet finished for a person (queued or running). */
-export function listActiveJobs(userId?: string): JobRow[] {
-  const db = rawDb();
-  return (
-    userId === undefined
-      ? db.prepare(`SELECT * FROM job WHERE status IN ('queued','running') ORDER BY runAt`).all()
-      : db.prepare(`SELECT * FROM job WHERE status IN ('queued','running') AND userId = ? ORDER BY runAt`).all(userId)
-  ) as JobRow[];
-}
+const globalForJobs = globalThis as unknown as { ringsideJobStore?: JobStore };
+const store = (): JobStore => (globalForJobs.ringsideJobStore ??= sqliteJobStore());
 
-/** The most recent failed job of a person per collection and kind (shown on the sync page). */
-export function listRecentFailedJobs(userId: string, limit = 20): JobRow[] {
-  return rawDb()
-    .prepare(`SELECT * FROM job WHERE status = 'failed' AND userId = ? ORDER BY updatedAt DESC LIMIT ?`)
-    .all(userId, limit) as JobRow[];
-}
+export const enqueueJob = (opts: EnqueueJobOptions) => store().enqueue(opts);
+export const claimDueJobs = (opts: ClaimOptions) => store().claimDue(opts);
+export const nextJobDueAt = () => store().nextDueAt();
+export const renewJobLease = (id: number, until: number) => store().renewLease(id, until);
+export const completeJob = (id: number) => store().complete(id);
+export const failJob = (id: number, error: string, retryAt: number | null) => store().fail(id, error, retryAt);
+export const postponeJob = (id: number, runAt: number, note?: string) => store().postpone(id, runAt, note);
+export const listActiveJobs = (userId?: string) => store().listActive(userId);
 
-/** Cancels a person's queued jobs (disconnect, data family switch). Running ones finish. */
-export function cancelQueuedJobs(userId: string | null): number {
-  const db = rawDb();
-  const now = toDbTime(new Date());
-  const info =
-    userId === null
-      ? db.prepare(`UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued' AND userId IS NOT NULL`).run(now)
-      : db.prepare(`UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued' AND userId = ?`).run(now, userId);
-  return info.changes;
-}
-
-/** Deletes finished jobs older than `before` (the table would grow forever otherwise). */
-export function pruneFinishedJobs(before: number): number {
-  return rawDb().prepare(`DELETE FROM job WHERE status IN ('done','failed') AND updatedAt < ?`).run(toDbTime(before)).changes;
-}
-
-/**
- * At scheduler start nothing of this process is running yet: jobs still marked running were
- * interrupted by a restart and are taken again at once (not only when their lease ends).
- */
-export function recoverInterruptedJobs(): number {
-  return rawDb()
-    .prepare(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running'`)
-    .run(toDbTime(new Date())).changes;
-}
+export const cancelQueuedJobs = (userId: string | null) => store().cancelQueued(userId);
+export const pruneFinishedJobs = (before: number) => store().pruneFinished(before);
+export const recoverInterruptedJobs = (now = Date.now()) => store().recoverInterrupted(now);

@@ -24,6 +24,6 @@ export const PATCH = withUser(async ({ req, user }) => {
   if (user.role !== "owner") throw new AppError("forbidden", "Only the owner of this Ringside can change sync settings.");
   const input = await parseJsonBody(req, syncSettingsInputSchema);
   if (input.pollMinutes !== undefined) changePollMinutes(input.pollMinutes);
-  const switched = input.dataFamily !== undefined ? changeDataFamily(input.dataFamily) : false;
+  const switched = input.dataFamily !== undefined ? await changeDataFamily(input.dataFamily) : false;
   return Response.json({ ...currentSettings(), switched });
 });

@@ -1,0 +1,26 @@
+import "server-only";
+import pg from "pg";
+import { toDbTime } from "@/lib/db/dialect";
+
+// PostgreSQL connections, opened one way (the counterpart of lib/db/sqlite.mjs): a pool whose
+// sessions run in UTC and whose timestamps (Prisma's `TIMESTAMP(3)`, UTC without a zone) come
+// back in the same text form as SQLite's (lib/db/dialect.ts toDbTime), never through the
+// server's local time zone. Parameters are ISO strings, whose zone PostgreSQL ignores for
+// such columns, so what goes in comes back unchanged.
+
+const TIMESTAMP_OID = 1114;
+
+const timestampAsDbTime = (text: string) => toDbTime(new Date(`${text.replace(" ", "T")}Z`));
+
+export function createPostgresPool(url: string, opts: { max?: number; applicationName?: string } = {}): pg.Pool {
+  return new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    application_name: opts.applicationName ?? "ringside",
+    options: "-c TimeZone=UTC",
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === TIMESTAMP_OID ? timestampAsDbTime : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+}
