@@ -214,7 +214,7 @@ describe("each rule reaches each channel exactly once per episode", () => {
     // the service withdraws the grant: the next sync is refused and the refresh gets invalid_grant
     const { readTokenRow } = await import("@/lib/db/queries/accounts");
     const { decryptToken } = await import("@/lib/ring/tokens");
-    const token = decryptToken(readTokenRow(p.accountId)!.access_token!);
+    const token = decryptToken((await readTokenRow(p.accountId))!.access_token!);
     expect((await fetch(`${t.url}/oauth/revoke?access_token=${encodeURIComponent(token)}`, { method: "POST" })).status).toBe(200);
     clock.advance(HOUR);
     await sync(p);

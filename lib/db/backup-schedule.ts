@@ -29,7 +29,7 @@ export async function runDailyBackupIfDue(now = new Date(), opts = { hour: env.B
   if (opts.hour < 0 || now.getHours() < opts.hour) return null;
   const dir = path.resolve(opts.dir);
   if (hasBackupForDay(dir, now)) return null;
-  if (!claimLease("daily-backup", PROCESS_ID, BACKUP_LEASE_MS, now.getTime())) return null;
+  if (!(await claimLease("daily-backup", PROCESS_ID, BACKUP_LEASE_MS, now.getTime()))) return null;
   const file = await backupDatabase(sqliteFile(env.DATABASE_URL), dir, "daily");
   const pruned = pruneBackups(dir, opts.keep, "daily");
   logger.info({ backup: path.basename(file), pruned: pruned.length }, "daily backup taken");

@@ -22,8 +22,8 @@ import { ReconnectRequiredError, TokenRefreshError } from "@/lib/ring/errors";
  * - Tokens are stored only encrypted (encryptToken/decryptToken, AES-256-GCM).
  * - getValidAccessToken refreshes ahead of expiry (60 s buffer). Exactly one refresh runs per
  *   account however many callers arrive at once: an in-process promise map, plus a re-read of
- *   the row and a refresh lease taken inside a SQLite write transaction, so two processes never
- *   both spend the same single-use refresh token.
+ *   the row and a refresh lease taken inside one write transaction (lib/db/queries/accounts.ts
+ *   TokenStore), so two processes never both spend the same single-use refresh token.
  * - The rotated refresh token is persisted (encrypted) before the new access token is returned.
  * - invalid_grant marks the connection "needs_reconnect", pauses the person's sync and is never
  *   retried; so does 400 invalid_request at the legacy token address (reason "wrong_portal":
@@ -43,24 +43,24 @@ function isExpiring(row: Pick<TokenRow, "expires_at">, now = Date.now()): boolea
   return row.expires_at !== null && row.expires_at * 1000 - EXPIRY_BUFFER_MS <= now;
 }
 
-function failUnreadable(accountId: string): never {
-  markNeedsReconnect(accountId, "token_unreadable");
+async function failUnreadable(accountId: string): Promise<never> {
+  await markNeedsReconnect(accountId, "token_unreadable");
   logger.warn({ accountId }, "stored ring token could not be decrypted; connection needs reconnect");
   throw new ReconnectRequiredError("token_unreadable", "The stored ring tokens cannot be read (was the encryption key changed?). Reconnect the ring.");
 }
 
-function decryptOrReconnect(accountId: string, stored: string): string {
+async function decryptOrReconnect(accountId: string, stored: string): Promise<string> {
   try {
     return decryptToken(stored);
   } catch (err) {
-    if (err instanceof TokenDecryptError) failUnreadable(accountId);
+    if (err instanceof TokenDecryptError) return failUnreadable(accountId);
     throw err;
   }
 }
 
 /** A usable access token for the account, refreshed first when it expires within 60 s. */
 export async function getValidAccessToken(accountId: string): Promise<string> {
-  const row = readTokenRow(accountId);
+  const row = await readTokenRow(accountId);
   if (!row) throw new ReconnectRequiredError("no_account", "No ring connection.");
   if (row.status !== "active") throw new ReconnectRequiredError("not_active");
   if (row.access_token && !isExpiring(row)) return decryptOrReconnect(accountId, row.access_token);
@@ -72,11 +72,11 @@ export async function getValidAccessToken(accountId: string): Promise<string> {
  * rejected one (someone refreshed meanwhile) it is returned; otherwise one refresh is forced.
  */
 export async function refreshAfterUnauthorized(accountId: string, rejectedToken: string): Promise<string> {
-  const row = readTokenRow(accountId);
+  const row = await readTokenRow(accountId);
   if (!row) throw new ReconnectRequiredError("no_account", "No ring connection.");
   if (row.status !== "active") throw new ReconnectRequiredError("not_active");
   if (row.access_token) {
-    const current = decryptOrReconnect(accountId, row.access_token);
+    const current = await decryptOrReconnect(accountId, row.access_token);
     if (current !== rejectedToken && !isExpiring(row)) return current;
   }
   return refreshSingleFlight(accountId, rejectedToken);
@@ -105,9 +105,9 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
   for (;;) {
     let claim;
     try {
-      claim = claimTokenRefresh({ accountId, owner: LEASE_OWNER, leaseMs, needsRefresh });
+      claim = await claimTokenRefresh({ accountId, owner: LEASE_OWNER, leaseMs, needsRefresh });
     } catch (err) {
-      if (err instanceof TokenDecryptError) failUnreadable(accountId);
+      if (err instanceof TokenDecryptError) return failUnreadable(accountId);
       throw err;
     }
     if (claim.kind === "missing") throw new ReconnectRequiredError("no_account", "No ring connection.");
@@ -123,15 +123,15 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
   }
 
   if (!storedRefresh) {
-    markNeedsReconnect(accountId, "no_refresh_token");
+    await markNeedsReconnect(accountId, "no_refresh_token");
     throw new ReconnectRequiredError("no_refresh_token", "The ring connection has no refresh token. Reconnect the ring.");
   }
   let refreshToken: string;
   try {
     refreshToken = decryptToken(storedRefresh);
   } catch (err) {
-    releaseRefreshLease(accountId, LEASE_OWNER);
-    if (err instanceof TokenDecryptError) failUnreadable(accountId);
+    await releaseRefreshLease(accountId, LEASE_OWNER);
+    if (err instanceof TokenDecryptError) return failUnreadable(accountId);
     throw err;
   }
 
@@ -140,21 +140,21 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
     response = await requestTokenRefresh(refreshToken);
   } catch (err) {
     if (err instanceof TokenEndpointError && err.isInvalidGrant) {
-      markNeedsReconnect(accountId, "invalid_grant");
+      await markNeedsReconnect(accountId, "invalid_grant");
       logger.warn({ accountId, status: err.status }, "ring refresh token refused (invalid_grant); connection needs reconnect");
       throw new ReconnectRequiredError("invalid_grant", "The ring service no longer accepts this connection. Reconnect the ring.");
     }
     if (err instanceof TokenEndpointError && err.isWrongPortal) {
       // Every further refresh would be refused the same way: the app now belongs to the newer
       // developer portal, whose identity provider Ringside is not set up for (RING_OAUTH_ISSUER).
-      markNeedsReconnect(accountId, "wrong_portal");
+      await markNeedsReconnect(accountId, "wrong_portal");
       logger.warn({ accountId, status: err.status }, "ring refresh refused at the legacy token address (invalid_request): set RING_OAUTH_ISSUER");
       throw new ReconnectRequiredError(
         "wrong_portal",
         "The ring service's older token address refuses this app (it belongs to the newer developer portal): set RING_OAUTH_ISSUER and reconnect.",
       );
     }
-    releaseRefreshLease(accountId, LEASE_OWNER);
+    await releaseRefreshLease(accountId, LEASE_OWNER);
     logger.warn({ accountId, error: err instanceof Error ? err.name : "error" }, "ring token refresh failed");
     throw new TokenRefreshError(err instanceof Error ? err.message : "The ring token refresh failed.", {
       status: err instanceof TokenEndpointError ? err.status : null,
@@ -164,7 +164,7 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
 
   const scope = response.scope ? normalizeScopes(response.scope) : [];
   // Persist the rotated refresh token (encrypted) before the new access token is used.
-  storeRefreshedTokens(accountId, {
+  await storeRefreshedTokens(accountId, {
     accessToken: encryptToken(response.access_token),
     refreshToken: response.refresh_token ? encryptToken(response.refresh_token) : null,
     expiresAt: response.expires_in ? Math.floor(Date.now() / 1000) + response.expires_in : null,

@@ -74,7 +74,7 @@ describe("scheduler", () => {
     const { recordWebhookEvent } = await import("@/lib/db/queries/webhook-events");
     const { emulatorDocuments } = await import("@/lib/sync/test-kit");
     const doc = (await emulatorDocuments(t, p.ringUserId, "daily_readiness")).at(-1)!;
-    recordWebhookEvent({ dedupeKey: `alert-hook-${p.userId}`, ringUserId: p.ringUserId, dataType: "daily_readiness", eventType: "update", objectId: String(doc.id), eventTime: null });
+    await recordWebhookEvent({ dedupeKey: `alert-hook-${p.userId}`, ringUserId: p.ringUserId, dataType: "daily_readiness", eventType: "update", objectId: String(doc.id), eventTime: null });
     m.index.wakeScheduler();
     await waitFor(() => synced.length === 1);
     expect(synced).toEqual([p.userId]);

@@ -149,7 +149,7 @@ export class Scheduler {
         await this.housekeeping(now);
         this.housekeepings++;
       }
-      this.startWebhookDrain();
+      await this.startWebhookDrain();
       const free = this.concurrency - this.inflight.size;
       if (free > 0) {
         const jobs = await claimDueJobs({ now, leaseMs: this.leaseMs, limit: free, excludeIds: [...this.inflight.keys()] });
@@ -197,25 +197,31 @@ export class Scheduler {
     }
   }
 
-  private startWebhookDrain(): void {
+  private async startWebhookDrain(): Promise<void> {
     if (this.webhookRunning > 0) return;
-    const { firstQueuedId, maxId } = queuedWebhookWatermark(this.webhookState.fromId ?? 0);
-    if (firstQueuedId === null) {
-      this.webhookState.fromId = Math.max(this.webhookState.fromId ?? 0, maxId + 1);
-      return;
+    this.webhookRunning++; // taken before the first await: one drain at a time
+    let draining = false;
+    try {
+      const { firstQueuedId, maxId } = await queuedWebhookWatermark(this.webhookState.fromId ?? 0);
+      if (firstQueuedId === null) {
+        this.webhookState.fromId = Math.max(this.webhookState.fromId ?? 0, maxId + 1);
+        return;
+      }
+      this.webhookState.fromId = firstQueuedId;
+      const touched = new Set<string>();
+      draining = true;
+      void drainWebhookEvents(this.engine, this.webhookState, this.webhookConcurrency, undefined, touched)
+        .then((n) => {
+          for (const userId of touched) this.synced(userId);
+          if (n > 0) this.wake();
+        })
+        .catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "webhook drain failed"))
+        .finally(() => {
+          this.webhookRunning--;
+        });
+    } finally {
+      if (!draining) this.webhookRunning--;
     }
-    this.webhookState.fromId = firstQueuedId;
-    this.webhookRunning++;
-    const touched = new Set<string>();
-    void drainWebhookEvents(this.engine, this.webhookState, this.webhookConcurrency, undefined, touched)
-      .then((n) => {
-        for (const userId of touched) this.synced(userId);
-        if (n > 0) this.wake();
-      })
-      .catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "webhook drain failed"))
-      .finally(() => {
-        this.webhookRunning--;
-      });
   }
 
   /**
@@ -256,7 +262,7 @@ export class Scheduler {
     if (now - this.lastPrune >= DAY_MS) {
       this.lastPrune = now;
       await pruneFinishedJobs(now - 7 * DAY_MS);
-      pruneWebhookEvents(now - 30 * DAY_MS);
+      await pruneWebhookEvents(now - 30 * DAY_MS);
     }
   }
 }

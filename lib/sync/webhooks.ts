@@ -100,7 +100,7 @@ export async function receiveWebhook(req: Request, opts: WebhookReceiveOptions =
   if (!parsed.success) return errorJson(400, "bad_request", "The notification does not have the expected fields.");
   const e = parsed.data;
 
-  const isNew = recordWebhookEvent({
+  const isNew = await recordWebhookEvent({
     dedupeKey: webhookDedupeKey(e),
     ringUserId: e.user_id,
     dataType: e.data_type,
@@ -151,7 +151,7 @@ export async function drainWebhookEvents(
   /** filled with the people whose notifications were applied */
   touched?: Set<string>,
 ): Promise<number> {
-  const queued = listQueuedWebhookEvents(batchSize, [], state.fromId ?? 0);
+  const queued = await listQueuedWebhookEvents(batchSize, [], state.fromId ?? 0);
   const users = new Map<string, string | undefined>();
   const ignored: Array<{ id: number; reason: string }> = [];
   const work: Array<{ e: WebhookEventRow; userId: string }> = [];
@@ -172,7 +172,7 @@ export async function drainWebhookEvents(
       work.push({ e, userId });
     }
   }
-  markWebhookEvents(ignored, "ignored");
+  await markWebhookEvents(ignored, "ignored");
   for (const k of keys) state.inflight.add(k);
   const worker = async () => {
     for (let item = work.shift(); item; item = work.shift()) {
@@ -203,11 +203,11 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId:
   }
   try {
     const result = await engine.applyDocumentEvent({ userId, collection, eventType, objectId: e.objectId });
-    markWebhookEvent(e.id, result);
+    await markWebhookEvent(e.id, result);
   } catch (err) {
     const c = classifyError(err);
     const message = err instanceof Error ? err.message : String(err);
-    markWebhookEvent(e.id, c.kind === "paused" || c.kind === "stop" ? "ignored" : "failed", message);
+    await markWebhookEvent(e.id, c.kind === "paused" || c.kind === "stop" ? "ignored" : "failed", message);
     if (c.kind === "retry" || c.kind === "postpone") {
       // The trailing-window re-check picks the change up (and any delete) once possible.
       await enqueueJob({

@@ -49,7 +49,7 @@ async function disconnect(form: unknown): Promise<void> {
   const { data } = disconnectSchema.parse({ data: formData.get("data") });
   const account = await findRingAccountByUserId(user.id);
   if (account) {
-    const row = readTokenRow(account.accountId);
+    const row = await readTokenRow(account.accountId);
     const readable = (stored: string | null | undefined): string | null => {
       try {
         return stored ? decryptToken(stored) : null;

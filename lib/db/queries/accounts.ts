@@ -1,4 +1,5 @@
 import "server-only";
+import type Database from "better-sqlite3";
 import { db } from "@/lib/db";
 import { rawDb } from "@/lib/db";
 
@@ -6,8 +7,11 @@ import { rawDb } from "@/lib/db";
  * The ring connection (Auth.js `Account` row, provider "ring"). Token columns hold only
  * AES-256-GCM ciphertext (lib/ring/crypto.ts); these functions never see plain tokens.
  *
- * The refresh path uses the raw better-sqlite3 handle so that its read-decide-write steps run
- * in one `BEGIN IMMEDIATE` transaction: two processes cannot both claim the same refresh token.
+ * The refresh path (`TokenStore`) runs its read-decide-write steps in one write transaction, so
+ * two processes cannot both claim the same single-use refresh token: on SQLite a
+ * `BEGIN IMMEDIATE` transaction on the raw handle (one writer at a time), on PostgreSQL
+ * (accounts-postgres.ts) a transaction that locks the account row (`FOR UPDATE`). Both are held
+ * to the same tests (lib/db/queries/accounts-tokens.test.ts).
  */
 
 export const RING_PROVIDER = "ring";
@@ -32,9 +36,8 @@ export type TokenRow = {
   expires_at: number | null;
 };
 
-/** The token columns of one account (ciphertext), or null. */
-export function readTokenRow(accountId: string): TokenRow | null {
-  const row = rawDb()
+function sqliteTokenRow(raw: Database.Database, accountId: string): TokenRow | null {
+  const row = raw
     .prepare(
       `SELECT id, userId, status, access_token, refresh_token, expires_at FROM "Account" WHERE id = ? AND provider = ?`,
     )
@@ -177,10 +180,10 @@ export async function disconnectAccount(accountId: string, userId: string): Prom
 }
 
 // ---------------------------------------------------------------------------
-// The refresh path (raw handle, BEGIN IMMEDIATE)
+// The refresh path: one contract, one implementation per database
 // ---------------------------------------------------------------------------
 
-const leaseKey = (accountId: string) => `ring-token-refresh-lease:${accountId}`;
+export const leaseKey = (accountId: string) => `ring-token-refresh-lease:${accountId}`;
 
 export type RefreshClaim =
   | { kind: "missing" }
@@ -189,105 +192,140 @@ export type RefreshClaim =
   | { kind: "busy" }
   | { kind: "claimed"; storedRefreshToken: string | null };
 
-/**
- * In one write transaction: re-reads the account; when it no longer needs a refresh (another
- * caller or process refreshed it), returns its access token; when another process holds a live
- * refresh lease, answers "busy"; otherwise takes the lease and returns the refresh token to use.
- * `needsRefresh` runs inside the transaction on the freshly read row.
- */
-export function claimTokenRefresh(options: {
+export type ClaimRefreshOptions = {
   accountId: string;
   owner: string;
   leaseMs: number;
   needsRefresh: (row: TokenRow) => boolean;
-}): RefreshClaim {
-  const raw = rawDb();
-  const run = raw.transaction((): RefreshClaim => {
-    const row = readTokenRow(options.accountId);
-    if (!row) return { kind: "missing" };
-    if (row.status !== "active") return { kind: "unavailable", status: row.status };
-    if (row.access_token && !options.needsRefresh(row)) return { kind: "fresh", storedAccessToken: row.access_token };
-    const now = Date.now();
-    const lease = raw.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(leaseKey(options.accountId)) as
-      | { value: string }
-      | undefined;
-    if (lease) {
-      try {
-        const held = JSON.parse(lease.value) as { owner?: string; until?: number };
-        if (held.owner !== options.owner && typeof held.until === "number" && held.until > now) return { kind: "busy" };
-      } catch {
-        // unreadable lease: take it over
-      }
-    }
-    raw
-      .prepare(
-        `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
-         ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-      )
-      .run(leaseKey(options.accountId), JSON.stringify({ owner: options.owner, until: now + options.leaseMs }), sqliteNow(now));
-    return { kind: "claimed", storedRefreshToken: row.refresh_token };
-  });
-  return run.immediate();
+};
+
+export type RefreshedTokens = Omit<EncryptedTokenSet, "scope"> & { scope: string | null };
+
+/** Whether a stored lease (AppSetting value) stops `owner` from refreshing at `now`. */
+export function leaseHeldByOther(value: string | undefined, owner: string, now: number): boolean {
+  if (value === undefined) return false;
+  try {
+    const held = JSON.parse(value) as { owner?: string; until?: number };
+    return held.owner !== owner && typeof held.until === "number" && held.until > now;
+  } catch {
+    return false; // unreadable lease: take it over
+  }
 }
 
-/** Persists a refresh's result (ciphertext) and drops the lease, in one transaction. */
-export function storeRefreshedTokens(accountId: string, t: Omit<EncryptedTokenSet, "scope"> & { scope: string | null }): void {
-  const raw = rawDb();
-  const now = sqliteNow();
-  raw
-    .transaction(() => {
+/** Whether `owner` may drop a stored lease (its own, or one nobody can be said to hold). */
+export function leaseDroppableBy(value: string, owner: string): boolean {
+  try {
+    const held = JSON.parse(value) as { owner?: string };
+    return !held.owner || held.owner === owner;
+  } catch {
+    return true; // unreadable: drop it
+  }
+}
+
+export interface TokenStore {
+  /** The token columns of one account (ciphertext), or null. */
+  readTokenRow(accountId: string): Promise<TokenRow | null>;
+  /**
+   * In one write transaction: re-reads the account; when it no longer needs a refresh (another
+   * caller or process refreshed it), returns its access token; when another process holds a
+   * live refresh lease, answers "busy"; otherwise takes the lease and returns the refresh token
+   * to use. `needsRefresh` runs inside the transaction on the freshly read row.
+   */
+  claimRefresh(options: ClaimRefreshOptions): Promise<RefreshClaim>;
+  /** Persists a refresh's result (ciphertext) and drops the lease, in one transaction. */
+  storeRefreshed(accountId: string, t: RefreshedTokens): Promise<void>;
+  releaseLease(accountId: string, owner: string): Promise<void>;
+  /**
+   * The connection needs the person to reconnect (the service answered invalid_grant, or the
+   * stored tokens are unusable): drops the tokens so no refresh is ever retried, records why,
+   * pauses the person's sync (SyncState rows → "paused") and drops any refresh lease.
+   * Stored health data is not touched.
+   */
+  markNeedsReconnect(accountId: string, reason: string): Promise<void>;
+}
+
+/** SQLite: the raw handle, each step one IMMEDIATE transaction. */
+export function sqliteTokenStore(open: () => Database.Database = rawDb): TokenStore {
+  return {
+    async readTokenRow(accountId) {
+      return sqliteTokenRow(open(), accountId);
+    },
+
+    async claimRefresh(options) {
+      const raw = open();
+      const run = raw.transaction((): RefreshClaim => {
+        const row = sqliteTokenRow(raw, options.accountId);
+        if (!row) return { kind: "missing" };
+        if (row.status !== "active") return { kind: "unavailable", status: row.status };
+        if (row.access_token && !options.needsRefresh(row)) return { kind: "fresh", storedAccessToken: row.access_token };
+        const now = Date.now();
+        const lease = raw.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(leaseKey(options.accountId)) as { value: string } | undefined;
+        if (leaseHeldByOther(lease?.value, options.owner, now)) return { kind: "busy" };
+        raw
+          .prepare(
+            `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
+          )
+          .run(leaseKey(options.accountId), JSON.stringify({ owner: options.owner, until: now + options.leaseMs }), sqliteNow(now));
+        return { kind: "claimed", storedRefreshToken: row.refresh_token };
+      });
+      return run.immediate();
+    },
+
+    async storeRefreshed(accountId, t) {
+      const raw = open();
+      const now = sqliteNow();
       raw
-        .prepare(
-          `UPDATE "Account" SET access_token = ?, refresh_token = COALESCE(?, refresh_token), expires_at = ?,
+        .transaction(() => {
+          raw
+            .prepare(
+              `UPDATE "Account" SET access_token = ?, refresh_token = COALESCE(?, refresh_token), expires_at = ?,
              token_type = COALESCE(?, token_type), scope = COALESCE(?, scope), tokenUpdatedAt = ?, updatedAt = ?
            WHERE id = ?`,
-        )
-        .run(t.accessToken, t.refreshToken, t.expiresAt, t.tokenType, t.scope, now, now, accountId);
-      raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
-    })
-    .immediate();
-}
+            )
+            .run(t.accessToken, t.refreshToken, t.expiresAt, t.tokenType, t.scope, now, now, accountId);
+          raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
+        })
+        .immediate();
+    },
 
-export function releaseRefreshLease(accountId: string, owner: string): void {
-  const raw = rawDb();
-  raw
-    .transaction(() => {
-      const lease = raw.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(leaseKey(accountId)) as
-        | { value: string }
-        | undefined;
-      if (!lease) return;
-      let held: { owner?: string } = {};
-      try {
-        held = JSON.parse(lease.value) as { owner?: string };
-      } catch {
-        // unreadable: drop it
-      }
-      if (!held.owner || held.owner === owner) raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
-    })
-    .immediate();
-}
-
-/**
- * The connection needs the person to reconnect (the service answered invalid_grant, or the
- * stored tokens are unusable): drops the tokens so no refresh is ever retried, records why,
- * pauses the person's sync (SyncState rows → "paused") and drops any refresh lease.
- * Stored health data is not touched.
- */
-export function markNeedsReconnect(accountId: string, reason: string): void {
-  const raw = rawDb();
-  const now = sqliteNow();
-  raw
-    .transaction(() => {
-      const row = raw.prepare(`SELECT userId FROM "Account" WHERE id = ?`).get(accountId) as { userId: string } | undefined;
-      if (!row) return;
+    async releaseLease(accountId, owner) {
+      const raw = open();
       raw
-        .prepare(
-          `UPDATE "Account" SET status = 'needs_reconnect', statusReason = ?, access_token = NULL, refresh_token = NULL,
+        .transaction(() => {
+          const lease = raw.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(leaseKey(accountId)) as { value: string } | undefined;
+          if (lease && leaseDroppableBy(lease.value, owner)) raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
+        })
+        .immediate();
+    },
+
+    async markNeedsReconnect(accountId, reason) {
+      const raw = open();
+      const now = sqliteNow();
+      raw
+        .transaction(() => {
+          const row = raw.prepare(`SELECT userId FROM "Account" WHERE id = ?`).get(accountId) as { userId: string } | undefined;
+          if (!row) return;
+          raw
+            .prepare(
+              `UPDATE "Account" SET status = 'needs_reconnect', statusReason = ?, access_token = NULL, refresh_token = NULL,
              tokenUpdatedAt = ?, updatedAt = ? WHERE id = ?`,
-        )
-        .run(reason, now, now, accountId);
-      raw.prepare(`UPDATE "sync_state" SET status = 'paused', updatedAt = ? WHERE userId = ?`).run(now, row.userId);
-      raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
-    })
-    .immediate();
+            )
+            .run(reason, now, now, accountId);
+          raw.prepare(`UPDATE "sync_state" SET status = 'paused', updatedAt = ? WHERE userId = ?`).run(now, row.userId);
+          raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
+        })
+        .immediate();
+    },
+  };
 }
+
+// The process's token store (SQLite until the app runs on PostgreSQL: then accounts-postgres.ts).
+const globalForTokens = globalThis as unknown as { ringsideTokenStore?: TokenStore };
+const tokenStore = (): TokenStore => (globalForTokens.ringsideTokenStore ??= sqliteTokenStore());
+
+export const readTokenRow = (accountId: string) => tokenStore().readTokenRow(accountId);
+export const claimTokenRefresh = (options: ClaimRefreshOptions) => tokenStore().claimRefresh(options);
+export const storeRefreshedTokens = (accountId: string, t: RefreshedTokens) => tokenStore().storeRefreshed(accountId, t);
+export const releaseRefreshLease = (accountId: string, owner: string) => tokenStore().releaseLease(accountId, owner);
+export const markNeedsReconnect = (accountId: string, reason: string) => tokenStore().markNeedsReconnect(accountId, reason);

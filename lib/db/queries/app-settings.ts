@@ -1,4 +1,5 @@
 import "server-only";
+import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { rawDb } from "@/lib/db";
 import { toDbTime } from "@/lib/db/dialect";
@@ -37,25 +38,58 @@ export function listAppSettings(prefix: string): Array<{ key: string; value: str
     .all(prefix, `${prefix}\uffff`) as Array<{ key: string; value: string }>;
 }
 
-/**
- * A named lease among the processes that share the database: true when `holder` has it until
- * `now + ttlMs` (it was free, had run out, or was already this holder's). Work that must run on
- * one process at a time (the daily backup) takes one first.
- */
-export function claimLease(name: string, holder: string, ttlMs: number, now = Date.now()): boolean {
-  const db = rawDb();
-  const key = `lease:${name}`;
-  const claim = db.transaction(() => {
-    const row = db.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(key) as { value: string } | undefined;
-    let current: { holder?: unknown; until?: unknown } = {};
-    try {
-      current = row ? (JSON.parse(row.value) as typeof current) : {};
-    } catch {
-      /* an unreadable lease is a free one */
-    }
-    if (current.holder !== holder && typeof current.until === "number" && current.until > now) return false;
-    setAppSetting(key, { holder, until: now + ttlMs });
-    return true;
-  });
-  return claim.immediate();
+/** A stored lease's holder and end, or nothing (an unreadable lease is a free one). */
+export function parseLease(value: string | undefined): { holder?: unknown; until?: unknown } {
+  try {
+    return value ? (JSON.parse(value) as { holder?: unknown; until?: unknown }) : {};
+  } catch {
+    return {};
+  }
 }
+
+/** Whether `holder` may take (or renew) a lease stored as `value` at `now`. */
+export function leaseFree(value: string | undefined, holder: string, now: number): boolean {
+  const current = parseLease(value);
+  return current.holder === holder || typeof current.until !== "number" || current.until <= now;
+}
+
+/**
+ * Named leases among the processes that share the database. Work that must run on one process
+ * at a time (the daily backup) takes one first. One contract, one implementation per database
+ * (PostgreSQL's in app-settings-postgres.ts), held to the same tests (leases.test.ts).
+ */
+export interface LeaseStore {
+  /**
+   * True when `holder` has the lease `name` until `now + ttlMs` (it was free, had run out, or
+   * was already this holder's); false while another holder's lease runs.
+   */
+  claim(name: string, holder: string, ttlMs: number, now?: number): Promise<boolean>;
+}
+
+export const leaseSettingKey = (name: string) => `lease:${name}`;
+
+/** SQLite: read and write in one IMMEDIATE transaction (one writer at a time). */
+export function sqliteLeaseStore(open: () => Database.Database = rawDb): LeaseStore {
+  return {
+    async claim(name, holder, ttlMs, now = Date.now()) {
+      const db = open();
+      const key = leaseSettingKey(name);
+      const claim = db.transaction(() => {
+        const row = db.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(key) as { value: string } | undefined;
+        if (!leaseFree(row?.value, holder, now)) return false;
+        db.prepare(
+          `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
+        ).run(key, JSON.stringify({ holder, until: now + ttlMs }), toDbTime(new Date()));
+        return true;
+      });
+      return claim.immediate();
+    },
+  };
+}
+
+// The process's leases (SQLite until the app runs on PostgreSQL: then app-settings-postgres.ts).
+const globalForLeases = globalThis as unknown as { ringsideLeases?: LeaseStore };
+
+export const claimLease = (name: string, holder: string, ttlMs: number, now = Date.now()) =>
+  (globalForLeases.ringsideLeases ??= sqliteLeaseStore()).claim(name, holder, ttlMs, now);

@@ -1,10 +1,13 @@
 import "server-only";
-import type { Statement } from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { toDbTime } from "@/lib/db/dialect";
 
-// Webhook notifications as received. The receiver's hot path is one prepared
-// INSERT OR IGNORE (dedupeKey unique): a duplicate changes nothing and is acknowledged.
+// Webhook notifications as received. The receiver's hot path is one prepared insert that
+// ignores a duplicate (dedupeKey unique): a duplicate changes nothing and is acknowledged.
+// One contract (`WebhookEventStore`), one implementation per database: SQLite's below,
+// PostgreSQL's in webhook-events-postgres.ts, held to the same tests
+// (lib/db/queries/webhook-events.test.ts).
 
 export type WebhookEventInput = {
   dedupeKey: string;
@@ -23,60 +26,86 @@ export type WebhookEventRow = WebhookEventInput & {
   error: string | null;
 };
 
-const insertCache = new WeakMap<object, Statement>();
+export type SettledStatus = "applied" | "ignored" | "failed";
 
-/** Records a notification; false when the same notification was recorded before. */
-export function recordWebhookEvent(e: WebhookEventInput): boolean {
-  const db = rawDb();
-  let stmt = insertCache.get(db);
-  if (!stmt) {
-    stmt = db.prepare(
-      `INSERT OR IGNORE INTO webhook_event (dedupeKey, ringUserId, dataType, eventType, objectId, eventTime, receivedAt, status)
+export interface WebhookEventStore {
+  /** Records a notification; false when the same notification was recorded before. */
+  record(e: WebhookEventInput): Promise<boolean>;
+  /**
+   * The oldest notifications still waiting to be applied, from id `fromId` on (status has no
+   * index: the caller keeps a watermark below which nothing is queued, so the scan is short).
+   */
+  listQueued(limit: number, excludeIds?: number[], fromId?: number): Promise<WebhookEventRow[]>;
+  /** The id of the oldest queued notification from `fromId` on, or null; and the newest id of all. */
+  watermark(fromId?: number): Promise<{ firstQueuedId: number | null; maxId: number }>;
+  mark(id: number, status: SettledStatus, error?: string): Promise<void>;
+  /** Settles many notifications at once (one statement or transaction). */
+  markMany(rows: Array<{ id: number; reason: string }>, status: SettledStatus): Promise<void>;
+  /** Forgets processed notifications received before `before`. */
+  prune(before: number): Promise<number>;
+}
+
+/** SQLite: prepared statements on the hot paths' connection (`rawDb()`). */
+export function sqliteWebhookEventStore(open: () => Database.Database = rawDb): WebhookEventStore {
+  const insertCache = new WeakMap<object, Database.Statement>();
+  return {
+    async record(e) {
+      const db = open();
+      let stmt = insertCache.get(db);
+      if (!stmt) {
+        stmt = db.prepare(
+          `INSERT OR IGNORE INTO webhook_event (dedupeKey, ringUserId, dataType, eventType, objectId, eventTime, receivedAt, status)
        VALUES (@dedupeKey, @ringUserId, @dataType, @eventType, @objectId, @eventTime, @receivedAt, 'queued')`,
-    );
-    insertCache.set(db, stmt);
-  }
-  return stmt.run({ ...e, receivedAt: toDbTime(new Date()) }).changes > 0;
+        );
+        insertCache.set(db, stmt);
+      }
+      return stmt.run({ ...e, receivedAt: toDbTime(new Date()) }).changes > 0;
+    },
+
+    async listQueued(limit, excludeIds = [], fromId = 0) {
+      return open()
+        .prepare(
+          `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+        )
+        .all(fromId, JSON.stringify(excludeIds), limit) as WebhookEventRow[];
+    },
+
+    async watermark(fromId = 0) {
+      const db = open();
+      const first = db.prepare(`SELECT id FROM webhook_event WHERE id >= ? AND status = 'queued' ORDER BY id LIMIT 1`).get(fromId) as { id: number } | undefined;
+      const max = db.prepare(`SELECT MAX(id) AS id FROM webhook_event`).get() as { id: number | null };
+      return { firstQueuedId: first?.id ?? null, maxId: max.id ?? 0 };
+    },
+
+    async mark(id, status, error) {
+      open()
+        .prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`)
+        .run(status, error?.slice(0, 500) ?? null, toDbTime(new Date()), id);
+    },
+
+    async markMany(rows, status) {
+      if (rows.length === 0) return;
+      const db = open();
+      const stmt = db.prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`);
+      const now = toDbTime(new Date());
+      db.transaction(() => {
+        for (const r of rows) stmt.run(status, r.reason.slice(0, 500), now, r.id);
+      })();
+    },
+
+    async prune(before) {
+      return open().prepare(`DELETE FROM webhook_event WHERE status != 'queued' AND receivedAt < ?`).run(toDbTime(before)).changes;
+    },
+  };
 }
 
-/**
- * The oldest notifications still waiting to be applied, from id `fromId` on (status has no
- * index: the caller keeps a watermark below which nothing is queued, so the scan is short).
- */
-export function listQueuedWebhookEvents(limit: number, excludeIds: number[] = [], fromId = 0): WebhookEventRow[] {
-  return rawDb()
-    .prepare(
-      `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
-    )
-    .all(fromId, JSON.stringify(excludeIds), limit) as WebhookEventRow[];
-}
+// The process's inbox (SQLite until the app runs on PostgreSQL: then webhook-events-postgres.ts).
+const globalForInbox = globalThis as unknown as { ringsideWebhookEvents?: WebhookEventStore };
+const store = (): WebhookEventStore => (globalForInbox.ringsideWebhookEvents ??= sqliteWebhookEventStore());
 
-/** The id of the oldest queued notification from `fromId` on, or null; and the newest id of all. */
-export function queuedWebhookWatermark(fromId = 0): { firstQueuedId: number | null; maxId: number } {
-  const db = rawDb();
-  const first = db.prepare(`SELECT id FROM webhook_event WHERE id >= ? AND status = 'queued' ORDER BY id LIMIT 1`).get(fromId) as { id: number } | undefined;
-  const max = db.prepare(`SELECT MAX(id) AS id FROM webhook_event`).get() as { id: number | null };
-  return { firstQueuedId: first?.id ?? null, maxId: max.id ?? 0 };
-}
-
-export function markWebhookEvent(id: number, status: "applied" | "ignored" | "failed", error?: string): void {
-  rawDb()
-    .prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`)
-    .run(status, error?.slice(0, 500) ?? null, toDbTime(new Date()), id);
-}
-
-/** Settles many notifications at once (one transaction). */
-export function markWebhookEvents(rows: Array<{ id: number; reason: string }>, status: "applied" | "ignored" | "failed"): void {
-  if (rows.length === 0) return;
-  const db = rawDb();
-  const stmt = db.prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`);
-  const now = toDbTime(new Date());
-  db.transaction(() => {
-    for (const r of rows) stmt.run(status, r.reason, now, r.id);
-  })();
-}
-
-/** Forgets processed notifications older than `before`. */
-export function pruneWebhookEvents(before: number): number {
-  return rawDb().prepare(`DELETE FROM webhook_event WHERE status != 'queued' AND receivedAt < ?`).run(toDbTime(before)).changes;
-}
+export const recordWebhookEvent = (e: WebhookEventInput) => store().record(e);
+export const listQueuedWebhookEvents = (limit: number, excludeIds?: number[], fromId?: number) => store().listQueued(limit, excludeIds, fromId);
+export const queuedWebhookWatermark = (fromId?: number) => store().watermark(fromId);
+export const markWebhookEvent = (id: number, status: SettledStatus, error?: string) => store().mark(id, status, error);
+export const markWebhookEvents = (rows: Array<{ id: number; reason: string }>, status: SettledStatus) => store().markMany(rows, status);
+export const pruneWebhookEvents = (before: number) => store().prune(before);
