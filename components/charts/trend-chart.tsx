@@ -182,10 +182,11 @@ export function TrendChart({
           ))}
           {layers.tags
             ? geo.xs.map((x, i) => {
-                const t = tags.get(dayAt(series.from, i));
+                const day = dayAt(series.from, i);
+                const t = tags.get(day);
                 if (!t?.length) return null;
                 return (
-                  <path key={i} d={`M${x - 3.5} ${MARGIN.top - 9}L${x + 3.5} ${MARGIN.top - 9}L${x} ${MARGIN.top - 3}Z`} fill={t[0]?.color ?? "var(--chart-tag)"}>
+                  <path key={i} data-tag-day={day} d={`M${x - 3.5} ${MARGIN.top - 9}L${x + 3.5} ${MARGIN.top - 9}L${x} ${MARGIN.top - 3}Z`} fill={t[0]?.color ?? "var(--chart-tag)"}>
                     <title>{t.map((x) => x.name).join(", ")}</title>
                   </path>
                 );
