@@ -5,6 +5,7 @@ import {
   claimDueJobs,
   enqueueJob,
   nextJobDueAt,
+  postponeJob,
   pruneFinishedJobs,
   recoverInterruptedJobs,
   renewJobLease,
@@ -153,7 +154,9 @@ export class Scheduler {
       const free = this.concurrency - this.inflight.size;
       if (free > 0) {
         const jobs = await claimDueJobs({ now, leaseMs: this.leaseMs, limit: free, excludeIds: [...this.inflight.keys()] });
-        for (const job of jobs) this.launch(job);
+        // stop() may have come while the claim was on its way: hand the jobs back untouched.
+        if (this.stopped) for (const job of jobs) await postponeJob(job.id, Date.now());
+        else for (const job of jobs) this.launch(job);
       }
       const due = await nextJobDueAt();
       if (due) next = Math.min(next, Math.max(50, due.getTime() - Date.now()));
