@@ -12,6 +12,22 @@ const TIMESTAMP_OID = 1114;
 
 const timestampAsDbTime = (text: string) => toDbTime(new Date(`${text.replace(" ", "T")}Z`));
 
+/** Runs `work` in one transaction on one pooled connection: committed, or rolled back on a throw. */
+export async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query("BEGIN");
+    const result = await work(c);
+    await c.query("COMMIT");
+    return result;
+  } catch (err) {
+    await c.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
 export function createPostgresPool(url: string, opts: { max?: number; applicationName?: string } = {}): pg.Pool {
   return new pg.Pool({
     connectionString: url,

@@ -1,27 +1,13 @@
 import "server-only";
 import type pg from "pg";
 import { toDbTime } from "@/lib/db/dialect";
+import { inTransaction } from "@/lib/db/postgres";
 import { leaseDroppableBy, leaseHeldByOther, leaseKey, RING_PROVIDER, type RefreshClaim, type TokenRow, type TokenStore } from "@/lib/db/queries/accounts";
 
 // The token-refresh path on PostgreSQL (the contract and SQLite's form are in accounts.ts).
 // Each step is one transaction on one pooled connection that first locks the account row
 // (SELECT … FOR UPDATE): of several processes refreshing the same account, one reads, decides
 // and writes while the others wait for its commit, then see its lease or its new tokens.
-
-async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query("BEGIN");
-    const result = await work(c);
-    await c.query("COMMIT");
-    return result;
-  } catch (err) {
-    await c.query("ROLLBACK").catch(() => {});
-    throw err;
-  } finally {
-    c.release();
-  }
-}
 
 async function lockedTokenRow(c: pg.PoolClient | pg.Pool, accountId: string, lock: boolean): Promise<TokenRow | null> {
   const res = await c.query<TokenRow>(

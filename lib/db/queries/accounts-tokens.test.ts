@@ -3,28 +3,13 @@
 // point of it: however many processes want to refresh one account at the same moment, exactly
 // one is given the single-use refresh token; the others are told to wait (or, once the new
 // tokens are stored, get them).
-import type pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { applyPendingPostgresMigrations } from "@/lib/db/migrate-postgres.mjs";
-import { createPostgresPool } from "@/lib/db/postgres";
 import { sqliteTokenStore, type TokenStore } from "@/lib/db/queries/accounts";
 import { postgresTokenStore } from "@/lib/db/queries/accounts-postgres";
-import { POSTGRES_MIGRATIONS_DIR } from "@/prisma/generate-models";
-import { postgresTestDatabase } from "@/lib/test/postgres";
+import { useMigratedPostgres } from "@/lib/test/postgres";
 
-const pools: pg.Pool[] = [];
-let pgUrl = "";
-
-beforeAll(async () => {
-  pgUrl = (await postgresTestDatabase("tokens")).url;
-  await applyPendingPostgresMigrations(pgUrl, POSTGRES_MIGRATIONS_DIR);
-  pools.push(createPostgresPool(pgUrl, { max: 4 }));
-});
-
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-});
+const pg = useMigratedPostgres("tokens");
 
 const NOW = new Date().toISOString();
 
@@ -50,13 +35,9 @@ const backends: Backend[] = [
   },
   {
     name: "postgresql",
-    store: () => postgresTokenStore(pools[0]!),
-    otherProcess: () => {
-      const pool = createPostgresPool(pgUrl, { max: 2 });
-      pools.push(pool);
-      return postgresTokenStore(pool);
-    },
-    exec: async (sql, params = []) => (await pools[0]!.query(sql, params)).rows,
+    store: () => postgresTokenStore(pg.pool()),
+    otherProcess: () => postgresTokenStore(pg.otherProcess()),
+    exec: async (sql, params = []) => (await pg.pool().query(sql, params)).rows,
   },
 ];
 

@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { toDbTime } from "@/lib/db/dialect";
+import { inTransaction } from "@/lib/db/postgres";
 import { leaseFree, leaseSettingKey, type LeaseStore } from "@/lib/db/queries/app-settings";
 
 // Named leases on PostgreSQL (the contract and SQLite's form are in app-settings.ts): the
@@ -11,9 +12,7 @@ export function postgresLeaseStore(pool: pg.Pool): LeaseStore {
   return {
     async claim(name, holder, ttlMs, now = Date.now()) {
       const key = leaseSettingKey(name);
-      const c = await pool.connect();
-      try {
-        await c.query("BEGIN");
+      return inTransaction(pool, async (c) => {
         await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [key]);
         const row = (await c.query<{ value: string }>(`SELECT value FROM "AppSetting" WHERE key = $1`, [key])).rows[0];
         const free = leaseFree(row?.value, holder, now);
@@ -24,14 +23,8 @@ export function postgresLeaseStore(pool: pg.Pool): LeaseStore {
             [key, JSON.stringify({ holder, until: now + ttlMs }), toDbTime(new Date())],
           );
         }
-        await c.query("COMMIT");
         return free;
-      } catch (err) {
-        await c.query("ROLLBACK").catch(() => {});
-        throw err;
-      } finally {
-        c.release();
-      }
+      });
     },
   };
 }

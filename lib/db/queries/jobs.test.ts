@@ -2,15 +2,11 @@
 // PostgreSQL (a database of this file's own on the run's private server, migrated with the
 // PostgreSQL history). Same tests, same expectations, except where the contract says the two
 // differ (which running jobs a restarted scheduler takes up).
-import type pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { applyPendingPostgresMigrations } from "@/lib/db/migrate-postgres.mjs";
-import { createPostgresPool } from "@/lib/db/postgres";
 import { sqliteJobStore, type JobRow, type JobStore } from "@/lib/db/queries/jobs";
 import { postgresJobStore } from "@/lib/db/queries/jobs-postgres";
-import { POSTGRES_MIGRATIONS_DIR } from "@/prisma/generate-models";
-import { postgresTestDatabase } from "@/lib/test/postgres";
+import { useMigratedPostgres } from "@/lib/test/postgres";
 
 type Backend = {
   name: "sqlite" | "postgresql";
@@ -21,8 +17,7 @@ type Backend = {
   row: (id: number) => Promise<JobRow>;
 };
 
-const pools: pg.Pool[] = [];
-let pgUrl = "";
+const pg = useMigratedPostgres("jobs");
 
 const sqlite: Backend = {
   name: "sqlite",
@@ -34,25 +29,11 @@ const sqlite: Backend = {
 
 const postgres: Backend = {
   name: "postgresql",
-  store: () => postgresJobStore(pools[0]!),
-  otherProcess: () => {
-    const pool = createPostgresPool(pgUrl, { max: 4 });
-    pools.push(pool);
-    return postgresJobStore(pool);
-  },
-  clear: async () => void (await pools[0]!.query("DELETE FROM job")),
-  row: async (id) => (await pools[0]!.query<JobRow>("SELECT * FROM job WHERE id = $1", [id])).rows[0]!,
+  store: () => postgresJobStore(pg.pool()),
+  otherProcess: () => postgresJobStore(pg.otherProcess()),
+  clear: async () => void (await pg.pool().query("DELETE FROM job")),
+  row: async (id) => (await pg.pool().query<JobRow>("SELECT * FROM job WHERE id = $1", [id])).rows[0]!,
 };
-
-beforeAll(async () => {
-  pgUrl = (await postgresTestDatabase("jobs")).url;
-  await applyPendingPostgresMigrations(pgUrl, POSTGRES_MIGRATIONS_DIR);
-  pools.push(createPostgresPool(pgUrl, { max: 4 }));
-});
-
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-});
 
 const MIN = 60_000;
 

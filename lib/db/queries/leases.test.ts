@@ -1,37 +1,18 @@
 // Named leases (one process at a time for the daily backup), held to both databases.
-import type pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { applyPendingPostgresMigrations } from "@/lib/db/migrate-postgres.mjs";
-import { createPostgresPool } from "@/lib/db/postgres";
 import { sqliteLeaseStore, type LeaseStore } from "@/lib/db/queries/app-settings";
 import { postgresLeaseStore } from "@/lib/db/queries/app-settings-postgres";
-import { POSTGRES_MIGRATIONS_DIR } from "@/prisma/generate-models";
-import { postgresTestDatabase } from "@/lib/test/postgres";
+import { useMigratedPostgres } from "@/lib/test/postgres";
 
-const pools: pg.Pool[] = [];
-let pgUrl = "";
-
-beforeAll(async () => {
-  pgUrl = (await postgresTestDatabase("leases")).url;
-  await applyPendingPostgresMigrations(pgUrl, POSTGRES_MIGRATIONS_DIR);
-  pools.push(createPostgresPool(pgUrl, { max: 2 }));
-});
-
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-});
+const pg = useMigratedPostgres("leases");
 
 const backends: Array<{ name: string; store: () => LeaseStore; clear: () => Promise<void> }> = [
   { name: "sqlite", store: () => sqliteLeaseStore(), clear: async () => void rawDb().prepare(`DELETE FROM "AppSetting"`).run() },
   {
     name: "postgresql",
-    store: () => {
-      const pool = createPostgresPool(pgUrl, { max: 2 });
-      pools.push(pool);
-      return postgresLeaseStore(pool);
-    },
-    clear: async () => void (await pools[0]!.query(`DELETE FROM "AppSetting"`)),
+    store: () => postgresLeaseStore(pg.otherProcess()),
+    clear: async () => void (await pg.pool().query(`DELETE FROM "AppSetting"`)),
   },
 ];
 

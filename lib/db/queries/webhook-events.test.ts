@@ -1,26 +1,12 @@
 // The webhook inbox's contract, held to both databases: SQLite (the test file's own database)
 // and PostgreSQL (a database of this file's own on the run's private server).
-import type pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { applyPendingPostgresMigrations } from "@/lib/db/migrate-postgres.mjs";
-import { createPostgresPool } from "@/lib/db/postgres";
 import { sqliteWebhookEventStore, type WebhookEventRow, type WebhookEventStore } from "@/lib/db/queries/webhook-events";
 import { postgresWebhookEventStore } from "@/lib/db/queries/webhook-events-postgres";
-import { POSTGRES_MIGRATIONS_DIR } from "@/prisma/generate-models";
-import { postgresTestDatabase } from "@/lib/test/postgres";
+import { useMigratedPostgres } from "@/lib/test/postgres";
 
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  const { url } = await postgresTestDatabase("inbox");
-  await applyPendingPostgresMigrations(url, POSTGRES_MIGRATIONS_DIR);
-  pool = createPostgresPool(url, { max: 4 });
-});
-
-afterAll(async () => {
-  await pool.end();
-});
+const pg = useMigratedPostgres("inbox");
 
 type Backend = { name: string; store: () => WebhookEventStore; clear: () => Promise<void>; all: () => Promise<WebhookEventRow[]>; age: (ms: number) => Promise<void> };
 
@@ -34,10 +20,10 @@ const backends: Backend[] = [
   },
   {
     name: "postgresql",
-    store: () => postgresWebhookEventStore(pool),
-    clear: async () => void (await pool.query("DELETE FROM webhook_event")),
-    all: async () => (await pool.query<WebhookEventRow>("SELECT * FROM webhook_event ORDER BY id")).rows,
-    age: async (ms) => void (await pool.query(`UPDATE webhook_event SET "receivedAt" = $1`, [new Date(Date.now() - ms).toISOString()])),
+    store: () => postgresWebhookEventStore(pg.pool()),
+    clear: async () => void (await pg.pool().query("DELETE FROM webhook_event")),
+    all: async () => (await pg.pool().query<WebhookEventRow>("SELECT * FROM webhook_event ORDER BY id")).rows,
+    age: async (ms) => void (await pg.pool().query(`UPDATE webhook_event SET "receivedAt" = $1`, [new Date(Date.now() - ms).toISOString()])),
   },
 ];
 
