@@ -78,7 +78,7 @@ export async function seedDashboard(args: Args) {
       const r = mapDocument(c, d, user.id, now);
       if (r.ok) rows.push(r.row);
     }
-    for (let i = 0; i < rows.length; i += 500) ingestDocuments({ collection: c, userId: user.id, rows: rows.slice(i, i + 500) });
+    for (let i = 0; i < rows.length; i += 500) await ingestDocuments({ collection: c, userId: user.id, rows: rows.slice(i, i + 500) });
     documents += rows.length;
     db.prepare(
       `INSERT INTO sync_state (userId, collection, status, lastSuccessAt, lastAttemptAt, newestDay, documentsTotal, updatedAt)
@@ -88,7 +88,7 @@ export async function seedDashboard(args: Args) {
     ).run(user.id, c, now, now, args.today, rows.length, now);
   }
   const info = generatePersonalInfo({ ...opts, userId: ringUserId, email: args.email });
-  upsertPersonalInfo({
+  await upsertPersonalInfo({
     userId: user.id,
     ringUserId,
     age: info.age,

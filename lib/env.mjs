@@ -29,8 +29,12 @@ const serverSchema = z.object({
   DATABASE_URL: opt(
     z
       .string()
-      .regex(/^file:[^?]+$/, "must be a SQLite file URL such as file:./data/ringside.db (no ?query)"),
+      .regex(
+        /^file:[^?]+$|^postgres(ql)?:\/\/[^\s]+$/,
+        "must be a SQLite file URL such as file:./data/ringside.db (no ?query) or a PostgreSQL URL such as postgresql://user:password@host:5432/ringside",
+      ),
   ),
+  DATABASE_POOL_SIZE: opt(intIn(1, 200)),
   AUTH_SECRET: opt(z.string().min(16, "must be at least 16 characters")),
   AUTH_URL: opt(url),
   TOKEN_ENCRYPTION_KEY: opt(
@@ -134,6 +138,8 @@ export function parseEnv(source) {
     RING_DATA_FAMILY: e.RING_DATA_FAMILY ?? "usercollection",
     RING_BACKFILL_START: e.RING_BACKFILL_START ?? "2015-01-01",
     RING_REQUEST_TIMEOUT_MS: e.RING_REQUEST_TIMEOUT_MS ?? 30_000,
+    /** PostgreSQL connections per process (each process has its own pool). */
+    DATABASE_POOL_SIZE: e.DATABASE_POOL_SIZE ?? 10,
     ALLOWED_EMAILS: (e.ALLOWED_EMAILS ?? "")
       .split(",")
       .map((/** @type {string} */ s) => s.trim().toLowerCase())

@@ -48,7 +48,7 @@ beforeAll(async () => {
   docs = generateRange({ seed: "etag-test", userKey: "etag" }, FIRST, LAST);
   for (const userId of ["u-etag", "u-other"]) {
     const rows = docs.daily_sleep.map((d) => mapDocument("daily_sleep", d, userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
-    ingestDocuments({ collection: "daily_sleep", userId, rows });
+    await ingestDocuments({ collection: "daily_sleep", userId, rows });
   }
 });
 
@@ -125,7 +125,7 @@ describe("conditional data routes", () => {
 
     // the same documents again: nothing changed, the tag holds
     const same = docs.daily_sleep.map((d) => mapDocument("daily_sleep", d, "u-etag", now)).flatMap((r) => (r.ok ? [r.row] : []));
-    ingestDocuments({ collection: "daily_sleep", userId: "u-etag", rows: same });
+    await ingestDocuments({ collection: "daily_sleep", userId: "u-etag", rows: same });
     expect((await series(etag)).status).toBe(304);
 
     // the ring service revised one night's score
@@ -133,7 +133,7 @@ describe("conditional data routes", () => {
     const revised = { ...target, score: target.score === 42 ? 43 : 42 };
     const row = mapDocument("daily_sleep", revised, "u-etag", now);
     if (!row.ok) throw new Error(row.error);
-    ingestDocuments({ collection: "daily_sleep", userId: "u-etag", rows: [row.row] });
+    await ingestDocuments({ collection: "daily_sleep", userId: "u-etag", rows: [row.row] });
     const res = await series(etag);
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -144,16 +144,17 @@ describe("conditional data routes", () => {
   it("computes the strongest relationships once per data version and range", async () => {
     const { getStrongestCorrelations } = await import("@/lib/services/metrics");
     const { bumpDataVersion } = await import("@/lib/db/queries/data-version");
+    const { transaction } = await import("@/lib/db/sql");
     const q = { userId: "u-etag", from: FIRST, to: LAST, limit: 5 };
-    const first = getStrongestCorrelations(q);
-    expect(getStrongestCorrelations(q)).toBe(first);
+    const first = await getStrongestCorrelations(q);
+    expect(await getStrongestCorrelations(q)).toBe(first);
     // another range or another person: their own answers
-    expect(getStrongestCorrelations({ ...q, from: "2024-02-01" })).not.toBe(first);
-    expect(getStrongestCorrelations({ ...q, userId: "u-other" })).not.toBe(first);
+    expect(await getStrongestCorrelations({ ...q, from: "2024-02-01" })).not.toBe(first);
+    expect(await getStrongestCorrelations({ ...q, userId: "u-other" })).not.toBe(first);
     // a narrower set of metrics (a token's kinds) is another question
-    expect(getStrongestCorrelations({ ...q, include: (m) => m.id.startsWith("sleep.") })).not.toBe(first);
-    bumpDataVersion("u-etag");
-    const after = getStrongestCorrelations(q);
+    expect(await getStrongestCorrelations({ ...q, include: (m) => m.id.startsWith("sleep.") })).not.toBe(first);
+    await transaction(() => bumpDataVersion("u-etag"));
+    const after = await getStrongestCorrelations(q);
     expect(after).not.toBe(first);
     expect(after).toEqual(first);
   });
@@ -161,8 +162,8 @@ describe("conditional data routes", () => {
   it("the read API's answers are conditional too, per token's data kinds", async () => {
     const { createApiToken } = await import("@/lib/services/api-tokens");
     const route = await import("@/app/api/v1/metrics/[metric]/route");
-    const all = createApiToken("u-etag", { name: "all", kinds: ["daily_sleep", "daily_readiness", "daily_activity"] }).token;
-    const sleepOnly = createApiToken("u-etag", { name: "sleep", kinds: ["daily_sleep"] }).token;
+    const all = (await createApiToken("u-etag", { name: "all", kinds: ["daily_sleep", "daily_readiness", "daily_activity"] })).token;
+    const sleepOnly = (await createApiToken("u-etag", { name: "sleep", kinds: ["daily_sleep"] })).token;
     const get = (token: string, inm?: string) =>
       call(route.GET as Handler, `/api/v1/metrics/sleep.score?from=${FIRST}&to=${LAST}`, { metric: "sleep.score" }, {
         headers: { authorization: `Bearer ${token}`, ...(inm ? { "if-none-match": inm } : {}) },
@@ -190,35 +191,35 @@ describe("conditional data routes", () => {
     const { ensureSyncStates, updateSyncState } = await import("@/lib/db/queries/sync-state");
     const { mapSamples } = await import("@/lib/sync/map");
     const { groupByUtcDay } = await import("@/lib/db/sample-codec");
-    const v = () => readDataVersion("u-other")!;
+    const v = async () => (await readDataVersion("u-other"))!;
     const rows = [0, 1, 2].map((i) => ({ bpm: 60 + i, source: "awake", timestamp: `2024-03-01T10:0${i}:00+00:00` }));
     const days = groupByUtcDay(mapSamples("heartrate", rows).samples);
-    let last = v();
-    mergeSampleDays({ collection: "heartrate", userId: "u-other", days });
-    expect(v()).toBeGreaterThan(last);
-    last = v();
-    mergeSampleDays({ collection: "heartrate", userId: "u-other", days });
-    replaceSampleDays({ collection: "heartrate", userId: "u-other", fromDay: "2024-03-01", toDay: "2024-03-01", days });
-    expect(v()).toBe(last);
-    replaceSampleDays({ collection: "heartrate", userId: "u-other", fromDay: "2024-03-01", toDay: "2024-03-01", days: new Map() });
-    expect(v()).toBeGreaterThan(last);
-    last = v();
+    let last = await v();
+    await mergeSampleDays({ collection: "heartrate", userId: "u-other", days });
+    expect(await v()).toBeGreaterThan(last);
+    last = await v();
+    await mergeSampleDays({ collection: "heartrate", userId: "u-other", days });
+    await replaceSampleDays({ collection: "heartrate", userId: "u-other", fromDay: "2024-03-01", toDay: "2024-03-01", days });
+    expect(await v()).toBe(last);
+    await replaceSampleDays({ collection: "heartrate", userId: "u-other", fromDay: "2024-03-01", toDay: "2024-03-01", days: new Map() });
+    expect(await v()).toBeGreaterThan(last);
+    last = await v();
 
     const info = { userId: "u-other", ringUserId: "ring-u-other", age: 40, weight: 70, height: 1.8, biological_sex: "female", email: null, raw: '{"id":"ring-u-other","age":40}' };
-    upsertPersonalInfo(info);
-    expect(v()).toBeGreaterThan(last);
-    last = v();
-    upsertPersonalInfo(info);
-    expect(v()).toBe(last);
+    await upsertPersonalInfo(info);
+    expect(await v()).toBeGreaterThan(last);
+    last = await v();
+    await upsertPersonalInfo(info);
+    expect(await v()).toBe(last);
 
-    ensureSyncStates("u-other", ["daily_sleep"]);
-    updateSyncState("u-other", "daily_sleep", { newestDay: "2024-03-31" });
-    expect(v()).toBeGreaterThan(last);
-    last = v();
-    updateSyncState("u-other", "daily_sleep", { newestDay: "2024-03-31", lastError: null });
-    expect(v()).toBe(last);
-    updateSyncState("u-other", "daily_sleep", { newestDay: "2024-04-01" });
-    expect(v()).toBeGreaterThan(last);
+    await ensureSyncStates("u-other", ["daily_sleep"]);
+    await updateSyncState("u-other", "daily_sleep", { newestDay: "2024-03-31" });
+    expect(await v()).toBeGreaterThan(last);
+    last = await v();
+    await updateSyncState("u-other", "daily_sleep", { newestDay: "2024-03-31", lastError: null });
+    expect(await v()).toBe(last);
+    await updateSyncState("u-other", "daily_sleep", { newestDay: "2024-04-01" });
+    expect(await v()).toBeGreaterThan(last);
   });
 
   it("a webhook's delete, a tag rename, a preference and deleting the data each move the version", async () => {
@@ -226,28 +227,28 @@ describe("conditional data routes", () => {
     const { deleteDocumentById } = await import("@/lib/db/queries/ring-documents");
     const { createTag, updateTag, deleteTag } = await import("@/lib/services/tags");
     const { updatePreferences, deleteAllMyData } = await import("@/lib/services/people");
-    const v = () => readDataVersion("u-etag")!;
-    const other = readDataVersion("u-other");
+    const v = async () => (await readDataVersion("u-etag"))!;
+    const other = await readDataVersion("u-other");
 
-    let last = v();
+    let last = await v();
     const step = async (what: string, write: () => unknown) => {
       await write();
-      expect(v(), what).toBeGreaterThan(last);
-      last = v();
+      expect(await v(), what).toBeGreaterThan(last);
+      last = await v();
     };
     const doc = docs.daily_sleep.find((d) => d.day === "2024-01-05")!;
     await step("webhook delete", () => deleteDocumentById("daily_sleep", "u-etag", String(doc.id)));
     // deleting what is not there changes nothing
-    deleteDocumentById("daily_sleep", "u-etag", "no-such-document");
-    expect(v()).toBe(last);
+    await deleteDocumentById("daily_sleep", "u-etag", "no-such-document");
+    expect(await v()).toBe(last);
     const tag = await createTag({ userId: "u-etag", name: "travel" });
-    expect(v()).toBeGreaterThan(last);
-    last = v();
+    expect(await v()).toBeGreaterThan(last);
+    last = await v();
     await step("tag rename", () => updateTag({ userId: "u-etag", id: tag.id, name: "trips" }));
     await step("tag delete", () => deleteTag({ userId: "u-etag", id: tag.id }));
     await step("preference", () => updatePreferences("u-etag", { units: "imperial" }));
     await step("delete my data", () => deleteAllMyData("u-etag"));
     // nobody else's answers went stale
-    expect(readDataVersion("u-other")).toBe(other);
+    expect(await readDataVersion("u-other")).toBe(other);
   });
 });

@@ -69,15 +69,15 @@ beforeAll(async () => {
   for (const userId of ["u-dash", "u-other"]) {
     for (const c of FIXTURE_COLLECTIONS) {
       const rows = docs[c].map((d) => mapDocument(c, d, userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
-      ingestDocuments({ collection: c, userId, rows });
+      await ingestDocuments({ collection: c, userId, rows });
     }
     for (const c of RESOURCE_COLLECTIONS) {
       const rows = records.list(c).map((d) => mapDocument(c, d, userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
       expect(rows.length, c).toBe(records.list(c).length);
-      ingestDocuments({ collection: c, userId, rows });
+      await ingestDocuments({ collection: c, userId, rows });
     }
-    mergeSampleDays({ collection: "heartrate", userId, days: groupByUtcDay(mapSamples("heartrate", heartRows).samples) });
-    mergeSampleDays({ collection: "ring_battery_level", userId, days: groupByUtcDay(mapSamples("ring_battery_level", batteryRows).samples) });
+    await mergeSampleDays({ collection: "heartrate", userId, days: groupByUtcDay(mapSamples("heartrate", heartRows).samples) });
+    await mergeSampleDays({ collection: "ring_battery_level", userId, days: groupByUtcDay(mapSamples("ring_battery_level", batteryRows).samples) });
   }
 });
 

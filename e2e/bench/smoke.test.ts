@@ -145,7 +145,7 @@ it("measures the heart-rate backfill: its requests, its ingest from the log agai
   expect(ingest!.samples).toBeGreaterThanOrEqual(heart.length);
   expect(ingest!.samples).toBeLessThanOrEqual(heart.length + engine.stats.pages);
   const { seriesSummary } = await import("@/lib/db/queries/time-series");
-  expect(seriesSummary("heartrate", person.userId).documents).toBe(heart.length);
+  expect((await seriesSummary("heartrate", person.userId)).documents).toBe(heart.length);
   expect(seriesIngestFromLog(lines, "someone-else", "heartrate")).toBeNull();
   const rawFile = path.join(tmp, "raw-heart.db");
   expect(rawSampleInsert(rawFile, person.userId, heart).ms).toBeGreaterThan(0);
@@ -166,7 +166,7 @@ it("measures trend reads against the raw query of the same rows", { timeout: 20_
   const from = addDays(to.d, -(HISTORY_DAYS - 1));
   const url = await serve(async (req) => {
     const q = new URL(req.url).searchParams;
-    return Response.json(getMetricSeries({ userId: person.userId, metric: getMetric("sleep.score"), from: q.get("from")!, to: q.get("to")! }));
+    return Response.json(await getMetricSeries({ userId: person.userId, metric: getMetric("sleep.score"), from: q.get("from")!, to: q.get("to")! }));
   });
   const reader = rawDailyColumnReader(dbFile(), "daily_sleep", "score");
   try {
@@ -193,7 +193,7 @@ it("measures trend reads against the raw query of the same rows", { timeout: 20_
     // the answer's bytes, now (columns) and in the shape it had before
     const { getSeriesColumns } = await import("@/lib/services/metrics");
     const { decodeSeries } = await import("@/lib/metrics/columns");
-    const sent = JSON.stringify(getSeriesColumns({ userId: person.userId, metric: getMetric("sleep.score"), from, to: to.d }));
+    const sent = JSON.stringify(await getSeriesColumns({ userId: person.userId, metric: getMetric("sleep.score"), from, to: to.d }));
     const bytes = answerBytes(sent, decodeSeries(JSON.parse(sent)));
     expect(bytes.json).toBe(Buffer.byteLength(sent));
     expect(bytes.gzip).toBeLessThan(bytes.json);

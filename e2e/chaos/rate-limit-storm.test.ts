@@ -60,9 +60,9 @@ function recordingGate() {
   const pauses: Pause[] = [];
   const passes: Pass[] = [];
   class RecordingGate extends m.rate.RateGate {
-    override record(tier: "token" | "application", accountId: string | null, until: number): void {
+    override async record(tier: "token" | "application", accountId: string | null, until: number): Promise<void> {
       pauses.push({ tier, key: accountId, until, at: Date.now() });
-      super.record(tier, accountId, until);
+      await super.record(tier, accountId, until);
     }
     override async wait(accountId: string | null, signal?: AbortSignal): Promise<void> {
       await super.wait(accountId, signal);
@@ -112,9 +112,12 @@ describe("[CHAOS 4] rate-limit storm", () => {
     await m.scheduler.replaceScheduler(scheduler);
 
     // The storm: bursts of injected 429s on both tiers while the backfills run.
-    const done = () => people.every((p) => COLLECTIONS.every((c) => Boolean(m.state.getSyncState(p.userId, c)?.backfillDoneAt)));
+    const done = async () => {
+      for (const p of people) for (const c of COLLECTIONS) if (!(await m.state.getSyncState(p.userId, c))?.backfillDoneAt) return false;
+      return true;
+    };
     let bursts = 0;
-    while (!done() && Date.now() - started < 150_000) {
+    while (!(await done()) && Date.now() - started < 150_000) {
       if (bursts < INJECTED_BURSTS) {
         await emu.fault({ status: 429, count: 1 + Math.floor(random() * 3), retry_after: 1 + Math.floor(random() * 2), tier: random() < 0.5 ? "application" : "token" });
         bursts++;
@@ -123,13 +126,13 @@ describe("[CHAOS 4] rate-limit storm", () => {
     }
     const seconds = (Date.now() - started) / 1000;
     await m.scheduler.replaceScheduler(null);
-    expect(done()).toBe(true);
+    expect(await done()).toBe(true);
 
     // The sync finished: every person's documents, exactly.
     let documents = 0;
     for (const p of people) {
       for (const c of COLLECTIONS) {
-        const d = diffDocuments(c, await emu.documents(p.ringUserId, c), m.docs.listRawDocuments(c, p.userId));
+        const d = diffDocuments(c, await emu.documents(p.ringUserId, c), await m.docs.listRawDocuments(c, p.userId));
         expect(summarize(d)).toEqual({ ...summarize(d), missing: 0, extra: 0, changed: 0, duplicates: 0, stored: d.expected, sample: [] });
         documents += d.stored;
       }

@@ -186,7 +186,7 @@ describe("[CHAOS 3] token race", () => {
       const seconds = (Date.now() - started) / 1000;
       expect(outcomes.filter((o) => o.result !== "done").map((o) => [o.collection, o.reason])).toEqual([]);
       for (const c of COLLECTIONS) {
-        const d = diffDocuments(c, await emu.documents(p.ringUserId, c), app.docs.listRawDocuments(c, p.userId));
+        const d = diffDocuments(c, await emu.documents(p.ringUserId, c), await app.docs.listRawDocuments(c, p.userId));
         expect(summarize(d)).toEqual({ ...summarize(d), missing: 0, extra: 0, changed: 0, duplicates: 0, stored: d.expected, sample: [] });
       }
       const r = await refreshes(emu);

@@ -118,7 +118,7 @@ describe("[CHAOS 5] upstream faults", () => {
           if (failed.length === 0) break;
           failedRounds++;
           for (const f of failed) {
-            const s = m.state.getSyncState(p.userId, f.collection)!;
+            const s = (await m.state.getSyncState(p.userId, f.collection))!;
             // A clear state while it retries: still backfilling, a readable reason without URLs or tokens.
             expect({ c: f.collection, status: s.status, backfillDoneAt: s.backfillDoneAt }).toEqual({ c: f.collection, status: "backfilling", backfillDoneAt: null });
             expect(s.lastError ?? "").toMatch(CLEAR_ERROR);
@@ -137,9 +137,9 @@ describe("[CHAOS 5] upstream faults", () => {
         }
         await emu.clearFaults();
         for (const c of COLLECTIONS) {
-          const d = diffDocuments(c, await emu.documents(p.ringUserId, c), m.docs.listRawDocuments(c, p.userId));
+          const d = diffDocuments(c, await emu.documents(p.ringUserId, c), await m.docs.listRawDocuments(c, p.userId));
           expect(summarize(d)).toEqual({ ...summarize(d), missing: 0, extra: 0, changed: 0, duplicates: 0, stored: d.expected, sample: [] });
-          const s = m.state.getSyncState(p.userId, c)!;
+          const s = (await m.state.getSyncState(p.userId, c))!;
           expect({ c, status: s.status, error: s.lastError }).toEqual({ c, status: "idle", error: null });
         }
         const account = await m.db.db.account.findUniqueOrThrow({ where: { id: p.accountId } });
@@ -229,7 +229,7 @@ describe("[CHAOS 5] upstream faults", () => {
           }));
           const rejectedKeys = new Set(rejected.map((r) => r.key));
           for (const [key, s] of sent) {
-            const stored = m.docs.listRawDocuments(s.collection, person_.userId).find((r) => `${s.collection}|${keyOf(s.collection, r)}` === key);
+            const stored = (await m.docs.listRawDocuments(s.collection, person_.userId)).find((r) => `${s.collection}|${keyOf(s.collection, r)}` === key);
             documents++;
             if (s.contractOk) {
               // What the OpenAPI document allows is stored exactly as sent.
@@ -246,7 +246,7 @@ describe("[CHAOS 5] upstream faults", () => {
           // The state is clear: every collection idle, the set-aside documents counted on the status page.
           const status = await m.status.getSyncStatus(person_.userId);
           expect(status.totals.rejected).toBe(rejected.length);
-          for (const c of COLLECTIONS) expect(m.state.getSyncState(person_.userId, c)?.status).toBe("idle");
+          for (const c of COLLECTIONS) expect((await m.state.getSyncState(person_.userId, c))?.status).toBe("idle");
           // personal_info: taken when valid, a clear error otherwise, never a crash.
           try {
             await engine.snapshotPersonalInfo(person_.userId);
@@ -270,20 +270,20 @@ describe("[CHAOS 5] upstream faults", () => {
     const p = await person({ expiresAt: Math.floor(Date.now() / 1000) + 3600 });
     const engine = new m.engine.SyncEngine({ concurrency: 4, clientOptions: { gate: new m.rate.RateGate(), backoff: { baseMs: 5, maxMs: 40, maxRetries: 2 } } });
     expect((await engine.backfillUser(p.userId)).filter((o) => o.result !== "done")).toEqual([]);
-    const stored = COLLECTIONS.reduce((n, c) => n + m.docs.listRawDocuments(c, p.userId).length, 0);
+    const stored = (await Promise.all(COLLECTIONS.map((c) => m.docs.listRawDocuments(c, p.userId)))).reduce((n, rows) => n + rows.length, 0);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { expires_at: Math.floor(Date.now() / 1000) } });
     await emu.fault({ delay_ms: 5_600, count: 1, path_prefix: "/oauth/token" });
     const first = await engine.incrementalCollection(p.userId, "daily_sleep").catch((e: unknown) => e);
     expect((first as Error).name).toBe("TokenRefreshError");
-    expect(m.state.getSyncState(p.userId, "daily_sleep")?.lastError).toBe("The ring service could not renew the access (no answer); retrying later.");
+    expect((await m.state.getSyncState(p.userId, "daily_sleep"))?.lastError).toBe("The ring service could not renew the access (no answer); retrying later.");
     await new Promise((r) => setTimeout(r, 800)); // the service finishes the rotation meanwhile
     const second = await engine.incrementalCollection(p.userId, "daily_sleep").catch((e: unknown) => e);
     expect((second as Error).name).toBe("ReconnectRequiredError");
     const account = await m.db.db.account.findUniqueOrThrow({ where: { id: p.accountId } });
     expect({ status: account.status, reason: account.statusReason }).toEqual({ status: "needs_reconnect", reason: "invalid_grant" });
-    const s = m.state.getSyncState(p.userId, "daily_sleep")!;
+    const s = (await m.state.getSyncState(p.userId, "daily_sleep"))!;
     expect({ status: s.status, error: s.lastError }).toEqual({ status: "paused", error: "The ring connection needs to be reconnected; syncing is paused." });
-    expect(COLLECTIONS.reduce((n, c) => n + m.docs.listRawDocuments(c, p.userId).length, 0)).toBe(stored);
+    expect((await Promise.all(COLLECTIONS.map((c) => m.docs.listRawDocuments(c, p.userId)))).reduce((n, rows) => n + rows.length, 0)).toBe(stored);
     figures.slowTokenEndpoint = { outcome: "needs_reconnect", documentsKept: stored };
   });
 

@@ -62,7 +62,7 @@ export const dbAlertFacts: AlertFacts = {
   async metricRows(userId, metricId, from, to) {
     const metric = findMetric(metricId);
     if (!metric) return [];
-    return getMetricDayValues({ userId, metric, from, to }).map((r) => ({ day: r.day, value: typeof r.value === "number" ? r.value : null }));
+    return (await getMetricDayValues({ userId, metric, from, to })).map((r) => ({ day: r.day, value: typeof r.value === "number" ? r.value : null }));
   },
   newestNight: q.getNewestNightDay,
   async connection(userId) {
@@ -70,7 +70,7 @@ export const dbAlertFacts: AlertFacts = {
     return {
       status: account?.status ?? null,
       since: toMs(account?.tokenUpdatedAt),
-      collections: listSyncStates(userId).map((s) => ({
+      collections: (await listSyncStates(userId)).map((s) => ({
         collection: s.collection,
         status: s.status,
         lastSuccessAt: toMs(s.lastSuccessAt),

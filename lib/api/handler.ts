@@ -66,7 +66,7 @@ export function withUserData<P = Record<string, string>>(
 ) {
   return withRoute<P>(async (args) => {
     const user = await requireUser();
-    const version = readDataVersion(user.id);
+    const version = await readDataVersion(user.id);
     // (a session always has its person; without one there is nothing to tag)
     if (version === null) return handler({ ...args, user });
     const etag = etagFor(args.req, user.id, version);

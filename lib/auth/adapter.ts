@@ -81,7 +81,7 @@ export function ringsideAdapter(): Adapter {
       });
     },
     async getSessionAndUser(sessionToken: string) {
-      const found = findSessionWithUser(sessionToken);
+      const found = await findSessionWithUser(sessionToken);
       if (!found) return null;
       return { session: found.session, user: { ...found.user, email: found.user.email ?? "" } as AdapterUser };
     },

@@ -1,7 +1,9 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 import { env } from "@/lib/env.mjs";
 import { BUSY_TIMEOUT_MS, ensureDatabaseDir, openSqlite, pragmaScript, sqliteFile } from "@/lib/db/sqlite.mjs";
 
@@ -25,12 +27,20 @@ class SqliteAdapter extends PrismaBetterSqlite3 {
   }
 }
 
-function createClient() {
+function createClient(): PrismaClient {
+  const log: Array<"warn" | "error"> = env.NODE_ENV === "development" ? ["warn", "error"] : ["error"];
+  if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
+    // The same models generated for PostgreSQL (prisma/postgresql/schema.prisma, derived from
+    // prisma/schema.prisma by `npm run db:models`): the two clients differ in no model, field or
+    // method the app uses, so the app holds one type.
+    const adapter = new PrismaPg({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, options: "-c TimeZone=UTC" });
+    return new PostgresPrismaClient({ adapter, log }) as unknown as PrismaClient;
+  }
   const file = sqliteFile(env.DATABASE_URL);
   ensureDatabaseDir(file);
   return new PrismaClient({
     adapter: new SqliteAdapter({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS }),
-    log: env.NODE_ENV === "development" ? ["warn", "error"] : ["error"],
+    log,
   });
 }
 

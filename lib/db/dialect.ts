@@ -1,14 +1,12 @@
 import "server-only";
 
-// The SQL that is SQLite's own, named, in one place: the hot-path queries of lib/db/queries
-// build their statements with these. Their PostgreSQL forms (`$1` parameters, IS DISTINCT
-// FROM, = ANY($1)) live beside each query module's PostgreSQL implementation (the job table's
-// in jobs-postgres.ts); lib/db/sqlite.mjs and lib/db/postgres.ts open the connections.
-//
-// Still written in SQLite's words elsewhere, each a one-line change behind its function:
-// INSERT OR IGNORE (webhook-events recordWebhookEvent), json_each (webhook-events,
-// ring-documents via notInJsonArray), `.immediate()` write transactions (jobs, accounts,
-// ring-documents), PRAGMA reads (client verifyPragmas), VACUUM INTO (backup.mjs).
+// The SQL the query modules write (lib/db/sql.ts runs it on either database): SQLite's words
+// with `?` parameters, and their PostgreSQL form, made by `toPostgresSql` once per statement
+// text. The translation covers what the modules use — `?` parameters, mixed-case identifiers
+// (PostgreSQL folds unquoted names to lower case), IS NOT against an upsert's new row,
+// INSERT OR IGNORE, json_each over a JSON-array parameter. What it does not cover is chosen by
+// dialect beside the query (export's group_concat), or lives in a store of its own per
+// database (the job table, tokens, webhook inbox and leases: row locks and advisory locks).
 
 /** A quoted identifier (table or column name; names come from the registry, never a request). */
 export function ident(name: string): string {
@@ -16,16 +14,16 @@ export function ident(name: string): string {
 }
 
 /**
- * INSERT … ON CONFLICT(conflict) DO UPDATE of every other column, with named parameters
- * (`@column`). `unlessSame`: leave the row alone when these columns are unchanged (a re-sync of
- * an unchanged document writes nothing).
+ * INSERT … ON CONFLICT(conflict) DO UPDATE of every other column, with one `?` per column in
+ * the order given. `unlessSame`: leave the row alone when these columns are unchanged (a
+ * re-sync of an unchanged document writes nothing).
  */
 export function upsertSql(opts: { table: string; columns: readonly string[]; conflict: readonly string[]; unlessSame?: readonly string[] }): string {
   const t = ident(opts.table);
   const updatable = opts.columns.filter((c) => !opts.conflict.includes(c));
   const changed = opts.unlessSame?.length ? ` WHERE ${opts.unlessSame.map((c) => `${t}.${ident(c)} IS NOT excluded.${ident(c)}`).join(" OR ")}` : "";
   return (
-    `INSERT INTO ${t} (${opts.columns.map(ident).join(", ")}) VALUES (${opts.columns.map((c) => `@${c}`).join(", ")}) ` +
+    `INSERT INTO ${t} (${opts.columns.map(ident).join(", ")}) VALUES (${opts.columns.map(() => "?").join(", ")}) ` +
     `ON CONFLICT(${opts.conflict.map(ident).join(", ")}) DO UPDATE SET ${updatable.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(", ")}${changed}`
   );
 }
@@ -47,4 +45,23 @@ export function fromDbTime(value: string | number | null | undefined): Date | nu
   if (typeof value === "number") return new Date(value);
   const d = new Date(/^\d{4}-\d{2}-\d{2} \d/.test(value) ? `${value.replace(" ", "T")}Z` : value);
   return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** One statement in SQLite's words (above) in PostgreSQL's; quoted names and strings are kept as they are. */
+export function toPostgresSql(sql: string): string {
+  let n = 0;
+  const ignore = /^\s*INSERT OR IGNORE INTO\b/i.test(sql);
+  const out = sql
+    .split(/('(?:[^']|'')*'|"(?:[^"]|"")*")/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part; // a string or a quoted identifier
+      return part
+        .replace(/\bINSERT OR IGNORE INTO\b/gi, "INSERT INTO")
+        .replace(/\bjson_each\(\?\)/g, "jsonb_array_elements_text(CAST(? AS jsonb))")
+        .replace(/\bIS NOT (?=excluded\.)/g, "IS DISTINCT FROM ")
+        .replace(/\?/g, () => `$${++n}`)
+        .replace(/(?<![\w$"])([a-z_][a-z0-9_]*[A-Z]\w*)/g, '"$1"');
+    })
+    .join("");
+  return ignore ? `${out.trimEnd()} ON CONFLICT DO NOTHING` : out;
 }

@@ -9,6 +9,18 @@ import { toDbTime } from "@/lib/db/dialect";
 // such columns, so what goes in comes back unchanged.
 
 const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const BOOL_OID = 16;
+
+// Values as SQLite gives them back, so a row reads the same on both databases: counts and sums
+// (int8, numeric) are numbers, not strings; booleans are 1 and 0.
+const parsers: Record<number, (text: string) => unknown> = {
+  [TIMESTAMP_OID]: (text) => timestampAsDbTime(text),
+  [INT8_OID]: Number,
+  [NUMERIC_OID]: Number,
+  [BOOL_OID]: (text) => (text === "t" ? 1 : 0),
+};
 
 const timestampAsDbTime = (text: string) => toDbTime(new Date(`${text.replace(" ", "T")}Z`));
 
@@ -36,7 +48,7 @@ export function createPostgresPool(url: string, opts: { max?: number; applicatio
     options: "-c TimeZone=UTC",
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
-        oid === TIMESTAMP_OID ? timestampAsDbTime : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        format !== "binary" && parsers[oid] ? parsers[oid] : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
 }

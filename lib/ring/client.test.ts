@@ -89,11 +89,11 @@ describe("429", () => {
     const gate = new RateGate({ clock });
     const a = client([{ status: 429, headers: { "retry-after": "5", "x-ratelimit-tier": "token" } }, ok], { accountId: "a", gate, clock });
     await a.c.listPage("daily_sleep", {});
-    expect(gate.pausedUntil("b")).toBeNull();
+    expect(await gate.pausedUntil("b")).toBeNull();
     const b = client([{ status: 429, headers: { "retry-after": "7", "x-ratelimit-tier": "application" } }, ok], { accountId: "b", gate, clock });
     await b.c.listPage("daily_sleep", {});
     const t0 = clock.now();
-    gate.record("application", null, t0 + 4_000);
+    await gate.record("application", null, t0 + 4_000);
     const other = client([ok], { accountId: "c", gate, clock });
     await other.c.listPage("daily_sleep", {});
     expect(other.seen[0]!.at).toBeGreaterThanOrEqual(t0 + 4_000);

@@ -176,7 +176,7 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<A
       const tier = tierOf(res.headers.get("x-ratelimit-tier"));
       await res.body?.cancel().catch(() => undefined);
       const until = pauseUntil(core.clock.now(), retryAfter, resetAt);
-      core.gate.record(tier, gateKey, until);
+      await core.gate.record(tier, gateKey, until);
       // A service that keeps answering 429 without a usable wait: hand it to the job.
       if (++rateLimited >= 10) throw new RingRateLimitedError(Math.max(until, core.clock.now() + 60_000), tier);
       logger.warn({ endpoint, tier, waitMs: until - core.clock.now() }, "ring rate limit reached; pausing");

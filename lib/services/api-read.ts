@@ -46,14 +46,14 @@ function readableMetric(p: TokenPrincipal, id: MetricId): MetricDef {
   return metric;
 }
 
-function overviewFor(p: TokenPrincipal) {
-  return overviewOf(getMetricsOverview(p.userId).ranges.filter((r) => can(p, r.collection)));
+async function overviewFor(p: TokenPrincipal) {
+  return overviewOf((await getMetricsOverview(p.userId)).ranges.filter((r) => can(p, r.collection)));
 }
 
 /** GET /api/v1/metrics */
-export function readCatalog(p: TokenPrincipal): ApiCatalogResponse {
+export async function readCatalog(p: TokenPrincipal): Promise<ApiCatalogResponse> {
   return {
-    ...overviewFor(p),
+    ...(await overviewFor(p)),
     kinds: DATA_KINDS.map((kind) => ({ kind, label: DATA_KIND_LABELS[kind], granted: can(p, kind) })),
     metrics: METRICS.map((m) => ({
       id: m.id,
@@ -73,19 +73,19 @@ export function readCatalog(p: TokenPrincipal): ApiCatalogResponse {
 }
 
 /** GET /api/v1/metrics/:metric (what the Trends page charts) */
-export function readSeries(p: TokenPrincipal, id: MetricId, range: Range): SeriesResponse {
-  return getMetricSeries({ userId: p.userId, metric: readableMetric(p, id), ...range });
+export async function readSeries(p: TokenPrincipal, id: MetricId, range: Range): Promise<SeriesResponse> {
+  return await getMetricSeries({ userId: p.userId, metric: readableMetric(p, id), ...range });
 }
 
 /** GET /api/v1/days: the metrics asked for (default: the headline metrics the token may read) by day */
-export function readDays(p: TokenPrincipal, q: Range & { metrics?: MetricId[] }): ApiDaysResponse {
+export async function readDays(p: TokenPrincipal, q: Range & { metrics?: MetricId[] }): Promise<ApiDaysResponse> {
   const metrics = q.metrics ? q.metrics.map((id) => readableMetric(p, id)) : HEADLINE_METRICS.filter((m) => can(p, kindOfMetric(m)));
-  return getDayTable({ userId: p.userId, metrics, from: q.from, to: q.to });
+  return await getDayTable({ userId: p.userId, metrics, from: q.from, to: q.to });
 }
 
 /** GET /api/v1/days/latest (the Today page) */
-export function readToday(p: TokenPrincipal, day?: string): TodayResponse {
-  const t = getTodaySummary(p.userId, day);
+export async function readToday(p: TokenPrincipal, day?: string): Promise<TodayResponse> {
+  const t = await getTodaySummary(p.userId, day);
   const keep = <T>(rec: Partial<Record<MetricId, T>>) =>
     Object.fromEntries(Object.entries(rec).filter(([id]) => can(p, kindOfMetric(getMetric(id as MetricId))))) as Partial<Record<MetricId, T>>;
   const metrics = keep(t.metrics);
@@ -111,7 +111,7 @@ export function readToday(p: TokenPrincipal, day?: string): TodayResponse {
 
 /** GET /api/v1/days/:day (the day page) */
 export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayResponse> {
-  const d = getDayDetail(p.userId, day);
+  const d = await getDayDetail(p.userId, day);
   const pick = <T>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).filter(([c]) => can(p, c as DataKind)));
   return {
     ...d,
@@ -133,20 +133,20 @@ export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayRes
 }
 
 /** GET /api/v1/calendar */
-export function readCalendar(p: TokenPrincipal, id: MetricId, range: Range): CalendarResponse {
+export async function readCalendar(p: TokenPrincipal, id: MetricId, range: Range): Promise<CalendarResponse> {
   const metric = readableMetric(p, id);
   if (metric.kind === "category") throw new AppError("unprocessable_entity", "The calendar shows numeric metrics.");
-  return getCalendar({ userId: p.userId, metric, ...range });
+  return await getCalendar({ userId: p.userId, metric, ...range });
 }
 
 /** GET /api/v1/correlations (the Correlations page's pair) */
-export function readCorrelation(p: TokenPrincipal, q: Range & { x: MetricId; y: MetricId; lag: 0 | 1 }): CorrelationResponse {
-  return getCorrelation({ userId: p.userId, x: readableMetric(p, q.x), y: readableMetric(p, q.y), lag: q.lag, from: q.from, to: q.to });
+export async function readCorrelation(p: TokenPrincipal, q: Range & { x: MetricId; y: MetricId; lag: 0 | 1 }): Promise<CorrelationResponse> {
+  return await getCorrelation({ userId: p.userId, x: readableMetric(p, q.x), y: readableMetric(p, q.y), lag: q.lag, from: q.from, to: q.to });
 }
 
 /** GET /api/v1/correlations/strongest, among the headline metrics the token may read */
-export function readStrongest(p: TokenPrincipal, q: Range & { limit: number }): StrongestResponse {
-  return getStrongestCorrelations({ userId: p.userId, ...q, include: (m) => can(p, kindOfMetric(m)) });
+export async function readStrongest(p: TokenPrincipal, q: Range & { limit: number }): Promise<StrongestResponse> {
+  return await getStrongestCorrelations({ userId: p.userId, ...q, include: (m) => can(p, kindOfMetric(m)) });
 }
 
 /** A day's note with the ring app's tags only when the token may read them (enhanced_tag). */
@@ -157,7 +157,7 @@ function ringTagsIfAllowed(p: TokenPrincipal, note: DayNoteWithRing): DayNoteWit
 /** GET /api/v1/tags: the person's tags, and the ring app's when the token may read them */
 export async function readTags(p: TokenPrincipal): Promise<TagsResponse> {
   requireKind(p, NOTES_KIND);
-  return { tags: await listTags(p.userId), ringTags: can(p, "enhanced_tag") ? listRingTags(p.userId) : [] };
+  return { tags: await listTags(p.userId), ringTags: can(p, "enhanced_tag") ? await listRingTags(p.userId) : [] };
 }
 
 /** GET /api/v1/tags/:id/comparison */
@@ -186,11 +186,11 @@ export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusRe
 /** The token's reader, as the MCP server's tools read (lib/mcp/reader.ts). */
 export function readerFor(p: TokenPrincipal): RingsideReader {
   return {
-    catalog: async () => readCatalog(p),
-    series: async (metric, range) => readSeries(p, metric, range),
-    today: async (day) => readToday(p, day),
+    catalog: async () => await readCatalog(p),
+    series: async (metric, range) => await readSeries(p, metric, range),
+    today: async (day) => await readToday(p, day),
     day: (day) => readDay(p, day),
-    correlation: async (q) => readCorrelation(p, q),
+    correlation: async (q) => await readCorrelation(p, q),
     tags: () => readTags(p),
     tagComparison: (id, q) => readTagComparison(p, id, q),
   };

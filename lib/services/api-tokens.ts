@@ -18,21 +18,21 @@ function summary(r: ApiTokenRow): ApiTokenSummary {
 }
 
 /** Creates a token (name and kinds already validated); the token is in the answer and nowhere else. */
-export function createApiToken(userId: string, input: { name: string; kinds: readonly DataKind[] }): { token: string; summary: ApiTokenSummary } {
+export async function createApiToken(userId: string, input: { name: string; kinds: readonly DataKind[] }): Promise<{ token: string; summary: ApiTokenSummary }> {
   const minted = mintApiToken();
-  const row = insertApiToken({ userId, name: input.name, tokenHash: minted.tokenHash, prefix: minted.prefix, kinds: JSON.stringify(input.kinds), max: API_TOKENS_PER_PERSON });
+  const row = await insertApiToken({ userId, name: input.name, tokenHash: minted.tokenHash, prefix: minted.prefix, kinds: JSON.stringify(input.kinds), max: API_TOKENS_PER_PERSON });
   if (!row) throw new AppError("conflict", `You have ${API_TOKENS_PER_PERSON} tokens: revoke one first.`);
   logger.info({ userId, patId: row.id, kinds: input.kinds.length }, "api token created");
   return { token: minted.token, summary: summary(row) };
 }
 
-export function listApiTokenSummaries(userId: string): ApiTokenSummary[] {
-  return listApiTokens(userId).map(summary);
+export async function listApiTokenSummaries(userId: string): Promise<ApiTokenSummary[]> {
+  return (await listApiTokens(userId)).map(summary);
 }
 
 /** Revokes one of the person's tokens (404 when it is not theirs). */
-export function revokeApiToken(userId: string, id: string): void {
-  if (!deleteApiToken(userId, id)) throw new AppError("not_found", "No such token.");
+export async function revokeApiToken(userId: string, id: string): Promise<void> {
+  if (!await deleteApiToken(userId, id)) throw new AppError("not_found", "No such token.");
   apiRateLimiter().drop(id);
   logger.info({ userId, patId: id }, "api token revoked");
 }

@@ -52,36 +52,36 @@ const PERIOD_BASE = ["day", "type", "total_sleep_duration", "time_in_bed"] as co
 type SourceOf<T extends MetricDef["source"]["type"]> = Extract<MetricDef["source"], { type: T }>;
 
 /** A sum metric's values: the day's events summed; 0 on a day with a `zeroOn` document and no event. */
-function sumValues(opts: RangeOptions, src: SourceOf<"sum">): DayValue<Value>[] {
-  const sums = getEventDaySums({ ...opts, collection: src.collection, column: src.column });
+async function sumValues(opts: RangeOptions, src: SourceOf<"sum">): Promise<DayValue<Value>[]> {
+  const sums = await getEventDaySums({ ...opts, collection: src.collection, column: src.column });
   if (!src.zeroOn) return sums;
   const byDay = new Map(sums.map((r) => [r.day, r.value]));
-  for (const d of getDocumentDays({ ...opts, collection: src.zeroOn })) if (!byDay.has(d)) byDay.set(d, 0);
+  for (const d of await getDocumentDays({ ...opts, collection: src.zeroOn })) if (!byDay.has(d)) byDay.set(d, 0);
   return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, value]) => ({ day, value }));
 }
 
 /** A time-series metric's values: one aggregate per local day. */
-function sampleValues(opts: RangeOptions, src: SourceOf<"samples">): DayValue<Value>[] {
+async function sampleValues(opts: RangeOptions, src: SourceOf<"samples">): Promise<DayValue<Value>[]> {
   const utc = utcDaysFor(opts.from, opts.to);
-  const days = readSampleDays({ collection: src.collection, userId: opts.userId, fromDay: utc.from, toDay: utc.to });
+  const days = await readSampleDays({ collection: src.collection, userId: opts.userId, fromDay: utc.from, toDay: utc.to });
   if (days.length === 0) return [];
-  return localDayAggregates({ days, offsetOf: dayOffsets(opts.userId, utc.from, utc.to), from: opts.from, to: opts.to, field: src.field, aggregate: src.aggregate, only: src.only });
+  return localDayAggregates({ days, offsetOf: await dayOffsets(opts.userId, utc.from, utc.to), from: opts.from, to: opts.to, field: src.field, aggregate: src.aggregate, only: src.only });
 }
 
 /** One value per day for each of `metrics` in a range, from one read of each table. */
-export function getMetricValues(opts: RangeOptions & { metrics: readonly MetricDef[] }): Map<MetricId, DayValue<Value>[]> {
+export async function getMetricValues(opts: RangeOptions & { metrics: readonly MetricDef[] }): Promise<Map<MetricId, DayValue<Value>[]>> {
   const out = new Map<MetricId, DayValue<Value>[]>();
   const daily = new Map<DailyCollection, MetricDef[]>();
   const periodMetrics: MetricDef[] = [];
   for (const m of opts.metrics) {
     if (m.source.type === "daily") daily.set(m.source.collection, [...(daily.get(m.source.collection) ?? []), m]);
-    else if (m.source.type === "sum") out.set(m.id, sumValues(opts, m.source));
-    else if (m.source.type === "samples") out.set(m.id, sampleValues(opts, m.source));
+    else if (m.source.type === "sum") out.set(m.id, await sumValues(opts, m.source));
+    else if (m.source.type === "samples") out.set(m.id, await sampleValues(opts, m.source));
     else periodMetrics.push(m);
   }
   for (const [collection, metrics] of daily) {
     const columns = [...new Set(metrics.map((m) => (m.source.type === "daily" ? m.source.column : "")))];
-    const rows = getDailyColumns({ ...opts, collection, columns });
+    const rows = await getDailyColumns({ ...opts, collection, columns });
     for (const m of metrics) {
       const col = m.source.type === "daily" ? m.source.column : "";
       out.set(m.id, rows.map((r) => ({ day: r.day, value: (r[col] ?? null) as Value })));
@@ -89,32 +89,32 @@ export function getMetricValues(opts: RangeOptions & { metrics: readonly MetricD
   }
   if (periodMetrics.length > 0) {
     const columns = [...PERIOD_BASE, ...periodMetrics.flatMap((m) => (m.source.type === "night" ? [m.source.column] : []))];
-    const periods = getSleepPeriodColumns({ ...opts, columns }) as unknown as SleepPeriodLike[];
+    const periods = await getSleepPeriodColumns({ ...opts, columns }) as unknown as SleepPeriodLike[];
     for (const m of periodMetrics) out.set(m.id, sleepPeriodValues(m, periods));
   }
   return out;
 }
 
 /** One metric's values per day in a range, oldest first. */
-export function getMetricDayValues(opts: RangeOptions & { metric: MetricDef }): DayValue<Value>[] {
-  return getMetricValues({ ...opts, metrics: [opts.metric] }).get(opts.metric.id) ?? [];
+export async function getMetricDayValues(opts: RangeOptions & { metric: MetricDef }): Promise<DayValue<Value>[]> {
+  return (await getMetricValues({ ...opts, metrics: [opts.metric] })).get(opts.metric.id) ?? [];
 }
 
 const numbers = (rows: DayValue<Value>[]) => rows as DayValue<number | null>[];
 
 /** One metric's chart series for [from, to] (numeric: with statistics; category: with counts). */
-export function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): MetricSeries {
+export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): Promise<MetricSeries> {
   const { metric, from, to, userId } = opts;
   if (metric.kind === "category") {
     const start = addDays(from, -(diffDays(from, to) + 1));
-    return buildCategorySeries(metric, getMetricDayValues({ userId, metric, from: start, to }) as DayValue<string | null>[], from, to);
+    return buildCategorySeries(metric, await getMetricDayValues({ userId, metric, from: start, to }) as DayValue<string | null>[], from, to);
   }
-  return buildNumericSeries(metric, numbers(getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to })), from, to);
+  return buildNumericSeries(metric, numbers(await getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to })), from, to);
 }
 
 /** One metric's chart series in the compact form the dashboard's route sends (lib/metrics/columns.ts). */
-export function getSeriesColumns(opts: RangeOptions & { metric: MetricDef }): SeriesColumns {
-  return encodeSeries(getMetricSeries(opts), wireDecimals(opts.metric));
+export async function getSeriesColumns(opts: RangeOptions & { metric: MetricDef }): Promise<SeriesColumns> {
+  return encodeSeries(await getMetricSeries(opts), wireDecimals(opts.metric));
 }
 
 export type MetricsOverview = {
@@ -125,8 +125,8 @@ export type MetricsOverview = {
 };
 
 /** Which days each collection covers, and the overall first and last day. */
-export function getMetricsOverview(userId: string): MetricsOverview {
-  return overviewOf(getDataRanges(userId));
+export async function getMetricsOverview(userId: string): Promise<MetricsOverview> {
+  return overviewOf(await getDataRanges(userId));
 }
 
 /** The overall first and last day of some collections' ranges. */
@@ -145,13 +145,13 @@ const TODAY_METRIC_DEFS = [...TODAY_METRICS, ...TODAY_CATEGORIES].map(getMetric)
 export type TodayResponse = TodaySummary & { ranges: CollectionRange[]; records: TodayRecords };
 
 /** The Today page: each collection's newest day (on or before `asOf`) summarised. */
-export function getTodaySummary(userId: string, asOf?: string): TodayResponse {
-  const latestDay = getLatestDays(userId, asOf);
+export async function getTodaySummary(userId: string, asOf?: string): Promise<TodayResponse> {
+  const latestDay = await getLatestDays(userId, asOf);
   let day: string | null = null;
   for (const d of Object.values(latestDay)) if (d && (!day || d > day)) day = d;
-  const rows = day ? Object.fromEntries(getMetricValues({ userId, metrics: TODAY_METRIC_DEFS, from: todayWindowStart(day), to: day })) : {};
-  const summary = buildTodaySummary({ day, latestDay, rows, age: getPersonalAge(userId) });
-  return { ...summary, ranges: getDataRanges(userId), records: getTodayRecords(userId, day) };
+  const rows = day ? Object.fromEntries(await getMetricValues({ userId, metrics: TODAY_METRIC_DEFS, from: todayWindowStart(day), to: day })) : {};
+  const summary = buildTodaySummary({ day, latestDay, rows, age: await getPersonalAge(userId) });
+  return { ...summary, ranges: await getDataRanges(userId), records: await getTodayRecords(userId, day) };
 }
 
 export type CalendarResponse = {
@@ -163,16 +163,16 @@ export type CalendarResponse = {
 };
 
 /** The calendar: each day's value and state (value, not worn, missing, not yet synced) with a heat level. */
-export function getCalendar(opts: RangeOptions & { metric: MetricDef }): CalendarResponse {
+export async function getCalendar(opts: RangeOptions & { metric: MetricDef }): Promise<CalendarResponse> {
   const { userId, metric, from, to } = opts;
-  const values = toDense(numbers(getMetricDayValues(opts)), from, to);
-  const withDocs = getDaysWithDocuments(opts);
+  const values = toDense(numbers(await getMetricDayValues(opts)), from, to);
+  const withDocs = await getDaysWithDocuments(opts);
   const nonWear = toDense(
-    getDailyColumns({ userId, collection: "daily_activity", columns: ["non_wear_time"], from, to }).map((r) => ({ day: r.day, value: r.non_wear_time as number | null })),
+    (await getDailyColumns({ userId, collection: "daily_activity", columns: ["non_wear_time"], from, to })).map((r) => ({ day: r.day, value: r.non_wear_time as number | null })),
     from,
     to,
   );
-  const bounds = getDocumentDayBounds(userId);
+  const bounds = await getDocumentDayBounds(userId);
   const days = classifyCalendarDays({
     from,
     to,
@@ -181,7 +181,7 @@ export function getCalendar(opts: RangeOptions & { metric: MetricDef }): Calenda
     nonWearS: nonWear,
     newestDocumentDay: bounds.newest,
     oldestDocumentDay: bounds.oldest,
-    newestSyncedDay: getNewestSyncedDay(userId),
+    newestSyncedDay: await getNewestSyncedDay(userId),
   });
   const thresholds = heatThresholds(metric.kind, metric.unit, values);
   return {
@@ -206,11 +206,11 @@ export type CorrelationResponse = {
 };
 
 /** x on a day against y on the same day (lag 0) or the next (lag 1): points, Pearson's r and n. */
-export function getCorrelation(opts: RangeOptions & { x: MetricDef; y: MetricDef; lag: 0 | 1 }): CorrelationResponse {
+export async function getCorrelation(opts: RangeOptions & { x: MetricDef; y: MetricDef; lag: 0 | 1 }): Promise<CorrelationResponse> {
   const { userId, from, to, lag } = opts;
   const yTo = addDays(to, lag);
-  const xs = toDense(numbers(getMetricDayValues({ userId, metric: opts.x, from, to })), from, to);
-  const ys = toDense(numbers(getMetricDayValues({ userId, metric: opts.y, from, to: yTo })), from, yTo).slice(lag, lag + xs.length);
+  const xs = toDense(numbers(await getMetricDayValues({ userId, metric: opts.x, from, to })), from, to);
+  const ys = toDense(numbers(await getMetricDayValues({ userId, metric: opts.y, from, to: yTo })), from, yTo).slice(lag, lag + xs.length);
   const points: CorrelationResponse["points"] = [];
   for (let i = 0; i < xs.length; i++) {
     const a = xs[i];
@@ -225,8 +225,8 @@ export function getCorrelation(opts: RangeOptions & { x: MetricDef; y: MetricDef
 export type CorrelationColumns = Omit<CorrelationResponse, "points"> & { points: PointColumns };
 
 /** The pair's answer in the compact form the dashboard's route sends. */
-export function getCorrelationColumns(opts: RangeOptions & { x: MetricDef; y: MetricDef; lag: 0 | 1 }): CorrelationColumns {
-  const c = getCorrelation(opts);
+export async function getCorrelationColumns(opts: RangeOptions & { x: MetricDef; y: MetricDef; lag: 0 | 1 }): Promise<CorrelationColumns> {
+  const c = await getCorrelation(opts);
   return { ...c, points: encodePoints(c.points, c.from) };
 }
 
@@ -241,16 +241,16 @@ export type StrongestResponse = {
  * The strongest relationships between the headline metrics (lag 0 and 1), ranked by |r|;
  * `include` narrows the metrics searched (a token's data kinds).
  */
-export function getStrongestCorrelations(opts: RangeOptions & { limit: number; include?: (m: MetricDef) => boolean }): StrongestResponse {
+export async function getStrongestCorrelations(opts: RangeOptions & { limit: number; include?: (m: MetricDef) => boolean }): Promise<StrongestResponse> {
   const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category" && (opts.include?.(m) ?? true));
-  const version = readDataVersion(opts.userId);
-  if (version === null) return rankStrongest(opts, metrics);
+  const version = await readDataVersion(opts.userId);
+  if (version === null) return await rankStrongest(opts, metrics);
   const key = `${opts.from}|${opts.to}|${opts.limit}|${metrics.map((m) => m.id).join(",")}`;
   let memo = strongestMemo.get(opts.userId);
   if (memo?.version !== version) strongestMemo.set(opts.userId, (memo = { version, answers: new Map() }));
   const hit = memo.answers.get(key);
   if (hit) return hit;
-  const answer = rankStrongest(opts, metrics);
+  const answer = await rankStrongest(opts, metrics);
   if (memo.answers.size >= STRONGEST_MEMO_SIZE) memo.answers.delete(memo.answers.keys().next().value!);
   memo.answers.set(key, answer);
   return answer;
@@ -264,11 +264,11 @@ export function getStrongestCorrelations(opts: RangeOptions & { limit: number; i
 const strongestMemo = new Map<string, { version: number; answers: Map<string, StrongestResponse> }>();
 const STRONGEST_MEMO_SIZE = 8;
 
-function rankStrongest(opts: RangeOptions & { limit: number }, metrics: readonly MetricDef[]): StrongestResponse {
+async function rankStrongest(opts: RangeOptions & { limit: number }, metrics: readonly MetricDef[]): Promise<StrongestResponse> {
   const { userId, from, to } = opts;
   // one extra day so lag-1 pairs can use the day after `to`
   const end = addDays(to, 1);
-  const values = getMetricValues({ userId, metrics, from, to: end });
+  const values = await getMetricValues({ userId, metrics, from, to: end });
   const series = metrics.map((m) => ({ metric: m, values: toDense(numbers(values.get(m.id) ?? []), from, end) }));
   // lag 0 must not use the extra day
   const lag0 = rankCorrelations(series.map((s) => ({ ...s, values: s.values.slice(0, -1) })), { lags: [0] });
@@ -278,17 +278,17 @@ function rankStrongest(opts: RangeOptions & { limit: number }, metrics: readonly
 }
 
 /** Every document of one day, its sleep periods' curves and its activity timeline, and the ring's other records of it. */
-export function getDayDetail(userId: string, day: string): DayDetail & { records: DayRecords } {
-  const docs = getDayDocuments(userId, day);
-  const { previous, next } = getNeighbourDays(userId, day);
-  return { ...buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next }), records: getDayRecords(userId, day) };
+export async function getDayDetail(userId: string, day: string): Promise<DayDetail & { records: DayRecords }> {
+  const docs = await getDayDocuments(userId, day);
+  const { previous, next } = await getNeighbourDays(userId, day);
+  return { ...buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next }), records: await getDayRecords(userId, day) };
 }
 
 /** A metric on days with a tag against days without it (lag 1: the day after each day). */
-export function compareTagDays(opts: RangeOptions & { metric: MetricDef; lag: 0 | 1; taggedDays: readonly string[] }): GroupComparison {
+export async function compareTagDays(opts: RangeOptions & { metric: MetricDef; lag: 0 | 1; taggedDays: readonly string[] }): Promise<GroupComparison> {
   const { userId, metric, from, to, lag } = opts;
   const end = addDays(to, lag);
-  const values = toDense(numbers(getMetricDayValues({ userId, metric, from, to: end })), from, end);
+  const values = toDense(numbers(await getMetricDayValues({ userId, metric, from, to: end })), from, end);
   const tagged = new Set(opts.taggedDays);
   return compareTagged(values, dayRange(from, to).map((d) => tagged.has(d)), lag);
 }
@@ -302,9 +302,9 @@ export type DayTable = {
 };
 
 /** Several metrics as a table: one row per day with a value, one column per metric. */
-export function getDayTable(opts: RangeOptions & { metrics: readonly MetricDef[] }): DayTable {
+export async function getDayTable(opts: RangeOptions & { metrics: readonly MetricDef[] }): Promise<DayTable> {
   const { from, to } = opts;
-  const values = getMetricValues(opts);
+  const values = await getMetricValues(opts);
   const dense = opts.metrics.map((m) => toDense(values.get(m.id) ?? [], from, to));
   const days: DayTable["days"] = [];
   dayRange(from, to).forEach((day, i) => {

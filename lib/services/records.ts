@@ -20,9 +20,9 @@ const TAG_COLUMNS = ["tag_type_code", "custom_name", "start_time", "end_time", "
 const BEDTIME_COLUMNS = ["status", "recommendation", "start_offset", "end_offset", "day_tz"] as const;
 
 /** The person's UTC offset on each local day (from the activity documents' local timestamps). */
-export function dayOffsets(userId: string, from: string, to: string): (day: string) => number {
+export async function dayOffsets(userId: string, from: string, to: string): Promise<(day: string) => number> {
   const known = new Map<string, number>();
-  for (const r of getActivityTimestamps({ userId, from, to })) {
+  for (const r of await getActivityTimestamps({ userId, from, to })) {
     const o = offsetOfIso(r.timestamp);
     if (o !== null) known.set(r.day, o);
   }
@@ -74,27 +74,27 @@ export type DayRecords = {
   restMode: RestMode | null;
 };
 
-function restModeOn(userId: string, day: string): RestMode | null {
+async function restModeOn(userId: string, day: string): Promise<RestMode | null> {
   // a zero-length toggle (start = end, as most real rows are) is not a period of rest
-  const modes = getRestModes({ userId, from: day, to: day }).filter((m) => !(m.start_time && m.start_time === m.end_time));
+  const modes = (await getRestModes({ userId, from: day, to: day })).filter((m) => !(m.start_time && m.start_time === m.end_time));
   const m = modes.at(-1);
   return m ? { id: m.documentId, startDay: m.day, endDay: m.end_day, ongoing: m.end_day === null } : null;
 }
 
-function bedtimeFor(userId: string, day: string): Bedtime | null {
-  const row = getDocumentRows({ userId, collection: "sleep_time", from: day, to: day, columns: BEDTIME_COLUMNS }).at(-1);
+async function bedtimeFor(userId: string, day: string): Promise<Bedtime | null> {
+  const row = (await getDocumentRows({ userId, collection: "sleep_time", from: day, to: day, columns: BEDTIME_COLUMNS })).at(-1);
   return row ? bedtimeOf(row as unknown as BedtimeRow) : null;
 }
 
-function workoutsOf(opts: RangeOptions): DayWorkout[] {
-  return getDocumentRows({ ...opts, collection: "workout", columns: WORKOUT_COLUMNS })
+async function workoutsOf(opts: RangeOptions): Promise<DayWorkout[]> {
+  return (await getDocumentRows({ ...opts, collection: "workout", columns: WORKOUT_COLUMNS }))
     .map(workoutItem)
     .map((w) => ({ ...w, ...spanOn(w.day, w.start, w.end) }))
     .sort((a, b) => (a.start ?? "").localeCompare(b.start ?? ""));
 }
 
-function sessionsOf(opts: RangeOptions): DaySession[] {
-  return getDocumentRows({ ...opts, collection: "session", columns: SESSION_COLUMNS })
+async function sessionsOf(opts: RangeOptions): Promise<DaySession[]> {
+  return (await getDocumentRows({ ...opts, collection: "session", columns: SESSION_COLUMNS }))
     .map((r) => ({
       id: String(r.documentId ?? ""),
       type: str(r.type),
@@ -108,23 +108,23 @@ function sessionsOf(opts: RangeOptions): DaySession[] {
 }
 
 /** Everything else the ring recorded on one (local) day. */
-export function getDayRecords(userId: string, day: string): DayRecords {
+export async function getDayRecords(userId: string, day: string): Promise<DayRecords> {
   const range = { userId, from: day, to: day };
-  const offset = dayOffsets(userId, addDays(day, -1), addDays(day, 1))(day);
+  const offset = (await dayOffsets(userId, addDays(day, -1), addDays(day, 1)))(day);
   const utc = utcDaysFor(day, day);
-  const hr = readSampleDays({ collection: "heartrate", userId, fromDay: utc.from, toDay: utc.to });
-  const ringTags: DayRingTag[] = getDocumentRows({ ...range, collection: "enhanced_tag", columns: TAG_COLUMNS }).map((r) => {
+  const hr = await readSampleDays({ collection: "heartrate", userId, fromDay: utc.from, toDay: utc.to });
+  const ringTags: DayRingTag[] = (await getDocumentRows({ ...range, collection: "enhanced_tag", columns: TAG_COLUMNS })).map((r) => {
     const tag = ringTagOf({ tag_type_code: str(r.tag_type_code), custom_name: str(r.custom_name) });
     return { id: String(r.documentId ?? ""), tagId: tag?.key ?? null, name: tag?.name ?? "Note", code: str(r.tag_type_code), comment: str(r.comment), time: str(r.start_time) };
   });
   return {
     offsetMinutes: offset,
     heartRate: localDayCurve(hr, day, offset),
-    workouts: workoutsOf(range),
-    sessions: sessionsOf(range),
+    workouts: await workoutsOf(range),
+    sessions: await sessionsOf(range),
     ringTags,
-    bedtime: bedtimeFor(userId, day),
-    restMode: restModeOn(userId, day),
+    bedtime: await bedtimeFor(userId, day),
+    restMode: await restModeOn(userId, day),
   };
 }
 
@@ -143,9 +143,9 @@ export type TodayRecords = {
 } & RingStatus;
 
 /** The ring's own state: its battery and firmware. */
-export function getRingStatus(userId: string): RingStatus {
-  const b = latestSample("ring_battery_level", userId);
-  const r = getRings(userId)[0];
+export async function getRingStatus(userId: string): Promise<RingStatus> {
+  const b = await latestSample("ring_battery_level", userId);
+  const r = (await getRings(userId))[0];
   return {
     battery: b ? { level: num(b.fields.level), charging: typeof b.fields.charging === "boolean" ? b.fields.charging : null, at: new Date(b.t).toISOString() } : null,
     ring: r ? { hardware: r.hardware_type, design: r.design, color: r.color, size: r.size, firmware: r.firmware_version } : null,
@@ -153,11 +153,11 @@ export function getRingStatus(userId: string): RingStatus {
 }
 
 /** Today's records: the newest day's workouts and sessions, that evening's bedtime, rest mode, the ring. */
-export function getTodayRecords(userId: string, day: string | null): TodayRecords {
-  const status = getRingStatus(userId);
+export async function getTodayRecords(userId: string, day: string | null): Promise<TodayRecords> {
+  const status = await getRingStatus(userId);
   if (!day) return { workouts: [], sessions: [], bedtime: null, restMode: null, ...status };
   const range = { userId, from: day, to: day };
-  return { workouts: workoutsOf(range), sessions: sessionsOf(range), bedtime: bedtimeFor(userId, day), restMode: restModeOn(userId, day), ...status };
+  return { workouts: await workoutsOf(range), sessions: await sessionsOf(range), bedtime: await bedtimeFor(userId, day), restMode: await restModeOn(userId, day), ...status };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -178,8 +178,8 @@ export type WorkoutsResponse = {
 };
 
 /** The workouts in a range, newest first, filtered by activity and intensity, with weekly totals of the filtered ones. */
-export function listWorkouts(opts: RangeOptions & { activity?: string; intensity?: string }): WorkoutsResponse {
-  const all = getDocumentRows({ ...opts, collection: "workout", columns: WORKOUT_COLUMNS }).map(workoutItem);
+export async function listWorkouts(opts: RangeOptions & { activity?: string; intensity?: string }): Promise<WorkoutsResponse> {
+  const all = (await getDocumentRows({ ...opts, collection: "workout", columns: WORKOUT_COLUMNS })).map(workoutItem);
   const counts = new Map<string, number>();
   for (const w of all) counts.set(w.activity, (counts.get(w.activity) ?? 0) + 1);
   const filtered = all.filter((w) => (!opts.activity || w.activity === opts.activity) && (!opts.intensity || w.intensity === opts.intensity));
@@ -203,8 +203,8 @@ export type WorkoutDetail = {
 };
 
 /** One workout with its heart-rate curve (the samples between its start and end). */
-export function getWorkout(userId: string, id: string): WorkoutDetail {
-  const row = getDocumentById({ userId, collection: "workout", documentId: id, columns: WORKOUT_COLUMNS });
+export async function getWorkout(userId: string, id: string): Promise<WorkoutDetail> {
+  const row = await getDocumentById({ userId, collection: "workout", documentId: id, columns: WORKOUT_COLUMNS });
   if (!row) throw new AppError("not_found", "No such workout.");
   const workout = workoutItem(row);
   const start = workout.start ? instantOf(workout.start) : Number.NaN;
@@ -213,7 +213,7 @@ export function getWorkout(userId: string, id: string): WorkoutDetail {
   if (Number.isFinite(start) && Number.isFinite(end) && end > start) {
     const fromDay = new Date(start).toISOString().slice(0, 10);
     const toDay = new Date(end).toISOString().slice(0, 10);
-    const days = readSampleDays({ collection: "heartrate", userId, fromDay, toDay });
+    const days = await readSampleDays({ collection: "heartrate", userId, fromDay, toDay });
     heartRate = stretchCurve(days, start, end + 1).map((p) => ({ s: Math.round((p.t - start) / 1000), bpm: p.bpm, source: p.source }));
   }
   let raw: unknown = null;

@@ -28,7 +28,7 @@ export type SettingsPageData = {
   };
   /** the owner only */
   household: { invites: PendingInvite[]; members: HouseholdMember[] } | null;
-  sync: { dataFamily: ReturnType<typeof getDataFamily>; pollMinutes: number; webhooks: WebhookOverview };
+  sync: { dataFamily: Awaited<ReturnType<typeof getDataFamily>>; pollMinutes: number; webhooks: WebhookOverview };
   data: MetricsOverview;
   preferences: Preferences;
   /** Settings → API: the person's tokens and the data kinds a token can be given */
@@ -47,9 +47,9 @@ export async function getSettingsPageData(user: SessionUser): Promise<SettingsPa
     now: Date.now(),
     connection: { account, email: person?.email ?? null, requestedScopes: env.RING_SCOPES },
     household: household ? { invites: household[0], members: household[1] } : null,
-    sync: { dataFamily: getDataFamily(), pollMinutes: getPollMinutes(), webhooks: webhookOverview() },
-    data: getMetricsOverview(user.id),
+    sync: { dataFamily: await getDataFamily(), pollMinutes: await getPollMinutes(), webhooks: await webhookOverview() },
+    data: await getMetricsOverview(user.id),
     preferences,
-    api: { tokens: listApiTokenSummaries(user.id), kinds: DATA_KINDS.map((kind) => ({ kind, label: DATA_KIND_LABELS[kind] })) },
+    api: { tokens: await listApiTokenSummaries(user.id), kinds: DATA_KINDS.map((kind) => ({ kind, label: DATA_KIND_LABELS[kind] })) },
   };
 }

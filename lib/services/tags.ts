@@ -22,26 +22,26 @@ export type DayNoteWithRing = DayNoteEntry & { ringTags: RingTagRef[] };
 
 const TAG_ENTRY_COLUMNS = ["tag_type_code", "custom_name", "end_day", "comment"] as const;
 
-function ringEntries(userId: string, from = MIN_DAY, to = MAX_DAY): RingTagEntry[] {
-  return getDocumentRows({ userId, collection: "enhanced_tag", from, to, columns: TAG_ENTRY_COLUMNS }) as unknown as RingTagEntry[];
+async function ringEntries(userId: string, from = MIN_DAY, to = MAX_DAY): Promise<RingTagEntry[]> {
+  return await getDocumentRows({ userId, collection: "enhanced_tag", from, to, columns: TAG_ENTRY_COLUMNS }) as unknown as RingTagEntry[];
 }
 
 /** The ring app's tags of the person, most used first. */
-export function listRingTags(userId: string): RingTagSummary[] {
-  return ringTagsOf(ringEntries(userId)).map((t) => ({ id: t.id, name: t.name, color: t.color, days: t.days.length, source: "ring" }));
+export async function listRingTags(userId: string): Promise<RingTagSummary[]> {
+  return ringTagsOf(await ringEntries(userId)).map((t) => ({ id: t.id, name: t.name, color: t.color, days: t.days.length, source: "ring" }));
 }
 
 /** The days a ring tag marks, and the tag. */
-function ringTagDays(userId: string, id: string): { tag: RingTagSummary; days: string[] } {
-  const found = ringTagsOf(ringEntries(userId)).find((t) => t.id === id);
+async function ringTagDays(userId: string, id: string): Promise<{ tag: RingTagSummary; days: string[] }> {
+  const found = ringTagsOf(await ringEntries(userId)).find((t) => t.id === id);
   if (!found) throw new AppError("not_found", "No such tag.");
   return { tag: { id: found.id, name: found.name, color: found.color, days: found.days.length, source: "ring" }, days: found.days };
 }
 
 /** The ring app's tags per day in [from, to] (an entry with a duration marks each of its days). */
-function ringTagsByDay(userId: string, from: string, to: string): Map<string, RingTagRef[]> {
+async function ringTagsByDay(userId: string, from: string, to: string): Promise<Map<string, RingTagRef[]>> {
   const out = new Map<string, RingTagRef[]>();
-  for (const e of ringEntries(userId, addDays(from, -(RING_TAG_MAX_DAYS - 1)), to)) {
+  for (const e of await ringEntries(userId, addDays(from, -(RING_TAG_MAX_DAYS - 1)), to)) {
     const tag = ringTagOf(e);
     if (!tag) continue;
     for (const d of entryDays(e)) {
@@ -58,7 +58,7 @@ function ringTagsByDay(userId: string, from: string, to: string): Map<string, Ri
 /** Notes and tags of every day in [from, to], the ring app's tags included, oldest first. */
 export async function listNotes(opts: { userId: string; from: string; to: string }): Promise<DayNoteWithRing[]> {
   const own = await listDayNotes(opts);
-  const ring = ringTagsByDay(opts.userId, opts.from, opts.to);
+  const ring = await ringTagsByDay(opts.userId, opts.from, opts.to);
   const byDay = new Map<string, DayNoteWithRing>(own.map((n) => [n.day, { ...n, ringTags: ring.get(n.day) ?? [] }]));
   for (const [day, tags] of ring) if (!byDay.has(day)) byDay.set(day, { day, text: "", tags: [], ringTags: tags });
   return [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : 1));
@@ -67,7 +67,7 @@ export async function listNotes(opts: { userId: string; from: string; to: string
 /** One day's note and tags, the ring app's included. */
 export async function getNote(opts: { userId: string; day: string }): Promise<DayNoteWithRing> {
   const note = await getDayNote(opts);
-  return { ...note, ringTags: ringTagsByDay(opts.userId, opts.day, opts.day).get(opts.day) ?? [] };
+  return { ...note, ringTags: (await ringTagsByDay(opts.userId, opts.day, opts.day)).get(opts.day) ?? [] };
 }
 
 async function ownTag(userId: string, id: number) {
@@ -82,10 +82,10 @@ export type TagRef = { kind: "own"; id: number } | { kind: "ring"; id: string };
 const refOf = (id: number | TagRef): TagRef => (typeof id === "number" ? { kind: "own", id } : id);
 
 /** The person's own tag behind a ref; a ring tag exists (or 404) but is read-only (403). */
-function ownId(userId: string, id: number | TagRef): number {
+async function ownId(userId: string, id: number | TagRef): Promise<number> {
   const ref = refOf(id);
   if (ref.kind === "own") return ref.id;
-  ringTagDays(userId, ref.id);
+  await ringTagDays(userId, ref.id);
   throw new AppError("forbidden", "Tags from the ring are read-only: change them in the ring's app.");
 }
 
@@ -95,7 +95,7 @@ export async function createTag(opts: { userId: string; name: string; color?: st
 }
 
 export async function updateTag(opts: { userId: string; id: number | TagRef; name?: string; color?: string | null }): Promise<TagSummary> {
-  const id = ownId(opts.userId, opts.id);
+  const id = await ownId(opts.userId, opts.id);
   await ownTag(opts.userId, id);
   if (opts.name !== undefined && (await tagNameTaken({ userId: opts.userId, name: opts.name, exceptId: id }))) {
     throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
@@ -104,7 +104,7 @@ export async function updateTag(opts: { userId: string; id: number | TagRef; nam
 }
 
 export async function deleteTag(opts: { userId: string; id: number | TagRef }): Promise<void> {
-  const id = ownId(opts.userId, opts.id);
+  const id = await ownId(opts.userId, opts.id);
   await ownTag(opts.userId, id);
   await deleteTagById({ userId: opts.userId, id });
 }
@@ -112,7 +112,7 @@ export async function deleteTag(opts: { userId: string; id: number | TagRef }): 
 /** The tag (if it is the person's, or one of their ring's) and the days it is on. */
 export async function getTagDays(opts: { userId: string; id: number | TagRef }): Promise<{ tag: TagSummary | RingTagSummary; days: string[] }> {
   const ref = refOf(opts.id);
-  if (ref.kind === "ring") return ringTagDays(opts.userId, ref.id);
+  if (ref.kind === "ring") return await ringTagDays(opts.userId, ref.id);
   const tag = await ownTag(opts.userId, ref.id);
   const days = await listTagDays({ userId: opts.userId, tagId: ref.id });
   return { tag: { ...tag, days: days.length }, days };
@@ -125,12 +125,12 @@ export async function getTagDays(opts: { userId: string; id: number | TagRef }):
 export async function getTagComparison(opts: PartialDayRange & { userId: string; id: number | TagRef; metric: MetricDef; lag: 0 | 1 }): Promise<TagComparisonResponse> {
   const { userId, metric, lag } = opts;
   const { tag, days } = await getTagDays({ userId, id: opts.id });
-  const overview = getMetricsOverview(userId);
+  const overview = await getMetricsOverview(userId);
   const hasDefaults = overview.firstDay !== null && overview.lastDay !== null;
   if (!(opts.from && opts.to) && !hasDefaults) {
     return { tag, metric: metric.id, lag, from: opts.from ?? null, to: opts.to ?? null, comparison: null };
   }
   const { from, to } = resolveDayRange(opts, { from: overview.firstDay ?? opts.from!, to: overview.lastDay ?? opts.to! });
-  const comparison = compareTagDays({ userId, metric, lag, from, to, taggedDays: days });
+  const comparison = await compareTagDays({ userId, metric, lag, from, to, taggedDays: days });
   return { tag, metric: metric.id, lag, from, to, comparison };
 }

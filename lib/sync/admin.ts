@@ -16,18 +16,18 @@ import { getDataFamily, saveDataFamily, savePollMinutes } from "@/lib/sync/setti
  * connected person's backfill starts again from the chosen family.
  */
 export async function changeDataFamily(family: DataFamily): Promise<boolean> {
-  if (family === getDataFamily()) return false;
+  if (family === await getDataFamily()) return false;
   await cancelQueuedJobs(null);
-  deleteAllRingDocuments();
-  deleteSyncStates();
-  saveDataFamily(family);
-  for (const u of listRingUsers()) if (u.status === "active") await enqueueBackfill(u.userId);
+  await deleteAllRingDocuments();
+  await deleteSyncStates();
+  await saveDataFamily(family);
+  for (const u of await listRingUsers()) if (u.status === "active") await enqueueBackfill(u.userId);
   logger.info({ family }, "data family changed; ring data cleared and backfill queued");
   wakeScheduler();
   return true;
 }
 
-export function changePollMinutes(minutes: number): void {
-  savePollMinutes(minutes);
+export async function changePollMinutes(minutes: number): Promise<void> {
+  await savePollMinutes(minutes);
   wakeScheduler();
 }

@@ -33,7 +33,7 @@ it("backfills five years in the fewest requests the page size allows, every docu
     const docs = await emulatorDocuments(t, person.ringUserId, c);
     documents += docs.length;
     minRequests += Math.max(1, Math.ceil(docs.length / 100));
-    const stored = listRawDocuments(c, person.userId);
+    const stored = await listRawDocuments(c, person.userId);
     expect(stored.length, c).toBe(docs.length);
   }
   // five years of every document collection (about 17,500–19,000 by the person's habits)

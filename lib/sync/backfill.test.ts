@@ -50,7 +50,7 @@ describe("backfill", () => {
       total += diff.expected;
       // One window per collection: the fewest pages the page size allows (+1 when it divides evenly).
       minRequests += Math.ceil(diff.expected / 7);
-      const st = app.state.getSyncState(person.userId, c)!;
+      const st = (await app.state.getSyncState(person.userId, c))!;
       expect(st.backfillDoneAt).not.toBeNull();
       expect(st.status).toBe("idle");
       expect(st.documentsTotal).toBe(diff.expected);
@@ -71,7 +71,7 @@ describe("backfill", () => {
     for (const c of ["daily_activity", "sleep", "daily_sleep", "daily_readiness"] as const) {
       const upstream = await emulatorDocuments(t, person.ringUserId, c);
       const newest = upstream.map((d) => String(d.day)).sort().at(-1)!;
-      const stored = app.docs.listRawDocuments(c, person.userId);
+      const stored = await app.docs.listRawDocuments(c, person.userId);
       expect(stored.at(-1)?.day).toBe(newest);
       // The emulator's newest activity is today and its newest sleep is last night (day = today).
       if (c === "daily_activity" || c === "sleep") expect(newest).toBe(today);
@@ -96,10 +96,10 @@ describe("backfill", () => {
     const first = await crashing.backfillUser(person.userId, app.schemas.RING_COLLECTIONS);
     expect(crashed).toBe(2);
     expect(first.filter((o) => o.result === "failed").map((o) => o.collection).sort()).toEqual(["daily_stress", "sleep"]);
-    const sleepState = app.state.getSyncState(person.userId, "sleep")!;
+    const sleepState = (await app.state.getSyncState(person.userId, "sleep"))!;
     expect(sleepState.backfillDoneAt).toBeNull();
     expect(sleepState.cursorNextToken).not.toBeNull();
-    const storedBefore = app.docs.collectionSummary("sleep", person.userId).documents;
+    const storedBefore = (await app.docs.collectionSummary("sleep", person.userId)).documents;
     expect(storedBefore).toBe(39 * 7); // 39 committed pages of 7; page 40 was rolled back
 
     // Abort a second run after a few pages (a process killed between pages).
@@ -112,7 +112,7 @@ describe("backfill", () => {
       },
     });
     await aborting.backfillUser(person.userId, ["sleep"]);
-    expect(app.docs.collectionSummary("sleep", person.userId).documents).toBe(44 * 7);
+    expect((await app.docs.collectionSummary("sleep", person.userId)).documents).toBe(44 * 7);
 
     await clearEmulatorRequests(t);
     const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
@@ -143,7 +143,7 @@ describe("backfill", () => {
       hooks: { afterPage: ({ page }) => { if (page === 10) throw new Error("killed"); } },
     });
     await stop.backfillUser(person.userId, ["daily_readiness"]);
-    app.state.updateSyncState(person.userId, "daily_readiness", { cursorNextToken: "expired-token" });
+    await app.state.updateSyncState(person.userId, "daily_readiness", { cursorNextToken: "expired-token" });
     await clearEmulatorRequests(t);
     const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
     await fresh.backfillUser(person.userId, ["daily_readiness"]);

@@ -7,7 +7,7 @@ import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type RingCollection,
 import type { DateTimeWindowRule, DateWindowRule, NoWindow } from "@/lib/resources/define";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import {
-  collectionSummary,
+  documentSummary,
   deleteDocumentById,
   deleteMissingDocuments,
   ingestDocuments,
@@ -15,12 +15,13 @@ import {
   type DocumentRow,
   type RejectedInput,
 } from "@/lib/db/queries/ring-documents";
-import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
+import { ensureSyncStates, getSyncState, syncStateUpdate, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
+import { query, type Work } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 import { systemClock, type Clock } from "@/lib/sync/clock";
 import { sliceDataArray } from "@/lib/ring/json-slices";
 import { documentKey, instantOf, mapDocument, mapPersonalInfo, mapSamples } from "@/lib/sync/map";
-import { mergeSampleDays, replaceSampleDays, seriesSummary } from "@/lib/db/queries/time-series";
+import { mergeSampleDays, replaceSampleDays, seriesSummaryOf } from "@/lib/db/queries/time-series";
 import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import {
@@ -196,7 +197,7 @@ export class SyncEngine {
     if (account.status !== "active") throw new RingAccountPausedError(account.accountId, account.status);
     const userOnRequest = this.clientOptions.onRequest;
     const client = new RingClient({
-      family: getDataFamily(),
+      family: await getDataFamily(),
       clock: this.clock,
       ...this.clientOptions,
       accountId: account.accountId,
@@ -213,12 +214,12 @@ export class SyncEngine {
   }
 
   /** Records what went wrong on the collection's SyncState, then rethrows. */
-  private fail(userId: string, collection: SyncCollection, err: unknown, running: SyncStatus): never {
+  private async fail(userId: string, collection: SyncCollection, err: unknown, running: SyncStatus): Promise<never> {
     const c = classifyError(err);
     const status: SyncStatus =
       c.kind === "stop" ? c.status : c.kind === "paused" ? "paused" : c.kind === "bug" ? "error" : running;
     try {
-      updateSyncState(userId, collection, { status, lastError: describeError(err), lastAttemptAt: this.now() });
+      await updateSyncState(userId, collection, { status, lastError: describeError(err), lastAttemptAt: this.now() });
     } catch (dbErr) {
       logger.error({ userId, collection, err: dbErr instanceof Error ? dbErr.message : String(dbErr) }, "could not record a sync error");
     }
@@ -228,8 +229,8 @@ export class SyncEngine {
     throw err;
   }
 
-  private summarize(userId: string, collection: SyncCollection): { documentsTotal: number; newestDay: string | null } {
-    const s = isSeriesCollection(collection) ? seriesSummary(collection, userId) : collectionSummary(collection, userId);
+  private *summarize(userId: string, collection: SyncCollection): Work<{ documentsTotal: number; newestDay: string | null }> {
+    const s = isSeriesCollection(collection) ? yield* seriesSummaryOf(collection, userId) : yield* documentSummary(collection, userId);
     return { documentsTotal: s.documents, newestDay: s.newestDay };
   }
 
@@ -273,11 +274,11 @@ export class SyncEngine {
   }
 
   /** A backfill that does not run, recorded (a scope newly not shared) and its outcome; null when it runs. */
-  private backfillSkipped(userId: string, state: SyncStateRow | undefined, scopes: string[], collection: SyncCollection): CollectionOutcome | null {
+  private async backfillSkipped(userId: string, state: SyncStateRow | undefined, scopes: string[], collection: SyncCollection): Promise<CollectionOutcome | null> {
     const skip = this.skipReason(state, scopes, collection);
     if (!skip) return null;
     if (skip === "not_shared" && state?.status !== "not_shared")
-      updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
+      await updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
     return { collection, result: "skipped", reason: skip };
   }
 
@@ -290,18 +291,18 @@ export class SyncEngine {
    * the checkpoint. Idempotent: a finished backfill returns at once.
    */
   async backfillCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
-    ensureSyncStates(userId, [collection]);
-    const state = getSyncState(userId, collection);
+    await ensureSyncStates(userId, [collection]);
+    const state = await getSyncState(userId, collection);
     if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
     try {
       const { client, scopes } = await this.accountFor(userId);
-      const skipped = this.backfillSkipped(userId, state, scopes, collection);
+      const skipped = await this.backfillSkipped(userId, state, scopes, collection);
       if (skipped) return skipped;
       return isSeriesCollection(collection)
         ? await this.backfillSeries(userId, collection, state, client)
         : await this.backfillDocuments(userId, collection, state, client);
     } catch (err) {
-      this.fail(userId, collection, err, "backfilling");
+      return await this.fail(userId, collection, err, "backfilling");
     }
   }
 
@@ -313,7 +314,7 @@ export class SyncEngine {
       const from = this.backfillStart;
       const to = latestPossibleDay(this.clock.now());
       const windows = planBackfillWindows(from, to, this.maxWindowDays);
-      updateSyncState(userId, collection, {
+      await updateSyncState(userId, collection, {
         backfillFrom: from,
         backfillTo: to,
         windowsTotal: windows.length,
@@ -321,16 +322,16 @@ export class SyncEngine {
         cursorStart: windows[0]?.from ?? from,
         cursorNextToken: null,
       });
-      state = getSyncState(userId, collection)!;
+      state = (await getSyncState(userId, collection))!;
     }
     const windows = planBackfillWindows(state.backfillFrom!, state.backfillTo!, this.maxWindowDays);
     const rule = windowRule(collection);
     let windowsDone = Math.min(state.windowsDone, windows.length);
     let cursorStart = state.cursorStart ?? windows[windowsDone]?.from ?? state.backfillFrom!;
     let token = state.cursorNextToken;
-    updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now(), windowsTotal: windows.length });
+    await updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now(), windowsTotal: windows.length });
 
-    const summary = collectionSummary(collection, userId);
+    const summary = await query(documentSummary(collection, userId));
     const progress: BackfillProgress = this.progress.get(key) ?? {
       startedAt: this.clock.now(),
       pages: 0,
@@ -382,24 +383,28 @@ export class SyncEngine {
       }
       const finished = nextDone >= windows.length;
       const pageNo = page;
-      ingestDocuments({
+      // the checkpoint runs inside the page's transaction, as a generator of statements
+      const beforeCommit = (page: number) => this.hooks.beforeCommit?.({ userId, collection, page });
+      const summarize = () => this.summarize(userId, collection);
+      const now = () => this.now();
+      await ingestDocuments({
         collection,
         userId,
         rows: mapped.rows,
         rejected: mapped.rejected,
-        inTransaction: () => {
-          this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
+        inTransaction: function* () {
+          beforeCommit(pageNo);
           // Counting the stored rows costs a scan of them: once, at the end. Meanwhile the
           // newest day moves with the pages (the sync page counts live).
           for (const r of mapped.rows) if (r.day && (!newestDay || r.day > newestDay)) newestDay = r.day;
-          const s = finished ? this.summarize(userId, collection) : null;
-          updateSyncState(userId, collection, {
+          const s = finished ? yield* summarize() : null;
+          yield* syncStateUpdate(userId, collection, {
             cursorStart: nextCursor,
             cursorNextToken: nextToken,
             windowsDone: nextDone,
             ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : { newestDay }),
             ...(finished
-              ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null }
+              ? { backfillDoneAt: now(), status: "idle" as const, lastSuccessAt: now(), lastError: null }
               : { lastError: null }),
           });
         },
@@ -419,18 +424,18 @@ export class SyncEngine {
       cursorStart = nextCursor;
       token = nextToken;
     }
-    return this.finishBackfill(key, userId, collection, { pages: page, documents, ingestMs, mapMs });
+    return await this.finishBackfill(key, userId, collection, { pages: page, documents, ingestMs, mapMs });
   }
 
   /** A backfill's end: its progress dropped, its totals logged (ids and counts), its outcome. */
-  private finishBackfill(
+  private async finishBackfill(
     key: string,
     userId: string,
     collection: SyncCollection,
     totals: { pages: number; ingestMs: number; mapMs: number } & ({ documents: number } | { samples: number }),
-  ): CollectionOutcome {
+  ): Promise<CollectionOutcome> {
     this.progress.delete(key);
-    const s = this.summarize(userId, collection);
+    const s = await query(this.summarize(userId, collection));
     if (totals.pages > 0) {
       const ms = (v: number) => Math.round(v * 10) / 10;
       logger.info({ userId, collection, ...totals, ingestMs: ms(totals.ingestMs), mapMs: ms(totals.mapMs) }, "backfill finished");
@@ -474,14 +479,14 @@ export class SyncEngine {
    */
   async incrementalCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
     if (isSeriesCollection(collection)) return this.incrementalSeries(userId, collection);
-    ensureSyncStates(userId, [collection]);
-    const state = getSyncState(userId, collection);
+    await ensureSyncStates(userId, [collection]);
+    const state = await getSyncState(userId, collection);
     if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
     try {
       const { client, scopes } = await this.accountFor(userId);
       const skip = this.skipReason(state, scopes, collection);
       if (skip) return { collection, result: "skipped", reason: skip };
-      updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
+      await updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
       const w = trailingWindow(this.clock.now(), this.trailingDays);
       const rule = windowRule(collection);
       const q = queryWindow(rule, client.family, w);
@@ -493,7 +498,7 @@ export class SyncEngine {
         const started = performance.now();
         const mapped = this.mapPage(collection, userId, listed.data, w, listed.text);
         seen.push(...mapped.seen);
-        ingestDocuments({ collection, userId, rows: mapped.rows, rejected: mapped.rejected });
+        await ingestDocuments({ collection, userId, rows: mapped.rows, rejected: mapped.rejected });
         this.stats.ingestMs += performance.now() - started;
         this.stats.pages++;
         this.stats.documents += mapped.rows.length;
@@ -502,9 +507,9 @@ export class SyncEngine {
         token = listed.nextToken;
       } while (token);
       // The window was fetched completely: what is no longer there was deleted upstream.
-      const deleted = deleteMissingDocuments({ collection, userId, window: rule.param === "none" ? null : { fromDay: w.from, toDay: w.to }, seenKeys: seen });
-      const s = this.summarize(userId, collection);
-      updateSyncState(userId, collection, {
+      const deleted = await deleteMissingDocuments({ collection, userId, window: rule.param === "none" ? null : { fromDay: w.from, toDay: w.to }, seenKeys: seen });
+      const s = await query(this.summarize(userId, collection));
+      await updateSyncState(userId, collection, {
         status: "idle",
         lastSuccessAt: this.now(),
         lastError: null,
@@ -514,7 +519,7 @@ export class SyncEngine {
       if (deleted > 0) logger.info({ userId, collection, deleted }, "documents deleted upstream removed");
       return { collection, result: "done", documents, deleted };
     } catch (err) {
-      this.fail(userId, collection, err, "idle");
+      return await this.fail(userId, collection, err, "idle");
     }
   }
 
@@ -551,7 +556,7 @@ export class SyncEngine {
     let state = initial;
     const key = `${userId}:${collection}`;
     if (!state?.backfillFrom || !state.backfillTo) {
-      updateSyncState(userId, collection, {
+      await updateSyncState(userId, collection, {
         backfillFrom: this.backfillStart,
         backfillTo: latestPossibleDay(this.clock.now()),
         windowsTotal: 1,
@@ -559,7 +564,7 @@ export class SyncEngine {
         cursorStart: null,
         cursorNextToken: null,
       });
-      state = getSyncState(userId, collection)!;
+      state = (await getSyncState(userId, collection))!;
     }
     const { maxDays } = seriesRule(collection);
     const startMs = Date.parse(`${state.backfillFrom}T00:00:00Z`);
@@ -568,9 +573,9 @@ export class SyncEngine {
     if (cursor !== null && !Number.isFinite(cursor)) cursor = startMs;
     let token = state.cursorNextToken;
     let windowsDone = state.windowsDone;
-    updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now() });
+    await updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: this.now() });
 
-    const summary = seriesSummary(collection, userId);
+    const summary = await query(seriesSummaryOf(collection, userId));
     const progress: BackfillProgress = this.progress.get(key) ?? { startedAt: this.clock.now(), pages: 0, documents: summary.documents, firstDay: summary.oldestDay, cursorDay: summary.newestDay };
     this.progress.set(key, progress);
     let page = 0;
@@ -591,7 +596,7 @@ export class SyncEngine {
             // The long range is refused: read the whole range in windows from its start.
             cursor = startMs;
             token = null;
-            updateSyncState(userId, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays) });
+            await updateSyncState(userId, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays) });
             continue;
           }
           if (token && !retriedToken) {
@@ -629,22 +634,26 @@ export class SyncEngine {
       }
       const pageNo = page;
       const done = finished;
-      mergeSampleDays({
+      // the checkpoint runs inside the page's transaction, as a generator of statements
+      const beforeCommit = (page: number) => this.hooks.beforeCommit?.({ userId, collection, page });
+      const summarize = () => this.summarize(userId, collection);
+      const now = () => this.now();
+      await mergeSampleDays({
         collection,
         userId,
         days: mapped.days,
         rejected: mapped.rejected,
-        inTransaction: () => {
-          this.hooks.beforeCommit?.({ userId, collection, page: pageNo });
-          const s = done ? this.summarize(userId, collection) : null;
-          updateSyncState(userId, collection, {
+        inTransaction: function* () {
+          beforeCommit(pageNo);
+          const s = done ? yield* summarize() : null;
+          yield* syncStateUpdate(userId, collection, {
             // once done, the cursor says how far the history was fetched (the re-check starts there at the latest)
-            cursorStart: isoInstant(done ? Math.min(endMs, this.clock.now()) : nextCursor),
+            cursorStart: isoInstant(done ? Math.min(endMs, now().getTime()) : nextCursor),
             cursorNextToken: nextToken,
             windowsDone: nextDone,
             windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
             ...(s ? { documentsTotal: s.documentsTotal, newestDay: s.newestDay } : {}),
-            ...(done ? { backfillDoneAt: this.now(), status: "idle" as const, lastSuccessAt: this.now(), lastError: null } : { lastError: null }),
+            ...(done ? { backfillDoneAt: now(), status: "idle" as const, lastSuccessAt: now(), lastError: null } : { lastError: null }),
           });
         },
       });
@@ -664,7 +673,7 @@ export class SyncEngine {
       token = nextToken;
       windowsDone = nextDone;
     }
-    return this.finishBackfill(key, userId, collection, { pages: page, samples, ingestMs, mapMs });
+    return await this.finishBackfill(key, userId, collection, { pages: page, samples, ingestMs, mapMs });
   }
 
   /**
@@ -674,14 +683,14 @@ export class SyncEngine {
    * time series (facts §6.1): this poll is what keeps them current.
    */
   private async incrementalSeries(userId: string, collection: SeriesCollection): Promise<CollectionOutcome> {
-    ensureSyncStates(userId, [collection]);
-    const state = getSyncState(userId, collection);
+    await ensureSyncStates(userId, [collection]);
+    const state = await getSyncState(userId, collection);
     if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
     try {
       const { client, scopes } = await this.accountFor(userId);
       const skip = this.skipReason(state, scopes, collection);
       if (skip) return { collection, result: "skipped", reason: skip };
-      updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
+      await updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.now() });
       const fetchedThrough = state.cursorStart ? instantOf(state.cursorStart) : null;
       const windows = seriesRecheckWindows({ nowMs: this.clock.now(), trailingDays: this.trailingDays, fetchedThrough, maxDays: seriesRule(collection).maxDays });
       let samples = 0;
@@ -707,14 +716,14 @@ export class SyncEngine {
         // midnight) belongs to the next window and is merged only.
         const inside = new Map([...byDay].filter(([d]) => d >= w.days.from && d <= w.days.to));
         const outside = new Map([...byDay].filter(([d]) => d < w.days.from || d > w.days.to));
-        removed += replaceSampleDays({ collection, userId, fromDay: w.days.from, toDay: w.days.to, days: inside });
-        if (outside.size || rejected.length) mergeSampleDays({ collection, userId, days: outside, rejected });
+        removed += await replaceSampleDays({ collection, userId, fromDay: w.days.from, toDay: w.days.to, days: inside });
+        if (outside.size || rejected.length) await mergeSampleDays({ collection, userId, days: outside, rejected });
         this.stats.ingestMs += performance.now() - started;
         samples += fetched.length;
         this.stats.samples += fetched.length;
       }
-      const s = this.summarize(userId, collection);
-      updateSyncState(userId, collection, {
+      const s = await query(this.summarize(userId, collection));
+      await updateSyncState(userId, collection, {
         status: "idle",
         cursorStart: isoInstant(Math.min(this.clock.now(), windows.at(-1)?.end ?? this.clock.now())),
         lastSuccessAt: this.now(),
@@ -725,7 +734,7 @@ export class SyncEngine {
       if (removed > 0) logger.info({ userId, collection, removed }, "samples the ring service no longer has removed");
       return { collection, result: "done", documents: samples, deleted: removed };
     } catch (err) {
-      this.fail(userId, collection, err, "idle");
+      return await this.fail(userId, collection, err, "idle");
     }
   }
 
@@ -741,7 +750,7 @@ export class SyncEngine {
     objectId: string | null;
   }): Promise<"applied" | "ignored"> {
     const { userId, collection, eventType, objectId } = opts;
-    const state = getSyncState(userId, collection);
+    const state = await getSyncState(userId, collection);
     if (state?.status === "not_shared" || state?.status === "expired") return "ignored";
     if (!objectId) return "ignored";
     try {
@@ -754,23 +763,23 @@ export class SyncEngine {
         return "ignored";
       }
       if (doc === null) {
-        deleteDocumentById(collection, userId, objectId);
+        await deleteDocumentById(collection, userId, objectId);
       } else {
         const started = performance.now();
         const r = mapDocument(collection, doc, userId, toDbTime(this.now()));
         if (r.ok && r.unknown) noteUnknownValues(collection, r.unknown);
-        if (r.ok) ingestDocuments({ collection, userId, rows: [r.row] });
-        else ingestDocuments({ collection, userId, rows: [], rejected: [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }] });
+        if (r.ok) await ingestDocuments({ collection, userId, rows: [r.row] });
+        else await ingestDocuments({ collection, userId, rows: [], rejected: [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }] });
         this.stats.ingestMs += performance.now() - started;
       }
     } catch (err) {
       const c = classifyError(err);
-      if (c.kind === "stop") this.fail(userId, collection, err, state?.status ?? "idle");
+      if (c.kind === "stop") await this.fail(userId, collection, err, state?.status ?? "idle");
       throw err;
     }
     if (state) {
-      const s = this.summarize(userId, collection);
-      updateSyncState(userId, collection, { documentsTotal: s.documentsTotal, newestDay: s.newestDay, lastSuccessAt: this.now() });
+      const s = await query(this.summarize(userId, collection));
+      await updateSyncState(userId, collection, { documentsTotal: s.documentsTotal, newestDay: s.newestDay, lastSuccessAt: this.now() });
     }
     return "applied";
   }
@@ -786,12 +795,12 @@ export class SyncEngine {
       const { info, raw } = await client.personalInfo();
       if (!info.id) logger.warn({ userId }, "personal_info came without an id; kept the known ring account");
       const row = mapPersonalInfo(raw, userId, known);
-      if (row) upsertPersonalInfo(row);
+      if (row) await upsertPersonalInfo(row);
     } catch (err) {
       // personal_info answers every token with its id: a 403 here means the membership lapsed.
       if (err instanceof RingApiError && err.status === 403) {
         for (const c of SYNC_COLLECTIONS) {
-          updateSyncState(userId, c, { status: "expired", lastError: describeError(new RingApiError({ status: 403, endpoint: err.endpoint, detail: "membership expired" })), lastAttemptAt: this.now() });
+          await updateSyncState(userId, c, { status: "expired", lastError: describeError(new RingApiError({ status: 403, endpoint: err.endpoint, detail: "membership expired" })), lastAttemptAt: this.now() });
         }
       }
       throw err;

@@ -60,7 +60,7 @@ describe("everything the ring records", () => {
     await m.scheduler.replaceScheduler(s);
     await m.jobsRun.enqueueAfterConnect(person.userId);
     m.index.wakeScheduler();
-    await waitFor(async () => m.resources.SYNC_COLLECTIONS.every((c) => Boolean(m.state.getSyncState(person.userId, c)?.backfillDoneAt)) && (await m.jobs.listActiveJobs(person.userId)).length === 0, 240_000);
+    await waitFor(async () => (await Promise.all(m.resources.SYNC_COLLECTIONS.map((c) => m.state.getSyncState(person.userId, c)))).every((st) => Boolean(st?.backfillDoneAt)) && (await m.jobs.listActiveJobs(person.userId)).length === 0, 240_000);
     await m.scheduler.replaceScheduler(null);
 
     const counts: Record<string, number> = {};
@@ -81,7 +81,7 @@ describe("everything the ring records", () => {
     for (const c of m.resources.SERIES_COLLECTIONS) {
       const diff = await compareSeriesWithEmulator(t, person, c);
       expect({ c, stored: diff.stored, firstDifference: diff.firstDifference }).toEqual({ c, stored: diff.expected, firstDifference: null });
-      expect(m.state.getSyncState(person.userId, c)?.documentsTotal).toBe(diff.expected);
+      expect((await m.state.getSyncState(person.userId, c))?.documentsTotal).toBe(diff.expected);
       counts[c] = diff.expected;
     }
     expect(counts.heartrate).toBeGreaterThan(400_000);
@@ -104,7 +104,7 @@ describe("everything the ring records", () => {
     // A sample stored earlier that the service no longer has, inside the trailing window: gone after the re-check.
     const day = "2026-03-12";
     const stray = { t: Date.parse(`${day}T03:03:03Z`), v: [222, "awake"] };
-    m.series.mergeSampleDays({ collection: "heartrate", userId: person.userId, days: new Map([[day, [stray]]]) });
+    await m.series.mergeSampleDays({ collection: "heartrate", userId: person.userId, days: new Map([[day, [stray]]]) });
     expect((await storedSamples(person, "heartrate")).some((r) => r.bpm === 222)).toBe(true);
     // The service revises a recent day (new revision: the day's documents change, and with them its samples).
     await emulatorControl(t, "POST", `/users/${person.ringUserId}/sync`, { day: "2026-03-14" });
@@ -137,10 +137,10 @@ describe("everything the ring records", () => {
     const first = await crashing.backfillUser(person.userId, ["heartrate"]);
     expect(crashed).toBe(1);
     expect(first[0]?.result).toBe("failed");
-    const st = m.state.getSyncState(person.userId, "heartrate")!;
+    const st = (await m.state.getSyncState(person.userId, "heartrate"))!;
     expect(st.backfillDoneAt).toBeNull();
     expect(st.cursorStart).not.toBeNull();
-    const partial = m.series.seriesSummary("heartrate", person.userId).documents;
+    const partial = (await m.series.seriesSummary("heartrate", person.userId)).documents;
     expect(partial).toBeGreaterThan(3000);
 
     const fresh = new m.engine.SyncEngine({ clock, backfillStart: "2024-01-01", clientOptions: { backoff: fastBackoff } });

@@ -153,14 +153,14 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
   }
 
   const batch: { collection: RingCollection | SeriesCollection | null; docs: unknown[] } = { collection: null, docs: [] };
-  const flush = () => {
+  const flush = async () => {
     const { collection, docs } = batch;
     if (!collection || docs.length === 0) return;
     if (isSeriesCollection(collection)) {
       // samples: validated like a synced page, merged into their days (a sample twice is stored once)
       const mapped = mapSamples(collection, docs);
       if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
-      mergeSampleDays({ collection, userId, days: groupByUtcDay(mapped.samples), rejected: mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: `import: ${r.error}` })) });
+      await mergeSampleDays({ collection, userId, days: groupByUtcDay(mapped.samples), rejected: mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: `import: ${r.error}` })) });
       result.documents[collection] = (result.documents[collection] ?? 0) + mapped.samples.length;
       result.rejected += mapped.rejectedCount;
       batch.docs = [];
@@ -174,7 +174,7 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
       if (mapped.ok) rows.push(mapped.row);
       else rejected.push({ documentId: mapped.documentId, day: mapped.day, raw: mapped.raw, error: `import: ${mapped.error}` });
     }
-    ingestDocuments({ collection, userId, rows, rejected });
+    await ingestDocuments({ collection, userId, rows, rejected });
     result.documents[collection] = (result.documents[collection] ?? 0) + rows.length;
     result.rejected += rejected.length;
     batch.docs = [];
@@ -198,25 +198,25 @@ async function apply(userId: string, spoolFile: string, checked: Checked): Promi
           continue;
         }
         if (batch.collection !== collection) {
-          flush();
+          await flush();
           batch.collection = collection;
           result.documents[collection] ??= 0;
         }
         batch.docs.push(e.value);
-        if (batch.docs.length >= (isSeriesCollection(collection) ? SERIES_CHUNK : CHUNK)) flush();
+        if (batch.docs.length >= (isSeriesCollection(collection) ? SERIES_CHUNK : CHUNK)) await flush();
       } else if (e.kind === "note") notes.push(e.value);
     }
-    flush();
+    await flush();
     await applyNotes();
   }
   scanner.end();
-  flush();
+  await flush();
   await applyNotes();
 
   // personal_info only when this instance has none yet (a sync replaces it anyway), and only
   // with its account id (without one there is nothing to tie it to; the next sync brings it)
   const info = mapPersonalInfo(checked.personalInfo, userId, null);
-  if (info && !personalInfoSyncedAt(userId)) upsertPersonalInfo(info);
+  if (info && !await personalInfoSyncedAt(userId)) await upsertPersonalInfo(info);
   return result;
 }
 

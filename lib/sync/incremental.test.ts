@@ -51,9 +51,9 @@ it("picks up edited, new and deleted documents of the trailing days", async () =
       expect({ c, missing: diff.missing, extra: diff.extra, changed: diff.changed }).toEqual({ c, missing: [], extra: [], changed: [] });
     }
   }
-  expect(listRawDocuments("sleep", p.userId).some((d) => d.documentId === recentSleep.id)).toBe(false);
-  expect(listRawDocuments("daily_activity", p.userId).at(-1)?.day).toBe(day(1));
-  const st = getSyncState(p.userId, "daily_activity")!;
+  expect((await listRawDocuments("sleep", p.userId)).some((d) => d.documentId === recentSleep.id)).toBe(false);
+  expect((await listRawDocuments("daily_activity", p.userId)).at(-1)?.day).toBe(day(1));
+  const st = (await getSyncState(p.userId, "daily_activity"))!;
   expect(st.status).toBe("idle");
   expect(st.newestDay).toBe(day(1));
   expect(st.lastSuccessAt).not.toBeNull();

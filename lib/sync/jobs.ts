@@ -52,8 +52,8 @@ export async function runJob(engine: SyncEngine, job: JobRow, now: () => number 
 
 /** Queues the backfill of every collection not yet backfilled, plus the personal_info snapshot. */
 export async function enqueueBackfill(userId: string, opts: { runAt?: number } = {}): Promise<void> {
-  ensureSyncStates(userId, SYNC_COLLECTIONS);
-  for (const s of listSyncStates(userId)) {
+  await ensureSyncStates(userId, SYNC_COLLECTIONS);
+  for (const s of await listSyncStates(userId)) {
     if (!isSyncCollection(s.collection) || s.backfillDoneAt) continue;
     await enqueueJob({ kind: "backfill", userId, collection: s.collection, runAt: opts.runAt, ifAbsent: true });
   }
@@ -65,11 +65,11 @@ export async function enqueueBackfill(userId: string, opts: { runAt?: number } =
  * backfills continue, backfilled collections get an incremental run now.
  */
 export async function enqueueSyncNow(userId: string): Promise<void> {
-  ensureSyncStates(userId, SYNC_COLLECTIONS);
-  for (const s of listSyncStates(userId)) {
+  await ensureSyncStates(userId, SYNC_COLLECTIONS);
+  for (const s of await listSyncStates(userId)) {
     if (!isSyncCollection(s.collection)) continue;
     const collection: SyncCollection = s.collection;
-    if (s.status === "error" || s.status === "expired") updateSyncState(userId, collection, { status: "idle", lastAttemptAt: null });
+    if (s.status === "error" || s.status === "expired") await updateSyncState(userId, collection, { status: "idle", lastAttemptAt: null });
     if (s.status === "not_shared") continue;
     if (!s.backfillDoneAt) await enqueueJob({ kind: "backfill", userId, collection, runAt: Date.now() });
     else await enqueueJob({ kind: "incremental", userId, collection, runAt: Date.now() });
@@ -79,9 +79,9 @@ export async function enqueueSyncNow(userId: string): Promise<void> {
 
 /** After a (re)connect: consent may have changed, so sharing states start over. */
 export async function enqueueAfterConnect(userId: string): Promise<void> {
-  clearSharingStates(userId);
-  ensureSyncStates(userId, SYNC_COLLECTIONS);
-  for (const s of listSyncStates(userId)) {
+  await clearSharingStates(userId);
+  await ensureSyncStates(userId, SYNC_COLLECTIONS);
+  for (const s of await listSyncStates(userId)) {
     if (!isSyncCollection(s.collection)) continue;
     if (s.backfillDoneAt) await enqueueJob({ kind: "incremental", userId, collection: s.collection });
     else await enqueueJob({ kind: "backfill", userId, collection: s.collection });

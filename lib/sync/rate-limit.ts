@@ -39,32 +39,32 @@ export class RateGate {
     this.maxInlineWaitMs = opts.maxInlineWaitMs ?? 120_000;
   }
 
-  private read(key: string): number {
+  private async read(key: string): Promise<number> {
     if (!this.loaded.has(key)) {
       this.loaded.add(key);
-      const stored = getAppSetting(key, pauseSchema);
+      const stored = await getAppSetting(key, pauseSchema);
       if (stored) this.pauses.set(key, Math.max(this.pauses.get(key) ?? 0, stored.until));
     }
     return this.pauses.get(key) ?? 0;
   }
 
   /** The pause in force for this account (the longer of both layers), if any. */
-  pausedUntil(accountId: string | null): { until: number; tier: RateLimitTier } | null {
+  async pausedUntil(accountId: string | null): Promise<{ until: number; tier: RateLimitTier } | null> {
     const now = this.clock.now();
-    const app = this.read(KEY_APP);
-    const tok = accountId ? this.read(keyFor("token", accountId)) : 0;
+    const app = await this.read(KEY_APP);
+    const tok = accountId ? await this.read(keyFor("token", accountId)) : 0;
     const until = Math.max(app, tok);
     if (until <= now) return null;
     return { until, tier: app >= tok ? "application" : "token" };
   }
 
   /** Records a pause (only ever lengthens one already in force). */
-  record(tier: RateLimitTier, accountId: string | null, until: number): void {
+  async record(tier: RateLimitTier, accountId: string | null, until: number): Promise<void> {
     const key = accountId === null && tier === "token" ? KEY_APP : keyFor(tier, accountId ?? "");
-    const current = this.read(key);
+    const current = await this.read(key);
     if (until <= current) return;
     this.pauses.set(key, until);
-    setAppSetting(key, { until });
+    await setAppSetting(key, { until });
   }
 
   /**
@@ -73,7 +73,7 @@ export class RateGate {
    */
   async wait(accountId: string | null, signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const p = this.pausedUntil(accountId);
+      const p = await this.pausedUntil(accountId);
       if (!p) return;
       const ms = p.until - this.clock.now();
       if (ms > this.maxInlineWaitMs) throw new RingRateLimitedError(p.until, p.tier);
@@ -82,9 +82,9 @@ export class RateGate {
   }
 
   /** Every pause still in force (for the status page). */
-  activePauses(): Array<{ key: string; until: number }> {
+  async activePauses(): Promise<Array<{ key: string; until: number }>> {
     const now = this.clock.now();
-    for (const { key } of listAppSettings("rate_limit_pause:")) this.read(key);
+    for (const { key } of await listAppSettings("rate_limit_pause:")) await this.read(key);
     return [...this.pauses.entries()].filter(([, until]) => until > now).map(([key, until]) => ({ key, until }));
   }
 }

@@ -55,8 +55,10 @@ function install(opts: ConstructorParameters<typeof import("@/lib/sync/scheduler
   return m.scheduler.replaceScheduler(s).then(() => s);
 }
 
-const backfilled = (userId: string) =>
-  m.schemas.RING_COLLECTIONS.every((c) => Boolean(m.state.getSyncState(userId, c)?.backfillDoneAt));
+async function backfilled(userId: string): Promise<boolean> {
+  for (const c of m.schemas.RING_COLLECTIONS) if (!(await m.state.getSyncState(userId, c))?.backfillDoneAt) return false;
+  return true;
+}
 
 describe("scheduler", () => {
   it("tells the alerts worker when a person's sync ends: after each sync job (done or failed) and after applied notifications", async () => {
@@ -84,7 +86,7 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     await install();
     await m.index.onAccountConnected(p.userId);
-    await waitFor(() => backfilled(p.userId) && m.docs.personalInfoSyncedAt(p.userId) !== null);
+    await waitFor(async () => (await backfilled(p.userId)) && (await m.docs.personalInfoSyncedAt(p.userId)) !== null);
     for (const c of m.schemas.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, stored: diff.stored }).toEqual({ c, missing: 0, stored: diff.expected });
@@ -97,7 +99,7 @@ describe("scheduler", () => {
 
   it("finds a person who connected while nothing ran and starts their backfill", async () => {
     const p = await connectPerson(t);
-    expect(m.state.listUsersNeedingBackfill()).toContain(p.userId);
+    expect(await m.state.listUsersNeedingBackfill()).toContain(p.userId);
     await install({ housekeepingMs: 50 });
     await waitFor(() => backfilled(p.userId));
     expect((await compareWithEmulator(t, p, "sleep")).missing).toEqual([]);
@@ -105,7 +107,7 @@ describe("scheduler", () => {
 
   it("resumes after a restart: interrupted jobs and expired leases are taken again", async () => {
     const p = await connectPerson(t);
-    m.state.ensureSyncStates(p.userId, m.schemas.RING_COLLECTIONS);
+    await m.state.ensureSyncStates(p.userId, m.schemas.RING_COLLECTIONS);
     // Jobs left by earlier tests (their schedulers are stopped) must not be claimed here.
     (await import("@/lib/db")).rawDb().prepare("DELETE FROM job").run();
     // A first process takes the sleep backfill and dies after a few pages (lease still held).
@@ -114,7 +116,7 @@ describe("scheduler", () => {
     expect(job?.collection).toBe("sleep");
     const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
-    expect(m.docs.collectionSummary("sleep", p.userId).documents).toBe(28);
+    expect((await m.docs.collectionSummary("sleep", p.userId)).documents).toBe(28);
     // Another job whose lease ran out while its process was gone.
     await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: Date.now() - 800_000 });
     const [stale] = await m.jobs.claimDueJobs({ now: Date.now() - 700_000, leaseMs: 1_000, limit: 1 });
@@ -122,7 +124,7 @@ describe("scheduler", () => {
     expect((await m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
 
     await install(); // the restarted process
-    await waitFor(() => Boolean(m.state.getSyncState(p.userId, "sleep")?.backfillDoneAt && m.state.getSyncState(p.userId, "daily_sleep")?.backfillDoneAt));
+    await waitFor(async () => Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt));
     for (const c of ["sleep", "daily_sleep"] as const) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, stored: diff.expected });
@@ -147,7 +149,7 @@ describe("scheduler", () => {
     await waitFor(async () => (await compareWithEmulator(t, p, "daily_activity")).changed.length === 0);
     // A poll is due when the last attempt is older than the interval.
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day });
-    for (const c of m.schemas.RING_COLLECTIONS) m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(Date.now() - 2 * 3_600_000) });
+    for (const c of m.schemas.RING_COLLECTIONS) await m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(Date.now() - 2 * 3_600_000) });
     await waitFor(async () => (await compareWithEmulator(t, p, "daily_readiness")).changed.length === 0);
   });
 
@@ -155,8 +157,8 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "needs_reconnect" } });
     await install({ housekeepingMs: 50 });
-    await waitFor(() => m.state.listSyncStates(p.userId).length > 0 && m.state.listSyncStates(p.userId).every((s) => s.status === "paused"));
-    expect(m.docs.collectionSummary("daily_activity", p.userId).documents).toBe(0);
+    await waitFor(async () => (await m.state.listSyncStates(p.userId)).length > 0 && (await m.state.listSyncStates(p.userId)).every((s) => s.status === "paused"));
+    expect((await m.docs.collectionSummary("daily_activity", p.userId)).documents).toBe(0);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "active" } });
     await m.index.onAccountConnected(p.userId);
     await waitFor(() => backfilled(p.userId));

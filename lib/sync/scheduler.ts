@@ -233,18 +233,18 @@ export class Scheduler {
    * with them), the daily personal_info snapshot, subscription upkeep, pruning.
    */
   private async housekeeping(now: number): Promise<void> {
-    const pollMs = (webhooksActive(now) ? Math.max(getPollMinutes(), WEBHOOK_POLL_MINUTES) : getPollMinutes()) * 60_000;
-    for (const u of listRingUsers()) {
+    const pollMs = (await webhooksActive(now) ? Math.max(await getPollMinutes(), WEBHOOK_POLL_MINUTES) : await getPollMinutes()) * 60_000;
+    for (const u of await listRingUsers()) {
       if (u.status !== "active") {
-        ensureSyncStates(u.userId, SYNC_COLLECTIONS);
-        for (const s of listSyncStates(u.userId))
-          if (s.status !== "paused" && s.status !== "not_shared") updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
+        await ensureSyncStates(u.userId, SYNC_COLLECTIONS);
+        for (const s of await listSyncStates(u.userId))
+          if (s.status !== "paused" && s.status !== "not_shared") await updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
         continue;
       }
-      ensureSyncStates(u.userId, SYNC_COLLECTIONS);
-      for (const s of listSyncStates(u.userId)) {
+      await ensureSyncStates(u.userId, SYNC_COLLECTIONS);
+      for (const s of await listSyncStates(u.userId)) {
         if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
-        if (s.status === "paused") updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
+        if (s.status === "paused") await updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
         const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
         if (!s.backfillDoneAt) {
           if (s.status === "error") continue; // a request bug: wait for "Sync now"
@@ -255,11 +255,11 @@ export class Scheduler {
           await enqueueJob({ kind: "incremental", userId: u.userId, collection: s.collection, ifAbsent: true });
         }
       }
-      const snap = personalInfoSyncedAt(u.userId);
+      const snap = await personalInfoSyncedAt(u.userId);
       if (!snap || now - Date.parse(snap) >= DAY_MS) await enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true });
     }
     if (webhookCallbackUrl()) {
-      const checked = subscriptionsCheckedAt();
+      const checked = await subscriptionsCheckedAt();
       if (!checked || now - checked >= SUBSCRIPTION_CHECK_MS) await enqueueJob({ kind: "subscriptions", ifAbsent: true, maxAttempts: 3 });
     }
     if (now - this.lastPrune >= DAY_MS) {
@@ -277,7 +277,11 @@ export function startScheduler(opts: Pick<SchedulerOptions, "onSynced" | "idleMs
   if (!globalForScheduler.ringsideScheduler) {
     globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine(), opts);
     globalForScheduler.ringsideScheduler.start();
-    logger.info({ pollMinutes: getPollMinutes(), webhooks: Boolean(webhookCallbackUrl()) }, "sync scheduler started");
+    const webhooks = Boolean(webhookCallbackUrl());
+    getPollMinutes().then(
+      (pollMinutes) => logger.info({ pollMinutes, webhooks }, "sync scheduler started"),
+      () => logger.info({ webhooks }, "sync scheduler started"),
+    );
   }
   return globalForScheduler.ringsideScheduler;
 }

@@ -95,7 +95,7 @@ describe("429", () => {
     expect(ms(after[0]!)).toBeGreaterThanOrEqual(resetMs - 5);
     expect(ms(after[0]!) - resetMs).toBeLessThan(1000);
 
-    const stored = m.settings.getAppSetting("rate_limit_pause:application", (await import("zod")).z.object({ until: (await import("zod")).z.number() }));
+    const stored = await m.settings.getAppSetting("rate_limit_pause:application", (await import("zod")).z.object({ until: (await import("zod")).z.number() }));
     expect(stored?.until).toBeGreaterThanOrEqual(resetMs - 1000);
     // A new process (fresh gate) with the clock just before the stored end still waits.
     let now = stored!.until - 1500;
@@ -127,12 +127,12 @@ describe("5xx and dropped connections", () => {
     const [outcome] = await e.backfillUser(p.userId, ["daily_stress"]);
     expect(outcome?.result).toBe("failed");
     expect(m.engine.classifyError(outcome?.error)).toEqual({ kind: "retry" });
-    const st = m.state.getSyncState(p.userId, "daily_stress")!;
+    const st = (await m.state.getSyncState(p.userId, "daily_stress"))!;
     expect(st.status).toBe("backfilling");
     expect(st.lastError).toMatch(/HTTP 502/);
     // The next run (the job's retry) finishes the job.
     await engine().backfillUser(p.userId, ["daily_stress"]);
-    expect(m.state.getSyncState(p.userId, "daily_stress")!.backfillDoneAt).not.toBeNull();
+    expect((await m.state.getSyncState(p.userId, "daily_stress"))!.backfillDoneAt).not.toBeNull();
   });
 });
 
@@ -142,8 +142,8 @@ describe("delete notifications", () => {
     const e = engine({ clientOptions: { backoff: { baseMs: 5, maxMs: 10, maxRetries: 2 } } });
     await e.backfillUser(p.userId, ["daily_stress"]);
     const docs = await import("@/lib/db/queries/ring-documents");
-    const stored = () => docs.listRawDocuments("daily_stress", p.userId).map((d) => d.documentId);
-    const [kept, failing, gone] = stored().slice(-3) as [string, string, string];
+    const stored = async () => (await docs.listRawDocuments("daily_stress", p.userId)).map((d) => d.documentId);
+    const [kept, failing, gone] = (await stored()).slice(-3) as [string, string, string];
     // The service still has it: a (forged or stale) delete changes nothing.
     expect(await e.applyDocumentEvent({ userId: p.userId, collection: "daily_stress", eventType: "delete", objectId: kept })).toBe("ignored");
     // The service cannot be asked: nothing is deleted, the error goes up (the worker retries later).
@@ -154,9 +154,9 @@ describe("delete notifications", () => {
     // The service answers 404: deleted.
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/documents/daily_stress/${gone}/delete`);
     expect(await e.applyDocumentEvent({ userId: p.userId, collection: "daily_stress", eventType: "delete", objectId: gone })).toBe("applied");
-    expect(stored()).toContain(kept);
-    expect(stored()).toContain(failing);
-    expect(stored()).not.toContain(gone);
+    expect(await stored()).toContain(kept);
+    expect(await stored()).toContain(failing);
+    expect(await stored()).not.toContain(gone);
   });
 });
 
@@ -180,15 +180,15 @@ describe("401, 403, 422", () => {
     await clearEmulatorRequests(t);
     const e = engine();
     await e.backfillUser(p.userId, ["daily_spo2"]);
-    expect(m.state.getSyncState(p.userId, "daily_spo2")!.status).toBe("not_shared");
+    expect((await m.state.getSyncState(p.userId, "daily_spo2"))!.status).toBe("not_shared");
     expect(await emulatorRequests(t, "/v2/usercollection/daily_spo2")).toEqual([]);
     // The stored scopes claim it, the token does not: the service answers 403.
     await m.db.db.account.update({ where: { id: p.accountId }, data: { scope: "daily email personal spo2Daily" } });
-    m.state.updateSyncState(p.userId, "daily_spo2", { status: "idle" });
+    await m.state.updateSyncState(p.userId, "daily_spo2", { status: "idle" });
     const [outcome] = await e.backfillUser(p.userId, ["daily_spo2"]);
     expect(outcome?.result).toBe("failed");
     expect(m.engine.classifyError(outcome?.error)).toEqual({ kind: "stop", status: "not_shared" });
-    expect(m.state.getSyncState(p.userId, "daily_spo2")!.status).toBe("not_shared");
+    expect((await m.state.getSyncState(p.userId, "daily_spo2"))!.status).toBe("not_shared");
     await clearEmulatorRequests(t);
     await e.backfillUser(p.userId, ["daily_spo2"]);
     expect(await emulatorRequests(t, "/v2/usercollection/daily_spo2")).toEqual([]);
@@ -201,7 +201,7 @@ describe("401, 403, 422", () => {
     await emulatorControl(t, "PATCH", `/users/${p.ringUserId}`, { subscription: "expired" });
     const [outcome] = await e.syncUser(p.userId, ["daily_sleep"]);
     expect(outcome?.result).toBe("failed");
-    expect(m.state.getSyncState(p.userId, "daily_sleep")!.status).toBe("expired");
+    expect((await m.state.getSyncState(p.userId, "daily_sleep"))!.status).toBe("expired");
     await clearEmulatorRequests(t);
     const [again] = await e.syncUser(p.userId, ["daily_sleep"]);
     expect(again?.result).toBe("skipped");
@@ -209,7 +209,7 @@ describe("401, 403, 422", () => {
     await emulatorControl(t, "PATCH", `/users/${p.ringUserId}`, { subscription: "active" });
     const { enqueueAfterConnect } = await import("@/lib/sync/jobs");
     await enqueueAfterConnect(p.userId);
-    expect(m.state.getSyncState(p.userId, "daily_sleep")!.status).toBe("idle");
+    expect((await m.state.getSyncState(p.userId, "daily_sleep"))!.status).toBe("idle");
     const [ok] = await e.syncUser(p.userId, ["daily_sleep"]);
     expect(ok?.result).toBe("done");
   });
@@ -219,7 +219,7 @@ describe("401, 403, 422", () => {
     await emulatorFault(t, { status: 422, count: 1, path_prefix: "/v2/usercollection/daily_resilience" });
     const [outcome] = await engine().backfillUser(p.userId, ["daily_resilience"]);
     expect(m.engine.classifyError(outcome?.error)).toEqual({ kind: "bug" });
-    const st = m.state.getSyncState(p.userId, "daily_resilience")!;
+    const st = (await m.state.getSyncState(p.userId, "daily_resilience"))!;
     expect(st.status).toBe("error");
     expect(st.lastError).toContain("/v2/usercollection/daily_resilience");
     expect(st.lastError).not.toMatch(/Bearer|token=/);
@@ -247,17 +247,17 @@ describe("invalid documents", () => {
     const diff = await compareWithEmulator(t, p, "daily_readiness");
     expect(diff.missing).toEqual([tampered]);
     expect(diff.extra).toEqual([]);
-    const rejected = m.rejected.listRejectedDocuments(p.userId);
+    const rejected = await m.rejected.listRejectedDocuments(p.userId);
     expect(rejected).toHaveLength(1);
     expect(rejected[0]).toMatchObject({ collection: "daily_readiness", documentId: tampered });
     expect(rejected[0]!.error).toMatch(/score/);
     expect(rejected[0]!.error).toMatch(/contributors/);
-    expect(m.rejected.countRejectedByCollection(p.userId)).toEqual({ daily_readiness: 1 });
+    expect(await m.rejected.countRejectedByCollection(p.userId)).toEqual({ daily_readiness: 1 });
     // The next clean fetch of that document replaces the rejection.
     const { getSyncEngine } = m.engine;
     void getSyncEngine;
     await engine().applyDocumentEvent({ userId: p.userId, collection: "daily_readiness", eventType: "update", objectId: tampered });
-    expect(m.rejected.listRejectedDocuments(p.userId)).toEqual([]);
+    expect(await m.rejected.listRejectedDocuments(p.userId)).toEqual([]);
     expect((await compareWithEmulator(t, p, "daily_readiness")).missing).toEqual([]);
   });
 });
@@ -277,16 +277,16 @@ describe("a disconnect during a backfill", () => {
     });
     const [outcome] = await e.backfillUser(p.userId, ["daily_sleep"]);
     expect(outcome?.result).toBe("done");
-    expect(m.state.getSyncState(p.userId, "daily_sleep")?.status).toBe("paused");
+    expect((await m.state.getSyncState(p.userId, "daily_sleep"))?.status).toBe("paused");
   });
 
   it("the account active again resumes it", async () => {
     const p = await connectPerson(t);
-    m.state.ensureSyncStates(p.userId, ["daily_sleep"]);
-    m.state.updateSyncState(p.userId, "daily_sleep", { status: "paused" });
-    m.state.updateSyncState(p.userId, "daily_sleep", { status: "idle" });
-    expect(m.state.getSyncState(p.userId, "daily_sleep")?.status).toBe("paused");
-    m.state.updateSyncState(p.userId, "daily_sleep", { status: "idle" }, { resume: true });
-    expect(m.state.getSyncState(p.userId, "daily_sleep")?.status).toBe("idle");
+    await m.state.ensureSyncStates(p.userId, ["daily_sleep"]);
+    await m.state.updateSyncState(p.userId, "daily_sleep", { status: "paused" });
+    await m.state.updateSyncState(p.userId, "daily_sleep", { status: "idle" });
+    expect((await m.state.getSyncState(p.userId, "daily_sleep"))?.status).toBe("paused");
+    await m.state.updateSyncState(p.userId, "daily_sleep", { status: "idle" }, { resume: true });
+    expect((await m.state.getSyncState(p.userId, "daily_sleep"))?.status).toBe("idle");
   });
 });

@@ -13,21 +13,21 @@ export const dataFamilySchema = z.enum(["usercollection", "sandbox"]);
 export const pollMinutesSchema = z.number().int().min(1).max(1440);
 
 /** "usercollection" (the person's real data) or "sandbox" (the service's sample data). */
-export function getDataFamily(): DataFamily {
-  return getAppSetting(DATA_FAMILY_KEY, dataFamilySchema) ?? env.RING_DATA_FAMILY;
+export async function getDataFamily(): Promise<DataFamily> {
+  return await getAppSetting(DATA_FAMILY_KEY, dataFamilySchema) ?? env.RING_DATA_FAMILY;
 }
 
-export function saveDataFamily(family: DataFamily): void {
-  setAppSetting(DATA_FAMILY_KEY, family);
+export async function saveDataFamily(family: DataFamily): Promise<void> {
+  await setAppSetting(DATA_FAMILY_KEY, family);
 }
 
 /** Minutes between incremental polls when no webhooks are active. */
-export function getPollMinutes(): number {
-  return getAppSetting(POLL_MINUTES_KEY, pollMinutesSchema) ?? env.SYNC_POLL_MINUTES;
+export async function getPollMinutes(): Promise<number> {
+  return await getAppSetting(POLL_MINUTES_KEY, pollMinutesSchema) ?? env.SYNC_POLL_MINUTES;
 }
 
-export function savePollMinutes(minutes: number): void {
-  setAppSetting(POLL_MINUTES_KEY, pollMinutesSchema.parse(minutes));
+export async function savePollMinutes(minutes: number): Promise<void> {
+  await setAppSetting(POLL_MINUTES_KEY, pollMinutesSchema.parse(minutes));
 }
 
 /** With webhooks delivering changes, the trailing re-check still runs, but at most every 6 h. */

@@ -61,14 +61,14 @@ function iso(value: string | null): string | null {
 
 export async function getSyncStatus(userId: string, now = Date.now()): Promise<SyncStatusResponse> {
   const account = await getRingAccountForUser(userId);
-  const states = new Map<string, SyncStateRow>(listSyncStates(userId).map((s) => [s.collection, s]));
+  const states = new Map<string, SyncStateRow>((await listSyncStates(userId)).map((s) => [s.collection, s]));
   const jobs = await listActiveJobs(userId);
-  const rejectedCounts = countRejectedByCollection(userId);
+  const rejectedCounts = await countRejectedByCollection(userId);
   const engine = getSyncEngine();
 
-  const collections: CollectionSyncStatus[] = SYNC_COLLECTIONS.map((collection) => {
+  const collections: CollectionSyncStatus[] = await Promise.all(SYNC_COLLECTIONS.map(async (collection) => {
     const s = states.get(collection);
-    const summary = isSeriesCollection(collection) ? seriesSummary(collection, userId) : collectionSummary(collection, userId);
+    const summary = isSeriesCollection(collection) ? await seriesSummary(collection, userId) : await collectionSummary(collection, userId);
     const done = Boolean(s?.backfillDoneAt);
     const progressInfo = engine.progress.get(`${userId}:${collection}`);
     const firstDay = progressInfo?.firstDay ?? summary.oldestDay;
@@ -96,18 +96,18 @@ export async function getSyncStatus(userId: string, now = Date.now()): Promise<S
       rejected: rejectedCounts[collection] ?? 0,
       queued,
     };
-  });
+  }));
 
   const newestActivityDay = collections.find((c) => c.collection === "daily_activity")?.newestDay ?? null;
   const newestSleepDay = collections.find((c) => c.collection === "sleep")?.newestDay ?? null;
-  const pause = account ? getRateGate().pausedUntil(account.accountId) : getRateGate().pausedUntil(null);
+  const pause = await getRateGate().pausedUntil(account ? account.accountId : null);
   const successes = collections.map((c) => c.lastSuccessAt).filter((x): x is string => Boolean(x)).sort();
-  const webhooks = webhookOverview(now);
-  const basePoll = getPollMinutes();
+  const webhooks = await webhookOverview(now);
+  const basePoll = await getPollMinutes();
   return {
     running: collections.some((c) => c.status === "backfilling" || c.status === "syncing" || c.queued),
     account: account ? { status: account.status } : null,
-    dataFamily: getDataFamily(),
+    dataFamily: await getDataFamily(),
     pollMinutes: webhooks.mode === "active" ? Math.max(basePoll, WEBHOOK_POLL_MINUTES) : basePoll,
     trailingDays: env.SYNC_TRAILING_DAYS,
     webhooks,
@@ -125,6 +125,6 @@ export async function getSyncStatus(userId: string, now = Date.now()): Promise<S
       rejected: collections.reduce((n, c) => n + c.rejected, 0),
     },
     collections,
-    rejected: listRejectedDocuments(userId, 20).map((r) => ({ ...r, seenAt: iso(r.seenAt) ?? r.seenAt })),
+    rejected: (await listRejectedDocuments(userId, 20)).map((r) => ({ ...r, seenAt: iso(r.seenAt) ?? r.seenAt })),
   };
 }

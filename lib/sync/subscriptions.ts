@@ -90,40 +90,40 @@ async function syncOnce(opts: SyncOptions): Promise<SubscriptionSyncResult> {
       try {
         if (!match) {
           try {
-            save(await admin.create(input));
+            await save(await admin.create(input));
             result.created++;
           } catch (err) {
             // 409: it exists after all (made elsewhere meanwhile): adopt it, pointing at us.
             if (!(err instanceof RingApiError && err.status === 409)) throw err;
             const found = (await admin.list()).find((s) => s.data_type === dataType && s.event_type === eventType);
             if (!found) throw err;
-            save(found.callback_url === callbackUrl ? found : await admin.update(found.id, input));
+            await save(found.callback_url === callbackUrl ? found : await admin.update(found.id, input));
             result.unchanged++;
           }
         } else if (match.callback_url !== callbackUrl) {
-          save(await admin.update(match.id, input));
+          await save(await admin.update(match.id, input));
           result.updated++;
         } else if (expiresAt(match) - now < RENEW_BEFORE_MS) {
           try {
-            save(await admin.renew(match.id));
+            await save(await admin.renew(match.id));
             result.renewed++;
           } catch (err) {
             // 403: the subscription is gone at the service; make a new one.
             if (!(err instanceof RingApiError && err.status === 403)) throw err;
-            save(await admin.create(input));
+            await save(await admin.create(input));
             result.created++;
           }
         } else {
-          save(match);
+          await save(match);
           result.unchanged++;
         }
       } catch (err) {
         result.failed++;
         const message = err instanceof Error ? err.message : String(err);
-        const row = listWebhookSubscriptions().find((r) => r.dataType === dataType && r.eventType === eventType);
-        if (row) markWebhookSubscription(row.id, "error", message);
+        const row = (await listWebhookSubscriptions()).find((r) => r.dataType === dataType && r.eventType === eventType);
+        if (row) await markWebhookSubscription(row.id, "error", message);
         else
-          saveWebhookSubscription({
+          await saveWebhookSubscription({
             id: `pending:${eventType}:${dataType}`,
             callbackUrl,
             eventType,
@@ -136,14 +136,14 @@ async function syncOnce(opts: SyncOptions): Promise<SubscriptionSyncResult> {
       }
     }
   }
-  setAppSetting(CHECKED_AT_KEY, { at: now });
+  await setAppSetting(CHECKED_AT_KEY, { at: now });
   logger.info({ ...result }, "webhook subscriptions checked");
   return result;
 }
 
 /** When the subscriptions were last checked (ms epoch), if ever. */
-export function subscriptionsCheckedAt(): number | null {
-  return getAppSetting(CHECKED_AT_KEY, z.object({ at: z.number() }))?.at ?? null;
+export async function subscriptionsCheckedAt(): Promise<number | null> {
+  return (await getAppSetting(CHECKED_AT_KEY, z.object({ at: z.number() })))?.at ?? null;
 }
 
 export type WebhookOverview = {
@@ -157,11 +157,11 @@ export type WebhookOverview = {
 };
 
 /** What the settings page shows about webhooks. */
-export function webhookOverview(now = Date.now()): WebhookOverview {
+export async function webhookOverview(now = Date.now()): Promise<WebhookOverview> {
   const callbackUrl = webhookCallbackUrl();
   const expected = WEBHOOK_DATA_TYPES.length * WEBHOOK_EVENT_TYPES.length;
   if (!callbackUrl) return { mode: "off", callbackUrl: null, active: 0, expected, nextExpiry: null, errors: [] };
-  const rows = listWebhookSubscriptions();
+  const rows = await listWebhookSubscriptions();
   const live = rows.filter((r) => r.status === "active" && Date.parse(r.expirationTime) > now && r.callbackUrl === callbackUrl);
   const errors = rows.filter((r) => r.status !== "active").map((r) => ({ dataType: r.dataType, eventType: r.eventType, error: r.lastError }));
   const nextExpiry = live.map((r) => r.expirationTime).sort()[0] ?? null;
@@ -170,6 +170,6 @@ export function webhookOverview(now = Date.now()): WebhookOverview {
 }
 
 /** True when every data type's changes reach us by webhook (polling can slow down). */
-export function webhooksActive(now = Date.now()): boolean {
-  return webhookOverview(now).mode === "active";
+export async function webhooksActive(now = Date.now()): Promise<boolean> {
+  return (await webhookOverview(now)).mode === "active";
 }

@@ -102,7 +102,7 @@ export async function compareWithEmulator(t: SyncTestEnv, person: ConnectedPerso
   const upstream = await emulatorDocuments(t, person.ringUserId, collection);
   const keyOf = (d: Doc) => String(collection === "daily_cardiovascular_age" ? d.day : d.id);
   const want = new Map(upstream.map((d) => [keyOf(d), JSON.stringify(d)]));
-  const stored = listRawDocuments(collection, person.userId);
+  const stored = await listRawDocuments(collection, person.userId);
   const have = new Map(stored.map((r) => [collection === "daily_cardiovascular_age" ? String(r.day) : String(r.documentId), r.raw]));
   const missing = [...want.keys()].filter((k) => !have.has(k));
   const extra = [...have.keys()].filter((k) => !want.has(k));
@@ -126,7 +126,7 @@ export async function storedSamples(person: ConnectedPerson, collection: SeriesC
   const out: Doc[] = [];
   let after: string | null = null;
   do {
-    const page = readSamplePage({ collection, userId: person.userId, after, limit: 200 });
+    const page = await readSamplePage({ collection, userId: person.userId, after, limit: 200 });
     for (const d of page.days) for (const s of d.samples) out.push(sampleRow(sampleSpecOf(collection), s));
     after = page.next;
   } while (after);

@@ -103,7 +103,7 @@ describe("webhook subscriptions", () => {
       ["tag", "enhanced_tag", "workout", "session", "sleep", "daily_sleep", "daily_readiness", "daily_activity", "daily_spo2", "sleep_time", "rest_mode_period", "ring_configuration", "daily_stress", "daily_cardiovascular_age", "daily_resilience", "vo2_max"].sort(),
     );
     expect(first.created + first.unchanged).toBe(48);
-    expect(m.subs.webhookOverview()).toMatchObject({ mode: "active", active: 48, expected: 48 });
+    expect(await m.subs.webhookOverview()).toMatchObject({ mode: "active", active: 48, expected: 48 });
     const again = await m.subs.syncWebhookSubscriptions();
     expect(again).toMatchObject({ created: 0, unchanged: 48 });
     // Seen from 89 days on, every subscription is close to its expiry: renewed.
@@ -118,8 +118,8 @@ describe("notifications", () => {
     const started = Date.now();
     const result = (await emulatorControl(t, "POST", `/users/${person.ringUserId}/sync`, { day })) as { created: number };
     expect(result.created).toBeGreaterThan(3);
-    await waitFor(() => m.docs.listRawDocuments("daily_activity", person.userId).some((d) => d.day === day));
-    await waitFor(() => m.docs.listRawDocuments("daily_readiness", person.userId).some((d) => d.day === day));
+    await waitFor(async () => (await m.docs.listRawDocuments("daily_activity", person.userId)).some((d) => d.day === day));
+    await waitFor(async () => (await m.docs.listRawDocuments("daily_readiness", person.userId)).some((d) => d.day === day));
     expect(Date.now() - started).toBeLessThan(5_000);
     // Every collection ends up identical to the service (creates and updates alike).
     await waitFor(async () => {
@@ -132,19 +132,19 @@ describe("notifications", () => {
   });
 
   it("applies a delete notification", async () => {
-    const docs = m.docs.listRawDocuments("daily_stress", person.userId);
+    const docs = await m.docs.listRawDocuments("daily_stress", person.userId);
     const victim = docs.at(-1)!;
     await emulatorControl(t, "POST", `/users/${person.ringUserId}/documents/daily_stress/${victim.documentId}/delete`);
-    await waitFor(() => !m.docs.listRawDocuments("daily_stress", person.userId).some((d) => d.documentId === victim.documentId));
+    await waitFor(async () => !(await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId));
   });
 
   it("a delete notification for a document the service still has deletes nothing", async () => {
-    const victim = m.docs.listRawDocuments("daily_stress", person.userId).at(-2)!;
+    const victim = (await m.docs.listRawDocuments("daily_stress", person.userId)).at(-2)!;
     const body = JSON.stringify({ event_type: "delete", data_type: "daily_stress", object_id: victim.documentId, event_time: new Date().toISOString(), user_id: person.ringUserId });
     expect((await post(body, signed(body))).status).toBe(200);
     const settled = () => m.raw.rawDb().prepare("SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'").pluck().get(victim.documentId) as string | undefined;
     await waitFor(() => settled() === "ignored");
-    expect(m.docs.listRawDocuments("daily_stress", person.userId).some((d) => d.documentId === victim.documentId)).toBe(true);
+    expect((await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId)).toBe(true);
   });
 
   it("records a duplicate once and acknowledges it", async () => {

@@ -163,7 +163,7 @@ export async function drainWebhookEvents(
       leftQueued ??= e.id;
       continue;
     }
-    if (!users.has(e.ringUserId)) users.set(e.ringUserId, findUserIdByRingUserId(e.ringUserId));
+    if (!users.has(e.ringUserId)) users.set(e.ringUserId, await findUserIdByRingUserId(e.ringUserId));
     const userId = users.get(e.ringUserId);
     if (!userId) ignored.push({ id: e.id, reason: "unknown user" });
     else if (!collectionForWebhookDataType(e.dataType)) ignored.push({ id: e.id, reason: "data type not stored" });

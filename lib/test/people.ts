@@ -15,7 +15,7 @@ export async function seedPerson(opts: { userId: string; seed: string; from: str
   const docs = generateRange({ seed: opts.seed, userKey: opts.userId }, opts.from, opts.to);
   for (const c of FIXTURE_COLLECTIONS) {
     const rows = docs[c].map((d) => mapDocument(c, d, opts.userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
-    ingestDocuments({ collection: c, userId: opts.userId, rows });
+    await ingestDocuments({ collection: c, userId: opts.userId, rows });
   }
   return { userId: opts.userId, docs };
 }

@@ -22,14 +22,14 @@ export default async function CorrelationsPage({ searchParams }: { searchParams:
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
   const initial = { x: one(sp.x), y: one(sp.y), lag: one(sp.lag), range: one(sp.range) };
   const state = parseCorrelationsState(initial);
-  const overview = getMetricsOverview(user.id);
+  const overview = await getMetricsOverview(user.id);
   const qc = new QueryClient();
   qc.setQueryData(queryKeys.metricsOverview, overview);
   if (overview.lastDay && state.range !== "custom") {
     const { from, to } = resolveRange(state.range, overview, todayIn());
-    const pair = getCorrelationColumns({ userId: user.id, x: getMetric(state.x), y: getMetric(state.y), lag: state.lag, from, to });
+    const pair = await getCorrelationColumns({ userId: user.id, x: getMetric(state.x), y: getMetric(state.y), lag: state.lag, from, to });
     qc.setQueryData(queryKeys.correlation(state.x, state.y, state.lag, from, to), { ...pair, points: decodePoints(pair.points, pair.from) });
-    qc.setQueryData(queryKeys.strongest(from, to), getStrongestCorrelations({ userId: user.id, from, to, limit: 12 }));
+    qc.setQueryData(queryKeys.strongest(from, to), await getStrongestCorrelations({ userId: user.id, from, to, limit: 12 }));
   }
   return (
     <HydrationBoundary state={dehydrate(qc)}>

@@ -22,7 +22,7 @@ export async function createApiTokenAction(_prev: CreateApiTokenState, form: For
       const parsed = createApiTokenInputSchema.safeParse({ name: f.get("name") ?? "", kinds: f.getAll("kinds") });
       if (!parsed.success) throw new AppError("unprocessable_entity", parsed.error.issues.map((i) => i.message).join("; "));
       const input = parsed.data;
-      const { token, summary } = createApiToken(user.id, input);
+      const { token, summary } = await createApiToken(user.id, input);
       revalidatePath("/settings");
       return { token, name: summary.name };
     },
@@ -37,7 +37,7 @@ export const revokeApiTokenAction = formAction(async (form: FormData): Promise<v
     async () => {
       const user = await requireUser();
       const { id } = apiTokenIdSchema.parse({ id: formDataArg(form).get("id") });
-      revokeApiToken(user.id, id);
+      await revokeApiToken(user.id, id);
       revalidatePath("/settings");
     },
     { signInWhenSignedOut: true },

@@ -17,13 +17,13 @@ export const metadata: Metadata = { title: "Trends" };
 export default async function TrendsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const state = parseTrendsState(await searchParams);
-  const overview = getMetricsOverview(user.id);
+  const overview = await getMetricsOverview(user.id);
   const { from, to } = resolveRange(state.range, overview, todayIn(), { from: state.from, to: state.to });
   const qc = new QueryClient();
   qc.setQueryData(queryKeys.metricsOverview, overview);
   const first = state.metrics[0];
   if (first && overview.lastDay) {
-    qc.setQueryData(queryKeys.metricSeries(first, from, to), decodeSeries(getSeriesColumns({ userId: user.id, metric: getMetric(first), from, to })));
+    qc.setQueryData(queryKeys.metricSeries(first, from, to), decodeSeries(await getSeriesColumns({ userId: user.id, metric: getMetric(first), from, to })));
   }
   return (
     <HydrationBoundary state={dehydrate(qc)}>

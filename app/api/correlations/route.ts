@@ -9,5 +9,5 @@ import { json, type CorrelationColumns } from "@/lib/api/contract";
 // as columns (lib/metrics/columns.ts); conditional (ETag, 304)
 export const GET = withUserData(async ({ user, searchParams }) => {
   const { x, y, lag, from, to } = parseQuery(searchParams, getCorrelationQuerySchema);
-  return json<CorrelationColumns>(getCorrelationColumns({ userId: user.id, x: getMetric(x), y: getMetric(y), lag, from, to }));
+  return json<CorrelationColumns>(await getCorrelationColumns({ userId: user.id, x: getMetric(x), y: getMetric(y), lag, from, to }));
 });

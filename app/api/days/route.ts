@@ -10,5 +10,5 @@ export const GET = withUserData(async ({ user, searchParams }) => {
   const { metric: id, from, to } = parseQuery(searchParams, getCalendarQuerySchema);
   const metric = getMetric(id);
   if (metric.kind === "category") throw new AppError("unprocessable_entity", "The calendar shows numeric metrics.");
-  return Response.json(getCalendar({ userId: user.id, metric, from, to }));
+  return Response.json(await getCalendar({ userId: user.id, metric, from, to }));
 });

@@ -41,29 +41,29 @@ function download(chunks: Chunks, filename: string, type: string): Response {
 }
 
 /** A time series' samples, day page by day page, each as the ring service sends it. */
-function* seriesRows(userId: string, collection: SeriesCollection, q: ExportQuery) {
+async function* seriesRows(userId: string, collection: SeriesCollection, q: ExportQuery) {
   const spec = sampleSpecOf(collection);
   let after: string | null = null;
   do {
-    const page = readSamplePage({ collection, userId, fromDay: q.from, toDay: q.to, after, limit: SERIES_PAGE_DAYS });
+    const page = await readSamplePage({ collection, userId, fromDay: q.from, toDay: q.to, after, limit: SERIES_PAGE_DAYS });
     yield page.days.map((d) => ({ day: d.day, rows: d.samples.map((s) => sampleRow(spec, s)) }));
     after = page.next;
   } while (after);
 }
 
-function* seriesCsv(userId: string, collection: SeriesCollection, q: ExportQuery) {
+async function* seriesCsv(userId: string, collection: SeriesCollection, q: ExportQuery) {
   const columns = ["timestamp", ...sampleSpecOf(collection).fields.map((f) => f.name)];
   yield stringify([columns]);
-  for (const days of seriesRows(userId, collection, q)) {
+  for await (const days of seriesRows(userId, collection, q)) {
     const rows = days.flatMap((d) => d.rows);
     if (rows.length) yield stringify(rows, { columns, cast: { boolean: (b) => (b ? "true" : "false") } });
   }
 }
 
-function* seriesJsonArray(userId: string, collection: SeriesCollection, q: ExportQuery) {
+async function* seriesJsonArray(userId: string, collection: SeriesCollection, q: ExportQuery) {
   yield "[";
   let first = true;
-  for (const days of seriesRows(userId, collection, q)) {
+  for await (const days of seriesRows(userId, collection, q)) {
     const rows = days.flatMap((d) => d.rows);
     if (rows.length) {
       yield (first ? "" : ",") + rows.map((r) => JSON.stringify(r)).join(",");
@@ -73,25 +73,25 @@ function* seriesJsonArray(userId: string, collection: SeriesCollection, q: Expor
   yield "]";
 }
 
-function* collectionCsv(userId: string, collection: RingCollection, q: ExportQuery) {
+async function* collectionCsv(userId: string, collection: RingCollection, q: ExportQuery) {
   const columns = exportColumns(collection);
   yield stringify([columns]);
   let after: PageCursor = null;
   do {
-    const page = readCollectionRows({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
+    const page = await readCollectionRows({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
     if (page.items.length) yield stringify(page.items, { columns, cast: { boolean: (b) => (b ? "true" : "false") } });
     after = page.next;
   } while (after);
 }
 
 /** Every collection as one long CSV: collection, document_id, day, field, value. */
-function* allCsv(userId: string, q: ExportQuery) {
+async function* allCsv(userId: string, q: ExportQuery) {
   yield stringify([["collection", "document_id", "day", "field", "value"]]);
   for (const collection of COLLECTION_IDS) {
     if (isSeriesCollection(collection)) {
       // one line per sample and field, the sample's timestamp where a document's id goes
       const fields = sampleSpecOf(collection).fields.map((f) => f.name);
-      for (const days of seriesRows(userId, collection, q)) {
+      for await (const days of seriesRows(userId, collection, q)) {
         const lines: unknown[][] = [];
         for (const d of days) for (const r of d.rows) for (const f of fields) lines.push([collection, r.timestamp, d.day, f, r[f]]);
         if (lines.length) yield stringify(lines);
@@ -101,7 +101,7 @@ function* allCsv(userId: string, q: ExportQuery) {
     const columns = exportColumns(collection).filter((c) => c !== "documentId" && c !== "day");
     let after: PageCursor = null;
     do {
-      const page = readCollectionRows({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
+      const page = await readCollectionRows({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
       const lines: unknown[][] = [];
       for (const r of page.items) {
         for (const c of columns) lines.push([collection, r.documentId ?? "", r.day, c, r[c]]);
@@ -113,8 +113,8 @@ function* allCsv(userId: string, q: ExportQuery) {
   yield* notesCsvRows(userId, q, true);
 }
 
-function* notesCsvRows(userId: string, q: ExportQuery, long: boolean) {
-  const notes = getNotesForExport({ userId, from: q.from, to: q.to });
+async function* notesCsvRows(userId: string, q: ExportQuery, long: boolean) {
+  const notes = await getNotesForExport({ userId, from: q.from, to: q.to });
   if (long) {
     const lines: unknown[][] = [];
     for (const n of notes) {
@@ -127,7 +127,7 @@ function* notesCsvRows(userId: string, q: ExportQuery, long: boolean) {
   yield stringify([["day", "text", "tags"], ...notes.map((n) => [n.day, n.text, n.tags.join(";")])]);
 }
 
-function* documentsJsonArray(userId: string, collection: CollectionId, q: ExportQuery) {
+async function* documentsJsonArray(userId: string, collection: CollectionId, q: ExportQuery) {
   if (isSeriesCollection(collection)) {
     yield* seriesJsonArray(userId, collection, q);
     return;
@@ -136,7 +136,7 @@ function* documentsJsonArray(userId: string, collection: CollectionId, q: Export
   let first = true;
   let after: PageCursor = null;
   do {
-    const page = readCollectionDocuments({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
+    const page = await readCollectionDocuments({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
     if (page.items.length) {
       yield (first ? "" : ",") + page.items.map((d) => JSON.stringify(d)).join(",");
       first = false;
@@ -146,22 +146,22 @@ function* documentsJsonArray(userId: string, collection: CollectionId, q: Export
   yield "]";
 }
 
-function* collectionJson(userId: string, collection: CollectionId, q: ExportQuery) {
+async function* collectionJson(userId: string, collection: CollectionId, q: ExportQuery) {
   const head = { collection, from: q.from ?? null, to: q.to ?? null, exported_at: new Date().toISOString() };
   yield JSON.stringify(head).slice(0, -1) + ',"documents":';
   yield* documentsJsonArray(userId, collection, q);
   yield "}";
 }
 
-function* allJson(userId: string, q: ExportQuery) {
+async function* allJson(userId: string, q: ExportQuery) {
   const head = {
     format: "ringside-export-v1",
     from: q.from ?? null,
     to: q.to ?? null,
     exported_at: new Date().toISOString(),
-    personal_info: getPersonalInfoRaw(userId),
-    notes: getNotesForExport({ userId, from: q.from, to: q.to }),
-    tags: getTagsForExport(userId),
+    personal_info: await getPersonalInfoRaw(userId),
+    notes: await getNotesForExport({ userId, from: q.from, to: q.to }),
+    tags: await getTagsForExport(userId),
   };
   yield JSON.stringify(head).slice(0, -1) + ',"collections":{';
   for (const [i, collection] of COLLECTION_IDS.entries()) {
@@ -182,7 +182,7 @@ export const GET = withUser(async ({ user, searchParams }) => {
   if (q.collection === "all") return download(csv ? allCsv(user.id, q) : allJson(user.id, q), filename, type);
   if (q.collection === "notes") {
     if (csv) return download(notesCsvRows(user.id, q, false), filename, type);
-    const body = { notes: getNotesForExport({ userId: user.id, from: q.from, to: q.to }), tags: getTagsForExport(user.id) };
+    const body = { notes: await getNotesForExport({ userId: user.id, from: q.from, to: q.to }), tags: await getTagsForExport(user.id) };
     return download((function* () { yield JSON.stringify(body); })(), filename, type);
   }
   const collection = q.collection;

@@ -28,8 +28,8 @@ beforeAll(async () => {
   const { setDayNote } = await import("@/lib/db/queries/notes");
   for (const d of TAGGED) await setDayNote({ userId: USER, day: d, text: `dinner at ten on ${d}`, tags: ["late-dinner"] });
   const { createApiToken } = await import("@/lib/services/api-tokens");
-  token = createApiToken(USER, { name: "assistant", kinds: DATA_KINDS }).token;
-  sleepOnly = createApiToken(USER, { name: "sleep only", kinds: ["daily_sleep"] }).token;
+  token = (await createApiToken(USER, { name: "assistant", kinds: DATA_KINDS })).token;
+  sleepOnly = (await createApiToken(USER, { name: "sleep only", kinds: ["daily_sleep"] })).token;
   server = await serveRoutes(["app/api/v1", "app/api/mcp"]);
 });
 
@@ -67,7 +67,7 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
 async function pages() {
   const m = await import("@/lib/services/metrics");
   const { getTagComparison } = await import("@/lib/services/tags");
-  const overview = m.getMetricsOverview(USER);
+  const overview = await m.getMetricsOverview(USER);
   return { m, getTagComparison, overview, range: (preset: "90d" | "1y") => resolveRange(preset, overview, todayIn()) };
 }
 
@@ -120,7 +120,7 @@ for (const transport of ["http", "stdio"] as const) {
     it("get_metric_series: the Trends page's figures for its default 90 days", async () => {
       const { m, range } = await pages();
       const r = range("90d");
-      const page = m.getMetricSeries({ userId: USER, metric: getMetric("night.average_hrv"), ...r });
+      const page = await m.getMetricSeries({ userId: USER, metric: getMetric("night.average_hrv"), ...r });
       const { data, text } = await tool(client, "get_metric_series", { metric: "night.average_hrv" });
       if (page.kind !== "numeric") throw new Error("numeric");
       expect({ from: data.from, to: data.to, n: data.n, days: data.days, mean: data.mean, min: data.min, max: data.max, outside: data.outsideUsualRange, unit: data.unit }).toEqual({
@@ -143,7 +143,7 @@ for (const transport of ["http", "stdio"] as const) {
     it("get_metric_series: weeks and months, bounded rows", async () => {
       const { m } = await pages();
       const week = await tool(client, "get_metric_series", { metric: "sleep.score", from: "2024-04-01", to: "2024-04-28", resolution: "week" });
-      const page = m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-04-01", to: "2024-04-28" });
+      const page = await m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-04-01", to: "2024-04-28" });
       const firstWeek = page.value.slice(0, 7).filter((v): v is number => v !== null);
       expect(week.data.rows).toHaveLength(4);
       expect(week.data.rows[0]).toMatchObject({ start: "2024-04-01", end: "2024-04-07", n: firstWeek.length, min: Math.min(...firstWeek), max: Math.max(...firstWeek) });
@@ -156,14 +156,14 @@ for (const transport of ["http", "stdio"] as const) {
       expect(days.data.rows.at(-1).start).toBe(LAST);
       expect(days.text.length).toBeLessThan(16_000);
       const cat = await tool(client, "get_metric_series", { metric: "resilience.level", from: "2024-06-01", to: LAST });
-      expect(cat.data.counts).toEqual((m.getMetricSeries({ userId: USER, metric: getMetric("resilience.level"), from: "2024-06-01", to: LAST }) as { counts: unknown }).counts);
+      expect(cat.data.counts).toEqual(((await m.getMetricSeries({ userId: USER, metric: getMetric("resilience.level"), from: "2024-06-01", to: LAST })) as { counts: unknown }).counts);
     });
 
     it("compare_periods: each period's mean and n as Trends shows them, and the change", async () => {
       const { m } = await pages();
       const { data } = await tool(client, "compare_periods", { metric: "sleep.score", first: { from: "2024-04-01", to: "2024-04-30" }, second: { from: "2024-05-01", to: "2024-05-31" } });
-      const a = m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-04-01", to: "2024-04-30" });
-      const b = m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-05-01", to: "2024-05-31" });
+      const a = await m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-04-01", to: "2024-04-30" });
+      const b = await m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-05-01", to: "2024-05-31" });
       expect([data.first.mean, data.first.n, data.second.mean, data.second.n]).toEqual([a.summary.n && (a as { summary: { mean: number } }).summary.mean, a.summary.n, (b as { summary: { mean: number } }).summary.mean, b.summary.n]);
       expect(data.change).toBeCloseTo((b as { summary: { mean: number } }).summary.mean - (a as { summary: { mean: number } }).summary.mean, 2);
       expect(data.unit).toBe("score");
@@ -172,12 +172,12 @@ for (const transport of ["http", "stdio"] as const) {
     it("correlate_metrics: the Correlations page's r and n (default: the last year)", async () => {
       const { m, range } = await pages();
       const r = range("1y");
-      const page = m.getCorrelation({ userId: USER, x: getMetric("activity.steps"), y: getMetric("sleep.score"), lag: 1, ...r });
+      const page = await m.getCorrelation({ userId: USER, x: getMetric("activity.steps"), y: getMetric("sleep.score"), lag: 1, ...r });
       const { data } = await tool(client, "correlate_metrics", { x: "activity.steps", y: "sleep.score", lag: 1 });
       expect({ n: data.n, r: data.r, strength: data.strength, from: data.from, to: data.to }).toEqual({ n: page.correlation!.n, r: Math.round(page.correlation!.r * 1000) / 1000, strength: page.correlation!.strength, ...r });
       expect(data.x).toEqual({ metric: "activity.steps", label: "Steps", unit: "steps" });
       const same = await tool(client, "correlate_metrics", { x: "readiness.score", y: "sleep.score", from: "2024-03-01", to: LAST });
-      const page0 = m.getCorrelation({ userId: USER, x: getMetric("readiness.score"), y: getMetric("sleep.score"), lag: 0, from: "2024-03-01", to: LAST });
+      const page0 = await m.getCorrelation({ userId: USER, x: getMetric("readiness.score"), y: getMetric("sleep.score"), lag: 0, from: "2024-03-01", to: LAST });
       expect([same.data.lag, same.data.n, same.data.r]).toEqual([0, page0.correlation!.n, Math.round(page0.correlation!.r * 1000) / 1000]);
     });
 
@@ -204,7 +204,7 @@ for (const transport of ["http", "stdio"] as const) {
     it("summarize_day: the day page's and Today's figures for that day", async () => {
       const { m } = await pages();
       const day = "2024-06-07";
-      const today = m.getTodaySummary(USER, day);
+      const today = await m.getTodaySummary(USER, day);
       const { data } = await tool(client, "summarize_day", { day });
       const expected = Object.values(today.metrics).filter((t) => t!.day === day);
       expect(data.n).toBe(expected.length);
@@ -214,7 +214,7 @@ for (const transport of ["http", "stdio"] as const) {
         expect({ id: t!.id, value: got.value, flag: got.flag, unit: got.unit }).toEqual({ id: t!.id, value: t!.value, flag: t!.flag, unit: getMetric(t!.id).unit });
       }
       expect(data.note).toEqual({ text: `dinner at ten on ${day}`, tags: ["late-dinner"] });
-      const detail = m.getDayDetail(USER, day);
+      const detail = await m.getDayDetail(USER, day);
       const main = detail.periods.find((p) => p.role === "main");
       expect(data.sleep?.bedtimeStart ?? null).toBe(main?.bedtimeStart ?? null);
       const latest = await tool(client, "summarize_day");
@@ -224,7 +224,7 @@ for (const transport of ["http", "stdio"] as const) {
     it("find_unusual_days: the days Trends marks outside the usual range", async () => {
       const { m, range } = await pages();
       const r = range("90d");
-      const page = m.getMetricSeries({ userId: USER, metric: getMetric("readiness.score"), ...r });
+      const page = await m.getMetricSeries({ userId: USER, metric: getMetric("readiness.score"), ...r });
       if (page.kind !== "numeric") throw new Error("numeric");
       const flagged = page.flag.map((f, i) => (f ? addDays(r.from, i) : null)).filter((d): d is string => d !== null);
       const { data } = await tool(client, "find_unusual_days", { metric: "readiness.score", limit: 20 });
@@ -275,11 +275,11 @@ for (const transport of ["http", "stdio"] as const) {
 describe("revocation", () => {
   it("a revoked token no longer opens either transport", async () => {
     const { createApiToken, listApiTokenSummaries, revokeApiToken } = await import("@/lib/services/api-tokens");
-    const t = createApiToken(USER, { name: "short-lived", kinds: DATA_KINDS }).token;
+    const t = (await createApiToken(USER, { name: "short-lived", kinds: DATA_KINDS })).token;
     const http = await open("http", t);
     expect((await tool(http, "list_data")).result.isError).toBeFalsy();
     const stdio = await open("stdio", t);
-    revokeApiToken(USER, listApiTokenSummaries(USER).find((x) => x.name === "short-lived")!.id);
+    await revokeApiToken(USER, (await listApiTokenSummaries(USER)).find((x) => x.name === "short-lived")!.id);
     await expect(http.callTool({ name: "list_data", arguments: {} })).rejects.toThrow(/401|not valid/i);
     const after = await tool(stdio, "list_data");
     expect(after.result.isError).toBe(true);

@@ -34,7 +34,7 @@ async function inEnvelope(res: Response): Promise<Response> {
 export async function POST(req: Request): Promise<Response> {
   try {
     if (req.headers.has("origin") && !checkSameOrigin(req).ok) throw new AppError("forbidden", "This request comes from another site.");
-    const { token } = authenticateRequest(req);
+    const { token } = await authenticateRequest(req);
     requireJsonMediaType(req);
     const text = (await readBody(req, { maxBytes: MAX_BODY_BYTES })).toString("utf8");
     let body: unknown;

@@ -15,8 +15,8 @@ beforeAll(async () => {
   const { seedPerson } = await import("@/lib/test/people");
   await seedPerson({ userId: "u-rl", seed: "rl", from: "2024-06-01", to: "2024-06-30" });
   const { createApiToken } = await import("@/lib/services/api-tokens");
-  a = createApiToken("u-rl", { name: "a", kinds: ["daily_sleep", "notes"] }).token;
-  b = createApiToken("u-rl", { name: "b", kinds: ["daily_sleep"] }).token;
+  a = (await createApiToken("u-rl", { name: "a", kinds: ["daily_sleep", "notes"] })).token;
+  b = (await createApiToken("u-rl", { name: "b", kinds: ["daily_sleep"] })).token;
 });
 
 const get = async (token: string) => {

@@ -53,7 +53,7 @@ function expectConforms(apiPath: string, r: { status: number; body: unknown }) {
 
 async function token(userId: string, kinds: readonly DataKind[] = DATA_KINDS, name = "test") {
   const { createApiToken } = await import("@/lib/services/api-tokens");
-  return createApiToken(userId, { name, kinds }).token;
+  return (await createApiToken(userId, { name, kinds })).token;
 }
 
 beforeAll(async () => {
@@ -180,14 +180,14 @@ describe("the same figures as the app's own routes", () => {
     const { getTagComparison } = await import("@/lib/services/tags");
     const { getMetric } = await import("@/lib/metrics/catalog");
     const s = await call("/api/v1/metrics/{metric}", `/api/v1/metrics/night.average_hrv?from=2024-04-01&to=${LAST}`, { token: tokens.a, params: { metric: "night.average_hrv" } });
-    expect(s.body).toEqual(JSON.parse(JSON.stringify(getMetricSeries({ userId: A.userId, metric: getMetric("night.average_hrv"), from: "2024-04-01", to: LAST }))));
+    expect(s.body).toEqual(JSON.parse(JSON.stringify(await getMetricSeries({ userId: A.userId, metric: getMetric("night.average_hrv"), from: "2024-04-01", to: LAST }))));
     const c = await call("/api/v1/correlations", `/api/v1/correlations?x=activity.steps&y=sleep.score&lag=1&from=2024-01-01&to=${LAST}`, { token: tokens.a });
-    expect(c.body).toEqual(JSON.parse(JSON.stringify(getCorrelation({ userId: A.userId, x: getMetric("activity.steps"), y: getMetric("sleep.score"), lag: 1, from: FIRST, to: LAST }))));
+    expect(c.body).toEqual(JSON.parse(JSON.stringify(await getCorrelation({ userId: A.userId, x: getMetric("activity.steps"), y: getMetric("sleep.score"), lag: 1, from: FIRST, to: LAST }))));
     const t = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score&lag=1`, { token: tokens.a, params: { id: String(aTagId) } });
     expect(t.body).toEqual(JSON.parse(JSON.stringify(await getTagComparison({ userId: A.userId, id: aTagId, metric: getMetric("sleep.score"), lag: 1 }))));
     expect(t.body.comparison.tagged.n).toBe(5);
     const table = await call("/api/v1/days", `/api/v1/days?metrics=sleep.score,night.average_hrv&from=2024-06-01&to=${LAST}`, { token: tokens.a });
-    const score = getMetricSeries({ userId: A.userId, metric: getMetric("sleep.score"), from: "2024-06-01", to: LAST });
+    const score = await getMetricSeries({ userId: A.userId, metric: getMetric("sleep.score"), from: "2024-06-01", to: LAST });
     for (const row of table.body.days) expect(row.values["sleep.score"]).toBe(score.value[Number(row.day.slice(8)) - 1]);
     expect(table.body.days.length).toBeGreaterThan(25);
   });
@@ -257,13 +257,13 @@ describe("tokens", () => {
   it("a revoked token gets 401 at once; its last use is recorded", async () => {
     const { listApiTokenSummaries, revokeApiToken } = await import("@/lib/services/api-tokens");
     const t = await token(A.userId, DATA_KINDS, "to revoke");
-    const mine = () => listApiTokenSummaries(A.userId).find((x) => x.name === "to revoke")!;
-    expect(mine().lastUsedAt).toBeNull();
+    const mine = async () => (await listApiTokenSummaries(A.userId)).find((x) => x.name === "to revoke")!;
+    expect((await mine()).lastUsedAt).toBeNull();
     expect((await call("/api/v1/tags", "/api/v1/tags", { token: t })).status).toBe(200);
-    expect(mine().lastUsedAt).not.toBeNull();
+    expect((await mine()).lastUsedAt).not.toBeNull();
     // B cannot revoke A's token
-    expect(() => revokeApiToken(B.userId, mine().id)).toThrow(/No such token/);
-    revokeApiToken(A.userId, mine().id);
+    await expect(revokeApiToken(B.userId, (await mine()).id)).rejects.toThrow(/No such token/);
+    await revokeApiToken(A.userId, (await mine()).id);
     const r = await call("/api/v1/tags", "/api/v1/tags", { token: t });
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe("unauthorized");
@@ -286,10 +286,10 @@ describe("tokens", () => {
 
   it("at most 10 tokens per person", async () => {
     const { createApiToken, listApiTokenSummaries } = await import("@/lib/services/api-tokens");
-    const before = listApiTokenSummaries(B.userId).length;
-    for (let i = before; i < 10; i++) createApiToken(B.userId, { name: `t${i}`, kinds: ["daily_sleep"] });
-    expect(() => createApiToken(B.userId, { name: "one too many", kinds: ["daily_sleep"] })).toThrow(/10 tokens/);
-    expect(listApiTokenSummaries(B.userId)).toHaveLength(10);
+    const before = (await listApiTokenSummaries(B.userId)).length;
+    for (let i = before; i < 10; i++) await createApiToken(B.userId, { name: `t${i}`, kinds: ["daily_sleep"] });
+    await expect(createApiToken(B.userId, { name: "one too many", kinds: ["daily_sleep"] })).rejects.toThrow(/10 tokens/);
+    expect(await listApiTokenSummaries(B.userId)).toHaveLength(10);
   });
 
   it("writes are refused with 405 and the envelope, token or not", async () => {

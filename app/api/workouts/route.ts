@@ -9,8 +9,8 @@ import { listWorkouts } from "@/lib/services/records";
 // weekly minutes and calories by activity and by intensity
 export const GET = withUserData(async ({ user, searchParams }) => {
   const q = parseQuery(searchParams, listWorkoutsQuerySchema);
-  const overview = getMetricsOverview(user.id);
+  const overview = await getMetricsOverview(user.id);
   const today = new Date().toISOString().slice(0, 10);
   const { from, to } = resolveDayRange(q, { from: overview.firstDay ?? today, to: overview.lastDay ?? today });
-  return json<WorkoutsResponse>(listWorkouts({ userId: user.id, from, to, activity: q.activity, intensity: q.intensity }));
+  return json<WorkoutsResponse>(await listWorkouts({ userId: user.id, from, to, activity: q.activity, intensity: q.intensity }));
 });

@@ -20,8 +20,8 @@ class RateLimitedError extends AppError {
 }
 
 /** Authenticates the token and takes one request from its bucket. */
-export function authenticateRequest(req: Request): { token: TokenPrincipal; remaining: number } {
-  const token = requireApiToken(req);
+export async function authenticateRequest(req: Request): Promise<{ token: TokenPrincipal; remaining: number }> {
+  const token = await requireApiToken(req);
   const take = apiRateLimiter().take(token.tokenId);
   if (!take.ok) throw new RateLimitedError(take.retryAfterS);
   return { token, remaining: take.remaining };
@@ -40,7 +40,7 @@ export function tokenErrorResponse(err: unknown): Response {
 export function withToken<P = Record<string, string>>(handler: (args: TokenHandlerArgs<P>) => Promise<Response>) {
   return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
     try {
-      const { token, remaining } = authenticateRequest(req);
+      const { token, remaining } = await authenticateRequest(req);
       const params = ctx?.params ? await ctx.params : ({} as P);
       const res = await handler({ req, params, searchParams: new URL(req.url).searchParams, token });
       // a tagged answer (withTokenData) may be revalidated; anything else is not kept
@@ -62,7 +62,7 @@ export function withToken<P = Record<string, string>>(handler: (args: TokenHandl
  */
 export function withTokenData<P = Record<string, string>>(handler: (args: TokenHandlerArgs<P>) => Promise<Response>) {
   return withToken<P>(async (args) => {
-    const version = readDataVersion(args.token.userId);
+    const version = await readDataVersion(args.token.userId);
     if (version === null) return handler(args);
     const etag = etagFor(args.req, args.token.userId, version, [...args.token.kinds].sort().join(","));
     if (ifNoneMatchMatches(args.req.headers.get("if-none-match"), etag)) return notModified(etag);

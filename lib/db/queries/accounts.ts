@@ -2,6 +2,8 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { db } from "@/lib/db";
 import { rawDb } from "@/lib/db";
+import { postgresTokenStore } from "@/lib/db/queries/accounts-postgres";
+import { dialect, postgresPool } from "@/lib/db/sql";
 
 /**
  * The ring connection (Auth.js `Account` row, provider "ring"). Token columns hold only
@@ -320,9 +322,9 @@ export function sqliteTokenStore(open: () => Database.Database = rawDb): TokenSt
   };
 }
 
-// The process's token store (SQLite until the app runs on PostgreSQL: then accounts-postgres.ts).
+// The process's token store (on the database the process runs on: SQLite here, PostgreSQL in accounts-postgres.ts).
 const globalForTokens = globalThis as unknown as { ringsideTokenStore?: TokenStore };
-const tokenStore = (): TokenStore => (globalForTokens.ringsideTokenStore ??= sqliteTokenStore());
+const tokenStore = (): TokenStore => (globalForTokens.ringsideTokenStore ??= dialect() === "postgres" ? postgresTokenStore(postgresPool()) : sqliteTokenStore());
 
 export const readTokenRow = (accountId: string) => tokenStore().readTokenRow(accountId);
 export const claimTokenRefresh = (options: ClaimRefreshOptions) => tokenStore().claimRefresh(options);

@@ -1,6 +1,5 @@
 import "server-only";
-import type Database from "better-sqlite3";
-import { rawDb } from "@/lib/db";
+import { all, dialect, get, query, run, transaction } from "@/lib/db/sql";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 
 // Personal access tokens (prisma/schema.prisma ApiToken, table api_token): rows in, rows out.
@@ -26,54 +25,52 @@ function toRow(r: Stored): ApiTokenRow {
   return { ...r, lastUsedAt: fromDbTime(r.lastUsedAt), createdAt: fromDbTime(r.createdAt) ?? new Date(0) };
 }
 
-let cache: { db: Database.Database; byHash: Database.Statement; touch: Database.Statement } | null = null;
-
-function statements() {
-  const conn = rawDb();
-  if (cache?.db !== conn) {
-    cache = {
-      db: conn,
-      byHash: conn.prepare(`SELECT ${COLUMNS} FROM api_token WHERE tokenHash = ?`),
-      touch: conn.prepare(`UPDATE api_token SET lastUsedAt = ? WHERE id = ?`),
-    };
-  }
-  return cache;
-}
-
 /** The token with this hash, if it exists (revoked tokens are deleted). */
-export function findApiTokenByHash(tokenHash: string): ApiTokenRow | null {
-  const row = statements().byHash.get(tokenHash) as Stored | undefined;
+export async function findApiTokenByHash(tokenHash: string): Promise<ApiTokenRow | null> {
+  const row = await query(get<Stored>(`SELECT ${COLUMNS} FROM api_token WHERE tokenHash = ?`, tokenHash));
   return row ? toRow(row) : null;
 }
 
 /** Records a use of the token. */
-export function touchApiToken(id: string, at: Date): void {
-  statements().touch.run(toDbTime(at), id);
+export async function touchApiToken(id: string, at: Date): Promise<void> {
+  await query(run(`UPDATE api_token SET lastUsedAt = ? WHERE id = ?`, toDbTime(at), id));
 }
 
 /**
- * Stores a new token unless the person has `max` already: one statement, so two requests at
- * once cannot both pass the bound. Null when the bound was reached.
+ * Stores a new token unless the person has `max` already: count and insert in one write
+ * transaction, the person's row locked first on PostgreSQL (SQLite has one writer at a time),
+ * so two requests at once, on any process, cannot both pass the bound. Null when it was reached.
  */
-export function insertApiToken(opts: { userId: string; name: string; tokenHash: string; prefix: string; kinds: string; max: number; now?: Date }): ApiTokenRow | null {
+export async function insertApiToken(opts: { userId: string; name: string; tokenHash: string; prefix: string; kinds: string; max: number; now?: Date }): Promise<ApiTokenRow | null> {
   const id = crypto.randomUUID();
   const createdAt = toDbTime(opts.now ?? new Date());
-  const { changes } = rawDb()
-    .prepare(
+  const lock = dialect() === "postgres";
+  const changes = await transaction(function* () {
+    if (lock) yield* get(`SELECT id FROM "User" WHERE id = ? FOR UPDATE`, opts.userId);
+    return yield* run(
       `INSERT INTO api_token (id, userId, name, tokenHash, prefix, kinds, createdAt)
        SELECT ?, ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM api_token WHERE userId = ?) < ?`,
-    )
-    .run(id, opts.userId, opts.name, opts.tokenHash, opts.prefix, opts.kinds, createdAt, opts.userId, opts.max);
+      id,
+      opts.userId,
+      opts.name,
+      opts.tokenHash,
+      opts.prefix,
+      opts.kinds,
+      createdAt,
+      opts.userId,
+      opts.max,
+    );
+  });
   if (changes === 0) return null;
   return { id, userId: opts.userId, name: opts.name, prefix: opts.prefix, kinds: opts.kinds, lastUsedAt: null, createdAt: fromDbTime(createdAt)! };
 }
 
 /** The person's tokens, newest first. */
-export function listApiTokens(userId: string): ApiTokenRow[] {
-  return (rawDb().prepare(`SELECT ${COLUMNS} FROM api_token WHERE userId = ? ORDER BY createdAt DESC, id`).all(userId) as Stored[]).map(toRow);
+export async function listApiTokens(userId: string): Promise<ApiTokenRow[]> {
+  return (await query(all<Stored>(`SELECT ${COLUMNS} FROM api_token WHERE userId = ? ORDER BY createdAt DESC, id`, userId))).map(toRow);
 }
 
 /** Deletes one of the person's tokens; false when it is not theirs (or gone already). */
-export function deleteApiToken(userId: string, id: string): boolean {
-  return rawDb().prepare(`DELETE FROM api_token WHERE id = ? AND userId = ?`).run(id, userId).changes === 1;
+export async function deleteApiToken(userId: string, id: string): Promise<boolean> {
+  return (await query(run(`DELETE FROM api_token WHERE id = ? AND userId = ?`, id, userId))) === 1;
 }

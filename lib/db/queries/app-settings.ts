@@ -2,13 +2,15 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { rawDb } from "@/lib/db";
+import { all, dialect, get, postgresPool, query, run } from "@/lib/db/sql";
+import { postgresLeaseStore } from "@/lib/db/queries/app-settings-postgres";
 import { toDbTime } from "@/lib/db/dialect";
 
 // Instance-wide key/value settings (AppSetting), values stored as JSON text.
 
 /** Reads a setting and validates it; undefined when missing or not valid. */
-export function getAppSetting<T extends z.ZodType>(key: string, schema: T): z.infer<T> | undefined {
-  const row = rawDb().prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(key) as { value: string } | undefined;
+export async function getAppSetting<T extends z.ZodType>(key: string, schema: T): Promise<z.infer<T> | undefined> {
+  const row = await query(get<{ value: string }>(`SELECT value FROM "AppSetting" WHERE key = ?`, key));
   if (!row) return undefined;
   try {
     const parsed = schema.safeParse(JSON.parse(row.value));
@@ -18,24 +20,25 @@ export function getAppSetting<T extends z.ZodType>(key: string, schema: T): z.in
   }
 }
 
-export function setAppSetting(key: string, value: unknown): void {
-  rawDb()
-    .prepare(
+export async function setAppSetting(key: string, value: unknown): Promise<void> {
+  await query(
+    run(
       `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
        ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-    )
-    .run(key, JSON.stringify(value), toDbTime(new Date()));
+      key,
+      JSON.stringify(value),
+      toDbTime(new Date()),
+    ),
+  );
 }
 
-export function deleteAppSetting(key: string): void {
-  rawDb().prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(key);
+export async function deleteAppSetting(key: string): Promise<void> {
+  await query(run(`DELETE FROM "AppSetting" WHERE key = ?`, key));
 }
 
 /** Every setting whose key starts with `prefix` (raw JSON values). */
-export function listAppSettings(prefix: string): Array<{ key: string; value: string }> {
-  return rawDb()
-    .prepare(`SELECT key, value FROM "AppSetting" WHERE key >= ? AND key < ? ORDER BY key`)
-    .all(prefix, `${prefix}\uffff`) as Array<{ key: string; value: string }>;
+export function listAppSettings(prefix: string): Promise<Array<{ key: string; value: string }>> {
+  return query(all<{ key: string; value: string }>(`SELECT key, value FROM "AppSetting" WHERE key >= ? AND key < ? ORDER BY key`, prefix, `${prefix}\uffff`));
 }
 
 /** A stored lease's holder and end, or nothing (an unreadable lease is a free one). */
@@ -88,8 +91,8 @@ export function sqliteLeaseStore(open: () => Database.Database = rawDb): LeaseSt
   };
 }
 
-// The process's leases (SQLite until the app runs on PostgreSQL: then app-settings-postgres.ts).
+// The process's leases, on the database it runs on.
 const globalForLeases = globalThis as unknown as { ringsideLeases?: LeaseStore };
 
 export const claimLease = (name: string, holder: string, ttlMs: number, now = Date.now()) =>
-  (globalForLeases.ringsideLeases ??= sqliteLeaseStore()).claim(name, holder, ttlMs, now);
+  (globalForLeases.ringsideLeases ??= dialect() === "postgres" ? postgresLeaseStore(postgresPool()) : sqliteLeaseStore()).claim(name, holder, ttlMs, now);

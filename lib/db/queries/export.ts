@@ -1,5 +1,5 @@
 import "server-only";
-import { rawDb } from "@/lib/db";
+import { all, dialect, get, query } from "@/lib/db/sql";
 import { ident as q } from "@/lib/db/dialect";
 import { columnsOf, tableOf, type RingCollection as CollectionId } from "@/lib/resources";
 
@@ -47,31 +47,37 @@ export type Page<T> = { items: T[]; next: PageCursor };
  * with a keyset cursor so a slow download never keeps a statement open on the shared
  * connection between two pages.
  */
-export function readCollectionRows(opts: RangeOpts & { after: PageCursor; limit: number }): Page<Record<string, unknown>> {
+export async function readCollectionRows(opts: RangeOpts & { after: PageCursor; limit: number }): Promise<Page<Record<string, unknown>>> {
   const cols = exportColumns(opts.collection);
   const { where, args } = rangeSql(opts);
   const cursor = opts.after ? ` AND (${DAY_KEY}, id) > (?, ?)` : "";
   const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
-  const rows = rawDb()
-    .prepare(
+  const rows = await query(
+    all<Record<string, unknown> & { _cursor_id: number; day: string | null }>(
       `SELECT id AS _cursor_id, ${cols.map(q).join(", ")} FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY ${DAY_KEY}, id LIMIT ?`,
-    )
-    .all(...args, ...cursorArgs, opts.limit) as Array<Record<string, unknown> & { _cursor_id: number; day: string | null }>;
+      ...args,
+      ...cursorArgs,
+      opts.limit,
+    ),
+  );
   const last = rows[rows.length - 1];
   const items = rows.map(({ _cursor_id: _c, ...r }) => normaliseRow(r));
   return { items, next: rows.length === opts.limit && last ? { day: last.day ?? "", id: last._cursor_id } : null };
 }
 
 /** One page of a collection's raw documents (as the ring service sent them), oldest first. */
-export function readCollectionDocuments(opts: RangeOpts & { after: PageCursor; limit: number }): Page<unknown> {
+export async function readCollectionDocuments(opts: RangeOpts & { after: PageCursor; limit: number }): Promise<Page<unknown>> {
   const { where, args } = rangeSql(opts);
   const cursor = opts.after ? ` AND (${DAY_KEY}, id) > (?, ?)` : "";
   const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
-  const rows = rawDb()
-    .prepare(
+  const rows = await query(
+    all<{ id: number; day: string; raw: string }>(
       `SELECT id, ${DAY_KEY} AS day, raw FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY ${DAY_KEY}, id LIMIT ?`,
-    )
-    .all(...args, ...cursorArgs, opts.limit) as Array<{ id: number; day: string; raw: string }>;
+      ...args,
+      ...cursorArgs,
+      opts.limit,
+    ),
+  );
   const last = rows[rows.length - 1];
   const items = rows.map((r) => {
     try {
@@ -86,34 +92,39 @@ export function readCollectionDocuments(opts: RangeOpts & { after: PageCursor; l
 export type NoteExportRow = { day: string; text: string; tags: string[] };
 
 /** The person's notes and tags per day in a range, oldest first. */
-export function getNotesForExport(opts: { userId: string; from?: string; to?: string }): NoteExportRow[] {
+export async function getNotesForExport(opts: { userId: string; from?: string; to?: string }): Promise<NoteExportRow[]> {
   const from = opts.from ?? "0000-01-01";
   const to = opts.to ?? "9999-12-31";
-  const rows = rawDb()
-    .prepare(
+  // the day's tag names joined by U+001F, in name order
+  const joined = dialect() === "postgres" ? "string_agg(name, chr(31) ORDER BY name)" : "group_concat(name, char(31))";
+  const rows = await query(
+    all<{ day: string; text: string; tags: string | null }>(
       `SELECT d.day AS day, coalesce(n.text, '') AS text,
-              (SELECT group_concat(name, char(31)) FROM (SELECT t.name FROM day_tag dt JOIN tag t ON t.id = dt.tagId
-                 WHERE dt.userId = d.userId AND dt.day = d.day ORDER BY t.name)) AS tags
+              (SELECT ${joined} FROM (SELECT t.name FROM day_tag dt JOIN tag t ON t.id = dt.tagId
+                 WHERE dt.userId = d.userId AND dt.day = d.day ORDER BY t.name) AS day_tags) AS tags
          FROM (SELECT userId, day FROM day_note WHERE userId = ? AND day >= ? AND day <= ?
                UNION SELECT userId, day FROM day_tag WHERE userId = ? AND day >= ? AND day <= ?) d
          LEFT JOIN day_note n ON n.userId = d.userId AND n.day = d.day
         ORDER BY d.day`,
-    )
-    .all(opts.userId, from, to, opts.userId, from, to) as Array<{ day: string; text: string; tags: string | null }>;
+      opts.userId,
+      from,
+      to,
+      opts.userId,
+      from,
+      to,
+    ),
+  );
   return rows.map((r) => ({ day: r.day, text: r.text, tags: r.tags ? r.tags.split("\u001f") : [] }));
 }
 
 /** Tags with their colours. */
-export function getTagsForExport(userId: string): Array<{ name: string; color: string | null }> {
-  return rawDb().prepare(`SELECT name, color FROM tag WHERE userId = ? ORDER BY name`).all(userId) as Array<{
-    name: string;
-    color: string | null;
-  }>;
+export function getTagsForExport(userId: string): Promise<Array<{ name: string; color: string | null }>> {
+  return query(all<{ name: string; color: string | null }>(`SELECT name, color FROM tag WHERE userId = ? ORDER BY name`, userId));
 }
 
 /** The personal_info document the ring service sent (raw), or null. */
-export function getPersonalInfoRaw(userId: string): unknown {
-  const r = rawDb().prepare(`SELECT raw FROM personal_info WHERE userId = ?`).get(userId) as { raw: string } | undefined;
+export async function getPersonalInfoRaw(userId: string): Promise<unknown> {
+  const r = await query(get<{ raw: string }>(`SELECT raw FROM personal_info WHERE userId = ?`, userId));
   if (!r) return null;
   try {
     return JSON.parse(r.raw);

@@ -1,6 +1,8 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db";
+import { postgresJobStore } from "@/lib/db/queries/jobs-postgres";
+import { dialect, postgresPool } from "@/lib/db/sql";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 
 // The durable job table behind the scheduler (lib/sync/scheduler.ts). Raw SQL on purpose:
@@ -245,11 +247,11 @@ export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore 
 }
 
 // ---------------------------------------------------------------------------
-// The process's job table (SQLite until the app runs on PostgreSQL: then jobs-postgres.ts)
+// The process's job table (on the database the process runs on: SQLite here, PostgreSQL in jobs-postgres.ts)
 // ---------------------------------------------------------------------------
 
 const globalForJobs = globalThis as unknown as { ringsideJobStore?: JobStore };
-const store = (): JobStore => (globalForJobs.ringsideJobStore ??= sqliteJobStore());
+const store = (): JobStore => (globalForJobs.ringsideJobStore ??= dialect() === "postgres" ? postgresJobStore(postgresPool()) : sqliteJobStore());
 
 export const enqueueJob = (opts: EnqueueJobOptions) => store().enqueue(opts);
 export const claimDueJobs = (opts: ClaimOptions) => store().claimDue(opts);

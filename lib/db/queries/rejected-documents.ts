@@ -1,5 +1,5 @@
 import "server-only";
-import { rawDb } from "@/lib/db";
+import { all, get, query } from "@/lib/db/sql";
 
 // Documents the ring service sent that failed validation: kept aside (never dropped
 // silently) and shown on the sync page. Written together with the page they came in
@@ -14,24 +14,20 @@ export type RejectedDocumentRow = {
   seenAt: string;
 };
 
-export function listRejectedDocuments(userId: string, limit = 50): RejectedDocumentRow[] {
-  return rawDb()
-    .prepare(
-      `SELECT id, collection, documentId, day, error, seenAt FROM rejected_document WHERE userId = ? ORDER BY seenAt DESC, id DESC LIMIT ?`,
-    )
-    .all(userId, limit) as RejectedDocumentRow[];
+export function listRejectedDocuments(userId: string, limit = 50): Promise<RejectedDocumentRow[]> {
+  return query(
+    all<RejectedDocumentRow>(`SELECT id, collection, documentId, day, error, seenAt FROM rejected_document WHERE userId = ? ORDER BY seenAt DESC, id DESC LIMIT ?`, userId, limit),
+  );
 }
 
 /** Rejected documents per collection of a person. */
-export function countRejectedByCollection(userId: string): Record<string, number> {
-  const rows = rawDb()
-    .prepare(`SELECT collection, COUNT(*) AS n FROM rejected_document WHERE userId = ? GROUP BY collection`)
-    .all(userId) as Array<{ collection: string; n: number }>;
-  return Object.fromEntries(rows.map((r) => [r.collection, r.n]));
+export async function countRejectedByCollection(userId: string): Promise<Record<string, number>> {
+  const rows = await query(all<{ collection: string; n: number }>(`SELECT collection, COUNT(*) AS n FROM rejected_document WHERE userId = ? GROUP BY collection`, userId));
+  return Object.fromEntries(rows.map((r) => [r.collection, Number(r.n)]));
 }
 
 /** The raw JSON of one rejected document of the person (for a closer look). */
-export function getRejectedDocumentRaw(userId: string, id: number): string | undefined {
-  const row = rawDb().prepare(`SELECT raw FROM rejected_document WHERE userId = ? AND id = ?`).get(userId, id) as { raw: string } | undefined;
+export async function getRejectedDocumentRaw(userId: string, id: number): Promise<string | undefined> {
+  const row = await query(get<{ raw: string }>(`SELECT raw FROM rejected_document WHERE userId = ? AND id = ?`, userId, id));
   return row?.raw;
 }

@@ -1,14 +1,13 @@
 import "server-only";
-import type { Statement } from "better-sqlite3";
-import { rawDb } from "@/lib/db";
+import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { ident, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
 // The ring data tables (one per resource of lib/resources) written by the sync engine. Bulk
-// writes use prepared better-sqlite3 statements, one transaction per page: this is the hot path
-// of a backfill (thousands of documents), where per-row Prisma calls would dominate. Tables,
-// columns and conflict keys come from the registry.
+// writes are raw SQL (lib/db/sql.ts: prepared statements on SQLite), one transaction per page:
+// this is the hot path of a backfill (thousands of documents), where per-row Prisma calls
+// would dominate. Tables, columns and conflict keys come from the registry.
 
 export type CellValue = string | number | null;
 /** A row for one of the ring data tables; keys are column names. */
@@ -27,42 +26,36 @@ const columnNames = (c: RingCollection): string[] => getResource(c).columns.map(
 
 export type RejectedInput = { documentId: string | null; day: string | null; raw: string; error: string };
 
-type Prepared = {
-  upsert: Statement;
-  clearRejected: Statement;
-  clearRejectedSameRaw: Statement;
-  insertRejected: Statement;
-  countRejected: Statement;
-};
+type Statements = { upsert: string; columns: string[] };
 
-const prepared = new WeakMap<object, Map<RingCollection, Prepared>>();
+const upserts = new Map<RingCollection, Statements>();
 
-function statements(collection: RingCollection): Prepared {
-  const db = rawDb();
-  let byCollection = prepared.get(db);
-  if (!byCollection) prepared.set(db, (byCollection = new Map()));
-  const hit = byCollection.get(collection);
+function upsertOf(collection: RingCollection): Statements {
+  const hit = upserts.get(collection);
   if (hit) return hit;
   const { table, conflict } = RING_TABLES[collection];
-  const sql = upsertSql({
-    table,
-    columns: ["userId", "documentId", "day", ...columnNames(collection), "raw", "syncedAt"],
-    conflict: ["userId", conflict],
-    // an unchanged document (same JSON, same day) is not written again
-    unlessSame: ["raw", "day"],
-  });
-  const p: Prepared = {
-    upsert: db.prepare(sql),
-    clearRejected: db.prepare(`DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId = ?`),
-    // Without an id only the very same document supersedes its earlier rejection (not every id-less one).
-    clearRejectedSameRaw: db.prepare(`DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId IS NULL AND raw = ?`),
-    insertRejected: db.prepare(
-      `INSERT INTO rejected_document (userId, collection, documentId, day, raw, error, seenAt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    countRejected: db.prepare(`SELECT COUNT(*) AS n FROM rejected_document WHERE userId = ? AND collection = ?`),
-  };
-  byCollection.set(collection, p);
-  return p;
+  const columns = ["userId", "documentId", "day", ...columnNames(collection), "raw", "syncedAt"];
+  // an unchanged document (same JSON, same day) is not written again
+  const st = { upsert: upsertSql({ table, columns, conflict: ["userId", conflict], unlessSame: ["raw", "day"] }), columns };
+  upserts.set(collection, st);
+  return st;
+}
+
+const CLEAR_REJECTED = `DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId = ?`;
+// Without an id only the very same document supersedes its earlier rejection (not every id-less one).
+const CLEAR_REJECTED_SAME_RAW = `DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId IS NULL AND raw = ?`;
+const INSERT_REJECTED = `INSERT INTO rejected_document (userId, collection, documentId, day, raw, error, seenAt) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+
+/** Sets rejected documents aside (a step of the caller's transaction); each supersedes an earlier rejection of the same document. */
+export function* insertRejected(userId: string, collection: string, rejected: readonly RejectedInput[]): Work<void> {
+  if (rejected.length === 0) return;
+  const now = toDbTime(new Date());
+  for (const r of rejected) {
+    const raw = r.raw.slice(0, 65_536);
+    if (r.documentId) yield* run(CLEAR_REJECTED, userId, collection, r.documentId);
+    else yield* run(CLEAR_REJECTED_SAME_RAW, userId, collection, raw);
+    yield* run(INSERT_REJECTED, userId, collection, r.documentId, r.day, raw, r.error, now);
+  }
 }
 
 export type IngestOptions = {
@@ -71,7 +64,7 @@ export type IngestOptions = {
   rows: DocumentRow[];
   rejected?: RejectedInput[];
   /** runs inside the same transaction (the SyncState checkpoint), so a crash loses both or neither */
-  inTransaction?: () => void;
+  inTransaction?: () => Work<void>;
 };
 
 /**
@@ -79,32 +72,23 @@ export type IngestOptions = {
  * keeps rejected documents aside, and runs the checkpoint, all in one transaction.
  * Returns the number of rows inserted or changed.
  */
-export function ingestDocuments(opts: IngestOptions): number {
-  const db = rawDb();
-  const st = statements(opts.collection);
-  const run = db.transaction(() => {
+export function ingestDocuments(opts: IngestOptions): Promise<number> {
+  const st = upsertOf(opts.collection);
+  return transaction(function* () {
     let changed = 0;
-    const rejected = opts.rejected ?? [];
     // A document that validates now supersedes an earlier rejection of the same id.
-    const hadRejections = (st.countRejected.get(opts.userId, opts.collection) as { n: number }).n > 0;
+    const counted = yield* get<{ n: number }>(`SELECT COUNT(*) AS n FROM rejected_document WHERE userId = ? AND collection = ?`, opts.userId, opts.collection);
+    const hadRejections = Number(counted?.n ?? 0) > 0;
     for (const row of opts.rows) {
-      changed += st.upsert.run(row).changes;
-      if (hadRejections && row.documentId) st.clearRejected.run(opts.userId, opts.collection, row.documentId);
+      changed += yield* run(st.upsert, ...st.columns.map((c) => row[c] ?? null));
+      if (hadRejections && row.documentId) yield* run(CLEAR_REJECTED, opts.userId, opts.collection, row.documentId);
     }
-    if (rejected.length > 0) {
-      const now = toDbTime(new Date());
-      for (const r of rejected) {
-        if (r.documentId) st.clearRejected.run(opts.userId, opts.collection, r.documentId);
-        else st.clearRejectedSameRaw.run(opts.userId, opts.collection, r.raw.slice(0, 65_536));
-        st.insertRejected.run(opts.userId, opts.collection, r.documentId, r.day, r.raw.slice(0, 65_536), r.error, now);
-      }
-    }
+    yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
     // an unchanged page (every document the same as stored) changes no answer
-    if (changed > 0) bumpDataVersion(opts.userId);
-    opts.inTransaction?.();
+    if (changed > 0) yield* bumpDataVersion(opts.userId);
+    if (opts.inTransaction) yield* opts.inTransaction();
     return changed;
   });
-  return run.immediate();
 }
 
 /**
@@ -118,85 +102,79 @@ export function deleteMissingDocuments(opts: {
   userId: string;
   window: { fromDay: string; toDay: string } | null;
   seenKeys: string[];
-}): number {
+}): Promise<number> {
   const { table, conflict } = RING_TABLES[opts.collection];
-  const db = rawDb();
-  return db.transaction(() => {
+  const seen = JSON.stringify(opts.seenKeys);
+  return transaction(function* () {
     const deleted = !opts.window
-      ? db.prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`).run(opts.userId, JSON.stringify(opts.seenKeys)).changes
-      : db
-          .prepare(`DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`)
-          .run(opts.userId, opts.window.fromDay, opts.window.toDay, JSON.stringify(opts.seenKeys)).changes;
-    if (deleted > 0) bumpDataVersion(opts.userId);
+      ? yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`, opts.userId, seen)
+      : yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`, opts.userId, opts.window.fromDay, opts.window.toDay, seen);
+    if (deleted > 0) yield* bumpDataVersion(opts.userId);
     return deleted;
-  })();
+  });
 }
 
 /** Deletes one document by its id (a webhook delete event). */
-export function deleteDocumentById(collection: RingCollection, userId: string, documentId: string): number {
+export function deleteDocumentById(collection: RingCollection, userId: string, documentId: string): Promise<number> {
   const { table } = RING_TABLES[collection];
-  const db = rawDb();
-  return db.transaction(() => {
-    const deleted = db.prepare(`DELETE FROM "${table}" WHERE userId = ? AND documentId = ?`).run(userId, documentId).changes;
-    if (deleted > 0) bumpDataVersion(userId);
+  return transaction(function* () {
+    const deleted = yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND documentId = ?`, userId, documentId);
+    if (deleted > 0) yield* bumpDataVersion(userId);
     return deleted;
-  })();
+  });
 }
 
-const summaryStatements = new WeakMap<object, Map<RingCollection, Statement>>();
+export type CollectionSummary = { documents: number; newestDay: string | null; oldestDay: string | null };
+
+/** Count and newest day of a person's documents in one collection (a step of a transaction too). */
+export function* documentSummary(collection: RingCollection, userId: string): Work<CollectionSummary> {
+  const r = yield* get<CollectionSummary>(
+    `SELECT COUNT(*) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM ${ident(RING_TABLES[collection].table)} WHERE userId = ?`,
+    userId,
+  );
+  return { documents: Number(r?.documents ?? 0), newestDay: r?.newestDay ?? null, oldestDay: r?.oldestDay ?? null };
+}
 
 /** Count and newest day of a person's documents in one collection. */
-export function collectionSummary(collection: RingCollection, userId: string): { documents: number; newestDay: string | null; oldestDay: string | null } {
-  const db = rawDb();
-  let byCollection = summaryStatements.get(db);
-  if (!byCollection) summaryStatements.set(db, (byCollection = new Map()));
-  let stmt = byCollection.get(collection);
-  if (!stmt) {
-    stmt = db.prepare(`SELECT COUNT(*) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM "${RING_TABLES[collection].table}" WHERE userId = ?`);
-    byCollection.set(collection, stmt);
-  }
-  return stmt.get(userId) as { documents: number; newestDay: string | null; oldestDay: string | null };
-}
+export const collectionSummary = (collection: RingCollection, userId: string): Promise<CollectionSummary> => query(documentSummary(collection, userId));
 
 /** Every stored document of a person in one collection, as raw JSON, ordered by day (checks, export). */
-export function listRawDocuments(collection: RingCollection, userId: string): Array<{ documentId: string | null; day: string | null; raw: string }> {
+export function listRawDocuments(collection: RingCollection, userId: string): Promise<Array<{ documentId: string | null; day: string | null; raw: string }>> {
   const { table } = RING_TABLES[collection];
-  return rawDb()
-    .prepare(`SELECT documentId, day, raw FROM "${table}" WHERE userId = ? ORDER BY day, documentId`)
-    .all(userId) as Array<{ documentId: string | null; day: string | null; raw: string }>;
+  return query(all(`SELECT documentId, day, raw FROM ${ident(table)} WHERE userId = ? ORDER BY day, documentId`, userId));
 }
 
 /** Removes every synced ring document of a person, or of everyone (data family switch). */
-export function deleteAllRingDocuments(userId?: string): void {
-  const db = rawDb();
-  db.transaction(() => {
+export function deleteAllRingDocuments(userId?: string): Promise<void> {
+  return transaction(function* () {
     for (const table of [...RESOURCES.map((r) => r.table), "rejected_document"]) {
-      if (userId === undefined) db.prepare(`DELETE FROM "${table}"`).run();
-      else db.prepare(`DELETE FROM "${table}" WHERE userId = ?`).run(userId);
+      if (userId === undefined) yield* run(`DELETE FROM ${ident(table)}`);
+      else yield* run(`DELETE FROM ${ident(table)} WHERE userId = ?`, userId);
     }
-    if (userId === undefined) bumpEveryDataVersion();
-    else bumpDataVersion(userId);
-  })();
+    if (userId === undefined) yield* bumpEveryDataVersion();
+    else yield* bumpDataVersion(userId);
+  });
 }
 
 /** A snapshot row (personal_info): the person, the ring account it names, its columns, the raw JSON. */
 export type SnapshotRow = Record<string, CellValue> & { userId: string; ringUserId: string; raw: string };
 
 /** The personal_info snapshot: one row per person, replaced on each fetch. */
-export function upsertPersonalInfo(row: SnapshotRow): void {
+export function upsertPersonalInfo(row: SnapshotRow): Promise<void> {
   const { table, columns } = getResource("personal_info");
-  const sql = upsertSql({ table, columns: ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"], conflict: ["userId"] });
-  const db = rawDb();
-  db.transaction(() => {
-    const before = db.prepare(`SELECT raw FROM ${ident(table)} WHERE userId = ?`).pluck().get(row.userId) as string | undefined;
-    db.prepare(sql).run({ ...row, syncedAt: toDbTime(new Date()) });
+  const names = ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"];
+  const sql = upsertSql({ table, columns: names, conflict: ["userId"] });
+  const values: Record<string, CellValue> = { ...row, syncedAt: toDbTime(new Date()) };
+  return transaction(function* () {
+    const before = yield* get<{ raw: string }>(`SELECT raw FROM ${ident(table)} WHERE userId = ?`, row.userId);
+    yield* run(sql, ...names.map((c) => values[c] ?? null));
     // the same snapshot again (each sync takes one) changes no answer
-    if (before !== row.raw) bumpDataVersion(row.userId);
-  })();
+    if (before?.raw !== row.raw) yield* bumpDataVersion(row.userId);
+  });
 }
 
 /** When the personal_info snapshot was last taken. */
-export function personalInfoSyncedAt(userId: string): string | null {
-  const row = rawDb().prepare(`SELECT syncedAt FROM personal_info WHERE userId = ?`).get(userId) as { syncedAt: string } | undefined;
+export async function personalInfoSyncedAt(userId: string): Promise<string | null> {
+  const row = await query(get<{ syncedAt: string }>(`SELECT syncedAt FROM personal_info WHERE userId = ?`, userId));
   return row?.syncedAt ?? null;
 }

@@ -1,6 +1,5 @@
 import "server-only";
-import type Database from "better-sqlite3";
-import { rawDb } from "@/lib/db";
+import { get, query } from "@/lib/db/sql";
 import { fromDbTime } from "@/lib/db/dialect";
 
 // The Auth.js session lookup asked on every signed-in request: one prepared join instead of a
@@ -22,25 +21,15 @@ type Row = {
   role: string;
 };
 
-let prepared: { db: Database.Database; stmt: Database.Statement } | null = null;
-
-function statement(): Database.Statement {
-  const conn = rawDb();
-  if (prepared?.db !== conn) {
-    prepared = {
-      db: conn,
-      stmt: conn.prepare(
-        `SELECT s.sessionToken, s.userId, s.expires, u.name, u.email, u.emailVerified, u.image, u.role
-           FROM "Session" s JOIN "User" u ON u.id = s.userId WHERE s.sessionToken = ?`,
-      ),
-    };
-  }
-  return prepared.stmt;
-}
-
 /** A session and its person by the session token (expired ones too: Auth.js checks the date). */
-export function findSessionWithUser(sessionToken: string): SessionWithUser | null {
-  const row = statement().get(sessionToken) as Row | undefined;
+export async function findSessionWithUser(sessionToken: string): Promise<SessionWithUser | null> {
+  const row = await query(
+    get<Row>(
+      `SELECT s.sessionToken, s.userId, s.expires, u.name, u.email, u.emailVerified, u.image, u.role
+         FROM "Session" s JOIN "User" u ON u.id = s.userId WHERE s.sessionToken = ?`,
+      sessionToken,
+    ),
+  );
   if (!row) return null;
   const expires = fromDbTime(row.expires);
   if (!expires) return null;

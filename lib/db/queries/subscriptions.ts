@@ -1,5 +1,5 @@
 import "server-only";
-import { rawDb } from "@/lib/db";
+import { all, query, run, transaction } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 
 // Webhook subscriptions Ringside holds at the ring service (one per event type × data type).
@@ -15,26 +15,31 @@ export type WebhookSubscriptionRow = {
   updatedAt: string;
 };
 
-export function listWebhookSubscriptions(): WebhookSubscriptionRow[] {
-  return rawDb().prepare(`SELECT * FROM webhook_subscription ORDER BY dataType, eventType`).all() as WebhookSubscriptionRow[];
+export function listWebhookSubscriptions(): Promise<WebhookSubscriptionRow[]> {
+  return query(all<WebhookSubscriptionRow>(`SELECT * FROM webhook_subscription ORDER BY dataType, eventType`));
 }
 
 /** Saves what the service answered for one (event type, data type) pair. */
-export function saveWebhookSubscription(s: Omit<WebhookSubscriptionRow, "updatedAt" | "lastError"> & { lastError?: string | null }): void {
-  const db = rawDb();
-  db.transaction(() => {
-    db.prepare(`DELETE FROM webhook_subscription WHERE eventType = ? AND dataType = ? AND id != ?`).run(s.eventType, s.dataType, s.id);
-    db.prepare(
+export function saveWebhookSubscription(s: Omit<WebhookSubscriptionRow, "updatedAt" | "lastError"> & { lastError?: string | null }): Promise<void> {
+  return transaction(function* () {
+    yield* run(`DELETE FROM webhook_subscription WHERE eventType = ? AND dataType = ? AND id != ?`, s.eventType, s.dataType, s.id);
+    yield* run(
       `INSERT INTO webhook_subscription (id, callbackUrl, eventType, dataType, expirationTime, status, lastError, updatedAt)
-       VALUES (@id, @callbackUrl, @eventType, @dataType, @expirationTime, @status, @lastError, @updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET callbackUrl = excluded.callbackUrl, eventType = excluded.eventType, dataType = excluded.dataType,
          expirationTime = excluded.expirationTime, status = excluded.status, lastError = excluded.lastError, updatedAt = excluded.updatedAt`,
-    ).run({ ...s, lastError: s.lastError ?? null, updatedAt: toDbTime(new Date()) });
-  })();
+      s.id,
+      s.callbackUrl,
+      s.eventType,
+      s.dataType,
+      s.expirationTime,
+      s.status,
+      s.lastError ?? null,
+      toDbTime(new Date()),
+    );
+  });
 }
 
-export function markWebhookSubscription(id: string, status: WebhookSubscriptionRow["status"], lastError: string | null): void {
-  rawDb()
-    .prepare(`UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`)
-    .run(status, lastError?.slice(0, 500) ?? null, toDbTime(new Date()), id);
+export async function markWebhookSubscription(id: string, status: WebhookSubscriptionRow["status"], lastError: string | null): Promise<void> {
+  await query(run(`UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`, status, lastError?.slice(0, 500) ?? null, toDbTime(new Date()), id));
 }

@@ -1,6 +1,5 @@
 import "server-only";
-import type { Statement } from "better-sqlite3";
-import { rawDb } from "@/lib/db";
+import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
@@ -61,30 +60,28 @@ const PATCHABLE = new Set([
 ]);
 
 /** Creates the missing rows (status idle) for a person's collections. */
-export function ensureSyncStates(userId: string, collections: readonly string[]): void {
-  const db = rawDb();
+export function ensureSyncStates(userId: string, collections: readonly string[]): Promise<void> {
   const now = toDbTime(new Date());
-  const insert = db.prepare(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`);
-  db.transaction(() => {
-    for (const c of collections) insert.run(userId, c, now);
-  })();
+  return transaction(function* () {
+    for (const c of collections) yield* run(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`, userId, c, now);
+  });
 }
 
-export function getSyncState(userId: string, collection: string): SyncStateRow | undefined {
-  return rawDb().prepare(`SELECT * FROM sync_state WHERE userId = ? AND collection = ?`).get(userId, collection) as SyncStateRow | undefined;
+export function getSyncState(userId: string, collection: string): Promise<SyncStateRow | undefined> {
+  return query(get<SyncStateRow>(`SELECT * FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection));
 }
 
-export function listSyncStates(userId: string): SyncStateRow[] {
-  return rawDb().prepare(`SELECT * FROM sync_state WHERE userId = ? ORDER BY collection`).all(userId) as SyncStateRow[];
+export function listSyncStates(userId: string): Promise<SyncStateRow[]> {
+  return query(all<SyncStateRow>(`SELECT * FROM sync_state WHERE userId = ? ORDER BY collection`, userId));
 }
 
 const statementCache = new Map<string, string>();
-const preparedUpdates = new WeakMap<object, Map<string, Statement>>();
 
-const NEWEST_SQL = `SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`;
-
-/** Updates some fields of one row (created when missing). Runs inside an open transaction too. */
-export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): void {
+/**
+ * Updates some fields of one row (created when missing), as a step of the caller's transaction
+ * (a backfill page's checkpoint); `updateSyncState` runs it on its own.
+ */
+export function* syncStateUpdate(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Work<void> {
   const keys = Object.keys(patch).filter((k) => PATCHABLE.has(k)).sort();
   const resume = opts.resume === true;
   const cacheKey = `${keys.join(",")}|${resume}`;
@@ -93,47 +90,44 @@ export function updateSyncState(userId: string, collection: string, patch: SyncS
     // A paused collection (its account disconnected or needing a reconnect) stays paused: a page
     // or a failure of a sync that was already running when it was paused must not mark it
     // idle or backfilling again. Only a resume (the account active again) moves it.
-    const set = (k: string) => (k === "status" && !resume ? `"status" = CASE WHEN sync_state.status = 'paused' THEN 'paused' ELSE @status END` : `"${k}" = @${k}`);
-    const sets = keys.map(set).concat(`"updatedAt" = @updatedAt`);
-    sql = `INSERT INTO sync_state (userId, collection, status, updatedAt) VALUES (@userId, @collection, 'idle', @updatedAt)
+    const set = (k: string) => (k === "status" && !resume ? `"status" = CASE WHEN sync_state.status = 'paused' THEN 'paused' ELSE ? END` : `"${k}" = ?`);
+    const sets = keys.map(set).concat(`"updatedAt" = ?`);
+    sql = `INSERT INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)
            ON CONFLICT(userId, collection) DO UPDATE SET ${sets.join(", ")}`;
     statementCache.set(cacheKey, sql);
   }
-  const params: Record<string, unknown> = { userId, collection, updatedAt: toDbTime(new Date()) };
-  for (const k of keys) {
+  const now = toDbTime(new Date());
+  const values = keys.map((k) => {
     const v = (patch as Record<string, unknown>)[k];
-    params[k] = v instanceof Date ? toDbTime(v) : v;
-  }
-  // Prepared once per handle and shape: this runs in every backfill page's transaction.
-  const db = rawDb();
-  let prepared = preparedUpdates.get(db);
-  if (!prepared) preparedUpdates.set(db, (prepared = new Map()));
-  let stmt = prepared.get(sql);
-  if (!stmt) prepared.set(sql, (stmt = db.prepare(sql)));
+    return (v instanceof Date ? toDbTime(v) : v) as string | number | null;
+  });
   // the calendar's "not yet synced" reads newestDay: a new one changes answers
-  let readNewest = prepared.get(NEWEST_SQL);
-  if (!readNewest) prepared.set(NEWEST_SQL, (readNewest = db.prepare(NEWEST_SQL).pluck()));
-  const newestBefore = "newestDay" in patch ? (readNewest.get(userId, collection) as string | null | undefined) : undefined;
-  stmt.run(params);
-  if ("newestDay" in patch && (newestBefore ?? null) !== (patch.newestDay ?? null)) bumpDataVersion(userId);
+  const before = "newestDay" in patch ? yield* get<{ newestDay: string | null }>(`SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection) : undefined;
+  yield* run(sql, userId, collection, now, ...values, now);
+  if ("newestDay" in patch && (before?.newestDay ?? null) !== (patch.newestDay ?? null)) yield* bumpDataVersion(userId);
+}
+
+/** Updates some fields of one row (created when missing). */
+export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Promise<void> {
+  return transaction(() => syncStateUpdate(userId, collection, patch, opts));
 }
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */
-export function clearSharingStates(userId: string): void {
-  rawDb()
-    .prepare(`UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status IN ('not_shared','expired','paused')`)
-    .run(toDbTime(new Date()), userId);
+export async function clearSharingStates(userId: string): Promise<void> {
+  await query(run(`UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status IN ('not_shared','expired','paused')`, toDbTime(new Date()), userId));
 }
 
 /** Forgets a person's sync progress (the next run backfills from scratch). */
-export function deleteSyncStates(userId?: string): void {
-  if (userId === undefined) {
-    rawDb().prepare(`DELETE FROM sync_state`).run();
-    bumpEveryDataVersion();
-  } else {
-    rawDb().prepare(`DELETE FROM sync_state WHERE userId = ?`).run(userId);
-    bumpDataVersion(userId);
-  }
+export function deleteSyncStates(userId?: string): Promise<void> {
+  return transaction(function* () {
+    if (userId === undefined) {
+      yield* run(`DELETE FROM sync_state`);
+      yield* bumpEveryDataVersion();
+    } else {
+      yield* run(`DELETE FROM sync_state WHERE userId = ?`, userId);
+      yield* bumpDataVersion(userId);
+    }
+  });
 }
 
 export type ConnectedRingUser = {
@@ -145,39 +139,41 @@ export type ConnectedRingUser = {
 };
 
 /** Every person with a ring account (a User with Account provider "ring"). */
-export function listRingUsers(): ConnectedRingUser[] {
-  return rawDb()
-    .prepare(
+export function listRingUsers(): Promise<ConnectedRingUser[]> {
+  return query(
+    all<ConnectedRingUser>(
       `SELECT a.userId AS userId, a.id AS accountId, COALESCE(u.ringUserId, a.providerAccountId) AS ringUserId, a.status AS status, a.scope AS scope
        FROM "Account" a JOIN "User" u ON u.id = a.userId
        WHERE a.provider = 'ring'
        ORDER BY a.createdAt`,
-    )
-    .all() as ConnectedRingUser[];
+    ),
+  );
 }
 
 /** The app user behind a ring user id (webhook `user_id`), if any. */
-export function findUserIdByRingUserId(ringUserId: string): string | undefined {
-  const row = rawDb()
-    .prepare(
+export async function findUserIdByRingUserId(ringUserId: string): Promise<string | undefined> {
+  const row = await query(
+    get<{ id: string }>(
       `SELECT u.id AS id FROM "User" u WHERE u.ringUserId = ?
        UNION ALL
        SELECT a.userId FROM "Account" a WHERE a.provider = 'ring' AND a.providerAccountId = ?
        LIMIT 1`,
-    )
-    .get(ringUserId, ringUserId) as { id: string } | undefined;
+      ringUserId,
+      ringUserId,
+    ),
+  );
   return row?.id;
 }
 
 /** Users with an active ring account and no SyncState yet (connected while the scheduler was off). */
-export function listUsersNeedingBackfill(): string[] {
+export async function listUsersNeedingBackfill(): Promise<string[]> {
   return (
-    rawDb()
-      .prepare(
+    await query(
+      all<{ userId: string }>(
         `SELECT DISTINCT a.userId AS userId FROM "Account" a
          WHERE a.provider = 'ring' AND a.status = 'active'
            AND NOT EXISTS (SELECT 1 FROM sync_state s WHERE s.userId = a.userId)`,
-      )
-      .all() as Array<{ userId: string }>
+      ),
+    )
   ).map((r) => r.userId);
 }

@@ -1,10 +1,9 @@
 import "server-only";
-import type Database from "better-sqlite3";
-import { rawDb } from "@/lib/db";
+import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { ident, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
-import type { RejectedInput } from "@/lib/db/queries/ring-documents";
+import { insertRejected, type CollectionSummary, type RejectedInput } from "@/lib/db/queries/ring-documents";
 import { bumpDataVersion } from "@/lib/db/queries/data-version";
 
 // The time-series tables (heart rate, ring battery): one row per person and UTC day, the day's
@@ -12,43 +11,21 @@ import { bumpDataVersion } from "@/lib/db/queries/data-version";
 // touches (read, merge by instant and key, write back) in one transaction with its
 // checkpoint; a re-checked window replaces its days with exactly what the service sent.
 
-const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-function stmt(sql: string): Database.Statement {
-  const db = rawDb();
-  let m = cache.get(db);
-  if (!m) cache.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql)));
-  return s;
-}
-
 const t = (c: SeriesCollection) => ident(tableOf(c));
 
+const upsertOf = (c: SeriesCollection) => upsertSql({ table: tableOf(c), columns: ["userId", "day", "count", "samples", "syncedAt"], conflict: ["userId", "day"] });
+
 /** Writes a day's samples; true when they differ from what was stored (the data version moves then). */
-function upsertDay(collection: SeriesCollection, userId: string, day: string, samples: readonly Sample[], syncedAt: string, stored: Buffer | null): boolean {
+function* upsertDay(collection: SeriesCollection, userId: string, day: string, samples: readonly Sample[], syncedAt: string, stored: Buffer | null): Work<boolean> {
   const packed = encodeDay(sampleSpecOf(collection), day, samples);
-  stmt(upsertSql({ table: tableOf(collection), columns: ["userId", "day", "count", "samples", "syncedAt"], conflict: ["userId", "day"] })).run({
-    userId,
-    day,
-    count: samples.length,
-    samples: packed,
-    syncedAt,
-  });
+  yield* run(upsertOf(collection), userId, day, samples.length, packed, syncedAt);
   return !stored || !stored.equals(packed);
 }
 
 /** The day's stored samples, packed (null when the day has none). */
-function storedBlob(collection: SeriesCollection, userId: string, day: string): Buffer | null {
-  const row = stmt(`SELECT samples FROM ${t(collection)} WHERE userId = ? AND day = ?`).get(userId, day) as { samples: Buffer } | undefined;
+function* storedBlob(collection: SeriesCollection, userId: string, day: string): Work<Buffer | null> {
+  const row = yield* get<{ samples: Buffer }>(`SELECT samples FROM ${t(collection)} WHERE userId = ? AND day = ?`, userId, day);
   return row?.samples ?? null;
-}
-
-function insertRejected(userId: string, collection: SeriesCollection, rejected: readonly RejectedInput[]): void {
-  if (rejected.length === 0) return;
-  const ins = stmt(`INSERT INTO rejected_document (userId, collection, documentId, day, raw, error, seenAt) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const now = toDbTime(new Date());
-  for (const r of rejected) ins.run(userId, collection, r.documentId, r.day, r.raw.slice(0, 65_536), r.error, now);
 }
 
 /**
@@ -61,27 +38,25 @@ export function mergeSampleDays(opts: {
   userId: string;
   days: ReadonlyMap<string, readonly Sample[]>;
   rejected?: readonly RejectedInput[];
-  inTransaction?: () => void;
-}): number {
+  inTransaction?: () => Work<void>;
+}): Promise<number> {
   const spec = sampleSpecOf(opts.collection);
   const syncedAt = toDbTime(new Date());
-  return rawDb()
-    .transaction(() => {
-      let stored = 0;
-      let changed = false;
-      for (const [day, samples] of opts.days) {
-        const before = storedBlob(opts.collection, opts.userId, day);
-        const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
-        if (upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
-        stored += merged.length;
-      }
-      insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
-      // samples the store had already (a re-read window) change no answer
-      if (changed) bumpDataVersion(opts.userId);
-      opts.inTransaction?.();
-      return stored;
-    })
-    .immediate();
+  return transaction(function* () {
+    let stored = 0;
+    let changed = false;
+    for (const [day, samples] of opts.days) {
+      const before = yield* storedBlob(opts.collection, opts.userId, day);
+      const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
+      if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
+      stored += merged.length;
+    }
+    yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
+    // samples the store had already (a re-read window) change no answer
+    if (changed) yield* bumpDataVersion(opts.userId);
+    if (opts.inTransaction) yield* opts.inTransaction();
+    return stored;
+  });
 }
 
 /**
@@ -89,71 +64,73 @@ export function mergeSampleDays(opts: {
  * given for it (a sample the service no longer has is gone; a day without any is deleted).
  * Returns how many stored samples were removed.
  */
-export function replaceSampleDays(opts: { collection: SeriesCollection; userId: string; fromDay: string; toDay: string; days: ReadonlyMap<string, readonly Sample[]> }): number {
+export function replaceSampleDays(opts: { collection: SeriesCollection; userId: string; fromDay: string; toDay: string; days: ReadonlyMap<string, readonly Sample[]> }): Promise<number> {
   const spec = sampleSpecOf(opts.collection);
   const syncedAt = toDbTime(new Date());
-  return rawDb()
-    .transaction(() => {
-      let removed = 0;
-      let changed = false;
-      const rows = stmt(`SELECT day, count FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ?`).all(opts.userId, opts.fromDay, opts.toDay) as Array<{ day: string; count: number }>;
-      for (const r of rows) {
-        const fresh = opts.days.get(r.day);
-        if (!fresh || fresh.length === 0) {
-          stmt(`DELETE FROM ${t(opts.collection)} WHERE userId = ? AND day = ?`).run(opts.userId, r.day);
-          removed += r.count;
-          changed = true;
-        } else removed += Math.max(0, r.count - fresh.length);
-      }
-      for (const [day, samples] of opts.days) {
-        if (day < opts.fromDay || day > opts.toDay || samples.length === 0) continue;
-        if (upsertDay(opts.collection, opts.userId, day, mergeSamples(spec, [], samples), syncedAt, storedBlob(opts.collection, opts.userId, day))) changed = true;
-      }
-      if (changed) bumpDataVersion(opts.userId);
-      return removed;
-    })
-    .immediate();
+  return transaction(function* () {
+    let removed = 0;
+    let changed = false;
+    const rows = yield* all<{ day: string; count: number }>(`SELECT day, count FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ?`, opts.userId, opts.fromDay, opts.toDay);
+    for (const r of rows) {
+      const fresh = opts.days.get(r.day);
+      if (!fresh || fresh.length === 0) {
+        yield* run(`DELETE FROM ${t(opts.collection)} WHERE userId = ? AND day = ?`, opts.userId, r.day);
+        removed += r.count;
+        changed = true;
+      } else removed += Math.max(0, r.count - fresh.length);
+    }
+    for (const [day, samples] of opts.days) {
+      if (day < opts.fromDay || day > opts.toDay || samples.length === 0) continue;
+      const before = yield* storedBlob(opts.collection, opts.userId, day);
+      if (yield* upsertDay(opts.collection, opts.userId, day, mergeSamples(spec, [], samples), syncedAt, before)) changed = true;
+    }
+    if (changed) yield* bumpDataVersion(opts.userId);
+    return removed;
+  });
 }
 
 export type StoredSeriesDay = { day: string; columns: SampleColumns };
 
 /** The stored UTC days in [fromDay, toDay], oldest first, decoded into columns. */
-export function readSampleDays(opts: { collection: SeriesCollection; userId: string; fromDay: string; toDay: string }): StoredSeriesDay[] {
+export async function readSampleDays(opts: { collection: SeriesCollection; userId: string; fromDay: string; toDay: string }): Promise<StoredSeriesDay[]> {
   const spec = sampleSpecOf(opts.collection);
-  const rows = stmt(`SELECT day, samples FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`).all(opts.userId, opts.fromDay, opts.toDay) as Array<{
-    day: string;
-    samples: Buffer;
-  }>;
+  const rows = await query(
+    all<{ day: string; samples: Buffer }>(`SELECT day, samples FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`, opts.userId, opts.fromDay, opts.toDay),
+  );
   return rows.map((r) => ({ day: r.day, columns: decodeColumns(spec, r.day, r.samples) }));
 }
 
 /** One page of a person's stored days (export, checks), oldest first, after the day `after`. */
-export function readSamplePage(opts: { collection: SeriesCollection; userId: string; fromDay?: string; toDay?: string; after: string | null; limit: number }): { days: Array<{ day: string; samples: Sample[] }>; next: string | null } {
+export async function readSamplePage(opts: { collection: SeriesCollection; userId: string; fromDay?: string; toDay?: string; after: string | null; limit: number }): Promise<{ days: Array<{ day: string; samples: Sample[] }>; next: string | null }> {
   const spec = sampleSpecOf(opts.collection);
-  const rows = stmt(`SELECT day, samples FROM ${t(opts.collection)} WHERE userId = ? AND day > ? AND day >= ? AND day <= ? ORDER BY day LIMIT ?`).all(
-    opts.userId,
-    opts.after ?? "",
-    opts.fromDay ?? "",
-    opts.toDay ?? "9999-12-31",
-    opts.limit,
-  ) as Array<{ day: string; samples: Buffer }>;
+  const rows = await query(
+    all<{ day: string; samples: Buffer }>(
+      `SELECT day, samples FROM ${t(opts.collection)} WHERE userId = ? AND day > ? AND day >= ? AND day <= ? ORDER BY day LIMIT ?`,
+      opts.userId,
+      opts.after ?? "",
+      opts.fromDay ?? "",
+      opts.toDay ?? "9999-12-31",
+      opts.limit,
+    ),
+  );
   const days = rows.map((r) => ({ day: r.day, samples: decodeDay(spec, r.day, r.samples) }));
   return { days, next: rows.length === opts.limit ? rows[rows.length - 1]!.day : null };
 }
 
+/** Samples stored, and the oldest and newest day, of a person's series (a step of a transaction too). */
+export function* seriesSummaryOf(collection: SeriesCollection, userId: string): Work<CollectionSummary> {
+  const r = yield* get<CollectionSummary>(`SELECT COALESCE(SUM(count), 0) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM ${t(collection)} WHERE userId = ?`, userId);
+  return { documents: Number(r?.documents ?? 0), newestDay: r?.newestDay ?? null, oldestDay: r?.oldestDay ?? null };
+}
+
 /** Samples stored, and the oldest and newest day, of a person's series. */
-export function seriesSummary(collection: SeriesCollection, userId: string): { documents: number; newestDay: string | null; oldestDay: string | null } {
-  const r = stmt(`SELECT COALESCE(SUM(count), 0) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM ${t(collection)} WHERE userId = ?`).get(userId) as {
-    documents: number;
-    newestDay: string | null;
-    oldestDay: string | null;
-  };
-  return { documents: Number(r.documents), newestDay: r.newestDay, oldestDay: r.oldestDay };
+export function seriesSummary(collection: SeriesCollection, userId: string): Promise<CollectionSummary> {
+  return query(seriesSummaryOf(collection, userId));
 }
 
 /** The newest stored sample of a person's series (its instant and fields), if any. */
-export function latestSample(collection: SeriesCollection, userId: string): { t: number; fields: Record<string, unknown> } | null {
-  const row = stmt(`SELECT day, samples FROM ${t(collection)} WHERE userId = ? ORDER BY day DESC LIMIT 1`).get(userId) as { day: string; samples: Buffer } | undefined;
+export async function latestSample(collection: SeriesCollection, userId: string): Promise<{ t: number; fields: Record<string, unknown> } | null> {
+  const row = await query(get<{ day: string; samples: Buffer }>(`SELECT day, samples FROM ${t(collection)} WHERE userId = ? ORDER BY day DESC LIMIT 1`, userId));
   if (!row || countOf(row.samples) === 0) return null;
   const cols = decodeColumns(sampleSpecOf(collection), row.day, row.samples);
   const i = cols.t.length - 1;

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { consumeInvite } from "@/lib/db/queries/invites";
 import { ident } from "@/lib/db/dialect";
+import { inDialect } from "@/lib/db/sql";
 import { dataVersionBump } from "@/lib/db/queries/data-version";
 import { RESOURCES } from "@/lib/resources";
 
@@ -109,7 +110,7 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
   // every table of the resource registry (documents, time series, personal_info), by its name
   const ringTables = RESOURCES.map((r) => r.table);
   const results = await db.$transaction([
-    ...ringTables.map((t) => db.$executeRawUnsafe(`DELETE FROM ${ident(t)} WHERE userId = ?`, userId)),
+    ...ringTables.map((t) => db.$executeRawUnsafe(inDialect(`DELETE FROM ${ident(t)} WHERE userId = ?`), userId)),
     db.rejectedDocument.deleteMany(where),
     db.syncState.deleteMany(where),
     db.job.deleteMany(where),

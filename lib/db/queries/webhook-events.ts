@@ -1,6 +1,8 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db";
+import { postgresWebhookEventStore } from "@/lib/db/queries/webhook-events-postgres";
+import { dialect, postgresPool } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 
 // Webhook notifications as received. The receiver's hot path is one prepared insert that
@@ -99,9 +101,9 @@ export function sqliteWebhookEventStore(open: () => Database.Database = rawDb): 
   };
 }
 
-// The process's inbox (SQLite until the app runs on PostgreSQL: then webhook-events-postgres.ts).
+// The process's inbox (on the database the process runs on: SQLite here, PostgreSQL in webhook-events-postgres.ts).
 const globalForInbox = globalThis as unknown as { ringsideWebhookEvents?: WebhookEventStore };
-const store = (): WebhookEventStore => (globalForInbox.ringsideWebhookEvents ??= sqliteWebhookEventStore());
+const store = (): WebhookEventStore => (globalForInbox.ringsideWebhookEvents ??= dialect() === "postgres" ? postgresWebhookEventStore(postgresPool()) : sqliteWebhookEventStore());
 
 export const recordWebhookEvent = (e: WebhookEventInput) => store().record(e);
 export const listQueuedWebhookEvents = (limit: number, excludeIds?: number[], fromId?: number) => store().listQueued(limit, excludeIds, fromId);

@@ -6,5 +6,5 @@ import { getStrongestCorrelations } from "@/lib/services/metrics";
 // headline metrics (lag 0 and 1), ranked by |r|
 export const GET = withUserData(async ({ user, searchParams }) => {
   const { from, to, limit } = parseQuery(searchParams, getStrongestQuerySchema);
-  return Response.json(getStrongestCorrelations({ userId: user.id, from, to, limit }));
+  return Response.json(await getStrongestCorrelations({ userId: user.id, from, to, limit }));
 });

@@ -10,5 +10,5 @@ import { getNote } from "@/lib/services/tags";
 export const GET = withUserData<{ day: string }>(async ({ user, params }) => {
   const { day } = getDayParamsSchema.parse(params);
   const note = await getNote({ userId: user.id, day });
-  return Response.json({ ...getDayDetail(user.id, day), note });
+  return Response.json({ ...(await getDayDetail(user.id, day)), note });
 });

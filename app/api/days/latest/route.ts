@@ -6,5 +6,5 @@ import { getTodaySummary } from "@/lib/services/metrics";
 // 7 days before it and its 90-day baseline (optionally as of an earlier day)
 export const GET = withUserData(async ({ user, searchParams }) => {
   const { day } = parseQuery(searchParams, getTodayQuerySchema);
-  return Response.json(getTodaySummary(user.id, day));
+  return Response.json(await getTodaySummary(user.id, day));
 });

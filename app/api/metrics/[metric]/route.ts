@@ -10,5 +10,5 @@ import { json, type SeriesColumns } from "@/lib/api/contract";
 export const GET = withUserData<{ metric: string }>(async ({ user, params, searchParams }) => {
   const { metric: id } = getMetricSeriesParamsSchema.parse(params);
   const { from, to } = parseQuery(searchParams, getMetricSeriesQuerySchema);
-  return json<SeriesColumns>(getSeriesColumns({ userId: user.id, metric: getMetric(id), from, to }));
+  return json<SeriesColumns>(await getSeriesColumns({ userId: user.id, metric: getMetric(id), from, to }));
 });

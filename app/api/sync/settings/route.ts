@@ -12,18 +12,18 @@ const syncSettingsInputSchema = z
   .strict()
   .refine((v) => v.dataFamily !== undefined || v.pollMinutes !== undefined, { message: "Give dataFamily or pollMinutes." });
 
-function currentSettings() {
-  return { dataFamily: getDataFamily(), pollMinutes: getPollMinutes(), webhooks: webhookOverview() };
+async function currentSettings() {
+  return { dataFamily: await getDataFamily(), pollMinutes: await getPollMinutes(), webhooks: await webhookOverview() };
 }
 
 // GET /api/sync/settings – instance-wide sync settings (data family, poll interval, webhooks)
-export const GET = withUser(async () => Response.json(currentSettings()));
+export const GET = withUser(async () => Response.json(await currentSettings()));
 
 // PATCH /api/sync/settings – owner only: switch the data family (clears synced data) or the poll interval
 export const PATCH = withUser(async ({ req, user }) => {
   if (user.role !== "owner") throw new AppError("forbidden", "Only the owner of this Ringside can change sync settings.");
   const input = await parseJsonBody(req, syncSettingsInputSchema);
-  if (input.pollMinutes !== undefined) changePollMinutes(input.pollMinutes);
+  if (input.pollMinutes !== undefined) await changePollMinutes(input.pollMinutes);
   const switched = input.dataFamily !== undefined ? await changeDataFamily(input.dataFamily) : false;
-  return Response.json({ ...currentSettings(), switched });
+  return Response.json({ ...(await currentSettings()), switched });
 });

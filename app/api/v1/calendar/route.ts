@@ -8,6 +8,6 @@ import { readCalendar } from "@/lib/services/api-read";
 // not yet synced) with a heat level, for one numeric metric
 export const GET = withTokenData(async ({ token, searchParams }) => {
   const { metric, from, to } = parseQuery(searchParams, getCalendarQuerySchema);
-  return json<CalendarResponse>(readCalendar(token, metric, { from, to }));
+  return json<CalendarResponse>(await readCalendar(token, metric, { from, to }));
 });
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

@@ -8,6 +8,6 @@ import { readCorrelation } from "@/lib/services/api-read";
 // the next (lag 1): the points, Pearson's r, n and the least-squares line
 export const GET = withTokenData(async ({ token, searchParams }) => {
   const { x, y, lag, from, to } = parseQuery(searchParams, getCorrelationQuerySchema);
-  return json<CorrelationResponse>(readCorrelation(token, { x, y, lag, from, to }));
+  return json<CorrelationResponse>(await readCorrelation(token, { x, y, lag, from, to }));
 });
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

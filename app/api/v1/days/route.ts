@@ -8,6 +8,6 @@ import { readDays } from "@/lib/services/api-read";
 // one column per metric; default: the headline metrics), e.g. for a spreadsheet
 export const GET = withTokenData(async ({ token, searchParams }) => {
   const { metrics, from, to } = parseQuery(searchParams, listDaysQuerySchema);
-  return json<ApiDaysResponse>(readDays(token, { metrics, from, to }));
+  return json<ApiDaysResponse>(await readDays(token, { metrics, from, to }));
 });
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

@@ -4,5 +4,5 @@ import { readCatalog } from "@/lib/services/api-read";
 
 // GET /api/v1/metrics – every metric (label, unit, group, direction; readable by this token or
 // not), the data kinds, and which days each readable collection covers
-export const GET = withTokenData(async ({ token }) => json<ApiCatalogResponse>(readCatalog(token)));
+export const GET = withTokenData(async ({ token }) => json<ApiCatalogResponse>(await readCatalog(token)));
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

@@ -6,5 +6,5 @@ import { getWorkout } from "@/lib/services/records";
 // GET /api/workouts/:id – one workout (404 when it is not the person's) with its heart-rate curve
 export const GET = withUserData<{ id: string }>(async ({ user, params }) => {
   const { id } = workoutIdParamsSchema.parse(params);
-  return json<WorkoutResponse>(getWorkout(user.id, id));
+  return json<WorkoutResponse>(await getWorkout(user.id, id));
 });

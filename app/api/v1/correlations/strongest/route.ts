@@ -8,6 +8,6 @@ import { readStrongest } from "@/lib/services/api-read";
 // headline metrics this token may read (lag 0 and 1), ranked by |r|
 export const GET = withTokenData(async ({ token, searchParams }) => {
   const { from, to, limit } = parseQuery(searchParams, getStrongestQuerySchema);
-  return json<StrongestResponse>(readStrongest(token, { from, to, limit }));
+  return json<StrongestResponse>(await readStrongest(token, { from, to, limit }));
 });
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

@@ -8,6 +8,6 @@ import { readToday } from "@/lib/services/api-read";
 // and its 90-day baseline (as of `day` when given): the Today page
 export const GET = withTokenData(async ({ token, searchParams }) => {
   const { day } = parseQuery(searchParams, getTodayQuerySchema);
-  return json<TodayResponse>(readToday(token, day));
+  return json<TodayResponse>(await readToday(token, day));
 });
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;

@@ -9,6 +9,6 @@ import { readSeries } from "@/lib/services/api-read";
 export const GET = withTokenData<{ metric: string }>(async ({ token, params, searchParams }) => {
   const { metric } = getMetricSeriesParamsSchema.parse(params);
   const { from, to } = parseQuery(searchParams, getMetricSeriesQuerySchema);
-  return json<SeriesResponse>(readSeries(token, metric, { from, to }));
+  return json<SeriesResponse>(await readSeries(token, metric, { from, to }));
 });
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;
