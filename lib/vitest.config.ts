@@ -1,26 +1,56 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import type { InlineConfig } from "vitest/node";
+
+// The integration suites that run twice, once on each database: on SQLite (every test file does)
+// and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a
+// database of its own on the run's private server). Sync, webhooks, the import, and one person's
+// data kept from another through the read API.
+const BOTH_DATABASES = [
+  "lib/sync/backfill.test.ts",
+  "lib/sync/incremental.test.ts",
+  "lib/sync/everything.test.ts",
+  "lib/sync/scheduler.test.ts",
+  "lib/sync/import.test.ts",
+  "lib/sync/webhooks.test.ts",
+  "lib/sync/webhook-throughput.test.ts",
+  "app/api/v1/v1-routes.test.ts",
+];
 
 // Unit, integration and conformance tests. Run from the repo root:
-//   npx vitest run --config lib/vitest.config.ts
+//   npx vitest run --config lib/vitest.config.ts                      (both projects)
+//   npx vitest run --config lib/vitest.config.ts --project postgres   (the PostgreSQL runs only)
+const resolve = {
+  tsconfigPaths: true,
+  alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
+};
+
+const shared: InlineConfig = {
+  root: path.resolve("."),
+  environment: "node",
+  exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**"],
+  // one private PostgreSQL server per project for the whole run (lib/test/postgres-global-setup.ts)
+  globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: "forks",
+  env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
+  // next-auth imports "next/server" without an extension (next has no exports map), which
+  // Node's ESM resolver rejects; inlining lets Vite resolve it (lib/auth/sign-in-flow.test.ts).
+  server: { deps: { inline: ["next-auth"] } },
+};
+
 export default defineConfig({
-  resolve: {
-    tsconfigPaths: true,
-    alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
-  },
   test: {
-    root: path.resolve("."),
-    environment: "node",
-    include: ["{lib,components,app,e2e,prisma}/**/*.test.{ts,tsx}"],
-    exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**"],
-    setupFiles: [path.resolve("lib/test/setup.ts")],
-    globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: "forks",
-    env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
-    // next-auth imports "next/server" without an extension (next has no exports map), which
-    // Node's ESM resolver rejects; inlining lets Vite resolve it (lib/auth/sign-in-flow.test.ts).
-    server: { deps: { inline: ["next-auth"] } },
+    projects: [
+      {
+        resolve,
+        test: { ...shared, name: "sqlite", include: ["{lib,components,app,e2e,prisma}/**/*.test.{ts,tsx}"], setupFiles: [path.resolve("lib/test/setup.ts")] },
+      },
+      {
+        resolve,
+        test: { ...shared, name: "postgres", include: BOTH_DATABASES, setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("lib/test/setup-postgres.ts")] },
+      },
+    ],
   },
 });

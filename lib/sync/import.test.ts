@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { rawDb } from "@/lib/db";
+import { sqlAll, sqlValue } from "@/lib/test/sql";
 import { AppError } from "@/lib/api/errors";
 import { generateRange } from "@/lib/emulator/fixtures";
 import { IMPORT_LIMITS, importRingsideExport, ringsideExportSchema } from "@/lib/sync/import";
@@ -28,8 +28,7 @@ function exportFile() {
   });
 }
 
-const count = (table: string, userId: string) =>
-  (rawDb().prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE userId = ?`).get(userId) as { n: number }).n;
+const count = async (table: string, userId: string) => Number(await sqlValue(`SELECT COUNT(*) AS n FROM ${table} WHERE userId = ?`, userId));
 
 describe("importRingsideExport", () => {
   it("stores every document of the file for the importing person, with notes and tags", async () => {
@@ -41,13 +40,13 @@ describe("importRingsideExport", () => {
       expect(result.documents[collection], collection).toBe(docs.length);
     }
     expect(result.ignoredCollections).toEqual(["not_a_collection"]);
-    expect(count("daily_sleep", user.id)).toBe(file.collections.daily_sleep!.length);
-    expect(count("sleep_period", user.id)).toBe(file.collections.sleep!.length);
+    expect(await count("daily_sleep", user.id)).toBe(file.collections.daily_sleep!.length);
+    expect(await count("sleep_period", user.id)).toBe(file.collections.sleep!.length);
     expect(result.tags).toBe(2);
     expect(result.notes).toBe(1);
-    const note = rawDb().prepare("SELECT text FROM day_note WHERE userId = ? AND day = '2026-01-05'").pluck().get(user.id);
+    const note = (await sqlValue("SELECT text FROM day_note WHERE userId = ? AND day = '2026-01-05'", user.id));
     expect(note).toBe("late dinner");
-    const info = rawDb().prepare("SELECT age, ringUserId FROM personal_info WHERE userId = ?").get(user.id);
+    const info = (await sqlAll("SELECT age, ringUserId FROM personal_info WHERE userId = ?", user.id))[0];
     expect(info).toEqual({ age: 40, ringUserId: "ring-user-1" });
   });
 
@@ -55,11 +54,11 @@ describe("importRingsideExport", () => {
     const user = await makeUser("import-b@example.test");
     const file = exportFile();
     await importRingsideExport(user.id, asBody(file));
-    const before = rawDb().prepare("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day").all(user.id);
+    const before = (await sqlAll("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day", user.id));
     await importRingsideExport(user.id, asBody(file));
-    const after = rawDb().prepare("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day").all(user.id);
+    const after = (await sqlAll("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day", user.id));
     expect(after).toEqual(before);
-    expect(count("tag", user.id)).toBe(2);
+    expect(await count("tag", user.id)).toBe(2);
   });
 
   it("keeps an invalid document aside instead of storing or dropping it", async () => {
@@ -69,7 +68,7 @@ describe("importRingsideExport", () => {
     const result = await importRingsideExport(user.id, asBody(file));
     expect(result.documents.daily_stress).toBe(0);
     expect(result.rejected).toBe(1);
-    expect(count("rejected_document", user.id)).toBe(1);
+    expect(await count("rejected_document", user.id)).toBe(1);
   });
 
   it("imports the time series' samples into their days: a sample twice is stored once, a bad one is set aside", async () => {
@@ -84,14 +83,14 @@ describe("importRingsideExport", () => {
     const battery = [{ charging: false, in_charger: false, level: 23, timestamp: "2026-01-05T00:03:49+00:00", timestamp_unix: Date.parse("2026-01-05T00:03:49Z") }];
     const result = await importRingsideExport(user.id, asBody({ format: "ringside-export-v1", collections: { heartrate: hr, ring_battery_level: battery } }, 101));
     expect(result).toMatchObject({ documents: { heartrate: 4, ring_battery_level: 1 }, rejected: 1, ignoredCollections: [] });
-    const rows = rawDb().prepare("SELECT day, count FROM heart_rate WHERE userId = ? ORDER BY day").all(user.id);
+    const rows = (await sqlAll("SELECT day, count FROM heart_rate WHERE userId = ? ORDER BY day", user.id));
     expect(rows).toEqual([
       { day: "2026-01-05", count: 2 },
       { day: "2026-01-06", count: 1 },
     ]);
     // importing it again changes nothing
     await importRingsideExport(user.id, asBody({ format: "ringside-export-v1", collections: { heartrate: hr } }));
-    expect(rawDb().prepare("SELECT SUM(count) FROM heart_rate WHERE userId = ?").pluck().get(user.id)).toBe(3);
+    expect(Number(await sqlValue("SELECT SUM(count) FROM heart_rate WHERE userId = ?", user.id))).toBe(3);
   });
 
   it("rejects a file that is not a Ringside export", () => {
@@ -106,13 +105,13 @@ describe("importRingsideExport", () => {
     const result = await importRingsideExport(user.id, asBody(file, 1));
     expect(result.notes).toBe(1);
     expect(result.documents.daily_sleep).toBe(docs.daily_sleep!.length);
-    expect(rawDb().prepare("SELECT text FROM day_note WHERE userId = ?").pluck().get(user.id)).toBe('a "quoted" \\ note é');
+    expect((await sqlValue("SELECT text FROM day_note WHERE userId = ?", user.id))).toBe('a "quoted" \\ note é');
   });
 });
 
 describe("importRingsideExport: refused files store nothing", () => {
-  const stored = (userId: string) =>
-    ["daily_sleep", "daily_activity", "rejected_document", "day_note", "tag"].reduce((n, t) => n + count(t, userId), 0);
+  const stored = async (userId: string) =>
+    (await Promise.all(["daily_sleep", "daily_activity", "rejected_document", "day_note", "tag"].map((t) => count(t, userId)))).reduce((n, c) => n + c, 0);
 
   async function refused(body: AsyncIterable<Uint8Array>): Promise<{ code: string; status: number; stored: number }> {
     const user = await makeUser(`import-refused-${Math.random().toString(36).slice(2)}@example.test`);
@@ -121,7 +120,7 @@ describe("importRingsideExport: refused files store nothing", () => {
     } catch (err) {
       expect(err).toBeInstanceOf(AppError);
       const e = err as AppError;
-      return { code: e.code, status: e.status, stored: stored(user.id) };
+      return { code: e.code, status: e.status, stored: await stored(user.id) };
     }
     throw new Error("the import was not refused");
   }

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wornEmail } from "@/lib/emulator/test-utils";
 import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { sqlRun } from "@/lib/test/sql";
 
 let t: SyncTestEnv;
 let m: {
@@ -109,10 +110,14 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     await m.state.ensureSyncStates(p.userId, m.schemas.RING_COLLECTIONS);
     // Jobs left by earlier tests (their schedulers are stopped) must not be claimed here.
-    (await import("@/lib/db")).rawDb().prepare("DELETE FROM job").run();
-    // A first process takes the sleep backfill and dies after a few pages (lease still held).
+    await sqlRun("DELETE FROM job");
+    // A first process takes the sleep backfill and dies after a few pages (lease still held). On
+    // SQLite the restarted process takes it at once (one process per file: every running job was
+    // its own); on PostgreSQL other processes may be running theirs, so it is taken when its lease
+    // runs out (made short here).
     await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
-    const [job] = await m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 600_000, limit: 1 });
+    const leaseMs = process.env.DATABASE_URL!.startsWith("postgres") ? 2_000 : 600_000;
+    const [job] = await m.jobs.claimDueJobs({ now: Date.now(), leaseMs, limit: 1 });
     expect(job?.collection).toBe("sleep");
     const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);

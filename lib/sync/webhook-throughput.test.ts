@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { sqlValue } from "@/lib/test/sql";
 
 type LoadResult = { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
 type RequestParams = { body?: string; headers?: Record<string, string> };
@@ -56,15 +57,14 @@ function notification(i: number): { body: string; headers: Record<string, string
 
 it("acknowledges 3,000 distinct notifications one after another, each with 200 and recorded once", async () => {
   const route = await import("@/app/api/webhooks/ring/route");
-  const { rawDb } = await import("@/lib/db");
-  const count = () => (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event WHERE ringUserId = 'load-user'`).get() as { n: number }).n;
-  const before = count();
+  const count = async () => Number(await sqlValue(`SELECT COUNT(*) AS n FROM webhook_event WHERE ringUserId = 'load-user'`));
+  const before = await count();
   for (let i = 0; i < 3_000; i++) {
     const n = notification(1_000_000 + i);
     const res = await route.POST(new Request("http://x/api/webhooks/ring", { method: "POST", headers: n.headers, body: n.body }));
     expect(res.status).toBe(200);
   }
-  expect(count() - before).toBe(3_000);
+  expect((await count()) - before).toBe(3_000);
 });
 
 it("serves concurrent load over HTTP without errors", { timeout: 30_000 }, async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/emulator/webhooks";
 import { wornEmail } from "@/lib/emulator/test-utils";
 import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { sqlValue } from "@/lib/test/sql";
 
 let t: SyncTestEnv;
 let server: http.Server;
@@ -63,7 +64,7 @@ afterAll(async () => {
   await new Promise<void>((r) => server?.close(() => r()));
 });
 
-const countEvents = () => (m.raw.rawDb().prepare("SELECT COUNT(*) AS n FROM webhook_event").get() as { n: number }).n;
+const countEvents = async () => Number(await sqlValue("SELECT COUNT(*) AS n FROM webhook_event"));
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 async function post(body: string, headers: Record<string, string>) {
@@ -142,23 +143,23 @@ describe("notifications", () => {
     const victim = (await m.docs.listRawDocuments("daily_stress", person.userId)).at(-2)!;
     const body = JSON.stringify({ event_type: "delete", data_type: "daily_stress", object_id: victim.documentId, event_time: new Date().toISOString(), user_id: person.ringUserId });
     expect((await post(body, signed(body))).status).toBe(200);
-    const settled = () => m.raw.rawDb().prepare("SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'").pluck().get(victim.documentId) as string | undefined;
-    await waitFor(() => settled() === "ignored");
+    const settled = () => sqlValue<string>("SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'", victim.documentId);
+    await waitFor(async () => (await settled()) === "ignored");
     expect((await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId)).toBe(true);
   });
 
   it("records a duplicate once and acknowledges it", async () => {
     const body = JSON.stringify({ event_type: "update", data_type: "daily_sleep", object_id: "dup-1", event_time: "2026-01-01T08:00:00+00:00", user_id: "someone-else" });
-    const before = countEvents();
+    const before = await countEvents();
     const a = await post(body, signed(body));
     const b = await post(body, signed(body));
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(countEvents()).toBe(before + 1);
+    expect(await countEvents()).toBe(before + 1);
   });
 
   it("rejects forged, stale, oversized and malformed notifications without recording anything", async () => {
     const body = JSON.stringify({ event_type: "create", data_type: "daily_activity", object_id: "x-1", event_time: "2026-01-01T08:00:00+00:00", user_id: person.ringUserId });
-    const before = countEvents();
+    const before = await countEvents();
     const forged = await post(body, signed(body, undefined, "not-the-client-secret"));
     expect(forged.status).toBe(401);
     const tampered = await post(body.replace("x-1", "x-2"), signed(body));
@@ -174,21 +175,18 @@ describe("notifications", () => {
     expect((await post(notJson, signed(notJson))).status).toBe(400);
     const wrongShape = JSON.stringify({ event_type: "explode", data_type: "daily_activity", user_id: "u" });
     expect((await post(wrongShape, signed(wrongShape))).status).toBe(400);
-    expect(countEvents()).toBe(before);
+    expect(await countEvents()).toBe(before);
     // Lower-case signatures are the same signature.
     const ts = String(Math.floor(Date.now() / 1000));
     const lower = await post(body, { "x-oura-timestamp": ts, "x-oura-signature": signWebhook(t.client.client_secret, ts, body).toLowerCase() });
     expect(lower.status).toBe(200);
-    expect(countEvents()).toBe(before + 1);
+    expect(await countEvents()).toBe(before + 1);
   });
 
   it("acknowledges notifications about unknown people the same way and ignores them", async () => {
     const body = JSON.stringify({ event_type: "create", data_type: "daily_activity", object_id: "nobody-doc", event_time: "2026-02-01T08:00:00+00:00", user_id: "unknown-ring-user" });
     const res = await post(body, signed(body));
     expect(res.status).toBe(200);
-    await waitFor(() => {
-      const row = m.raw.rawDb().prepare("SELECT status FROM webhook_event WHERE objectId = 'nobody-doc'").get() as { status: string } | undefined;
-      return row?.status === "ignored";
-    });
+    await waitFor(async () => (await sqlValue("SELECT status FROM webhook_event WHERE objectId = 'nobody-doc'")) === "ignored");
   });
 });

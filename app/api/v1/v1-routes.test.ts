@@ -10,6 +10,7 @@ import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DATA_KINDS, type DataKind } from "@/lib/auth/api-scopes";
 import { seedPerson, type SeededPerson } from "@/lib/test/people";
+import { sqlAll, sqlRun } from "@/lib/test/sql";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Doc = { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }> } }> };
@@ -135,9 +136,8 @@ describe("every route's answers conform to the document", () => {
       expect(none.headers.get("www-authenticate")).toMatch(/^Bearer/);
       expectConforms(apiPath, none);
       // a valid session of A's: the read API does not look at cookies
-      const { rawDb } = await import("@/lib/db");
       const session = `sess-${Math.random().toString(36).slice(2)}`;
-      rawDb().prepare(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`).run(session, session, A.userId, new Date(Date.now() + 86_400_000).toISOString());
+      await sqlRun(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, session, session, A.userId, new Date(Date.now() + 86_400_000).toISOString());
       const cookie = await call(apiPath, u, { params: p, headers: { cookie: `authjs.session-token=${session}` } });
       expect(cookie.status).toBe(401);
     });
@@ -277,8 +277,7 @@ describe("tokens", () => {
   });
 
   it("only a hash is stored", async () => {
-    const { rawDb } = await import("@/lib/db");
-    const rows = rawDb().prepare(`SELECT * FROM api_token`).all() as Array<Record<string, unknown>>;
+    const rows = await sqlAll(`SELECT * FROM api_token`);
     const text = JSON.stringify(rows);
     for (const t of Object.values(tokens)) expect(text).not.toContain(t.slice(7));
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(String(r.tokenHash)))).toBe(true);
