@@ -64,6 +64,7 @@ const serverSchema = z.object({
   SYNC_POLL_MINUTES: opt(intIn(1, 1440)),
   SYNC_TRAILING_DAYS: opt(intIn(1, 90)),
   SYNC_DISABLED: opt(bool),
+  JOB_LEASE_SECONDS: opt(intIn(5, 3600)),
   // What this process does: serve requests (web), run the background work (worker), or both (all).
   ROLE: opt(z.enum(["web", "worker", "all"], { message: 'must be "web", "worker" or "all"' })),
   BACKUP_DIR: opt(z.string().min(1)),
@@ -147,6 +148,8 @@ export function parseEnv(source) {
     SYNC_POLL_MINUTES: e.SYNC_POLL_MINUTES ?? 60,
     SYNC_TRAILING_DAYS: e.SYNC_TRAILING_DAYS ?? 10,
     SYNC_DISABLED: e.SYNC_DISABLED ?? false,
+    /** How long a claimed sync job stays a process's (renewed while it runs): a process that died drops its jobs after this. */
+    JOB_LEASE_SECONDS: e.JOB_LEASE_SECONDS ?? 120,
     /**
      * "all" (the default): this process serves requests and runs the background work. "web": it
      * serves requests only (jobs it queues wait for a worker). "worker": it runs the scheduler,

@@ -26,9 +26,21 @@ describe("lib/env.mjs", () => {
     expect(env.IS_EMULATOR_DEFAULT).toBe(false);
   });
 
+  it("the database follows DATABASE_URL: a SQLite file or a PostgreSQL server, with its pool size and the job lease", () => {
+    expect(parseEnv({}).DATABASE_URL).toBe("file:./data/ringside.db");
+    const pg = parseEnv({ DATABASE_URL: "postgresql://ringside:secret@db.internal:5432/ringside", DATABASE_POOL_SIZE: "20", JOB_LEASE_SECONDS: "30" });
+    expect(pg).toMatchObject({ DATABASE_URL: "postgresql://ringside:secret@db.internal:5432/ringside", DATABASE_POOL_SIZE: 20, JOB_LEASE_SECONDS: 30 });
+    expect(parseEnv({ DATABASE_URL: "postgres://h/db" }).DATABASE_URL).toBe("postgres://h/db");
+    expect(parseEnv({}).DATABASE_POOL_SIZE).toBe(10);
+    expect(parseEnv({}).JOB_LEASE_SECONDS).toBe(120);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://h/db" })).toThrowError(/DATABASE_URL/);
+    expect(() => parseEnv({ DATABASE_POOL_SIZE: "0" })).toThrowError(/DATABASE_POOL_SIZE/);
+    expect(() => parseEnv({ JOB_LEASE_SECONDS: "2" })).toThrowError(/JOB_LEASE_SECONDS/);
+  });
+
   it("names every bad variable in one clear message", () => {
     expect(() =>
-      parseEnv({ DATABASE_URL: "postgres://x", PORT: "99999", RING_SCOPES: "daily bogus", PUBLIC_URL: "not a url" }),
+      parseEnv({ DATABASE_URL: "mysql://x", PORT: "99999", RING_SCOPES: "daily bogus", PUBLIC_URL: "not a url" }),
     ).toThrowError(/DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/);
     try {
       parseEnv({ DATABASE_URL: "file:./x.db?mode=ro", TOKEN_ENCRYPTION_KEY: "short" });

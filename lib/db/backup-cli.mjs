@@ -17,6 +17,10 @@ try {
   process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
   process.exit(1);
 }
+if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
+  console.error("DATABASE_URL is a PostgreSQL database: back it up with pg_dump and restore with pg_restore (see the README's Backup section).");
+  process.exit(1);
+}
 const dbFile = sqliteFile(env.DATABASE_URL);
 const [command, arg] = process.argv.slice(2);
 

@@ -6,11 +6,13 @@ import { logger } from "@/lib/log";
 import { sqliteFile } from "@/lib/db/sqlite.mjs";
 import { backupDatabase, pruneBackups } from "@/lib/db/backup.mjs";
 import { claimLease } from "@/lib/db/queries/app-settings";
+import { dialect } from "@/lib/db/sql";
 
 // The daily backup: once a day, in the hour BACKUP_HOUR (server time), an online backup
 // into BACKUP_DIR named ringside-daily-<stamp>.db, keeping the newest BACKUP_KEEP. Started
 // with the rest of the background work at server start (lib/server/background.ts). Several
 // processes on one database take turns through a lease: one of them takes the day's backup.
+// SQLite only: a PostgreSQL database is backed up by its operator (pg_dump, README).
 
 const CHECK_EVERY_MS = 5 * 60_000;
 /** How long a process holds the backup lease: longer than a backup of a large file takes. */
@@ -41,6 +43,10 @@ const g = globalThis as unknown as { ringsideBackupTimer?: NodeJS.Timeout };
 /** Checks every few minutes whether today's backup is due. Returns false when BACKUP_HOUR turns it off. */
 export function startDailyBackups(): boolean {
   if (env.BACKUP_HOUR < 0) return false;
+  if (dialect() === "postgres") {
+    logger.info({}, "daily backups are pg_dump's on PostgreSQL (see the README): BACKUP_HOUR is not used");
+    return false;
+  }
   if (g.ringsideBackupTimer) return true;
   const check = () => {
     runDailyBackupIfDue().catch((err: unknown) =>

@@ -1,2 +1,2 @@
 import "server-only";
-export { db, rawDb, verifyPragmas } from "@/lib/db/client";
+export { checkDatabase, db, rawDb, verifyPragmas } from "@/lib/db/client";

@@ -31,6 +31,8 @@ export function pragmaScript() {
  * @param {string} databaseUrl
  */
 export function sqliteFile(databaseUrl) {
+  // a PostgreSQL URL is never taken for a file name (a mistake would leave files named after it)
+  if (/^(?!file:)[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl)) throw new Error("DATABASE_URL is not a SQLite file URL");
   return path.resolve(/*turbopackIgnore: true*/ process.cwd(), databaseUrl.replace(/^file:/, ""));
 }
 

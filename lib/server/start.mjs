@@ -2,7 +2,9 @@
 // @ts-check
 // `npm start`: the production path. Validates the environment (and, with RING_OAUTH_ISSUER,
 // reads the identity provider's discovery document), backs up and migrates the database when
-// migrations are pending, then serves Next's standalone output. Needs only
+// migrations are pending (PostgreSQL: migrates under an advisory lock, so of several processes
+// starting at once one migrates; its backups are the operator's pg_dump), then serves Next's
+// standalone output. Needs only
 // runtime dependencies (no Prisma CLI, no dev dependencies).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -43,28 +45,43 @@ if (env.RING_OAUTH_ISSUER) {
 
 // The standalone server changes its working directory: make every path absolute first.
 const dataDir = path.resolve(root, env.DATA_DIR);
-const { sqliteFile } = await import("../db/sqlite.mjs");
-const dbFile = sqliteFile(env.DATABASE_URL); // the working directory is the root (above)
 const backupDir = path.resolve(root, env.BACKUP_DIR);
 fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+const postgres = /^postgres(ql)?:\/\//.test(env.DATABASE_URL);
+let databaseUrl = env.DATABASE_URL;
 
-const { pendingMigrations, applyPendingMigrations } = await import("../db/migrate.mjs");
-const { backupDatabase } = await import("../db/backup.mjs");
-const migrationsDir = path.join(root, "prisma/migrations");
-const pending = pendingMigrations(dbFile, migrationsDir);
-if (pending.length > 0) {
-  if (fs.existsSync(dbFile) && fs.statSync(dbFile).size > 0) {
-    const file = await backupDatabase(dbFile, backupDir, "pre-migrate");
-    log("info", "backup taken before migrating", { backup: path.basename(file), pending: pending.length });
+if (postgres) {
+  const { applyPendingPostgresMigrations } = await import("../db/migrate-postgres.mjs");
+  try {
+    const applied = await applyPendingPostgresMigrations(env.DATABASE_URL, path.join(root, "prisma/postgresql/migrations"));
+    log("info", applied.length ? "migrations applied" : "database is up to date", { database: "postgresql", count: applied.length, names: applied });
+  } catch (e) {
+    // the URL carries a password: name the host and database only
+    const u = new URL(env.DATABASE_URL);
+    process.stderr.write(`Cannot migrate the PostgreSQL database ${u.hostname}:${u.port || 5432}${u.pathname} (DATABASE_URL): ${/** @type {Error} */ (e).message}\n`);
+    process.exit(1);
   }
-  const applied = applyPendingMigrations(dbFile, migrationsDir);
-  log("info", "migrations applied", { count: applied.length, names: applied });
 } else {
-  log("info", "database is up to date", { file: path.relative(root, dbFile) });
+  const { sqliteFile } = await import("../db/sqlite.mjs");
+  const dbFile = sqliteFile(env.DATABASE_URL); // the working directory is the root (above)
+  databaseUrl = `file:${dbFile}`;
+  const { pendingMigrations, applyPendingMigrations } = await import("../db/migrate.mjs");
+  const { backupDatabase } = await import("../db/backup.mjs");
+  const migrationsDir = path.join(root, "prisma/migrations");
+  const pending = pendingMigrations(dbFile, migrationsDir);
+  if (pending.length > 0) {
+    if (fs.existsSync(dbFile) && fs.statSync(dbFile).size > 0) {
+      const file = await backupDatabase(dbFile, backupDir, "pre-migrate");
+      log("info", "backup taken before migrating", { backup: path.basename(file), pending: pending.length });
+    }
+    const applied = applyPendingMigrations(dbFile, migrationsDir);
+    log("info", "migrations applied", { count: applied.length, names: applied });
+  } else {
+    log("info", "database is up to date", { file: path.relative(root, dbFile) });
+  }
+  // Health data: the database and its WAL are readable by the app's user only.
+  for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
 }
-
-// Health data: the database and its WAL are readable by the app's user only.
-for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
 
 const standalone = path.join(root, ".next/standalone");
 const server = path.join(standalone, "server.js");
@@ -99,7 +116,7 @@ const child = spawn(process.execPath, [...heapFlags, server], {
     PORT: port,
     HOSTNAME: env.HOST ?? "0.0.0.0",
     DATA_DIR: dataDir,
-    DATABASE_URL: `file:${dbFile}`,
+    DATABASE_URL: databaseUrl,
     BACKUP_DIR: backupDir,
   },
 });

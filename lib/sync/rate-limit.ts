@@ -61,9 +61,11 @@ export class RateGate {
   /** Records a pause (only ever lengthens one already in force). */
   async record(tier: RateLimitTier, accountId: string | null, until: number): Promise<void> {
     const key = accountId === null && tier === "token" ? KEY_APP : keyFor(tier, accountId ?? "");
-    const current = await this.read(key);
-    if (until <= current) return;
+    // In force at once for this process's other requests, before any await; then kept (unless a
+    // longer one is stored already) for a restart.
+    if (until <= (this.pauses.get(key) ?? 0)) return;
     this.pauses.set(key, until);
+    if ((await this.read(key)) > until) return;
     await setAppSetting(key, { until });
   }
 

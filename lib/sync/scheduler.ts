@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { isSyncCollection, SYNC_COLLECTIONS } from "@/lib/resources";
 import {
@@ -73,7 +74,7 @@ export class Scheduler {
   ) {
     this.concurrency = opts.concurrency ?? 4;
     this.webhookConcurrency = opts.webhookConcurrency ?? 4;
-    this.leaseMs = opts.leaseMs ?? 120_000;
+    this.leaseMs = opts.leaseMs ?? env.JOB_LEASE_SECONDS * 1000;
     this.housekeepingMs = opts.housekeepingMs ?? 30_000;
     this.idleMs = opts.idleMs ?? 15_000;
     this.onSynced = opts.onSynced;

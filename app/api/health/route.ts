@@ -1,4 +1,4 @@
-import { verifyPragmas } from "@/lib/db";
+import { checkDatabase } from "@/lib/db";
 import { errorBody } from "@/lib/api/errors";
 
 export const dynamic = "force-dynamic";
@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 // GET /api/health – liveness and database check for Docker/compose health checks
 export async function GET() {
   try {
-    await verifyPragmas();
+    await checkDatabase();
     return Response.json({ status: "ok", db: "ok" });
   } catch {
     return Response.json({ status: "error", db: "error", ...errorBody("service_unavailable", "The database does not answer.") }, { status: 503 });
