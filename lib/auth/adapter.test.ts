@@ -67,6 +67,18 @@ describe("ringsideAdapter", () => {
     expect(await dbMod.db.user.count()).toBe(1);
   });
 
+  it("allowlisted people admitted as the first while someone else became the owner join as members, none refused", async () => {
+    const base = { callbackScope: null, inviteSecret: null, sessionToken: null, setupCode: null };
+    const owners = await dbMod.db.user.count({ where: { role: "owner" } });
+    expect(owners).toBe(1);
+    const results = await Promise.all(
+      ["al1", "al2", "al3"].map((k) => attempt({ ...base, ringUserId: `ring-${k}`, admission: { kind: "owner", via: "allowlist" } }, `${k}@example.test`)),
+    );
+    expect(results.filter((r) => "error" in r)).toEqual([]);
+    expect(await dbMod.db.user.count({ where: { role: "owner" } })).toBe(1);
+    expect(await dbMod.db.user.count({ where: { ringUserId: { in: ["ring-al1", "ring-al2", "ring-al3"] }, role: "member" } })).toBe(3);
+  });
+
   it("one invite used by two people at once admits only one", async () => {
     const owner = await dbMod.db.user.findFirstOrThrow({ where: { role: "owner" } });
     const invite = await invites.issueInvite(owner.id);

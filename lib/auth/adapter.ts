@@ -51,7 +51,10 @@ export function ringsideAdapter(): Adapter {
       }
       return withAdmissionLock(async () => {
         let role: "owner" | "member" = "member";
-        if (admission.kind === "owner") {
+        if (admission.kind === "owner" && admission.via === "allowlist" && (await countOwners()) > 0) {
+          // Another allowlisted person became the owner meanwhile (first sign-ins at once): the
+          // allowlist admits this one all the same, as a member.
+        } else if (admission.kind === "owner") {
           if ((await countOwners()) > 0) await refuse("not_invited", "This Ringside got its owner meanwhile.");
           // The code is checked again under the lock: it works once.
           if (admission.via === "setup_code" && checkSetupCode(ctx.setupCode) !== "ok") await refuse("setup_code_invalid", "The setup code was used meanwhile.");

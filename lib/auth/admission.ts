@@ -6,6 +6,7 @@ import { findUsableInvite } from "@/lib/auth/invites";
 import { findRingAccountByRingUserId } from "@/lib/db/queries/accounts";
 import { countOwners } from "@/lib/db/queries/users";
 import { checkSetupCode } from "@/lib/auth/setup-code";
+import { withDatabaseLock } from "@/lib/db/sql";
 
 /**
  * Who may connect: someone already in the household (by ring account id), the very first
@@ -63,9 +64,16 @@ export function isAllowedEmail(email: string, allowed: readonly string[]): boole
 
 let chain: Promise<unknown> = Promise.resolve();
 
-/** Runs admission-critical writes (owner creation, invite use) one at a time in this process. */
+/** The database lock key of admission (PostgreSQL advisory lock; any fixed number of ours). */
+const ADMISSION_LOCK_KEY = 72707370;
+
+/**
+ * Runs admission-critical writes (owner creation, invite use) one at a time: in this process,
+ * and on PostgreSQL across every process that serves sign-ins (an advisory lock).
+ */
 export function withAdmissionLock<T>(fn: () => Promise<T>): Promise<T> {
-  const run = chain.then(fn, fn);
+  const locked = () => withDatabaseLock(ADMISSION_LOCK_KEY, fn);
+  const run = chain.then(locked, locked);
   chain = run.catch(() => undefined);
   return run;
 }
