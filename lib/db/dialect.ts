@@ -18,12 +18,16 @@ export function ident(name: string): string {
  * the order given. `unlessSame`: leave the row alone when these columns are unchanged (a
  * re-sync of an unchanged document writes nothing).
  */
-export function upsertSql(opts: { table: string; columns: readonly string[]; conflict: readonly string[]; unlessSame?: readonly string[] }): string {
+export function upsertSql(opts: { table: string; columns: readonly string[]; conflict: readonly string[]; unlessSame?: readonly string[]; fromArrays?: readonly string[] }): string {
   const t = ident(opts.table);
   const updatable = opts.columns.filter((c) => !opts.conflict.includes(c));
   const changed = opts.unlessSame?.length ? ` WHERE ${opts.unlessSame.map((c) => `${t}.${ident(c)} IS NOT excluded.${ident(c)}`).join(" OR ")}` : "";
+  // PostgreSQL only: many rows at once, one array parameter per column (of these element types)
+  const source = opts.fromArrays
+    ? `SELECT * FROM unnest(${opts.fromArrays.map((type) => `CAST(? AS ${type}[])`).join(", ")})`
+    : `VALUES (${opts.columns.map(() => "?").join(", ")})`;
   return (
-    `INSERT INTO ${t} (${opts.columns.map(ident).join(", ")}) VALUES (${opts.columns.map(() => "?").join(", ")}) ` +
+    `INSERT INTO ${t} (${opts.columns.map(ident).join(", ")}) ${source} ` +
     `ON CONFLICT(${opts.conflict.map(ident).join(", ")}) DO UPDATE SET ${updatable.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(", ")}${changed}`
   );
 }

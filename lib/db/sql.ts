@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import type pg from "pg";
 import { env } from "@/lib/env.mjs";
@@ -16,7 +17,7 @@ import { toPostgresSql } from "@/lib/db/dialect";
 // The statements are SQLite's words with `?` parameters; what differs beyond what the
 // translation covers is chosen with `dialect()` next to the query.
 
-export type SqlValue = string | number | bigint | boolean | Buffer | Uint8Array | null;
+export type SqlValue = string | number | bigint | boolean | Buffer | Uint8Array | null | ReadonlyArray<string | number | boolean | null>;
 
 type Op = { kind: "all" | "get" | "run"; sql: string; params: SqlValue[] };
 
@@ -97,12 +98,17 @@ export function postgresPool(): pg.Pool {
   return (globalForPg.ringsidePgPool ??= createPostgresPool(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE }));
 }
 
-const translated = new Map<string, string>();
+const translated = new Map<string, { text: string; name: string }>();
 
-function pgText(sql: string): string {
-  let text = translated.get(sql);
-  if (text === undefined) translated.set(sql, (text = toPostgresSql(sql)));
-  return text;
+/** The statement's PostgreSQL text, and a name under which each connection prepares it once. */
+function pgStatement(sql: string): { text: string; name: string } {
+  let st = translated.get(sql);
+  if (st === undefined) {
+    const text = toPostgresSql(sql);
+    st = { text, name: `rs_${createHash("sha1").update(text).digest("hex").slice(0, 24)}` };
+    translated.set(sql, st);
+  }
+  return st;
 }
 
 const pgParam = (v: SqlValue) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v);
@@ -113,7 +119,8 @@ async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): P
     const { kind, sql, params } = step.value;
     let result: unknown;
     try {
-      const res = await client.query(pgText(sql), params.map(pgParam));
+      const { text, name } = pgStatement(sql);
+      const res = await client.query({ name, text, values: params.map(pgParam) });
       result = kind === "all" ? res.rows : kind === "get" ? res.rows[0] : (res.rowCount ?? 0);
     } catch (err) {
       step = work.throw(err);

@@ -1,5 +1,5 @@
 import "server-only";
-import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
+import { all, dialect, get, query, run, transaction, type SqlValue, type Work } from "@/lib/db/sql";
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { ident, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
@@ -26,7 +26,7 @@ const columnNames = (c: RingCollection): string[] => getResource(c).columns.map(
 
 export type RejectedInput = { documentId: string | null; day: string | null; raw: string; error: string };
 
-type Statements = { upsert: string; columns: string[] };
+type Statements = { upsert: string; columns: string[]; bulk: string; conflict: string };
 
 const upserts = new Map<RingCollection, Statements>();
 
@@ -35,10 +35,30 @@ function upsertOf(collection: RingCollection): Statements {
   if (hit) return hit;
   const { table, conflict } = RING_TABLES[collection];
   const columns = ["userId", "documentId", "day", ...columnNames(collection), "raw", "syncedAt"];
+  const types = ["text", "text", "text", ...getResource(collection).columns.map((c) => ARRAY_TYPE[c.type]), "text", "timestamp(3)"];
   // an unchanged document (same JSON, same day) is not written again
-  const st = { upsert: upsertSql({ table, columns, conflict: ["userId", conflict], unlessSame: ["raw", "day"] }), columns };
+  const st = {
+    upsert: upsertSql({ table, columns, conflict: ["userId", conflict], unlessSame: ["raw", "day"] }),
+    bulk: upsertSql({ table, columns, conflict: ["userId", conflict], unlessSame: ["raw", "day"], fromArrays: types }),
+    columns,
+    conflict,
+  };
   upserts.set(collection, st);
   return st;
+}
+
+/** PostgreSQL's array type of each column type (a page is written as one statement of arrays there). */
+const ARRAY_TYPE = { int: "bigint", float: "double precision", text: "text", bool: "boolean" } as const;
+
+/**
+ * The page's rows as one statement's column arrays (PostgreSQL: one round trip a page instead of
+ * one a document). A document twice in a page is written once, the later one (as row by row).
+ */
+function pageArrays(st: Statements, rows: readonly DocumentRow[]): SqlValue[] {
+  const byKey = new Map<string, DocumentRow>();
+  for (const row of rows) byKey.set(String(row[st.conflict]), row);
+  const page = [...byKey.values()];
+  return st.columns.map((c) => page.map((row) => row[c] ?? null));
 }
 
 const CLEAR_REJECTED = `DELETE FROM rejected_document WHERE userId = ? AND collection = ? AND documentId = ?`;
@@ -74,15 +94,15 @@ export type IngestOptions = {
  */
 export function ingestDocuments(opts: IngestOptions): Promise<number> {
   const st = upsertOf(opts.collection);
+  const bulk = dialect() === "postgres";
   return transaction(function* () {
     let changed = 0;
     // A document that validates now supersedes an earlier rejection of the same id.
     const counted = yield* get<{ n: number }>(`SELECT COUNT(*) AS n FROM rejected_document WHERE userId = ? AND collection = ?`, opts.userId, opts.collection);
     const hadRejections = Number(counted?.n ?? 0) > 0;
-    for (const row of opts.rows) {
-      changed += yield* run(st.upsert, ...st.columns.map((c) => row[c] ?? null));
-      if (hadRejections && row.documentId) yield* run(CLEAR_REJECTED, opts.userId, opts.collection, row.documentId);
-    }
+    if (bulk && opts.rows.length > 1) changed += yield* run(st.bulk, ...pageArrays(st, opts.rows));
+    else for (const row of opts.rows) changed += yield* run(st.upsert, ...st.columns.map((c) => row[c] ?? null));
+    if (hadRejections) for (const row of opts.rows) if (row.documentId) yield* run(CLEAR_REJECTED, opts.userId, opts.collection, row.documentId);
     yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
     // an unchanged page (every document the same as stored) changes no answer
     if (changed > 0) yield* bumpDataVersion(opts.userId);
