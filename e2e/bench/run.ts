@@ -29,7 +29,7 @@ import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads
 import { readRssMb, sampleRss } from "./memory";
 import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
-import { buildIsStale, holdBuildLock, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
+import { buildIsStale, holdBuildLock, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
 import { median, ratio, round } from "./stats";
 import { addDays, type answerBytes, type TrendFigures } from "./trends";
 import type { WebhookFigures } from "./webhooks";
@@ -395,10 +395,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBenchMain("bench", main);

@@ -12,7 +12,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { connectThroughOAuth, emulatorDocuments, BENCH_COLLECTION_NAMES } from "./backfill";
-import { buildIsStale, holdBuildLock, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
+import { buildIsStale, holdBuildLock, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
 import { round } from "./stats";
 import { RESOURCES, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf } from "@/lib/resources";
 import { createPostgresDatabase, findPostgresBinDir, startPostgresServer } from "@/lib/test/postgres-server.mjs";
@@ -210,10 +210,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`[bench:scale] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBenchMain("bench:scale", main);

@@ -167,3 +167,14 @@ export async function startAppProcess(root: string, opts: { port: number; dataDi
   if (pids.length !== 1) throw new Error(`expected one server process under start.mjs, found ${pids.length}`);
   return { child, url, lines, stop: stopper(child), serverPid: pids[0]! };
 }
+
+/** Runs a benchmark's main: exit code 0 when it measured, 1 (and why) when it could not. */
+export function runBenchMain(label: string, main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      process.stderr.write(`[${label}] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
