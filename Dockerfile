@@ -2,6 +2,8 @@
 # then `node lib/server/start.mjs`), which the test suite exercises. Build it yourself:
 #   docker build -t ringside .        (multi-arch: docker buildx build --platform linux/amd64,linux/arm64 -t ringside .)
 # Node 20 on Debian bookworm; better-sqlite3 is compiled in the build stage for the target arch.
+# One image for SQLite and PostgreSQL: DATABASE_URL decides at start (compose.example.yaml,
+# compose.postgres.example.yaml).
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -13,25 +15,29 @@ RUN npm install --no-audit --no-fund
 COPY . .
 ENV NEXT_TELEMETRY_DISABLED=1 SKIP_ENV_VALIDATION=1
 RUN npm run build
+# What lib/server/start.mjs imports from outside the standalone output: better-sqlite3 (and what
+# loads it) for the SQLite migrator and backups, zod for lib/env.mjs, pg (and what it needs) for
+# the PostgreSQL migrator.
+RUN mkdir -p /runtime-modules && cd node_modules && cp -R better-sqlite3 bindings file-uri-to-path zod \
+    pg pg-connection-string pg-int8 pg-pool pg-protocol pg-types pgpass postgres-array postgres-bytea \
+    postgres-date postgres-interval split2 xtend /runtime-modules/
 
 FROM node:20-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 DATA_DIR=/data PORT=3000 HOST=0.0.0.0
 # Only what `lib/server/start.mjs` needs: the standalone server (with its traced
-# node_modules), the migrations, and the few plain-JS start-up modules.
+# node_modules), the migrations of both databases, and the few plain-JS start-up modules.
 COPY --from=build /app/.next/standalone ./.next/standalone
 COPY --from=build /app/.next/static ./.next/standalone/.next/static
 COPY --from=build /app/public ./.next/standalone/public
 COPY --from=build /app/prisma/migrations ./prisma/migrations
+COPY --from=build /app/prisma/postgresql/migrations ./prisma/postgresql/migrations
 COPY --from=build /app/lib/server ./lib/server
-COPY --from=build /app/lib/db/migrate.mjs /app/lib/db/backup.mjs /app/lib/db/backup-cli.mjs ./lib/db/
+COPY --from=build /app/lib/db/sqlite.mjs /app/lib/db/migrate.mjs /app/lib/db/migrate-postgres.mjs /app/lib/db/backup.mjs /app/lib/db/backup-cli.mjs ./lib/db/
 COPY --from=build /app/lib/env.mjs ./lib/env.mjs
 COPY --from=build /app/lib/auth/issuer.mjs ./lib/auth/issuer.mjs
 COPY --from=build /app/package.json ./package.json
-COPY --from=build /app/node_modules/better-sqlite3 ./node_modules/better-sqlite3
-COPY --from=build /app/node_modules/bindings ./node_modules/bindings
-COPY --from=build /app/node_modules/file-uri-to-path ./node_modules/file-uri-to-path
-COPY --from=build /app/node_modules/zod ./node_modules/zod
+COPY --from=build /runtime-modules ./node_modules
 RUN groupadd --system ringside && useradd --system --gid ringside --home /data ringside \
   && mkdir -p /data && chown ringside:ringside /data
 USER ringside

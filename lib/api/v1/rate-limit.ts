@@ -4,8 +4,10 @@ import "server-only";
 // (one every 60/limit seconds). Pure apart from the clock, which is injected.
 //
 // Across restarts the buckets start full: a restart is the owner's act and rare, and keeping
-// buckets in SQLite would cost a write per request. One Ringside is one process (README), so
-// one in-memory table is the whole truth.
+// buckets in the database would cost a write per request. A home install is one process, so
+// one in-memory table is the whole truth there; several web processes on PostgreSQL each count
+// their own requests (README "PostgreSQL and several processes": a token's limit is then per
+// process it reaches).
 
 export type Take = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
 

@@ -212,6 +212,12 @@ export async function endEpisode(id: number, at: Date): Promise<void> {
 // Deliveries
 // ---------------------------------------------------------------------------------------
 
+/**
+ * Takes up to `limit` due deliveries (each gets one more attempt and a lease until
+ * `leaseUntil`). Several processes may claim at once (PostgreSQL): each delivery is taken by one,
+ * since a row is only taken while it is still due — a row another claim changed meanwhile is
+ * looked at again after that claim commits, and left alone.
+ */
 export async function claimDueDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]> {
   return db.$transaction(async (tx) => {
     const due = await tx.alertDelivery.findMany({
@@ -220,9 +226,15 @@ export async function claimDueDeliveries(now: Date, leaseUntil: Date, limit: num
       take: limit,
       select: { id: true },
     });
-    const ids = due.map((d) => d.id);
+    const ids: number[] = [];
+    for (const { id } of due) {
+      const { count } = await tx.alertDelivery.updateMany({
+        where: { id, status: "pending", nextAttemptAt: { lte: now } },
+        data: { attempts: { increment: 1 }, nextAttemptAt: leaseUntil },
+      });
+      if (count === 1) ids.push(id);
+    }
     if (ids.length === 0) return [];
-    await tx.alertDelivery.updateMany({ where: { id: { in: ids } }, data: { attempts: { increment: 1 }, nextAttemptAt: leaseUntil } });
     const rows = await tx.alertDelivery.findMany({
       where: { id: { in: ids } },
       orderBy: { id: "asc" },
