@@ -4,8 +4,9 @@ import type { InlineConfig } from "vitest/node";
 
 // The integration suites that run twice, once on each database: on SQLite (every test file does)
 // and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a
-// database of its own on the run's private server). Sync, webhooks, the import, and one person's
-// data kept from another through the read API, the household's admission and the alert deliveries' claims under concurrency.
+// database of its own on the run's private server). Sync, webhooks, the import, the dashboard's
+// routes and exports, one person's data kept from another (read API, "delete my data"), the
+// household's admission and the alert deliveries' claims under concurrency.
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -15,6 +16,7 @@ const BOTH_DATABASES = [
   "lib/sync/webhooks.test.ts",
   "lib/sync/webhook-throughput.test.ts",
   "app/api/v1/v1-routes.test.ts",
+  "app/api/dashboard-routes.test.ts",
   "lib/auth/adapter.test.ts",
   "lib/db/queries/alerts-claim.test.ts",
 ];

@@ -8,6 +8,7 @@ import { RESOURCE_COLLECTIONS } from "@/lib/emulator/resources";
 import { batteryRow, heartRateRow } from "@/lib/emulator/timeseries";
 import { UserDocuments } from "@/lib/emulator/user-data";
 import { SYNC_COLLECTIONS } from "@/lib/resources";
+import { sqlAll, sqlRun, sqlValue } from "@/lib/test/sql";
 
 const session = vi.hoisted(() => ({ user: { id: "u-dash", email: "dash@example.test", role: "owner" as const } }));
 vi.mock("@/lib/auth/session", () => ({
@@ -39,18 +40,11 @@ let records: UserDocuments;
 let heartRows: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
-  const { rawDb } = await import("@/lib/db");
   const { mapDocument } = await import("@/lib/sync/map");
   const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
-  const db = rawDb();
   const now = new Date().toISOString();
   for (const id of ["u-dash", "u-other"]) {
-    db.prepare(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`).run(
-      id,
-      `${id}@example.test`,
-      now,
-      now,
-    );
+    await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`, id, `${id}@example.test`, now, now);
   }
   docs = generateRange({ seed: "dash-test", userKey: "dash" }, FIRST, LAST);
   records = new UserDocuments({ seed: "dash-test", userKey: "dash" }, FIRST, () => LAST);
@@ -207,6 +201,11 @@ describe("notes, tags and the tag comparison", () => {
     expect(tooLong.status).toBe(422);
     const notJson = await call(note.PUT as Handler, `/api/notes/2024-03-02`, { day: "2024-03-02" }, { method: "PUT", body: "x" });
     expect(notJson.status).toBe(415);
+    // a NUL character (which PostgreSQL's text cannot hold) is refused like any other mistake
+    for (const body of [{ text: "a\u0000b" }, { tags: ["a\u0000b"] }]) {
+      const nul = await call(note.PUT as Handler, `/api/notes/2024-03-02`, { day: "2024-03-02" }, json(body));
+      expect(nul.status).toBe(422);
+    }
 
     const list = await import("@/app/api/notes/route");
     const l = await (await call(list.GET as Handler, `/api/notes?from=2024-03-01&to=2024-03-31`)).json();
@@ -248,10 +247,9 @@ describe("exports", () => {
     const res = await call(GET as Handler, `/api/export?collection=daily_readiness&format=csv&from=2024-02-01&to=2024-02-29`);
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="ringside-daily_readiness-2024-02-01_2024-02-29.csv"');
     const lines = (await res.text()).trim().split("\n");
-    const { rawDb } = await import("@/lib/db");
-    const stored = rawDb()
-      .prepare(`SELECT documentId, day, score, hrv_balance FROM daily_readiness WHERE userId = 'u-dash' AND day BETWEEN '2024-02-01' AND '2024-02-29' ORDER BY day, id`)
-      .all() as Array<{ documentId: string; day: string; score: number | null; hrv_balance: number | null }>;
+    const stored = await sqlAll<{ documentId: string; day: string; score: number | null; hrv_balance: number | null }>(
+      `SELECT documentId, day, score, hrv_balance FROM daily_readiness WHERE userId = 'u-dash' AND day BETWEEN '2024-02-01' AND '2024-02-29' ORDER BY day, id`,
+    );
     const header = lines[0]!.split(",");
     expect(lines.length - 1).toBe(stored.length);
     for (const [i, row] of stored.entries()) {
@@ -323,6 +321,9 @@ describe("the ring's other records", () => {
     const other = await call(one.GET as Handler, `/api/workouts/${recent.id}`, { id: String(recent.id) });
     session.user = { ...session.user, id: "u-dash" };
     expect(other.status).toBe(404);
+    // an id no document can have (a NUL in it) is simply not found
+    const nul = await call(one.GET as Handler, `/api/workouts/a%00b`, { id: "a\u0000b" });
+    expect(nul.status).toBe(404);
   });
 
   it("charts the new daily series like any metric: VO2 max, workout and session minutes, daytime heart rate", async () => {
@@ -405,10 +406,9 @@ describe("preferences and deleting my data", () => {
     expect((await call(DELETE as Handler, "/api/data", {}, req({ confirm: "yes" }))).status).toBe(422);
     const res = await call(DELETE as Handler, "/api/data", {}, req({ confirm: "DELETE" }));
     expect(res.status).toBe(200);
-    const { rawDb } = await import("@/lib/db");
-    const n = (t: string, u: string) => (rawDb().prepare(`SELECT COUNT(*) AS n FROM ${t} WHERE userId = ?`).get(u) as { n: number }).n;
-    for (const t of ["daily_sleep", "sleep_period", "daily_activity", "day_note", "tag", "workout", "ring_session", "enhanced_tag", "ring_tag", "vo2_max", "sleep_time", "rest_mode_period", "ring_configuration", "heart_rate", "ring_battery_level"]) expect(n(t, "u-dash"), t).toBe(0);
-    expect(n("heart_rate", "u-other")).toBeGreaterThan(0);
-    expect(n("daily_sleep", "u-other")).toBe(docs.daily_sleep.length);
+    const n = async (t: string, u: string) => Number(await sqlValue(`SELECT COUNT(*) AS n FROM ${t} WHERE userId = ?`, u));
+    for (const t of ["daily_sleep", "sleep_period", "daily_activity", "day_note", "tag", "workout", "ring_session", "enhanced_tag", "ring_tag", "vo2_max", "sleep_time", "rest_mode_period", "ring_configuration", "heart_rate", "ring_battery_level"]) expect(await n(t, "u-dash"), t).toBe(0);
+    expect(await n("heart_rate", "u-other")).toBeGreaterThan(0);
+    expect(await n("daily_sleep", "u-other")).toBe(docs.daily_sleep.length);
   });
 });

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
 import { findMetric, isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
+import { storedText } from "@/lib/api/schemas";
 
 const intIn = (r: { min: number; max: number }, what: string) =>
   z.coerce
@@ -82,8 +83,7 @@ export function ntfyTopicOf(url: string): string | null {
   return topic && NTFY_TOPIC_RE.test(topic) && !new URL(url).search ? topic : null;
 }
 
-const labelSchema = z
-  .string()
+const labelSchema = storedText()
   .trim()
   .max(ALERT_LIMITS.labelMaxLength, `The name may have at most ${ALERT_LIMITS.labelMaxLength} characters.`)
   .optional()

@@ -99,6 +99,12 @@ export const getCorrelationQuerySchema = dayRangeQuery({ x: numericMetricIdSchem
 // GET /api/correlations/strongest?from&to&limit
 export const getStrongestQuerySchema = dayRangeQuery({ limit: z.coerce.number().int().min(1).max(100).default(15) });
 
+/**
+ * Text a person types that is stored: no NUL character (PostgreSQL's text cannot hold one, and
+ * no note or name needs it), refused with the field's error like any other mistake.
+ */
+export const storedText = () => z.string().refine((s) => !s.includes("\u0000"), "must not contain a NUL character");
+
 // Notes and tags
 export const TAG_NAME_MAX = 40;
 export const NOTE_TEXT_MAX = 2_000;
@@ -106,7 +112,7 @@ export const NOTE_TAGS_MAX = 20;
 export const tagNameSchema = z
   .string()
   .transform((s) => s.trim().replace(/\s+/g, " ").toLowerCase())
-  .pipe(z.string().min(1, "a tag needs a name").max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`));
+  .pipe(storedText().min(1, "a tag needs a name").max(TAG_NAME_MAX, `at most ${TAG_NAME_MAX} characters`));
 export const tagColorSchema = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #3b82f6")
@@ -116,7 +122,7 @@ export const tagColorSchema = z
 export const listNotesQuerySchema = dayRangeQuery({});
 // PUT /api/notes/:day
 export const putDayNoteBodySchema = z.object({
-  text: z.string().max(NOTE_TEXT_MAX, `at most ${NOTE_TEXT_MAX} characters`).default(""),
+  text: storedText().max(NOTE_TEXT_MAX, `at most ${NOTE_TEXT_MAX} characters`).default(""),
   tags: z.array(tagNameSchema).max(NOTE_TAGS_MAX, `at most ${NOTE_TAGS_MAX} tags on a day`).default([]),
 });
 
@@ -172,7 +178,7 @@ export const createApiTokenInputSchema = z.object({
   name: z
     .string()
     .transform((v) => v.trim().replace(/\s+/g, " "))
-    .pipe(z.string().min(1, "give the token a name").max(API_TOKEN_NAME_MAX, `at most ${API_TOKEN_NAME_MAX} characters`)),
+    .pipe(storedText().min(1, "give the token a name").max(API_TOKEN_NAME_MAX, `at most ${API_TOKEN_NAME_MAX} characters`)),
   kinds: z
     .array(z.string().refine(isDataKind, { message: "unknown data kind" }))
     .min(1, "choose at least one kind of data")

@@ -111,7 +111,12 @@ function pgStatement(sql: string): { text: string; name: string } {
   return st;
 }
 
-const pgParam = (v: SqlValue) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v);
+// PostgreSQL's text cannot hold NUL (SQLite's can): a NUL that reached a raw statement (an id in
+// a URL, a field of a ring document) becomes U+FFFD there, so a lookup finds nothing and a write
+// keeps the rest of the text, where it would otherwise fail. The raw JSON keeps the original.
+const noNul = (s: string) => (s.includes("\u0000") ? s.replaceAll("\u0000", "\uFFFD") : s);
+const pgParam = (v: SqlValue): unknown =>
+  typeof v === "string" ? noNul(v) : Array.isArray(v) ? v.map((x) => (typeof x === "string" ? noNul(x) : x)) : v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v;
 
 async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): Promise<T> {
   let step = work.next();

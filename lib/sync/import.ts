@@ -5,7 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/api/errors";
-import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, tagColorSchema, tagNameSchema } from "@/lib/api/schemas";
+import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, storedText, tagColorSchema, tagNameSchema } from "@/lib/api/schemas";
 import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
 import { mergeSampleDays } from "@/lib/db/queries/time-series";
 import { groupByUtcDay } from "@/lib/db/sample-codec";
@@ -62,7 +62,7 @@ export const EXPORT_FORMAT = "ringside-export-v1";
 
 export const importNoteSchema = z.object({
   day: daySchema,
-  text: z.string().max(NOTE_TEXT_MAX),
+  text: storedText().max(NOTE_TEXT_MAX),
   tags: z.array(tagNameSchema).max(NOTE_TAGS_MAX),
 });
 export const importTagSchema = z.object({ name: tagNameSchema, color: tagColorSchema.optional() });

@@ -117,7 +117,8 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
     db.dayTag.deleteMany(where),
     db.tag.deleteMany(where),
     db.dayNote.deleteMany(where),
-    db.webhookEvent.deleteMany({ where: { ringUserId: ringUserId ?? "\u0000none" } }),
+    // (without a ring account id there are none)
+    db.webhookEvent.deleteMany({ where: ringUserId ? { ringUserId } : { id: { in: [] } } }),
     // alert history (messages may carry values); the person's rules and channels are settings and stay
     db.alertDelivery.deleteMany(where),
     db.alertEpisode.deleteMany(where),
