@@ -1,6 +1,6 @@
 // 3. Token race: many concurrent data reads at the moment the access token expires — in this
-// process and in separate processes sharing the SQLite file — cause exactly one refresh at the
-// emulator, every read succeeds and the connection stays usable. Also when the service expires
+// process and in separate processes sharing the database (SQLite's file; again on PostgreSQL in
+// the chaos-postgres project) — cause exactly one refresh at the emulator, every read succeeds and the connection stays usable. Also when the service expires
 // the token before the app expects it (a 401 storm), and across many expiries during a backfill.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -53,6 +53,22 @@ beforeEach(async () => {
 /** A connected person whose tokens came from the emulator; `expiresAt` is what the app believes. */
 function person(at: Emulator, opts: { expiresAt: number; emulatorTtlS?: number }) {
   return connectMintedPerson(app, at, { tag: "race", ...opts });
+}
+
+const POSTGRES = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL!);
+
+/** Where the tokens could have landed at rest: the SQLite file and its WAL, or every row of every table on PostgreSQL, written out. */
+async function databaseFiles(): Promise<string[]> {
+  if (!POSTGRES) {
+    const file = process.env.DATABASE_URL!.replace(/^file:/, "");
+    return [file, `${file}-wal`];
+  }
+  const { sqlAll } = await import("@/lib/test/sql");
+  const tables = await sqlAll<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`);
+  const out = path.join(CHAOS_LOG_DIR, `token-race-postgres-rows-${process.pid}.txt`);
+  fs.writeFileSync(out, "");
+  for (const { name } of tables) for (const row of await sqlAll(`SELECT * FROM "${name.replaceAll('"', '""')}"`)) fs.appendFileSync(out, JSON.stringify(row) + "\n");
+  return [out];
 }
 
 async function refreshes(at: Emulator) {
@@ -205,10 +221,9 @@ describe("[CHAOS 3] token race", () => {
     }
   });
 
-  it("no token reached the database file or a log line", () => {
-    const file = process.env.DATABASE_URL!.replace(/^file:/, "");
-    const leaks = findLeaks(emu.issuedSecrets(), [file, `${file}-wal`, inProcessLogFile(), ...childLogs]);
+  it("no token reached the database or a log line", async () => {
+    const leaks = findLeaks(emu.issuedSecrets(), [...(await databaseFiles()), inProcessLogFile(), ...childLogs]);
     expect(leaks).toEqual([]);
-    recordFigures("token-race", figures);
+    recordFigures(POSTGRES ? "token-race-postgres" : "token-race", figures);
   });
 });

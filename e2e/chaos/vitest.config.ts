@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { BaseSequencer, type InlineConfig, type TestSpecification } from "vitest/node";
 
 /** Files in name order, the secrets case last: it scans every log line the others captured. */
 class ChaosSequencer extends BaseSequencer {
@@ -17,23 +17,50 @@ class ChaosSequencer extends BaseSequencer {
 //   CHAOS_FULL=1 npx vitest run --config e2e/chaos/vitest.config.ts
 const full = process.env.CHAOS_FULL === "1";
 
+const resolve = {
+  tsconfigPaths: true,
+  alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
+};
+
+const shared: InlineConfig = {
+  root: path.resolve("."),
+  environment: "node",
+  testTimeout: full ? 600_000 : 120_000,
+  hookTimeout: 240_000,
+  pool: "forks",
+  env: { NODE_ENV: "test", LOG_LEVEL: "debug" },
+  server: { deps: { inline: ["next-auth"] } },
+};
+
+// Two projects, one file at a time across both: every case on SQLite ("chaos"), and the token
+// race again on PostgreSQL ("chaos-postgres": each file a migrated database of its own on a
+// private server, its reader processes on the same database).
 export default defineConfig({
-  resolve: {
-    tsconfigPaths: true,
-    alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
-  },
   test: {
-    root: path.resolve("."),
-    environment: "node",
-    include: ["e2e/chaos/**/*.test.ts"],
-    setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("e2e/chaos/support/setup.ts")],
-    globalSetup: [path.resolve("e2e/chaos/support/global-setup.ts")],
-    testTimeout: full ? 600_000 : 120_000,
-    hookTimeout: 240_000,
-    pool: "forks",
     fileParallelism: false,
+    maxWorkers: 1,
     sequence: { sequencer: ChaosSequencer },
-    env: { NODE_ENV: "test", LOG_LEVEL: "debug" },
-    server: { deps: { inline: ["next-auth"] } },
+    projects: [
+      {
+        resolve,
+        test: {
+          ...shared,
+          name: "chaos",
+          include: ["e2e/chaos/**/*.test.ts"],
+          setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("e2e/chaos/support/setup.ts")],
+          globalSetup: [path.resolve("e2e/chaos/support/global-setup.ts")],
+        },
+      },
+      {
+        resolve,
+        test: {
+          ...shared,
+          name: "chaos-postgres",
+          include: ["e2e/chaos/token-race.test.ts"],
+          setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("lib/test/setup-postgres.ts"), path.resolve("e2e/chaos/support/setup.ts")],
+          globalSetup: [path.resolve("e2e/chaos/support/global-setup.ts"), path.resolve("lib/test/postgres-global-setup.ts")],
+        },
+      },
+    ],
   },
 });
