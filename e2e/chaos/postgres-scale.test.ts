@@ -76,7 +76,7 @@ describe("[CHAOS 12] PostgreSQL, two processes, fifty people", () => {
     expect(migrated).toHaveLength(1);
   });
 
-  it(`${PEOPLE} people backfill at once while the processes are killed at random: nothing lost, no duplicate, one refresh per expiry`, async () => {
+  it(`${PEOPLE} people backfill at once while the processes are killed at random: nothing lost, no duplicate, one refresh per expiry`, { timeout: pick(420_000, 1_200_000) }, async () => {
     const random = rng();
     const people: Array<{ email: string; userId: string; ringUserId: string }> = [];
     const started = Date.now();
