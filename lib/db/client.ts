@@ -12,7 +12,10 @@ import { BUSY_TIMEOUT_MS, ensureDatabaseDir, openSqlite, pragmaScript, sqliteFil
 // - `db`, the Prisma client: schema, migrations, and the ordinary queries of lib/db/queries;
 // - `rawDb()`, prepared statements for the hot paths (a backfill page's upsert, chart reads,
 //   the job table, the webhook inbox, the session lookup of every signed-in request), where
-//   Prisma's per-query cost would dominate. Only lib/db/queries uses it.
+//   Prisma's per-query cost would dominate. Only lib/db/sql.ts and the SQLite stores of
+//   lib/db/queries use it.
+// On PostgreSQL (`DATABASE_URL=postgresql://…`) `db` is the client generated for it
+// (lib/generated/prisma-postgresql, same models) and the hot paths run on lib/db/sql.ts's pool.
 // They are two connections to the same file on purpose: Prisma's interactive transactions
 // span awaits, and a synchronous statement run on the same connection meanwhile would join
 // (and could be rolled back with) someone else's transaction. SQLite's locking (WAL, one

@@ -5,8 +5,8 @@
 // lib/db/migrate.mjs) and the test databases. Plain JS so the command-line tools, which run
 // before anything is built, use it too.
 //
-// PostgreSQL (a later issue) gets its own twin of this file; what is SQLite-only lives here
-// and in lib/db/dialect.ts.
+// PostgreSQL's twin is lib/db/postgres.ts (its pool) with lib/db/migrate-postgres.mjs; the SQL
+// the two share is written once (lib/db/sql.ts, translated in lib/db/dialect.ts).
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
