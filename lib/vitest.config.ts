@@ -1,6 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import type { InlineConfig } from "vitest/node";
+import { baseTest, resolve } from "./test/vitest-base";
 
 // The integration suites that run twice, once on each database: on SQLite (every test file does)
 // and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a
@@ -24,24 +25,14 @@ const BOTH_DATABASES = [
 // Unit, integration and conformance tests. Run from the repo root:
 //   npx vitest run --config lib/vitest.config.ts                      (both projects)
 //   npx vitest run --config lib/vitest.config.ts --project postgres   (the PostgreSQL runs only)
-const resolve = {
-  tsconfigPaths: true,
-  alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
-};
-
 const shared: InlineConfig = {
-  root: path.resolve("."),
-  environment: "node",
+  ...baseTest,
   exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**"],
   // one private PostgreSQL server per project for the whole run (lib/test/postgres-global-setup.ts)
   globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  pool: "forks",
   env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
-  // next-auth imports "next/server" without an extension (next has no exports map), which
-  // Node's ESM resolver rejects; inlining lets Vite resolve it (lib/auth/sign-in-flow.test.ts).
-  server: { deps: { inline: ["next-auth"] } },
 };
 
 export default defineConfig({

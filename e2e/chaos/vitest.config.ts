@@ -1,6 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type InlineConfig, type TestSpecification } from "vitest/node";
+import { baseTest, resolve } from "../../lib/test/vitest-base";
 
 /** Files in name order, the secrets case last: it scans every log line the others captured. */
 class ChaosSequencer extends BaseSequencer {
@@ -17,19 +18,11 @@ class ChaosSequencer extends BaseSequencer {
 //   CHAOS_FULL=1 npx vitest run --config e2e/chaos/vitest.config.ts
 const full = process.env.CHAOS_FULL === "1";
 
-const resolve = {
-  tsconfigPaths: true,
-  alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
-};
-
 const shared: InlineConfig = {
-  root: path.resolve("."),
-  environment: "node",
+  ...baseTest,
   testTimeout: full ? 600_000 : 120_000,
   hookTimeout: 240_000,
-  pool: "forks",
   env: { NODE_ENV: "test", LOG_LEVEL: "debug" },
-  server: { deps: { inline: ["next-auth"] } },
 };
 
 // Two projects, one file at a time across both: every case on SQLite ("chaos"), and the token
