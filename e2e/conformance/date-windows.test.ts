@@ -17,8 +17,9 @@ let userId: string;
 
 beforeAll(async () => {
   const client = await ring.registerClient();
-  // a generated user who wore the ring yesterday and today (some generated days are not worn)
-  const user = await ring.createUser({ email: wornEmail("dw", [addDays(TODAY, -1), TODAY]), history_days: 40 });
+  // a generated user who wore the ring yesterday, today and five days ago, the days the default
+  // and one-sided windows are checked on (some generated days are not worn)
+  const user = await ring.createUser({ email: wornEmail("dw", [addDays(TODAY, -5), addDays(TODAY, -1), TODAY]), history_days: 40 });
   userId = user.user_id;
   conn = await ring.connect(client, { email: user.email });
 });
