@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ClockSettingError, ManualClock, clock, clockFromEnv, formatPinnedClock, parsePinnedClock, setClock } from "./clock";
+
+const T = Date.parse("2026-03-01T12:00:00.000Z");
+
+describe("the pinned clock", () => {
+  afterEach(() => setClock(undefined));
+
+  it("an anchored value reads the same instant in every process given it", () => {
+    const value = formatPinnedClock(T, 1_000_000);
+    // two processes that read it at different real times agree on the clock at each real time
+    expect(parsePinnedClock(value, "X", 1_000_500, 999_000)).toBe(T - 1_000_000);
+    expect(parsePinnedClock(value, "X", 5_000_000, 4_000_000)).toBe(T - 1_000_000);
+  });
+
+  it("a plain instant is anchored at the process's start", () => {
+    expect(parsePinnedClock("2026-03-01T12:00:00Z", "X", 10_500, 10_000)).toBe(T - 10_000);
+    expect(parsePinnedClock("2026-03-01T13:00:00+01:00", "X", 10_500, 10_000)).toBe(T - 10_000);
+  });
+
+  it("blank means real time; a malformed value names the setting", () => {
+    expect(parsePinnedClock(undefined)).toBeUndefined();
+    expect(parsePinnedClock("  ")).toBeUndefined();
+    for (const bad of ["2026-03-01", "yesterday", "2026-13-45T00:00:00Z", "2026-03-01T12:00:00Z@x"]) {
+      expect(() => parsePinnedClock(bad, "RINGSIDE_NOW")).toThrow(ClockSettingError);
+      expect(() => parsePinnedClock(bad, "RINGSIDE_NOW")).toThrow(/RINGSIDE_NOW/);
+    }
+  });
+
+  it("clockFromEnv runs on from the pinned instant", () => {
+    const c = clockFromEnv("RINGSIDE_NOW", { RINGSIDE_NOW: formatPinnedClock(T) });
+    expect(Math.abs(c.now() - T)).toBeLessThan(60_000);
+  });
+
+  it("setClock swaps the process clock for a test", () => {
+    setClock(new ManualClock(T));
+    expect(clock.now()).toBe(T);
+    expect(clock.date().toISOString()).toBe("2026-03-01T12:00:00.000Z");
+  });
+});
+
+describe("ManualClock", () => {
+  it("sleeps end when the clock passes them, in time order", async () => {
+    const c = new ManualClock(T);
+    const order: string[] = [];
+    const a = c.sleep(2_000).then(() => order.push("a"));
+    const b = c.sleep(1_000).then(() => order.push("b"));
+    await c.advance(500);
+    expect(order).toEqual([]);
+    await c.advance(2_000, () => new Promise((r) => setImmediate(r)));
+    await Promise.all([a, b]);
+    expect(order).toEqual(["b", "a"]);
+    expect(c.now()).toBe(T + 2_500);
+  });
+
+  it("an aborted sleep rejects and is no longer scheduled", async () => {
+    const c = new ManualClock(T);
+    const ac = new AbortController();
+    const p = c.sleep(1_000, ac.signal);
+    ac.abort(new Error("stop"));
+    await expect(p).rejects.toThrow("stop");
+    expect(c.scheduled).toBe(0);
+  });
+});
