@@ -13,11 +13,11 @@ export type EmulatorClock = {
 
 let nextId = 1;
 
-/** Wall-clock time and Node's timers. */
-export function realClock(): EmulatorClock {
+/** Wall-clock time (moved by `offsetMs`: RING_EMULATOR_NOW) and Node's timers. */
+export function realClock(offsetMs = 0): EmulatorClock {
   const timers = new Map<number, NodeJS.Timeout>();
   return {
-    now: () => Date.now(),
+    now: () => Date.now() + offsetMs,
     setTimeout(fn, ms) {
       const handle = { id: nextId++ };
       timers.set(

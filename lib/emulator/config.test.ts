@@ -98,6 +98,13 @@ describe("formatConfigTable", () => {
       expect(table).toContain(name);
     expect(table).toMatch(/RING_EMULATOR_BARE_SCOPES\s+ignore\s/);
     expect(table).toMatch(/RING_EMULATOR_PAGE_SIZE\s+9\s/);
-    expect(table).toContain("(current UTC date)");
+    expect(table).toMatch(/RING_EMULATOR_TODAY\s+\(the clock's UTC date\)/);
+    expect(table).toMatch(/RING_EMULATOR_NOW\s+\(real time\)/);
+  });
+
+  it("RING_EMULATOR_NOW pins the clock, and today follows it", () => {
+    const config = configFromEnv({ RING_EMULATOR_NOW: "2026-02-28T23:59:30Z" });
+    expect(config.now).toBe("2026-02-28T23:59:30Z");
+    expect(() => configFromEnv({ RING_EMULATOR_NOW: "yesterday" })).toThrow(/RING_EMULATOR_NOW: must be an ISO instant/);
   });
 });

@@ -1,6 +1,7 @@
 // Settings of the ring-service emulator: defaults, environment parsing (zod) and the table
 // printed at start. The emulator is a test double, so every value has a safe default.
 import { z } from "zod";
+import { parsePinnedClock } from "../clock";
 
 export type EmulatorConfig = {
   port: number;
@@ -29,6 +30,11 @@ export type EmulatorConfig = {
   bareScopes: BareScopes;
   /** YYYY-MM-DD override of the data's last day ("today"), for tests. */
   today?: string;
+  /**
+   * The emulator's clock pinned to an instant (lib/clock.ts's form: an ISO instant, optionally
+   * `@<epoch ms>`), running on from there; "today" is its UTC date unless `today` is set.
+   */
+  now?: string;
 };
 
 export const BARE_SCOPE_MODES = ["ignore", "grant"] as const;
@@ -82,6 +88,17 @@ export const emulatorConfigSchema = z.object({
   codeTtlS: int(1, 86_400),
   bareScopes: z.enum(BARE_SCOPE_MODES, { message: `must be one of: ${BARE_SCOPE_MODES.join(", ")}` }),
   today: isoDay.optional(),
+  now: z
+    .string()
+    .refine((v) => {
+      try {
+        parsePinnedClock(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be an ISO instant such as 2026-03-01T12:00:00Z, optionally followed by @<epoch ms>")
+    .optional(),
 });
 
 /** Environment variable → config key, with the meaning printed in the settings table. */
@@ -110,7 +127,8 @@ export const ENV_VARIABLES: ReadonlyArray<{ name: string; key: keyof EmulatorCon
     key: "bareScopes",
     meaning: "newer provider: bare scope names (daily) are ignored (not granted) or granted as extapi: names",
   },
-  { name: "RING_EMULATOR_TODAY", key: "today", meaning: "fixed last day of the data (YYYY-MM-DD); unset = current UTC date" },
+  { name: "RING_EMULATOR_TODAY", key: "today", meaning: "fixed last day of the data (YYYY-MM-DD); unset = the clock's UTC date" },
+  { name: "RING_EMULATOR_NOW", key: "now", meaning: "the clock pinned to an ISO instant (optionally @<epoch ms>), running on from there; unset = real time" },
 ];
 
 export class EmulatorConfigError extends Error {
@@ -177,7 +195,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv | Readonly<Record<string, s
 
 /** The settings table printed by main.ts. */
 export function formatConfigTable(config: EmulatorConfig): string {
-  const rows = ENV_VARIABLES.map(({ name, key, meaning }) => [name, String(config[key] ?? "(current UTC date)"), meaning]);
+  const rows = ENV_VARIABLES.map(({ name, key, meaning }) => [name, String(config[key] ?? (key === "now" ? "(real time)" : "(the clock's UTC date)")), meaning]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ["variable", "value", "meaning"][i]!.length));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
   return [line(["variable", "value", "meaning"]), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");

@@ -49,6 +49,42 @@ describe("clients", () => {
   });
 });
 
+describe("test people", () => {
+  const docs = async (id: string, c: string) => (await call(base, `/_emulator/users/${id}/documents/${c}`)).body.data as Array<{ day: string; id: string; timestamp?: string; bedtime_start?: string }>;
+
+  it("a data key gives the same data whatever the e-mail; another key other data", async () => {
+    const a = await call(base, "/_emulator/users", { json: { email: uniqueEmail("key-a"), data_key: "person-1" } });
+    const b = await call(base, "/_emulator/users", { json: { email: uniqueEmail("key-b"), data_key: "person-1" } });
+    const c = await call(base, "/_emulator/users", { json: { email: uniqueEmail("key-c"), data_key: "person-2" } });
+    const strip = (d: Array<Record<string, unknown>>) => d.map(({ id: _id, ...rest }) => rest);
+    const [da, db, dc] = await Promise.all([a, b, c].map((u) => docs(u.body.user_id, "daily_sleep")));
+    expect(da!.length).toBeGreaterThan(0);
+    expect(strip(db!)).toEqual(strip(da!));
+    expect(strip(dc!)).not.toEqual(strip(da!));
+  });
+
+  it("wear \"always\" wears the ring every night but the days named", async () => {
+    const off = [shiftDay(TEST_TODAY, -3), shiftDay(TEST_TODAY, -10)];
+    const u = await call(base, "/_emulator/users", { json: { email: uniqueEmail("wear"), wear: "always", not_worn_days: off } });
+    expect(u.status).toBe(201);
+    const days = new Set((await docs(u.body.user_id, "daily_sleep")).map((d) => d.day));
+    const sleepDays = new Set((await docs(u.body.user_id, "sleep")).map((d) => d.day));
+    for (let i = 0; i < 30; i++) {
+      const d = shiftDay(TEST_TODAY, -i);
+      expect({ d, scored: days.has(d), slept: sleepDays.has(d) }).toEqual({ d, scored: !off.includes(d), slept: !off.includes(d) });
+    }
+    const bad = await call(base, "/_emulator/users", { json: { email: uniqueEmail("wear"), wear: "sometimes", not_worn_days: ["2026-02-30"] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join("."))).toEqual(expect.arrayContaining(["body.wear", "body.not_worn_days.0"]));
+  });
+
+  it("a time zone offset shows in the documents' timestamps", async () => {
+    const u = await call(base, "/_emulator/users", { json: { email: uniqueEmail("tz"), wear: "always", tz_offset_minutes: 780 } });
+    const sleep = await docs(u.body.user_id, "sleep");
+    expect(sleep[0]!.bedtime_start).toMatch(/\+13:00$/);
+  });
+});
+
 describe("users", () => {
   it("creates users idempotently by e-mail, with deterministic ids that are the personal_info id", async () => {
     const email = uniqueEmail("ctl");

@@ -27,6 +27,12 @@ const userSchema = z.object({
   email: z.email().max(254),
   history_days: z.number().int().min(1).max(36_500).optional(),
   subscription: z.enum(["active", "expired"]).optional(),
+  // A test person: data from a key of the test's (not the e-mail), worn every day but the
+  // days it names, in its own time zone. They apply when the user is created.
+  data_key: z.string().min(1).max(200).optional(),
+  wear: z.enum(["generated", "always"]).optional(),
+  not_worn_days: z.array(day).max(1_000).optional(),
+  tz_offset_minutes: z.number().int().min(-720).max(840).optional(),
 });
 const patchUserSchema = z.object({
   subscription: z.enum(["active", "expired"]).optional(),
@@ -196,6 +202,10 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
       const { user, created } = state.ensureUser(body.value.email, {
         historyDays: body.value.history_days,
         subscription: body.value.subscription,
+        dataKey: body.value.data_key,
+        wear: body.value.wear,
+        notWornDays: body.value.not_worn_days,
+        tzOffsetMinutes: body.value.tz_offset_minutes,
       });
       return json(userView(ctx, user), created ? 201 : 200);
     }

@@ -32,7 +32,18 @@ export type Collection = DailyCollection | "sleep";
 export const COLLECTIONS: readonly Collection[] = [...DAILY_COLLECTIONS, "sleep"];
 
 export type RingDocument = Record<string, unknown> & { day: string; id?: string };
-export type GenerateOptions = { seed: string; userKey: string; tzOffsetMinutes?: number };
+export type GenerateOptions = {
+  seed: string;
+  userKey: string;
+  tzOffsetMinutes?: number;
+  /**
+   * Who decides whether the ring was worn on a day: the generator ("generated", ~2 % single days
+   * and occasional 2-4 day gaps) or the test ("always": worn every day but `notWornDays`).
+   */
+  wear?: "generated" | "always";
+  /** Day indexes (dayToIndex) on which the ring was not worn at all, whatever `wear` says. */
+  notWornDays?: ReadonlySet<number>;
+};
 export type PersonalInfo = {
   id: string;
   age: number | null;
@@ -334,7 +345,12 @@ class Model {
     this.prefix = keyOf([opts.seed, opts.userKey]);
     this.profile = makeProfile(this.prefix);
     this.offset = formatOffset(tz);
+    this.wear = opts.wear ?? "generated";
+    this.notWornDays = opts.notWornDays ?? new Set();
   }
+
+  private readonly wear: "generated" | "always";
+  private readonly notWornDays: ReadonlySet<number>;
 
   /** Smooth value noise (~N(0, 0.7)) over the day index with knots every `period` days. */
   smooth(name: string, idx: number, period: number): number {
@@ -408,7 +424,8 @@ class Model {
     const gapStart = block * 30 + gapRng.int(0, 26);
     const gapLen = gapRng.int(2, 4);
     const inGap = hasGap && idx >= gapStart && idx < gapStart + gapLen;
-    const worn = !inGap && uWorn >= 0.02;
+    const generatedWorn = !inGap && uWorn >= 0.02;
+    const worn = this.notWornDays.has(idx) ? false : this.wear === "always" ? true : generatedWorn;
 
     const stress = clamp(
       p.stressBase + 0.12 * this.smooth("stress", idx, 21) + (weekday ? 0.06 : -0.1) + 0.12 * nStress,
@@ -445,7 +462,7 @@ class Model {
       idx,
       dow,
       worn,
-      partialWear: !worn && uPartial < 0.6,
+      partialWear: !worn && !this.notWornDays.has(idx) && uPartial < 0.6,
       partialStart: 9 * HOUR + uPartialStart * 7 * HOUR,
       partialLen: (1.5 + 4 * uPartialLen) * HOUR,
       bedStart,

@@ -1,5 +1,6 @@
 // The emulator as a framework-agnostic `(req: Request) => Promise<Response>`: routing, fault
 // injection, the request log. server.ts serves it over node:http.
+import { parsePinnedClock } from "../clock";
 import { realClock, type EmulatorClock } from "./clock";
 import type { EmulatorConfig } from "./config";
 import { newRequestMeta, type EmulatorContext, type RequestMeta } from "./context";
@@ -78,7 +79,7 @@ function faultResponse(ctx: EmulatorContext, fault: Fault): Response {
 }
 
 export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {}): Emulator {
-  const clock = opts.clock ?? realClock();
+  const clock = opts.clock ?? realClock(parsePinnedClock(config.now, "RING_EMULATOR_NOW") ?? 0);
   const now = clock.now;
   const state = new EmulatorState(config, now);
   const limiter = new TwoTierRateLimiter({ tokenLimit: config.rateLimit, appLimit: config.appRateLimit, windowS: config.rateWindowS });

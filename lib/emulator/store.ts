@@ -6,6 +6,7 @@ import type { EmulatorConfig } from "./config";
 import { isoDay, shiftDay } from "./dates";
 import type { Portal } from "./providers";
 import type { RateTier } from "./rate-limit";
+import { dayToIndex } from "./fixtures";
 import { UserDocuments } from "./user-data";
 
 export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
@@ -34,6 +35,20 @@ export type Client = {
 };
 
 export type Subscription = "active" | "expired";
+
+/** A new user's settings (control API); the data ones apply when the user is created. */
+export type EnsureUserOptions = {
+  historyDays?: number;
+  subscription?: Subscription;
+  /** the key the user's data derives from (with the seed); default: the user id */
+  dataKey?: string;
+  /** "always": the ring was worn every day but `notWornDays` */
+  wear?: "generated" | "always";
+  /** days (YYYY-MM-DD) on which the ring was not worn at all */
+  notWornDays?: string[];
+  /** the person's UTC offset in minutes (-720..840), in the documents' timestamps */
+  tzOffsetMinutes?: number;
+};
 
 export type User = {
   id: string;
@@ -258,7 +273,7 @@ export class EmulatorState {
   // ---- users ---------------------------------------------------------------------------
 
   /** Idempotent by e-mail: the same e-mail always maps to the same user id. */
-  ensureUser(emailInput: string, opts: { historyDays?: number; subscription?: Subscription } = {}): { user: User; created: boolean } {
+  ensureUser(emailInput: string, opts: EnsureUserOptions = {}): { user: User; created: boolean } {
     const email = normalizeEmail(emailInput);
     const existingId = this.usersByEmail.get(email);
     if (existingId) {
@@ -281,7 +296,14 @@ export class EmulatorState {
       createdAt: this.now(),
       creationDay: today,
       docs: new UserDocuments(
-        { seed: this.config.seed, userKey: id },
+        {
+          seed: this.config.seed,
+          // A test person's data comes from its data key (the same data whatever its e-mail).
+          userKey: opts.dataKey === undefined ? id : `key:${opts.dataKey}`,
+          tzOffsetMinutes: opts.tzOffsetMinutes,
+          wear: opts.wear,
+          notWornDays: opts.notWornDays && new Set(opts.notWornDays.map(dayToIndex)),
+        },
         shiftDay(today, 1 - historyDays),
         () => this.today(),
         (docs) => this.touchHistory(docs),
