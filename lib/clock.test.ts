@@ -62,3 +62,13 @@ describe("ManualClock", () => {
     expect(c.scheduled).toBe(0);
   });
 });
+
+describe("alignClock (the browser)", () => {
+  afterEach(() => setClock(undefined));
+
+  it("reads the server's time from the difference seen at alignment", async () => {
+    const { alignClock } = await import("./clock");
+    alignClock(T, Date.now());
+    expect(Math.abs(clock.now() - T)).toBeLessThan(60_000);
+  });
+});

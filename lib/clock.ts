@@ -100,6 +100,15 @@ export const clock: Clock & { date(): Date } = {
   date: () => new Date(active().now()),
 };
 
+/**
+ * The browser: read the server's clock (`serverNow`, rendered into the page) from here on, as
+ * real time plus the difference seen now. Where the two agree within a second, nothing moves.
+ */
+export function alignClock(serverNow: number, realNow: number = Date.now()): void {
+  const offset = serverNow - realNow;
+  current = Math.abs(offset) < 1_000 ? systemClock : shiftedClock(offset);
+}
+
 /** Tests: make `clock` read another clock (undefined: back to the environment's). */
 export function setClock(next: Clock | undefined): void {
   current = next;

@@ -72,6 +72,17 @@ const serverSchema = z.object({
   BACKUP_HOUR: opt(intIn(-1, 23)),
   LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
   RINGSIDE_DEMO: opt(bool),
+  // The clock pinned to an instant (tests, demonstrations): lib/clock.ts reads it; checked here
+  // so that a bad value stops the start with a message naming it.
+  RINGSIDE_NOW: opt(
+    z
+      .string()
+      .regex(
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})(?:@\d{1,16})?$/,
+        "must be an ISO instant such as 2026-03-01T12:00:00Z, optionally followed by @<epoch ms>",
+      )
+      .refine((v) => !Number.isNaN(Date.parse(v.split("@")[0] ?? "")), "must be a real instant"),
+  ),
   // Personal access tokens (Settings → API): requests per minute per token, and the burst.
   API_RATE_LIMIT: opt(intIn(1, 100_000)),
   // The instance's mail server for e-mail alerts (Settings → Alerts); unset = no e-mail channel.

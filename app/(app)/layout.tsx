@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import { redirect } from "next/navigation";
 import { auth } from "@/lib/auth";
 import { AppNav } from "@/components/ui/app-nav";
+import { ClockAlign } from "@/components/ui/clock-align";
+import { clock } from "@/lib/clock";
 import { ReconnectBanner } from "@/components/auth/reconnect-banner";
 import { env } from "@/lib/env.mjs";
 import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
@@ -16,6 +18,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   const account = await findRingAccountByUserId(session.user.id);
   return (
     <div className="min-h-screen">
+      <ClockAlign serverNow={clock.now()} />
       <AppNav isDemo={env.RINGSIDE_DEMO} userLabel={session.user.email ?? session.user.name ?? "You"} />
       {account?.status === "needs_reconnect" && <ReconnectBanner statusReason={account.statusReason} reconnect={reconnectRing} />}
       <main id="main" className="mx-auto w-full max-w-6xl px-3 py-4 sm:px-6 sm:py-6">

@@ -1,5 +1,6 @@
 // Freshness of each collection for the Today page's chips: from the sync feature's status
 // (last successful sync, state) when it answers, else from the newest stored day.
+import { clock } from "@/lib/clock";
 import { COLLECTIONS, type CollectionId } from "@/lib/metrics/catalog";
 import { diffDays, formatDay } from "@/lib/metrics/days";
 import type { CollectionRange, SyncCollectionStatus } from "@/lib/api/contract";
@@ -7,7 +8,7 @@ import type { CollectionRange, SyncCollectionStatus } from "@/lib/api/contract";
 export type Freshness = { collection: CollectionId; label: string; tone: "fresh" | "stale" | "problem" | "idle"; text: string; title: string };
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago". */
-export function formatAgo(iso: string, now: number = Date.now()): string {
+export function formatAgo(iso: string, now: number = clock.now()): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return "unknown";
   const s = Math.max(0, Math.round((now - t) / 1000));
@@ -24,7 +25,7 @@ export function freshnessOf(
   ranges: readonly CollectionRange[],
   status: readonly SyncCollectionStatus[] | undefined,
   today: string,
-  now: number = Date.now(),
+  now: number = clock.now(),
 ): Freshness[] {
   return ranges.map((r) => {
     const label = COLLECTIONS[r.collection].label;

@@ -1,7 +1,8 @@
 // Small, pure formatting helpers for the sync page (client-safe).
 
+import { clock } from "@/lib/clock";
 /** "just now", "3 min ago", "2 h ago", "4 days ago" (or "never"). */
-export function timeAgo(iso: string | null | undefined, now = Date.now()): string {
+export function timeAgo(iso: string | null | undefined, now = clock.now()): string {
   if (!iso) return "never";
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return "never";

@@ -1,5 +1,6 @@
 "use server";
 
+import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formAction, formDataArg, isActionError, runAction, type ActionError } from "@/lib/api/action";
@@ -25,7 +26,7 @@ const field = (form: FormData, name: string): string | undefined => {
 
 async function asState(fn: () => Promise<AlertFormState>): Promise<AlertFormState> {
   const r = await runAction(fn, { signInWhenSignedOut: true });
-  return isActionError(r) ? { error: r.error, at: Date.now() } : { ...r, at: Date.now() };
+  return isActionError(r) ? { error: r.error, at: clock.now() } : { ...r, at: clock.now() };
 }
 
 /** Include values, time zone. Also remembers this Ringside's address for links in messages. */

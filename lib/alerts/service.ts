@@ -1,4 +1,5 @@
 import "server-only";
+import { clock as processClock } from "@/lib/clock";
 import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/api/errors";
 import { configuredOrigin } from "@/lib/auth/origin";
@@ -90,11 +91,10 @@ export const dbAlertFacts: AlertFacts = {
   },
 };
 
-const systemClock: Clock = { now: () => Date.now() };
 
 /** A worker on the real database; tests pass their own clock, senders or facts. */
 export function createAlertWorker(overrides: Partial<ConstructorParameters<typeof AlertWorker>[0]> = {}): AlertWorker {
-  const clock = overrides.clock ?? systemClock;
+  const clock = overrides.clock ?? processClock;
   return new AlertWorker({
     store: dbAlertStore,
     facts: dbAlertFacts,
@@ -157,7 +157,7 @@ export type AlertsOverview = {
   limits: { maxRules: number; maxChannels: number };
 };
 
-export async function getAlertsOverview(userId: string, now = Date.now()): Promise<AlertsOverview> {
+export async function getAlertsOverview(userId: string, now = processClock.now()): Promise<AlertsOverview> {
   const [settings, saved, rules, channels, history, open] = await Promise.all([
     q.getAlertSettings(userId),
     q.hasAlertSettings(userId),
@@ -237,12 +237,12 @@ export async function addAlertRule(userId: string, input: unknown): Promise<Aler
 }
 
 export async function setAlertRuleEnabled(userId: string, ruleId: string, enabled: boolean): Promise<void> {
-  if (!(await q.setAlertRuleEnabled(userId, ruleId, enabled, new Date()))) throw new AppError("not_found", "No such rule.");
+  if (!(await q.setAlertRuleEnabled(userId, ruleId, enabled, processClock.date()))) throw new AppError("not_found", "No such rule.");
   wakeAlertWorker();
 }
 
 export async function removeAlertRule(userId: string, ruleId: string): Promise<void> {
-  if (!(await q.deleteAlertRule(userId, ruleId, new Date()))) throw new AppError("not_found", "No such rule.");
+  if (!(await q.deleteAlertRule(userId, ruleId, processClock.date()))) throw new AppError("not_found", "No such rule.");
   logger.info({ userId, ruleId }, "alert rule removed");
 }
 
@@ -297,7 +297,7 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
     data: JSON.stringify(message.data),
   };
   // recorded first (its id is the message's), never claimed by the worker (no next attempt)
-  const row = await q.recordDelivery(userId, delivery, { status: "pending", lastError: null, sentAt: null, at: new Date() });
+  const row = await q.recordDelivery(userId, delivery, { status: "pending", lastError: null, sentAt: null, at: processClock.date() });
   let result: SendResult;
   try {
     const target = channelTarget(channel, decryptToken);
@@ -310,7 +310,7 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
   await q.finishDelivery(row.id, {
     status: result.ok ? "sent" : "failed",
     lastError: result.ok ? null : result.error,
-    sentAt: result.ok ? new Date() : null,
+    sentAt: result.ok ? processClock.date() : null,
     nextAttemptAt: null,
   });
   logger.info({ userId, channelId, kind: channel.kind, ok: result.ok }, "alert test sent");

@@ -2,6 +2,7 @@
 // worker (lib/alerts/worker.ts) is written against these, so it runs on the real database
 // (lib/alerts/service.ts wires lib/db/queries/alerts.ts and the sync/metrics queries) and on
 // an in-memory store in unit tests, each with an injected clock.
+import type { Clock as ProcessClock } from "@/lib/clock";
 import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";
 import type { ConnectionFactsInput } from "@/lib/alerts/evaluate";
 import type { Units } from "@/lib/metrics/format";
@@ -136,4 +137,5 @@ export type AlertFacts = {
   isSyncing(userId: string, now: number): Promise<boolean>;
 };
 
-export type Clock = { now(): number };
+/** The alert code reads only the time: the one clock (lib/clock.ts), or a test's. */
+export type Clock = Pick<ProcessClock, "now">;

@@ -120,7 +120,7 @@ export class AlertWorker {
   /** Something changed (settings, a sync): look again soon. */
   wake(): void {
     if (this.stopped) return;
-    const due = Date.now() + this.wakeDelayMs;
+    const due = this.clock.now() + this.wakeDelayMs;
     if (this.timer && this.timerDue <= due) return;
     this.schedule(this.wakeDelayMs);
   }
@@ -128,7 +128,7 @@ export class AlertWorker {
   private schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timerDue = Date.now() + ms;
+    this.timerDue = this.clock.now() + ms;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.tick()

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { AppError } from "@/lib/api/errors";
 
 /**
@@ -35,14 +36,14 @@ export const DRAIN_MAX_MS = 5_000;
  */
 export async function drainBody(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number, limit = DRAIN_MAX_BYTES): Promise<void> {
   let size = alreadyRead;
-  const deadline = Date.now() + DRAIN_MAX_MS;
+  const deadline = clock.now() + DRAIN_MAX_MS;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<"expired">((resolve) => {
     timer = setTimeout(() => resolve("expired"), DRAIN_MAX_MS);
     timer.unref?.();
   });
   try {
-    while (size < limit && Date.now() < deadline) {
+    while (size < limit && clock.now() < deadline) {
       const r = await Promise.race([reader.read(), expired]);
       if (r === "expired" || r.done) break;
       size += r.value.byteLength;

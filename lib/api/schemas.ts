@@ -1,5 +1,6 @@
 // Request schemas of Ringside's own dashboard API (query strings and JSON bodies). Route
 // handlers parse with these; anything else is a 422 in the error envelope.
+import { clock } from "@/lib/clock";
 import { z } from "zod";
 import { DATA_KINDS, isDataKind } from "@/lib/auth/api-scopes";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
@@ -56,7 +57,7 @@ export function resolveDayRange(q: PartialDayRange, defaults: DayRange): DayRang
 }
 
 /** The default of routes without data-dependent defaults: the last DEFAULT_RANGE_DAYS days up to today (UTC). */
-export function recentDays(today = new Date().toISOString().slice(0, 10)): DayRange {
+export function recentDays(today = clock.date().toISOString().slice(0, 10)): DayRange {
   return { from: addDays(today, -(DEFAULT_RANGE_DAYS - 1)), to: today };
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { AppError } from "@/lib/api/errors";
 import { parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
@@ -46,7 +47,7 @@ export function bearerToken(req: Request): string | null {
  * The principal of a request's bearer token: AppError(unauthorized) without one, or when it is
  * malformed, unknown or revoked (the same answer for each, so nothing is learnt from it).
  */
-export async function requireApiToken(req: Request, now = new Date()): Promise<TokenPrincipal> {
+export async function requireApiToken(req: Request, now = clock.date()): Promise<TokenPrincipal> {
   const token = bearerToken(req);
   if (!token) throw new AppError("unauthorized", "Send a personal access token: `Authorization: Bearer rs_pat_…` (Settings → API).");
   const row = TOKEN_RE.test(token) ? await findApiTokenByHash(hashApiToken(token)) : null;

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { createInvite, findUsableInviteByHash } from "@/lib/db/queries/invites";
 
@@ -19,7 +20,7 @@ export function isWellFormedInviteSecret(secret: string): boolean {
   return SECRET_RE.test(secret);
 }
 
-export async function issueInvite(createdById: string, now = Date.now()): Promise<{ id: string; secret: string; expiresAt: Date }> {
+export async function issueInvite(createdById: string, now = clock.now()): Promise<{ id: string; secret: string; expiresAt: Date }> {
   const secret = crypto.randomBytes(32).toString("base64url");
   const invite = await createInvite({ createdById, tokenHash: hashInviteSecret(secret), expiresAt: new Date(now + INVITE_TTL_MS) });
   return { id: invite.id, secret, expiresAt: invite.expiresAt };

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import fs from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env.mjs";
@@ -27,7 +28,7 @@ function hasBackupForDay(dir: string, now: Date): boolean {
 }
 
 /** Takes today's backup if it is due (the hour has come and none exists yet). Returns its path. */
-export async function runDailyBackupIfDue(now = new Date(), opts = { hour: env.BACKUP_HOUR, dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP }): Promise<string | null> {
+export async function runDailyBackupIfDue(now = clock.date(), opts = { hour: env.BACKUP_HOUR, dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP }): Promise<string | null> {
   if (opts.hour < 0 || now.getHours() < opts.hour) return null;
   const dir = path.resolve(opts.dir);
   if (hasBackupForDay(dir, now)) return null;

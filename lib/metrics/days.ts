@@ -2,6 +2,7 @@
 // dates, so they are never converted through any time zone: a day is turned into an integer
 // index (days since 1970-01-01 on the proleptic calendar) and back, with UTC maths only.
 
+import { clock } from "@/lib/clock";
 const MS_PER_DAY = 86_400_000;
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -82,7 +83,7 @@ export function maxDay(a: string, b: string): string {
 }
 
 /** Today's date in the given IANA time zone (the browser's own when omitted). */
-export function todayIn(timeZone?: string, now: Date = new Date()): string {
+export function todayIn(timeZone?: string, now: Date = clock.date()): string {
   const parts = new Intl.DateTimeFormat("en-CA", {
     timeZone,
     year: "numeric",

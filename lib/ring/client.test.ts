@@ -5,7 +5,7 @@ import { rawDb } from "@/lib/db";
 import { RingClient, type TokenSource } from "@/lib/ring/client";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
 import { RateGate } from "@/lib/sync/rate-limit";
-import type { Clock } from "@/lib/sync/clock";
+import type { Clock } from "@/lib/clock";
 
 type Step = { status: number; body?: unknown; headers?: Record<string, string> } | "drop";
 

@@ -15,7 +15,7 @@ import {
 } from "@/lib/ring/schemas";
 import type { RingCollection, SeriesCollection } from "@/lib/resources";
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from "@/lib/sync/backoff";
-import { systemClock, type Clock } from "@/lib/sync/clock";
+import { clock as processClock, type Clock } from "@/lib/clock";
 import { getRateGate, pauseUntil, type RateGate } from "@/lib/sync/rate-limit";
 
 // The typed HTTP client of the ring service. One RingClient per person (account):
@@ -220,7 +220,7 @@ function coreFrom(opts: Omit<RingClientOptions, "accountId" | "tokens" | "family
     fetch: opts.fetch ?? globalThis.fetch.bind(globalThis),
     gate: opts.gate ?? getRateGate(),
     backoff: opts.backoff ?? DEFAULT_BACKOFF,
-    clock: opts.clock ?? systemClock,
+    clock: opts.clock ?? processClock,
     onRequest: opts.onRequest,
     signal: opts.signal,
   };

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
@@ -39,7 +40,7 @@ const LEASE_OWNER = `${process.pid}:${crypto.randomUUID()}`;
 
 const inflight = new Map<string, Promise<string>>();
 
-function isExpiring(row: Pick<TokenRow, "expires_at">, now = Date.now()): boolean {
+function isExpiring(row: Pick<TokenRow, "expires_at">, now = clock.now()): boolean {
   return row.expires_at !== null && row.expires_at * 1000 - EXPIRY_BUFFER_MS <= now;
 }
 
@@ -94,7 +95,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function refreshNow(accountId: string, rejectedToken: string | null): Promise<string> {
   const leaseMs = env.RING_REQUEST_TIMEOUT_MS + 5_000;
-  const deadline = Date.now() + leaseMs + 5_000;
+  const deadline = clock.now() + leaseMs + 5_000;
   const needsRefresh = (row: TokenRow) => {
     if (!row.access_token) return true;
     if (rejectedToken !== null && decryptToken(row.access_token) === rejectedToken) return true;
@@ -118,7 +119,7 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
       break;
     }
     // Another process is refreshing this account: wait for its result.
-    if (Date.now() > deadline) throw new TokenRefreshError("Another process is still refreshing this ring connection.");
+    if (clock.now() > deadline) throw new TokenRefreshError("Another process is still refreshing this ring connection.");
     await sleep(100);
   }
 
@@ -167,7 +168,7 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
   await storeRefreshedTokens(accountId, {
     accessToken: encryptToken(response.access_token),
     refreshToken: response.refresh_token ? encryptToken(response.refresh_token) : null,
-    expiresAt: response.expires_in ? Math.floor(Date.now() / 1000) + response.expires_in : null,
+    expiresAt: response.expires_in ? Math.floor(clock.now() / 1000) + response.expires_in : null,
     tokenType: response.token_type ?? null,
     scope: scope.length > 0 ? scope.join(" ") : null,
   });

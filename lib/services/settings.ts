@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { env } from "@/lib/env.mjs";
 import type { SessionUser } from "@/lib/auth/session";
 import { findRingAccountByUserId, type RingAccountSummary } from "@/lib/db/queries/accounts";
@@ -44,7 +45,7 @@ export async function getSettingsPageData(user: SessionUser): Promise<SettingsPa
   ]);
   return {
     user,
-    now: Date.now(),
+    now: clock.now(),
     connection: { account, email: person?.email ?? null, requestedScopes: env.RING_SCOPES },
     household: household ? { invites: household[0], members: household[1] } : null,
     sync: { dataFamily: await getDataFamily(), pollMinutes: await getPollMinutes(), webhooks: await webhookOverview() },

@@ -18,7 +18,7 @@ import {
 import { ensureSyncStates, getSyncState, syncStateUpdate, updateSyncState, type SyncStateRow, type SyncStatus } from "@/lib/db/queries/sync-state";
 import { query, type Work } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
-import { systemClock, type Clock } from "@/lib/sync/clock";
+import { clock as processClock, type Clock } from "@/lib/clock";
 import { sliceDataArray } from "@/lib/ring/json-slices";
 import { documentKey, instantOf, mapDocument, mapPersonalInfo, mapSamples } from "@/lib/sync/map";
 import { mergeSampleDays, replaceSampleDays, seriesSummaryOf } from "@/lib/db/queries/time-series";
@@ -182,7 +182,7 @@ export class SyncEngine {
   private readonly maxWindowDays: number | undefined;
 
   constructor(opts: SyncEngineOptions = {}) {
-    this.clock = opts.clock ?? systemClock;
+    this.clock = opts.clock ?? processClock;
     this.concurrency = Math.max(1, opts.concurrency ?? 4);
     this.clientOptions = opts.clientOptions ?? {};
     this.hooks = opts.hooks ?? {};

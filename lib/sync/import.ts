@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -141,7 +142,7 @@ async function checkAndSpool(source: AsyncIterable<Uint8Array>, spool: fs.promis
 /** Pass 2: applies a checked file from its spool. */
 async function apply(userId: string, spoolFile: string, checked: Checked): Promise<ImportResult> {
   const result: ImportResult = { documents: {}, rejected: 0, notes: 0, tags: 0, ignoredCollections: [] };
-  const now = new Date().toISOString();
+  const now = clock.date().toISOString();
 
   // Tags first, so notes find them with their colours.
   const existing = new Set((await listTags(userId)).map((t) => t.name));

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
 import { isSyncCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { completeJob, enqueueJob, failJob, postponeJob, type JobRow } from "@/lib/db/queries/jobs";
@@ -71,10 +72,10 @@ export async function enqueueSyncNow(userId: string): Promise<void> {
     const collection: SyncCollection = s.collection;
     if (s.status === "error" || s.status === "expired") await updateSyncState(userId, collection, { status: "idle", lastAttemptAt: null });
     if (s.status === "not_shared") continue;
-    if (!s.backfillDoneAt) await enqueueJob({ kind: "backfill", userId, collection, runAt: Date.now() });
-    else await enqueueJob({ kind: "incremental", userId, collection, runAt: Date.now() });
+    if (!s.backfillDoneAt) await enqueueJob({ kind: "backfill", userId, collection, runAt: clock.now() });
+    else await enqueueJob({ kind: "incremental", userId, collection, runAt: clock.now() });
   }
-  await enqueueJob({ kind: "personal_info", userId, runAt: Date.now() });
+  await enqueueJob({ kind: "personal_info", userId, runAt: clock.now() });
 }
 
 /** After a (re)connect: consent may have changed, so sharing states start over. */

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getAppSetting, setAppSetting, listAppSettings } from "@/lib/db/queries/app-settings";
 import { RingRateLimitedError, type RateLimitTier } from "@/lib/ring/errors";
-import { systemClock, type Clock } from "@/lib/sync/clock";
+import { clock as processClock, type Clock } from "@/lib/clock";
 
 // Pauses after a 429, per layer (facts §7): tier "application" stops every person's
 // requests, tier "token" only that person's. A pause lasts exactly as long as the service
@@ -35,7 +35,7 @@ export class RateGate {
   private readonly loaded = new Set<string>();
 
   constructor(opts: RateGateOptions = {}) {
-    this.clock = opts.clock ?? systemClock;
+    this.clock = opts.clock ?? processClock;
     this.maxInlineWaitMs = opts.maxInlineWaitMs ?? 120_000;
   }
 

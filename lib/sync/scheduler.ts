@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { isSyncCollection, SYNC_COLLECTIONS } from "@/lib/resources";
@@ -117,7 +118,7 @@ export class Scheduler {
   /** Look at the job table and the webhook inbox now (new work arrived). */
   wake(): void {
     // Coalesced: a burst of webhooks wakes the loop once, not once per notification.
-    if (!this.stopped && !(this.timer && this.timerDue <= Date.now() + WAKE_DELAY_MS)) this.schedule(WAKE_DELAY_MS);
+    if (!this.stopped && !(this.timer && this.timerDue <= clock.now() + WAKE_DELAY_MS)) this.schedule(WAKE_DELAY_MS);
   }
 
   /** Number of jobs this process is running now. */
@@ -128,7 +129,7 @@ export class Scheduler {
   private schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timerDue = Date.now() + Math.max(0, ms);
+    this.timerDue = clock.now() + Math.max(0, ms);
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.tick();
@@ -145,7 +146,7 @@ export class Scheduler {
     this.ticking = true;
     let next = this.idleMs;
     try {
-      const now = Date.now();
+      const now = clock.now();
       if (now - this.lastHousekeeping >= this.housekeepingMs) {
         this.lastHousekeeping = now;
         await this.housekeeping(now);
@@ -156,12 +157,12 @@ export class Scheduler {
       if (free > 0) {
         const jobs = await claimDueJobs({ now, leaseMs: this.leaseMs, limit: free, excludeIds: [...this.inflight.keys()] });
         // stop() may have come while the claim was on its way: hand the jobs back untouched.
-        if (this.stopped) for (const job of jobs) await postponeJob(job.id, Date.now());
+        if (this.stopped) for (const job of jobs) await postponeJob(job.id, clock.now());
         else for (const job of jobs) this.launch(job);
       }
       const due = await nextJobDueAt();
-      if (due) next = Math.min(next, Math.max(50, due.getTime() - Date.now()));
-      next = Math.min(next, Math.max(50, this.lastHousekeeping + this.housekeepingMs - Date.now()));
+      if (due) next = Math.min(next, Math.max(50, due.getTime() - clock.now()));
+      next = Math.min(next, Math.max(50, this.lastHousekeeping + this.housekeepingMs - clock.now()));
     } catch (err) {
       logger.error({ err: err instanceof Error ? err.message : String(err) }, "scheduler tick failed");
       next = 5_000;
@@ -177,7 +178,7 @@ export class Scheduler {
 
   private launch(job: JobRow): void {
     const heartbeat = setInterval(() => {
-      renewJobLease(job.id, Date.now() + this.leaseMs).catch((err) =>
+      renewJobLease(job.id, clock.now() + this.leaseMs).catch((err) =>
         logger.warn({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job lease renewal failed"),
       );
     }, Math.max(1_000, this.leaseMs / 3));

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { env } from "@/lib/env.mjs";
 import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
@@ -59,7 +60,7 @@ function iso(value: string | null): string | null {
   return fromDbTime(value)?.toISOString() ?? null;
 }
 
-export async function getSyncStatus(userId: string, now = Date.now()): Promise<SyncStatusResponse> {
+export async function getSyncStatus(userId: string, now = clock.now()): Promise<SyncStatusResponse> {
   const account = await getRingAccountForUser(userId);
   const states = new Map<string, SyncStateRow>((await listSyncStates(userId)).map((s) => [s.collection, s]));
   const jobs = await listActiveJobs(userId);

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { z } from "zod";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
@@ -71,7 +72,7 @@ async function syncOnce(opts: SyncOptions): Promise<SubscriptionSyncResult> {
   result.enabled = true;
   const admin = opts.admin ?? new RingWebhookAdmin();
   const verificationToken = requireSecret("webhook-verification-token");
-  const now = opts.now ?? Date.now();
+  const now = opts.now ?? clock.now();
   const existing = await admin.list();
   const save = (s: RingWebhookSubscription, status: WebhookSubscriptionRow["status"] = "active") =>
     saveWebhookSubscription({
@@ -157,7 +158,7 @@ export type WebhookOverview = {
 };
 
 /** What the settings page shows about webhooks. */
-export async function webhookOverview(now = Date.now()): Promise<WebhookOverview> {
+export async function webhookOverview(now = clock.now()): Promise<WebhookOverview> {
   const callbackUrl = webhookCallbackUrl();
   const expected = WEBHOOK_DATA_TYPES.length * WEBHOOK_EVENT_TYPES.length;
   if (!callbackUrl) return { mode: "off", callbackUrl: null, active: 0, expected, nextExpiry: null, errors: [] };
@@ -170,6 +171,6 @@ export async function webhookOverview(now = Date.now()): Promise<WebhookOverview
 }
 
 /** True when every data type's changes reach us by webhook (polling can slow down). */
-export async function webhooksActive(now = Date.now()): Promise<boolean> {
+export async function webhooksActive(now = clock.now()): Promise<boolean> {
   return (await webhookOverview(now)).mode === "active";
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
@@ -85,7 +86,7 @@ export async function receiveWebhook(req: Request, opts: WebhookReceiveOptions =
     return errorJson(401, "unauthorized", "The signature does not match.");
   }
   const ts = parseWebhookTimestamp(timestamp);
-  const nowS = (opts.nowMs ?? Date.now()) / 1000;
+  const nowS = (opts.nowMs ?? clock.now()) / 1000;
   if (ts === null || Math.abs(nowS - ts) > MAX_TIMESTAMP_SKEW_S) {
     return errorJson(401, "unauthorized", "The notification is too old or from the future.");
   }
@@ -214,7 +215,7 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId:
         kind: "incremental",
         userId,
         collection,
-        runAt: c.kind === "postpone" ? c.until : Date.now() + 60_000,
+        runAt: c.kind === "postpone" ? c.until : clock.now() + 60_000,
         ifAbsent: true,
       });
     }

@@ -1,5 +1,6 @@
 "use server";
 
+import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import { AppError } from "@/lib/api/errors";
 import { formAction, formDataArg, isActionError, runAction, type ActionError } from "@/lib/api/action";
@@ -28,7 +29,7 @@ export async function createApiTokenAction(_prev: CreateApiTokenState, form: For
     },
     { signInWhenSignedOut: true },
   );
-  return isActionError(r) ? { error: r.error, at: Date.now() } : { ...r, at: Date.now() };
+  return isActionError(r) ? { error: r.error, at: clock.now() } : { ...r, at: clock.now() };
 }
 
 /** Revokes one of the person's tokens: it answers 401 from the next request on. */

@@ -1,4 +1,5 @@
 "use client";
+import { clock } from "@/lib/clock";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { useSyncDetails } from "@/components/hooks/use-sync-status";
@@ -9,9 +10,9 @@ import { SyncNowButton } from "@/components/sync/sync-now-button";
 import { count, timeAgo } from "@/components/sync/format";
 
 function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(() => clock.now());
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), intervalMs);
+    const t = setInterval(() => setNow(clock.now()), intervalMs);
     return () => clearInterval(t);
   }, [intervalMs]);
   return now;

@@ -1,3 +1,4 @@
+import { clock } from "@/lib/clock";
 import { stringify } from "csv-stringify/sync";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { exportQuerySchema, type ExportQuery } from "@/lib/api/schemas";
@@ -147,7 +148,7 @@ async function* documentsJsonArray(userId: string, collection: CollectionId, q: 
 }
 
 async function* collectionJson(userId: string, collection: CollectionId, q: ExportQuery) {
-  const head = { collection, from: q.from ?? null, to: q.to ?? null, exported_at: new Date().toISOString() };
+  const head = { collection, from: q.from ?? null, to: q.to ?? null, exported_at: clock.date().toISOString() };
   yield JSON.stringify(head).slice(0, -1) + ',"documents":';
   yield* documentsJsonArray(userId, collection, q);
   yield "}";
@@ -158,7 +159,7 @@ async function* allJson(userId: string, q: ExportQuery) {
     format: "ringside-export-v1",
     from: q.from ?? null,
     to: q.to ?? null,
-    exported_at: new Date().toISOString(),
+    exported_at: clock.date().toISOString(),
     personal_info: await getPersonalInfoRaw(userId),
     notes: await getNotesForExport({ userId, from: q.from, to: q.to }),
     tags: await getTagsForExport(userId),

@@ -1,3 +1,4 @@
+import { clock } from "@/lib/clock";
 import { parseQuery, withUserData } from "@/lib/api/handler";
 import { listWorkoutsQuerySchema, resolveDayRange } from "@/lib/api/schemas";
 import { json, type WorkoutsResponse } from "@/lib/api/contract";
@@ -10,7 +11,7 @@ import { listWorkouts } from "@/lib/services/records";
 export const GET = withUserData(async ({ user, searchParams }) => {
   const q = parseQuery(searchParams, listWorkoutsQuerySchema);
   const overview = await getMetricsOverview(user.id);
-  const today = new Date().toISOString().slice(0, 10);
+  const today = clock.date().toISOString().slice(0, 10);
   const { from, to } = resolveDayRange(q, { from: overview.firstDay ?? today, to: overview.lastDay ?? today });
   return json<WorkoutsResponse>(await listWorkouts({ userId: user.id, from, to, activity: q.activity, intensity: q.intensity }));
 });

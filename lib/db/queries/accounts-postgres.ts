@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type pg from "pg";
 import { toDbTime } from "@/lib/db/dialect";
 import { inTransaction } from "@/lib/db/postgres";
@@ -34,7 +35,7 @@ export function postgresTokenStore(pool: pg.Pool): TokenStore {
         if (!row) return { kind: "missing" };
         if (row.status !== "active") return { kind: "unavailable", status: row.status };
         if (row.access_token && !options.needsRefresh(row)) return { kind: "fresh", storedAccessToken: row.access_token };
-        const now = Date.now();
+        const now = clock.now();
         if (leaseHeldByOther(await readLease(c, options.accountId), options.owner, now)) return { kind: "busy" };
         await c.query(
           `INSERT INTO "AppSetting" (key, value, "updatedAt") VALUES ($1, $2, $3)
@@ -46,7 +47,7 @@ export function postgresTokenStore(pool: pg.Pool): TokenStore {
     },
 
     async storeRefreshed(accountId, t) {
-      const now = toDbTime(new Date());
+      const now = toDbTime(clock.date());
       await inTransaction(pool, async (c) => {
         await c.query(
           `UPDATE "Account" SET access_token = $2, refresh_token = COALESCE($3, refresh_token), expires_at = $4,
@@ -67,7 +68,7 @@ export function postgresTokenStore(pool: pg.Pool): TokenStore {
     },
 
     async markNeedsReconnect(accountId, reason) {
-      const now = toDbTime(new Date());
+      const now = toDbTime(clock.date());
       await inTransaction(pool, async (c) => {
         const row = (await c.query<{ userId: string }>(`SELECT "userId" FROM "Account" WHERE id = $1 FOR UPDATE`, [accountId])).rows[0];
         if (!row) return;

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type Database from "better-sqlite3";
 import { db } from "@/lib/db";
 import { rawDb } from "@/lib/db";
@@ -21,7 +22,7 @@ export const RING_PROVIDER = "ring";
 export type AccountStatus = "active" | "needs_reconnect" | "disconnected";
 
 /** DateTime in the text form Prisma's SQLite adapter writes (ISO 8601 with +00:00). */
-function sqliteNow(ms = Date.now()): string {
+function sqliteNow(ms = clock.now()): string {
   return new Date(ms).toISOString().replace("Z", "+00:00");
 }
 
@@ -130,7 +131,7 @@ export async function createAccount(a: NewAccount): Promise<void> {
       token_type: a.tokenType,
       scope: a.scope,
       status: "active",
-      tokenUpdatedAt: new Date(),
+      tokenUpdatedAt: clock.date(),
     },
   });
 }
@@ -156,7 +157,7 @@ export async function storeTokensAfterSignIn(accountId: string, userId: string, 
         scope: t.scope,
         status: "active",
         statusReason: null,
-        tokenUpdatedAt: new Date(),
+        tokenUpdatedAt: clock.date(),
       },
     }),
     db.syncState.updateMany({ where: { userId, status: "paused" }, data: { status: "idle", lastError: null } }),
@@ -174,7 +175,7 @@ export async function disconnectAccount(accountId: string, userId: string): Prom
         expires_at: null,
         status: "disconnected",
         statusReason: "disconnected_by_user",
-        tokenUpdatedAt: new Date(),
+        tokenUpdatedAt: clock.date(),
       },
     }),
     db.syncState.updateMany({ where: { userId }, data: { status: "paused" } }),
@@ -260,7 +261,7 @@ export function sqliteTokenStore(open: () => Database.Database = rawDb): TokenSt
         if (!row) return { kind: "missing" };
         if (row.status !== "active") return { kind: "unavailable", status: row.status };
         if (row.access_token && !options.needsRefresh(row)) return { kind: "fresh", storedAccessToken: row.access_token };
-        const now = Date.now();
+        const now = clock.now();
         const lease = raw.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(leaseKey(options.accountId)) as { value: string } | undefined;
         if (leaseHeldByOther(lease?.value, options.owner, now)) return { kind: "busy" };
         raw

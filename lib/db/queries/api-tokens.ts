@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { all, dialect, get, query, run, transaction } from "@/lib/db/sql";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 
@@ -43,7 +44,7 @@ export async function touchApiToken(id: string, at: Date): Promise<void> {
  */
 export async function insertApiToken(opts: { userId: string; name: string; tokenHash: string; prefix: string; kinds: string; max: number; now?: Date }): Promise<ApiTokenRow | null> {
   const id = crypto.randomUUID();
-  const createdAt = toDbTime(opts.now ?? new Date());
+  const createdAt = toDbTime(opts.now ?? clock.date());
   const lock = dialect() === "postgres";
   const changes = await transaction(function* () {
     if (lock) yield* get(`SELECT id FROM "User" WHERE id = ? FOR UPDATE`, opts.userId);

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type pg from "pg";
 import { toDbTime } from "@/lib/db/dialect";
 import { inTransaction } from "@/lib/db/postgres";
@@ -10,7 +11,7 @@ import { leaseFree, leaseSettingKey, type LeaseStore } from "@/lib/db/queries/ap
 
 export function postgresLeaseStore(pool: pg.Pool): LeaseStore {
   return {
-    async claim(name, holder, ttlMs, now = Date.now()) {
+    async claim(name, holder, ttlMs, now = clock.now()) {
       const key = leaseSettingKey(name);
       return inTransaction(pool, async (c) => {
         await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [key]);
@@ -20,7 +21,7 @@ export function postgresLeaseStore(pool: pg.Pool): LeaseStore {
           await c.query(
             `INSERT INTO "AppSetting" (key, value, "updatedAt") VALUES ($1, $2, $3)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value, "updatedAt" = excluded."updatedAt"`,
-            [key, JSON.stringify({ holder, until: now + ttlMs }), toDbTime(new Date())],
+            [key, JSON.stringify({ holder, until: now + ttlMs }), toDbTime(clock.date())],
           );
         }
         return free;

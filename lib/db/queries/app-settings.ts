@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { rawDb } from "@/lib/db";
@@ -27,7 +28,7 @@ export async function setAppSetting(key: string, value: unknown): Promise<void> 
        ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
       key,
       JSON.stringify(value),
-      toDbTime(new Date()),
+      toDbTime(clock.date()),
     ),
   );
 }
@@ -74,7 +75,7 @@ export const leaseSettingKey = (name: string) => `lease:${name}`;
 /** SQLite: read and write in one IMMEDIATE transaction (one writer at a time). */
 export function sqliteLeaseStore(open: () => Database.Database = rawDb): LeaseStore {
   return {
-    async claim(name, holder, ttlMs, now = Date.now()) {
+    async claim(name, holder, ttlMs, now = clock.now()) {
       const db = open();
       const key = leaseSettingKey(name);
       const claim = db.transaction(() => {
@@ -83,7 +84,7 @@ export function sqliteLeaseStore(open: () => Database.Database = rawDb): LeaseSt
         db.prepare(
           `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
        ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-        ).run(key, JSON.stringify({ holder, until: now + ttlMs }), toDbTime(new Date()));
+        ).run(key, JSON.stringify({ holder, until: now + ttlMs }), toDbTime(clock.date()));
         return true;
       });
       return claim.immediate();
@@ -94,5 +95,5 @@ export function sqliteLeaseStore(open: () => Database.Database = rawDb): LeaseSt
 // The process's leases, on the database it runs on.
 const globalForLeases = globalThis as unknown as { ringsideLeases?: LeaseStore };
 
-export const claimLease = (name: string, holder: string, ttlMs: number, now = Date.now()) =>
+export const claimLease = (name: string, holder: string, ttlMs: number, now = clock.now()) =>
   (globalForLeases.ringsideLeases ??= dialect() === "postgres" ? postgresLeaseStore(postgresPool()) : sqliteLeaseStore()).claim(name, holder, ttlMs, now);

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -15,7 +16,7 @@ export async function createInvite(options: { createdById: string; tokenHash: st
 }
 
 /** The invite with this hash when it is still usable (not used, not expired). */
-export async function findUsableInviteByHash(tokenHash: string, now = new Date()) {
+export async function findUsableInviteByHash(tokenHash: string, now = clock.date()) {
   return db.invite.findFirst({
     where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
     select: { id: true, expiresAt: true, createdById: true },
@@ -27,7 +28,7 @@ export async function consumeInvite(
   options: { inviteId: string; userId: string; now?: Date },
   client: Prisma.TransactionClient | typeof db = db,
 ): Promise<boolean> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? clock.date();
   const { count } = await client.invite.updateMany({
     where: { id: options.inviteId, usedAt: null, expiresAt: { gt: now } },
     data: { usedAt: now, usedByUserId: options.userId },
@@ -38,7 +39,7 @@ export async function consumeInvite(
 export type PendingInvite = { id: string; createdAt: Date; expiresAt: Date; createdByEmail: string | null };
 
 /** Invites not yet used and not expired, newest first. */
-export async function listPendingInvites(now = new Date()): Promise<PendingInvite[]> {
+export async function listPendingInvites(now = clock.date()): Promise<PendingInvite[]> {
   const rows = await db.invite.findMany({
     where: { usedAt: null, expiresAt: { gt: now } },
     orderBy: { createdAt: "desc" },

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type pg from "pg";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 import { enqueueValues, type JobRow, type JobStatus, type JobStore } from "@/lib/db/queries/jobs";
@@ -14,7 +15,7 @@ const byDue = (a: JobRow, b: JobRow) => (a.runAt < b.runAt ? -1 : a.runAt > b.ru
 export function postgresJobStore(pool: pg.Pool): JobStore {
   const rows = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await pool.query<T>(sql, params)).rows;
   const count = async (sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rowCount ?? 0;
-  const nowText = () => toDbTime(new Date());
+  const nowText = () => toDbTime(clock.date());
 
   return {
     async enqueue(opts) {

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { postgresJobStore } from "@/lib/db/queries/jobs-postgres";
@@ -94,13 +95,13 @@ export function jobActiveKey(kind: string, userId?: string | null, collection?: 
 
 /** The parameters of an enqueue, resolved the same way for every database. */
 export function enqueueValues(opts: EnqueueJobOptions) {
-  const now = toDbTime(new Date());
+  const now = toDbTime(clock.date());
   return {
     kind: opts.kind,
     userId: opts.userId ?? null,
     collection: opts.collection ?? null,
     payload: JSON.stringify(opts.payload ?? {}),
-    runAt: toDbTime(opts.runAt ?? new Date()),
+    runAt: toDbTime(opts.runAt ?? clock.date()),
     maxAttempts: opts.maxAttempts ?? 8,
     activeKey: opts.activeKey ?? jobActiveKey(opts.kind, opts.userId, opts.collection),
     now,
@@ -168,11 +169,11 @@ export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore 
     },
 
     async renewLease(id, until) {
-      open().prepare(`UPDATE job SET leaseUntil = ?, updatedAt = ? WHERE id = ? AND status = 'running'`).run(toDbTime(until), toDbTime(new Date()), id);
+      open().prepare(`UPDATE job SET leaseUntil = ?, updatedAt = ? WHERE id = ? AND status = 'running'`).run(toDbTime(until), toDbTime(clock.date()), id);
     },
 
     async complete(id) {
-      const now = toDbTime(new Date());
+      const now = toDbTime(clock.date());
       open()
         .prepare(
           `UPDATE job SET
@@ -188,7 +189,7 @@ export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore 
     },
 
     async fail(id, error, retryAt) {
-      const now = toDbTime(new Date());
+      const now = toDbTime(clock.date());
       const row = open()
         .prepare(
           `UPDATE job SET
@@ -207,7 +208,7 @@ export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore 
         .prepare(
           `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = MAX(0, attempts - 1), lastError = COALESCE(?, lastError), updatedAt = ? WHERE id = ?`,
         )
-        .run(toDbTime(runAt), note ?? null, toDbTime(new Date()), id);
+        .run(toDbTime(runAt), note ?? null, toDbTime(clock.date()), id);
     },
 
     async listActive(userId) {
@@ -225,7 +226,7 @@ export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore 
 
     async cancelQueued(userId) {
       const db = open();
-      const now = toDbTime(new Date());
+      const now = toDbTime(clock.date());
       const info =
         userId === null
           ? db.prepare(`UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued' AND userId IS NOT NULL`).run(now)
@@ -241,7 +242,7 @@ export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore 
       // One scheduler per SQLite file: every job still marked running was this process's.
       return open()
         .prepare(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running'`)
-        .run(toDbTime(new Date())).changes;
+        .run(toDbTime(clock.date())).changes;
     },
   };
 }
@@ -264,4 +265,4 @@ export const listActiveJobs = (userId?: string) => store().listActive(userId);
 
 export const cancelQueuedJobs = (userId: string | null) => store().cancelQueued(userId);
 export const pruneFinishedJobs = (before: number) => store().pruneFinished(before);
-export const recoverInterruptedJobs = (now = Date.now()) => store().recoverInterrupted(now);
+export const recoverInterruptedJobs = (now = clock.now()) => store().recoverInterrupted(now);

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { all, dialect, get, query, run, transaction, type SqlValue, type Work } from "@/lib/db/sql";
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { ident, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
@@ -69,7 +70,7 @@ const INSERT_REJECTED = `INSERT INTO rejected_document (userId, collection, docu
 /** Sets rejected documents aside (a step of the caller's transaction); each supersedes an earlier rejection of the same document. */
 export function* insertRejected(userId: string, collection: string, rejected: readonly RejectedInput[]): Work<void> {
   if (rejected.length === 0) return;
-  const now = toDbTime(new Date());
+  const now = toDbTime(clock.date());
   for (const r of rejected) {
     const raw = r.raw.slice(0, 65_536);
     if (r.documentId) yield* run(CLEAR_REJECTED, userId, collection, r.documentId);
@@ -184,7 +185,7 @@ export function upsertPersonalInfo(row: SnapshotRow): Promise<void> {
   const { table, columns } = getResource("personal_info");
   const names = ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"];
   const sql = upsertSql({ table, columns: names, conflict: ["userId"] });
-  const values: Record<string, CellValue> = { ...row, syncedAt: toDbTime(new Date()) };
+  const values: Record<string, CellValue> = { ...row, syncedAt: toDbTime(clock.date()) };
   return transaction(function* () {
     const before = yield* get<{ raw: string }>(`SELECT raw FROM ${ident(table)} WHERE userId = ?`, row.userId);
     yield* run(sql, ...names.map((c) => values[c] ?? null));

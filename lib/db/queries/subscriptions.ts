@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { all, query, run, transaction } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 
@@ -35,11 +36,11 @@ export function saveWebhookSubscription(s: Omit<WebhookSubscriptionRow, "updated
       s.expirationTime,
       s.status,
       s.lastError ?? null,
-      toDbTime(new Date()),
+      toDbTime(clock.date()),
     );
   });
 }
 
 export async function markWebhookSubscription(id: string, status: WebhookSubscriptionRow["status"], lastError: string | null): Promise<void> {
-  await query(run(`UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`, status, lastError?.slice(0, 500) ?? null, toDbTime(new Date()), id));
+  await query(run(`UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`, status, lastError?.slice(0, 500) ?? null, toDbTime(clock.date()), id));
 }

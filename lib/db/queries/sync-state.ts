@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
@@ -61,7 +62,7 @@ const PATCHABLE = new Set([
 
 /** Creates the missing rows (status idle) for a person's collections. */
 export function ensureSyncStates(userId: string, collections: readonly string[]): Promise<void> {
-  const now = toDbTime(new Date());
+  const now = toDbTime(clock.date());
   return transaction(function* () {
     for (const c of collections) yield* run(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`, userId, c, now);
   });
@@ -96,7 +97,7 @@ export function* syncStateUpdate(userId: string, collection: string, patch: Sync
            ON CONFLICT(userId, collection) DO UPDATE SET ${sets.join(", ")}`;
     statementCache.set(cacheKey, sql);
   }
-  const now = toDbTime(new Date());
+  const now = toDbTime(clock.date());
   const values = keys.map((k) => {
     const v = (patch as Record<string, unknown>)[k];
     return (v instanceof Date ? toDbTime(v) : v) as string | number | null;
@@ -114,7 +115,7 @@ export function updateSyncState(userId: string, collection: string, patch: SyncS
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */
 export async function clearSharingStates(userId: string): Promise<void> {
-  await query(run(`UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status IN ('not_shared','expired','paused')`, toDbTime(new Date()), userId));
+  await query(run(`UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status IN ('not_shared','expired','paused')`, toDbTime(clock.date()), userId));
 }
 
 /** Forgets a person's sync progress (the next run backfills from scratch). */

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { ident, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
@@ -41,7 +42,7 @@ export function mergeSampleDays(opts: {
   inTransaction?: () => Work<void>;
 }): Promise<number> {
   const spec = sampleSpecOf(opts.collection);
-  const syncedAt = toDbTime(new Date());
+  const syncedAt = toDbTime(clock.date());
   return transaction(function* () {
     let stored = 0;
     let changed = false;
@@ -66,7 +67,7 @@ export function mergeSampleDays(opts: {
  */
 export function replaceSampleDays(opts: { collection: SeriesCollection; userId: string; fromDay: string; toDay: string; days: ReadonlyMap<string, readonly Sample[]> }): Promise<number> {
   const spec = sampleSpecOf(opts.collection);
-  const syncedAt = toDbTime(new Date());
+  const syncedAt = toDbTime(clock.date());
   return transaction(function* () {
     let removed = 0;
     let changed = false;

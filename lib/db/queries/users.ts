@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { consumeInvite } from "@/lib/db/queries/invites";
@@ -133,7 +134,7 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
 }
 
 /** The person a (database) session token belongs to, when the session is still valid. */
-export async function findSessionUserId(sessionToken: string, now = new Date()): Promise<string | null> {
+export async function findSessionUserId(sessionToken: string, now = clock.date()): Promise<string | null> {
   const s = await db.session.findUnique({ where: { sessionToken }, select: { userId: true, expires: true } });
   return s && s.expires > now ? s.userId : null;
 }

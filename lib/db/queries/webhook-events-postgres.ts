@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type pg from "pg";
 import { toDbTime } from "@/lib/db/dialect";
 import type { WebhookEventRow, WebhookEventStore } from "@/lib/db/queries/webhook-events";
@@ -11,7 +12,7 @@ export function postgresWebhookEventStore(pool: pg.Pool): WebhookEventStore {
       const res = await pool.query(
         `INSERT INTO webhook_event ("dedupeKey", "ringUserId", "dataType", "eventType", "objectId", "eventTime", "receivedAt", status)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued') ON CONFLICT ("dedupeKey") DO NOTHING`,
-        [e.dedupeKey, e.ringUserId, e.dataType, e.eventType, e.objectId, e.eventTime, toDbTime(new Date())],
+        [e.dedupeKey, e.ringUserId, e.dataType, e.eventType, e.objectId, e.eventTime, toDbTime(clock.date())],
       );
       return (res.rowCount ?? 0) > 0;
     },
@@ -39,7 +40,7 @@ export function postgresWebhookEventStore(pool: pg.Pool): WebhookEventStore {
         id,
         status,
         error?.slice(0, 500) ?? null,
-        toDbTime(new Date()),
+        toDbTime(clock.date()),
       ]);
     },
 
@@ -48,7 +49,7 @@ export function postgresWebhookEventStore(pool: pg.Pool): WebhookEventStore {
       await pool.query(
         `UPDATE webhook_event AS w SET status = $1, error = v.reason, "processedAt" = $2
            FROM unnest($3::int[], $4::text[]) AS v(id, reason) WHERE w.id = v.id`,
-        [status, toDbTime(new Date()), rows.map((r) => r.id), rows.map((r) => r.reason.slice(0, 500))],
+        [status, toDbTime(clock.date()), rows.map((r) => r.id), rows.map((r) => r.reason.slice(0, 500))],
       );
     },
 

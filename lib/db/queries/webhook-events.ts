@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import type Database from "better-sqlite3";
 import { rawDb } from "@/lib/db";
 import { postgresWebhookEventStore } from "@/lib/db/queries/webhook-events-postgres";
@@ -61,7 +62,7 @@ export function sqliteWebhookEventStore(open: () => Database.Database = rawDb): 
         );
         insertCache.set(db, stmt);
       }
-      return stmt.run({ ...e, receivedAt: toDbTime(new Date()) }).changes > 0;
+      return stmt.run({ ...e, receivedAt: toDbTime(clock.date()) }).changes > 0;
     },
 
     async listQueued(limit, excludeIds = [], fromId = 0) {
@@ -82,14 +83,14 @@ export function sqliteWebhookEventStore(open: () => Database.Database = rawDb): 
     async mark(id, status, error) {
       open()
         .prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`)
-        .run(status, error?.slice(0, 500) ?? null, toDbTime(new Date()), id);
+        .run(status, error?.slice(0, 500) ?? null, toDbTime(clock.date()), id);
     },
 
     async markMany(rows, status) {
       if (rows.length === 0) return;
       const db = open();
       const stmt = db.prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`);
-      const now = toDbTime(new Date());
+      const now = toDbTime(clock.date());
       db.transaction(() => {
         for (const r of rows) stmt.run(status, r.reason.slice(0, 500), now, r.id);
       })();

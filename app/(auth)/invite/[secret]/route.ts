@@ -1,3 +1,4 @@
+import { clock } from "@/lib/clock";
 import { NextResponse, type NextRequest } from "next/server";
 import { findUsableInvite, INVITE_COOKIE, INVITE_COOKIE_MAX_AGE_S } from "@/lib/auth/invites";
 import { publicOrigin } from "@/lib/auth/origin";
@@ -18,7 +19,7 @@ export async function GET(req: NextRequest, ctx: { params: Promise<{ secret: str
     sameSite: "lax",
     path: "/",
     secure: new URL(origin).protocol === "https:" || req.nextUrl.protocol === "https:",
-    maxAge: Math.min(INVITE_COOKIE_MAX_AGE_S, Math.floor((invite.expiresAt.getTime() - Date.now()) / 1000)),
+    maxAge: Math.min(INVITE_COOKIE_MAX_AGE_S, Math.floor((invite.expiresAt.getTime() - clock.now()) / 1000)),
   });
   res.headers.set("cache-control", "no-store");
   res.headers.set("referrer-policy", "no-referrer");
