@@ -27,7 +27,7 @@ import {
   type AlertSettingsInput,
 } from "@/lib/alerts/schemas";
 import { nextWeeklySlot } from "@/lib/alerts/time";
-import type { AlertFacts, AlertStore, Clock } from "@/lib/alerts/store";
+import type { AlertFacts, AlertStore } from "@/lib/alerts/store";
 import { AlertWorker } from "@/lib/alerts/worker";
 
 // The alerts feature as the rest of Ringside sees it: the worker wired to the real database,
