@@ -3,7 +3,7 @@ import { defineResource } from "@/lib/resources/define";
 /**
  * PersonalInfoResponse: a bare object, one per person, taken on connect and daily. `id` is
  * required by the spec; a snapshot without it keeps the ring account Ringside already knows
- * (lib/sync/engine.ts), and sign-in (which needs it to know who connects) checks it itself.
+ * (lib/sync/engine/events.ts), and sign-in (which needs it to know who connects) checks it itself.
  * `email` comes only with the email scope.
  */
 export const personalInfo = defineResource({

@@ -84,32 +84,31 @@ export type IngestOptions = {
   userId: string;
   rows: DocumentRow[];
   rejected?: RejectedInput[];
-  /** runs inside the same transaction (the SyncState checkpoint), so a crash loses both or neither */
-  inTransaction?: () => Work<void>;
 };
 
 /**
- * Upserts a page of documents (by (userId, documentId); cardiovascular age by (userId, day)),
- * keeps rejected documents aside, and runs the checkpoint, all in one transaction.
- * Returns the number of rows inserted or changed.
+ * Upserts a page of documents (by (userId, documentId); cardiovascular age by (userId, day)) and
+ * keeps rejected documents aside, as a step of the caller's transaction (the sync engine commits
+ * it with its checkpoint). Returns the number of rows inserted or changed.
  */
-export function ingestDocuments(opts: IngestOptions): Promise<number> {
+export function* documentsWrite(opts: IngestOptions): Work<number> {
   const st = upsertOf(opts.collection);
-  const bulk = dialect() === "postgres";
-  return transaction(function* () {
-    let changed = 0;
-    // A document that validates now supersedes an earlier rejection of the same id.
-    const counted = yield* get<{ n: number }>(`SELECT COUNT(*) AS n FROM rejected_document WHERE userId = ? AND collection = ?`, opts.userId, opts.collection);
-    const hadRejections = Number(counted?.n ?? 0) > 0;
-    if (bulk && opts.rows.length > 1) changed += yield* run(st.bulk, ...pageArrays(st, opts.rows));
-    else for (const row of opts.rows) changed += yield* run(st.upsert, ...st.columns.map((c) => row[c] ?? null));
-    if (hadRejections) for (const row of opts.rows) if (row.documentId) yield* run(CLEAR_REJECTED, opts.userId, opts.collection, row.documentId);
-    yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
-    // an unchanged page (every document the same as stored) changes no answer
-    if (changed > 0) yield* bumpDataVersion(opts.userId);
-    if (opts.inTransaction) yield* opts.inTransaction();
-    return changed;
-  });
+  let changed = 0;
+  // A document that validates now supersedes an earlier rejection of the same id.
+  const counted = yield* get<{ n: number }>(`SELECT COUNT(*) AS n FROM rejected_document WHERE userId = ? AND collection = ?`, opts.userId, opts.collection);
+  const hadRejections = Number(counted?.n ?? 0) > 0;
+  if (dialect() === "postgres" && opts.rows.length > 1) changed += yield* run(st.bulk, ...pageArrays(st, opts.rows));
+  else for (const row of opts.rows) changed += yield* run(st.upsert, ...st.columns.map((c) => row[c] ?? null));
+  if (hadRejections) for (const row of opts.rows) if (row.documentId) yield* run(CLEAR_REJECTED, opts.userId, opts.collection, row.documentId);
+  yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
+  // an unchanged page (every document the same as stored) changes no answer
+  if (changed > 0) yield* bumpDataVersion(opts.userId);
+  return changed;
+}
+
+/** `documentsWrite` in a transaction of its own. */
+export function ingestDocuments(opts: IngestOptions): Promise<number> {
+  return transaction(() => documentsWrite(opts));
 }
 
 /**

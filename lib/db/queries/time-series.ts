@@ -9,8 +9,9 @@ import { bumpDataVersion } from "@/lib/db/queries/data-version";
 
 // The time-series tables (heart rate, ring battery): one row per person and UTC day, the day's
 // samples packed (lib/db/sample-codec.ts). A page of samples is merged into the days it
-// touches (read, merge by instant and key, write back) in one transaction with its
-// checkpoint; a re-checked window replaces its days with exactly what the service sent.
+// touches (read, merge by instant and key, write back), a step of the transaction the sync
+// engine commits with its checkpoint; a re-checked window replaces its days with exactly what
+// the service sent.
 
 const t = (c: SeriesCollection) => ident(tableOf(c));
 
@@ -29,65 +30,73 @@ function* storedBlob(collection: SeriesCollection, userId: string, day: string):
   return row?.samples ?? null;
 }
 
-/**
- * Merges samples (grouped by UTC day) into the stored days, sets rejected rows aside and runs
- * `inTransaction` (the checkpoint), all in one transaction. Returns the samples now stored on
- * the touched days.
- */
-export function mergeSampleDays(opts: {
+export type SampleDaysOptions = {
   collection: SeriesCollection;
   userId: string;
   days: ReadonlyMap<string, readonly Sample[]>;
   rejected?: readonly RejectedInput[];
-  inTransaction?: () => Work<void>;
-}): Promise<number> {
+};
+
+/**
+ * Merges samples (grouped by UTC day) into the stored days and sets rejected rows aside, as a
+ * step of the caller's transaction (the sync engine commits it with its checkpoint). Returns the
+ * samples now stored on the touched days.
+ */
+export function* sampleDaysMerge(opts: SampleDaysOptions): Work<number> {
   const spec = sampleSpecOf(opts.collection);
   const syncedAt = toDbTime(clock.date());
-  return transaction(function* () {
-    let stored = 0;
-    let changed = false;
-    for (const [day, samples] of opts.days) {
-      const before = yield* storedBlob(opts.collection, opts.userId, day);
-      const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
-      if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
-      stored += merged.length;
-    }
-    yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
-    // samples the store had already (a re-read window) change no answer
-    if (changed) yield* bumpDataVersion(opts.userId);
-    if (opts.inTransaction) yield* opts.inTransaction();
-    return stored;
-  });
+  let stored = 0;
+  let changed = false;
+  for (const [day, samples] of opts.days) {
+    const before = yield* storedBlob(opts.collection, opts.userId, day);
+    const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
+    if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
+    stored += merged.length;
+  }
+  yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
+  // samples the store had already (a re-read window) change no answer
+  if (changed) yield* bumpDataVersion(opts.userId);
+  return stored;
 }
+
+/** `sampleDaysMerge` in a transaction of its own. */
+export function mergeSampleDays(opts: SampleDaysOptions): Promise<number> {
+  return transaction(() => sampleDaysMerge(opts));
+}
+
+export type ReplaceDaysOptions = { collection: SeriesCollection; userId: string; fromDay: string; toDay: string; days: ReadonlyMap<string, readonly Sample[]> };
 
 /**
  * After the UTC days [fromDay, toDay] were fetched completely: each becomes exactly the samples
- * given for it (a sample the service no longer has is gone; a day without any is deleted).
- * Returns how many stored samples were removed.
+ * given for it (a sample the service no longer has is gone; a day without any is deleted), as a
+ * step of the caller's transaction. Returns how many stored samples were removed.
  */
-export function replaceSampleDays(opts: { collection: SeriesCollection; userId: string; fromDay: string; toDay: string; days: ReadonlyMap<string, readonly Sample[]> }): Promise<number> {
+export function* sampleDaysReplace(opts: ReplaceDaysOptions): Work<number> {
   const spec = sampleSpecOf(opts.collection);
   const syncedAt = toDbTime(clock.date());
-  return transaction(function* () {
-    let removed = 0;
-    let changed = false;
-    const rows = yield* all<{ day: string; count: number }>(`SELECT day, count FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ?`, opts.userId, opts.fromDay, opts.toDay);
-    for (const r of rows) {
-      const fresh = opts.days.get(r.day);
-      if (!fresh || fresh.length === 0) {
-        yield* run(`DELETE FROM ${t(opts.collection)} WHERE userId = ? AND day = ?`, opts.userId, r.day);
-        removed += r.count;
-        changed = true;
-      } else removed += Math.max(0, r.count - fresh.length);
-    }
-    for (const [day, samples] of opts.days) {
-      if (day < opts.fromDay || day > opts.toDay || samples.length === 0) continue;
-      const before = yield* storedBlob(opts.collection, opts.userId, day);
-      if (yield* upsertDay(opts.collection, opts.userId, day, mergeSamples(spec, [], samples), syncedAt, before)) changed = true;
-    }
-    if (changed) yield* bumpDataVersion(opts.userId);
-    return removed;
-  });
+  let removed = 0;
+  let changed = false;
+  const rows = yield* all<{ day: string; count: number }>(`SELECT day, count FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ?`, opts.userId, opts.fromDay, opts.toDay);
+  for (const r of rows) {
+    const fresh = opts.days.get(r.day);
+    if (!fresh || fresh.length === 0) {
+      yield* run(`DELETE FROM ${t(opts.collection)} WHERE userId = ? AND day = ?`, opts.userId, r.day);
+      removed += r.count;
+      changed = true;
+    } else removed += Math.max(0, r.count - fresh.length);
+  }
+  for (const [day, samples] of opts.days) {
+    if (day < opts.fromDay || day > opts.toDay || samples.length === 0) continue;
+    const before = yield* storedBlob(opts.collection, opts.userId, day);
+    if (yield* upsertDay(opts.collection, opts.userId, day, mergeSamples(spec, [], samples), syncedAt, before)) changed = true;
+  }
+  if (changed) yield* bumpDataVersion(opts.userId);
+  return removed;
+}
+
+/** `sampleDaysReplace` in a transaction of its own. */
+export function replaceSampleDays(opts: ReplaceDaysOptions): Promise<number> {
+  return transaction(() => sampleDaysReplace(opts));
 }
 
 export type StoredSeriesDay = { day: string; columns: SampleColumns };

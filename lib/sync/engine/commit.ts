@@ -1,0 +1,132 @@
+import "server-only";
+import { logger } from "@/lib/log";
+import type { SyncCollection } from "@/lib/resources";
+import { syncStateUpdate, type SyncStatePatch } from "@/lib/db/queries/sync-state";
+import { query, transaction, type Work } from "@/lib/db/sql";
+import type { CollectionSummary } from "@/lib/db/queries/ring-documents";
+import { storedSummary, summarize, type BackfillProgress, type CollectionOutcome, type EngineContext, type Totals } from "./context";
+
+// How a page becomes stored: one transaction holds the page's rows (documents or samples, the
+// rejected ones set aside) and, for a backfill, its checkpoint, so a crash at any point resumes
+// with no gap and no duplicate (commitPage). A backfill is one loop over the pages of a source
+// (runBackfill); documents and time series differ only in how they fetch, map and move their cursor.
+
+export type PageCommit = {
+  userId: string;
+  collection: SyncCollection;
+  /** the page's writes, a step of the transaction (lib/db/queries: documentsWrite, sampleDaysMerge, …) */
+  write: Work<number>;
+  /** a backfill's checkpoint, written in the same transaction; `finished` adds the collection's totals */
+  checkpoint?: { page: number; patch: SyncStatePatch; finished: boolean };
+  /** performance.now() when the page's work began (its validation and mapping count as ingest) */
+  started: number;
+  /** what the page stored and set aside, for the engine's counters */
+  count: { documents?: number; samples?: number; rejected: number; pages?: number };
+};
+
+/** Commits one page (and its checkpoint) in one transaction; returns what the write returned. */
+export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<number> {
+  const { userId, collection, write, checkpoint } = c;
+  const beforeCommit = ctx.hooks.beforeCommit;
+  const result = await transaction(function* () {
+    const n = yield* write;
+    if (checkpoint) {
+      beforeCommit?.({ userId, collection, page: checkpoint.page });
+      // Counting the stored rows costs a scan of them: once, at the end.
+      const totals: Totals | null = checkpoint.finished ? yield* summarize(userId, collection) : null;
+      yield* syncStateUpdate(userId, collection, totals ? { ...checkpoint.patch, ...totals } : checkpoint.patch);
+    }
+    return n;
+  });
+  const s = ctx.stats;
+  s.ingestMs += performance.now() - c.started;
+  s.pages += c.count.pages ?? 1;
+  s.documents += c.count.documents ?? 0;
+  s.samples += c.count.samples ?? 0;
+  s.rejected += c.count.rejected;
+  return result;
+}
+
+/** One fetched and mapped page of a backfill, ready to be committed with its checkpoint. */
+export type BackfillPage = {
+  started: number;
+  mapMs: number;
+  write: Work<number>;
+  patch: SyncStatePatch;
+  finished: boolean;
+  /** documents or samples of the page, and those set aside */
+  stored: number;
+  rejected: number;
+  /** the first and last day the page covers (the sync page's progress) */
+  firstDay: string | null;
+  lastDay: string | null;
+  /** moves the source past the page, once it is committed */
+  advance(): void;
+};
+
+export type BackfillSource = {
+  unit: "documents" | "samples";
+  /** The next page, or null when the history is complete. */
+  next(): Promise<BackfillPage | null>;
+};
+
+/** Widens a backfill's progress to the days of one more page. */
+function widenProgressDays(progress: BackfillProgress, first: string | null, last: string | null): void {
+  if (first && (!progress.firstDay || first < progress.firstDay)) progress.firstDay = first;
+  if (last && (!progress.cursorDay || last > progress.cursorDay)) progress.cursorDay = last;
+}
+
+/**
+ * A backfill's page loop: each page of the source committed with its checkpoint, counted, and
+ * shown on the sync page's progress; then the progress dropped and the totals logged. The source
+ * is made once the stored totals are known (a documents backfill moves its newest day on from them).
+ */
+export async function runBackfill(
+  ctx: EngineContext,
+  userId: string,
+  collection: SyncCollection,
+  makeSource: (stored: CollectionSummary) => BackfillSource,
+): Promise<CollectionOutcome> {
+  const key = `${userId}:${collection}`;
+  const summary = await query(storedSummary(userId, collection));
+  const progress: BackfillProgress = ctx.progress.get(key) ?? {
+    startedAt: ctx.clock.now(),
+    pages: 0,
+    documents: summary.documents,
+    firstDay: summary.oldestDay,
+    cursorDay: summary.newestDay,
+  };
+  ctx.progress.set(key, progress);
+  const source = makeSource(summary);
+  // this run's own work (validate, map, write), for the "backfill finished" log line
+  let page = 0;
+  let ingestMs = 0;
+  let mapMs = 0;
+  let stored = 0;
+  for (let p = await source.next(); p; p = await source.next()) {
+    page++;
+    mapMs += p.mapMs;
+    await commitPage(ctx, {
+      userId,
+      collection,
+      write: p.write,
+      checkpoint: { page, patch: p.patch, finished: p.finished },
+      started: p.started,
+      count: { [source.unit]: p.stored, rejected: p.rejected },
+    });
+    ingestMs += performance.now() - p.started;
+    stored += p.stored;
+    progress.pages++;
+    progress.documents += p.stored;
+    widenProgressDays(progress, p.firstDay, p.lastDay);
+    await ctx.hooks.afterPage?.({ userId, collection, page, documents: p.stored });
+    p.advance();
+  }
+  ctx.progress.delete(key);
+  const s = await query(summarize(userId, collection));
+  if (page > 0) {
+    const ms = (v: number) => Math.round(v * 10) / 10;
+    logger.info({ userId, collection, pages: page, [source.unit]: stored, ingestMs: ms(ingestMs), mapMs: ms(mapMs) }, "backfill finished");
+  }
+  return { collection, result: "done", documents: s.documentsTotal };
+}

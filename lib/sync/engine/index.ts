@@ -1,0 +1,181 @@
+import "server-only";
+import { env } from "@/lib/env.mjs";
+import { clock as processClock, type Clock } from "@/lib/clock";
+import { RingClient, type RingClientOptions } from "@/lib/ring/client";
+import { RingAccountPausedError, RingApiError } from "@/lib/ring/errors";
+import { getRingAccountForUser } from "@/lib/ring/tokens";
+import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
+import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { getDataFamily } from "@/lib/sync/settings";
+import type { BackfillProgress, CollectionOutcome, EngineContext, EngineHooks, RingAccess, SyncStats } from "./context";
+import { backfillDocuments, incrementalDocuments } from "./documents";
+import { describeError, recordFailure } from "./errors";
+import { applyDocumentEvent, snapshotPersonalInfo, type DocumentEvent } from "./events";
+import { backfillSeries, incrementalSeries } from "./series";
+
+// The sync engine: backfill (whole history, checkpointed per page), incremental (trailing
+// window re-check with deletions), webhook documents and the personal_info snapshot.
+// Every page is validated document by document, mapped, and written with its checkpoint in
+// one transaction (commit.ts commitPage), so a crash at any point resumes with no gap and no
+// duplicate. The parts: documents.ts and series.ts (the two kinds of collection), events.ts
+// (webhook documents, personal_info), commit.ts (a page's transaction, a backfill's page loop),
+// errors.ts (what an error means for the job, the sync page and the SyncState).
+
+export type { BackfillProgress, CollectionOutcome, EngineHooks, SyncStats } from "./context";
+export { classifyError, type ErrorClass } from "./errors";
+
+export type SyncEngineOptions = {
+  clock?: Clock;
+  /** collections fetched at the same time for one person */
+  concurrency?: number;
+  /** passed to every RingClient (tests: base URL, backoff, gate, fetch) */
+  clientOptions?: Partial<Omit<RingClientOptions, "accountId">>;
+  hooks?: EngineHooks;
+  backfillStart?: string;
+  trailingDays?: number;
+  /** split backfill windows (default: one window per collection) */
+  maxWindowDays?: number;
+};
+
+export class SyncEngine {
+  readonly stats: SyncStats = { requests: 0, pages: 0, documents: 0, samples: 0, rejected: 0, ingestMs: 0, mapMs: 0 };
+  readonly progress = new Map<string, BackfillProgress>();
+  private readonly ctx: EngineContext;
+  private readonly concurrency: number;
+
+  constructor(opts: SyncEngineOptions = {}) {
+    const clock = opts.clock ?? processClock;
+    const clientOptions = opts.clientOptions ?? {};
+    const stats = this.stats;
+    this.concurrency = Math.max(1, opts.concurrency ?? 4);
+    this.ctx = {
+      clock,
+      stats,
+      progress: this.progress,
+      hooks: opts.hooks ?? {},
+      backfillStart: opts.backfillStart ?? env.RING_BACKFILL_START,
+      trailingDays: opts.trailingDays ?? env.SYNC_TRAILING_DAYS,
+      maxWindowDays: opts.maxWindowDays,
+      now: () => new Date(clock.now()),
+      async accessFor(userId: string): Promise<RingAccess> {
+        const account = await getRingAccountForUser(userId);
+        if (!account) throw new RingAccountPausedError("", "no ring account");
+        if (account.status !== "active") throw new RingAccountPausedError(account.accountId, account.status);
+        const userOnRequest = clientOptions.onRequest;
+        const client = new RingClient({
+          family: await getDataFamily(),
+          clock,
+          ...clientOptions,
+          accountId: account.accountId,
+          onRequest: (info) => {
+            stats.requests++;
+            userOnRequest?.(info);
+          },
+        });
+        return { client, scopes: account.scopes, ringUserId: account.ringUserId };
+      },
+    };
+  }
+
+  private skipReason(state: SyncStateRow | undefined, scopes: string[], collection: SyncCollection): string | null {
+    if (scopes.length > 0 && !scopes.includes(getResource(collection).scope)) return "not_shared";
+    if (state?.status === "not_shared") return "not_shared";
+    if (state?.status === "expired") {
+      // A lapsed membership may be renewed without a reconnect: ask again once a day.
+      const last = state.lastAttemptAt ? Date.parse(state.lastAttemptAt) : 0;
+      if (this.ctx.clock.now() - last < 24 * 3_600_000) return "expired";
+    }
+    return null;
+  }
+
+  /**
+   * Fetches a collection's whole history from the backfill start to today, resuming from
+   * the checkpoint. Idempotent: a finished backfill returns at once.
+   */
+  async backfillCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
+    await ensureSyncStates(userId, [collection]);
+    const state = await getSyncState(userId, collection);
+    if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
+    try {
+      const { client, scopes } = await this.ctx.accessFor(userId);
+      const skip = this.skipReason(state, scopes, collection);
+      if (skip) {
+        // a scope newly not shared is recorded
+        if (skip === "not_shared" && state?.status !== "not_shared")
+          await updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
+        return { collection, result: "skipped", reason: skip };
+      }
+      return isSeriesCollection(collection)
+        ? await backfillSeries(this.ctx, userId, collection, state, client)
+        : await backfillDocuments(this.ctx, userId, collection, state, client);
+    } catch (err) {
+      return await recordFailure(this.ctx, userId, collection, err, "backfilling");
+    }
+  }
+
+  /** Backfills every collection of a person, time series included (bounded concurrency). */
+  backfillUser(userId: string, collections: readonly SyncCollection[] = SYNC_COLLECTIONS): Promise<CollectionOutcome[]> {
+    return this.forEachCollection(collections, (c) => this.backfillCollection(userId, c));
+  }
+
+  /**
+   * Re-reads the recent days of a collection (documents: the trailing window, with deletions;
+   * time series: the recent UTC days, back to where the last fetch ended).
+   */
+  async incrementalCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
+    await ensureSyncStates(userId, [collection]);
+    const state = await getSyncState(userId, collection);
+    if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
+    try {
+      const { client, scopes } = await this.ctx.accessFor(userId);
+      const skip = this.skipReason(state, scopes, collection);
+      if (skip) return { collection, result: "skipped", reason: skip };
+      await updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.ctx.now() });
+      return isSeriesCollection(collection)
+        ? await incrementalSeries(this.ctx, userId, collection, state, client)
+        : await incrementalDocuments(this.ctx, userId, collection, client);
+    } catch (err) {
+      return await recordFailure(this.ctx, userId, collection, err, "idle");
+    }
+  }
+
+  /** Incremental sync of every collection of a person, time series included. */
+  syncUser(userId: string, collections: readonly SyncCollection[] = SYNC_COLLECTIONS): Promise<CollectionOutcome[]> {
+    return this.forEachCollection(collections, (c) => this.incrementalCollection(userId, c));
+  }
+
+  /** Applies one notification: fetch the document, then upsert it, or delete it when the service answers 404. */
+  applyDocumentEvent(event: DocumentEvent): Promise<"applied" | "ignored"> {
+    return applyDocumentEvent(this.ctx, event);
+  }
+
+  /** Takes the personal_info snapshot (on connect and daily). */
+  snapshotPersonalInfo(userId: string): Promise<void> {
+    return snapshotPersonalInfo(this.ctx, userId);
+  }
+
+  /** Runs `fn` for each collection, at most `concurrency` at once; errors are returned, not thrown. */
+  private async forEachCollection(collections: readonly SyncCollection[], fn: (c: SyncCollection) => Promise<CollectionOutcome>): Promise<CollectionOutcome[]> {
+    const queue = [...collections];
+    const out: CollectionOutcome[] = [];
+    const worker = async () => {
+      for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+        try {
+          out.push(await fn(c));
+        } catch (error) {
+          out.push({ collection: c, result: "failed", error, reason: describeError(error) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    return out;
+  }
+}
+
+const globalForEngine = globalThis as unknown as { ringsideSyncEngine?: SyncEngine };
+
+/** The process-wide engine the scheduler, the webhook worker and the API share. */
+export function getSyncEngine(): SyncEngine {
+  globalForEngine.ringsideSyncEngine ??= new SyncEngine();
+  return globalForEngine.ringsideSyncEngine;
+}

@@ -1,0 +1,199 @@
+import "server-only";
+import { logger } from "@/lib/log";
+import type { RingClient } from "@/lib/ring/client";
+import { RingApiError } from "@/lib/ring/errors";
+import { getResource, type SeriesCollection } from "@/lib/resources";
+import type { RejectedInput } from "@/lib/db/queries/ring-documents";
+import { getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { sampleDaysMerge, sampleDaysReplace } from "@/lib/db/queries/time-series";
+import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
+import { query, type Work } from "@/lib/db/sql";
+import { instantOf, mapSamples } from "@/lib/sync/map";
+import { noteUnknownValues } from "@/lib/sync/unknown-values";
+import { isoInstant, latestPossibleDay, nextSeriesWindow, seriesQuery, seriesRecheckWindows, seriesWindowsLeft, windowsStartAfterProbe } from "@/lib/sync/plan";
+import { commitPage, runBackfill, type BackfillPage } from "./commit";
+import { summarize, type CollectionOutcome, type EngineContext } from "./context";
+
+// Time series (heart rate, ring battery): stored per person and UTC day, fetched in windows of
+// instants. There are no webhooks for them (facts §6.1): the incremental poll keeps them current.
+
+/** Validates and maps a page of samples; rejected rows go aside, unknown values are logged once. */
+function mapSeriesPage(ctx: EngineContext, collection: SeriesCollection, rows: unknown[]) {
+  const started = performance.now();
+  const mapped = mapSamples(collection, rows);
+  if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
+  const rejected: RejectedInput[] = mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: r.error }));
+  const ms = performance.now() - started;
+  ctx.stats.mapMs += ms;
+  return { samples: mapped.samples, days: groupByUtcDay(mapped.samples), rejected, rejectedCount: mapped.rejectedCount, ms, started };
+}
+
+/** The instant of each row of a page (NaN where it has none), from its samples or its raw rows. */
+function rowInstants(samples: readonly Sample[], rows: readonly unknown[]): number[] {
+  if (samples.length) return samples.map((x) => x.t);
+  return rows.map((r) => (r && typeof r === "object" && typeof (r as { timestamp?: unknown }).timestamp === "string" ? instantOf((r as { timestamp: string }).timestamp) : Number.NaN));
+}
+
+/**
+ * A time series' whole history, checkpointed per page. The first request asks for the whole
+ * range and keeps its one page (the earliest samples: it finds where the history starts, so
+ * the empty years before it cost nothing); from the newest instant on it the history is read in
+ * windows of the route's `maxDays` (30), page by page with next_token. Where the service
+ * refuses the long range (400), the windows start at the backfill start instead. Every page is
+ * merged into its UTC days together with its checkpoint (window start, next_token) in one
+ * transaction; samples met twice (on a window's bound, or after a resumed page) are stored once.
+ */
+export async function backfillSeries(ctx: EngineContext, userId: string, collection: SeriesCollection, initial: SyncStateRow | undefined, client: RingClient): Promise<CollectionOutcome> {
+  let state = initial;
+  if (!state?.backfillFrom || !state.backfillTo) {
+    await updateSyncState(userId, collection, {
+      backfillFrom: ctx.backfillStart,
+      backfillTo: latestPossibleDay(ctx.clock.now()),
+      windowsTotal: 1,
+      windowsDone: 0,
+      cursorStart: null,
+      cursorNextToken: null,
+    });
+    state = (await getSyncState(userId, collection))!;
+  }
+  const { maxDays } = getResource(collection).window;
+  const startMs = Date.parse(`${state.backfillFrom}T00:00:00Z`);
+  const endMs = Date.parse(`${state.backfillTo}T00:00:00Z`);
+  let cursor: number | null = state.cursorStart ? instantOf(state.cursorStart) : null;
+  if (cursor !== null && !Number.isFinite(cursor)) cursor = startMs;
+  let token = state.cursorNextToken;
+  let windowsDone = state.windowsDone;
+  let finished = false;
+  await updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
+
+  /** The next page: the probe of the whole range first, then window by window. */
+  async function fetchPage() {
+    let retriedToken = false;
+    for (;;) {
+      const probe = cursor === null;
+      const w = probe ? { start: startMs, end: endMs } : nextSeriesWindow(cursor!, endMs, maxDays);
+      try {
+        const listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: probe ? null : token }, { mayRefuse: probe });
+        return { probe, w, listed };
+      } catch (err) {
+        if (!(err instanceof RingApiError && err.status === 400)) throw err;
+        if (probe) {
+          // The long range is refused: read the whole range in windows from its start.
+          cursor = startMs;
+          token = null;
+          await updateSyncState(userId, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays) });
+          continue;
+        }
+        if (!token || retriedToken) throw err;
+        // A next_token from before a restart may be gone: read the window again.
+        retriedToken = true;
+        token = null;
+      }
+    }
+  }
+
+  return runBackfill(ctx, userId, collection, () => ({
+    unit: "samples",
+    async next(): Promise<BackfillPage | null> {
+      if (finished) return null;
+      const { probe, w, listed } = await fetchPage();
+      const mapped = mapSeriesPage(ctx, collection, listed.data);
+      let nextCursor: number;
+      let nextToken: string | null = null;
+      let nextDone = windowsDone;
+      let done = false;
+      if (probe) {
+        if (!listed.nextToken) {
+          done = true;
+          nextCursor = endMs;
+        } else {
+          nextCursor = windowsStartAfterProbe(rowInstants(mapped.samples, listed.data)) ?? startMs;
+        }
+      } else if (listed.nextToken) {
+        nextCursor = w.start;
+        nextToken = listed.nextToken;
+      } else {
+        nextCursor = w.end;
+        nextDone = windowsDone + 1;
+        done = w.end >= endMs;
+      }
+      const days = [...mapped.days.keys()];
+      const now = ctx.now();
+      return {
+        started: mapped.started,
+        mapMs: mapped.ms,
+        write: sampleDaysMerge({ collection, userId, days: mapped.days, rejected: mapped.rejected }),
+        patch: {
+          // once done, the cursor says how far the history was fetched (the re-check starts there at the latest)
+          cursorStart: isoInstant(done ? Math.min(endMs, now.getTime()) : nextCursor),
+          cursorNextToken: nextToken,
+          windowsDone: nextDone,
+          windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
+          lastError: null,
+          ...(done ? { backfillDoneAt: now, status: "idle" as const, lastSuccessAt: now } : {}),
+        },
+        finished: done,
+        stored: mapped.samples.length,
+        rejected: mapped.rejectedCount,
+        firstDay: days[0] ?? null,
+        lastDay: days.at(-1) ?? null,
+        advance() {
+          cursor = nextCursor;
+          token = nextToken;
+          windowsDone = nextDone;
+          finished = done;
+        },
+      };
+    },
+  }));
+}
+
+/**
+ * Re-reads a time series' recent days (SYNC_TRAILING_DAYS, and back to where the last fetch
+ * ended after a long pause), in windows of whole UTC days; each window's days then hold
+ * exactly what the service sent (a sample it no longer has is gone).
+ */
+export async function incrementalSeries(ctx: EngineContext, userId: string, collection: SeriesCollection, state: SyncStateRow, client: RingClient): Promise<CollectionOutcome> {
+  const fetchedThrough = state.cursorStart ? instantOf(state.cursorStart) : null;
+  const windows = seriesRecheckWindows({ nowMs: ctx.clock.now(), trailingDays: ctx.trailingDays, fetchedThrough, maxDays: getResource(collection).window.maxDays });
+  let samples = 0;
+  let removed = 0;
+  for (const w of windows) {
+    const fetched: Sample[] = [];
+    const rejected: RejectedInput[] = [];
+    let token: string | null = null;
+    do {
+      const listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: token });
+      const mapped = mapSeriesPage(ctx, collection, listed.data);
+      for (const x of mapped.samples) fetched.push(x);
+      rejected.push(...mapped.rejected);
+      ctx.stats.ingestMs += performance.now() - mapped.started;
+      ctx.stats.pages++;
+      ctx.stats.rejected += mapped.rejectedCount;
+      token = listed.nextToken;
+    } while (token);
+    const started = performance.now();
+    const byDay = groupByUtcDay(fetched);
+    // The window's own days are now known whole; a sample on its end bound (the next day's
+    // midnight) belongs to the next window and is merged only.
+    const inside = new Map([...byDay].filter(([d]) => d >= w.days.from && d <= w.days.to));
+    const outside = new Map([...byDay].filter(([d]) => d < w.days.from || d > w.days.to));
+    const write = function* (): Work<number> {
+      const gone = yield* sampleDaysReplace({ collection, userId, fromDay: w.days.from, toDay: w.days.to, days: inside });
+      if (outside.size || rejected.length) yield* sampleDaysMerge({ collection, userId, days: outside, rejected });
+      return gone;
+    };
+    removed += await commitPage(ctx, { userId, collection, write: write(), started, count: { pages: 0, samples: fetched.length, rejected: 0 } });
+    samples += fetched.length;
+  }
+  const s = await query(summarize(userId, collection));
+  await updateSyncState(userId, collection, {
+    status: "idle",
+    cursorStart: isoInstant(Math.min(ctx.clock.now(), windows.at(-1)?.end ?? ctx.clock.now())),
+    lastSuccessAt: ctx.now(),
+    lastError: null,
+    ...s,
+  });
+  if (removed > 0) logger.info({ userId, collection, removed }, "samples the ring service no longer has removed");
+  return { collection, result: "done", documents: samples, deleted: removed };
+}
