@@ -4,6 +4,7 @@ import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/api/errors";
 import { configuredOrigin } from "@/lib/auth/origin";
 import { logger } from "@/lib/log";
+import { processSlot } from "@/lib/process-singleton";
 import { decryptToken, encryptToken } from "@/lib/ring/crypto";
 import { findMetric } from "@/lib/metrics/catalog";
 import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
@@ -106,7 +107,7 @@ export function createAlertWorker(overrides: Partial<ConstructorParameters<typeo
   });
 }
 
-const globalForAlerts = globalThis as unknown as { ringsideAlertWorker?: AlertWorker };
+const running = processSlot<AlertWorker>("alertWorker");
 
 /**
  * Starts the process's alerts worker once (idempotent) and returns it. Called at startup next
@@ -114,17 +115,19 @@ const globalForAlerts = globalThis as unknown as { ringsideAlertWorker?: AlertWo
  * person's sync ends.
  */
 export function startAlertWorker(): AlertWorker {
-  if (!globalForAlerts.ringsideAlertWorker) {
-    globalForAlerts.ringsideAlertWorker = createAlertWorker();
-    globalForAlerts.ringsideAlertWorker.start();
+  let worker = running.get();
+  if (!worker) {
+    worker = createAlertWorker();
+    running.set(worker);
+    worker.start();
     logger.info({ email: Boolean(env.SMTP) }, "alerts worker started");
   }
-  return globalForAlerts.ringsideAlertWorker;
+  return worker;
 }
 
 /** Asks the running worker (if any) to look again soon: rules or channels changed. */
 function wakeAlertWorker(): void {
-  globalForAlerts.ringsideAlertWorker?.wake();
+  running.get()?.wake();
 }
 
 // ---------------------------------------------------------------------------------------

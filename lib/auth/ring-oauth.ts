@@ -3,6 +3,7 @@ import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { readDiscovery, type DiscoveryDocument } from "@/lib/auth/issuer.mjs";
 import { newerProviderScopeRequest } from "@/lib/auth/scopes";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * Which identity provider Ringside talks to, and its addresses. One setting decides:
@@ -54,9 +55,10 @@ export function newerRingOAuth(e: EnvLike, doc: DiscoveryDocument): RingOAuth {
   };
 }
 
-const state = globalThis as unknown as { ringsideRingOAuth?: { resolved: RingOAuth | null; pending: Promise<RingOAuth> | null } };
-state.ringsideRingOAuth ??= { resolved: env.RING_OAUTH_ISSUER ? null : legacyRingOAuth(), pending: null };
-const cache = state.ringsideRingOAuth;
+const cache = processSingleton<{ resolved: RingOAuth | null; pending: Promise<RingOAuth> | null }>("ringOAuth", () => ({
+  resolved: env.RING_OAUTH_ISSUER ? null : legacyRingOAuth(),
+  pending: null,
+}));
 
 /**
  * The provider settings. The legacy provider's are known at once; the newer provider's

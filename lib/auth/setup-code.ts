@@ -6,6 +6,7 @@ import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { isBuildPhase } from "@/lib/secrets";
 import { countOwners } from "@/lib/db/queries/users";
+import { processSlot } from "@/lib/process-singleton";
 
 /**
  * The one-time setup code that lets the first person become the owner. On a fresh instance
@@ -100,16 +101,15 @@ export function isSetupCodeRequired(): boolean {
 }
 
 /** Once per process, though Next bundles this module into several route chunks. */
-const ANNOUNCED = Symbol.for("ringside.setupCodeAnnounced");
-const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
+const announced = processSlot<true>("setupCodeAnnounced");
 
 /**
  * Prints the code once per process while the instance has no owner (called at start-up:
  * `npm start` asks /api/health as soon as the server listens; and when the sign-in page is shown).
  */
 export async function announceSetupCode(): Promise<void> {
-  if (flags[ANNOUNCED] || !isSetupCodeRequired() || isBuildPhase()) return;
-  flags[ANNOUNCED] = true;
+  if (announced.get() || !isSetupCodeRequired() || isBuildPhase()) return;
+  announced.set(true);
   try {
     if ((await countOwners()) > 0) return;
     const code = readOrCreateSetupCode();
@@ -120,7 +120,7 @@ export async function announceSetupCode(): Promise<void> {
       `Ringside has no owner yet. To become its owner, open the sign-in page, enter the setup code ${formatSetupCode(code)} and connect your ring${allowed}. The code works once.`,
     );
   } catch (err) {
-    flags[ANNOUNCED] = false;
+    announced.set(undefined);
     logger.error({ error: err instanceof Error ? err.name : "error" }, "could not prepare the setup code");
   }
 }

@@ -8,6 +8,7 @@ import { sqliteFile } from "@/lib/db/sqlite.mjs";
 import { backupDatabase, pruneBackups } from "@/lib/db/backup.mjs";
 import { claimLease } from "@/lib/db/queries/app-settings";
 import { dialect } from "@/lib/db/sql";
+import { processSlot } from "@/lib/process-singleton";
 
 // The daily backup: once a day, in the hour BACKUP_HOUR (server time), an online backup
 // into BACKUP_DIR named ringside-daily-<stamp>.db, keeping the newest BACKUP_KEEP. Started
@@ -39,7 +40,7 @@ export async function runDailyBackupIfDue(now = clock.date(), opts = { hour: env
   return file;
 }
 
-const g = globalThis as unknown as { ringsideBackupTimer?: NodeJS.Timeout };
+const timer = processSlot<NodeJS.Timeout>("backupTimer");
 
 /** Checks every few minutes whether today's backup is due. Returns false when BACKUP_HOUR turns it off. */
 export function startDailyBackups(): boolean {
@@ -48,14 +49,13 @@ export function startDailyBackups(): boolean {
     logger.info({}, "daily backups are pg_dump's on PostgreSQL (see the README): BACKUP_HOUR is not used");
     return false;
   }
-  if (g.ringsideBackupTimer) return true;
+  if (timer.get()) return true;
   const check = () => {
     runDailyBackupIfDue().catch((err: unknown) =>
       logger.error({ err: err instanceof Error ? err.message : String(err) }, "daily backup failed"),
     );
   };
-  g.ringsideBackupTimer = setInterval(check, CHECK_EVERY_MS);
-  g.ringsideBackupTimer.unref();
+  timer.set(setInterval(check, CHECK_EVERY_MS).unref());
   setTimeout(check, 10_000).unref();
   return true;
 }

@@ -6,6 +6,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 import { env } from "@/lib/env.mjs";
 import { BUSY_TIMEOUT_MS, ensureDatabaseDir, openSqlite, pragmaScript, sqliteFile } from "@/lib/db/sqlite.mjs";
+import { processSingleton, processSlot } from "@/lib/process-singleton";
 
 // The database of the process, opened one way (lib/db/sqlite.mjs: file, directory, busy
 // timeout, PRAGMAs) for its two users:
@@ -47,17 +48,18 @@ function createClient(): PrismaClient {
   });
 }
 
-const globalForDb = globalThis as unknown as { ringsideDb?: PrismaClient; ringsideRaw?: Database.Database };
-
 /** The one Prisma client of the process. */
-export const db: PrismaClient = globalForDb.ringsideDb ?? createClient();
-globalForDb.ringsideDb = db;
+export const db: PrismaClient = processSingleton("prisma", createClient);
+
+const raw = processSlot<Database.Database>("sqlite");
 
 /** The hot paths' connection (opened on first use, once per process). */
 export function rawDb(): Database.Database {
-  if (globalForDb.ringsideRaw?.open) return globalForDb.ringsideRaw;
-  globalForDb.ringsideRaw = openSqlite(sqliteFile(env.DATABASE_URL));
-  return globalForDb.ringsideRaw;
+  const open = raw.get();
+  if (open?.open) return open;
+  const opened = openSqlite(sqliteFile(env.DATABASE_URL));
+  raw.set(opened);
+  return opened;
 }
 
 /** Reads back journal_mode and busy_timeout; throws when WAL is not on. */

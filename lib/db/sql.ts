@@ -6,6 +6,7 @@ import { env } from "@/lib/env.mjs";
 import { rawDb } from "@/lib/db/client";
 import { createPostgresPool, inTransaction } from "@/lib/db/postgres";
 import { toPostgresSql } from "@/lib/db/dialect";
+import { processSingleton } from "@/lib/process-singleton";
 
 // Raw SQL written once for both databases. A query module writes its work as a generator of
 // statements (`yield* all(…)`, `yield* get(…)`, `yield* run(…)`), and one of two drivers runs it:
@@ -91,11 +92,9 @@ function runSqlite<T>(db: Database.Database, work: Work<T>): T {
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL
 
-const globalForPg = globalThis as unknown as { ringsidePgPool?: pg.Pool };
-
 /** The process's PostgreSQL pool (opened on first use). */
 export function postgresPool(): pg.Pool {
-  return (globalForPg.ringsidePgPool ??= createPostgresPool(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE }));
+  return processSingleton("postgresPool", () => createPostgresPool(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE }));
 }
 
 const translated = new Map<string, { text: string; name: string }>();

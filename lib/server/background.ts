@@ -5,6 +5,7 @@ import { announceSetupCode } from "@/lib/auth/setup-code";
 import { startDailyBackups } from "@/lib/db/backup-schedule";
 import { startScheduler } from "@/lib/sync/scheduler";
 import { startAlertWorker } from "@/lib/alerts/service";
+import { processSlot } from "@/lib/process-singleton";
 
 // The process's background work, started once by instrumentation.ts register():
 // - the sync scheduler (backfills, polls, webhook notifications, the personal_info snapshot,
@@ -15,8 +16,7 @@ import { startAlertWorker } from "@/lib/alerts/service";
 // ROLE decides which of them this process runs (backgroundPlan). Tests never come here: each
 // starts what it exercises (a Scheduler of its own, runDailyBackupIfDue).
 
-const STARTED = Symbol.for("ringside.backgroundStarted");
-const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
+const started = processSlot<true>("backgroundStarted");
 
 /** The background work a process with this role and these settings runs. */
 export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: boolean }) {
@@ -34,8 +34,8 @@ export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: bool
 
 export async function startBackgroundWork(): Promise<void> {
   // `next build` loads the server code to collect pages: nothing runs then.
-  if (flags[STARTED] || process.env.NEXT_PHASE === "phase-production-build") return;
-  flags[STARTED] = true;
+  if (started.get() || process.env.NEXT_PHASE === "phase-production-build") return;
+  started.set(true);
   const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED });
   const alerts = plan.sync ? startAlertWorker() : null;
   const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId), idleMs: plan.idleMs }) : null;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getAppSetting, setAppSetting, listAppSettings } from "@/lib/db/queries/app-settings";
 import { RingRateLimitedError, type RateLimitTier } from "@/lib/ring/errors";
 import { clock as processClock, type Clock } from "@/lib/clock";
+import { processSingleton } from "@/lib/process-singleton";
 
 // Pauses after a 429, per layer (facts §7): tier "application" stops every person's
 // requests, tier "token" only that person's. A pause lasts exactly as long as the service
@@ -91,10 +92,7 @@ export class RateGate {
   }
 }
 
-const globalForGate = globalThis as unknown as { ringsideRateGate?: RateGate };
-
 /** The process-wide gate every RingClient shares. */
 export function getRateGate(): RateGate {
-  globalForGate.ringsideRateGate ??= new RateGate();
-  return globalForGate.ringsideRateGate;
+  return processSingleton("rateGate", () => new RateGate());
 }

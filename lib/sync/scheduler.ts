@@ -21,9 +21,10 @@ import { runJob } from "@/lib/sync/jobs";
 import { getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
 import { SUBSCRIPTION_CHECK_MS, subscriptionsCheckedAt, webhookCallbackUrl, webhooksActive } from "@/lib/sync/subscriptions";
 import { drainWebhookEvents, type WebhookDrainState } from "@/lib/sync/webhooks";
+import { processSlot } from "@/lib/process-singleton";
 
 // The in-process scheduler: a timer loop over the durable Job table. One per process
-// (globalThis singleton), started once at server start (lib/server/background.ts, from
+// (one per process: lib/process-singleton.ts), started once at server start (lib/server/background.ts, from
 // instrumentation.ts) — never during `next build`, never with SYNC_DISABLED; request code only
 // wakes it. Jobs carry a lease that is renewed while they run; at start, jobs left
 // "running" by a previous process are taken again, so a restart resumes where it stopped.
@@ -272,40 +273,38 @@ export class Scheduler {
   }
 }
 
-const globalForScheduler = globalThis as unknown as { ringsideScheduler?: Scheduler };
+const running = processSlot<Scheduler>("scheduler");
 
 /** Starts the process's scheduler (at server start only; idempotent). */
 export function startScheduler(opts: Pick<SchedulerOptions, "onSynced" | "idleMs"> = {}): Scheduler {
-  if (!globalForScheduler.ringsideScheduler) {
-    globalForScheduler.ringsideScheduler = new Scheduler(getSyncEngine(), opts);
-    globalForScheduler.ringsideScheduler.start();
+  let scheduler = running.get();
+  if (!scheduler) {
+    scheduler = new Scheduler(getSyncEngine(), opts);
+    running.set(scheduler);
+    scheduler.start();
     const webhooks = Boolean(webhookCallbackUrl());
     getPollMinutes().then(
       (pollMinutes) => logger.info({ pollMinutes, webhooks }, "sync scheduler started"),
       () => logger.info({ webhooks }, "sync scheduler started"),
     );
   }
-  return globalForScheduler.ringsideScheduler;
+  return scheduler;
 }
 
 /** The running scheduler, if any. */
 export function getScheduler(): Scheduler | null {
-  return globalForScheduler.ringsideScheduler ?? null;
+  return running.get() ?? null;
 }
 
 /** Wakes the scheduler (new jobs or notifications). */
 export function wakeScheduler(): void {
-  globalForScheduler.ringsideScheduler?.wake();
+  running.get()?.wake();
 }
 
 /** Replaces the process's scheduler (tests): stops the old one first. */
 export async function replaceScheduler(next: Scheduler | null): Promise<void> {
-  const old = globalForScheduler.ringsideScheduler;
+  const old = running.get();
   if (old && old !== next) await old.stop();
-  if (next) {
-    globalForScheduler.ringsideScheduler = next;
-    next.start();
-  } else {
-    delete globalForScheduler.ringsideScheduler;
-  }
+  running.set(next ?? undefined);
+  next?.start();
 }

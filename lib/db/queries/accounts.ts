@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { rawDb } from "@/lib/db";
 import { postgresTokenStore } from "@/lib/db/queries/accounts-postgres";
 import { dialect, postgresPool } from "@/lib/db/sql";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * The ring connection (Auth.js `Account` row, provider "ring"). Token columns hold only
@@ -324,8 +325,7 @@ export function sqliteTokenStore(open: () => Database.Database = rawDb): TokenSt
 }
 
 // The process's token store (on the database the process runs on: SQLite here, PostgreSQL in accounts-postgres.ts).
-const globalForTokens = globalThis as unknown as { ringsideTokenStore?: TokenStore };
-const tokenStore = (): TokenStore => (globalForTokens.ringsideTokenStore ??= dialect() === "postgres" ? postgresTokenStore(postgresPool()) : sqliteTokenStore());
+const tokenStore = (): TokenStore => processSingleton("tokenStore", () => (dialect() === "postgres" ? postgresTokenStore(postgresPool()) : sqliteTokenStore()));
 
 export const readTokenRow = (accountId: string) => tokenStore().readTokenRow(accountId);
 export const claimTokenRefresh = (options: ClaimRefreshOptions) => tokenStore().claimRefresh(options);

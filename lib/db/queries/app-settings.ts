@@ -6,6 +6,7 @@ import { rawDb } from "@/lib/db";
 import { all, dialect, get, postgresPool, query, run } from "@/lib/db/sql";
 import { postgresLeaseStore } from "@/lib/db/queries/app-settings-postgres";
 import { toDbTime } from "@/lib/db/dialect";
+import { processSingleton } from "@/lib/process-singleton";
 
 // Instance-wide key/value settings (AppSetting), values stored as JSON text.
 
@@ -93,7 +94,5 @@ export function sqliteLeaseStore(open: () => Database.Database = rawDb): LeaseSt
 }
 
 // The process's leases, on the database it runs on.
-const globalForLeases = globalThis as unknown as { ringsideLeases?: LeaseStore };
-
 export const claimLease = (name: string, holder: string, ttlMs: number, now = clock.now()) =>
-  (globalForLeases.ringsideLeases ??= dialect() === "postgres" ? postgresLeaseStore(postgresPool()) : sqliteLeaseStore()).claim(name, holder, ttlMs, now);
+  processSingleton("leaseStore", () => (dialect() === "postgres" ? postgresLeaseStore(postgresPool()) : sqliteLeaseStore())).claim(name, holder, ttlMs, now);

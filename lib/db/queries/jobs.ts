@@ -5,6 +5,7 @@ import { rawDb } from "@/lib/db";
 import { postgresJobStore } from "@/lib/db/queries/jobs-postgres";
 import { dialect, postgresPool } from "@/lib/db/sql";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
+import { processSingleton } from "@/lib/process-singleton";
 
 // The durable job table behind the scheduler (lib/sync/scheduler.ts). Raw SQL on purpose:
 // claiming must be atomic and cheap enough to run every second. One contract (`JobStore`),
@@ -251,8 +252,7 @@ export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore 
 // The process's job table (on the database the process runs on: SQLite here, PostgreSQL in jobs-postgres.ts)
 // ---------------------------------------------------------------------------
 
-const globalForJobs = globalThis as unknown as { ringsideJobStore?: JobStore };
-const store = (): JobStore => (globalForJobs.ringsideJobStore ??= dialect() === "postgres" ? postgresJobStore(postgresPool()) : sqliteJobStore());
+const store = (): JobStore => processSingleton("jobStore", () => (dialect() === "postgres" ? postgresJobStore(postgresPool()) : sqliteJobStore()));
 
 export const enqueueJob = (opts: EnqueueJobOptions) => store().enqueue(opts);
 export const claimDueJobs = (opts: ClaimOptions) => store().claimDue(opts);

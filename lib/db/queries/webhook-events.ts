@@ -5,6 +5,7 @@ import { rawDb } from "@/lib/db";
 import { postgresWebhookEventStore } from "@/lib/db/queries/webhook-events-postgres";
 import { dialect, postgresPool } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
+import { processSingleton } from "@/lib/process-singleton";
 
 // Webhook notifications as received. The receiver's hot path is one prepared insert that
 // ignores a duplicate (dedupeKey unique): a duplicate changes nothing and is acknowledged.
@@ -103,8 +104,7 @@ export function sqliteWebhookEventStore(open: () => Database.Database = rawDb): 
 }
 
 // The process's inbox (on the database the process runs on: SQLite here, PostgreSQL in webhook-events-postgres.ts).
-const globalForInbox = globalThis as unknown as { ringsideWebhookEvents?: WebhookEventStore };
-const store = (): WebhookEventStore => (globalForInbox.ringsideWebhookEvents ??= dialect() === "postgres" ? postgresWebhookEventStore(postgresPool()) : sqliteWebhookEventStore());
+const store = (): WebhookEventStore => processSingleton("webhookEventStore", () => (dialect() === "postgres" ? postgresWebhookEventStore(postgresPool()) : sqliteWebhookEventStore()));
 
 export const recordWebhookEvent = (e: WebhookEventInput) => store().record(e);
 export const listQueuedWebhookEvents = (limit: number, excludeIds?: number[], fromId?: number) => store().listQueued(limit, excludeIds, fromId);

@@ -7,6 +7,7 @@ import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { getDataFamily } from "@/lib/sync/settings";
+import { processSingleton } from "@/lib/process-singleton";
 import type { BackfillProgress, CollectionOutcome, EngineContext, EngineHooks, RingAccess, SyncStats } from "./context";
 import { backfillDocuments, incrementalDocuments } from "./documents";
 import { describeError, recordFailure } from "./errors";
@@ -172,10 +173,7 @@ export class SyncEngine {
   }
 }
 
-const globalForEngine = globalThis as unknown as { ringsideSyncEngine?: SyncEngine };
-
 /** The process-wide engine the scheduler, the webhook worker and the API share. */
 export function getSyncEngine(): SyncEngine {
-  globalForEngine.ringsideSyncEngine ??= new SyncEngine();
-  return globalForEngine.ringsideSyncEngine;
+  return processSingleton("syncEngine", () => new SyncEngine());
 }
