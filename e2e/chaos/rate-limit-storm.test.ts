@@ -20,7 +20,7 @@ const INJECTED_BURSTS = pick(4, 12);
 
 let emu: Emulator;
 let m: {
-  db: typeof import("@/lib/db");
+  db: typeof import("@/lib/test/prisma");
   tokens: typeof import("@/lib/ring/tokens");
   engine: typeof import("@/lib/sync/engine");
   scheduler: typeof import("@/lib/sync/scheduler");
@@ -34,7 +34,7 @@ beforeAll(async () => {
   emu = await startChaosEmulator({ port: 0, pageSize: 5, historyDays: HISTORY_DAYS, rateLimit: TOKEN_LIMIT, appRateLimit: APP_LIMIT, rateWindowS: WINDOW_S });
   useEmulatorInProcess(emu);
   m = {
-    db: await import("@/lib/db"),
+    db: await import("@/lib/test/prisma"),
     tokens: await import("@/lib/ring/tokens"),
     engine: await import("@/lib/sync/engine"),
     scheduler: await import("@/lib/sync/scheduler"),

@@ -20,7 +20,7 @@ const BACKFILL_DAYS = pick(120, 400);
 
 let emu: Emulator;
 let app: {
-  db: typeof import("@/lib/db");
+  db: typeof import("@/lib/test/prisma");
   tokens: typeof import("@/lib/ring/tokens");
   client: typeof import("@/lib/ring/client");
   engine: typeof import("@/lib/sync/engine");
@@ -33,7 +33,7 @@ beforeAll(async () => {
   emu = await startChaosEmulator({ port: 0, tokenTtlS: 3600, historyDays: BACKFILL_DAYS, pageSize: 3 });
   useEmulatorInProcess(emu, { requestTimeoutMs: 10_000 });
   app = {
-    db: await import("@/lib/db"),
+    db: await import("@/lib/test/prisma"),
     tokens: await import("@/lib/ring/tokens"),
     client: await import("@/lib/ring/client"),
     engine: await import("@/lib/sync/engine"),

@@ -24,7 +24,7 @@ const TIMEOUT_MS = 400;
 
 let emu: Emulator;
 let m: {
-  db: typeof import("@/lib/db");
+  db: typeof import("@/lib/test/prisma");
   tokens: typeof import("@/lib/ring/tokens");
   engine: typeof import("@/lib/sync/engine");
   rate: typeof import("@/lib/sync/rate-limit");
@@ -38,7 +38,7 @@ beforeAll(async () => {
   emu = await startChaosEmulator({ port: 0, pageSize: 5, historyDays: HISTORY_DAYS });
   useEmulatorInProcess(emu, { requestTimeoutMs: 5_000 });
   m = {
-    db: await import("@/lib/db"),
+    db: await import("@/lib/test/prisma"),
     tokens: await import("@/lib/ring/tokens"),
     engine: await import("@/lib/sync/engine"),
     rate: await import("@/lib/sync/rate-limit"),

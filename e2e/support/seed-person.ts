@@ -31,7 +31,7 @@ async function main(input: Input) {
   const { createAccount } = await import("@/lib/db/queries/accounts");
   const { encryptToken } = await import("@/lib/ring/crypto");
   const { normalizeScopes } = await import("@/lib/auth/scopes");
-  const { db } = await import("@/lib/db");
+  const { db } = await import("@/lib/test/prisma");
   const created = await createUser({ name: input.email, email: input.email, image: null, emailVerified: null, role: input.role, ringUserId: user.user_id });
   await createAccount({
     userId: created.id,

@@ -56,9 +56,6 @@ export function toErrorResponse(err: unknown): Response {
       status: 422,
     });
   }
-  if (typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2025") {
-    return Response.json(errorBody("not_found", "Not found."), { status: 404 });
-  }
   logger.error({ err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, "unhandled route error");
   return Response.json(errorBody("internal_error", "Something went wrong on the server."), { status: 500 });
 }

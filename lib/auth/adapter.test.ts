@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 let adapterMod: typeof import("@/lib/auth/adapter");
 let ctxMod: typeof import("@/lib/auth/callback-context");
-let dbMod: typeof import("@/lib/db");
+let dbMod: typeof import("@/lib/test/prisma");
 let invites: typeof import("@/lib/auth/invites");
 let crypto: typeof import("@/lib/ring/crypto");
 let setupCode: typeof import("@/lib/auth/setup-code");
@@ -13,7 +13,7 @@ beforeAll(async () => {
   process.env.RING_REQUEST_TIMEOUT_MS = "500";
   adapterMod = await import("@/lib/auth/adapter");
   ctxMod = await import("@/lib/auth/callback-context");
-  dbMod = await import("@/lib/db");
+  dbMod = await import("@/lib/test/prisma");
   invites = await import("@/lib/auth/invites");
   crypto = await import("@/lib/ring/crypto");
   setupCode = await import("@/lib/auth/setup-code");

@@ -1,15 +1,13 @@
 import "server-only";
 import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
-import { PrismaAdapter } from "@auth/prisma-adapter";
-import { db } from "@/lib/db";
 import { createAccount } from "@/lib/db/queries/accounts";
-import { findSessionWithUser } from "@/lib/db/queries/sessions";
+import { createSession, deleteSession, findSessionWithUser, updateSessionExpiry } from "@/lib/db/queries/sessions";
 import { logger } from "@/lib/log";
 import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
 import { withAdmissionLock } from "@/lib/auth/admission";
 import { checkSetupCode, consumeSetupCode } from "@/lib/auth/setup-code";
 import { normalizeScopes } from "@/lib/auth/scopes";
-import { countOwners, createUser, InviteUnavailableError } from "@/lib/db/queries/users";
+import { countOwners, createUser, findUser, findUserByAccount, findUserByEmail, InviteUnavailableError, updateUserProfile, type UserRow } from "@/lib/db/queries/users";
 import { encryptToken } from "@/lib/ring/crypto";
 import { revokeAccessToken } from "@/lib/ring/oauth";
 
@@ -28,8 +26,12 @@ async function refuse(code: "not_invited" | "invite_invalid" | "setup_code_inval
   throw new AdmissionRefusedError(message);
 }
 
+/** Auth.js's user: its e-mail is a string (a ring account may have none). */
+const asAdapterUser = (u: UserRow | null): AdapterUser | null => (u ? { ...u, email: u.email ?? "" } : null);
+
 /**
- * The Prisma adapter with Ringside's rules:
+ * Auth.js's database adapter on Ringside's queries (lib/db/queries: users, sessions, accounts),
+ * with Ringside's rules:
  * - createUser assigns the role (first person = owner) and the ring id, and consumes the invite
  *   (or, for the owner, the setup code),
  *   re-checking the signIn callback's admission under a lock (two first sign-ins at once cannot
@@ -40,9 +42,23 @@ async function refuse(code: "not_invited" | "invite_invalid" | "setup_code_inval
  *   (lib/db/queries/sessions.ts) instead of a Prisma query.
  */
 export function ringsideAdapter(): Adapter {
-  const base = PrismaAdapter(db);
   return {
-    ...base,
+    getUser: async (id) => asAdapterUser(await findUser(id)),
+    getUserByEmail: async (email) => asAdapterUser(await findUserByEmail(email)),
+    getUserByAccount: async ({ provider, providerAccountId }) => asAdapterUser(await findUserByAccount(provider, providerAccountId)),
+    async updateUser({ id, ...patch }) {
+      const user = asAdapterUser(await updateUserProfile(id, patch));
+      if (!user) throw new Error("No such person.");
+      return user;
+    },
+    createSession: (s) => createSession(s),
+    async updateSession({ sessionToken, expires }) {
+      if (!expires) return null;
+      return updateSessionExpiry(sessionToken, expires);
+    },
+    async deleteSession(sessionToken) {
+      await deleteSession(sessionToken);
+    },
     async createUser(data: AdapterUser): Promise<AdapterUser> {
       const ctx = callbackContext();
       const admission = ctx?.admission;
@@ -76,7 +92,7 @@ export function ringsideAdapter(): Adapter {
           // The instance has its owner: the setup code has done its job, however the owner got in.
           if (role === "owner") consumeSetupCode();
           logger.info({ userId: user.id, role, via: admission.kind }, "person joined");
-          return user as AdapterUser;
+          return asAdapterUser(user)!;
         } catch (err) {
           if (err instanceof InviteUnavailableError) return refuse("invite_invalid", err.message);
           throw err;
@@ -86,7 +102,7 @@ export function ringsideAdapter(): Adapter {
     async getSessionAndUser(sessionToken: string) {
       const found = await findSessionWithUser(sessionToken);
       if (!found) return null;
-      return { session: found.session, user: { ...found.user, email: found.user.email ?? "" } as AdapterUser };
+      return { session: found.session, user: { ...found.user, email: found.user.email ?? "" } };
     },
     async linkAccount(account: AdapterAccount): Promise<AdapterAccount | null | undefined> {
       await createAccount({

@@ -17,7 +17,7 @@ const ALL = "email personal daily heartrate workout tag session spo2Daily";
 
 let emu: RunningEmulator;
 let route: typeof import("@/app/api/auth/[...nextauth]/route");
-let dbMod: typeof import("@/lib/db");
+let dbMod: typeof import("@/lib/test/prisma");
 let invites: typeof import("@/lib/auth/invites");
 let crypto: typeof import("@/lib/ring/crypto");
 let setupCode: typeof import("@/lib/auth/setup-code");
@@ -103,7 +103,7 @@ beforeAll(async () => {
     SYNC_DISABLED: "1", // jobs are queued, the scheduler does not run
   });
   route = await import("@/app/api/auth/[...nextauth]/route");
-  dbMod = await import("@/lib/db");
+  dbMod = await import("@/lib/test/prisma");
   invites = await import("@/lib/auth/invites");
   crypto = await import("@/lib/ring/crypto");
   setupCode = await import("@/lib/auth/setup-code");

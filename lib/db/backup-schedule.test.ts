@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/test/prisma";
 import { runDailyBackupIfDue } from "@/lib/db/backup-schedule";
 import { claimLease } from "@/lib/db/queries/app-settings";
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { db, rawDb, verifyPragmas } from "@/lib/db";
+import { rawDb, verifyPragmas } from "@/lib/db";
+import { db } from "@/lib/test/prisma";
 import { BUSY_TIMEOUT_MS, PRAGMAS } from "@/lib/db/sqlite.mjs";
 
-// Prisma's connection and the hot paths' connection are opened one way (lib/db/sqlite.mjs).
+// The app's connection and the tests' Prisma client are opened one way (lib/db/sqlite.mjs).
 describe("database connections", () => {
-  it("give Prisma and the hot-path statements the same settings", async () => {
+  it("give the app's connection and the tests' Prisma client the same settings", async () => {
     const names = PRAGMAS.map((p) => p.split("=")[0]!.trim());
     const raw = Object.fromEntries(names.map((n) => [n, String(rawDb().pragma(n, { simple: true }))]));
     const viaPrisma: Record<string, string> = {};

@@ -15,6 +15,10 @@ describe("toPostgresSql", () => {
     expect(toPostgresSql(`INSERT OR IGNORE INTO sync_state (userId, collection) VALUES (?, ?)`)).toBe(
       `INSERT INTO sync_state ("userId", collection) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
     );
+    // before a RETURNING clause, so a row the conflict skipped returns nothing
+    expect(toPostgresSql(`INSERT OR IGNORE INTO alert_episode (dedupeKey) VALUES (?) RETURNING id, dedupeKey`)).toBe(
+      `INSERT INTO alert_episode ("dedupeKey") VALUES ($1) ON CONFLICT DO NOTHING RETURNING id, "dedupeKey"`,
+    );
   });
 
   it("an upsert that skips unchanged rows compares with IS DISTINCT FROM; a JSON-array parameter becomes a set", () => {

@@ -67,5 +67,8 @@ export function toPostgresSql(sql: string): string {
         .replace(/(?<![\w$"])([a-z_][a-z0-9_]*[A-Z]\w*)/g, '"$1"');
     })
     .join("");
-  return ignore ? `${out.trimEnd()} ON CONFLICT DO NOTHING` : out;
+  if (!ignore) return out;
+  // the conflict clause goes before a RETURNING clause
+  const returning = out.search(/\sRETURNING\s/i);
+  return returning < 0 ? `${out.trimEnd()} ON CONFLICT DO NOTHING` : `${out.slice(0, returning).trimEnd()} ON CONFLICT DO NOTHING${out.slice(returning)}`;
 }

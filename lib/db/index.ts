@@ -1,2 +1,2 @@
 import "server-only";
-export { checkDatabase, db, rawDb, verifyPragmas } from "@/lib/db/client";
+export { checkDatabase, rawDb, verifyPragmas } from "@/lib/db/client";

@@ -1,10 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import { env } from "@/lib/env.mjs";
-import { rawDb } from "@/lib/db/client";
-import { createPostgresPool, inTransaction } from "@/lib/db/postgres";
+import { postgresPool, rawDb } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/postgres";
 import { toPostgresSql } from "@/lib/db/dialect";
 import { processSingleton } from "@/lib/process-singleton";
 
@@ -16,11 +16,14 @@ import { processSingleton } from "@/lib/process-singleton";
 // - PostgreSQL (`postgresql://`): asynchronously on the process's pool, a transaction on one
 //   pooled connection, the SQL translated once per text (lib/db/dialect.ts toPostgresSql).
 // The statements are SQLite's words with `?` parameters; what differs beyond what the
-// translation covers is chosen with `dialect()` next to the query.
+// translation covers is chosen next to the query by the database the work runs on
+// (`yield* sqlDialect()` inside work, `database.dialect` outside it): the one dialect switch.
+// Every table is read and written this way; Prisma keeps the schema and the migrations.
 
 export type SqlValue = string | number | bigint | boolean | Buffer | Uint8Array | null | ReadonlyArray<string | number | boolean | null>;
 
-type Op = { kind: "all" | "get" | "run"; sql: string; params: SqlValue[] };
+type Statement = { kind: "all" | "get" | "run"; sql: string; params: SqlValue[] };
+type Op = Statement | { kind: "dialect" };
 
 /** A unit of database work: yields statements, returns its result. */
 export type Work<T> = Generator<Op, T, unknown>;
@@ -42,6 +45,11 @@ export function* run(sql: string, ...params: SqlValue[]): Work<number> {
 
 export type Dialect = "sqlite" | "postgres";
 
+/** The database the work runs on, for the few statements the two write differently (the one dialect switch). */
+export function* sqlDialect(): Work<Dialect> {
+  return (yield { kind: "dialect" }) as Dialect;
+}
+
 export function dialectOf(url: string): Dialect {
   return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
 }
@@ -51,17 +59,21 @@ export function dialect(): Dialect {
   return dialectOf(env.DATABASE_URL);
 }
 
-/** A statement in the words of the database the process runs on (for Prisma's raw queries). */
-export function inDialect(sql: string): string {
-  return dialect() === "postgres" ? toPostgresSql(sql) : sql;
-}
+/** A database to run work on: the two drivers below, the process's own (processDatabase) or another (tests). */
+export type Database = {
+  readonly dialect: Dialect;
+  /** Runs work statement by statement (no transaction: each statement on its own). */
+  query<T>(work: Work<T>): Promise<T>;
+  /** Runs work in one write transaction: committed whole, or rolled back on a throw. */
+  transaction<T>(work: () => Work<T>): Promise<T>;
+};
 
 // ---------------------------------------------------------------------------------------------
 // SQLite
 
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
-function prepared(db: Database.Database, sql: string): Database.Statement {
+function prepared(db: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
   let m = statements.get(db);
   if (!m) statements.set(db, (m = new Map()));
   let s = m.get(sql);
@@ -71,15 +83,19 @@ function prepared(db: Database.Database, sql: string): Database.Statement {
 
 const sqliteParam = (v: SqlValue) => (typeof v === "boolean" ? (v ? 1 : 0) : v);
 
-function runSqlite<T>(db: Database.Database, work: Work<T>): T {
+function runSqlite<T>(db: BetterSqlite3.Database, work: Work<T>): T {
   let step = work.next();
   while (!step.done) {
-    const { kind, sql, params } = step.value;
+    const op = step.value;
+    if (op.kind === "dialect") {
+      step = work.next("sqlite");
+      continue;
+    }
     let result: unknown;
     try {
-      const st = prepared(db, sql);
-      const args = params.map(sqliteParam);
-      result = kind === "all" ? st.all(...args) : kind === "get" ? st.get(...args) : st.run(...args).changes;
+      const st = prepared(db, op.sql);
+      const args = op.params.map(sqliteParam);
+      result = op.kind === "all" ? st.all(...args) : op.kind === "get" ? st.get(...args) : st.run(...args).changes;
     } catch (err) {
       step = work.throw(err);
       continue;
@@ -89,13 +105,33 @@ function runSqlite<T>(db: Database.Database, work: Work<T>): T {
   return step.value;
 }
 
+/**
+ * SQLite: work runs synchronously on one connection (`open()`, by default the process's), a
+ * transaction being one IMMEDIATE transaction that never spans an event-loop turn.
+ */
+export function sqliteDatabase(open: () => BetterSqlite3.Database = rawDb): Database {
+  return {
+    dialect: "sqlite",
+    query<T>(work: Work<T>): Promise<T> {
+      try {
+        return Promise.resolve(runSqlite(open(), work));
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    },
+    transaction<T>(work: () => Work<T>): Promise<T> {
+      try {
+        const db = open();
+        return Promise.resolve(db.transaction(() => runSqlite(db, work())).immediate());
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL
-
-/** The process's PostgreSQL pool (opened on first use). */
-export function postgresPool(): pg.Pool {
-  return processSingleton("postgresPool", () => createPostgresPool(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE }));
-}
 
 const translated = new Map<string, { text: string; name: string }>();
 
@@ -120,12 +156,16 @@ const pgParam = (v: SqlValue): unknown =>
 async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): Promise<T> {
   let step = work.next();
   while (!step.done) {
-    const { kind, sql, params } = step.value;
+    const op = step.value;
+    if (op.kind === "dialect") {
+      step = work.next("postgres");
+      continue;
+    }
     let result: unknown;
     try {
-      const { text, name } = pgStatement(sql);
-      const res = await client.query({ name, text, values: params.map(pgParam) });
-      result = kind === "all" ? res.rows : kind === "get" ? res.rows[0] : (res.rowCount ?? 0);
+      const { text, name } = pgStatement(op.sql);
+      const res = await client.query({ name, text, values: op.params.map(pgParam) });
+      result = op.kind === "all" ? res.rows : op.kind === "get" ? res.rows[0] : (res.rowCount ?? 0);
     } catch (err) {
       step = work.throw(err);
       continue;
@@ -135,28 +175,35 @@ async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): P
   return step.value;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The two entry points
-
-/** Runs work statement by statement (no transaction: each statement on its own). */
-export function query<T>(work: Work<T>): Promise<T> {
-  if (dialect() === "postgres") return runPostgres(postgresPool(), work);
-  try {
-    return Promise.resolve(runSqlite(rawDb(), work));
-  } catch (err) {
-    return Promise.reject(err as Error);
-  }
+/**
+ * PostgreSQL: work runs on a pool, each statement translated once per text
+ * (lib/db/dialect.ts toPostgresSql) and prepared once per connection; a transaction holds one
+ * pooled connection.
+ */
+export function postgresDatabase(pool: pg.Pool): Database {
+  return {
+    dialect: "postgres",
+    query: (work) => runPostgres(pool, work),
+    transaction: (work) => inTransaction(pool, (c) => runPostgres(c, work())),
+  };
 }
 
-/** Runs work in one write transaction: committed whole, or rolled back on a throw. */
+// ---------------------------------------------------------------------------------------------
+// The process's database
+
+/** The database the process runs on (DATABASE_URL): SQLite's file or PostgreSQL's pool. */
+export function processDatabase(): Database {
+  return processSingleton("database", () => (dialect() === "postgres" ? postgresDatabase(postgresPool()) : sqliteDatabase()));
+}
+
+/** Runs work on the process's database, statement by statement. */
+export function query<T>(work: Work<T>): Promise<T> {
+  return processDatabase().query(work);
+}
+
+/** Runs work on the process's database in one write transaction. */
 export function transaction<T>(work: () => Work<T>): Promise<T> {
-  if (dialect() === "postgres") return inTransaction(postgresPool(), (c) => runPostgres(c, work()));
-  try {
-    const db = rawDb();
-    return Promise.resolve(db.transaction(() => runSqlite(db, work())).immediate());
-  } catch (err) {
-    return Promise.reject(err as Error);
-  }
+  return processDatabase().transaction(work);
 }
 
 /**

@@ -8,7 +8,7 @@ const CLIENT = { client_id: "ringside-tokens-test", client_secret: "tokens-test-
 
 let emu: RunningEmulator;
 let tokens: typeof import("@/lib/ring/tokens");
-let dbMod: typeof import("@/lib/db");
+let dbMod: typeof import("@/lib/test/prisma");
 let accounts: typeof import("@/lib/db/queries/accounts");
 
 function control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
@@ -58,7 +58,7 @@ beforeAll(async () => {
   process.env.RING_CLIENT_ID = CLIENT.client_id;
   process.env.RING_CLIENT_SECRET = CLIENT.client_secret;
   tokens = await import("@/lib/ring/tokens");
-  dbMod = await import("@/lib/db");
+  dbMod = await import("@/lib/test/prisma");
   accounts = await import("@/lib/db/queries/accounts");
 });
 

@@ -100,7 +100,9 @@ export async function updateTag(opts: { userId: string; id: number | TagRef; nam
   if (opts.name !== undefined && (await tagNameTaken({ userId: opts.userId, name: opts.name, exceptId: id }))) {
     throw new AppError("conflict", `A tag named "${opts.name}" exists already.`);
   }
-  return updateTagFields({ userId: opts.userId, id, name: opts.name, color: opts.color });
+  const updated = await updateTagFields({ userId: opts.userId, id, name: opts.name, color: opts.color });
+  if (!updated) throw new AppError("not_found", "No such tag.");
+  return updated;
 }
 
 export async function deleteTag(opts: { userId: string; id: number | TagRef }): Promise<void> {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/test/prisma";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
 import { AppError } from "@/lib/api/errors";
 import { generateRange } from "@/lib/emulator/fixtures";

@@ -16,7 +16,7 @@ let m: {
   state: typeof import("@/lib/db/queries/sync-state");
   docs: typeof import("@/lib/db/queries/ring-documents");
   status: typeof import("@/lib/sync/status");
-  db: typeof import("@/lib/db");
+  db: typeof import("@/lib/test/prisma");
   schemas: typeof import("@/lib/resources");
 };
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
     state: await import("@/lib/db/queries/sync-state"),
     docs: await import("@/lib/db/queries/ring-documents"),
     status: await import("@/lib/sync/status"),
-    db: await import("@/lib/db"),
+    db: await import("@/lib/test/prisma"),
     schemas: await import("@/lib/resources"),
   };
 });

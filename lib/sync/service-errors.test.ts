@@ -21,7 +21,7 @@ let m: {
   rejected: typeof import("@/lib/db/queries/rejected-documents");
   settings: typeof import("@/lib/db/queries/app-settings");
   rate: typeof import("@/lib/sync/rate-limit");
-  db: typeof import("@/lib/db");
+  db: typeof import("@/lib/test/prisma");
 };
 
 beforeAll(async () => {
@@ -32,7 +32,7 @@ beforeAll(async () => {
     rejected: await import("@/lib/db/queries/rejected-documents"),
     settings: await import("@/lib/db/queries/app-settings"),
     rate: await import("@/lib/sync/rate-limit"),
-    db: await import("@/lib/db"),
+    db: await import("@/lib/test/prisma"),
   };
 });
 

@@ -56,7 +56,7 @@ export class AuthFlow {
   }
 
   route!: typeof import("@/app/api/auth/[...nextauth]/route");
-  db!: typeof import("@/lib/db")["db"];
+  db!: typeof import("@/lib/test/prisma")["db"];
 
   constructor(
     readonly app: string,
@@ -71,7 +71,7 @@ export class AuthFlow {
 
   async load(): Promise<void> {
     this.route = await import("@/app/api/auth/[...nextauth]/route");
-    this.db = (await import("@/lib/db")).db;
+    this.db = (await import("@/lib/test/prisma")).db;
   }
 
   async appRequest(method: "GET" | "POST", path: string, jar: Jar, form?: Record<string, string>): Promise<Response> {

@@ -14,7 +14,7 @@ export function useEmulatorInProcess(emu: Emulator, opts: { requestTimeoutMs?: n
   if (opts.requestTimeoutMs) process.env.RING_REQUEST_TIMEOUT_MS = String(opts.requestTimeoutMs);
 }
 
-type AppModules = { db: typeof import("@/lib/db"); tokens: typeof import("@/lib/ring/tokens") };
+type AppModules = { db: typeof import("@/lib/test/prisma"); tokens: typeof import("@/lib/ring/tokens") };
 
 export type ConnectedPerson = { userId: string; accountId: string; ringUserId: string };
 

@@ -5,8 +5,8 @@
 // tokens are stored, get them).
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { sqliteTokenStore, type TokenStore } from "@/lib/db/queries/accounts";
-import { postgresTokenStore } from "@/lib/db/queries/accounts-postgres";
+import { tokenStore, type TokenStore } from "@/lib/db/queries/accounts";
+import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
 import { useMigratedPostgres } from "@/lib/test/postgres";
 
 const pg = useMigratedPostgres("tokens");
@@ -24,8 +24,8 @@ type Backend = {
 const backends: Backend[] = [
   {
     name: "sqlite",
-    store: () => sqliteTokenStore(),
-    otherProcess: () => sqliteTokenStore(),
+    store: () => tokenStore(sqliteDatabase()),
+    otherProcess: () => tokenStore(sqliteDatabase()),
     exec: async (sql, params = []) => {
       const stmt = rawDb().prepare(sql.replace(/\$\d+/g, "?"));
       if (stmt.reader) return stmt.all(...params) as Array<Record<string, unknown>>;
@@ -35,8 +35,8 @@ const backends: Backend[] = [
   },
   {
     name: "postgresql",
-    store: () => postgresTokenStore(pg.pool()),
-    otherProcess: () => postgresTokenStore(pg.otherProcess()),
+    store: () => tokenStore(postgresDatabase(pg.pool())),
+    otherProcess: () => tokenStore(postgresDatabase(pg.otherProcess())),
     exec: async (sql, params = []) => (await pg.pool().query(sql, params)).rows,
   },
 ];

@@ -1,10 +1,7 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import type Database from "better-sqlite3";
-import { db } from "@/lib/db";
-import { rawDb } from "@/lib/db";
-import { postgresTokenStore } from "@/lib/db/queries/accounts-postgres";
-import { dialect, postgresPool } from "@/lib/db/sql";
+import { fromDbTime, toDbTime } from "@/lib/db/dialect";
+import { get, processDatabase, query, run, sqlDialect, transaction, type Database, type Work } from "@/lib/db/sql";
 import { processSingleton } from "@/lib/process-singleton";
 
 /**
@@ -12,20 +9,16 @@ import { processSingleton } from "@/lib/process-singleton";
  * AES-256-GCM ciphertext (lib/ring/crypto.ts); these functions never see plain tokens.
  *
  * The refresh path (`TokenStore`) runs its read-decide-write steps in one write transaction, so
- * two processes cannot both claim the same single-use refresh token: on SQLite a
- * `BEGIN IMMEDIATE` transaction on the raw handle (one writer at a time), on PostgreSQL
- * (accounts-postgres.ts) a transaction that locks the account row (`FOR UPDATE`). Both are held
- * to the same tests (lib/db/queries/accounts-tokens.test.ts).
+ * two processes cannot both claim the same single-use refresh token: on SQLite an IMMEDIATE
+ * transaction (one writer at a time), on PostgreSQL a transaction that first locks the account
+ * row (`FOR UPDATE`), so of several processes refreshing one account one reads, decides and
+ * writes while the others wait for its commit, then see its lease or its new tokens. Held to the
+ * same tests on both databases (lib/db/queries/accounts-tokens.test.ts).
  */
 
 export const RING_PROVIDER = "ring";
 
 export type AccountStatus = "active" | "needs_reconnect" | "disconnected";
-
-/** DateTime in the text form Prisma's SQLite adapter writes (ISO 8601 with +00:00). */
-function sqliteNow(ms = clock.now()): string {
-  return new Date(ms).toISOString().replace("Z", "+00:00");
-}
 
 // ---------------------------------------------------------------------------
 // Reads
@@ -40,12 +33,10 @@ export type TokenRow = {
   expires_at: number | null;
 };
 
-function sqliteTokenRow(raw: Database.Database, accountId: string): TokenRow | null {
-  const row = raw
-    .prepare(
-      `SELECT id, userId, status, access_token, refresh_token, expires_at FROM "Account" WHERE id = ? AND provider = ?`,
-    )
-    .get(accountId, RING_PROVIDER) as TokenRow | undefined;
+/** The token columns of one account (locked for the transaction on PostgreSQL when `lock`). */
+function* tokenRow(accountId: string, lock = false): Work<TokenRow | null> {
+  const forUpdate = lock && (yield* sqlDialect()) === "postgres" ? " FOR UPDATE" : "";
+  const row = yield* get<TokenRow>(`SELECT id, userId, status, access_token, refresh_token, expires_at FROM "Account" WHERE id = ? AND provider = ?${forUpdate}`, accountId, RING_PROVIDER);
   if (!row) return null;
   return { ...row, expires_at: row.expires_at === null ? null : Number(row.expires_at) };
 }
@@ -62,23 +53,28 @@ export type RingAccountSummary = {
   hasTokens: boolean;
 };
 
+type SummaryRow = {
+  id: string;
+  userId: string;
+  providerAccountId: string;
+  status: string;
+  statusReason: string | null;
+  scope: string | null;
+  expires_at: number | null;
+  tokenUpdatedAt: string | null;
+  hasTokens: number;
+};
+
 export async function findRingAccountByUserId(userId: string): Promise<RingAccountSummary | null> {
-  const a = await db.account.findFirst({
-    where: { userId, provider: RING_PROVIDER },
-    orderBy: { createdAt: "asc" },
-    select: {
-      id: true,
-      userId: true,
-      providerAccountId: true,
-      status: true,
-      statusReason: true,
-      scope: true,
-      expires_at: true,
-      tokenUpdatedAt: true,
-      access_token: true,
-      refresh_token: true,
-    },
-  });
+  const a = await query(
+    get<SummaryRow>(
+      `SELECT id, userId, providerAccountId, status, statusReason, scope, expires_at, tokenUpdatedAt,
+              CASE WHEN access_token IS NOT NULL OR refresh_token IS NOT NULL THEN 1 ELSE 0 END AS hasTokens
+         FROM "Account" WHERE userId = ? AND provider = ? ORDER BY createdAt LIMIT 1`,
+      userId,
+      RING_PROVIDER,
+    ),
+  );
   if (!a) return null;
   return {
     accountId: a.id,
@@ -87,17 +83,14 @@ export async function findRingAccountByUserId(userId: string): Promise<RingAccou
     status: a.status,
     statusReason: a.statusReason,
     scope: a.scope,
-    expiresAt: a.expires_at,
-    tokenUpdatedAt: a.tokenUpdatedAt,
-    hasTokens: Boolean(a.access_token || a.refresh_token),
+    expiresAt: a.expires_at === null ? null : Number(a.expires_at),
+    tokenUpdatedAt: fromDbTime(a.tokenUpdatedAt),
+    hasTokens: Number(a.hasTokens) === 1,
   };
 }
 
-export async function findRingAccountByRingUserId(ringUserId: string) {
-  return db.account.findUnique({
-    where: { provider_providerAccountId: { provider: RING_PROVIDER, providerAccountId: ringUserId } },
-    select: { id: true, userId: true, status: true },
-  });
+export async function findRingAccountByRingUserId(ringUserId: string): Promise<{ id: string; userId: string; status: string } | null> {
+  return (await query(get<{ id: string; userId: string; status: string }>(`SELECT id, userId, status FROM "Account" WHERE provider = ? AND providerAccountId = ?`, RING_PROVIDER, ringUserId))) ?? null;
 }
 
 // ---------------------------------------------------------------------------
@@ -120,21 +113,26 @@ export type NewAccount = {
 
 /** Stores a new connection (the sign-in's account), active, tokens as given (encrypted). */
 export async function createAccount(a: NewAccount): Promise<void> {
-  await db.account.create({
-    data: {
-      userId: a.userId,
-      type: a.type,
-      provider: a.provider,
-      providerAccountId: a.providerAccountId,
-      access_token: a.accessToken,
-      refresh_token: a.refreshToken,
-      expires_at: a.expiresAt,
-      token_type: a.tokenType,
-      scope: a.scope,
-      status: "active",
-      tokenUpdatedAt: clock.date(),
-    },
-  });
+  const now = toDbTime(clock.date());
+  await query(
+    run(
+      `INSERT INTO "Account" (id, userId, type, provider, providerAccountId, access_token, refresh_token, expires_at, token_type, scope, status, tokenUpdatedAt, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+      crypto.randomUUID(),
+      a.userId,
+      a.type,
+      a.provider,
+      a.providerAccountId,
+      a.accessToken,
+      a.refreshToken,
+      a.expiresAt,
+      a.tokenType,
+      a.scope,
+      now,
+      now,
+      now,
+    ),
+  );
 }
 
 export type EncryptedTokenSet = {
@@ -146,41 +144,38 @@ export type EncryptedTokenSet = {
 };
 
 /** Stores the tokens of a fresh consent on an existing account, re-activates it and resumes its paused sync. */
-export async function storeTokensAfterSignIn(accountId: string, userId: string, t: EncryptedTokenSet): Promise<void> {
-  await db.$transaction([
-    db.account.update({
-      where: { id: accountId },
-      data: {
-        access_token: t.accessToken,
-        refresh_token: t.refreshToken,
-        expires_at: t.expiresAt,
-        token_type: t.tokenType,
-        scope: t.scope,
-        status: "active",
-        statusReason: null,
-        tokenUpdatedAt: clock.date(),
-      },
-    }),
-    db.syncState.updateMany({ where: { userId, status: "paused" }, data: { status: "idle", lastError: null } }),
-  ]);
+export function storeTokensAfterSignIn(accountId: string, userId: string, t: EncryptedTokenSet): Promise<void> {
+  const now = toDbTime(clock.date());
+  return transaction(function* () {
+    yield* run(
+      `UPDATE "Account" SET access_token = ?, refresh_token = ?, expires_at = ?, token_type = ?, scope = ?, status = 'active', statusReason = NULL, tokenUpdatedAt = ?, updatedAt = ?
+       WHERE id = ?`,
+      t.accessToken,
+      t.refreshToken,
+      t.expiresAt,
+      t.tokenType,
+      t.scope,
+      now,
+      now,
+      accountId,
+    );
+    yield* run(`UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status = 'paused'`, now, userId);
+  });
 }
 
 /** Deletes the tokens and marks the connection disconnected; pauses the person's sync. */
-export async function disconnectAccount(accountId: string, userId: string): Promise<void> {
-  await db.$transaction([
-    db.account.update({
-      where: { id: accountId },
-      data: {
-        access_token: null,
-        refresh_token: null,
-        expires_at: null,
-        status: "disconnected",
-        statusReason: "disconnected_by_user",
-        tokenUpdatedAt: clock.date(),
-      },
-    }),
-    db.syncState.updateMany({ where: { userId }, data: { status: "paused" } }),
-  ]);
+export function disconnectAccount(accountId: string, userId: string): Promise<void> {
+  const now = toDbTime(clock.date());
+  return transaction(function* () {
+    yield* run(
+      `UPDATE "Account" SET access_token = NULL, refresh_token = NULL, expires_at = NULL, status = 'disconnected', statusReason = 'disconnected_by_user', tokenUpdatedAt = ?, updatedAt = ?
+       WHERE id = ?`,
+      now,
+      now,
+      accountId,
+    );
+    yield* run(`UPDATE sync_state SET status = 'paused', updatedAt = ? WHERE userId = ?`, now, userId);
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -248,87 +243,89 @@ export interface TokenStore {
   markNeedsReconnect(accountId: string, reason: string): Promise<void>;
 }
 
-/** SQLite: the raw handle, each step one IMMEDIATE transaction. */
-export function sqliteTokenStore(open: () => Database.Database = rawDb): TokenStore {
+const readLease = (accountId: string) => get<{ value: string }>(`SELECT value FROM "AppSetting" WHERE key = ?`, leaseKey(accountId));
+const dropLease = (accountId: string) => run(`DELETE FROM "AppSetting" WHERE key = ?`, leaseKey(accountId));
+
+/** The refresh path on a database (by default the process's), each step one write transaction. */
+export function tokenStore(db: Database = processDatabase()): TokenStore {
   return {
-    async readTokenRow(accountId) {
-      return sqliteTokenRow(open(), accountId);
+    readTokenRow(accountId) {
+      return db.query(tokenRow(accountId));
     },
 
-    async claimRefresh(options) {
-      const raw = open();
-      const run = raw.transaction((): RefreshClaim => {
-        const row = sqliteTokenRow(raw, options.accountId);
+    claimRefresh(options) {
+      return db.transaction(function* (): Work<RefreshClaim> {
+        const row = yield* tokenRow(options.accountId, true);
         if (!row) return { kind: "missing" };
         if (row.status !== "active") return { kind: "unavailable", status: row.status };
         if (row.access_token && !options.needsRefresh(row)) return { kind: "fresh", storedAccessToken: row.access_token };
         const now = clock.now();
-        const lease = raw.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(leaseKey(options.accountId)) as { value: string } | undefined;
-        if (leaseHeldByOther(lease?.value, options.owner, now)) return { kind: "busy" };
-        raw
-          .prepare(
-            `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
-         ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-          )
-          .run(leaseKey(options.accountId), JSON.stringify({ owner: options.owner, until: now + options.leaseMs }), sqliteNow(now));
+        if (leaseHeldByOther((yield* readLease(options.accountId))?.value, options.owner, now)) return { kind: "busy" };
+        yield* run(
+          `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
+           ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
+          leaseKey(options.accountId),
+          JSON.stringify({ owner: options.owner, until: now + options.leaseMs }),
+          toDbTime(now),
+        );
         return { kind: "claimed", storedRefreshToken: row.refresh_token };
       });
-      return run.immediate();
     },
 
-    async storeRefreshed(accountId, t) {
-      const raw = open();
-      const now = sqliteNow();
-      raw
-        .transaction(() => {
-          raw
-            .prepare(
-              `UPDATE "Account" SET access_token = ?, refresh_token = COALESCE(?, refresh_token), expires_at = ?,
+    storeRefreshed(accountId, t) {
+      const now = toDbTime(clock.date());
+      return db.transaction(function* () {
+        yield* run(
+          `UPDATE "Account" SET access_token = ?, refresh_token = COALESCE(?, refresh_token), expires_at = ?,
              token_type = COALESCE(?, token_type), scope = COALESCE(?, scope), tokenUpdatedAt = ?, updatedAt = ?
            WHERE id = ?`,
-            )
-            .run(t.accessToken, t.refreshToken, t.expiresAt, t.tokenType, t.scope, now, now, accountId);
-          raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
-        })
-        .immediate();
+          t.accessToken,
+          t.refreshToken,
+          t.expiresAt,
+          t.tokenType,
+          t.scope,
+          now,
+          now,
+          accountId,
+        );
+        yield* dropLease(accountId);
+      });
     },
 
-    async releaseLease(accountId, owner) {
-      const raw = open();
-      raw
-        .transaction(() => {
-          const lease = raw.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(leaseKey(accountId)) as { value: string } | undefined;
-          if (lease && leaseDroppableBy(lease.value, owner)) raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
-        })
-        .immediate();
+    releaseLease(accountId, owner) {
+      return db.transaction(function* () {
+        yield* tokenRow(accountId, true);
+        const lease = yield* readLease(accountId);
+        if (lease && leaseDroppableBy(lease.value, owner)) yield* dropLease(accountId);
+      });
     },
 
-    async markNeedsReconnect(accountId, reason) {
-      const raw = open();
-      const now = sqliteNow();
-      raw
-        .transaction(() => {
-          const row = raw.prepare(`SELECT userId FROM "Account" WHERE id = ?`).get(accountId) as { userId: string } | undefined;
-          if (!row) return;
-          raw
-            .prepare(
-              `UPDATE "Account" SET status = 'needs_reconnect', statusReason = ?, access_token = NULL, refresh_token = NULL,
+    markNeedsReconnect(accountId, reason) {
+      const now = toDbTime(clock.date());
+      return db.transaction(function* () {
+        const forUpdate = (yield* sqlDialect()) === "postgres" ? " FOR UPDATE" : "";
+        const row = yield* get<{ userId: string }>(`SELECT userId FROM "Account" WHERE id = ?${forUpdate}`, accountId);
+        if (!row) return;
+        yield* run(
+          `UPDATE "Account" SET status = 'needs_reconnect', statusReason = ?, access_token = NULL, refresh_token = NULL,
              tokenUpdatedAt = ?, updatedAt = ? WHERE id = ?`,
-            )
-            .run(reason, now, now, accountId);
-          raw.prepare(`UPDATE "sync_state" SET status = 'paused', updatedAt = ? WHERE userId = ?`).run(now, row.userId);
-          raw.prepare(`DELETE FROM "AppSetting" WHERE key = ?`).run(leaseKey(accountId));
-        })
-        .immediate();
+          reason,
+          now,
+          now,
+          accountId,
+        );
+        yield* run(`UPDATE sync_state SET status = 'paused', updatedAt = ? WHERE userId = ?`, now, row.userId);
+        yield* dropLease(accountId);
+      });
     },
   };
 }
 
-// The process's token store (on the database the process runs on: SQLite here, PostgreSQL in accounts-postgres.ts).
-const tokenStore = (): TokenStore => processSingleton("tokenStore", () => (dialect() === "postgres" ? postgresTokenStore(postgresPool()) : sqliteTokenStore()));
+// The process's token store.
+const tokens = (): TokenStore => processSingleton("tokenStore", () => tokenStore());
 
-export const readTokenRow = (accountId: string) => tokenStore().readTokenRow(accountId);
-export const claimTokenRefresh = (options: ClaimRefreshOptions) => tokenStore().claimRefresh(options);
-export const storeRefreshedTokens = (accountId: string, t: RefreshedTokens) => tokenStore().storeRefreshed(accountId, t);
-export const releaseRefreshLease = (accountId: string, owner: string) => tokenStore().releaseLease(accountId, owner);
-export const markNeedsReconnect = (accountId: string, reason: string) => tokenStore().markNeedsReconnect(accountId, reason);
+export const readTokenRow = (accountId: string) => tokens().readTokenRow(accountId);
+export const claimTokenRefresh = (options: ClaimRefreshOptions) => tokens().claimRefresh(options);
+export const storeRefreshedTokens = (accountId: string, t: RefreshedTokens) => tokens().storeRefreshed(accountId, t);
+export const releaseRefreshLease = (accountId: string, owner: string) => tokens().releaseLease(accountId, owner);
+export const markNeedsReconnect = (accountId: string, reason: string) => tokens().markNeedsReconnect(accountId, reason);

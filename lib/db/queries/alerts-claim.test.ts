@@ -3,11 +3,11 @@
 import { beforeAll, expect, it } from "vitest";
 
 let alerts: typeof import("@/lib/db/queries/alerts");
-let dbMod: typeof import("@/lib/db");
+let dbMod: typeof import("@/lib/test/prisma");
 
 beforeAll(async () => {
   alerts = await import("@/lib/db/queries/alerts");
-  dbMod = await import("@/lib/db");
+  dbMod = await import("@/lib/test/prisma");
   await dbMod.db.user.create({ data: { id: "u-claims", email: "claims@example.test" } });
 });
 

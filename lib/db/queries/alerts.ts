@@ -1,5 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { clock } from "@/lib/clock";
+import { fromDbTime, toDbTime } from "@/lib/db/dialect";
+import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";
 import { episodeFields } from "@/lib/alerts/store";
 import type {
@@ -21,11 +23,6 @@ import type {
 
 export const DEFAULT_ALERT_SETTINGS = { includeValues: false, timeZone: "UTC", linkBase: null } as const;
 
-type RuleRecord = { id: string; userId: string; kind: string; enabled: boolean; params: string; createdAt: Date };
-type ChannelRecord = Omit<AlertChannelRow, "kind"> & { kind: string };
-type EpisodeRecord = Omit<AlertEpisodeRow, "kind"> & { kind: string };
-type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status"> & { channelKind: string; purpose: string; status: string };
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -34,37 +31,76 @@ function parseJson(text: string): unknown {
   }
 }
 
-const toRule = (r: RuleRecord): AlertRuleRow => ({ ...r, kind: r.kind as AlertRuleKind, params: parseJson(r.params) });
-const toChannel = (c: ChannelRecord): AlertChannelRow => ({ ...c, kind: c.kind as AlertChannelKind });
-const toEpisode = (e: EpisodeRecord): AlertEpisodeRow => ({ ...e, kind: e.kind as AlertRuleKind });
+type Time = string | number | null;
+const at = (v: Time): Date => fromDbTime(v) ?? new Date(0);
+const atOrNull = (v: Time): Date | null => fromDbTime(v);
+const when = (d: Date | null): string | null => (d ? toDbTime(d) : null);
+
+type RuleRecord = { id: string; userId: string; kind: string; enabled: number | boolean; params: string; createdAt: Time };
+type ChannelRecord = Omit<AlertChannelRow, "kind" | "enabled" | "createdAt"> & { kind: string; enabled: number | boolean; createdAt: Time };
+type EpisodeRecord = Omit<AlertEpisodeRow, "kind" | "startedAt" | "lastSeenAt" | "endedAt"> & { kind: string; startedAt: Time; lastSeenAt: Time; endedAt: Time };
+type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status" | "nextAttemptAt" | "sentAt" | "createdAt"> & {
+  channelKind: string;
+  purpose: string;
+  status: string;
+  nextAttemptAt: Time;
+  sentAt: Time;
+  createdAt: Time;
+};
+
+const toRule = (r: RuleRecord): AlertRuleRow => ({ id: r.id, userId: r.userId, kind: r.kind as AlertRuleKind, enabled: Boolean(r.enabled), params: parseJson(r.params), createdAt: at(r.createdAt) });
+const toChannel = (c: ChannelRecord): AlertChannelRow => ({ ...c, kind: c.kind as AlertChannelKind, enabled: Boolean(c.enabled), createdAt: at(c.createdAt) });
+const toEpisode = (e: EpisodeRecord): AlertEpisodeRow => ({ ...e, kind: e.kind as AlertRuleKind, startedAt: at(e.startedAt), lastSeenAt: at(e.lastSeenAt), endedAt: atOrNull(e.endedAt) });
 const toDelivery = (d: DeliveryRecord): AlertDeliveryRow => ({
-  ...d,
+  id: d.id,
+  userId: d.userId,
+  episodeId: d.episodeId,
+  channelId: d.channelId,
   channelKind: d.channelKind as AlertChannelKind,
+  channelLabel: d.channelLabel,
   purpose: d.purpose as DeliveryPurpose,
+  title: d.title,
+  body: d.body,
+  link: d.link,
+  data: d.data,
   status: d.status as DeliveryStatus,
+  attempts: Number(d.attempts),
+  nextAttemptAt: atOrNull(d.nextAttemptAt),
+  lastError: d.lastError,
+  sentAt: atOrNull(d.sentAt),
+  createdAt: at(d.createdAt),
 });
 
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
-}
+const DELIVERY = `d.id, d.userId, d.episodeId, d.channelId, d.channelKind, d.channelLabel, d.purpose, d.title, d.body, d.link, d.data, d.status, d.attempts, d.nextAttemptAt, d.lastError, d.sentAt, d.createdAt`;
+const nowText = () => toDbTime(clock.date());
 
 // ---------------------------------------------------------------------------------------
 // Settings
 // ---------------------------------------------------------------------------------------
 
 export async function getAlertSettings(userId: string): Promise<AlertSettingsRow> {
-  const s = await db.alertSettings.findUnique({ where: { userId }, select: { userId: true, includeValues: true, timeZone: true, linkBase: true } });
-  return s ?? { userId, ...DEFAULT_ALERT_SETTINGS };
+  const s = await query(get<{ includeValues: number | boolean; timeZone: string; linkBase: string | null }>(`SELECT includeValues, timeZone, linkBase FROM alert_settings WHERE userId = ?`, userId));
+  return s ? { userId, includeValues: Boolean(s.includeValues), timeZone: s.timeZone, linkBase: s.linkBase } : { userId, ...DEFAULT_ALERT_SETTINGS };
 }
 
 /** Whether the person ever saved their alert settings. */
 export async function hasAlertSettings(userId: string): Promise<boolean> {
-  return (await db.alertSettings.count({ where: { userId } })) > 0;
+  return (await query(get(`SELECT 1 AS one FROM alert_settings WHERE userId = ?`, userId))) !== undefined;
 }
 
 export async function saveAlertSettings(userId: string, s: { includeValues: boolean; timeZone: string; linkBase: string | null }): Promise<AlertSettingsRow> {
-  const row = await db.alertSettings.upsert({ where: { userId }, create: { userId, ...s }, update: s });
-  return { userId, includeValues: row.includeValues, timeZone: row.timeZone, linkBase: row.linkBase };
+  await query(
+    run(
+      `INSERT INTO alert_settings (userId, includeValues, timeZone, linkBase, updatedAt) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(userId) DO UPDATE SET includeValues = excluded.includeValues, timeZone = excluded.timeZone, linkBase = excluded.linkBase, updatedAt = excluded.updatedAt`,
+      userId,
+      s.includeValues,
+      s.timeZone,
+      s.linkBase,
+      nowText(),
+    ),
+  );
+  return { userId, ...s };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -72,50 +108,52 @@ export async function saveAlertSettings(userId: string, s: { includeValues: bool
 // ---------------------------------------------------------------------------------------
 
 export async function listUsersWithEnabledRules(): Promise<string[]> {
-  const rows = await db.alertRule.findMany({ where: { enabled: true }, select: { userId: true }, distinct: ["userId"], orderBy: { userId: "asc" } });
+  const rows = await query(all<{ userId: string }>(`SELECT DISTINCT userId FROM alert_rule WHERE enabled = ? ORDER BY userId`, true));
   return rows.map((r) => r.userId);
 }
 
 export async function listAlertRules(userId: string): Promise<AlertRuleRow[]> {
-  const rows = await db.alertRule.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
-  return rows.map(toRule);
+  return (await query(all<RuleRecord>(`SELECT id, userId, kind, enabled, params, createdAt FROM alert_rule WHERE userId = ? ORDER BY createdAt, id`, userId))).map(toRule);
 }
 
 export async function countAlertRules(userId: string): Promise<number> {
-  return db.alertRule.count({ where: { userId } });
+  return Number((await query(get<{ n: number }>(`SELECT COUNT(*) AS n FROM alert_rule WHERE userId = ?`, userId)))?.n ?? 0);
 }
 
 export async function createAlertRule(userId: string, rule: { kind: AlertRuleKind; params: unknown }): Promise<AlertRuleRow> {
-  return toRule(await db.alertRule.create({ data: { userId, kind: rule.kind, params: JSON.stringify(rule.params), enabled: true } }));
+  const id = crypto.randomUUID();
+  const now = nowText();
+  const params = JSON.stringify(rule.params);
+  await query(run(`INSERT INTO alert_rule (id, userId, kind, enabled, params, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?)`, id, userId, rule.kind, true, params, now, now));
+  return toRule({ id, userId, kind: rule.kind, enabled: true, params, createdAt: now });
 }
 
 /** Ends the rule's open episode and cancels its queued messages (the rule was switched off or removed). */
-async function quietRule(tx: Parameters<Parameters<typeof db.$transaction>[0]>[0], ruleId: string, at: Date): Promise<void> {
-  const episodes = await tx.alertEpisode.findMany({ where: { ruleId }, select: { id: true } });
-  await tx.alertEpisode.updateMany({ where: { ruleId, endedAt: null }, data: { endedAt: at, dedupeKey: null } });
-  await tx.alertDelivery.updateMany({
-    where: { episodeId: { in: episodes.map((e) => e.id) }, status: "pending" },
-    data: { status: "cancelled", lastError: "The rule was switched off or removed.", nextAttemptAt: null },
-  });
+function* quietRule(ruleId: string, endedAt: Date): Work<void> {
+  yield* run(`UPDATE alert_episode SET endedAt = ?, dedupeKey = NULL WHERE ruleId = ? AND endedAt IS NULL`, toDbTime(endedAt), ruleId);
+  yield* run(
+    `UPDATE alert_delivery SET status = 'cancelled', lastError = 'The rule was switched off or removed.', nextAttemptAt = NULL, updatedAt = ?
+      WHERE status = 'pending' AND episodeId IN (SELECT id FROM alert_episode WHERE ruleId = ?)`,
+    nowText(),
+    ruleId,
+  );
 }
 
 /** Switches one of the person's rules on or off; false when they have no such rule. */
-export async function setAlertRuleEnabled(userId: string, ruleId: string, enabled: boolean, at: Date): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.alertRule.updateMany({ where: { id: ruleId, userId }, data: { enabled } });
-    if (count === 0) return false;
-    if (!enabled) await quietRule(tx, ruleId, at);
+export function setAlertRuleEnabled(userId: string, ruleId: string, enabled: boolean, at: Date): Promise<boolean> {
+  return transaction(function* () {
+    if ((yield* run(`UPDATE alert_rule SET enabled = ?, updatedAt = ? WHERE id = ? AND userId = ?`, enabled, nowText(), ruleId, userId)) === 0) return false;
+    if (!enabled) yield* quietRule(ruleId, at);
     return true;
   });
 }
 
 /** Removes one of the person's rules (its history stays); false when they have no such rule. */
-export async function deleteAlertRule(userId: string, ruleId: string, at: Date): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const rule = await tx.alertRule.findFirst({ where: { id: ruleId, userId }, select: { id: true } });
-    if (!rule) return false;
-    await quietRule(tx, ruleId, at);
-    await tx.alertRule.delete({ where: { id: ruleId } });
+export function deleteAlertRule(userId: string, ruleId: string, at: Date): Promise<boolean> {
+  return transaction(function* () {
+    if (!(yield* get(`SELECT id FROM alert_rule WHERE id = ? AND userId = ?`, ruleId, userId))) return false;
+    yield* quietRule(ruleId, at);
+    yield* run(`DELETE FROM alert_rule WHERE id = ?`, ruleId);
     return true;
   });
 }
@@ -124,22 +162,23 @@ export async function deleteAlertRule(userId: string, ruleId: string, at: Date):
 // Channels
 // ---------------------------------------------------------------------------------------
 
+const CHANNEL = `SELECT id, userId, kind, label, url, recipient, secret, enabled, createdAt FROM alert_channel`;
+
 export async function listAlertChannels(userId: string): Promise<AlertChannelRow[]> {
-  const rows = await db.alertChannel.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
-  return rows.map(toChannel);
+  return (await query(all<ChannelRecord>(`${CHANNEL} WHERE userId = ? ORDER BY createdAt, id`, userId))).map(toChannel);
 }
 
 export async function countAlertChannels(userId: string): Promise<number> {
-  return db.alertChannel.count({ where: { userId } });
+  return Number((await query(get<{ n: number }>(`SELECT COUNT(*) AS n FROM alert_channel WHERE userId = ?`, userId)))?.n ?? 0);
 }
 
 export async function getAlertChannel(channelId: string): Promise<AlertChannelRow | null> {
-  const c = await db.alertChannel.findUnique({ where: { id: channelId } });
+  const c = await query(get<ChannelRecord>(`${CHANNEL} WHERE id = ?`, channelId));
   return c ? toChannel(c) : null;
 }
 
 export async function findAlertChannel(userId: string, channelId: string): Promise<AlertChannelRow | null> {
-  const c = await db.alertChannel.findFirst({ where: { id: channelId, userId } });
+  const c = await query(get<ChannelRecord>(`${CHANNEL} WHERE id = ? AND userId = ?`, channelId, userId));
   return c ? toChannel(c) : null;
 }
 
@@ -147,24 +186,40 @@ export async function createAlertChannel(
   userId: string,
   c: { kind: AlertChannelKind; label: string; url: string | null; recipient: string | null; secret: string | null },
 ): Promise<AlertChannelRow> {
-  return toChannel(await db.alertChannel.create({ data: { userId, ...c, enabled: true } }));
+  const id = crypto.randomUUID();
+  const now = clock.date();
+  await query(
+    run(
+      `INSERT INTO alert_channel (id, userId, kind, label, url, recipient, secret, enabled, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      id,
+      userId,
+      c.kind,
+      c.label,
+      c.url,
+      c.recipient,
+      c.secret,
+      true,
+      toDbTime(now),
+      toDbTime(now),
+    ),
+  );
+  return { id, userId, ...c, enabled: true, createdAt: now };
 }
 
 export async function setAlertChannelEnabled(userId: string, channelId: string, enabled: boolean): Promise<boolean> {
-  const { count } = await db.alertChannel.updateMany({ where: { id: channelId, userId }, data: { enabled } });
-  return count > 0;
+  return (await query(run(`UPDATE alert_channel SET enabled = ?, updatedAt = ? WHERE id = ? AND userId = ?`, enabled, nowText(), channelId, userId))) > 0;
 }
 
 /** Removes one of the person's channels; its queued messages are cancelled, its history stays. */
-export async function deleteAlertChannel(userId: string, channelId: string): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const c = await tx.alertChannel.findFirst({ where: { id: channelId, userId }, select: { id: true } });
-    if (!c) return false;
-    await tx.alertDelivery.updateMany({
-      where: { channelId, status: "pending" },
-      data: { status: "cancelled", lastError: "The channel was removed.", nextAttemptAt: null },
-    });
-    await tx.alertChannel.delete({ where: { id: channelId } });
+export function deleteAlertChannel(userId: string, channelId: string): Promise<boolean> {
+  return transaction(function* () {
+    if (!(yield* get(`SELECT id FROM alert_channel WHERE id = ? AND userId = ?`, channelId, userId))) return false;
+    yield* run(
+      `UPDATE alert_delivery SET status = 'cancelled', lastError = 'The channel was removed.', nextAttemptAt = NULL, updatedAt = ? WHERE channelId = ? AND status = 'pending'`,
+      nowText(),
+      channelId,
+    );
+    yield* run(`DELETE FROM alert_channel WHERE id = ?`, channelId);
     return true;
   });
 }
@@ -173,44 +228,78 @@ export async function deleteAlertChannel(userId: string, channelId: string): Pro
 // Episodes
 // ---------------------------------------------------------------------------------------
 
+const EPISODE = `SELECT id, userId, ruleId, kind, key, dedupeKey, title, startedAt, lastSeenAt, endedAt FROM alert_episode`;
+
 export async function listOpenEpisodes(userId: string): Promise<AlertEpisodeRow[]> {
-  const rows = await db.alertEpisode.findMany({ where: { userId, endedAt: null }, orderBy: { id: "asc" } });
-  return rows.map(toEpisode);
+  return (await query(all<EpisodeRecord>(`${EPISODE} WHERE userId = ? AND endedAt IS NULL ORDER BY id`, userId))).map(toEpisode);
 }
 
 export async function episodeExists(dedupeKey: string): Promise<boolean> {
-  return (await db.alertEpisode.count({ where: { dedupeKey } })) > 0;
+  return (await query(get(`SELECT id FROM alert_episode WHERE dedupeKey = ?`, dedupeKey))) !== undefined;
 }
 
 /** The episode and its deliveries in one transaction; null when the dedupeKey is taken. */
-export async function openEpisode(e: NewEpisode, deliveries: NewDelivery[], firstAttemptAt: Date): Promise<AlertEpisodeRow | null> {
-  try {
-    return await db.$transaction(async (tx) => {
-      const episode = await tx.alertEpisode.create({ data: episodeFields(e) });
-      if (deliveries.length) {
-        await tx.alertDelivery.createMany({
-          data: deliveries.map((d) => ({ ...d, userId: e.userId, episodeId: episode.id, status: "pending", attempts: 0, nextAttemptAt: firstAttemptAt })),
-        });
-      }
-      return toEpisode(episode);
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) return null;
-    throw err;
-  }
+export function openEpisode(e: NewEpisode, deliveries: NewDelivery[], firstAttemptAt: Date): Promise<AlertEpisodeRow | null> {
+  const f = episodeFields(e);
+  const now = nowText();
+  return transaction(function* () {
+    // a taken dedupeKey (unique) inserts nothing and returns no row
+    const episode = yield* get<EpisodeRecord>(
+      `INSERT OR IGNORE INTO alert_episode (userId, ruleId, kind, key, dedupeKey, title, startedAt, lastSeenAt, endedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       RETURNING id, userId, ruleId, kind, key, dedupeKey, title, startedAt, lastSeenAt, endedAt`,
+      f.userId,
+      f.ruleId,
+      f.kind,
+      f.key,
+      f.dedupeKey,
+      f.title,
+      toDbTime(f.startedAt),
+      toDbTime(f.lastSeenAt),
+      when(f.endedAt),
+    );
+    if (!episode) return null;
+    for (const d of deliveries) {
+      yield* run(
+        `INSERT INTO alert_delivery (userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data, status, attempts, nextAttemptAt, createdAt, updatedAt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+        e.userId,
+        episode.id,
+        d.channelId,
+        d.channelKind,
+        d.channelLabel,
+        d.purpose,
+        d.title,
+        d.body,
+        d.link,
+        d.data,
+        toDbTime(firstAttemptAt),
+        now,
+        now,
+      );
+    }
+    return toEpisode(episode);
+  });
 }
 
 export async function touchEpisode(id: number, at: Date): Promise<void> {
-  await db.alertEpisode.updateMany({ where: { id, endedAt: null }, data: { lastSeenAt: at } });
+  await query(run(`UPDATE alert_episode SET lastSeenAt = ? WHERE id = ? AND endedAt IS NULL`, toDbTime(at), id));
 }
 
 export async function endEpisode(id: number, at: Date): Promise<void> {
-  await db.alertEpisode.updateMany({ where: { id, endedAt: null }, data: { endedAt: at, lastSeenAt: at, dedupeKey: null } });
+  await query(run(`UPDATE alert_episode SET endedAt = ?, lastSeenAt = ?, dedupeKey = NULL WHERE id = ? AND endedAt IS NULL`, toDbTime(at), toDbTime(at), id));
 }
 
 // ---------------------------------------------------------------------------------------
 // Deliveries
 // ---------------------------------------------------------------------------------------
+
+type DeliveryWithEpisode = DeliveryRecord & { episodeKind: string | null; episodeKey: string | null; episodeStartedAt: Time; episodeEndedAt: Time };
+
+const WITH_EPISODE = `SELECT ${DELIVERY}, e.kind AS episodeKind, e.key AS episodeKey, e.startedAt AS episodeStartedAt, e.endedAt AS episodeEndedAt
+  FROM alert_delivery d LEFT JOIN alert_episode e ON e.id = d.episodeId`;
+
+const episodeOf = (r: DeliveryWithEpisode) =>
+  r.episodeKind === null ? null : { kind: r.episodeKind as AlertRuleKind, key: r.episodeKey ?? "", startedAt: at(r.episodeStartedAt), endedAt: atOrNull(r.episodeEndedAt) };
 
 /**
  * Takes up to `limit` due deliveries (each gets one more attempt and a lease until
@@ -218,32 +307,26 @@ export async function endEpisode(id: number, at: Date): Promise<void> {
  * since a row is only taken while it is still due — a row another claim changed meanwhile is
  * looked at again after that claim commits, and left alone.
  */
-export async function claimDueDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]> {
-  return db.$transaction(async (tx) => {
-    const due = await tx.alertDelivery.findMany({
-      where: { status: "pending", nextAttemptAt: { lte: now } },
-      orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-      take: limit,
-      select: { id: true },
-    });
-    const ids: number[] = [];
-    for (const { id } of due) {
-      const { count } = await tx.alertDelivery.updateMany({
-        where: { id, status: "pending", nextAttemptAt: { lte: now } },
-        data: { attempts: { increment: 1 }, nextAttemptAt: leaseUntil },
-      });
-      if (count === 1) ids.push(id);
+export function claimDueDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]> {
+  const due = toDbTime(now);
+  return transaction(function* () {
+    const candidates = yield* all<{ id: number }>(`SELECT id FROM alert_delivery WHERE status = 'pending' AND nextAttemptAt <= ? ORDER BY nextAttemptAt, id LIMIT ?`, due, limit);
+    const claimed: DueDelivery[] = [];
+    for (const { id } of candidates) {
+      const taken = yield* run(
+        `UPDATE alert_delivery SET attempts = attempts + 1, nextAttemptAt = ?, updatedAt = ? WHERE id = ? AND status = 'pending' AND nextAttemptAt <= ?`,
+        toDbTime(leaseUntil),
+        nowText(),
+        id,
+        due,
+      );
+      if (taken !== 1) continue;
+      const r = yield* get<DeliveryWithEpisode>(`${WITH_EPISODE} WHERE d.id = ?`, id);
+      if (!r) continue;
+      const episode = episodeOf(r);
+      claimed.push({ ...toDelivery(r), episode: episode && { kind: episode.kind, key: episode.key, startedAt: episode.startedAt } });
     }
-    if (ids.length === 0) return [];
-    const rows = await tx.alertDelivery.findMany({
-      where: { id: { in: ids } },
-      orderBy: { id: "asc" },
-      include: { episode: { select: { kind: true, key: true, startedAt: true } } },
-    });
-    return rows.map(({ episode, ...d }) => ({
-      ...toDelivery(d),
-      episode: episode ? { kind: episode.kind as AlertRuleKind, key: episode.key, startedAt: episode.startedAt } : null,
-    }));
+    return claimed;
   });
 }
 
@@ -251,7 +334,17 @@ export async function finishDelivery(
   id: number,
   outcome: { status: DeliveryStatus; nextAttemptAt: Date | null; lastError: string | null; sentAt: Date | null },
 ): Promise<void> {
-  await db.alertDelivery.update({ where: { id }, data: outcome });
+  await query(
+    run(
+      `UPDATE alert_delivery SET status = ?, nextAttemptAt = ?, lastError = ?, sentAt = ?, updatedAt = ? WHERE id = ?`,
+      outcome.status,
+      when(outcome.nextAttemptAt),
+      outcome.lastError,
+      when(outcome.sentAt),
+      nowText(),
+      id,
+    ),
+  );
 }
 
 export async function recordDelivery(
@@ -259,49 +352,53 @@ export async function recordDelivery(
   d: NewDelivery,
   outcome: { status: DeliveryStatus; lastError: string | null; sentAt: Date | null; at: Date },
 ): Promise<AlertDeliveryRow> {
-  const row = await db.alertDelivery.create({
-    data: { ...d, userId, episodeId: null, status: outcome.status, attempts: 1, lastError: outcome.lastError, sentAt: outcome.sentAt, createdAt: outcome.at },
-  });
-  return toDelivery(row);
+  const row = await query(
+    get<DeliveryRecord>(
+      `INSERT INTO alert_delivery (userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data, status, attempts, lastError, sentAt, createdAt, updatedAt)
+       VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
+       RETURNING id, userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data, status, attempts, nextAttemptAt, lastError, sentAt, createdAt`,
+      userId,
+      d.channelId,
+      d.channelKind,
+      d.channelLabel,
+      d.purpose,
+      d.title,
+      d.body,
+      d.link,
+      d.data,
+      outcome.status,
+      outcome.lastError,
+      when(outcome.sentAt),
+      toDbTime(outcome.at),
+      nowText(),
+    ),
+  );
+  return toDelivery(row!);
 }
 
 export type AlertHistoryRow = AlertDeliveryRow & { episode: { kind: AlertRuleKind; key: string; startedAt: Date; endedAt: Date | null } | null };
 
 /** The person's newest deliveries, newest first. */
 export async function listAlertHistory(userId: string, limit: number): Promise<AlertHistoryRow[]> {
-  const rows = await db.alertDelivery.findMany({
-    where: { userId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit,
-    include: { episode: { select: { kind: true, key: true, startedAt: true, endedAt: true } } },
-  });
-  return rows.map(({ episode, ...d }) => ({
-    ...toDelivery(d),
-    episode: episode ? { kind: episode.kind as AlertRuleKind, key: episode.key, startedAt: episode.startedAt, endedAt: episode.endedAt } : null,
-  }));
+  const rows = await query(all<DeliveryWithEpisode>(`${WITH_EPISODE} WHERE d.userId = ? ORDER BY d.createdAt DESC, d.id DESC LIMIT ?`, userId, limit));
+  return rows.map((r) => ({ ...toDelivery(r), episode: episodeOf(r) }));
 }
 
 /**
  * Keeps each person's newest `keep` deliveries younger than `before` (pending ones always
  * stay), then removes ended episodes left without deliveries. Returns the deliveries removed.
  */
-export async function pruneAlertHistory(opts: { before: Date; keep: number }): Promise<number> {
-  return db.$transaction(async (tx) => {
-    const old = await tx.alertDelivery.deleteMany({ where: { createdAt: { lt: opts.before }, status: { not: "pending" } } });
-    let removed = old.count;
-    const people = await tx.alertDelivery.groupBy({ by: ["userId"], _count: { _all: true } });
+export function pruneAlertHistory(opts: { before: Date; keep: number }): Promise<number> {
+  const before = toDbTime(opts.before);
+  return transaction(function* () {
+    let removed = yield* run(`DELETE FROM alert_delivery WHERE createdAt < ? AND status <> 'pending'`, before);
+    const people = yield* all<{ userId: string; n: number }>(`SELECT userId, COUNT(*) AS n FROM alert_delivery GROUP BY userId`);
     for (const p of people) {
-      if (p._count._all <= opts.keep) continue;
-      const cut = await tx.alertDelivery.findMany({
-        where: { userId: p.userId },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        skip: opts.keep,
-        select: { id: true, status: true },
-      });
-      const ids = cut.filter((d) => d.status !== "pending").map((d) => d.id);
-      if (ids.length) removed += (await tx.alertDelivery.deleteMany({ where: { id: { in: ids } } })).count;
+      if (Number(p.n) <= opts.keep) continue;
+      const newestFirst = yield* all<{ id: number; status: string }>(`SELECT id, status FROM alert_delivery WHERE userId = ? ORDER BY createdAt DESC, id DESC`, p.userId);
+      for (const d of newestFirst.slice(opts.keep)) if (d.status !== "pending") removed += yield* run(`DELETE FROM alert_delivery WHERE id = ?`, d.id);
     }
-    await tx.alertEpisode.deleteMany({ where: { endedAt: { not: null }, deliveries: { none: {} }, startedAt: { lt: opts.before } } });
+    yield* run(`DELETE FROM alert_episode WHERE endedAt IS NOT NULL AND startedAt < ? AND NOT EXISTS (SELECT 1 FROM alert_delivery d WHERE d.episodeId = alert_episode.id)`, before);
     return removed;
   });
 }
@@ -312,25 +409,26 @@ export async function pruneAlertHistory(opts: { before: Date; keep: number }): P
 
 /** The newest day with a night of sleep: a daily sleep document, or a sleep period that counts. */
 export async function getNewestNightDay(userId: string): Promise<string | null> {
-  const [daily, period] = await Promise.all([
-    db.dailySleep.findFirst({ where: { userId }, orderBy: { day: "desc" }, select: { day: true } }),
-    db.sleepPeriod.findFirst({
-      where: { userId, OR: [{ type: null }, { type: { notIn: ["deleted", "rest"] } }] },
-      orderBy: { day: "desc" },
-      select: { day: true },
-    }),
-  ]);
-  const days = [daily?.day, period?.day].filter((d): d is string => !!d).sort();
-  return days.at(-1) ?? null;
+  const row = await query(
+    get<{ day: string | null }>(
+      `SELECT MAX(day) AS day FROM (
+         SELECT MAX(day) AS day FROM daily_sleep WHERE userId = ?
+         UNION ALL SELECT MAX(day) FROM sleep_period WHERE userId = ? AND (type IS NULL OR type NOT IN ('deleted', 'rest'))) AS nights`,
+      userId,
+      userId,
+    ),
+  );
+  return row?.day ?? null;
 }
 
 /** Sync jobs of the person running now or due within `graceMs` (their sync is not through yet). */
 export async function countActiveSyncJobs(userId: string, now: Date, graceMs = 5_000): Promise<number> {
-  return db.job.count({
-    where: {
+  const row = await query(
+    get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM job WHERE userId = ? AND kind IN ('backfill', 'incremental', 'personal_info') AND (status = 'running' OR (status = 'queued' AND runAt <= ?))`,
       userId,
-      kind: { in: ["backfill", "incremental", "personal_info"] },
-      OR: [{ status: "running" }, { status: "queued", runAt: { lte: new Date(now.getTime() + graceMs) } }],
-    },
-  });
+      toDbTime(now.getTime() + graceMs),
+    ),
+  );
+  return Number(row?.n ?? 0);
 }

@@ -1,10 +1,7 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import type Database from "better-sqlite3";
 import type { z } from "zod";
-import { rawDb } from "@/lib/db";
-import { all, dialect, get, postgresPool, query, run } from "@/lib/db/sql";
-import { postgresLeaseStore } from "@/lib/db/queries/app-settings-postgres";
+import { all, get, processDatabase, query, run, sqlDialect, type Database, type Work } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 import { processSingleton } from "@/lib/process-singleton";
 
@@ -23,15 +20,7 @@ export async function getAppSetting<T extends z.ZodType>(key: string, schema: T)
 }
 
 export async function setAppSetting(key: string, value: unknown): Promise<void> {
-  await query(
-    run(
-      `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-      key,
-      JSON.stringify(value),
-      toDbTime(clock.date()),
-    ),
-  );
+  await query(settingWrite(key, JSON.stringify(value)));
 }
 
 export async function deleteAppSetting(key: string): Promise<void> {
@@ -60,8 +49,10 @@ export function leaseFree(value: string | undefined, holder: string, now: number
 
 /**
  * Named leases among the processes that share the database. Work that must run on one process
- * at a time (the daily backup) takes one first. One contract, one implementation per database
- * (PostgreSQL's in app-settings-postgres.ts), held to the same tests (leases.test.ts).
+ * at a time (the daily backup) takes one first. The read-decide-write runs in one transaction:
+ * on SQLite an IMMEDIATE one (one writer at a time); on PostgreSQL under a transaction-scoped
+ * advisory lock on the lease's key, so two processes claiming at once are ordered even when no
+ * row exists yet. Held to the same tests on both databases (leases.test.ts).
  */
 export interface LeaseStore {
   /**
@@ -73,26 +64,31 @@ export interface LeaseStore {
 
 export const leaseSettingKey = (name: string) => `lease:${name}`;
 
-/** SQLite: read and write in one IMMEDIATE transaction (one writer at a time). */
-export function sqliteLeaseStore(open: () => Database.Database = rawDb): LeaseStore {
+/** Writes a setting (a step of the caller's work). */
+export function* settingWrite(key: string, value: string): Work<void> {
+  yield* run(
+    `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
+    key,
+    value,
+    toDbTime(clock.date()),
+  );
+}
+
+/** The leases on a database (by default the process's). */
+export function leaseStore(db: Database = processDatabase()): LeaseStore {
   return {
-    async claim(name, holder, ttlMs, now = clock.now()) {
-      const db = open();
+    claim(name, holder, ttlMs, now = clock.now()) {
       const key = leaseSettingKey(name);
-      const claim = db.transaction(() => {
-        const row = db.prepare(`SELECT value FROM "AppSetting" WHERE key = ?`).get(key) as { value: string } | undefined;
+      return db.transaction(function* () {
+        if ((yield* sqlDialect()) === "postgres") yield* get(`SELECT pg_advisory_xact_lock(hashtext(?))`, key);
+        const row = yield* get<{ value: string }>(`SELECT value FROM "AppSetting" WHERE key = ?`, key);
         if (!leaseFree(row?.value, holder, now)) return false;
-        db.prepare(
-          `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-        ).run(key, JSON.stringify({ holder, until: now + ttlMs }), toDbTime(clock.date()));
+        yield* settingWrite(key, JSON.stringify({ holder, until: now + ttlMs }));
         return true;
       });
-      return claim.immediate();
     },
   };
 }
 
-// The process's leases, on the database it runs on.
-export const claimLease = (name: string, holder: string, ttlMs: number, now = clock.now()) =>
-  processSingleton("leaseStore", () => (dialect() === "postgres" ? postgresLeaseStore(postgresPool()) : sqliteLeaseStore())).claim(name, holder, ttlMs, now);
+export const claimLease = (name: string, holder: string, ttlMs: number, now = clock.now()) => processSingleton("leaseStore", () => leaseStore()).claim(name, holder, ttlMs, now);

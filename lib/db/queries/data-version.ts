@@ -1,14 +1,12 @@
 import "server-only";
 import { get, query, run, type Work } from "@/lib/db/sql";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 // The person's data version (User.dataVersion): one counter that every write able to change
 // an answer about the person moves forward — a sync or webhook page, an import, a note or
 // tag edit, a preference, "delete my data". The conditional requests (lib/api/conditional.ts)
 // build their ETags from it, so an answer is computed again only after something changed.
-// Raw-SQL writes bump it inside their own transaction (`yield* bumpDataVersion(…)`); writes through Prisma
-// bump it right after they commit (never before: a reader must not pair new data with an old
-// version, nor an old answer with a new one).
+// Every write bumps it inside its own transaction (`yield* bumpDataVersion(…)`), so a reader
+// never pairs new data with an old version, nor an old answer with a new one.
 
 /** Moves the person's data version forward (a step of the caller's transaction). */
 export function* bumpDataVersion(userId: string): Work<void> {
@@ -26,7 +24,3 @@ export async function readDataVersion(userId: string): Promise<number | null> {
   return row === undefined ? null : Number(row.dataVersion);
 }
 
-/** The same bump as a Prisma operation, for a Prisma transaction (it commits with the write). */
-export function dataVersionBump(tx: Pick<PrismaClient, "user">, userId: string) {
-  return tx.user.update({ where: { id: userId }, data: { dataVersion: { increment: 1 } }, select: { id: true } });
-}

@@ -4,8 +4,8 @@
 // differ (which running jobs a restarted scheduler takes up).
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { sqliteJobStore, type JobRow, type JobStore } from "@/lib/db/queries/jobs";
-import { postgresJobStore } from "@/lib/db/queries/jobs-postgres";
+import { jobStore, type JobRow, type JobStore } from "@/lib/db/queries/jobs";
+import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
 import { useMigratedPostgres } from "@/lib/test/postgres";
 
 type Backend = {
@@ -21,16 +21,16 @@ const pg = useMigratedPostgres("jobs");
 
 const sqlite: Backend = {
   name: "sqlite",
-  store: () => sqliteJobStore(),
-  otherProcess: () => sqliteJobStore(),
+  store: () => jobStore(sqliteDatabase()),
+  otherProcess: () => jobStore(sqliteDatabase()),
   clear: async () => void rawDb().prepare("DELETE FROM job").run(),
   row: async (id) => rawDb().prepare("SELECT * FROM job WHERE id = ?").get(id) as JobRow,
 };
 
 const postgres: Backend = {
   name: "postgresql",
-  store: () => postgresJobStore(pg.pool()),
-  otherProcess: () => postgresJobStore(pg.otherProcess()),
+  store: () => jobStore(postgresDatabase(pg.pool())),
+  otherProcess: () => jobStore(postgresDatabase(pg.otherProcess())),
   clear: async () => void (await pg.pool().query("DELETE FROM job")),
   row: async (id) => (await pg.pool().query<JobRow>("SELECT * FROM job WHERE id = $1", [id])).rows[0]!,
 };

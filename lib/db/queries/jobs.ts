@@ -1,19 +1,16 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import type Database from "better-sqlite3";
-import { rawDb } from "@/lib/db";
-import { postgresJobStore } from "@/lib/db/queries/jobs-postgres";
-import { dialect, postgresPool } from "@/lib/db/sql";
+import { all, get, processDatabase, run, type Database, type Dialect, type Work } from "@/lib/db/sql";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 import { processSingleton } from "@/lib/process-singleton";
 
-// The durable job table behind the scheduler (lib/sync/scheduler.ts). Raw SQL on purpose:
-// claiming must be atomic and cheap enough to run every second. One contract (`JobStore`),
-// one implementation per database: SQLite's below (a claim is one IMMEDIATE transaction, so
-// one writer at a time), PostgreSQL's in jobs-postgres.ts (a claim locks rows with
-// FOR UPDATE SKIP LOCKED, so several processes claim side by side and a job runs once).
-// lib/db/queries/jobs.test.ts holds both to the same tests. Times are stored the way Prisma
-// writes DateTime (lib/db/dialect.ts toDbTime) and come back in that text form from both.
+// The durable job table behind the scheduler (lib/sync/scheduler.ts). Claiming must be atomic
+// and cheap enough to run every second: on SQLite a claim is one IMMEDIATE transaction (one
+// writer at a time), on PostgreSQL one statement that locks rows with FOR UPDATE SKIP LOCKED
+// (several processes claim side by side and a job runs once). One contract (`JobStore`), one
+// implementation on lib/db/sql.ts, held to the same tests on both databases
+// (lib/db/queries/jobs.test.ts). Times are stored as lib/db/dialect.ts toDbTime writes them and
+// come back in that text form from both.
 
 export type JobKind = "backfill" | "incremental" | "personal_info" | "subscriptions";
 export type JobStatus = "queued" | "running" | "done" | "failed";
@@ -109,150 +106,193 @@ export function enqueueValues(opts: EnqueueJobOptions) {
   };
 }
 
-/** SQLite: prepared statements on the hot paths' connection (`rawDb()`). */
-export function sqliteJobStore(open: () => Database.Database = rawDb): JobStore {
-  const insert = `INSERT INTO job (kind, userId, collection, payload, status, runAt, attempts, maxAttempts, activeKey, createdAt, updatedAt)
-       VALUES (@kind, @userId, @collection, @payload, 'queued', @runAt, 0, @maxAttempts, @activeKey, @now, @now)`;
-  const enqueueSql = (ifAbsent: boolean) =>
-    ifAbsent
-      ? `${insert} ON CONFLICT(activeKey) DO NOTHING`
-      : `${insert}
-       ON CONFLICT(activeKey) DO UPDATE SET
-         runAt = CASE WHEN job.status = 'queued' AND excluded.runAt < job.runAt THEN excluded.runAt ELSE job.runAt END,
-         payload = CASE WHEN job.status = 'running' THEN json_set(job.payload, '$.again', json('true')) ELSE job.payload END,
-         updatedAt = excluded.updatedAt`;
+const again = (d: Dialect) => (d === "postgres" ? `COALESCE((payload::jsonb ->> 'again')::boolean, false)` : `json_extract(payload, '$.again')`);
+const byDue = (a: JobRow, b: JobRow) => (a.runAt < b.runAt ? -1 : a.runAt > b.runAt ? 1 : a.id - b.id);
 
-  function claimDue(opts: ClaimOptions): JobRow[] {
-    const db = open();
-    const now = toDbTime(opts.now);
-    const lease = toDbTime(opts.now + opts.leaseMs);
-    const exclude = opts.excludeIds ?? [];
-    // A cheap read first: most looks at the table find nothing due (no write lock taken then).
-    const anyDue = db
-      .prepare(`SELECT 1 FROM job WHERE (status = 'queued' AND runAt <= ?) OR (status = 'running' AND leaseUntil < ?) LIMIT 1`)
-      .get(now, now);
-    if (!anyDue) return [];
-    const tx = db.transaction(() => {
-      const ids = db
-        .prepare(
-          `SELECT id FROM job
-         WHERE ((status = 'queued' AND runAt <= @now) OR (status = 'running' AND leaseUntil < @now))
-           AND id NOT IN (SELECT value FROM json_each(@exclude))
-         ORDER BY runAt, id LIMIT @limit`,
-        )
-        .all({ now, limit: opts.limit, exclude: JSON.stringify(exclude) }) as Array<{ id: number }>;
-      const claim = db.prepare(
-        `UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ? WHERE id = ? RETURNING *`,
-      );
-      return ids.map(({ id }) => claim.get(lease, now, id) as JobRow);
-    });
-    return tx.immediate();
+const INSERT = `INSERT INTO job (kind, userId, collection, payload, status, runAt, attempts, maxAttempts, activeKey, createdAt, updatedAt)
+  VALUES (?, ?, ?, ?, 'queued', ?, 0, ?, ?, ?, ?)`;
+
+/** An enqueue's statement: insert, or fold into the active job with the same key. */
+function enqueueSql(d: Dialect, ifAbsent: boolean): string {
+  if (ifAbsent) return `${INSERT} ON CONFLICT(activeKey) DO NOTHING`;
+  const runAgain = d === "postgres" ? `(job.payload::jsonb || '{"again": true}'::jsonb)::text` : `json_set(job.payload, '$.again', json('true'))`;
+  return `${INSERT}
+    ON CONFLICT(activeKey) DO UPDATE SET
+      runAt = CASE WHEN job.status = 'queued' AND excluded.runAt < job.runAt THEN excluded.runAt ELSE job.runAt END,
+      payload = CASE WHEN job.status = 'running' THEN ${runAgain} ELSE job.payload END,
+      updatedAt = excluded.updatedAt`;
+}
+
+const DUE = `(status = 'queued' AND runAt <= ?) OR (status = 'running' AND leaseUntil < ?)`;
+
+/**
+ * Takes up to `limit` due jobs. SQLite: a cheap read first (most looks find nothing due, and no
+ * write lock is taken then), then the ids and their claims in one IMMEDIATE transaction (one
+ * writer at a time). PostgreSQL: one statement that locks the rows it takes with
+ * FOR UPDATE SKIP LOCKED, so processes claiming at the same moment take different jobs and
+ * neither waits for the other.
+ */
+async function claimDue(db: Database, opts: ClaimOptions): Promise<JobRow[]> {
+  const now = toDbTime(opts.now);
+  const lease = toDbTime(opts.now + opts.leaseMs);
+  const exclude = opts.excludeIds ?? [];
+  if (db.dialect === "postgres") {
+    const claimed = await db.query(
+      all<JobRow>(
+        `UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ?
+          WHERE id IN (
+            SELECT id FROM job WHERE (${DUE}) AND NOT (id = ANY(CAST(? AS int[])))
+             ORDER BY runAt, id LIMIT ? FOR UPDATE SKIP LOCKED)
+          RETURNING *`,
+        lease,
+        now,
+        now,
+        now,
+        exclude,
+        opts.limit,
+      ),
+    );
+    return claimed.sort(byDue);
   }
+  if (!(await db.query(get(`SELECT 1 FROM job WHERE ${DUE} LIMIT 1`, now, now)))) return [];
+  return db.transaction(function* () {
+    const ids = yield* all<{ id: number }>(
+      `SELECT id FROM job WHERE (${DUE}) AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY runAt, id LIMIT ?`,
+      now,
+      now,
+      JSON.stringify(exclude),
+      opts.limit,
+    );
+    const claimed: JobRow[] = [];
+    for (const { id } of ids) {
+      const row = yield* get<JobRow>(`UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ? WHERE id = ? RETURNING *`, lease, now, id);
+      if (row) claimed.push(row);
+    }
+    return claimed;
+  });
+}
 
+/**
+ * The job table on a database (by default the process's). Statements are written once; where
+ * the two databases differ (JSON, locking, which running jobs a restart takes up) the choice
+ * is made here by the database's dialect.
+ */
+export function jobStore(db: Database = processDatabase()): JobStore {
+  const q = <T>(work: Work<T>) => db.query(work);
+  const nowText = () => toDbTime(clock.date());
   return {
     async enqueue(opts) {
-      open().prepare(enqueueSql(Boolean(opts.ifAbsent))).run(enqueueValues(opts));
+      const v = enqueueValues(opts);
+      await q(run(enqueueSql(db.dialect, Boolean(opts.ifAbsent)), v.kind, v.userId, v.collection, v.payload, v.runAt, v.maxAttempts, v.activeKey, v.now, v.now));
     },
 
-    async claimDue(opts) {
-      return claimDue(opts);
-    },
+    claimDue: (opts) => claimDue(db, opts),
 
     async nextDueAt() {
-      const row = open()
-        .prepare(
+      const row = await q(
+        get<{ t: string | null }>(
           `SELECT MIN(t) AS t FROM (
-         SELECT MIN(runAt) AS t FROM job WHERE status = 'queued'
-         UNION ALL SELECT MIN(leaseUntil) FROM job WHERE status = 'running')`,
-        )
-        .get() as { t: string | null };
-      return fromDbTime(row.t);
+             SELECT MIN(runAt) AS t FROM job WHERE status = 'queued'
+             UNION ALL SELECT MIN(leaseUntil) FROM job WHERE status = 'running') AS due`,
+        ),
+      );
+      return fromDbTime(row?.t ?? null);
     },
 
     async renewLease(id, until) {
-      open().prepare(`UPDATE job SET leaseUntil = ?, updatedAt = ? WHERE id = ? AND status = 'running'`).run(toDbTime(until), toDbTime(clock.date()), id);
+      await q(run(`UPDATE job SET leaseUntil = ?, updatedAt = ? WHERE id = ? AND status = 'running'`, toDbTime(until), nowText(), id));
     },
 
     async complete(id) {
-      const now = toDbTime(clock.date());
-      open()
-        .prepare(
+      const now = nowText();
+      const a = again(db.dialect);
+      const dropAgain = db.dialect === "postgres" ? `(payload::jsonb - 'again')::text` : `json_remove(payload, '$.again')`;
+      await q(
+        run(
           `UPDATE job SET
-         status = CASE WHEN json_extract(payload, '$.again') THEN 'queued' ELSE 'done' END,
-         activeKey = CASE WHEN json_extract(payload, '$.again') THEN activeKey ELSE NULL END,
-         attempts = CASE WHEN json_extract(payload, '$.again') THEN 0 ELSE attempts END,
-         runAt = CASE WHEN json_extract(payload, '$.again') THEN @now ELSE runAt END,
-         payload = json_remove(payload, '$.again'),
-         leaseUntil = NULL, lastError = NULL, updatedAt = @now
-       WHERE id = @id`,
-        )
-        .run({ id, now });
+             status = CASE WHEN ${a} THEN 'queued' ELSE 'done' END,
+             activeKey = CASE WHEN ${a} THEN activeKey ELSE NULL END,
+             attempts = CASE WHEN ${a} THEN 0 ELSE attempts END,
+             runAt = CASE WHEN ${a} THEN ? ELSE runAt END,
+             payload = ${dropAgain},
+             leaseUntil = NULL, lastError = NULL, updatedAt = ?
+           WHERE id = ?`,
+          now,
+          now,
+          id,
+        ),
+      );
     },
 
     async fail(id, error, retryAt) {
-      const now = toDbTime(clock.date());
-      const row = open()
-        .prepare(
+      const at = db.dialect === "postgres" ? "CAST(? AS timestamp(3))" : "?";
+      const retry = retryAt === null ? null : toDbTime(retryAt);
+      const row = await q(
+        get<{ status: JobStatus }>(
           `UPDATE job SET
-         status = CASE WHEN @retryAt IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
-         activeKey = CASE WHEN @retryAt IS NOT NULL AND attempts < maxAttempts THEN activeKey ELSE NULL END,
-         runAt = COALESCE(@retryAt, runAt),
-         leaseUntil = NULL, lastError = @error, updatedAt = @now
-       WHERE id = @id RETURNING status`,
-        )
-        .get({ id, error: error.slice(0, 500), retryAt: retryAt === null ? null : toDbTime(retryAt), now }) as { status: JobStatus } | undefined;
+             status = CASE WHEN ${at} IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
+             activeKey = CASE WHEN ${at} IS NOT NULL AND attempts < maxAttempts THEN activeKey ELSE NULL END,
+             runAt = COALESCE(${at}, runAt),
+             leaseUntil = NULL, lastError = ?, updatedAt = ?
+           WHERE id = ? RETURNING status`,
+          retry,
+          retry,
+          retry,
+          error.slice(0, 500),
+          nowText(),
+          id,
+        ),
+      );
       return row?.status ?? "failed";
     },
 
     async postpone(id, runAt, note) {
-      open()
-        .prepare(
-          `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = MAX(0, attempts - 1), lastError = COALESCE(?, lastError), updatedAt = ? WHERE id = ?`,
-        )
-        .run(toDbTime(runAt), note ?? null, toDbTime(clock.date()), id);
+      const atLeastZero = db.dialect === "postgres" ? "GREATEST(0, attempts - 1)" : "MAX(0, attempts - 1)";
+      await q(
+        run(
+          `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = ${atLeastZero}, lastError = COALESCE(?, lastError), updatedAt = ? WHERE id = ?`,
+          toDbTime(runAt),
+          note ?? null,
+          nowText(),
+          id,
+        ),
+      );
     },
 
-    async listActive(userId) {
-      const db = open();
-      return (
-        userId === undefined
-          ? db.prepare(`SELECT * FROM job WHERE status IN ('queued','running') ORDER BY runAt, id`).all()
-          : db.prepare(`SELECT * FROM job WHERE status IN ('queued','running') AND userId = ? ORDER BY runAt, id`).all(userId)
-      ) as JobRow[];
+    listActive(userId) {
+      return userId === undefined
+        ? q(all<JobRow>(`SELECT * FROM job WHERE status IN ('queued','running') ORDER BY runAt, id`))
+        : q(all<JobRow>(`SELECT * FROM job WHERE status IN ('queued','running') AND userId = ? ORDER BY runAt, id`, userId));
     },
 
-    async listRecentFailed(userId, limit = 20) {
-      return open().prepare(`SELECT * FROM job WHERE status = 'failed' AND userId = ? ORDER BY updatedAt DESC, id DESC LIMIT ?`).all(userId, limit) as JobRow[];
+    listRecentFailed(userId, limit = 20) {
+      return q(all<JobRow>(`SELECT * FROM job WHERE status = 'failed' AND userId = ? ORDER BY updatedAt DESC, id DESC LIMIT ?`, userId, limit));
     },
 
-    async cancelQueued(userId) {
-      const db = open();
-      const now = toDbTime(clock.date());
-      const info =
-        userId === null
-          ? db.prepare(`UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued' AND userId IS NOT NULL`).run(now)
-          : db.prepare(`UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued' AND userId = ?`).run(now, userId);
-      return info.changes;
+    cancelQueued(userId) {
+      const set = `UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued'`;
+      return userId === null ? q(run(`${set} AND userId IS NOT NULL`, nowText())) : q(run(`${set} AND userId = ?`, nowText(), userId));
     },
 
-    async pruneFinished(before) {
-      return open().prepare(`DELETE FROM job WHERE status IN ('done','failed') AND updatedAt < ?`).run(toDbTime(before)).changes;
+    pruneFinished(before) {
+      return q(run(`DELETE FROM job WHERE status IN ('done','failed') AND updatedAt < ?`, toDbTime(before)));
     },
 
-    async recoverInterrupted() {
-      // One scheduler per SQLite file: every job still marked running was this process's.
-      return open()
-        .prepare(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running'`)
-        .run(toDbTime(clock.date())).changes;
+    recoverInterrupted(now) {
+      // SQLite: one scheduler per file, so every job still marked running was this process's.
+      // PostgreSQL: other processes' jobs are running too; only those whose lease ran out are this one's.
+      return db.dialect === "postgres"
+        ? q(run(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running' AND leaseUntil < ?`, nowText(), toDbTime(now)))
+        : q(run(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running'`, nowText()));
     },
   };
 }
 
 // ---------------------------------------------------------------------------
-// The process's job table (on the database the process runs on: SQLite here, PostgreSQL in jobs-postgres.ts)
+// The process's job table
 // ---------------------------------------------------------------------------
 
-const store = (): JobStore => processSingleton("jobStore", () => (dialect() === "postgres" ? postgresJobStore(postgresPool()) : sqliteJobStore()));
+const store = (): JobStore => processSingleton("jobStore", () => jobStore());
 
 export const enqueueJob = (opts: EnqueueJobOptions) => store().enqueue(opts);
 export const claimDueJobs = (opts: ClaimOptions) => store().claimDue(opts);

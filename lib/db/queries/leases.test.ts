@@ -1,17 +1,17 @@
 // Named leases (one process at a time for the daily backup), held to both databases.
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { sqliteLeaseStore, type LeaseStore } from "@/lib/db/queries/app-settings";
-import { postgresLeaseStore } from "@/lib/db/queries/app-settings-postgres";
+import { leaseStore, type LeaseStore } from "@/lib/db/queries/app-settings";
+import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
 import { useMigratedPostgres } from "@/lib/test/postgres";
 
 const pg = useMigratedPostgres("leases");
 
 const backends: Array<{ name: string; store: () => LeaseStore; clear: () => Promise<void> }> = [
-  { name: "sqlite", store: () => sqliteLeaseStore(), clear: async () => void rawDb().prepare(`DELETE FROM "AppSetting"`).run() },
+  { name: "sqlite", store: () => leaseStore(sqliteDatabase()), clear: async () => void rawDb().prepare(`DELETE FROM "AppSetting"`).run() },
   {
     name: "postgresql",
-    store: () => postgresLeaseStore(pg.otherProcess()),
+    store: () => leaseStore(postgresDatabase(pg.otherProcess())),
     clear: async () => void (await pg.pool().query(`DELETE FROM "AppSetting"`)),
   },
 ];

@@ -1,12 +1,14 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { clock } from "@/lib/clock";
+import { toDbTime } from "@/lib/db/dialect";
+import { get, query, run } from "@/lib/db/sql";
 import type { Preferences } from "@/lib/api/schemas";
 
 // The person's preferences.
 
 /** The person's preferences, or null when there is no such person. */
 export async function findPreferences(userId: string): Promise<Preferences | null> {
-  const u = await db.user.findUnique({ where: { id: userId }, select: { units: true, theme: true } });
+  const u = await query(get<{ units: string; theme: string }>(`SELECT units, theme FROM "User" WHERE id = ?`, userId));
   if (!u) return null;
   return {
     units: u.units === "imperial" ? "imperial" : "metric",
@@ -16,5 +18,13 @@ export async function findPreferences(userId: string): Promise<Preferences | nul
 
 export async function updatePreferences(userId: string, patch: Partial<Preferences>): Promise<void> {
   // units change the answers' numbers: the same bump as a data change
-  await db.user.update({ where: { id: userId }, data: { ...patch, dataVersion: { increment: 1 } } });
+  await query(
+    run(
+      `UPDATE "User" SET units = COALESCE(?, units), theme = COALESCE(?, theme), dataVersion = dataVersion + 1, updatedAt = ? WHERE id = ?`,
+      patch.units ?? null,
+      patch.theme ?? null,
+      toDbTime(clock.date()),
+      userId,
+    ),
+  );
 }

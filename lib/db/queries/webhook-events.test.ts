@@ -2,8 +2,8 @@
 // and PostgreSQL (a database of this file's own on the run's private server).
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { sqliteWebhookEventStore, type WebhookEventRow, type WebhookEventStore } from "@/lib/db/queries/webhook-events";
-import { postgresWebhookEventStore } from "@/lib/db/queries/webhook-events-postgres";
+import { webhookEventStore, type WebhookEventRow, type WebhookEventStore } from "@/lib/db/queries/webhook-events";
+import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
 import { useMigratedPostgres } from "@/lib/test/postgres";
 
 const pg = useMigratedPostgres("inbox");
@@ -13,14 +13,14 @@ type Backend = { name: string; store: () => WebhookEventStore; clear: () => Prom
 const backends: Backend[] = [
   {
     name: "sqlite",
-    store: () => sqliteWebhookEventStore(),
+    store: () => webhookEventStore(sqliteDatabase()),
     clear: async () => void rawDb().prepare("DELETE FROM webhook_event").run(),
     all: async () => rawDb().prepare("SELECT * FROM webhook_event ORDER BY id").all() as WebhookEventRow[],
     age: async (ms) => void rawDb().prepare("UPDATE webhook_event SET receivedAt = ?").run(new Date(Date.now() - ms).toISOString().replace("Z", "+00:00")),
   },
   {
     name: "postgresql",
-    store: () => postgresWebhookEventStore(pg.pool()),
+    store: () => webhookEventStore(postgresDatabase(pg.pool())),
     clear: async () => void (await pg.pool().query("DELETE FROM webhook_event")),
     all: async () => (await pg.pool().query<WebhookEventRow>("SELECT * FROM webhook_event ORDER BY id")).rows,
     age: async (ms) => void (await pg.pool().query(`UPDATE webhook_event SET "receivedAt" = $1`, [new Date(Date.now() - ms).toISOString()])),

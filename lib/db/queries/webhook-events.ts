@@ -1,17 +1,13 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import type Database from "better-sqlite3";
-import { rawDb } from "@/lib/db";
-import { postgresWebhookEventStore } from "@/lib/db/queries/webhook-events-postgres";
-import { dialect, postgresPool } from "@/lib/db/sql";
+import { all, get, processDatabase, run, type Database, type Work } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 import { processSingleton } from "@/lib/process-singleton";
 
 // Webhook notifications as received. The receiver's hot path is one prepared insert that
 // ignores a duplicate (dedupeKey unique): a duplicate changes nothing and is acknowledged.
-// One contract (`WebhookEventStore`), one implementation per database: SQLite's below,
-// PostgreSQL's in webhook-events-postgres.ts, held to the same tests
-// (lib/db/queries/webhook-events.test.ts).
+// One contract (`WebhookEventStore`), one implementation on lib/db/sql.ts, held to the same
+// tests on both databases (lib/db/queries/webhook-events.test.ts).
 
 export type WebhookEventInput = {
   dedupeKey: string;
@@ -49,62 +45,68 @@ export interface WebhookEventStore {
   prune(before: number): Promise<number>;
 }
 
-/** SQLite: prepared statements on the hot paths' connection (`rawDb()`). */
-export function sqliteWebhookEventStore(open: () => Database.Database = rawDb): WebhookEventStore {
-  const insertCache = new WeakMap<object, Database.Statement>();
+const INSERT = `INSERT OR IGNORE INTO webhook_event (dedupeKey, ringUserId, dataType, eventType, objectId, eventTime, receivedAt, status)
+  VALUES (?, ?, ?, ?, ?, ?, ?, 'queued')`;
+
+/** The inbox on a database (by default the process's). */
+export function webhookEventStore(db: Database = processDatabase()): WebhookEventStore {
+  const q = <T>(work: Work<T>) => db.query(work);
   return {
     async record(e) {
-      const db = open();
-      let stmt = insertCache.get(db);
-      if (!stmt) {
-        stmt = db.prepare(
-          `INSERT OR IGNORE INTO webhook_event (dedupeKey, ringUserId, dataType, eventType, objectId, eventTime, receivedAt, status)
-       VALUES (@dedupeKey, @ringUserId, @dataType, @eventType, @objectId, @eventTime, @receivedAt, 'queued')`,
-        );
-        insertCache.set(db, stmt);
-      }
-      return stmt.run({ ...e, receivedAt: toDbTime(clock.date()) }).changes > 0;
+      return (await q(run(INSERT, e.dedupeKey, e.ringUserId, e.dataType, e.eventType, e.objectId, e.eventTime, toDbTime(clock.date())))) > 0;
     },
 
-    async listQueued(limit, excludeIds = [], fromId = 0) {
-      return open()
-        .prepare(
-          `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
-        )
-        .all(fromId, JSON.stringify(excludeIds), limit) as WebhookEventRow[];
+    listQueued(limit, excludeIds = [], fromId = 0) {
+      return db.dialect === "postgres"
+        ? q(all<WebhookEventRow>(`SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND NOT (id = ANY(CAST(? AS int[]))) ORDER BY id LIMIT ?`, fromId, excludeIds, limit))
+        : q(all<WebhookEventRow>(`SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`, fromId, JSON.stringify(excludeIds), limit));
     },
 
     async watermark(fromId = 0) {
-      const db = open();
-      const first = db.prepare(`SELECT id FROM webhook_event WHERE id >= ? AND status = 'queued' ORDER BY id LIMIT 1`).get(fromId) as { id: number } | undefined;
-      const max = db.prepare(`SELECT MAX(id) AS id FROM webhook_event`).get() as { id: number | null };
-      return { firstQueuedId: first?.id ?? null, maxId: max.id ?? 0 };
+      const row = await q(
+        get<{ first: number | null; max: number | null }>(
+          `SELECT (SELECT id FROM webhook_event WHERE id >= ? AND status = 'queued' ORDER BY id LIMIT 1) AS first,
+                  (SELECT MAX(id) FROM webhook_event) AS max`,
+          fromId,
+        ),
+      );
+      return { firstQueuedId: row?.first ?? null, maxId: row?.max ?? 0 };
     },
 
     async mark(id, status, error) {
-      open()
-        .prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`)
-        .run(status, error?.slice(0, 500) ?? null, toDbTime(clock.date()), id);
+      await q(run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, error?.slice(0, 500) ?? null, toDbTime(clock.date()), id));
     },
 
     async markMany(rows, status) {
       if (rows.length === 0) return;
-      const db = open();
-      const stmt = db.prepare(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`);
       const now = toDbTime(clock.date());
-      db.transaction(() => {
-        for (const r of rows) stmt.run(status, r.reason.slice(0, 500), now, r.id);
-      })();
+      if (db.dialect === "postgres") {
+        // one statement for the lot
+        await q(
+          run(
+            `UPDATE webhook_event AS w SET status = ?, error = v.reason, processedAt = ?
+               FROM unnest(CAST(? AS int[]), CAST(? AS text[])) AS v(id, reason) WHERE w.id = v.id`,
+            status,
+            now,
+            rows.map((r) => r.id),
+            rows.map((r) => r.reason.slice(0, 500)),
+          ),
+        );
+        return;
+      }
+      await db.transaction(function* () {
+        for (const r of rows) yield* run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, r.reason.slice(0, 500), now, r.id);
+      });
     },
 
-    async prune(before) {
-      return open().prepare(`DELETE FROM webhook_event WHERE status != 'queued' AND receivedAt < ?`).run(toDbTime(before)).changes;
+    prune(before) {
+      return q(run(`DELETE FROM webhook_event WHERE status <> 'queued' AND receivedAt < ?`, toDbTime(before)));
     },
   };
 }
 
-// The process's inbox (on the database the process runs on: SQLite here, PostgreSQL in webhook-events-postgres.ts).
-const store = (): WebhookEventStore => processSingleton("webhookEventStore", () => (dialect() === "postgres" ? postgresWebhookEventStore(postgresPool()) : sqliteWebhookEventStore()));
+// The process's inbox.
+const store = (): WebhookEventStore => processSingleton("webhookEventStore", () => webhookEventStore());
 
 export const recordWebhookEvent = (e: WebhookEventInput) => store().record(e);
 export const listQueuedWebhookEvents = (limit: number, excludeIds?: number[], fromId?: number) => store().listQueued(limit, excludeIds, fromId);
