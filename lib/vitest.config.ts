@@ -19,7 +19,7 @@ const BOTH_DATABASES = [
   "app/api/v1/v1-routes.test.ts",
   "app/api/dashboard-routes.test.ts",
   "lib/auth/adapter.test.ts",
-  "lib/db/queries/alerts-claim.test.ts",
+  "lib/alerts/queries-claim.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

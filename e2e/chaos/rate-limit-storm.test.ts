@@ -25,7 +25,7 @@ let m: {
   engine: typeof import("@/lib/sync/engine");
   scheduler: typeof import("@/lib/sync/scheduler");
   jobs: typeof import("@/lib/sync/jobs");
-  rate: typeof import("@/lib/sync/rate-limit");
+  rate: typeof import("@/lib/ring/rate-gate");
   state: typeof import("@/lib/db/queries/sync-state");
   docs: typeof import("@/lib/db/queries/ring-documents");
 };
@@ -39,7 +39,7 @@ beforeAll(async () => {
     engine: await import("@/lib/sync/engine"),
     scheduler: await import("@/lib/sync/scheduler"),
     jobs: await import("@/lib/sync/jobs"),
-    rate: await import("@/lib/sync/rate-limit"),
+    rate: await import("@/lib/ring/rate-gate"),
     state: await import("@/lib/db/queries/sync-state"),
     docs: await import("@/lib/db/queries/ring-documents"),
   };

@@ -27,7 +27,7 @@ let m: {
   db: typeof import("@/lib/test/prisma");
   tokens: typeof import("@/lib/ring/tokens");
   engine: typeof import("@/lib/sync/engine");
-  rate: typeof import("@/lib/sync/rate-limit");
+  rate: typeof import("@/lib/ring/rate-gate");
   state: typeof import("@/lib/db/queries/sync-state");
   docs: typeof import("@/lib/db/queries/ring-documents");
   status: typeof import("@/lib/sync/status");
@@ -41,7 +41,7 @@ beforeAll(async () => {
     db: await import("@/lib/test/prisma"),
     tokens: await import("@/lib/ring/tokens"),
     engine: await import("@/lib/sync/engine"),
-    rate: await import("@/lib/sync/rate-limit"),
+    rate: await import("@/lib/ring/rate-gate"),
     state: await import("@/lib/db/queries/sync-state"),
     docs: await import("@/lib/db/queries/ring-documents"),
     status: await import("@/lib/sync/status"),

@@ -12,7 +12,7 @@ import { getMetricDayValues } from "@/lib/services/metrics";
 import { listDayNotes } from "@/lib/db/queries/notes";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { getPreferences } from "@/lib/services/people";
-import * as q from "@/lib/db/queries/alerts";
+import * as q from "@/lib/alerts/queries";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
@@ -41,7 +41,7 @@ const toMs = (v: string | Date | null | undefined): number | null => {
   return Number.isNaN(t) ? null : t;
 };
 
-/** The store on the real database (lib/db/queries/alerts.ts). */
+/** The store on the real database (lib/alerts/queries.ts). */
 export const dbAlertStore: AlertStore = {
   listUsersWithEnabledRules: q.listUsersWithEnabledRules,
   getSettings: q.getAlertSettings,

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
 import { RingClient, type TokenSource } from "@/lib/ring/client";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
-import { RateGate } from "@/lib/sync/rate-limit";
+import { RateGate } from "@/lib/ring/rate-gate";
 import type { Clock } from "@/lib/clock";
 
 type Step = { status: number; body?: unknown; headers?: Record<string, string> } | "drop";

@@ -14,9 +14,9 @@ import {
   type WebhookOperation,
 } from "@/lib/ring/schemas";
 import type { RingCollection, SeriesCollection } from "@/lib/resources";
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from "@/lib/sync/backoff";
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from "@/lib/limits/backoff";
 import { clock as processClock, type Clock } from "@/lib/clock";
-import { getRateGate, pauseUntil, type RateGate } from "@/lib/sync/rate-limit";
+import { getRateGate, pauseUntil, type RateGate } from "@/lib/ring/rate-gate";
 
 // The typed HTTP client of the ring service. One RingClient per person (account):
 // bearer token from lib/ring/tokens.ts, AbortSignal.timeout on every request, and the

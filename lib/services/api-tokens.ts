@@ -5,7 +5,7 @@ import type { ApiTokenSummary } from "@/lib/api/contract";
 import { parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
 import { mintApiToken } from "@/lib/auth/api-tokens";
 import { deleteApiToken, insertApiToken, listApiTokens, type ApiTokenRow } from "@/lib/db/queries/api-tokens";
-import { apiRateLimiter } from "@/lib/api/v1/limiter";
+import { apiRateLimiter } from "@/lib/limits/api-limiter";
 import { logger } from "@/lib/log";
 
 // Settings → API: a person's personal access tokens. Created with a name and data kinds, shown

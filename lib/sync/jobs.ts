@@ -4,7 +4,7 @@ import { logger } from "@/lib/log";
 import { isSyncCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { completeJob, enqueueJob, failJob, postponeJob, type JobRow } from "@/lib/db/queries/jobs";
 import { clearSharingStates, ensureSyncStates, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
-import { jobRetryDelay } from "@/lib/sync/backoff";
+import { jobRetryDelay } from "@/lib/limits/backoff";
 import { classifyError, type SyncEngine } from "@/lib/sync/engine";
 import { syncWebhookSubscriptions } from "@/lib/sync/subscriptions";
 

@@ -20,7 +20,7 @@ let m: {
   state: typeof import("@/lib/db/queries/sync-state");
   rejected: typeof import("@/lib/db/queries/rejected-documents");
   settings: typeof import("@/lib/db/queries/app-settings");
-  rate: typeof import("@/lib/sync/rate-limit");
+  rate: typeof import("@/lib/ring/rate-gate");
   db: typeof import("@/lib/test/prisma");
 };
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
     state: await import("@/lib/db/queries/sync-state"),
     rejected: await import("@/lib/db/queries/rejected-documents"),
     settings: await import("@/lib/db/queries/app-settings"),
-    rate: await import("@/lib/sync/rate-limit"),
+    rate: await import("@/lib/ring/rate-gate"),
     db: await import("@/lib/test/prisma"),
   };
 });

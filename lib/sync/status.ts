@@ -11,7 +11,7 @@ import { countRejectedByCollection, listRejectedDocuments } from "@/lib/db/queri
 import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { getSyncEngine } from "@/lib/sync/engine";
 import { estimateEtaSeconds, progressFraction } from "@/lib/sync/plan";
-import { getRateGate } from "@/lib/sync/rate-limit";
+import { getRateGate } from "@/lib/ring/rate-gate";
 import { getDataFamily, getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
 import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
 

@@ -3,7 +3,7 @@ import { AppError, toErrorResponse } from "@/lib/api/errors";
 import { drainBody } from "@/lib/api/body";
 import type { RouteContext } from "@/lib/api/handler";
 import { requireApiToken, type TokenPrincipal } from "@/lib/auth/api-tokens";
-import { apiRateLimiter } from "@/lib/api/v1/limiter";
+import { apiRateLimiter } from "@/lib/limits/api-limiter";
 import { etagFor, ifNoneMatchMatches, notModified, tagAnswer } from "@/lib/api/conditional";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 

@@ -2,7 +2,7 @@ import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { getCalendarQuerySchema } from "@/lib/api/schemas";
 import { json, type CalendarResponse } from "@/lib/api/contract";
-import { readCalendar } from "@/lib/services/api-read";
+import { readCalendar } from "@/lib/api/v1/read";
 
 // GET /api/v1/calendar?metric&from&to – each day's value and state (value, not worn, missing,
 // not yet synced) with a heat level, for one numeric metric

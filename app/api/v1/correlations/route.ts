@@ -2,7 +2,7 @@ import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { getCorrelationQuerySchema } from "@/lib/api/schemas";
 import { json, type CorrelationResponse } from "@/lib/api/contract";
-import { readCorrelation } from "@/lib/services/api-read";
+import { readCorrelation } from "@/lib/api/v1/read";
 
 // GET /api/v1/correlations?x&y&lag&from&to – x on a day against y on the same day (lag 0) or
 // the next (lag 1): the points, Pearson's r, n and the least-squares line

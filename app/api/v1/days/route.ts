@@ -2,7 +2,7 @@ import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { listDaysQuerySchema } from "@/lib/api/schemas";
 import { json, type ApiDaysResponse } from "@/lib/api/contract";
-import { readDays } from "@/lib/services/api-read";
+import { readDays } from "@/lib/api/v1/read";
 
 // GET /api/v1/days?metrics&from&to – several metrics as a table (one row per day with a value,
 // one column per metric; default: the headline metrics), e.g. for a spreadsheet

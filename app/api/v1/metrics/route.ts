@@ -1,6 +1,6 @@
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { json, type ApiCatalogResponse } from "@/lib/api/contract";
-import { readCatalog } from "@/lib/services/api-read";
+import { readCatalog } from "@/lib/api/v1/read";
 
 // GET /api/v1/metrics – every metric (label, unit, group, direction; readable by this token or
 // not), the data kinds, and which days each readable collection covers

@@ -2,7 +2,7 @@ import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { getStrongestQuerySchema } from "@/lib/api/schemas";
 import { json, type StrongestResponse } from "@/lib/api/contract";
-import { readStrongest } from "@/lib/services/api-read";
+import { readStrongest } from "@/lib/api/v1/read";
 
 // GET /api/v1/correlations/strongest?from&to&limit – the strongest relationships between the
 // headline metrics this token may read (lag 0 and 1), ranked by |r|

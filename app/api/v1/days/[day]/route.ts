@@ -1,7 +1,7 @@
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { getDayParamsSchema } from "@/lib/api/schemas";
 import { json, type ApiDayResponse } from "@/lib/api/contract";
-import { readDay } from "@/lib/services/api-read";
+import { readDay } from "@/lib/api/v1/read";
 
 // GET /api/v1/days/:day – one day's documents, its sleep periods (hypnogram, heart rate, HRV),
 // the activity timeline and the note with its tags

@@ -2,7 +2,7 @@ import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { getTodayQuerySchema } from "@/lib/api/schemas";
 import { json, type TodayResponse } from "@/lib/api/contract";
-import { readToday } from "@/lib/services/api-read";
+import { readToday } from "@/lib/api/v1/read";
 
 // GET /api/v1/days/latest?day – the newest day of each collection against the 7 days before it
 // and its 90-day baseline (as of `day` when given): the Today page

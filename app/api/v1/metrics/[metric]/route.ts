@@ -2,7 +2,7 @@ import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { getMetricSeriesParamsSchema, getMetricSeriesQuerySchema } from "@/lib/api/schemas";
 import { json, type SeriesResponse } from "@/lib/api/contract";
-import { readSeries } from "@/lib/services/api-read";
+import { readSeries } from "@/lib/api/v1/read";
 
 // GET /api/v1/metrics/:metric?from&to – one metric's daily values with 7- and 30-day rolling
 // means, the 90-day baseline band, anomaly flags and the comparison with the previous period

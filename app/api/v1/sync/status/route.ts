@@ -1,6 +1,6 @@
 import { READ_ONLY, withToken } from "@/lib/api/v1/handler";
 import { json, type ApiSyncStatusResponse } from "@/lib/api/contract";
-import { readSyncStatus } from "@/lib/services/api-read";
+import { readSyncStatus } from "@/lib/api/v1/read";
 
 export const dynamic = "force-dynamic";
 

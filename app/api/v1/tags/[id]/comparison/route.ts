@@ -2,7 +2,7 @@ import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { tagComparisonQuerySchema, tagIdParamsSchema } from "@/lib/api/schemas";
 import { json, type TagComparisonResponse } from "@/lib/api/contract";
-import { readTagComparison } from "@/lib/services/api-read";
+import { readTagComparison } from "@/lib/api/v1/read";
 
 // GET /api/v1/tags/:id/comparison?metric&lag&from&to – a metric on days with the tag against
 // days without it (lag 1: the day after each day), with n and the difference

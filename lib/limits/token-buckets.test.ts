@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TokenBuckets } from "@/lib/api/v1/rate-limit";
+import { TokenBuckets } from "@/lib/limits/token-buckets";
 
 describe("TokenBuckets", () => {
   it("lets a token burst `limit` requests, then refills one every 60/limit seconds", () => {

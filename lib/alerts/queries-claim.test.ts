@@ -2,11 +2,11 @@
 // concurrency) are each taken once: an e-mail or a webhook call is never sent twice.
 import { beforeAll, expect, it } from "vitest";
 
-let alerts: typeof import("@/lib/db/queries/alerts");
+let alerts: typeof import("@/lib/alerts/queries");
 let dbMod: typeof import("@/lib/test/prisma");
 
 beforeAll(async () => {
-  alerts = await import("@/lib/db/queries/alerts");
+  alerts = await import("@/lib/alerts/queries");
   dbMod = await import("@/lib/test/prisma");
   await dbMod.db.user.create({ data: { id: "u-claims", email: "claims@example.test" } });
 });
