@@ -9,7 +9,7 @@ import { DEFAULT_SEED } from "@/lib/emulator/config";
 import { generateDay } from "@/lib/emulator/fixtures";
 import { userIdFor } from "@/lib/emulator/store";
 import { SYNC_COLLECTIONS, WEBHOOK_DATA_TYPES } from "@/lib/resources";
-import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "../lib/alerts/test-receivers";
+import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "../lib/test/alert-receivers";
 import { connectRing, expect, test, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { E2E_EMULATOR_URL, E2E_SMTP_PORT } from "./support/ports";

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { connectPerson, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { connectPerson, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 import {
   BENCH_COLLECTION_NAMES,
   countListRequests,

@@ -15,7 +15,7 @@ import {
   uniqueEmail,
   useEmulator,
 } from "@/e2e/conformance/support";
-import { wornEmail } from "@/lib/emulator/test-utils";
+import { wornEmail } from "@/lib/test/emulator-kit";
 
 const ring: Ring = useEmulator({ historyDays: 30 });
 

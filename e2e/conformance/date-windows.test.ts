@@ -9,7 +9,7 @@ import {
   addDays,
   useEmulator,
 } from "@/e2e/conformance/support";
-import { wornEmail } from "@/lib/emulator/test-utils";
+import { wornEmail } from "@/lib/test/emulator-kit";
 
 const ring: Ring = useEmulator({ pageSize: 100, historyDays: 40 });
 let conn: Connection;

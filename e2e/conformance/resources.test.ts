@@ -18,7 +18,7 @@ import {
   uniqueEmail,
   useEmulator,
 } from "@/e2e/conformance/support";
-import { dayWith, resourceEmail, revisedDay, ringReplacedAfter, wornEmail } from "@/lib/emulator/test-utils";
+import { dayWith, resourceEmail, revisedDay, ringReplacedAfter, wornEmail } from "@/lib/test/emulator-kit";
 
 const HISTORY_DAYS = 60;
 const ring: Ring = useEmulator({ pageSize: 7, historyDays: HISTORY_DAYS });

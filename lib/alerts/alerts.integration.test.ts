@@ -5,10 +5,10 @@
 // reaches each channel exactly once per episode; the digest arrives at its hour. Time is a
 // manual clock shared by the sync engine, the worker and the receivers: no sleeps.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { wornEmail } from "@/lib/emulator/test-utils";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorFault, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
-import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/alerts/test-receivers";
-import { ManualClock } from "@/lib/alerts/test-kit";
+import { wornEmail } from "@/lib/test/emulator-kit";
+import { connectPerson, emulatorControl, emulatorDocuments, emulatorFault, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/test/alert-receivers";
+import { ManualClock } from "@/lib/test/alert-kit";
 import { addDays } from "@/lib/metrics/days";
 
 const TODAY = "2026-11-23"; // a Monday

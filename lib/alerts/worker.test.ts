@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/metrics/days";
 import { AlertWorker } from "@/lib/alerts/worker";
 import { deliveryRetryDelay, MAX_DELIVERY_ATTEMPTS } from "@/lib/alerts/delivery";
-import { ManualClock, MemoryAlertStore, recordingSenders } from "@/lib/alerts/test-kit";
+import { ManualClock, MemoryAlertStore, recordingSenders } from "@/lib/test/alert-kit";
 import type { AlertFacts } from "@/lib/alerts/store";
 import type { ConnectionFactsInput } from "@/lib/alerts/evaluate";
 import type { SendResult } from "@/lib/alerts/channels/types";

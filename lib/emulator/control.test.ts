@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS } from "./fixtures";
 import type { RunningEmulator } from "./server";
-import { DEMO, TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail, wornEmail } from "./test-utils";
+import { DEMO, TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail, wornEmail } from "@/lib/test/emulator-kit";
 import { shiftDay } from "./dates";
 
 let emu: RunningEmulator;

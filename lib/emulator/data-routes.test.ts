@@ -3,7 +3,7 @@ import { DAILY_COLLECTIONS, COLLECTIONS, type Collection } from "./fixtures";
 import { validateResponse } from "./openapi";
 import { SANDBOX_DOCUMENTS, SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, SANDBOX_SLEEP_DOCUMENTS } from "./sandbox-data";
 import type { RunningEmulator } from "./server";
-import { TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, uniqueEmail, wornEmail } from "./test-utils";
+import { TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, uniqueEmail, wornEmail } from "@/lib/test/emulator-kit";
 import { shiftDay } from "./dates";
 
 type Doc = Record<string, unknown> & { id: string; day: string };

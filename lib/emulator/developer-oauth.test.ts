@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVELOPER_SCOPE_NAMES, parseScopeRequest } from "./providers";
 import type { RunningEmulator } from "./server";
-import { authorizeUrl, call, challengeOf, consent, registerClient, startTestEmulator, uniqueEmail, verifier, type Client } from "./test-utils";
+import { authorizeUrl, call, challengeOf, consent, registerClient, startTestEmulator, uniqueEmail, verifier, type Client } from "@/lib/test/emulator-kit";
 
 let emu: RunningEmulator;
 let granting: RunningEmulator;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, authorizeUrl, call, challengeOf, connect, consent, registerClient, startManualClockEmulator, uniqueEmail, verifier, type Client } from "./test-utils";
+import { DEMO, authorizeUrl, call, challengeOf, connect, consent, registerClient, startManualClockEmulator, uniqueEmail, verifier, type Client } from "@/lib/test/emulator-kit";
 
 let emu: Awaited<ReturnType<typeof startManualClockEmulator>>;
 let base: string;

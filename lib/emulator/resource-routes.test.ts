@@ -7,7 +7,7 @@ import { DAILY_COLLECTIONS } from "./fixtures";
 import { RESOURCE_COLLECTIONS } from "./resources";
 import { shiftDay } from "./dates";
 import { startEmulator, type RunningEmulator } from "./server";
-import { TEST_TODAY, call, connect, uniqueEmail, wornEmail } from "./test-utils";
+import { TEST_TODAY, call, connect, uniqueEmail, wornEmail } from "@/lib/test/emulator-kit";
 
 type Row = { bpm: number; source: string; timestamp: string; timestamp_unix: number };
 

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { validateResponse } from "./openapi";
 import type { RunningEmulator } from "./server";
-import { Receiver, TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, wornEmail, type Client } from "./test-utils";
+import { Receiver, TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, wornEmail, type Client } from "@/lib/test/emulator-kit";
 import { signWebhook } from "./webhooks";
 
 // A manual clock: deliveries happen when the test moves time (emu.advance), so "it arrives"

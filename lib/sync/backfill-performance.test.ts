@@ -2,7 +2,7 @@
 // document arrives once, in (close to) the fewest requests the page size allows. Its speed,
 // ingest cost against raw SQLite and memory are measured by `npm run bench`, not asserted here.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { clearEmulatorRequests, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { clearEmulatorRequests, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 let t: SyncTestEnv;
 

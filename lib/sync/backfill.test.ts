@@ -3,8 +3,8 @@
 // emulator (page size 7, 1826 days), compared document by document. The time series:
 // lib/sync/everything.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
-import { wornEmail } from "@/lib/emulator/test-utils";
+import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { wornEmail } from "@/lib/test/emulator-kit";
 
 let t: SyncTestEnv;
 let app: {

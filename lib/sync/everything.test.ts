@@ -5,7 +5,7 @@
 // and the backfill of a time series resumes after a crash and falls back to 30-day windows when
 // the service refuses a long range.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, startSyncTestEnv, storedSamples, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, startSyncTestEnv, storedSamples, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-03-15";
 let t: SyncTestEnv;

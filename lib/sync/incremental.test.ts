@@ -1,8 +1,8 @@
 // Integration: the incremental sync re-reads the trailing days and brings late, edited and
 // deleted documents in line with the service.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { wornEmail } from "@/lib/emulator/test-utils";
-import { compareWithEmulator, connectPerson, emulatorControl, emulatorDocuments, emulatorRequests, clearEmulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { wornEmail } from "@/lib/test/emulator-kit";
+import { compareWithEmulator, connectPerson, emulatorControl, emulatorDocuments, emulatorRequests, clearEmulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 let t: SyncTestEnv;
 

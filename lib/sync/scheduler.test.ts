@@ -2,8 +2,8 @@
 // discovery of people connected while nothing ran, resume after a restart, polling, "Sync
 // now", paused accounts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { wornEmail } from "@/lib/emulator/test-utils";
-import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { wornEmail } from "@/lib/test/emulator-kit";
+import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { sqlRun } from "@/lib/test/sql";
 import { SYNC_COLLECTIONS } from "@/lib/resources";
 
@@ -77,7 +77,7 @@ describe("scheduler", () => {
 
     synced.length = 0;
     const { recordWebhookEvent } = await import("@/lib/db/queries/webhook-events");
-    const { emulatorDocuments } = await import("@/lib/sync/test-kit");
+    const { emulatorDocuments } = await import("@/lib/test/sync-kit");
     const doc = (await emulatorDocuments(t, p.ringUserId, "daily_readiness")).at(-1)!;
     await recordWebhookEvent({ dedupeKey: `alert-hook-${p.userId}`, ringUserId: p.ringUserId, dataType: "daily_readiness", eventType: "update", objectId: String(doc.id), eventTime: null });
     m.index.wakeScheduler();

@@ -12,7 +12,7 @@ import {
   startSyncTestEnv,
   type EmulatorRequest,
   type SyncTestEnv,
-} from "@/lib/sync/test-kit";
+} from "@/lib/test/sync-kit";
 
 let t: SyncTestEnv;
 let m: {

@@ -4,7 +4,7 @@
 // logged once, and charted with a gap on that day; a personal_info without `id` keeps the
 // known account instead of failing the snapshot.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { connectPerson, emulatorDocuments, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { connectPerson, emulatorDocuments, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const session = vi.hoisted(() => ({ user: { id: "", email: "tolerance@example.test", role: "owner" as const } }));
 vi.mock("@/lib/auth/session", () => ({ requireUser: async () => session.user, currentUser: async () => session.user }));

@@ -6,8 +6,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/emulator/webhooks";
-import { wornEmail } from "@/lib/emulator/test-utils";
-import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/sync/test-kit";
+import { wornEmail } from "@/lib/test/emulator-kit";
+import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { sqlValue } from "@/lib/test/sql";
 
 let t: SyncTestEnv;

@@ -1,4 +1,4 @@
-// The three channel senders against real receivers on localhost (lib/alerts/test-receivers.ts):
+// The three channel senders against real receivers on localhost (lib/test/alert-receivers.ts):
 // an HTTP server speaking ntfy's publish API, a webhook receiver checking the signature as the
 // README says, and a real SMTP server. Plus the careful POST: no redirects, capped answers,
 // bounded time.
@@ -10,7 +10,7 @@ import { createWebhookSender, signWebhookPayload } from "@/lib/alerts/channels/w
 import { createEmailSender } from "@/lib/alerts/channels/email";
 import { postToReceiver, MAX_RESPONSE_BYTES } from "@/lib/alerts/channels/http";
 import type { OutgoingMessage } from "@/lib/alerts/channels/types";
-import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/alerts/test-receivers";
+import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/test/alert-receivers";
 
 const message: OutgoingMessage = {
   purpose: "alert",

@@ -1,14 +1,14 @@
 // Helpers for the emulator's own tests: start a small emulator, run the OAuth flow over HTTP,
 // call data routes. Not used by the emulator itself.
 import { createHash, randomBytes } from "node:crypto";
-import { DEFAULT_SEED, type EmulatorConfig } from "./config";
-import { shiftDay } from "./dates";
-import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "./fixtures";
-import { ResourceSource, generateDayResources, ringReplacementIndex, type DayResource } from "./resources";
-import { ManualClock } from "./clock";
-import type { EmulatorOptions } from "./handler";
-import { startEmulator, type RunningEmulator } from "./server";
-import { userIdFor } from "./store";
+import { DEFAULT_SEED, type EmulatorConfig } from "@/lib/emulator/config";
+import { shiftDay } from "@/lib/emulator/dates";
+import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "@/lib/emulator/fixtures";
+import { ResourceSource, generateDayResources, ringReplacementIndex, type DayResource } from "@/lib/emulator/resources";
+import { ManualClock } from "@/lib/emulator/clock";
+import type { EmulatorOptions } from "@/lib/emulator/handler";
+import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
+import { userIdFor } from "@/lib/emulator/store";
 
 export const TEST_TODAY = "2026-03-15";
 export const DEMO = {

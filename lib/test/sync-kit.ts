@@ -3,7 +3,7 @@
 // from the emulator's real OAuth flow, encrypted with lib/ring/tokens.ts).
 import type { EmulatorConfig } from "@/lib/emulator/config";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
-import { connect, registerClient, uniqueEmail, type Client } from "@/lib/emulator/test-utils";
+import { connect, registerClient, uniqueEmail, type Client } from "@/lib/test/emulator-kit";
 import type { RingCollection, SeriesCollection } from "@/lib/resources";
 
 export type SyncTestEnv = {
