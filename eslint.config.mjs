@@ -6,6 +6,8 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
+import boundaries from "eslint-plugin-boundaries";
+import { LAYERS, layerRules } from "./lib/layers.mjs";
 
 export default defineConfig([
   ...nextVitals,
@@ -27,13 +29,21 @@ export default defineConfig([
   },
   {
     // Test helpers read arbitrary JSON answers (emulator, app) and index into them freely.
-    files: ["**/*.test.ts", "**/*.spec.ts", "lib/emulator/test-utils.ts", "lib/test/**", "e2e/**"],
+    files: ["**/*.test.ts", "**/*.spec.ts", "lib/test/**", "e2e/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
     // No React outside app/ and components/: test helpers there may be called use…() (Playwright and Vitest fixtures).
     files: ["lib/**", "e2e/**", "prisma/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
+    // Imports point one way (lib/layers.mjs): pages → services → domain → db, shared small things
+    // importable from every layer, the emulator and test support apart.
+    files: ["**/*.{ts,tsx,mjs}"],
+    plugins: { boundaries },
+    settings: { "boundaries/elements": LAYERS, "boundaries/legacy-warnings": false },
+    rules: { "boundaries/dependencies": ["error", { default: "disallow", policies: layerRules() }] },
   },
   globalIgnores([".next/**", "lib/generated/**", "node_modules/**", "e2e/test-results/**", "e2e/.data/**", "e2e/bench/.data/**", "e2e/chaos/.data/**", "next-env.d.ts"]),
 ]);

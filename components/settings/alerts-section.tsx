@@ -1,4 +1,4 @@
-import type { AlertsOverview } from "@/lib/alerts/service";
+import type { AlertsOverview } from "@/lib/api/contract";
 import { AlertsSettings } from "@/components/settings/alerts-settings";
 
 /** Settings → Alerts: message settings, channels, rules and the history of what was sent (the page reads the overview). */

@@ -12,7 +12,7 @@ import {
   toggleAlertRuleAction,
   type AlertFormState,
 } from "@/lib/alerts/actions";
-import type { AlertChannelView, AlertHistoryView, AlertRuleView, AlertsOverview } from "@/lib/alerts/service";
+import type { AlertChannelView, AlertHistoryView, AlertRuleView, AlertsOverview } from "@/lib/api/contract";
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, ALERT_RULE_LABELS, METRIC_SIDES, WEEKDAYS, type AlertChannelKind, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { MetricSelect } from "@/components/ui/metric-select";

@@ -7,7 +7,7 @@ import {
   scopeBrings,
   SHARED_ITEM_LABELS,
 } from "@/lib/auth/scopes";
-import type { SettingsPageData } from "@/lib/services/settings";
+import type { SettingsPageData } from "@/lib/api/contract";
 import type { FormAction } from "@/lib/api/contract";
 import { ConnectButton } from "@/components/auth/connect-button";
 import { DisconnectForm } from "@/components/auth/disconnect-form";

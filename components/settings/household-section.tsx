@@ -1,8 +1,7 @@
 import { SettingsSection } from "@/components/settings/settings-section";
 import { format } from "date-fns";
 import type { CreateInviteState, FormAction } from "@/lib/api/contract";
-import type { PendingInvite } from "@/lib/db/queries/invites";
-import type { HouseholdMember } from "@/lib/db/queries/users";
+import type { HouseholdMember, PendingInvite } from "@/lib/api/contract";
 import { InviteCreateForm } from "@/components/auth/invite-create-form";
 
 const STATUS_TEXT: Record<string, string> = { active: "connected", needs_reconnect: "needs reconnect", disconnected: "disconnected" };

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { SettingsPageData } from "@/lib/services/settings";
+import type { SettingsPageData } from "@/lib/api/contract";
 import { SyncSettingsForm } from "@/components/sync/sync-settings-form";
 
 const MODE_TEXT = {

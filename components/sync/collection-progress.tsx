@@ -1,4 +1,4 @@
-import type { CollectionSyncStatus } from "@/lib/sync/status";
+import type { CollectionSyncStatus } from "@/lib/api/contract";
 import { count, etaText, STATUS_LABELS, timeAgo } from "@/components/sync/format";
 
 const BADGE: Record<string, string> = {

@@ -9,12 +9,12 @@ import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { DayDetail } from "@/lib/metrics/day-detail";
 import type { MetricSeries } from "@/lib/metrics/series";
 import type { SeriesColumns } from "@/lib/metrics/columns";
-import type { GroupComparison } from "@/lib/metrics/stats";
 import type { Preferences } from "@/lib/api/schemas";
 import type { CalendarResponse, CorrelationColumns, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
-import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
+import type { DayNoteWithRing, RingTagSummary, TagComparisonResponse } from "@/lib/services/tags";
+import type { ApiTokenSummary } from "@/lib/services/api-tokens";
 import type { ImportResult } from "@/lib/sync/import";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
@@ -44,14 +44,7 @@ export type Tag = TagSummary;
 /** GET /api/tags: the person's own tags, and the ring app's */
 export type TagsResponse = { tags: Tag[]; ringTags: RingTag[] };
 /** GET /api/tags/:id/comparison */
-export type TagComparisonResponse = {
-  tag: Tag | RingTag;
-  metric: MetricId;
-  lag: 0 | 1;
-  from: string | null;
-  to: string | null;
-  comparison: GroupComparison | null;
-};
+export type { TagComparisonResponse };
 /** One collection's freshness, as the dashboard's chips read GET /api/sync/status. */
 export type SyncCollectionStatus = { collection: string } & Partial<Pick<CollectionSyncStatus, "status" | "lastSuccessAt" | "newestDay" | "lastError">>;
 
@@ -85,7 +78,7 @@ export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSu
 };
 
 /** Settings → API: one of the person's tokens (never the token itself). */
-export type ApiTokenSummary = { id: string; name: string; prefix: string; kinds: DataKind[]; lastUsedAt: string | null; createdAt: string };
+export type { ApiTokenSummary };
 /** Settings → API's "Create token": the token, shown once. */
 export type CreateApiTokenState = { token?: string; name?: string; error?: { code: string; message: string }; at?: number };
 
@@ -122,3 +115,10 @@ export const queryKeys = {
   preferences: ["preferences"] as const,
   syncStatus: ["sync-status"] as const,
 };
+
+// What the Settings and Sync pages hand their components (server data, typed once where it is made).
+export type { AlertChannelView, AlertHistoryView, AlertRuleView, AlertsOverview } from "@/lib/alerts/service";
+export type { SettingsPageData } from "@/lib/services/settings";
+export type { PendingInvite } from "@/lib/db/queries/invites";
+export type { HouseholdMember } from "@/lib/db/queries/users";
+export type { CollectionSyncStatus };

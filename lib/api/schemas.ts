@@ -6,6 +6,7 @@ import { DATA_KINDS, isDataKind } from "@/lib/auth/api-scopes";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 import { isRingTagId } from "@/lib/metrics/ring-tags";
+import { THEMES, UNITS, type Preferences } from "@/lib/db/queries/preferences";
 
 /**
  * Days and day ranges, one declaration for every route and server action that takes days.
@@ -160,11 +161,8 @@ export const exportQuerySchema = withDayRange({ collection: z.enum(EXPORT_COLLEC
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 
 // PATCH /api/me/preferences
-export const preferencesSchema = z.object({
-  units: z.enum(["metric", "imperial"]),
-  theme: z.enum(["light", "dark", "system"]),
-});
-export type Preferences = z.infer<typeof preferencesSchema>;
+export const preferencesSchema = z.object({ units: z.enum(UNITS), theme: z.enum(THEMES) }) satisfies z.ZodType<Preferences>;
+export type { Preferences };
 export const updatePreferencesBodySchema = preferencesSchema.partial().refine((v) => v.units || v.theme, {
   message: "nothing to change",
 });

@@ -11,9 +11,9 @@
 // collections to sync) works on the internal names only.
 
 import { getResource, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
+import { RING_SCOPES, type RingScope } from "@/lib/resources/scopes";
 
-export const RING_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
-export type RingScope = (typeof RING_SCOPES)[number];
+export { RING_SCOPES, type RingScope };
 
 /**
  * The things Ringside keeps, each needing one scope: every data collection of the resource

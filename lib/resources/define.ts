@@ -3,7 +3,7 @@
 // this module and the entries import zod as a type only, so the metric catalog, which the
 // browser uses, derives from the registry without bringing zod into the page.
 import type { z } from "zod";
-import type { RingScope } from "@/lib/auth/scopes";
+import type { RingScope } from "@/lib/resources/scopes";
 
 /**
  * daily: one document per day (daily_*, VO2 max, bedtime guidance); period: sleep periods (a

@@ -1,7 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/api/errors";
 import { API_TOKENS_PER_PERSON } from "@/lib/api/schemas";
-import type { ApiTokenSummary } from "@/lib/api/contract";
 import { parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
 import { mintApiToken } from "@/lib/auth/api-tokens";
 import { deleteApiToken, insertApiToken, listApiTokens, type ApiTokenRow } from "@/lib/db/queries/api-tokens";
@@ -12,6 +11,9 @@ import { logger } from "@/lib/log";
 // once, listed with their last use, revoked by deleting them (a revoked token answers 401 at
 // once: every request looks the token up). Ids in requests only ever select among the
 // person's own tokens.
+
+/** Settings → API: one of the person's tokens (never the token itself). */
+export type ApiTokenSummary = { id: string; name: string; prefix: string; kinds: DataKind[]; lastUsedAt: string | null; createdAt: string };
 
 function summary(r: ApiTokenRow): ApiTokenSummary {
   return { id: r.id, name: r.name, prefix: r.prefix, kinds: parseStoredKinds(r.kinds), lastUsedAt: r.lastUsedAt?.toISOString() ?? null, createdAt: r.createdAt.toISOString() };

@@ -10,7 +10,7 @@ import { getPreferences } from "@/lib/services/people";
 import { getDataFamily, getPollMinutes } from "@/lib/sync/settings";
 import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
 import type { Preferences } from "@/lib/api/schemas";
-import type { ApiTokenSummary } from "@/lib/api/contract";
+import type { ApiTokenSummary } from "@/lib/services/api-tokens";
 import { DATA_KIND_LABELS, DATA_KINDS, type DataKind } from "@/lib/auth/api-scopes";
 import { listApiTokenSummaries } from "@/lib/services/api-tokens";
 

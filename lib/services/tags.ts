@@ -5,8 +5,8 @@ import { addDays, MAX_DAY, MIN_DAY } from "@/lib/metrics/days";
 import { getDocumentRows } from "@/lib/db/queries/ring-data";
 import { deleteTagById, findTag, getDayNote, insertTag, listDayNotes, listTagDays, tagNameTaken, updateTagFields, type DayNoteEntry, type TagSummary } from "@/lib/db/queries/notes";
 import { resolveDayRange, type PartialDayRange } from "@/lib/api/schemas";
-import type { TagComparisonResponse } from "@/lib/api/contract";
-import type { MetricDef } from "@/lib/metrics/catalog";
+import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
+import type { GroupComparison } from "@/lib/metrics/stats";
 import { compareTagDays, getMetricsOverview } from "@/lib/services/metrics";
 
 // The person's tags: their own (names unique per person, only their own visible: another
@@ -119,6 +119,16 @@ export async function getTagDays(opts: { userId: string; id: number | TagRef }):
   const days = await listTagDays({ userId: opts.userId, tagId: ref.id });
   return { tag: { ...tag, days: days.length }, days };
 }
+
+/** A tag's days against the other days for one metric (GET /api/tags/:id/comparison). */
+export type TagComparisonResponse = {
+  tag: TagSummary | RingTagSummary;
+  metric: MetricId;
+  lag: 0 | 1;
+  from: string | null;
+  to: string | null;
+  comparison: GroupComparison | null;
+};
 
 /**
  * A metric on days with the tag against days without it (lag 1: the day after each day). A
