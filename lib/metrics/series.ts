@@ -223,7 +223,7 @@ export function groupByDay<P extends { day: string }>(periods: readonly P[]): Ma
 }
 
 /** One value per day from the day's sleep periods, for a "night." or "naps." metric. */
-export function sleepPeriodValues<P extends SleepPeriodLike>(
+export function sleepPeriodValues<P extends SleepPeriodLike & Record<string, unknown>>(
   metric: MetricDef,
   periods: readonly P[],
 ): DayValue<number | null>[] {
@@ -232,7 +232,7 @@ export function sleepPeriodValues<P extends SleepPeriodLike>(
   for (const [day, list] of groupByDay(periods)) {
     const main = pickMainSleep(list);
     if (src.type === "night") {
-      const raw = main ? (main as unknown as Record<string, unknown>)[src.column] : null;
+      const raw = main ? main[src.column] : null;
       out.push({ day, value: typeof raw === "number" ? raw : typeof raw === "boolean" ? Number(raw) : null });
     } else if (src.type === "naps") {
       const naps = napsOf(list, main);

@@ -36,6 +36,7 @@ import {
   getNewestSyncedDay,
   getPersonalAge,
   getSleepPeriodColumns,
+  type DayRow,
   type CollectionRange,
   type RangeOptions,
 } from "@/lib/db/queries/ring-data";
@@ -89,7 +90,7 @@ export async function getMetricValues(opts: RangeOptions & { metrics: readonly M
   }
   if (periodMetrics.length > 0) {
     const columns = [...PERIOD_BASE, ...periodMetrics.flatMap((m) => (m.source.type === "night" ? [m.source.column] : []))];
-    const periods = await getSleepPeriodColumns({ ...opts, columns }) as unknown as SleepPeriodLike[];
+    const periods = await getSleepPeriodColumns<SleepPeriodLike & DayRow>({ ...opts, columns });
     for (const m of periodMetrics) out.set(m.id, sleepPeriodValues(m, periods));
   }
   return out;

@@ -82,8 +82,8 @@ async function restModeOn(userId: string, day: string): Promise<RestMode | null>
 }
 
 async function bedtimeFor(userId: string, day: string): Promise<Bedtime | null> {
-  const row = (await getDocumentRows({ userId, collection: "sleep_time", from: day, to: day, columns: BEDTIME_COLUMNS })).at(-1);
-  return row ? bedtimeOf(row as unknown as BedtimeRow) : null;
+  const row = (await getDocumentRows<BedtimeRow>({ userId, collection: "sleep_time", from: day, to: day, columns: BEDTIME_COLUMNS })).at(-1);
+  return row ? bedtimeOf(row) : null;
 }
 
 async function workoutsOf(opts: RangeOptions): Promise<DayWorkout[]> {

@@ -23,7 +23,7 @@ export type DayNoteWithRing = DayNoteEntry & { ringTags: RingTagRef[] };
 const TAG_ENTRY_COLUMNS = ["tag_type_code", "custom_name", "end_day", "comment"] as const;
 
 async function ringEntries(userId: string, from = MIN_DAY, to = MAX_DAY): Promise<RingTagEntry[]> {
-  return await getDocumentRows({ userId, collection: "enhanced_tag", from, to, columns: TAG_ENTRY_COLUMNS }) as unknown as RingTagEntry[];
+  return await getDocumentRows<RingTagEntry>({ userId, collection: "enhanced_tag", from, to, columns: TAG_ENTRY_COLUMNS });
 }
 
 /** The ring app's tags of the person, most used first. */

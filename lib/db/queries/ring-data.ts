@@ -39,8 +39,8 @@ export function getDailyColumns(opts: RangeOptions & { collection: DailyCollecti
 }
 
 /** Sleep periods in a range with `columns`, oldest first (by day, then bedtime). */
-export function getSleepPeriodColumns(opts: RangeOptions & { columns: readonly string[] }): Promise<DayRow[]> {
-  return rows<DayRow>(
+export function getSleepPeriodColumns<Row extends DayRow = DayRow>(opts: RangeOptions & { columns: ReadonlyArray<keyof Row & string> }): Promise<Row[]> {
+  return rows<Row>(
     `SELECT ${[...new Set(["day", ...opts.columns])].map(ident).join(", ")} FROM ${ident(tableOf("sleep"))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, bedtime_start, id`,
     opts.userId,
     opts.from,
@@ -166,7 +166,10 @@ export async function getActivityTimestamps(opts: RangeOptions): Promise<Array<{
 }
 
 /** Documents of a collection in a range with some of their columns (and the raw JSON), oldest first. */
-export function getDocumentRows(opts: RangeOptions & { collection: RingCollection; columns: readonly string[]; withRaw?: boolean }): Promise<Array<Record<string, unknown> & { documentId: string | null; day: string }>> {
+/** The rows of a collection in a range with these columns (typed by the caller's row, whose keys the columns are). */
+export function getDocumentRows<Row extends Record<string, unknown> = Record<string, unknown>>(
+  opts: RangeOptions & { collection: RingCollection; columns: ReadonlyArray<keyof Row & string>; withRaw?: boolean },
+): Promise<Array<Row & { documentId: string | null; day: string }>> {
   const cols = [...new Set(["documentId", "day", ...opts.columns, ...(opts.withRaw ? ["raw"] : [])])].map(ident).join(", ");
   return rows(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`, opts.userId, opts.from, opts.to);
 }
