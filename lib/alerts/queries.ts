@@ -71,6 +71,9 @@ const toDelivery = (d: DeliveryRecord): AlertDeliveryRow => ({
   createdAt: at(d.createdAt),
 });
 
+/** A new delivery's message columns, in the order channelId, channelKind, channelLabel, purpose, title, body, link, data. */
+const deliveryValues = (d: NewDelivery) => [d.channelId, d.channelKind, d.channelLabel, d.purpose, d.title, d.body, d.link, d.data] as const;
+
 const DELIVERY = `d.id, d.userId, d.episodeId, d.channelId, d.channelKind, d.channelLabel, d.purpose, d.title, d.body, d.link, d.data, d.status, d.attempts, d.nextAttemptAt, d.lastError, d.sentAt, d.createdAt`;
 const nowText = () => toDbTime(clock.date());
 
@@ -264,14 +267,7 @@ export function openEpisode(e: NewEpisode, deliveries: NewDelivery[], firstAttem
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
         e.userId,
         episode.id,
-        d.channelId,
-        d.channelKind,
-        d.channelLabel,
-        d.purpose,
-        d.title,
-        d.body,
-        d.link,
-        d.data,
+        ...deliveryValues(d),
         toDbTime(firstAttemptAt),
         now,
         now,
@@ -358,14 +354,7 @@ export async function recordDelivery(
        VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
        RETURNING id, userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data, status, attempts, nextAttemptAt, lastError, sentAt, createdAt`,
       userId,
-      d.channelId,
-      d.channelKind,
-      d.channelLabel,
-      d.purpose,
-      d.title,
-      d.body,
-      d.link,
-      d.data,
+      ...deliveryValues(d),
       outcome.status,
       outcome.lastError,
       when(outcome.sentAt),

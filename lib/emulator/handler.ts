@@ -7,7 +7,8 @@ import { newRequestMeta, type EmulatorContext, type RequestMeta } from "./contex
 import { handleControl } from "./control";
 import { CursorCodec, handleDataRoute } from "./data-routes";
 import { dropConnection, json, problem } from "./errors";
-import { handleAuthorize, handleDeveloperRevoke, handleDiscovery, handleIntrospect, handleRevoke, handleToken } from "./oauth";
+import { handleAuthorize } from "./oauth";
+import { handleDeveloperRevoke, handleDiscovery, handleIntrospect, handleRevoke, handleToken } from "./oauth-token";
 import { DEVELOPER_PATHS, LEGACY_PATHS } from "./providers";
 import { TwoTierRateLimiter, rateLimitHeaders } from "./rate-limit";
 import { EmulatorState, type Fault } from "./store";

@@ -143,6 +143,9 @@ export type EncryptedTokenSet = {
   scope: string;
 };
 
+/** A token set's columns, in the order access_token, refresh_token, expires_at, token_type, scope. */
+const tokenValues = (t: RefreshedTokens) => [t.accessToken, t.refreshToken, t.expiresAt, t.tokenType, t.scope] as const;
+
 /** Stores the tokens of a fresh consent on an existing account, re-activates it and resumes its paused sync. */
 export function storeTokensAfterSignIn(accountId: string, userId: string, t: EncryptedTokenSet): Promise<void> {
   const now = toDbTime(clock.date());
@@ -150,11 +153,7 @@ export function storeTokensAfterSignIn(accountId: string, userId: string, t: Enc
     yield* run(
       `UPDATE "Account" SET access_token = ?, refresh_token = ?, expires_at = ?, token_type = ?, scope = ?, status = 'active', statusReason = NULL, tokenUpdatedAt = ?, updatedAt = ?
        WHERE id = ?`,
-      t.accessToken,
-      t.refreshToken,
-      t.expiresAt,
-      t.tokenType,
-      t.scope,
+      ...tokenValues(t),
       now,
       now,
       accountId,
@@ -279,11 +278,7 @@ export function tokenStore(db: Database = processDatabase()): TokenStore {
           `UPDATE "Account" SET access_token = ?, refresh_token = COALESCE(?, refresh_token), expires_at = ?,
              token_type = COALESCE(?, token_type), scope = COALESCE(?, scope), tokenUpdatedAt = ?, updatedAt = ?
            WHERE id = ?`,
-          t.accessToken,
-          t.refreshToken,
-          t.expiresAt,
-          t.tokenType,
-          t.scope,
+          ...tokenValues(t),
           now,
           now,
           accountId,
