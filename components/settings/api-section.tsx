@@ -4,6 +4,7 @@ import type { ApiTokenSummary, CreateApiTokenState, FormAction } from "@/lib/api
 import type { DataKind } from "@/lib/auth/api-scopes";
 import { API_TOKEN_NAME_MAX } from "@/lib/api/schemas";
 import { ApiTokenCreateForm } from "@/components/settings/api-token-create-form";
+import { RevokeButton } from "@/components/settings/revoke-button";
 
 /** Settings → API: personal access tokens for the read API and the MCP server (the page reads the list). */
 export function ApiSection({
@@ -53,16 +54,7 @@ export function ApiSection({
                     Reads: {t.kinds.length === kinds.length ? "all your data" : t.kinds.map((k) => labelOf.get(k) ?? k).join(", ")}
                   </p>
                 </div>
-                <form action={revokeToken}>
-                  <input type="hidden" name="id" value={t.id} />
-                  <button
-                    type="submit"
-                    aria-label={`Revoke ${t.name}`}
-                    className="rounded-md px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950"
-                  >
-                    Revoke
-                  </button>
-                </form>
+                <RevokeButton action={revokeToken} name="id" value={t.id} label={`Revoke ${t.name}`} />
               </li>
             ))}
           </ul>

@@ -1,10 +1,11 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState } from "react";
 import type { CreateApiTokenState } from "@/lib/api/contract";
 import type { DataKind } from "@/lib/auth/api-scopes";
 import { ConnectButton } from "@/components/auth/connect-button";
 import { inputClass } from "@/components/ui/field";
+import { CopyableValue, FormError } from "@/components/ui/shown-once";
 
 /** Creates a token with a name and the data kinds ticked, and shows it once with a copy button. */
 export function ApiTokenCreateForm({
@@ -20,7 +21,6 @@ export function ApiTokenCreateForm({
   nameMax: number;
 }) {
   const [state, formAction] = useActionState(action, {});
-  const [copied, setCopied] = useState<number | null>(null);
   return (
     <div className="space-y-3">
       <form action={formAction} className="space-y-3" aria-label="Create a token">
@@ -43,30 +43,13 @@ export function ApiTokenCreateForm({
         </fieldset>
         <ConnectButton label="Create token" pendingLabel="Creating…" variant="secondary" />
       </form>
-      {state.error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {state.error.message}
-        </p>
-      )}
+      <FormError error={state.error} />
       {state.token && (
         <div className="space-y-2 rounded-lg bg-slate-100 p-3 text-sm dark:bg-slate-800" data-testid="api-token-created">
           <p>
             Your new token <strong>{state.name}</strong>. Copy it now: it is shown only this once (Ringside keeps only a hash of it).
           </p>
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-            <code data-testid="api-token-value" className="break-all rounded bg-white px-2 py-1 text-xs dark:bg-slate-900">
-              {state.token}
-            </code>
-            <button
-              type="button"
-              onClick={() => {
-                void navigator.clipboard?.writeText(state.token ?? "").then(() => setCopied(state.at ?? 0));
-              }}
-              className="rounded-md border border-slate-300 px-2 py-1 text-xs font-medium hover:bg-white dark:border-slate-600 dark:hover:bg-slate-900"
-            >
-              {copied === (state.at ?? 0) ? "Copied" : "Copy"}
-            </button>
-          </div>
+          <CopyableValue key={state.at} value={state.token} testId="api-token-value" />
           <p className="text-xs text-slate-600 dark:text-slate-300">
             Try it: <code className="break-all">curl -H &quot;Authorization: Bearer {state.token.slice(0, 11)}…&quot; {origin}/api/v1/days/latest</code>
           </p>

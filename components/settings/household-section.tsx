@@ -3,6 +3,7 @@ import { format } from "date-fns";
 import type { CreateInviteState, FormAction } from "@/lib/api/contract";
 import type { HouseholdMember, PendingInvite } from "@/lib/api/contract";
 import { InviteCreateForm } from "@/components/auth/invite-create-form";
+import { RevokeButton } from "@/components/settings/revoke-button";
 
 const STATUS_TEXT: Record<string, string> = { active: "connected", needs_reconnect: "needs reconnect", disconnected: "disconnected" };
 
@@ -40,12 +41,7 @@ export function HouseholdSection({
                 <span>
                   Created {format(i.createdAt, "d MMM yyyy HH:mm")}, expires {format(i.expiresAt, "d MMM yyyy")}
                 </span>
-                <form action={revokeInvite}>
-                  <input type="hidden" name="inviteId" value={i.id} />
-                  <button type="submit" className="rounded-md px-2 py-1 text-xs font-medium text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950">
-                    Revoke
-                  </button>
-                </form>
+                <RevokeButton action={revokeInvite} name="inviteId" value={i.id} />
               </li>
             ))}
           </ul>

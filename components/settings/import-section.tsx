@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 
 import type { ImportResponse as ImportResult } from "@/lib/api/contract";
+import { SettingsSection } from "@/components/settings/settings-section";
 
 /** Settings → Import: a "ringside-export-v1" JSON file from this or another Ringside instance. */
 export function ImportSection() {
@@ -34,17 +35,11 @@ export function ImportSection() {
 
   const total = state.kind === "done" ? Object.values(state.result.documents).reduce((a, b) => a + b, 0) : 0;
   return (
-    <section
-      aria-labelledby="import-heading"
-      className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
+    <SettingsSection
+      name="import"
+      title="Import"
+      description="Moving from another Ringside? Export everything as JSON there (Settings → Your data), then import the file here. Importing the same file twice changes nothing."
     >
-      <h2 id="import-heading" className="text-lg font-semibold">
-        Import
-      </h2>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
-        Moving from another Ringside? Export everything as JSON there (Settings → Your data), then import the file here.
-        Importing the same file twice changes nothing.
-      </p>
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3">
         <label className="text-sm">
           <span className="sr-only">Export file</span>
@@ -65,6 +60,6 @@ export function ImportSection() {
           }.`}
         {state.kind === "error" && <span className="text-red-700 dark:text-red-400">{state.message}</span>}
       </p>
-    </section>
+    </SettingsSection>
   );
 }

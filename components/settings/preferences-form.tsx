@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { queryKeys, type Preferences } from "@/lib/api/contract";
 import { usePreferences, useUpdatePreferences } from "@/components/hooks/use-preferences";
 import { Segmented } from "@/components/ui/segmented";
+import { SettingsSection } from "@/components/settings/settings-section";
 
 export function PreferencesForm({ initial }: { initial: Preferences }) {
   const qc = useQueryClient();
@@ -13,14 +14,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
   const prefs = usePreferences().data ?? initial;
   const update = useUpdatePreferences();
   return (
-    <section
-      aria-labelledby="prefs-heading"
-      data-testid="preferences-section"
-      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
-    >
-      <h2 id="prefs-heading" className="text-lg font-semibold">
-        Preferences
-      </h2>
+    <SettingsSection name="preferences" title="Preferences">
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-1.5">
           <p id="units-label" className="text-sm font-medium">
@@ -53,6 +47,6 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
       <p role="status" className="text-xs text-slate-500">
         {update.isError ? <span className="text-rose-600">{(update.error as Error).message}</span> : update.isSuccess ? "Saved." : ""}
       </p>
-    </section>
+    </SettingsSection>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 /** One section of the Settings page: its card, heading and short explanation. */
-export function SettingsSection({ id, name, title, description, children }: { id?: string; name: string; title: string; description: ReactNode; children: ReactNode }) {
+export function SettingsSection({ id, name, title, description, children }: { id?: string; name: string; title: string; description?: ReactNode; children: ReactNode }) {
   return (
     <section
       id={id}
@@ -13,7 +13,7 @@ export function SettingsSection({ id, name, title, description, children }: { id
         <h2 id={`${name}-heading`} className="text-lg font-semibold">
           {title}
         </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
+        {description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>}
       </div>
       {children}
     </section>

@@ -62,17 +62,20 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
   const main = data.periods.find((p) => p.role === "main");
   const naps = data.periods.filter((p) => p.role === "nap");
   const others = data.periods.filter((p) => p.role === "other");
+  const notes = (
+    <Card aria-labelledby="notes-title">
+      <h2 id="notes-title" className="mb-2 text-sm font-semibold">
+        Your notes
+      </h2>
+      <DayNoteEditor day={data.day} note={data.note} compact />
+    </Card>
+  );
   return (
     <>
       {!has ? (
         <>
           <EmptyState title="No documents for this day">The ring may not have been worn, or this day is not synced yet.</EmptyState>
-          <Card aria-labelledby="notes-title">
-            <h2 id="notes-title" className="mb-2 text-sm font-semibold">
-              Your notes
-            </h2>
-            <DayNoteEditor day={data.day} note={data.note} compact />
-          </Card>
+          {notes}
         </>
       ) : (
         <>
@@ -92,12 +95,7 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
             <ScoreBlock title="Activity" color="var(--activity)" row={data.daily.daily_activity} scoreId="activity.score" contributors={contributorsOf("daily_activity")} />
           </div>
 
-          <Card aria-labelledby="notes-title">
-            <h2 id="notes-title" className="mb-2 text-sm font-semibold">
-              Your notes
-            </h2>
-            <DayNoteEditor day={data.day} note={data.note} compact />
-          </Card>
+          {notes}
           <Card aria-labelledby="main-sleep-title" data-testid="main-sleep">
             <h2 id="main-sleep-title" className="mb-3 flex items-center gap-2 text-base font-semibold">
               <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--sleep)" }} />
@@ -151,17 +149,11 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
               <Fig label="SpO₂ average" value={formatValue(m("spo2.spo2_average"), num(data.daily.daily_spo2?.spo2_average), units)} />
               <Fig label="Breathing disturbance index" value={formatValue(m("spo2.breathing_disturbance_index"), num(data.daily.daily_spo2?.breathing_disturbance_index), units)} />
             </SmallDoc>
-            <SmallDoc title="Stress" color="var(--stress)" present={!!data.daily.daily_stress}>
-              <div className="mb-1">
-                <CategoryBadge metric={m("stress.day_summary")} value={(data.daily.daily_stress?.day_summary as string | null) ?? null} />
-              </div>
+            <SmallDoc title="Stress" color="var(--stress)" present={!!data.daily.daily_stress} category={{ metric: m("stress.day_summary"), value: data.daily.daily_stress?.day_summary }}>
               <Fig label="High stress" value={formatValue(m("stress.stress_high"), num(data.daily.daily_stress?.stress_high), units)} />
               <Fig label="High recovery" value={formatValue(m("stress.recovery_high"), num(data.daily.daily_stress?.recovery_high), units)} />
             </SmallDoc>
-            <SmallDoc title="Resilience" color="var(--resilience)" present={!!data.daily.daily_resilience}>
-              <div className="mb-1">
-                <CategoryBadge metric={m("resilience.level")} value={(data.daily.daily_resilience?.level as string | null) ?? null} />
-              </div>
+            <SmallDoc title="Resilience" color="var(--resilience)" present={!!data.daily.daily_resilience} category={{ metric: m("resilience.level"), value: data.daily.daily_resilience?.level }}>
               {(["sleep_recovery", "daytime_recovery", "stress"] as const).map((c) => (
                 <Fig key={c} label={m(`resilience.${c}`).label} value={formatValue(m(`resilience.${c}`), num(data.daily.daily_resilience?.[c]), units)} />
               ))}
@@ -328,13 +320,31 @@ function ActivityFigures({ row, units }: { row: Record<string, unknown>; units: 
   );
 }
 
-function SmallDoc({ title, color, present, children }: { title: string; color: string; present: boolean; children: React.ReactNode }) {
+/** One small daily document: its heading, its category (a badge) if it has one, and its figures. */
+function SmallDoc({
+  title,
+  color,
+  present,
+  category,
+  children,
+}: {
+  title: string;
+  color: string;
+  present: boolean;
+  category?: { metric: Parameters<typeof CategoryBadge>[0]["metric"]; value: unknown };
+  children: React.ReactNode;
+}) {
   return (
     <Card className="!p-4">
       <h2 className="mb-2 flex items-center gap-2 text-sm font-semibold">
         <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: color }} />
         {title}
       </h2>
+      {category && present && (
+        <div className="mb-1">
+          <CategoryBadge metric={category.metric} value={typeof category.value === "string" ? category.value : null} />
+        </div>
+      )}
       {present ? <dl className="space-y-1">{children}</dl> : <p className="text-xs text-slate-500">No document.</p>}
     </Card>
   );
