@@ -39,7 +39,7 @@ const asAdapterUser = (u: UserRow | null): AdapterUser | null => (u ? { ...u, em
  * - linkAccount encrypts access_token/refresh_token before they reach SQLite, stores the
  *   granted scopes in canonical form and keeps only the columns Ringside uses;
  * - getSessionAndUser, asked on every signed-in request, is one prepared join
- *   (lib/db/queries/sessions.ts) instead of a Prisma query.
+ *   (lib/db/queries/sessions.ts).
  */
 export function ringsideAdapter(): Adapter {
   return {

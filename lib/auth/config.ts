@@ -24,7 +24,7 @@ export const SIGN_IN_PAGE = "/sign-in";
 export const SIGN_IN_ERROR_PAGE = "/sign-in/error";
 
 /**
- * Auth.js: the ring provider, database sessions through the (token-encrypting) Prisma adapter.
+ * Auth.js: the ring provider, database sessions through Ringside's (token-encrypting) adapter on its queries.
  * The signIn callback is the household's door: it admits existing members, the first person
  * (owner; with the setup code unless demo mode or ALLOWED_EMAILS), invite holders and ALLOWED_EMAILS; refuses everyone else (no rows written, their
  * fresh token revoked at the service); and, for a returning person, stores the new tokens on

@@ -1,8 +1,8 @@
 // @ts-check
 // The one way Ringside opens its SQLite file: the file a DATABASE_URL names, its directory
-// (0700), and the connection settings every connection gets — Prisma's (lib/db/client.ts), the
-// hot-path statements' (same module), the backup and migration commands (lib/db/backup.mjs,
-// lib/db/migrate.mjs) and the test databases. Plain JS so the command-line tools, which run
+// (0700), and the connection settings every connection gets — the app's (lib/db/client.ts),
+// the backup and migration commands (lib/db/backup.mjs, lib/db/migrate.mjs), the test databases
+// and the tests' Prisma client (lib/test/prisma.ts). Plain JS so the command-line tools, which run
 // before anything is built, use it too.
 //
 // PostgreSQL's twin is lib/db/postgres.ts (its pool) with lib/db/migrate-postgres.mjs; the SQL
