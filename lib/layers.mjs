@@ -21,6 +21,7 @@ const LAYER_TABLE = [
       "lib/secrets.ts",
       "lib/crypto.ts",
       "lib/process-singleton.ts",
+      "lib/preferences.ts",
       "lib/security-headers.mjs",
       "lib/layers.mjs",
       "lib/limits/**",

@@ -6,7 +6,7 @@ import { DATA_KINDS, isDataKind } from "@/lib/auth/api-scopes";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 import { isRingTagId } from "@/lib/metrics/ring-tags";
-import { THEMES, UNITS, type Preferences } from "@/lib/db/queries/preferences";
+import { THEMES, UNITS, type Preferences } from "@/lib/preferences";
 
 /**
  * Days and day ranges, one declaration for every route and server action that takes days.

@@ -2,13 +2,9 @@ import "server-only";
 import { clock } from "@/lib/clock";
 import { toDbTime } from "@/lib/db/dialect";
 import { get, query, run } from "@/lib/db/sql";
+import type { Preferences } from "@/lib/preferences";
 
-// The person's preferences: the values stored in User.units and User.theme, declared once here
-// (lib/api/schemas.ts builds the request schema from them).
-
-export const UNITS = ["metric", "imperial"] as const;
-export const THEMES = ["light", "dark", "system"] as const;
-export type Preferences = { units: (typeof UNITS)[number]; theme: (typeof THEMES)[number] };
+// The person's preferences (their values: lib/preferences.ts).
 
 /** The person's preferences, or null when there is no such person. */
 export async function findPreferences(userId: string): Promise<Preferences | null> {
