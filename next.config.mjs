@@ -2,10 +2,14 @@
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_SERVER } from "next/constants.js";
 import { assertRunnableEnv, env } from "./lib/env.mjs";
 import { HSTS_HEADER, securityHeaders } from "./lib/security-headers.mjs";
+import { buildDir } from "./lib/server/build-dir.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   output: "standalone",
+  // The build's folder: .next, or another (the test suite builds once into its own, so a demo
+  // running from .next in the same checkout is never disturbed).
+  distDir: buildDir(),
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {

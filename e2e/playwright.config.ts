@@ -19,7 +19,8 @@ export default defineConfig({
   testDir: ".",
   testMatch: /.*\.spec\.ts$/,
   testIgnore: ["bench/**", "chaos/**"],
-  outputDir: "test-results",
+  // its own folder: Playwright empties it at start, and the other runners' reports sit beside it
+  outputDir: "test-results/playwright",
   workers: 1,
   fullyParallel: false,
   timeout: 60_000,
@@ -27,7 +28,7 @@ export default defineConfig({
   forbidOnly: isCI,
   // No retries, in CI either: a test that passes only on its second try is a failure to fix.
   retries: 0,
-  reporter: [["list"], ["json", { outputFile: "test-results/results.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "test-results/playwright.json" }]],
   globalSetup: "./global-setup.ts",
   use: {
     baseURL: E2E_APP_URL,

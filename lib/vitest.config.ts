@@ -1,7 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { applySuiteEnv } from "./test/suite-env.mjs";
 import type { InlineConfig } from "vitest/node";
 import { baseTest, resolve } from "./test/vitest-base";
+
+// One clock and one seed for the whole run, inherited by every test process (lib/test/suite-env.mjs).
+applySuiteEnv();
 
 // The integration suites that run twice, once on each database: on SQLite (every test file does)
 // and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a

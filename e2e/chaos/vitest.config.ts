@@ -1,7 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { applySuiteEnv } from "../../lib/test/suite-env.mjs";
 import { BaseSequencer, type InlineConfig, type TestSpecification } from "vitest/node";
 import { baseTest, resolve } from "../../lib/test/vitest-base";
+
+// One clock and one seed for the whole run, inherited by every test process (lib/test/suite-env.mjs).
+applySuiteEnv();
 
 /** Files in name order, the secrets case last: it scans every log line the others captured. */
 class ChaosSequencer extends BaseSequencer {

@@ -28,7 +28,7 @@ function newestMtime(paths) {
       return;
     }
     if (st.isDirectory()) {
-      if (/node_modules|generated|\.next|test-results/.test(p)) return;
+      if (/node_modules|generated|\.next|\.build|test-results/.test(p)) return;
       for (const f of fs.readdirSync(p)) walk(path.join(p, f));
     } else if (/\.(tsx?|mjs|css|prisma)$/.test(p) && !/\.test\.tsx?$/.test(p)) {
       newest = Math.max(newest, st.mtimeMs);
@@ -38,8 +38,9 @@ function newestMtime(paths) {
   return newest;
 }
 
-const buildId = path.join(root, ".next/BUILD_ID");
-const standaloneServer = path.join(root, ".next/standalone/server.js");
+const { buildDir, standaloneDir } = await import("../server/build-dir.mjs");
+const buildId = path.join(root, buildDir(), "BUILD_ID");
+const standaloneServer = path.join(standaloneDir(root), "server.js");
 const stale =
   !fs.existsSync(buildId) ||
   !fs.existsSync(standaloneServer) ||

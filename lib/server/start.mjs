@@ -83,7 +83,8 @@ if (postgres) {
   for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
 }
 
-const standalone = path.join(root, ".next/standalone");
+const { standaloneDir } = await import("./build-dir.mjs");
+const standalone = standaloneDir(root);
 const server = path.join(standalone, "server.js");
 if (!fs.existsSync(server)) {
   process.stderr.write("No production build found. Run `npm run build` first.\n");

@@ -1,6 +1,7 @@
 // Integration: the in-process scheduler over the durable Job table — backfill after connect,
 // discovery of people connected while nothing ran, resume after a restart, polling, "Sync
 // now", paused accounts.
+import { clock } from "@/lib/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wornEmail } from "@/lib/emulator/test-utils";
 import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/sync/test-kit";
@@ -44,8 +45,8 @@ afterAll(async () => {
 });
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
+  const until = clock.now() + ms;
+  while (clock.now() < until) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -119,16 +120,16 @@ describe("scheduler", () => {
     // runs out (made short here).
     await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
     const leaseMs = process.env.DATABASE_URL!.startsWith("postgres") ? 2_000 : 600_000;
-    const [job] = await m.jobs.claimDueJobs({ now: Date.now(), leaseMs, limit: 1 });
+    const [job] = await m.jobs.claimDueJobs({ now: clock.now(), leaseMs, limit: 1 });
     expect(job?.collection).toBe("sleep");
     const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
     expect((await m.docs.collectionSummary("sleep", p.userId)).documents).toBe(28);
     // Another job whose lease ran out while its process was gone.
-    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: Date.now() - 800_000 });
-    const [stale] = await m.jobs.claimDueJobs({ now: Date.now() - 700_000, leaseMs: 1_000, limit: 1 });
+    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: clock.now() - 800_000 });
+    const [stale] = await m.jobs.claimDueJobs({ now: clock.now() - 700_000, leaseMs: 1_000, limit: 1 });
     expect(stale?.collection).toBe("daily_sleep");
-    expect((await m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
+    expect((await m.jobs.claimDueJobs({ now: clock.now(), leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
 
     await install(); // the restarted process
     await waitFor(async () => Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt));
@@ -140,7 +141,7 @@ describe("scheduler", () => {
   });
 
   it("polls the trailing days when the last sync is older than the poll interval, and on Sync now", async () => {
-    const day = new Date().toISOString().slice(0, 10);
+    const day = clock.date().toISOString().slice(0, 10);
     // a generated person who wore the ring today and whose activity changes at the next sync
     const p = await connectPerson(t, { email: wornEmail("poll", [day], ["daily_activity"], undefined, day) });
     await new m.engine.SyncEngine().backfillUser(p.userId);
@@ -156,7 +157,7 @@ describe("scheduler", () => {
     await waitFor(async () => (await compareWithEmulator(t, p, "daily_activity")).changed.length === 0);
     // A poll is due when the last attempt is older than the interval.
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day });
-    for (const c of m.schemas.RING_COLLECTIONS) await m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(Date.now() - 2 * 3_600_000) });
+    for (const c of m.schemas.RING_COLLECTIONS) await m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(clock.now() - 2 * 3_600_000) });
     await waitFor(async () => (await compareWithEmulator(t, p, "daily_readiness")).changed.length === 0);
   });
 

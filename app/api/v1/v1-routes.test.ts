@@ -3,6 +3,7 @@
 // tokens only (a session cookie alone is refused), isolation between the two people, a
 // token's data kinds, revocation, writes refused, bad input, and the same figures as the
 // app's own routes.
+import { clock } from "@/lib/clock";
 import fs from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
@@ -137,7 +138,7 @@ describe("every route's answers conform to the document", () => {
       expectConforms(apiPath, none);
       // a valid session of A's: the read API does not look at cookies
       const session = `sess-${Math.random().toString(36).slice(2)}`;
-      await sqlRun(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, session, session, A.userId, new Date(Date.now() + 86_400_000).toISOString());
+      await sqlRun(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, session, session, A.userId, new Date(clock.now() + 86_400_000).toISOString());
       const cookie = await call(apiPath, u, { params: p, headers: { cookie: `authjs.session-token=${session}` } });
       expect(cookie.status).toBe(401);
     });

@@ -2,6 +2,7 @@
 // an HTTP server speaking ntfy's publish API, a webhook receiver checking the signature as the
 // README says, and a real SMTP server. Plus the careful POST: no redirects, capped answers,
 // bounded time.
+import { clock as suiteClock } from "@/lib/clock";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,7 +107,7 @@ describe("webhook", () => {
   afterAll(() => rx.close());
 
   it("posts JSON signed with HMAC-SHA256 over timestamp.body; the receiver verifies it", async () => {
-    const send = createWebhookSender(() => Date.now());
+    const send = createWebhookSender(() => suiteClock.now());
     expect(await send({ kind: "webhook", url: rx.url, secret: rx.secret! }, message)).toEqual({ ok: true });
     const call = rx.calls.at(-1)!;
     expect(call.verified).toBe(true);
@@ -122,7 +123,7 @@ describe("webhook", () => {
       started_at: message.startedAt,
       data: message.data,
     });
-    expect(call.timestamp && Math.abs(Number(call.timestamp) - Date.now() / 1000)).toBeLessThan(5);
+    expect(call.timestamp && Math.abs(Number(call.timestamp) - suiteClock.now() / 1000)).toBeLessThan(5);
   });
 
   it("the signature is the documented one (a script can recompute it)", () => {
@@ -133,7 +134,7 @@ describe("webhook", () => {
   it("a receiver with another secret, or a stale timestamp, does not accept it (401, not retried)", async () => {
     const wrong = await createWebhookSender()({ kind: "webhook", url: rx.url, secret: "not-the-secret" }, message);
     expect(wrong).toEqual({ ok: false, retry: false, error: "the server answered HTTP 401" });
-    const stale = await createWebhookSender(() => Date.now() - 3_600_000)({ kind: "webhook", url: rx.url, secret: rx.secret! }, message);
+    const stale = await createWebhookSender(() => suiteClock.now() - 3_600_000)({ kind: "webhook", url: rx.url, secret: rx.secret! }, message);
     expect(stale.ok).toBe(false);
     expect(rx.calls.slice(-2).map((c) => c.verified)).toEqual([false, false]);
   });
