@@ -11,6 +11,9 @@ import {
 } from "./support/ports";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// The build the suite runs: npm test makes it once (e2e/run-all.mjs); alone, make it first with
+// `RINGSIDE_BUILD_DIR=e2e/.build npm run build`.
+process.env.RINGSIDE_BUILD_DIR ||= "e2e/.build";
 const isCI = !!process.env.CI;
 
 // Runs against the built app (`next build` first; `npm test` does it) and the ring emulator,

@@ -2,6 +2,7 @@
 // Every data route, the export and every server action is tried by B against A's data: nothing
 // of A's is readable, nothing of A's changes. Signing in without an invite is refused, and so are
 // state and PKCE mismatches in the sign-in round trip.
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,7 +84,7 @@ beforeAll(async () => {
     expect({ name, ok: (r.result as { ok?: boolean }).ok }).toEqual({ name, ok: true });
   };
   await action("saveAlertSettingsAction", [["includeValues", "on"], ["timeZone", "UTC"]]);
-  await action("addAlertRuleAction", [["kind", "weekly_digest"], ["weekday", String(((new Date().getUTCDay() + 2) % 7) + 1)], ["hour", "12"]]);
+  await action("addAlertRuleAction", [["kind", "weekly_digest"], ["weekday", String(((clock.date().getUTCDay() + 2) % 7) + 1)], ["hour", "12"]]);
   await action("addAlertChannelAction", [["kind", "webhook"], ["url", "http://127.0.0.1:9/a-hook"], ["label", `a-hook-${tag}`]]);
   A.ruleId = (db.prepare(`SELECT id FROM alert_rule WHERE userId = ?`).get(A.userId) as { id: string }).id;
   // Each person's personal access token (Settings → API, the real action), every data kind.

@@ -6,6 +6,8 @@ import { baseTest, resolve } from "../../lib/test/vitest-base";
 
 // One clock and one seed for the whole run, inherited by every test process (lib/test/suite-env.mjs).
 applySuiteEnv();
+// The build the cases run (npm test makes it once; alone: RINGSIDE_BUILD_DIR=e2e/.build npm run build).
+process.env.RINGSIDE_BUILD_DIR ||= "e2e/.build";
 
 /** Files in name order, the secrets case last: it scans every log line the others captured. */
 class ChaosSequencer extends BaseSequencer {

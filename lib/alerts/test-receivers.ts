@@ -168,7 +168,7 @@ export type WebhookReceiver = {
  * Unverified calls are answered 401 (and recorded, so a test can see them).
  */
 export async function startWebhookReceiver(opts: { port?: number; path?: string; now?: () => number } = {}): Promise<WebhookReceiver> {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? (() => clock.now());
   const path = opts.path ?? "/hooks/ringside";
   const r: WebhookReceiver = {
     url: "",

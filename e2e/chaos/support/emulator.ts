@@ -1,6 +1,7 @@
 // The ring emulator for the chaos suite, in this test process: on the suite's port for the
 // production app, or on a free port for in-process cases. Control API helpers and a view of
 // every secret it ever issued (to look for them in the database and the logs).
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { EmulatorConfig } from "@/lib/emulator/config";
@@ -113,7 +114,7 @@ export class Emulator {
 
   close(): Promise<void> {
     fs.mkdirSync(ISSUED_DIR, { recursive: true });
-    fs.writeFileSync(path.join(ISSUED_DIR, `${process.pid}-${this.running.port}-${Date.now()}.json`), JSON.stringify(this.issuedSecrets()));
+    fs.writeFileSync(path.join(ISSUED_DIR, `${process.pid}-${this.running.port}-${crypto.randomUUID().slice(0, 8)}.json`), JSON.stringify(this.issuedSecrets()));
     return this.running.close();
   }
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { postToReceiver } from "@/lib/alerts/channels/http";
 import type { OutgoingMessage, Sender } from "@/lib/alerts/channels/types";
@@ -39,7 +40,7 @@ export function webhookBody(message: OutgoingMessage): string {
   });
 }
 
-export function createWebhookSender(now: () => number = Date.now): Sender {
+export function createWebhookSender(now: () => number = () => clock.now()): Sender {
   return async (target, message, signal) => {
     if (target.kind !== "webhook") throw new Error("not a webhook channel");
     const body = webhookBody(message);

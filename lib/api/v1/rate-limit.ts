@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 // Per-token rate limits of the read API and the MCP endpoint: a token bucket per token, in
 // this process. Each token may burst `limit` requests and gets `limit` back per minute, evenly
 // (one every 60/limit seconds). Pure apart from the clock, which is injected.
@@ -20,7 +21,7 @@ export class TokenBuckets {
   constructor(
     /** requests per minute, and the burst */
     readonly limit: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => clock.now(),
     /** buckets kept at most (full, idle ones are dropped first) */
     private readonly maxKeys = 10_000,
   ) {
