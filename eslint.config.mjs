@@ -35,5 +35,5 @@ export default defineConfig([
     files: ["lib/**", "e2e/**", "prisma/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
-  globalIgnores([".next/**", "e2e/.build/**", "lib/generated/**", "node_modules/**", "e2e/test-results/**", "e2e/.data/**", "e2e/bench/.data/**", "e2e/chaos/.data/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", "e2e/.build/**", "e2e/bench/.build/**", "lib/generated/**", "node_modules/**", "e2e/test-results/**", "e2e/.data/**", "e2e/bench/.data/**", "e2e/chaos/.data/**", "next-env.d.ts"]),
 ]);

@@ -1,6 +1,6 @@
 // Fills an app database with generated ring data for one person, through the sync engine's
 // own mapping and ingest (lib/sync/map.ts, lib/db/queries/ring-documents.ts), and signs that
-// person in with a database session. For developing the dashboard and for the perf spec,
+// person in with a database session. For developing the dashboard and for the bench,
 // which needs years of data faster than a backfill through the emulator would give them.
 //
 //   DATABASE_URL=file:/tmp/rs/ringside.db node --conditions=react-server --import tsx \

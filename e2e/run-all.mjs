@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findPostgresBinDir } from "../lib/test/postgres-server.mjs";
 import { applySuiteEnv, replayLine } from "../lib/test/suite-env.mjs";
-import { exited, freePorts, spawnGroup, stopGroupsOnExit } from "./support/processes.mjs";
+import { exited, freePorts, spawnGroup, stopGroupsOnExit } from "../lib/test/processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);

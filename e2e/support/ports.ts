@@ -4,7 +4,7 @@
 // ever depends on a fixed port being free — a demo on 3000/4010 or a second checkout's run can
 // go on beside it.
 import { applySuiteEnv } from "../../lib/test/suite-env.mjs";
-import { freePortsSync } from "./processes.mjs";
+import { freePortsSync } from "../../lib/test/processes.mjs";
 
 const PORT_NAMES = [
   "E2E_APP_PORT",

@@ -5,6 +5,7 @@
 // Started once per test run (lib/test/postgres-global-setup.ts), stopped and deleted after.
 // As root (CI), the server runs as the `postgres` user (or `nobody`): PostgreSQL refuses root.
 import { execFileSync, spawn } from "node:child_process";
+import { stopWithGroups } from "./processes.mjs";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -105,6 +106,8 @@ export async function startPostgresServer(opts = {}) {
     ["-D", dataDir, "-p", String(port), "-k", socketDir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
     { stdio: ["ignore", "ignore", "pipe"], ...as },
   );
+  // stopped with the caller's servers when it is interrupted (lib/test/processes.mjs)
+  stopWithGroups(server);
   let log = "";
   server.stderr?.on("data", (b) => {
     log = (log + String(b)).slice(-4000);

@@ -46,6 +46,18 @@ export function freePortsSync(n) {
 
 /** Children started by this process, each the leader of its own process group. */
 const groups = new Set();
+/** Other children to stop with them (servers that must stay in the caller's group). */
+const children = new Set();
+
+/**
+ * Stops `child` with the groups (on a signal, or when this process exits): for a child that
+ * runs in this process's own group, such as a private PostgreSQL server.
+ * @param {ChildProcess} child
+ */
+export function stopWithGroups(child) {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+}
 let stopping = false;
 
 /**
@@ -95,10 +107,12 @@ function groupAlive(pid) {
  */
 export async function stopAllGroups(graceMs = 5_000) {
   const pids = [...groups];
+  for (const child of children) child.kill("SIGTERM");
   for (const pid of pids) signalGroup(pid, "SIGTERM");
   const until = Date.now() + graceMs;
   while (pids.some(groupAlive) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
   for (const pid of pids) if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   groups.clear();
 }
 
@@ -117,6 +131,7 @@ export function stopGroupsOnExit() {
   }
   process.on("exit", () => {
     for (const pid of groups) signalGroup(pid, "SIGKILL");
+    for (const child of children) child.kill("SIGKILL");
   });
 }
 
