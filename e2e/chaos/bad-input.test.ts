@@ -330,6 +330,7 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
   },
   "/api/v1/notes": { path: () => "/api/v1/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
   "/api/v1/sync/status": { path: () => "/api/v1/sync/status" },
+  "/api/v1/state": { path: () => "/api/v1/state" },
 };
 for (const [p, spec] of Object.entries(V1_ROUTES)) {
   ROUTES[`GET ${p}`] = { kind: "token", ...spec };

@@ -187,6 +187,7 @@ const PROBES: Record<string, Probe> = {
   "GET /api/v1/tags/[id]/comparison": async (b) => [await get(b, `/api/v1/tags/${A.tagId}/comparison?metric=${metric}`, asB())],
   "GET /api/v1/notes": async (b) => [await get(b, `/api/v1/notes?${range()}`, asB())],
   "GET /api/v1/sync/status": async (b) => [await get(b, "/api/v1/sync/status", asB())],
+  "GET /api/v1/state": async (b) => [await get(b, "/api/v1/state", asB())],
   "POST /api/mcp": async (b) => {
     const call = (name: string, args: Record<string, unknown>) =>
       get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
