@@ -193,6 +193,7 @@ const PROBES: Record<string, Probe> = {
       get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
     return [
       await call("list_data", {}),
+      await call("get_state", {}),
       await call("summarize_day", { day: A.days[0] }),
       await call("get_metric_series", { metric, from: A.days[0], to: A.days.at(-1) }),
       await call("find_unusual_days", { from: A.days[0], to: A.days.at(-1), limit: 20 }),

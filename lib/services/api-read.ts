@@ -200,5 +200,6 @@ export function readerFor(p: TokenPrincipal): RingsideReader {
     correlation: async (q) => await readCorrelation(p, q),
     tags: () => readTags(p),
     tagComparison: (id, q) => readTagComparison(p, id, q),
+    state: () => readState(p),
   };
 }
