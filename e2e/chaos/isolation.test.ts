@@ -302,6 +302,8 @@ describe("[CHAOS 7] isolation", () => {
     }
     const test = await call("sendAlertTestAction", [{ json: {} }, { form: [["id", A.channelId]] }]);
     expect(asEnvelope(test.result)?.code).toBe("not_found");
+    const ruleTest = await call("sendAlertRuleTestAction", [{ json: {} }, { form: [["id", A.ruleId]] }]);
+    expect(asEnvelope(ruleTest.result)?.code).toBe("not_found");
     // A's token is not B's to revoke; B's new token reads B's data only.
     const revokeToken = await call("revokeApiTokenAction", [{ form: [["id", A.tokenId]] }]);
     expect(asEnvelope(revokeToken.result)?.code).toBe("not_found");
