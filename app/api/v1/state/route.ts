@@ -5,8 +5,11 @@ import { stateToday } from "@/lib/services/state";
 
 // GET /api/v1/state – the newest scores, last night's vital signs, the ring's battery and the
 // bedtime window, each with its freshness, in one small document (home automation polls it;
-// the tag also covers the person's today, which the ages count from)
+// the tag also covers the person's time zone and today, which the ages count from)
 export const GET = withTokenData(async ({ token }) => json<ApiStateResponse>(await readState(token)), {
-  scope: async (token) => (await stateToday(token.userId)).today,
+  scope: async (token) => {
+    const { timeZone, today } = await stateToday(token.userId);
+    return `${timeZone} ${today}`;
+  },
 });
 export const { POST, PUT, PATCH, DELETE } = READ_ONLY;
