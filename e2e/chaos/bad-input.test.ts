@@ -12,7 +12,7 @@ import { z } from "zod";
 import * as schemas from "@/lib/api/schemas";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { ringsideExportSchema } from "@/lib/sync/import";
-import { alertChannelInputSchema, alertRuleInputSchema, timeZoneSchema } from "@/lib/alerts/schemas";
+import { alertChannelInputSchema, alertRuleInputSchema, alertSettingsInputSchema } from "@/lib/alerts/schemas";
 import { ALERT_CHANNEL_KINDS, ALERT_RULE_KINDS } from "@/lib/alerts/catalog";
 import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
 import { STATE_TABLES, fingerprint, openAppDb, waitFor, SYNCED } from "./support/app-db";
@@ -331,6 +331,7 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
   },
   "/api/v1/notes": { path: () => "/api/v1/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
   "/api/v1/sync/status": { path: () => "/api/v1/sync/status" },
+  "/api/v1/state": { path: () => "/api/v1/state" },
 };
 for (const [p, spec] of Object.entries(V1_ROUTES)) {
   ROUTES[`GET ${p}`] = { kind: "token", ...spec };
@@ -378,7 +379,15 @@ const ACTIONS: Record<string, ActionCase> = {
   // Settings → Alerts: (previous state, form) actions, and form actions on the person's own ids
   "lib/alerts/actions.ts#saveAlertSettingsAction": {
     as: () => member,
-    args: stateAndForm({ includeValues: fc.constantFrom("on", "off"), timeZone: fc.constantFrom("Mars/Olympus", "Europe/Berlinn", "UTC+1", "") }).filter((args) => !timeZoneSchema.safeParse(formOf(args)?.get("timeZone")).success),
+    args: stateAndForm({
+      includeValues: fc.constantFrom("on", "off"),
+      timeZone: fc.constantFrom("Mars/Olympus", "Europe/Berlinn", "UTC+1", "", "UTC"),
+      quietFrom: fc.constantFrom("24:00", "7pm", "22:00", ""),
+      quietTo: fc.constantFrom("22:00", "", "07:60"),
+    }).filter((args) => {
+      const f = formOf(args);
+      return !alertSettingsInputSchema.safeParse({ includeValues: f?.get("includeValues") === "on", timeZone: f?.get("timeZone"), quietFrom: f?.get("quietFrom"), quietTo: f?.get("quietTo") }).success;
+    }),
   },
   "lib/alerts/actions.ts#addAlertRuleAction": {
     as: () => member,
@@ -390,6 +399,7 @@ const ACTIONS: Record<string, ActionCase> = {
       hours: fc.constantFrom("0", "169", "x"),
       weekday: fc.constantFrom("0", "8", "Mon"),
       hour: fc.constantFrom("24", "-1", "8.5"),
+      level: fc.constantFrom("4", "101", "x", ""),
     }).filter((args) => !isValidRuleForm(args)),
   },
   "lib/alerts/actions.ts#toggleAlertRuleAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
@@ -407,6 +417,7 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/alerts/actions.ts#toggleAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
   "lib/alerts/actions.ts#removeAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
   "lib/alerts/actions.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  "lib/alerts/actions.ts#sendAlertRuleTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
   // Settings → API: a token's name and kinds; revoking only ever finds the person's own tokens
   "app/(app)/settings/actions-api.ts#createApiTokenAction": {
     as: () => member,
@@ -445,7 +456,9 @@ function isValidRuleForm(args: ActionArg[]): boolean {
         ? { days: f.get("days") }
         : kind === "connection"
           ? { hours: f.get("hours") }
-          : { weekday: f.get("weekday"), hour: f.get("hour") };
+          : kind === "ring_battery_low" || kind === "ring_charged"
+            ? { level: f.get("level") }
+            : { weekday: f.get("weekday"), hour: f.get("hour") };
   return alertRuleInputSchema.safeParse({ kind, params }).success;
 }
 

@@ -188,11 +188,13 @@ const PROBES: Record<string, Probe> = {
   "GET /api/v1/tags/[id]/comparison": async (b) => [await get(b, `/api/v1/tags/${A.tagId}/comparison?metric=${metric}`, asB())],
   "GET /api/v1/notes": async (b) => [await get(b, `/api/v1/notes?${range()}`, asB())],
   "GET /api/v1/sync/status": async (b) => [await get(b, "/api/v1/sync/status", asB())],
+  "GET /api/v1/state": async (b) => [await get(b, "/api/v1/state", asB())],
   "POST /api/mcp": async (b) => {
     const call = (name: string, args: Record<string, unknown>) =>
       get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
     return [
       await call("list_data", {}),
+      await call("get_state", {}),
       await call("summarize_day", { day: A.days[0] }),
       await call("get_metric_series", { metric, from: A.days[0], to: A.days.at(-1) }),
       await call("find_unusual_days", { from: A.days[0], to: A.days.at(-1), limit: 20 }),
@@ -301,6 +303,8 @@ describe("[CHAOS 7] isolation", () => {
     }
     const test = await call("sendAlertTestAction", [{ json: {} }, { form: [["id", A.channelId]] }]);
     expect(asEnvelope(test.result)?.code).toBe("not_found");
+    const ruleTest = await call("sendAlertRuleTestAction", [{ json: {} }, { form: [["id", A.ruleId]] }]);
+    expect(asEnvelope(ruleTest.result)?.code).toBe("not_found");
     // A's token is not B's to revoke; B's new token reads B's data only.
     const revokeToken = await call("revokeApiTokenAction", [{ form: [["id", A.tokenId]] }]);
     expect(asEnvelope(revokeToken.result)?.code).toBe("not_found");

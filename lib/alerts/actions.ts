@@ -34,7 +34,8 @@ export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormD
   return asState(async () => {
     const user = await requireUser();
     const f = formDataArg(form);
-    await alerts.saveAlertSettings(user.id, { includeValues: f.get("includeValues") === "on", timeZone: field(f, "timeZone") ?? "" }, await publicOrigin());
+    const settings = { includeValues: f.get("includeValues") === "on", timeZone: field(f, "timeZone") ?? "", quietFrom: field(f, "quietFrom"), quietTo: field(f, "quietTo") };
+    await alerts.saveAlertSettings(user.id, settings, await publicOrigin());
     revalidatePath("/settings");
     return { ok: true, message: "Saved." };
   });
@@ -55,7 +56,9 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
             ? { hours: field(f, "hours") }
             : kind === "weekly_digest"
               ? { weekday: field(f, "weekday"), hour: field(f, "hour") }
-              : {};
+              : kind === "ring_battery_low" || kind === "ring_charged"
+                ? { level: field(f, "level") }
+                : {};
     await alerts.addAlertRule(user.id, { kind, params });
     revalidatePath("/settings");
     return { ok: true, message: "Rule added." };
@@ -138,5 +141,18 @@ export async function sendAlertTestAction(_prev: AlertFormState, form: FormData)
     const result = await alerts.sendAlertTest(user.id, id, await publicOrigin());
     revalidatePath("/settings");
     return result.ok ? { ok: true, message: "Test sent." } : { ok: false, error: { code: "bad_gateway", message: `Not delivered: ${result.error}.` } };
+  });
+}
+
+/** "Send a test" of one of the person's rules: an example to each switched-on channel, now. */
+export async function sendAlertRuleTestAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+    const { sent, failed } = await alerts.sendAlertRuleTest(user.id, id, await publicOrigin());
+    revalidatePath("/settings");
+    return failed.length === 0
+      ? { ok: true, message: `Test sent to ${sent} channel${sent === 1 ? "" : "s"}.` }
+      : { ok: false, error: { code: "bad_gateway", message: `Not delivered to ${failed.join("; ")}.` } };
   });
 }

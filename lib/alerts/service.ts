@@ -11,12 +11,13 @@ import { getMetricDayValues } from "@/lib/services/metrics";
 import { listDayNotes } from "@/lib/db/queries/notes";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { getPreferences } from "@/lib/services/people";
+import { getBatterySamples, getNewestBedtimeRow } from "@/lib/services/records";
 import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
 import { channelTarget, outgoingMessage } from "@/lib/alerts/delivery";
-import { describeRule, testMessage } from "@/lib/alerts/messages";
+import { describeRule, ruleTestMessage, testMessage, type AlertMessage, type MessageContext } from "@/lib/alerts/messages";
 import {
   alertChannelInputSchema,
   alertRuleInputSchema,
@@ -25,6 +26,7 @@ import {
   type AlertChannelInput,
   type AlertRuleInput,
   type AlertSettingsInput,
+  type QuietHours,
 } from "@/lib/alerts/schemas";
 import { nextWeeklySlot } from "@/lib/alerts/time";
 import type { AlertFacts, AlertStore } from "@/lib/alerts/store";
@@ -86,6 +88,8 @@ export const dbAlertFacts: AlertFacts = {
   async units(userId) {
     return (await getPreferences(userId)).units;
   },
+  batterySamples: getBatterySamples,
+  newestBedtime: getNewestBedtimeRow,
   async isSyncing(userId, now) {
     return (await q.countActiveSyncJobs(userId, new Date(now))) > 0;
   },
@@ -149,7 +153,7 @@ export type AlertHistoryView = {
   episodeEndedAt: string | null;
 };
 export type AlertsOverview = {
-  settings: { includeValues: boolean; timeZone: string; saved: boolean };
+  settings: { includeValues: boolean; timeZone: string; quietHours: QuietHours | null; saved: boolean };
   rules: AlertRuleView[];
   channels: AlertChannelView[];
   history: AlertHistoryView[];
@@ -168,7 +172,7 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
   ]);
   const openRules = new Set(open.map((e) => e.ruleId));
   return {
-    settings: { includeValues: settings.includeValues, timeZone: settings.timeZone, saved },
+    settings: { includeValues: settings.includeValues, timeZone: settings.timeZone, quietHours: settings.quietHours, saved },
     rules: rules.map((r) => {
       const parsed = alertRuleInputSchema.safeParse({ kind: r.kind, params: r.params });
       const next =
@@ -280,12 +284,12 @@ export async function removeAlertChannel(userId: string, channelId: string): Pro
  * "Send a test": one message to the channel now (not retried: the person is watching), kept in
  * the history with its outcome.
  */
-export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null): Promise<SendResult> {
+export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null, compose: (ctx: MessageContext) => AlertMessage = testMessage): Promise<SendResult> {
   const channel = await q.findAlertChannel(userId, channelId);
   if (!channel) throw new AppError("not_found", "No such channel.");
   const settings = await q.getAlertSettings(userId);
   const units = (await getPreferences(userId)).units;
-  const message = testMessage({ includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: configuredOrigin() ?? linkBase });
+  const message = compose({ includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: configuredOrigin() ?? linkBase });
   const delivery = {
     channelId: channel.id,
     channelKind: channel.kind,
@@ -315,4 +319,24 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
   });
   logger.info({ userId, channelId, kind: channel.kind, ok: result.ok }, "alert test sent");
   return result;
+}
+
+/**
+ * "Send a test" of a rule: what its alerts look like and where they go, to each of the person's
+ * switched-on channels now (each as a channel's test: not retried, kept in the history).
+ */
+export async function sendAlertRuleTest(userId: string, ruleId: string, linkBase: string | null): Promise<{ sent: number; failed: string[] }> {
+  const rule = (await q.listAlertRules(userId)).find((r) => r.id === ruleId);
+  if (!rule) throw new AppError("not_found", "No such rule.");
+  const parsed = alertRuleInputSchema.safeParse({ kind: rule.kind, params: rule.params });
+  if (!parsed.success) throw new AppError("unprocessable_entity", "This rule cannot be read: remove it and add it again.");
+  const channels = (await q.listAlertChannels(userId)).filter((c) => c.enabled);
+  if (channels.length === 0) throw new AppError("unprocessable_entity", "No channel is switched on: add one under Channels first.");
+  const description = describeRule(parsed.data.kind, parsed.data.params);
+  const failed: string[] = [];
+  for (const c of channels) {
+    const r = await sendAlertTest(userId, c.id, linkBase, (ctx) => ruleTestMessage(parsed.data.kind, description, ctx));
+    if (!r.ok) failed.push(`${c.label}: ${r.error}`);
+  }
+  return { sent: channels.length - failed.length, failed };
 }

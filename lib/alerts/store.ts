@@ -5,10 +5,13 @@
 import type { Clock as ProcessClock } from "@/lib/clock";
 import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";
 import type { ConnectionFactsInput } from "@/lib/alerts/evaluate";
+import type { BatterySample } from "@/lib/alerts/evaluate-ring";
+import type { QuietHours } from "@/lib/alerts/schemas";
+import type { BedtimeRow } from "@/lib/metrics/bedtime";
 import type { Units } from "@/lib/metrics/format";
 import type { DayValue } from "@/lib/metrics/series";
 
-export type AlertSettingsRow = { userId: string; includeValues: boolean; timeZone: string; linkBase: string | null };
+export type AlertSettingsRow = { userId: string; includeValues: boolean; timeZone: string; linkBase: string | null; quietHours: QuietHours | null };
 
 export type AlertRuleRow = {
   id: string;
@@ -133,6 +136,10 @@ export type AlertFacts = {
   connection(userId: string): Promise<ConnectionFactsInput>;
   tags(userId: string, from: string, to: string): Promise<Array<{ day: string; name: string }>>;
   units(userId: string): Promise<Units>;
+  /** the ring's battery readings with an instant in [from, to] (ms), oldest first */
+  batterySamples(userId: string, from: number, to: number): Promise<BatterySample[]>;
+  /** the newest bedtime guidance (sleep_time), if any */
+  newestBedtime(userId: string): Promise<BedtimeRow | null>;
   /** sync work for the person is running or due now (evaluate once it is done) */
   isSyncing(userId: string, now: number): Promise<boolean>;
 };

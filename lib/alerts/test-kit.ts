@@ -51,7 +51,7 @@ export class MemoryAlertStore implements AlertStore {
     return [...new Set(this.rules.filter((r) => r.enabled).map((r) => r.userId))].sort();
   }
   async getSettings(userId: string) {
-    return this.settings.get(userId) ?? { userId, includeValues: false, timeZone: "UTC", linkBase: null };
+    return this.settings.get(userId) ?? { userId, includeValues: false, timeZone: "UTC", linkBase: null, quietHours: null };
   }
   async listRules(userId: string) {
     return this.rules.filter((r) => r.userId === userId);

@@ -15,6 +15,7 @@ import type { CalendarResponse, CorrelationColumns, CorrelationResponse, DayTabl
 import type { DeletedCounts } from "@/lib/services/people";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
+import type { StateDocument } from "@/lib/services/state";
 import type { ImportResult } from "@/lib/sync/import";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
@@ -83,6 +84,9 @@ export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSu
   account: { status: string } | null;
   collections: Array<Pick<CollectionSyncStatus, "collection" | "label" | "status" | "unit" | "documents" | "backfillDone" | "progress" | "lastSuccessAt" | "newestDay">>;
 };
+
+/** GET /api/v1/state: the person's state in one small document (home automation) */
+export type ApiStateResponse = StateDocument;
 
 /** Settings → API: one of the person's tokens (never the token itself). */
 export type ApiTokenSummary = { id: string; name: string; prefix: string; kinds: DataKind[]; lastUsedAt: string | null; createdAt: string };

@@ -19,6 +19,7 @@ import {
   summarizeCorrelation,
   summarizeDay,
   summarizeSeries,
+  summarizeState,
   summarizeTagComparison,
   unusualDays,
   type Resolution,
@@ -96,6 +97,21 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
       const tags = granted ? (await reader.tags()).tags.length : null;
       const data = summarizeCatalog(catalog, tags);
       return answer(`${data.n} documents from ${data.firstDay ?? "—"} to ${data.lastDay ?? "—"}.`, data);
+    }),
+  );
+
+  server.registerTool(
+    "get_state",
+    {
+      title: "The person's state now",
+      description:
+        "The newest readiness, sleep and activity scores, last night's lowest heart rate, HRV, breathing rate and temperature deviation (each with its day and age in days), the ring's battery (level, charging, when it was read) and the newest bedtime window: what GET /api/v1/state answers.",
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true },
+    },
+    run(async () => {
+      const state = await reader.state();
+      return answer(summarizeState(state), state as unknown as Record<string, unknown>);
     }),
   );
 

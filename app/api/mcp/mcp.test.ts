@@ -71,11 +71,12 @@ async function pages() {
   return { m, getTagComparison, overview, range: (preset: "90d" | "1y") => resolveRange(preset, overview, todayIn()) };
 }
 
-const TOOLS = ["list_data", "get_metric_series", "compare_periods", "correlate_metrics", "compare_tagged_days", "summarize_day", "find_unusual_days"];
+const TOOLS = ["list_data", "get_state", "get_metric_series", "compare_periods", "correlate_metrics", "compare_tagged_days", "summarize_day", "find_unusual_days"];
 
 /** Bad arguments for every tool: each must come back as a tool error naming the problem. */
 const BAD: Record<string, Array<Record<string, unknown>>> = {
   list_data: [{ surprise: 1 }],
+  get_state: [{ day: "2024-06-01" }],
   get_metric_series: [{}, { metrc: "sleep.score" }, { metric: "sleep.nope" }, { metric: "sleep.score", from: "2024-02-30" }, { metric: "sleep.score", from: "2024-06-01", to: "2024-05-01" }, { metric: "sleep.score", resolution: "hour" }, { metric: "sleep.score", from: "2000-01-01", to: "2099-12-31" }, { metric: 42 }],
   compare_periods: [{ metric: "sleep.score" }, { metric: "sleep.score", first: { from: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } }, { metric: "sleep.score", first: { from: "2024-04-30", to: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } }],
   correlate_metrics: [{ x: "activity.steps" }, { x: "activity.steps", y: "resilience.level" }, { x: "activity.steps", y: "sleep.score", lag: 7 }, { x: "activity.steps", y: "sleep.score", range: "forever" }],
@@ -115,6 +116,16 @@ for (const transport of ["http", "stdio"] as const) {
       expect(data.n).toBe(overview.ranges.reduce((a, r) => a + r.count, 0));
       expect(data.tags).toBe(1);
       expect(data.metricGroups.find((g: { group: string }) => g.group === "Sleep").metrics).toContain("sleep.score (score)");
+    });
+
+    it("get_state: what GET /api/v1/state answers, and a paragraph of it", async () => {
+      const res = await fetch(`${server.url}/api/v1/state`, { headers: { authorization: `Bearer ${token}` } });
+      const state = await res.json();
+      const { data, text } = await tool(client, "get_state");
+      expect(data).toEqual(state);
+      expect(data.scores.sleep).toMatchObject({ day: LAST, unit: "score" });
+      expect(text).toContain(`sleep ${state.scores.sleep.value} (${LAST})`);
+      expect(text).toContain(`lowest heart rate ${state.night.lowestHeartRate.value} bpm`);
     });
 
     it("get_metric_series: the Trends page's figures for its default 90 days", async () => {
@@ -262,6 +273,8 @@ for (const transport of ["http", "stdio"] as const) {
         expect(refused.text).toMatch(/cannot read readiness/i);
         const tags = await tool(limited, "compare_tagged_days", { tag: "late-dinner", metric: "sleep.score" });
         expect(tags.result.isError).toBe(true);
+        const state = await tool(limited, "get_state");
+        expect([state.data.scores.sleep === null, state.data.scores.readiness, state.data.night.averageHrv, state.data.battery]).toEqual([false, null, null, null]);
         const list = await tool(limited, "list_data");
         expect(list.data.tags).toBeNull();
         expect(list.data.metricGroups.flatMap((g: { metrics: string[] }) => g.metrics).every((m: string) => m.startsWith("sleep."))).toBe(true);

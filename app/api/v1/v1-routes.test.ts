@@ -123,6 +123,7 @@ describe("every route's answers conform to the document", () => {
     ["/api/v1/tags/{id}/comparison", "/api/v1/tags/ID/comparison?metric=sleep.score&lag=1"],
     ["/api/v1/notes", `/api/v1/notes?${range}`],
     ["/api/v1/sync/status", "/api/v1/sync/status"],
+    ["/api/v1/state", "/api/v1/state"],
   ];
   for (const [apiPath, url, params] of cases) {
     it(`${url.split("?")[0]}: 200, 401 without a token, 401 with a session cookie only`, async () => {

@@ -112,6 +112,14 @@ export const V1_OPERATIONS: readonly Operation[] = [
     errors: [403, 422],
   },
   {
+    path: "/api/v1/state",
+    summary: "The person's state, for home automation",
+    description:
+      "One small document to poll: the newest readiness, sleep and activity scores and last night's lowest heart rate, average HRV, breathing rate and temperature deviation (each with its day and age in days), the ring's newest battery reading (with when it stops telling the ring's state) and the newest bedtime window. A value the token's data kinds do not cover is null. The ETag also changes at the person's midnight (the ages count from their today).",
+    response: "State",
+    errors: [],
+  },
+  {
     path: "/api/v1/sync/status",
     summary: "Sync status",
     description: "Whether a sync is running, and each readable collection's documents, backfill progress, last success and newest day.",
@@ -137,6 +145,7 @@ const COMPONENTS = {
   TagComparison: { schema: res.tagComparisonResponseSchema, description: "`difference` is null unless each group has at least 3 days." },
   Notes: { schema: res.notesResponseSchema },
   SyncStatus: { schema: res.syncStatusResponseSchema },
+  State: { schema: res.stateResponseSchema, description: "null: no data yet, or a kind this token may not read." },
 } as const;
 
 const REF = (id: string) => ({ $ref: `#/components/schemas/${id}` });

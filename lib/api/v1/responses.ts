@@ -264,3 +264,37 @@ export const syncStatusResponseSchema = z
       }),
     ),
   });
+
+const stateValue = z
+  .object({
+    value: z.number(),
+    unit: enumOf<MetricDef["unit"]>(uniq(METRICS.map((m) => m.unit))),
+    day,
+    ageDays: z.number().int().describe("days before the person's today (0: today)"),
+  })
+  .nullable();
+export const stateResponseSchema = z.object({
+  today: day.describe("the person's today, in the time zone of Settings → Alerts (UTC until saved)"),
+  timeZone: z.string(),
+  scores: z.object({ readiness: stateValue, sleep: stateValue, activity: stateValue }),
+  night: z.object({ lowestHeartRate: stateValue, averageHrv: stateValue, breathingRate: stateValue, temperatureDeviation: stateValue }),
+  battery: z
+    .object({
+      level: z.number(),
+      charging: z.boolean().nullable(),
+      inCharger: z.boolean().nullable(),
+      at: instant.describe("when the ring read it"),
+      freshUntil: instant.describe("after this the reading tells nothing about the ring now"),
+    })
+    .nullable(),
+  bedtime: z
+    .object({
+      day: day.describe("the evening the guidance is for"),
+      start: z.string().nullable().describe("the window's start, ISO 8601 at the ring's UTC offset; null: no window that night"),
+      end: z.string().nullable(),
+      status: z.string().nullable(),
+      recommendation: z.string().nullable(),
+      ageDays: z.number().int(),
+    })
+    .nullable(),
+});

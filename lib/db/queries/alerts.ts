@@ -19,7 +19,15 @@ import type {
 // (what to open, when to retry, what a message says) live in lib/alerts; these only read and
 // write, each change to an episode and its deliveries in one transaction.
 
-export const DEFAULT_ALERT_SETTINGS = { includeValues: false, timeZone: "UTC", linkBase: null } as const;
+export const DEFAULT_ALERT_SETTINGS = { includeValues: false, timeZone: "UTC", linkBase: null, quietHours: null } as const;
+
+type SettingsRecord = { userId: string; includeValues: boolean; timeZone: string; linkBase: string | null; quietFrom: number | null; quietTo: number | null };
+const SETTINGS_SELECT = { userId: true, includeValues: true, timeZone: true, linkBase: true, quietFrom: true, quietTo: true } as const;
+
+const toSettings = ({ quietFrom, quietTo, ...s }: SettingsRecord): AlertSettingsRow => ({
+  ...s,
+  quietHours: quietFrom !== null && quietTo !== null ? { from: quietFrom, to: quietTo } : null,
+});
 
 type RuleRecord = { id: string; userId: string; kind: string; enabled: boolean; params: string; createdAt: Date };
 type ChannelRecord = Omit<AlertChannelRow, "kind"> & { kind: string };
@@ -53,8 +61,8 @@ function isUniqueViolation(err: unknown): boolean {
 // ---------------------------------------------------------------------------------------
 
 export async function getAlertSettings(userId: string): Promise<AlertSettingsRow> {
-  const s = await db.alertSettings.findUnique({ where: { userId }, select: { userId: true, includeValues: true, timeZone: true, linkBase: true } });
-  return s ?? { userId, ...DEFAULT_ALERT_SETTINGS };
+  const s = await db.alertSettings.findUnique({ where: { userId }, select: SETTINGS_SELECT });
+  return s ? toSettings(s) : { userId, ...DEFAULT_ALERT_SETTINGS };
 }
 
 /** Whether the person ever saved their alert settings. */
@@ -62,9 +70,10 @@ export async function hasAlertSettings(userId: string): Promise<boolean> {
   return (await db.alertSettings.count({ where: { userId } })) > 0;
 }
 
-export async function saveAlertSettings(userId: string, s: { includeValues: boolean; timeZone: string; linkBase: string | null }): Promise<AlertSettingsRow> {
-  const row = await db.alertSettings.upsert({ where: { userId }, create: { userId, ...s }, update: s });
-  return { userId, includeValues: row.includeValues, timeZone: row.timeZone, linkBase: row.linkBase };
+export async function saveAlertSettings(userId: string, s: Omit<AlertSettingsRow, "userId">): Promise<AlertSettingsRow> {
+  const { quietHours, ...rest } = s;
+  const data = { ...rest, quietFrom: quietHours?.from ?? null, quietTo: quietHours?.to ?? null };
+  return toSettings(await db.alertSettings.upsert({ where: { userId }, create: { userId, ...data }, update: data, select: SETTINGS_SELECT }));
 }
 
 // ---------------------------------------------------------------------------------------
