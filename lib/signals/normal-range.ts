@@ -6,6 +6,8 @@
 // "below", above it "above", else "within". The band is the method's convention (the
 // "smallest worthwhile change"), not a validated threshold: docs/signals.md says so.
 import type { MetricId } from "@/lib/metrics/catalog";
+import { diffDays } from "@/lib/metrics/days";
+import { toDense, warmupFrom, type DayValue } from "@/lib/metrics/series";
 import type { Num } from "@/lib/metrics/stats";
 
 export const NORMAL_RANGE = {
@@ -139,4 +141,13 @@ export function sliceNormalRange(s: NormalRangeSeries, from: number, decimals: n
   const f = 10 ** decimals;
   const r = (xs: Num[]) => xs.slice(from).map((v) => (v === null ? null : Math.round(v * f) / f));
   return { ...s, low: r(s.low), high: r(s.high), base7: r(s.base7), state: s.state.slice(from) };
+}
+
+/**
+ * A metric's normal range for the days `from` … `to` of a chart, from rows that reach back to
+ * warmupFrom(from, to) (the series' own warm-up, longer than the 60 + 7 nights needed).
+ */
+export function normalRangeForChart(id: NormalRangeMetricId, rows: readonly DayValue<number | null>[], from: string, to: string, decimals: number): NormalRangeSeries {
+  const start = warmupFrom(from, to);
+  return sliceNormalRange(computeNormalRange(toDense(rows, start, to), NORMAL_RANGE_METRICS[id]), diffDays(start, from), decimals);
 }
