@@ -18,6 +18,7 @@ import { isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
+import { signalDocsHref } from "@/lib/signals/catalog";
 
 const buttonClass =
   "inline-flex items-center justify-center rounded-lg px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60";
@@ -365,6 +366,16 @@ function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormActi
         )}
         {kind === "no_new_sleep" && num("days", "Days without a new night", ALERT_LIMITS.sleepDays, `${ALERT_LIMITS.sleepDays.min}–${ALERT_LIMITS.sleepDays.max}`)}
         {kind === "connection" && num("hours", "Hours of failing sync", ALERT_LIMITS.failingHours, "A needed reconnect is told at once.")}
+        {kind === "early_warning" && (
+          <FieldBox label="Tell me at">
+            {(id) => (
+              <select id={id} name="level" defaultValue="likely" className={inputClass}>
+                <option value="likely">Likely (several markers moved together)</option>
+                <option value="watch">Watch or likely (one marker moved)</option>
+              </select>
+            )}
+          </FieldBox>
+        )}
         {kind === "weekly_digest" && (
           <>
             <FieldBox label="Weekday">
@@ -396,7 +407,15 @@ function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormActi
         {kind === "metric_out_of_range" && "The usual range is the band on the Trends charts: your 90-day average ± 2 standard deviations."}
         {kind === "no_new_sleep" && "The ring syncs through the phone app: this reminds you to open it."}
         {kind === "connection" && "When the ring service stops accepting Ringside's access, or syncing keeps failing."}
-        {kind === "weekly_digest" && "The past week against the week before and your usual range, the best and worst days, your tags, and a link to Trends."}
+        {kind === "weekly_digest" && "The past week against the week before and your usual range, the best and worst days, your tags, the early-warning nights, and a link to Trends."}
+        {kind === "early_warning" && (
+          <>
+            Temperature, resting heart rate, HRV and breathing rate against your own baseline, checked each night; quiet while rest mode is on. Not a diagnosis.{" "}
+            <a className="underline" href={signalDocsHref("early-warning")}>
+              How it works
+            </a>
+          </>
+        )}
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <Submit label="Add rule" pending="Adding…" busy={pending} className={secondary} />

@@ -54,7 +54,9 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
             ? { hours: field(f, "hours") }
             : kind === "weekly_digest"
               ? { weekday: field(f, "weekday"), hour: field(f, "hour") }
-              : {};
+              : kind === "early_warning"
+                ? { level: field(f, "level") }
+                : {};
     await alerts.addAlertRule(user.id, { kind, params });
     revalidatePath("/settings");
     return { ok: true, message: "Rule added." };

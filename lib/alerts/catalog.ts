@@ -2,7 +2,7 @@
 // the evaluation, the Settings forms and the README follow. Pure data, safe in the browser.
 import type { MetricId } from "@/lib/metrics/catalog";
 
-export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest"] as const;
+export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest", "early_warning"] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
 export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
@@ -10,6 +10,7 @@ export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
   no_new_sleep: "No new night of sleep",
   connection: "The connection needs attention",
   weekly_digest: "Weekly digest",
+  early_warning: "Early warning (several night markers off your baseline)",
 };
 
 export const ALERT_CHANNEL_KINDS = ["ntfy", "email", "webhook"] as const;

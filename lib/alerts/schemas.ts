@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
 import { findMetric, isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { storedText } from "@/lib/api/schemas";
+import { EARLY_WARNING_RULE_LEVELS } from "@/lib/alerts/early-warning";
 
 const intIn = (r: { min: number; max: number }, what: string) =>
   z.coerce
@@ -39,12 +40,17 @@ export const digestRuleParamsSchema = z.object({
   hour: intIn({ min: 0, max: 23 }, "Hour"),
 });
 
+export const earlyWarningRuleParamsSchema = z.object({
+  level: z.enum(EARLY_WARNING_RULE_LEVELS, { message: "Choose watch or likely." }),
+});
+
 /** A rule as the person sets it: its kind and that kind's parameters. */
 export const alertRuleInputSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("metric_out_of_range"), params: metricRuleParamsSchema }),
   z.object({ kind: z.literal("no_new_sleep"), params: noSleepRuleParamsSchema }),
   z.object({ kind: z.literal("connection"), params: connectionRuleParamsSchema }),
   z.object({ kind: z.literal("weekly_digest"), params: digestRuleParamsSchema }),
+  z.object({ kind: z.literal("early_warning"), params: earlyWarningRuleParamsSchema }),
 ]);
 export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
 export type MetricRuleParams = z.infer<typeof metricRuleParamsSchema>;

@@ -10,6 +10,8 @@ import { getMetricDayValues } from "@/lib/services/metrics";
 import { listDayNotes } from "@/lib/db/queries/notes";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { getPreferences } from "@/lib/services/people";
+import { getSignals } from "@/lib/services/signals";
+import { nightFactOf } from "@/lib/alerts/early-warning";
 import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
@@ -87,6 +89,10 @@ export const dbAlertFacts: AlertFacts = {
   },
   async isSyncing(userId, now) {
     return (await q.countActiveSyncJobs(userId, new Date(now))) > 0;
+  },
+  async earlyWarning(userId, from, to) {
+    const { days } = await getSignals({ userId, from, to, kinds: ["early_warning"] });
+    return days.flatMap((d) => d.signals.flatMap((s) => (s.kind === "early_warning" ? [nightFactOf(d.day, s)] : [])));
   },
 };
 

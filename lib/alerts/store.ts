@@ -4,6 +4,7 @@
 // an in-memory store in unit tests, each with an injected clock.
 import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";
 import type { ConnectionFactsInput } from "@/lib/alerts/evaluate";
+import type { EarlyWarningNightFact } from "@/lib/alerts/early-warning";
 import type { Units } from "@/lib/metrics/format";
 import type { DayValue } from "@/lib/metrics/series";
 
@@ -134,6 +135,8 @@ export type AlertFacts = {
   units(userId: string): Promise<Units>;
   /** sync work for the person is running or due now (evaluate once it is done) */
   isSyncing(userId: string, now: number): Promise<boolean>;
+  /** each night's early warning (lib/signals) in a range; without it the rule is unknown and the digest leaves it out */
+  earlyWarning?(userId: string, from: string, to: string): Promise<EarlyWarningNightFact[]>;
 };
 
 export type Clock = { now(): number };
