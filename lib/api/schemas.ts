@@ -155,7 +155,7 @@ export const listWorkoutsQuerySchema = withDayRange({
 export const workoutIdParamsSchema = z.object({ id: z.string().min(1).max(256) });
 
 // GET /api/export?collection&format&from&to
-export const EXPORT_COLLECTIONS = [...COLLECTION_IDS, "notes", "all"] as const;
+export const EXPORT_COLLECTIONS = [...COLLECTION_IDS, "notes", "all", "signals"] as const;
 // (a missing end means no bound there: the export pages through what is stored, whatever the range)
 export const exportQuerySchema = withDayRange({ collection: z.enum(EXPORT_COLLECTIONS), format: z.enum(["csv", "json"]).default("csv") });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;

@@ -7,7 +7,7 @@ import { findSignalSettings, updateSignalSettings } from "@/lib/db/queries/signa
 import { addDays, dayRange, diffDays } from "@/lib/metrics/days";
 import { pickMainSleep, groupByDay, toDense, type DayValue } from "@/lib/metrics/series";
 import type { Num } from "@/lib/metrics/stats";
-import { DEFAULT_FREE_DAYS, SIGNAL_KINDS, type SignalKind } from "@/lib/signals/catalog";
+import { DEFAULT_FREE_DAYS, SIGNAL_KINDS, SIGNALS_MAX_DAYS, type SignalKind } from "@/lib/signals/catalog";
 import { buildSignalDays, LOAD_WARMUP_DAYS, SIGNAL_WARMUP_DAYS, type SignalDay } from "@/lib/signals/signal-days";
 import { sleepDebtSeries } from "@/lib/signals/sleep-debt";
 import { sleepIntervals, sleepSecondsByDay, type SleepPeriodInput } from "@/lib/signals/sleep-times";
@@ -185,4 +185,19 @@ export async function getSleepDebtValues(opts: { userId: string; from: string; t
   return dayRange(opts.from, opts.to)
     .map((day, k) => ({ day, value: debt[off + k] ?? null }))
     .filter((d) => d.value !== null);
+}
+
+/** The signals of every day from `from` to `to`, a year at a time (for the export, streamed). */
+export async function* signalDaysInChunks(userId: string, from: string, to: string): AsyncGenerator<SignalDay[]> {
+  for (let a = from; a <= to; a = addDays(a, SIGNALS_MAX_DAYS)) {
+    const b = addDays(a, SIGNALS_MAX_DAYS - 1) < to ? addDays(a, SIGNALS_MAX_DAYS - 1) : to;
+    yield (await computeSignals(userId, a, b, new Set(SIGNAL_KINDS))).days;
+  }
+}
+
+/** A signal as one CSV line's fields: its level or value, its unit, its status. */
+export function signalCsvFields(s: SignalDay["signals"][number]): { level: string | null; value: number | null; unit: string | null; status: string } {
+  if (s.kind === "early_warning") return { level: s.level, value: s.flags, unit: "flags", status: s.muted ? `${s.status} (rest mode)` : s.status };
+  if (s.kind === "training_load") return { level: s.zone, value: s.value, unit: "ratio", status: s.status };
+  return { level: null, value: s.value, unit: s.unit, status: s.status };
 }
