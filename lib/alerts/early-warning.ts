@@ -4,7 +4,7 @@
 // An episode is a stretch of nights at or above the rule's level: one message when it starts,
 // nothing more until a night below the level ends it.
 import { addDays, diffDays, formatDay } from "@/lib/metrics/days";
-import { EARLY_WARNING_MARKERS, levelAtLeast, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
+import { EARLY_WARNING_MARKERS, levelAtLeast, MARKER_LABELS, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
 import { signalDocsHref } from "@/lib/signals/catalog";
 import { METRIC_STALE_DAYS, type Condition } from "@/lib/alerts/evaluate";
 import type { AlertMessage, MessageContext } from "@/lib/alerts/messages";
@@ -22,13 +22,6 @@ export type EarlyWarningNightFact = {
   muted: boolean;
   /** the markers that left their baseline, with how far (HRV: a fraction) */
   moved: Array<{ marker: Marker; delta: number; value: number | null; baseline: number | null }>;
-};
-
-export const MARKER_LABELS: Record<Marker, string> = {
-  temperature_deviation: "Temperature",
-  resting_heart_rate: "Resting heart rate",
-  hrv: "HRV",
-  breathing_rate: "Breathing rate",
 };
 
 /** The nights a rule reads before `today`: the newest may be a day or two old. */

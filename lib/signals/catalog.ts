@@ -27,6 +27,19 @@ export const SIGNALS: Readonly<Record<SignalKind, SignalDef>> = {
 /** Where the page that explains the signals is served (docs/signals.md, rendered at build). */
 export const SIGNALS_DOCS_PATH = "/docs/signals";
 
+/** The sections of the signals page the app links to (each signal's, and the normal ranges'). */
+export const SIGNALS_DOCS_ANCHORS = ["normal-ranges", ...Object.values(SIGNALS).map((s) => s.anchor)] as const;
+
+/** A heading's anchor on the signals page: "Sleep debt" → "sleep-debt" (as GitHub makes them). */
+export function headingAnchor(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, "")
+    .replace(/[^a-z0-9 -]/g, "")
+    .trim()
+    .replace(/ +/g, "-");
+}
+
 /** The link to a section of the signals page ("normal-ranges", or a signal's anchor). */
 export function signalDocsHref(anchor: string): string {
   return `${SIGNALS_DOCS_PATH}#${anchor}`;

@@ -17,6 +17,13 @@ import type { Num } from "@/lib/metrics/stats";
 export const EARLY_WARNING_MARKERS = ["temperature_deviation", "resting_heart_rate", "hrv", "breathing_rate"] as const;
 export type Marker = (typeof EARLY_WARNING_MARKERS)[number];
 
+export const MARKER_LABELS: Record<Marker, string> = {
+  temperature_deviation: "Temperature",
+  resting_heart_rate: "Resting heart rate",
+  hrv: "HRV",
+  breathing_rate: "Breathing rate",
+};
+
 export const EARLY_WARNING = {
   /** the baseline reads nights d − windowDays … d − (excludeNights + 1) */
   windowDays: 60,
