@@ -102,6 +102,7 @@ export function TrendChart({
       avg30: layers.avg30 ? linePath(xs, py(avg30)) : "",
       band: layers.band ? bandPath(xs, py(lows), py(highs)) : "",
       normal: normal ? bandPath(xs, py(nLows), py(nHighs)) : "",
+      normalEdges: normal ? `${linePath(xs, py(nLows))} ${linePath(xs, py(nHighs))}` : "",
       normalBase: normal ? linePath(xs, py(nBase)) : "",
       dots,
       xTicks: dayTicks(series.from, n, Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 64))),
@@ -177,6 +178,7 @@ export function TrendChart({
             : null}
           {geo.band ? <path d={geo.band} fill="var(--chart-band)" /> : null}
           {geo.normal ? <path d={geo.normal} fill="var(--chart-normal)" data-testid="normal-band" /> : null}
+          {geo.normalEdges ? <path d={geo.normalEdges} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1} opacity={0.7} /> : null}
           {geo.normalBase ? <path d={geo.normalBase} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1.5} strokeDasharray="2 3" /> : null}
           {geo.avg30 ? <path d={geo.avg30} fill="none" stroke="var(--chart-avg30)" strokeWidth={1.5} strokeDasharray="5 3" /> : null}
           <path d={geo.line} fill="none" stroke={color} strokeWidth={n > 200 ? 1.25 : 1.75} strokeLinejoin="round" strokeLinecap="round" opacity={layers.avg7 && n > 120 ? 0.55 : 1} />
