@@ -178,12 +178,3 @@ function earlyWarningOf(n: ReturnType<typeof computeEarlyWarning>[number], muted
     }),
   };
 }
-
-/** The newest day at or before `day` whose early warning has a level (the Today card and the alert read it). */
-export function latestEarlyWarning(days: readonly SignalDay[]): { day: string; signal: EarlyWarningSignal } | null {
-  for (let i = days.length - 1; i >= 0; i--) {
-    const s = days[i]!.signals.find((x): x is EarlyWarningSignal => x.kind === "early_warning");
-    if (s && s.level !== null) return { day: days[i]!.day, signal: s };
-  }
-  return null;
-}
