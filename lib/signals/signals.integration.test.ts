@@ -91,6 +91,16 @@ describe("a planted episode, imported", () => {
     expect(debt?.kind === "sleep_debt" && debt.value !== null && debt.baseline.needSource).toBe("estimated");
     expect(load?.kind === "training_load" && load.value).toBeGreaterThan(0.5);
     expect(reg?.kind === "regularity" && reg.value).toBeGreaterThan(80);
+    // Trends' "Sleep debt" metric is the same number, in seconds
+    const { GET } = await import("@/app/api/v1/metrics/[metric]/route");
+    const series = await (await (GET as unknown as Handler)(new Request(`http://localhost/api/v1/metrics/signals.sleep_debt?from=${from}&to=${LAST}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ metric: "signals.sleep_debt" }) })).json();
+    expect(series.value.map((v: number | null) => (v === null ? null : Math.round(v / 36) / 100))).toEqual(
+      r.body.days.map((d) => d.signals.find((x) => x.kind === "sleep_debt")).map((x) => (x?.kind === "sleep_debt" ? x.value : undefined)),
+    );
+    // the normal range rides on the physiology series: HRV's 7-day mean is below it by the third night
+    const hrv = await (await (GET as unknown as Handler)(new Request(`http://localhost/api/v1/metrics/night.average_hrv?from=${from}&to=${LAST}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ metric: "night.average_hrv" }) })).json();
+    expect(hrv.normal.state.at(-1)).toBe("below");
+    expect(hrv.normal.state.at(-4)).toBe("within");
   });
 
   it("the early_warning alert is delivered once through the configured channel", async () => {
