@@ -10,6 +10,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { clock } from "@/lib/clock";
 import { addDays, todayIn } from "@/lib/metrics/days";
 import { plantedHistory } from "@/lib/signals/test-history";
 import { expect, SESSION_COOKIE, test, uniqueEmail } from "./fixtures";
@@ -19,7 +20,7 @@ import { E2E_APP_URL, E2E_DATA_DIR } from "./support/ports";
 test.describe.configure({ mode: "serial" });
 test.use({ timezoneId: "UTC" });
 
-const TODAY = todayIn("UTC");
+const TODAY = todayIn("UTC", clock.date());
 let sessionToken = "";
 
 /** A person of their own (no ring account, so no sync adds to the planted history), signed in by a session row. */
@@ -28,11 +29,11 @@ function createPerson(): string {
   try {
     db.pragma("busy_timeout = 5000");
     const id = `sig${crypto.randomBytes(8).toString("hex")}`;
-    const now = new Date().toISOString().replace("Z", "+00:00");
+    const now = clock.date().toISOString().replace("Z", "+00:00");
     const email = uniqueEmail("signals");
     db.prepare(`INSERT INTO "User" (id, name, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'member', 'metric', 'system', ?, ?)`).run(id, email, email, now, now);
     const token = crypto.randomBytes(24).toString("hex");
-    const expires = new Date(Date.now() + 86_400_000).toISOString().replace("Z", "+00:00");
+    const expires = new Date(clock.now() + 86_400_000).toISOString().replace("Z", "+00:00");
     db.prepare(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`).run(`s${id}`, token, id, expires);
     return token;
   } finally {
