@@ -59,7 +59,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
       instructions:
         "Ringside holds one person's ring data (sleep, readiness, activity, SpO2, stress, resilience, cardiovascular age) and their notes and tags. " +
         "Start with list_data to see which metrics and days exist. Metric ids look like sleep.score; values are in each metric's unit (s = seconds). " +
-        "Answers state n (days with a value) and units; a correlation is not a cause.",
+        "Answers state n (days with a value) and units; a correlation is not a cause. " +
+        "get_signals explains early warning, sleep debt, regularity and training load with their inputs and baselines; they are not a diagnosis.",
     },
   );
 

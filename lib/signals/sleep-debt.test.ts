@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { debtWeights, estimateSleepNeed, quantileSorted, sleepDebtAt, sleepNeedAt, SLEEP_NEED } from "@/lib/signals/sleep-debt";
-import { sleepSecondsByDay } from "@/lib/signals/sleep-times";
+import { sleepSecondsByDay, type SleepPeriodInput } from "@/lib/signals/sleep-times";
 
 const H = 3600;
 /** 14 nights, oldest first, from a list given last night first (the way the method reads them). */
@@ -58,6 +58,20 @@ describe("sleep debt (RISE: 14 nights, last night 15 %, the rest 85 % linearly)"
     const sleep = nights([7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]);
     expect(sleepDebtAt(sleep, 13, 8 * H).seconds! / H).toBeCloseTo(2.1, 10);
   });
+});
+
+describe("a person east of UTC+12 and one west of UTC−10", () => {
+  for (const offset of ["+14:00", "-11:00"]) {
+    it(`a night and a nap count on the ring's day, whatever their UTC date (UTC${offset})`, () => {
+      // 23:30 the evening before and 14:00 on the day, local: on UTC dates that differ from the ring's day
+      const periods: SleepPeriodInput[] = [
+        { day: "2026-03-02", type: "long_sleep", total_sleep_duration: 6.5 * H, time_in_bed: 7 * H, bedtime_start: `2026-03-01T23:30:00${offset}`, bedtime_end: `2026-03-02T06:30:00${offset}` },
+        { day: "2026-03-02", type: "sleep", total_sleep_duration: 0.5 * H, time_in_bed: 0.6 * H, bedtime_start: `2026-03-02T14:00:00${offset}`, bedtime_end: `2026-03-02T14:36:00${offset}` },
+      ];
+      const byDay = sleepSecondsByDay(periods);
+      expect([...byDay]).toEqual([["2026-03-02", 7 * H]]);
+    });
+  }
 });
 
 describe("sleep need", () => {
