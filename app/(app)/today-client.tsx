@@ -17,6 +17,7 @@ import { useNotes } from "@/components/hooks/use-notes";
 import { useUnits } from "@/components/hooks/use-preferences";
 import { useToday } from "@/components/hooks/use-today";
 import { Card, PageHeader } from "@/components/ui/card";
+import { TodaySignals } from "@/components/signals/today-signals";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataYet } from "@/components/ui/states";
 
@@ -133,6 +134,8 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
           marks={marks("activity.score")}
         />
       </div>
+
+      <TodaySignals day={day} units={units} />
 
       <section aria-label="Body and movement">
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">

@@ -12,6 +12,7 @@ import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { cn } from "@/components/ui/cn";
+import { signalDocsHref, SIGNALS } from "@/lib/signals/catalog";
 
 /** One metric of the Trends page: header with period figures, the chart, its text summary. */
 export function TrendPanel({
@@ -90,6 +91,7 @@ export function TrendPanel({
           )}
           <figcaption className="mt-1.5 px-1 text-xs leading-relaxed text-slate-500 dark:text-slate-400" data-testid="chart-summary">
             {series.kind === "numeric" ? describeNumericSeries(metric, series, units) : describeCategorySeries(metric, series)}
+            {series.kind === "numeric" ? <SignalNote metric={metric} series={series} units={units} /> : null}
           </figcaption>
         </figure>
       )}
@@ -160,11 +162,46 @@ export function TrendsLegend({ layers }: { layers: TrendLayers }) {
       <li className="inline-flex items-center gap-1.5">
         <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: "var(--chart-anomaly)" }} /> outside usual range (bar: 3+ days in a row)
       </li>
+      {layers.normal ? (
+        <li className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="h-2.5 w-4 rounded-sm" style={{ background: "var(--chart-normal)" }} /> normal range (nightly physiology: 60 nights, ± 0.5 sd; dotted: its 7-day mean)
+        </li>
+      ) : null}
       {layers.tags ? (
         <li className="inline-flex items-center gap-1.5">
           <span aria-hidden className="text-[var(--chart-tag)]">▼</span> tagged day
         </li>
       ) : null}
     </ul>
+  );
+}
+
+/** What the signals add to a panel: the normal range's state (or why there is none yet), with where it is explained. */
+function SignalNote({ metric, series, units }: { metric: MetricDef; series: Extract<MetricSeries, { kind: "numeric" }>; units: Units }) {
+  const n = series.normal;
+  if (!n && metric.source.type !== "signal") return null;
+  const link = (anchor: string, text: string) => (
+    <a href={signalDocsHref(anchor)} className="ml-1 underline decoration-dotted underline-offset-2 hover:text-slate-700 dark:hover:text-slate-200">
+      {text}
+    </a>
+  );
+  if (!n) return <> {link(SIGNALS.sleep_debt.anchor, "How sleep debt is computed")}</>;
+  const last = n.low.length - 1;
+  let i = last;
+  while (i >= 0 && n.low[i] === null) i--;
+  if (i < 0) {
+    return (
+      <span className="block" data-testid="normal-range-note">
+        Normal range: needs {n.minNights} nights of history before a day; the newest day has {n.nights}. {link("normal-ranges", "About normal ranges")}
+      </span>
+    );
+  }
+  const state = n.state[i];
+  return (
+    <span className="block" data-testid="normal-range-note">
+      Normal range (your {n.windowDays} nights before, mean ± {n.k} sd{n.transform === "ln" ? " of ln HRV" : ""}): {formatValue(metric, n.low[i] ?? null, units, { unit: false })} –{" "}
+      {formatValue(metric, n.high[i] ?? null, units)}; the 7-day mean is {state === "below" ? "below it" : state === "above" ? "above it" : state === "within" ? "within it" : "not known"}.
+      {link("normal-ranges", "About normal ranges")}
+    </span>
   );
 }

@@ -11,6 +11,7 @@ import { MetricSelect } from "@/components/ui/metric-select";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import { FieldBox, secondary, small, Status, Submit, useFormAction, When } from "@/components/settings/alert-form-parts";
+import { signalDocsHref } from "@/lib/signals/catalog";
 
 export function Rules({ rules }: { rules: AlertRuleView[] }) {
   return (
@@ -124,6 +125,16 @@ function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormActi
         {kind === "connection" && num("hours", "Hours of failing sync", ALERT_LIMITS.failingHours, "A needed reconnect is told at once.")}
         {kind === "ring_battery_low" && num("level", "Battery at or under", ALERT_LIMITS.batteryLow, `% (${ALERT_LIMITS.batteryLow.min}–${ALERT_LIMITS.batteryLow.max})`)}
         {kind === "ring_charged" && num("level", "Charged to", ALERT_LIMITS.batteryCharged, `% (${ALERT_LIMITS.batteryCharged.min}–${ALERT_LIMITS.batteryCharged.max})`)}
+        {kind === "early_warning" && (
+          <FieldBox label="Tell me at">
+            {(id) => (
+              <select id={id} name="level" defaultValue="likely" className={inputClass}>
+                <option value="likely">Likely (several markers moved together)</option>
+                <option value="watch">Watch or likely (one marker moved)</option>
+              </select>
+            )}
+          </FieldBox>
+        )}
         {kind === "weekly_digest" && (
           <>
             <FieldBox label="Weekday">
@@ -155,10 +166,18 @@ function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormActi
         {kind === "metric_out_of_range" && "The usual range is the band on the Trends charts: your 90-day average ± 2 standard deviations."}
         {kind === "no_new_sleep" && "The ring syncs through the phone app: this reminds you to open it."}
         {kind === "connection" && "When the ring service stops accepting Ringside's access, or syncing keeps failing."}
-        {kind === "weekly_digest" && "The past week against the week before and your usual range, the best and worst days, your tags, and a link to Trends."}
+        {kind === "weekly_digest" && "The past week against the week before and your usual range, the best and worst days, your tags, the early-warning nights, and a link to Trends."}
         {kind === "ring_battery_low" && "Once each time the ring runs down: its newest reading (at most three hours old) is at or under the level and it is off the charger."}
         {kind === "ring_charged" && "Once each time the ring charges: it reaches the level on the charger, so you can put it back on."}
         {kind === "bedtime_window" && "Once a night, when the bedtime window the ring recommends for tonight opens; nights without a recommendation send nothing."}
+        {kind === "early_warning" && (
+          <>
+            Temperature, resting heart rate, HRV and breathing rate against your own baseline, checked each night; quiet while rest mode is on. Not a diagnosis.{" "}
+            <a className="underline" href={signalDocsHref("early-warning")}>
+              How it works
+            </a>
+          </>
+        )}
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <Submit label="Add rule" pending="Adding…" busy={pending} className={secondary} />

@@ -232,6 +232,14 @@ const ROUTES: Record<string, RouteCase> = {
     mutates: true,
   },
   "GET /api/me": { kind: "user", path: () => "/api/me" },
+  "GET /api/signals": { kind: "user", path: () => "/api/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
+  "GET /api/signals/settings": { kind: "user", path: () => "/api/signals/settings" },
+  "PATCH /api/signals/settings": {
+    kind: "user",
+    path: () => "/api/signals/settings",
+    body: { schema: schemas.updateSignalSettingsBodySchema, fields: { sleepNeedMinutes: fc.oneof(fc.constant(null), fc.integer({ min: 240, max: 720 })), freeDays: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 7 }) } },
+    mutates: true,
+  },
   "GET /api/metrics/[metric]": {
     kind: "user",
     path: () => `/api/metrics/${NUMERIC_METRICS[0]!.id}`,
@@ -332,6 +340,7 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
   "/api/v1/notes": { path: () => "/api/v1/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
   "/api/v1/sync/status": { path: () => "/api/v1/sync/status" },
   "/api/v1/state": { path: () => "/api/v1/state" },
+  "/api/v1/signals": { path: () => "/api/v1/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
 };
 for (const [p, spec] of Object.entries(V1_ROUTES)) {
   ROUTES[`GET ${p}`] = { kind: "token", ...spec };

@@ -111,7 +111,7 @@ function stateOfA() {
     rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined, lastUsedAt: undefined })));
   }
   rows.day_tag = JSON.stringify(db.prepare(`SELECT dt.* FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE t.userId = ? ORDER BY dt.rowid`).all(A.userId));
-  rows.user = JSON.stringify(db.prepare(`SELECT id, email, role, ringUserId, units, theme FROM "User" WHERE id = ?`).all(A.userId));
+  rows.user = JSON.stringify(db.prepare(`SELECT id, email, role, ringUserId, units, theme, sleepNeedMin, freeDays FROM "User" WHERE id = ?`).all(A.userId));
   rows.account = JSON.stringify(db.prepare(`SELECT id, access_token, refresh_token, status, scope FROM Account WHERE userId = ?`).all(A.userId));
   rows.invites = JSON.stringify(db.prepare(`SELECT id, usedAt FROM Invite ORDER BY id`).all());
   rows.sessions = String((db.prepare(`SELECT COUNT(*) AS n FROM Session WHERE userId = ?`).get(A.userId) as { n: number }).n);
@@ -161,6 +161,9 @@ const PROBES: Record<string, Probe> = {
   "GET /api/workouts": async (b) => [await get(b, `/api/workouts?${range()}`), await get(b, "/api/workouts")],
   "GET /api/workouts/[id]": async (b) => Promise.all(A.workoutIds.slice(0, 5).map((id) => get(b, `/api/workouts/${encodeURIComponent(id)}`))),
   "GET /api/tags": async (b) => [await get(b, "/api/tags")],
+  "GET /api/signals": async (b) => [await get(b, `/api/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`)],
+  "GET /api/signals/settings": async (b) => [await get(b, "/api/signals/settings")],
+  "PATCH /api/signals/settings": async (b) => [await get(b, "/api/signals/settings", { method: "PATCH", ...json({ sleepNeedMinutes: 600, freeDays: [1] }) })],
   // Writes aimed at A's resources.
   "PUT /api/notes/[day]": async (b) => [await get(b, `/api/notes/${A.days[0]}`, { method: "PUT", ...json({ text: "B was here", tags: ["b-was-here"] }) })],
   "DELETE /api/notes/[day]": async (b) => [await get(b, `/api/notes/${A.days.at(-1)}`, { method: "DELETE" })],
@@ -189,6 +192,7 @@ const PROBES: Record<string, Probe> = {
   "GET /api/v1/notes": async (b) => [await get(b, `/api/v1/notes?${range()}`, asB())],
   "GET /api/v1/sync/status": async (b) => [await get(b, "/api/v1/sync/status", asB())],
   "GET /api/v1/state": async (b) => [await get(b, "/api/v1/state", asB())],
+  "GET /api/v1/signals": async (b) => [await get(b, `/api/v1/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`, asB())],
   "POST /api/mcp": async (b) => {
     const call = (name: string, args: Record<string, unknown>) =>
       get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
@@ -198,6 +202,7 @@ const PROBES: Record<string, Probe> = {
       await call("summarize_day", { day: A.days[0] }),
       await call("get_metric_series", { metric, from: A.days[0], to: A.days.at(-1) }),
       await call("find_unusual_days", { from: A.days[0], to: A.days.at(-1), limit: 20 }),
+      await call("get_signals", { from: A.days.at(-30) ?? A.days[0], to: A.days.at(-1) }),
       await get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "ringside://tags" } }) }),
     ];
   },

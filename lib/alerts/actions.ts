@@ -56,7 +56,7 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
             ? { hours: field(f, "hours") }
             : kind === "weekly_digest"
               ? { weekday: field(f, "weekday"), hour: field(f, "hour") }
-              : kind === "ring_battery_low" || kind === "ring_charged"
+              : kind === "ring_battery_low" || kind === "ring_charged" || kind === "early_warning"
                 ? { level: field(f, "level") }
                 : {};
     await alerts.addAlertRule(user.id, { kind, params });

@@ -2,7 +2,7 @@
 // the evaluation, the Settings forms and the README follow. Pure data, safe in the browser.
 import type { MetricId } from "@/lib/metrics/catalog";
 
-export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest", "ring_battery_low", "ring_charged", "bedtime_window"] as const;
+export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest", "ring_battery_low", "ring_charged", "bedtime_window", "early_warning"] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
 export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
@@ -13,6 +13,7 @@ export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
   ring_battery_low: "The ring's battery is low",
   ring_charged: "The ring is charged",
   bedtime_window: "Your bedtime window opens",
+  early_warning: "Early warning (several night markers off your baseline)",
 };
 
 /**

@@ -6,6 +6,7 @@ import { findMetric, getMetric, type MetricDef, type MetricId } from "@/lib/metr
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { DigestFacts, DigestMetric } from "@/lib/alerts/digest";
+import { digestEarlyWarningLine } from "@/lib/alerts/early-warning";
 import type { ConnectionFacts, MetricFacts, NoSleepFacts } from "@/lib/alerts/evaluate";
 import type { BatteryFacts, BedtimeFacts } from "@/lib/alerts/evaluate-ring";
 import { BEDTIME_RECOMMENDATIONS, labelOf } from "@/lib/metrics/sources";
@@ -130,6 +131,7 @@ export function digestMessage(facts: DigestFacts, ctx: MessageContext): AlertMes
   };
   if (facts.best) lines.push("", `Best day: ${dayText(facts.best)}.`);
   if (facts.worst) lines.push(`Worst day: ${dayText(facts.worst)}.`);
+  if (facts.earlyWarning) lines.push("", digestEarlyWarningLine(facts.earlyWarning));
   if (facts.taggedDays > 0) {
     lines.push(
       "",
@@ -158,6 +160,7 @@ export function digestMessage(facts: DigestFacts, ctx: MessageContext): AlertMes
       best_day: facts.best ? { day: facts.best.day, metric: facts.best.metric, ...(ctx.includeValues ? { value: facts.best.value } : {}) } : null,
       worst_day: facts.worst ? { day: facts.worst.day, metric: facts.worst.metric, ...(ctx.includeValues ? { value: facts.worst.value } : {}) } : null,
       tagged_days: facts.taggedDays,
+      ...(facts.earlyWarning ? { early_warning: facts.earlyWarning.nights } : {}),
       ...(ctx.includeValues ? { tags: facts.tags } : {}),
     },
   };
@@ -252,5 +255,7 @@ export function describeRule(kind: AlertRuleKind, params: Record<string, unknown
       return `Ring charged to ${Number(params.level)} % on the charger`;
     case "bedtime_window":
       return "When tonight's recommended bedtime window opens";
+    case "early_warning":
+      return params.level === "watch" ? "Early warning: watch or likely" : "Early warning: likely";
   }
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
 import { findMetric, isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { storedText } from "@/lib/api/schemas";
+import { EARLY_WARNING_RULE_LEVELS } from "@/lib/alerts/early-warning";
 
 const intIn = (r: { min: number; max: number }, what: string) =>
   z.coerce
@@ -50,6 +51,10 @@ export const chargedRuleParamsSchema = z.object({
 /** The bedtime window has no parameters: the ring's guidance sets the time. */
 export const bedtimeRuleParamsSchema = z.object({});
 
+export const earlyWarningRuleParamsSchema = z.object({
+  level: z.enum(EARLY_WARNING_RULE_LEVELS, { message: "Choose watch or likely." }),
+});
+
 /** A rule as the person sets it: its kind and that kind's parameters. */
 export const alertRuleInputSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("metric_out_of_range"), params: metricRuleParamsSchema }),
@@ -59,6 +64,7 @@ export const alertRuleInputSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("ring_battery_low"), params: batteryLowRuleParamsSchema }),
   z.object({ kind: z.literal("ring_charged"), params: chargedRuleParamsSchema }),
   z.object({ kind: z.literal("bedtime_window"), params: bedtimeRuleParamsSchema }),
+  z.object({ kind: z.literal("early_warning"), params: earlyWarningRuleParamsSchema }),
 ]);
 export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
 export type MetricRuleParams = z.infer<typeof metricRuleParamsSchema>;

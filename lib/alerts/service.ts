@@ -12,6 +12,8 @@ import { listDayNotes } from "@/lib/db/queries/notes";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { getPreferences } from "@/lib/services/people";
 import { getBatterySamples, getNewestBedtimeRow } from "@/lib/services/records";
+import { getSignals } from "@/lib/services/signals";
+import { nightFactOf } from "@/lib/alerts/early-warning";
 import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
@@ -92,6 +94,10 @@ export const dbAlertFacts: AlertFacts = {
   newestBedtime: getNewestBedtimeRow,
   async isSyncing(userId, now) {
     return (await q.countActiveSyncJobs(userId, new Date(now))) > 0;
+  },
+  async earlyWarning(userId, from, to) {
+    const { days } = await getSignals({ userId, from, to, kinds: ["early_warning"] });
+    return days.flatMap((d) => d.signals.flatMap((s) => (s.kind === "early_warning" ? [nightFactOf(d.day, s)] : [])));
   },
 };
 

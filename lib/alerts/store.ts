@@ -8,6 +8,7 @@ import type { ConnectionFactsInput } from "@/lib/alerts/evaluate";
 import type { BatterySample } from "@/lib/alerts/evaluate-ring";
 import type { QuietHours } from "@/lib/alerts/schemas";
 import type { BedtimeRow } from "@/lib/metrics/bedtime";
+import type { EarlyWarningNightFact } from "@/lib/alerts/early-warning";
 import type { Units } from "@/lib/metrics/format";
 import type { DayValue } from "@/lib/metrics/series";
 
@@ -142,6 +143,8 @@ export type AlertFacts = {
   newestBedtime(userId: string): Promise<BedtimeRow | null>;
   /** sync work for the person is running or due now (evaluate once it is done) */
   isSyncing(userId: string, now: number): Promise<boolean>;
+  /** each night's early warning (lib/signals) in a range; without it the rule is unknown and the digest leaves it out */
+  earlyWarning?(userId: string, from: string, to: string): Promise<EarlyWarningNightFact[]>;
 };
 
 /** The alert code reads only the time: the one clock (lib/clock.ts), or a test's. */

@@ -17,6 +17,7 @@ import {
 } from "@/lib/alerts/evaluate";
 import { BATTERY_LOOKBACK_MS, evaluateBatteryLowRule, evaluateChargedRule, openBedtimeWindow } from "@/lib/alerts/evaluate-ring";
 import { buildDigestFacts, digestRowsFrom, digestWeek } from "@/lib/alerts/digest";
+import { earlyWarningMessage, earlyWarningWindow, evaluateEarlyWarningRule } from "@/lib/alerts/early-warning";
 import {
   batteryLowMessage,
   bedtimeMessage,
@@ -301,6 +302,12 @@ export class AlertWorker {
       case "weekly_digest":
       case "bedtime_window":
         return { condition: { state: "unknown" }, compose: () => null };
+      case "early_warning": {
+        const w = earlyWarningWindow(today);
+        const nights = this.facts.earlyWarning ? await this.facts.earlyWarning(userId, w.from, w.to) : [];
+        const c = evaluateEarlyWarningRule(input.params, nights, today);
+        return { condition: c, compose: () => (c.state === "active" ? earlyWarningMessage(c.facts, ctx) : null) };
+      }
     }
   }
 
@@ -348,7 +355,8 @@ export class AlertWorker {
       const from = digestRowsFrom(week);
       const rows: Record<string, Awaited<ReturnType<AlertFacts["metricRows"]>>> = {};
       for (const id of DIGEST_METRICS) rows[id] = await this.facts.metricRows(userId, id, from, week.to);
-      const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to) });
+      const earlyWarning = this.facts.earlyWarning ? await this.facts.earlyWarning(userId, week.from, week.to) : undefined;
+      const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to), earlyWarning });
       const message = digestMessage(facts, ctx);
       const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
       const opened = await this.store.openEpisode(

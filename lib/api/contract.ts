@@ -13,13 +13,15 @@ import type { GroupComparison } from "@/lib/metrics/stats";
 import type { Preferences } from "@/lib/api/schemas";
 import type { CalendarResponse, CorrelationColumns, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
+import type { SignalsResponse } from "@/lib/services/signals";
+import type { SignalSettings } from "@/lib/api/schemas";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
 import type { StateDocument } from "@/lib/services/state";
 import type { ImportResult } from "@/lib/sync/import";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
-export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
+export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, SignalSettings, SignalsResponse, StrongestResponse, SyncStatusResponse, TodayResponse };
 
 /**
  * A metric's chart series (GET /api/v1/metrics/:metric; what the dashboard's hooks hand the
@@ -124,5 +126,8 @@ export const queryKeys = {
     one: (id: string) => ["workouts", "one", id] as const,
   },
   preferences: ["preferences"] as const,
+  /** GET /api/signals?from&to (the same answer as GET /api/v1/signals) */
+  signals: { all: ["signals"] as const, range: (from: string, to: string) => ["signals", { from, to }] as const },
+  signalSettings: ["signal-settings"] as const,
   syncStatus: ["sync-status"] as const,
 };

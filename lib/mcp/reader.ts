@@ -9,6 +9,7 @@ import type {
   ApiStateResponse,
   CorrelationResponse,
   SeriesResponse,
+  SignalsResponse,
   TagComparisonResponse,
   TagsResponse,
   TodayResponse,
@@ -26,6 +27,7 @@ export type RingsideReader = {
   tags(): Promise<TagsResponse>;
   tagComparison(id: number, q: { metric: MetricId; lag: 0 | 1; from?: string; to?: string }): Promise<TagComparisonResponse>;
   state(): Promise<ApiStateResponse>;
+  signals(range: Range): Promise<SignalsResponse>;
 };
 
 /** A refusal from Ringside (the error envelope), or Ringside not answering (status 0). */
@@ -80,5 +82,6 @@ export function httpReader(baseUrl: string, token: string, fetchImpl: typeof fet
     tags: () => get("/tags"),
     tagComparison: (id, q) => get(`/tags/${id}/comparison`, { metric: q.metric, lag: q.lag, from: q.from, to: q.to }),
     state: () => get("/state"),
+    signals: (range) => get("/signals", range),
   };
 }

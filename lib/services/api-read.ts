@@ -23,6 +23,8 @@ import { getCalendar, getCorrelation, getDayDetail, getDayTable, getMetricSeries
 import { getNote, getTagComparison, listNotes, listRingTags, type DayNoteWithRing, type TagRef } from "@/lib/services/tags";
 import { getSyncStatus } from "@/lib/sync/status";
 import { getStateDocument } from "@/lib/services/state";
+import { getSignals, type SignalsResponse } from "@/lib/services/signals";
+import { SIGNAL_KINDS, SIGNALS } from "@/lib/signals/catalog";
 import type { RingsideReader } from "@/lib/mcp/reader";
 
 // What a personal access token reads: the same service functions as the app's pages and routes
@@ -190,6 +192,15 @@ export async function readState(p: TokenPrincipal): Promise<ApiStateResponse> {
   return await getStateDocument(p.userId, (kind) => can(p, kind));
 }
 
+/** GET /api/v1/signals: the signals whose data kinds the token has all of (403 with none) */
+export async function readSignals(p: TokenPrincipal, range: Range): Promise<SignalsResponse> {
+  const kinds = SIGNAL_KINDS.filter((k) => SIGNALS[k].reads.every((kind) => can(p, kind)));
+  if (kinds.length === 0) {
+    throw new AppError("forbidden", `This token can read none of the signals: each needs its data kinds (${SIGNAL_KINDS.map((k) => `${k}: ${SIGNALS[k].reads.join(", ")}`).join("; ")}).`);
+  }
+  return await getSignals({ userId: p.userId, ...range, kinds });
+}
+
 /** The token's reader, as the MCP server's tools read (lib/mcp/reader.ts). */
 export function readerFor(p: TokenPrincipal): RingsideReader {
   return {
@@ -201,5 +212,6 @@ export function readerFor(p: TokenPrincipal): RingsideReader {
     tags: () => readTags(p),
     tagComparison: (id, q) => readTagComparison(p, id, q),
     state: () => readState(p),
+    signals: (range) => readSignals(p, range),
   };
 }

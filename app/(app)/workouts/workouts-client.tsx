@@ -15,6 +15,7 @@ import { Segmented } from "@/components/ui/segmented";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/components/ui/cn";
 import { EmptyState, ErrorState } from "@/components/ui/states";
+import { WorkoutsSignals } from "@/components/signals/workouts-signals";
 
 type Range = "90d" | "1y" | "all";
 const RANGES: ReadonlyArray<{ value: Range; label: string; days: number | null }> = [
@@ -83,6 +84,8 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
           </select>
         </label>
       </div>
+
+      <WorkoutsSignals to={to ?? todayIn()} />
 
       {q.isPending ? (
         <div className="space-y-4">

@@ -71,7 +71,7 @@ async function pages() {
   return { m, getTagComparison, overview, range: (preset: "90d" | "1y") => resolveRange(preset, overview, todayIn()) };
 }
 
-const TOOLS = ["list_data", "get_state", "get_metric_series", "compare_periods", "correlate_metrics", "compare_tagged_days", "summarize_day", "find_unusual_days"];
+const TOOLS = ["list_data", "get_state", "get_metric_series", "compare_periods", "correlate_metrics", "compare_tagged_days", "summarize_day", "find_unusual_days", "get_signals"];
 
 /** Bad arguments for every tool: each must come back as a tool error naming the problem. */
 const BAD: Record<string, Array<Record<string, unknown>>> = {
@@ -83,6 +83,7 @@ const BAD: Record<string, Array<Record<string, unknown>>> = {
   compare_tagged_days: [{ metric: "sleep.score" }, { tag: "", metric: "sleep.score" }, { tag: "x".repeat(41), metric: "sleep.score" }, { tag: "late-dinner", metric: "stress.day_summary" }],
   summarize_day: [{ day: "yesterday" }, { date: "2024-06-01" }, { day: "1999-12-31" }, { day: 20240601 }],
   find_unusual_days: [{ limit: 0 }, { metric: "readiness.score", days: 30 }, { limit: 21 }, { metric: "resilience.level" }, { from: "2024-13-01" }],
+  get_signals: [{ from: "2024-13-01" }, { range: "forever" }, { kind: "sleep_debt" }, { from: "2024-06-30", to: "2024-06-01" }],
 };
 
 for (const transport of ["http", "stdio"] as const) {
@@ -247,6 +248,25 @@ for (const transport of ["http", "stdio"] as const) {
       expect(all.data.days.length).toBeLessThanOrEqual(10);
       expect(all.data.metrics.length).toBeGreaterThan(5);
       for (let i = 1; i < all.data.days.length; i++) expect(Math.abs(all.data.days[i - 1].z)).toBeGreaterThanOrEqual(Math.abs(all.data.days[i].z));
+    });
+
+    it("get_signals: the read API's signals of the last 30 days with data, the newest day in full", async () => {
+      const { range } = await pages();
+      const r = range("90d");
+      const { getSignals } = await import("@/lib/services/signals");
+      const last30 = { from: addDays(r.to, -29), to: r.to };
+      const api = await getSignals({ userId: USER, ...last30 });
+      const { data, text } = await tool(client, "get_signals");
+      expect({ from: data.from, to: data.to, kinds: data.kinds }).toEqual({ ...last30, kinds: ["early_warning", "sleep_debt", "regularity", "training_load"] });
+      expect(data.rows).toHaveLength(30);
+      expect(data.newest).toEqual(api.days.at(-1));
+      const debt = api.days.at(-1)!.signals.find((s) => s.kind === "sleep_debt");
+      expect(data.rows.at(-1).sleep_debt_h).toBe(debt?.kind === "sleep_debt" ? debt.value : undefined);
+      expect(text).toMatch(/^Signals 2024-/);
+      // a year is cut to its newest 90 days
+      const year = await tool(client, "get_signals", { range: "1y" });
+      expect(year.data.rows).toHaveLength(90);
+      expect(year.data.to).toBe(r.to);
     });
 
     it("bad input to every tool: a tool error naming the problem, and the server answers on", async () => {

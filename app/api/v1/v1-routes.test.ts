@@ -124,6 +124,7 @@ describe("every route's answers conform to the document", () => {
     ["/api/v1/notes", `/api/v1/notes?${range}`],
     ["/api/v1/sync/status", "/api/v1/sync/status"],
     ["/api/v1/state", "/api/v1/state"],
+    ["/api/v1/signals", `/api/v1/signals?${range}`],
   ];
   for (const [apiPath, url, params] of cases) {
     it(`${url.split("?")[0]}: 200, 401 without a token, 401 with a session cookie only`, async () => {
@@ -149,6 +150,9 @@ describe("every route's answers conform to the document", () => {
     const forbidden = await call("/api/v1/metrics/{metric}", "/api/v1/metrics/readiness.score", { token: tokens.sleepOnly, params: { metric: "readiness.score" } });
     expect(forbidden.status).toBe(403);
     expectConforms("/api/v1/metrics/{metric}", forbidden);
+    const noSignals = await call("/api/v1/signals", "/api/v1/signals", { token: tokens.sleepOnly });
+    expect(noSignals.status).toBe(403);
+    expectConforms("/api/v1/signals", noSignals);
     const foreign = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score`, { token: tokens.b, params: { id: String(aTagId) } });
     expect(foreign.status).toBe(404);
     expectConforms("/api/v1/tags/{id}/comparison", foreign);
@@ -164,6 +168,8 @@ describe("every route's answers conform to the document", () => {
       ["/api/v1/days", "/api/v1/days?metrics=sleep.score,nope"],
       ["/api/v1/days", `/api/v1/days?metrics=${Array.from({ length: 21 }, (_, i) => ["sleep.score", "readiness.score", "activity.steps", "night.average_hrv", "night.lowest_heart_rate", "activity.score", "spo2.spo2_average"][i % 7]).join(",")},${["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"].map((x) => `x.${x}`).join(",")}`],
       ["/api/v1/days", "/api/v1/days?metrics="],
+      ["/api/v1/signals", "/api/v1/signals?from=2023-01-01&to=2024-06-30"],
+      ["/api/v1/signals", "/api/v1/signals?to=2024-02-31"],
     ] as Array<[string, string, Record<string, string>?]>) {
       const r = await call(apiPath, url, { token: tokens.a, params });
       expect({ url, status: r.status }).toEqual({ url, status: 422 });
