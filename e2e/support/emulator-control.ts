@@ -38,9 +38,11 @@ export type EmulatorRequest = {
   client_id: string | null;
   user_id: string | null;
   grant_type: string | null;
+  fault: boolean;
+  duration_ms: number;
 };
 export type FaultSpec = {
-  status: number;
+  status?: number | "drop";
   count: number;
   path_prefix?: string;
   retry_after?: number;

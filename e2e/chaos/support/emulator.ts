@@ -12,29 +12,10 @@ import { CHAOS_CLIENT, CHAOS_DATA_DIR, EMULATOR_PORT } from "./env";
 export const ISSUED_DIR = path.join(CHAOS_DATA_DIR, "issued");
 
 export type Doc = Record<string, unknown>;
-export type RequestLogEntry = {
-  time: string;
-  method: string;
-  path: string;
-  status: number;
-  kind: string;
-  rate_limit_tier: string | null;
-  token_fingerprint: string | null;
-  client_id: string | null;
-  user_id: string | null;
-  grant_type: string | null;
-  fault: boolean;
-  duration_ms: number;
-};
+// the control API's wire types, declared once beside its client (type-only: nothing of the UI suite loads)
+import type { EmulatorRequest as RequestLogEntry, FaultSpec } from "../../support/emulator-control";
+export type { RequestLogEntry, FaultSpec };
 export type SyncEvent = { event_type: string; data_type: string; object_id: string; event_time: string; user_id: string };
-export type FaultSpec = {
-  status?: number | "drop";
-  count: number;
-  path_prefix?: string;
-  retry_after?: number;
-  tier?: "token" | "application";
-  delay_ms?: number;
-};
 
 export class Emulator {
   constructor(readonly running: RunningEmulator) {}
