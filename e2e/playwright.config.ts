@@ -56,7 +56,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
     {
-      command: "node --import tsx lib/emulator/main.ts",
+      command: "exec node --import tsx lib/emulator/main.ts",
       cwd: "..",
       url: `${E2E_EMULATOR_URL}/_emulator/health`,
       reuseExistingServer: false,
@@ -73,7 +73,7 @@ export default defineConfig({
       },
     },
     {
-      command: "node e2e/support/start-app.mjs",
+      command: "exec node e2e/support/start-app.mjs",
       cwd: "..",
       url: `${E2E_APP_URL}/api/health`,
       reuseExistingServer: false,

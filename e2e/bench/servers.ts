@@ -153,6 +153,46 @@ export async function startAppProcess(root: string, opts: { port: number; dataDi
   return { child, url, lines, stop: stopper(child), serverPid: pids[0]! };
 }
 
+/** The ring emulator's settings for a benchmark: no rate limit, `historyDays` of history. */
+export function benchEmulatorSettings(port: number, historyDays: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    RING_EMULATOR_PORT: String(port),
+    RING_EMULATOR_HOST: "127.0.0.1",
+    RING_EMULATOR_RATE_LIMIT: "10000000",
+    RING_EMULATOR_APP_RATE_LIMIT: "10000000",
+    RING_EMULATOR_HISTORY_DAYS: String(historyDays),
+    ...extra,
+  };
+}
+
+/**
+ * The production app's environment for a benchmark: its own data directory, the emulator as
+ * the ring service, the benchmark's OAuth client, people of bench.example.test admitted.
+ */
+export function benchAppEnv(opts: { port: number; dataDir: string; emulatorUrl: string; client: { client_id: string; client_secret: string } }): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(opts.port),
+    HOST: "127.0.0.1",
+    DATA_DIR: opts.dataDir,
+    DATABASE_URL: `file:${path.join(opts.dataDir, "ringside.db")}`,
+    // what Auth.js puts in redirect_uri (it names the host "localhost" whatever AUTH_URL's host is)
+    AUTH_URL: `http://localhost:${opts.port}`,
+    AUTH_SECRET: "bench-auth-secret-not-for-production-0123456789",
+    TOKEN_ENCRYPTION_KEY: "6b".repeat(32),
+    WEBHOOK_VERIFICATION_TOKEN: "bench-webhook-verification-token",
+    RING_API_BASE_URL: opts.emulatorUrl,
+    RING_CLIENT_ID: opts.client.client_id,
+    RING_CLIENT_SECRET: opts.client.client_secret,
+    // the measured person becomes the owner by ALLOWED_EMAILS (no setup code to type)
+    ALLOWED_EMAILS: "*@bench.example.test",
+    LOG_LEVEL: "info",
+    NEXT_TELEMETRY_DISABLED: "1",
+    // experiments only (e.g. V8 heap flags); unset in published runs
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+  };
+}
+
 /** Runs a benchmark's main: exit code 0 when it measured, 1 (and why) when it could not. */
 export function runBenchMain(label: string, main: () => Promise<void>): void {
   main().then(
