@@ -15,7 +15,7 @@ import type { CalendarResponse, CorrelationColumns, CorrelationResponse, DayTabl
 import type { DeletedCounts } from "@/lib/services/people";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
-import type { ImportResult } from "@/lib/sync/import";
+import type { ImportReport, ImportStatus } from "@/lib/import/run";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
 export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
@@ -55,8 +55,10 @@ export type TagComparisonResponse = {
 /** One collection's freshness, as the dashboard's chips read GET /api/sync/status. */
 export type SyncCollectionStatus = { collection: string } & Partial<Pick<CollectionSyncStatus, "status" | "lastSuccessAt" | "newestDay" | "lastError">>;
 
-/** POST /api/import */
-export type ImportResponse = ImportResult;
+/** POST /api/import (and ?dry_run=1, ?resume=1) */
+export type ImportResponse = ImportReport;
+/** GET /api/import: the person's import, for the progress bar */
+export type ImportStatusResponse = ImportStatus;
 /** DELETE /api/data */
 export type DeleteDataResponse = { deleted: DeletedCounts };
 

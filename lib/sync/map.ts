@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { RING_DOCUMENT_SCHEMAS, RING_ENUMS } from "@/lib/ring/schemas";
 import { getResource, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
 import type { ColumnDef, ColumnSource } from "@/lib/resources/define";
-import type { CellValue, DocumentRow, SnapshotRow } from "@/lib/db/queries/ring-documents";
+import { TRENDS_ID_PREFIX, type CellValue, type DocumentRow, type SnapshotRow } from "@/lib/db/queries/ring-documents";
 import { INT_FIELD_MAX, TEXT_FIELD_MAX_BYTES, type Sample, type SampleValue } from "@/lib/db/sample-codec";
 
 // Pure: one document from the ring service → one database row (typed columns + raw JSON).
@@ -122,6 +122,27 @@ function peek(doc: unknown, key: string): string | null {
   return null;
 }
 
+function isTrendsDocument(doc: unknown): boolean {
+  const id = peek(doc, "id");
+  return id !== null && id.startsWith(TRENDS_ID_PREFIX);
+}
+
+const trendsSchemas = new Map<RingCollection, z.ZodType>();
+
+/**
+ * The schema of a document made from a Trends CSV row (lib/import/trends.ts): the collection's
+ * own, every field optional but the id and the day (a Trends row has scores and durations only).
+ */
+function trendsSchemaOf(collection: RingCollection): z.ZodType {
+  let schema = trendsSchemas.get(collection);
+  if (!schema) {
+    const full = RING_DOCUMENT_SCHEMAS[collection] as unknown as z.ZodObject;
+    schema = full.partial().required({ id: true, day: true } as never);
+    trendsSchemas.set(collection, schema);
+  }
+  return schema;
+}
+
 /**
  * Validates one document of `collection` and maps it to a row, or says why it cannot be
  * stored. `rawText` is the document's JSON as received (else it is serialised). Never throws.
@@ -136,7 +157,7 @@ export function mapDocument(collection: RingCollection, doc: unknown, userId: st
       raw = "null";
     }
   }
-  const schema = RING_DOCUMENT_SCHEMAS[collection];
+  const schema = isTrendsDocument(doc) ? trendsSchemaOf(collection) : RING_DOCUMENT_SCHEMAS[collection];
   const parsed = schema.safeParse(doc);
   if (!parsed.success) {
     const dayField = getResource(collection).dayField;
