@@ -24,6 +24,12 @@ export type CsvHead = {
   headerLine: number;
 };
 
+/**
+ * A quoted empty cell (`""`): an empty text, where a bare empty cell is nothing (null). The only
+ * way a CSV file can tell the two apart; the cell reads as this marker.
+ */
+export const QUOTED_EMPTY = "\u0000\"\"";
+
 export type CsvRecord = {
   /** 1 = the first row after the header */
   row: number;
@@ -104,7 +110,7 @@ function describeCsvError(err: CsvError, file: string, headerLine: number): stri
 
 /**
  * Reads a CSV file as a stream: its header (after a BOM and a `sep=` line) and then its rows,
- * each with as many cells as the header. Throws ImportRefusal naming the file and the row on an
+ * each with as many cells as the header. An empty file has no header and no rows. Throws ImportRefusal naming the file and the row on an
  * unknown delimiter, a row with another number of cells, an unclosed quote or a row too long.
  */
 export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: string): Promise<{ head: CsvHead; records: AsyncGenerator<CsvRecord> }> {
@@ -114,7 +120,8 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
   let first = sniffed0.head;
   if (first.subarray(0, 3).equals(BOM)) first = first.subarray(3);
   const text = first.toString("utf8");
-  if (text.trim() === "") throw new ImportRefusal(`${file}: the file is empty.`);
+  // an empty file (a data type the person never had): no header, no rows
+  if (text.trim() === "") return { head: { header: [], delimiter: ";", headerLine: 1 }, records: (async function* () {})() };
   const sniffed = sniffDelimiter(text);
   if (!sniffed) throw new ImportRefusal(`${file}, line 1: the delimiter is not one Ringside reads (semicolon, comma or tab).`);
   const headerLine = sniffed.sepLine ? 2 : 1;
@@ -125,6 +132,7 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
     max_record_size: MAX_RECORD_BYTES,
     skip_empty_lines: true,
     relax_quotes: false,
+    cast: (value, context) => (value === "" && context.quoting ? QUOTED_EMPTY : value),
   });
   async function* chain(): AsyncGenerator<Buffer> {
     yield first;
@@ -150,7 +158,7 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
   };
   const firstRecord = await step();
   if (firstRecord.done) throw new ImportRefusal(`${file}: the file has no header line.`);
-  const header = firstRecord.value.record.map((c) => c.trim());
+  const header = firstRecord.value.record.map((c) => (c === QUOTED_EMPTY ? "" : c.trim()));
   async function* records(): AsyncGenerator<CsvRecord> {
     try {
       for (;;) {

@@ -4,11 +4,13 @@ import { RING_DOCUMENT_SCHEMAS } from "@/lib/ring/schemas";
 import { getResource, isSeriesCollection, type SyncCollection } from "@/lib/resources";
 import { instantOf } from "@/lib/sync/map";
 import { ImportRefusal } from "@/lib/import/refusal";
+import { QUOTED_EMPTY } from "@/lib/import/csv";
 
 // One row of a CSV file of the account export → the document the API serves for it. The
 // columns carry the API's field names (any order, any casing); each cell is read as the
 // registry's zod schema types that field: text as it is, numbers and booleans parsed, nested
-// objects and series from their JSON text. An empty cell is null. Columns the schema does not
+// objects and series from their JSON text. An empty cell is null (a quoted empty cell `""` is
+// an empty text). Columns the schema does not
 // name are left out (and counted). The document then goes through the same validation and
 // mapping as a synced one (lib/sync/map.ts); what is checked here is only what decides where
 // the row goes (its day) and what cannot be read at all (a cell that is not JSON).
@@ -116,6 +118,10 @@ export function rowReader(collection: SyncCollection, header: readonly string[],
       const doc: Record<string, unknown> = {};
       for (const c of columns) {
         const cell = cells[c.index] ?? "";
+        if (cell === QUOTED_EMPTY) {
+          doc[c.name] = c.kind === "string" ? "" : null;
+          continue;
+        }
         const text = c.kind === "string" ? cell : cell.trim();
         if (text === "") {
           doc[c.name] = null;

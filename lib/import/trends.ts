@@ -2,6 +2,7 @@ import "server-only";
 import type { RingCollection } from "@/lib/resources";
 import { TRENDS_ID_PREFIX } from "@/lib/db/queries/ring-documents";
 import { ImportRefusal } from "@/lib/import/refusal";
+import { QUOTED_EMPTY } from "@/lib/import/csv";
 import { isPlausibleDay, lastPlausibleDay, FIRST_PLAUSIBLE_DAY } from "@/lib/import/rows";
 
 // The Trends CSV (web dashboard → Trends → daily → download): one wide row per day, Title Case
@@ -149,7 +150,7 @@ export function trendsReader(header: readonly string[], file: string, now: numbe
       const docs = new Map<TrendsCollection, Record<string, unknown>>();
       for (const { index, target } of columns) {
         const cell = (cells[index] ?? "").trim();
-        if (cell === "") continue;
+        if (cell === "" || cell === QUOTED_EMPTY) continue;
         let value: string | number;
         if (TEXT_FIELDS.has(target.field)) value = cell;
         else if (NUMBER.test(cell)) value = Number(cell);

@@ -123,6 +123,10 @@ async function readFile(
 ): Promise<CheckedFile> {
   const base: Omit<CheckedFile, "role" | "rows" | "unknownColumns"> = { source: at.source, entry: at.entry, name: at.name };
   const { head, records } = await readCsv(bytes, at.name);
+  if (head.header.length === 0) {
+    const byName = collectionForFile(at.name);
+    return { ...base, role: byName ? { kind: "collection", collection: byName } : { kind: "unmapped" }, rows: 0, unknownColumns: [] };
+  }
   const role = roleOf(at.name, head.header, at.inArchive);
   if (role.kind === "unmapped") {
     let rows = 0;

@@ -1,6 +1,6 @@
 import "server-only";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
-import { ident, inJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
+import { ident, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
 import { insertRejected, type CollectionSummary, type RejectedInput } from "@/lib/db/queries/ring-documents";
@@ -90,28 +90,22 @@ export function replaceSampleDays(opts: { collection: SeriesCollection; userId: 
 }
 
 /**
- * How many of these samples (grouped by UTC day) are not stored yet, and how many are stored
- * already with the same instant and key (a dry run of mergeSampleDays; nothing is written).
+ * What merging these samples (grouped by UTC day) would change, without writing: the days
+ * whose stored samples would differ (new samples, or new values at a stored instant), and how
+ * many samples are not stored yet.
  */
-export async function diffSampleDays(opts: { collection: SeriesCollection; userId: string; days: ReadonlyMap<string, readonly Sample[]> }): Promise<{ new: number; stored: number }> {
+export async function diffSampleDays(opts: { collection: SeriesCollection; userId: string; days: ReadonlyMap<string, readonly Sample[]> }): Promise<{ new: number; changedDays: Map<string, readonly Sample[]> }> {
   const spec = sampleSpecOf(opts.collection);
   let fresh = 0;
-  let total = 0;
+  const changedDays = new Map<string, readonly Sample[]>();
   for (const [day, samples] of opts.days) {
     const blob = await query(storedBlob(opts.collection, opts.userId, day));
     const before = blob ? decodeDay(spec, day, blob) : [];
     const merged = mergeSamples(spec, before, samples);
     fresh += merged.length - before.length;
-    total += mergeSamples(spec, [], samples).length;
+    if (!blob || !blob.equals(encodeDay(spec, day, merged))) changedDays.set(day, samples);
   }
-  return { new: fresh, stored: total - fresh };
-}
-
-/** The stored sample counts of these UTC days (days with none are left out). */
-export async function storedDayCounts(collection: SeriesCollection, userId: string, days: readonly string[]): Promise<number> {
-  if (days.length === 0) return 0;
-  const row = await query(get<{ n: number }>(`SELECT COALESCE(SUM(count), 0) AS n FROM ${t(collection)} WHERE userId = ? AND ${inJsonArray("day")}`, userId, JSON.stringify(days)));
-  return Number(row?.n ?? 0);
+  return { new: fresh, changedDays };
 }
 
 export type StoredSeriesDay = { day: string; columns: SampleColumns };
