@@ -34,7 +34,12 @@ export function exportCsv(docs: readonly Doc[], quirks: CsvQuirks = {}): string 
   const delimiter = quirks.delimiter ?? ";";
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const d of docs) for (const k of Object.keys(d)) if (!seen.has(k)) (seen.add(k), columns.push(k));
+  for (const d of docs)
+    for (const k of Object.keys(d))
+      if (!seen.has(k)) {
+        seen.add(k);
+        columns.push(k);
+      }
   if (quirks.reverse) columns.reverse();
   const extra = Object.entries(quirks.extra ?? {});
   const header = [...columns, ...extra.map(([k]) => k)].map((h) => (quirks.upperHeader ? h.toUpperCase() : h));

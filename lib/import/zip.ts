@@ -142,6 +142,8 @@ export async function forEachZipEntry(
           }
         } catch (err) {
           if (err instanceof ImportRefusal) throw err;
+          // yauzl stops an entry that inflates past the size it declares
+          if (err instanceof Error && /too many bytes/i.test(err.message)) throw new ImportRefusal(`The ZIP is refused: ${name} unpacks to more than it declares (a ZIP bomb?).`, { tooLarge: true });
           throw corrupt(err, `The entry ${name}`);
         }
         if ((crc >>> 0) !== entry!.crc32 >>> 0) throw new ImportRefusal(`The ZIP is refused: ${name} is corrupt (its checksum does not match).`);
