@@ -123,4 +123,5 @@ export const queryKeys = {
   },
   preferences: ["preferences"] as const,
   syncStatus: ["sync-status"] as const,
+  importStatus: ["import-status"] as const,
 };
