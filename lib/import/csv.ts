@@ -1,6 +1,7 @@
 import "server-only";
 import { Readable } from "node:stream";
 import { CsvError, parse } from "csv-parse";
+import { parse as parseSync } from "csv-parse/sync";
 import { ImportRefusal } from "@/lib/import/refusal";
 
 // The CSV files of the ring maker's export (and its Trends CSV), read as a stream with csv-parse.
@@ -91,14 +92,15 @@ async function readHead(source: AsyncIterator<Buffer>): Promise<{ head: Buffer; 
   }
 }
 
-function describeCsvError(err: CsvError, file: string, headerLine: number): string {
-  const e = err as CsvError & { lines?: number; records?: number; record?: unknown[]; columns?: unknown[] };
-  const row = typeof e.records === "number" ? e.records : null;
+function describeCsvError(err: CsvError, file: string, headerColumns: number): string {
+  const e = err as CsvError & { lines?: number; records?: number; record?: unknown[] };
+  // the parser counts the data rows it completed (the failing one is the next) and every line of the file
+  const row = typeof e.records === "number" ? e.records + 1 : null;
   const line = typeof e.lines === "number" ? e.lines : null;
-  const where = `${file}${row !== null ? `, row ${row}` : ""}${line !== null ? ` (line ${line + headerLine - 1})` : ""}`;
+  const where = `${file}${row !== null ? `, row ${row}` : ""}${line !== null ? ` (line ${line})` : ""}`;
   switch (err.code) {
     case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
-      return `${where}: the row has ${Array.isArray(e.record) ? e.record.length : "another number of"} cells, the header has ${Array.isArray(e.columns) ? e.columns.length : "a different number"} (mismatched column count).`;
+      return `${where}: the row has ${Array.isArray(e.record) ? e.record.length : "another number of"} cells, the header has ${headerColumns} (mismatched column count).`;
     case "CSV_MAX_RECORD_SIZE":
       return `${where}: a row is longer than ${MAX_RECORD_BYTES} bytes.`;
     case "CSV_QUOTE_NOT_CLOSED":
@@ -113,7 +115,16 @@ function describeCsvError(err: CsvError, file: string, headerLine: number): stri
  * each with as many cells as the header. An empty file has no header and no rows. Throws ImportRefusal naming the file and the row on an
  * unknown delimiter, a row with another number of cells, an unclosed quote or a row too long.
  */
-export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: string): Promise<{ head: CsvHead; records: AsyncGenerator<CsvRecord> }> {
+export type ReadCsvOptions = {
+  /**
+   * Whether a quoted empty cell reads as QUOTED_EMPTY (an empty text) rather than as empty, decided
+   * from the header. Telling them apart costs the parser a callback per cell: a file of numbers
+   * (a time series) does without. Default: yes.
+   */
+  quotedEmpty?: (header: readonly string[]) => boolean;
+};
+
+export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: string, opts: ReadCsvOptions = {}): Promise<{ head: CsvHead; records: AsyncGenerator<CsvRecord> }> {
   const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const sniffed0 = await readHead(it);
   const done = sniffed0.done;
@@ -125,14 +136,23 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
   const sniffed = sniffDelimiter(text);
   if (!sniffed) throw new ImportRefusal(`${file}, line 1: the delimiter is not one Ringside reads (semicolon, comma or tab).`);
   const headerLine = sniffed.sepLine ? 2 : 1;
+  let headerCells: string[] | undefined;
+  try {
+    headerCells = (parseSync(text, { delimiter: sniffed.delimiter, from_line: headerLine, to_line: headerLine, relax_column_count: true }) as string[][])[0];
+  } catch {
+    throw new ImportRefusal(`${file}, line ${headerLine}: the header is not a valid CSV line.`);
+  }
+  if (!headerCells) throw new ImportRefusal(`${file}: the file has no header line.`);
+  const header = headerCells.map((c) => c.trim());
+  const cast = opts.quotedEmpty?.(header) ?? true;
   const parser = parse({
     delimiter: sniffed.delimiter,
-    from_line: headerLine,
-    info: true,
+    from_line: headerLine + 1,
+    columns: false,
     max_record_size: MAX_RECORD_BYTES,
     skip_empty_lines: true,
     relax_quotes: false,
-    cast: (value, context) => (value === "" && context.quoting ? QUOTED_EMPTY : value),
+    ...(cast ? { cast: (value: string, context: { quoting: boolean }) => (value === "" && context.quoting ? QUOTED_EMPTY : value) } : {}),
   });
   async function* chain(): AsyncGenerator<Buffer> {
     yield first;
@@ -146,25 +166,25 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
   const input = Readable.from(chain());
   input.on("error", (err) => parser.destroy(err));
   input.pipe(parser);
-  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { records: number } }>;
+  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   const step = async () => {
     try {
       return await iterator.next();
     } catch (err) {
       input.destroy();
-      if (err instanceof CsvError) throw new ImportRefusal(describeCsvError(err, file, headerLine));
+      if (err instanceof CsvError) throw new ImportRefusal(describeCsvError(err, file, header.length));
       throw err;
     }
   };
-  const firstRecord = await step();
-  if (firstRecord.done) throw new ImportRefusal(`${file}: the file has no header line.`);
-  const header = firstRecord.value.record.map((c) => (c === QUOTED_EMPTY ? "" : c.trim()));
   async function* records(): AsyncGenerator<CsvRecord> {
+    let row = 0;
     try {
       for (;;) {
         const next = await step();
         if (next.done) return;
-        yield { row: next.value.info.records - 1, cells: next.value.record };
+        row++;
+        if (next.value.length !== header.length) throw new ImportRefusal(`${file}, row ${row}: the row has ${next.value.length} cells, the header has ${header.length} (mismatched column count).`);
+        yield { row, cells: next.value };
       }
     } finally {
       input.destroy();

@@ -248,7 +248,7 @@ async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
     const result = await run.store();
     await run.progress({ status: "done", file: null, rows: run.state.totalRows ?? run.state.rows, spoolDir: null, sources: [], result: summary(result) });
     if (spoolDir) await removeSpool(spoolDir);
-    logger.info({ userId, kind: result.kind, rows: run.state.totalRows, rejected: result.rejected }, "import stored");
+    logger.info({ userId, kind: result.kind, rows: run.state.totalRows, rejected: result.rejected, storeMs: Math.round(run.clock.now() - run.state.phaseStartedAt) }, "import stored");
     return result;
   } catch (err) {
     const at = run.state.file ? ` in ${run.state.file}` : "";
@@ -285,7 +285,9 @@ export async function runImport(userId: string, upload: ImportUpload, opts: RunO
     await run.progress({ spoolDir: dir });
     const { sources, ringside } = await spoolUpload(upload, dir, opts.spool, (rows) => run.progress({ rows }));
     await run.progress({ sources, kind: kindOf(sources) });
+    const checkStarted = clock.now();
     const checked = await run.check(ringside);
+    logger.info({ userId, kind: run.state.kind, dryRun: run.state.dryRun, checkMs: Math.round(clock.now() - checkStarted), spoolMs: Math.round(checkStarted - run.state.startedAt) }, "import checked");
     if ("dryRun" in checked) {
       await run.progress({ status: "done", file: null, spoolDir: null, sources: [], result: summary(checked) });
       return checked;

@@ -4,7 +4,7 @@ import { isRingCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/r
 import { readCsv, type CsvRecord } from "@/lib/import/csv";
 import { collectionForFile, dataFolderOf, fileKey, folderOf, isCsvName } from "@/lib/import/files";
 import { ImportRefusal } from "@/lib/import/refusal";
-import { collectionForHeader, rowReader } from "@/lib/import/rows";
+import { collectionForHeader, normalizeColumn, rowReader } from "@/lib/import/rows";
 import { isTrendsHeader, trendsReader } from "@/lib/import/trends";
 import type { ImportWriter } from "@/lib/import/writer";
 import { forEachZipEntry, listZip, type ZipLimits, ZIP_LIMITS } from "@/lib/import/zip";
@@ -122,7 +122,8 @@ async function readFile(
   only: "documents" | "trends" | "all",
 ): Promise<CheckedFile> {
   const base: Omit<CheckedFile, "role" | "rows" | "unknownColumns"> = { source: at.source, entry: at.entry, name: at.name };
-  const { head, records } = await readCsv(bytes, at.name);
+  // a quoted empty cell is an empty text only where a document has text fields (not in a time series' numbers)
+  const { head, records } = await readCsv(bytes, at.name, { quotedEmpty: (header) => !header.map(normalizeColumn).includes("timestamp") || header.map(normalizeColumn).includes("id") });
   if (head.header.length === 0) {
     const byName = collectionForFile(at.name);
     return { ...base, role: byName ? { kind: "collection", collection: byName } : { kind: "unmapped" }, rows: 0, unknownColumns: [] };

@@ -1,7 +1,7 @@
 import "server-only";
 import { getResource, type RingCollection, type SeriesCollection } from "@/lib/resources";
 import { daysWithServiceDocuments, ingestDocuments, storedByKey, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
-import { diffSampleDays, mergeSampleDays } from "@/lib/db/queries/time-series";
+import { diffSampleDays, mergeSampleDays, storedDayCounts } from "@/lib/db/queries/time-series";
 import { getDayNote, setDayNote } from "@/lib/db/queries/notes";
 import { groupByUtcDay } from "@/lib/db/sample-codec";
 import { documentKey, mapDocument, mapSamples } from "@/lib/sync/map";
@@ -44,7 +44,8 @@ export type WriterOptions = {
 };
 
 const DOCUMENT_CHUNK = 500;
-const SAMPLE_CHUNK = 5_000;
+/** a sync's page of a time series is 1,000 rows; a chunk a few times that keeps few objects alive across its writes */
+const SAMPLE_CHUNK = 2_000;
 const NOTE_CHUNK = 200;
 const MAX_LISTED_CONFLICTS = 100;
 
@@ -185,13 +186,18 @@ export class ImportWriter {
     if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
     c.rejected += mapped.rejectedCount;
     const days = groupByUtcDay(mapped.samples);
+    if (this.opts.dryRun) {
+      const diff = await diffSampleDays({ collection, userId, days });
+      c.new += diff.new;
+      c.unchanged += mapped.samples.length - diff.new;
+      return;
+    }
     // only the days whose samples change are written (an import again leaves the rest as they are)
-    const diff = await diffSampleDays({ collection, userId, days });
-    c.new += diff.new;
-    c.unchanged += mapped.samples.length - diff.new;
-    if (this.opts.dryRun) return;
+    const before = await storedDayCounts(collection, userId, [...days.keys()]);
     const rejected = mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: `import: ${r.error}` }));
-    if (diff.changedDays.size || rejected.length) await mergeSampleDays({ collection, userId, days: diff.changedDays, rejected });
+    const after = await mergeSampleDays({ collection, userId, days, rejected, skipUnchanged: true });
+    c.new += after - before;
+    c.unchanged += mapped.samples.length - (after - before);
   }
 
   /** Notes: a day with no note gets the file's; one with the same is left; one with another is kept (a conflict) unless replacing was chosen. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
-import { ident, toDbTime, upsertSql } from "@/lib/db/dialect";
+import { ident, inJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
 import { insertRejected, type CollectionSummary, type RejectedInput } from "@/lib/db/queries/ring-documents";
@@ -39,6 +39,8 @@ export function mergeSampleDays(opts: {
   days: ReadonlyMap<string, readonly Sample[]>;
   rejected?: readonly RejectedInput[];
   inTransaction?: () => Work<void>;
+  /** leave a day whose samples do not change as it is, its sync time too (an import again changes nothing) */
+  skipUnchanged?: boolean;
 }): Promise<number> {
   const spec = sampleSpecOf(opts.collection);
   const syncedAt = toDbTime(new Date());
@@ -48,8 +50,9 @@ export function mergeSampleDays(opts: {
     for (const [day, samples] of opts.days) {
       const before = yield* storedBlob(opts.collection, opts.userId, day);
       const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
-      if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
       stored += merged.length;
+      if (opts.skipUnchanged && before && before.equals(encodeDay(spec, day, merged))) continue;
+      if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
     }
     yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
     // samples the store had already (a re-read window) change no answer
@@ -106,6 +109,13 @@ export async function diffSampleDays(opts: { collection: SeriesCollection; userI
     if (!blob || !blob.equals(encodeDay(spec, day, merged))) changedDays.set(day, samples);
   }
   return { new: fresh, changedDays };
+}
+
+/** How many samples are stored on these UTC days. */
+export async function storedDayCounts(collection: SeriesCollection, userId: string, days: readonly string[]): Promise<number> {
+  if (days.length === 0) return 0;
+  const row = await query(get<{ n: number }>(`SELECT COALESCE(SUM(count), 0) AS n FROM ${t(collection)} WHERE userId = ? AND ${inJsonArray("day")}`, userId, JSON.stringify(days)));
+  return Number(row?.n ?? 0);
 }
 
 export type StoredSeriesDay = { day: string; columns: SampleColumns };
