@@ -2,7 +2,6 @@ import "server-only";
 import type { z } from "zod";
 import { RING_DOCUMENT_SCHEMAS } from "@/lib/ring/schemas";
 import { getResource, isSeriesCollection, type SyncCollection } from "@/lib/resources";
-import { instantOf } from "@/lib/sync/map";
 import { ImportRefusal } from "@/lib/import/refusal";
 import { QUOTED_EMPTY } from "@/lib/import/csv";
 
@@ -63,6 +62,7 @@ export function normalizeColumn(name: string): string {
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const TIMESTAMP_START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** The earliest day a ring document can be of (the first rings synced in 2013). */
 export const FIRST_PLAUSIBLE_DAY = "2013-01-01";
@@ -110,6 +110,8 @@ export function rowReader(collection: SyncCollection, header: readonly string[],
   const placeField = series ? "timestamp" : getResource(collection).dayField;
   if (placeField && !seen.has(placeField)) throw new ImportRefusal(`${file}: the header has no \`${placeField}\` column (it holds ${getResource(collection).label.toLowerCase()}).`);
   const last = lastPlausibleDay(now);
+  // rows come in time order: a day checked once is not checked again for its next rows
+  let lastOkDay: string | null = null;
 
   return {
     collection,
@@ -143,9 +145,12 @@ export function rowReader(collection: SyncCollection, header: readonly string[],
       if (placeField) {
         const value = doc[placeField];
         if (series) {
-          const t = typeof value === "string" ? instantOf(value) : Number.NaN;
-          const day = Number.isFinite(t) ? new Date(t).toISOString().slice(0, 10) : null;
-          if (!day || day < FIRST_PLAUSIBLE_DAY || day > last) throw new ImportRefusal(`${file}, row ${row}: the timestamp ${JSON.stringify(value)} is not a date-time between ${FIRST_PLAUSIBLE_DAY} and ${last}.`);
+          // the day a sample is on, as written (the 2 days' slack covers any offset); a date-time
+          // that does not parse is then set aside by the sync's own mapping, as a sync does
+          const day = typeof value === "string" && TIMESTAMP_START.test(value) ? value.slice(0, 10) : null;
+          if (day !== null && day === lastOkDay) return doc;
+          if (!day || !isPlausibleDay(day, now)) throw new ImportRefusal(`${file}, row ${row}: the timestamp ${JSON.stringify(value)} is not a date-time between ${FIRST_PLAUSIBLE_DAY} and ${last}.`);
+          lastOkDay = day;
         } else if (typeof value !== "string" || !isPlausibleDay(value, now)) {
           throw new ImportRefusal(`${file}, row ${row}: the day ${JSON.stringify(value)} is not a day between ${FIRST_PLAUSIBLE_DAY} and ${last}.`);
         }

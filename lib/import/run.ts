@@ -184,9 +184,9 @@ class ImportRun {
       return { total: files.reduce((n, f) => n + (f.role.kind === "unmapped" ? 0 : (f.rows ?? 0)), 0) };
     }
     const files = await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "documents");
-    await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "trends");
+    const trends = await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "trends");
     await writer.flush();
-    return report(kind, true, writer, files, { notes: null, tags: 0, ignoredCollections: [] });
+    return report(kind, true, writer, inOrder(files, trends), { notes: null, tags: 0, ignoredCollections: [] });
   }
 
   /** Step 4: the rows stored, after the checkpoint of an earlier run. */
@@ -215,10 +215,15 @@ class ImportRun {
     }
     const files = await readVendorFiles(this.vendorFiles(), ctx, writer, "documents");
     await writer.flush();
-    await readVendorFiles(this.vendorFiles(), ctx, writer, "trends");
+    const trends = await readVendorFiles(this.vendorFiles(), ctx, writer, "trends");
     await writer.flush();
-    return report(kind, false, writer, files, { notes: null, tags: 0, ignoredCollections: [] });
+    return report(kind, false, writer, inOrder(files, trends), { notes: null, tags: 0, ignoredCollections: [] });
   }
+}
+
+/** The files of both passes in upload order (and archive order within an upload). */
+function inOrder(a: readonly CheckedFile[], b: readonly CheckedFile[]): CheckedFile[] {
+  return [...a, ...b].sort((x, y) => x.source - y.source || (x.entry ?? 0) - (y.entry ?? 0));
 }
 
 function newState(id: string, now: number, opts: RunOptions): ImportState {

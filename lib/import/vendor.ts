@@ -120,7 +120,7 @@ async function readFile(
   ctx: ReadContext,
   writer: ImportWriter | null,
   only: "documents" | "trends" | "all",
-): Promise<CheckedFile> {
+): Promise<CheckedFile | null> {
   const base: Omit<CheckedFile, "role" | "rows" | "unknownColumns"> = { source: at.source, entry: at.entry, name: at.name };
   // a quoted empty cell is an empty text only where a document has text fields (not in a time series' numbers)
   const { head, records } = await readCsv(bytes, at.name, { quotedEmpty: (header) => !header.map(normalizeColumn).includes("timestamp") || header.map(normalizeColumn).includes("id") });
@@ -129,6 +129,9 @@ async function readFile(
     return { ...base, role: byName ? { kind: "collection", collection: byName } : { kind: "unmapped" }, rows: 0, unknownColumns: [] };
   }
   const role = roleOf(at.name, head.header, at.inArchive);
+  // a file the other pass reads (every row was checked before): not parsed again; unmapped ones with the documents
+  const wanted = only === "all" || (only === "trends") === (role.kind === "trends");
+  if (!wanted) return null;
   if (role.kind === "unmapped") {
     let rows = 0;
     try {
@@ -139,22 +142,28 @@ async function readFile(
     }
     return { ...base, role, rows, unknownColumns: [] };
   }
-  const wanted = only === "all" || (only === "trends") === (role.kind === "trends");
+
   let rows = 0;
-  const each = async (r: CsvRecord, handle: (r: CsvRecord) => void) => {
+  // per row: no promise unless there is something to wait for (progress, a full chunk)
+  const each = (r: CsvRecord, handle: (r: CsvRecord) => void): Promise<void> | undefined => {
     rows++;
-    if (rows % 5_000 === 0) await ctx.progress(at.name, rows);
     handle(r);
-    if (writer && wanted) await writer.endItem();
+    const full = writer?.endItem() ?? false;
+    if (full || rows % 5_000 === 0) return (async () => {
+      if (full) await writer!.flush();
+      if (rows % 5_000 === 0) await ctx.progress(at.name, rows);
+    })();
+    return undefined;
   };
   if (role.kind === "trends") {
     const reader = trendsReader(head.header, at.name, ctx.now);
     for await (const r of records) {
       if (rows >= ctx.limits.maxRowsPerFile) throw new ImportRefusal(`${at.name}: more than ${ctx.limits.maxRowsPerFile} rows.`, { tooLarge: true });
-      await each(r, (rec) => {
+      const wait = each(r, (rec) => {
         const docs = reader.read(rec.cells, rec.row);
-        if (writer && wanted) for (const d of docs) writer.document(d.collection, d.doc, true);
+        if (writer) for (const d of docs) writer.document(d.collection, d.doc, true);
       });
+      if (wait) await wait;
     }
     await ctx.progress(at.name, rows);
     return { ...base, role, rows, unknownColumns: reader.unknownColumns };
@@ -164,12 +173,13 @@ async function readFile(
   const max = ctx.limits.maxSeriesRows[collection] ?? ctx.limits.maxRowsPerFile;
   for await (const r of records) {
     if (rows >= max) throw new ImportRefusal(`${at.name}: more than ${max} rows.`, { tooLarge: true });
-    await each(r, (rec) => {
+    const wait = each(r, (rec) => {
       const doc = reader.read(rec.cells, rec.row);
-      if (!writer || !wanted) return;
+      if (!writer) return;
       if (isRingCollection(collection)) writer.document(collection, doc);
       else writer.sample(collection, doc);
     });
+    if (wait) await wait;
   }
   await ctx.progress(at.name, rows);
   return { ...base, role, rows, unknownColumns: reader.unknownColumns };
@@ -181,27 +191,33 @@ async function* fileBytes(file: string): AsyncGenerator<Buffer> {
 
 /**
  * Reads every file of the upload in order (archive entries in their order), checking every
- * row; a `writer` receives the documents. `only` limits what reaches the writer (the export's
- * documents go in before any Trends row, so that a Trends row never fills a day the same
- * upload covers). Returns every file found, mapped or not.
+ * row; a `writer` receives the documents. `only` limits which files are read (the export's
+ * documents go in before any Trends row, so that a Trends row never fills a day the same upload
+ * covers; a file of the other pass is only unpacked, not parsed). Returns the files read, mapped
+ * or not (unmapped ones with the documents).
  */
 export async function readVendorFiles(files: readonly VendorFile[], ctx: ReadContext, writer: ImportWriter | null, only: "documents" | "trends" | "all" = "all"): Promise<CheckedFile[]> {
   const out: CheckedFile[] = [];
   for (const [source, f] of files.entries()) {
     if (f.kind === "csv") {
-      out.push(await readFile(fileBytes(f.path), { source, entry: null, name: f.name, inArchive: false }, ctx, writer, only));
+      const read = await readFile(fileBytes(f.path), { source, entry: null, name: f.name, inArchive: false }, ctx, writer, only);
+      if (read) out.push(read);
       continue;
     }
     const entries = await listZip(f.path, ctx.zipLimits ?? ZIP_LIMITS);
     const dataFolder = dataFolderOf(entries.filter((e) => !e.isDirectory).map((e) => e.name));
     const inData = (name: string) => dataFolder === null || folderOf(name) === dataFolder;
-    for (const e of entries) if (!e.isDirectory && !isCsvName(e.name)) out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: null, unknownColumns: [] });
+    if (only !== "trends") for (const e of entries) if (!e.isDirectory && !isCsvName(e.name)) out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: null, unknownColumns: [] });
     await forEachZipEntry(
       f.path,
       (e) => isCsvName(e.name),
       async (e, bytes) => {
-        if (!inData(e.name)) out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: await countLines(bytes), unknownColumns: [] });
-        else out.push(await readFile(bytes, { source, entry: e.index, name: e.name, inArchive: true }, ctx, writer, only));
+        if (!inData(e.name)) {
+          if (only !== "trends") out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: await countLines(bytes), unknownColumns: [] });
+          return;
+        }
+        const read = await readFile(bytes, { source, entry: e.index, name: e.name, inArchive: true }, ctx, writer, only);
+        if (read) out.push(read);
       },
       ctx.zipLimits ?? ZIP_LIMITS,
     );

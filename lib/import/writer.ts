@@ -4,7 +4,7 @@ import { daysWithServiceDocuments, ingestDocuments, storedByKey, type DocumentRo
 import { diffSampleDays, mergeSampleDays, storedDayCounts } from "@/lib/db/queries/time-series";
 import { getDayNote, setDayNote } from "@/lib/db/queries/notes";
 import { groupByUtcDay } from "@/lib/db/sample-codec";
-import { documentKey, mapDocument, mapSamples } from "@/lib/sync/map";
+import { documentKey, emptyMappedSamples, mapDocument, sampleMapper, type MappedSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 
 // Where every import's rows go, whatever the file: documents and samples validated and mapped
@@ -80,7 +80,8 @@ export class ImportWriter {
   /** items read so far (stored or not) */
   items = 0;
   private readonly docs = new Map<RingCollection, Array<{ doc: Record<string, unknown>; trends: boolean }>>();
-  private readonly samples = new Map<SeriesCollection, unknown[]>();
+  /** a time series' rows, validated and mapped as they come (only the small samples wait for the write) */
+  private readonly samples = new Map<SeriesCollection, { map: (row: unknown, out: MappedSamples) => void; out: MappedSamples; rows: number }>();
   private pendingNotes: ImportNote[] = [];
   /** `<collection>:<day>` of the service's documents in this import: Trends rows do not fill them */
   private readonly covered = new Set<string>();
@@ -110,28 +111,38 @@ export class ImportWriter {
   /** A time-series row of the current item. */
   sample(collection: SeriesCollection, row: unknown): void {
     if (this.skipping) return;
-    let list = this.samples.get(collection);
-    if (!list) this.samples.set(collection, (list = []));
-    list.push(row);
+    let pending = this.samples.get(collection);
+    if (!pending) this.samples.set(collection, (pending = { map: sampleMapper(collection), out: emptyMappedSamples(), rows: 0 }));
+    pending.map(row, pending.out);
+    pending.rows++;
   }
 
   note(note: ImportNote): void {
     if (!this.skipping) this.pendingNotes.push(note);
   }
 
-  /** Ends the current item; stores a chunk when one is full. */
-  async endItem(): Promise<void> {
+  /**
+   * Ends the current item. True when a chunk is full: the caller then awaits flush() (most rows
+   * end here without a promise).
+   */
+  endItem(): boolean {
     this.items++;
     let full = this.pendingNotes.length >= NOTE_CHUNK;
     for (const list of this.docs.values()) if (list.length >= DOCUMENT_CHUNK) full = true;
-    for (const list of this.samples.values()) if (list.length >= SAMPLE_CHUNK) full = true;
-    if (full) await this.flush();
+    for (const pending of this.samples.values()) if (pending.rows >= SAMPLE_CHUNK) full = true;
+    return full;
   }
 
   /** Stores (or compares) everything pending, then records the checkpoint. */
   async flush(): Promise<void> {
     for (const [collection, list] of this.docs) if (list.length) await this.flushDocuments(collection, list.splice(0));
-    for (const [collection, list] of this.samples) if (list.length) await this.flushSamples(collection, list.splice(0));
+    for (const [collection, pending] of this.samples) {
+      if (pending.rows === 0) continue;
+      const { out, rows } = pending;
+      pending.out = emptyMappedSamples();
+      pending.rows = 0;
+      await this.flushSamples(collection, out, rows);
+    }
     if (this.pendingNotes.length) await this.flushNotes(this.pendingNotes.splice(0));
     if (!this.opts.dryRun && this.opts.afterChunk) await this.opts.afterChunk(this.items);
   }
@@ -178,11 +189,10 @@ export class ImportWriter {
     if (!this.opts.dryRun && (write.length || rejected.length)) await ingestDocuments({ collection, userId, rows: write, rejected });
   }
 
-  private async flushSamples(collection: SeriesCollection, list: unknown[]): Promise<void> {
+  private async flushSamples(collection: SeriesCollection, mapped: MappedSamples, rows: number): Promise<void> {
     const { userId } = this.opts;
     const c = this.countsOf(collection);
-    c.rows += list.length;
-    const mapped = mapSamples(collection, list);
+    c.rows += rows;
     if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
     c.rejected += mapped.rejectedCount;
     const days = groupByUtcDay(mapped.samples);

@@ -179,7 +179,7 @@ export async function readRingsideFile(userId: string, file: string, checked: Ri
         else if (!ignoredCollections.includes(collection)) ignoredCollections.push(collection);
       } else if (e.kind === "note") writer.note(importNoteSchema.parse(e.value));
       else continue;
-      await writer.endItem();
+      if (writer.endItem()) await writer.flush();
       if (writer.items % 5_000 === 0) await opts.progress(writer.items);
     }
   };
