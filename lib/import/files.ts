@@ -25,9 +25,6 @@ export function collectionForFile(name: string): SyncCollection | null {
   return BY_FILE.get(fileKey(name)) ?? null;
 }
 
-/** Every file name the import maps (their keys), for the docs and the tests. */
-export const MAPPED_FILE_KEYS: readonly string[] = [...BY_FILE.keys()];
-
 /** The longest entry name accepted. */
 const MAX_NAME_CHARS = 512;
 

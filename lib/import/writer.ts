@@ -43,7 +43,8 @@ export type WriterOptions = {
   afterChunk?: (items: number) => Promise<void>;
 };
 
-const DOCUMENT_CHUNK = 500;
+/** a sync writes a page of 100 documents; a sleep period or a day of activity with its series is ~10 kB */
+const DOCUMENT_CHUNK = 100;
 /** a sync's page of a time series is 1,000 rows; a chunk a few times that keeps few objects alive across its writes */
 const SAMPLE_CHUNK = 2_000;
 const NOTE_CHUNK = 200;
