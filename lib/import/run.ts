@@ -152,11 +152,25 @@ class ImportRun {
     this.clock = opts.clock ?? systemClock;
   }
 
-  /** Records progress (and renews the lease). */
+  private savedAt = Number.NEGATIVE_INFINITY;
+  private leasedAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Records progress and renews the lease: at once for a change of phase or status, else at most
+   * once a second (the progress bar polls each second; a checkpoint recorded a little late only
+   * means rows stored again on resume, which changes nothing).
+   */
   async progress(patch: Partial<ImportState>): Promise<void> {
     this.state = { ...this.state, ...patch };
+    const now = this.clock.now();
+    const routine = patch.status === undefined && patch.totalRows === undefined && patch.sources === undefined;
+    if (routine && now - this.savedAt < 1_000) return;
+    this.savedAt = now;
     await saveImportState(this.userId, this.state);
-    await claimImportLease(this.userId, this.state.id, this.clock.now());
+    if (now - this.leasedAt >= 10_000 || !routine) {
+      this.leasedAt = now;
+      await claimImportLease(this.userId, this.state.id, now);
+    }
   }
 
   private readContext() {
@@ -253,7 +267,11 @@ async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
     const result = await run.store();
     await run.progress({ status: "done", file: null, rows: run.state.totalRows ?? run.state.rows, spoolDir: null, sources: [], result: summary(result) });
     if (spoolDir) await removeSpool(spoolDir);
-    logger.info({ userId, kind: result.kind, rows: run.state.totalRows, rejected: result.rejected, storeMs: Math.round(run.clock.now() - run.state.phaseStartedAt) }, "import stored");
+    const mem = process.memoryUsage();
+    logger.info(
+      { userId, kind: result.kind, rows: run.state.totalRows, rejected: result.rejected, storeMs: Math.round(run.clock.now() - run.state.phaseStartedAt), rssMb: Math.round(mem.rss / 1048576), heapMb: Math.round(mem.heapUsed / 1048576), externalMb: Math.round(mem.external / 1048576) },
+      "import stored",
+    );
     return result;
   } catch (err) {
     const at = run.state.file ? ` in ${run.state.file}` : "";
