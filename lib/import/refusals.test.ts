@@ -51,7 +51,7 @@ async function refused(upload: ImportUpload, opts: RunOptions = {}): Promise<{ s
 }
 
 const docs = generateRange({ seed: "refusals", userKey: "someone" }, "2026-01-01", "2026-01-20");
-// 12,000 samples: several chunks of the import (2,000 samples each)
+// 12,000 samples: several chunks of the import (1,000 samples each)
 const heartRows = Array.from({ length: 12_000 }, (_, i) => ({ timestamp: new Date(Date.UTC(2026, 0, 5) + i * 300_000).toISOString().replace(".000Z", "+00:00"), bpm: 50 + (i % 40), source: i % 3 ? "awake" : "rest" }));
 
 async function zipOf(name: string, entries: ZipFileSpec[]): Promise<Buffer> {

@@ -45,8 +45,8 @@ export type WriterOptions = {
 
 /** a sync writes a page of 100 documents; a sleep period or a day of activity with its series is ~10 kB */
 const DOCUMENT_CHUNK = 100;
-/** a sync's page of a time series is 1,000 rows; a chunk a few times that keeps few objects alive across its writes */
-const SAMPLE_CHUNK = 2_000;
+/** a time series is written 1,000 samples at a time, as a sync writes a page: few objects stay alive across a write */
+const SAMPLE_CHUNK = 1_000;
 const NOTE_CHUNK = 200;
 const MAX_LISTED_CONFLICTS = 100;
 
