@@ -52,7 +52,7 @@ export type ImportReport = {
 
 export type ImportUpload =
   /** one file as the body: JSON, a ZIP or a CSV (told apart by content); `name` as the client gave it */
-  | { type: "file"; name: string | null; body: AsyncIterable<Uint8Array> }
+  | { type: "file"; name: string | null; body: AsyncIterable<Uint8Array>; /** declared application/json: read as Ringside's export whatever it holds (not JSON → 400) */ json?: boolean }
   /** a multipart/form-data body with one or more files */
   | { type: "multipart"; contentType: string; body: AsyncIterable<Uint8Array> };
 
@@ -95,7 +95,7 @@ async function spoolUpload(upload: ImportUpload, dir: string, opts: SpoolOptions
   let checker: RingsideChecker | null | undefined;
   const inspect = async (chunk: Uint8Array) => {
     if (checker === undefined) {
-      const json = startsAsJson(chunk);
+      const json = upload.json || startsAsJson(chunk);
       if (json === null) return;
       checker = json ? new RingsideChecker(progress) : null;
     }

@@ -81,6 +81,8 @@ describe("POST /api/import", () => {
     expect((await call("POST", "/api/import", { body: "id;day\n", headers: { "content-type": "text/plain" } })).status).toBe(415);
     expect((await call("POST", "/api/import", { body: "id;day\n", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(415);
     expect((await call("POST", "/api/import", { body: new Uint8Array(zip), headers: { "content-type": "application/zip", origin: "https://evil.example" } })).status).toBe(403);
+    // declared JSON is read as Ringside's export: text that is not JSON is a 400, not a CSV file
+    expect((await call("POST", "/api/import", { body: "id,day\n1,2026-01-01\n", headers: { "content-type": "application/json" } })).status).toBe(400);
     const bad = await call("POST", "/api/import", { body: "id;day;score\nx;2026-01-01;1\ny;1990-01-01;2\n", headers: { "content-type": "text/csv", "x-file-name": "dailysleep.csv" } });
     expect(bad).toEqual({ status: 422, body: { error: { code: "unprocessable_entity", message: 'dailysleep.csv, row 2: the day "1990-01-01" is not a day between 2013-01-01 and ' + bad.body.error.message.slice(-11) } } });
     expect(await count("daily_sleep")).toBe(before);
