@@ -85,6 +85,8 @@ const serverSchema = z.object({
   ),
   // Personal access tokens (Settings → API): requests per minute per token, and the burst.
   API_RATE_LIMIT: opt(intIn(1, 100_000)),
+  // Imports (Settings → Import): the free disk an upload's spool must leave in the data directory.
+  IMPORT_MIN_FREE_DISK_MB: opt(intIn(0, 1_000_000)),
   // The instance's mail server for e-mail alerts (Settings → Alerts); unset = no e-mail channel.
   SMTP_HOST: opt(z.string().max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address")),
   SMTP_PORT: opt(intIn(1, 65535)),
@@ -173,6 +175,8 @@ export function parseEnv(source) {
     LOG_LEVEL: e.LOG_LEVEL ?? "info",
     RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,
     API_RATE_LIMIT: e.API_RATE_LIMIT ?? 120,
+    /** An import is refused while spooling would leave less free disk than this in the data directory (MB). */
+    IMPORT_MIN_FREE_DISK_MB: e.IMPORT_MIN_FREE_DISK_MB ?? 512,
     /**
      * The mail server for e-mail alerts, or null when SMTP_HOST is unset. `secure`: "tls" (implicit
      * TLS, the default on port 465), "starttls" (upgrade required, the default otherwise) or

@@ -19,6 +19,8 @@ const BOTH_DATABASES = [
   "lib/sync/everything.test.ts",
   "lib/sync/scheduler.test.ts",
   "lib/sync/import.test.ts",
+  "lib/import/vendor-import.test.ts",
+  "lib/import/refusals.test.ts",
   "lib/sync/webhooks.test.ts",
   "lib/sync/webhook-throughput.test.ts",
   "app/api/v1/v1-routes.test.ts",

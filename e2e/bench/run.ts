@@ -26,6 +26,7 @@ import {
   type Doc,
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
+import { measureImport } from "./import";
 import { readRssMb, sampleRss } from "./memory";
 import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
@@ -327,6 +328,9 @@ async function main(): Promise<void> {
         `${round(after5sMb, 0)} MB after 5 s), peak ${round(runPeak.peakMb, 0)} MB`,
     );
 
+    // ---------------------------------------------------------------- 6. Import (e2e/bench/import.ts)
+    const imported = await measureImport({ appUrl: APP_URL, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
+
     const result: BenchResult = {
       date: new Date().toISOString(),
       node: process.version,
@@ -377,6 +381,7 @@ async function main(): Promise<void> {
         correlations: { charts_ms: correlationsPage.charts_ms, js_gzip_kb: correlationsPage.js_gzip_kb },
       },
       memory: { idle_mb: round(idleAtStartMb, 0), rest_mb: round(idleAtEndMb, 0), peak_mb: round(runPeak.peakMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
+      import: imported,
     };
     if (!isBenchResult(result)) throw new Error("the result does not have the published shape");
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });

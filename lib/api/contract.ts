@@ -18,7 +18,7 @@ import type { SignalSettings } from "@/lib/api/schemas";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary } from "@/lib/services/tags";
 import type { StateDocument } from "@/lib/services/state";
-import type { ImportResult } from "@/lib/sync/import";
+import type { ImportReport, ImportStatus } from "@/lib/import/run";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
 export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, SignalSettings, SignalsResponse, StrongestResponse, SyncStatusResponse, TodayResponse };
@@ -58,8 +58,10 @@ export type TagComparisonResponse = {
 /** One collection's freshness, as the dashboard's chips read GET /api/sync/status. */
 export type SyncCollectionStatus = { collection: string } & Partial<Pick<CollectionSyncStatus, "status" | "lastSuccessAt" | "newestDay" | "lastError">>;
 
-/** POST /api/import */
-export type ImportResponse = ImportResult;
+/** POST /api/import (and ?dry_run=1, ?resume=1) */
+export type ImportResponse = ImportReport;
+/** GET /api/import: the person's import, for the progress bar */
+export type ImportStatusResponse = ImportStatus;
 /** DELETE /api/data */
 export type DeleteDataResponse = { deleted: DeletedCounts };
 
@@ -130,4 +132,5 @@ export const queryKeys = {
   signals: { all: ["signals"] as const, range: (from: string, to: string) => ["signals", { from, to }] as const },
   signalSettings: ["signal-settings"] as const,
   syncStatus: ["sync-status"] as const,
+  importStatus: ["import-status"] as const,
 };

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   bad_gateway: 502,
   service_unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

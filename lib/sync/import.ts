@@ -1,32 +1,26 @@
 import "server-only";
-import { clock } from "@/lib/clock";
-import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { z } from "zod";
-import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/api/errors";
 import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, storedText, tagColorSchema, tagNameSchema } from "@/lib/api/schemas";
-import { ingestDocuments, upsertPersonalInfo, personalInfoSyncedAt, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
-import { mergeSampleDays } from "@/lib/db/queries/time-series";
-import { groupByUtcDay } from "@/lib/db/sample-codec";
-import { setDayNote, insertTag, listTags } from "@/lib/db/queries/notes";
-import { mapDocument, mapPersonalInfo, mapSamples } from "@/lib/sync/map";
-import { noteUnknownValues } from "@/lib/sync/unknown-values";
-import { ExportScanError, ExportScanner, type ExportScanLimits } from "@/lib/sync/export-scanner";
-import { isRingCollection, isSeriesCollection, type RingCollection, type SeriesCollection } from "@/lib/resources";
+import { upsertPersonalInfo, personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
+import { insertTag, listTags } from "@/lib/db/queries/notes";
+import { mapPersonalInfo } from "@/lib/sync/map";
+import { ExportScanError, ExportScanner, type ExportScanEvent, type ExportScanLimits } from "@/lib/sync/export-scanner";
+import type { ImportWriter } from "@/lib/import/writer";
+import { isRingCollection, isSeriesCollection, type SeriesCollection } from "@/lib/resources";
 
 /**
- * Import of a "ringside-export-v1" file (Settings → Data → Export everything as JSON) into
- * the signed-in person's data, for moving between instances. Every document goes through
- * the same validation and mapping as a sync, so an imported day is stored exactly as a
- * synced one; a document that fails validation is kept aside (shown on the Sync page).
- * Re-importing the same file changes nothing (upserts by document id).
+ * Ringside's own export, "ringside-export-v1" (Settings → Data → Export everything as JSON),
+ * for moving between instances: its check and its reading into the import's writer
+ * (lib/import/writer.ts), which validates and maps every document as a sync does; the import
+ * as a whole (spool, lock, dry run, checkpoints) is lib/import/run.ts. A document that fails
+ * validation is kept aside (shown on the Sync page). Re-importing the same file changes nothing.
  *
  * Bounded, whatever the file: it is read as a stream (lib/sync/export-scanner.ts) and never
- * held whole. While it arrives it is checked piece by piece against the limits below and
- * spooled to a private file in the data directory; only a file that passed completely is then
- * applied, in a second pass over the spool. A refused file stores nothing.
+ * held whole, checked piece by piece against the limits below in a first pass over the spooled
+ * upload; only a file that passed completely is read again into the writer. A refused file
+ * stores nothing.
  */
 
 /**
@@ -82,17 +76,8 @@ export const ringsideExportSchema = z.object({
     }),
 });
 
-export type ImportResult = {
-  documents: Record<string, number>;
-  rejected: number;
-  notes: number;
-  tags: number;
-  ignoredCollections: string[];
-};
-
-const CHUNK = 500;
-/** Samples applied at a time (a few days of heart rate). */
-const SERIES_CHUNK = 5_000;
+/** What the check of a Ringside export found: the parts applied before and after its items, and how many items it has. */
+export type RingsideChecked = { personalInfo: unknown; tags: Array<z.infer<typeof importTagSchema>>; items: number };
 
 function refusal(err: ExportScanError): AppError {
   if (err.reason === "too_large") return new AppError("payload_too_large", err.message);
@@ -104,146 +89,107 @@ function invalid(message: string): AppError {
   return new AppError("unprocessable_entity", message);
 }
 
-type Checked = { personalInfo: unknown; tags: Array<z.infer<typeof importTagSchema>> };
+async function* spoolChunks(file: string): AsyncGenerator<Buffer> {
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 64 * 1024 })) yield chunk as Buffer;
+}
 
-/** Pass 1: reads the file as it arrives, checks every piece, spools the bytes. Throws AppError. */
-async function checkAndSpool(source: AsyncIterable<Uint8Array>, spool: fs.promises.FileHandle): Promise<Checked> {
-  const scanner = new ExportScanner(IMPORT_LIMITS);
-  const checked: Checked = { personalInfo: undefined, tags: [] };
-  const take = (events: ReturnType<ExportScanner["write"]>) => {
+/**
+ * The check of a Ringside export, fed its bytes as they arrive (while the upload is spooled, so
+ * a file over a limit is refused after reading only a little of it): every piece is checked
+ * against the limits, nothing stored. Throws AppError: 400 not JSON, 413 over a limit, 422 not
+ * an export or an invalid note or tag.
+ */
+export class RingsideChecker {
+  private readonly scanner = new ExportScanner(IMPORT_LIMITS);
+  private readonly checked: RingsideChecked = { personalInfo: undefined, tags: [], items: 0 };
+
+  constructor(private readonly progress: (items: number) => Promise<void> = async () => undefined) {}
+
+  private async take(events: ExportScanEvent[]): Promise<void> {
+    const checked = this.checked;
     for (const e of events) {
       if (e.kind === "field") {
         if (e.key === "format" && e.value !== EXPORT_FORMAT) throw invalid(`This is not a Ringside export (format must be "${EXPORT_FORMAT}").`);
         if (e.key === "personal_info") checked.personalInfo = e.value;
       } else if (e.kind === "note") {
-        if (!importNoteSchema.safeParse(e.value).success) throw invalid("A note of the file is not valid.");
+        if (!importNoteSchema.safeParse(e.value).success) throw invalid(`Note ${checked.items + 1} of the file is not valid.`);
+        checked.items++;
       } else if (e.kind === "tag") {
         const tag = importTagSchema.safeParse(e.value);
         if (!tag.success) throw invalid("A tag of the file is not valid.");
         checked.tags.push(tag.data);
+      } else {
+        checked.items++;
+        if (checked.items % 5_000 === 0) await this.progress(checked.items);
       }
     }
-  };
-  try {
-    for await (const chunk of source) {
-      take(scanner.write(chunk));
-      await spool.write(chunk);
-    }
-    take(scanner.end());
-  } catch (err) {
-    if (err instanceof ExportScanError) throw refusal(err);
-    throw err;
   }
-  if (!scanner.seenFields.has("format")) throw invalid(`This is not a Ringside export (no "format").`);
-  if (!scanner.seenFields.has("collections")) throw invalid(`This is not a Ringside export (no "collections").`);
-  return checked;
+
+  async write(chunk: Uint8Array): Promise<void> {
+    try {
+      await this.take(this.scanner.write(chunk));
+    } catch (err) {
+      throw err instanceof ExportScanError ? refusal(err) : err;
+    }
+  }
+
+  async end(): Promise<RingsideChecked> {
+    try {
+      await this.take(this.scanner.end());
+    } catch (err) {
+      throw err instanceof ExportScanError ? refusal(err) : err;
+    }
+    if (!this.scanner.seenFields.has("format")) throw invalid(`This is not a Ringside export (no "format").`);
+    if (!this.scanner.seenFields.has("collections")) throw invalid(`This is not a Ringside export (no "collections").`);
+    await this.progress(this.checked.items);
+    return this.checked;
+  }
 }
 
-/** Pass 2: applies a checked file from its spool. */
-async function apply(userId: string, spoolFile: string, checked: Checked): Promise<ImportResult> {
-  const result: ImportResult = { documents: {}, rejected: 0, notes: 0, tags: 0, ignoredCollections: [] };
-  const now = clock.date().toISOString();
+/** The check of a spooled Ringside export (RingsideChecker over the file). */
+export async function checkRingsideFile(file: string, progress: (items: number) => Promise<void>): Promise<RingsideChecked> {
+  const checker = new RingsideChecker(progress);
+  for await (const chunk of spoolChunks(file)) await checker.write(chunk);
+  return checker.end();
+}
 
+/**
+ * Reads a checked Ringside export into the writer (every document, sample and note is an
+ * item, in file order); stores the tags first and personal_info last unless it is a dry run.
+ * Returns the collections of the file Ringside does not keep, and how many tags are new.
+ */
+export async function readRingsideFile(userId: string, file: string, checked: RingsideChecked, writer: ImportWriter, opts: { dryRun: boolean; progress: (items: number) => Promise<void> }): Promise<{ ignoredCollections: string[]; tags: number }> {
+  const ignoredCollections: string[] = [];
   // Tags first, so notes find them with their colours.
+  let tags = 0;
   const existing = new Set((await listTags(userId)).map((t) => t.name));
   for (const tag of checked.tags) {
     if (existing.has(tag.name)) continue;
-    await insertTag({ userId, name: tag.name, color: tag.color ?? null });
+    if (!opts.dryRun) await insertTag({ userId, name: tag.name, color: tag.color ?? null });
     existing.add(tag.name);
-    result.tags += 1;
+    tags += 1;
   }
-
-  const batch: { collection: RingCollection | SeriesCollection | null; docs: unknown[] } = { collection: null, docs: [] };
-  const flush = async () => {
-    const { collection, docs } = batch;
-    if (!collection || docs.length === 0) return;
-    if (isSeriesCollection(collection)) {
-      // samples: validated like a synced page, merged into their days (a sample twice is stored once)
-      const mapped = mapSamples(collection, docs);
-      if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
-      await mergeSampleDays({ collection, userId, days: groupByUtcDay(mapped.samples), rejected: mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: `import: ${r.error}` })) });
-      result.documents[collection] = (result.documents[collection] ?? 0) + mapped.samples.length;
-      result.rejected += mapped.rejectedCount;
-      batch.docs = [];
-      return;
-    }
-    const rows: DocumentRow[] = [];
-    const rejected: RejectedInput[] = [];
-    for (const doc of docs) {
-      const mapped = mapDocument(collection, doc, userId, now);
-      if (mapped.ok && mapped.unknown) noteUnknownValues(collection, mapped.unknown);
-      if (mapped.ok) rows.push(mapped.row);
-      else rejected.push({ documentId: mapped.documentId, day: mapped.day, raw: mapped.raw, error: `import: ${mapped.error}` });
-    }
-    await ingestDocuments({ collection, userId, rows, rejected });
-    result.documents[collection] = (result.documents[collection] ?? 0) + rows.length;
-    result.rejected += rejected.length;
-    batch.docs = [];
-  };
-
   const scanner = new ExportScanner(IMPORT_LIMITS);
-  const notes: unknown[] = [];
-  const applyNotes = async () => {
-    for (const value of notes.splice(0)) {
-      const note = importNoteSchema.parse(value);
-      await setDayNote({ userId, day: note.day, text: note.text, tags: note.tags });
-      result.notes += 1;
-    }
-  };
-  for await (const chunk of fs.createReadStream(spoolFile, { highWaterMark: 64 * 1024 })) {
-    for (const e of scanner.write(chunk as Buffer)) {
+  const take = async (events: ExportScanEvent[]) => {
+    for (const e of events) {
       if (e.kind === "document") {
         const collection = e.collection;
-        if (!isRingCollection(collection) && !isSeriesCollection(collection)) {
-          if (!result.ignoredCollections.includes(collection)) result.ignoredCollections.push(collection);
-          continue;
-        }
-        if (batch.collection !== collection) {
-          await flush();
-          batch.collection = collection;
-          result.documents[collection] ??= 0;
-        }
-        batch.docs.push(e.value);
-        if (batch.docs.length >= (isSeriesCollection(collection) ? SERIES_CHUNK : CHUNK)) await flush();
-      } else if (e.kind === "note") notes.push(e.value);
+        if (isSeriesCollection(collection)) writer.sample(collection, e.value);
+        else if (isRingCollection(collection)) writer.document(collection, e.value as Record<string, unknown>);
+        else if (!ignoredCollections.includes(collection)) ignoredCollections.push(collection);
+      } else if (e.kind === "note") writer.note(importNoteSchema.parse(e.value));
+      else continue;
+      if (writer.endItem()) await writer.flush();
+      if (writer.items % 5_000 === 0) await opts.progress(writer.items);
     }
-    await flush();
-    await applyNotes();
-  }
-  scanner.end();
-  await flush();
-  await applyNotes();
+  };
+  for await (const chunk of spoolChunks(file)) await take(scanner.write(chunk));
+  await take(scanner.end());
+  await writer.flush();
 
   // personal_info only when this instance has none yet (a sync replaces it anyway), and only
   // with its account id (without one there is nothing to tie it to; the next sync brings it)
   const info = mapPersonalInfo(checked.personalInfo, userId, null);
-  if (info && !await personalInfoSyncedAt(userId)) await upsertPersonalInfo(info);
-  return result;
-}
-
-export type ImportOptions = {
-  /** where the checked file is spooled (default: the data directory, which only Ringside's user can read) */
-  spoolDir?: string;
-};
-
-/**
- * Imports an export arriving as a byte stream (the request body). Refuses with AppError:
- * 400 not JSON, 413 over a limit, 422 not an export or an invalid note/tag; nothing is stored then.
- */
-export async function importRingsideExport(userId: string, source: AsyncIterable<Uint8Array>, opts: ImportOptions = {}): Promise<ImportResult> {
-  const dir = path.resolve(/*turbopackIgnore: true*/ opts.spoolDir ?? env.DATA_DIR);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const spoolFile = path.join(dir, `import-${crypto.randomUUID()}.tmp`);
-  const spool = await fs.promises.open(spoolFile, "wx", 0o600);
-  try {
-    let checked: Checked;
-    try {
-      checked = await checkAndSpool(source, spool);
-    } finally {
-      await spool.close();
-    }
-    return await apply(userId, spoolFile, checked);
-  } finally {
-    await fs.promises.rm(spoolFile, { force: true });
-  }
+  if (!opts.dryRun && info && !(await personalInfoSyncedAt(userId))) await upsertPersonalInfo(info);
+  return { ignoredCollections, tags };
 }

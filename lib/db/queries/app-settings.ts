@@ -3,7 +3,7 @@ import { clock } from "@/lib/clock";
 import type Database from "better-sqlite3";
 import type { z } from "zod";
 import { rawDb } from "@/lib/db";
-import { all, dialect, get, postgresPool, query, run } from "@/lib/db/sql";
+import { all, dialect, get, postgresPool, query, run, type Work } from "@/lib/db/sql";
 import { postgresLeaseStore } from "@/lib/db/queries/app-settings-postgres";
 import { toDbTime } from "@/lib/db/dialect";
 
@@ -22,14 +22,17 @@ export async function getAppSetting<T extends z.ZodType>(key: string, schema: T)
 }
 
 export async function setAppSetting(key: string, value: unknown): Promise<void> {
-  await query(
-    run(
-      `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
+  await query(writeAppSetting(key, value));
+}
+
+/** Sets a setting as a step of the caller's work (a transaction's checkpoint). */
+export function* writeAppSetting(key: string, value: unknown): Work<number> {
+  return yield* run(
+    `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
        ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-      key,
-      JSON.stringify(value),
-      toDbTime(clock.date()),
-    ),
+    key,
+    JSON.stringify(value),
+    toDbTime(clock.date()),
   );
 }
 
