@@ -2,6 +2,7 @@
 // The one place the environment is read and validated (zod). Imported first by
 // next.config.mjs, so a bad variable fails `next build` / `next start` with a message that
 // names it. Everything else imports `env` from here instead of reading process.env.
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const ALL_SCOPES = "email personal daily heartrate workout tag session spo2Daily";
@@ -17,6 +18,12 @@ const opt = (/** @type {z.ZodType} */ schema) =>
 const url = z.string().refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
   message: "must be an http(s) URL",
 });
+/** A host name (ntfy.lan), an address (192.168.1.20, fd00::5) or a CIDR range (192.168.1.0/24). */
+const HOST_NAME_RE = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+const hostOrRange = (/** @type {string} */ v) => {
+  const e = v.replace(/^\[(.*)\]$/, "$1");
+  return e.includes("/") ? ipaddr.isValidCIDR(e) : ipaddr.isValid(e) || HOST_NAME_RE.test(e);
+};
 const bool = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 const intIn = (/** @type {number} */ min, /** @type {number} */ max) =>
   z.coerce.number().int().min(min).max(max);
@@ -86,6 +93,16 @@ const serverSchema = z.object({
       .max(320)
       .refine((v) => /^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(v.trim()), {
         message: 'must be an e-mail address, or "Name <address>"',
+      }),
+  ),
+  // Host names, addresses or CIDR ranges on this server's own network that alert channels may
+  // post to (ntfy on the LAN); everything that is not a public address is refused otherwise.
+  ALERT_ALLOWED_PRIVATE_HOSTS: opt(
+    z
+      .string()
+      .max(4000)
+      .refine((v) => v.split(",").map((x) => x.trim()).filter(Boolean).every(hostOrRange), {
+        message: "must be a comma-separated list of host names, IP addresses or CIDR ranges such as ntfy.lan,192.168.1.0/24",
       }),
   ),
 }).superRefine((e, ctx) => {
@@ -162,6 +179,11 @@ export function parseEnv(source) {
     LOG_LEVEL: e.LOG_LEVEL ?? "info",
     RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,
     API_RATE_LIMIT: e.API_RATE_LIMIT ?? 120,
+    /** Private host names, addresses and ranges alert channels may reach (none by default). */
+    ALERT_ALLOWED_PRIVATE_HOSTS: (e.ALERT_ALLOWED_PRIVATE_HOSTS ?? "")
+      .split(",")
+      .map((/** @type {string} */ s) => s.trim())
+      .filter(Boolean),
     /**
      * The mail server for e-mail alerts, or null when SMTP_HOST is unset. `secure`: "tls" (implicit
      * TLS, the default on port 465), "starttls" (upgrade required, the default otherwise) or

@@ -77,6 +77,8 @@ beforeAll(async () => {
       SMTP_FROM: "Ringside <alerts@ringside.test>",
       AUTH_URL: "https://ringside.test",
       LOG_LEVEL: "info",
+      // the receivers listen on this machine, as ntfy on the LAN would
+      ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
     },
   );
   const { SyncEngine } = await import("@/lib/sync/engine");

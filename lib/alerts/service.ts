@@ -14,6 +14,10 @@ import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
+import { addressPolicy, isRefusedAtOnce } from "@/lib/alerts/channels/address";
+import { BLOCKED_MESSAGE } from "@/lib/alerts/channels/http";
+import { TokenBuckets } from "@/lib/api/v1/rate-limit";
+import { clock as appClock } from "@/lib/clock";
 import { channelTarget, outgoingMessage } from "@/lib/alerts/delivery";
 import { describeRule, testMessage } from "@/lib/alerts/messages";
 import {
@@ -98,7 +102,7 @@ export function createAlertWorker(overrides: Partial<ConstructorParameters<typeo
   return new AlertWorker({
     store: dbAlertStore,
     facts: dbAlertFacts,
-    senders: createSenders({ smtp: env.SMTP, now: () => clock.now() }),
+    senders: createSenders({ smtp: env.SMTP, now: () => clock.now(), allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS }),
     clock,
     decrypt: decryptToken,
     linkBase: configuredOrigin(),
@@ -120,6 +124,19 @@ export function startAlertWorker(): AlertWorker {
     logger.info({ email: Boolean(env.SMTP) }, "alerts worker started");
   }
   return globalForAlerts.ringsideAlertWorker;
+}
+
+const sendLimits = globalThis as unknown as { ringsideAlertSends?: TokenBuckets };
+
+/**
+ * Takes one on-request send (a test, a confirmation code) from the person's allowance
+ * (ALERT_LIMITS.sendsBurst, one more every sendsRefillMinutes), or refuses with 429. In this
+ * process, like the API's limits.
+ */
+function takeSend(userId: string): void {
+  sendLimits.ringsideAlertSends ??= new TokenBuckets(ALERT_LIMITS.sendsBurst, () => appClock.now(), 10_000, ALERT_LIMITS.sendsBurst * ALERT_LIMITS.sendsRefillMinutes * 60_000);
+  const take = sendLimits.ringsideAlertSends.take(userId);
+  if (!take.ok) throw new AppError("rate_limited", `You have sent several messages just now: try again in ${Math.ceil(take.retryAfterS / 60)} min.`);
 }
 
 /** Asks the running worker (if any) to look again soon: rules or channels changed. */
@@ -252,6 +269,9 @@ export async function addAlertChannel(userId: string, input: unknown): Promise<{
   if ((await q.countAlertChannels(userId)) >= ALERT_LIMITS.maxChannels) {
     throw new AppError("unprocessable_entity", `You can have at most ${ALERT_LIMITS.maxChannels} channels; remove one first.`);
   }
+  if (c.kind !== "email" && isRefusedAtOnce(new URL(c.url), addressPolicy(env.ALERT_ALLOWED_PRIVATE_HOSTS))) {
+    throw new AppError("unprocessable_entity", `Not added: ${BLOCKED_MESSAGE}.`);
+  }
   if (c.kind === "email" && !env.SMTP) {
     throw new AppError("unprocessable_entity", "E-mail is not set up on this Ringside: the owner sets SMTP_HOST and SMTP_FROM (README, Alerts).");
   }
@@ -283,6 +303,7 @@ export async function removeAlertChannel(userId: string, channelId: string): Pro
 export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null): Promise<SendResult> {
   const channel = await q.findAlertChannel(userId, channelId);
   if (!channel) throw new AppError("not_found", "No such channel.");
+  takeSend(userId);
   const settings = await q.getAlertSettings(userId);
   const units = (await getPreferences(userId)).units;
   const message = testMessage({ includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: configuredOrigin() ?? linkBase });
@@ -302,7 +323,7 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
   try {
     const target = channelTarget(channel, decryptToken);
     result = target
-      ? await createSenders({ smtp: env.SMTP })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
+      ? await createSenders({ smtp: env.SMTP, allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
       : { ok: false, retry: false, error: "The channel is incomplete: remove it and add it again." };
   } catch {
     result = { ok: false, retry: false, error: "The channel's secret cannot be read (the encryption key changed?): remove the channel and add it again." };

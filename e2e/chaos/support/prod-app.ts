@@ -134,6 +134,8 @@ function prodEnv(dataDir: string, overrides: Record<string, string | undefined> 
     ALLOWED_EMAILS: `*@${ALLOWED_DOMAIN}`,
     BACKUP_HOUR: "-1",
     LOG_LEVEL: "debug",
+    // alert channels in the cases post to receivers on this machine
+    ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
     ...overrides,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];

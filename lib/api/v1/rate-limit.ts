@@ -23,8 +23,10 @@ export class TokenBuckets {
     private readonly now: () => number = Date.now,
     /** buckets kept at most (full, idle ones are dropped first) */
     private readonly maxKeys = 10_000,
+    /** how long a whole bucket takes to refill (a minute for the API) */
+    periodMs = 60_000,
   ) {
-    this.perMs = limit / 60_000;
+    this.perMs = limit / periodMs;
   }
 
   /** Takes one request from `key`'s bucket, or says when the next one is available. */
