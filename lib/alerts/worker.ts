@@ -231,7 +231,7 @@ export class AlertWorker {
     }
     if (live.size === 0) return;
     const { ctx, today } = await this.context(userId);
-    const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+    const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
     for (const rule of rules) {
       if (!rule) continue;
       const { condition, compose } = await this.evaluateRule(userId, rule, today, now, ctx);
@@ -302,7 +302,7 @@ export class AlertWorker {
       for (const id of DIGEST_METRICS) rows[id] = await this.facts.metricRows(userId, id, from, week.to);
       const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to) });
       const message = digestMessage(facts, ctx);
-      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
       const opened = await this.store.openEpisode(
         { userId, ruleId: rule.id, kind: "weekly_digest", key: new Date(slot.instant).toISOString(), dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
         deliveriesFor(channels, "digest", message),
@@ -340,6 +340,7 @@ export class AlertWorker {
     };
     if (!channel) return finish("cancelled", "The channel was removed.");
     if (!channel.enabled) return finish("cancelled", "The channel is switched off.");
+    if (!channel.confirmed) return finish("cancelled", "The address is not confirmed yet.");
     let target;
     try {
       target = channelTarget(channel, this.decrypt);
