@@ -43,6 +43,13 @@ if (env.RING_OAUTH_ISSUER) {
   }
 }
 
+// Without a configured public address the Host header decides it: say so, loudly, every start.
+{
+  const { publicUrlWarning } = await import("../env.mjs");
+  const warning = publicUrlWarning(env);
+  if (warning) log("warn", warning);
+}
+
 // The standalone server changes its working directory: make every path absolute first.
 const dataDir = path.resolve(root, env.DATA_DIR);
 const backupDir = path.resolve(root, env.BACKUP_DIR);
