@@ -40,8 +40,12 @@ export async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) =
   }
 }
 
+/**
+ * A pool; an idle connection the server drops (a restart, an outage) is removed from it quietly:
+ * the next query finds out for itself (and an error event without a listener would end the process).
+ */
 export function createPostgresPool(url: string, opts: { max?: number; applicationName?: string } = {}): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? "ringside",
@@ -51,4 +55,6 @@ export function createPostgresPool(url: string, opts: { max?: number; applicatio
         format !== "binary" && parsers[oid] ? parsers[oid] : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  pool.on("error", () => undefined);
+  return pool;
 }

@@ -18,7 +18,7 @@ import { startAlertWorker } from "@/lib/alerts/service";
 const STARTED = Symbol.for("ringside.backgroundStarted");
 const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
 const RUNNING = Symbol.for("ringside.backgroundRunning");
-const running = globalThis as unknown as Record<symbol, { stop(): Promise<void> } | undefined>;
+const running = globalThis as unknown as Record<symbol, { stop(): Promise<void>; wake(): void } | undefined>;
 
 /** The background work a process with this role and these settings runs. */
 export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: boolean }) {
@@ -48,9 +48,18 @@ export async function startBackgroundWork(): Promise<void> {
     stop: async () => {
       await Promise.allSettled([scheduler?.stop(), alerts?.stop()]);
     },
+    wake: () => {
+      scheduler?.wake();
+      alerts?.wake();
+    },
   };
   logger.info({ role: env.ROLE, scheduler: Boolean(scheduler), alerts: Boolean(alerts), dailyBackup: backups }, "background work started");
   if (plan.setupCode) await announceSetupCode();
+}
+
+/** Looks again now (the database is back after an outage). */
+export function wakeBackgroundWork(): void {
+  running[RUNNING]?.wake();
 }
 
 /**

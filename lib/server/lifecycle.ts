@@ -2,12 +2,14 @@ import "server-only";
 import { format } from "node:util";
 import { logger } from "@/lib/log";
 import { handleSignals, SHUTDOWN_DEADLINE_MS, stdioState, watchParent } from "@/lib/process.mjs";
-import { stopBackgroundWork } from "@/lib/server/background";
+import { stopBackgroundWork, wakeBackgroundWork } from "@/lib/server/background";
+import { installDatabaseProbe } from "@/lib/db/outage";
+import { checkDatabase } from "@/lib/db";
 
 // The server process's life (the app and the worker alike; instrumentation.ts installs it once):
 // output that cannot hurt it, SIGTERM/SIGINT ending it within SHUTDOWN_DEADLINE_MS with its
 // background work stopped first, and an exit when the launcher that started it is gone
-// (lib/process.mjs). `npm start` sets NEXT_MANUAL_SIG_HANDLE so that Next.js leaves the
+// (lib/process.mjs), and the database's health probe (lib/db/outage.ts). `npm start` sets NEXT_MANUAL_SIG_HANDLE so that Next.js leaves the
 // signals to this.
 
 /** How long the background work's jobs in flight get to finish their page on a shutdown. */
@@ -30,6 +32,9 @@ export function installServerLifecycle(): void {
   flags[INSTALLED] = true;
   stdioState();
   if (process.env.NODE_ENV === "production") routeConsole();
+  // the database's health for pages and API routes (lib/db/outage.ts); when it is back, the
+  // background work looks again at once instead of at its next retry
+  installDatabaseProbe(checkDatabase, wakeBackgroundWork);
   const { trigger } = handleSignals(
     async (reason) => {
       logger.info({ reason }, "ringside is stopping");
