@@ -33,7 +33,11 @@ describe("what a request gets", () => {
     expect(away.status).toBe(503);
     expect(away.headers.get("retry-after")).toBe("5");
     expect(await away.json()).toEqual({ error: { code: "service_unavailable", message: "The database is not reachable; Ringside retries." } });
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
     const full = toErrorResponse(Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }));
+    spy.mockRestore();
+    expect(lines.filter((l) => l.includes('"outage":"full"'))).toHaveLength(1); // the first one at once
     expect(full.status).toBe(503);
     expect(full.headers.get("retry-after")).toBe("60");
     expect(((await full.json()) as { error: { message: string } }).error.message).toMatch(/disk is full/);
@@ -51,7 +55,12 @@ describe("the process remembers the outage until the database answers again", ()
     const health = databaseHealth();
     await health.fresh(0); // whatever the requests above left: the database answers now
     woken.mockClear();
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
     expect(noteDatabaseError(Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }))).toBe("full");
+    expect(noteDatabaseError(Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }))).toBe("full");
+    spy.mockRestore();
+    expect(lines.filter((l) => l.includes('"outage":"full"'))).toHaveLength(0); // one line a minute at most: said above already
     expect(health.down()).toBeNull();
     expect(noteDatabaseError(refused)).toBe("unreachable");
     expect(health.down()).toBe("unreachable");

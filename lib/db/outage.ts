@@ -91,7 +91,7 @@ const holder = globalThis as unknown as Record<symbol, { state: State; health: D
 
 function store(): { state: State; health: DatabaseHealth } {
   if (holder[KEY]) return holder[KEY];
-  const state: State = { down: null, checkedAt: 0, probing: null, recovery: null, probe: null, fullLoggedAt: 0, onRecovered: [] };
+  const state: State = { down: null, checkedAt: 0, probing: null, recovery: null, probe: null, fullLoggedAt: -Infinity, onRecovered: [] };
   const health: DatabaseHealth = {
     down: () => state.down?.kind ?? null,
     fresh: (maxAgeMs) => (performance.now() - state.checkedAt <= maxAgeMs ? Promise.resolve(state.down?.kind ?? null) : probeOnce(state)),

@@ -115,7 +115,7 @@ process.once("exit", () => {
  * The production app's environment: a clean one (nothing of the test process — VITEST, its
  * DATABASE_URL... — leaks in); `overrides` may remove a variable by giving it as undefined.
  */
-function prodEnv(dataDir: string, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function prodEnv(dataDir: string, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: process.env.HOME ?? "/tmp",
