@@ -183,6 +183,3 @@ export function installDatabaseProbe(probe: () => Promise<void>, onRecovered?: (
   state.probe = probe;
   if (onRecovered) state.onRecovered.push(onRecovered);
 }
-
-/** The key proxy.ts reads the health under (it cannot import server code). */
-export const DATABASE_HEALTH_KEY = KEY;

@@ -56,5 +56,8 @@ export function createPostgresPool(url: string, opts: { max?: number; applicatio
     },
   });
   pool.on("error", () => undefined);
+  // a connection checked out (a transaction, an advisory lock) that the server ends reports it on
+  // its own client: the query on it fails and says so; without a listener the event would end the process
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }

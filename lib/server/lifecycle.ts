@@ -4,7 +4,7 @@ import { logger } from "@/lib/log";
 import { handleSignals, SHUTDOWN_DEADLINE_MS, stdioState, watchParent } from "@/lib/process.mjs";
 import { stopBackgroundWork, wakeBackgroundWork } from "@/lib/server/background";
 import { installDatabaseProbe } from "@/lib/db/outage";
-import { checkDatabase } from "@/lib/db";
+import { pingDatabase } from "@/lib/db/sql";
 
 // The server process's life (the app and the worker alike; instrumentation.ts installs it once):
 // output that cannot hurt it, SIGTERM/SIGINT ending it within SHUTDOWN_DEADLINE_MS with its
@@ -34,7 +34,7 @@ export function installServerLifecycle(): void {
   if (process.env.NODE_ENV === "production") routeConsole();
   // the database's health for pages and API routes (lib/db/outage.ts); when it is back, the
   // background work looks again at once instead of at its next retry
-  installDatabaseProbe(checkDatabase, wakeBackgroundWork);
+  installDatabaseProbe(pingDatabase, wakeBackgroundWork);
   const { trigger } = handleSignals(
     async (reason) => {
       logger.info({ reason }, "ringside is stopping");
