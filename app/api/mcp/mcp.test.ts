@@ -312,3 +312,30 @@ describe("rate limit", () => {
     expect((await post([call(1), call(2), call(3)])).status).toBe(429);
   }, 60_000);
 });
+
+describe("npm run mcp when its client goes away", () => {
+  it("ends cleanly (exit code 0) when its stdin closes, and when its stdout loses its reader", async () => {
+    const { spawn } = await import("node:child_process");
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", RINGSIDE_URL: server.url, RINGSIDE_TOKEN: token };
+    const run = () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "lib/mcp/stdio.ts"], { env, stdio: ["pipe", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const ready = new Promise<void>((resolve) => child.stderr.on("data", () => stderr.includes("serving") && resolve()));
+      const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      return { child, ready, exit, stderr: () => stderr };
+    };
+    const a = run();
+    await a.ready;
+    a.child.stdin.end();
+    expect(await a.exit).toBe(0);
+
+    const b = run();
+    await b.ready;
+    b.child.stdout.destroy();
+    // a request whose answer finds no reader
+    b.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) + "\n");
+    expect(await b.exit).toBe(0);
+    expect(b.stderr()).not.toMatch(/EPIPE|Error:/);
+  }, 60_000);
+});
