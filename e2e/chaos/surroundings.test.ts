@@ -42,13 +42,16 @@ function loggingLoad(url: string, perSecond: number) {
   return async (signal: AbortSignal) => {
     let sent = 0;
     let served = 0;
+    // batches every 100 ms at 10 a second and more, one request at a time below
+    const everyMs = perSecond >= 10 ? 100 : Math.round(1000 / perSecond);
+    const size = perSecond >= 10 ? Math.round(perSecond / 10) : 1;
     while (!signal.aborted) {
-      const batch = Array.from({ length: Math.max(1, Math.round(perSecond / 10)) }, () =>
+      const batch = Array.from({ length: size }, () =>
         fetch(`${url}/api/auth/callback/ring?code=chaos-${sent++}`, { redirect: "manual", signal: AbortSignal.timeout(5_000) })
           .then((r) => (r.status < 500 ? served++ : 0))
           .catch(() => undefined),
       );
-      await Promise.all([...batch, new Promise((r) => setTimeout(r, 100))]);
+      await Promise.all([...batch, new Promise((r) => setTimeout(r, everyMs))]);
     }
     return { sent, served };
   };
@@ -75,7 +78,7 @@ describe("[CHAOS 13] surroundings", () => {
     await cpuPercent([], 1_000, loggingLoad(url, 50));
     await until("the logged lines reach the reader", () => app.lines.length - before >= 5, 10_000);
 
-    // the readers die; requests that log keep arriving (the first second hard, then a trickle)
+    // the readers die; requests that log keep arriving (the first second hard, then two a second)
     app.closeReaders();
     await cpuPercent([], 1_000, loggingLoad(url, 50));
     await cpuPercent([], 2_000); // what the burst left to do
