@@ -316,7 +316,7 @@ describe("rate limit", () => {
 describe("npm run mcp when its client goes away", () => {
   it("ends cleanly (exit code 0) when its stdin closes, and when its stdout loses its reader", async () => {
     const { spawn } = await import("node:child_process");
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", RINGSIDE_URL: server.url, RINGSIDE_TOKEN: token };
+    const env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", RINGSIDE_URL: server.url, RINGSIDE_TOKEN: token };
     const run = () => {
       const child = spawn(process.execPath, ["--import", "tsx", "lib/mcp/stdio.ts"], { env, stdio: ["pipe", "pipe", "pipe"] });
       let stderr = "";
