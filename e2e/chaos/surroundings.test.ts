@@ -22,6 +22,9 @@ import { recordFigures } from "./support/figures";
 import { ensureBuild, prodEnv, serverPid, startProdApp, type ProdApp } from "./support/prod-app";
 import { alive, cpuPercent, killGroup, listening, processesWith, processName, processTree, spawnPiped, until, waitGone } from "./support/processes";
 import { signWebhook } from "@/lib/emulator/webhooks";
+import { DEFAULT_SEED } from "@/lib/emulator/config";
+import { generateDay } from "@/lib/emulator/fixtures";
+import { userIdFor } from "@/lib/emulator/store";
 
 /** The window CPU is measured over after the readers die or the database goes (10 s in the full form). */
 const CPU_WINDOW_MS = pick(4_000, 10_000);
@@ -55,6 +58,17 @@ function loggingLoad(url: string, perSecond: number) {
     }
     return { sent, served };
   };
+}
+
+/** An address of the admitted domain whose generated person gets a new or changed night on `day` at its first sync (planted, not hoped for). */
+function emailWithNightOn(day: string): string {
+  for (let i = 0; i < 5_000; i++) {
+    const email = `outage-${crypto.randomBytes(4).toString("hex")}@${ALLOWED_DOMAIN}`;
+    const opts = { seed: DEFAULT_SEED, userKey: userIdFor(DEFAULT_SEED, email) };
+    const [r0, r1] = [generateDay(opts, day, 0).daily_sleep, generateDay(opts, day, 1).daily_sleep];
+    if (r1.length > 0 && JSON.stringify(r0) !== JSON.stringify(r1)) return email;
+  }
+  throw new Error(`no generated person with a night changing on ${day}`);
 }
 
 const over = (cpu: Record<number, number | null>) => Object.entries(cpu).filter(([, v]) => v !== null && v > CPU_LIMIT).map(([pid, v]) => [processName(Number(pid)), v]);
@@ -206,7 +220,9 @@ describe("[CHAOS 13] surroundings", () => {
     const app: ProdApp = await startProdApp({ name: "surroundings-postgres", env: { DATABASE_URL: databaseUrl, PUBLIC_URL: `http://localhost:${APP_PORT}` } });
     cleanups.push(() => app.stop());
     mark("appStarted");
-    const email = `outage-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`;
+    // the emulator's today (its last day of history), and a person whose night changes then
+    const today = (await emu.createUser(`probe-${crypto.randomBytes(3).toString("hex")}@example.test`, { history_days: 1 })).last_day;
+    const email = emailWithNightOn(today);
     const ring = await emu.createUser(email, { history_days: 20 });
     const { browser } = await connect(email);
     const q = async <T extends pg.QueryResultRow>(sql: string, ...params: unknown[]) => {
@@ -242,7 +258,7 @@ describe("[CHAOS 13] surroundings", () => {
       expect({ p, status: res.status, code: body.error?.code, retryAfter: res.headers.get("retry-after") }).toEqual({ p, status: 503, code: "service_unavailable", retryAfter: "5" });
     }
     // a genuine webhook notification (a new night) is refused with 503, so the ring service tries again
-    const event = await emu.sync(ring.user_id);
+    const event = await emu.sync(ring.user_id, today);
     const night = event.documents.daily_sleep?.[0];
     expect(night).toBeTruthy();
     const body = JSON.stringify({ event_type: "create", data_type: "daily_sleep", object_id: night!.id, event_time: new Date().toISOString(), user_id: ring.user_id });
