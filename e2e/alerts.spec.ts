@@ -44,7 +44,13 @@ const n = (db: Database.Database, sql: string, ...args: unknown[]) => Number((db
 function arrived(mailbox: string, purpose: string, rule?: string) {
   return {
     ntfy: ntfy.messages.filter((m) => m.topic === topic && (purpose === "test" ? m.tags.includes("white_check_mark") : purpose === "digest" ? m.tags.includes("calendar") : m.tags.includes("warning")) && (!rule || m.title?.includes(rule))),
-    mail: smtp.mails.filter((m) => m.to.includes(mailbox) && (purpose === "test" ? m.subject === "Test from Ringside" : purpose === "digest" ? m.subject.startsWith("Your week") : !m.subject.startsWith("Your week") && m.subject !== "Test from Ringside") && (!rule || m.subject.includes(rule))),
+    mail: smtp.mails.filter(
+      (m) =>
+        m.to.includes(mailbox) &&
+        !m.subject.startsWith("Ringside confirmation code") &&
+        (purpose === "test" ? m.subject === "Test from Ringside" : purpose === "digest" ? m.subject.startsWith("Your week") : !m.subject.startsWith("Your week") && m.subject !== "Test from Ringside") &&
+        (!rule || m.subject.includes(rule)),
+    ),
     hook: hook.verified().filter((c) => c.body.type === purpose && (!rule || String(c.body.title).includes(rule))),
   };
 }
@@ -103,6 +109,16 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   await add.getByLabel("Send to").fill(email);
   await add.getByRole("button", { name: "Add channel" }).click();
   await expect(page.getByTestId("alert-channel")).toHaveCount(2);
+  // the address gets a code, and nothing else until the code is entered at its channel
+  await expect(add.getByTestId("alert-channel-status")).toContainText("A code was sent to the address");
+  await expect.poll(() => smtp.mails.filter((m) => m.to.includes(email)).length).toBe(1);
+  const code = /\b(\d{6})\b/.exec(smtp.mails.find((m) => m.to.includes(email))!.text)![1]!;
+  const mailRow = page.getByTestId("alert-channel").nth(1);
+  await expect(mailRow).toContainText("not confirmed yet");
+  await expect(mailRow.getByRole("button", { name: "Send a test" })).toHaveCount(0);
+  await mailRow.getByLabel("Confirmation code").fill(code);
+  await mailRow.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(mailRow).not.toContainText("not confirmed yet");
   await add.getByLabel("Channel", { exact: true }).selectOption("webhook");
   await add.getByLabel("Webhook URL").fill(hook.url);
   await add.getByLabel("Name (optional)").fill("Home Assistant");

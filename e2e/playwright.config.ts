@@ -103,6 +103,8 @@ export default defineConfig({
         SMTP_PORT: String(E2E_SMTP_PORT),
         SMTP_SECURE: "none",
         SMTP_FROM: "Ringside <alerts@ringside.test>",
+        // the alert receivers of e2e/alerts.spec.ts listen on this machine
+        ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
         LOG_LEVEL: "warn",
         NEXT_TELEMETRY_DISABLED: "1",
       },

@@ -1,7 +1,15 @@
 "use client";
 
 import { useState, useSyncExternalStore } from "react";
-import { addAlertChannelAction, removeAlertChannelAction, saveAlertSettingsAction, sendAlertTestAction, toggleAlertChannelAction } from "@/lib/alerts/actions";
+import {
+  addAlertChannelAction,
+  confirmAlertChannelAction,
+  removeAlertChannelAction,
+  resendAlertConfirmationAction,
+  saveAlertSettingsAction,
+  sendAlertTestAction,
+  toggleAlertChannelAction,
+} from "@/lib/alerts/actions";
 import type { AlertChannelView, AlertHistoryView, AlertsOverview } from "@/lib/alerts/service";
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, type AlertChannelKind } from "@/lib/alerts/catalog";
 import { inputClass } from "@/components/ui/field";
@@ -108,13 +116,16 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
         <span className={cn("min-w-0", !channel.enabled && "text-slate-400")}>
           <span className="font-medium">{channel.label}</span> · {ALERT_CHANNEL_LABELS[channel.kind]} · <span className="break-all text-slate-600 dark:text-slate-400">{channel.target}</span>
           {channel.hasToken && <span className="text-slate-500"> · access token set</span>}
+          {!channel.confirmed && <span className="text-amber-700 dark:text-amber-300"> · not confirmed yet</span>}
           {!channel.enabled && <span> · off</span>}
         </span>
         <span className="flex items-center gap-1">
-          <form onSubmit={test}>
-            <input type="hidden" name="id" value={channel.id} />
-            <Submit label="Send a test" pending="Sending…" busy={pending} className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
-          </form>
+          {channel.confirmed && (
+            <form onSubmit={test}>
+              <input type="hidden" name="id" value={channel.id} />
+              <Submit label="Send a test" pending="Sending…" busy={pending} className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
+            </form>
+          )}
           <form action={toggleAlertChannelAction}>
             <input type="hidden" name="id" value={channel.id} />
             <input type="hidden" name="enabled" value={String(!channel.enabled)} />
@@ -131,7 +142,31 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
         </span>
       </div>
       {(state.message || state.error) && <Status state={state} testId="alert-test-status" />}
+      {!channel.confirmed && <ConfirmChannel id={channel.id} />}
     </li>
+  );
+}
+
+/** An e-mail address not confirmed yet: the code it was sent, or a new one. */
+function ConfirmChannel({ id }: { id: string }) {
+  const confirm = useFormAction(confirmAlertChannelAction);
+  const resend = useFormAction(resendAlertConfirmationAction);
+  const shown = confirm.state.at && (!resend.state.at || confirm.state.at > resend.state.at) ? confirm.state : resend.state;
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      <form onSubmit={confirm.onSubmit} aria-label="Confirm the address" className="flex flex-wrap items-end gap-2">
+        <input type="hidden" name="id" value={id} />
+        <FieldBox label="Confirmation code">
+          {(fieldId) => <input id={fieldId} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required className={cn(inputClass, "w-32")} />}
+        </FieldBox>
+        <Submit label="Confirm" pending="Checking…" busy={confirm.pending} className={secondary} />
+      </form>
+      <form onSubmit={resend.onSubmit}>
+        <input type="hidden" name="id" value={id} />
+        <Submit label="Send a new code" pending="Sending…" busy={resend.pending} className={cn(small, "hover:bg-slate-100 dark:hover:bg-slate-800")} />
+      </form>
+      {(shown.message || shown.error) && <Status state={shown} testId="alert-confirm-status" />}
+    </div>
   );
 }
 

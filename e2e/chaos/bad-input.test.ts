@@ -385,6 +385,7 @@ const ACTIONS: Record<string, ActionCase> = {
   },
   "app/(app)/settings/actions-connection.ts#createInviteLink": { as: () => member, args: fc.oneof(wrongArgs, fc.tuple(fc.constant({ json: {} }), formArg({})).map((t) => [...t])) },
   "app/(app)/settings/actions-connection.ts#revokeInvite": { as: () => member, args: fc.oneof(wrongArgs, formArg({ inviteId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "app/(app)/settings/actions-connection.ts#removeMemberAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ memberId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
   // Settings → Alerts: (previous state, form) actions, and form actions on the person's own ids
   "lib/alerts/actions.ts#saveAlertSettingsAction": {
     as: () => member,
@@ -427,6 +428,8 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/alerts/actions.ts#removeAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
   "lib/alerts/actions.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
   "lib/alerts/actions.ts#sendAlertRuleTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  "lib/alerts/actions.ts#confirmAlertChannelAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }), code: fc.constantFrom("", "12345", "abcdef", "1234567", "x".repeat(500)) }) },
+  "lib/alerts/actions.ts#resendAlertConfirmationAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
   // Settings → API: a token's name and kinds; revoking only ever finds the person's own tokens
   "app/(app)/settings/actions-api.ts#createApiTokenAction": {
     as: () => member,
@@ -439,7 +442,7 @@ function isValidTokenForm(args: ActionArg[]): boolean {
   const a = args[1];
   if (!a || !("form" in a)) return false;
   const all = (k: string) => a.form.filter(([name]) => name === k).map(([, v]) => v);
-  return schemas.createApiTokenInputSchema.safeParse({ name: all("name")[0] ?? "", kinds: all("kinds") }).success;
+  return schemas.createApiTokenInputSchema.safeParse({ name: all("name")[0] ?? "", kinds: all("kinds"), expires: all("expires")[0] }).success;
 }
 
 /** Arguments of a (previous state, form) action: junk, or a state followed by form fields. */

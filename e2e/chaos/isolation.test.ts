@@ -310,6 +310,17 @@ describe("[CHAOS 7] isolation", () => {
     expect(asEnvelope(test.result)?.code).toBe("not_found");
     const ruleTest = await call("sendAlertRuleTestAction", [{ json: {} }, { form: [["id", A.ruleId]] }]);
     expect(asEnvelope(ruleTest.result)?.code).toBe("not_found");
+    // nor A's to confirm or to send a code to
+    for (const [name, form] of [
+      ["confirmAlertChannelAction", [["id", A.channelId], ["code", "123456"]]],
+      ["resendAlertConfirmationAction", [["id", A.channelId]]],
+    ] as Array<[string, Array<[string, string]>]>) {
+      const r = await call(name, [{ json: {} }, { form }]);
+      expect({ name, code: asEnvelope(r.result)?.code }).toEqual({ name, code: "not_found" });
+    }
+    // only the owner removes a member: B cannot remove A (nor anyone)
+    const remove = await call("removeMemberAction", [{ form: [["memberId", A.userId]] }]);
+    expect(asEnvelope(remove.result)?.code).toBe("forbidden");
     // A's token is not B's to revoke; B's new token reads B's data only.
     const revokeToken = await call("revokeApiTokenAction", [{ form: [["id", A.tokenId]] }]);
     expect(asEnvelope(revokeToken.result)?.code).toBe("not_found");

@@ -102,9 +102,14 @@ export async function addAlertChannelAction(_prev: AlertFormState, form: FormDat
         : kind === "ntfy"
           ? { kind, label: field(f, "label"), url: field(f, "url"), token: field(f, "token") }
           : { kind, label: field(f, "label"), url: field(f, "url") };
-    const { secret } = await alerts.addAlertChannel(user.id, input);
+    const { secret, confirmation } = await alerts.addAlertChannel(user.id, input, await publicOrigin());
     revalidatePath("/settings");
-    return { ok: true, message: "Channel added.", ...(secret ? { secret } : {}) };
+    const message = !confirmation
+      ? "Channel added."
+      : confirmation.ok
+        ? "Channel added. A code was sent to the address: enter it at the channel to confirm it."
+        : `Channel added, but its code could not be sent (${confirmation.error}): send a new one at the channel.`;
+    return { ok: true, message, ...(secret ? { secret } : {}) };
   });
 }
 
@@ -132,6 +137,28 @@ export const removeAlertChannelAction = formAction(async (form: FormData): Promi
     { signInWhenSignedOut: true },
   ),
 );
+
+/** Confirms one of the person's e-mail channels with the code that was sent to the address. */
+export async function confirmAlertChannelAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const f = formDataArg(form);
+    const { id } = idSchema.parse({ id: f.get("id") });
+    await alerts.confirmAlertChannel(user.id, id, f.get("code"));
+    revalidatePath("/settings");
+    return { ok: true, message: "Address confirmed." };
+  });
+}
+
+/** Sends a new confirmation code to one of the person's unconfirmed e-mail channels. */
+export async function resendAlertConfirmationAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+    const result = await alerts.resendAlertConfirmation(user.id, id, await publicOrigin());
+    return result.ok ? { ok: true, message: "A new code was sent." } : { ok: false, error: { code: "bad_gateway", message: `Not sent: ${result.error}.` } };
+  });
+}
 
 /** "Send a test" to one of the person's channels, now; the outcome is shown and kept in the history. */
 export async function sendAlertTestAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {

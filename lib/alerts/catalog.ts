@@ -61,6 +61,13 @@ export const ALERT_LIMITS = {
   historyDays: 180,
   /** history rows shown in Settings */
   historyShown: 50,
+  /**
+   * Messages a person may have sent at once on request ("Send a test", e-mail confirmation
+   * codes), then one more every `sendsRefillMinutes`: a person is watching each one, and
+   * without a bound a channel form would make the server a port scanner or a mail cannon.
+   */
+  sendsBurst: 5,
+  sendsRefillMinutes: 2,
 } as const;
 
 /** ISO weekdays: 1 = Monday … 7 = Sunday. */

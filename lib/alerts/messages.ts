@@ -233,6 +233,22 @@ export function ruleTestMessage(kind: AlertRuleKind, description: string, ctx: M
   };
 }
 
+/**
+ * The one message an e-mail address gets before it is confirmed: the code, who asked, and that
+ * ignoring it is enough. Nothing about the person's data.
+ */
+export function confirmationMessage(code: string, origin: string | null): AlertMessage {
+  const where = origin ? ` (${origin})` : "";
+  return {
+    title: `Ringside confirmation code: ${code}`,
+    body:
+      `Someone using Ringside${where} wants to send alerts to this address. If that was you, enter this code in Settings → Alerts within 24 hours:\n\n    ${code}\n\n` +
+      "If it was not you, ignore this message: nothing more is sent here unless the code is entered.",
+    link: null,
+    data: {},
+  };
+}
+
 /** A short description of a rule for Settings and the history. */
 export function describeRule(kind: AlertRuleKind, params: Record<string, unknown>): string {
   switch (kind) {

@@ -28,7 +28,8 @@ let app: App;
 beforeAll(async () => {
   setClock(clock);
   ntfy = await startNtfyReceiver();
-  t = await startSyncTestEnv({ historyDays: 30, pageSize: 100, today: TODAY }, { AUTH_URL: "https://ringside.test" });
+  // the receivers listen on this machine, as ntfy on the LAN would
+  t = await startSyncTestEnv({ historyDays: 30, pageSize: 100, today: TODAY }, { AUTH_URL: "https://ringside.test", ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" });
   const { SyncEngine } = await import("@/lib/sync/engine");
   const service = await import("@/lib/alerts/service");
   app = {

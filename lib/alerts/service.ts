@@ -1,5 +1,6 @@
 import "server-only";
 import { clock as processClock } from "@/lib/clock";
+import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/api/errors";
 import { configuredOrigin } from "@/lib/auth/origin";
@@ -18,8 +19,12 @@ import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
+import { addressPolicy, isRefusedAtOnce } from "@/lib/alerts/channels/address";
+import { BLOCKED_MESSAGE } from "@/lib/alerts/channels/http";
+import { TokenBuckets } from "@/lib/api/v1/rate-limit";
+import { clock as appClock } from "@/lib/clock";
 import { channelTarget, outgoingMessage } from "@/lib/alerts/delivery";
-import { describeRule, ruleTestMessage, testMessage, type AlertMessage, type MessageContext } from "@/lib/alerts/messages";
+import { confirmationMessage, describeRule, ruleTestMessage, testMessage, type AlertMessage, type MessageContext } from "@/lib/alerts/messages";
 import {
   alertChannelInputSchema,
   alertRuleInputSchema,
@@ -108,7 +113,7 @@ export function createAlertWorker(overrides: Partial<ConstructorParameters<typeo
   return new AlertWorker({
     store: dbAlertStore,
     facts: dbAlertFacts,
-    senders: createSenders({ smtp: env.SMTP, now: () => clock.now() }),
+    senders: createSenders({ smtp: env.SMTP, now: () => clock.now(), allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS }),
     clock,
     decrypt: decryptToken,
     linkBase: configuredOrigin(),
@@ -132,6 +137,19 @@ export function startAlertWorker(): AlertWorker {
   return globalForAlerts.ringsideAlertWorker;
 }
 
+const sendLimits = globalThis as unknown as { ringsideAlertSends?: TokenBuckets };
+
+/**
+ * Takes one on-request send (a test, a confirmation code) from the person's allowance
+ * (ALERT_LIMITS.sendsBurst, one more every sendsRefillMinutes), or refuses with 429. In this
+ * process, like the API's limits.
+ */
+function takeSend(userId: string): void {
+  sendLimits.ringsideAlertSends ??= new TokenBuckets(ALERT_LIMITS.sendsBurst, () => appClock.now(), 10_000, ALERT_LIMITS.sendsBurst * ALERT_LIMITS.sendsRefillMinutes * 60_000);
+  const take = sendLimits.ringsideAlertSends.take(userId);
+  if (!take.ok) throw new AppError("rate_limited", `You have sent several messages just now: try again in ${Math.ceil(take.retryAfterS / 60)} min.`);
+}
+
 /** Asks the running worker (if any) to look again soon: rules or channels changed. */
 function wakeAlertWorker(): void {
   globalForAlerts.ringsideAlertWorker?.wake();
@@ -142,7 +160,7 @@ function wakeAlertWorker(): void {
 // ---------------------------------------------------------------------------------------
 
 export type AlertRuleView = { id: string; kind: AlertRuleKind; enabled: boolean; description: string; active: boolean; nextDigestAt: string | null };
-export type AlertChannelView = { id: string; kind: "ntfy" | "email" | "webhook"; label: string; target: string; hasToken: boolean; enabled: boolean };
+export type AlertChannelView = { id: string; kind: "ntfy" | "email" | "webhook"; label: string; target: string; hasToken: boolean; enabled: boolean; confirmed: boolean };
 export type AlertHistoryView = {
   id: number;
   at: string;
@@ -201,6 +219,7 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
       target: c.kind === "email" ? (c.recipient ?? "") : (c.url ?? ""),
       hasToken: c.kind === "ntfy" && !!c.secret,
       enabled: c.enabled,
+      confirmed: c.confirmed,
     })),
     history: history.map((h) => ({
       id: h.id,
@@ -256,15 +275,23 @@ export async function removeAlertRule(userId: string, ruleId: string): Promise<v
   logger.info({ userId, ruleId }, "alert rule removed");
 }
 
-/** Adds a channel; for a webhook the new signing secret comes back once (it is stored encrypted). */
-export async function addAlertChannel(userId: string, input: unknown): Promise<{ id: string; secret: string | null }> {
+/**
+ * Adds a channel; for a webhook the new signing secret comes back once (it is stored encrypted).
+ * An e-mail address gets its confirmation code at once (`confirmation`: how that send went)
+ * and nothing else until the code is entered (confirmAlertChannel).
+ */
+export async function addAlertChannel(userId: string, input: unknown, linkBase: string | null = null): Promise<{ id: string; secret: string | null; confirmation?: SendResult }> {
   const c: AlertChannelInput = parseOr422(alertChannelInputSchema, input);
   if ((await q.countAlertChannels(userId)) >= ALERT_LIMITS.maxChannels) {
     throw new AppError("unprocessable_entity", `You can have at most ${ALERT_LIMITS.maxChannels} channels; remove one first.`);
   }
+  if (c.kind !== "email" && isRefusedAtOnce(new URL(c.url), addressPolicy(env.ALERT_ALLOWED_PRIVATE_HOSTS))) {
+    throw new AppError("unprocessable_entity", `Not added: ${BLOCKED_MESSAGE}.`);
+  }
   if (c.kind === "email" && !env.SMTP) {
     throw new AppError("unprocessable_entity", "E-mail is not set up on this Ringside: the owner sets SMTP_HOST and SMTP_FROM (README, Alerts).");
   }
+  if (c.kind === "email") takeSend(userId);
   const secret = c.kind === "webhook" ? newWebhookSecret() : null;
   const row = await q.createAlertChannel(userId, {
     kind: c.kind,
@@ -274,7 +301,54 @@ export async function addAlertChannel(userId: string, input: unknown): Promise<{
     secret: c.kind === "webhook" ? encryptToken(secret as string) : c.kind === "ntfy" && c.token ? encryptToken(c.token) : null,
   });
   logger.info({ userId, channelId: row.id, kind: c.kind }, "alert channel added");
+  if (c.kind === "email") return { id: row.id, secret, confirmation: await issueConfirmation(userId, row.id, c.recipient, linkBase) };
   return { id: row.id, secret };
+}
+
+/** How long a confirmation code holds, and the wrong tries it allows. */
+export const CONFIRM_CODE_TTL_MS = 24 * 3_600_000;
+export const CONFIRM_CODE_MAX_TRIES = 5;
+
+const confirmCodeHash = (channelId: string, code: string) => crypto.createHash("sha256").update(`${channelId}:${code}`).digest("hex");
+
+/** A fresh 6-digit code for the address: stored as its hash, sent to the address only. */
+async function issueConfirmation(userId: string, channelId: string, recipient: string, linkBase: string | null): Promise<SendResult> {
+  const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, "0");
+  await q.setChannelConfirmCode(userId, channelId, confirmCodeHash(channelId, code), new Date(appClock.now() + CONFIRM_CODE_TTL_MS));
+  const message = confirmationMessage(code, configuredOrigin() ?? linkBase);
+  const outgoing = { ...message, purpose: "test" as const, id: `confirm-${channelId}`, rule: null, key: null, startedAt: appClock.date().toISOString() };
+  const result = await createSenders({ smtp: env.SMTP }).email({ kind: "email", recipient }, outgoing);
+  logger.info({ userId, channelId, ok: result.ok }, "alert address confirmation sent");
+  return result;
+}
+
+/** Sends a new confirmation code to one of the person's unconfirmed e-mail channels (throttled). */
+export async function resendAlertConfirmation(userId: string, channelId: string, linkBase: string | null): Promise<SendResult> {
+  const channel = await q.findAlertChannel(userId, channelId);
+  if (!channel) throw new AppError("not_found", "No such channel.");
+  if (channel.kind !== "email" || !channel.recipient) throw new AppError("unprocessable_entity", "Only an e-mail address is confirmed with a code.");
+  if (channel.confirmed) throw new AppError("conflict", "This address is already confirmed.");
+  takeSend(userId);
+  return issueConfirmation(userId, channelId, channel.recipient, linkBase);
+}
+
+/** Confirms an e-mail channel with the code sent to it (at most CONFIRM_CODE_MAX_TRIES wrong tries per code). */
+export async function confirmAlertChannel(userId: string, channelId: string, code: unknown): Promise<void> {
+  const typed = typeof code === "string" ? code.replace(/\s+/g, "") : "";
+  if (!/^\d{6}$/.test(typed)) throw new AppError("unprocessable_entity", "Enter the 6-digit code from the e-mail.");
+  const c = await q.getChannelConfirmation(userId, channelId);
+  if (!c) throw new AppError("not_found", "No such channel.");
+  if (c.kind !== "email") throw new AppError("unprocessable_entity", "Only an e-mail address is confirmed with a code.");
+  if (c.confirmedAt) return;
+  if (!c.codeHash || !c.expiresAt || c.expiresAt.getTime() <= appClock.now()) throw new AppError("unprocessable_entity", "The code has expired: send a new one.");
+  if (c.attempts >= CONFIRM_CODE_MAX_TRIES) throw new AppError("unprocessable_entity", "Too many wrong codes: send a new one.");
+  const hash = confirmCodeHash(channelId, typed);
+  if (!crypto.timingSafeEqual(Buffer.from(hash), Buffer.from(c.codeHash)) || !(await q.markChannelConfirmed(userId, channelId, hash, appClock.date()))) {
+    await q.countWrongConfirmCode(userId, channelId);
+    throw new AppError("unprocessable_entity", "That is not the code sent to this address.");
+  }
+  logger.info({ userId, channelId }, "alert address confirmed");
+  wakeAlertWorker();
 }
 
 export async function setAlertChannelEnabled(userId: string, channelId: string, enabled: boolean): Promise<void> {
@@ -293,6 +367,8 @@ export async function removeAlertChannel(userId: string, channelId: string): Pro
 export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null, compose: (ctx: MessageContext) => AlertMessage = testMessage): Promise<SendResult> {
   const channel = await q.findAlertChannel(userId, channelId);
   if (!channel) throw new AppError("not_found", "No such channel.");
+  if (!channel.confirmed) throw new AppError("unprocessable_entity", "Confirm this address first: enter the code sent to it.");
+  takeSend(userId);
   const settings = await q.getAlertSettings(userId);
   const units = (await getPreferences(userId)).units;
   const message = compose({ includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: configuredOrigin() ?? linkBase });
@@ -312,7 +388,7 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
   try {
     const target = channelTarget(channel, decryptToken);
     result = target
-      ? await createSenders({ smtp: env.SMTP })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
+      ? await createSenders({ smtp: env.SMTP, allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
       : { ok: false, retry: false, error: "The channel is incomplete: remove it and add it again." };
   } catch {
     result = { ok: false, retry: false, error: "The channel's secret cannot be read (the encryption key changed?): remove the channel and add it again." };

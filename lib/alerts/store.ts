@@ -34,6 +34,8 @@ export type AlertChannelRow = {
   /** encrypted (lib/ring/crypto.ts); decrypted only to send */
   secret: string | null;
   enabled: boolean;
+  /** false for an e-mail address not confirmed yet: nothing but its confirmation code goes there */
+  confirmed: boolean;
   createdAt: Date;
 };
 

@@ -241,7 +241,7 @@ export class AlertWorker {
     }
     if (live.size === 0) return;
     const { ctx, today, settings } = await this.context(userId);
-    const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+    const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
     // an alert that starts in the person's quiet hours is kept (history) and sent when they end
     const sendAt = new Date(quietHoursEnd(now, settings.timeZone, settings.quietHours));
     for (const rule of rules) {
@@ -358,7 +358,7 @@ export class AlertWorker {
       const earlyWarning = this.facts.earlyWarning ? await this.facts.earlyWarning(userId, week.from, week.to) : undefined;
       const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to), earlyWarning });
       const message = digestMessage(facts, ctx);
-      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
       const opened = await this.store.openEpisode(
         { userId, ruleId: rule.id, kind: "weekly_digest", key: new Date(slot.instant).toISOString(), dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
         deliveriesFor(channels, "digest", message),
@@ -396,6 +396,7 @@ export class AlertWorker {
     };
     if (!channel) return finish("cancelled", "The channel was removed.");
     if (!channel.enabled) return finish("cancelled", "The channel is switched off.");
+    if (!channel.confirmed) return finish("cancelled", "The address is not confirmed yet.");
     let target;
     try {
       target = channelTarget(channel, this.decrypt);

@@ -93,7 +93,7 @@ export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSu
 export type ApiStateResponse = StateDocument;
 
 /** Settings → API: one of the person's tokens (never the token itself). */
-export type ApiTokenSummary = { id: string; name: string; prefix: string; kinds: DataKind[]; lastUsedAt: string | null; createdAt: string };
+export type ApiTokenSummary = { id: string; name: string; prefix: string; kinds: DataKind[]; lastUsedAt: string | null; expiresAt: string | null; createdAt: string };
 /** Settings → API's "Create token": the token, shown once. */
 export type CreateApiTokenState = { token?: string; name?: string; error?: { code: string; message: string }; at?: number };
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { ZodError } from "zod";
 import { logger } from "@/lib/log";
+import { noteDatabaseError, OUTAGE_MESSAGE, RETRY_AFTER_S } from "@/lib/db/outage";
 
 /** Error codes of Ringside's own API, each with its HTTP status. */
 export const ERROR_STATUS = {
@@ -59,6 +60,15 @@ export function toErrorResponse(err: unknown): Response {
   }
   if (typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2025") {
     return Response.json(errorBody("not_found", "Not found."), { status: 404 });
+  }
+  // the database is away or the disk full: not the request's fault, worth retrying (remembered
+  // for the next requests, lib/db/outage.ts; logged there once)
+  const outage = noteDatabaseError(err);
+  if (outage) {
+    return Response.json(errorBody("service_unavailable", OUTAGE_MESSAGE[outage]), {
+      status: 503,
+      headers: { "retry-after": String(RETRY_AFTER_S[outage]), "cache-control": "no-store" },
+    });
   }
   logger.error({ err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, "unhandled route error");
   return Response.json(errorBody("internal_error", "Something went wrong on the server."), { status: 500 });

@@ -210,6 +210,9 @@ export const deleteDataBodySchema = z.object({ confirm: z.literal("DELETE", { me
 // Settings → API (server actions): a personal access token's name and data kinds
 export const API_TOKEN_NAME_MAX = 60;
 export const API_TOKENS_PER_PERSON = 10;
+/** How long a new token lasts: days, or "never" (the form offers these; 90 days when not given). */
+export const API_TOKEN_EXPIRIES = ["30", "90", "365", "never"] as const;
+export const API_TOKEN_DEFAULT_EXPIRY = "90";
 export const createApiTokenInputSchema = z.object({
   name: z
     .string()
@@ -220,5 +223,9 @@ export const createApiTokenInputSchema = z.object({
     .min(1, "choose at least one kind of data")
     .max(DATA_KINDS.length)
     .transform((ks) => DATA_KINDS.filter((k) => ks.includes(k))),
+  expires: z
+    .enum(API_TOKEN_EXPIRIES, { message: "choose 30, 90 or 365 days, or never" })
+    .default(API_TOKEN_DEFAULT_EXPIRY)
+    .transform((v) => (v === "never" ? null : Number(v))),
 });
 export const apiTokenIdSchema = z.object({ id: z.string().min(1).max(64) });

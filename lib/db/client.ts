@@ -36,7 +36,11 @@ function createClient(): PrismaClient {
     // The same models generated for PostgreSQL (prisma/postgresql/schema.prisma, derived from
     // prisma/schema.prisma by `npm run db:models`): the two clients differ in no model, field or
     // method the app uses, so the app holds one type.
-    const adapter = new PrismaPg({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, options: "-c TimeZone=UTC" });
+    // a connection the server ends (a restart, an outage) fails its query; it is never an uncaught error
+    const adapter = new PrismaPg(
+      { connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, options: "-c TimeZone=UTC" },
+      { onPoolError: () => undefined, onConnectionError: () => undefined },
+    );
     return new PostgresPrismaClient({ adapter, log }) as unknown as PrismaClient;
   }
   const file = sqliteFile(env.DATABASE_URL);

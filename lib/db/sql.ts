@@ -139,6 +139,11 @@ async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): P
 // ---------------------------------------------------------------------------------------------
 // The two entry points
 
+/** One trivial statement on the process's own connections: whether the database answers (the outage probe). */
+export async function pingDatabase(): Promise<void> {
+  await query(get("SELECT 1"));
+}
+
 /** Runs work statement by statement (no transaction: each statement on its own). */
 export function query<T>(work: Work<T>): Promise<T> {
   if (dialect() === "postgres") return runPostgres(postgresPool(), work);

@@ -17,6 +17,8 @@ import { startAlertWorker } from "@/lib/alerts/service";
 
 const STARTED = Symbol.for("ringside.backgroundStarted");
 const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
+const RUNNING = Symbol.for("ringside.backgroundRunning");
+const running = globalThis as unknown as Record<symbol, { stop(): Promise<void>; wake(): void } | undefined>;
 
 /** The background work a process with this role and these settings runs. */
 export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: boolean }) {
@@ -40,6 +42,42 @@ export async function startBackgroundWork(): Promise<void> {
   const alerts = plan.sync ? startAlertWorker() : null;
   const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId), idleMs: plan.idleMs }) : null;
   const backups = plan.dailyBackup && startDailyBackups();
+  running[RUNNING] = {
+    // no new job is claimed, no alert sent; the jobs in flight end at their next page (each page
+    // is written with its checkpoint, so whatever is cut short resumes there)
+    stop: async () => {
+      await Promise.allSettled([scheduler?.stop(), alerts?.stop()]);
+    },
+    wake: () => {
+      scheduler?.wake();
+      alerts?.wake();
+    },
+  };
   logger.info({ role: env.ROLE, scheduler: Boolean(scheduler), alerts: Boolean(alerts), dailyBackup: backups }, "background work started");
   if (plan.setupCode) await announceSetupCode();
+}
+
+/** Looks again now (the database is back after an outage). */
+export function wakeBackgroundWork(): void {
+  running[RUNNING]?.wake();
+}
+
+/**
+ * Stops the background work for a shutdown: nothing new starts; what is in flight gets up to
+ * `graceMs` to finish (a page that does not is not committed and is fetched again after the
+ * restart, from its checkpoint).
+ */
+export async function stopBackgroundWork(graceMs: number): Promise<"stopped" | "cut"> {
+  const work = running[RUNNING];
+  if (!work) return "stopped";
+  let timer: NodeJS.Timeout | undefined;
+  const cut = new Promise<"cut">((resolve) => {
+    timer = setTimeout(() => resolve("cut"), graceMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work.stop().then(() => "stopped" as const), cut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

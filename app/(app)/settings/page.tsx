@@ -13,7 +13,7 @@ import { SignalSettingsSection } from "@/components/settings/signal-settings";
 import { getSignalSettings } from "@/lib/services/signals";
 import { getAlertsOverview } from "@/lib/alerts/service";
 import { publicOrigin } from "@/lib/auth/origin";
-import { createInviteLink, disconnectRing, reconnectRing, revokeInvite } from "@/app/(app)/settings/actions-connection";
+import { createInviteLink, disconnectRing, reconnectRing, removeMemberAction, revokeInvite } from "@/app/(app)/settings/actions-connection";
 import { createApiTokenAction, revokeApiTokenAction } from "@/app/(app)/settings/actions-api";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -27,7 +27,7 @@ export default async function SettingsPage() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
       <ConnectionSection {...s.connection} now={s.now} role={user.role} reconnect={reconnectRing} disconnect={disconnectRing} />
-      {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} />}
+      {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} removeMember={removeMemberAction} />}
       <SyncSection {...s.sync} canEdit={user.role === "owner"} />
       <AlertsSection overview={alerts} />
       <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />

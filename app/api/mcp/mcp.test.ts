@@ -322,3 +322,53 @@ describe("revocation", () => {
     await expect(open("http", t)).rejects.toThrow();
   }, 60_000);
 });
+
+describe("rate limit", () => {
+  it("a JSON-RPC batch counts each of its calls against the token's limit, all or none (the audit: one unit per batch)", async () => {
+    const { createApiToken } = await import("@/lib/services/api-tokens");
+    const t = (await createApiToken(USER, { name: "batcher", kinds: DATA_KINDS })).token;
+    const { env } = await import("@/lib/env.mjs");
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_data", arguments: {} } });
+    const post = (body: unknown) =>
+      fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${t}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-03-26" },
+        body: JSON.stringify(body),
+      });
+    // more calls than the whole allowance: refused at once, nothing run
+    const tooMany = await post(Array.from({ length: env.API_RATE_LIMIT + 1 }, (_, i) => call(i)));
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(((await tooMany.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    // a batch of all but two: then a batch of three finds only two left (the refused batch took one)
+    expect((await post(Array.from({ length: env.API_RATE_LIMIT - 3 }, (_, i) => call(i)))).status).not.toBe(429);
+    expect((await post([call(1), call(2), call(3)])).status).toBe(429);
+  }, 60_000);
+});
+
+describe("npm run mcp when its client goes away", () => {
+  it("ends cleanly (exit code 0) when its stdin closes, and when its stdout loses its reader", async () => {
+    const { spawn } = await import("node:child_process");
+    const env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", RINGSIDE_URL: server.url, RINGSIDE_TOKEN: token };
+    const run = () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "lib/mcp/stdio.ts"], { env, stdio: ["pipe", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const ready = new Promise<void>((resolve) => child.stderr.on("data", () => stderr.includes("serving") && resolve()));
+      const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      return { child, ready, exit, stderr: () => stderr };
+    };
+    const a = run();
+    await a.ready;
+    a.child.stdin.end();
+    expect(await a.exit).toBe(0);
+
+    const b = run();
+    await b.ready;
+    b.child.stdout.destroy();
+    // a request whose answer finds no reader
+    b.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) + "\n");
+    expect(await b.exit).toBe(0);
+    expect(b.stderr()).not.toMatch(/EPIPE|Error:/);
+  }, 60_000);
+});

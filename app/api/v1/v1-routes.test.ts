@@ -307,3 +307,32 @@ describe("tokens", () => {
     }
   });
 });
+
+describe("token expiry (the audit: tokens never expired)", () => {
+  it("a token opens nothing from its expiry on; 'never' keeps working; without a choice it lasts 90 days", async () => {
+    const at = Date.parse("2026-01-01T00:00:00Z");
+    await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES ('u-exp', 'exp@example.test', 'member', 'metric', 'system', ?, ?)`, new Date(at).toISOString(), new Date(at).toISOString());
+    const { createApiToken, listApiTokenSummaries } = await import("@/lib/services/api-tokens");
+    const { createApiTokenInputSchema } = await import("@/lib/api/schemas");
+    const { ManualClock, setClock } = await import("@/lib/clock");
+    const clock = new ManualClock(at);
+    setClock(clock);
+    try {
+      const month = (await createApiToken("u-exp", createApiTokenInputSchema.parse({ name: "month", kinds: DATA_KINDS, expires: "30" }))).token;
+      const forever = (await createApiToken("u-exp", createApiTokenInputSchema.parse({ name: "forever", kinds: DATA_KINDS, expires: "never" }))).token;
+      await createApiToken("u-exp", createApiTokenInputSchema.parse({ name: "default", kinds: DATA_KINDS }));
+      const day = 86_400_000;
+      const listed = Object.fromEntries((await listApiTokenSummaries("u-exp")).map((t) => [t.name, t.expiresAt]));
+      expect(listed).toEqual({ month: new Date(at + 30 * day).toISOString(), forever: null, default: new Date(at + 90 * day).toISOString() });
+      expect(createApiTokenInputSchema.safeParse({ name: "x", kinds: DATA_KINDS, expires: "1000" }).success).toBe(false);
+      clock.set(at + 30 * day - 1000);
+      expect((await call("/api/v1/tags", "/api/v1/tags", { token: month })).status).toBe(200);
+      clock.set(at + 30 * day);
+      const expired = await call("/api/v1/tags", "/api/v1/tags", { token: month });
+      expect({ status: expired.status, code: expired.body.error.code }).toEqual({ status: 401, code: "unauthorized" });
+      expect((await call("/api/v1/tags", "/api/v1/tags", { token: forever })).status).toBe(200);
+    } finally {
+      setClock(undefined);
+    }
+  });
+});

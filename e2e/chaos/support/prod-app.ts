@@ -88,7 +88,7 @@ process.once("exit", () => {
  * The production app's environment: a clean one (nothing of the test process — VITEST, its
  * DATABASE_URL... — leaks in); `overrides` may remove a variable by giving it as undefined.
  */
-function prodEnv(dataDir: string, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function prodEnv(dataDir: string, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: process.env.HOME ?? "/tmp",
@@ -110,6 +110,8 @@ function prodEnv(dataDir: string, overrides: Record<string, string | undefined> 
     // the suite's clock (lib/test/suite-env.mjs) and its build
     RINGSIDE_NOW: process.env.RINGSIDE_NOW,
     RINGSIDE_BUILD_DIR: process.env.RINGSIDE_BUILD_DIR,
+    // alert channels in the cases post to receivers on this machine
+    ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
     ...overrides,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];

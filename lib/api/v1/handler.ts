@@ -27,6 +27,16 @@ export async function authenticateRequest(req: Request): Promise<{ token: TokenP
   return { token, remaining: take.remaining };
 }
 
+/**
+ * Takes `n` more requests from an authenticated token's bucket (the other calls of a JSON-RPC
+ * batch: each call counts, not each HTTP request), all or none.
+ */
+export function chargeMore(token: TokenPrincipal, n: number): void {
+  if (n <= 0) return;
+  const take = apiRateLimiter().take(token.tokenId, n);
+  if (!take.ok) throw new RateLimitedError(take.retryAfterS);
+}
+
 /** The envelope of an error, with the headers its status calls for (Retry-After, WWW-Authenticate). */
 export function tokenErrorResponse(err: unknown): Response {
   const res = toErrorResponse(err);

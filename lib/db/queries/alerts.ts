@@ -30,7 +30,7 @@ const toSettings = ({ quietFrom, quietTo, ...s }: SettingsRecord): AlertSettings
 });
 
 type RuleRecord = { id: string; userId: string; kind: string; enabled: boolean; params: string; createdAt: Date };
-type ChannelRecord = Omit<AlertChannelRow, "kind"> & { kind: string };
+type ChannelRecord = Omit<AlertChannelRow, "kind" | "confirmed"> & { kind: string; confirmedAt: Date | null };
 type EpisodeRecord = Omit<AlertEpisodeRow, "kind"> & { kind: string };
 type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status"> & { channelKind: string; purpose: string; status: string };
 
@@ -43,7 +43,18 @@ function parseJson(text: string): unknown {
 }
 
 const toRule = (r: RuleRecord): AlertRuleRow => ({ ...r, kind: r.kind as AlertRuleKind, params: parseJson(r.params) });
-const toChannel = (c: ChannelRecord): AlertChannelRow => ({ ...c, kind: c.kind as AlertChannelKind });
+const toChannel = (c: ChannelRecord): AlertChannelRow => ({
+  id: c.id,
+  userId: c.userId,
+  kind: c.kind as AlertChannelKind,
+  label: c.label,
+  url: c.url,
+  recipient: c.recipient,
+  secret: c.secret,
+  enabled: c.enabled,
+  confirmed: c.kind !== "email" || c.confirmedAt !== null,
+  createdAt: c.createdAt,
+});
 const toEpisode = (e: EpisodeRecord): AlertEpisodeRow => ({ ...e, kind: e.kind as AlertRuleKind });
 const toDelivery = (d: DeliveryRecord): AlertDeliveryRow => ({
   ...d,
@@ -154,9 +165,44 @@ export async function findAlertChannel(userId: string, channelId: string): Promi
 
 export async function createAlertChannel(
   userId: string,
-  c: { kind: AlertChannelKind; label: string; url: string | null; recipient: string | null; secret: string | null },
+  c: { kind: AlertChannelKind; label: string; url: string | null; recipient: string | null; secret: string | null; confirmCodeHash?: string; confirmExpiresAt?: Date },
 ): Promise<AlertChannelRow> {
   return toChannel(await db.alertChannel.create({ data: { userId, ...c, enabled: true } }));
+}
+
+/** An e-mail channel's pending confirmation (null: no such channel of the person's). */
+export async function getChannelConfirmation(
+  userId: string,
+  channelId: string,
+): Promise<{ kind: string; confirmedAt: Date | null; codeHash: string | null; expiresAt: Date | null; attempts: number } | null> {
+  const c = await db.alertChannel.findFirst({
+    where: { id: channelId, userId },
+    select: { kind: true, confirmedAt: true, confirmCodeHash: true, confirmExpiresAt: true, confirmAttempts: true },
+  });
+  return c ? { kind: c.kind, confirmedAt: c.confirmedAt, codeHash: c.confirmCodeHash, expiresAt: c.confirmExpiresAt, attempts: c.confirmAttempts } : null;
+}
+
+/** A new confirmation code for an unconfirmed channel (its wrong tries start again). */
+export async function setChannelConfirmCode(userId: string, channelId: string, codeHash: string, expiresAt: Date): Promise<boolean> {
+  const { count } = await db.alertChannel.updateMany({
+    where: { id: channelId, userId, confirmedAt: null },
+    data: { confirmCodeHash: codeHash, confirmExpiresAt: expiresAt, confirmAttempts: 0 },
+  });
+  return count > 0;
+}
+
+/** One wrong try at the code (counted under the row's own lock). */
+export async function countWrongConfirmCode(userId: string, channelId: string): Promise<void> {
+  await db.alertChannel.updateMany({ where: { id: channelId, userId, confirmedAt: null }, data: { confirmAttempts: { increment: 1 } } });
+}
+
+/** Confirms the address if the code it was sent is still the pending one; the code is spent. */
+export async function markChannelConfirmed(userId: string, channelId: string, codeHash: string, at: Date): Promise<boolean> {
+  const { count } = await db.alertChannel.updateMany({
+    where: { id: channelId, userId, confirmedAt: null, confirmCodeHash: codeHash },
+    data: { confirmedAt: at, confirmCodeHash: null, confirmExpiresAt: null, confirmAttempts: 0 },
+  });
+  return count > 0;
 }
 
 export async function setAlertChannelEnabled(userId: string, channelId: string, enabled: boolean): Promise<boolean> {

@@ -133,6 +133,12 @@ export async function deleteUserData(userId: string, ringUserId: string | null):
   }));
 }
 
+/** Deletes the person; their sessions, ring account, tokens and alert settings go with them (cascade). */
+export async function deleteUser(userId: string): Promise<boolean> {
+  const { count } = await db.user.deleteMany({ where: { id: userId } });
+  return count > 0;
+}
+
 /** The person a (database) session token belongs to, when the session is still valid. */
 export async function findSessionUserId(sessionToken: string, now = clock.date()): Promise<string | null> {
   const s = await db.session.findUnique({ where: { sessionToken }, select: { userId: true, expires: true } });
