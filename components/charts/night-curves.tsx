@@ -17,7 +17,7 @@ export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[
   }
   const data = [...rows.values()].sort((a, b) => a.t - b.t);
   const ref = useRechartsReady<HTMLDivElement>(data.length > 0);
-  if (!data.length) return <p className="text-sm text-slate-500">No heart-rate samples for this period.</p>;
+  if (!data.length) return <p className="text-sm text-slate-500 dark:text-slate-400">No heart-rate samples for this period.</p>;
   const t0 = data[0]!.t;
   const t1 = data[data.length - 1]!.t;
   const ticks: number[] = [];

@@ -202,7 +202,7 @@ export function TrendChart({
           ) : null}
         </svg>
       ) : geo?.empty ? (
-        <div className="flex h-full items-center justify-center text-sm text-slate-500">No values in this range.</div>
+        <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">No values in this range.</div>
       ) : null}
       {geo && !geo.empty && cursor !== null && cursorDay ? (
         <Tooltip

@@ -8,7 +8,7 @@ const mmss = (s: number) => `${Math.floor(s / 60)}:${String(Math.round(s % 60)).
 /** A workout's heart rate, from its start (minutes:seconds) to its end. */
 export function WorkoutCurve({ points, label }: { points: Array<{ s: number; bpm: number }>; label: string }) {
   const ref = useRechartsReady<HTMLDivElement>(points.length > 0);
-  if (!points.length) return <p className="text-sm text-slate-500">No heart-rate samples during this workout.</p>;
+  if (!points.length) return <p className="text-sm text-slate-500 dark:text-slate-400">No heart-rate samples during this workout.</p>;
   const bpm = points.map((p) => p.bpm);
   const axis = niceTicks(Math.min(...bpm), Math.max(...bpm), 4);
   const last = points[points.length - 1]!.s;

@@ -20,7 +20,7 @@ export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; v
           />
         ))}
       </div>
-      <p className="mt-1 flex justify-between text-[0.65rem] text-slate-500">
+      <p className="mt-1 flex justify-between text-[0.65rem] text-slate-500 dark:text-slate-400">
         <span>{formatDay(first, { withWeekday: false })}</span>
         <span>{formatDay(lastDay, { withWeekday: false })}</span>
       </p>
@@ -30,7 +30,7 @@ export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; v
 
 export function CategoryBadge({ metric, value }: { metric: MetricDef; value: string | null }) {
   const c = metric.categories?.find((x) => x.value === value);
-  if (!c) return <span className="text-sm text-slate-500">—</span>;
+  if (!c) return <span className="text-sm text-slate-500 dark:text-slate-400">—</span>;
   return (
     <span className="inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-semibold text-slate-900 dark:text-slate-50" style={{ background: `color-mix(in srgb, ${c.color} 22%, transparent)` }}>
       <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: c.color }} />

@@ -148,7 +148,7 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
         <Button type="submit" disabled={save.isPending || (!dirty && !draft.trim())}>
           {save.isPending ? "Saving…" : "Save"}
         </Button>
-        <span role="status" className="text-xs text-slate-500">
+        <span role="status" className="text-xs text-slate-500 dark:text-slate-400">
           {save.isError ? <span className="text-rose-600">{(save.error as Error).message}</span> : saved && !dirty ? "Saved." : ""}
         </span>
       </div>

@@ -43,7 +43,7 @@ export function MetricTile({
       {extra}
       <div className="flex flex-wrap items-center gap-1.5">
         {data ? <DeltaChip metric={metric} delta={data.delta} units={units} /> : null}
-        {data && data.day !== refDay ? <span className="text-xs text-slate-500">{formatDay(data.day)}</span> : null}
+        {data && data.day !== refDay ? <span className="text-xs text-slate-500 dark:text-slate-400">{formatDay(data.day)}</span> : null}
       </div>
       {data ? (
         <div className="mt-auto">
@@ -55,7 +55,7 @@ export function MetricTile({
           </p>
         </div>
       ) : (
-        <p className="text-xs text-slate-500">No data yet.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">No data yet.</p>
       )}
     </Card>
   );

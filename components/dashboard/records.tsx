@@ -69,7 +69,7 @@ export function HeartRateCard({ day, records }: { day: string; records: DayRecor
           <p className="sr-only">{summary}</p>
         </>
       ) : (
-        <p className="text-sm text-slate-500">{summary}</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">{summary}</p>
       )}
     </Card>
   );
@@ -102,7 +102,7 @@ export function SessionLine({ s }: { s: Session }) {
       </span>
       <span className="tabular-nums text-slate-600 dark:text-slate-300">{span(s.start, s.end)}</span>
       {s.duration !== null ? <span className="tabular-nums text-slate-600 dark:text-slate-300">{formatDuration(s.duration)}</span> : null}
-      {s.mood ? <span className="text-xs text-slate-500">mood: {s.mood}</span> : null}
+      {s.mood ? <span className="text-xs text-slate-500 dark:text-slate-400">mood: {s.mood}</span> : null}
     </li>
   );
 }
@@ -115,7 +115,7 @@ export function WorkoutsSessionsCard({ title, workouts, sessions, empty }: { tit
         {title}
       </h2>
       {workouts.length + sessions.length === 0 ? (
-        <p className="text-sm text-slate-500">{empty}</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">{empty}</p>
       ) : (
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {workouts.map((w) => (
@@ -149,7 +149,7 @@ export function RingTagsCard({ tags }: { tags: DayRecords["ringTags"] }) {
           ))}
         </ul>
       ) : (
-        <p className="text-xs text-slate-500">None that day.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">None that day.</p>
       )}
     </Card>
   );
@@ -185,7 +185,7 @@ export function BedtimeCard({ bedtime, heading = "Bedtime guidance" }: { bedtime
           ) : null}
         </dl>
       ) : (
-        <p className="text-xs text-slate-500">No guidance for that evening.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">No guidance for that evening.</p>
       )}
     </Card>
   );

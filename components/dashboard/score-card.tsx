@@ -46,7 +46,7 @@ export function ScoreCard({
             {title}
           </Link>
         </h2>
-        {data && data.day !== refDay ? <span className="text-xs text-slate-500">{formatDay(data.day)}</span> : null}
+        {data && data.day !== refDay ? <span className="text-xs text-slate-500 dark:text-slate-400">{formatDay(data.day)}</span> : null}
       </div>
       {data ? (
         <>
@@ -76,7 +76,7 @@ export function ScoreCard({
           {footer}
         </>
       ) : (
-        <p className="text-sm text-slate-500">No {title.toLowerCase()} data yet.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">No {title.toLowerCase()} data yet.</p>
       )}
     </Card>
   );

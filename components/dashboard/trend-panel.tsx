@@ -11,7 +11,6 @@ import type { TagRef } from "@/lib/api/contract";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
-import { cn } from "@/components/ui/cn";
 
 /** One metric of the Trends page: header with period figures, the chart, its text summary. */
 export function TrendPanel({
@@ -51,14 +50,14 @@ export function TrendPanel({
           <h2 id={headingId} className="flex min-w-0 items-center gap-2 text-sm font-semibold">
             <span aria-hidden className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: color }} />
             <span className="truncate">{metric.label}</span>
-            {metric.description ? <span className="hidden truncate font-normal text-slate-500 md:inline">· {metric.description}</span> : null}
+            {metric.description ? <span className="hidden truncate font-normal text-slate-500 dark:text-slate-400 md:inline">· {metric.description}</span> : null}
           </h2>
           {onRemove ? (
             <button
               type="button"
               onClick={onRemove}
               aria-label={`Remove ${metric.label}`}
-              className="-mr-1 -mt-1 shrink-0 rounded-md px-1.5 text-lg leading-none text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
+              className="-mr-1 -mt-1 shrink-0 rounded-md px-1.5 text-lg leading-none text-slate-500 dark:text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
             >
               ×
             </button>
@@ -72,7 +71,7 @@ export function TrendPanel({
       ) : !series || (isLoading && !series) ? (
         <Skeleton className={metric.kind === "category" ? "h-16" : "h-[200px]"} />
       ) : (
-        <figure className={cn("m-0", isLoading && "opacity-60 transition-opacity")}>
+        <figure className="m-0" aria-busy={isLoading}>
           {series.kind === "numeric" ? (
             <LazyTrendChart
               metric={metric}
@@ -112,7 +111,7 @@ function NumericHeader({ metric, series, units }: { metric: MetricDef; series: E
       ) : null}
       <span className="inline-flex items-center gap-1" data-testid="period-comparison">
         <DeltaChip metric={metric} delta={c.delta} units={units} against={`previous ${c.days} d`} />
-        {c.deltaPct !== null && c.delta !== 0 ? <span className="tabular-nums text-slate-500">{formatPct(c.deltaPct)}</span> : null}
+        {c.deltaPct !== null && c.delta !== 0 ? <span className="tabular-nums text-slate-500 dark:text-slate-400">{formatPct(c.deltaPct)}</span> : null}
       </span>
     </p>
   );
@@ -128,7 +127,7 @@ function CategoryHeader({ metric, series }: { metric: MetricDef; series: Extract
           <li key={c.value} className="inline-flex items-center gap-1">
             <span aria-hidden className="h-2 w-2 rounded-sm" style={{ background: c.color }} />
             {c.label} <span className="font-semibold tabular-nums text-slate-900 dark:text-white">{now}</span>
-            <span className="tabular-nums text-slate-400">(before {before})</span>
+            <span className="tabular-nums text-slate-500 dark:text-slate-400">(before {before})</span>
           </li>
         );
       })}

@@ -79,7 +79,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
           {message && <p role="status">{message}</p>}
         </div>
       ) : (
-        <p className="text-slate-500 sm:col-start-2">Only the owner of this Ringside can change these.</p>
+        <p className="text-slate-500 dark:text-slate-400 sm:col-start-2">Only the owner of this Ringside can change these.</p>
       )}
     </form>
   );

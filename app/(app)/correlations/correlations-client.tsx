@@ -144,7 +144,7 @@ export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }
                     >
                       <span className="flex items-center justify-between gap-2">
                         <span className="min-w-0 truncate">
-                          {a.label} <span className="text-slate-400">{c.lag ? "→ next day" : "&"}</span> {b.label}
+                          {a.label} <span className="text-slate-500 dark:text-slate-400">{c.lag ? "→ next day" : "&"}</span> {b.label}
                         </span>
                         <span className={cn("shrink-0 font-semibold tabular-nums", c.r > 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400")}>
                           {c.r > 0 ? "+" : "−"}
