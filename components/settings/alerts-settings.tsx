@@ -53,7 +53,7 @@ function Submit({ label, pending, busy, className = primary }: { label: string; 
 function FieldBox({ label, hint, className, children }: { label: string; hint?: string; className?: string; children: (id: string) => ReactNode }) {
   const id = useId();
   return (
-    <div className={cn("flex flex-col gap-1 text-sm", className)}>
+    <div className={cn("flex min-w-0 flex-col gap-1 text-sm", className)}>
       <label htmlFor={id} className="font-medium">
         {label}
       </label>
@@ -156,7 +156,7 @@ function Channels({ channels, emailAvailable }: { channels: AlertChannelView[]; 
       {channels.length < ALERT_LIMITS.maxChannels ? (
         <AddChannel emailAvailable={emailAvailable} />
       ) : (
-        <p className="text-sm text-slate-500">You have {ALERT_LIMITS.maxChannels} channels, the most there can be.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">You have {ALERT_LIMITS.maxChannels} channels, the most there can be.</p>
       )}
     </div>
   );
@@ -167,9 +167,9 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
   return (
     <li data-testid="alert-channel" data-kind={channel.kind} className="space-y-1 py-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className={cn("min-w-0", !channel.enabled && "text-slate-400")}>
+        <span className={cn("min-w-0", !channel.enabled && "text-slate-500 dark:text-slate-400")}>
           <span className="font-medium">{channel.label}</span> · {ALERT_CHANNEL_LABELS[channel.kind]} · <span className="break-all text-slate-600 dark:text-slate-400">{channel.target}</span>
-          {channel.hasToken && <span className="text-slate-500"> · access token set</span>}
+          {channel.hasToken && <span className="text-slate-500 dark:text-slate-400"> · access token set</span>}
           {!channel.enabled && <span> · off</span>}
         </span>
         <span className="flex items-center gap-1">
@@ -280,10 +280,10 @@ function Rules({ rules }: { rules: AlertRuleView[] }) {
         <ul data-testid="alert-rules" className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
           {rules.map((r) => (
             <li key={r.id} data-testid="alert-rule" data-kind={r.kind} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <span className={cn(!r.enabled && "text-slate-400")}>
+              <span className={cn(!r.enabled && "text-slate-500 dark:text-slate-400")}>
                 {r.description}
                 {r.active && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">happening now</span>}
-                {r.nextDigestAt && <span className="block text-xs text-slate-500">Next: <When iso={r.nextDigestAt} /></span>}
+                {r.nextDigestAt && <span className="block text-xs text-slate-500 dark:text-slate-400">Next: <When iso={r.nextDigestAt} /></span>}
                 {!r.enabled && <span> · off</span>}
               </span>
               <span className="flex items-center gap-1">
@@ -305,7 +305,7 @@ function Rules({ rules }: { rules: AlertRuleView[] }) {
           ))}
         </ul>
       )}
-      {rules.length < ALERT_LIMITS.maxRules ? <AddRule /> : <p className="text-sm text-slate-500">You have {ALERT_LIMITS.maxRules} rules, the most there can be.</p>}
+      {rules.length < ALERT_LIMITS.maxRules ? <AddRule /> : <p className="text-sm text-slate-500 dark:text-slate-400">You have {ALERT_LIMITS.maxRules} rules, the most there can be.</p>}
     </div>
   );
 }
@@ -425,7 +425,7 @@ function History({ history }: { history: AlertHistoryView[] }) {
                 <span className="font-medium">
                   {PURPOSE_TEXT[h.purpose]}: {h.title}
                 </span>
-                <span className="text-xs text-slate-500"><When iso={h.sentAt ?? h.at} /></span>
+                <span className="text-xs text-slate-500 dark:text-slate-400"><When iso={h.sentAt ?? h.at} /></span>
               </div>
               <details className="text-xs text-slate-600 dark:text-slate-400">
                 <summary className="cursor-pointer">Why, and what was sent</summary>
@@ -440,9 +440,9 @@ function History({ history }: { history: AlertHistoryView[] }) {
                   {STATUS_TEXT[h.status]}
                   {h.attempts > 1 ? ` after ${h.attempts} attempts` : ""}
                 </span>
-                {h.lastError && <span className="text-slate-500"> · {h.lastError}</span>}
-                {h.nextAttemptAt && <span className="text-slate-500"> · next try <When iso={h.nextAttemptAt} /></span>}
-                {h.episodeEndedAt && h.purpose === "alert" && <span className="text-slate-500"> · ended <When iso={h.episodeEndedAt} /></span>}
+                {h.lastError && <span className="text-slate-500 dark:text-slate-400"> · {h.lastError}</span>}
+                {h.nextAttemptAt && <span className="text-slate-500 dark:text-slate-400"> · next try <When iso={h.nextAttemptAt} /></span>}
+                {h.episodeEndedAt && h.purpose === "alert" && <span className="text-slate-500 dark:text-slate-400"> · ended <When iso={h.episodeEndedAt} /></span>}
               </p>
             </li>
           ))}

@@ -46,14 +46,14 @@ export function ImportSection() {
         Importing the same file twice changes nothing.
       </p>
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3">
-        <label className="text-sm">
+        <label className="min-w-0 max-w-full text-sm">
           <span className="sr-only">Export file</span>
-          <input name="file" type="file" accept="application/json,.json" className="text-sm" />
+          <input name="file" type="file" accept="application/json,.json" className="max-w-full text-sm" />
         </label>
         <button
           type="submit"
           disabled={state.kind === "busy"}
-          className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
+          className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-50"
         >
           {state.kind === "busy" ? "Importing…" : "Import"}
         </button>
