@@ -11,7 +11,9 @@
 // "Sync now" (a real backfill from the emulator) and sets the session cookie.
 import crypto from "node:crypto";
 
-type Input = { email: string; role: "owner" | "member"; historyDays?: number; scope?: string; emulatorUrl: string; clientId: string };
+/** The emulator's test-person options (POST /_emulator/users): the data's key, the days worn, the time zone. */
+export type TestPerson = { data_key?: string; wear?: "generated" | "always"; not_worn_days?: string[]; tz_offset_minutes?: number };
+type Input = { email: string; role: "owner" | "member"; historyDays?: number; scope?: string; person?: TestPerson; emulatorUrl: string; clientId: string };
 
 async function control<T>(emulatorUrl: string, path: string, body: unknown): Promise<T> {
   const res = await fetch(`${emulatorUrl}/_emulator${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -21,7 +23,11 @@ async function control<T>(emulatorUrl: string, path: string, body: unknown): Pro
 }
 
 async function main(input: Input) {
-  const user = await control<{ user_id: string }>(input.emulatorUrl, "/users", { email: input.email, ...(input.historyDays ? { history_days: input.historyDays } : {}) });
+  const user = await control<{ user_id: string }>(input.emulatorUrl, "/users", {
+    email: input.email,
+    ...(input.historyDays ? { history_days: input.historyDays } : {}),
+    ...input.person,
+  });
   const tokens = await control<{ access_token: string; refresh_token: string; expires_in: number; scope: string }>(input.emulatorUrl, "/tokens", {
     client_id: input.clientId,
     user_id: user.user_id,
