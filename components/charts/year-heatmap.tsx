@@ -10,7 +10,7 @@ import { cn } from "@/components/ui/cn";
 
 export type HeatDay = { day: string; status: CalendarStatus; value: number | null; level: number | null };
 
-const STATUS_TEXT: Record<CalendarStatus, string> = {
+export const STATUS_TEXT: Record<CalendarStatus, string> = {
   value: "",
   not_worn: "ring not worn",
   missing: "no document",

@@ -1,5 +1,6 @@
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { addDays, formatDay } from "@/lib/metrics/days";
+import { categoryRank } from "@/components/charts/chart-a11y";
 
 /** The last days of a category metric as small coloured squares (oldest first). */
 export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; values: Array<string | null>; lastDay: string }) {
@@ -10,13 +11,14 @@ export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; v
     .join("; ");
   return (
     <div>
-      <div role="img" aria-label={`${metric.label}, last ${values.length} days. ${summary}`} className="flex gap-0.5">
+      <div role="img" aria-label={`${metric.label}, last ${values.length} days. ${summary}`} className="flex h-4 items-end gap-0.5">
         {values.map((v, i) => (
           <span
             key={i}
             title={`${formatDay(addDays(first, i))}: ${v ? (cats.get(v)?.label ?? v) : "no value"}`}
-            className="h-3 flex-1 rounded-[3px] border border-slate-200 dark:border-slate-800"
-            style={v ? { background: cats.get(v)?.color, borderColor: "transparent" } : undefined}
+            className="flex-1 rounded-[3px] border border-slate-200 dark:border-slate-800"
+            // the level's height tells the categories apart as well as their colour
+            style={v ? { background: cats.get(v)?.color, borderColor: "transparent", height: `${categoryRank(metric, v) * 100}%` } : { height: "35%" }}
           />
         ))}
       </div>

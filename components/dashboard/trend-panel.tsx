@@ -2,8 +2,10 @@
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { formatPct, formatValue, type Units } from "@/lib/metrics/format";
-import type { MetricSeries } from "@/lib/metrics/series";
+import { dayAt, type MetricSeries } from "@/lib/metrics/series";
+import { formatDay } from "@/lib/metrics/days";
 import { LazyCategoryStrip, LazyTrendChart } from "@/components/charts/lazy";
+import { ChartFigure, type ChartTableProps } from "@/components/charts/chart-a11y";
 import type { TrendLayers } from "@/components/charts/trend-chart";
 import { metricColor } from "@/components/dashboard/colors";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
@@ -49,8 +51,8 @@ export function TrendPanel({
         <div className="flex items-start justify-between gap-3">
           <h2 id={headingId} className="flex min-w-0 items-center gap-2 text-sm font-semibold">
             <span aria-hidden className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: color }} />
-            <span className="truncate">{metric.label}</span>
-            {metric.description ? <span className="hidden truncate font-normal text-slate-500 dark:text-slate-400 md:inline">· {metric.description}</span> : null}
+            <span className="break-words">{metric.label}</span>
+            {metric.description ? <span className="hidden font-normal text-slate-500 dark:text-slate-400 md:inline">· {metric.description}</span> : null}
           </h2>
           {onRemove ? (
             <button
@@ -71,7 +73,12 @@ export function TrendPanel({
       ) : !series || (isLoading && !series) ? (
         <Skeleton className={metric.kind === "category" ? "h-16" : "h-[200px]"} />
       ) : (
-        <figure className="m-0" aria-busy={isLoading}>
+        <ChartFigure
+          summary={series.kind === "numeric" ? describeNumericSeries(metric, series, units) : describeCategorySeries(metric, series)}
+          summaryTestId="chart-summary"
+          table={trendTable(metric, series, units, tags)}
+          busy={isLoading}
+        >
           {series.kind === "numeric" ? (
             <LazyTrendChart
               metric={metric}
@@ -87,10 +94,7 @@ export function TrendPanel({
           ) : (
             <LazyCategoryStrip metric={metric} series={series} tags={tags} showTags={layers.tags} cursor={cursor} onCursor={onCursor} showXAxis={showXAxis} />
           )}
-          <figcaption className="mt-1.5 px-1 text-xs leading-relaxed text-slate-500 dark:text-slate-400" data-testid="chart-summary">
-            {series.kind === "numeric" ? describeNumericSeries(metric, series, units) : describeCategorySeries(metric, series)}
-          </figcaption>
-        </figure>
+        </ChartFigure>
       )}
     </Card>
   );
@@ -166,4 +170,36 @@ export function TrendsLegend({ layers }: { layers: TrendLayers }) {
       ) : null}
     </ul>
   );
+}
+
+/** The panel's numbers as a table: one row a day, with the layers' values and the day's tags. */
+function trendTable(metric: MetricDef, series: MetricSeries, units: Units, tags: ReadonlyMap<string, TagRef[]>): ChartTableProps {
+  const day = (i: number) => dayAt(series.from, i);
+  const tagText = (i: number) => (tags.get(day(i)) ?? []).map((t) => `#${t.name}`).join(" ");
+  const caption = `${metric.label} by day, ${formatDay(series.from, { withYear: true })} to ${formatDay(series.to, { withYear: true })}`;
+  if (series.kind === "category") {
+    const label = new Map((metric.categories ?? []).map((c) => [c.value, c.label]));
+    return {
+      caption,
+      columns: [{ label: "Day" }, { label: metric.short }, { label: "Tags" }],
+      rows: () => series.value.map((v, i) => ({ key: day(i), cells: [formatDay(day(i), { withYear: true }), v ? (label.get(v) ?? v) : "—", tagText(i)] })),
+    };
+  }
+  const f = (v: number | null | undefined) => formatValue(metric, v ?? null, units);
+  return {
+    caption,
+    columns: [{ label: "Day" }, { label: metric.short, numeric: true }, { label: "7-day mean", numeric: true }, { label: "30-day mean", numeric: true }, { label: "Usual range", numeric: true }, { label: "Note" }],
+    rows: () =>
+      series.value.map((v, i) => ({
+        key: day(i),
+        cells: [
+          formatDay(day(i), { withYear: true }),
+          f(v),
+          f(series.avg7[i]),
+          f(series.avg30[i]),
+          series.baseLow[i] !== null && series.baseLow[i] !== undefined ? `${formatValue(metric, series.baseLow[i] ?? null, units, { unit: false })} – ${f(series.baseHigh[i])}` : "—",
+          [series.flag[i] ? `${series.flag[i] === "high" ? "above" : "below"} your usual range` : "", tagText(i)].filter(Boolean).join(", "),
+        ],
+      })),
+  };
 }

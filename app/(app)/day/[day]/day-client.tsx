@@ -293,23 +293,14 @@ function PeriodDetail({ p, units, withCurves }: { p: DayPeriod; units: Units; wi
               <span aria-hidden className="h-0.5 w-4" style={{ background: "var(--heart)" }} /> Heart rate (bpm, left)
             </span>
             <span className="inline-flex items-center gap-1.5">
-              <span aria-hidden className="h-0.5 w-4" style={{ background: "var(--sleep)" }} /> HRV (ms, right)
+              <span aria-hidden className="h-0 w-4 border-t-2 border-dashed" style={{ borderColor: "var(--sleep)" }} /> HRV (ms, right, dashed)
             </span>
           </p>
           <LazyNightCurves heartRate={p.heartRate} hrv={p.hrv} label={`Heart rate and HRV through the night, ${span}`} />
-          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            {summariseCurve("Heart rate", p.heartRate, "bpm")} {summariseCurve("HRV", p.hrv, "ms")}
-          </p>
         </div>
       ) : null}
     </div>
   );
-}
-
-function summariseCurve(name: string, pts: Array<{ value: number | null }>, unit: string): string {
-  const v = pts.map((p) => p.value).filter((x): x is number => x !== null);
-  if (!v.length) return `${name}: no samples.`;
-  return `${name} from ${Math.round(Math.min(...v))} to ${Math.round(Math.max(...v))} ${unit} over ${v.length} samples.`;
 }
 
 function ActivityFigures({ row, units }: { row: Record<string, unknown>; units: Units }) {
