@@ -83,7 +83,7 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
                         {d.ringTags.map((t) => (
                           <RingTagChip key={t.id} name={t.name} />
                         ))}
-                        {d.text ? <span className="min-w-0 truncate text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
+                        {d.text ? <span className="min-w-0 break-words text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
                       </div>
                       <Button variant="ghost" className="!px-2 !py-1 text-xs" onClick={() => setDay(d.day)} aria-label={`Edit ${formatDay(d.day, { withYear: true })}`}>
                         Edit
@@ -278,7 +278,7 @@ function TagManager() {
                 {tags.data.ringTags.map((t) => (
                   <li key={t.id} className="flex items-center gap-2 text-sm" data-tag-id={t.id}>
                     <span aria-hidden className="h-3 w-3 shrink-0 rounded-full" style={{ background: t.color }} />
-                    <span className="min-w-0 flex-1 truncate">
+                    <span className="min-w-0 flex-1 break-words">
                       #{t.name} <span className="text-xs text-slate-500 dark:text-slate-400">{t.days} {t.days === 1 ? "day" : "days"}</span>
                     </span>
                     <span className="rounded bg-teal-50 px-1.5 py-0.5 text-[0.7rem] font-medium text-teal-800 dark:bg-teal-950/50 dark:text-teal-200">from the ring</span>
@@ -321,7 +321,7 @@ function TagRow({ tag }: { tag: Tag }) {
           </Button>
         </form>
       ) : (
-        <span className="min-w-0 flex-1 truncate">
+        <span className="min-w-0 flex-1 break-words">
           #{tag.name} <span className="text-xs text-slate-500 dark:text-slate-400">{tag.days} {tag.days === 1 ? "day" : "days"}</span>
         </span>
       )}
