@@ -1,4 +1,5 @@
 import { E2E_CLIENT, E2E_EMULATOR_URL } from "./ports";
+import type { TestPerson } from "./seed-person";
 
 export type EmulatorUser = { user_id: string; email: string };
 export type WebhookDelivery = {
@@ -62,7 +63,7 @@ export const emulatorControl = {
     });
     if (!res.ok && res.status !== 409) throw new Error(`could not register the e2e client: ${res.status}`);
   },
-  createUser: (email: string, opts: { history_days?: number; subscription?: "active" | "expired" } = {}) =>
+  createUser: (email: string, opts: { history_days?: number; subscription?: "active" | "expired" } & TestPerson = {}) =>
     call<EmulatorUser>("POST", "/_emulator/users", { email, ...opts }),
   patchUser: (userId: string, body: { subscription?: "active" | "expired" }) =>
     call<unknown>("PATCH", `/_emulator/users/${encodeURIComponent(userId)}`, body),
