@@ -60,8 +60,9 @@ export async function overflowingElements(page: Page): Promise<string[]> {
 
 /** Runs the WCAG 2.1 A/AA rules over the page as it is now. */
 export async function scan(page: Page, where: { view: string; theme: Theme; width: number }, exceptions: Exception[] = []): Promise<Violation[]> {
-  // (only the violations in full: axe then skips detailing every passing node, a good part of its time)
-  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ["violations"] });
+  // only the violations in full (axe then skips detailing every passing node, a good part of
+  // its time); options() first, as it replaces what withTags() and disableRules() set
+  let builder = new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).withTags(WCAG_TAGS);
   if (exceptions.length) builder = builder.disableRules(exceptions.map((e) => e.rule));
   const result = await builder.analyze();
   return result.violations.map((v) => ({
