@@ -1,6 +1,6 @@
 "use client";
 import { useId } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatDay } from "@/lib/metrics/days";
 import { describeSeries } from "@/lib/metrics/describe";
 import type { WeeklyTotals } from "@/lib/metrics/workouts";
@@ -70,7 +70,6 @@ export function WeeklyWorkouts({
               contentStyle={{ background: "var(--tooltip-bg)", color: "var(--tooltip-text)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
               labelStyle={{ color: "var(--tooltip-text)", fontWeight: 600 }}
             />
-            <Legend wrapperStyle={{ fontSize: 12, color: "var(--chart-text)" }} />
             {series.map((s, i) => (
               <Bar key={s.key} dataKey={s.key} name={s.name} stackId="w" fill={patternFill(patterns, i)} stroke={s.color} strokeWidth={0.5} isAnimationActive={false} />
             ))}
@@ -78,6 +77,17 @@ export function WeeklyWorkouts({
           </BarChart>
         </ResponsiveContainer>
       </div>
+      {/* the legend shows each part's colour and its pattern, as the bars do */}
+      <ul aria-label="Legend" className="mt-1 flex flex-wrap justify-center gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
+        {series.map((s, i) => (
+          <li key={s.key} className="inline-flex items-center gap-1.5">
+            <svg aria-hidden width={14} height={10} className="shrink-0">
+              <rect x={0.5} y={0.5} width={13} height={9} fill={patternFill(patterns, i)} stroke={s.color} />
+            </svg>
+            {s.name}
+          </li>
+        ))}
+      </ul>
       <LiveReadout text={readout} visible />
     </ChartFigure>
   );

@@ -21,7 +21,7 @@ export function describeNumericSeries(metric: MetricDef, s: NumericSeries, units
   const c = s.comparison;
   if (c.delta !== null) {
     parts.push(
-      c.delta === 0
+      formatDelta(metric, c.delta, units) === "±0"
         ? `The same mean as the ${c.days} days before.`
         : `Against the ${c.days} days before, the mean ${c.delta > 0 ? "rose" : "fell"} by ${formatDelta(metric, Math.abs(c.delta), units).replace(/^\+/, "")}.`,
     );

@@ -210,7 +210,7 @@ function WorkoutDetailCard({ id }: { id: string | null }) {
   if (!id) return null;
   const d = q.data;
   return (
-    <Card aria-labelledby="detail-title" data-testid="workout-detail" className="lg:sticky lg:top-4">
+    <Card aria-labelledby="detail-title" aria-busy={q.isPending} data-testid="workout-detail" className="lg:sticky lg:top-4">
       {q.isPending ? (
         <Skeleton className="h-64" />
       ) : q.isError ? (
