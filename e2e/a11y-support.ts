@@ -2,6 +2,7 @@
 // WCAG 2.1 A and AA scan with axe-core, the theme and width switches, and the person the
 // specs plant through the emulator's test-person options.
 import AxeBuilder from "@axe-core/playwright";
+import type { Result } from "axe-core";
 import type { BrowserContext, Page } from "@playwright/test";
 import { uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
@@ -65,7 +66,7 @@ export async function scan(page: Page, where: { view: string; theme: Theme; widt
   let builder = new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).withTags(WCAG_TAGS);
   if (exceptions.length) builder = builder.disableRules(exceptions.map((e) => e.rule));
   const result = await builder.analyze();
-  return result.violations.map((v) => ({
+  return result.violations.map((v: Result) => ({
     ...where,
     rule: v.id,
     impact: v.impact ?? null,
