@@ -1,6 +1,6 @@
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { addDays, formatDay } from "@/lib/metrics/days";
-import { categoryRank } from "@/components/charts/chart-a11y";
+import { categoryRank, ChartTable } from "@/components/charts/chart-a11y";
 
 /** The last days of a category metric as small coloured squares (oldest first). */
 export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; values: Array<string | null>; lastDay: string }) {
@@ -26,6 +26,12 @@ export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; v
         <span>{formatDay(first, { withWeekday: false })}</span>
         <span>{formatDay(lastDay, { withWeekday: false })}</span>
       </p>
+      <ChartTable
+        caption={`${metric.label}, last ${values.length} days`}
+        label={`${values.length} days as a table`}
+        columns={[{ label: "Day" }, { label: metric.short }]}
+        rows={() => values.map((v, i) => ({ key: String(i), cells: [formatDay(addDays(first, i), { withYear: true }), v ? (cats.get(v)?.label ?? v) : "—"] })).reverse()}
+      />
     </div>
   );
 }
