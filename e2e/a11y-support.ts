@@ -14,6 +14,8 @@ export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 export const THEMES = ["light", "dark"] as const;
 /** Phone (the narrowest width WCAG 1.4.10 asks to reflow to) and desktop. */
 export const WIDTHS = [320, 1280] as const;
+/** A 1280 px window at 200 % zoom: checked for sideways scrolling too (its grids differ from a phone's). */
+export const ZOOM_200_WIDTH = 640;
 export type Theme = (typeof THEMES)[number];
 
 /** A rule switched off for one view, and why (every exception is written down). */

@@ -1,6 +1,7 @@
 // WCAG 2.1 AA on every page, held by the suite: axe-core's WCAG 2.0/2.1 A and AA rules over
 // every view (signed out and signed in, Settings with every form open) in light and dark, at
-// 320 px (a phone, and the width WCAG 1.4.10 asks pages to reflow to) and 1280 px, for one
+// 320 px (a phone, and the width WCAG 1.4.10 asks pages to reflow to) and 1280 px (and no
+// sideways scrolling at 640 px either, a 1280 px window at 200 %), for one
 // person with 60 days of data, notes and tags. Zero violations of any impact; a rule switched
 // off for a view carries its reason. Each view loads once; the widths and themes switch in
 // place (the app's own theme switch: the `dark` class), so the scan costs one navigation a view.
@@ -19,6 +20,7 @@ import {
   settle,
   THEMES,
   WIDTHS,
+  ZOOM_200_WIDTH,
   type Exception,
   type Violation,
 } from "./a11y-support";
@@ -60,6 +62,10 @@ async function scanViews(page: Page, views: View[]): Promise<{ violations: Viola
     await expect(page.locator("h1").first()).toBeVisible();
     await view.ready?.(page);
     await view.open?.(page);
+    await page.setViewportSize({ width: ZOOM_200_WIDTH, height: 800 });
+    await settle(page);
+    const zoomed = await horizontalOverflow(page);
+    if (zoomed > 0) overflows.push(`${view.name} at ${ZOOM_200_WIDTH}px (200 %): ${zoomed}px too wide (${(await overflowingElements(page)).join(", ")})`);
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
       for (const theme of THEMES) {
