@@ -124,7 +124,7 @@ test("[RECORDS] Workouts: the list, its filters, the weekly chart and a workout'
       await second.click();
       await expect(second).toHaveAttribute("aria-pressed", "true");
       await expect(page).toHaveURL(new RegExp(`w=${secondId}`));
-      await expect(page.getByTestId("workout-detail").getByRole("img", { name: /Heart rate during/ })).toBeVisible();
+      await expect(page.getByTestId("workout-detail").getByRole("group", { name: /Heart rate during/ })).toBeVisible();
       // filtering by activity
       await page.getByTestId("filter-activity").selectOption(topActivity);
       await expect(page.getByTestId("total-count")).toHaveText(String(topCount));

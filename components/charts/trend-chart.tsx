@@ -1,10 +1,11 @@
 "use client";
-import { useId, useMemo, type KeyboardEvent, type PointerEvent } from "react";
+import { useId, useMemo, type PointerEvent } from "react";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type NumericSeries } from "@/lib/metrics/series";
 import { bandPath, dayTicks, linearScale, linePath, nearestIndex, niceTicks } from "@/components/charts/scale";
+import { chartFocusClass, CursorHint, cursorKeyHandler, LiveReadout } from "@/components/charts/chart-a11y";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import type { TagRef } from "@/lib/api/contract";
 
@@ -119,18 +120,7 @@ export function TrendChart({
     const rect = e.currentTarget.getBoundingClientRect();
     onCursor(nearestIndex(e.clientX - rect.left, geo.x, n));
   };
-  const onKey = (e: KeyboardEvent) => {
-    const step = e.shiftKey ? 7 : 1;
-    let next: number | null = cursor;
-    if (e.key === "ArrowRight") next = Math.min(n - 1, (cursor ?? n - 1) + (cursor === null ? 0 : step));
-    else if (e.key === "ArrowLeft") next = Math.max(0, (cursor ?? n - 1) - (cursor === null ? 0 : step));
-    else if (e.key === "Home") next = 0;
-    else if (e.key === "End") next = n - 1;
-    else if (e.key === "Escape") next = null;
-    else return;
-    e.preventDefault();
-    onCursor(next);
-  };
+  const onKey = cursorKeyHandler(cursor, n, onCursor);
 
   const cursorDay = cursor !== null && cursor >= 0 && cursor < n ? dayAt(series.from, cursor) : null;
   const cursorTags = cursorDay ? tags.get(cursorDay) : undefined;
@@ -141,22 +131,21 @@ export function TrendChart({
         wrapRef.current = el;
         ready(el);
       }}
-      className="relative w-full select-none rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      className={`relative w-full select-none ${chartFocusClass}`}
       style={{ height }}
       tabIndex={0}
+      role="group"
+      aria-label={label}
       aria-describedby={descId}
       onKeyDown={onKey}
       onBlur={() => onCursor(null)}
     >
-      <p id={descId} className="sr-only">
-        Use the left and right arrow keys to read the values day by day, with Shift for a week at a time.
-      </p>
+      <CursorHint id={descId} />
       {geo && !geo.empty ? (
         <svg
           width={width}
           height={height}
-          role="img"
-          aria-label={label}
+          aria-hidden
           onPointerMove={onMove}
           onPointerLeave={() => onCursor(null)}
           className="block touch-pan-y"
@@ -215,7 +204,7 @@ export function TrendChart({
           ) : null}
         </svg>
       ) : geo?.empty ? (
-        <div className="flex h-full items-center justify-center text-sm text-slate-500">No values in this range.</div>
+        <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">No values in this range.</div>
       ) : null}
       {geo && !geo.empty && cursor !== null && cursorDay ? (
         <Tooltip
@@ -254,11 +243,13 @@ export function TrendChart({
           tags={cursorTags}
         />
       ) : null}
-      <p className="sr-only" aria-live="polite">
-        {cursorDay
-          ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}${series.flag[cursor!] ? ", outside your usual range" : ""}${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
-          : ""}
-      </p>
+      <LiveReadout
+        text={
+          cursorDay
+            ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}${series.flag[cursor!] ? ", outside your usual range" : ""}${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
+            : ""
+        }
+      />
     </div>
   );
 }

@@ -41,7 +41,7 @@ export function Submit({ label, pending, busy, className = primary }: { label: s
 export function FieldBox({ label, hint, className, children }: { label: string; hint?: string; className?: string; children: (id: string) => ReactNode }) {
   const id = useId();
   return (
-    <div className={cn("flex flex-col gap-1 text-sm", className)}>
+    <div className={cn("flex min-w-0 flex-col gap-1 text-sm", className)}>
       <label htmlFor={id} className="font-medium">
         {label}
       </label>

@@ -26,7 +26,7 @@ export function Rules({ rules }: { rules: AlertRuleView[] }) {
           ))}
         </ul>
       )}
-      {rules.length < ALERT_LIMITS.maxRules ? <AddRule /> : <p className="text-sm text-slate-500">You have {ALERT_LIMITS.maxRules} rules, the most there can be.</p>}
+      {rules.length < ALERT_LIMITS.maxRules ? <AddRule /> : <p className="text-sm text-slate-500 dark:text-slate-400">You have {ALERT_LIMITS.maxRules} rules, the most there can be.</p>}
     </div>
   );
 }
@@ -37,10 +37,10 @@ function RuleRow({ rule: r }: { rule: AlertRuleView }) {
   return (
     <li data-testid="alert-rule" data-kind={r.kind} className="space-y-1 py-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className={cn(!r.enabled && "text-slate-400")}>
+        <span className={cn(!r.enabled && "text-slate-500 dark:text-slate-400")}>
           {r.description}
           {r.active && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">happening now</span>}
-          {r.nextDigestAt && <span className="block text-xs text-slate-500">Next: <When iso={r.nextDigestAt} /></span>}
+          {r.nextDigestAt && <span className="block text-xs text-slate-500 dark:text-slate-400">Next: <When iso={r.nextDigestAt} /></span>}
           {!r.enabled && <span> · off</span>}
         </span>
         <span className="flex items-center gap-1">

@@ -102,7 +102,7 @@ function Channels({ channels, emailAvailable }: { channels: AlertChannelView[]; 
       {channels.length < ALERT_LIMITS.maxChannels ? (
         <AddChannel emailAvailable={emailAvailable} />
       ) : (
-        <p className="text-sm text-slate-500">You have {ALERT_LIMITS.maxChannels} channels, the most there can be.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">You have {ALERT_LIMITS.maxChannels} channels, the most there can be.</p>
       )}
     </div>
   );
@@ -113,9 +113,9 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
   return (
     <li data-testid="alert-channel" data-kind={channel.kind} className="space-y-1 py-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className={cn("min-w-0", !channel.enabled && "text-slate-400")}>
+        <span className={cn("min-w-0", !channel.enabled && "text-slate-500 dark:text-slate-400")}>
           <span className="font-medium">{channel.label}</span> · {ALERT_CHANNEL_LABELS[channel.kind]} · <span className="break-all text-slate-600 dark:text-slate-400">{channel.target}</span>
-          {channel.hasToken && <span className="text-slate-500"> · access token set</span>}
+          {channel.hasToken && <span className="text-slate-500 dark:text-slate-400"> · access token set</span>}
           {!channel.confirmed && <span className="text-amber-700 dark:text-amber-300"> · not confirmed yet</span>}
           {!channel.enabled && <span> · off</span>}
         </span>
@@ -260,7 +260,7 @@ function History({ history }: { history: AlertHistoryView[] }) {
                 <span className="font-medium">
                   {PURPOSE_TEXT[h.purpose]}: {h.title}
                 </span>
-                <span className="text-xs text-slate-500"><When iso={h.sentAt ?? h.at} /></span>
+                <span className="text-xs text-slate-500 dark:text-slate-400"><When iso={h.sentAt ?? h.at} /></span>
               </div>
               <details className="text-xs text-slate-600 dark:text-slate-400">
                 <summary className="cursor-pointer">Why, and what was sent</summary>
@@ -275,14 +275,14 @@ function History({ history }: { history: AlertHistoryView[] }) {
                   {h.status === "pending" && h.attempts === 0 ? "waiting for the quiet hours to end" : STATUS_TEXT[h.status]}
                   {h.attempts > 1 ? ` after ${h.attempts} attempts` : ""}
                 </span>
-                {h.lastError && <span className="text-slate-500"> · {h.lastError}</span>}
+                {h.lastError && <span className="text-slate-500 dark:text-slate-400"> · {h.lastError}</span>}
                 {h.nextAttemptAt && (
-                  <span className="text-slate-500">
+                  <span className="text-slate-500 dark:text-slate-400">
                     {" "}
                     · {h.attempts === 0 ? "goes" : "next try"} <When iso={h.nextAttemptAt} />
                   </span>
                 )}
-                {h.episodeEndedAt && h.purpose === "alert" && <span className="text-slate-500"> · ended <When iso={h.episodeEndedAt} /></span>}
+                {h.episodeEndedAt && h.purpose === "alert" && <span className="text-slate-500 dark:text-slate-400"> · ended <When iso={h.episodeEndedAt} /></span>}
               </p>
             </li>
           ))}

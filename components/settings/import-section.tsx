@@ -49,7 +49,7 @@ export function ImportSection() {
       </p>
       <form onSubmit={onSubmit} className="space-y-3">
         <div className="flex flex-wrap items-center gap-3">
-          <label className="text-sm">
+          <label className="min-w-0 max-w-full text-sm">
             <span className="sr-only">Files to import</span>
             <input
               name="file"

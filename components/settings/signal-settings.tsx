@@ -78,7 +78,7 @@ export function SignalSettingsSection({ initial }: { initial: SignalSettings }) 
           <p className="text-xs text-slate-500 dark:text-slate-400">The night before a free day counts as a free night.</p>
         </fieldset>
       </div>
-      <p role="status" className="text-xs text-slate-500">
+      <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
         {update.isError ? <span className="text-rose-600">{(update.error as Error).message}</span> : update.isSuccess ? "Saved." : ""}
       </p>
     </section>

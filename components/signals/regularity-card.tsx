@@ -15,7 +15,7 @@ export function RegularityCard({ signal }: { signal: RegularitySignal }) {
           {signal.value === null ? "—" : Math.round(signal.value)}
         </p>
         <p className="pb-1 text-sm text-slate-600 dark:text-slate-300">
-          Sleep Regularity Index, last {REGULARITY.sriDays} days <span className="text-slate-500">(100: asleep and awake at the same times every day)</span>
+          Sleep Regularity Index, last {REGULARITY.sriDays} days <span className="text-slate-500 dark:text-slate-400">(100: asleep and awake at the same times every day)</span>
         </p>
       </div>
       {signal.value === null ? <p className="text-sm text-slate-600 dark:text-slate-300">Needs {REGULARITY.minPairs} pairs of consecutive recorded nights; {signal.inputs.dayPairs} so far.</p> : null}

@@ -89,7 +89,7 @@ export function TrainingLoadCard({ days }: { days: readonly SignalDay[] }) {
         <div className="space-y-1" data-testid="vo2max-trend">
           <p className="text-xs text-slate-500 dark:text-slate-400">VO2 max</p>
           <p className="text-2xl font-semibold tabular-nums">
-            {vo2Now ?? "—"} <span className="text-sm font-normal text-slate-500">ml/kg/min</span>
+            {vo2Now ?? "—"} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">ml/kg/min</span>
           </p>
           {vo2Now !== null && vo2First !== null ? (
             <p className="text-xs text-slate-500 dark:text-slate-400">
