@@ -5,6 +5,7 @@
 // developer-portal app used against the legacy token address (the main e2e app, legacy
 // settings) gets its own explanation. The legacy provider's round trip is
 // connect-ring.spec.ts and dashboard.spec.ts.
+import { childEnv } from "../lib/process.mjs";
 import { buildDir, standaloneDir } from "../lib/server/build-dir.mjs";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -56,7 +57,8 @@ test.beforeAll(async () => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(RING_|AUTH_|PUBLIC_URL|DATABASE_URL|DATA_DIR|PORT$)/.test(k)) env[k] = v;
   const child = spawn(process.execPath, ["lib/demo/run.mjs"], {
-    env: {
+    // the demo (and so its emulator and app) exits when this test process is gone
+    env: childEnv({
       ...env,
       NODE_ENV: "production",
       PORT: String(E2E_DEMO_APP_PORT),
@@ -69,7 +71,7 @@ test.beforeAll(async () => {
       RING_EMULATOR_PAGE_SIZE: "30",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   demo = child;

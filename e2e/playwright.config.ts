@@ -64,6 +64,8 @@ export default defineConfig({
       stdout: "ignore",
       stderr: "pipe",
       env: {
+        // the emulator exits when Playwright's runner is gone, however it ended (lib/process.mjs)
+        RINGSIDE_PARENT_PID: String(process.pid),
         RING_EMULATOR_PORT: String(E2E_EMULATOR_PORT),
         RING_EMULATOR_WEBHOOK_DELAY_MS: "200",
         RING_EMULATOR_WEBHOOK_RETRY_MS: "200",
@@ -81,6 +83,8 @@ export default defineConfig({
       stdout: "ignore",
       stderr: "pipe",
       env: {
+        // the app exits when Playwright's runner is gone, however it ended (lib/process.mjs)
+        RINGSIDE_PARENT_PID: String(process.pid),
         NODE_ENV: "production",
         PORT: String(E2E_APP_PORT),
         DATA_DIR: E2E_DATA_DIR,

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { buildDir, standaloneDir } from "../../lib/server/build-dir.mjs";
+import { childEnv } from "../../lib/process.mjs";
 import { signalGroup, spawnGroup } from "../../lib/test/processes.mjs";
 import { childPids } from "./memory";
 
@@ -96,7 +97,8 @@ function stopper(child: ChildProcess): () => Promise<void> {
 export async function startEmulatorProcess(root: string, settings: Record<string, string>): Promise<Running> {
   const child = spawnGroup(process.execPath, ["--import", "tsx", "lib/emulator/main.ts"], {
     cwd: root,
-    env: { ...process.env, ...settings },
+    // it exits when the bench is gone, however the bench ended (lib/process.mjs)
+    env: childEnv({ ...process.env, ...settings }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
@@ -130,7 +132,7 @@ export async function startAppProcess(root: string, opts: { port: number; dataDi
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
   delete env.PUBLIC_URL; // no webhook subscriptions: the backfill is measured alone
-  const child = spawnGroup(process.execPath, ["lib/server/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(process.execPath, ["lib/server/start.mjs"], { cwd: root, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   collectLines(child, lines);
   const url = `http://127.0.0.1:${opts.port}`;

@@ -109,6 +109,8 @@ export function prodEnv(dataDir: string, overrides: Record<string, string | unde
     LOG_LEVEL: "debug",
     // the suite's clock (lib/test/suite-env.mjs) and its build
     RINGSIDE_NOW: process.env.RINGSIDE_NOW,
+    // the launcher exits when this test process is gone, however it ended (lib/process.mjs)
+    RINGSIDE_PARENT_PID: String(process.pid),
     RINGSIDE_BUILD_DIR: process.env.RINGSIDE_BUILD_DIR,
     // alert channels in the cases post to receivers on this machine
     ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
