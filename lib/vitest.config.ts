@@ -35,7 +35,7 @@ const BOTH_DATABASES = [
 //   npx vitest run --config lib/vitest.config.ts --project postgres   (the PostgreSQL runs only)
 const shared: InlineConfig = {
   ...baseTest,
-  exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**"],
+  exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**", "e2e/.build/**", "e2e/bench/.build/**", ".next/**"],
   // one private PostgreSQL server per project for the whole run (lib/test/postgres-global-setup.ts)
   globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
   testTimeout: 30_000,

@@ -5,6 +5,7 @@
 // process after the readers die or while the database is away), exit time (at most 10 s, no
 // process left), status codes (503 with Retry-After while the database is away) and nothing
 // lost or doubled.
+import { freePorts } from "@/lib/test/processes.mjs";
 import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -153,9 +154,8 @@ describe("[CHAOS 13] surroundings", () => {
   });
 
   it("npm run demo with its output closed keeps serving at ≤ 5 % of a core; killed with SIGKILL, its emulator and app follow within 10 s and free their ports", { timeout: pick(240_000, 600_000) }, async () => {
-    await ensureBuild();
-    const appPort = APP_PORT + 1;
-    const emulatorPort = EMULATOR_PORT + 1;
+    ensureBuild();
+    const [appPort, emulatorPort] = (await freePorts(2)) as [number, number];
     const dataDir = path.join(CHAOS_DATA_DIR, "surroundings-demo");
     fs.rmSync(dataDir, { recursive: true, force: true });
     const marker = `RINGSIDE_CHAOS_DEMO=${crypto.randomBytes(4).toString("hex")}`;
@@ -164,6 +164,9 @@ describe("[CHAOS 13] surroundings", () => {
       HOME: process.env.HOME ?? "/tmp",
       PORT: String(appPort),
       RING_EMULATOR_PORT: String(emulatorPort),
+      // the suite's build (the demo builds none) and its clock
+      RINGSIDE_BUILD_DIR: process.env.RINGSIDE_BUILD_DIR,
+      RINGSIDE_NOW: process.env.RINGSIDE_NOW,
       DATA_DIR: dataDir,
       HOST: "127.0.0.1",
       LOG_LEVEL: "debug",

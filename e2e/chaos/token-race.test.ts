@@ -90,6 +90,8 @@ async function spawnReaders(n: number, reads: number, accountId: string, documen
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        // the run's clock: token expiry is read against it in every process
+        RINGSIDE_NOW: process.env.RINGSIDE_NOW,
         NODE_ENV: "production",
         LOG_LEVEL: "debug",
         DATABASE_URL: process.env.DATABASE_URL,

@@ -119,6 +119,8 @@ process.on("exit", killAll);
 start("emulator", ["--import", "tsx", "lib/emulator/main.ts"], {
   RING_EMULATOR_PORT: emulatorPort,
   RING_EMULATOR_WEBHOOK_DELAY_MS: process.env.RING_EMULATOR_WEBHOOK_DELAY_MS ?? "2000",
+  // a clock pinned for the demo (RINGSIDE_NOW) holds for its emulator too
+  ...(process.env.RINGSIDE_NOW && !process.env.RING_EMULATOR_NOW ? { RING_EMULATOR_NOW: process.env.RINGSIDE_NOW } : {}),
 });
 
 const clientId = process.env.RING_CLIENT_ID ?? "ringside-demo";

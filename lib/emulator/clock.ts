@@ -3,6 +3,8 @@
 // ManualClock and move it forward instead of sleeping, so a "30 s later" or "nothing else
 // arrives" check costs no wall time and cannot flake.
 
+import { clock as processClock } from "../clock";
+
 export type TimerHandle = { readonly id: number };
 
 export type EmulatorClock = {
@@ -49,7 +51,7 @@ export class ManualClock implements EmulatorClock {
   private readonly pending = new Map<number, Pending>();
   private order = 0;
 
-  constructor(start = Date.now()) {
+  constructor(start = processClock.now()) {
     this.current = start;
   }
 

@@ -2,7 +2,7 @@
 // call data routes. Not used by the emulator itself.
 import { createHash, randomBytes } from "node:crypto";
 import { clock as suiteClock } from "@/lib/clock";
-import { suiteToday } from "@/lib/test/suite-env.mjs";
+import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { DEFAULT_SEED, type EmulatorConfig } from "./config";
 import { shiftDay } from "./dates";
 import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "./fixtures";
@@ -23,7 +23,7 @@ export const DEMO = {
 
 export function startTestEmulator(overrides: Partial<EmulatorConfig> = {}, options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator(
-    { port: 0, pageSize: 7, webhookDelayMs: 0, webhookRetryMs: 20, historyDays: 40, seed: TEST_SEED, now: process.env.RING_EMULATOR_NOW || undefined, today: TEST_TODAY, ...overrides },
+    { port: 0, pageSize: 7, webhookDelayMs: 0, webhookRetryMs: 20, historyDays: 40, ...suiteEmulatorConfig(), seed: TEST_SEED, today: TEST_TODAY, ...overrides },
     options,
   );
 }

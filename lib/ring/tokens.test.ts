@@ -1,4 +1,5 @@
 // Integration: lib/ring/tokens.ts against the in-process ring emulator and a real SQLite file.
+import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { clock } from "@/lib/clock";
 import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -53,7 +54,7 @@ async function personalInfoStatus(accessToken: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: "2026-03-15" });
+  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: suiteToday(), ...suiteEmulatorConfig() });
   await control("POST", "/_emulator/clients", { ...CLIENT, redirect_uris: ["http://localhost:3999/api/auth/callback/ring"], approved: true });
   process.env.RING_API_BASE_URL = emu.url;
   process.env.RING_CLIENT_ID = CLIENT.client_id;

@@ -13,6 +13,9 @@ import { startNtfyReceiver, type NtfyReceiver } from "@/lib/alerts/test-receiver
 import { ManualClock } from "@/lib/alerts/test-kit";
 import type { SignalsResponse } from "@/lib/services/signals";
 
+// the ntfy receiver listens on this machine, as ntfy on the LAN would (read when the alerts load)
+process.env.ALERT_ALLOWED_PRIVATE_HOSTS = "127.0.0.1";
+
 const USER = "u-signals";
 const FROM = "2026-01-01";
 const LAST = "2026-04-10";

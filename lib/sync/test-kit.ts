@@ -1,6 +1,7 @@
 // Test support for the sync integration tests (never imported by the app): an in-process
 // emulator, the app pointed at it, and connected people (User + Account rows with tokens
 // from the emulator's real OAuth flow, encrypted with lib/ring/tokens.ts).
+import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
 import { clock } from "@/lib/clock";
 import type { EmulatorConfig } from "@/lib/emulator/config";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
@@ -25,8 +26,7 @@ export async function startSyncTestEnv(overrides: Partial<EmulatorConfig> = {}, 
     historyDays: 1826,
     webhookDelayMs: 0,
     webhookRetryMs: 50,
-    seed: process.env.RING_EMULATOR_SEED || undefined,
-    now: process.env.RING_EMULATOR_NOW || undefined,
+    ...suiteEmulatorConfig(),
     ...overrides,
   });
   const client = await registerClient(emu.url, { approved: true, redirect_uris: ["http://localhost:3999/api/auth/callback/ring"] });

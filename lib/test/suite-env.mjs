@@ -51,3 +51,13 @@ export function replayLine(env = process.env) {
   const instant = (env.RINGSIDE_NOW ?? DEFAULT_TEST_NOW).split("@")[0];
   return `seed ${JSON.stringify(env.RING_EMULATOR_SEED ?? DEFAULT_TEST_SEED)}, now ${instant} (today ${suiteToday(env)}); replay: RINGSIDE_TEST_NOW=${instant} RING_EMULATOR_SEED=${JSON.stringify(env.RING_EMULATOR_SEED ?? DEFAULT_TEST_SEED)} npm test`;
 }
+
+/**
+ * The settings an emulator started inside a test process takes from the run: its clock
+ * (pinned like every other process of the run) and its seed.
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ now?: string, seed?: string }}
+ */
+export function suiteEmulatorConfig(env = process.env) {
+  return { ...(env.RING_EMULATOR_NOW ? { now: env.RING_EMULATOR_NOW } : {}), ...(env.RING_EMULATOR_SEED ? { seed: env.RING_EMULATOR_SEED } : {}) };
+}

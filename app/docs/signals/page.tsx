@@ -21,7 +21,10 @@ const marked = new Marked({
 });
 
 export default function SignalsDocsPage() {
-  const html = marked.parse(fs.readFileSync(path.join(process.cwd(), "docs", "signals.md"), "utf8"), { async: false });
+  // read at build time only (the page is static): kept out of the server's traced files, which
+  // would otherwise take in the whole checkout (and its package.json's "type": "module")
+  const file = path.join(/* turbopackIgnore: true */ process.cwd(), "docs", "signals.md");
+  const html = marked.parse(fs.readFileSync(file, "utf8"), { async: false });
   return (
     <main id="main" className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-10">
       <p className="mb-4 text-sm">

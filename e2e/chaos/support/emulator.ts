@@ -1,6 +1,7 @@
 // The ring emulator for the chaos suite, in this test process: on the suite's port for the
 // production app, or on a free port for in-process cases. Control API helpers and a view of
 // every secret it ever issued (to look for them in the database and the logs).
+import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -108,6 +109,8 @@ export async function startChaosEmulator(overrides: Partial<EmulatorConfig> = {}
     pageSize: 7,
     webhookDelayMs: 0,
     webhookRetryMs: 50,
+    // the run's clock and seed (lib/test/suite-env.mjs)
+    ...suiteEmulatorConfig(),
     ...overrides,
   });
   const emu = new Emulator(running);
