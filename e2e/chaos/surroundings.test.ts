@@ -18,7 +18,7 @@ import { NOTE_TEXT_MAX } from "@/lib/api/schemas";
 import { countStored, openAppDb, SYNCED, waitFor, diffWithEmulator, summarize, COLLECTIONS } from "./support/app-db";
 import { connect } from "./support/browser";
 import { startChaosEmulator } from "./support/emulator";
-import { ALLOWED_DOMAIN, APP_PORT, CHAOS_CLIENT, CHAOS_DATA_DIR, EMULATOR_PORT, pick } from "./support/env";
+import { ALLOWED_DOMAIN, APP_PORT, CHAOS_CLIENT, CHAOS_DATA_DIR, pick } from "./support/env";
 import { recordFigures } from "./support/figures";
 import { ensureBuild, prodEnv, serverPid, startProdApp, type ProdApp } from "./support/prod-app";
 import { alive, cpuPercent, killGroup, listening, processesWith, processName, processTree, spawnPiped, until, waitGone } from "./support/processes";
