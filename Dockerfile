@@ -1,28 +1,29 @@
 # Ringside container image: a thin wrapper around the production path (`npm run build`,
 # then `node lib/server/start.mjs`), which the test suite exercises. Build it yourself:
 #   docker build -t ringside .        (multi-arch: docker buildx build --platform linux/amd64,linux/arm64 -t ringside .)
-# Node 20 on Debian bookworm; better-sqlite3 is compiled in the build stage for the target arch.
+# Node.js 24 LTS on Debian bookworm. better-sqlite3 13 ships Node-API prebuilds (x64 and arm64,
+# glibc and musl) in its package, so nothing is compiled.
 # One image for SQLite and PostgreSQL: DATABASE_URL decides at start (compose.example.yaml,
 # compose.postgres.example.yaml).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY prisma.config.ts ./
+COPY lib/server/check-node.mjs ./lib/server/check-node.mjs
 RUN npm install --no-audit --no-fund
 COPY . .
 ENV NEXT_TELEMETRY_DISABLED=1 SKIP_ENV_VALIDATION=1
 RUN npm run build
-# What lib/server/start.mjs imports from outside the standalone output: better-sqlite3 (and what
-# loads it) for the SQLite migrator and backups, zod for lib/env.mjs, pg (and what it needs) for
+# What lib/server/start.mjs imports from outside the standalone output: better-sqlite3 for the
+# SQLite migrator and backups, zod for lib/env.mjs, pg (and what it needs) for
 # the PostgreSQL migrator.
-RUN mkdir -p /runtime-modules && cd node_modules && cp -R better-sqlite3 bindings file-uri-to-path zod \
+RUN mkdir -p /runtime-modules && cd node_modules && cp -R better-sqlite3 zod \
     pg pg-connection-string pg-int8 pg-pool pg-protocol pg-types pgpass postgres-array postgres-bytea \
     postgres-date postgres-interval split2 xtend /runtime-modules/
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 DATA_DIR=/data PORT=3000 HOST=0.0.0.0
 # Only what `lib/server/start.mjs` needs: the standalone server (with its traced

@@ -45,5 +45,5 @@ export default defineConfig([
     settings: { "boundaries/elements": LAYERS, "boundaries/legacy-warnings": false },
     rules: { "boundaries/dependencies": ["error", { default: "disallow", policies: layerRules() }] },
   },
-  globalIgnores([".next/**", "lib/generated/**", "node_modules/**", "e2e/test-results/**", "e2e/.data/**", "e2e/bench/.data/**", "e2e/chaos/.data/**", "next-env.d.ts"]),
+  globalIgnores([".next/**", "e2e/.build/**", "e2e/bench/.build/**", "lib/generated/**", "node_modules/**", "e2e/test-results/**", "e2e/.data/**", "e2e/bench/.data/**", "e2e/chaos/.data/**", "next-env.d.ts"]),
 ]);

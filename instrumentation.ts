@@ -1,8 +1,12 @@
 // Next.js calls register() once when a server process starts (`npm start`, `npm run demo`,
 // `next dev`), before it serves a request: Ringside's background work starts here and nowhere
-// else (lib/server/background.ts). Request code never starts anything.
+// else (lib/server/background.ts), after the process's lifecycle (lib/server/lifecycle.ts). Request
+// code never starts anything.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  // first: output, signals and the parent (lib/server/lifecycle.ts), then the background work
+  const { installServerLifecycle } = await import("@/lib/server/lifecycle");
+  installServerLifecycle();
   const { startBackgroundWork } = await import("@/lib/server/background");
   await startBackgroundWork();
 }

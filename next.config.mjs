@@ -2,10 +2,20 @@
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_SERVER } from "next/constants.js";
 import { assertRunnableEnv, env } from "./lib/env.mjs";
 import { HSTS_HEADER, securityHeaders } from "./lib/security-headers.mjs";
+import { buildDir } from "./lib/server/build-dir.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   output: "standalone",
+  // The build's folder: .next, or another (the test suite builds once into its own, so a demo
+  // running from .next in the same checkout is never disturbed).
+  distDir: buildDir(),
+  // The import route reads and writes files under DATA_DIR at run time; the file tracer cannot
+  // tell which, so it took in the whole checkout (the sources, the docs, package.json with its
+  // "type": "module", which broke the standalone server). It needs none of them.
+  outputFileTracingExcludes: {
+    "/api/import": ["*.md", "*.json", "*.ts", "*.mjs", "*.yaml", "Dockerfile", "app/**", "components/**", "docs/**", "e2e/**", "lib/**", "prisma/**", "public/**", "data/**"],
+  },
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {

@@ -7,12 +7,46 @@
 //       CSRF, with a 500; an action without Origin is left to Next's own check), larger than
 //       the action body limit, of a content type an action is never sent with, or whose
 //       arguments React cannot decode (malformed JSON, references to parts that are not there);
+//   - gives every page its Content-Security-Policy with a fresh nonce (lib/security-headers.mjs):
+//     Next.js reads it from the request's policy and puts it on its scripts, the root layout on
+//     the theme script, so no script-src 'unsafe-inline' is needed;
+//   - while the database is away (lib/db/outage.ts, read through lib/process-singleton.ts), answers every page
+//     with a short 503 page and every API route with a 503 envelope and Retry-After, before
+//     any of them fails its own way (the webhook receiver and /api/health answer for
+//     themselves: 503 too);
 //   - adds Strict-Transport-Security to answers served over https (lib/security-headers.mjs
 //     isServedOverHttps), never over plain http, for requests that did not come through an https
 //     proxy: a configured https public URL decides then, known only at run time, not at build.
 import { NextResponse, type NextRequest } from "next/server";
 import { configuredPublicUrl, env } from "@/lib/env.mjs";
-import { HSTS_HEADER, isServedOverHttps } from "@/lib/security-headers.mjs";
+import { contentSecurityPolicy, CSP_HEADER, HSTS_HEADER, isServedOverHttps } from "@/lib/security-headers.mjs";
+
+import type { DatabaseHealth } from "@/lib/db/outage";
+import { processSlot } from "@/lib/process-singleton";
+import { outagePageHtml } from "@/lib/server/outage-page";
+
+/** The server process's view of the database (lib/db/outage.ts), when it has one. */
+const databaseHealth = () => processSlot<{ health: DatabaseHealth }>("databaseHealth").get()?.health;
+/** A page's view of the database is at most this old (one cheap probe a second at most). */
+const PAGE_HEALTH_MAX_AGE_MS = 1_000;
+const RETRY_AFTER_S = 5;
+
+/** 503 while the database is away: a page for pages, the envelope for the API. */
+async function outageAnswer(req: NextRequest): Promise<NextResponse | null> {
+  const health = databaseHealth();
+  if (!health) return null;
+  const api = req.nextUrl.pathname.startsWith("/api/");
+  // a page checks a state at most a second old; an API request the state already known (its
+  // own failure answers 503 too, lib/api/errors.ts)
+  const down = api ? health.down() : await health.fresh(PAGE_HEALTH_MAX_AGE_MS);
+  if (down !== "unreachable") return null;
+  const headers = { "retry-after": String(RETRY_AFTER_S), "cache-control": "no-store" };
+  if (api) return NextResponse.json({ error: { code: "service_unavailable", message: "The database is not reachable; Ringside retries." } }, { status: 503, headers });
+  return new NextResponse(outagePageHtml("unreachable", RETRY_AFTER_S), { status: 503, headers: { ...headers, "content-type": "text/html; charset=utf-8" } });
+}
+
+/** The request header the root layout reads the page's nonce from. */
+const NONCE_HEADER = "x-nonce";
 
 /** Next's default serverActions.bodySizeLimit. */
 const MAX_ACTION_BYTES = 1_048_576;
@@ -111,6 +145,19 @@ async function screenAction(req: NextRequest): Promise<NextResponse | null> {
   return refuse(415, "unsupported_media_type", "Server actions take text/plain or form data.");
 }
 
+/** Passes the request on; a page (not an API route) gets its policy with a fresh nonce. */
+function next(req: NextRequest): NextResponse {
+  if (req.nextUrl.pathname.startsWith("/api/")) return NextResponse.next();
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const csp = contentSecurityPolicy({ isProduction: process.env.NODE_ENV === "production", nonce });
+  const headers = new Headers(req.headers);
+  headers.set(NONCE_HEADER, nonce);
+  headers.set(CSP_HEADER, csp);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set(CSP_HEADER, csp);
+  return res;
+}
+
 export async function proxy(req: NextRequest): Promise<NextResponse> {
   try {
     decodeURIComponent(req.nextUrl.pathname);
@@ -121,11 +168,17 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
     const refused = await screenAction(req);
     if (refused) return withHsts(req, refused);
   }
-  return withHsts(req, NextResponse.next());
+  const outage = await outageAnswer(req);
+  if (outage) return withHsts(req, outage);
+  return withHsts(req, next(req));
 }
 
 export const config = {
   matcher: [
+    // every page (its policy's nonce); API routes, static files and icons never
+    { source: "/((?!api/|_next/static|_next/image|favicon\\.ico|apple-icon\\.png|manifest\\.webmanifest).*)" },
+    // API routes (503 while the database is away), but the webhook receiver and the health check
+    { source: "/api/((?!webhooks/|health).*)" },
     // server-action posts (they carry the `next-action` header) and paths with a percent sign
     // (the only ones that can be broken)
     { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "next-action" }] },

@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { headers } from "next/headers";
 import { Providers } from "@/app/providers";
 import { ThemeScript } from "@/components/ui/theme-script";
 import "@/app/globals.css";
@@ -22,11 +23,13 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // the page's nonce (proxy.ts): each page is rendered per request, its scripts carrying it
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <ThemeScript />
+        <ThemeScript nonce={nonce} />
       </head>
       <body className="min-h-screen font-sans">
         <Providers>{children}</Providers>

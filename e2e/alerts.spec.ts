@@ -3,14 +3,14 @@
 // readiness score edited through the control API, the last nights deleted, the grant
 // withdrawn) and the digest at the current hour; each arrives exactly once at every receiver
 // running in this test process, and the history in Settings shows what was sent and why.
+import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Page } from "@playwright/test";
-import { DEFAULT_SEED } from "@/lib/emulator/config";
-import { generateDay } from "@/lib/emulator/fixtures";
-import { userIdFor } from "@/lib/emulator/store";
+import { clock } from "@/lib/clock";
+import { addDays, utcDay } from "@/lib/metrics/days";
 import { SYNC_COLLECTIONS, WEBHOOK_DATA_TYPES } from "@/lib/resources";
 import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "../lib/test/alert-receivers";
-import { connectRing, expect, test, uniqueEmail } from "./fixtures";
+import { connectRing, expect, test, testPerson, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { E2E_EMULATOR_URL, E2E_SMTP_PORT } from "./support/ports";
 import { decryptStoredToken } from "./support/tokens";
@@ -18,23 +18,13 @@ import { decryptStoredToken } from "./support/tokens";
 test.describe.configure({ mode: "serial" });
 test.use({ timezoneId: "UTC" });
 
-const dayOffset = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
-
-/** An allowed e-mail whose emulated ring was worn on the last four days (sleep and readiness every day). */
-function wornEmail(): string {
-  const days = [-3, -2, -1, 0].map(dayOffset);
-  for (let i = 0; i < 2000; i++) {
-    const email = uniqueEmail("alerts");
-    const opts = { seed: DEFAULT_SEED, userKey: userIdFor(DEFAULT_SEED, email) };
-    if (days.every((d) => (["daily_readiness", "daily_sleep", "sleep"] as const).every((c) => generateDay(opts, d)[c].length > 0))) return email;
-  }
-  throw new Error("no suitable emulated person");
-}
+/** A day relative to the run's today (the app's and the emulator's clock, pinned for the run). */
+const dayOffset = (d: number) => addDays(utcDay(clock.now()), d);
 
 let ntfy: NtfyReceiver;
 let hook: WebhookReceiver;
 let smtp: SmtpReceiver;
-const topic = `ringside-e2e-${Date.now().toString(36)}`;
+const topic = `ringside-e2e-${crypto.randomUUID().slice(0, 8)}`;
 
 test.beforeAll(async () => {
   ntfy = await startNtfyReceiver({ token: "tk_e2e_alerts" });
@@ -54,7 +44,13 @@ const n = (db: Database.Database, sql: string, ...args: unknown[]) => Number((db
 function arrived(mailbox: string, purpose: string, rule?: string) {
   return {
     ntfy: ntfy.messages.filter((m) => m.topic === topic && (purpose === "test" ? m.tags.includes("white_check_mark") : purpose === "digest" ? m.tags.includes("calendar") : m.tags.includes("warning")) && (!rule || m.title?.includes(rule))),
-    mail: smtp.mails.filter((m) => m.to.includes(mailbox) && (purpose === "test" ? m.subject === "Test from Ringside" : purpose === "digest" ? m.subject.startsWith("Your week") : !m.subject.startsWith("Your week") && m.subject !== "Test from Ringside") && (!rule || m.subject.includes(rule))),
+    mail: smtp.mails.filter(
+      (m) =>
+        m.to.includes(mailbox) &&
+        !m.subject.startsWith("Ringside confirmation code") &&
+        (purpose === "test" ? m.subject === "Test from Ringside" : purpose === "digest" ? m.subject.startsWith("Your week") : !m.subject.startsWith("Your week") && m.subject !== "Test from Ringside") &&
+        (!rule || m.subject.includes(rule)),
+    ),
     hook: hook.verified().filter((c) => c.body.type === purpose && (!rule || String(c.body.title).includes(rule))),
   };
 }
@@ -80,12 +76,13 @@ async function evaluatedAfter(db: Database.Database, userId: string, since: stri
     .toBeGreaterThan(0);
 }
 
-const nowDb = () => new Date().toISOString().replace("Z", "+00:00");
+const nowDb = () => clock.date().toISOString().replace("Z", "+00:00");
 
 test("[ALERTS] rules and channels set up in Settings; each alert from emulator data arrives once at ntfy, e-mail and webhook; the history shows it", async ({ page, appDb }) => {
   test.setTimeout(240_000);
-  const email = wornEmail();
-  const { ringUserId } = await connectRing(page, { email });
+  // this spec's person wears the ring every day (sleep and readiness on each of the last days)
+  const email = uniqueEmail("alerts");
+  const { ringUserId } = await connectRing(page, { email, person: testPerson("alerts › the person with every alert") });
   const userId = (appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string }).id;
   await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, userId), { timeout: 90_000 }).toBe(SYNC_COLLECTIONS.length);
   await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 }).toBe(3 * WEBHOOK_DATA_TYPES.length);
@@ -112,6 +109,16 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   await add.getByLabel("Send to").fill(email);
   await add.getByRole("button", { name: "Add channel" }).click();
   await expect(page.getByTestId("alert-channel")).toHaveCount(2);
+  // the address gets a code, and nothing else until the code is entered at its channel
+  await expect(add.getByTestId("alert-channel-status")).toContainText("A code was sent to the address");
+  await expect.poll(() => smtp.mails.filter((m) => m.to.includes(email)).length).toBe(1);
+  const code = /\b(\d{6})\b/.exec(smtp.mails.find((m) => m.to.includes(email))!.text)![1]!;
+  const mailRow = page.getByTestId("alert-channel").nth(1);
+  await expect(mailRow).toContainText("not confirmed yet");
+  await expect(mailRow.getByRole("button", { name: "Send a test" })).toHaveCount(0);
+  await mailRow.getByLabel("Confirmation code").fill(code);
+  await mailRow.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(mailRow).not.toContainText("not confirmed yet");
   await add.getByLabel("Channel", { exact: true }).selectOption("webhook");
   await add.getByLabel("Webhook URL").fill(hook.url);
   await add.getByLabel("Name (optional)").fill("Home Assistant");
@@ -150,7 +157,7 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   );
   await addRule(page, async (form) => form.getByLabel("Days without a new night").fill("2"), "No new night of sleep");
   await addRule(page, async (form) => form.getByLabel("Hours of failing sync").fill("1"), "The connection needs attention");
-  const now = new Date();
+  const now = clock.date();
   await addRule(
     page,
     async (form) => {

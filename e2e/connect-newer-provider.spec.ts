@@ -5,6 +5,8 @@
 // developer-portal app used against the legacy token address (the main e2e app, legacy
 // settings) gets its own explanation. The legacy provider's round trip is
 // connect-ring.spec.ts and dashboard.spec.ts.
+import { childEnv } from "../lib/process.mjs";
+import { buildDir, standaloneDir } from "../lib/server/build-dir.mjs";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -48,24 +50,28 @@ test.beforeAll(async () => {
   // The demo rebuilds when a source file is newer than the build. The suite runs against the
   // build the Playwright web server already serves: mark it current, so that the demo never
   // rebuilds .next under that running server (and both test the same build).
-  const buildId = path.resolve(".next/BUILD_ID");
-  if (!fs.existsSync(buildId) || !fs.existsSync(path.resolve(".next/standalone/server.js"))) throw new Error("no production build: run `npm run build` first");
+  const buildId = path.resolve(buildDir(), "BUILD_ID");
+  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(standaloneDir(path.resolve(".")), "server.js"))) throw new Error("no production build: run `npm run build` first");
   const now = new Date();
   fs.utimesSync(buildId, now, now);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(RING_|AUTH_|PUBLIC_URL|DATABASE_URL|DATA_DIR|PORT$)/.test(k)) env[k] = v;
   const child = spawn(process.execPath, ["lib/demo/run.mjs"], {
-    env: {
+    // the demo (and so its emulator and app) exits when this test process is gone
+    env: childEnv({
       ...env,
       NODE_ENV: "production",
       PORT: String(E2E_DEMO_APP_PORT),
       RING_EMULATOR_PORT: String(E2E_DEMO_EMULATOR_PORT),
+      // the suite's clock and seed (the filter above drops every RING_ variable)
+      RING_EMULATOR_NOW: process.env.RING_EMULATOR_NOW ?? "",
+      RING_EMULATOR_SEED: process.env.RING_EMULATOR_SEED ?? "",
       RING_EMULATOR_HISTORY_DAYS: "60",
       RING_EMULATOR_WEBHOOK_DELAY_MS: "200",
       RING_EMULATOR_PAGE_SIZE: "30",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   demo = child;

@@ -228,7 +228,7 @@ test("[CONNECT] an invited second person connects and cannot reach the first per
     await expect(member.page.getByTestId("household-section")).toHaveCount(0);
 
     // The owner's tag cannot be changed or deleted by the member.
-    const created = await page.request.post("/api/tags", { data: { name: `owner-only-${Date.now()}` }, headers: { origin: E2E_APP_URL } });
+    const created = await page.request.post("/api/tags", { data: { name: `owner-only-${crypto.randomUUID().slice(0, 8)}` }, headers: { origin: E2E_APP_URL } });
     expect(created.status()).toBe(201);
     const tag = (await created.json()) as { id: number; name: string };
     for (const res of [

@@ -1,4 +1,4 @@
-// Helpers shared by the dashboard and perf specs: take themed screenshots, wait for charts,
+// Helpers shared by the dashboard specs: take themed screenshots, wait for charts,
 // read CSV and shown numbers. (Signing in and waiting for the backfill: e2e/fixtures.)
 import fs from "node:fs";
 import path from "node:path";

@@ -179,7 +179,7 @@ test("[DASHBOARD] correlations draw the pair's days, and data answers are revali
   // one dot per day with both values: the scatter names as many days as the emulator has
   const sleepDays = new Set(sleepDocs.filter((d) => typeof d.score === "number").map((d) => d.day));
   const both = activityDocs.filter((d) => typeof d.steps === "number" && sleepDays.has(d.day)).length;
-  await expect(page.getByRole("img", { name: /^Scatter of Steps against/ })).toHaveAttribute("aria-label", new RegExp(`, ${both} days$`));
+  await expect(page.getByRole("group", { name: /^Scatter of Steps against/ })).toHaveAttribute("aria-label", new RegExp(`, ${both} days$`));
   await expect(page.getByTestId("strongest-list")).toBeVisible();
 
   // the answers carry an ETag; asking again with it gets 304 and no body, until the data changes

@@ -11,6 +11,9 @@ import {
 } from "./support/ports";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// The build the suite runs: npm test makes it once (e2e/run-all.mjs); alone, make it first with
+// `RINGSIDE_BUILD_DIR=e2e/.build npm run build`.
+process.env.RINGSIDE_BUILD_DIR ||= "e2e/.build";
 const isCI = !!process.env.CI;
 
 // Runs against the built app (`next build` first; `npm test` does it) and the ring emulator,
@@ -19,7 +22,8 @@ export default defineConfig({
   testDir: ".",
   testMatch: /.*\.spec\.ts$/,
   testIgnore: ["bench/**", "chaos/**"],
-  outputDir: "test-results",
+  // its own folder: Playwright empties it at start, and the other runners' reports sit beside it
+  outputDir: "test-results/playwright",
   workers: 1,
   fullyParallel: false,
   timeout: 60_000,
@@ -27,7 +31,7 @@ export default defineConfig({
   forbidOnly: isCI,
   // No retries, in CI either: a test that passes only on its second try is a failure to fix.
   retries: 0,
-  reporter: [["list"], ["json", { outputFile: "test-results/results.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "test-results/playwright.json" }]],
   globalSetup: "./global-setup.ts",
   use: {
     baseURL: E2E_APP_URL,
@@ -52,7 +56,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
     {
-      command: "node --import tsx lib/emulator/main.ts",
+      command: "exec node --import tsx lib/emulator/main.ts",
       cwd: "..",
       url: `${E2E_EMULATOR_URL}/_emulator/health`,
       reuseExistingServer: false,
@@ -60,6 +64,8 @@ export default defineConfig({
       stdout: "ignore",
       stderr: "pipe",
       env: {
+        // the emulator exits when Playwright's runner is gone, however it ended (lib/process.mjs)
+        RINGSIDE_PARENT_PID: String(process.pid),
         RING_EMULATOR_PORT: String(E2E_EMULATOR_PORT),
         RING_EMULATOR_WEBHOOK_DELAY_MS: "200",
         RING_EMULATOR_WEBHOOK_RETRY_MS: "200",
@@ -69,7 +75,7 @@ export default defineConfig({
       },
     },
     {
-      command: "node e2e/support/start-app.mjs",
+      command: "exec node e2e/support/start-app.mjs",
       cwd: "..",
       url: `${E2E_APP_URL}/api/health`,
       reuseExistingServer: false,
@@ -77,6 +83,8 @@ export default defineConfig({
       stdout: "ignore",
       stderr: "pipe",
       env: {
+        // the app exits when Playwright's runner is gone, however it ended (lib/process.mjs)
+        RINGSIDE_PARENT_PID: String(process.pid),
         NODE_ENV: "production",
         PORT: String(E2E_APP_PORT),
         DATA_DIR: E2E_DATA_DIR,
@@ -99,6 +107,8 @@ export default defineConfig({
         SMTP_PORT: String(E2E_SMTP_PORT),
         SMTP_SECURE: "none",
         SMTP_FROM: "Ringside <alerts@ringside.test>",
+        // the alert receivers of e2e/alerts.spec.ts listen on this machine
+        ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
         LOG_LEVEL: "warn",
         NEXT_TELEMETRY_DISABLED: "1",
       },

@@ -3,6 +3,7 @@
 // and dark at phone and desktop widths (screenshots in e2e/test-results/screenshots), the numbers
 // shown against the emulator's documents and samples, and a tag from the ring app in a
 // tagged-versus-untagged comparison.
+import { clock } from "@/lib/clock";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { screenshot, setTheme, shownNumber } from "./dashboard-support";
@@ -104,7 +105,7 @@ test("[RECORDS] Workouts: the list, its filters, the weekly chart and a workout'
   const newest = byStart[0]!;
   // The emulator lists today's workouts for the whole day; heart rate was synced up to the
   // connect, so the curves looked at are of workouts that ended well before it.
-  const [lived, livedBefore] = byStart.filter((w) => Date.parse(String(w.end_datetime)) < Date.now() - 3_600_000);
+  const [lived, livedBefore] = byStart.filter((w) => Date.parse(String(w.end_datetime)) < clock.now() - 3_600_000);
   expect(lived && livedBefore, "two workouts that ended over an hour ago").toBeTruthy();
   for (const theme of ["light", "dark"] as const) {
     for (const width of [390, 1280]) {
@@ -123,7 +124,7 @@ test("[RECORDS] Workouts: the list, its filters, the weekly chart and a workout'
       await second.click();
       await expect(second).toHaveAttribute("aria-pressed", "true");
       await expect(page).toHaveURL(new RegExp(`w=${secondId}`));
-      await expect(page.getByTestId("workout-detail").getByRole("img", { name: /Heart rate during/ })).toBeVisible();
+      await expect(page.getByTestId("workout-detail").getByRole("group", { name: /Heart rate during/ })).toBeVisible();
       // filtering by activity
       await page.getByTestId("filter-activity").selectOption(topActivity);
       await expect(page.getByTestId("total-count")).toHaveText(String(topCount));
@@ -142,7 +143,7 @@ test("[RECORDS] Today: heart rate, workouts and sessions, bedtime, VO2 max, batt
   const rings = await docsOf(emulator, "ring_configuration");
   const ring = [...rings].sort((a, b) => String(b.set_up_at).localeCompare(String(a.set_up_at)))[0]!;
   const vo2 = (await docsOf(emulator, "vO2_max")).at(-1)!;
-  const now = new Date();
+  const now = clock.date();
   const battery = (await samples("ring_battery_level", new Date(now.getTime() - 3 * 86_400_000).toISOString(), now.toISOString())).at(-1)!;
   for (const theme of ["light", "dark"] as const) {
     for (const width of [390, 1280]) {

@@ -1,140 +1,236 @@
 #!/usr/bin/env node
-// `npm test`: the hygiene checks (TypeScript, ESLint, knip: one test each), then every test
-// runner in order — Vitest (unit, integration, conformance; with a private PostgreSQL
-// server), the production build, Playwright (UI, in Debian's Chromium) — then one closing
-// line with the totals of all runners:
-// `N passed, M failed`. The fault-and-abuse suite (e2e/chaos) runs in its
-// quick form; `--chaos` runs its full form instead.
-import { spawnSync } from "node:child_process";
+// `npm test`: every test runner, then one closing line with the totals of all of them:
+// `N passed, M failed`.
+//
+//   hygiene     TypeScript, ESLint, knip (one test each)
+//   vitest      unit, integration (real emulator, SQLite and a private PostgreSQL), conformance
+//   build       the production build, once, into a folder of its own (RINGSIDE_BUILD_DIR)
+//   playwright  the UI in Debian's Chromium, against that build
+//   chaos       the fault-and-abuse suite against that build (quick form; --chaos: full form)
+//
+// The runners run side by side (hygiene and vitest beside the build; playwright and chaos
+// once it is done), each in a process group of its own with its output in
+// e2e/test-results/logs/<runner>.log, on ports chosen now. One clock and one seed hold for the
+// whole run (lib/test/suite-env.mjs), printed first and last so that a red run can be replayed.
+// Ctrl-C or SIGTERM stops every process the run started.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findPostgresBinDir } from "../lib/test/postgres-server.mjs";
+import { applySuiteEnv, replayLine } from "../lib/test/suite-env.mjs";
+import { exited, freePorts, spawnGroup, stopGroupsOnExit } from "../lib/test/processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
 const args = process.argv.slice(2);
 const withChaos = args.includes("--chaos");
-const bin = (name) => path.join(root, "node_modules/.bin", name);
-const totals = { passed: 0, failed: 0, skipped: 0 };
+const bin = (/** @type {string} */ name) => path.join(root, "node_modules/.bin", name);
+const results = path.join(root, "e2e/test-results");
+const logs = path.join(results, "logs");
+const started = Date.now();
+stopGroupsOnExit();
 
-function run(cmd, cmdArgs, env = {}) {
-  const r = spawnSync(cmd, cmdArgs, { stdio: "inherit", env: { ...process.env, ...env } });
-  return r.status ?? 1;
+// 1. What the runners need: a browser and a PostgreSQL server, never skipped silently.
+const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+const hasApt = fs.existsSync("/usr/bin/apt-get");
+/** @param {string[]} pkgs */
+async function aptInstall(pkgs) {
+  await exited(spawnGroup("apt-get", ["update", "-qq"], { stdio: "inherit" }));
+  await exited(spawnGroup("apt-get", ["install", "-y", "-qq", ...pkgs], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }));
 }
-
-function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].filter(Boolean);
-  for (const c of candidates) if (fs.existsSync(c)) return c;
-  return null;
-}
-
-// 1. A browser for the UI tests: never skipped silently.
+const findChromium = () => [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].find((c) => c && fs.existsSync(c)) ?? null;
 let chromium = findChromium();
+if (!chromium && isRoot && hasApt) {
+  console.log("Chromium not found: installing Debian's chromium package (apt-get install -y chromium) for the UI tests.");
+  await aptInstall(["chromium"]);
+  chromium = findChromium();
+}
 if (!chromium) {
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const hasApt = fs.existsSync("/usr/bin/apt-get");
-  if (isRoot && hasApt) {
-    console.log("Chromium not found: installing Debian's chromium package (apt-get install -y chromium) for the UI tests.");
-    run("apt-get", ["update", "-qq"]);
-    run("apt-get", ["install", "-y", "-qq", "chromium"], { DEBIAN_FRONTEND: "noninteractive" });
-    chromium = findChromium();
-  }
-  if (!chromium) {
-    console.error(
-      "No Chromium for the UI tests: install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.",
-    );
-    process.exit(1);
-  }
+  console.error("No Chromium for the UI tests: install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.");
+  process.exit(1);
 }
-
-// 1b. A PostgreSQL server for the PostgreSQL suites (started by the Vitest run on a private
-// port and data directory): never skipped silently either.
+if (!findPostgresBinDir() && isRoot && hasApt) {
+  console.log("PostgreSQL not found: installing Debian's postgresql package (apt-get install -y postgresql) for the PostgreSQL suites.");
+  await aptInstall(["postgresql"]);
+}
 if (!findPostgresBinDir()) {
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (isRoot && fs.existsSync("/usr/bin/apt-get")) {
-    console.log("PostgreSQL not found: installing Debian's postgresql package (apt-get install -y postgresql) for the PostgreSQL suites.");
-    run("apt-get", ["update", "-qq"]);
-    run("apt-get", ["install", "-y", "-qq", "postgresql"], { DEBIAN_FRONTEND: "noninteractive" });
-  }
-  if (!findPostgresBinDir()) {
-    console.error("No PostgreSQL for the PostgreSQL suites: install Debian's package (sudo apt-get install -y postgresql) or set PG_BIN_DIR to its bin folder.");
-    process.exit(1);
-  }
+  console.error("No PostgreSQL for the PostgreSQL suites: install Debian's package (sudo apt-get install -y postgresql) or set PG_BIN_DIR to its bin folder.");
+  process.exit(1);
 }
 
-// 2. Generated Prisma client (postinstall does it; cheap to be sure).
-if (run(bin("prisma"), ["generate"]) !== 0) process.exit(1);
+// 2. The run's clock, seed, build folder and ports, inherited by every runner and server.
+applySuiteEnv();
+const buildDir = process.env.RINGSIDE_BUILD_DIR || "e2e/.build";
+const [e2eApp, e2eEmulator, restored, other, fresh, demoApp, demoEmulator, smtp, chaosApp, chaosEmulator] = await freePorts(10);
+/** @type {Record<string, string>} */
+const runEnv = {
+  CHROMIUM_PATH: chromium,
+  NEXT_TELEMETRY_DISABLED: "1",
+  RINGSIDE_BUILD_DIR: buildDir,
+  E2E_APP_PORT: String(e2eApp),
+  E2E_EMULATOR_PORT: String(e2eEmulator),
+  E2E_RESTORED_PORT: String(restored),
+  E2E_OTHER_PORT: String(other),
+  E2E_FRESH_PORT: String(fresh),
+  E2E_DEMO_APP_PORT: String(demoApp),
+  E2E_DEMO_EMULATOR_PORT: String(demoEmulator),
+  E2E_SMTP_PORT: String(smtp),
+  CHAOS_APP_PORT: String(chaosApp),
+  CHAOS_EMULATOR_PORT: String(chaosEmulator),
+  CHAOS_FULL: withChaos ? "1" : "",
+};
+Object.assign(process.env, runEnv);
+console.log(`Test run on Node.js ${process.version}: ${replayLine()}`);
+fs.rmSync(results, { recursive: true, force: true });
+fs.mkdirSync(logs, { recursive: true });
 
-// 3. Hygiene: the type check, the linter and the unused-code check, each one test.
-for (const [name, cmd, cmdArgs] of [
-  ["tsc --noEmit", bin("tsc"), ["--noEmit", "-p", "."]],
-  ["eslint", bin("eslint"), ["."]],
-  ["knip", bin("knip"), []],
-]) {
-  const status = run(cmd, cmdArgs);
-  if (status === 0) totals.passed += 1;
-  else {
-    console.error(`${name} failed (counted as one failure).`);
-    totals.failed += 1;
-  }
+/** @typedef {{ passed: number, failed: number, skipped: number, seconds: number, failures: string[] }} Tally */
+/** @type {Record<string, Tally>} */
+const tallies = {};
+const tally = () => ({ passed: 0, failed: 0, skipped: 0, seconds: 0, failures: /** @type {string[]} */ ([]) });
+
+/**
+ * Runs one command in its own process group, its output into the runner's log.
+ * @param {string} runner
+ * @param {string} cmd
+ * @param {string[]} cmdArgs
+ * @param {Record<string, string>} [env]
+ */
+async function runLogged(runner, cmd, cmdArgs, env = {}) {
+  const out = fs.openSync(path.join(logs, `${runner}.log`), "a");
+  const child = spawnGroup(cmd, cmdArgs, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+  const code = await exited(child);
+  fs.closeSync(out);
+  return code;
 }
 
-// 4. Vitest: unit, integration against the real emulator and SQLite, conformance.
-const vitestJson = path.join(root, "e2e/test-results/vitest.json");
-fs.mkdirSync(path.dirname(vitestJson), { recursive: true });
-fs.rmSync(vitestJson, { force: true });
-run(bin("vitest"), ["run", "--config", "lib/vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile=${vitestJson}`]);
-try {
-  const v = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
-  totals.passed += v.numPassedTests ?? 0;
-  totals.failed += (v.numFailedTests ?? 0) + (v.numTotalTestSuites && v.success === false && !v.numFailedTests ? 1 : 0);
-  totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-} catch {
-  console.error("Vitest wrote no results: counted as one failure.");
-  totals.failed += 1;
-}
-
-// 5. The production build the UI tests run against.
-const buildStatus = run(bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
-if (buildStatus !== 0) {
-  console.error("next build failed: the UI tests cannot run (counted as one failure).");
-  totals.failed += 1;
-} else {
-  // 6. Playwright in Debian's Chromium.
-  const pwJson = path.join(root, "e2e/test-results/results.json");
-  fs.rmSync(pwJson, { force: true });
-  run(bin("playwright"), ["test", "-c", "e2e"], { CHROMIUM_PATH: chromium });
+/** The last lines of a runner's log (for a failure that wrote no report). */
+function tail(runner, lines = 40) {
   try {
-    const p = JSON.parse(fs.readFileSync(pwJson, "utf8"));
-    totals.passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
-    totals.failed += p.stats?.unexpected ?? 0;
-    totals.skipped += p.stats?.skipped ?? 0;
-    if ((p.errors ?? []).length > 0 && !(p.stats?.unexpected > 0)) totals.failed += 1;
+    return fs.readFileSync(path.join(logs, `${runner}.log`), "utf8").split("\n").slice(-lines).join("\n");
   } catch {
-    console.error("Playwright wrote no results: counted as one failure.");
-    totals.failed += 1;
+    return "";
   }
 }
 
-// 7. The fault-and-abuse suite (e2e/chaos): the quick form always, the full form with --chaos.
-{
-  const chaosJson = path.join(root, "e2e/test-results/chaos.json");
-  fs.rmSync(chaosJson, { force: true });
-  run(bin("vitest"), ["run", "--config", "e2e/chaos/vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile=${chaosJson}`], {
-    CHAOS_FULL: withChaos ? "1" : "",
-  });
+/**
+ * A Vitest JSON report's counts and failures.
+ * @param {string} file
+ * @param {Tally} t
+ */
+function readVitest(file, t) {
+  const v = JSON.parse(fs.readFileSync(file, "utf8"));
+  t.passed += v.numPassedTests ?? 0;
+  t.failed += (v.numFailedTests ?? 0) + (v.success === false && !v.numFailedTests ? 1 : 0);
+  t.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  for (const f of v.testResults ?? []) {
+    for (const a of f.assertionResults ?? [])
+      if (a.status === "failed") t.failures.push(`${path.relative(root, f.name)} › ${a.fullName ?? a.title}\n    ${String(a.failureMessages?.[0] ?? "").split("\n").slice(0, 6).join("\n    ")}`);
+    if (f.status === "failed" && !(f.assertionResults ?? []).some((/** @type {{status: string}} */ a) => a.status === "failed"))
+      t.failures.push(`${path.relative(root, f.name)}: ${String(f.message ?? "failed to run").split("\n").slice(0, 6).join("\n    ")}`);
+  }
+}
+
+async function hygiene() {
+  const t = (tallies.hygiene = tally());
+  const t0 = Date.now();
+  for (const [name, cmd, cmdArgs] of /** @type {Array<[string, string, string[]]>} */ ([
+    ["tsc --noEmit", bin("tsc"), ["--noEmit", "-p", "."]],
+    ["eslint", bin("eslint"), ["."]],
+    ["knip", bin("knip"), []],
+  ])) {
+    if ((await runLogged("hygiene", cmd, cmdArgs)) === 0) t.passed += 1;
+    else {
+      t.failed += 1;
+      t.failures.push(`${name} failed:\n${tail("hygiene", 30)}`);
+    }
+  }
+  t.seconds = (Date.now() - t0) / 1000;
+}
+
+/**
+ * @param {string} runner
+ * @param {string} config
+ * @param {string[]} extra
+ */
+async function vitest(runner, config, extra = []) {
+  const t = (tallies[runner] = tally());
+  const t0 = Date.now();
+  const json = path.join(results, `${runner}.json`);
+  await runLogged(runner, bin("vitest"), ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile=${json}`, ...extra]);
   try {
-    const v = JSON.parse(fs.readFileSync(chaosJson, "utf8"));
-    totals.passed += v.numPassedTests ?? 0;
-    totals.failed += (v.numFailedTests ?? 0) + (v.success === false && !v.numFailedTests ? 1 : 0);
-    totals.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+    readVitest(json, t);
   } catch {
-    console.error("The fault-and-abuse suite wrote no results: counted as one failure.");
-    totals.failed += 1;
+    t.failed += 1;
+    t.failures.push(`${runner} wrote no results:\n${tail(runner)}`);
   }
+  t.seconds = (Date.now() - t0) / 1000;
 }
 
+async function build() {
+  const t = (tallies.build = tally());
+  const t0 = Date.now();
+  fs.rmSync(path.join(root, buildDir), { recursive: true, force: true });
+  const code = await runLogged("build", bin("next"), ["build"], { NODE_ENV: "production" });
+  t.seconds = (Date.now() - t0) / 1000;
+  if (code === 0) return true;
+  t.failed += 1;
+  t.failures.push(`next build failed: the UI and fault suites cannot run:\n${tail("build")}`);
+  return false;
+}
+
+async function playwright() {
+  const t = (tallies.playwright = tally());
+  const t0 = Date.now();
+  const json = path.join(results, "playwright.json");
+  await runLogged("playwright", bin("playwright"), ["test", "-c", "e2e"], { PLAYWRIGHT_JSON_OUTPUT_NAME: json });
+  try {
+    const p = JSON.parse(fs.readFileSync(json, "utf8"));
+    t.passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
+    t.failed += p.stats?.unexpected ?? 0;
+    t.skipped += p.stats?.skipped ?? 0;
+    /** @param {any} suite @param {string[]} trail */
+    const walk = (suite, trail) => {
+      for (const s of suite.suites ?? []) walk(s, [...trail, s.title]);
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests ?? [])
+          if (test.status === "unexpected")
+            t.failures.push(`${[...trail, spec.title].filter(Boolean).join(" › ")}\n    ${String(test.results?.at(-1)?.error?.message ?? "").split("\n").slice(0, 6).join("\n    ")}`);
+    };
+    walk(p, []);
+    if ((p.errors ?? []).length > 0 && !(p.stats?.unexpected > 0)) {
+      t.failed += 1;
+      t.failures.push(`Playwright: ${String(p.errors[0]?.message ?? "error").split("\n").slice(0, 8).join("\n    ")}`);
+    }
+  } catch {
+    t.failed += 1;
+    t.failures.push(`Playwright wrote no results:\n${tail("playwright")}`);
+  }
+  t.seconds = (Date.now() - t0) / 1000;
+}
+
+const lanes = [
+  hygiene(),
+  vitest("vitest", "lib/vitest.config.ts"),
+  build().then((ok) => (ok ? Promise.all([playwright(), vitest("chaos", "e2e/chaos/vitest.config.ts")]) : undefined)),
+];
+await Promise.all(lanes);
+
+// 3. The totals: each runner's line, every failure, the replay line, then the closing line.
+const totals = { passed: 0, failed: 0, skipped: 0 };
 console.log("");
+for (const [runner, t] of Object.entries(tallies)) {
+  totals.passed += t.passed;
+  totals.failed += t.failed;
+  totals.skipped += t.skipped;
+  console.log(`${runner.padEnd(11)} ${String(t.passed).padStart(5)} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ""}  (${Math.round(t.seconds)} s; log e2e/test-results/logs/${runner}.log)`);
+}
+const failures = Object.entries(tallies).flatMap(([runner, t]) => t.failures.map((f) => `[${runner}] ${f}`));
+if (failures.length > 0) {
+  console.log("\nFailed:");
+  for (const f of failures) console.log(`- ${f}`);
+  console.log(`\nThis run: ${replayLine()}`);
+}
+console.log(`\nWhole run: ${Math.round((Date.now() - started) / 1000)} s on Node.js ${process.version}.`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(totals.failed > 0 ? 1 : 0);

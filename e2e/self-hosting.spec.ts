@@ -1,3 +1,5 @@
+import { clock } from "@/lib/clock";
+import { addDays, utcDay } from "@/lib/metrics/days";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -43,8 +45,8 @@ async function series(request: APIRequestContext, base: string, metric: string, 
 }
 
 function lastDays(n: number) {
-  const to = new Date().toISOString().slice(0, 10);
-  const from = new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+  const to = utcDay(clock.now());
+  const from = addDays(to, -n);
   return { from, to };
 }
 

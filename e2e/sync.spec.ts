@@ -2,6 +2,7 @@
 // row, so the spec depends on no other), the emulator slowed down, and the progress bars move
 // until every collection's history is complete; the page then shows freshness and counts that
 // match the database.
+import { clock } from "@/lib/clock";
 import { expect, signIn, test } from "./fixtures";
 import { E2E_APP_URL, E2E_EMULATOR_URL } from "./support/ports";
 
@@ -82,9 +83,10 @@ test("[SYNC] Sync now re-checks the recent days", async ({ page, appDb, login })
   await expect(page.getByTestId("sync-page")).toHaveAttribute("data-running", "false", { timeout: 60_000 });
   const lastAttempt = () =>
     Date.parse((appDb.prepare(`SELECT lastAttemptAt AS t FROM sync_state WHERE userId = ? AND collection = 'daily_readiness'`).get(user.id) as { t: string }).t);
-  const clicked = Date.now();
+  // the app's clock (pinned for the run, like this process's): the attempt is after the click
+  const clicked = clock.now();
   await page.getByRole("button", { name: "Sync now" }).click();
-  await expect.poll(lastAttempt, { timeout: 20_000 }).toBeGreaterThan(clicked);
+  await expect.poll(lastAttempt, { timeout: 60_000 }).toBeGreaterThan(clicked);
   await expect(page.getByTestId("sync-page")).toHaveAttribute("data-running", "false", { timeout: 30_000 });
   await expect(page.getByTestId("freshness")).toContainText("Last synced just now");
 });

@@ -2,6 +2,8 @@
 // The one place the environment is read and validated (zod). Imported first by
 // next.config.mjs, so a bad variable fails `next build` / `next start` with a message that
 // names it. Everything else imports `env` from here instead of reading process.env.
+import fs from "node:fs";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const ALL_SCOPES = "email personal daily heartrate workout tag session spo2Daily";
@@ -14,9 +16,42 @@ export const DEMO_CLIENT_SECRET = "ringside-demo-secret";
 const opt = (/** @type {z.ZodType} */ schema) =>
   z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 
+const TOKEN_KEY_RE = /^[A-Za-z0-9+/_-]{43}=?$|^[0-9a-fA-F]{64}$/;
+const TOKEN_KEY_MESSAGE = "must be 32 bytes as 64 hex characters or base64";
+
+/**
+ * The token-encryption key kept in a file (TOKEN_ENCRYPTION_KEY_FILE): its one line, checked
+ * like TOKEN_ENCRYPTION_KEY. Throws an EnvError naming the variable (never the key).
+ * @param {string} file
+ * @returns {string}
+ */
+export function readTokenKeyFile(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, "utf8").trim();
+  } catch (e) {
+    throw envError(`TOKEN_ENCRYPTION_KEY_FILE: cannot read ${file} (${/** @type {NodeJS.ErrnoException} */ (e).code ?? "error"})`);
+  }
+  if (!TOKEN_KEY_RE.test(text)) throw envError(`TOKEN_ENCRYPTION_KEY_FILE: the key in ${file} ${TOKEN_KEY_MESSAGE}`);
+  return text;
+}
+
+/** @param {string} message */
+function envError(message) {
+  const err = new Error(message);
+  err.name = "EnvError";
+  return err;
+}
+
 const url = z.string().refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
   message: "must be an http(s) URL",
 });
+/** A host name (ntfy.lan), an address (192.168.1.20, fd00::5) or a CIDR range (192.168.1.0/24). */
+const HOST_NAME_RE = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+const hostOrRange = (/** @type {string} */ v) => {
+  const e = v.replace(/^\[(.*)\]$/, "$1");
+  return e.includes("/") ? ipaddr.isValidCIDR(e) : ipaddr.isValid(e) || HOST_NAME_RE.test(e);
+};
 const bool = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 const intIn = (/** @type {number} */ min, /** @type {number} */ max) =>
   z.coerce.number().int().min(min).max(max);
@@ -37,9 +72,10 @@ const serverSchema = z.object({
   DATABASE_POOL_SIZE: opt(intIn(1, 200)),
   AUTH_SECRET: opt(z.string().min(16, "must be at least 16 characters")),
   AUTH_URL: opt(url),
-  TOKEN_ENCRYPTION_KEY: opt(
-    z.string().regex(/^[A-Za-z0-9+/_-]{43}=?$|^[0-9a-fA-F]{64}$/, "must be 32 bytes as 64 hex characters or base64"),
-  ),
+  TOKEN_ENCRYPTION_KEY: opt(z.string().regex(TOKEN_KEY_RE, TOKEN_KEY_MESSAGE)),
+  // A file holding the key (a Docker or systemd secret), kept away from the data directory and
+  // its backups; read at start.
+  TOKEN_ENCRYPTION_KEY_FILE: opt(z.string().min(1)),
   WEBHOOK_VERIFICATION_TOKEN: opt(z.string().min(16, "must be at least 16 characters")),
   RING_API_BASE_URL: opt(url),
   RING_OAUTH_BASE_URL: opt(url),
@@ -85,6 +121,8 @@ const serverSchema = z.object({
   ),
   // Personal access tokens (Settings → API): requests per minute per token, and the burst.
   API_RATE_LIMIT: opt(intIn(1, 100_000)),
+  // Imports (Settings → Import): the free disk an upload's spool must leave in the data directory.
+  IMPORT_MIN_FREE_DISK_MB: opt(intIn(0, 1_000_000)),
   // The instance's mail server for e-mail alerts (Settings → Alerts); unset = no e-mail channel.
   SMTP_HOST: opt(z.string().max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address")),
   SMTP_PORT: opt(intIn(1, 65535)),
@@ -99,7 +137,20 @@ const serverSchema = z.object({
         message: 'must be an e-mail address, or "Name <address>"',
       }),
   ),
+  // Host names, addresses or CIDR ranges on this server's own network that alert channels may
+  // post to (ntfy on the LAN); everything that is not a public address is refused otherwise.
+  ALERT_ALLOWED_PRIVATE_HOSTS: opt(
+    z
+      .string()
+      .max(4000)
+      .refine((v) => v.split(",").map((x) => x.trim()).filter(Boolean).every(hostOrRange), {
+        message: "must be a comma-separated list of host names, IP addresses or CIDR ranges such as ntfy.lan,192.168.1.0/24",
+      }),
+  ),
 }).superRefine((e, ctx) => {
+  if (e.TOKEN_ENCRYPTION_KEY && e.TOKEN_ENCRYPTION_KEY_FILE) {
+    ctx.addIssue({ code: "custom", path: ["TOKEN_ENCRYPTION_KEY_FILE"], message: "set TOKEN_ENCRYPTION_KEY or TOKEN_ENCRYPTION_KEY_FILE, not both" });
+  }
   if (e.SMTP_HOST && !e.SMTP_FROM) ctx.addIssue({ code: "custom", path: ["SMTP_FROM"], message: "is required with SMTP_HOST (the sender of alert e-mails)" });
   if (!e.SMTP_USER !== !e.SMTP_PASSWORD) {
     ctx.addIssue({ code: "custom", path: [e.SMTP_USER ? "SMTP_PASSWORD" : "SMTP_USER"], message: "SMTP_USER and SMTP_PASSWORD go together" });
@@ -173,6 +224,13 @@ export function parseEnv(source) {
     LOG_LEVEL: e.LOG_LEVEL ?? "info",
     RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,
     API_RATE_LIMIT: e.API_RATE_LIMIT ?? 120,
+    /** An import is refused while spooling would leave less free disk than this in the data directory (MB). */
+    IMPORT_MIN_FREE_DISK_MB: e.IMPORT_MIN_FREE_DISK_MB ?? 512,
+    /** Private host names, addresses and ranges alert channels may reach (none by default). */
+    ALERT_ALLOWED_PRIVATE_HOSTS: (e.ALERT_ALLOWED_PRIVATE_HOSTS ?? "")
+      .split(",")
+      .map((/** @type {string} */ s) => s.trim())
+      .filter(Boolean),
     /**
      * The mail server for e-mail alerts, or null when SMTP_HOST is unset. `secure`: "tls" (implicit
      * TLS, the default on port 465), "starttls" (upgrade required, the default otherwise) or
@@ -211,13 +269,38 @@ export function configuredPublicUrl(e) {
 }
 
 /**
+ * The warning a production start gives without a configured public address (AUTH_URL or
+ * PUBLIC_URL): then each request's Host header says where Ringside is, which a request can
+ * choose (links in invites and alert messages, the OAuth redirect, the same-origin check).
+ * None in demo mode (a browser on this machine).
+ * @param {Pick<Env, "AUTH_URL" | "PUBLIC_URL" | "RINGSIDE_DEMO">} e
+ * @returns {string | null}
+ */
+export function publicUrlWarning(e) {
+  if (e.RINGSIDE_DEMO || configuredPublicUrl(e)) return null;
+  return (
+    "WARNING: neither AUTH_URL nor PUBLIC_URL is set. Ringside then takes its public address from each request's Host header, " +
+    "which anyone who reaches the server can choose (invite links, links in alert messages, the OAuth redirect). " +
+    "Set AUTH_URL to the address people's browsers use, e.g. AUTH_URL=https://ringside.example.net"
+  );
+}
+
+/**
  * What a running server needs beyond well-formed variables (checked at start, never at build:
  * an image is built without secrets). Outside demo mode the client secret must be the app's
  * own: webhook signatures are verified with it, and the demo secret is public.
- * @param {Pick<Env, "RINGSIDE_DEMO" | "RING_CLIENT_SECRET">} e
+ * A key file (TOKEN_ENCRYPTION_KEY_FILE) must be readable and hold a key.
+ * @param {Pick<Env, "RINGSIDE_DEMO" | "RING_CLIENT_SECRET"> & Partial<Pick<Env, "TOKEN_ENCRYPTION_KEY_FILE">>} e
  * @returns {string[]} one message per problem, each naming its variable
  */
 export function runtimeEnvProblems(e) {
+  if (e.TOKEN_ENCRYPTION_KEY_FILE) {
+    try {
+      readTokenKeyFile(e.TOKEN_ENCRYPTION_KEY_FILE);
+    } catch (err) {
+      return [/** @type {Error} */ (err).message];
+    }
+  }
   if (e.RINGSIDE_DEMO) return [];
   if (!e.RING_CLIENT_SECRET) {
     return [
@@ -234,7 +317,7 @@ export function runtimeEnvProblems(e) {
 
 /**
  * Throws an EnvError (message naming the variable) when the server must not start.
- * @param {Pick<Env, "RINGSIDE_DEMO" | "RING_CLIENT_SECRET">} e
+ * @param {Parameters<typeof runtimeEnvProblems>[0]} e
  */
 export function assertRunnableEnv(e) {
   const problems = runtimeEnvProblems(e);

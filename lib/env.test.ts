@@ -107,3 +107,36 @@ describe("lib/env.mjs", () => {
     expect(runtimeEnvProblems(demo)).toEqual([]);
   });
 });
+
+describe("the audit's settings", () => {
+  it("warns loudly in production without AUTH_URL or PUBLIC_URL (the Host header would decide the public address); not in demo mode", async () => {
+    const { publicUrlWarning } = await import("@/lib/env.mjs");
+    expect(publicUrlWarning(parseEnv({}))).toMatch(/AUTH_URL nor PUBLIC_URL.*Host header/);
+    expect(publicUrlWarning(parseEnv({ AUTH_URL: "https://r.example.test" }))).toBeNull();
+    expect(publicUrlWarning(parseEnv({ PUBLIC_URL: "https://r.example.test" }))).toBeNull();
+    expect(publicUrlWarning(parseEnv({ RINGSIDE_DEMO: "1" }))).toBeNull();
+  });
+
+  it("TOKEN_ENCRYPTION_KEY_FILE: the key read from its own file, checked at start; never both ways at once", async () => {
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { readTokenKeyFile } = await import("@/lib/env.mjs");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-key-"));
+    try {
+      const good = path.join(dir, "key");
+      fs.writeFileSync(good, `${"ab".repeat(32)}\n`, { mode: 0o600 });
+      const bad = path.join(dir, "bad");
+      fs.writeFileSync(bad, "not a key");
+      expect(readTokenKeyFile(good)).toBe("ab".repeat(32));
+      const base = { RING_CLIENT_SECRET: "own-secret-0123456789" };
+      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: good }))).toEqual([]);
+      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: bad })).join()).toMatch(/^TOKEN_ENCRYPTION_KEY_FILE: the key in .* must be 32 bytes/);
+      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: path.join(dir, "missing") })).join()).toMatch(/^TOKEN_ENCRYPTION_KEY_FILE: cannot read .*ENOENT/);
+      expect(() => parseEnv({ TOKEN_ENCRYPTION_KEY: "ab".repeat(32), TOKEN_ENCRYPTION_KEY_FILE: good })).toThrowError(/TOKEN_ENCRYPTION_KEY_FILE/);
+      // the message never carries the key
+      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: bad })).join()).not.toContain("not a key");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -21,12 +21,15 @@ const LAYER_TABLE = [
       "lib/secrets.ts",
       "lib/crypto.ts",
       "lib/process-singleton.ts",
+      "lib/process.mjs",
       "lib/preferences.ts",
       "lib/security-headers.mjs",
       "lib/layers.mjs",
       "lib/limits/**",
       "lib/api/errors.ts",
       "lib/api/body.ts",
+      // the database's health (an error that means it is away, and the outage the process remembers): what the error envelope answers 503 for
+      "lib/db/outage.ts",
       "lib/server/load-dotenv.mjs",
       "lib/auth/issuer.mjs",
     ],
@@ -36,7 +39,8 @@ const LAYER_TABLE = [
   // storage
   { type: "db", pattern: ["lib/db/**"], may: ["shared", "registry", "db"] },
   // domain, lowest first
-  { type: "metrics", pattern: ["lib/metrics/**"], may: ["shared", "registry", "metrics"] },
+  // pure maths and catalogs, safe in the browser: the metrics, and the explained signals built on them (the catalog charts a few signals as metrics)
+  { type: "metrics", pattern: ["lib/metrics/**", "lib/signals/**"], may: ["shared", "registry", "metrics"] },
   // the wiring of Auth.js (its config, adapter and session) sits with the services
   { type: "services", pattern: ["lib/services/**", "lib/alerts/service.ts", "lib/auth/config.ts", "lib/auth/adapter.ts", "lib/auth/index.ts", "lib/auth/session.ts"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services"] },
   { type: "auth", pattern: ["lib/auth/**"], may: ["shared", "registry", "db", "metrics", "auth"] },
@@ -44,12 +48,14 @@ const LAYER_TABLE = [
   // the request schemas: the boundary's vocabulary (days, ranges, names, limits)
   { type: "schemas", pattern: ["lib/api/schemas.ts"], may: ["shared", "registry", "db", "metrics", "auth", "schemas"] },
   { type: "sync", pattern: ["lib/sync/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync"] },
-  { type: "api", pattern: ["lib/api/**", "lib/mcp/**", "lib/alerts/actions.ts"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services", "api"] },
+  // files from elsewhere (Ringside's export, the ring maker's account export and Trends CSV) stored as a sync stores them
+  { type: "import", pattern: ["lib/import/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import"] },
+  { type: "api", pattern: ["lib/api/**", "lib/mcp/**", "lib/alerts/actions.ts"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "api"] },
   { type: "alerts", pattern: ["lib/alerts/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts"] },
   // the process: start-up and background work
   { type: "server", pattern: ["lib/server/**", "instrumentation.ts", "proxy.ts"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services", "server"] },
   // pages, route handlers and server actions; components render what pages give them
-  { type: "pages", pattern: ["app/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services", "api", "components", "pages"] },
+  { type: "pages", pattern: ["app/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "api", "components", "pages"] },
   // (auth's and alerts' vocabularies are pure: scope and kind labels, limits)
   { type: "components", pattern: ["components/**"], may: ["shared", "registry", "metrics", "auth", "alerts", "schemas", "api", "components"] },
 ];

@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "@/lib/env.mjs";
+import { env, readTokenKeyFile } from "@/lib/env.mjs";
 
 /**
  * Secrets the app needs but a demo user should not have to configure. A configured value
@@ -14,7 +14,8 @@ export type SecretName = "auth-secret" | "token-encryption-key" | "webhook-verif
 
 const CONFIGURED: Record<SecretName, () => string | undefined> = {
   "auth-secret": () => env.AUTH_SECRET,
-  "token-encryption-key": () => env.TOKEN_ENCRYPTION_KEY,
+  // or kept in a file of its own (TOKEN_ENCRYPTION_KEY_FILE), away from the data directory and its backups
+  "token-encryption-key": () => env.TOKEN_ENCRYPTION_KEY ?? (env.TOKEN_ENCRYPTION_KEY_FILE ? readTokenKeyFile(env.TOKEN_ENCRYPTION_KEY_FILE) : undefined),
   "webhook-verification-token": () => env.WEBHOOK_VERIFICATION_TOKEN,
 };
 

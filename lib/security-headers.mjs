@@ -1,11 +1,18 @@
 // @ts-check
-// Security headers sent on every response (next.config.mjs `headers()`).
-/** @param {boolean} isProduction */
-export function securityHeaders(isProduction) {
-  const csp = [
+// Security headers sent on every response (next.config.mjs `headers()`), and the page's
+// Content-Security-Policy with its per-request nonce (proxy.ts).
+
+/**
+ * The Content-Security-Policy. With a nonce (a page, proxy.ts makes one per request): only
+ * scripts carrying it run — Next.js puts it on its own bootstrap scripts, the root layout on
+ * the theme script — and what they load ('strict-dynamic'); no inline script without it.
+ * Without one (API answers, files): no inline script at all. Dev mode also needs eval.
+ * @param {{ isProduction: boolean, nonce?: string }} o
+ */
+export function contentSecurityPolicy({ isProduction, nonce }) {
+  return [
     "default-src 'self'",
-    // Next.js inlines its bootstrap scripts; dev mode also needs eval for fast refresh.
-    `script-src 'self' 'unsafe-inline'${isProduction ? "" : " 'unsafe-eval'"}`,
+    `script-src 'self'${nonce ? ` 'nonce-${nonce}' 'strict-dynamic'` : ""}${isProduction ? "" : " 'unsafe-eval'"}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
@@ -15,8 +22,15 @@ export function securityHeaders(isProduction) {
     "form-action 'self' http: https:",
     "object-src 'none'",
   ].join("; ");
+}
+
+/** The name every answer carries its policy under (proxy.ts replaces the value on pages). */
+export const CSP_HEADER = "content-security-policy";
+
+/** @param {boolean} isProduction */
+export function securityHeaders(isProduction) {
   return [
-    { key: "Content-Security-Policy", value: csp },
+    { key: CSP_HEADER, value: contentSecurityPolicy({ isProduction }) },
     { key: "X-Frame-Options", value: "DENY" },
     { key: "X-Content-Type-Options", value: "nosniff" },
     { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },

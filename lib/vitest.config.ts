@@ -1,25 +1,33 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { applySuiteEnv } from "./test/suite-env.mjs";
 import type { InlineConfig } from "vitest/node";
 import { baseTest, resolve } from "./test/vitest-base";
+
+// One clock and one seed for the whole run, inherited by every test process (lib/test/suite-env.mjs).
+applySuiteEnv();
 
 // The integration suites that run twice, once on each database: on SQLite (every test file does)
 // and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a
 // database of its own on the run's private server). Sync, webhooks, the import, the dashboard's
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
-// household's admission and the alert deliveries' claims under concurrency.
+// household's admission, the alert deliveries' claims under concurrency, and the explained signals
+// (imported, read, alerted, exported).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
   "lib/sync/everything.test.ts",
   "lib/sync/scheduler.test.ts",
-  "lib/sync/import.test.ts",
+  "lib/import/ringside.test.ts",
+  "lib/import/vendor-import.test.ts",
+  "lib/import/refusals.test.ts",
   "lib/sync/webhooks.test.ts",
   "lib/sync/webhook-throughput.test.ts",
   "app/api/v1/v1-routes.test.ts",
   "app/api/dashboard-routes.test.ts",
   "lib/auth/adapter.test.ts",
   "lib/alerts/queries-claim.test.ts",
+  "lib/signals/signals.integration.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:
@@ -27,7 +35,7 @@ const BOTH_DATABASES = [
 //   npx vitest run --config lib/vitest.config.ts --project postgres   (the PostgreSQL runs only)
 const shared: InlineConfig = {
   ...baseTest,
-  exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**"],
+  exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**", "e2e/.build/**", "e2e/bench/.build/**", ".next/**"],
   // one private PostgreSQL server per project for the whole run (lib/test/postgres-global-setup.ts)
   globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
   testTimeout: 30_000,

@@ -17,6 +17,7 @@ import { useNotes } from "@/components/hooks/use-notes";
 import { useUnits } from "@/components/hooks/use-preferences";
 import { useToday } from "@/components/hooks/use-today";
 import { Card, PageHeader } from "@/components/ui/card";
+import { TodaySignals } from "@/components/signals/today-signals";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataYet } from "@/components/ui/states";
 
@@ -134,6 +135,8 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
         />
       </div>
 
+      <TodaySignals day={day} units={units} />
+
       <section aria-label="Body and movement">
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
           {TILES.map((id) => (
@@ -226,7 +229,7 @@ function ResilienceCard({ data }: { data: TodaySummary }) {
           <CategoryDays metric={m("resilience.level")} values={level.recent} lastDay={level.day} />
         </>
       ) : (
-        <p className="text-sm text-slate-500">Resilience appears after a few weeks of wearing the ring.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">Resilience appears after a few weeks of wearing the ring.</p>
       )}
     </Card>
   );
@@ -246,7 +249,7 @@ function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "im
         <div>
           <p className="text-3xl font-semibold tabular-nums" data-testid="value-cardio.vascular_age">
             {va?.value ?? "—"}
-            <span className="ml-1 text-base font-normal text-slate-500">years</span>
+            <span className="ml-1 text-base font-normal text-slate-500 dark:text-slate-400">years</span>
           </p>
           {data.age !== null ? (
             <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="cardio-age-compare">
@@ -258,7 +261,7 @@ function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "im
               ) : null}
             </p>
           ) : (
-            <p className="text-xs text-slate-500">Share the personal scope to compare with your age.</p>
+            <p className="text-xs text-slate-500 dark:text-slate-400">Share the personal scope to compare with your age.</p>
           )}
         </div>
         <AnomalyMark flag={va?.flag ?? null} compact />
@@ -269,7 +272,7 @@ function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "im
           {formatValue(m("cardio.pulse_wave_velocity"), pwv?.value ?? null, units)}
         </span>
       </div>
-      {va?.day ? <p className="text-xs text-slate-500">Measured {formatDay(va.day, { withYear: true })}</p> : null}
+      {va?.day ? <p className="text-xs text-slate-500 dark:text-slate-400">Measured {formatDay(va.day, { withYear: true })}</p> : null}
     </Card>
   );
 }

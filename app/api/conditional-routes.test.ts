@@ -2,6 +2,7 @@
 // an ETag from the person's data version, a repeat with If-None-Match is answered 304 without
 // computing anything, and every kind of write (a note, a tag, a sync page, a webhook delete,
 // a preference, "delete my data") makes the same tag stale, so the next answer is the new one.
+import { clock } from "@/lib/clock";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { generateRange } from "@/lib/emulator/fixtures";
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const { rawDb } = await import("@/lib/db");
   const { mapDocument } = await import("@/lib/sync/map");
   const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
-  const now = new Date().toISOString();
+  const now = clock.date().toISOString();
   for (const id of ["u-etag", "u-other"]) {
     rawDb().prepare(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`).run(id, `${id}@example.test`, now, now);
   }
@@ -120,7 +121,7 @@ describe("conditional data routes", () => {
   it("a sync page that changes a document makes the series' tag stale; an unchanged page does not", async () => {
     const { mapDocument } = await import("@/lib/sync/map");
     const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
-    const now = new Date().toISOString();
+    const now = clock.date().toISOString();
     const etag = (await series()).headers.get("etag")!;
 
     // the same documents again: nothing changed, the tag holds

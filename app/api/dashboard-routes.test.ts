@@ -2,6 +2,7 @@
 // through the sync engine's own mapping: validation and the error envelope, series and their
 // statistics, the Today summary, the calendar states, correlations, notes and tags, exports,
 // preferences and deleting one person's data.
+import { clock } from "@/lib/clock";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { generateRange, COLLECTIONS as FIXTURE_COLLECTIONS } from "@/lib/emulator/fixtures";
 import { RESOURCE_COLLECTIONS } from "@/lib/emulator/resources";
@@ -42,7 +43,7 @@ let heartRows: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   const { mapDocument } = await import("@/lib/sync/map");
   const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
-  const now = new Date().toISOString();
+  const now = clock.date().toISOString();
   for (const id of ["u-dash", "u-other"]) {
     await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`, id, `${id}@example.test`, now, now);
   }

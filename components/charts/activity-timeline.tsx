@@ -3,6 +3,10 @@ import { ACTIVITY_CLASS_LABELS, ACTIVITY_CLASSES, formatClock, type ActivityClas
 import { formatDuration } from "@/lib/metrics/format";
 import { linearScale } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import { ChartTable } from "@/components/charts/chart-a11y";
+
+/** Each class's bar height (of 28 px): the level reads from the height as well as the colour. */
+const LEVEL_HEIGHT: Record<ActivityClass, number> = { non_wear: 4, rest: 8, inactive: 12, low: 18, medium: 23, high: 28 };
 
 /** A workout or session on the timeline (minutes on the same clock as the segments). */
 export type TimelineEvent = { start: number; end: number; kind: "workout" | "session"; label: string };
@@ -50,13 +54,25 @@ export function ActivityTimeline({
         {width > 0 ? (
           <svg width={width} height={height} role="img" aria-label={`${label}. ${summary}.`}>
             {events.map((e, i) => (
-              <rect key={`e${i}`} data-event={e.kind} x={x(e.start)} y={3} width={Math.max(3, x(e.end) - x(e.start))} height={8} rx={3} fill={e.kind === "workout" ? "var(--workout)" : "var(--session)"}>
+              // workouts solid, sessions outlined: told apart by more than colour
+              <rect
+                key={`e${i}`}
+                data-event={e.kind}
+                x={x(e.start)}
+                y={3}
+                width={Math.max(3, x(e.end) - x(e.start))}
+                height={8}
+                rx={3}
+                fill={e.kind === "workout" ? "var(--workout)" : "none"}
+                stroke={e.kind === "workout" ? "none" : "var(--session)"}
+                strokeWidth={1.75}
+              >
                 <title>{`${e.label} ${formatClock(e.start)}–${formatClock(e.end)}`}</title>
               </rect>
             ))}
             <rect x={left} y={6 + top} width={width - left - right} height={28} rx={6} fill="var(--chart-grid)" opacity={0.4} />
             {segments.map((s, i) => (
-              <rect key={i} x={x(s.start)} y={6 + top} width={Math.max(0.8, x(s.end) - x(s.start))} height={28} fill={`var(--act-${s.kind})`} />
+              <rect key={i} data-class={s.kind} x={x(s.start)} y={6 + top + 28 - LEVEL_HEIGHT[s.kind]} width={Math.max(0.8, x(s.end) - x(s.start))} height={LEVEL_HEIGHT[s.kind]} fill={`var(--act-${s.kind})`} />
             ))}
             {ticks.map((t) => (
               <g key={t}>
@@ -78,17 +94,31 @@ export function ActivityTimeline({
         ) : null}
         {events.some((e) => e.kind === "session") ? (
           <span className="inline-flex items-center gap-1.5">
-            <span aria-hidden className="h-2.5 w-2.5 rounded-sm" style={{ background: "var(--session)" }} />
-            Session
+            <span aria-hidden className="h-2.5 w-2.5 rounded-sm border-2" style={{ borderColor: "var(--session)" }} />
+            Session (outlined)
           </span>
         ) : null}
         {ACTIVITY_CLASSES.map((c) => (
           <span key={c} className="inline-flex items-center gap-1.5">
-            <span aria-hidden className="h-2.5 w-2.5 rounded-sm ring-1 ring-inset ring-slate-300/60 dark:ring-slate-600/60" style={{ background: `var(--act-${c})` }} />
+            <span aria-hidden className="inline-flex h-3 w-2.5 items-end">
+              <span className="w-full rounded-[2px] ring-1 ring-inset ring-slate-400/60 dark:ring-slate-500/60" style={{ background: `var(--act-${c})`, height: `${(LEVEL_HEIGHT[c] / 28) * 100}%` }} />
+            </span>
             {ACTIVITY_CLASS_LABELS[c]} <span className="font-medium tabular-nums text-slate-800 dark:text-slate-200">{formatDuration(minutes[c] * 60)}</span>
           </span>
         ))}
       </figcaption>
+      <ChartTable
+        caption={`${label}: each stretch of one level, and the workouts and sessions`}
+        columns={[{ label: "From" }, { label: "To" }, { label: "Level" }, { label: "Duration", numeric: true }]}
+        rows={() =>
+          [
+            ...segments.map((seg) => ({ start: seg.start, end: seg.end, what: ACTIVITY_CLASS_LABELS[seg.kind] })),
+            ...events.map((e) => ({ start: e.start, end: e.end, what: e.label })),
+          ]
+            .sort((a, b) => a.start - b.start)
+            .map((r, i) => ({ key: String(i), cells: [formatClock(r.start), formatClock(r.end), r.what, formatDuration((r.end - r.start) * 60)] }))
+        }
+      />
     </figure>
   );
 }

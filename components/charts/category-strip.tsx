@@ -1,11 +1,12 @@
 "use client";
-import { useMemo, type KeyboardEvent, type PointerEvent } from "react";
+import { useId, useMemo, type PointerEvent } from "react";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { dayAt, type CategorySeries } from "@/lib/metrics/series";
 import { dayTicks, linearScale, nearestIndex } from "@/components/charts/scale";
 import { MARGIN, Tooltip } from "@/components/charts/trend-chart";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import { categoryRank, chartFocusClass, CursorHint, cursorKeyHandler, LiveReadout } from "@/components/charts/chart-a11y";
 import type { TagRef } from "@/lib/api/contract";
 
 /**
@@ -50,18 +51,8 @@ export function CategoryStrip({
     const rect = e.currentTarget.getBoundingClientRect();
     onCursor(nearestIndex(e.clientX - rect.left, geo.x, n));
   };
-  const onKey = (e: KeyboardEvent) => {
-    const step = e.shiftKey ? 7 : 1;
-    let next: number | null = cursor;
-    if (e.key === "ArrowRight") next = Math.min(n - 1, (cursor ?? n - 1) + (cursor === null ? 0 : step));
-    else if (e.key === "ArrowLeft") next = Math.max(0, (cursor ?? n - 1) - (cursor === null ? 0 : step));
-    else if (e.key === "Home") next = 0;
-    else if (e.key === "End") next = n - 1;
-    else if (e.key === "Escape") next = null;
-    else return;
-    e.preventDefault();
-    onCursor(next);
-  };
+  const onKey = cursorKeyHandler(cursor, n, onCursor);
+  const hintId = useId();
   const cursorDay = cursor !== null && cursor < n ? dayAt(series.from, cursor) : null;
   const cursorValue = cursor !== null ? (series.value[cursor] ?? null) : null;
   const label = `${metric.label} by day, ${formatDay(series.from, { withYear: true, withWeekday: false })} to ${formatDay(series.to, { withYear: true, withWeekday: false })}`;
@@ -71,20 +62,25 @@ export function CategoryStrip({
         wrapRef.current = el;
         ready(el);
       }}
-      className="relative w-full select-none rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      className={`relative w-full select-none ${chartFocusClass}`}
       style={{ height }}
       tabIndex={0}
-      aria-label={`${metric.label}: use the arrow keys to read the days`}
+      role="group"
+      aria-label={label}
+      aria-describedby={hintId}
       onKeyDown={onKey}
       onBlur={() => onCursor(null)}
     >
+      <CursorHint id={hintId} />
       {geo ? (
-        <svg width={width} height={height} role="img" aria-label={label} onPointerMove={onMove} onPointerLeave={() => onCursor(null)} className="block touch-pan-y">
+        <svg width={width} height={height} aria-hidden onPointerMove={onMove} onPointerLeave={() => onCursor(null)} className="block touch-pan-y">
           <rect x={MARGIN.left} y={top} width={width - MARGIN.left - MARGIN.right} height={bandH} rx={4} fill="var(--chart-grid)" opacity={0.35} />
           {series.value.map((v, i) => {
             if (v === null) return null;
             const c = colors.get(v);
-            return <rect key={i} x={geo.xs[i]! - geo.cell / 2} y={top} width={Math.max(1, geo.cell + 0.3)} height={bandH} fill={c?.color ?? "var(--chart-grid)"} />;
+            // the level's height tells the categories apart as well as their colour (lowest: shortest)
+            const h = bandH * categoryRank(metric, v);
+            return <rect key={i} data-category={v} x={geo.xs[i]! - geo.cell / 2} y={top + bandH - h} width={Math.max(1, geo.cell + 0.3)} height={h} fill={c?.color ?? "var(--chart-grid)"} />;
           })}
           {showXAxis
             ? geo.xTicks.map((t) => (
@@ -114,9 +110,7 @@ export function CategoryStrip({
           tags={tags.get(cursorDay)}
         />
       ) : null}
-      <p className="sr-only" aria-live="polite">
-        {cursorDay ? `${formatDay(cursorDay, { withYear: true })}: ${cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "no value"}` : ""}
-      </p>
+      <LiveReadout text={cursorDay ? `${formatDay(cursorDay, { withYear: true })}: ${cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "no value"}` : ""} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { formatClock, SLEEP_PHASES, type Segment, type SleepPhase } from "@/lib/
 import { formatDuration } from "@/lib/metrics/format";
 import { linearScale } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import { ChartTable } from "@/components/charts/chart-a11y";
 
 const PHASE_LABEL: Record<SleepPhase, string> = { awake: "Awake", rem: "REM", light: "Light", deep: "Deep" };
 
@@ -87,6 +88,11 @@ export function Hypnogram({
           </span>
         ))}
       </figcaption>
+      <ChartTable
+        caption={`${label}: the stages in order`}
+        columns={[{ label: "From" }, { label: "To" }, { label: "Stage" }, { label: "Duration", numeric: true }]}
+        rows={() => segments.map((seg, i) => ({ key: String(i), cells: [formatClock(seg.start), formatClock(seg.end), PHASE_LABEL[seg.kind], formatDuration((seg.end - seg.start) * 60)] }))}
+      />
     </figure>
   );
 }

@@ -5,6 +5,7 @@ import { formatDay } from "@/lib/metrics/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { linearScale, niceTicks } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import { ChartTable, chartFocusClass, CursorHint, LiveReadout, useChartCursor } from "@/components/charts/chart-a11y";
 
 type Point = { day: string; x: number; y: number };
 
@@ -12,9 +13,10 @@ const HEIGHT = 340;
 const MARGIN = { left: 52, right: 16, top: 10, bottom: 40 };
 
 /**
- * Two metrics against each other, one dot per day (days with a tag drawn in the tag colour),
+ * Two metrics against each other, one dot per day (days with a tag drawn as larger diamonds),
  * with the least-squares line the API computed. Ringside's own SVG (like the trend chart): no
  * charting library to download before the first dot, and a few thousand dots draw at once.
+ * Focus it and the arrow keys walk the days in date order, reading both values.
  */
 export function ScatterPlot({
   xMetric,
@@ -35,6 +37,9 @@ export function ScatterPlot({
 }) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const [hover, setHover] = useState<number | null>(null);
+  // the days in date order, for the keyboard cursor
+  const order = useMemo(() => points.map((_, i) => i).sort((a, b) => (points[a]!.day < points[b]!.day ? -1 : 1)), [points]);
+  const { cursor, hintId, focusProps } = useChartCursor(points.length);
   const sx = useMemo(() => displayScale(xMetric, units), [xMetric, units]);
   const sy = useMemo(() => displayScale(yMetric, units), [yMetric, units]);
 
@@ -98,17 +103,22 @@ export function ScatterPlot({
     setHover(best >= 0 ? best : null);
   };
 
-  const hp = hover !== null && geo ? points[hover] : undefined;
+  const active = cursor !== null ? (order[cursor] ?? null) : hover;
+  const hp = active !== null && geo ? points[active] : undefined;
+  const point = (p: Point) => `${formatDay(p.day, { withYear: true })}: ${xMetric.short} ${formatValue(xMetric, p.x, units)}, ${yMetric.short} ${formatValue(yMetric, p.y, units)}${tagged.has(p.day) ? ", tagged" : ""}`;
   return (
+    <>
     <div
       ref={(el) => {
         wrapRef.current = el;
         ready(el);
       }}
-      role="img"
+      {...focusProps}
+      role="group"
       aria-label={label}
-      className="relative h-[340px] w-full select-none"
+      className={`relative h-[340px] w-full select-none ${chartFocusClass}`}
     >
+      <CursorHint id={hintId} />
       {geo ? (
         <svg width={width} height={HEIGHT} onPointerMove={onMove} onPointerLeave={() => setHover(null)} aria-hidden>
           {geo.yTicks.map((t) => (
@@ -135,16 +145,16 @@ export function ScatterPlot({
           </text>
           <path d={geo.plain} fill="var(--chart-1)" fillOpacity={0.55} />
           {geo.withTag.map((i) => (
-            <circle key={i} cx={geo.cx[i]} cy={geo.cy[i]} r={3.5} fill="var(--chart-tag)" />
+            <path key={i} data-tagged-day={points[i]!.day} d={`M${geo.cx[i]} ${geo.cy[i]! - 5}l5 5l-5 5l-5 -5Z`} fill="var(--chart-tag)" />
           ))}
           {geo.seg ? <line x1={geo.seg[0]!.x} y1={geo.seg[0]!.y} x2={geo.seg[1]!.x} y2={geo.seg[1]!.y} stroke="var(--chart-avg30)" strokeWidth={2.5} /> : null}
-          {hover !== null ? <circle cx={geo.cx[hover]} cy={geo.cy[hover]} r={5} fill="none" stroke="currentColor" strokeWidth={1.5} /> : null}
+          {active !== null ? <circle cx={geo.cx[active]} cy={geo.cy[active]} r={6} fill="none" stroke="currentColor" strokeWidth={1.75} /> : null}
         </svg>
       ) : null}
-      {hp && geo && hover !== null ? (
+      {hp && geo && active !== null ? (
         <div
           className="pointer-events-none absolute z-10 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-xs shadow-lg dark:border-slate-700 dark:bg-slate-900"
-          style={{ left: Math.min(geo.cx[hover]! + 10, Math.max(0, width - 170)), top: Math.max(0, geo.cy[hover]! - 70) }}
+          style={{ left: Math.min(geo.cx[active]! + 10, Math.max(0, width - 170)), top: Math.max(0, geo.cy[active]! - 70) }}
         >
           <p className="font-semibold">{formatDay(hp.day, { withYear: true })}</p>
           <p>
@@ -153,9 +163,16 @@ export function ScatterPlot({
           <p>
             {yMetric.short}: {formatValue(yMetric, hp.y, units)}
           </p>
-          {tagged.has(hp.day) ? <p className="text-[var(--chart-tag)]">tagged day</p> : null}
+          {tagged.has(hp.day) ? <p className="font-medium">tagged day</p> : null}
         </div>
       ) : null}
+      <LiveReadout text={cursor !== null && hp ? point(hp) : ""} />
     </div>
+    <ChartTable
+      caption={label}
+      columns={[{ label: "Day" }, { label: xMetric.short, numeric: true }, { label: yMetric.short, numeric: true }, { label: "Tagged" }]}
+      rows={() => order.map((i) => points[i]!).map((p) => ({ key: p.day, cells: [formatDay(p.day, { withYear: true }), formatValue(xMetric, p.x, units), formatValue(yMetric, p.y, units), tagged.has(p.day) ? "yes" : ""] }))}
+    />
+    </>
   );
 }

@@ -1,7 +1,35 @@
 "use client";
 import { useMemo } from "react";
+import { addDays, formatDay } from "@/lib/metrics/days";
+import { describeSeries } from "@/lib/metrics/describe";
 import { bandPath, linearScale, linePath } from "@/components/charts/scale";
 import { useChartReady } from "@/components/charts/use-chart-size";
+import type { ChartTableProps } from "@/components/charts/chart-a11y";
+
+/** The days of a sparkline's slots (the last slot is `end`). */
+const slotDay = (end: string, n: number, i: number) => addDays(end, i - (n - 1));
+
+/** A sparkline's summary: its range, latest value and change over its days (its accessible name). */
+export function sparkSummary(label: string, values: ReadonlyArray<number | null>, end: string, format: (v: number) => string): string {
+  return describeSeries(
+    label,
+    values.map((value, i) => ({ at: formatDay(slotDay(end, values.length, i)), value })),
+    format,
+  );
+}
+
+/** A sparkline's days as a table (shown under the card's text by the caller). */
+export function sparkTable(label: string, values: ReadonlyArray<number | null>, end: string, format: (v: number) => string, marks?: ReadonlyArray<boolean>): ChartTableProps {
+  return {
+    caption: `${label}, by day`,
+    label: `${values.length} days as a table`,
+    columns: [{ label: "Day" }, { label: "Value", numeric: true }, ...(marks ? [{ label: "Tagged" }] : [])],
+    rows: () =>
+      values
+        .map((v, i) => ({ key: String(i), cells: [formatDay(slotDay(end, values.length, i), { withYear: true }), v === null ? "—" : format(v), ...(marks ? [marks[i] ? "yes" : ""] : [])] }))
+        .reverse(),
+  };
+}
 
 /**
  * A small line of the last weeks, gaps left open, with the baseline band behind it and the
@@ -19,7 +47,7 @@ export function Sparkline({
   values: ReadonlyArray<number | null>;
   band?: { low: number; high: number } | null;
   color: string;
-  /** accessible name, e.g. "Sleep score, last 30 days" */
+  /** accessible name: the line's summary (sparkSummary) */
   label: string;
   /** days (same slots as values) with a tag: drawn as small ticks under the line */
   marks?: ReadonlyArray<boolean>;

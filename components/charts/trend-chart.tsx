@@ -1,19 +1,21 @@
 "use client";
-import { useId, useMemo, type KeyboardEvent, type PointerEvent } from "react";
+import { useId, useMemo, type PointerEvent } from "react";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type NumericSeries } from "@/lib/metrics/series";
 import { bandPath, dayTicks, linearScale, linePath, nearestIndex, niceTicks } from "@/components/charts/scale";
+import { chartFocusClass, CursorHint, cursorKeyHandler, LiveReadout } from "@/components/charts/chart-a11y";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import type { TagRef } from "@/lib/api/contract";
 
-export type TrendLayers = { avg7: boolean; avg30: boolean; band: boolean; tags: boolean };
+export type TrendLayers = { avg7: boolean; avg30: boolean; band: boolean; normal: boolean; tags: boolean };
 export const MARGIN = { left: 44, right: 14, top: 12, bottom: 24 };
 
 /**
  * One numeric metric over time: the daily values (gaps left open), the 7- and 30-day rolling
- * means, the 90-day baseline band, out-of-band days and tag markers. Everything it draws
+ * means, the 90-day baseline band, the personal normal range of the nightly physiology metrics
+ * (with its 7-day mean), out-of-band days and tag markers. Everything it draws
  * comes computed from lib/metrics (through the API); it only scales and renders. The cursor is
  * shared with the other panels on the page, so several metrics read on one time axis.
  */
@@ -53,6 +55,10 @@ export function TrendChart({
     const avg30 = series.avg30.map(conv);
     const lows = series.baseLow.map(conv);
     const highs = series.baseHigh.map(conv);
+    const normal = layers.normal && series.normal ? series.normal : null;
+    const nLows = normal ? normal.low.map(conv) : [];
+    const nHighs = normal ? normal.high.map(conv) : [];
+    const nBase = normal ? normal.base7.map(conv) : [];
     let lo = Infinity;
     let hi = -Infinity;
     const take = (arr: Array<number | null>) => {
@@ -69,6 +75,8 @@ export function TrendChart({
       take(lows);
       take(highs);
     }
+    take(nLows);
+    take(nHighs);
     if (!Number.isFinite(lo)) return { empty: true as const };
     const nice = niceTicks(lo, hi, height < 150 ? 3 : 4);
     const x = linearScale([0, Math.max(1, n - 1)], [MARGIN.left, width - MARGIN.right]);
@@ -94,6 +102,9 @@ export function TrendChart({
       avg7: layers.avg7 ? linePath(xs, py(avg7)) : "",
       avg30: layers.avg30 ? linePath(xs, py(avg30)) : "",
       band: layers.band ? bandPath(xs, py(lows), py(highs)) : "",
+      normal: normal ? bandPath(xs, py(nLows), py(nHighs)) : "",
+      normalEdges: normal ? `${linePath(xs, py(nLows))} ${linePath(xs, py(nHighs))}` : "",
+      normalBase: normal ? linePath(xs, py(nBase)) : "",
       dots,
       xTicks: dayTicks(series.from, n, Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 64))),
       runs: runSegments(series.run, xs),
@@ -109,18 +120,7 @@ export function TrendChart({
     const rect = e.currentTarget.getBoundingClientRect();
     onCursor(nearestIndex(e.clientX - rect.left, geo.x, n));
   };
-  const onKey = (e: KeyboardEvent) => {
-    const step = e.shiftKey ? 7 : 1;
-    let next: number | null = cursor;
-    if (e.key === "ArrowRight") next = Math.min(n - 1, (cursor ?? n - 1) + (cursor === null ? 0 : step));
-    else if (e.key === "ArrowLeft") next = Math.max(0, (cursor ?? n - 1) - (cursor === null ? 0 : step));
-    else if (e.key === "Home") next = 0;
-    else if (e.key === "End") next = n - 1;
-    else if (e.key === "Escape") next = null;
-    else return;
-    e.preventDefault();
-    onCursor(next);
-  };
+  const onKey = cursorKeyHandler(cursor, n, onCursor);
 
   const cursorDay = cursor !== null && cursor >= 0 && cursor < n ? dayAt(series.from, cursor) : null;
   const cursorTags = cursorDay ? tags.get(cursorDay) : undefined;
@@ -131,22 +131,21 @@ export function TrendChart({
         wrapRef.current = el;
         ready(el);
       }}
-      className="relative w-full select-none rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      className={`relative w-full select-none ${chartFocusClass}`}
       style={{ height }}
       tabIndex={0}
+      role="group"
+      aria-label={label}
       aria-describedby={descId}
       onKeyDown={onKey}
       onBlur={() => onCursor(null)}
     >
-      <p id={descId} className="sr-only">
-        Use the left and right arrow keys to read the values day by day, with Shift for a week at a time.
-      </p>
+      <CursorHint id={descId} />
       {geo && !geo.empty ? (
         <svg
           width={width}
           height={height}
-          role="img"
-          aria-label={label}
+          aria-hidden
           onPointerMove={onMove}
           onPointerLeave={() => onCursor(null)}
           className="block touch-pan-y"
@@ -167,6 +166,9 @@ export function TrendChart({
               ))
             : null}
           {geo.band ? <path d={geo.band} fill="var(--chart-band)" /> : null}
+          {geo.normal ? <path d={geo.normal} fill="var(--chart-normal)" data-testid="normal-band" /> : null}
+          {geo.normalEdges ? <path d={geo.normalEdges} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1} opacity={0.7} /> : null}
+          {geo.normalBase ? <path d={geo.normalBase} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1.5} strokeDasharray="2 3" /> : null}
           {geo.avg30 ? <path d={geo.avg30} fill="none" stroke="var(--chart-avg30)" strokeWidth={1.5} strokeDasharray="5 3" /> : null}
           <path d={geo.line} fill="none" stroke={color} strokeWidth={n > 200 ? 1.25 : 1.75} strokeLinejoin="round" strokeLinecap="round" opacity={layers.avg7 && n > 120 ? 0.55 : 1} />
           {geo.avg7 ? <path d={geo.avg7} fill="none" stroke="var(--chart-avg7)" strokeWidth={1.75} opacity={0.8} /> : null}
@@ -202,7 +204,7 @@ export function TrendChart({
           ) : null}
         </svg>
       ) : geo?.empty ? (
-        <div className="flex h-full items-center justify-center text-sm text-slate-500">No values in this range.</div>
+        <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">No values in this range.</div>
       ) : null}
       {geo && !geo.empty && cursor !== null && cursorDay ? (
         <Tooltip
@@ -222,16 +224,32 @@ export function TrendChart({
                   },
                 ]
               : []),
+            ...(layers.normal && series.normal && series.normal.low[cursor] !== null && series.normal.low[cursor] !== undefined
+              ? [
+                  {
+                    label: "Normal range",
+                    value: `${formatValue(metric, series.normal.low[cursor] ?? null, units, { unit: false })} – ${formatValue(metric, series.normal.high[cursor] ?? null, units)}`,
+                    color: "var(--chart-normal-line)",
+                  },
+                  {
+                    label: `7-day mean (${series.normal.state[cursor] ?? "—"})`,
+                    value: formatValue(metric, series.normal.base7[cursor] ?? null, units),
+                    color: "var(--chart-normal-line)",
+                  },
+                ]
+              : []),
           ]}
           flag={series.flag[cursor] ?? null}
           tags={cursorTags}
         />
       ) : null}
-      <p className="sr-only" aria-live="polite">
-        {cursorDay
-          ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}${series.flag[cursor!] ? ", outside your usual range" : ""}${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
-          : ""}
-      </p>
+      <LiveReadout
+        text={
+          cursorDay
+            ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}${series.flag[cursor!] ? ", outside your usual range" : ""}${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
+            : ""
+        }
+      />
     </div>
   );
 }

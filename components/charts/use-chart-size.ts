@@ -23,7 +23,7 @@ export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, n
 
 /**
  * Sets data-chart-ready="true" on the chart's element once it has drawn with data (after the
- * commit that rendered it). The perf spec measures navigation → this attribute.
+ * commit that rendered it). The bench (e2e/bench/pages.ts) measures navigation → this attribute.
  */
 export function useChartReady<T extends Element>(ready: boolean) {
   const ref = useRef<T | null>(null);

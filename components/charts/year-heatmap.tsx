@@ -10,7 +10,7 @@ import { cn } from "@/components/ui/cn";
 
 export type HeatDay = { day: string; status: CalendarStatus; value: number | null; level: number | null };
 
-const STATUS_TEXT: Record<CalendarStatus, string> = {
+export const STATUS_TEXT: Record<CalendarStatus, string> = {
   value: "",
   not_worn: "ring not worn",
   missing: "no document",
@@ -84,7 +84,7 @@ export function YearHeatmap({
           <p className="mb-1.5 text-xs font-semibold text-slate-700 dark:text-slate-300">{m.title}</p>
           <div className="grid grid-cols-7 gap-[3px]" aria-hidden={false}>
             {["M", "T", "W", "T", "F", "S", "S"].map((w, i) => (
-              <span key={i} aria-hidden className="text-center text-[0.6rem] text-slate-400">
+              <span key={i} aria-hidden className="text-center text-[0.6rem] text-slate-500 dark:text-slate-400">
                 {w}
               </span>
             ))}

@@ -69,7 +69,7 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
         <label htmlFor={tagInputId} className="text-xs font-medium text-slate-600 dark:text-slate-400">
           Tags for {formatDay(day, { withYear: true })}
         </label>
-        <div className={cn(inputClass, "mt-1 flex flex-wrap items-center gap-1.5 py-1")}>
+        <div className={cn(inputClass, "mt-1 flex flex-wrap items-center gap-1.5 py-1 focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-brand-600")}>
           {tags.map((t) => (
             <span key={t} className="inline-flex items-center gap-1 rounded-full bg-violet-100 py-0.5 pl-2 pr-1 text-xs font-medium text-violet-900 dark:bg-violet-500/20 dark:text-violet-200" data-testid="tag-chip">
               #{t}
@@ -148,7 +148,7 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
         <Button type="submit" disabled={save.isPending || (!dirty && !draft.trim())}>
           {save.isPending ? "Saving…" : "Save"}
         </Button>
-        <span role="status" className="text-xs text-slate-500">
+        <span role="status" className="text-xs text-slate-500 dark:text-slate-400">
           {save.isError ? <span className="text-rose-600">{(save.error as Error).message}</span> : saved && !dirty ? "Saved." : ""}
         </span>
       </div>

@@ -23,7 +23,7 @@ export function DeltaChip({
   className?: string;
 }) {
   if (delta === null) {
-    return <span className={cn("text-xs text-slate-400 dark:text-slate-500", className)}>not enough days for a {against}</span>;
+    return <span className={cn("text-xs text-slate-500 dark:text-slate-400", className)}>not enough days for a {against}</span>;
   }
   const text = formatDelta(metric, delta, units);
   const isZero = text === "±0";
@@ -36,7 +36,7 @@ export function DeltaChip({
     >
       {arrow ? <span aria-hidden className="text-[0.65rem]">{arrow}</span> : null}
       {text}
-      <span className="font-normal opacity-75">vs {against}</span>
+      <span className="font-normal">vs {against}</span>
     </span>
   );
 }

@@ -4,7 +4,8 @@ import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { TodayMetric } from "@/lib/metrics/today";
-import { Sparkline } from "@/components/charts/sparkline";
+import { ChartTable } from "@/components/charts/chart-a11y";
+import { Sparkline, sparkSummary, sparkTable } from "@/components/charts/sparkline";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
 import { metricColor } from "@/components/dashboard/colors";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
@@ -27,6 +28,7 @@ export function MetricTile({
   extra?: React.ReactNode;
 }) {
   const color = metricColor(metric);
+  const fmt = (v: number) => formatValue(metric, v, units);
   return (
     <Card className="flex flex-col gap-2 !p-4" data-metric={metric.id} aria-labelledby={`tile-${metric.id}`}>
       <div className="flex items-start justify-between gap-2">
@@ -43,19 +45,20 @@ export function MetricTile({
       {extra}
       <div className="flex flex-wrap items-center gap-1.5">
         {data ? <DeltaChip metric={metric} delta={data.delta} units={units} /> : null}
-        {data && data.day !== refDay ? <span className="text-xs text-slate-500">{formatDay(data.day)}</span> : null}
+        {data && data.day !== refDay ? <span className="text-xs text-slate-500 dark:text-slate-400">{formatDay(data.day)}</span> : null}
       </div>
       {data ? (
         <div className="mt-auto">
-          <Sparkline values={data.spark} band={data.baseline} color={color} label={`${metric.label}, last 30 days`} marks={marks} />
+          <Sparkline values={data.spark} band={data.baseline} color={color} label={sparkSummary(`${metric.label}, last ${data.spark.length} days`, data.spark, data.day, fmt)} marks={marks} />
           <p className="mt-1 text-[0.7rem] text-slate-500 dark:text-slate-400">
             {data.baseline
               ? `Usual ${formatValue(metric, data.baseline.low, units, { unit: false })} – ${formatValue(metric, data.baseline.high, units)}`
               : "Usual range after 30 days of data"}
           </p>
+          <ChartTable {...sparkTable(metric.label, data.spark, data.day, fmt, marks)} />
         </div>
       ) : (
-        <p className="text-xs text-slate-500">No data yet.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">No data yet.</p>
       )}
     </Card>
   );

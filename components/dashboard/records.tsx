@@ -5,9 +5,11 @@ import Link from "next/link";
 import type { DayRecords, DayResponse, TodayResponse } from "@/lib/api/contract";
 import { formatDay } from "@/lib/metrics/days";
 import { formatDuration } from "@/lib/metrics/format";
-import { BEDTIME_RECOMMENDATIONS, BEDTIME_STATUSES, HEART_RATE_SOURCES, labelOf, SESSION_TYPES, WORKOUT_INTENSITIES } from "@/lib/metrics/sources";
+import { BEDTIME_RECOMMENDATIONS, BEDTIME_STATUSES, labelOf, SESSION_TYPES, WORKOUT_INTENSITIES } from "@/lib/metrics/sources";
 import { activityName } from "@/lib/metrics/workouts";
 import { LazyDayHeartRate } from "@/components/charts/lazy";
+import { MarkerGlyph } from "@/components/charts/chart-a11y";
+import { heartRateSeries } from "@/components/charts/heart-rate-sources";
 import { Card } from "@/components/ui/card";
 
 type Workout = DayRecords["workouts"][number];
@@ -44,9 +46,9 @@ export function HeartRateCard({ day, records }: { day: string; records: DayRecor
     ...records.workouts.flatMap((w) => (w.startMin !== null && w.endMin !== null ? [{ start: Math.max(0, w.startMin), end: Math.min(1440, w.endMin), kind: "workout" as const, label: activityName(w.activity) }] : [])),
     ...records.sessions.flatMap((s) => (s.startMin !== null && s.endMin !== null ? [{ start: Math.max(0, s.startMin), end: Math.min(1440, s.endMin), kind: "session" as const, label: labelOf(SESSION_TYPES, s.type) }] : [])),
   ];
-  const counts = HEART_RATE_SOURCES.map((s) => ({ ...s, n: points.filter((p) => p.source === s.value).length })).filter((s) => s.n > 0);
+  const counts = heartRateSeries(points).map((s) => ({ ...s, n: s.data.length }));
   const summary = bpm.length
-    ? `${bpm.length} samples from ${Math.min(...bpm)} to ${Math.max(...bpm)} bpm: ${counts.map((c) => `${c.label.toLowerCase()} ${c.n}`).join(", ")}.`
+    ? `${bpm.length} samples from ${Math.min(...bpm)} to ${Math.max(...bpm)} bpm: ${counts.map((c) => `${c.name.toLowerCase()} ${c.n}`).join(", ")}.`
     : "No heart-rate samples for this day.";
   return (
     <Card aria-labelledby="hr-title" data-testid="day-heart-rate">
@@ -54,22 +56,21 @@ export function HeartRateCard({ day, records }: { day: string; records: DayRecor
         {dot("var(--heart)")}
         Heart rate through the day
       </h2>
-      <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">Each dot is one sample, coloured by what the ring says you were doing; shaded: workouts and sessions.</p>
+      <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">Each mark is one sample, its colour and shape by what the ring says you were doing; shaded: workouts and sessions.</p>
       {points.length ? (
         <>
-          <LazyDayHeartRate points={points} bands={bands} label={`Heart rate through ${formatDay(day)}. ${summary}`} />
-          <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400" aria-label="Samples by source">
+          <ul className="mb-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400" aria-label="Samples by source">
             {counts.map((c) => (
-              <li key={c.value} className="inline-flex items-center gap-1.5" data-source={c.value}>
-                {dot(c.color ?? "var(--heart)")}
-                {c.label} <span className="font-medium tabular-nums text-slate-800 dark:text-slate-200">{c.n}</span>
+              <li key={c.key} className="inline-flex items-center gap-1.5" data-source={c.key}>
+                <MarkerGlyph shape={c.shape} color={c.color} />
+                {c.name} <span className="font-medium tabular-nums text-slate-800 dark:text-slate-200">{c.n}</span>
               </li>
             ))}
           </ul>
-          <p className="sr-only">{summary}</p>
+          <LazyDayHeartRate points={points} bands={bands} label={`Heart rate through ${formatDay(day)}. ${summary}`} />
         </>
       ) : (
-        <p className="text-sm text-slate-500">{summary}</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">{summary}</p>
       )}
     </Card>
   );
@@ -102,7 +103,7 @@ export function SessionLine({ s }: { s: Session }) {
       </span>
       <span className="tabular-nums text-slate-600 dark:text-slate-300">{span(s.start, s.end)}</span>
       {s.duration !== null ? <span className="tabular-nums text-slate-600 dark:text-slate-300">{formatDuration(s.duration)}</span> : null}
-      {s.mood ? <span className="text-xs text-slate-500">mood: {s.mood}</span> : null}
+      {s.mood ? <span className="text-xs text-slate-500 dark:text-slate-400">mood: {s.mood}</span> : null}
     </li>
   );
 }
@@ -115,7 +116,7 @@ export function WorkoutsSessionsCard({ title, workouts, sessions, empty }: { tit
         {title}
       </h2>
       {workouts.length + sessions.length === 0 ? (
-        <p className="text-sm text-slate-500">{empty}</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">{empty}</p>
       ) : (
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {workouts.map((w) => (
@@ -149,7 +150,7 @@ export function RingTagsCard({ tags }: { tags: DayRecords["ringTags"] }) {
           ))}
         </ul>
       ) : (
-        <p className="text-xs text-slate-500">None that day.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">None that day.</p>
       )}
     </Card>
   );
@@ -185,7 +186,7 @@ export function BedtimeCard({ bedtime, heading = "Bedtime guidance" }: { bedtime
           ) : null}
         </dl>
       ) : (
-        <p className="text-xs text-slate-500">No guidance for that evening.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">No guidance for that evening.</p>
       )}
     </Card>
   );

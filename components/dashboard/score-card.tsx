@@ -6,7 +6,8 @@ import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { TodaySummary } from "@/lib/metrics/today";
 import { ScoreRing } from "@/components/charts/score-ring";
-import { Sparkline } from "@/components/charts/sparkline";
+import { ChartTable } from "@/components/charts/chart-a11y";
+import { Sparkline, sparkSummary, sparkTable } from "@/components/charts/sparkline";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
 import { ContributorBars } from "@/components/dashboard/contributor-bars";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
@@ -37,6 +38,7 @@ export function ScoreCard({
   const metric = getMetric(scoreId);
   const data = metrics[scoreId];
   const headingId = `score-${scoreId}`;
+  const fmt = (v: number) => formatValue(metric, v, units);
   return (
     <Card aria-labelledby={headingId} data-metric={scoreId} className="flex flex-col gap-4">
       <div className="flex items-center justify-between gap-2">
@@ -46,7 +48,7 @@ export function ScoreCard({
             {title}
           </Link>
         </h2>
-        {data && data.day !== refDay ? <span className="text-xs text-slate-500">{formatDay(data.day)}</span> : null}
+        {data && data.day !== refDay ? <span className="text-xs text-slate-500 dark:text-slate-400">{formatDay(data.day)}</span> : null}
       </div>
       {data ? (
         <>
@@ -60,13 +62,14 @@ export function ScoreCard({
                 <DeltaChip metric={metric} delta={data.delta} units={units} />
                 <AnomalyMark flag={data.flag} />
               </div>
-              <Sparkline values={data.spark} band={data.baseline} color={color} label={`${metric.label}, last 30 days`} marks={marks} height={40} />
+              <Sparkline values={data.spark} band={data.baseline} color={color} label={sparkSummary(`${metric.label}, last ${data.spark.length} days`, data.spark, data.day, fmt)} marks={marks} height={40} />
               <p className="text-[0.7rem] text-slate-500 dark:text-slate-400">
                 30 days ·{" "}
                 {data.baseline
                   ? `usual ${Math.round(data.baseline.low)}–${Math.round(data.baseline.high)}`
                   : "usual range after 30 days of data"}
               </p>
+              <ChartTable {...sparkTable(metric.label, data.spark, data.day, fmt, marks)} />
             </div>
           </div>
           <ContributorBars
@@ -76,7 +79,7 @@ export function ScoreCard({
           {footer}
         </>
       ) : (
-        <p className="text-sm text-slate-500">No {title.toLowerCase()} data yet.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">No {title.toLowerCase()} data yet.</p>
       )}
     </Card>
   );

@@ -2,8 +2,10 @@
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { formatPct, formatValue, type Units } from "@/lib/metrics/format";
-import type { MetricSeries } from "@/lib/metrics/series";
+import { dayAt, type MetricSeries } from "@/lib/metrics/series";
+import { formatDay } from "@/lib/metrics/days";
 import { LazyCategoryStrip, LazyTrendChart } from "@/components/charts/lazy";
+import { ChartFigure, type ChartTableProps } from "@/components/charts/chart-a11y";
 import type { TrendLayers } from "@/components/charts/trend-chart";
 import { metricColor } from "@/components/dashboard/colors";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
@@ -11,7 +13,7 @@ import type { TagRef } from "@/lib/api/contract";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
-import { cn } from "@/components/ui/cn";
+import { signalDocsHref, SIGNALS } from "@/lib/signals/catalog";
 
 /** One metric of the Trends page: header with period figures, the chart, its text summary. */
 export function TrendPanel({
@@ -50,15 +52,15 @@ export function TrendPanel({
         <div className="flex items-start justify-between gap-3">
           <h2 id={headingId} className="flex min-w-0 items-center gap-2 text-sm font-semibold">
             <span aria-hidden className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: color }} />
-            <span className="truncate">{metric.label}</span>
-            {metric.description ? <span className="hidden truncate font-normal text-slate-500 md:inline">· {metric.description}</span> : null}
+            <span className="break-words">{metric.label}</span>
+            {metric.description ? <span className="hidden font-normal text-slate-500 dark:text-slate-400 md:inline">· {metric.description}</span> : null}
           </h2>
           {onRemove ? (
             <button
               type="button"
               onClick={onRemove}
               aria-label={`Remove ${metric.label}`}
-              className="-mr-1 -mt-1 shrink-0 rounded-md px-1.5 text-lg leading-none text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
+              className="-mr-1 -mt-1 shrink-0 rounded-md px-1.5 text-lg leading-none text-slate-500 dark:text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
             >
               ×
             </button>
@@ -72,7 +74,17 @@ export function TrendPanel({
       ) : !series || (isLoading && !series) ? (
         <Skeleton className={metric.kind === "category" ? "h-16" : "h-[200px]"} />
       ) : (
-        <figure className={cn("m-0", isLoading && "opacity-60 transition-opacity")}>
+        <ChartFigure
+          summary={
+            <>
+              {series.kind === "numeric" ? describeNumericSeries(metric, series, units) : describeCategorySeries(metric, series)}
+              {series.kind === "numeric" ? <SignalNote metric={metric} series={series} units={units} /> : null}
+            </>
+          }
+          summaryTestId="chart-summary"
+          table={trendTable(metric, series, units, tags)}
+          busy={isLoading}
+        >
           {series.kind === "numeric" ? (
             <LazyTrendChart
               metric={metric}
@@ -88,10 +100,7 @@ export function TrendPanel({
           ) : (
             <LazyCategoryStrip metric={metric} series={series} tags={tags} showTags={layers.tags} cursor={cursor} onCursor={onCursor} showXAxis={showXAxis} />
           )}
-          <figcaption className="mt-1.5 px-1 text-xs leading-relaxed text-slate-500 dark:text-slate-400" data-testid="chart-summary">
-            {series.kind === "numeric" ? describeNumericSeries(metric, series, units) : describeCategorySeries(metric, series)}
-          </figcaption>
-        </figure>
+        </ChartFigure>
       )}
     </Card>
   );
@@ -112,7 +121,7 @@ function NumericHeader({ metric, series, units }: { metric: MetricDef; series: E
       ) : null}
       <span className="inline-flex items-center gap-1" data-testid="period-comparison">
         <DeltaChip metric={metric} delta={c.delta} units={units} against={`previous ${c.days} d`} />
-        {c.deltaPct !== null && c.delta !== 0 ? <span className="tabular-nums text-slate-500">{formatPct(c.deltaPct)}</span> : null}
+        {c.deltaPct !== null && c.delta !== 0 ? <span className="tabular-nums text-slate-500 dark:text-slate-400">{formatPct(c.deltaPct)}</span> : null}
       </span>
     </p>
   );
@@ -128,7 +137,7 @@ function CategoryHeader({ metric, series }: { metric: MetricDef; series: Extract
           <li key={c.value} className="inline-flex items-center gap-1">
             <span aria-hidden className="h-2 w-2 rounded-sm" style={{ background: c.color }} />
             {c.label} <span className="font-semibold tabular-nums text-slate-900 dark:text-white">{now}</span>
-            <span className="tabular-nums text-slate-400">(before {before})</span>
+            <span className="tabular-nums text-slate-500 dark:text-slate-400">(before {before})</span>
           </li>
         );
       })}
@@ -160,6 +169,11 @@ export function TrendsLegend({ layers }: { layers: TrendLayers }) {
       <li className="inline-flex items-center gap-1.5">
         <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: "var(--chart-anomaly)" }} /> outside usual range (bar: 3+ days in a row)
       </li>
+      {layers.normal ? (
+        <li className="inline-flex items-center gap-1.5">
+          <span aria-hidden className="h-2.5 w-4 rounded-sm" style={{ background: "var(--chart-normal)" }} /> normal range (nightly physiology: 60 nights, ± 0.5 sd; dotted: its 7-day mean)
+        </li>
+      ) : null}
       {layers.tags ? (
         <li className="inline-flex items-center gap-1.5">
           <span aria-hidden className="text-[var(--chart-tag)]">▼</span> tagged day
@@ -167,4 +181,66 @@ export function TrendsLegend({ layers }: { layers: TrendLayers }) {
       ) : null}
     </ul>
   );
+}
+
+/** What the signals add to a panel: the normal range's state (or why there is none yet), with where it is explained. */
+function SignalNote({ metric, series, units }: { metric: MetricDef; series: Extract<MetricSeries, { kind: "numeric" }>; units: Units }) {
+  const n = series.normal;
+  if (!n && metric.source.type !== "signal") return null;
+  const link = (anchor: string, text: string) => (
+    <a href={signalDocsHref(anchor)} className="ml-1 underline decoration-dotted underline-offset-2 hover:text-slate-700 dark:hover:text-slate-200">
+      {text}
+    </a>
+  );
+  if (!n) return <> {link(SIGNALS.sleep_debt.anchor, "How sleep debt is computed")}</>;
+  const last = n.low.length - 1;
+  let i = last;
+  while (i >= 0 && n.low[i] === null) i--;
+  if (i < 0) {
+    return (
+      <span className="block" data-testid="normal-range-note">
+        Normal range: needs {n.minNights} nights of history before a day; the newest day has {n.nights}. {link("normal-ranges", "About normal ranges")}
+      </span>
+    );
+  }
+  const state = n.state[i];
+  return (
+    <span className="block" data-testid="normal-range-note">
+      Normal range (your {n.windowDays} nights before, mean ± {n.k} sd{n.transform === "ln" ? " of ln HRV" : ""}): {formatValue(metric, n.low[i] ?? null, units, { unit: false })} –{" "}
+      {formatValue(metric, n.high[i] ?? null, units)}; the 7-day mean is {state === "below" ? "below it" : state === "above" ? "above it" : state === "within" ? "within it" : "not known"}.
+      {link("normal-ranges", "About normal ranges")}
+    </span>
+  );
+}
+
+/** The panel's numbers as a table: one row a day, with the layers' values and the day's tags. */
+function trendTable(metric: MetricDef, series: MetricSeries, units: Units, tags: ReadonlyMap<string, TagRef[]>): ChartTableProps {
+  const day = (i: number) => dayAt(series.from, i);
+  const tagText = (i: number) => (tags.get(day(i)) ?? []).map((t) => `#${t.name}`).join(" ");
+  const caption = `${metric.label} by day, ${formatDay(series.from, { withYear: true })} to ${formatDay(series.to, { withYear: true })}`;
+  if (series.kind === "category") {
+    const label = new Map((metric.categories ?? []).map((c) => [c.value, c.label]));
+    return {
+      caption,
+      columns: [{ label: "Day" }, { label: metric.short }, { label: "Tags" }],
+      rows: () => series.value.map((v, i) => ({ key: day(i), cells: [formatDay(day(i), { withYear: true }), v ? (label.get(v) ?? v) : "—", tagText(i)] })),
+    };
+  }
+  const f = (v: number | null | undefined) => formatValue(metric, v ?? null, units);
+  return {
+    caption,
+    columns: [{ label: "Day" }, { label: metric.short, numeric: true }, { label: "7-day mean", numeric: true }, { label: "30-day mean", numeric: true }, { label: "Usual range", numeric: true }, { label: "Note" }],
+    rows: () =>
+      series.value.map((v, i) => ({
+        key: day(i),
+        cells: [
+          formatDay(day(i), { withYear: true }),
+          f(v),
+          f(series.avg7[i]),
+          f(series.avg30[i]),
+          series.baseLow[i] !== null && series.baseLow[i] !== undefined ? `${formatValue(metric, series.baseLow[i] ?? null, units, { unit: false })} – ${f(series.baseHigh[i])}` : "—",
+          [series.flag[i] ? `${series.flag[i] === "high" ? "above" : "below"} your usual range` : "", tagText(i)].filter(Boolean).join(", "),
+        ],
+      })),
+  };
 }

@@ -6,7 +6,7 @@ describe("trends URL state", () => {
     const s = parseTrendsState({ m: "sleep.score,nope,activity.steps,sleep.score", range: "1y", layers: "avg7,tags" });
     expect(s.metrics).toEqual(["sleep.score", "activity.steps"]);
     expect(s.range).toBe("1y");
-    expect(s.layers).toEqual({ avg7: true, avg30: false, band: false, tags: true });
+    expect(s.layers).toEqual({ avg7: true, avg30: false, band: false, normal: false, tags: true });
   });
 
   it("falls back to defaults and round-trips through the query string", () => {

@@ -7,8 +7,8 @@ import type { TrendLayers } from "@/components/charts/trend-chart";
 
 export const MAX_PANELS = 4;
 export const DEFAULT_METRICS: MetricId[] = ["sleep.score", "readiness.score"];
-export const DEFAULT_LAYERS: TrendLayers = { avg7: true, avg30: true, band: true, tags: true };
-const LAYER_KEYS = ["avg7", "avg30", "band", "tags"] as const;
+export const DEFAULT_LAYERS: TrendLayers = { avg7: true, avg30: true, band: true, normal: true, tags: true };
+const LAYER_KEYS = ["avg7", "avg30", "band", "normal", "tags"] as const satisfies ReadonlyArray<keyof TrendLayers>;
 
 export type TrendsState = {
   metrics: MetricId[];
@@ -38,7 +38,7 @@ export function parseTrendsState(p: Params): TrendsState {
     range: isRangePreset(range) ? range : "90d",
     from: isDayInWindow(from) ? from : null,
     to: isDayInWindow(to) ? to : null,
-    layers: on ? { avg7: on.has("avg7"), avg30: on.has("avg30"), band: on.has("band"), tags: on.has("tags") } : DEFAULT_LAYERS,
+    layers: on ? (Object.fromEntries(LAYER_KEYS.map((k) => [k, on.has(k)])) as TrendLayers) : DEFAULT_LAYERS,
   };
 }
 

@@ -45,10 +45,11 @@ export function ApiSection({
               <li key={t.id} data-testid="api-token" data-token-id={t.id} className="flex flex-wrap items-start justify-between gap-3 py-2">
                 <div className="min-w-0 space-y-0.5">
                   <p className="font-medium break-all">
-                    {t.name} <code className="text-xs font-normal text-slate-500">{t.prefix}…</code>
+                    {t.name} <code className="text-xs font-normal text-slate-500 dark:text-slate-400">{t.prefix}…</code>
                   </p>
                   <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="api-token-usage">
-                    Created {format(new Date(t.createdAt), "d MMM yyyy")} · {t.lastUsedAt ? `last used ${format(new Date(t.lastUsedAt), "d MMM yyyy HH:mm")}` : "never used"}
+                    Created {format(new Date(t.createdAt), "d MMM yyyy")} · {t.lastUsedAt ? `last used ${format(new Date(t.lastUsedAt), "d MMM yyyy HH:mm")}` : "never used"} ·{" "}
+                    {t.expiresAt ? `expires ${format(new Date(t.expiresAt), "d MMM yyyy")}` : "never expires"}
                   </p>
                   <p className="text-xs text-slate-500 dark:text-slate-400">
                     Reads: {t.kinds.length === kinds.length ? "all your data" : t.kinds.map((k) => labelOf.get(k) ?? k).join(", ")}

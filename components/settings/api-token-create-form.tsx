@@ -41,6 +41,17 @@ export function ApiTokenCreateForm({
             ))}
           </div>
         </fieldset>
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor="api-token-expires" className="font-medium">
+            Expires
+          </label>
+          <select id="api-token-expires" name="expires" defaultValue="90" className={`${inputClass} max-w-xs`}>
+            <option value="30">in 30 days</option>
+            <option value="90">in 90 days</option>
+            <option value="365">in a year</option>
+            <option value="never">never</option>
+          </select>
+        </div>
         <ConnectButton label="Create token" pendingLabel="Creating…" variant="secondary" />
       </form>
       <FormError error={state.error} />

@@ -9,7 +9,7 @@ import type { CollectionRange, DeleteDataResponse } from "@/lib/api/contract";
 import { Button, Field, inputClass } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
 
-type Target = CollectionId | "notes" | "all";
+type Target = CollectionId | "notes" | "all" | "signals";
 
 export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: CollectionRange[]; firstDay: string | null; lastDay: string | null }) {
   const [target, setTarget] = useState<Target>("all");
@@ -50,6 +50,7 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
                 </option>
               ))}
               <option value="notes">Notes and tags</option>
+              <option value="signals">Signals (derived from the above; an import does not need them)</option>
             </select>
           </Field>
           <div className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">

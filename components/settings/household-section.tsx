@@ -14,12 +14,14 @@ export function HouseholdSection({
   members,
   createInviteLink,
   revokeInvite,
+  removeMember,
 }: {
   userId: string;
   invites: PendingInvite[];
   members: HouseholdMember[];
   createInviteLink: (prev: CreateInviteState, formData: FormData) => Promise<CreateInviteState>;
   revokeInvite: FormAction;
+  removeMember: FormAction;
 }) {
   return (
     <SettingsSection name="household" title="Household"
@@ -61,6 +63,18 @@ export function HouseholdSection({
                 {m.role === "owner" ? "owner" : "member"} · {m.connectionStatus ? (STATUS_TEXT[m.connectionStatus] ?? m.connectionStatus) : "no ring"} · since{" "}
                 {format(m.createdAt, "d MMM yyyy")}
               </span>
+              {m.role === "member" && (
+                <details className="w-full text-xs">
+                  <summary className="cursor-pointer text-red-700 dark:text-red-300">Remove…</summary>
+                  <form action={removeMember} className="mt-1 flex flex-wrap items-center gap-2">
+                    <input type="hidden" name="memberId" value={m.id} />
+                    <span>Their ring access, data, API tokens, alert channels and sign-ins are deleted; they can return only with a new invite.</span>
+                    <button type="submit" className="rounded-md bg-red-700 px-2 py-1 font-medium text-white hover:bg-red-800">
+                      Remove this member
+                    </button>
+                  </form>
+                </details>
+              )}
             </li>
           ))}
         </ul>

@@ -44,7 +44,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
           />
         </div>
       </div>
-      <p role="status" className="text-xs text-slate-500">
+      <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
         {update.isError ? <span className="text-rose-600">{(update.error as Error).message}</span> : update.isSuccess ? "Saved." : ""}
       </p>
     </SettingsSection>

@@ -44,7 +44,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
         value={family}
         disabled={!canEdit || busy}
         onChange={(e) => setFamily(e.target.value as Props["dataFamily"])}
-        className="w-full max-w-xs rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+        className="w-full max-w-xs rounded-md border border-slate-500 bg-white px-2 py-1 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-900"
       >
         <option value="usercollection">Your ring data</option>
         <option value="sandbox">Sandbox sample data (for trying Ringside out)</option>
@@ -63,7 +63,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
           value={minutes}
           disabled={!canEdit || busy}
           onChange={(e) => setMinutes(e.target.value)}
-          className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+          className="w-24 rounded-md border border-slate-500 bg-white px-2 py-1 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-900"
         />
         <span>minutes</span>
       </div>
@@ -79,7 +79,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
           {message && <p role="status">{message}</p>}
         </div>
       ) : (
-        <p className="text-slate-500 sm:col-start-2">Only the owner of this Ringside can change these.</p>
+        <p className="text-slate-500 dark:text-slate-400 sm:col-start-2">Only the owner of this Ringside can change these.</p>
       )}
     </form>
   );

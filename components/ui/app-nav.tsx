@@ -15,7 +15,10 @@ const LINKS = [
 export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: string }) {
   return (
     <header className="border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-slate-900 focus:shadow-lg dark:focus:bg-slate-900 dark:focus:text-white"
+      >
         Skip to content
       </a>
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-3 py-2 sm:px-6">
@@ -35,7 +38,7 @@ export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: stri
         <nav aria-label="Main" className="order-last -mx-1 flex w-full flex-wrap gap-x-0.5 gap-y-1 sm:order-none sm:w-auto">
           <NavLinks links={LINKS} />
         </nav>
-        <span className="ml-auto truncate text-xs text-slate-500 dark:text-slate-400" title={userLabel}>
+        <span className="ml-auto min-w-0 break-all text-xs text-slate-500 dark:text-slate-400" title={userLabel}>
           {userLabel}
         </span>
       </div>

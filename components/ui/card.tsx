@@ -1,15 +1,13 @@
 import type { ComponentPropsWithoutRef, ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 
+/** A card's frame, for elements that cannot be a <section> (a <div> group inside a <dl>). */
+export const cardClass =
+  "rounded-2xl border border-slate-200/80 bg-white p-4 shadow-sm shadow-slate-200/50 dark:border-slate-800 dark:bg-slate-900 dark:shadow-none sm:p-5";
+
 export function Card({ className, children, ...rest }: ComponentPropsWithoutRef<"section">) {
   return (
-    <section
-      className={cn(
-        "rounded-2xl border border-slate-200/80 bg-white p-4 shadow-sm shadow-slate-200/50 dark:border-slate-800 dark:bg-slate-900 dark:shadow-none sm:p-5",
-        className,
-      )}
-      {...rest}
-    >
+    <section className={cn(cardClass, className)} {...rest}>
       {children}
     </section>
   );

@@ -2,14 +2,14 @@ import type { ComponentPropsWithoutRef, ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 
 export const inputClass =
-  "rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm focus-visible:border-brand-500 focus-visible:outline-2 focus-visible:outline-brand-500/40 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100";
+  "max-w-full rounded-lg border border-slate-500 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-950 dark:text-slate-100";
 
 export function Field({ label, children, className, hint }: { label: string; children: ReactNode; className?: string; hint?: string }) {
   return (
-    <label className={cn("flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400", className)}>
+    <label className={cn("flex min-w-0 max-w-full flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400", className)}>
       <span>{label}</span>
       {children}
-      {hint ? <span className="font-normal text-slate-500">{hint}</span> : null}
+      {hint ? <span className="font-normal text-slate-500 dark:text-slate-400">{hint}</span> : null}
     </label>
   );
 }

@@ -29,7 +29,7 @@ export function ErrorState({ error, onRetry, className }: { error: unknown; onRe
       )}
     >
       <p className="font-medium">Could not load this.</p>
-      <p className="mt-0.5 opacity-80">{message}</p>
+      <p className="mt-0.5">{message}</p>
       {onRetry ? (
         <button
           type="button"

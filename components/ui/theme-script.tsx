@@ -11,6 +11,6 @@ const SCRIPT = `(() => { try {
   document.documentElement.dataset.theme = t;
 } catch (e) {} })();`;
 
-export function ThemeScript() {
-  return <script dangerouslySetInnerHTML={{ __html: SCRIPT }} />;
+export function ThemeScript({ nonce }: { nonce?: string }) {
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SCRIPT }} />;
 }

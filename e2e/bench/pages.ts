@@ -1,7 +1,7 @@
 // Pages: time from navigation start to the first chart drawn ([data-chart-ready], set by the
 // chart components once recharts has rendered) and the JavaScript transferred (encoded, i.e.
 // gzip as sent), in Chromium via Playwright, a fresh browser context (empty cache) per run.
-// The same approach as e2e/perf.spec.ts.
+// Navigation start to the first [data-chart-ready] (components/charts/use-chart-size.ts).
 import { chromium, type Browser } from "@playwright/test";
 import { median, round } from "./stats";
 

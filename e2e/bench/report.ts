@@ -49,7 +49,15 @@ export type BenchResult = {
   };
   /** RSS: right after start, at rest after the whole run, the peak of the whole run and of the backfill */
   memory: { idle_mb: number; rest_mb: number; peak_mb: number; peak_backfill_mb: number };
+  /**
+   * a 5-year account export (heart rate every 5 minutes of wear) through POST /api/import
+   * (e2e/bench/import.ts): its wall time and the server's RSS at rest before and its peak
+   */
+  import?: { years: number; samples: number; documents: number; zip_mb: number; wall_s: number; rest_mb: number; peak_mb: number; peak_above_rest_mb: number };
 };
+
+/** The import's targets: a 5-year export within a minute, the server's memory peak within 100 MB above rest. */
+export const IMPORT_TARGETS = { wall_s: 60, peak_above_rest_mb: 100 } as const;
 
 /** The trends answer's budget: 1.5 × (p95 of /api/health + p95 of the raw query). */
 export const trendsBudgetMs = (t: BenchResult["trends"]) => Math.round(1.5 * (t.health_p95_ms + t.raw_p95_ms) * 100) / 100;
@@ -131,6 +139,16 @@ export function checkTargets(r: BenchResult): Check[] {
       target: `≤ ${PAGE_BUDGET_MS} ms; ≤ 200 kB`,
       ok: r.pages[p].charts_ms <= PAGE_BUDGET_MS && r.pages[p].js_gzip_kb <= 200,
     })),
+    ...(r.import
+      ? [
+          {
+            measure: "Import of a 5-year export",
+            value: `${r.import.wall_s} s for ${r.import.samples} heart-rate samples and ${r.import.documents} documents (${r.import.zip_mb} MB ZIP); RSS +${r.import.peak_above_rest_mb} MB above ${r.import.rest_mb} MB at rest`,
+            target: `≤ ${IMPORT_TARGETS.wall_s} s; ≤ +${IMPORT_TARGETS.peak_above_rest_mb} MB`,
+            ok: r.import.wall_s <= IMPORT_TARGETS.wall_s && r.import.peak_above_rest_mb <= IMPORT_TARGETS.peak_above_rest_mb,
+          },
+        ]
+      : []),
     {
       measure: "App memory (RSS)",
       value: `${r.memory.rest_mb} MB at rest after the run (${r.memory.idle_mb} MB after start); peak ${r.memory.peak_mb} MB (backfill ${r.memory.peak_backfill_mb} MB)`,
@@ -174,14 +192,19 @@ export function isBenchResult(value: unknown): value is BenchResult {
     webhooks: { acks_per_s: 0, p99_ms: 0, concurrency: 0, duration_s: 0 },
     pages: { today: { charts_ms: 0, js_gzip_kb: 0 }, trends: { charts_ms: 0, js_gzip_kb: 0 }, correlations: { charts_ms: 0, js_gzip_kb: 0 } },
     memory: { idle_mb: 0, rest_mb: 0, peak_mb: 0, peak_backfill_mb: 0 },
+    import: { years: 0, samples: 0, documents: 0, zip_mb: 0, wall_s: 0, rest_mb: 0, peak_mb: 0, peak_above_rest_mb: 0 },
   };
-  const same = (v: unknown, s: unknown): boolean => {
+  /** top-level parts a result may lack (a run that did not measure them) */
+  const optional = new Set(["import"]);
+  const same = (v: unknown, s: unknown, top = false): boolean => {
     if (s === "s") return typeof v === "string";
     if (typeof s === "number") return typeof v === "number" && Number.isFinite(v);
     if (!v || typeof v !== "object" || Array.isArray(v)) return false;
     const a = Object.keys(v as object).sort();
-    const b = Object.keys(s as object).sort();
+    const b = Object.keys(s as object)
+      .filter((k) => !top || !optional.has(k) || k in (v as object))
+      .sort();
     return a.length === b.length && a.every((k, i) => k === b[i] && same((v as Record<string, unknown>)[k], (s as Record<string, unknown>)[k]));
   };
-  return same(value, shape);
+  return same(value, shape, true);
 }

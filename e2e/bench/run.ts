@@ -1,9 +1,9 @@
 // `npm run bench`: measures Ringside against its limits and publishes the figures.
 //
-// Starts its own ring emulator (port 4310, no rate limit, 5 years of history, page size 100)
-// and the production build through `node lib/server/start.mjs` (port 3310, data in
-// e2e/bench/.data), building first when .next/standalone is missing or older than the
-// sources. Then, in one run: connect a person through the real OAuth flow and time the
+// Starts its own ring emulator (no rate limit, 5 years of history, page size 100) and the
+// production build through `node lib/server/start.mjs` (data in e2e/bench/.data), each on a
+// port chosen at run time and in a process group of its own, building first into
+// e2e/bench/.build when that build is missing or older than the sources. Then, in one run: connect a person through the real OAuth flow and time the
 // backfill; trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory.
 // Prints a table and writes e2e/bench/results/latest.json. Exit code 0 when it measured
 // (targets missed are reported, not failures); 1 when it could not measure.
@@ -26,10 +26,12 @@ import {
   type Doc,
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
+import { measureImport } from "./import";
 import { readRssMb, sampleRss } from "./memory";
 import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
-import { buildIsStale, holdBuildLock, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
+import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
+import { buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
 import { median, ratio, round } from "./stats";
 import { addDays, type answerBytes, type TrendFigures } from "./trends";
 import type { WebhookFigures } from "./webhooks";
@@ -40,8 +42,13 @@ const BENCH_DIR = path.join(ROOT, "e2e/bench");
 const DATA = path.join(BENCH_DIR, ".data");
 const RESULTS = path.join(BENCH_DIR, "results/latest.json");
 
-const APP_PORT = Number(process.env.BENCH_APP_PORT ?? 3310);
-const EMULATOR_PORT = Number(process.env.BENCH_EMULATOR_PORT ?? 4310);
+// Ports chosen now (BENCH_APP_PORT / BENCH_EMULATOR_PORT to fix them), the bench's own build
+// folder, and every server it starts stopped when it ends or is interrupted.
+const [APP_PORT, EMULATOR_PORT] = (
+  process.env.BENCH_APP_PORT && process.env.BENCH_EMULATOR_PORT ? [Number(process.env.BENCH_APP_PORT), Number(process.env.BENCH_EMULATOR_PORT)] : await freePorts(2)
+) as [number, number];
+useBenchBuildDir();
+stopGroupsOnExit();
 const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 // What Auth.js puts in redirect_uri (it names the host "localhost" whatever AUTH_URL's host is).
 const PUBLIC_APP_URL = `http://localhost:${APP_PORT}`;
@@ -117,7 +124,6 @@ async function main(): Promise<void> {
   }, TIME_LIMIT_MS);
   watchdog.unref();
 
-  const lock = await holdBuildLock(() => log("waiting for the build lock (/tmp/ringside-build.lock): another build is running"));
   try {
     const stale = buildIsStale(ROOT);
     if (stale) {
@@ -322,6 +328,9 @@ async function main(): Promise<void> {
         `${round(after5sMb, 0)} MB after 5 s), peak ${round(runPeak.peakMb, 0)} MB`,
     );
 
+    // ---------------------------------------------------------------- 6. Import (e2e/bench/import.ts)
+    const imported = await measureImport({ appUrl: APP_URL, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
+
     const result: BenchResult = {
       date: new Date().toISOString(),
       node: process.version,
@@ -372,6 +381,7 @@ async function main(): Promise<void> {
         correlations: { charts_ms: correlationsPage.charts_ms, js_gzip_kb: correlationsPage.js_gzip_kb },
       },
       memory: { idle_mb: round(idleAtStartMb, 0), rest_mb: round(idleAtEndMb, 0), peak_mb: round(runPeak.peakMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
+      import: imported,
     };
     if (!isBenchResult(result)) throw new Error("the result does not have the published shape");
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
@@ -390,7 +400,6 @@ async function main(): Promise<void> {
     if (emulator) fs.writeFileSync(path.join(DATA, "emulator.log"), emulator.lines.join("\n") + "\n");
     await app?.stop().catch(() => undefined);
     await emulator?.stop().catch(() => undefined);
-    lock.release();
     clearTimeout(watchdog);
   }
 }

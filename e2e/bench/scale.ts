@@ -1,6 +1,6 @@
 // `npm run bench:scale` (and the second half of `npm run bench`): fifty people backfilling at once,
 // on SQLite with one process, on PostgreSQL with one process and with two. Each run: a fresh
-// database, the production build through `node lib/server/start.mjs` (ports 3311 and 3312), fifty
+// database, the production build through `node lib/server/start.mjs` (on ports chosen at run time), fifty
 // people created at the emulator (port 4311, no rate limit) with HISTORY_DAYS of history each and
 // connected through the real OAuth flow one after another, then the wall time from the first
 // connect until every person's every collection is backfilled, and what was stored per second.
@@ -12,7 +12,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { connectThroughOAuth, emulatorDocuments, BENCH_COLLECTION_NAMES } from "./backfill";
-import { buildIsStale, holdBuildLock, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, type Running } from "./servers";
+import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
+import { buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
 import { round } from "./stats";
 import { RESOURCES, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf } from "@/lib/resources";
 import { createPostgresDatabase, findPostgresBinDir, startPostgresServer } from "@/lib/test/postgres-server.mjs";
@@ -22,8 +23,10 @@ const DATA = path.join(ROOT, "e2e/bench/.data/scale");
 const RESULTS = path.join(ROOT, "e2e/bench/results/scale.json");
 const PEOPLE = Number(process.env.BENCH_SCALE_PEOPLE ?? 50);
 const HISTORY_DAYS = Number(process.env.BENCH_SCALE_DAYS ?? 90);
-const PORTS = [3311, 3312];
-const EMULATOR_PORT = 4311;
+// ports chosen now; the bench's own build folder; every server stopped when it ends or is interrupted
+const [EMULATOR_PORT, ...PORTS] = (await freePorts(3)) as [number, number, number];
+useBenchBuildDir();
+stopGroupsOnExit();
 const CLIENT = { client_id: "ringside-bench-scale", client_secret: "ringside-bench-scale-secret-0123", approved: true };
 const TIME_LIMIT_MS = 20 * 60_000;
 
@@ -159,7 +162,6 @@ async function main(): Promise<void> {
   }, TIME_LIMIT_MS);
   watchdog.unref();
   if (!findPostgresBinDir()) throw new Error("No PostgreSQL server binaries: install Debian's package (sudo apt-get install -y postgresql) or set PG_BIN_DIR.");
-  const lock = await holdBuildLock(() => log("waiting for the build lock (/tmp/ringside-build.lock): another build is running"));
   let emulator: Running | undefined;
   let server: Awaited<ReturnType<typeof startPostgresServer>> | undefined;
   try {
@@ -205,7 +207,6 @@ async function main(): Promise<void> {
     if (emulator) fs.writeFileSync(path.join(DATA, "emulator.log"), emulator.lines.join("\n") + "\n");
     await emulator?.stop().catch(() => undefined);
     await server?.stop().catch(() => undefined);
-    lock.release();
     clearTimeout(watchdog);
   }
 }

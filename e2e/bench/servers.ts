@@ -1,38 +1,23 @@
 // The benchmark's own servers: the production build (built when missing or older than the
-// sources, under the checkout's build lock), the ring emulator and the app through its
-// production entry point (`node lib/server/start.mjs`), each on its own port.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+// sources, into the bench's own folder), the ring emulator and the app through its production
+// entry point (`node lib/server/start.mjs`), each on a port chosen at run time and in a process
+// group of its own, all stopped when the bench ends or is interrupted.
+import { spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
+import { buildDir, standaloneDir } from "../../lib/server/build-dir.mjs";
+import { childEnv } from "../../lib/process.mjs";
+import { signalGroup, spawnGroup } from "../../lib/test/processes.mjs";
 import { childPids } from "./memory";
 
-export const BUILD_LOCK = "/tmp/ringside-build.lock";
-
 /**
- * Takes the checkout's build lock (flock) and keeps it until release(): no other helper's
- * `next build` replaces .next/standalone while the benchmark's server runs from it. The lock
- * is held by a small child process that exits when our end of its stdin closes.
+ * The bench's own build folder (RINGSIDE_BUILD_DIR, e2e/bench/.build unless set): a demo running
+ * from .next, or a test run building e2e/.build, never shares files with it, so no lock is needed.
  */
-export async function holdBuildLock(onWait?: () => void): Promise<{ release: () => void }> {
-  const holder = spawn(
-    "flock",
-    [BUILD_LOCK, process.execPath, "-e", "process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0));"],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const waiting = setTimeout(() => onWait?.(), 1_000);
-  await new Promise<void>((resolve, reject) => {
-    holder.once("error", reject);
-    holder.once("exit", (code) => reject(new Error(`flock exited (${code})`)));
-    holder.stdout!.once("data", () => resolve());
-  });
-  clearTimeout(waiting);
-  holder.removeAllListeners("exit");
-  return {
-    release: () => {
-      holder.stdin!.end();
-    },
-  };
+export function useBenchBuildDir(): string {
+  process.env.RINGSIDE_BUILD_DIR ||= "e2e/bench/.build";
+  return buildDir();
 }
 
 const SOURCE_DIRS = ["app", "components", "lib", "public", "prisma/migrations"];
@@ -53,10 +38,10 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Why the production build must be (re)made, or null when .next/standalone is current. */
+/** Why the production build must be (re)made, or null when the build folder's standalone server is current. */
 export function buildIsStale(root: string): string | null {
-  const server = path.join(root, ".next/standalone/server.js");
-  const buildId = path.join(root, ".next/BUILD_ID");
+  const server = path.join(standaloneDir(root), "server.js");
+  const buildId = path.join(root, buildDir(), "BUILD_ID");
   if (!fs.existsSync(server) || !fs.existsSync(buildId)) return "no production build";
   const built = Math.min(fs.statSync(buildId).mtimeMs, fs.statSync(server).mtimeMs);
   let newest = 0;
@@ -65,7 +50,7 @@ export function buildIsStale(root: string): string | null {
   return newest > built ? "sources changed since the last build" : null;
 }
 
-/** `next build` (the caller holds the build lock); its output goes to `logFile`. */
+/** `next build` into the build folder; its output goes to `logFile`. */
 export function runBuild(root: string, logFile: string): void {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, "w");
@@ -96,12 +81,13 @@ function collectLines(child: ChildProcess, lines: string[]): void {
   }
 }
 
+/** Stops a server's whole process group: SIGTERM, then SIGKILL after 8 s. */
 function stopper(child: ChildProcess): () => Promise<void> {
   return async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((r) => child.once("exit", () => r()));
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 8_000);
+    signalGroup(child.pid!, "SIGTERM");
+    const timer = setTimeout(() => signalGroup(child.pid!, "SIGKILL"), 8_000);
     await exited;
     clearTimeout(timer);
   };
@@ -109,9 +95,10 @@ function stopper(child: ChildProcess): () => Promise<void> {
 
 /** Starts `node --import tsx lib/emulator/main.ts` with `settings` (RING_EMULATOR_*). */
 export async function startEmulatorProcess(root: string, settings: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/emulator/main.ts"], {
+  const child = spawnGroup(process.execPath, ["--import", "tsx", "lib/emulator/main.ts"], {
     cwd: root,
-    env: { ...process.env, ...settings },
+    // it exits when the bench is gone, however the bench ended (lib/process.mjs)
+    env: childEnv({ ...process.env, ...settings }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
@@ -145,7 +132,7 @@ export async function startAppProcess(root: string, opts: { port: number; dataDi
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
   delete env.PUBLIC_URL; // no webhook subscriptions: the backfill is measured alone
-  const child = spawn(process.execPath, ["lib/server/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(process.execPath, ["lib/server/start.mjs"], { cwd: root, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   collectLines(child, lines);
   const url = `http://127.0.0.1:${opts.port}`;
@@ -166,6 +153,46 @@ export async function startAppProcess(root: string, opts: { port: number; dataDi
   const pids = childPids(child.pid!);
   if (pids.length !== 1) throw new Error(`expected one server process under start.mjs, found ${pids.length}`);
   return { child, url, lines, stop: stopper(child), serverPid: pids[0]! };
+}
+
+/** The ring emulator's settings for a benchmark: no rate limit, `historyDays` of history. */
+export function benchEmulatorSettings(port: number, historyDays: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    RING_EMULATOR_PORT: String(port),
+    RING_EMULATOR_HOST: "127.0.0.1",
+    RING_EMULATOR_RATE_LIMIT: "10000000",
+    RING_EMULATOR_APP_RATE_LIMIT: "10000000",
+    RING_EMULATOR_HISTORY_DAYS: String(historyDays),
+    ...extra,
+  };
+}
+
+/**
+ * The production app's environment for a benchmark: its own data directory, the emulator as
+ * the ring service, the benchmark's OAuth client, people of bench.example.test admitted.
+ */
+export function benchAppEnv(opts: { port: number; dataDir: string; emulatorUrl: string; client: { client_id: string; client_secret: string } }): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PORT: String(opts.port),
+    HOST: "127.0.0.1",
+    DATA_DIR: opts.dataDir,
+    DATABASE_URL: `file:${path.join(opts.dataDir, "ringside.db")}`,
+    // what Auth.js puts in redirect_uri (it names the host "localhost" whatever AUTH_URL's host is)
+    AUTH_URL: `http://localhost:${opts.port}`,
+    AUTH_SECRET: "bench-auth-secret-not-for-production-0123456789",
+    TOKEN_ENCRYPTION_KEY: "6b".repeat(32),
+    WEBHOOK_VERIFICATION_TOKEN: "bench-webhook-verification-token",
+    RING_API_BASE_URL: opts.emulatorUrl,
+    RING_CLIENT_ID: opts.client.client_id,
+    RING_CLIENT_SECRET: opts.client.client_secret,
+    // the measured person becomes the owner by ALLOWED_EMAILS (no setup code to type)
+    ALLOWED_EMAILS: "*@bench.example.test",
+    LOG_LEVEL: "info",
+    NEXT_TELEMETRY_DISABLED: "1",
+    // experiments only (e.g. V8 heap flags); unset in published runs
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+  };
 }
 
 /** Runs a benchmark's main: exit code 0 when it measured, 1 (and why) when it could not. */

@@ -1,5 +1,6 @@
 // Webhook receive: validly signed notifications (a fresh object_id, timestamp and signature
 // per request) sent by autocannon at a fixed concurrency for a bounded time, to localhost.
+import { clock } from "../../lib/clock";
 import crypto from "node:crypto";
 import { createRequire } from "node:module";
 import { ratio, round } from "./stats";
@@ -33,12 +34,12 @@ const DATA_TYPES = ["daily_activity", "daily_readiness", "daily_sleep", "daily_s
 
 /** One signed notification; `i` makes the object id (and so the dedupe key) unique. */
 export function signedNotification(secret: string, userId: string, i: number): { body: string; headers: Record<string, string> } {
-  const timestamp = String(Math.floor(Date.now() / 1000));
+  const timestamp = String(Math.floor(clock.now() / 1000));
   const body = JSON.stringify({
     event_type: i % 3 === 0 ? "create" : "update",
     data_type: DATA_TYPES[i % DATA_TYPES.length],
     object_id: `bench-${process.pid}-${i}-${crypto.randomUUID()}`,
-    event_time: new Date().toISOString().replace(/\.\d+Z$/, "+00:00"),
+    event_time: clock.date().toISOString().replace(/\.\d+Z$/, "+00:00"),
     user_id: userId,
   });
   return {

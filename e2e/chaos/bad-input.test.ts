@@ -2,6 +2,7 @@
 // oversized and wrongly typed input, generated with fast-check, gets a 4xx with the error
 // envelope {error:{code,message}}, changes nothing, never a 500. The routes and actions are
 // enumerated from the source tree: a new one without a case here fails the first test.
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import fc from "fast-check";
@@ -10,8 +11,8 @@ import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import * as schemas from "@/lib/api/schemas";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
-import { ringsideExportSchema } from "@/lib/sync/import";
-import { alertChannelInputSchema, alertRuleInputSchema, timeZoneSchema } from "@/lib/alerts/schemas";
+import { ringsideExportSchema } from "@/lib/import/ringside";
+import { alertChannelInputSchema, alertRuleInputSchema, alertSettingsInputSchema } from "@/lib/alerts/schemas";
 import { ALERT_CHANNEL_KINDS, ALERT_RULE_KINDS } from "@/lib/alerts/catalog";
 import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
 import { STATE_TABLES, fingerprint, openAppDb, waitFor, SYNCED } from "./support/app-db";
@@ -231,6 +232,14 @@ const ROUTES: Record<string, RouteCase> = {
     mutates: true,
   },
   "GET /api/me": { kind: "user", path: () => "/api/me" },
+  "GET /api/signals": { kind: "user", path: () => "/api/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
+  "GET /api/signals/settings": { kind: "user", path: () => "/api/signals/settings" },
+  "PATCH /api/signals/settings": {
+    kind: "user",
+    path: () => "/api/signals/settings",
+    body: { schema: schemas.updateSignalSettingsBodySchema, fields: { sleepNeedMinutes: fc.oneof(fc.constant(null), fc.integer({ min: 240, max: 720 })), freeDays: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 7 }) } },
+    mutates: true,
+  },
   "GET /api/metrics/[metric]": {
     kind: "user",
     path: () => `/api/metrics/${NUMERIC_METRICS[0]!.id}`,
@@ -330,6 +339,8 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
   },
   "/api/v1/notes": { path: () => "/api/v1/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
   "/api/v1/sync/status": { path: () => "/api/v1/sync/status" },
+  "/api/v1/state": { path: () => "/api/v1/state" },
+  "/api/v1/signals": { path: () => "/api/v1/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
 };
 for (const [p, spec] of Object.entries(V1_ROUTES)) {
   ROUTES[`GET ${p}`] = { kind: "token", ...spec };
@@ -374,10 +385,19 @@ const ACTIONS: Record<string, ActionCase> = {
   },
   "app/(app)/settings/actions-connection.ts#createInviteLink": { as: () => member, args: fc.oneof(wrongArgs, fc.tuple(fc.constant({ json: {} }), formArg({})).map((t) => [...t])) },
   "app/(app)/settings/actions-connection.ts#revokeInvite": { as: () => member, args: fc.oneof(wrongArgs, formArg({ inviteId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "app/(app)/settings/actions-connection.ts#removeMemberAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ memberId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
   // Settings → Alerts: (previous state, form) actions, and form actions on the person's own ids
   "lib/alerts/actions.ts#saveAlertSettingsAction": {
     as: () => member,
-    args: stateAndForm({ includeValues: fc.constantFrom("on", "off"), timeZone: fc.constantFrom("Mars/Olympus", "Europe/Berlinn", "UTC+1", "") }).filter((args) => !timeZoneSchema.safeParse(formOf(args)?.get("timeZone")).success),
+    args: stateAndForm({
+      includeValues: fc.constantFrom("on", "off"),
+      timeZone: fc.constantFrom("Mars/Olympus", "Europe/Berlinn", "UTC+1", "", "UTC"),
+      quietFrom: fc.constantFrom("24:00", "7pm", "22:00", ""),
+      quietTo: fc.constantFrom("22:00", "", "07:60"),
+    }).filter((args) => {
+      const f = formOf(args);
+      return !alertSettingsInputSchema.safeParse({ includeValues: f?.get("includeValues") === "on", timeZone: f?.get("timeZone"), quietFrom: f?.get("quietFrom"), quietTo: f?.get("quietTo") }).success;
+    }),
   },
   "lib/alerts/actions.ts#addAlertRuleAction": {
     as: () => member,
@@ -389,6 +409,7 @@ const ACTIONS: Record<string, ActionCase> = {
       hours: fc.constantFrom("0", "169", "x"),
       weekday: fc.constantFrom("0", "8", "Mon"),
       hour: fc.constantFrom("24", "-1", "8.5"),
+      level: fc.constantFrom("4", "101", "x", ""),
     }).filter((args) => !isValidRuleForm(args)),
   },
   "lib/alerts/actions.ts#toggleAlertRuleAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
@@ -406,6 +427,9 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/alerts/actions.ts#toggleAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
   "lib/alerts/actions.ts#removeAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
   "lib/alerts/actions.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  "lib/alerts/actions.ts#sendAlertRuleTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  "lib/alerts/actions.ts#confirmAlertChannelAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }), code: fc.constantFrom("", "12345", "abcdef", "1234567", "x".repeat(500)) }) },
+  "lib/alerts/actions.ts#resendAlertConfirmationAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
   // Settings → API: a token's name and kinds; revoking only ever finds the person's own tokens
   "app/(app)/settings/actions-api.ts#createApiTokenAction": {
     as: () => member,
@@ -418,7 +442,7 @@ function isValidTokenForm(args: ActionArg[]): boolean {
   const a = args[1];
   if (!a || !("form" in a)) return false;
   const all = (k: string) => a.form.filter(([name]) => name === k).map(([, v]) => v);
-  return schemas.createApiTokenInputSchema.safeParse({ name: all("name")[0] ?? "", kinds: all("kinds") }).success;
+  return schemas.createApiTokenInputSchema.safeParse({ name: all("name")[0] ?? "", kinds: all("kinds"), expires: all("expires")[0] }).success;
 }
 
 /** Arguments of a (previous state, form) action: junk, or a state followed by form fields. */
@@ -444,7 +468,9 @@ function isValidRuleForm(args: ActionArg[]): boolean {
         ? { days: f.get("days") }
         : kind === "connection"
           ? { hours: f.get("hours") }
-          : { weekday: f.get("weekday"), hour: f.get("hour") };
+          : kind === "ring_battery_low" || kind === "ring_charged"
+            ? { level: f.get("level") }
+            : { weekday: f.get("weekday"), hour: f.get("hour") };
   return alertRuleInputSchema.safeParse({ kind, params }).success;
 }
 
@@ -639,7 +665,7 @@ describe("[CHAOS 6] bad input", () => {
         expectEnvelope(r, `${key} unsigned`);
         await fc.assert(
           fc.asyncProperty(fc.tuple(queryArb({ verification_token: junk, challenge: junk }), junk), async ([query, body]) => {
-            const r2 = await send(null, method, url(spec.path(), query), method === "POST" ? { body, type: "application/json", headers: { "x-oura-signature": Buffer.from(body).toString("hex").slice(0, 64).toUpperCase(), "x-oura-timestamp": String(Math.floor(Date.now() / 1000)) } } : {});
+            const r2 = await send(null, method, url(spec.path(), query), method === "POST" ? { body, type: "application/json", headers: { "x-oura-signature": Buffer.from(body).toString("hex").slice(0, 64).toUpperCase(), "x-oura-timestamp": String(Math.floor(clock.now() / 1000)) } } : {});
             expectEnvelope(r2, `${key} ${JSON.stringify(query).slice(0, 80)}`);
           }),
           { numRuns: RUNS, seed: SEED },

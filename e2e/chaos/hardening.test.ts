@@ -8,6 +8,7 @@
 //   5 revoke   disconnect revokes the refresh token too
 //   6 owner    the first connect needs the setup code; /setup shows configuration to the owner only
 //   7 hsts     Strict-Transport-Security over https only
+import { clock } from "@/lib/clock";
 import net from "node:net";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -453,8 +454,8 @@ describe("[CHAOS 10] hardening", () => {
     const docs = db!.prepare(`SELECT documentId FROM daily_sleep WHERE userId = ? ORDER BY day DESC LIMIT 3`).pluck().all(ownerId) as string[];
     const [still, gone] = docs as [string, string];
     const notify = (objectId: string, secret: string) => {
-      const body = JSON.stringify({ event_type: "delete", data_type: "daily_sleep", object_id: objectId, event_time: new Date().toISOString(), user_id: ownerRing });
-      const ts = String(Math.floor(Date.now() / 1000));
+      const body = JSON.stringify({ event_type: "delete", data_type: "daily_sleep", object_id: objectId, event_time: clock.date().toISOString(), user_id: ownerRing });
+      const ts = String(Math.floor(clock.now() / 1000));
       return a.request("/api/webhooks/ring", { method: "POST", headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signWebhook(secret, ts, body) }, body });
     };
     expect(await expectRefusal("delete signed with the public demo secret", notify(still, "ringside-demo-secret"))).toBe(401);

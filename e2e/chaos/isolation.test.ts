@@ -2,6 +2,7 @@
 // Every data route, the export and every server action is tried by B against A's data: nothing
 // of A's is readable, nothing of A's changes. Signing in without an invite is refused, and so are
 // state and PKCE mismatches in the sign-in round trip.
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,7 +84,7 @@ beforeAll(async () => {
     expect({ name, ok: (r.result as { ok?: boolean }).ok }).toEqual({ name, ok: true });
   };
   await action("saveAlertSettingsAction", [["includeValues", "on"], ["timeZone", "UTC"]]);
-  await action("addAlertRuleAction", [["kind", "weekly_digest"], ["weekday", String(((new Date().getUTCDay() + 2) % 7) + 1)], ["hour", "12"]]);
+  await action("addAlertRuleAction", [["kind", "weekly_digest"], ["weekday", String(((clock.date().getUTCDay() + 2) % 7) + 1)], ["hour", "12"]]);
   await action("addAlertChannelAction", [["kind", "webhook"], ["url", "http://127.0.0.1:9/a-hook"], ["label", `a-hook-${tag}`]]);
   A.ruleId = (db.prepare(`SELECT id FROM alert_rule WHERE userId = ?`).get(A.userId) as { id: string }).id;
   // Each person's personal access token (Settings → API, the real action), every data kind.
@@ -110,7 +111,7 @@ function stateOfA() {
     rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined, lastUsedAt: undefined })));
   }
   rows.day_tag = JSON.stringify(db.prepare(`SELECT dt.* FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE t.userId = ? ORDER BY dt.rowid`).all(A.userId));
-  rows.user = JSON.stringify(db.prepare(`SELECT id, email, role, ringUserId, units, theme FROM "User" WHERE id = ?`).all(A.userId));
+  rows.user = JSON.stringify(db.prepare(`SELECT id, email, role, ringUserId, units, theme, sleepNeedMin, freeDays FROM "User" WHERE id = ?`).all(A.userId));
   rows.account = JSON.stringify(db.prepare(`SELECT id, access_token, refresh_token, status, scope FROM Account WHERE userId = ?`).all(A.userId));
   rows.invites = JSON.stringify(db.prepare(`SELECT id, usedAt FROM Invite ORDER BY id`).all());
   rows.sessions = String((db.prepare(`SELECT COUNT(*) AS n FROM Session WHERE userId = ?`).get(A.userId) as { n: number }).n);
@@ -160,6 +161,9 @@ const PROBES: Record<string, Probe> = {
   "GET /api/workouts": async (b) => [await get(b, `/api/workouts?${range()}`), await get(b, "/api/workouts")],
   "GET /api/workouts/[id]": async (b) => Promise.all(A.workoutIds.slice(0, 5).map((id) => get(b, `/api/workouts/${encodeURIComponent(id)}`))),
   "GET /api/tags": async (b) => [await get(b, "/api/tags")],
+  "GET /api/signals": async (b) => [await get(b, `/api/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`)],
+  "GET /api/signals/settings": async (b) => [await get(b, "/api/signals/settings")],
+  "PATCH /api/signals/settings": async (b) => [await get(b, "/api/signals/settings", { method: "PATCH", ...json({ sleepNeedMinutes: 600, freeDays: [1] }) })],
   // Writes aimed at A's resources.
   "PUT /api/notes/[day]": async (b) => [await get(b, `/api/notes/${A.days[0]}`, { method: "PUT", ...json({ text: "B was here", tags: ["b-was-here"] }) })],
   "DELETE /api/notes/[day]": async (b) => [await get(b, `/api/notes/${A.days.at(-1)}`, { method: "DELETE" })],
@@ -187,14 +191,18 @@ const PROBES: Record<string, Probe> = {
   "GET /api/v1/tags/[id]/comparison": async (b) => [await get(b, `/api/v1/tags/${A.tagId}/comparison?metric=${metric}`, asB())],
   "GET /api/v1/notes": async (b) => [await get(b, `/api/v1/notes?${range()}`, asB())],
   "GET /api/v1/sync/status": async (b) => [await get(b, "/api/v1/sync/status", asB())],
+  "GET /api/v1/state": async (b) => [await get(b, "/api/v1/state", asB())],
+  "GET /api/v1/signals": async (b) => [await get(b, `/api/v1/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`, asB())],
   "POST /api/mcp": async (b) => {
     const call = (name: string, args: Record<string, unknown>) =>
       get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
     return [
       await call("list_data", {}),
+      await call("get_state", {}),
       await call("summarize_day", { day: A.days[0] }),
       await call("get_metric_series", { metric, from: A.days[0], to: A.days.at(-1) }),
       await call("find_unusual_days", { from: A.days[0], to: A.days.at(-1), limit: 20 }),
+      await call("get_signals", { from: A.days.at(-30) ?? A.days[0], to: A.days.at(-1) }),
       await get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "ringside://tags" } }) }),
     ];
   },
@@ -300,6 +308,19 @@ describe("[CHAOS 7] isolation", () => {
     }
     const test = await call("sendAlertTestAction", [{ json: {} }, { form: [["id", A.channelId]] }]);
     expect(asEnvelope(test.result)?.code).toBe("not_found");
+    const ruleTest = await call("sendAlertRuleTestAction", [{ json: {} }, { form: [["id", A.ruleId]] }]);
+    expect(asEnvelope(ruleTest.result)?.code).toBe("not_found");
+    // nor A's to confirm or to send a code to
+    for (const [name, form] of [
+      ["confirmAlertChannelAction", [["id", A.channelId], ["code", "123456"]]],
+      ["resendAlertConfirmationAction", [["id", A.channelId]]],
+    ] as Array<[string, Array<[string, string]>]>) {
+      const r = await call(name, [{ json: {} }, { form }]);
+      expect({ name, code: asEnvelope(r.result)?.code }).toEqual({ name, code: "not_found" });
+    }
+    // only the owner removes a member: B cannot remove A (nor anyone)
+    const remove = await call("removeMemberAction", [{ form: [["memberId", A.userId]] }]);
+    expect(asEnvelope(remove.result)?.code).toBe("forbidden");
     // A's token is not B's to revoke; B's new token reads B's data only.
     const revokeToken = await call("revokeApiTokenAction", [{ form: [["id", A.tokenId]] }]);
     expect(asEnvelope(revokeToken.result)?.code).toBe("not_found");

@@ -2,6 +2,7 @@
 // scheduler and job table against an emulator with tight per-token and per-application
 // windows, while bursts of injected 429s (both tiers) keep arriving. No request is sent before
 // the time the 429's headers allow, and the sync finishes with every document stored.
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS, diffDocuments, summarize } from "./support/app-db";
@@ -61,12 +62,12 @@ function recordingGate() {
   const passes: Pass[] = [];
   class RecordingGate extends m.rate.RateGate {
     override async record(tier: "token" | "application", accountId: string | null, until: number): Promise<void> {
-      pauses.push({ tier, key: accountId, until, at: Date.now() });
+      pauses.push({ tier, key: accountId, until, at: clock.now() });
       await super.record(tier, accountId, until);
     }
     override async wait(accountId: string | null, signal?: AbortSignal): Promise<void> {
       await super.wait(accountId, signal);
-      passes.push({ key: accountId, at: Date.now() });
+      passes.push({ key: accountId, at: clock.now() });
     }
   }
   return { gate: new RecordingGate(), pauses, passes };
@@ -76,13 +77,13 @@ function recordingGate() {
 function recordingFetch(log: Sent[]): typeof fetch {
   return async (input, init) => {
     const auth = new Headers(init?.headers).get("authorization") ?? "";
-    const sentAt = Date.now();
+    const sentAt = clock.now();
     const res = await fetch(input, init);
     const num = (h: string) => (res.headers.get(h) === null ? null : Number(res.headers.get(h)));
     log.push({
       token: crypto.createHash("sha256").update(auth).digest("hex").slice(0, 12),
       sentAt,
-      receivedAt: Date.now(),
+      receivedAt: clock.now(),
       status: res.status,
       retryAfter: num("retry-after"),
       reset: num("x-ratelimit-reset"),
@@ -97,7 +98,7 @@ describe("[CHAOS 4] rate-limit storm", () => {
     const random = rng();
     const people: Array<{ userId: string; accountId: string; ringUserId: string }> = [];
     for (let i = 0; i < PEOPLE; i++) {
-      people.push(await connectMintedPerson(m, emu, { tag: `storm-${i}`, role: i === 0 ? "owner" : "member", expiresAt: Math.floor(Date.now() / 1000) + 3600, emulatorTtlS: 3600 }));
+      people.push(await connectMintedPerson(m, emu, { tag: `storm-${i}`, role: i === 0 ? "owner" : "member", expiresAt: Math.floor(clock.now() / 1000) + 3600, emulatorTtlS: 3600 }));
     }
 
     const sent: Sent[] = [];
@@ -108,7 +109,7 @@ describe("[CHAOS 4] rate-limit storm", () => {
     });
     const scheduler = new m.scheduler.Scheduler(engine, { concurrency: 4 * PEOPLE, idleMs: 100, housekeepingMs: 3_600_000 });
     for (const p of people) await m.jobs.enqueueBackfill(p.userId);
-    const started = Date.now();
+    const started = performance.now();
     await m.scheduler.replaceScheduler(scheduler);
 
     // The storm: bursts of injected 429s on both tiers while the backfills run.
@@ -117,14 +118,14 @@ describe("[CHAOS 4] rate-limit storm", () => {
       return true;
     };
     let bursts = 0;
-    while (!(await done()) && Date.now() - started < 150_000) {
+    while (!(await done()) && performance.now() - started < 150_000) {
       if (bursts < INJECTED_BURSTS) {
         await emu.fault({ status: 429, count: 1 + Math.floor(random() * 3), retry_after: 1 + Math.floor(random() * 2), tier: random() < 0.5 ? "application" : "token" });
         bursts++;
       }
       await sleep(300 + Math.floor(random() * 400));
     }
-    const seconds = (Date.now() - started) / 1000;
+    const seconds = (performance.now() - started) / 1000;
     await m.scheduler.replaceScheduler(null);
     expect(await done()).toBe(true);
 

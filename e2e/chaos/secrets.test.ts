@@ -157,11 +157,23 @@ describe("[CHAOS 8] secrets", () => {
       { who: "anonymous", b: new Browser(), path: "/invite/not-a-secret" },
     ];
     const checked: string[] = [];
+    const nonces = new Set<string>();
     for (const t of targets) {
       const res = await t.b.fetch(t.path);
-      await res.arrayBuffer();
+      const html = Buffer.from(await res.arrayBuffer()).toString("utf8");
       const h = (n: string) => res.headers.get(n) ?? "";
       const csp = h("content-security-policy");
+      // scripts: never 'unsafe-inline'; a page's inline scripts all carry its own fresh nonce
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+      expect({ path: t.path, unsafeInline: scriptSrc.includes("unsafe-inline") }).toEqual({ path: t.path, unsafeInline: false });
+      if (!t.path.startsWith("/api/") && (res.headers.get("content-type") ?? "").includes("text/html")) {
+        const nonce = /'nonce-([^']+)'/.exec(scriptSrc)?.[1];
+        expect({ path: t.path, nonce: !!nonce, fresh: !!nonce && !nonces.has(nonce) }).toEqual({ path: t.path, nonce: true, fresh: true });
+        nonces.add(nonce!);
+        const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);
+        expect(scripts.length).toBeGreaterThan(0);
+        expect({ path: t.path, withoutNonce: scripts.filter((a) => !a.includes(`nonce="${nonce}"`)) }).toEqual({ path: t.path, withoutNonce: [] });
+      }
       expect({
         path: t.path,
         who: t.who,

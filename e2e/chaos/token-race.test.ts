@@ -2,6 +2,8 @@
 // process and in separate processes sharing the database (SQLite's file; again on PostgreSQL in
 // the chaos-postgres project) — cause exactly one refresh at the emulator, every read succeeds and the connection stays usable. Also when the service expires
 // the token before the app expects it (a 401 storm), and across many expiries during a backfill.
+import crypto from "node:crypto";
+import { clock } from "@/lib/clock";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -88,6 +90,8 @@ async function spawnReaders(n: number, reads: number, accountId: string, documen
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        // the run's clock: token expiry is read against it in every process
+        RINGSIDE_NOW: process.env.RINGSIDE_NOW,
         NODE_ENV: "production",
         LOG_LEVEL: "debug",
         DATABASE_URL: process.env.DATABASE_URL,
@@ -104,7 +108,7 @@ async function spawnReaders(n: number, reads: number, accountId: string, documen
       },
       stdio: ["pipe", "pipe", "pipe"],
     });
-    const logFile = path.join(CHAOS_LOG_DIR, `token-reader-${process.pid}-${i}-${Date.now()}.log`);
+    const logFile = path.join(CHAOS_LOG_DIR, `token-reader-${process.pid}-${i}-${crypto.randomUUID().slice(0, 8)}.log`);
     childLogs.push(logFile);
     let out = "";
     const ready = new Promise<void>((resolve, reject) => {
@@ -153,7 +157,7 @@ async function someDocuments(ringUserId: string) {
 describe("[CHAOS 3] token race", () => {
   it(`${READS_IN_PROCESS} reads here and ${PROCESSES}×${READS_PER_PROCESS} in other processes at the moment of expiry: exactly one refresh`, async () => {
     // The stored token is inside the 60 s margin: every reader decides to refresh at once.
-    const p = await person(emu, { expiresAt: Math.floor(Date.now() / 1000) + 59 });
+    const p = await person(emu, { expiresAt: Math.floor(clock.now() / 1000) + 59 });
     const documentIds = await someDocuments(p.ringUserId);
     const readers = await spawnReaders(PROCESSES, READS_PER_PROCESS, p.accountId, documentIds);
     readers.go();
@@ -164,7 +168,7 @@ describe("[CHAOS 3] token race", () => {
     expect(r.map((x) => x.status)).toEqual([200]);
     expect(await accountState(p.accountId)).toEqual({ status: "active", reason: null });
     // The stored refresh token is the newest one: the connection can refresh again.
-    await app.db.db.account.update({ where: { id: p.accountId }, data: { expires_at: Math.floor(Date.now() / 1000) } });
+    await app.db.db.account.update({ where: { id: p.accountId }, data: { expires_at: Math.floor(clock.now() / 1000) } });
     await app.tokens.getValidAccessToken(p.accountId);
     expect((await refreshes(emu)).map((x) => x.status)).toEqual([200, 200]);
     figures.clockExpiry = { reads: READS_IN_PROCESS + PROCESSES * READS_PER_PROCESS, processes: PROCESSES + 1, refreshes: 1 };
@@ -172,7 +176,7 @@ describe("[CHAOS 3] token race", () => {
 
   it("the service expires the token early: the 401 storm causes exactly one refresh and every read succeeds", async () => {
     // The emulator's token lives 1 s; the app believes it has an hour.
-    const p = await person(emu, { expiresAt: Math.floor(Date.now() / 1000) + 3600, emulatorTtlS: 1 });
+    const p = await person(emu, { expiresAt: Math.floor(clock.now() / 1000) + 3600, emulatorTtlS: 1 });
     const documentIds = await someDocuments(p.ringUserId);
     const readers = await spawnReaders(PROCESSES, READS_PER_PROCESS, p.accountId, documentIds);
     await new Promise((r) => setTimeout(r, 1_500));
@@ -195,11 +199,11 @@ describe("[CHAOS 3] token race", () => {
     // ...and every data request takes 80 ms more, so the backfill spans several expiries.
     await emu.fault({ delay_ms: 80, count: 100_000 });
     try {
-      const p = await person(emu, { expiresAt: Math.floor(Date.now() / 1000) + 59 });
+      const p = await person(emu, { expiresAt: Math.floor(clock.now() / 1000) + 59 });
       const engine = new app.engine.SyncEngine({ concurrency: 8, clientOptions: { backoff: { baseMs: 20, maxMs: 200, maxRetries: 6 } } });
-      const started = Date.now();
+      const started = performance.now();
       const outcomes = await engine.backfillUser(p.userId);
-      const seconds = (Date.now() - started) / 1000;
+      const seconds = (performance.now() - started) / 1000;
       expect(outcomes.filter((o) => o.result !== "done").map((o) => [o.collection, o.reason])).toEqual([]);
       for (const c of COLLECTIONS) {
         const d = diffDocuments(c, await emu.documents(p.ringUserId, c), await app.docs.listRawDocuments(c, p.userId));

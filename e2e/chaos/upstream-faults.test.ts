@@ -3,6 +3,7 @@
 // routes, personal_info and the token endpoint; and documents with unexpected nulls, missing
 // keys and extra keys. The sync survives with a clear state (a readable error while it retries,
 // idle and complete afterwards), nothing is lost, nothing crashes.
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,7 +91,7 @@ describe("[CHAOS 5] upstream faults", () => {
         runs++;
         await emu.clearFaults();
         // The token is due for a refresh, so the token endpoint is on the path too.
-        const p = await person({ expiresAt: Math.floor(Date.now() / 1000) + 30 });
+        const p = await person({ expiresAt: Math.floor(clock.now() / 1000) + 30 });
         let pages = 0;
         const pending = [...plan].sort((a, b) => a.afterPages - b.afterPages);
         const place = async () => {
@@ -214,7 +215,7 @@ describe("[CHAOS 5] upstream faults", () => {
           plan = p;
           sent.clear();
           personalInfoSent = null;
-          const person_ = await person({ expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+          const person_ = await person({ expiresAt: Math.floor(clock.now() / 1000) + 3600 });
           const engine = new m.engine.SyncEngine({
             concurrency: 4,
             clientOptions: { baseUrl: proxy.url, gate: new m.rate.RateGate(), backoff: { baseMs: 5, maxMs: 40, maxRetries: 2 } },
@@ -267,11 +268,11 @@ describe("[CHAOS 5] upstream faults", () => {
   it("a token answer slower than the request timeout: a clear 'reconnect' state, nothing stored lost, no crash", async () => {
     // The service rotates the refresh token, but its answer arrives after the app gave up: the
     // app's refresh token is spent (single use). Nothing can renew it; the person must reconnect.
-    const p = await person({ expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const p = await person({ expiresAt: Math.floor(clock.now() / 1000) + 3600 });
     const engine = new m.engine.SyncEngine({ concurrency: 4, clientOptions: { gate: new m.rate.RateGate(), backoff: { baseMs: 5, maxMs: 40, maxRetries: 2 } } });
     expect((await engine.backfillUser(p.userId)).filter((o) => o.result !== "done")).toEqual([]);
     const stored = (await Promise.all(COLLECTIONS.map((c) => m.docs.listRawDocuments(c, p.userId)))).reduce((n, rows) => n + rows.length, 0);
-    await m.db.db.account.update({ where: { id: p.accountId }, data: { expires_at: Math.floor(Date.now() / 1000) } });
+    await m.db.db.account.update({ where: { id: p.accountId }, data: { expires_at: Math.floor(clock.now() / 1000) } });
     await emu.fault({ delay_ms: 5_600, count: 1, path_prefix: "/oauth/token" });
     const first = await engine.incrementalCollection(p.userId, "daily_sleep").catch((e: unknown) => e);
     expect((first as Error).name).toBe("TokenRefreshError");

@@ -1,7 +1,20 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { freePortsSync } from "../../lib/test/processes.mjs";
+import { applySuiteEnv } from "../../lib/test/suite-env.mjs";
 import { BaseSequencer, type InlineConfig, type TestSpecification } from "vitest/node";
 import { baseTest, resolve } from "../../lib/test/vitest-base";
+
+// One clock and one seed for the whole run, inherited by every test process (lib/test/suite-env.mjs).
+applySuiteEnv();
+// The build the cases run (npm test makes it once; alone: RINGSIDE_BUILD_DIR=e2e/.build npm run build).
+process.env.RINGSIDE_BUILD_DIR ||= "e2e/.build";
+// The suite's own ports, chosen now unless npm test chose them (its test processes inherit them).
+if (!process.env.CHAOS_APP_PORT || !process.env.CHAOS_EMULATOR_PORT) {
+  const [app, emulator] = freePortsSync(2);
+  process.env.CHAOS_APP_PORT = String(app);
+  process.env.CHAOS_EMULATOR_PORT = String(emulator);
+}
 
 /** Files in name order, the secrets case last: it scans every log line the others captured. */
 class ChaosSequencer extends BaseSequencer {
@@ -13,7 +26,7 @@ class ChaosSequencer extends BaseSequencer {
 
 // The fault-and-abuse suite (e2e/chaos/*.test.ts). Quick form inside `npm test`; full form with
 // CHAOS_FULL=1 (`npm run test:chaos`). Files run one after another: several of them start the
-// production build on the suite's own ports (app 3410, emulator 4410).
+// production build on the suite's own ports (chosen at run time).
 //   npx vitest run --config e2e/chaos/vitest.config.ts
 //   CHAOS_FULL=1 npx vitest run --config e2e/chaos/vitest.config.ts
 const full = process.env.CHAOS_FULL === "1";

@@ -4,6 +4,7 @@
 // healthy. Genuine notifications are real changes at the emulator (edited days, deleted
 // documents), signed as the service signs them; forged and stale ones point at documents that
 // really changed upstream too, so applying one would show in the database.
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import fc from "fast-check";
@@ -47,7 +48,7 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const now = () => Math.floor(Date.now() / 1000);
+const now = () => Math.floor(clock.now() / 1000);
 
 function signed(body: string, ts = String(now())): Record<string, string> {
   return {
@@ -85,7 +86,7 @@ function malformedBodies(n: number, seed: number): string[] {
     event_type: fc.constantFrom("create", "update", "delete"),
     data_type: fc.constantFrom("daily_sleep", "sleep"),
     object_id: fc.uuid(),
-    event_time: fc.constant(new Date().toISOString()),
+    event_time: fc.constant(clock.date().toISOString()),
     user_id: fc.string({ minLength: 1, maxLength: 20 }),
   });
   const broken = fc.oneof(
@@ -144,7 +145,7 @@ describe("[CHAOS 2] webhook abuse", () => {
     const updates: SyncEvent[] = [];
     const needUpdates = GENUINE - GENUINE_DELETES + COUNTS.forged + COUNTS.stale;
     const firstDay = ring.first_day;
-    const lastEditable = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10); // outside the trailing re-check
+    const lastEditable = new Date(clock.now() - 20 * 86_400_000).toISOString().slice(0, 10); // outside the trailing re-check
     const days: string[] = [];
     for (let d = new Date(`${firstDay}T00:00:00Z`); d.toISOString().slice(0, 10) <= lastEditable; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
     const editedDays = new Set<string>();
@@ -201,7 +202,7 @@ describe("[CHAOS 2] webhook abuse", () => {
     await emu.clearRequests();
     const order = shuffle(out, random);
     const answers: Array<{ kind: Kind; status: number; body: string }> = [];
-    const started = Date.now();
+    const started = performance.now();
     let next = 0;
     await Promise.all(
       Array.from({ length: 16 }, async () => {
@@ -212,7 +213,7 @@ describe("[CHAOS 2] webhook abuse", () => {
         }
       }),
     );
-    const sendMs = Date.now() - started;
+    const sendMs = performance.now() - started;
 
     // No 5xx; genuine and duplicates acknowledged; the rest refused with the error envelope.
     const byKind = (k: Kind) => answers.filter((a) => a.kind === k);

@@ -5,6 +5,7 @@
 // tokens as on the legacy side, one portal per client (400 invalid_request at the legacy
 // token address), RFC 7009 revocation, the unchanged consent form contract, and the
 // bare-scope setting.
+import { clock } from "@/lib/clock";
 import * as oauth from "oauth4webapi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Ring, type TestClient, readResult, scopeSet, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
@@ -217,7 +218,7 @@ describe("newer IdP — token endpoint", () => {
 
 describe("newer IdP — one portal per client", () => {
   it("POST /_emulator/clients takes portal legacy|developer, legacy by default", async () => {
-    const r = await ring.control<{ portal: string }>("POST", "/_emulator/clients", { client_id: `p-${Date.now()}`, client_secret: "s", redirect_uris: ["http://localhost:3999/cb"] });
+    const r = await ring.control<{ portal: string }>("POST", "/_emulator/clients", { client_id: `p-${clock.now()}`, client_secret: "s", redirect_uris: ["http://localhost:3999/cb"] });
     expect(r.body.portal).toBe("legacy");
     const bad = await ring.control("POST", "/_emulator/clients", { client_id: "p-bad", client_secret: "s", redirect_uris: ["http://localhost:3999/cb"], portal: "other" });
     expect(bad.status).toBe(422);

@@ -1,5 +1,6 @@
 // Conformance: interface spec §8 (10-user cap, two rate-limit layers, the five 429 headers)
 // and the emulator contract's fault injection (POST /_emulator/faults).
+import { clock as suiteClock } from "@/lib/clock";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
 import {
@@ -24,7 +25,7 @@ const HEADERS = ["retry-after", "x-ratelimit-limit", "x-ratelimit-window", "x-ra
 function expect429(
   r: { status: number; headers: Headers },
   want: { tier: "token" | "application"; limit: number; window: number; retryAfter?: number },
-  nowMs = Date.now(),
+  nowMs = suiteClock.now(),
 ) {
   expect(r.status).toBe(429);
   for (const h of HEADERS) expect(r.headers.get(h), h).toMatch(/\S/);

@@ -1,6 +1,8 @@
 // Shared fixtures of the conformance suite: one emulator per test file (small settings),
 // helpers that obtain tokens through the real OAuth flow (oauth4webapi), a raw HTTP client
 // for the data routes, OpenAPI assertions and a local webhook receiver.
+import { clock as suiteClock } from "@/lib/clock";
+import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,8 +15,8 @@ import { startEmulator } from "@/lib/emulator/server";
 export type EmulatorOverrides = NonNullable<Parameters<typeof startEmulator>[0]>;
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
-/** The emulator's "today" in every conformance run (keeps date-window tests deterministic). */
-export const TODAY = "2026-03-15";
+/** The emulator's "today" in every conformance run: the suite's (lib/test/suite-env.mjs), fixed by default. */
+export const TODAY = suiteToday();
 
 export const ALL_SCOPES = [
   "email",
@@ -53,6 +55,8 @@ export const TEST_DEFAULTS: EmulatorOverrides = {
   webhookRetryMs: 50,
   historyDays: 60,
   today: TODAY,
+  // the suite's clock and seed
+  ...suiteEmulatorConfig(),
   tokenTtlS: 3600,
   codeTtlS: 600,
   rateLimit: 1_000_000,
@@ -615,7 +619,7 @@ export class Ring {
 export function useEmulator(overrides: EmulatorOverrides = {}, opts: { clock?: "real" | "manual" } = {}): Ring {
   const ring = new Ring();
   beforeAll(async () => {
-    if (opts.clock === "manual") ring.clock = new ManualClock();
+    if (opts.clock === "manual") ring.clock = new ManualClock(suiteClock.now());
     ring.emu = await startEmulator({ ...TEST_DEFAULTS, ...overrides }, ring.clock ? { clock: ring.clock } : {});
   });
   afterAll(async () => {

@@ -1,6 +1,19 @@
 import { E2E_CLIENT, E2E_EMULATOR_URL } from "./ports";
 
 export type EmulatorUser = { user_id: string; email: string };
+/**
+ * A test person at the emulator (POST /_emulator/users): its data derives from `data_key` and
+ * the run's seed, not from its e-mail; with `wear: "always"` it wore the ring every day but
+ * `not_worn_days`; `tz_offset_minutes` is its time zone.
+ */
+export type TestPerson = {
+  history_days?: number;
+  subscription?: "active" | "expired";
+  data_key?: string;
+  wear?: "generated" | "always";
+  not_worn_days?: string[];
+  tz_offset_minutes?: number;
+};
 export type WebhookDelivery = {
   subscription_id: string;
   callback_url: string;
@@ -25,9 +38,11 @@ export type EmulatorRequest = {
   client_id: string | null;
   user_id: string | null;
   grant_type: string | null;
+  fault: boolean;
+  duration_ms: number;
 };
 export type FaultSpec = {
-  status: number;
+  status?: number | "drop";
   count: number;
   path_prefix?: string;
   retry_after?: number;
@@ -62,7 +77,7 @@ export const emulatorControl = {
     });
     if (!res.ok && res.status !== 409) throw new Error(`could not register the e2e client: ${res.status}`);
   },
-  createUser: (email: string, opts: { history_days?: number; subscription?: "active" | "expired" } = {}) =>
+  createUser: (email: string, opts: TestPerson = {}) =>
     call<EmulatorUser>("POST", "/_emulator/users", { email, ...opts }),
   patchUser: (userId: string, body: { subscription?: "active" | "expired" }) =>
     call<unknown>("PATCH", `/_emulator/users/${encodeURIComponent(userId)}`, body),

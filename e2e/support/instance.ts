@@ -1,3 +1,4 @@
+import { childEnv } from "../../lib/process.mjs";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +21,7 @@ export async function startInstance(opts: {
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, ["lib/server/start.mjs"], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: {
+    env: childEnv({
       ...process.env,
       NODE_ENV: "production",
       PORT: String(opts.port),
@@ -36,7 +37,7 @@ export async function startInstance(opts: {
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
       ...opts.env,
-    },
+    }),
   });
   let stderr = "";
   let output = "";

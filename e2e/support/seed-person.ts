@@ -5,13 +5,22 @@
 // modules are server-only:
 //
 //   DATABASE_URL=… TOKEN_ENCRYPTION_KEY=… node --conditions=react-server --import tsx \
-//     e2e/support/seed-person.ts '{"email":"…","role":"owner","historyDays":120,"emulatorUrl":"…","clientId":"…"}'
+//     e2e/support/seed-person.ts '{"email":"…","role":"owner","person":{"data_key":"…","wear":"always"},"emulatorUrl":"…","clientId":"…"}'
 //
 // Prints {"userId","ringUserId","email","sessionToken"}. The spec then asks the app for
 // "Sync now" (a real backfill from the emulator) and sets the session cookie.
 import crypto from "node:crypto";
+import { clock } from "@/lib/clock";
+import type { TestPerson } from "./emulator-control";
 
-type Input = { email: string; role: "owner" | "member"; historyDays?: number; scope?: string; emulatorUrl: string; clientId: string };
+type Input = { email: string; role: "owner" | "member"; person: TestPerson; scope?: string; emulatorUrl: string; clientId: string };
+
+/**
+ * Auth.js checks a session's expiry against the machine's clock (not Ringside's, which a run
+ * pins): a seeded session is valid until the end of time, and the spec's cookie lasts for the
+ * browser's session.
+ */
+const NEVER = new Date("9999-12-31T00:00:00Z");
 
 async function control<T>(emulatorUrl: string, path: string, body: unknown): Promise<T> {
   const res = await fetch(`${emulatorUrl}/_emulator${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -21,7 +30,7 @@ async function control<T>(emulatorUrl: string, path: string, body: unknown): Pro
 }
 
 async function main(input: Input) {
-  const user = await control<{ user_id: string }>(input.emulatorUrl, "/users", { email: input.email, ...(input.historyDays ? { history_days: input.historyDays } : {}) });
+  const user = await control<{ user_id: string }>(input.emulatorUrl, "/users", { email: input.email, ...input.person });
   const tokens = await control<{ access_token: string; refresh_token: string; expires_in: number; scope: string }>(input.emulatorUrl, "/tokens", {
     client_id: input.clientId,
     user_id: user.user_id,
@@ -40,12 +49,12 @@ async function main(input: Input) {
     providerAccountId: user.user_id,
     accessToken: encryptToken(tokens.access_token),
     refreshToken: encryptToken(tokens.refresh_token),
-    expiresAt: Math.floor(Date.now() / 1000) + tokens.expires_in,
+    expiresAt: Math.floor(clock.now() / 1000) + tokens.expires_in,
     tokenType: "bearer",
     scope: normalizeScopes(tokens.scope).join(" "),
   });
   const sessionToken = crypto.randomBytes(32).toString("hex");
-  await db.session.create({ data: { sessionToken, userId: created.id, expires: new Date(Date.now() + 7 * 86_400_000) } });
+  await db.session.create({ data: { sessionToken, userId: created.id, expires: NEVER } });
   await db.$disconnect();
   return { userId: created.id, ringUserId: user.user_id, email: input.email, sessionToken };
 }

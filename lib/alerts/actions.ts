@@ -34,7 +34,8 @@ export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormD
   return asState(async () => {
     const user = await requireUser();
     const f = formDataArg(form);
-    await alerts.saveAlertSettings(user.id, { includeValues: f.get("includeValues") === "on", timeZone: field(f, "timeZone") ?? "" }, await publicOrigin());
+    const settings = { includeValues: f.get("includeValues") === "on", timeZone: field(f, "timeZone") ?? "", quietFrom: field(f, "quietFrom"), quietTo: field(f, "quietTo") };
+    await alerts.saveAlertSettings(user.id, settings, await publicOrigin());
     revalidatePath("/settings");
     return { ok: true, message: "Saved." };
   });
@@ -55,7 +56,9 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
             ? { hours: field(f, "hours") }
             : kind === "weekly_digest"
               ? { weekday: field(f, "weekday"), hour: field(f, "hour") }
-              : {};
+              : kind === "ring_battery_low" || kind === "ring_charged" || kind === "early_warning"
+                ? { level: field(f, "level") }
+                : {};
     await alerts.addAlertRule(user.id, { kind, params });
     revalidatePath("/settings");
     return { ok: true, message: "Rule added." };
@@ -99,9 +102,14 @@ export async function addAlertChannelAction(_prev: AlertFormState, form: FormDat
         : kind === "ntfy"
           ? { kind, label: field(f, "label"), url: field(f, "url"), token: field(f, "token") }
           : { kind, label: field(f, "label"), url: field(f, "url") };
-    const { secret } = await alerts.addAlertChannel(user.id, input);
+    const { secret, confirmation } = await alerts.addAlertChannel(user.id, input, await publicOrigin());
     revalidatePath("/settings");
-    return { ok: true, message: "Channel added.", ...(secret ? { secret } : {}) };
+    const message = !confirmation
+      ? "Channel added."
+      : confirmation.ok
+        ? "Channel added. A code was sent to the address: enter it at the channel to confirm it."
+        : `Channel added, but its code could not be sent (${confirmation.error}): send a new one at the channel.`;
+    return { ok: true, message, ...(secret ? { secret } : {}) };
   });
 }
 
@@ -130,6 +138,28 @@ export const removeAlertChannelAction = formAction(async (form: FormData): Promi
   ),
 );
 
+/** Confirms one of the person's e-mail channels with the code that was sent to the address. */
+export async function confirmAlertChannelAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const f = formDataArg(form);
+    const { id } = idSchema.parse({ id: f.get("id") });
+    await alerts.confirmAlertChannel(user.id, id, f.get("code"));
+    revalidatePath("/settings");
+    return { ok: true, message: "Address confirmed." };
+  });
+}
+
+/** Sends a new confirmation code to one of the person's unconfirmed e-mail channels. */
+export async function resendAlertConfirmationAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+    const result = await alerts.resendAlertConfirmation(user.id, id, await publicOrigin());
+    return result.ok ? { ok: true, message: "A new code was sent." } : { ok: false, error: { code: "bad_gateway", message: `Not sent: ${result.error}.` } };
+  });
+}
+
 /** "Send a test" to one of the person's channels, now; the outcome is shown and kept in the history. */
 export async function sendAlertTestAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
   return asState(async () => {
@@ -138,5 +168,18 @@ export async function sendAlertTestAction(_prev: AlertFormState, form: FormData)
     const result = await alerts.sendAlertTest(user.id, id, await publicOrigin());
     revalidatePath("/settings");
     return result.ok ? { ok: true, message: "Test sent." } : { ok: false, error: { code: "bad_gateway", message: `Not delivered: ${result.error}.` } };
+  });
+}
+
+/** "Send a test" of one of the person's rules: an example to each switched-on channel, now. */
+export async function sendAlertRuleTestAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
+  return asState(async () => {
+    const user = await requireUser();
+    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+    const { sent, failed } = await alerts.sendAlertRuleTest(user.id, id, await publicOrigin());
+    revalidatePath("/settings");
+    return failed.length === 0
+      ? { ok: true, message: `Test sent to ${sent} channel${sent === 1 ? "" : "s"}.` }
+      : { ok: false, error: { code: "bad_gateway", message: `Not delivered to ${failed.join("; ")}.` } };
   });
 }

@@ -34,7 +34,7 @@ type Person = ConnectedPerson & { topic: string; hook: WebhookReceiver; mailbox:
 function received(p: Person) {
   return {
     ntfy: ntfy.messages.filter((m) => m.topic === p.topic),
-    mail: smtp.mails.filter((m) => m.to.includes(p.mailbox)),
+    mail: smtp.mails.filter((m) => m.to.includes(p.mailbox) && !m.subject.startsWith("Ringside confirmation code")),
     hook: p.hook.verified(),
   };
 }
@@ -55,7 +55,10 @@ async function setUp(tag: string, opts: { includeValues?: boolean; timeZone?: st
   const p: Person = { ...person, topic: `${tag}-topic`, hook, mailbox: `${tag}@mail.test` };
   await app.service.saveAlertSettings(p.userId, { includeValues: opts.includeValues ?? false, timeZone: opts.timeZone ?? "UTC" }, null);
   await app.service.addAlertChannel(p.userId, { kind: "ntfy", url: ntfy.topicUrl(p.topic), token: "tk_integration" });
-  await app.service.addAlertChannel(p.userId, { kind: "email", recipient: p.mailbox });
+  const mail = await app.service.addAlertChannel(p.userId, { kind: "email", recipient: p.mailbox });
+  // the address is confirmed with the code sent to it, as its owner would
+  const code = /\b(\d{6})\b/.exec(smtp.mails.filter((m) => m.to.includes(p.mailbox)).at(-1)?.text ?? "")?.[1];
+  await app.service.confirmAlertChannel(p.userId, mail.id, code);
   const { secret } = await app.service.addAlertChannel(p.userId, { kind: "webhook", url: hook.url, label: "Home Assistant" });
   hook.secret = secret;
   return p;
@@ -77,6 +80,8 @@ beforeAll(async () => {
       SMTP_FROM: "Ringside <alerts@ringside.test>",
       AUTH_URL: "https://ringside.test",
       LOG_LEVEL: "info",
+      // the receivers listen on this machine, as ntfy on the LAN would
+      ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
     },
   );
   const { SyncEngine } = await import("@/lib/sync/engine");

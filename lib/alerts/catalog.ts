@@ -2,7 +2,7 @@
 // the evaluation, the Settings forms and the README follow. Pure data, safe in the browser.
 import type { MetricId } from "@/lib/metrics/catalog";
 
-export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest"] as const;
+export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest", "ring_battery_low", "ring_charged", "bedtime_window", "early_warning"] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
 export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
@@ -10,7 +10,17 @@ export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
   no_new_sleep: "No new night of sleep",
   connection: "The connection needs attention",
   weekly_digest: "Weekly digest",
+  ring_battery_low: "The ring's battery is low",
+  ring_charged: "The ring is charged",
+  bedtime_window: "Your bedtime window opens",
+  early_warning: "Early warning (several night markers off your baseline)",
 };
+
+/**
+ * Rules sent at a moment rather than while a condition holds (checked on every tick, one message
+ * each time): the digest's weekly slot, the bedtime window's start.
+ */
+export const TIMED_RULE_KINDS: readonly AlertRuleKind[] = ["weekly_digest", "bedtime_window"];
 
 export const ALERT_CHANNEL_KINDS = ["ntfy", "email", "webhook"] as const;
 export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
@@ -36,6 +46,10 @@ export const ALERT_LIMITS = {
   sleepDays: { min: 2, max: 14, default: 2 },
   /** sync failing for this many hours */
   failingHours: { min: 1, max: 168, default: 12 },
+  /** ring battery at or under this level (%), not charging */
+  batteryLow: { min: 5, max: 50, default: 20 },
+  /** ring charging and at or over this level (%) */
+  batteryCharged: { min: 50, max: 100, default: 100 },
   /** http(s) addresses of channels */
   urlMaxLength: 2048,
   labelMaxLength: 60,
@@ -47,6 +61,13 @@ export const ALERT_LIMITS = {
   historyDays: 180,
   /** history rows shown in Settings */
   historyShown: 50,
+  /**
+   * Messages a person may have sent at once on request ("Send a test", e-mail confirmation
+   * codes), then one more every `sendsRefillMinutes`: a person is watching each one, and
+   * without a bound a channel form would make the server a port scanner or a mail cannon.
+   */
+  sendsBurst: 5,
+  sendsRefillMinutes: 2,
 } as const;
 
 /** ISO weekdays: 1 = Monday … 7 = Sunday. */

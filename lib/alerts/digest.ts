@@ -5,6 +5,7 @@ import { addDays } from "@/lib/metrics/days";
 import { toDense, type DayValue } from "@/lib/metrics/series";
 import { BASELINE_DAYS, computeSeriesStats, meanOf, periodMinCount } from "@/lib/metrics/stats";
 import { DIGEST_DAY_METRICS, DIGEST_METRICS } from "@/lib/alerts/catalog";
+import { digestEarlyWarning, type DigestEarlyWarning, type EarlyWarningNightFact } from "@/lib/alerts/early-warning";
 
 /** The seven days a digest sent on `slotDay` covers: the week that ended the day before. */
 export function digestWeek(slotDay: string): { from: string; to: string } {
@@ -44,6 +45,8 @@ export type DigestFacts = {
   /** tags of the week with the days they were on, most used first */
   tags: Array<{ name: string; days: number }>;
   taggedDays: number;
+  /** the week's early-warning nights (absent when the person's signals were not read) */
+  earlyWarning?: DigestEarlyWarning;
 };
 
 /** A change under 0.5 % of the week before counts as no change. */
@@ -56,6 +59,7 @@ export function buildDigestFacts(opts: {
   /** rows of each digest metric from digestRowsFrom(week) to week.to */
   rows: Readonly<Record<string, readonly DayValue<number | null>[]>>;
   tags: ReadonlyArray<{ day: string; name: string }>;
+  earlyWarning?: readonly EarlyWarningNightFact[];
 }): DigestFacts {
   const start = digestRowsFrom(opts.week);
   const off = BASELINE_DAYS + 7; // index of week.from in the dense series
@@ -116,5 +120,14 @@ export function buildDigestFacts(opts: {
   const tags = [...counts.entries()]
     .map(([name, days]) => ({ name, days: days.size }))
     .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
-  return { from: opts.week.from, to: opts.week.to, metrics, best, worst, tags, taggedDays: tagged.size };
+  return {
+    from: opts.week.from,
+    to: opts.week.to,
+    metrics,
+    best,
+    worst,
+    tags,
+    taggedDays: tagged.size,
+    ...(opts.earlyWarning ? { earlyWarning: digestEarlyWarning(opts.earlyWarning, opts.week) } : {}),
+  };
 }

@@ -2,7 +2,19 @@ import { describe, expect, it } from "vitest";
 import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
 import { addDays } from "@/lib/metrics/days";
 import { buildDigestFacts, digestRowsFrom, digestWeek } from "@/lib/alerts/digest";
-import { connectionMessage, describeRule, digestMessage, metricAlertMessage, noSleepMessage, testMessage, type MessageContext } from "@/lib/alerts/messages";
+import {
+  batteryLowMessage,
+  bedtimeMessage,
+  chargedMessage,
+  connectionMessage,
+  describeRule,
+  digestMessage,
+  metricAlertMessage,
+  noSleepMessage,
+  ruleTestMessage,
+  testMessage,
+  type MessageContext,
+} from "@/lib/alerts/messages";
 import { DIGEST_METRICS } from "@/lib/alerts/catalog";
 
 const ctx = (includeValues: boolean, linkBase: string | null = "https://ring.example"): MessageContext => ({ includeValues, units: "metric", timeZone: "Europe/Berlin", linkBase });
@@ -120,5 +132,39 @@ describe("alert messages", () => {
     expect(describeRule("no_new_sleep", { days: 2 })).toBe("No new night of sleep for 2 days");
     expect(describeRule("connection", { hours: 1 })).toBe("Reconnect needed, or sync failing for 1 hour");
     expect(describeRule("weekly_digest", { weekday: 1, hour: 8 })).toBe("Weekly digest on Monday at 08:00");
+    expect(describeRule("ring_battery_low", { level: 20 })).toBe("Ring battery at or under 20 %, not charging");
+    expect(describeRule("ring_charged", { level: 100 })).toBe("Ring charged to 100 % on the charger");
+    expect(describeRule("bedtime_window", {})).toBe("When tonight's recommended bedtime window opens");
+    expect(ruleTestMessage("ring_charged", "Ring charged to 100 % on the charger", ctx(false))).toMatchObject({
+      title: "Test from Ringside: the ring is charged",
+      link: "https://ring.example/settings#alerts",
+      data: { rule: "ring_charged" },
+    });
+  });
+});
+
+describe("the ring's battery and bedtime", () => {
+  const reading = { level: 17, threshold: 20, at: Date.parse("2026-11-23T21:05:00Z") };
+
+  it("a battery message names the level read only with values included", () => {
+    const plain = batteryLowMessage(reading, ctx(false));
+    expect(plain.title).toBe("Ring battery low");
+    expect(JSON.stringify(plain)).not.toContain("17");
+    expect(plain.data).toEqual({ threshold: 20, at: "2026-11-23T21:05:00.000Z" });
+    const valued = batteryLowMessage(reading, ctx(true));
+    expect(valued.title).toBe("Ring battery at 17 %");
+    expect(valued.body).toContain("at 17 % at 22:05"); // Berlin time
+    expect(valued.data).toMatchObject({ values: { level: 17 } });
+    expect(chargedMessage({ level: 100, threshold: 95, at: reading.at }, ctx(false)).title).toBe("Ring charged");
+    expect(chargedMessage({ level: 100, threshold: 95, at: reading.at }, ctx(true)).title).toBe("Ring charged to 100 %");
+  });
+
+  it("a bedtime message shows the window on the person's clock, with the ring's advice", () => {
+    const window = { start: Date.parse("2026-11-23T21:15:00Z"), end: Date.parse("2026-11-23T22:15:00Z"), offsetSeconds: 3600 };
+    const m = bedtimeMessage({ day: "2026-11-23", window, recommendation: "earlier_bedtime" }, ctx(false));
+    expect(m.title).toBe("Bedtime window open: 22:15 – 23:15");
+    expect(m.body).toContain("The ring's advice: go to bed earlier.");
+    expect(m.link).toBe("https://ring.example/day/2026-11-23");
+    expect(bedtimeMessage({ day: "2026-11-23", window, recommendation: null }, { ...ctx(false), timeZone: "Pacific/Kiritimati" }).title).toBe("Bedtime window open: 11:15 – 12:15");
   });
 });

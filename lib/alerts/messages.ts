@@ -6,8 +6,11 @@ import { findMetric, getMetric, type MetricDef, type MetricId } from "@/lib/metr
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { DigestFacts, DigestMetric } from "@/lib/alerts/digest";
+import { digestEarlyWarningLine } from "@/lib/alerts/early-warning";
 import type { ConnectionFacts, MetricFacts, NoSleepFacts } from "@/lib/alerts/evaluate";
-import { DIGEST_METRICS, WEEKDAYS, type AlertRuleKind } from "@/lib/alerts/catalog";
+import type { BatteryFacts, BedtimeFacts } from "@/lib/alerts/evaluate-ring";
+import { BEDTIME_RECOMMENDATIONS, labelOf } from "@/lib/metrics/sources";
+import { ALERT_RULE_LABELS, DIGEST_METRICS, WEEKDAYS, type AlertRuleKind } from "@/lib/alerts/catalog";
 
 export type AlertMessage = {
   title: string;
@@ -128,6 +131,7 @@ export function digestMessage(facts: DigestFacts, ctx: MessageContext): AlertMes
   };
   if (facts.best) lines.push("", `Best day: ${dayText(facts.best)}.`);
   if (facts.worst) lines.push(`Worst day: ${dayText(facts.worst)}.`);
+  if (facts.earlyWarning) lines.push("", digestEarlyWarningLine(facts.earlyWarning));
   if (facts.taggedDays > 0) {
     lines.push(
       "",
@@ -156,8 +160,55 @@ export function digestMessage(facts: DigestFacts, ctx: MessageContext): AlertMes
       best_day: facts.best ? { day: facts.best.day, metric: facts.best.metric, ...(ctx.includeValues ? { value: facts.best.value } : {}) } : null,
       worst_day: facts.worst ? { day: facts.worst.day, metric: facts.worst.metric, ...(ctx.includeValues ? { value: facts.worst.value } : {}) } : null,
       tagged_days: facts.taggedDays,
+      ...(facts.earlyWarning ? { early_warning: facts.earlyWarning.nights } : {}),
       ...(ctx.includeValues ? { tags: facts.tags } : {}),
     },
+  };
+}
+
+/** "22:15" in the person's time zone. */
+function clockTime(instant: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(instant));
+}
+
+/** The battery level is a reading of the ring: in the words only when values are included. */
+export function batteryLowMessage(facts: BatteryFacts, ctx: MessageContext): AlertMessage {
+  const url = link(ctx, "/");
+  const body = ctx.includeValues
+    ? `Your ring's battery was at ${facts.level} % at ${clockTime(facts.at, ctx.timeZone)} (your alert: ${facts.threshold} % or less) and it is not charging. Put it on the charger.`
+    : `Your ring's battery is at or under ${facts.threshold} % and it is not charging. Put it on the charger.`;
+  return {
+    title: ctx.includeValues ? `Ring battery at ${facts.level} %` : "Ring battery low",
+    body: withLink(body, url),
+    link: url,
+    data: { threshold: facts.threshold, at: new Date(facts.at).toISOString(), ...(ctx.includeValues ? { values: { level: facts.level } } : {}) },
+  };
+}
+
+export function chargedMessage(facts: BatteryFacts, ctx: MessageContext): AlertMessage {
+  const url = link(ctx, "/");
+  const body = ctx.includeValues
+    ? `Your ring was at ${facts.level} % on the charger at ${clockTime(facts.at, ctx.timeZone)}. Put it back on so it keeps measuring.`
+    : `Your ring has reached ${facts.threshold} % on the charger. Put it back on so it keeps measuring.`;
+  return {
+    title: ctx.includeValues ? `Ring charged to ${facts.level} %` : "Ring charged",
+    body: withLink(body, url),
+    link: url,
+    data: { threshold: facts.threshold, at: new Date(facts.at).toISOString(), ...(ctx.includeValues ? { values: { level: facts.level } } : {}) },
+  };
+}
+
+/** The window is the ring's guidance, not a measurement: its times are always in the message. */
+export function bedtimeMessage(facts: BedtimeFacts, ctx: MessageContext): AlertMessage {
+  const url = link(ctx, `/day/${facts.day}`);
+  const from = clockTime(facts.window.start, ctx.timeZone);
+  const to = clockTime(facts.window.end, ctx.timeZone);
+  const advice = facts.recommendation ? ` The ring's advice: ${labelOf(BEDTIME_RECOMMENDATIONS, facts.recommendation).toLowerCase()}.` : "";
+  return {
+    title: `Bedtime window open: ${from} – ${to}`,
+    body: withLink(`Your recommended bedtime window is open from ${from} to ${to} tonight.${advice}`, url),
+    link: url,
+    data: { day: facts.day, start: new Date(facts.window.start).toISOString(), end: new Date(facts.window.end).toISOString(), recommendation: facts.recommendation },
   };
 }
 
@@ -167,6 +218,33 @@ export function testMessage(ctx: MessageContext): AlertMessage {
     title: "Test from Ringside",
     body: withLink("This channel works: the alerts and digests you set up in Settings → Alerts arrive here.", url),
     link: url,
+    data: {},
+  };
+}
+
+/** A rule's test: which rule, what sets it off, and where the real alerts will arrive. */
+export function ruleTestMessage(kind: AlertRuleKind, description: string, ctx: MessageContext): AlertMessage {
+  const url = link(ctx, "/settings#alerts");
+  return {
+    title: `Test from Ringside: ${ALERT_RULE_LABELS[kind].toLowerCase()}`,
+    body: withLink(`This is a test of your rule “${description}”. When it happens, the alert arrives here like this one.`, url),
+    link: url,
+    data: { rule: kind },
+  };
+}
+
+/**
+ * The one message an e-mail address gets before it is confirmed: the code, who asked, and that
+ * ignoring it is enough. Nothing about the person's data.
+ */
+export function confirmationMessage(code: string, origin: string | null): AlertMessage {
+  const where = origin ? ` (${origin})` : "";
+  return {
+    title: `Ringside confirmation code: ${code}`,
+    body:
+      `Someone using Ringside${where} wants to send alerts to this address. If that was you, enter this code in Settings → Alerts within 24 hours:\n\n    ${code}\n\n` +
+      "If it was not you, ignore this message: nothing more is sent here unless the code is entered.",
+    link: null,
     data: {},
   };
 }
@@ -187,5 +265,13 @@ export function describeRule(kind: AlertRuleKind, params: Record<string, unknown
       const day = WEEKDAYS.find((d) => d.value === Number(params.weekday))?.label ?? "?";
       return `Weekly digest on ${day} at ${String(params.hour).padStart(2, "0")}:00`;
     }
+    case "ring_battery_low":
+      return `Ring battery at or under ${Number(params.level)} %, not charging`;
+    case "ring_charged":
+      return `Ring charged to ${Number(params.level)} % on the charger`;
+    case "bedtime_window":
+      return "When tonight's recommended bedtime window opens";
+    case "early_warning":
+      return params.level === "watch" ? "Early warning: watch or likely" : "Early warning: likely";
   }
 }

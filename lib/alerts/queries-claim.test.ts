@@ -1,5 +1,6 @@
 // Alert deliveries claimed by several processes at once (PostgreSQL: separate connections, real
 // concurrency) are each taken once: an e-mail or a webhook call is never sent twice.
+import { clock } from "@/lib/clock";
 import { beforeAll, expect, it } from "vitest";
 
 let alerts: typeof import("@/lib/alerts/queries");
@@ -12,13 +13,13 @@ beforeAll(async () => {
 });
 
 it("forty due deliveries claimed by eight claimers at once, round after round: every one taken exactly once, none before it is due", async () => {
-  const due = new Date(Date.now() - 60_000);
-  const later = new Date(Date.now() + 3_600_000);
+  const due = new Date(clock.now() - 60_000);
+  const later = new Date(clock.now() + 3_600_000);
   const base = { userId: "u-claims", channelKind: "webhook", channelLabel: "hook", purpose: "alert", title: "t", body: "b", status: "pending" };
   await dbMod.db.alertDelivery.createMany({ data: Array.from({ length: 40 }, () => ({ ...base, nextAttemptAt: due })) });
   await dbMod.db.alertDelivery.create({ data: { ...base, nextAttemptAt: later } });
-  const now = new Date();
-  const lease = new Date(Date.now() + 600_000);
+  const now = clock.date();
+  const lease = new Date(clock.now() + 600_000);
   const taken: Array<{ id: number; attempts: number }> = [];
   for (let round = 0; round < 10; round++) {
     const claims = (await Promise.all(Array.from({ length: 8 }, () => alerts.claimDueDeliveries(now, lease, 10)))).flat();
@@ -30,5 +31,5 @@ it("forty due deliveries claimed by eight claimers at once, round after round: e
   expect(ids).toHaveLength(40);
   expect(taken.every((d) => d.attempts === 1)).toBe(true);
   // nothing left due: one more claim takes nothing (the 41st is not due yet)
-  expect(await alerts.claimDueDeliveries(new Date(), lease, 10)).toEqual([]);
+  expect(await alerts.claimDueDeliveries(clock.date(), lease, 10)).toEqual([]);
 });

@@ -21,7 +21,7 @@ import type {
 // (what to open, when to retry, what a message says) live in lib/alerts; these only read and
 // write, each change to an episode and its deliveries in one transaction.
 
-export const DEFAULT_ALERT_SETTINGS = { includeValues: false, timeZone: "UTC", linkBase: null } as const;
+export const DEFAULT_ALERT_SETTINGS = { includeValues: false, timeZone: "UTC", linkBase: null, quietHours: null } as const;
 
 function parseJson(text: string): unknown {
   try {
@@ -37,7 +37,7 @@ const atOrNull = (v: Time): Date | null => fromDbTime(v);
 const when = (d: Date | null): string | null => (d ? toDbTime(d) : null);
 
 type RuleRecord = { id: string; userId: string; kind: string; enabled: number | boolean; params: string; createdAt: Time };
-type ChannelRecord = Omit<AlertChannelRow, "kind" | "enabled" | "createdAt"> & { kind: string; enabled: number | boolean; createdAt: Time };
+type ChannelRecord = Omit<AlertChannelRow, "kind" | "enabled" | "confirmed" | "createdAt"> & { kind: string; enabled: number | boolean; confirmedAt: Time; createdAt: Time };
 type EpisodeRecord = Omit<AlertEpisodeRow, "kind" | "startedAt" | "lastSeenAt" | "endedAt"> & { kind: string; startedAt: Time; lastSeenAt: Time; endedAt: Time };
 type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status" | "nextAttemptAt" | "sentAt" | "createdAt"> & {
   channelKind: string;
@@ -49,7 +49,18 @@ type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status
 };
 
 const toRule = (r: RuleRecord): AlertRuleRow => ({ id: r.id, userId: r.userId, kind: r.kind as AlertRuleKind, enabled: Boolean(r.enabled), params: parseJson(r.params), createdAt: at(r.createdAt) });
-const toChannel = (c: ChannelRecord): AlertChannelRow => ({ ...c, kind: c.kind as AlertChannelKind, enabled: Boolean(c.enabled), createdAt: at(c.createdAt) });
+const toChannel = (c: ChannelRecord): AlertChannelRow => ({
+  id: c.id,
+  userId: c.userId,
+  kind: c.kind as AlertChannelKind,
+  label: c.label,
+  url: c.url,
+  recipient: c.recipient,
+  secret: c.secret,
+  enabled: Boolean(c.enabled),
+  confirmed: c.kind !== "email" || c.confirmedAt !== null,
+  createdAt: at(c.createdAt),
+});
 const toEpisode = (e: EpisodeRecord): AlertEpisodeRow => ({ ...e, kind: e.kind as AlertRuleKind, startedAt: at(e.startedAt), lastSeenAt: at(e.lastSeenAt), endedAt: atOrNull(e.endedAt) });
 const toDelivery = (d: DeliveryRecord): AlertDeliveryRow => ({
   id: d.id,
@@ -81,9 +92,13 @@ const nowText = () => toDbTime(clock.date());
 // Settings
 // ---------------------------------------------------------------------------------------
 
+type SettingsRecord = { includeValues: number | boolean; timeZone: string; linkBase: string | null; quietFrom: number | null; quietTo: number | null };
+
 export async function getAlertSettings(userId: string): Promise<AlertSettingsRow> {
-  const s = await query(get<{ includeValues: number | boolean; timeZone: string; linkBase: string | null }>(`SELECT includeValues, timeZone, linkBase FROM alert_settings WHERE userId = ?`, userId));
-  return s ? { userId, includeValues: Boolean(s.includeValues), timeZone: s.timeZone, linkBase: s.linkBase } : { userId, ...DEFAULT_ALERT_SETTINGS };
+  const s = await query(get<SettingsRecord>(`SELECT includeValues, timeZone, linkBase, quietFrom, quietTo FROM alert_settings WHERE userId = ?`, userId));
+  if (!s) return { userId, ...DEFAULT_ALERT_SETTINGS };
+  const quietHours = s.quietFrom !== null && s.quietTo !== null ? { from: Number(s.quietFrom), to: Number(s.quietTo) } : null;
+  return { userId, includeValues: Boolean(s.includeValues), timeZone: s.timeZone, linkBase: s.linkBase, quietHours };
 }
 
 /** Whether the person ever saved their alert settings. */
@@ -91,19 +106,22 @@ export async function hasAlertSettings(userId: string): Promise<boolean> {
   return (await query(get(`SELECT 1 AS one FROM alert_settings WHERE userId = ?`, userId))) !== undefined;
 }
 
-export async function saveAlertSettings(userId: string, s: { includeValues: boolean; timeZone: string; linkBase: string | null }): Promise<AlertSettingsRow> {
+export async function saveAlertSettings(userId: string, s: Omit<AlertSettingsRow, "userId">): Promise<AlertSettingsRow> {
   await query(
     run(
-      `INSERT INTO alert_settings (userId, includeValues, timeZone, linkBase, updatedAt) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT(userId) DO UPDATE SET includeValues = excluded.includeValues, timeZone = excluded.timeZone, linkBase = excluded.linkBase, updatedAt = excluded.updatedAt`,
+      `INSERT INTO alert_settings (userId, includeValues, timeZone, linkBase, quietFrom, quietTo, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(userId) DO UPDATE SET includeValues = excluded.includeValues, timeZone = excluded.timeZone, linkBase = excluded.linkBase,
+         quietFrom = excluded.quietFrom, quietTo = excluded.quietTo, updatedAt = excluded.updatedAt`,
       userId,
       s.includeValues,
       s.timeZone,
       s.linkBase,
+      s.quietHours?.from ?? null,
+      s.quietHours?.to ?? null,
       nowText(),
     ),
   );
-  return { userId, ...s };
+  return { userId, includeValues: s.includeValues, timeZone: s.timeZone, linkBase: s.linkBase, quietHours: s.quietHours };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -165,7 +183,7 @@ export function deleteAlertRule(userId: string, ruleId: string, at: Date): Promi
 // Channels
 // ---------------------------------------------------------------------------------------
 
-const CHANNEL = `SELECT id, userId, kind, label, url, recipient, secret, enabled, createdAt FROM alert_channel`;
+const CHANNEL = `SELECT id, userId, kind, label, url, recipient, secret, enabled, confirmedAt, createdAt FROM alert_channel`;
 
 export async function listAlertChannels(userId: string): Promise<AlertChannelRow[]> {
   return (await query(all<ChannelRecord>(`${CHANNEL} WHERE userId = ? ORDER BY createdAt, id`, userId))).map(toChannel);
@@ -187,13 +205,13 @@ export async function findAlertChannel(userId: string, channelId: string): Promi
 
 export async function createAlertChannel(
   userId: string,
-  c: { kind: AlertChannelKind; label: string; url: string | null; recipient: string | null; secret: string | null },
+  c: { kind: AlertChannelKind; label: string; url: string | null; recipient: string | null; secret: string | null; confirmCodeHash?: string; confirmExpiresAt?: Date },
 ): Promise<AlertChannelRow> {
   const id = crypto.randomUUID();
   const now = clock.date();
   await query(
     run(
-      `INSERT INTO alert_channel (id, userId, kind, label, url, recipient, secret, enabled, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO alert_channel (id, userId, kind, label, url, recipient, secret, enabled, confirmCodeHash, confirmExpiresAt, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       id,
       userId,
       c.kind,
@@ -202,11 +220,64 @@ export async function createAlertChannel(
       c.recipient,
       c.secret,
       true,
+      c.confirmCodeHash ?? null,
+      when(c.confirmExpiresAt ?? null),
       toDbTime(now),
       toDbTime(now),
     ),
   );
-  return { id, userId, ...c, enabled: true, createdAt: now };
+  return toChannel({ id, userId, kind: c.kind, label: c.label, url: c.url, recipient: c.recipient, secret: c.secret, enabled: true, confirmedAt: null, createdAt: toDbTime(now) });
+}
+
+/** An e-mail channel's pending confirmation (null: no such channel of the person's). */
+export async function getChannelConfirmation(
+  userId: string,
+  channelId: string,
+): Promise<{ kind: string; confirmedAt: Date | null; codeHash: string | null; expiresAt: Date | null; attempts: number } | null> {
+  const c = await query(
+    get<{ kind: string; confirmedAt: Time; codeHash: string | null; expiresAt: Time; attempts: number }>(
+      `SELECT kind, confirmedAt, confirmCodeHash AS codeHash, confirmExpiresAt AS expiresAt, confirmAttempts AS attempts FROM alert_channel WHERE id = ? AND userId = ?`,
+      channelId,
+      userId,
+    ),
+  );
+  return c ? { kind: c.kind, confirmedAt: atOrNull(c.confirmedAt), codeHash: c.codeHash, expiresAt: atOrNull(c.expiresAt), attempts: Number(c.attempts) } : null;
+}
+
+/** A new confirmation code for an unconfirmed channel (its wrong tries start again). */
+export async function setChannelConfirmCode(userId: string, channelId: string, codeHash: string, expiresAt: Date): Promise<boolean> {
+  const changed = await query(
+    run(
+      `UPDATE alert_channel SET confirmCodeHash = ?, confirmExpiresAt = ?, confirmAttempts = 0, updatedAt = ? WHERE id = ? AND userId = ? AND confirmedAt IS NULL`,
+      codeHash,
+      toDbTime(expiresAt),
+      nowText(),
+      channelId,
+      userId,
+    ),
+  );
+  return changed > 0;
+}
+
+/** One wrong try at the code (counted under the row's own lock). */
+export async function countWrongConfirmCode(userId: string, channelId: string): Promise<void> {
+  await query(run(`UPDATE alert_channel SET confirmAttempts = confirmAttempts + 1, updatedAt = ? WHERE id = ? AND userId = ? AND confirmedAt IS NULL`, nowText(), channelId, userId));
+}
+
+/** Confirms the address if the code it was sent is still the pending one; the code is spent. */
+export async function markChannelConfirmed(userId: string, channelId: string, codeHash: string, at: Date): Promise<boolean> {
+  const changed = await query(
+    run(
+      `UPDATE alert_channel SET confirmedAt = ?, confirmCodeHash = NULL, confirmExpiresAt = NULL, confirmAttempts = 0, updatedAt = ?
+        WHERE id = ? AND userId = ? AND confirmedAt IS NULL AND confirmCodeHash = ?`,
+      toDbTime(at),
+      nowText(),
+      channelId,
+      userId,
+      codeHash,
+    ),
+  );
+  return changed > 0;
 }
 
 export async function setAlertChannelEnabled(userId: string, channelId: string, enabled: boolean): Promise<boolean> {

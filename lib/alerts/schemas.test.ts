@@ -47,13 +47,40 @@ describe("rule input", () => {
     expect(bad({ kind: "weekly_digest", params: { weekday: 0, hour: 8 } })).toBe("Weekday must be at least 1.");
     expect(bad({ kind: "weekly_digest", params: { weekday: 1, hour: 24 } })).toBe("Hour must be at most 23.");
     expect(bad({ kind: "weekly_digest", params: { weekday: 1, hour: 2.5 } })).toBe("Hour must be a whole number.");
+    expect(alertRuleInputSchema.parse({ kind: "ring_battery_low", params: { level: "20" } })).toEqual({ kind: "ring_battery_low", params: { level: 20 } });
+    expect(bad({ kind: "ring_battery_low", params: { level: 51 } })).toBe("Battery level must be at most 50.");
+    expect(bad({ kind: "ring_battery_low", params: {} })).toBe("Battery level must be a number.");
+    expect(bad({ kind: "ring_charged", params: { level: 49 } })).toBe("Charged level must be at least 50.");
+    expect(alertRuleInputSchema.parse({ kind: "bedtime_window", params: { extra: 1 } })).toEqual({ kind: "bedtime_window", params: {} });
   });
 });
 
 describe("settings input", () => {
   it("needs a real time zone", () => {
-    expect(alertSettingsInputSchema.parse({ includeValues: true, timeZone: "Europe/Berlin" })).toEqual({ includeValues: true, timeZone: "Europe/Berlin" });
+    expect(alertSettingsInputSchema.parse({ includeValues: true, timeZone: "Europe/Berlin" })).toEqual({ includeValues: true, timeZone: "Europe/Berlin", quietHours: null });
     expect(alertSettingsInputSchema.safeParse({ includeValues: false, timeZone: "Mars/Olympus" }).success).toBe(false);
     expect(alertSettingsInputSchema.safeParse({ includeValues: false, timeZone: "x".repeat(65) }).success).toBe(false);
+  });
+});
+
+describe("quiet hours", () => {
+  const parse = (quietFrom?: string, quietTo?: string) => alertSettingsInputSchema.safeParse({ includeValues: false, timeZone: "UTC", quietFrom, quietTo });
+  it("are both ends as a time field gives them, or neither", () => {
+    expect(parse("22:30", "07:00").data?.quietHours).toEqual({ from: 22 * 60 + 30, to: 7 * 60 });
+    expect(parse("13:00:00", "14:15").data?.quietHours).toEqual({ from: 13 * 60, to: 14 * 60 + 15 });
+    expect(parse("", "").data?.quietHours).toBeNull();
+    expect(parse().data?.quietHours).toBeNull();
+  });
+  it("refuse one end alone, an empty span and what is not a time", () => {
+    const error = (a?: string, b?: string) => {
+      const r = parse(a, b);
+      return r.success ? null : firstIssue(r.error);
+    };
+    expect(error("22:00", "")).toBe("Give both ends of the quiet hours, or neither.");
+    expect(error("", "07:00")).toBe("Give both ends of the quiet hours, or neither.");
+    expect(error("07:00", "07:00")).toBe("Quiet hours end at another time than they start.");
+    expect(error("24:00", "07:00")).toBe("Enter a time such as 22:00.");
+    expect(error("7pm", "07:00")).toBe("Enter a time such as 22:00.");
+    expect(error("22:00".repeat(50), "07:00")).not.toBeNull();
   });
 });

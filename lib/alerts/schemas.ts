@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
 import { findMetric, isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { storedText } from "@/lib/api/schemas";
+import { EARLY_WARNING_RULE_LEVELS } from "@/lib/alerts/early-warning";
 
 const intIn = (r: { min: number; max: number }, what: string) =>
   z.coerce
@@ -39,17 +40,37 @@ export const digestRuleParamsSchema = z.object({
   hour: intIn({ min: 0, max: 23 }, "Hour"),
 });
 
+export const batteryLowRuleParamsSchema = z.object({
+  level: intIn(ALERT_LIMITS.batteryLow, "Battery level"),
+});
+
+export const chargedRuleParamsSchema = z.object({
+  level: intIn(ALERT_LIMITS.batteryCharged, "Charged level"),
+});
+
+/** The bedtime window has no parameters: the ring's guidance sets the time. */
+export const bedtimeRuleParamsSchema = z.object({});
+
+export const earlyWarningRuleParamsSchema = z.object({
+  level: z.enum(EARLY_WARNING_RULE_LEVELS, { message: "Choose watch or likely." }),
+});
+
 /** A rule as the person sets it: its kind and that kind's parameters. */
 export const alertRuleInputSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("metric_out_of_range"), params: metricRuleParamsSchema }),
   z.object({ kind: z.literal("no_new_sleep"), params: noSleepRuleParamsSchema }),
   z.object({ kind: z.literal("connection"), params: connectionRuleParamsSchema }),
   z.object({ kind: z.literal("weekly_digest"), params: digestRuleParamsSchema }),
+  z.object({ kind: z.literal("ring_battery_low"), params: batteryLowRuleParamsSchema }),
+  z.object({ kind: z.literal("ring_charged"), params: chargedRuleParamsSchema }),
+  z.object({ kind: z.literal("bedtime_window"), params: bedtimeRuleParamsSchema }),
+  z.object({ kind: z.literal("early_warning"), params: earlyWarningRuleParamsSchema }),
 ]);
 export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
 export type MetricRuleParams = z.infer<typeof metricRuleParamsSchema>;
 export type NoSleepRuleParams = z.infer<typeof noSleepRuleParamsSchema>;
 export type ConnectionRuleParams = z.infer<typeof connectionRuleParamsSchema>;
+export type BatteryRuleParams = z.infer<typeof batteryLowRuleParamsSchema>;
 
 /**
  * An address Ringside posts to: http or https only, bounded, no user name or password in it
@@ -130,10 +151,34 @@ export const timeZoneSchema = z
   .max(ALERT_LIMITS.timeZoneMaxLength)
   .refine(isTimeZone, "Unknown time zone; use a name such as Europe/Berlin.");
 
-export const alertSettingsInputSchema = z.object({
-  includeValues: z.boolean(),
-  timeZone: timeZoneSchema,
-});
+/** A time of day as a time field gives it ("22:00", "07:30:00") → minutes from midnight; blank → null. */
+const clockTimeSchema = z
+  .string()
+  .trim()
+  .max(8)
+  .refine((v) => v === "" || /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(v), "Enter a time such as 22:00.")
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? null : Number(v.slice(0, 2)) * 60 + Number(v.slice(3, 5))));
+
+/** Quiet hours: alerts that start between `from` and `to` (minutes from midnight, local) wait until `to`. */
+export type QuietHours = { from: number; to: number };
+
+export const alertSettingsInputSchema = z
+  .object({
+    includeValues: z.boolean(),
+    timeZone: timeZoneSchema,
+    quietFrom: clockTimeSchema,
+    quietTo: clockTimeSchema,
+  })
+  .superRefine((s, ctx) => {
+    if ((s.quietFrom === null) !== (s.quietTo === null)) ctx.addIssue({ code: "custom", path: ["quietTo"], message: "Give both ends of the quiet hours, or neither." });
+    else if (s.quietFrom !== null && s.quietFrom === s.quietTo) ctx.addIssue({ code: "custom", path: ["quietTo"], message: "Quiet hours end at another time than they start." });
+  })
+  .transform(({ includeValues, timeZone, quietFrom, quietTo }) => ({
+    includeValues,
+    timeZone,
+    quietHours: quietFrom !== null && quietTo !== null ? ({ from: quietFrom, to: quietTo } satisfies QuietHours) : null,
+  }));
 export type AlertSettingsInput = z.infer<typeof alertSettingsInputSchema>;
 
 /** The first message of a zod error, for a form (the schemas above word each one for a person). */

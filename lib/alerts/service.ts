@@ -1,10 +1,11 @@
 import "server-only";
 import { clock as processClock } from "@/lib/clock";
+import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/api/errors";
 import { configuredOrigin } from "@/lib/auth/origin";
 import { logger } from "@/lib/log";
-import { processSlot } from "@/lib/process-singleton";
+import { processSingleton, processSlot } from "@/lib/process-singleton";
 import { decryptToken, encryptToken } from "@/lib/ring/crypto";
 import { findMetric } from "@/lib/metrics/catalog";
 import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
@@ -12,12 +13,18 @@ import { getMetricDayValues } from "@/lib/services/metrics";
 import { listDayNotes } from "@/lib/db/queries/notes";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { getPreferences } from "@/lib/services/people";
+import { getBatterySamples, getNewestBedtimeRow } from "@/lib/services/records";
+import { getSignals } from "@/lib/services/signals";
+import { nightFactOf } from "@/lib/alerts/early-warning";
 import * as q from "@/lib/alerts/queries";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
+import { addressPolicy, isRefusedAtOnce } from "@/lib/alerts/channels/address";
+import { BLOCKED_MESSAGE } from "@/lib/alerts/channels/http";
+import { TokenBuckets } from "@/lib/limits/token-buckets";
 import { channelTarget, outgoingMessage } from "@/lib/alerts/delivery";
-import { describeRule, testMessage } from "@/lib/alerts/messages";
+import { confirmationMessage, describeRule, ruleTestMessage, testMessage, type AlertMessage, type MessageContext } from "@/lib/alerts/messages";
 import {
   alertChannelInputSchema,
   alertRuleInputSchema,
@@ -26,6 +33,7 @@ import {
   type AlertChannelInput,
   type AlertRuleInput,
   type AlertSettingsInput,
+  type QuietHours,
 } from "@/lib/alerts/schemas";
 import { nextWeeklySlot } from "@/lib/alerts/time";
 import type { AlertFacts, AlertStore } from "@/lib/alerts/store";
@@ -87,8 +95,14 @@ export const dbAlertFacts: AlertFacts = {
   async units(userId) {
     return (await getPreferences(userId)).units;
   },
+  batterySamples: getBatterySamples,
+  newestBedtime: getNewestBedtimeRow,
   async isSyncing(userId, now) {
     return (await q.countActiveSyncJobs(userId, new Date(now))) > 0;
+  },
+  async earlyWarning(userId, from, to) {
+    const { days } = await getSignals({ userId, from, to, kinds: ["early_warning"] });
+    return days.flatMap((d) => d.signals.flatMap((s) => (s.kind === "early_warning" ? [nightFactOf(d.day, s)] : [])));
   },
 };
 
@@ -99,7 +113,7 @@ export function createAlertWorker(overrides: Partial<ConstructorParameters<typeo
   return new AlertWorker({
     store: dbAlertStore,
     facts: dbAlertFacts,
-    senders: createSenders({ smtp: env.SMTP, now: () => clock.now() }),
+    senders: createSenders({ smtp: env.SMTP, now: () => clock.now(), allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS }),
     clock,
     decrypt: decryptToken,
     linkBase: configuredOrigin(),
@@ -125,6 +139,18 @@ export function startAlertWorker(): AlertWorker {
   return worker;
 }
 
+
+/**
+ * Takes one on-request send (a test, a confirmation code) from the person's allowance
+ * (ALERT_LIMITS.sendsBurst, one more every sendsRefillMinutes), or refuses with 429. In this
+ * process, like the API's limits.
+ */
+function takeSend(userId: string): void {
+  const sends = processSingleton("alertSends", () => new TokenBuckets(ALERT_LIMITS.sendsBurst, () => processClock.now(), 10_000, ALERT_LIMITS.sendsBurst * ALERT_LIMITS.sendsRefillMinutes * 60_000));
+  const take = sends.take(userId);
+  if (!take.ok) throw new AppError("rate_limited", `You have sent several messages just now: try again in ${Math.ceil(take.retryAfterS / 60)} min.`);
+}
+
 /** Asks the running worker (if any) to look again soon: rules or channels changed. */
 function wakeAlertWorker(): void {
   running.get()?.wake();
@@ -135,7 +161,7 @@ function wakeAlertWorker(): void {
 // ---------------------------------------------------------------------------------------
 
 export type AlertRuleView = { id: string; kind: AlertRuleKind; enabled: boolean; description: string; active: boolean; nextDigestAt: string | null };
-export type AlertChannelView = { id: string; kind: "ntfy" | "email" | "webhook"; label: string; target: string; hasToken: boolean; enabled: boolean };
+export type AlertChannelView = { id: string; kind: "ntfy" | "email" | "webhook"; label: string; target: string; hasToken: boolean; enabled: boolean; confirmed: boolean };
 export type AlertHistoryView = {
   id: number;
   at: string;
@@ -152,7 +178,7 @@ export type AlertHistoryView = {
   episodeEndedAt: string | null;
 };
 export type AlertsOverview = {
-  settings: { includeValues: boolean; timeZone: string; saved: boolean };
+  settings: { includeValues: boolean; timeZone: string; quietHours: QuietHours | null; saved: boolean };
   rules: AlertRuleView[];
   channels: AlertChannelView[];
   history: AlertHistoryView[];
@@ -171,7 +197,7 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
   ]);
   const openRules = new Set(open.map((e) => e.ruleId));
   return {
-    settings: { includeValues: settings.includeValues, timeZone: settings.timeZone, saved },
+    settings: { includeValues: settings.includeValues, timeZone: settings.timeZone, quietHours: settings.quietHours, saved },
     rules: rules.map((r) => {
       const parsed = alertRuleInputSchema.safeParse({ kind: r.kind, params: r.params });
       const next =
@@ -194,6 +220,7 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
       target: c.kind === "email" ? (c.recipient ?? "") : (c.url ?? ""),
       hasToken: c.kind === "ntfy" && !!c.secret,
       enabled: c.enabled,
+      confirmed: c.confirmed,
     })),
     history: history.map((h) => ({
       id: h.id,
@@ -249,15 +276,23 @@ export async function removeAlertRule(userId: string, ruleId: string): Promise<v
   logger.info({ userId, ruleId }, "alert rule removed");
 }
 
-/** Adds a channel; for a webhook the new signing secret comes back once (it is stored encrypted). */
-export async function addAlertChannel(userId: string, input: unknown): Promise<{ id: string; secret: string | null }> {
+/**
+ * Adds a channel; for a webhook the new signing secret comes back once (it is stored encrypted).
+ * An e-mail address gets its confirmation code at once (`confirmation`: how that send went)
+ * and nothing else until the code is entered (confirmAlertChannel).
+ */
+export async function addAlertChannel(userId: string, input: unknown, linkBase: string | null = null): Promise<{ id: string; secret: string | null; confirmation?: SendResult }> {
   const c: AlertChannelInput = parseOr422(alertChannelInputSchema, input);
   if ((await q.countAlertChannels(userId)) >= ALERT_LIMITS.maxChannels) {
     throw new AppError("unprocessable_entity", `You can have at most ${ALERT_LIMITS.maxChannels} channels; remove one first.`);
   }
+  if (c.kind !== "email" && isRefusedAtOnce(new URL(c.url), addressPolicy(env.ALERT_ALLOWED_PRIVATE_HOSTS))) {
+    throw new AppError("unprocessable_entity", `Not added: ${BLOCKED_MESSAGE}.`);
+  }
   if (c.kind === "email" && !env.SMTP) {
     throw new AppError("unprocessable_entity", "E-mail is not set up on this Ringside: the owner sets SMTP_HOST and SMTP_FROM (README, Alerts).");
   }
+  if (c.kind === "email") takeSend(userId);
   const secret = c.kind === "webhook" ? newWebhookSecret() : null;
   const row = await q.createAlertChannel(userId, {
     kind: c.kind,
@@ -267,7 +302,54 @@ export async function addAlertChannel(userId: string, input: unknown): Promise<{
     secret: c.kind === "webhook" ? encryptToken(secret as string) : c.kind === "ntfy" && c.token ? encryptToken(c.token) : null,
   });
   logger.info({ userId, channelId: row.id, kind: c.kind }, "alert channel added");
+  if (c.kind === "email") return { id: row.id, secret, confirmation: await issueConfirmation(userId, row.id, c.recipient, linkBase) };
   return { id: row.id, secret };
+}
+
+/** How long a confirmation code holds, and the wrong tries it allows. */
+export const CONFIRM_CODE_TTL_MS = 24 * 3_600_000;
+export const CONFIRM_CODE_MAX_TRIES = 5;
+
+const confirmCodeHash = (channelId: string, code: string) => crypto.createHash("sha256").update(`${channelId}:${code}`).digest("hex");
+
+/** A fresh 6-digit code for the address: stored as its hash, sent to the address only. */
+async function issueConfirmation(userId: string, channelId: string, recipient: string, linkBase: string | null): Promise<SendResult> {
+  const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, "0");
+  await q.setChannelConfirmCode(userId, channelId, confirmCodeHash(channelId, code), new Date(processClock.now() + CONFIRM_CODE_TTL_MS));
+  const message = confirmationMessage(code, configuredOrigin() ?? linkBase);
+  const outgoing = { ...message, purpose: "test" as const, id: `confirm-${channelId}`, rule: null, key: null, startedAt: processClock.date().toISOString() };
+  const result = await createSenders({ smtp: env.SMTP }).email({ kind: "email", recipient }, outgoing);
+  logger.info({ userId, channelId, ok: result.ok }, "alert address confirmation sent");
+  return result;
+}
+
+/** Sends a new confirmation code to one of the person's unconfirmed e-mail channels (throttled). */
+export async function resendAlertConfirmation(userId: string, channelId: string, linkBase: string | null): Promise<SendResult> {
+  const channel = await q.findAlertChannel(userId, channelId);
+  if (!channel) throw new AppError("not_found", "No such channel.");
+  if (channel.kind !== "email" || !channel.recipient) throw new AppError("unprocessable_entity", "Only an e-mail address is confirmed with a code.");
+  if (channel.confirmed) throw new AppError("conflict", "This address is already confirmed.");
+  takeSend(userId);
+  return issueConfirmation(userId, channelId, channel.recipient, linkBase);
+}
+
+/** Confirms an e-mail channel with the code sent to it (at most CONFIRM_CODE_MAX_TRIES wrong tries per code). */
+export async function confirmAlertChannel(userId: string, channelId: string, code: unknown): Promise<void> {
+  const typed = typeof code === "string" ? code.replace(/\s+/g, "") : "";
+  if (!/^\d{6}$/.test(typed)) throw new AppError("unprocessable_entity", "Enter the 6-digit code from the e-mail.");
+  const c = await q.getChannelConfirmation(userId, channelId);
+  if (!c) throw new AppError("not_found", "No such channel.");
+  if (c.kind !== "email") throw new AppError("unprocessable_entity", "Only an e-mail address is confirmed with a code.");
+  if (c.confirmedAt) return;
+  if (!c.codeHash || !c.expiresAt || c.expiresAt.getTime() <= processClock.now()) throw new AppError("unprocessable_entity", "The code has expired: send a new one.");
+  if (c.attempts >= CONFIRM_CODE_MAX_TRIES) throw new AppError("unprocessable_entity", "Too many wrong codes: send a new one.");
+  const hash = confirmCodeHash(channelId, typed);
+  if (!crypto.timingSafeEqual(Buffer.from(hash), Buffer.from(c.codeHash)) || !(await q.markChannelConfirmed(userId, channelId, hash, processClock.date()))) {
+    await q.countWrongConfirmCode(userId, channelId);
+    throw new AppError("unprocessable_entity", "That is not the code sent to this address.");
+  }
+  logger.info({ userId, channelId }, "alert address confirmed");
+  wakeAlertWorker();
 }
 
 export async function setAlertChannelEnabled(userId: string, channelId: string, enabled: boolean): Promise<void> {
@@ -283,12 +365,14 @@ export async function removeAlertChannel(userId: string, channelId: string): Pro
  * "Send a test": one message to the channel now (not retried: the person is watching), kept in
  * the history with its outcome.
  */
-export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null): Promise<SendResult> {
+export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null, compose: (ctx: MessageContext) => AlertMessage = testMessage): Promise<SendResult> {
   const channel = await q.findAlertChannel(userId, channelId);
   if (!channel) throw new AppError("not_found", "No such channel.");
+  if (!channel.confirmed) throw new AppError("unprocessable_entity", "Confirm this address first: enter the code sent to it.");
+  takeSend(userId);
   const settings = await q.getAlertSettings(userId);
   const units = (await getPreferences(userId)).units;
-  const message = testMessage({ includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: configuredOrigin() ?? linkBase });
+  const message = compose({ includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: configuredOrigin() ?? linkBase });
   const delivery = {
     channelId: channel.id,
     channelKind: channel.kind,
@@ -305,7 +389,7 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
   try {
     const target = channelTarget(channel, decryptToken);
     result = target
-      ? await createSenders({ smtp: env.SMTP })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
+      ? await createSenders({ smtp: env.SMTP, allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
       : { ok: false, retry: false, error: "The channel is incomplete: remove it and add it again." };
   } catch {
     result = { ok: false, retry: false, error: "The channel's secret cannot be read (the encryption key changed?): remove the channel and add it again." };
@@ -318,4 +402,24 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
   });
   logger.info({ userId, channelId, kind: channel.kind, ok: result.ok }, "alert test sent");
   return result;
+}
+
+/**
+ * "Send a test" of a rule: what its alerts look like and where they go, to each of the person's
+ * switched-on channels now (each as a channel's test: not retried, kept in the history).
+ */
+export async function sendAlertRuleTest(userId: string, ruleId: string, linkBase: string | null): Promise<{ sent: number; failed: string[] }> {
+  const rule = (await q.listAlertRules(userId)).find((r) => r.id === ruleId);
+  if (!rule) throw new AppError("not_found", "No such rule.");
+  const parsed = alertRuleInputSchema.safeParse({ kind: rule.kind, params: rule.params });
+  if (!parsed.success) throw new AppError("unprocessable_entity", "This rule cannot be read: remove it and add it again.");
+  const channels = (await q.listAlertChannels(userId)).filter((c) => c.enabled);
+  if (channels.length === 0) throw new AppError("unprocessable_entity", "No channel is switched on: add one under Channels first.");
+  const description = describeRule(parsed.data.kind, parsed.data.params);
+  const failed: string[] = [];
+  for (const c of channels) {
+    const r = await sendAlertTest(userId, c.id, linkBase, (ctx) => ruleTestMessage(parsed.data.kind, description, ctx));
+    if (!r.ok) failed.push(`${c.label}: ${r.error}`);
+  }
+  return { sent: channels.length - failed.length, failed };
 }

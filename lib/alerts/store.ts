@@ -5,10 +5,14 @@
 import type { Clock as ProcessClock } from "@/lib/clock";
 import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";
 import type { ConnectionFactsInput } from "@/lib/alerts/evaluate";
+import type { BatterySample } from "@/lib/alerts/evaluate-ring";
+import type { QuietHours } from "@/lib/alerts/schemas";
+import type { BedtimeRow } from "@/lib/metrics/bedtime";
+import type { EarlyWarningNightFact } from "@/lib/alerts/early-warning";
 import type { Units } from "@/lib/metrics/format";
 import type { DayValue } from "@/lib/metrics/series";
 
-export type AlertSettingsRow = { userId: string; includeValues: boolean; timeZone: string; linkBase: string | null };
+export type AlertSettingsRow = { userId: string; includeValues: boolean; timeZone: string; linkBase: string | null; quietHours: QuietHours | null };
 
 export type AlertRuleRow = {
   id: string;
@@ -30,6 +34,8 @@ export type AlertChannelRow = {
   /** encrypted (lib/ring/crypto.ts); decrypted only to send */
   secret: string | null;
   enabled: boolean;
+  /** false for an e-mail address not confirmed yet: nothing but its confirmation code goes there */
+  confirmed: boolean;
   createdAt: Date;
 };
 
@@ -133,8 +139,14 @@ export type AlertFacts = {
   connection(userId: string): Promise<ConnectionFactsInput>;
   tags(userId: string, from: string, to: string): Promise<Array<{ day: string; name: string }>>;
   units(userId: string): Promise<Units>;
+  /** the ring's battery readings with an instant in [from, to] (ms), oldest first */
+  batterySamples(userId: string, from: number, to: number): Promise<BatterySample[]>;
+  /** the newest bedtime guidance (sleep_time), if any */
+  newestBedtime(userId: string): Promise<BedtimeRow | null>;
   /** sync work for the person is running or due now (evaluate once it is done) */
   isSyncing(userId: string, now: number): Promise<boolean>;
+  /** each night's early warning (lib/signals) in a range; without it the rule is unknown and the digest leaves it out */
+  earlyWarning?(userId: string, from: string, to: string): Promise<EarlyWarningNightFact[]>;
 };
 
 /** The alert code reads only the time: the one clock (lib/clock.ts), or a test's. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastWeeklySlot, localTime, nextWeeklySlot, zonedInstant } from "@/lib/alerts/time";
+import { isQuietAt, lastWeeklySlot, localTime, nextWeeklySlot, quietHoursEnd, zonedInstant } from "@/lib/alerts/time";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -37,5 +37,32 @@ describe("time in the person's zone", () => {
     expect(nextWeeklySlot(slot, "Europe/Berlin", 1, 8).instant).toBe(at("2026-11-30T07:00:00Z"));
     // later today
     expect(nextWeeklySlot(at("2026-11-25T06:00:00Z"), "UTC", 3, 9).instant).toBe(at("2026-11-25T09:00:00Z"));
+  });
+});
+
+describe("quiet hours", () => {
+  const night = { from: 22 * 60 + 30, to: 7 * 60 }; // 22:30–07:00, across midnight
+  const afternoon = { from: 13 * 60, to: 14 * 60 + 15 };
+
+  it("tells whether a moment lies in them, in the person's zone", () => {
+    expect(isQuietAt(at("2026-11-23T21:29:59Z"), "Europe/Berlin", night)).toBe(false); // 22:29:59 Berlin
+    expect(isQuietAt(at("2026-11-23T21:30:00Z"), "Europe/Berlin", night)).toBe(true);
+    expect(isQuietAt(at("2026-11-24T05:59:00Z"), "Europe/Berlin", night)).toBe(true);
+    expect(isQuietAt(at("2026-11-24T06:00:00Z"), "Europe/Berlin", night)).toBe(false); // 07:00 Berlin: over
+    expect(isQuietAt(at("2026-11-23T13:10:00Z"), "UTC", afternoon)).toBe(true);
+    expect(isQuietAt(at("2026-11-23T14:15:00Z"), "UTC", afternoon)).toBe(false);
+    expect(isQuietAt(at("2026-11-23T23:00:00Z"), "UTC", null)).toBe(false);
+  });
+
+  it("ends at their end: the same night's morning, before or after midnight, at a minute's precision", () => {
+    expect(quietHoursEnd(at("2026-11-23T21:45:00Z"), "Europe/Berlin", night)).toBe(at("2026-11-24T06:00:00Z"));
+    expect(quietHoursEnd(at("2026-11-24T02:00:00Z"), "Europe/Berlin", night)).toBe(at("2026-11-24T06:00:00Z"));
+    expect(quietHoursEnd(at("2026-11-23T13:00:00Z"), "UTC", afternoon)).toBe(at("2026-11-23T14:15:00Z"));
+    // outside them (or without any): now
+    expect(quietHoursEnd(at("2026-11-23T12:00:00Z"), "Europe/Berlin", night)).toBe(at("2026-11-23T12:00:00Z"));
+    expect(quietHoursEnd(at("2026-11-23T12:00:00Z"), "UTC", null)).toBe(at("2026-11-23T12:00:00Z"));
+    // far east and far west of Greenwich
+    expect(quietHoursEnd(at("2026-11-23T10:00:00Z"), "Pacific/Kiritimati", night)).toBe(at("2026-11-23T17:00:00Z")); // 00:00 → 07:00 on the 24th, +14
+    expect(quietHoursEnd(at("2026-11-24T10:00:00Z"), "Pacific/Pago_Pago", night)).toBe(at("2026-11-24T18:00:00Z")); // 23:00 on the 23rd, −11
   });
 });

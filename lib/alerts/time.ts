@@ -2,6 +2,7 @@
 // day ("today"), weekday and hour, and the instant of a local hour on a local day (the
 // digest's slot). Pure: every function takes the instant it works on.
 import { addDays } from "@/lib/metrics/days";
+import type { QuietHours } from "@/lib/alerts/schemas";
 
 export type LocalTime = {
   /** YYYY-MM-DD */
@@ -58,9 +59,9 @@ export function zoneOffsetMs(instant: number, timeZone: string): number {
  * a daylight-saving change maps to the instant just after the gap; a repeated one to its first
  * occurrence.
  */
-export function zonedInstant(day: string, hour: number, timeZone: string): number {
+export function zonedInstant(day: string, hour: number, timeZone: string, minute = 0): number {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const wall = Date.UTC(y, m - 1, d, hour);
+  const wall = Date.UTC(y, m - 1, d, hour, minute);
   // Two passes settle the offset on either side of a change.
   const first = wall - zoneOffsetMs(wall, timeZone);
   const second = wall - zoneOffsetMs(first, timeZone);
@@ -68,10 +69,10 @@ export function zonedInstant(day: string, hour: number, timeZone: string): numbe
     // a repeated hour: take the earlier of the two instants showing it
     const earlier = first - 3_600_000;
     const lt = localTime(earlier, timeZone);
-    return lt.day === day && lt.hour === hour ? earlier : first;
+    return lt.day === day && lt.hour === hour && lt.minute === minute ? earlier : first;
   }
   const lt = localTime(second, timeZone);
-  return lt.day === day && lt.hour === hour ? second : Math.max(first, second);
+  return lt.day === day && lt.hour === hour && lt.minute === minute ? second : Math.max(first, second);
 }
 
 /**
@@ -103,4 +104,20 @@ export function nextWeeklySlot(now: number, timeZone: string, weekday: number, h
   }
   const day = addDays(today.day, 7);
   return { instant: zonedInstant(day, hour, timeZone), day };
+}
+
+/** Whether `now` lies in the person's quiet hours (in `timeZone`). */
+export function isQuietAt(now: number, timeZone: string, quiet: QuietHours | null): boolean {
+  if (!quiet || quiet.from === quiet.to) return false;
+  const t = localTime(now, timeZone);
+  const m = t.hour * 60 + t.minute;
+  return quiet.from < quiet.to ? m >= quiet.from && m < quiet.to : m >= quiet.from || m < quiet.to;
+}
+
+/** When a message due at `now` may go: `now`, or the end of the quiet hours `now` lies in. */
+export function quietHoursEnd(now: number, timeZone: string, quiet: QuietHours | null): number {
+  if (!quiet || !isQuietAt(now, timeZone, quiet)) return now;
+  const t = localTime(now, timeZone);
+  const day = t.hour * 60 + t.minute < quiet.to ? t.day : addDays(t.day, 1);
+  return Math.max(now, zonedInstant(day, Math.floor(quiet.to / 60), timeZone, quiet.to % 60));
 }

@@ -48,6 +48,12 @@ function fakeFacts(): FakeFacts {
     async units() {
       return "metric";
     },
+    async batterySamples() {
+      return [];
+    },
+    async newestBedtime() {
+      return null;
+    },
     async isSyncing() {
       return f.syncing;
     },
@@ -264,7 +270,7 @@ describe("delivery", () => {
 
 describe("weekly digest", () => {
   it("goes out at its weekday and hour in the person's zone, once per week", async () => {
-    store.settings.set(USER, { userId: USER, includeValues: false, timeZone: "Europe/Berlin", linkBase: null });
+    store.settings.set(USER, { userId: USER, includeValues: false, timeZone: "Europe/Berlin", linkBase: null, quietHours: null });
     store.addRule(USER, "weekly_digest", { weekday: 1, hour: 8 }); // Monday 08:00 Berlin = 07:00 UTC in winter
     const { w, sent } = worker();
     clock.set("2026-11-23T06:59:59Z");

@@ -15,8 +15,13 @@ import {
   nextEpisodeStep,
   type Condition,
 } from "@/lib/alerts/evaluate";
+import { BATTERY_LOOKBACK_MS, evaluateBatteryLowRule, evaluateChargedRule, openBedtimeWindow } from "@/lib/alerts/evaluate-ring";
 import { buildDigestFacts, digestRowsFrom, digestWeek } from "@/lib/alerts/digest";
+import { earlyWarningMessage, earlyWarningWindow, evaluateEarlyWarningRule } from "@/lib/alerts/early-warning";
 import {
+  batteryLowMessage,
+  bedtimeMessage,
+  chargedMessage,
   connectionMessage,
   digestMessage,
   metricAlertMessage,
@@ -25,10 +30,10 @@ import {
   type MessageContext,
 } from "@/lib/alerts/messages";
 import { channelTarget, DELIVERY_LEASE_MS, deliveryRetryDelay, MAX_DELIVERY_ATTEMPTS, outgoingMessage } from "@/lib/alerts/delivery";
-import { lastWeeklySlot, localTime } from "@/lib/alerts/time";
-import { ALERT_LIMITS, DIGEST_METRICS } from "@/lib/alerts/catalog";
+import { isQuietAt, lastWeeklySlot, localTime, quietHoursEnd } from "@/lib/alerts/time";
+import { ALERT_LIMITS, DIGEST_METRICS, TIMED_RULE_KINDS } from "@/lib/alerts/catalog";
 import type { Senders } from "@/lib/alerts/channels/types";
-import type { AlertChannelRow, AlertFacts, AlertRuleRow, AlertStore, Clock, DueDelivery, NewDelivery } from "@/lib/alerts/store";
+import type { AlertChannelRow, AlertFacts, AlertRuleRow, AlertSettingsRow, AlertStore, Clock, DueDelivery, NewDelivery } from "@/lib/alerts/store";
 
 type Log = Pick<typeof defaultLogger, "info" | "warn" | "error">;
 
@@ -52,11 +57,14 @@ export type AlertWorkerOptions = {
   log?: Log;
 };
 
-export type TickReport = { evaluated: number; opened: number; ended: number; digests: number; sent: number; retried: number; failed: number };
+export type TickReport = { evaluated: number; opened: number; ended: number; digests: number; nudges: number; sent: number; retried: number; failed: number };
 
 const DAY_MS = 86_400_000;
 
 type ParsedRule = AlertRuleRow & { input: AlertRuleInput };
+
+/** Sent at a moment (checked every tick), not while a condition holds. */
+const isTimed = (kind: AlertRuleRow["kind"]) => TIMED_RULE_KINDS.includes(kind);
 
 export class AlertWorker {
   private readonly store: AlertStore;
@@ -167,7 +175,7 @@ export class AlertWorker {
   }
 
   private async pass(): Promise<TickReport> {
-    const report: TickReport = { evaluated: 0, opened: 0, ended: 0, digests: 0, sent: 0, retried: 0, failed: 0 };
+    const report: TickReport = { evaluated: 0, opened: 0, ended: 0, digests: 0, nudges: 0, sent: 0, retried: 0, failed: 0 };
     const now = this.clock.now();
     const users = await this.store.listUsersWithEnabledRules();
     const full = now - this.lastFullEvaluation >= this.evaluateEveryMs;
@@ -184,6 +192,7 @@ export class AlertWorker {
           }
         }
         await this.sendDueDigests(userId, now, report);
+        await this.sendDueNudges(userId, now, report);
       } catch (err) {
         this.log.error({ userId, err: err instanceof Error ? err.message : String(err) }, "alert evaluation failed");
       }
@@ -198,12 +207,13 @@ export class AlertWorker {
     return report;
   }
 
-  private async context(userId: string): Promise<{ ctx: MessageContext; today: string }> {
+  private async context(userId: string): Promise<{ ctx: MessageContext; today: string; settings: AlertSettingsRow }> {
     const settings = await this.store.getSettings(userId);
     const units = await this.facts.units(userId);
     return {
       ctx: { includeValues: settings.includeValues, units, timeZone: settings.timeZone, linkBase: this.linkBase ?? settings.linkBase },
       today: localTime(this.clock.now(), settings.timeZone).day,
+      settings,
     };
   }
 
@@ -218,20 +228,22 @@ export class AlertWorker {
 
   /** Evaluates the person's alert rules (digests aside) and moves their episodes. */
   async evaluatePerson(userId: string, now: number, report?: TickReport): Promise<void> {
-    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && r.kind !== "weekly_digest").map((r) => this.parse(r));
+    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && !isTimed(r.kind)).map((r) => this.parse(r));
     const open = await this.store.listOpenEpisodes(userId);
     const byRule = new Map(open.map((e) => [e.ruleId, e]));
     // Episodes whose rule is gone or off end (a rule switched on again starts afresh).
     const live = new Set(rules.filter((r): r is ParsedRule => r !== null).map((r) => r.id));
     for (const e of open) {
-      if (e.kind !== "weekly_digest" && (!e.ruleId || !live.has(e.ruleId))) {
+      if (!isTimed(e.kind) && (!e.ruleId || !live.has(e.ruleId))) {
         await this.store.endEpisode(e.id, new Date(now));
         if (report) report.ended++;
       }
     }
     if (live.size === 0) return;
-    const { ctx, today } = await this.context(userId);
-    const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+    const { ctx, today, settings } = await this.context(userId);
+    const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
+    // an alert that starts in the person's quiet hours is kept (history) and sent when they end
+    const sendAt = new Date(quietHoursEnd(now, settings.timeZone, settings.quietHours));
     for (const rule of rules) {
       if (!rule) continue;
       const { condition, compose } = await this.evaluateRule(userId, rule, today, now, ctx);
@@ -248,7 +260,7 @@ export class AlertWorker {
         const opened = await this.store.openEpisode(
           { userId, ruleId: rule.id, kind: rule.kind, key: step.key, dedupeKey: `open:${rule.id}`, title: message.title, at: new Date(now), endedAt: null },
           deliveriesFor(channels, "alert", message),
-          new Date(now),
+          sendAt,
         );
         if (opened && report) report.opened++;
         if (opened) this.log.info({ userId, ruleId: rule.id, kind: rule.kind, episodeId: opened.id, channels: channels.length }, "alert episode opened");
@@ -279,8 +291,51 @@ export class AlertWorker {
         const c = evaluateConnectionRule(input.params, await this.facts.connection(userId), now);
         return { condition: c, compose: () => (c.state === "active" ? connectionMessage(c.facts, ctx) : null) };
       }
+      case "ring_battery_low": {
+        const c = evaluateBatteryLowRule(input.params, await this.facts.batterySamples(userId, now - BATTERY_LOOKBACK_MS, now), now);
+        return { condition: c, compose: () => (c.state === "active" ? batteryLowMessage(c.facts, ctx) : null) };
+      }
+      case "ring_charged": {
+        const c = evaluateChargedRule(input.params, await this.facts.batterySamples(userId, now - BATTERY_LOOKBACK_MS, now), now);
+        return { condition: c, compose: () => (c.state === "active" ? chargedMessage(c.facts, ctx) : null) };
+      }
       case "weekly_digest":
+      case "bedtime_window":
         return { condition: { state: "unknown" }, compose: () => null };
+      case "early_warning": {
+        const w = earlyWarningWindow(today);
+        const nights = this.facts.earlyWarning ? await this.facts.earlyWarning(userId, w.from, w.to) : [];
+        const c = evaluateEarlyWarningRule(input.params, nights, today);
+        return { condition: c, compose: () => (c.state === "active" ? earlyWarningMessage(c.facts, ctx) : null) };
+      }
+    }
+  }
+
+  /**
+   * Sends each bedtime rule's message once a night, when the newest guidance's window is open
+   * (from its start; outside the person's quiet hours: then when they end, if the window still is).
+   */
+  private async sendDueNudges(userId: string, now: number, report: TickReport): Promise<void> {
+    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && r.kind === "bedtime_window");
+    if (rules.length === 0) return;
+    const open = openBedtimeWindow(await this.facts.newestBedtime(userId), now);
+    if (!open) return;
+    const { ctx, settings } = await this.context(userId);
+    if (isQuietAt(now, settings.timeZone, settings.quietHours)) return;
+    for (const rule of rules) {
+      const dedupeKey = `bedtime:${rule.id}:${open.day}`;
+      if (await this.store.episodeExists(dedupeKey)) continue;
+      const message = bedtimeMessage(open, ctx);
+      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+      const opened = await this.store.openEpisode(
+        { userId, ruleId: rule.id, kind: "bedtime_window", key: open.day, dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
+        deliveriesFor(channels, "alert", message),
+        new Date(now),
+      );
+      if (opened) {
+        report.nudges++;
+        this.log.info({ userId, ruleId: rule.id, episodeId: opened.id, channels: channels.length }, "bedtime nudge queued");
+      }
     }
   }
 
@@ -300,9 +355,10 @@ export class AlertWorker {
       const from = digestRowsFrom(week);
       const rows: Record<string, Awaited<ReturnType<AlertFacts["metricRows"]>>> = {};
       for (const id of DIGEST_METRICS) rows[id] = await this.facts.metricRows(userId, id, from, week.to);
-      const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to) });
+      const earlyWarning = this.facts.earlyWarning ? await this.facts.earlyWarning(userId, week.from, week.to) : undefined;
+      const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to), earlyWarning });
       const message = digestMessage(facts, ctx);
-      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
+      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
       const opened = await this.store.openEpisode(
         { userId, ruleId: rule.id, kind: "weekly_digest", key: new Date(slot.instant).toISOString(), dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
         deliveriesFor(channels, "digest", message),
@@ -340,6 +396,7 @@ export class AlertWorker {
     };
     if (!channel) return finish("cancelled", "The channel was removed.");
     if (!channel.enabled) return finish("cancelled", "The channel is switched off.");
+    if (!channel.confirmed) return finish("cancelled", "The address is not confirmed yet.");
     let target;
     try {
       target = channelTarget(channel, this.decrypt);

@@ -2,6 +2,7 @@ import "server-only";
 import { redirect, unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
 import { AppError, errorBody, type ErrorEnvelope } from "@/lib/api/errors";
+import { noteDatabaseError, OUTAGE_MESSAGE } from "@/lib/db/outage";
 
 /**
  * Server actions and bad input. Next answers an exception thrown by an action with a 500, so
@@ -33,6 +34,9 @@ export async function runAction<T>(fn: () => Promise<T>, opts: RunOptions = {}):
       return errorBody(err.code, err.message);
     }
     if (err instanceof ZodError) return errorBody("unprocessable_entity", "The request is not valid.");
+    // the database away or the disk full: said as such, and remembered (lib/db/outage.ts)
+    const outage = noteDatabaseError(err);
+    if (outage) return errorBody("service_unavailable", OUTAGE_MESSAGE[outage]);
     throw err;
   }
 }

@@ -12,13 +12,16 @@ import type { SeriesColumns } from "@/lib/metrics/columns";
 import type { Preferences } from "@/lib/api/schemas";
 import type { CalendarResponse, CorrelationColumns, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
+import type { SignalsResponse } from "@/lib/services/signals";
+import type { SignalSettings } from "@/lib/api/schemas";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary, TagComparisonResponse } from "@/lib/services/tags";
 import type { ApiTokenSummary } from "@/lib/services/api-tokens";
-import type { ImportResult } from "@/lib/sync/import";
+import type { StateDocument } from "@/lib/services/state";
+import type { ImportReport, ImportStatus } from "@/lib/import/run";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
-export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, StrongestResponse, SyncStatusResponse, TodayResponse };
+export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, SignalSettings, SignalsResponse, StrongestResponse, SyncStatusResponse, TodayResponse };
 
 /**
  * A metric's chart series (GET /api/v1/metrics/:metric; what the dashboard's hooks hand the
@@ -48,8 +51,10 @@ export type { TagComparisonResponse };
 /** One collection's freshness, as the dashboard's chips read GET /api/sync/status. */
 export type SyncCollectionStatus = { collection: string } & Partial<Pick<CollectionSyncStatus, "status" | "lastSuccessAt" | "newestDay" | "lastError">>;
 
-/** POST /api/import */
-export type ImportResponse = ImportResult;
+/** POST /api/import (and ?dry_run=1, ?resume=1) */
+export type ImportResponse = ImportReport;
+/** GET /api/import: the person's import, for the progress bar */
+export type ImportStatusResponse = ImportStatus;
 /** DELETE /api/data */
 export type DeleteDataResponse = { deleted: DeletedCounts };
 
@@ -76,6 +81,9 @@ export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSu
   account: { status: string } | null;
   collections: Array<Pick<CollectionSyncStatus, "collection" | "label" | "status" | "unit" | "documents" | "backfillDone" | "progress" | "lastSuccessAt" | "newestDay">>;
 };
+
+/** GET /api/v1/state: the person's state in one small document (home automation) */
+export type ApiStateResponse = StateDocument;
 
 /** Settings → API: one of the person's tokens (never the token itself). */
 export type { ApiTokenSummary };
@@ -113,7 +121,11 @@ export const queryKeys = {
     one: (id: string) => ["workouts", "one", id] as const,
   },
   preferences: ["preferences"] as const,
+  /** GET /api/signals?from&to (the same answer as GET /api/v1/signals) */
+  signals: { all: ["signals"] as const, range: (from: string, to: string) => ["signals", { from, to }] as const },
+  signalSettings: ["signal-settings"] as const,
   syncStatus: ["sync-status"] as const,
+  importStatus: ["import-status"] as const,
 };
 
 // What the Settings and Sync pages hand their components (server data, typed once where it is made).

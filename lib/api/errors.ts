@@ -1,6 +1,7 @@
 import "server-only";
 import { ZodError } from "zod";
 import { logger } from "@/lib/log";
+import { noteDatabaseError, OUTAGE_MESSAGE, RETRY_AFTER_S } from "@/lib/db/outage";
 
 /** Error codes of Ringside's own API, each with its HTTP status. */
 export const ERROR_STATUS = {
@@ -18,6 +19,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   bad_gateway: 502,
   service_unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -54,6 +56,15 @@ export function toErrorResponse(err: unknown): Response {
     const details = err.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     return Response.json(errorBody("unprocessable_entity", "The request is not valid.", details), {
       status: 422,
+    });
+  }
+  // the database is away or the disk full: not the request's fault, worth retrying (remembered
+  // for the next requests, lib/db/outage.ts; logged there once)
+  const outage = noteDatabaseError(err);
+  if (outage) {
+    return Response.json(errorBody("service_unavailable", OUTAGE_MESSAGE[outage]), {
+      status: 503,
+      headers: { "retry-after": String(RETRY_AFTER_S[outage]), "cache-control": "no-store" },
     });
   }
   logger.error({ err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, "unhandled route error");

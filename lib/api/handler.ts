@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError, toErrorResponse } from "@/lib/api/errors";
-import { drainBody, hasBody, readBody, requireJsonMediaType } from "@/lib/api/body";
+import { drainBody, hasBody, parseMediaType, readBody, requireJsonMediaType } from "@/lib/api/body";
 import { checkSameOrigin } from "@/lib/auth/origin";
 import { requireUser, type SessionUser } from "@/lib/auth/session";
 import { etagFor, ifNoneMatchMatches, notModified, tagAnswer } from "@/lib/api/conditional";
@@ -19,21 +19,32 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * it comes from a page of this Ringside (403 otherwise, lib/auth/origin.ts), and a body or a
  * declared type is exactly application/json (415 otherwise). Together they shut out
  * cross-site requests a browser would send without asking (forms, `text/plain` fetches).
+ * A route that takes files (the import) names the other types it reads in `bodyTypes`; the
+ * origin rule holds for them all the same.
  */
-export function screenWrite(req: Request): void {
+export function screenWrite(req: Request, bodyTypes?: readonly string[]): void {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return;
   const origin = checkSameOrigin(req);
   if (!origin.ok) throw new AppError("forbidden", origin.message);
-  if (req.headers.has("content-type") || hasBody(req)) requireJsonMediaType(req);
+  if (!(req.headers.has("content-type") || hasBody(req))) return;
+  const media = parseMediaType(req.headers.get("content-type"));
+  if (bodyTypes && media && bodyTypes.includes(media.type)) return;
+  requireJsonMediaType(req);
 }
+
+export type RouteOptions = {
+  /** media types besides application/json this route reads as its body */
+  bodyTypes?: readonly string[];
+};
 
 /** Wraps a route handler: screens writes, awaits params and turns every error into the envelope. */
 export function withRoute<P = Record<string, string>>(
   handler: (args: HandlerArgs<P>) => Promise<Response>,
+  options: RouteOptions = {},
 ) {
   return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
     try {
-      screenWrite(req);
+      screenWrite(req, options.bodyTypes);
       const params = ctx?.params ? await ctx.params : ({} as P);
       return await handler({ req, params, searchParams: new URL(req.url).searchParams });
     } catch (err) {
@@ -48,11 +59,12 @@ export function withRoute<P = Record<string, string>>(
 /** Like withRoute, and the request must come from a signed-in person (401 otherwise). */
 export function withUser<P = Record<string, string>>(
   handler: (args: UserHandlerArgs<P>) => Promise<Response>,
+  options: RouteOptions = {},
 ) {
   return withRoute<P>(async (args) => {
     const user = await requireUser();
     return handler({ ...args, user });
-  });
+  }, options);
 }
 
 /**

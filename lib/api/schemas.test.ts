@@ -1,4 +1,5 @@
 // The shared day-range rule: days inside the window, and the span capped whichever ends are given.
+import { clock } from "@/lib/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -52,7 +53,7 @@ describe("day ranges", () => {
   });
 
   it("fills a missing end with the route's default: the last 30 days up to today when neither is given", () => {
-    const today = new Date().toISOString().slice(0, 10);
+    const today = clock.date().toISOString().slice(0, 10);
     expect(getMetricSeriesQuerySchema.parse({})).toEqual({ from: addDays(today, -(DEFAULT_RANGE_DAYS - 1)), to: today });
     expect(getMetricSeriesQuerySchema.parse({ from: "2026-01-01", to: "2026-01-31" })).toEqual({ from: "2026-01-01", to: "2026-01-31" });
     expect(recentDays("2026-03-10")).toEqual({ from: "2026-02-09", to: "2026-03-10" });

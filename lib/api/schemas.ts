@@ -4,7 +4,8 @@ import { clock } from "@/lib/clock";
 import { z } from "zod";
 import { DATA_KINDS, isDataKind } from "@/lib/auth/api-scopes";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
-import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
+import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, utcDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
+import { SIGNALS_MAX_DAYS, SLEEP_NEED_LIMITS } from "@/lib/signals/catalog";
 import { isRingTagId } from "@/lib/metrics/ring-tags";
 import { THEMES, UNITS, type Preferences } from "@/lib/preferences";
 
@@ -155,10 +156,44 @@ export const listWorkoutsQuerySchema = withDayRange({
 export const workoutIdParamsSchema = z.object({ id: z.string().min(1).max(256) });
 
 // GET /api/export?collection&format&from&to
-export const EXPORT_COLLECTIONS = [...COLLECTION_IDS, "notes", "all"] as const;
+export const EXPORT_COLLECTIONS = [...COLLECTION_IDS, "notes", "all", "signals"] as const;
 // (a missing end means no bound there: the export pages through what is stored, whatever the range)
 export const exportQuerySchema = withDayRange({ collection: z.enum(EXPORT_COLLECTIONS), format: z.enum(["csv", "json"]).default("csv") });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
+
+// GET /api/signals and /api/v1/signals?from&to: a missing end is 29 days from the other (both
+// missing: the last 30 days up to today, UTC); at most SIGNALS_MAX_DAYS days
+export const signalsQuerySchema = withDayRange({})
+  .superRefine((v, ctx) => {
+    if (v.from && v.to && isDay(v.from) && isDay(v.to) && diffDays(v.from, v.to) + 1 > SIGNALS_MAX_DAYS) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: `at most ${SIGNALS_MAX_DAYS} days of signals at a time` });
+    }
+  })
+  .transform((v) => {
+    const span = DEFAULT_RANGE_DAYS - 1;
+    if (v.from && v.to) return { from: v.from, to: v.to };
+    if (v.from) return { from: v.from, to: addDays(v.from, span) };
+    const to = v.to ?? utcDay(clock.now());
+    return { from: addDays(to, -span), to };
+  });
+
+// GET/PATCH /api/signals/settings: the sleep need (minutes, null: estimated) and the free days (ISO weekdays)
+export const signalSettingsSchema = z.object({
+  sleepNeedMinutes: z
+    .number()
+    .int("whole minutes")
+    .min(SLEEP_NEED_LIMITS.min, `at least ${SLEEP_NEED_LIMITS.min / 60} hours`)
+    .max(SLEEP_NEED_LIMITS.max, `at most ${SLEEP_NEED_LIMITS.max / 60} hours`)
+    .nullable(),
+  freeDays: z
+    .array(z.number().int().min(1, "weekdays are 1 (Monday) to 7 (Sunday)").max(7, "weekdays are 1 (Monday) to 7 (Sunday)"))
+    .max(7)
+    .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+});
+export type SignalSettings = z.infer<typeof signalSettingsSchema>;
+export const updateSignalSettingsBodySchema = signalSettingsSchema.partial().refine((v) => v.sleepNeedMinutes !== undefined || v.freeDays !== undefined, {
+  message: "nothing to change",
+});
 
 // PATCH /api/me/preferences
 export const preferencesSchema = z.object({ units: z.enum(UNITS), theme: z.enum(THEMES) }) satisfies z.ZodType<Preferences>;
@@ -173,6 +208,9 @@ export const deleteDataBodySchema = z.object({ confirm: z.literal("DELETE", { me
 // Settings → API (server actions): a personal access token's name and data kinds
 export const API_TOKEN_NAME_MAX = 60;
 export const API_TOKENS_PER_PERSON = 10;
+/** How long a new token lasts: days, or "never" (the form offers these; 90 days when not given). */
+export const API_TOKEN_EXPIRIES = ["30", "90", "365", "never"] as const;
+export const API_TOKEN_DEFAULT_EXPIRY = "90";
 export const createApiTokenInputSchema = z.object({
   name: z
     .string()
@@ -183,5 +221,9 @@ export const createApiTokenInputSchema = z.object({
     .min(1, "choose at least one kind of data")
     .max(DATA_KINDS.length)
     .transform((ks) => DATA_KINDS.filter((k) => ks.includes(k))),
+  expires: z
+    .enum(API_TOKEN_EXPIRIES, { message: "choose 30, 90 or 365 days, or never" })
+    .default(API_TOKEN_DEFAULT_EXPIRY)
+    .transform((v) => (v === "never" ? null : Number(v))),
 });
 export const apiTokenIdSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,4 +1,5 @@
 // The adapter's household rules under concurrency, and encryption at rest through linkAccount.
+import { clock } from "@/lib/clock";
 import { beforeAll, describe, expect, it } from "vitest";
 
 let adapterMod: typeof import("@/lib/auth/adapter");
@@ -97,7 +98,7 @@ describe("ringsideAdapter", () => {
 
   it("an expired invite admits nobody", async () => {
     const owner = await dbMod.db.user.findFirstOrThrow({ where: { role: "owner" } });
-    const invite = await invites.issueInvite(owner.id, Date.now() - invites.INVITE_TTL_MS - 1000);
+    const invite = await invites.issueInvite(owner.id, clock.now() - invites.INVITE_TTL_MS - 1000);
     expect(await invites.findUsableInvite(invite.secret)).toBeNull();
     const r = await attempt(
       { callbackScope: null, inviteSecret: invite.secret, sessionToken: null, ringUserId: "ring-e", admission: { kind: "invite", inviteId: invite.id } },
@@ -132,7 +133,7 @@ describe("ringsideAdapter", () => {
   it("getSessionAndUser returns what Prisma's adapter returns, and nothing for unknown or deleted sessions", async () => {
     const owner = await dbMod.db.user.findFirstOrThrow({ where: { role: "owner" } });
     const adapter = adapterMod.ringsideAdapter();
-    const expires = new Date(Date.now() + 3_600_000);
+    const expires = new Date(clock.now() + 3_600_000);
     await adapter.createSession!({ sessionToken: "sess-raw-read", userId: owner.id, expires });
     const got = await adapter.getSessionAndUser!("sess-raw-read");
     expect(got?.session).toEqual({ sessionToken: "sess-raw-read", userId: owner.id, expires });
@@ -140,7 +141,7 @@ describe("ringsideAdapter", () => {
     const viaPrisma = await dbMod.db.session.findUniqueOrThrow({ where: { sessionToken: "sess-raw-read" } });
     expect(viaPrisma.expires.getTime()).toBe(got?.session.expires.getTime());
     // updateSession (Auth.js extends expiry) is read back correctly
-    const later = new Date(Date.now() + 7_200_000);
+    const later = new Date(clock.now() + 7_200_000);
     await adapter.updateSession!({ sessionToken: "sess-raw-read", expires: later });
     expect((await adapter.getSessionAndUser!("sess-raw-read"))?.session.expires).toEqual(later);
     expect(await adapter.getSessionAndUser!("no-such-session")).toBeNull();

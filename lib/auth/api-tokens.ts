@@ -45,13 +45,13 @@ export function bearerToken(req: Request): string | null {
 
 /**
  * The principal of a request's bearer token: AppError(unauthorized) without one, or when it is
- * malformed, unknown or revoked (the same answer for each, so nothing is learnt from it).
+ * malformed, unknown, revoked or expired (the same answer for each, so nothing is learnt from it).
  */
 export async function requireApiToken(req: Request, now = clock.date()): Promise<TokenPrincipal> {
   const token = bearerToken(req);
   if (!token) throw new AppError("unauthorized", "Send a personal access token: `Authorization: Bearer rs_pat_…` (Settings → API).");
   const row = TOKEN_RE.test(token) ? await findApiTokenByHash(hashApiToken(token)) : null;
-  if (!row) throw new AppError("unauthorized", "This token is not valid (revoked, or never issued here).");
+  if (!row || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) throw new AppError("unauthorized", "This token is not valid (revoked, expired, or never issued here).");
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOUCH_EVERY_MS) await touchApiToken(row.id, now);
   return { tokenId: row.id, userId: row.userId, kinds: new Set(parseStoredKinds(row.kinds)) };
 }

@@ -1,5 +1,6 @@
 // Integration: the whole "Connect your ring" round trip in-process — Auth.js route handlers
 // (app/api/auth/[...nextauth]/route.ts) against the in-process ring emulator, with a cookie jar.
+import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
@@ -91,7 +92,7 @@ async function ringIdOf(email: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: "2026-03-15" });
+  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: suiteToday(), ...suiteEmulatorConfig() });
   await control("POST", "/_emulator/clients", CLIENT);
   Object.assign(process.env, {
     AUTH_URL: APP,

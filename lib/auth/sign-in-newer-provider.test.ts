@@ -3,6 +3,7 @@
 // discovery, `id_token: null` repaired, `iss` checked (a foreign or missing one refused with
 // nothing stored), scopes mapped to Ringside's model, refresh and revocation at the provider's
 // own endpoints.
+import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthFlow, type Jar } from "@/lib/test/auth-flow";
 
@@ -104,7 +105,7 @@ describe("Connect your ring through the newer identity provider (RING_OAUTH_ISSU
   it("refreshes at the provider's token address and keeps Ringside's scope names", async () => {
     const user = await flow.db.user.findFirstOrThrow({ where: { email: "second@allowed.test" } });
     const account = await flow.db.account.findFirstOrThrow({ where: { userId: user.id } });
-    await flow.db.account.update({ where: { id: account.id }, data: { expires_at: Math.floor(Date.now() / 1000) - 10 } });
+    await flow.db.account.update({ where: { id: account.id }, data: { expires_at: Math.floor(clock.now() / 1000) - 10 } });
     const fresh = await tokens.getValidAccessToken(account.id);
     expect(fresh).not.toBe(crypto.decryptToken(account.access_token!));
     const after = await flow.db.account.findUniqueOrThrow({ where: { id: account.id } });

@@ -3,6 +3,7 @@
 // and its refresh tokens with 400 invalid_request (facts Addendum 2026-11-23): the sign-in ends
 // on its own explanation, and a refused refresh marks the connection "wrong_portal" once
 // instead of retrying forever.
+import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthFlow, type Jar } from "@/lib/test/auth-flow";
 
@@ -67,7 +68,7 @@ describe("a developer-portal app used with the legacy provider", () => {
         providerAccountId: minted.user_id,
         access_token: encryptToken(minted.access_token),
         refresh_token: encryptToken(minted.refresh_token),
-        expires_at: Math.floor(Date.now() / 1000) - 60,
+        expires_at: Math.floor(clock.now() / 1000) - 60,
         token_type: "bearer",
         scope: "email daily",
         status: "active",

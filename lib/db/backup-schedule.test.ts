@@ -1,3 +1,4 @@
+import { clock } from "@/lib/clock";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ describe("daily backup", () => {
     fs.mkdirSync(dir, { recursive: true });
     for (const d of ["20200101", "20200102", "20200103"]) fs.writeFileSync(path.join(dir, `ringside-daily-${d}T030000Z.db`), "");
     const at = (h: number) => {
-      const d = new Date();
+      const d = clock.date();
       d.setHours(h, 30, 0, 0);
       return d;
     };
@@ -31,7 +32,7 @@ describe("daily backup", () => {
   it("several processes on one database: the one holding the lease takes the day's backup, the others leave it", async () => {
     await db.user.count();
     const dir = path.join(process.env.DATA_DIR!, "backups-lease-test");
-    const now = new Date();
+    const now = clock.date();
     now.setDate(now.getDate() + 1); // tomorrow: the lease of the backup above has run out
     now.setHours(4, 0, 0, 0);
     // Another process took the lease a minute ago (its backup is under way).

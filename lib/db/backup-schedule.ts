@@ -5,7 +5,7 @@ import path from "node:path";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { sqliteFile } from "@/lib/db/sqlite.mjs";
-import { backupDatabase, pruneBackups } from "@/lib/db/backup.mjs";
+import { backupDatabase, backupStamp, pruneBackups } from "@/lib/db/backup.mjs";
 import { claimLease } from "@/lib/db/queries/app-settings";
 import { dialect } from "@/lib/db/sql";
 import { processSlot } from "@/lib/process-singleton";
@@ -21,11 +21,19 @@ const CHECK_EVERY_MS = 5 * 60_000;
 const BACKUP_LEASE_MS = 30 * 60_000;
 const PROCESS_ID = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
-/** UTC stamp prefix (YYYYMMDD) of the daily backups taken on the given local day. */
+/** The server's local calendar day of an instant (BACKUP_HOUR is an hour of that day). */
+function localDay(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** Whether a daily backup was taken on the server's local day of `now` (its name's stamp is UTC). */
 function hasBackupForDay(dir: string, now: Date): boolean {
   if (!fs.existsSync(dir)) return false;
-  const day = now.toISOString().slice(0, 10).replaceAll("-", "");
-  return fs.readdirSync(dir).some((f) => f.startsWith(`ringside-daily-${day}`));
+  const day = localDay(now);
+  return fs.readdirSync(dir).some((f) => {
+    const at = f.startsWith("ringside-daily-") ? backupStamp(f) : null;
+    return at !== null && localDay(at) === day;
+  });
 }
 
 /** Takes today's backup if it is due (the hour has come and none exists yet). Returns its path. */
@@ -34,7 +42,7 @@ export async function runDailyBackupIfDue(now = clock.date(), opts = { hour: env
   const dir = path.resolve(opts.dir);
   if (hasBackupForDay(dir, now)) return null;
   if (!(await claimLease("daily-backup", PROCESS_ID, BACKUP_LEASE_MS, now.getTime()))) return null;
-  const file = await backupDatabase(sqliteFile(env.DATABASE_URL), dir, "daily");
+  const file = await backupDatabase(sqliteFile(env.DATABASE_URL), dir, "daily", now);
   const pruned = pruneBackups(dir, opts.keep, "daily");
   logger.info({ backup: path.basename(file), pruned: pruned.length }, "daily backup taken");
   return file;

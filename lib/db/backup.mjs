@@ -14,16 +14,29 @@ function stamp(d) {
 }
 
 /**
- * Takes an online backup of `file` into `dir`, named ringside-<label>-<UTC stamp>.db.
+ * The instant a backup's name was stamped with (ringside-<label>-<UTC stamp>.db), or null.
+ * @param {string} name
+ * @returns {Date | null}
+ */
+export function backupStamp(name) {
+  const m = /-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\.db$/.exec(name);
+  if (!m) return null;
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number);
+  return new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(se)));
+}
+
+/**
+ * Takes an online backup of `file` into `dir`, named ringside-<label>-<UTC stamp of `at`>.db.
  * @param {string} file
  * @param {string} dir
  * @param {string} [label]
+ * @param {Date} [at] when it is taken (the scheduled backup passes the app's clock)
  * @returns {Promise<string>} the backup's path
  */
-export async function backupDatabase(file, dir, label = "backup") {
+export async function backupDatabase(file, dir, label = "backup", at = new Date()) {
   if (!fs.existsSync(file)) throw new Error(`No database at ${file}`);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const target = path.join(dir, `ringside-${label}-${stamp(new Date())}.db`);
+  const target = path.join(dir, `ringside-${label}-${stamp(at)}.db`);
   const tmp = `${target}.partial`;
   fs.rmSync(tmp, { force: true });
   const db = openSqlite(file, { readonly: true, fileMustExist: true, timeoutMs: 10_000 });

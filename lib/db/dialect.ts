@@ -37,6 +37,11 @@ export function notInJsonArray(column: string): string {
   return `${ident(column)} NOT IN (SELECT value FROM json_each(?))`;
 }
 
+/** `column IN` the values of a JSON-array text parameter (one parameter for any number of values). */
+export function inJsonArray(column: string): string {
+  return `${ident(column)} IN (SELECT value FROM json_each(?))`;
+}
+
 /** A DateTime value in Prisma's SQLite text format ("…T…+00:00"; text order is time order). */
 export function toDbTime(value: Date | number): string {
   const d = typeof value === "number" ? new Date(value) : value;

@@ -40,8 +40,12 @@ export async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) =
   }
 }
 
+/**
+ * A pool; an idle connection the server drops (a restart, an outage) is removed from it quietly:
+ * the next query finds out for itself (and an error event without a listener would end the process).
+ */
 export function createPostgresPool(url: string, opts: { max?: number; applicationName?: string } = {}): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? "ringside",
@@ -51,4 +55,9 @@ export function createPostgresPool(url: string, opts: { max?: number; applicatio
         format !== "binary" && parsers[oid] ? parsers[oid] : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  pool.on("error", () => undefined);
+  // a connection checked out (a transaction, an advisory lock) that the server ends reports it on
+  // its own client: the query on it fails and says so; without a listener the event would end the process
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  return pool;
 }

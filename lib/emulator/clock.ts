@@ -3,7 +3,7 @@
 // ManualClock and move it forward instead of sleeping, so a "30 s later" or "nothing else
 // arrives" check costs no wall time and cannot flake.
 
-import { ManualClock as SharedManualClock } from "@/lib/clock";
+import { clock as processClock, ManualClock as SharedManualClock } from "@/lib/clock";
 
 export type TimerHandle = { readonly id: number };
 
@@ -46,7 +46,7 @@ export function realClock(offsetMs = 0): EmulatorClock {
  * retries those deliveries schedule fire in the same span.
  */
 export class ManualClock extends SharedManualClock implements EmulatorClock {
-  constructor(start = Date.now()) {
+  constructor(start = processClock.now()) {
     super(start);
   }
 

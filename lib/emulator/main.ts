@@ -1,6 +1,12 @@
-// `npm run emulator`: reads RING_EMULATOR_* settings, prints them, serves until SIGINT/SIGTERM.
+// `npm run emulator`: reads RING_EMULATOR_* settings, prints them, serves until SIGINT/SIGTERM
+// (or until the Ringside process that started it, RINGSIDE_PARENT_PID, is gone). Output whose
+// reader went away is dropped, never fatal (lib/process.mjs).
+import { handleSignals, stdioState, watchParent, writeLine } from "@/lib/process.mjs";
 import { configFromEnv, EmulatorConfigError, formatConfigTable } from "./config";
 import { startEmulator } from "./server";
+
+stdioState();
+const say = (text: string) => writeLine("stdout", text);
 
 async function main(): Promise<void> {
   let config;
@@ -13,7 +19,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  process.stdout.write(`Ring service emulator settings:\n${formatConfigTable(config)}\n`);
+  say(`Ring service emulator settings:\n${formatConfigTable(config)}\n`);
   let running;
   try {
     running = await startEmulator(config);
@@ -21,23 +27,20 @@ async function main(): Promise<void> {
     process.stderr.write(`Could not start the ring emulator on ${config.host}:${config.port}: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   }
-  process.stdout.write(`Ring emulator listening on ${running.url}\n`);
-  process.stdout.write(
-    `Demo client: client_id=ringside-demo client_secret=ringside-demo-secret redirect_uri=http://localhost:3000/api/auth/callback/ring\n`,
-  );
-  process.stdout.write(`Newer identity provider (developer-portal clients): issuer ${running.url}/oauth/v2/ext/oauth-anonymous\n`);
+  say(`Ring emulator listening on ${running.url}\n`);
+  say(`Demo client: client_id=ringside-demo client_secret=ringside-demo-secret redirect_uri=http://localhost:3000/api/auth/callback/ring\n`);
+  say(`Newer identity provider (developer-portal clients): issuer ${running.url}/oauth/v2/ext/oauth-anonymous\n`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`Ring emulator stopping (${signal})\n`);
-    const force = setTimeout(() => process.exit(0), 3_000);
-    force.unref();
-    void running.close().then(() => process.exit(0));
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  const server = running;
+  const { trigger } = handleSignals(
+    async (reason) => {
+      say(`Ring emulator stopping (${reason})\n`);
+      // open connections get 3 s; the process ends then regardless
+      await Promise.race([server.close(), new Promise((r) => setTimeout(r, 3_000).unref())]);
+      return 0;
+    },
+  );
+  watchParent(() => trigger("its parent process is gone"));
 }
 
 void main();

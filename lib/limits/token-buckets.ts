@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 // Per-token rate limits of the read API and the MCP endpoint: a token bucket per token, in
 // this process. Each token may burst `limit` requests and gets `limit` back per minute, evenly
 // (one every 60/limit seconds). Pure apart from the clock, which is injected.
@@ -20,22 +21,28 @@ export class TokenBuckets {
   constructor(
     /** requests per minute, and the burst */
     readonly limit: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => clock.now(),
     /** buckets kept at most (full, idle ones are dropped first) */
     private readonly maxKeys = 10_000,
+    /** how long a whole bucket takes to refill (a minute for the API) */
+    periodMs = 60_000,
   ) {
-    this.perMs = limit / 60_000;
+    this.perMs = limit / periodMs;
   }
 
-  /** Takes one request from `key`'s bucket, or says when the next one is available. */
-  take(key: string): Take {
+  /**
+   * Takes `n` requests (one by default) from `key`'s bucket, all or none, or says when they are
+   * available (never, for more than the bucket holds: then a minute, like any refusal).
+   */
+  take(key: string, n = 1): Take {
     const t = this.now();
     const b = this.refill(key, t);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
+    if (b.tokens >= n) {
+      b.tokens -= n;
       return { ok: true, remaining: Math.floor(b.tokens) };
     }
-    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - b.tokens) / this.perMs / 1000)) };
+    const missing = Math.min(n, this.limit) - b.tokens;
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil(missing / this.perMs / 1000)) };
   }
 
   /** Forgets a key (a revoked token). */

@@ -6,8 +6,10 @@
 import type {
   ApiCatalogResponse,
   ApiDayResponse,
+  ApiStateResponse,
   CorrelationResponse,
   SeriesResponse,
+  SignalsResponse,
   TagComparisonResponse,
   TagsResponse,
   TodayResponse,
@@ -24,6 +26,8 @@ export type RingsideReader = {
   correlation(q: Range & { x: MetricId; y: MetricId; lag: 0 | 1 }): Promise<CorrelationResponse>;
   tags(): Promise<TagsResponse>;
   tagComparison(id: number, q: { metric: MetricId; lag: 0 | 1; from?: string; to?: string }): Promise<TagComparisonResponse>;
+  state(): Promise<ApiStateResponse>;
+  signals(range: Range): Promise<SignalsResponse>;
 };
 
 /** A refusal from Ringside (the error envelope), or Ringside not answering (status 0). */
@@ -77,5 +81,7 @@ export function httpReader(baseUrl: string, token: string, fetchImpl: typeof fet
     correlation: (q) => get("/correlations", { x: q.x, y: q.y, lag: q.lag, from: q.from, to: q.to }),
     tags: () => get("/tags"),
     tagComparison: (id, q) => get(`/tags/${id}/comparison`, { metric: q.metric, lag: q.lag, from: q.from, to: q.to }),
+    state: () => get("/state"),
+    signals: (range) => get("/signals", range),
   };
 }

@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, ZodError } from "zod";
 import { daySchema, dayRangeSchema, metricIdSchema, numericMetricIdSchema, tagNameSchema, withDayRange } from "@/lib/api/schemas";
 import { getMetric, HEADLINE_METRICS, type MetricId } from "@/lib/metrics/catalog";
-import { diffDays, todayIn } from "@/lib/metrics/days";
+import { addDays, diffDays, maxDay, todayIn } from "@/lib/metrics/days";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
 import type { Range, RingsideReader } from "@/lib/mcp/reader";
 import {
@@ -19,10 +19,12 @@ import {
   summarizeCorrelation,
   summarizeDay,
   summarizeSeries,
+  summarizeState,
   summarizeTagComparison,
   unusualDays,
   type Resolution,
 } from "@/lib/mcp/summaries";
+import { MAX_SIGNAL_DAYS, summarizeSignals } from "@/lib/mcp/signals-summary";
 
 export const MCP_SERVER_NAME = "ringside";
 
@@ -58,7 +60,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
       instructions:
         "Ringside holds one person's ring data (sleep, readiness, activity, SpO2, stress, resilience, cardiovascular age) and their notes and tags. " +
         "Start with list_data to see which metrics and days exist. Metric ids look like sleep.score; values are in each metric's unit (s = seconds). " +
-        "Answers state n (days with a value) and units; a correlation is not a cause.",
+        "Answers state n (days with a value) and units; a correlation is not a cause. " +
+        "get_signals explains early warning, sleep debt, regularity and training load with their inputs and baselines; they are not a diagnosis.",
     },
   );
 
@@ -96,6 +99,21 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
       const tags = granted ? (await reader.tags()).tags.length : null;
       const data = summarizeCatalog(catalog, tags);
       return answer(`${data.n} documents from ${data.firstDay ?? "—"} to ${data.lastDay ?? "—"}.`, data);
+    }),
+  );
+
+  server.registerTool(
+    "get_state",
+    {
+      title: "The person's state now",
+      description:
+        "The newest readiness, sleep and activity scores, last night's lowest heart rate, HRV, breathing rate and temperature deviation (each with its day and age in days), the ring's battery (level, charging, when it was read) and the newest bedtime window: what GET /api/v1/state answers.",
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true },
+    },
+    run(async () => {
+      const state = await reader.state();
+      return answer(summarizeState(state), state as unknown as Record<string, unknown>);
     }),
   );
 
@@ -234,6 +252,28 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const u = unusualDays(series, args.limit);
         const data = { from: range.from, to: range.to, metrics: ids, ...u };
         return answer(`${u.flagged} values outside the usual range among ${u.n} (${ids.length === 1 ? getMetric(ids[0]!).label : `${ids.length} metrics`}), ${range.from} to ${range.to}.`, data);
+      })(),
+  );
+
+  server.registerTool(
+    "get_signals",
+    {
+      title: "Explained signals",
+      description:
+        "The person's explained signals by day (default: the last 30 days with data; at most the newest 90 days of a range): early warning (none, watch or likely, " +
+        "from temperature deviation, resting heart rate, HRV and breathing rate against their own baseline), sleep debt (hours owed over 14 nights against their need), " +
+        "regularity (Sleep Regularity Index, bedtime spread, social jet lag) and training load (acute:chronic ratio, VO2 max). One compact row per day and the newest day " +
+        "in full, with each signal's inputs and baseline. Not a diagnosis.",
+      inputSchema: withDayRange({ range: presetSchema.optional() }).strict(),
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      run(async () => {
+        const r = await rangeOf(args, "30d");
+        const range = { from: maxDay(r.from, addDays(r.to, -(MAX_SIGNAL_DAYS - 1))), to: r.to };
+        const s = summarizeSignals(await reader.signals(range));
+        const warn = s.early_warning_days.length;
+        return answer(`Signals ${s.from} to ${s.to} (${s.kinds.join(", ")}): ${warn} day${warn === 1 ? "" : "s"} with an early warning of watch or likely.`, s);
       })(),
   );
 

@@ -2,8 +2,10 @@
 // machine that reaches Ringside). It opens no database: every tool reads the running Ringside's
 // read API (/api/v1) at RINGSIDE_URL with the personal access token RINGSIDE_TOKEN, so the
 // token's data kinds, rate limit and revocation hold here as everywhere. Stdout carries the
-// protocol only; messages go to stderr.
+// protocol only; messages go to stderr. When the client goes away (its end of stdin closes, or
+// stdout loses its reader) the server ends cleanly, exit code 0; SIGTERM/SIGINT end it too.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { handleSignals, onStreamClosed, writeLine } from "@/lib/process.mjs";
 import { z } from "zod";
 import { httpReader } from "@/lib/mcp/reader";
 import { createRingsideMcpServer } from "@/lib/mcp/server";
@@ -17,8 +19,10 @@ const envSchema = z.object({
     .regex(/^rs_pat_[A-Za-z0-9_-]{43}$/, { message: "must be a personal access token (rs_pat_…) from Settings → API" }),
 });
 
+const say = (message: string) => writeLine("stderr", `ringside mcp: ${message}\n`);
+
 function fail(message: string): never {
-  process.stderr.write(`ringside mcp: ${message}\n`);
+  say(message);
   process.exit(2);
 }
 
@@ -27,7 +31,17 @@ if (!parsed.success) fail(parsed.error.issues.map((i) => `${i.path.join(".")} ${
 
 const { RINGSIDE_URL, RINGSIDE_TOKEN } = parsed.data;
 const server = createRingsideMcpServer(httpReader(RINGSIDE_URL, RINGSIDE_TOKEN), {
-  onError: (err) => process.stderr.write(`ringside mcp: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}\n`),
+  onError: (err) => say(err instanceof Error ? `${err.name}: ${err.message}` : String(err)),
+});
+const { trigger } = handleSignals(async () => {
+  await server.close().catch(() => undefined);
+  return 0;
+});
+// the client is gone: its end of our stdin closed, or nobody reads our stdout any more
+process.stdin.once("end", () => trigger("stdin closed"));
+process.stdin.once("close", () => trigger("stdin closed"));
+onStreamClosed((name) => {
+  if (name === "stdout") trigger("stdout closed");
 });
 await server.connect(new StdioServerTransport());
-process.stderr.write(`ringside mcp: serving ${new URL(RINGSIDE_URL).origin} over stdio\n`);
+say(`serving ${new URL(RINGSIDE_URL).origin} over stdio`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SeriesResponse } from "@/lib/api/contract";
-import { autoResolution, buckets, MAX_ROWS, summarizeSeries, unusualDays } from "@/lib/mcp/summaries";
+import { autoResolution, buckets, MAX_ROWS, summarizeSeries, summarizeState, unusualDays } from "@/lib/mcp/summaries";
 
 function numeric(from: string, value: Array<number | null>, extra: Partial<Extract<SeriesResponse, { kind: "numeric" }>> = {}): SeriesResponse {
   const n = value.length;
@@ -84,5 +84,27 @@ describe("unusualDays", () => {
       ["2024-04-02", "sleep.score", -4],
     ]);
     expect(unusualDays([s, hi], 1).days).toHaveLength(1);
+  });
+});
+
+describe("summarizeState", () => {
+  const v = (value: number, unit: "score" | "bpm" | "ms" | "/min" | "°C", day = "2026-11-25") => ({ value, unit, day, ageDays: 0 });
+  it("names each value with its unit and day, and leaves out what is null", () => {
+    const text = summarizeState({
+      today: "2026-11-25",
+      timeZone: "Europe/Berlin",
+      scores: { readiness: v(82, "score"), sleep: null, activity: v(64, "score", "2026-11-24") },
+      night: { lowestHeartRate: v(48, "bpm"), averageHrv: v(52, "ms"), breathingRate: v(14.5, "/min"), temperatureDeviation: v(-0.12, "°C") },
+      battery: { level: 18, charging: false, inCharger: true, at: "2026-11-25T09:00:00.000Z", freshUntil: "2026-11-25T12:00:00.000Z" },
+      bedtime: { day: "2026-11-25", start: "2026-11-25T22:15:00+01:00", end: "2026-11-25T23:15:00+01:00", status: "optimal_found", recommendation: null, ageDays: 0 },
+    });
+    expect(text).toBe(
+      "Today is 2026-11-25 (Europe/Berlin). Scores: readiness 82 (2026-11-25), activity 64 (2026-11-24). " +
+        "Last night: lowest heart rate 48 bpm (2026-11-25), average HRV 52 ms (2026-11-25), breathing rate 14.5 /min (2026-11-25), temperature deviation -0.12 °C (2026-11-25). " +
+        "Ring battery 18 % (on the charger), read at 2026-11-25T09:00:00.000Z, telling until 2026-11-25T12:00:00.000Z. " +
+        "Bedtime window for the evening of 2026-11-25: 2026-11-25T22:15:00+01:00 to 2026-11-25T23:15:00+01:00.",
+    );
+    const empty = summarizeState({ today: "2026-11-25", timeZone: "UTC", scores: { readiness: null, sleep: null, activity: null }, night: { lowestHeartRate: null, averageHrv: null, breathingRate: null, temperatureDeviation: null }, battery: null, bedtime: null });
+    expect(empty).toBe("Today is 2026-11-25 (UTC).");
   });
 });

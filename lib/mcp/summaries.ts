@@ -1,7 +1,7 @@
 // The MCP tools' answers, made compact: pure functions from the read API's answers (the pages'
 // own figures) to small summaries an assistant can read. Nothing here reads data; every row
 // count is bounded.
-import type { ApiCatalogResponse, ApiDayResponse, CorrelationResponse, SeriesResponse, TagComparisonResponse, TodayResponse } from "@/lib/api/contract";
+import type { ApiCatalogResponse, ApiDayResponse, ApiStateResponse, CorrelationResponse, SeriesResponse, TagComparisonResponse, TodayResponse } from "@/lib/api/contract";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, weekdayMon0 } from "@/lib/metrics/days";
 import { meanSd } from "@/lib/metrics/stats";
@@ -285,4 +285,22 @@ export function summarizeCatalog(c: ApiCatalogResponse, tags: number | null) {
     metricGroups: [...groups].map(([group, metrics]) => ({ group, metrics })),
     tags,
   };
+}
+
+/** The state document in one paragraph: each value with its unit and day (what is null is left out). */
+export function summarizeState(s: ApiStateResponse): string {
+  const fmt = (label: string, v: ApiStateResponse["scores"]["sleep"], unit = true) => (v ? `${label} ${v.value}${unit && v.unit !== "score" ? ` ${v.unit}` : ""} (${v.day})` : null);
+  const join = (parts: Array<string | null>) => parts.filter((p): p is string => p !== null).join(", ");
+  const scores = join([fmt("readiness", s.scores.readiness), fmt("sleep", s.scores.sleep), fmt("activity", s.scores.activity)]);
+  const night = join([
+    fmt("lowest heart rate", s.night.lowestHeartRate),
+    fmt("average HRV", s.night.averageHrv),
+    fmt("breathing rate", s.night.breathingRate),
+    fmt("temperature deviation", s.night.temperatureDeviation),
+  ]);
+  const b = s.battery;
+  const battery = b ? `Ring battery ${b.level} % (${b.inCharger || b.charging ? "on the charger" : "not charging"}), read at ${b.at}, telling until ${b.freshUntil}.` : null;
+  const bed = s.bedtime;
+  const bedtime = bed ? (bed.start && bed.end ? `Bedtime window for the evening of ${bed.day}: ${bed.start} to ${bed.end}.` : `No bedtime window for the evening of ${bed.day}.`) : null;
+  return [`Today is ${s.today} (${s.timeZone}).`, scores ? `Scores: ${scores}.` : null, night ? `Last night: ${night}.` : null, battery, bedtime].filter(Boolean).join(" ");
 }

@@ -26,3 +26,25 @@ export function bedtimeOf(row: BedtimeRow): Bedtime {
     window: has ? { start: formatClock(1440 + row.start_offset! / 60), end: formatClock(1440 + row.end_offset! / 60) } : null,
   };
 }
+
+/** The recommended window as instants (ms since the epoch) with the ring's UTC offset (s). */
+export type BedtimeWindow = { start: number; end: number; offsetSeconds: number };
+
+/**
+ * The window of a row as instants: its offsets count from the local midnight that ends `day`, at
+ * the UTC offset `day_tz`. Null without a window (the ring found none that night).
+ */
+export function bedtimeWindowOf(row: BedtimeRow): BedtimeWindow | null {
+  const { start_offset: start, end_offset: end, day_tz: tz } = row;
+  if (typeof start !== "number" || typeof end !== "number" || typeof tz !== "number" || !(end > start)) return null;
+  const [y, m, d] = row.day.split("-").map(Number) as [number, number, number];
+  const midnight = Date.UTC(y, m - 1, d + 1) - tz * 1000;
+  return { start: midnight + start * 1000, end: midnight + end * 1000, offsetSeconds: tz };
+}
+
+/** An instant in ISO 8601 at a UTC offset given in seconds, e.g. "2026-11-25T22:15:00+01:00". */
+export function isoAtOffset(instant: number, offsetSeconds: number): string {
+  const local = new Date(instant + offsetSeconds * 1000).toISOString().slice(0, 19);
+  const abs = Math.abs(Math.round(offsetSeconds / 60));
+  return `${local}${offsetSeconds < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}

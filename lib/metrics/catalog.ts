@@ -12,6 +12,7 @@ import {
   type SyncCollection,
 } from "@/lib/resources";
 import type { CategoryDef, ColumnDef, MetricDisplay, MetricSpec } from "@/lib/resources/define";
+import { SIGNAL_METRICS, type SignalMetricId } from "@/lib/signals/catalog";
 
 export type { CategoryDef };
 
@@ -29,19 +30,21 @@ export const COLLECTION_IDS: readonly CollectionId[] = SYNC_COLLECTIONS;
 /**
  * Where the value comes from: a typed column of a daily table; the day's main sleep period
  * (see pickMainSleep); an aggregate over the day's naps; the sum of a column over the day's
- * events (0 on a day with a `zeroOn` document and no event); or an aggregate of a time series'
- * samples over the person's local day.
+ * events (0 on a day with a `zeroOn` document and no event); an aggregate of a time series'
+ * samples over the person's local day; or one of the explained signals (lib/signals), derived
+ * from the stored documents when read.
  */
 export type MetricSource =
   | { type: "daily"; collection: DailyCollection; column: string }
   | { type: "night"; column: string }
   | { type: "naps"; aggregate: "total_sleep" | "count" }
   | { type: "sum"; collection: EventCollection; column: string; zeroOn: DailyCollection | null }
-  | { type: "samples"; collection: SeriesCollection; aggregate: "mean" | "min"; field: string; only: { field: string; values: readonly string[] } | null };
+  | { type: "samples"; collection: SeriesCollection; aggregate: "mean" | "min"; field: string; only: { field: string; values: readonly string[] } | null }
+  | { type: "signal"; signal: (typeof SIGNAL_METRICS)[SignalMetricId]["signal"] };
 
 type AnyResource = (typeof RESOURCES)[number];
-/** Every metric id of the registry. */
-export type MetricId = { [R in AnyResource as R["name"]]: keyof R["metrics"] & string }[AnyResource["name"]];
+/** Every metric id: the registry's, and the signals charted as metrics. */
+export type MetricId = { [R in AnyResource as R["name"]]: keyof R["metrics"] & string }[AnyResource["name"]] | SignalMetricId;
 
 export type MetricDef = Omit<MetricDisplay, "short" | "decimals"> & {
   id: MetricId;
@@ -99,6 +102,10 @@ function build(): MetricDef[] {
         decimals: display.decimals ?? 0,
       });
     }
+  }
+  for (const [id, m] of Object.entries(SIGNAL_METRICS)) {
+    const display: MetricDisplay = m.spec;
+    out.push({ ...display, ...bounds(display), id: id as MetricId, source: { type: "signal", signal: m.signal }, collection: m.collection, short: display.short ?? display.label, decimals: display.decimals ?? 0 });
   }
   return out;
 }

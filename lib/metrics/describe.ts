@@ -3,15 +3,17 @@
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { formatDelta, formatValue, type Units } from "@/lib/metrics/format";
-import type { CategorySeries, NumericSeries } from "@/lib/metrics/series";
+import { dayAt, type CategorySeries, type NumericSeries } from "@/lib/metrics/series";
 
 const d = (day: string) => formatDay(day, { withYear: true, withWeekday: false });
 
 export function describeNumericSeries(metric: MetricDef, s: NumericSeries, units: Units): string {
   const head = `${metric.label} from ${d(s.from)} to ${d(s.to)}`;
   if (s.summary.n === 0) return `${head}: no values.`;
+  let last = s.value.length - 1;
+  while (last > 0 && s.value[last] === null) last--;
   const parts = [
-    `${head}: mean ${formatValue(metric, s.summary.mean, units)} over ${s.summary.n} of ${s.summary.days} days, lowest ${formatValue(metric, s.summary.min, units)}, highest ${formatValue(metric, s.summary.max, units)}.`,
+    `${head}: mean ${formatValue(metric, s.summary.mean, units)} over ${s.summary.n} of ${s.summary.days} days, lowest ${formatValue(metric, s.summary.min, units)}, highest ${formatValue(metric, s.summary.max, units)}; latest ${formatValue(metric, s.value[last] ?? null, units)} (${d(dayAt(s.from, last))}).`,
   ];
   if (s.summary.anomalies) {
     parts.push(`${s.summary.anomalies} ${s.summary.anomalies === 1 ? "day was" : "days were"} outside your usual range.`);
@@ -19,7 +21,7 @@ export function describeNumericSeries(metric: MetricDef, s: NumericSeries, units
   const c = s.comparison;
   if (c.delta !== null) {
     parts.push(
-      c.delta === 0
+      formatDelta(metric, c.delta, units) === "±0"
         ? `The same mean as the ${c.days} days before.`
         : `Against the ${c.days} days before, the mean ${c.delta > 0 ? "rose" : "fell"} by ${formatDelta(metric, Math.abs(c.delta), units).replace(/^\+/, "")}.`,
     );
@@ -37,4 +39,29 @@ export function describeCategorySeries(metric: MetricDef, s: CategorySeries): st
     .map((c) => `${c.label} ${s.counts[c.value]} ${s.counts[c.value] === 1 ? "day" : "days"}`)
     .join(", ");
   return `${head}: ${counts} (${s.n} of ${s.summary.days} days with a value).`;
+}
+
+/** One point of a chart for its summary: where it is (a day or a time, as shown) and its value. */
+export type SeriesPoint = { at: string; value: number | null };
+
+/**
+ * The short summary every chart carries: its range, its latest value and the change since the
+ * first value ("Sleep score, last 30 days: lowest 62, highest 88; latest 81 (Tue 24 Nov), up 5
+ * since Wed 28 Oct."). Points without a value are gaps, never zeros.
+ */
+export function describeSeries(label: string, points: readonly SeriesPoint[], format: (v: number) => string): string {
+  const known = points.filter((p): p is { at: string; value: number } => p.value !== null && Number.isFinite(p.value));
+  if (known.length === 0) return `${label}: no values.`;
+  const first = known[0]!;
+  const last = known[known.length - 1]!;
+  if (known.length === 1) return `${label}: one value, ${format(last.value)} (${last.at}).`;
+  let lo = first.value;
+  let hi = first.value;
+  for (const p of known) {
+    if (p.value < lo) lo = p.value;
+    if (p.value > hi) hi = p.value;
+  }
+  const diff = last.value - first.value;
+  const change = format(Math.abs(diff)) === format(0) ? `unchanged since ${first.at}` : `${diff > 0 ? "up" : "down"} ${format(Math.abs(diff))} since ${first.at}`;
+  return `${label}: lowest ${format(lo)}, highest ${format(hi)}; latest ${format(last.value)} (${last.at}), ${change}.`;
 }

@@ -26,7 +26,7 @@ describe("chart summaries", () => {
     const rows = dayRange("2024-03-01", "2024-03-14").map((day, i) => ({ day, value: i === 10 ? null : i < 7 ? 70 : 80 }));
     const s = buildNumericSeries(m, rows, "2024-03-08", "2024-03-14");
     expect(describeNumericSeries(m, s, "metric")).toBe(
-      "Sleep score from 8 Mar 2024 to 14 Mar 2024: mean 80 over 6 of 7 days, lowest 80, highest 80. Against the 7 days before, the mean rose by 10.",
+      "Sleep score from 8 Mar 2024 to 14 Mar 2024: mean 80 over 6 of 7 days, lowest 80, highest 80; latest 80 (14 Mar 2024). Against the 7 days before, the mean rose by 10.",
     );
   });
   it("counts categories", () => {

@@ -12,6 +12,8 @@ import {
   type SeriesStats,
 } from "@/lib/metrics/stats";
 
+import type { NormalRangeSeries } from "@/lib/signals/normal-range";
+
 export type DayValue<T = number | null> = { day: string; value: T };
 
 /**
@@ -53,6 +55,8 @@ export type NumericSeries = SeriesStats & {
   value: Num[];
   summary: { n: number; mean: number | null; min: number | null; max: number | null; days: number; anomalies: number };
   comparison: PeriodComparison;
+  /** the nightly physiology metrics' personal normal range (lib/signals/normal-range.ts) */
+  normal?: NormalRangeSeries;
 };
 
 export type CategorySeries = {

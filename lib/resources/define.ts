@@ -206,6 +206,12 @@ export type ResourceInput<
   key?: Key;
   /** a note on the Prisma model (why the key differs, …) */
   note?: string;
+  /**
+   * The file of the ring maker's account export that holds these documents, as the import
+   * matches names (lower case, letters and digits only, no `oura` prefix). Default: the name
+   * that way (`daily_sleep` → `dailysleep`); null for a snapshot (not imported from the export).
+   */
+  exportFile?: string | null;
   /** the document's zod schema, tolerant as the OpenAPI document allows (see lib/ring/schemas.ts) */
   schema: (k: SchemaKit) => Schema;
   /** the typed columns stored beside the raw JSON (what charts and exports read) */
@@ -220,8 +226,9 @@ export type Resource<
   Cols extends readonly ColumnDef[] = readonly ColumnDef[],
   Metrics extends Record<string, MetricSpec<Cols[number]["name"]>> = Record<string, MetricSpec>,
   Schema extends z.ZodType = z.ZodType,
-> = Omit<ResourceInput<Name, Kind, Cols, Metrics, Schema>, "table" | "webhookDataType" | "window" | "key" | "dayField"> & {
+> = Omit<ResourceInput<Name, Kind, Cols, Metrics, Schema>, "table" | "webhookDataType" | "window" | "key" | "dayField" | "exportFile"> & {
   table: string;
+  exportFile: string | null;
   webhookDataType: string | null;
   window: WindowOf<Kind>;
   key: Key;
@@ -249,6 +256,7 @@ export function defineResource<
     window: (input.window ?? (snapshot ? null : INCLUSIVE_DATES)) as WindowOf<Kind>,
     key: input.key ?? (snapshot ? "person" : series ? "day" : "documentId"),
     dayField: input.dayField !== undefined ? input.dayField : snapshot ? null : "day",
+    exportFile: input.exportFile !== undefined ? input.exportFile : snapshot ? null : input.name.toLowerCase().replace(/[^a-z0-9]/g, ""),
   };
 }
 

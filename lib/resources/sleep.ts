@@ -32,6 +32,8 @@ export const sleepPeriods = defineResource({
   openapiModel: "PublicModifiedSleepModel",
   table: "sleep_period",
   kind: "period",
+  // the account export's name for these documents (the API's `sleep`)
+  exportFile: "sleepmodel",
   label: "Sleep periods",
   color: "var(--sleep)",
   sharedLabel: "Sleep periods (stages, heart rate, HRV)",
@@ -73,6 +75,11 @@ export const sleepPeriods = defineResource({
       sleep_phase_30_sec: k.optText,
       sleep_score_delta: k.optNum,
       total_sleep_duration: k.optNum,
+      // documented, not stored in columns (read by name from the account export)
+      sleep_algorithm_version: k.openEnum,
+      sleep_analysis_reason: k.openEnum,
+      ring_id: k.optText,
+      app_sleep_phase_5_min: k.optText,
     }),
   columns: [
     {

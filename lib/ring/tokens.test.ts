@@ -1,4 +1,6 @@
 // Integration: lib/ring/tokens.ts against the in-process ring emulator and a real SQLite file.
+import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
+import { clock } from "@/lib/clock";
 import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
@@ -21,7 +23,7 @@ let seq = 0;
 /** A person with a ring connection whose tokens came from the emulator; the access token expires in `expiresInS`. */
 async function seedConnection(expiresInS = 30) {
   seq += 1;
-  const email = `tokens-${seq}-${Date.now()}@example.test`;
+  const email = `tokens-${seq}-${clock.now()}@example.test`;
   const issued = await control<Issued>("POST", "/_emulator/tokens", { client_id: CLIENT.client_id, email });
   const user = await dbMod.db.user.create({ data: { email, role: seq === 1 ? "owner" : "member", ringUserId: issued.user_id } });
   const account = await dbMod.db.account.create({
@@ -32,7 +34,7 @@ async function seedConnection(expiresInS = 30) {
       providerAccountId: issued.user_id,
       access_token: tokens.encryptToken(issued.access_token),
       refresh_token: tokens.encryptToken(issued.refresh_token),
-      expires_at: Math.floor(Date.now() / 1000) + expiresInS,
+      expires_at: Math.floor(clock.now() / 1000) + expiresInS,
       token_type: "bearer",
       scope: issued.scope,
     },
@@ -52,7 +54,7 @@ async function personalInfoStatus(accessToken: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: "2026-03-15" });
+  emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: suiteToday(), ...suiteEmulatorConfig() });
   await control("POST", "/_emulator/clients", { ...CLIENT, redirect_uris: ["http://localhost:3999/api/auth/callback/ring"], approved: true });
   process.env.RING_API_BASE_URL = emu.url;
   process.env.RING_CLIENT_ID = CLIENT.client_id;
@@ -95,7 +97,7 @@ describe("getValidAccessToken", () => {
     const storedRefresh = tokens.decryptToken(row.refresh_token!);
     expect(storedRefresh).not.toBe(issued.refresh_token); // rotated
     expect(tokens.decryptToken(row.access_token!)).toBe(fresh);
-    expect(row.expires_at! * 1000).toBeGreaterThan(Date.now() + 3000_000);
+    expect(row.expires_at! * 1000).toBeGreaterThan(clock.now() + 3000_000);
     // The next call uses the stored token.
     expect(await tokens.getValidAccessToken(account.id)).toBe(fresh);
     expect(await refreshRequests()).toHaveLength(1);

@@ -17,6 +17,7 @@ import { processSlot } from "@/lib/process-singleton";
 // starts what it exercises (a Scheduler of its own, runDailyBackupIfDue).
 
 const started = processSlot<true>("backgroundStarted");
+const running = processSlot<{ stop(): Promise<void>; wake(): void }>("backgroundRunning");
 
 /** The background work a process with this role and these settings runs. */
 export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: boolean }) {
@@ -40,6 +41,42 @@ export async function startBackgroundWork(): Promise<void> {
   const alerts = plan.sync ? startAlertWorker() : null;
   const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId), idleMs: plan.idleMs }) : null;
   const backups = plan.dailyBackup && startDailyBackups();
+  running.set({
+    // no new job is claimed, no alert sent; the jobs in flight end at their next page (each page
+    // is written with its checkpoint, so whatever is cut short resumes there)
+    stop: async () => {
+      await Promise.allSettled([scheduler?.stop(), alerts?.stop()]);
+    },
+    wake: () => {
+      scheduler?.wake();
+      alerts?.wake();
+    },
+  });
   logger.info({ role: env.ROLE, scheduler: Boolean(scheduler), alerts: Boolean(alerts), dailyBackup: backups }, "background work started");
   if (plan.setupCode) await announceSetupCode();
+}
+
+/** Looks again now (the database is back after an outage). */
+export function wakeBackgroundWork(): void {
+  running.get()?.wake();
+}
+
+/**
+ * Stops the background work for a shutdown: nothing new starts; what is in flight gets up to
+ * `graceMs` to finish (a page that does not is not committed and is fetched again after the
+ * restart, from its checkpoint).
+ */
+export async function stopBackgroundWork(graceMs: number): Promise<"stopped" | "cut"> {
+  const work = running.get();
+  if (!work) return "stopped";
+  let timer: NodeJS.Timeout | undefined;
+  const cut = new Promise<"cut">((resolve) => {
+    timer = setTimeout(() => resolve("cut"), graceMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work.stop().then(() => "stopped" as const), cut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

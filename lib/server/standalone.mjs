@@ -2,13 +2,15 @@
 // Next's standalone output needs the static assets and public/ beside its server.js.
 import fs from "node:fs";
 import path from "node:path";
+import { buildDir, standaloneDir } from "./build-dir.mjs";
 
-/** Copies .next/static and public into .next/standalone (idempotent). */
+/** Copies the build's static/ and public/ into its standalone folder (idempotent). */
 export function prepareStandalone(/** @type {string} */ root) {
-  const standalone = path.join(root, ".next/standalone");
+  const dist = buildDir();
+  const standalone = standaloneDir(root);
   /** @type {Array<[string, string]>} */
   const pairs = [
-    [path.join(root, ".next/static"), path.join(standalone, ".next/static")],
+    [path.join(root, dist, "static"), path.join(standalone, dist, "static")],
     [path.join(root, "public"), path.join(standalone, "public")],
     [path.join(root, "prisma/migrations"), path.join(standalone, "prisma/migrations")],
   ];

@@ -11,12 +11,38 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadDotenv } from "./load-dotenv.mjs";
+import { childEnv, handleSignals, SHUTDOWN_DEADLINE_MS, stdioState, watchParent, writeLine } from "../process.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 process.chdir(root);
 
+// A reader of this process's output that goes away never stops it (lib/process.mjs).
+stdioState();
 const log = (/** @type {string} */ level, /** @type {string} */ msg, extra = {}) =>
-  process.stdout.write(JSON.stringify({ level, time: new Date().toISOString(), msg, ...extra }) + "\n");
+  writeLine(level === "warn" || level === "error" ? "stderr" : "stdout", JSON.stringify({ level, time: new Date().toISOString(), msg, ...extra }) + "\n");
+
+/** @type {import("node:child_process").ChildProcess | null} */
+let child = null;
+// SIGTERM/SIGINT (or the process that started this one going away): the server gets the signal
+// and its own SHUTDOWN_DEADLINE_MS to stop; it is killed if it is still there after that. A
+// second signal kills it at once (handleSignals exits then).
+const { trigger } = handleSignals(
+  async (reason) => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return 0;
+    const gone = new Promise((resolve) => c.once("exit", (code) => resolve(code ?? 1)));
+    c.kill(reason === "SIGINT" ? "SIGINT" : "SIGTERM");
+    const killer = setTimeout(() => c.kill("SIGKILL"), SHUTDOWN_DEADLINE_MS + 500);
+    const code = await gone;
+    clearTimeout(killer);
+    return /** @type {number} */ (code);
+  },
+  { deadlineMs: SHUTDOWN_DEADLINE_MS + 1_500 },
+);
+watchParent(() => trigger("SIGTERM"));
+process.on("exit", () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
 
 loadDotenv();
 let env;
@@ -41,6 +67,13 @@ if (env.RING_OAUTH_ISSUER) {
     process.stderr.write(`${/** @type {Error} */ (e).message}\n`);
     process.exit(1);
   }
+}
+
+// Without a configured public address the Host header decides it: say so, loudly, every start.
+{
+  const { publicUrlWarning } = await import("../env.mjs");
+  const warning = publicUrlWarning(env);
+  if (warning) log("warn", warning);
 }
 
 // The standalone server changes its working directory: make every path absolute first.
@@ -83,7 +116,8 @@ if (postgres) {
   for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
 }
 
-const standalone = path.join(root, ".next/standalone");
+const { standaloneDir } = await import("./build-dir.mjs");
+const standalone = standaloneDir(root);
 const server = path.join(standalone, "server.js");
 if (!fs.existsSync(server)) {
   process.stderr.write("No production build found. Run `npm run build` first.\n");
@@ -102,10 +136,11 @@ const port = String(env.PORT);
 // in our runs: not the default.)
 const nodeOptions = process.env.NODE_OPTIONS ?? "";
 const heapFlags = nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"];
-const child = spawn(process.execPath, [...heapFlags, server], {
+child = spawn(process.execPath, [...heapFlags, server], {
   cwd: standalone,
   stdio: "inherit",
-  env: {
+  // the server watches this process (RINGSIDE_PARENT_PID) and handles its own signals
+  env: childEnv({
     MALLOC_ARENA_MAX: "2",
     // glibc gives freed memory back (blocks of 128 kB and more are mapped on their own, and a
     // free top of the heap is trimmed) instead of keeping what start-up's compiling used
@@ -118,7 +153,8 @@ const child = spawn(process.execPath, [...heapFlags, server], {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     BACKUP_DIR: backupDir,
-  },
+    NEXT_MANUAL_SIG_HANDLE: "true",
+  }),
 });
 
 // Wake the in-process scheduler (sync, webhook subscriptions, daily backup) once the server
@@ -139,7 +175,4 @@ const child = spawn(process.execPath, [...heapFlags, server], {
   log("warn", "the server did not answer /api/health within 60 s");
 })();
 
-for (const sig of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.on(sig, () => child.kill(sig));
-}
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

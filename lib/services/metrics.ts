@@ -21,6 +21,8 @@ import { compareTagged, correlationStrength, pearson, type Correlation, type Gro
 import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
 import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
 import { readSampleDays } from "@/lib/db/queries/time-series";
+import { getSleepDebtValues } from "@/lib/services/signals";
+import { isNormalRangeMetric, normalRangeForChart } from "@/lib/signals/normal-range";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { dayOffsets, getDayRecords, getTodayRecords, type DayRecords, type TodayRecords } from "@/lib/services/records";
 import {
@@ -78,6 +80,7 @@ export async function getMetricValues(opts: RangeOptions & { metrics: readonly M
     if (m.source.type === "daily") daily.set(m.source.collection, [...(daily.get(m.source.collection) ?? []), m]);
     else if (m.source.type === "sum") out.set(m.id, await sumValues(opts, m.source));
     else if (m.source.type === "samples") out.set(m.id, await sampleValues(opts, m.source));
+    else if (m.source.type === "signal") out.set(m.id, await getSleepDebtValues(opts));
     else periodMetrics.push(m);
   }
   for (const [collection, metrics] of daily) {
@@ -110,7 +113,9 @@ export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef }
     const start = addDays(from, -(diffDays(from, to) + 1));
     return buildCategorySeries(metric, await getMetricDayValues({ userId, metric, from: start, to }) as DayValue<string | null>[], from, to);
   }
-  return buildNumericSeries(metric, numbers(await getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to })), from, to);
+  const rows = numbers(await getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to }));
+  const series = buildNumericSeries(metric, rows, from, to);
+  return isNormalRangeMetric(metric.id) ? { ...series, normal: normalRangeForChart(metric.id, rows, from, to, metric.decimals + 2) } : series;
 }
 
 /** One metric's chart series in the compact form the dashboard's route sends (lib/metrics/columns.ts). */

@@ -1,13 +1,14 @@
 import "server-only";
 import { AppError } from "@/lib/api/errors";
 import { bedtimeOf, type Bedtime, type BedtimeRow } from "@/lib/metrics/bedtime";
+import type { BatterySample } from "@/lib/alerts/evaluate-ring";
 import { minutesFrom } from "@/lib/metrics/day-detail";
 import { addDays } from "@/lib/metrics/days";
 import { localDayCurve, offsetOfIso, offsetResolver, stretchCurve, utcDaysFor, type CurvePoint } from "@/lib/metrics/heart-rate";
 import { ringTagOf } from "@/lib/metrics/ring-tags";
 import { weeklyTotals, type WeeklyTotals, type WorkoutItem } from "@/lib/metrics/workouts";
 import { instantOf } from "@/lib/sync/map";
-import { getActivityTimestamps, getDocumentById, getDocumentRows, getRestModes, getRings, type RangeOptions } from "@/lib/db/queries/ring-data";
+import { getActivityTimestamps, getDocumentById, getDocumentRows, getNewestDocumentRow, getRestModes, getRings, type RangeOptions } from "@/lib/db/queries/ring-data";
 import { latestSample, readSampleDays } from "@/lib/db/queries/time-series";
 
 // The ring's other records for the pages: a day's heart-rate curve, workouts, sessions, tags from
@@ -84,6 +85,28 @@ async function restModeOn(userId: string, day: string): Promise<RestMode | null>
 async function bedtimeFor(userId: string, day: string): Promise<Bedtime | null> {
   const row = (await getDocumentRows<BedtimeRow>({ userId, collection: "sleep_time", from: day, to: day, columns: BEDTIME_COLUMNS })).at(-1);
   return row ? bedtimeOf(row) : null;
+}
+
+/** The newest bedtime guidance as stored (the window's offsets and zone: lib/metrics/bedtime.ts). */
+export async function getNewestBedtimeRow(userId: string): Promise<BedtimeRow | null> {
+  const row = await getNewestDocumentRow({ userId, collection: "sleep_time", columns: BEDTIME_COLUMNS });
+  return row ? (row as unknown as BedtimeRow) : null;
+}
+
+/** The ring's battery readings with an instant in [from, to] (ms), oldest first. */
+export async function getBatterySamples(userId: string, from: number, to: number): Promise<BatterySample[]> {
+  const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const days = await readSampleDays({ collection: "ring_battery_level", userId, fromDay: utcDay(from), toDay: utcDay(to) });
+  const flag = (v: unknown) => (typeof v === "boolean" ? v : null);
+  const out: BatterySample[] = [];
+  for (const { columns: c } of days) {
+    for (let i = 0; i < c.t.length; i++) {
+      const t = c.t[i]!;
+      const level = num(c.fields.level?.[i]);
+      if (t >= from && t <= to && level !== null) out.push({ t, level, charging: flag(c.fields.charging?.[i]), inCharger: flag(c.fields.in_charger?.[i]) });
+    }
+  }
+  return out;
 }
 
 async function workoutsOf(opts: RangeOptions): Promise<DayWorkout[]> {

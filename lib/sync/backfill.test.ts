@@ -2,6 +2,7 @@
 // workouts, sessions, tags, VO2 max, bedtime guidance, rest mode, the ring) from the in-process
 // emulator (page size 7, 1826 days), compared document by document. The time series:
 // lib/sync/everything.test.ts.
+import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { wornEmail } from "@/lib/test/emulator-kit";
@@ -63,8 +64,8 @@ describe("backfill", () => {
 
   it("lands today's activity and last night's sleep on the right day", { timeout: 60_000 }, async () => {
     // a generated person who wore the ring yesterday and today (some generated days are not worn)
-    const today = new Date().toISOString().slice(0, 10);
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const today = clock.date().toISOString().slice(0, 10);
+    const yesterday = new Date(clock.now() - 86_400_000).toISOString().slice(0, 10);
     const person = await connectPerson(t, { email: wornEmail("today", [yesterday, today], []) });
     const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
     await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);

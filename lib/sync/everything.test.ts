@@ -4,6 +4,7 @@
 // time series current (no webhooks exist for them) and removes what the service no longer has,
 // and the backfill of a time series resumes after a crash and falls back to 30-day windows when
 // the service refuses a long range.
+import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, startSyncTestEnv, storedSamples, type SyncTestEnv } from "@/lib/test/sync-kit";
 
@@ -39,14 +40,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function waitFor(check: () => boolean | Promise<boolean>, ms: number) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("timed out waiting");
-}
 
 const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
 /** The clock of the emulator's data: the end of its fixed last day. */
@@ -60,7 +53,7 @@ describe("everything the ring records", () => {
     await m.scheduler.replaceScheduler(s);
     await m.jobsRun.enqueueAfterConnect(person.userId);
     m.index.wakeScheduler();
-    await waitFor(async () => (await Promise.all(m.resources.SYNC_COLLECTIONS.map((c) => m.state.getSyncState(person.userId, c)))).every((st) => Boolean(st?.backfillDoneAt)) && (await m.jobs.listActiveJobs(person.userId)).length === 0, 240_000);
+    await waitFor("every collection backfilled, no job left", async () => (await Promise.all(m.resources.SYNC_COLLECTIONS.map((c) => m.state.getSyncState(person.userId, c)))).every((st) => Boolean(st?.backfillDoneAt)) && (await m.jobs.listActiveJobs(person.userId)).length === 0, { timeoutMs: 240_000 });
     await m.scheduler.replaceScheduler(null);
 
     const counts: Record<string, number> = {};

@@ -1,5 +1,6 @@
 // Integration: the incremental sync re-reads the trailing days and brings late, edited and
 // deleted documents in line with the service.
+import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
 import { compareWithEmulator, connectPerson, emulatorControl, emulatorDocuments, emulatorRequests, clearEmulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
@@ -14,7 +15,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) => new Date(clock.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 it("picks up edited, new and deleted documents of the trailing days", async () => {
   const { SyncEngine } = await import("@/lib/sync/engine");

@@ -1,5 +1,6 @@
 // How a job's outcome moves its row: done, retried with backoff (attempts recorded) until the
 // last attempt, postponed by a rate-limit pause without counting, stopped on 403/400.
+import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
 import { claimDueJobs, enqueueJob, listActiveJobs, type JobRow } from "@/lib/db/queries/jobs";
@@ -13,7 +14,7 @@ function engineThrowing(err: unknown): SyncEngine {
   return { backfillCollection: async () => { if (err) throw err; return { collection: "sleep", result: "done" }; } } as unknown as SyncEngine;
 }
 
-async function runOnce(err: unknown, now = Date.now()): Promise<JobRow> {
+async function runOnce(err: unknown, now = clock.now()): Promise<JobRow> {
   const [job] = await claimDueJobs({ now, leaseMs: 60_000, limit: 1 });
   expect(job).toBeDefined();
   await runJob(engineThrowing(err), job!, () => now);
@@ -33,7 +34,7 @@ describe("runJob", () => {
 
   it("retries a 5xx with a growing delay and fails for good after the last attempt", async () => {
     await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep", maxAttempts: 3 });
-    let now = Date.now();
+    let now = clock.now();
     const first = await runOnce(new RingApiError({ status: 503, endpoint: "/v2/usercollection/sleep" }), now);
     expect(first).toMatchObject({ status: "queued", attempts: 1 });
     expect(first.lastError).toMatch(/503/);
@@ -53,7 +54,7 @@ describe("runJob", () => {
 
   it("postpones to the end of a rate-limit pause without counting the attempt", async () => {
     await enqueueJob({ kind: "backfill", userId: "u", collection: "sleep" });
-    const until = Date.now() + 300_000;
+    const until = clock.now() + 300_000;
     const r = await runOnce(new RingRateLimitedError(until, "application"));
     expect(r).toMatchObject({ status: "queued", attempts: 0 });
     expect(Date.parse(r.runAt)).toBe(until);
@@ -67,12 +68,12 @@ describe("runJob", () => {
   });
 
   it("keeps one active job per person, collection and kind; a running one runs once more", async () => {
-    await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", runAt: Date.now() + 60_000 });
+    await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", runAt: clock.now() + 60_000 });
     await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" });
     const active = await listActiveJobs("u");
     expect(active).toHaveLength(1);
-    expect(Date.parse(active[0]!.runAt)).toBeLessThanOrEqual(Date.now());
-    const [job] = await claimDueJobs({ now: Date.now(), leaseMs: 60_000, limit: 1 });
+    expect(Date.parse(active[0]!.runAt)).toBeLessThanOrEqual(clock.now());
+    const [job] = await claimDueJobs({ now: clock.now(), leaseMs: 60_000, limit: 1 });
     await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" }); // arrives while it runs
     await runJob({ incrementalCollection: async () => ({ collection: "sleep", result: "done" }) } as unknown as SyncEngine, job!);
     expect(row(job!.id)).toMatchObject({ status: "queued", attempts: 0 });

@@ -14,7 +14,7 @@ import { syncWebhookSubscriptions } from "@/lib/sync/subscriptions";
 //   starts again); 5xx, network, anything else → retried with backoff until maxAttempts,
 //   then failed (the next poll queues a fresh job).
 
-export async function runJob(engine: SyncEngine, job: JobRow, now: () => number = Date.now): Promise<void> {
+export async function runJob(engine: SyncEngine, job: JobRow, now: () => number = () => clock.now()): Promise<void> {
   try {
     const collection = job.collection && isSyncCollection(job.collection) ? job.collection : null;
     switch (job.kind) {

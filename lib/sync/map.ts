@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { RING_DOCUMENT_SCHEMAS, RING_ENUMS } from "@/lib/ring/schemas";
 import { getResource, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
 import type { ColumnDef, ColumnSource } from "@/lib/resources/define";
-import type { CellValue, DocumentRow, SnapshotRow } from "@/lib/db/queries/ring-documents";
+import { TRENDS_ID_PREFIX, type CellValue, type DocumentRow, type SnapshotRow } from "@/lib/db/queries/ring-documents";
 import { INT_FIELD_MAX, TEXT_FIELD_MAX_BYTES, type Sample, type SampleValue } from "@/lib/db/sample-codec";
 
 // Pure: one document from the ring service → one database row (typed columns + raw JSON).
@@ -122,6 +122,27 @@ function peek(doc: unknown, key: string): string | null {
   return null;
 }
 
+function isTrendsDocument(doc: unknown): boolean {
+  const id = peek(doc, "id");
+  return id !== null && id.startsWith(TRENDS_ID_PREFIX);
+}
+
+const trendsSchemas = new Map<RingCollection, z.ZodType>();
+
+/**
+ * The schema of a document made from a Trends CSV row (lib/import/trends.ts): the collection's
+ * own, every field optional but the id and the day (a Trends row has scores and durations only).
+ */
+function trendsSchemaOf(collection: RingCollection): z.ZodType {
+  let schema = trendsSchemas.get(collection);
+  if (!schema) {
+    const full = RING_DOCUMENT_SCHEMAS[collection] as unknown as z.ZodObject;
+    schema = full.partial().required({ id: true, day: true } as never);
+    trendsSchemas.set(collection, schema);
+  }
+  return schema;
+}
+
 /**
  * Validates one document of `collection` and maps it to a row, or says why it cannot be
  * stored. `rawText` is the document's JSON as received (else it is serialised). Never throws.
@@ -136,7 +157,7 @@ export function mapDocument(collection: RingCollection, doc: unknown, userId: st
       raw = "null";
     }
   }
-  const schema = RING_DOCUMENT_SCHEMAS[collection];
+  const schema = isTrendsDocument(doc) ? trendsSchemaOf(collection) : RING_DOCUMENT_SCHEMAS[collection];
   const parsed = schema.safeParse(doc);
   if (!parsed.success) {
     const dayField = getResource(collection).dayField;
@@ -199,7 +220,6 @@ export type MappedSamples = {
 };
 
 const MAX_REJECTED_ROWS = 20;
-const textBytes = new TextEncoder();
 
 /**
  * Validates a page of time-series rows with the registry's row schema and turns each into a
@@ -208,11 +228,25 @@ const textBytes = new TextEncoder();
  * Ringside does not know is kept as sent and reported in `unknown` (to be logged once).
  */
 export function mapSamples(collection: SeriesCollection, rows: readonly unknown[]): MappedSamples {
+  const map = sampleMapper(collection);
+  const out = emptyMappedSamples();
+  for (const row of rows) map(row, out);
+  return out;
+}
+
+export const emptyMappedSamples = (): MappedSamples => ({ samples: [], rejected: [], rejectedCount: 0, unknown: [] });
+
+/**
+ * mapSamples one row at a time: the collection's schema, fields and closed lists looked up once,
+ * each row validated and added to `out` as it comes (an import keeps only the small samples, not
+ * the rows, until it writes them).
+ */
+export function sampleMapper(collection: SeriesCollection): (row: unknown, out: MappedSamples) => void {
   const schema = RING_DOCUMENT_SCHEMAS[collection];
   const spec = sampleSpecOf(collection);
-  const known = spec.fields.map((f) => (f.categories ? new Set(f.categories.map((c) => c.value)) : null));
-  const out: MappedSamples = { samples: [], rejected: [], rejectedCount: 0, unknown: [] };
-  const reject = (row: unknown, error: string) => {
+  const fields = spec.fields;
+  const known = fields.map((f) => (f.categories ? new Set(f.categories.map((c) => c.value)) : null));
+  const reject = (out: MappedSamples, row: unknown, error: string) => {
     out.rejectedCount++;
     if (out.rejected.length >= MAX_REJECTED_ROWS) return;
     let raw = "null";
@@ -224,21 +258,16 @@ export function mapSamples(collection: SeriesCollection, rows: readonly unknown[
     const ts = peek(row, "timestamp");
     out.rejected.push({ day: ts && /^\d{4}-\d{2}-\d{2}/.test(ts) ? ts.slice(0, 10) : null, raw, error });
   };
-  for (const row of rows) {
+  return (row, out) => {
     const parsed = schema.safeParse(row);
-    if (!parsed.success) {
-      reject(row, describeIssues(parsed.error));
-      continue;
-    }
+    if (!parsed.success) return reject(out, row, describeIssues(parsed.error));
     const data = parsed.data as Record<string, unknown> & { timestamp: string };
     const t = instantOf(data.timestamp);
-    if (!Number.isFinite(t)) {
-      reject(row, "timestamp: not a date-time");
-      continue;
-    }
+    if (!Number.isFinite(t)) return reject(out, row, "timestamp: not a date-time");
     const v: SampleValue[] = [];
     let error: string | null = null;
-    spec.fields.forEach((f, i) => {
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
       const x = data[f.name];
       if (x === null || x === undefined) v.push(null);
       else if (f.type === "int") {
@@ -247,13 +276,13 @@ export function mapSamples(collection: SeriesCollection, rows: readonly unknown[
       } else if (f.type === "bool") {
         if (typeof x === "boolean") v.push(x);
         else error ??= `${f.name}: not a boolean`;
-      } else if (typeof x === "string" && textBytes.encode(x).length <= TEXT_FIELD_MAX_BYTES) {
+      } else if (typeof x === "string" && (x.length * 3 <= TEXT_FIELD_MAX_BYTES || Buffer.byteLength(x, "utf8") <= TEXT_FIELD_MAX_BYTES)) {
         v.push(x);
-        if (known[i] && !known[i].has(x) && !out.unknown.some((u) => u.field === f.name && u.value === x)) out.unknown.push({ field: f.name, value: x });
+        const k = known[i];
+        if (k && !k.has(x) && !out.unknown.some((u) => u.field === f.name && u.value === x)) out.unknown.push({ field: f.name, value: x });
       } else error ??= `${f.name}: not a text of at most ${TEXT_FIELD_MAX_BYTES} bytes`;
-    });
-    if (error) reject(row, error);
+    }
+    if (error) reject(out, row, error);
     else out.samples.push({ t, v });
-  }
-  return out;
+  };
 }

@@ -1,6 +1,8 @@
 // Integration: the in-process scheduler over the durable Job table — backfill after connect,
 // discovery of people connected while nothing ran, resume after a restart, polling, "Sync
 // now", paused accounts.
+import { waitFor } from "@/lib/test/wait";
+import { clock } from "@/lib/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
 import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
@@ -43,14 +45,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("timed out waiting");
-}
 
 function install(opts: ConstructorParameters<typeof import("@/lib/sync/scheduler").Scheduler>[1] = {}, engine = new m.engine.SyncEngine()) {
   const s = new m.scheduler.Scheduler(engine, { idleMs: 100, housekeepingMs: 3_600_000, ...opts });
@@ -72,7 +66,7 @@ describe("scheduler", () => {
     await m.index.enqueueSyncNow(p.userId);
     m.index.wakeScheduler();
     // one call per job of the round: every collection plus the personal_info snapshot
-    await waitFor(async () => synced.length >= m.schemas.RING_COLLECTIONS.length + 1 && (await m.jobs.listActiveJobs(p.userId)).length === 0);
+    await waitFor("a sync end per job of the round, no job left", async () => synced.length >= m.schemas.RING_COLLECTIONS.length + 1 && (await m.jobs.listActiveJobs(p.userId)).length === 0);
     expect(new Set(synced)).toEqual(new Set([p.userId]));
 
     synced.length = 0;
@@ -81,7 +75,7 @@ describe("scheduler", () => {
     const doc = (await emulatorDocuments(t, p.ringUserId, "daily_readiness")).at(-1)!;
     await recordWebhookEvent({ dedupeKey: `alert-hook-${p.userId}`, ringUserId: p.ringUserId, dataType: "daily_readiness", eventType: "update", objectId: String(doc.id), eventTime: null });
     m.index.wakeScheduler();
-    await waitFor(() => synced.length === 1);
+    await waitFor("one sync end after the notifications", () => synced.length === 1);
     expect(synced).toEqual([p.userId]);
   });
 
@@ -89,7 +83,7 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     await install();
     await m.index.onAccountConnected(p.userId);
-    await waitFor(async () => (await backfilled(p.userId)) && (await m.docs.personalInfoSyncedAt(p.userId)) !== null);
+    await waitFor("the backfill and the personal info snapshot", async () => (await backfilled(p.userId)) && (await m.docs.personalInfoSyncedAt(p.userId)) !== null);
     for (const c of m.schemas.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, stored: diff.stored }).toEqual({ c, missing: 0, stored: diff.expected });
@@ -104,7 +98,7 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     expect(await m.state.listUsersNeedingBackfill()).toContain(p.userId);
     await install({ housekeepingMs: 50 });
-    await waitFor(() => backfilled(p.userId));
+    await waitFor("every collection backfilled", () => backfilled(p.userId));
     expect((await compareWithEmulator(t, p, "sleep")).missing).toEqual([]);
   });
 
@@ -119,19 +113,19 @@ describe("scheduler", () => {
     // runs out (made short here).
     await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
     const leaseMs = process.env.DATABASE_URL!.startsWith("postgres") ? 2_000 : 600_000;
-    const [job] = await m.jobs.claimDueJobs({ now: Date.now(), leaseMs, limit: 1 });
+    const [job] = await m.jobs.claimDueJobs({ now: clock.now(), leaseMs, limit: 1 });
     expect(job?.collection).toBe("sleep");
     const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
     expect((await m.docs.collectionSummary("sleep", p.userId)).documents).toBe(28);
     // Another job whose lease ran out while its process was gone.
-    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: Date.now() - 800_000 });
-    const [stale] = await m.jobs.claimDueJobs({ now: Date.now() - 700_000, leaseMs: 1_000, limit: 1 });
+    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: clock.now() - 800_000 });
+    const [stale] = await m.jobs.claimDueJobs({ now: clock.now() - 700_000, leaseMs: 1_000, limit: 1 });
     expect(stale?.collection).toBe("daily_sleep");
-    expect((await m.jobs.claimDueJobs({ now: Date.now(), leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
+    expect((await m.jobs.claimDueJobs({ now: clock.now(), leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
 
     await install(); // the restarted process
-    await waitFor(async () => Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt));
+    await waitFor("sleep and daily_sleep backfilled", async () => Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt));
     for (const c of ["sleep", "daily_sleep"] as const) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, stored: diff.expected });
@@ -140,34 +134,34 @@ describe("scheduler", () => {
   });
 
   it("polls the trailing days when the last sync is older than the poll interval, and on Sync now", async () => {
-    const day = new Date().toISOString().slice(0, 10);
+    const day = clock.date().toISOString().slice(0, 10);
     // a generated person who wore the ring today and whose activity changes at the next sync
     const p = await connectPerson(t, { email: wornEmail("poll", [day], ["daily_activity"], undefined, day) });
     await new m.engine.SyncEngine().backfillUser(p.userId);
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day }); // edits today (no webhooks here)
     // Nothing is due yet: the backfill just ran.
     const s = await install({ housekeepingMs: 50 });
-    await waitFor(() => s.housekeepingRuns >= 3); // several rounds of periodic duties, none of which found a poll due
+    await waitFor("three rounds of housekeeping", () => s.housekeepingRuns >= 3); // several rounds of periodic duties, none of which found a poll due
     await s.settled();
     expect((await compareWithEmulator(t, p, "daily_activity")).changed.length).toBeGreaterThan(0);
     // "Sync now" re-checks at once.
     await m.index.enqueueSyncNow(p.userId);
     m.index.wakeScheduler();
-    await waitFor(async () => (await compareWithEmulator(t, p, "daily_activity")).changed.length === 0);
+    await waitFor("daily_activity equal to the emulator's", async () => (await compareWithEmulator(t, p, "daily_activity")).changed.length === 0);
     // A poll is due when the last attempt is older than the interval.
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day });
-    for (const c of m.schemas.RING_COLLECTIONS) await m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(Date.now() - 2 * 3_600_000) });
-    await waitFor(async () => (await compareWithEmulator(t, p, "daily_readiness")).changed.length === 0);
+    for (const c of m.schemas.RING_COLLECTIONS) await m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(clock.now() - 2 * 3_600_000) });
+    await waitFor("daily_readiness equal to the emulator's", async () => (await compareWithEmulator(t, p, "daily_readiness")).changed.length === 0);
   });
 
   it("pauses a person whose connection needs a reconnect and resumes after it", async () => {
     const p = await connectPerson(t);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "needs_reconnect" } });
     await install({ housekeepingMs: 50 });
-    await waitFor(async () => (await m.state.listSyncStates(p.userId)).length > 0 && (await m.state.listSyncStates(p.userId)).every((s) => s.status === "paused"));
+    await waitFor("every collection paused", async () => (await m.state.listSyncStates(p.userId)).length > 0 && (await m.state.listSyncStates(p.userId)).every((s) => s.status === "paused"));
     expect((await m.docs.collectionSummary("daily_activity", p.userId)).documents).toBe(0);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "active" } });
     await m.index.onAccountConnected(p.userId);
-    await waitFor(() => backfilled(p.userId));
+    await waitFor("every collection backfilled", () => backfilled(p.userId));
   });
 });

@@ -22,9 +22,14 @@ import { getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
 import { SUBSCRIPTION_CHECK_MS, subscriptionsCheckedAt, webhookCallbackUrl, webhooksActive } from "@/lib/sync/subscriptions";
 import { drainWebhookEvents, type WebhookDrainState } from "@/lib/sync/webhooks";
 import { processSlot } from "@/lib/process-singleton";
+import { backoffDelay } from "@/lib/limits/backoff";
+import { noteDatabaseError } from "@/lib/db/outage";
+
+/** After failed ticks (the database away): 1 s doubling to at most TICK_RETRY_MAX_MS, with jitter. */
+const TICK_RETRY_MAX_MS = 4_000;
 
 // The in-process scheduler: a timer loop over the durable Job table. One per process
-// (one per process: lib/process-singleton.ts), started once at server start (lib/server/background.ts, from
+// (lib/process-singleton.ts), started once at server start (lib/server/background.ts, from
 // instrumentation.ts) — never during `next build`, never with SYNC_DISABLED; request code only
 // wakes it. Jobs carry a lease that is renewed while they run; at start, jobs left
 // "running" by a previous process are taken again, so a restart resumes where it stopped.
@@ -62,6 +67,8 @@ export class Scheduler {
   private stopped = true;
   private ticking = false;
   private again = false;
+  /** ticks failed in a row (reset by one that works) */
+  private failedTicks = 0;
   private housekeepings = 0;
   private readonly concurrency: number;
   private readonly webhookConcurrency: number;
@@ -164,9 +171,11 @@ export class Scheduler {
       const due = await nextJobDueAt();
       if (due) next = Math.min(next, Math.max(50, due.getTime() - clock.now()));
       next = Math.min(next, Math.max(50, this.lastHousekeeping + this.housekeepingMs - clock.now()));
+      this.failedTicks = 0;
     } catch (err) {
-      logger.error({ err: err instanceof Error ? err.message : String(err) }, "scheduler tick failed");
-      next = 5_000;
+      // an outage is logged once where it is noted; anything else on each failure
+      if (!noteDatabaseError(err)) logger.error({ err: err instanceof Error ? err.message : String(err) }, "scheduler tick failed");
+      next = backoffDelay(this.failedTicks++, { baseMs: 1_000, maxMs: TICK_RETRY_MAX_MS });
     } finally {
       this.ticking = false;
     }

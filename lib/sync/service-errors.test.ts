@@ -1,7 +1,9 @@
 // Integration: how the sync engine meets the ring service's errors (emulator faults):
-// 429 on both layers honoured to the second, 5xx bursts and dropped connections survived,
+// 429 on both layers honoured to the millisecond (on a manual clock), 5xx bursts and dropped connections survived,
 // 401 refreshed once, 403 not shared / expired, 422 shown as a bug, invalid documents kept aside.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clock, ManualClock } from "@/lib/clock";
+import { waitFor } from "@/lib/test/wait";
 import {
   clearEmulatorRequests,
   compareWithEmulator,
@@ -48,28 +50,49 @@ function engine(opts: ConstructorParameters<typeof import("@/lib/sync/engine").S
   return new m.engine.SyncEngine({ ...opts, clientOptions: { backoff: fastBackoff, gate: new m.rate.RateGate(), ...opts.clientOptions } });
 }
 
+/**
+ * A backfill whose ring client and rate gate run on a clock that moves only when told: a pause
+ * after a 429 then lasts until the test moves the clock, so "nobody asks during the pause" and
+ * "it resumes exactly at its end" are counts of requests, whatever the machine's speed.
+ */
+function pausedEngine() {
+  const gateClock = new ManualClock(clock.now());
+  const gate = new m.rate.RateGate({ clock: gateClock });
+  return { gateClock, gate, e: engine({ clientOptions: { gate, clock: gateClock } }) };
+}
+
+/** The pause's end the 429's headers set: the later of Retry-After from the gate's now and the reset second. */
+function pauseEnd(gateNow: number, hit: EmulatorRequest, retryAfterS: number) {
+  return Math.max(gateNow + retryAfterS * 1000, (Math.ceil(ms(hit) / 1000) + retryAfterS) * 1000);
+}
+
 describe("429", () => {
   it("pauses only that person's requests on the token layer, exactly as long as the headers say", async () => {
     const a = await connectPerson(t);
     const b = await connectPerson(t);
     await clearEmulatorRequests(t);
     await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier: "token", path_prefix: "/v2/usercollection/daily_readiness" });
-    await emulatorFault(t, { delay_ms: 25, count: 150, path_prefix: "/v2/usercollection/daily_sleep" });
-    const gate = new m.rate.RateGate();
-    const e = engine({ clientOptions: { gate } });
-    await Promise.all([e.backfillUser(a.userId, ["daily_readiness"]), e.backfillUser(b.userId, ["daily_sleep"])]);
-    const log = await emulatorRequests(t, "/v2/usercollection/");
+    const { gateClock, gate, e } = pausedEngine();
+    const paused = e.backfillUser(a.userId, ["daily_readiness"]);
+    await waitFor("a's requests waiting at the gate", () => gateClock.scheduled > 0);
+    // the other person's backfill runs to its end meanwhile
+    await e.backfillUser(b.userId, ["daily_sleep"]);
+    const mine = (r: EmulatorRequest) => r.path.endsWith("/daily_readiness");
+    let log = await emulatorRequests(t, "/v2/usercollection/");
     const hit = log.find((r) => r.status === 429)!;
     expect(hit.rate_limit_tier ?? "token").toBe("token");
-    const t429 = ms(hit);
-    const resetMs = (Math.ceil(t429 / 1000) + 2) * 1000;
-    // Injected faults answer before the bearer is read: tell the people apart by collection.
-    const mine = (r: EmulatorRequest) => r.path.endsWith("/daily_readiness");
-    const next = log.filter((r) => mine(r) && ms(r) > t429)[0]!;
-    expect(ms(next)).toBeGreaterThanOrEqual(resetMs - 5); // never sooner (log times are ms-rounded)
-    expect(ms(next) - resetMs).toBeLessThan(1000); // and not a second later
-    const others = log.filter((r) => !mine(r) && ms(r) > t429 + 50 && ms(r) < resetMs);
-    expect(others.length).toBeGreaterThan(0); // the other person kept going
+    expect(log.filter((r) => mine(r) && ms(r) > ms(hit))).toEqual([]);
+    expect(log.filter((r) => !mine(r) && ms(r) > ms(hit)).length).toBeGreaterThan(0);
+    expect(await gate.pausedUntil(b.accountId)).toBeNull();
+    // a millisecond before the pause's end the request still waits; past its end it goes
+    const end = pauseEnd(gateClock.now(), hit, 2);
+    expect((await gate.pausedUntil(a.accountId))?.until).toBe(end);
+    await gateClock.advance(end - gateClock.now() - 1);
+    expect(gateClock.scheduled).toBe(1);
+    await gateClock.advance(2);
+    await paused;
+    log = await emulatorRequests(t, "/v2/usercollection/");
+    expect(log.filter((r) => mine(r) && ms(r) > ms(hit)).length).toBeGreaterThan(0);
     expect((await compareWithEmulator(t, a, "daily_readiness")).missing).toEqual([]);
     expect((await compareWithEmulator(t, b, "daily_sleep")).missing).toEqual([]);
   });
@@ -78,23 +101,24 @@ describe("429", () => {
     const a = await connectPerson(t);
     const b = await connectPerson(t);
     await clearEmulatorRequests(t);
-    await emulatorFault(t, { delay_ms: 25, count: 150, path_prefix: "/v2/usercollection/daily_sleep" });
     await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier: "application", path_prefix: "/v2/usercollection/daily_stress" });
-    const gate = new m.rate.RateGate();
-    const e = engine({ clientOptions: { gate } });
-    const run = Promise.all([e.backfillUser(b.userId, ["daily_sleep"]), e.backfillUser(a.userId, ["daily_stress"])]);
-    await run;
+    const { gateClock, gate, e } = pausedEngine();
+    const run = e.backfillUser(a.userId, ["daily_stress"]);
+    await waitFor("a's requests waiting at the gate", () => gateClock.scheduled > 0);
+    // everybody waits: b's first request too
+    const other = e.backfillUser(b.userId, ["daily_sleep"]);
+    await waitFor("b's requests waiting at the gate", () => gateClock.scheduled > 1);
     const log = await emulatorRequests(t, "/v2/usercollection/");
     const hit = log.find((r) => r.status === 429)!;
     expect(hit.rate_limit_tier ?? "application").toBe("application");
-    const t429 = ms(hit);
-    const resetMs = (Math.ceil(t429 / 1000) + 2) * 1000;
-    const during = log.filter((r) => ms(r) > t429 + 50 && ms(r) < resetMs - 5);
-    expect(during).toEqual([]); // nobody asked during the pause
-    // (a request that set off within 50 ms of the 429, before its answer was read, is in flight, not after)
-    const after = log.filter((r) => ms(r) > t429 + 50);
-    expect(ms(after[0]!)).toBeGreaterThanOrEqual(resetMs - 5);
-    expect(ms(after[0]!) - resetMs).toBeLessThan(1000);
+    expect(log.filter((r) => ms(r) > ms(hit))).toEqual([]); // nobody asked during the pause
+    const end = pauseEnd(gateClock.now(), hit, 2);
+    expect((await gate.pausedUntil(b.accountId))?.until).toBe(end);
+    await gateClock.advance(end - gateClock.now() + 1);
+    await Promise.all([run, other]);
+    expect((await compareWithEmulator(t, a, "daily_stress")).missing).toEqual([]);
+    expect((await compareWithEmulator(t, b, "daily_sleep")).missing).toEqual([]);
+    const resetMs = end;
 
     const stored = await m.settings.getAppSetting("rate_limit_pause:application", (await import("zod")).z.object({ until: (await import("zod")).z.number() }));
     expect(stored?.until).toBeGreaterThanOrEqual(resetMs - 1000);

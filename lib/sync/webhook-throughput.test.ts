@@ -1,6 +1,7 @@
 // The webhook receiver's hot path (signature check, zod, one prepared INSERT OR IGNORE) under
 // sequential and concurrent load: every notification acknowledged and recorded. Its throughput
 // and latency through the built app are measured by `npm run bench`.
+import { clock } from "@/lib/clock";
 import http from "node:http";
 import crypto from "node:crypto";
 import type { AddressInfo } from "node:net";
@@ -49,8 +50,8 @@ afterAll(async () => {
 });
 
 function notification(i: number): { body: string; headers: Record<string, string> } {
-  const ts = String(Math.floor(Date.now() / 1000));
-  const body = JSON.stringify({ event_type: "update", data_type: "daily_sleep", object_id: `doc-${i}`, event_time: new Date().toISOString(), user_id: "load-user" });
+  const ts = String(Math.floor(clock.now() / 1000));
+  const body = JSON.stringify({ event_type: "update", data_type: "daily_sleep", object_id: `doc-${i}`, event_time: clock.date().toISOString(), user_id: "load-user" });
   const signature = crypto.createHmac("sha256", SECRET).update(ts + body).digest("hex").toUpperCase();
   return { body, headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signature } };
 }

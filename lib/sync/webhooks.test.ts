@@ -2,6 +2,8 @@
 // verification handshake against our GET route), an emulator sync sends signed notifications
 // to our POST route, the scheduler fetches the documents, and the new day is in SQLite.
 // Forged, stale, duplicate, oversized and malformed notifications change nothing.
+import { waitFor } from "@/lib/test/wait";
+import { clock } from "@/lib/clock";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,24 +67,16 @@ afterAll(async () => {
 });
 
 const countEvents = async () => Number(await sqlValue("SELECT COUNT(*) AS n FROM webhook_event"));
-const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const tomorrow = () => new Date(clock.now() + 86_400_000).toISOString().slice(0, 10);
 
 async function post(body: string, headers: Record<string, string>) {
   return fetch(`${appUrl}/api/webhooks/ring`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 }
 
-function signed(body: string, ts = String(Math.floor(Date.now() / 1000)), secret = t.client.client_secret) {
+function signed(body: string, ts = String(Math.floor(clock.now() / 1000)), secret = t.client.client_secret) {
   return { "x-oura-timestamp": ts, "x-oura-signature": signWebhook(secret, ts, body) };
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("timed out waiting");
-}
 
 describe("webhook subscriptions", () => {
   it("answers the handshake only for our verification token", async () => {
@@ -108,22 +102,20 @@ describe("webhook subscriptions", () => {
     const again = await m.subs.syncWebhookSubscriptions();
     expect(again).toMatchObject({ created: 0, unchanged: 48 });
     // Seen from 89 days on, every subscription is close to its expiry: renewed.
-    const later = await m.subs.syncWebhookSubscriptions({ now: Date.now() + 89 * 86_400_000 });
+    const later = await m.subs.syncWebhookSubscriptions({ now: clock.now() + 89 * 86_400_000 });
     expect(later).toMatchObject({ renewed: 48, failed: 0 });
   });
 });
 
 describe("notifications", () => {
-  it("brings an emulator sync's new day into SQLite within seconds", async () => {
+  it("brings an emulator sync's new day into SQLite", async () => {
     const day = tomorrow();
-    const started = Date.now();
     const result = (await emulatorControl(t, "POST", `/users/${person.ringUserId}/sync`, { day })) as { created: number };
     expect(result.created).toBeGreaterThan(3);
-    await waitFor(async () => (await m.docs.listRawDocuments("daily_activity", person.userId)).some((d) => d.day === day));
-    await waitFor(async () => (await m.docs.listRawDocuments("daily_readiness", person.userId)).some((d) => d.day === day));
-    expect(Date.now() - started).toBeLessThan(5_000);
+    await waitFor("the day's activity stored", async () => (await m.docs.listRawDocuments("daily_activity", person.userId)).some((d) => d.day === day));
+    await waitFor("the day's readiness stored", async () => (await m.docs.listRawDocuments("daily_readiness", person.userId)).some((d) => d.day === day));
     // Every collection ends up identical to the service (creates and updates alike).
-    await waitFor(async () => {
+    await waitFor("the edited documents stored", async () => {
       for (const c of ["daily_activity", "daily_readiness", "daily_sleep", "sleep", "daily_stress"] as const) {
         const diff = await compareWithEmulator(t, person, c);
         if (diff.missing.length || diff.extra.length || diff.changed.length) return false;
@@ -136,15 +128,15 @@ describe("notifications", () => {
     const docs = await m.docs.listRawDocuments("daily_stress", person.userId);
     const victim = docs.at(-1)!;
     await emulatorControl(t, "POST", `/users/${person.ringUserId}/documents/daily_stress/${victim.documentId}/delete`);
-    await waitFor(async () => !(await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId));
+    await waitFor("the deleted stress document gone", async () => !(await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId));
   });
 
   it("a delete notification for a document the service still has deletes nothing", async () => {
     const victim = (await m.docs.listRawDocuments("daily_stress", person.userId)).at(-2)!;
-    const body = JSON.stringify({ event_type: "delete", data_type: "daily_stress", object_id: victim.documentId, event_time: new Date().toISOString(), user_id: person.ringUserId });
+    const body = JSON.stringify({ event_type: "delete", data_type: "daily_stress", object_id: victim.documentId, event_time: clock.date().toISOString(), user_id: person.ringUserId });
     expect((await post(body, signed(body))).status).toBe(200);
     const settled = () => sqlValue<string>("SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'", victim.documentId);
-    await waitFor(async () => (await settled()) === "ignored");
+    await waitFor("the notification ignored", async () => (await settled()) === "ignored");
     expect((await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId)).toBe(true);
   });
 
@@ -164,9 +156,9 @@ describe("notifications", () => {
     expect(forged.status).toBe(401);
     const tampered = await post(body.replace("x-1", "x-2"), signed(body));
     expect(tampered.status).toBe(401);
-    const noSignature = await post(body, { "x-oura-timestamp": String(Math.floor(Date.now() / 1000)) });
+    const noSignature = await post(body, { "x-oura-timestamp": String(Math.floor(clock.now() / 1000)) });
     expect(noSignature.status).toBe(401);
-    const staleTs = String(Math.floor(Date.now() / 1000) - 3600);
+    const staleTs = String(Math.floor(clock.now() / 1000) - 3600);
     const stale = await post(body, signed(body, staleTs));
     expect(stale.status).toBe(401);
     const big = JSON.stringify({ pad: "x".repeat(70_000) });
@@ -177,7 +169,7 @@ describe("notifications", () => {
     expect((await post(wrongShape, signed(wrongShape))).status).toBe(400);
     expect(await countEvents()).toBe(before);
     // Lower-case signatures are the same signature.
-    const ts = String(Math.floor(Date.now() / 1000));
+    const ts = String(Math.floor(clock.now() / 1000));
     const lower = await post(body, { "x-oura-timestamp": ts, "x-oura-signature": signWebhook(t.client.client_secret, ts, body).toLowerCase() });
     expect(lower.status).toBe(200);
     expect(await countEvents()).toBe(before + 1);
@@ -187,6 +179,6 @@ describe("notifications", () => {
     const body = JSON.stringify({ event_type: "create", data_type: "daily_activity", object_id: "nobody-doc", event_time: "2026-02-01T08:00:00+00:00", user_id: "unknown-ring-user" });
     const res = await post(body, signed(body));
     expect(res.status).toBe(200);
-    await waitFor(async () => (await sqlValue("SELECT status FROM webhook_event WHERE objectId = 'nobody-doc'")) === "ignored");
+    await waitFor("the unknown person's notification ignored", async () => (await sqlValue("SELECT status FROM webhook_event WHERE objectId = 'nobody-doc'")) === "ignored");
   });
 });

@@ -42,7 +42,7 @@ export class MemoryAlertStore implements AlertStore {
   }
 
   addChannel(userId: string, kind: AlertChannelRow["kind"], extra: Partial<AlertChannelRow> = {}): AlertChannelRow {
-    const c: AlertChannelRow = { id: `ch-${this.nextId++}`, userId, kind, label: kind, url: null, recipient: null, secret: null, enabled: true, createdAt: new Date(0), ...extra };
+    const c: AlertChannelRow = { id: `ch-${this.nextId++}`, userId, kind, label: kind, url: null, recipient: null, secret: null, enabled: true, confirmed: true, createdAt: new Date(0), ...extra };
     this.channels.push(c);
     return c;
   }
@@ -51,7 +51,7 @@ export class MemoryAlertStore implements AlertStore {
     return [...new Set(this.rules.filter((r) => r.enabled).map((r) => r.userId))].sort();
   }
   async getSettings(userId: string) {
-    return this.settings.get(userId) ?? { userId, includeValues: false, timeZone: "UTC", linkBase: null };
+    return this.settings.get(userId) ?? { userId, includeValues: false, timeZone: "UTC", linkBase: null, quietHours: null };
   }
   async listRules(userId: string) {
     return this.rules.filter((r) => r.userId === userId);

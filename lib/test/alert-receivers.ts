@@ -5,6 +5,7 @@
 //   - a webhook receiver that checks Ringside's signature the way the README tells people to;
 //   - a real SMTP server (smtp-server), each mail parsed with mailparser.
 // Only node: modules and relative imports, so Playwright specs can import it as well.
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -129,7 +130,7 @@ export async function startNtfyReceiver(opts: { port?: number; token?: string } 
     }
     if (Buffer.byteLength(msg.message) > NTFY_MESSAGE_LIMIT) return answer(res, 413, { code: 41301, http: 413, error: "message too large" });
     r.messages.push(msg);
-    answer(res, 200, { id: crypto.randomBytes(6).toString("hex"), time: Math.floor(Date.now() / 1000), event: "message", topic: msg.topic, message: msg.message, title: msg.title });
+    answer(res, 200, { id: crypto.randomBytes(6).toString("hex"), time: Math.floor(clock.now() / 1000), event: "message", topic: msg.topic, message: msg.message, title: msg.title });
   });
   const port = await listen(server, opts.port ?? 0);
   r.url = `http://127.0.0.1:${port}`;
@@ -167,7 +168,7 @@ export type WebhookReceiver = {
  * Unverified calls are answered 401 (and recorded, so a test can see them).
  */
 export async function startWebhookReceiver(opts: { port?: number; path?: string; now?: () => number } = {}): Promise<WebhookReceiver> {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? (() => clock.now());
   const path = opts.path ?? "/hooks/ringside";
   const r: WebhookReceiver = {
     url: "",

@@ -2,6 +2,7 @@
 // (app/api/auth/[...nextauth]/route.ts) with a cookie jar, against a running emulator over
 // HTTP. The caller sets the environment (RING_*) before `load()`, since lib/env.mjs reads it
 // once at import.
+import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { expect } from "vitest";
 import { NextRequest } from "next/server";
 import type { RunningEmulator } from "@/lib/emulator/server";
@@ -48,7 +49,7 @@ export class AuthFlow {
    */
   static async start(app: string, client: FlowClient, env: (emulatorUrl: string) => Record<string, string> = () => ({})): Promise<AuthFlow> {
     const { startEmulator } = await import("@/lib/emulator/server");
-    const emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: "2026-03-15" });
+    const emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: suiteToday(), ...suiteEmulatorConfig() });
     const flow = new AuthFlow(app, emu);
     await flow.control("POST", "/_emulator/clients", client);
     Object.assign(process.env, { AUTH_URL: app, RING_API_BASE_URL: emu.url, RING_CLIENT_ID: client.client_id, RING_CLIENT_SECRET: client.client_secret, SYNC_DISABLED: "1", ...env(emu.url) });

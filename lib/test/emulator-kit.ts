@@ -1,6 +1,8 @@
 // Helpers for the emulator's own tests: start a small emulator, run the OAuth flow over HTTP,
 // call data routes. Not used by the emulator itself.
 import { createHash, randomBytes } from "node:crypto";
+import { clock as suiteClock } from "@/lib/clock";
+import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { DEFAULT_SEED, type EmulatorConfig } from "@/lib/emulator/config";
 import { shiftDay } from "@/lib/emulator/dates";
 import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "@/lib/emulator/fixtures";
@@ -10,7 +12,9 @@ import type { EmulatorOptions } from "@/lib/emulator/handler";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { userIdFor } from "@/lib/emulator/store";
 
-export const TEST_TODAY = "2026-03-15";
+/** The suite's "today" and seed (lib/test/suite-env.mjs: fixed by default, set by RINGSIDE_TEST_NOW / RING_EMULATOR_SEED). */
+export const TEST_TODAY = suiteToday();
+export const TEST_SEED = process.env.RING_EMULATOR_SEED || DEFAULT_SEED;
 export const DEMO = {
   client_id: "ringside-demo",
   client_secret: "ringside-demo-secret",
@@ -18,12 +22,15 @@ export const DEMO = {
 };
 
 export function startTestEmulator(overrides: Partial<EmulatorConfig> = {}, options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, pageSize: 7, webhookDelayMs: 0, webhookRetryMs: 20, historyDays: 40, today: TEST_TODAY, ...overrides }, options);
+  return startEmulator(
+    { port: 0, pageSize: 7, webhookDelayMs: 0, webhookRetryMs: 20, historyDays: 40, ...suiteEmulatorConfig(), seed: TEST_SEED, today: TEST_TODAY, ...overrides },
+    options,
+  );
 }
 
 /** An emulator on a ManualClock, and `advance(ms)`: the webhook deliveries due in that span run, then it resolves. */
 export async function startManualClockEmulator(overrides: Partial<EmulatorConfig> = {}): Promise<RunningEmulator & { clock: ManualClock; advance(ms: number): Promise<void> }> {
-  const clock = new ManualClock();
+  const clock = new ManualClock(suiteClock.now());
   const emu = await startTestEmulator(overrides, { clock });
   return Object.assign(emu, { clock, advance: (ms: number) => clock.advance(ms, () => emu.emulator.settled()) });
 }
@@ -42,7 +49,7 @@ export function wornEmail(
   tag = "w",
   days: string[] = [TEST_TODAY, shiftDay(TEST_TODAY, 1)],
   changing: Collection[] = ["daily_readiness", "daily_sleep", "sleep", "daily_activity", "daily_stress"],
-  seed = DEFAULT_SEED,
+  seed = TEST_SEED,
   changeDay = TEST_TODAY,
 ): string {
   for (let i = 0; i < 1000; i++) {
@@ -66,7 +73,7 @@ export function resourceEmail(
   want: readonly DayResource[],
   opts: { worn?: readonly string[]; seed?: string; today?: string } = {},
 ): string {
-  const seed = opts.seed ?? DEFAULT_SEED;
+  const seed = opts.seed ?? TEST_SEED;
   const today = opts.today ?? TEST_TODAY;
   for (let i = 0; i < 300; i++) {
     const email = uniqueEmail(tag);
@@ -84,14 +91,14 @@ export function resourceEmail(
 }
 
 /** The first day in [from, to] (walking back from `to`) on which sync would create a `want` document for this e-mail's user. */
-export function dayWith(email: string, want: DayResource, from: string, to: string, seed = DEFAULT_SEED, today = TEST_TODAY): string | null {
+export function dayWith(email: string, want: DayResource, from: string, to: string, seed = TEST_SEED, today = TEST_TODAY): string | null {
   const src = new ResourceSource({ seed, userKey: userIdFor(seed, email) });
   for (let idx = dayToIndex(to); idx >= dayToIndex(from); idx--) if (generateDayResources(src, idx, 0, dayToIndex(today))[want].length > 0) return indexToDay(idx);
   return null;
 }
 
 /** A day of `days` whose first revision changes (same ids, other values) a `want` document of this e-mail's user. */
-export function revisedDay(email: string, want: DayResource, days: readonly string[], seed = DEFAULT_SEED, today = TEST_TODAY): string | null {
+export function revisedDay(email: string, want: DayResource, days: readonly string[], seed = TEST_SEED, today = TEST_TODAY): string | null {
   const src = new ResourceSource({ seed, userKey: userIdFor(seed, email) });
   for (const d of days) {
     const r0 = generateDayResources(src, dayToIndex(d), 0, dayToIndex(today))[want];
@@ -102,7 +109,7 @@ export function revisedDay(email: string, want: DayResource, days: readonly stri
 }
 
 /** A fresh e-mail whose ring is replaced within (after, after + withinDays]; returns it and that day. */
-export function ringReplacedAfter(tag: string, after: string, withinDays: number, seed = DEFAULT_SEED): { email: string; day: string } {
+export function ringReplacedAfter(tag: string, after: string, withinDays: number, seed = TEST_SEED): { email: string; day: string } {
   for (let i = 0; i < 2000; i++) {
     const email = uniqueEmail(tag);
     const idx = ringReplacementIndex({ seed, userKey: userIdFor(seed, email) });
@@ -245,7 +252,7 @@ export class Receiver {
         }
         const raw = Buffer.concat(chunks).toString("utf8");
         const n = r.posts.length;
-        r.posts.push({ at: Date.now(), path: u.pathname, headers: req.headers, raw, body: JSON.parse(raw || "null") });
+        r.posts.push({ at: suiteClock.now(), path: u.pathname, headers: req.headers, raw, body: JSON.parse(raw || "null") });
         const a = r.answer(n);
         if (a === "drop") req.socket.destroy();
         else res.writeHead(a, { "content-type": "application/json" }).end("{}");

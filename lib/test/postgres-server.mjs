@@ -5,6 +5,7 @@
 // Started once per test run (lib/test/postgres-global-setup.ts), stopped and deleted after.
 // As root (CI), the server runs as the `postgres` user (or `nobody`): PostgreSQL refuses root.
 import { execFileSync, spawn } from "node:child_process";
+import { stopWithGroups } from "./processes.mjs";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -73,7 +74,7 @@ function unprivilegedUser() {
 /**
  * Starts the server; resolves when it accepts connections.
  * @param {{ binDir?: string }} [opts]
- * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, stop: () => Promise<void>, pause: () => Promise<void>, resume: () => Promise<void> }>}
  */
 export async function startPostgresServer(opts = {}) {
   const binDir = opts.binDir ?? findPostgresBinDir();
@@ -100,54 +101,70 @@ export async function startPostgresServer(opts = {}) {
     throw new Error(`initdb failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   const port = await freePort();
-  const server = spawn(
-    path.join(binDir, "postgres"),
-    ["-D", dataDir, "-p", String(port), "-k", socketDir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
-    { stdio: ["ignore", "ignore", "pipe"], ...as },
-  );
-  let log = "";
-  server.stderr?.on("data", (b) => {
-    log = (log + String(b)).slice(-4000);
-  });
-  const exited = new Promise((resolve) => server.once("exit", resolve));
   const url = `postgresql://${SUPERUSER}@127.0.0.1:${port}/postgres`;
-
   const { default: pg } = await import("pg");
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (server.exitCode !== null) {
-      cleanup();
-      throw new Error(`PostgreSQL exited at start:\n${log}`);
-    }
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-    try {
-      await client.connect();
-      await client.query("SELECT 1");
-      await client.end();
-      break;
-    } catch {
-      await client.end().catch(() => {});
-      if (Date.now() > deadline) {
-        server.kill("SIGKILL");
+  /** @type {import("node:child_process").ChildProcess} */
+  let server;
+  /** @type {Promise<unknown>} */
+  let exited = Promise.resolve();
+  // starts the postmaster on the data directory and port; resolves when it accepts connections
+  const launch = async () => {
+    server = spawn(
+      path.join(binDir, "postgres"),
+      ["-D", dataDir, "-p", String(port), "-k", socketDir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
+      { stdio: ["ignore", "ignore", "pipe"], ...as },
+    );
+    // stopped with the caller's servers when it is interrupted (lib/test/processes.mjs)
+    stopWithGroups(server);
+    let log = "";
+    server.stderr?.on("data", (b) => {
+      log = (log + String(b)).slice(-4000);
+    });
+    const proc = server;
+    exited = new Promise((resolve) => proc.once("exit", resolve));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (proc.exitCode !== null) {
         cleanup();
-        throw new Error(`PostgreSQL did not accept connections within 30 s:\n${log}`);
+        throw new Error(`PostgreSQL exited at start:\n${log}`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+      try {
+        await client.connect();
+        await client.query("SELECT 1");
+        await client.end();
+        break;
+      } catch {
+        await client.end().catch(() => {});
+        if (Date.now() > deadline) {
+          proc.kill("SIGKILL");
+          cleanup();
+          throw new Error(`PostgreSQL did not accept connections within 30 s:\n${log}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
-  }
+  };
+  // fast shutdown (SIGINT): open connections are ended, the data stays
+  const halt = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    server.kill("SIGINT");
+    const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await launch();
 
   return {
     url,
     port,
     async stop() {
-      if (server.exitCode === null) {
-        server.kill("SIGINT"); // fast shutdown
-        const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await halt();
       cleanup();
     },
+    /** Stops the server, keeping its data (an outage); `resume` starts it again on the same port. */
+    pause: halt,
+    resume: launch,
   };
 }
 

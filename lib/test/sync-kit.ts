@@ -1,6 +1,8 @@
 // Test support for the sync integration tests (never imported by the app): an in-process
 // emulator, the app pointed at it, and connected people (User + Account rows with tokens
 // from the emulator's real OAuth flow, encrypted with lib/ring/tokens.ts).
+import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
+import { clock } from "@/lib/clock";
 import type { EmulatorConfig } from "@/lib/emulator/config";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { connect, registerClient, uniqueEmail, type Client } from "@/lib/test/emulator-kit";
@@ -18,7 +20,15 @@ export type SyncTestEnv = {
  * the app's environment at it. Import app modules only after this (env is read at import).
  */
 export async function startSyncTestEnv(overrides: Partial<EmulatorConfig> = {}, env: Record<string, string> = {}): Promise<SyncTestEnv> {
-  const emu = await startEmulator({ port: 0, pageSize: 7, historyDays: 1826, webhookDelayMs: 0, webhookRetryMs: 50, ...overrides });
+  const emu = await startEmulator({
+    port: 0,
+    pageSize: 7,
+    historyDays: 1826,
+    webhookDelayMs: 0,
+    webhookRetryMs: 50,
+    ...suiteEmulatorConfig(),
+    ...overrides,
+  });
   const client = await registerClient(emu.url, { approved: true, redirect_uris: ["http://localhost:3999/api/auth/callback/ring"] });
   process.env.RING_API_BASE_URL = emu.url;
   process.env.RING_CLIENT_ID = client.client_id;
@@ -46,11 +56,11 @@ export async function connectPerson(t: SyncTestEnv, opts: { email?: string; gran
       providerAccountId: token.user_id,
       access_token: encryptToken(token.access_token),
       refresh_token: encryptToken(token.refresh_token),
-      expires_at: Math.floor(Date.now() / 1000) + token.expires_in,
+      expires_at: Math.floor(clock.now() / 1000) + token.expires_in,
       token_type: "bearer",
       scope: token.scope,
       status: "active",
-      tokenUpdatedAt: new Date(),
+      tokenUpdatedAt: clock.date(),
     },
   });
   return { userId: user.id, accountId: account.id, ringUserId: token.user_id, email };

@@ -5,7 +5,8 @@ import { summarizeCalendar } from "@/lib/metrics/calendar";
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue } from "@/lib/metrics/format";
 import { LazyYearHeatmap } from "@/components/charts/lazy";
-import { HeatLegend } from "@/components/charts/year-heatmap";
+import { HeatLegend, STATUS_TEXT } from "@/components/charts/year-heatmap";
+import { ChartTable } from "@/components/charts/chart-a11y";
 import { useCalendar } from "@/components/hooks/use-calendar";
 import { useMetricsOverview } from "@/components/hooks/use-metrics-overview";
 import { useNotes } from "@/components/hooks/use-notes";
@@ -94,6 +95,16 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
           <figure className="m-0 space-y-4">
             <LazyYearHeatmap metric={metric} days={cal.data.days} units={units} tagged={tagged} label={`${metric.label} by day, ${title}`} />
             <HeatLegend thresholds={cal.data.thresholds} metric={metric} units={units} />
+            <ChartTable
+              caption={`${metric.label} by day, ${title}`}
+              columns={[{ label: "Day" }, { label: metric.short, numeric: true }, { label: "Tagged" }]}
+              rows={() =>
+                cal.data.days
+                  .filter((d) => d.status !== "before_history")
+                  .map((d) => ({ key: d.day, cells: [formatDay(d.day, { withYear: true }), d.status === "value" ? formatValue(metric, d.value, units) : STATUS_TEXT[d.status], tagged.has(d.day) ? "yes" : ""] }))
+                  .reverse()
+              }
+            />
             {summary ? (
               <figcaption className="text-xs text-slate-500 dark:text-slate-400" data-testid="calendar-summary">
                 {metric.label}, {formatDay(cal.data.from, { withYear: true, withWeekday: false })} to {formatDay(cal.data.to, { withYear: true, withWeekday: false })}:{" "}

@@ -143,8 +143,8 @@ export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }
                       )}
                     >
                       <span className="flex items-center justify-between gap-2">
-                        <span className="min-w-0 truncate">
-                          {a.label} <span className="text-slate-400">{c.lag ? "→ next day" : "&"}</span> {b.label}
+                        <span className="min-w-0 break-words">
+                          {a.label} <span className="text-slate-500 dark:text-slate-400">{c.lag ? "→ next day" : "&"}</span> {b.label}
                         </span>
                         <span className={cn("shrink-0 font-semibold tabular-nums", c.r > 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400")}>
                           {c.r > 0 ? "+" : "−"}
@@ -210,7 +210,7 @@ function PairView({ data, mx, my, units, tagged }: { data: CorrelationResponse; 
       )}
       <figcaption className="mt-2 text-xs leading-relaxed text-slate-500 dark:text-slate-400" data-testid="corr-summary">
         {summary}
-        {line} Violet dots are tagged days. A correlation is not a cause.
+        {line} Diamonds are tagged days. A correlation is not a cause.
       </figcaption>
     </figure>
   );

@@ -54,7 +54,7 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
           </Card>
           <Card aria-labelledby="recent-title">
             <h2 id="recent-title" className="mb-3 text-sm font-semibold">
-              Tagged and noted days <span className="font-normal text-slate-500">(last 12 months)</span>
+              Tagged and noted days <span className="font-normal text-slate-500 dark:text-slate-400">(last 12 months)</span>
             </h2>
             {recent.isError ? (
               <ErrorState error={recent.error} onRetry={() => recent.refetch()} />
@@ -68,7 +68,7 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
                   {[...recent.data.days].reverse().slice(0, shown).map((d) => (
                     <li key={d.day} className="flex items-center gap-3 py-1.5">
                       <Link href={`/day/${d.day}`} className="w-28 shrink-0 text-sm font-medium tabular-nums hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
-                        {formatDay(d.day, { withYear: false })} <span className="text-xs font-normal text-slate-400">{d.day.slice(0, 4)}</span>
+                        {formatDay(d.day, { withYear: false })} <span className="text-xs font-normal text-slate-500 dark:text-slate-400">{d.day.slice(0, 4)}</span>
                       </Link>
                       <div className="flex min-w-0 flex-1 flex-wrap items-center gap-1">
                         {d.tags.map((t) => (
@@ -83,7 +83,7 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
                         {d.ringTags.map((t) => (
                           <RingTagChip key={t.id} name={t.name} />
                         ))}
-                        {d.text ? <span className="min-w-0 truncate text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
+                        {d.text ? <span className="min-w-0 break-words text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
                       </div>
                       <Button variant="ghost" className="!px-2 !py-1 text-xs" onClick={() => setDay(d.day)} aria-label={`Edit ${formatDay(d.day, { withYear: true })}`}>
                         Edit
@@ -139,7 +139,7 @@ function TagComparisonCard() {
       {tags.isPending ? (
         <Skeleton className="mt-3 h-40" />
       ) : list.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-500">Tag some days first.</p>
+        <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">Tag some days first.</p>
       ) : (
         <div className="mt-3 space-y-3">
           <div className="flex flex-wrap gap-2">
@@ -204,7 +204,7 @@ function ComparisonView({
   units: Units;
 }) {
   const c = data.comparison;
-  if (!c) return <p className="text-sm text-slate-500">No data to compare yet.</p>;
+  if (!c) return <p className="text-sm text-slate-500 dark:text-slate-400">No data to compare yet.</p>;
   const max = Math.max(Math.abs(c.tagged.mean ?? 0), Math.abs(c.untagged.mean ?? 0)) || 1;
   const tone = deltaTone(metric, c.difference);
   const when = data.lag ? "the day after" : "on";
@@ -225,7 +225,7 @@ function ComparisonView({
               <span className={cn("block h-full rounded-full", color)} style={{ width: `${g.mean === null ? 0 : Math.max(2, (Math.abs(g.mean) / max) * 100)}%` }} />
             </span>
             <span className="tabular-nums">
-              <span className="font-semibold">{formatValue(metric, g.mean, units)}</span> <span className="text-slate-500">n={g.n}</span>
+              <span className="font-semibold">{formatValue(metric, g.mean, units)}</span> <span className="text-slate-500 dark:text-slate-400">n={g.n}</span>
             </span>
           </div>
         ))}
@@ -262,7 +262,7 @@ function TagManager() {
       ) : (
         <>
           {tags.data.tags.length === 0 ? (
-            <p className="text-sm text-slate-500">No tags yet.</p>
+            <p className="text-sm text-slate-500 dark:text-slate-400">No tags yet.</p>
           ) : (
             <ul className="space-y-1.5" data-testid="tag-list">
               {tags.data.tags.map((t) => (
@@ -278,8 +278,8 @@ function TagManager() {
                 {tags.data.ringTags.map((t) => (
                   <li key={t.id} className="flex items-center gap-2 text-sm" data-tag-id={t.id}>
                     <span aria-hidden className="h-3 w-3 shrink-0 rounded-full" style={{ background: t.color }} />
-                    <span className="min-w-0 flex-1 truncate">
-                      #{t.name} <span className="text-xs text-slate-500">{t.days} {t.days === 1 ? "day" : "days"}</span>
+                    <span className="min-w-0 flex-1 break-words">
+                      #{t.name} <span className="text-xs text-slate-500 dark:text-slate-400">{t.days} {t.days === 1 ? "day" : "days"}</span>
                     </span>
                     <span className="rounded bg-teal-50 px-1.5 py-0.5 text-[0.7rem] font-medium text-teal-800 dark:bg-teal-950/50 dark:text-teal-200">from the ring</span>
                   </li>
@@ -321,8 +321,8 @@ function TagRow({ tag }: { tag: Tag }) {
           </Button>
         </form>
       ) : (
-        <span className="min-w-0 flex-1 truncate">
-          #{tag.name} <span className="text-xs text-slate-500">{tag.days} {tag.days === 1 ? "day" : "days"}</span>
+        <span className="min-w-0 flex-1 break-words">
+          #{tag.name} <span className="text-xs text-slate-500 dark:text-slate-400">{tag.days} {tag.days === 1 ? "day" : "days"}</span>
         </span>
       )}
       {!editing ? (

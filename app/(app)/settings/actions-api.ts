@@ -20,7 +20,7 @@ export async function createApiTokenAction(_prev: CreateApiTokenState, form: For
     async () => {
       const user = await requireUser();
       const f = formDataArg(form);
-      const parsed = createApiTokenInputSchema.safeParse({ name: f.get("name") ?? "", kinds: f.getAll("kinds") });
+      const parsed = createApiTokenInputSchema.safeParse({ name: f.get("name") ?? "", kinds: f.getAll("kinds"), expires: f.get("expires") ?? undefined });
       if (!parsed.success) throw new AppError("unprocessable_entity", parsed.error.issues.map((i) => i.message).join("; "));
       const input = parsed.data;
       const { token, summary } = await createApiToken(user.id, input);

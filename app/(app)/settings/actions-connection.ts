@@ -8,11 +8,9 @@ import { currentSessionToken, requireOwner, requireUser } from "@/lib/auth/sessi
 import { inviteLink, issueInvite } from "@/lib/auth/invites";
 import { publicOrigin } from "@/lib/auth/origin";
 import { logger } from "@/lib/log";
-import { disconnectAccount, findRingAccountByUserId, readTokenRow } from "@/lib/db/queries/accounts";
 import { deletePendingInvite } from "@/lib/db/queries/invites";
 import { deleteUserData, deleteUserSessions, findUserById } from "@/lib/db/queries/users";
-import { decryptToken } from "@/lib/ring/crypto";
-import { revokeToken } from "@/lib/ring/oauth";
+import { endRingAccess, removeMember } from "@/lib/services/household";
 import type { CreateInviteState } from "@/lib/api/contract";
 
 /**
@@ -47,27 +45,7 @@ async function disconnect(form: unknown): Promise<void> {
   const formData = formDataArg(form);
   // The form always sends its choice: a request without one is not a disconnect.
   const { data } = disconnectSchema.parse({ data: formData.get("data") });
-  const account = await findRingAccountByUserId(user.id);
-  if (account) {
-    const row = await readTokenRow(account.accountId);
-    const readable = (stored: string | null | undefined): string | null => {
-      try {
-        return stored ? decryptToken(stored) : null;
-      } catch {
-        return null; // unreadable: nothing to revoke with
-      }
-    };
-    const accessToken = readable(row?.access_token);
-    const refreshToken = readable(row?.refresh_token);
-    // First stop all use of the connection (the sync engine checks the status before every request)...
-    await disconnectAccount(account.accountId, user.id);
-    // ...then hand the access back to the service: both tokens, since a service need not end
-    // the refresh token with its access token (RFC 7009 §2.1 leaves that open).
-    await Promise.all([
-      accessToken ? revokeToken(accessToken, "access_token", "disconnect") : null,
-      refreshToken ? revokeToken(refreshToken, "refresh_token", "disconnect") : null,
-    ]);
-  }
+  await endRingAccess(user.id, "disconnect");
   let rowsDeleted = 0;
   if (data === "delete") {
     const person = await findUserById(user.id);
@@ -106,6 +84,21 @@ export const revokeInvite = formAction(async (form: FormData): Promise<void | Ac
       const { inviteId } = inviteIdSchema.parse({ inviteId: formDataArg(form).get("inviteId") });
       const removed = await deletePendingInvite(inviteId);
       logger.info({ userId: owner.id, inviteId, removed }, "invite revoked");
+      revalidatePath("/settings");
+    },
+    { signInWhenSignedOut: true },
+  ),
+);
+
+const memberIdSchema = z.object({ memberId: z.string().min(1).max(64) });
+
+/** Owner only: removes a member with their data, tokens, alert channels and sessions. */
+export const removeMemberAction = formAction(async (form: FormData): Promise<void | ActionError> =>
+  runAction(
+    async () => {
+      const owner = await requireOwner();
+      const { memberId } = memberIdSchema.parse({ memberId: formDataArg(form).get("memberId") });
+      await removeMember(owner.id, memberId);
       revalidatePath("/settings");
     },
     { signInWhenSignedOut: true },

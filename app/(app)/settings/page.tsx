@@ -9,9 +9,11 @@ import { PreferencesForm } from "@/components/settings/preferences-form";
 import { SyncSection } from "@/components/settings/sync-section";
 import { AlertsSection } from "@/components/settings/alerts-section";
 import { ApiSection } from "@/components/settings/api-section";
+import { SignalSettingsSection } from "@/components/settings/signal-settings";
+import { getSignalSettings } from "@/lib/services/signals";
 import { getAlertsOverview } from "@/lib/alerts/service";
 import { publicOrigin } from "@/lib/auth/origin";
-import { createInviteLink, disconnectRing, reconnectRing, revokeInvite } from "@/app/(app)/settings/actions-connection";
+import { createInviteLink, disconnectRing, reconnectRing, removeMemberAction, revokeInvite } from "@/app/(app)/settings/actions-connection";
 import { createApiTokenAction, revokeApiTokenAction } from "@/app/(app)/settings/actions-api";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -20,18 +22,19 @@ export const metadata: Metadata = { title: "Settings" };
 // and the server actions it submits to; the sections only render.
 export default async function SettingsPage() {
   const user = await requireUser();
-  const [s, alerts, origin] = await Promise.all([getSettingsPageData(user), getAlertsOverview(user.id), publicOrigin()]);
+  const [s, alerts, origin, signals] = await Promise.all([getSettingsPageData(user), getAlertsOverview(user.id), publicOrigin(), getSignalSettings(user.id)]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
       <ConnectionSection {...s.connection} now={s.now} role={user.role} reconnect={reconnectRing} disconnect={disconnectRing} />
-      {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} />}
+      {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} removeMember={removeMemberAction} />}
       <SyncSection {...s.sync} canEdit={user.role === "owner"} />
       <AlertsSection overview={alerts} />
       <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
       <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
       <ImportSection />
       <PreferencesForm initial={s.preferences} />
+      <SignalSettingsSection initial={signals} />
     </div>
   );
 }

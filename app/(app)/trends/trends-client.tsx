@@ -16,7 +16,7 @@ import { MetricSelect } from "@/components/ui/metric-select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataYet } from "@/components/ui/states";
 
-const LAYER_LABELS = { avg7: "7-day mean", avg30: "30-day mean", band: "Usual range", tags: "Tags" } as const;
+const LAYER_LABELS = { avg7: "7-day mean", avg30: "30-day mean", band: "Usual range", normal: "Normal range", tags: "Tags" } as const;
 
 export function TrendsClient({ initial }: { initial: TrendsState }) {
   const [state, setState] = useState<TrendsState>(initial);

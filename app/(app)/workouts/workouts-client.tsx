@@ -9,12 +9,13 @@ import { activityName, type WorkoutItem } from "@/lib/metrics/workouts";
 import { LazyWeeklyWorkouts, LazyWorkoutCurve } from "@/components/charts/lazy";
 import type { WeeklySeries } from "@/components/charts/weekly-workouts";
 import { useWorkout, useWorkouts } from "@/components/hooks/use-workouts";
-import { Card, PageHeader } from "@/components/ui/card";
+import { Card, cardClass, PageHeader } from "@/components/ui/card";
 import { Button, inputClass } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/components/ui/cn";
 import { EmptyState, ErrorState } from "@/components/ui/states";
+import { WorkoutsSignals } from "@/components/signals/workouts-signals";
 
 type Range = "90d" | "1y" | "all";
 const RANGES: ReadonlyArray<{ value: Range; label: string; days: number | null }> = [
@@ -84,6 +85,8 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
         </label>
       </div>
 
+      <WorkoutsSignals to={to ?? todayIn()} />
+
       {q.isPending ? (
         <div className="space-y-4">
           <Skeleton className="h-64" />
@@ -114,7 +117,7 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
             <Card aria-labelledby="list-title" className="order-2 lg:order-1">
               <h2 id="list-title" className="mb-2 text-base font-semibold">
                 {data.workouts.length} {data.workouts.length === 1 ? "workout" : "workouts"}
-                <span className="ml-1 text-sm font-normal text-slate-500">newest first</span>
+                <span className="ml-1 text-sm font-normal text-slate-500 dark:text-slate-400">newest first</span>
               </h2>
               <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="workout-list">
                 {data.workouts.slice(0, shown).map((w) => (
@@ -167,12 +170,12 @@ function Totals({ data }: { data: WorkoutsResponse }) {
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="workout-totals">
       {figs.map(([k, v, id]) => (
-        <Card key={k} className="!p-3">
+        <div key={k} className={cn(cardClass, "!p-3")}>
           <dt className="text-xs text-slate-500 dark:text-slate-400">{k}</dt>
           <dd className="text-lg font-semibold tabular-nums" data-testid={id}>
             {v}
           </dd>
-        </Card>
+        </div>
       ))}
     </dl>
   );
@@ -210,7 +213,7 @@ function WorkoutDetailCard({ id }: { id: string | null }) {
   if (!id) return null;
   const d = q.data;
   return (
-    <Card aria-labelledby="detail-title" data-testid="workout-detail" className="lg:sticky lg:top-4">
+    <Card aria-labelledby="detail-title" aria-busy={q.isPending} data-testid="workout-detail" className="lg:sticky lg:top-4">
       {q.isPending ? (
         <Skeleton className="h-64" />
       ) : q.isError ? (
@@ -220,7 +223,7 @@ function WorkoutDetailCard({ id }: { id: string | null }) {
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h2 id="detail-title" className="text-base font-semibold">
               {activityName(d.workout.activity)}{" "}
-              <span className="font-normal text-slate-500">
+              <span className="font-normal text-slate-500 dark:text-slate-400">
                 {formatDay(d.workout.day, { withYear: true })} · {clock(d.workout.start)}–{clock(d.workout.end)}
               </span>
             </h2>

@@ -144,7 +144,7 @@ export default async function SetupPage() {
       <section className="space-y-2">
         <h2 className="text-xl font-semibold">1. Register the app</h2>
         <p>In the ring service&apos;s developer portal, create an application and register exactly this redirect URI:</p>
-        <pre data-testid="redirect-uri" className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-slate-100">
+        <pre data-testid="redirect-uri" className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 text-sm text-slate-100">
           {redirectUri}
         </pre>
         <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -157,7 +157,7 @@ export default async function SetupPage() {
         <h2 className="text-xl font-semibold">2. Set the environment for your portal and restart</h2>
         <p>Which portal was the application registered in? That decides the identity provider Ringside must use.</p>
         <h3 className="font-semibold">Newer developer portal (applications registered today)</h3>
-        <pre data-testid="setup-env-newer" className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`RING_OAUTH_ISSUER=${NEWER_PROVIDER_ISSUER}
+        <pre data-testid="setup-env-newer" className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`RING_OAUTH_ISSUER=${NEWER_PROVIDER_ISSUER}
 RING_CLIENT_ID=<client id from the portal>
 RING_CLIENT_SECRET=<client secret from the portal>
 RING_API_BASE_URL=https://api.ouraring.com
@@ -167,7 +167,7 @@ PUBLIC_URL=${origin}`}</pre>
           a wrong RING_OAUTH_ISSUER stops Ringside with a message naming it.
         </p>
         <h3 className="font-semibold">Older portal</h3>
-        <pre data-testid="setup-env-legacy" className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`# leave RING_OAUTH_ISSUER unset
+        <pre data-testid="setup-env-legacy" className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`# leave RING_OAUTH_ISSUER unset
 RING_CLIENT_ID=<client id from the portal>
 RING_CLIENT_SECRET=<client secret from the portal>
 RING_API_BASE_URL=https://api.ouraring.com

@@ -15,6 +15,8 @@ import {
   readCollectionRows,
   type PageCursor,
 } from "@/lib/db/queries/export";
+import { getMetricsOverview } from "@/lib/services/metrics";
+import { signalCsvFields, signalDaysInChunks } from "@/lib/services/signals";
 
 const PAGE = 500;
 /** Days of a time series read at a time (about 300 heart-rate samples a day). */
@@ -172,8 +174,34 @@ async function* allJson(userId: string, q: ExportQuery) {
   yield "}}";
 }
 
-// GET /api/export?collection&format&from&to – a download of one collection (or the notes, or
-// everything) as CSV (typed columns as stored) or JSON (documents as the ring service sent them)
+/**
+ * The explained signals of every day (derived from the documents, never needed by an import):
+ * the range asked for, else the person's first to last day with data.
+ */
+async function* signalsExport(userId: string, q: ExportQuery, csv: boolean) {
+  const overview = await getMetricsOverview(userId);
+  const from = q.from ?? overview.firstDay;
+  const to = q.to ?? overview.lastDay;
+  if (csv) yield stringify([["day", "kind", "level", "value", "unit", "status"]]);
+  else {
+    const head = { format: "ringside-signals-v1", derived: true, note: "Derived from the documents when exported (docs/signals.md); an import does not read this file.", from, to, exported_at: clock.date().toISOString() };
+    yield JSON.stringify(head).slice(0, -1) + ',"days":[';
+  }
+  let first = true;
+  if (from && to && from <= to) {
+    for await (const days of signalDaysInChunks(userId, from, to)) {
+      if (csv) yield stringify(days.flatMap((d) => d.signals.map((s) => ({ day: d.day, kind: s.kind, ...signalCsvFields(s) }))), { columns: ["day", "kind", "level", "value", "unit", "status"] });
+      else if (days.length) {
+        yield (first ? "" : ",") + days.map((d) => JSON.stringify(d)).join(",");
+        first = false;
+      }
+    }
+  }
+  if (!csv) yield "]}";
+}
+
+// GET /api/export?collection&format&from&to – a download of one collection (or the notes, the
+// derived signals, or everything) as CSV (typed columns as stored) or JSON (documents as the ring service sent them)
 export const GET = withUser(async ({ user, searchParams }) => {
   const q = parseQuery(searchParams, exportQuerySchema);
   const range = q.from || q.to ? `-${q.from ?? "start"}_${q.to ?? "end"}` : "";
@@ -181,6 +209,7 @@ export const GET = withUser(async ({ user, searchParams }) => {
   const csv = q.format === "csv";
   const type = csv ? "text/csv" : "application/json";
   if (q.collection === "all") return download(csv ? allCsv(user.id, q) : allJson(user.id, q), filename, type);
+  if (q.collection === "signals") return download(signalsExport(user.id, q, csv), filename, type);
   if (q.collection === "notes") {
     if (csv) return download(notesCsvRows(user.id, q, false), filename, type);
     const body = { notes: await getNotesForExport({ userId: user.id, from: q.from, to: q.to }), tags: await getTagsForExport(user.id) };

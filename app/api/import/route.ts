@@ -1,19 +1,58 @@
-import { withUser } from "@/lib/api/handler";
-import { requireJsonMediaType, streamBody } from "@/lib/api/body";
-import { importRingsideExport, MAX_IMPORT_BYTES } from "@/lib/sync/import";
+import { z } from "zod";
+import { AppError } from "@/lib/api/errors";
+import { parseQuery, withUser } from "@/lib/api/handler";
+import { parseMediaType, streamBody } from "@/lib/api/body";
+import { MAX_IMPORT_BYTES } from "@/lib/import/ringside";
+import { discardImport, importStatus, resumeImport, runImport, type ImportUpload } from "@/lib/import/run";
 import { logger } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 
-// POST /api/import – imports a "ringside-export-v1" JSON file (from GET /api/export?collection=all&format=json
-// on this or another instance) into the signed-in person's data; idempotent. Read as a stream
-// and checked piece by piece (413 over a limit, 422 not an export, 400 not JSON): nothing is
-// stored unless the whole file passes.
-export const POST = withUser(async ({ user, req }) => {
-  requireJsonMediaType(req);
-  const body = streamBody(req, { maxBytes: MAX_IMPORT_BYTES, tooLargeMessage: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.` });
-  const result = await importRingsideExport(user.id, body);
-  const total = Object.values(result.documents).reduce((a, b) => a + b, 0);
-  logger.info({ userId: user.id, documents: total, rejected: result.rejected, notes: result.notes }, "export imported");
-  return Response.json(result);
+/** What the import reads as its body besides application/json: the account export, CSV files, several files at once. */
+const FILE_TYPES = ["application/zip", "application/x-zip-compressed", "application/octet-stream", "text/csv", "multipart/form-data"] as const;
+
+const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
+const importQuerySchema = z.object({ dry_run: flag.optional(), replace_notes: flag.optional(), resume: flag.optional() });
+
+// GET /api/import – the signed-in person's import: phase, file, rows, progress and ETA (the page polls it)
+export const GET = withUser(async ({ user }) => Response.json(await importStatus(user.id)));
+
+// POST /api/import – imports an upload into the signed-in person's data: Ringside's own export
+// (JSON), the ring maker's account export (ZIP), one or more of its CSV files or a Trends CSV
+// (several files: multipart/form-data), told apart by content. `?dry_run=1` stores nothing and
+// answers what storing would do per collection, the conflicts and the files it does not map;
+// `?replace_notes=1` replaces a note that differs instead of keeping it; `?resume=1` (no body)
+// resumes an import that stopped part-way. A refused upload stores nothing (413, 422, 400);
+// one import at a time per person (409); 507 when the disk is too full to spool it.
+export const POST = withUser(
+  async ({ user, req, searchParams }) => {
+    const q = parseQuery(searchParams, importQuerySchema);
+    if (q.resume) return Response.json(await resumeImport(user.id));
+    const contentType = req.headers.get("content-type");
+    const media = parseMediaType(contentType);
+    if (!media) throw new AppError("unsupported_media_type", "Send a file: application/json, application/zip, text/csv or multipart/form-data.");
+    const body = streamBody(req, { maxBytes: MAX_IMPORT_BYTES, tooLargeMessage: `The upload is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.` });
+    const name = req.headers.get("x-file-name");
+    const upload: ImportUpload =
+      media.type === "multipart/form-data" ? { type: "multipart", contentType: contentType!, body } : { type: "file", name: name ? safeDecode(name) : null, body, json: media.type === "application/json" };
+    const result = await runImport(user.id, upload, { dryRun: q.dry_run ?? false, replaceNotes: q.replace_notes ?? false });
+    const rows = Object.values(result.collections).reduce((n, c) => n + c.rows, 0);
+    logger.info({ userId: user.id, kind: result.kind, dryRun: result.dryRun, rows, rejected: result.rejected, unmapped: result.unmapped.length }, "import answered");
+    return Response.json(result);
+  },
+  { bodyTypes: FILE_TYPES },
+);
+
+// DELETE /api/import – discards an import that stopped part-way (what it stored stays)
+export const DELETE = withUser(async ({ user }) => {
+  await discardImport(user.id);
+  return new Response(null, { status: 204 });
 });
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -71,17 +71,19 @@ async function pages() {
   return { m, getTagComparison, overview, range: (preset: "90d" | "1y") => resolveRange(preset, overview, todayIn()) };
 }
 
-const TOOLS = ["list_data", "get_metric_series", "compare_periods", "correlate_metrics", "compare_tagged_days", "summarize_day", "find_unusual_days"];
+const TOOLS = ["list_data", "get_state", "get_metric_series", "compare_periods", "correlate_metrics", "compare_tagged_days", "summarize_day", "find_unusual_days", "get_signals"];
 
 /** Bad arguments for every tool: each must come back as a tool error naming the problem. */
 const BAD: Record<string, Array<Record<string, unknown>>> = {
   list_data: [{ surprise: 1 }],
+  get_state: [{ day: "2024-06-01" }],
   get_metric_series: [{}, { metrc: "sleep.score" }, { metric: "sleep.nope" }, { metric: "sleep.score", from: "2024-02-30" }, { metric: "sleep.score", from: "2024-06-01", to: "2024-05-01" }, { metric: "sleep.score", resolution: "hour" }, { metric: "sleep.score", from: "2000-01-01", to: "2099-12-31" }, { metric: 42 }],
   compare_periods: [{ metric: "sleep.score" }, { metric: "sleep.score", first: { from: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } }, { metric: "sleep.score", first: { from: "2024-04-30", to: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } }],
   correlate_metrics: [{ x: "activity.steps" }, { x: "activity.steps", y: "resilience.level" }, { x: "activity.steps", y: "sleep.score", lag: 7 }, { x: "activity.steps", y: "sleep.score", range: "forever" }],
   compare_tagged_days: [{ metric: "sleep.score" }, { tag: "", metric: "sleep.score" }, { tag: "x".repeat(41), metric: "sleep.score" }, { tag: "late-dinner", metric: "stress.day_summary" }],
   summarize_day: [{ day: "yesterday" }, { date: "2024-06-01" }, { day: "1999-12-31" }, { day: 20240601 }],
   find_unusual_days: [{ limit: 0 }, { metric: "readiness.score", days: 30 }, { limit: 21 }, { metric: "resilience.level" }, { from: "2024-13-01" }],
+  get_signals: [{ from: "2024-13-01" }, { range: "forever" }, { kind: "sleep_debt" }, { from: "2024-06-30", to: "2024-06-01" }],
 };
 
 for (const transport of ["http", "stdio"] as const) {
@@ -115,6 +117,16 @@ for (const transport of ["http", "stdio"] as const) {
       expect(data.n).toBe(overview.ranges.reduce((a, r) => a + r.count, 0));
       expect(data.tags).toBe(1);
       expect(data.metricGroups.find((g: { group: string }) => g.group === "Sleep").metrics).toContain("sleep.score (score)");
+    });
+
+    it("get_state: what GET /api/v1/state answers, and a paragraph of it", async () => {
+      const res = await fetch(`${server.url}/api/v1/state`, { headers: { authorization: `Bearer ${token}` } });
+      const state = await res.json();
+      const { data, text } = await tool(client, "get_state");
+      expect(data).toEqual(state);
+      expect(data.scores.sleep).toMatchObject({ day: LAST, unit: "score" });
+      expect(text).toContain(`sleep ${state.scores.sleep.value} (${LAST})`);
+      expect(text).toContain(`lowest heart rate ${state.night.lowestHeartRate.value} bpm`);
     });
 
     it("get_metric_series: the Trends page's figures for its default 90 days", async () => {
@@ -238,6 +250,25 @@ for (const transport of ["http", "stdio"] as const) {
       for (let i = 1; i < all.data.days.length; i++) expect(Math.abs(all.data.days[i - 1].z)).toBeGreaterThanOrEqual(Math.abs(all.data.days[i].z));
     });
 
+    it("get_signals: the read API's signals of the last 30 days with data, the newest day in full", async () => {
+      const { range } = await pages();
+      const r = range("90d");
+      const { getSignals } = await import("@/lib/services/signals");
+      const last30 = { from: addDays(r.to, -29), to: r.to };
+      const api = await getSignals({ userId: USER, ...last30 });
+      const { data, text } = await tool(client, "get_signals");
+      expect({ from: data.from, to: data.to, kinds: data.kinds }).toEqual({ ...last30, kinds: ["early_warning", "sleep_debt", "regularity", "training_load"] });
+      expect(data.rows).toHaveLength(30);
+      expect(data.newest).toEqual(api.days.at(-1));
+      const debt = api.days.at(-1)!.signals.find((s) => s.kind === "sleep_debt");
+      expect(data.rows.at(-1).sleep_debt_h).toBe(debt?.kind === "sleep_debt" ? debt.value : undefined);
+      expect(text).toMatch(/^Signals 2024-/);
+      // a year is cut to its newest 90 days
+      const year = await tool(client, "get_signals", { range: "1y" });
+      expect(year.data.rows).toHaveLength(90);
+      expect(year.data.to).toBe(r.to);
+    });
+
     it("bad input to every tool: a tool error naming the problem, and the server answers on", async () => {
       expect(Object.keys(BAD).sort()).toEqual([...TOOLS].sort());
       for (const [name, cases] of Object.entries(BAD)) {
@@ -262,6 +293,8 @@ for (const transport of ["http", "stdio"] as const) {
         expect(refused.text).toMatch(/cannot read readiness/i);
         const tags = await tool(limited, "compare_tagged_days", { tag: "late-dinner", metric: "sleep.score" });
         expect(tags.result.isError).toBe(true);
+        const state = await tool(limited, "get_state");
+        expect([state.data.scores.sleep === null, state.data.scores.readiness, state.data.night.averageHrv, state.data.battery]).toEqual([false, null, null, null]);
         const list = await tool(limited, "list_data");
         expect(list.data.tags).toBeNull();
         expect(list.data.metricGroups.flatMap((g: { metrics: string[] }) => g.metrics).every((m: string) => m.startsWith("sleep."))).toBe(true);
@@ -287,5 +320,55 @@ describe("revocation", () => {
     await http.close();
     await stdio.close();
     await expect(open("http", t)).rejects.toThrow();
+  }, 60_000);
+});
+
+describe("rate limit", () => {
+  it("a JSON-RPC batch counts each of its calls against the token's limit, all or none (the audit: one unit per batch)", async () => {
+    const { createApiToken } = await import("@/lib/services/api-tokens");
+    const t = (await createApiToken(USER, { name: "batcher", kinds: DATA_KINDS })).token;
+    const { env } = await import("@/lib/env.mjs");
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_data", arguments: {} } });
+    const post = (body: unknown) =>
+      fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${t}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-03-26" },
+        body: JSON.stringify(body),
+      });
+    // more calls than the whole allowance: refused at once, nothing run
+    const tooMany = await post(Array.from({ length: env.API_RATE_LIMIT + 1 }, (_, i) => call(i)));
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(((await tooMany.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    // a batch of all but two: then a batch of three finds only two left (the refused batch took one)
+    expect((await post(Array.from({ length: env.API_RATE_LIMIT - 3 }, (_, i) => call(i)))).status).not.toBe(429);
+    expect((await post([call(1), call(2), call(3)])).status).toBe(429);
+  }, 60_000);
+});
+
+describe("npm run mcp when its client goes away", () => {
+  it("ends cleanly (exit code 0) when its stdin closes, and when its stdout loses its reader", async () => {
+    const { spawn } = await import("node:child_process");
+    const env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", RINGSIDE_URL: server.url, RINGSIDE_TOKEN: token };
+    const run = () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "lib/mcp/stdio.ts"], { env, stdio: ["pipe", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const ready = new Promise<void>((resolve) => child.stderr.on("data", () => stderr.includes("serving") && resolve()));
+      const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      return { child, ready, exit, stderr: () => stderr };
+    };
+    const a = run();
+    await a.ready;
+    a.child.stdin.end();
+    expect(await a.exit).toBe(0);
+
+    const b = run();
+    await b.ready;
+    b.child.stdout.destroy();
+    // a request whose answer finds no reader
+    b.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) + "\n");
+    expect(await b.exit).toBe(0);
+    expect(b.stderr()).not.toMatch(/EPIPE|Error:/);
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { AppError, ERROR_STATUS, errorBody, type ErrorCode } from "@/lib/api/errors";
 import { drainBody, readBody, requireJsonMediaType } from "@/lib/api/body";
 import { checkSameOrigin } from "@/lib/auth/origin";
-import { authenticateRequest, methodNotAllowed, tokenErrorResponse } from "@/lib/api/v1/handler";
+import { authenticateRequest, chargeMore, methodNotAllowed, tokenErrorResponse } from "@/lib/api/v1/handler";
 import { logger } from "@/lib/log";
 import { createRingsideMcpServer } from "@/lib/mcp/server";
 import { readerFor } from "@/lib/api/v1/read";
@@ -43,6 +43,8 @@ export async function POST(req: Request): Promise<Response> {
     } catch {
       throw new AppError("bad_request", "The body is not valid JSON.");
     }
+    // a batch is as many requests as it has messages (the first was taken above): all or none
+    if (Array.isArray(body)) chargeMore(token, body.length - 1);
     const server = createRingsideMcpServer(readerFor(token), {
       onError: (err) => logger.error({ patId: token.tokenId, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, "mcp tool failed"),
     });

@@ -3,6 +3,7 @@
 // tokens only (a session cookie alone is refused), isolation between the two people, a
 // token's data kinds, revocation, writes refused, bad input, and the same figures as the
 // app's own routes.
+import { clock } from "@/lib/clock";
 import fs from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
@@ -122,6 +123,8 @@ describe("every route's answers conform to the document", () => {
     ["/api/v1/tags/{id}/comparison", "/api/v1/tags/ID/comparison?metric=sleep.score&lag=1"],
     ["/api/v1/notes", `/api/v1/notes?${range}`],
     ["/api/v1/sync/status", "/api/v1/sync/status"],
+    ["/api/v1/state", "/api/v1/state"],
+    ["/api/v1/signals", `/api/v1/signals?${range}`],
   ];
   for (const [apiPath, url, params] of cases) {
     it(`${url.split("?")[0]}: 200, 401 without a token, 401 with a session cookie only`, async () => {
@@ -137,7 +140,7 @@ describe("every route's answers conform to the document", () => {
       expectConforms(apiPath, none);
       // a valid session of A's: the read API does not look at cookies
       const session = `sess-${Math.random().toString(36).slice(2)}`;
-      await sqlRun(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, session, session, A.userId, new Date(Date.now() + 86_400_000).toISOString());
+      await sqlRun(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, session, session, A.userId, new Date(clock.now() + 86_400_000).toISOString());
       const cookie = await call(apiPath, u, { params: p, headers: { cookie: `authjs.session-token=${session}` } });
       expect(cookie.status).toBe(401);
     });
@@ -147,6 +150,9 @@ describe("every route's answers conform to the document", () => {
     const forbidden = await call("/api/v1/metrics/{metric}", "/api/v1/metrics/readiness.score", { token: tokens.sleepOnly, params: { metric: "readiness.score" } });
     expect(forbidden.status).toBe(403);
     expectConforms("/api/v1/metrics/{metric}", forbidden);
+    const noSignals = await call("/api/v1/signals", "/api/v1/signals", { token: tokens.sleepOnly });
+    expect(noSignals.status).toBe(403);
+    expectConforms("/api/v1/signals", noSignals);
     const foreign = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score`, { token: tokens.b, params: { id: String(aTagId) } });
     expect(foreign.status).toBe(404);
     expectConforms("/api/v1/tags/{id}/comparison", foreign);
@@ -162,6 +168,8 @@ describe("every route's answers conform to the document", () => {
       ["/api/v1/days", "/api/v1/days?metrics=sleep.score,nope"],
       ["/api/v1/days", `/api/v1/days?metrics=${Array.from({ length: 21 }, (_, i) => ["sleep.score", "readiness.score", "activity.steps", "night.average_hrv", "night.lowest_heart_rate", "activity.score", "spo2.spo2_average"][i % 7]).join(",")},${["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"].map((x) => `x.${x}`).join(",")}`],
       ["/api/v1/days", "/api/v1/days?metrics="],
+      ["/api/v1/signals", "/api/v1/signals?from=2023-01-01&to=2024-06-30"],
+      ["/api/v1/signals", "/api/v1/signals?to=2024-02-31"],
     ] as Array<[string, string, Record<string, string>?]>) {
       const r = await call(apiPath, url, { token: tokens.a, params });
       expect({ url, status: r.status }).toEqual({ url, status: 422 });
@@ -296,6 +304,35 @@ describe("tokens", () => {
       const r = await call("/api/v1/tags", "/api/v1/tags", { token: tokens.a, method });
       expect({ method, status: r.status, code: r.body.error.code }).toEqual({ method, status: 405, code: "method_not_allowed" });
       expect(r.headers.get("allow")).toBe("GET, HEAD");
+    }
+  });
+});
+
+describe("token expiry (the audit: tokens never expired)", () => {
+  it("a token opens nothing from its expiry on; 'never' keeps working; without a choice it lasts 90 days", async () => {
+    const at = Date.parse("2026-01-01T00:00:00Z");
+    await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES ('u-exp', 'exp@example.test', 'member', 'metric', 'system', ?, ?)`, new Date(at).toISOString(), new Date(at).toISOString());
+    const { createApiToken, listApiTokenSummaries } = await import("@/lib/services/api-tokens");
+    const { createApiTokenInputSchema } = await import("@/lib/api/schemas");
+    const { ManualClock, setClock } = await import("@/lib/clock");
+    const clock = new ManualClock(at);
+    setClock(clock);
+    try {
+      const month = (await createApiToken("u-exp", createApiTokenInputSchema.parse({ name: "month", kinds: DATA_KINDS, expires: "30" }))).token;
+      const forever = (await createApiToken("u-exp", createApiTokenInputSchema.parse({ name: "forever", kinds: DATA_KINDS, expires: "never" }))).token;
+      await createApiToken("u-exp", createApiTokenInputSchema.parse({ name: "default", kinds: DATA_KINDS }));
+      const day = 86_400_000;
+      const listed = Object.fromEntries((await listApiTokenSummaries("u-exp")).map((t) => [t.name, t.expiresAt]));
+      expect(listed).toEqual({ month: new Date(at + 30 * day).toISOString(), forever: null, default: new Date(at + 90 * day).toISOString() });
+      expect(createApiTokenInputSchema.safeParse({ name: "x", kinds: DATA_KINDS, expires: "1000" }).success).toBe(false);
+      clock.set(at + 30 * day - 1000);
+      expect((await call("/api/v1/tags", "/api/v1/tags", { token: month })).status).toBe(200);
+      clock.set(at + 30 * day);
+      const expired = await call("/api/v1/tags", "/api/v1/tags", { token: month });
+      expect({ status: expired.status, code: expired.body.error.code }).toEqual({ status: 401, code: "unauthorized" });
+      expect((await call("/api/v1/tags", "/api/v1/tags", { token: forever })).status).toBe(200);
+    } finally {
+      setClock(undefined);
     }
   });
 });

@@ -1,6 +1,8 @@
 // The ring emulator for the chaos suite, in this test process: on the suite's port for the
 // production app, or on a free port for in-process cases. Control API helpers and a view of
 // every secret it ever issued (to look for them in the database and the logs).
+import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { EmulatorConfig } from "@/lib/emulator/config";
@@ -11,29 +13,10 @@ import { CHAOS_CLIENT, CHAOS_DATA_DIR, EMULATOR_PORT } from "./env";
 export const ISSUED_DIR = path.join(CHAOS_DATA_DIR, "issued");
 
 export type Doc = Record<string, unknown>;
-export type RequestLogEntry = {
-  time: string;
-  method: string;
-  path: string;
-  status: number;
-  kind: string;
-  rate_limit_tier: string | null;
-  token_fingerprint: string | null;
-  client_id: string | null;
-  user_id: string | null;
-  grant_type: string | null;
-  fault: boolean;
-  duration_ms: number;
-};
+// the control API's wire types, declared once beside its client (type-only: nothing of the UI suite loads)
+import type { EmulatorRequest as RequestLogEntry, FaultSpec } from "../../support/emulator-control";
+export type { RequestLogEntry, FaultSpec };
 export type SyncEvent = { event_type: string; data_type: string; object_id: string; event_time: string; user_id: string };
-export type FaultSpec = {
-  status?: number | "drop";
-  count: number;
-  path_prefix?: string;
-  retry_after?: number;
-  tier?: "token" | "application";
-  delay_ms?: number;
-};
 
 export class Emulator {
   constructor(readonly running: RunningEmulator) {}
@@ -113,7 +96,7 @@ export class Emulator {
 
   close(): Promise<void> {
     fs.mkdirSync(ISSUED_DIR, { recursive: true });
-    fs.writeFileSync(path.join(ISSUED_DIR, `${process.pid}-${this.running.port}-${Date.now()}.json`), JSON.stringify(this.issuedSecrets()));
+    fs.writeFileSync(path.join(ISSUED_DIR, `${process.pid}-${this.running.port}-${crypto.randomUUID().slice(0, 8)}.json`), JSON.stringify(this.issuedSecrets()));
     return this.running.close();
   }
 }
@@ -126,6 +109,8 @@ export async function startChaosEmulator(overrides: Partial<EmulatorConfig> = {}
     pageSize: 7,
     webhookDelayMs: 0,
     webhookRetryMs: 50,
+    // the run's clock and seed (lib/test/suite-env.mjs)
+    ...suiteEmulatorConfig(),
     ...overrides,
   });
   const emu = new Emulator(running);

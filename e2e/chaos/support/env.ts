@@ -8,9 +8,9 @@ export function pick<T>(quick: T, full: T): T {
   return FULL ? full : quick;
 }
 
-/** The suite's own ports (the e2e environment uses 3210/4210, the demo 3000/4010); CHAOS_APP_PORT / CHAOS_EMULATOR_PORT move them. */
-export const APP_PORT = Number(process.env.CHAOS_APP_PORT ?? 3410);
-export const EMULATOR_PORT = Number(process.env.CHAOS_EMULATOR_PORT ?? 4410);
+/** The suite's own ports, chosen at run time (e2e/chaos/vitest.config.ts, or npm test): CHAOS_APP_PORT / CHAOS_EMULATOR_PORT. */
+export const APP_PORT = Number(process.env.CHAOS_APP_PORT);
+export const EMULATOR_PORT = Number(process.env.CHAOS_EMULATOR_PORT);
 // localhost, not 127.0.0.1: Next normalises 127.0.0.1 in request URLs to localhost (Auth.js redirect URIs follow it).
 export const APP_URL = `http://localhost:${APP_PORT}`;
 export const EMULATOR_URL = `http://127.0.0.1:${EMULATOR_PORT}`;

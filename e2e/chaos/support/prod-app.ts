@@ -5,48 +5,21 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { standaloneDir } from "../../../lib/server/build-dir.mjs";
 import { ALLOWED_DOMAIN, APP_PORT, APP_URL, CHAOS_CLIENT, CHAOS_DATA_DIR, CHAOS_SECRETS, EMULATOR_URL } from "./env";
 
 const ROOT = path.resolve(".");
-const SERVER = path.join(ROOT, ".next/standalone/server.js");
-const BUILD_LOCK = "/tmp/ringside-build.lock";
-
-/** Builds the app when there is no standalone output (one build at a time in this checkout). */
-export async function ensureBuild(): Promise<void> {
-  if (fs.existsSync(SERVER)) return;
-  // Under the lock, build only if nobody else did meanwhile.
-  const child = spawn("flock", [BUILD_LOCK, "sh", "-c", `test -f "${SERVER}" || npx next build`], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-  if (code !== 0 || !fs.existsSync(SERVER)) throw new Error(`next build failed (${code}):\n${stderr}`);
-}
+const SERVER = path.join(standaloneDir(ROOT), "server.js");
 
 /**
- * Holds the build lock shared while a production process runs from .next/standalone, so a
- * concurrent `flock /tmp/ringside-build.lock next build` waits instead of replacing the files
- * under the running server.
+ * The suite never builds: `npm test` builds once, up front (RINGSIDE_BUILD_DIR), and every
+ * case runs that build. Run alone, the suite needs `npm run build` (or RINGSIDE_BUILD_DIR
+ * pointing at a build) first.
  */
-async function holdBuildLockShared(): Promise<() => void> {
-  const holder = spawn("flock", ["-s", BUILD_LOCK, "-c", "echo locked; exec cat"], { stdio: ["pipe", "pipe", "ignore"] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("could not take the shared build lock within 10 minutes")), 600_000);
-    holder.stdout!.on("data", (d: Buffer) => {
-      if (d.toString().includes("locked")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    holder.on("exit", () => reject(new Error("flock exited")));
-  });
-  return () => {
-    holder.stdin!.end();
-    holder.kill("SIGTERM");
-  };
+export function ensureBuild(): void {
+  if (!fs.existsSync(SERVER)) {
+    throw new Error(`no production build at ${path.relative(ROOT, SERVER)}: run \`npm run build\` first (npm test builds it itself)`);
+  }
 }
 
 export type ProdAppOptions = {
@@ -115,7 +88,7 @@ process.once("exit", () => {
  * The production app's environment: a clean one (nothing of the test process — VITEST, its
  * DATABASE_URL... — leaks in); `overrides` may remove a variable by giving it as undefined.
  */
-function prodEnv(dataDir: string, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function prodEnv(dataDir: string, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: process.env.HOME ?? "/tmp",
@@ -134,6 +107,13 @@ function prodEnv(dataDir: string, overrides: Record<string, string | undefined> 
     ALLOWED_EMAILS: `*@${ALLOWED_DOMAIN}`,
     BACKUP_HOUR: "-1",
     LOG_LEVEL: "debug",
+    // the suite's clock (lib/test/suite-env.mjs) and its build
+    RINGSIDE_NOW: process.env.RINGSIDE_NOW,
+    // the launcher exits when this test process is gone, however it ended (lib/process.mjs)
+    RINGSIDE_PARENT_PID: String(process.pid),
+    RINGSIDE_BUILD_DIR: process.env.RINGSIDE_BUILD_DIR,
+    // alert channels in the cases post to receivers on this machine
+    ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
     ...overrides,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
@@ -146,7 +126,7 @@ function prodEnv(dataDir: string, overrides: Record<string, string | undefined> 
  * was still running (and answering or not) after `timeoutMs` (then it is killed).
  */
 export async function startupAttempt(opts: { name: string; env: Record<string, string | undefined>; timeoutMs?: number }): Promise<{ code: number | null; output: string; answered: boolean }> {
-  await ensureBuild();
+  ensureBuild();
   const dataDir = path.join(CHAOS_DATA_DIR, opts.name);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
@@ -204,13 +184,7 @@ export function rssMb(pid: number | null): number | null {
 
 /** Starts the production app (build first when missing). */
 export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
-  let release: () => void;
-  for (;;) {
-    await ensureBuild();
-    release = await holdBuildLockShared();
-    if (fs.existsSync(SERVER)) break;
-    release(); // a build started in between: wait for it
-  }
+  ensureBuild();
   const dataDir = path.join(CHAOS_DATA_DIR, opts.name);
   if (!opts.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
@@ -282,7 +256,6 @@ export async function startProdApp(opts: ProdAppOptions): Promise<ProdApp> {
         clearTimeout(timer);
         await waitPortFree(undefined, url);
       }
-      release();
     },
     logs: () => fs.readFileSync(logFile, "utf8"),
     request: (pathname, init) => fetch(`${url}${pathname}`, { redirect: "manual", ...init }),

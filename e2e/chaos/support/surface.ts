@@ -4,6 +4,7 @@
 // server-reference manifest, whose ids are how a browser (or an attacker) calls them.
 import fs from "node:fs";
 import path from "node:path";
+import { buildDir } from "../../../lib/server/build-dir.mjs";
 
 const ROOT = path.resolve(".");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
@@ -60,9 +61,9 @@ export function listServerActions(): string[] {
 
 export type ManifestAction = { id: string; file: string; name: string; pages: string[] };
 
-/** The built server actions (from .next/server/server-reference-manifest.json). */
+/** The built server actions (from the build's server/server-reference-manifest.json). */
 export function builtServerActions(): ManifestAction[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, ".next/server/server-reference-manifest.json"), "utf8")) as {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, buildDir(), "server/server-reference-manifest.json"), "utf8")) as {
     node: Record<string, { filename?: string; exportedName?: string; workers: Record<string, unknown> }>;
   };
   return Object.entries(manifest.node).map(([id, v]) => ({

@@ -2,15 +2,21 @@
 // an HTTP server speaking ntfy's publish API, a webhook receiver checking the signature as the
 // README says, and a real SMTP server. Plus the careful POST: no redirects, capped answers,
 // bounded time.
+import { clock as suiteClock } from "@/lib/clock";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendNtfy, ntfyPublishTarget } from "@/lib/alerts/channels/ntfy";
+import { createNtfySender, ntfyPublishTarget } from "@/lib/alerts/channels/ntfy";
+import { addressPolicy, isAllowedAddress, isAllowedLiteral } from "@/lib/alerts/channels/address";
 import { createWebhookSender, signWebhookPayload } from "@/lib/alerts/channels/webhook";
 import { createEmailSender } from "@/lib/alerts/channels/email";
 import { postToReceiver, MAX_RESPONSE_BYTES } from "@/lib/alerts/channels/http";
 import type { OutgoingMessage } from "@/lib/alerts/channels/types";
 import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/test/alert-receivers";
+
+/** The receivers below listen on 127.0.0.1: allowed here as an owner would allow ntfy on the LAN. */
+const LOOPBACK = addressPolicy(["127.0.0.1"]);
+const sendNtfy = createNtfySender(LOOPBACK);
 
 const message: OutgoingMessage = {
   purpose: "alert",
@@ -69,7 +75,7 @@ describe("ntfy", () => {
     expect(await sendNtfy({ kind: "ntfy", url: locked.topicUrl("private"), token: "tk_secret0123456789" }, message)).toEqual({ ok: true });
     expect(locked.messages.at(-1)?.authorization).toBe("Bearer tk_secret0123456789");
     const wrong = await sendNtfy({ kind: "ntfy", url: locked.topicUrl("private"), token: "tk_wrong" }, message);
-    expect(wrong).toEqual({ ok: false, retry: false, error: "the server answered HTTP 401 (unauthorized)" });
+    expect(wrong).toEqual({ ok: false, retry: false, error: "the server answered HTTP 401" });
     expect(locked.messages).toHaveLength(1);
   });
 
@@ -82,8 +88,8 @@ describe("ntfy", () => {
     expect(open.attempts - before).toBe(2);
     expect([a, b]).toEqual(
       expect.arrayContaining([
-        { ok: false, retry: true, error: "the server answered HTTP 503 (failing on purpose)" },
-        { ok: false, retry: true, error: "the server answered HTTP 429 (failing on purpose)" },
+        { ok: false, retry: true, error: "the server answered HTTP 503" },
+        { ok: false, retry: true, error: "the server answered HTTP 429" },
       ]),
     );
   });
@@ -106,7 +112,7 @@ describe("webhook", () => {
   afterAll(() => rx.close());
 
   it("posts JSON signed with HMAC-SHA256 over timestamp.body; the receiver verifies it", async () => {
-    const send = createWebhookSender(() => Date.now());
+    const send = createWebhookSender(() => suiteClock.now(), LOOPBACK);
     expect(await send({ kind: "webhook", url: rx.url, secret: rx.secret! }, message)).toEqual({ ok: true });
     const call = rx.calls.at(-1)!;
     expect(call.verified).toBe(true);
@@ -122,7 +128,7 @@ describe("webhook", () => {
       started_at: message.startedAt,
       data: message.data,
     });
-    expect(call.timestamp && Math.abs(Number(call.timestamp) - Date.now() / 1000)).toBeLessThan(5);
+    expect(call.timestamp && Math.abs(Number(call.timestamp) - suiteClock.now() / 1000)).toBeLessThan(5);
   });
 
   it("the signature is the documented one (a script can recompute it)", () => {
@@ -131,9 +137,9 @@ describe("webhook", () => {
   });
 
   it("a receiver with another secret, or a stale timestamp, does not accept it (401, not retried)", async () => {
-    const wrong = await createWebhookSender()({ kind: "webhook", url: rx.url, secret: "not-the-secret" }, message);
+    const wrong = await createWebhookSender(Date.now, LOOPBACK)({ kind: "webhook", url: rx.url, secret: "not-the-secret" }, message);
     expect(wrong).toEqual({ ok: false, retry: false, error: "the server answered HTTP 401" });
-    const stale = await createWebhookSender(() => Date.now() - 3_600_000)({ kind: "webhook", url: rx.url, secret: rx.secret! }, message);
+    const stale = await createWebhookSender(() => suiteClock.now() - 3_600_000, LOOPBACK)({ kind: "webhook", url: rx.url, secret: rx.secret! }, message);
     expect(stale.ok).toBe(false);
     expect(rx.calls.slice(-2).map((c) => c.verified)).toEqual([false, false]);
   });
@@ -144,7 +150,7 @@ describe("webhook", () => {
     local.secret = "per-attempt";
     local.failWith = (n) => (n === 1 ? 502 : null);
     try {
-      const send = createWebhookSender(() => clock);
+      const send = createWebhookSender(() => clock, LOOPBACK);
       const first = await send({ kind: "webhook", url: local.url, secret: "per-attempt" }, message);
       expect(first).toEqual({ ok: false, retry: true, error: "the server answered HTTP 502" });
       clock += 30_000;
@@ -167,7 +173,7 @@ describe("careful POST", () => {
     });
     const mover = await server((_req, res) => res.writeHead(307, { location: `${elsewhere.url}/stolen` }).end());
     try {
-      const r = await postToReceiver(`${mover.url}/hook`, { headers: { authorization: "Bearer tk_x" }, body: "{}" });
+      const r = await postToReceiver(`${mover.url}/hook`, { headers: { authorization: "Bearer tk_x" }, body: "{}" }, LOOPBACK);
       expect(r).toEqual({ ok: false, retry: false, error: "the server answered with a redirect (HTTP 307); enter the address it points to" });
       expect(reached).toBe(0);
     } finally {
@@ -194,7 +200,7 @@ describe("careful POST", () => {
       pump();
     });
     try {
-      const r = await postToReceiver(`${big.url}/x`, { headers: {}, body: "{}" });
+      const r = await postToReceiver(`${big.url}/x`, { headers: {}, body: "{}" }, LOOPBACK);
       expect(r).toEqual({ ok: false, retry: true, error: "the server answered HTTP 500" });
       expect(await closed).toBe(true); // the connection was dropped before the answer was all sent
       expect(written).toBeLessThan(50 * 1024 * 1024);
@@ -209,16 +215,84 @@ describe("careful POST", () => {
       /* never answers */
     });
     try {
-      expect(await postToReceiver(`${silent.url}/x`, { headers: {}, body: "{}", timeoutMs: 300 })).toEqual({ ok: false, retry: true, error: "no answer within 300 ms" });
+      expect(await postToReceiver(`${silent.url}/x`, { headers: {}, body: "{}", timeoutMs: 300 }, LOOPBACK)).toEqual({ ok: false, retry: true, error: "no answer within 300 ms" });
     } finally {
       await silent.close();
     }
-    expect(await postToReceiver("file:///etc/passwd", { headers: {}, body: "" })).toEqual({ ok: false, retry: false, error: "only http and https addresses can be used" });
+    expect(await postToReceiver("file:///etc/passwd", { headers: {}, body: "" }, LOOPBACK)).toEqual({ ok: false, retry: false, error: "only http and https addresses can be used" });
     const gone = await server(() => undefined);
     const goneUrl = gone.url;
     await gone.close();
-    const refused = await postToReceiver(`${goneUrl}/x`, { headers: {}, body: "" });
+    const refused = await postToReceiver(`${goneUrl}/x`, { headers: {}, body: "" }, LOOPBACK);
     expect(refused).toEqual({ ok: false, retry: true, error: "connection refused" });
+  });
+});
+
+describe("internal addresses (the audit: channels reached loopback, link-local and the LAN)", () => {
+  it("five spellings of loopback, a name of this machine and the link-local metadata address reach nothing, and say why", async () => {
+    let reached = 0;
+    const listener = await server((_req, res) => {
+      reached++;
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "inside secret" }));
+    });
+    const port = new URL(listener.url).port;
+    try {
+      const spellings = [`127.0.0.1:${port}`, `[::1]:${port}`, `localhost:${port}`, `0x7f000001:${port}`, `[::ffff:127.0.0.1]:${port}`, `127.1:${port}`, "169.254.169.254", "10.0.0.1", "[fd00::1]", "[fe80::1]"];
+      for (const host of spellings) {
+        const webhook = await createWebhookSender()({ kind: "webhook", url: `http://${host}/hook`, secret: "s" }, message);
+        const ntfy = await createNtfySender()({ kind: "ntfy", url: `http://${host}/topic`, token: "tk_chosen" }, message);
+        for (const r of [webhook, ntfy]) expect(r, host).toEqual({ ok: false, retry: false, error: expect.stringContaining("ALERT_ALLOWED_PRIVATE_HOSTS") });
+      }
+      expect(reached).toBe(0);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("checks the address connected to, not the name: a name resolving to loopback is refused at connect time", async () => {
+    let reached = 0;
+    const listener = await server((_req, res) => {
+      reached++;
+      res.writeHead(200).end();
+    });
+    try {
+      // allowed as a literal (a name passes the first check), refused by the lookup of the connection
+      const url = listener.url.replace("127.0.0.1", "localhost");
+      expect(isAllowedLiteral(new URL(url), addressPolicy())).toBe(true);
+      expect(await postToReceiver(url, { headers: {}, body: "{}" })).toMatchObject({ ok: false, retry: false });
+      expect(reached).toBe(0);
+      // the owner's allow-list by name, by address and by range lets it through
+      for (const allow of [["localhost"], ["127.0.0.1"], ["127.0.0.0/8", "::1"]]) {
+        expect(await postToReceiver(url, { headers: {}, body: "{}" }, addressPolicy(allow))).toEqual({ ok: true });
+      }
+      expect(reached).toBe(3);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("judges each address: public unicast yes; loopback, private, link-local, unique-local, CGNAT, mapped and embedded forms no", () => {
+    const none = addressPolicy();
+    for (const a of ["93.184.215.14", "2606:4700::6810:85e5", "8.8.8.8"]) expect(isAllowedAddress(a, "x", none), a).toBe(true);
+    for (const a of ["127.0.0.1", "::1", "10.1.2.3", "172.16.0.1", "192.168.1.20", "169.254.169.254", "fe80::1", "fc00::1", "fd12:3456::1", "100.64.0.1", "0.0.0.0", "::", "::ffff:127.0.0.1", "::ffff:192.168.1.1", "64:ff9b::7f00:1", "2002:7f00:1::", "224.0.0.1", "255.255.255.255"]) {
+      expect(isAllowedAddress(a, "x", none), a).toBe(false);
+    }
+    const lan = addressPolicy(["192.168.1.0/24", "ntfy.lan", "[fd00::5]"]);
+    expect(isAllowedAddress("192.168.1.20", "x", lan)).toBe(true);
+    expect(isAllowedAddress("::ffff:192.168.1.20", "x", lan)).toBe(true);
+    expect(isAllowedAddress("192.168.2.20", "x", lan)).toBe(false);
+    expect(isAllowedAddress("10.0.0.9", "ntfy.lan", lan)).toBe(true);
+    expect(isAllowedAddress("fd00::5", "x", lan)).toBe(true);
+    expect(isAllowedAddress("fd00::6", "x", lan)).toBe(false);
+  });
+
+  it("a failure text carries the status only, never what the receiver answered", async () => {
+    const talker = await server((_req, res) => res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "db password is hunter2", message: "x" })));
+    try {
+      expect(await postToReceiver(`${talker.url}/x`, { headers: {}, body: "{}" }, LOOPBACK)).toEqual({ ok: false, retry: false, error: "the server answered HTTP 403" });
+    } finally {
+      await talker.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { ntfyTopicOf } from "@/lib/alerts/schemas";
 import { postToReceiver } from "@/lib/alerts/channels/http";
+import { addressPolicy, type AddressPolicy } from "@/lib/alerts/channels/address";
 import type { Sender } from "@/lib/alerts/channels/types";
 
 // ntfy (https://docs.ntfy.sh/publish/): the person gives their topic's URL on any server,
@@ -26,7 +27,8 @@ const TAGS: Record<string, string[]> = {
   test: ["white_check_mark"],
 };
 
-export const sendNtfy: Sender = async (target, message, signal) => {
+/** The ntfy sender; `policy`: the private addresses the owner allows (ALERT_ALLOWED_PRIVATE_HOSTS). */
+export const createNtfySender = (policy: AddressPolicy = addressPolicy()): Sender => async (target, message, signal) => {
   if (target.kind !== "ntfy") throw new Error("not an ntfy channel");
   const t = ntfyPublishTarget(target.url);
   if (!t) return { ok: false, retry: false, error: "the address does not end with a topic name" };
@@ -40,5 +42,5 @@ export const sendNtfy: Sender = async (target, message, signal) => {
   });
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (target.token) headers.authorization = `Bearer ${target.token}`;
-  return postToReceiver(t.endpoint, { headers, body, signal });
+  return postToReceiver(t.endpoint, { headers, body, signal }, policy);
 };

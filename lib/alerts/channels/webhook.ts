@@ -1,6 +1,8 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { postToReceiver } from "@/lib/alerts/channels/http";
+import { addressPolicy, type AddressPolicy } from "@/lib/alerts/channels/address";
 import type { OutgoingMessage, Sender } from "@/lib/alerts/channels/types";
 
 // Webhooks: a JSON POST signed with the channel's own secret (shown once when the channel is
@@ -39,7 +41,7 @@ export function webhookBody(message: OutgoingMessage): string {
   });
 }
 
-export function createWebhookSender(now: () => number = Date.now): Sender {
+export function createWebhookSender(now: () => number = () => clock.now(), policy: AddressPolicy = addressPolicy()): Sender {
   return async (target, message, signal) => {
     if (target.kind !== "webhook") throw new Error("not a webhook channel");
     const body = webhookBody(message);
@@ -54,6 +56,6 @@ export function createWebhookSender(now: () => number = Date.now): Sender {
       },
       body,
       signal,
-    });
+    }, policy);
   };
 }

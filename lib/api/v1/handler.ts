@@ -27,6 +27,16 @@ export async function authenticateRequest(req: Request): Promise<{ token: TokenP
   return { token, remaining: take.remaining };
 }
 
+/**
+ * Takes `n` more requests from an authenticated token's bucket (the other calls of a JSON-RPC
+ * batch: each call counts, not each HTTP request), all or none.
+ */
+export function chargeMore(token: TokenPrincipal, n: number): void {
+  if (n <= 0) return;
+  const take = apiRateLimiter().take(token.tokenId, n);
+  if (!take.ok) throw new RateLimitedError(take.retryAfterS);
+}
+
 /** The envelope of an error, with the headers its status calls for (Retry-After, WWW-Authenticate). */
 export function tokenErrorResponse(err: unknown): Response {
   const res = toErrorResponse(err);
@@ -56,15 +66,16 @@ export function withToken<P = Record<string, string>>(handler: (args: TokenHandl
 
 /**
  * Like withToken, for a read of the person's data: conditional (lib/api/conditional.ts), like
- * the dashboard's data routes. The tag covers the token's data kinds (they shape the answer);
- * a matching If-None-Match gets 304 before anything is read (it still counts against the
- * token's rate limit).
+ * the dashboard's data routes. The tag covers the token's data kinds (they shape the answer)
+ * and `scope`, whatever else does (the person's today, say); a matching If-None-Match gets 304
+ * before anything else is read (it still counts against the token's rate limit).
  */
-export function withTokenData<P = Record<string, string>>(handler: (args: TokenHandlerArgs<P>) => Promise<Response>) {
+export function withTokenData<P = Record<string, string>>(handler: (args: TokenHandlerArgs<P>) => Promise<Response>, opts: { scope?: (token: TokenPrincipal) => Promise<string> } = {}) {
   return withToken<P>(async (args) => {
     const version = await readDataVersion(args.token.userId);
     if (version === null) return handler(args);
-    const etag = etagFor(args.req, args.token.userId, version, [...args.token.kinds].sort().join(","));
+    const extra = opts.scope ? `;${await opts.scope(args.token)}` : "";
+    const etag = etagFor(args.req, args.token.userId, version, [...args.token.kinds].sort().join(",") + extra);
     if (ifNoneMatchMatches(args.req.headers.get("if-none-match"), etag)) return notModified(etag);
     return tagAnswer(await handler(args), etag);
   });

@@ -4,6 +4,9 @@ import * as req from "@/lib/api/schemas";
 import { MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import * as res from "@/lib/api/v1/responses";
+import { configuredOrigin } from "@/lib/auth/origin";
+import { SIGNALS, SIGNALS_MAX_DAYS, SIGNAL_KINDS } from "@/lib/signals/catalog";
+import pkg from "@/package.json";
 
 // The OpenAPI 3.1 document of the read API, generated from the schemas the routes parse with
 // (lib/api/schemas.ts, the app's own) and the response schemas (lib/api/v1/responses.ts) by
@@ -112,6 +115,26 @@ export const V1_OPERATIONS: readonly Operation[] = [
     errors: [403, 422],
   },
   {
+    path: "/api/v1/state",
+    summary: "The person's state, for home automation",
+    description:
+      "One small document to poll: the newest readiness, sleep and activity scores and last night's lowest heart rate, average HRV, breathing rate and temperature deviation (each with its day and age in days), the ring's newest battery reading (with when it stops telling the ring's state) and the newest bedtime window. A value the token's data kinds do not cover is null. The ETag also changes at the person's midnight (the ages count from their today).",
+    response: "State",
+    errors: [],
+  },
+  {
+    path: "/api/v1/signals",
+    summary: "Explained signals by day",
+    description:
+      `One row per day from \`from\` to \`to\` (default: the last 30 days; at most ${SIGNALS_MAX_DAYS}), each with the signals this token may read ` +
+      `(${SIGNAL_KINDS.map((k) => `\`${k}\` needs ${SIGNALS[k].reads.join(", ")}`).join("; ")}): ` +
+      "its `level` or `value`, the inputs it used and the baseline it compared them with. Derived from the stored data when read; " +
+      "methods, thresholds and sources: the signals page of this Ringside (/docs/signals). Not a diagnosis.",
+    query: req.signalsQuerySchema,
+    response: "Signals",
+    errors: [403, 422],
+  },
+  {
     path: "/api/v1/sync/status",
     summary: "Sync status",
     description: "Whether a sync is running, and each readable collection's documents, backfill progress, last success and newest day.",
@@ -137,6 +160,8 @@ const COMPONENTS = {
   TagComparison: { schema: res.tagComparisonResponseSchema, description: "`difference` is null unless each group has at least 3 days." },
   Notes: { schema: res.notesResponseSchema },
   SyncStatus: { schema: res.syncStatusResponseSchema },
+  State: { schema: res.stateResponseSchema, description: "null: no data yet, or a kind this token may not read." },
+  Signals: { schema: res.signalsResponseSchema, description: "`kinds` lists the signals in each day's row; `level`/`value` is null where the history is too short (`status` says why)." },
 } as const;
 
 const REF = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -217,6 +242,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     info: {
       title: "Ringside read API",
       version: "1",
+      license: { name: pkg.license, url: `https://spdx.org/licenses/${pkg.license}.html` },
       description:
         `Read-only access to one person's ring data on this Ringside, with a personal access token (Settings → API) in \`Authorization: Bearer\`. ` +
         `A token reads its owner's data only, and only the data kinds chosen for it (${DATA_KINDS.join(", ")}). ` +
@@ -225,6 +251,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         `Reads of data (all but the sync status) carry an \`ETag\` that changes whenever the person's data does (a sync, an import, a note, a delete): ` +
         `send it back in \`If-None-Match\` and an unchanged answer comes as \`304 Not Modified\` with no body.`,
     },
+    // this Ringside: its configured public address, else wherever the document was fetched from
+    servers: [{ url: configuredOrigin() ?? "/", description: "This Ringside" }],
     security: [{ bearerToken: [] }],
     paths,
     components: {

@@ -4,6 +4,7 @@ import type {
   ApiCatalogResponse,
   ApiDayResponse,
   ApiDaysResponse,
+  ApiStateResponse,
   ApiSyncStatusResponse,
   CalendarResponse,
   CorrelationResponse,
@@ -21,6 +22,9 @@ import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } f
 import { getCalendar, getCorrelation, getDayDetail, getDayTable, getMetricSeries, getMetricsOverview, getStrongestCorrelations, overviewOf, getTodaySummary } from "@/lib/services/metrics";
 import { getNote, getTagComparison, listNotes, listRingTags, type DayNoteWithRing, type TagRef } from "@/lib/services/tags";
 import { getSyncStatus } from "@/lib/sync/status";
+import { getStateDocument } from "@/lib/services/state";
+import { getSignals, type SignalsResponse } from "@/lib/services/signals";
+import { SIGNAL_KINDS, SIGNALS } from "@/lib/signals/catalog";
 import type { RingsideReader } from "@/lib/mcp/reader";
 
 // What a personal access token reads: the same service functions as the app's pages and routes
@@ -183,6 +187,20 @@ export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusRe
   return { running: s.running, account: s.account, lastSuccessAt: s.lastSuccessAt, rateLimitedUntil: s.rateLimitedUntil, collections };
 }
 
+/** GET /api/v1/state: each value only when the token may read its kind (null otherwise) */
+export async function readState(p: TokenPrincipal): Promise<ApiStateResponse> {
+  return await getStateDocument(p.userId, (kind) => can(p, kind));
+}
+
+/** GET /api/v1/signals: the signals whose data kinds the token has all of (403 with none) */
+export async function readSignals(p: TokenPrincipal, range: Range): Promise<SignalsResponse> {
+  const kinds = SIGNAL_KINDS.filter((k) => SIGNALS[k].reads.every((kind) => can(p, kind)));
+  if (kinds.length === 0) {
+    throw new AppError("forbidden", `This token can read none of the signals: each needs its data kinds (${SIGNAL_KINDS.map((k) => `${k}: ${SIGNALS[k].reads.join(", ")}`).join("; ")}).`);
+  }
+  return await getSignals({ userId: p.userId, ...range, kinds });
+}
+
 /** The token's reader, as the MCP server's tools read (lib/mcp/reader.ts). */
 export function readerFor(p: TokenPrincipal): RingsideReader {
   return {
@@ -193,5 +211,7 @@ export function readerFor(p: TokenPrincipal): RingsideReader {
     correlation: async (q) => await readCorrelation(p, q),
     tags: () => readTags(p),
     tagComparison: (id, q) => readTagComparison(p, id, q),
+    state: () => readState(p),
+    signals: (range) => readSignals(p, range),
   };
 }

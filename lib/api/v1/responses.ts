@@ -4,6 +4,9 @@ import { DATA_KINDS, type DataKind } from "@/lib/auth/api-scopes";
 import { METRICS, NUMERIC_METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { ACTIVITY_CLASSES, SLEEP_PHASES, type ActivityClass, type SleepPhase } from "@/lib/metrics/day-detail";
 import { SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
+import { SIGNAL_KINDS, type SignalKind } from "@/lib/signals/catalog";
+import { EARLY_WARNING_LEVELS, EARLY_WARNING_MARKERS, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
+import type { LoadZone } from "@/lib/signals/training-load";
 
 // The read API's answers as zod schemas, for the OpenAPI document (lib/api/v1/openapi.ts) only:
 // the routes answer with the contract's types (lib/api/contract.ts), and
@@ -71,6 +74,21 @@ const numericSeries = z.object({
   run: z.array(z.boolean()),
   summary: z.object({ n: z.number().int(), mean: num, min: num, max: num, days: z.number().int(), anomalies: z.number().int() }),
   comparison: z.object({ days: z.number().int(), current: meanResult, previous: meanResult, delta: num, deltaPct: num, minCount: z.number().int() }),
+  normal: z
+    .object({
+      transform: z.enum(["none", "ln"]),
+      windowDays: z.number().int(),
+      baseDays: z.number().int(),
+      minNights: z.number().int(),
+      k: z.number(),
+      low: z.array(num),
+      high: z.array(num),
+      base7: z.array(num),
+      state: z.array(z.enum(["below", "within", "above"]).nullable()),
+      nights: z.number().int(),
+    })
+    .optional()
+    .describe("the personal normal range of a nightly physiology metric: the band (mean ± k sd of the windowDays nights before each day) and the baseDays-day mean read against it; no band before minNights nights"),
 });
 const categorySeries = z.object({
   kind: z.literal("category"),
@@ -264,3 +282,95 @@ export const syncStatusResponseSchema = z
       }),
     ),
   });
+
+const stateValue = z
+  .object({
+    value: z.number(),
+    unit: enumOf<MetricDef["unit"]>(uniq(METRICS.map((m) => m.unit))),
+    day,
+    ageDays: z.number().int().describe("days before the person's today (0: today)"),
+  })
+  .nullable();
+export const stateResponseSchema = z.object({
+  today: day.describe("the person's today, in the time zone of Settings → Alerts (UTC until saved)"),
+  timeZone: z.string(),
+  scores: z.object({ readiness: stateValue, sleep: stateValue, activity: stateValue }),
+  night: z.object({ lowestHeartRate: stateValue, averageHrv: stateValue, breathingRate: stateValue, temperatureDeviation: stateValue }),
+  battery: z
+    .object({
+      level: z.number(),
+      charging: z.boolean().nullable(),
+      inCharger: z.boolean().nullable(),
+      at: instant.describe("when the ring read it"),
+      freshUntil: instant.describe("after this the reading tells nothing about the ring now"),
+    })
+    .nullable(),
+  bedtime: z
+    .object({
+      day: day.describe("the evening the guidance is for"),
+      start: z.string().nullable().describe("the window's start, ISO 8601 at the ring's UTC offset; null: no window that night"),
+      end: z.string().nullable(),
+      status: z.string().nullable(),
+      recommendation: z.string().nullable(),
+      ageDays: z.number().int(),
+    })
+    .nullable(),
+});
+
+const marker = enumOf<Marker>(EARLY_WARNING_MARKERS);
+const byMarker = <T extends z.ZodType>(t: T) => z.object(Object.fromEntries(EARLY_WARNING_MARKERS.map((m) => [m, t])) as Record<Marker, T>);
+const markerBaseline = z.object({ median: z.number(), sd: num, nights: z.number().int() }).nullable();
+
+const earlyWarningSignal = z.object({
+  kind: z.literal("early_warning"),
+  level: enumOf<EarlyWarningLevel>(EARLY_WARNING_LEVELS).nullable().describe("null: too few markers with a value and a baseline to judge"),
+  status: z.enum(["ok", "insufficient_history", "no_data"]),
+  muted: z.boolean().describe("rest mode was on that day: shown, never alerted"),
+  flags: z.number().int(),
+  heartRateTwoNights: z.boolean(),
+  inputs: byMarker(num).describe("the night's values: °C, bpm (the night's lowest), ms, breaths a minute"),
+  baseline: byMarker(markerBaseline).describe("the median of nights d−60 … d−3 (HRV: in ms; its sd on the ln scale)"),
+  markers: z.array(z.object({ marker, delta: num, threshold: num, flagged: z.boolean(), mean3: num })),
+});
+const sleepDebtSignal = z.object({
+  kind: z.literal("sleep_debt"),
+  value: num.describe("hours owed over the last 14 nights"),
+  unit: z.literal("h"),
+  status: z.enum(["ok", "no_data"]),
+  inputs: z.object({ nights: z.array(num).describe("each night's sleep in hours, last night first"), nightsWithData: z.number().int() }),
+  baseline: z.object({ needH: z.number(), needSource: z.enum(["setting", "estimated", "default"]), needNights: z.number().int() }),
+});
+const regularitySignal = z.object({
+  kind: z.literal("regularity"),
+  value: num.describe("the Sleep Regularity Index of the 14 days ending that day"),
+  unit: z.literal("index"),
+  status: z.enum(["ok", "no_data"]),
+  inputs: z.object({ dayPairs: z.number().int(), spreadNights: z.number().int(), workNights: z.number().int(), freeNights: z.number().int() }),
+  baseline: z.object({ freeDays: z.array(z.number().int()) }),
+  spread: z.object({ bedtime: num, bedtimeSdMin: num, wakeTime: num, wakeTimeSdMin: num }).describe("mean clock times (hours after midnight) and their sd (minutes)"),
+  socialJetLag: z.object({ hours: num, midSleepWork: num, midSleepFree: num, chronotype: num }).describe("hours; mid-sleep and chronotype (MSF_sc) as hours after midnight"),
+});
+const trainingLoadSignal = z.object({
+  kind: z.literal("training_load"),
+  value: num.describe("the acute:chronic ratio (EWMA 7 and 28 days)"),
+  zone: enumOf<LoadZone>(["below", "within", "above", "well_above"]).nullable(),
+  status: z.enum(["ok", "insufficient_history", "no_data"]),
+  inputs: z.object({
+    load: num,
+    activity: num,
+    workouts: num,
+    acute: num,
+    daysWithData: z.number().int(),
+    vo2Max: num,
+    vo2MaxDay: day.nullable(),
+  }).describe("MET-minutes: the day's load, the ring's activity and the workouts' estimate, and the acute load; the latest VO2 max"),
+  baseline: z.object({ chronic: num }),
+});
+
+export const signalsResponseSchema = z.object({
+  from: day,
+  to: day,
+  kinds: z.array(enumOf<SignalKind>(SIGNAL_KINDS)),
+  settings: z.object({ sleepNeedMinutes: z.number().int().nullable(), freeDays: z.array(z.number().int()) }),
+  days: z.array(z.object({ day, signals: z.array(z.discriminatedUnion("kind", [earlyWarningSignal, sleepDebtSignal, regularitySignal, trainingLoadSignal])) })),
+});

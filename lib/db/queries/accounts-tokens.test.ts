@@ -3,6 +3,7 @@
 // point of it: however many processes want to refresh one account at the same moment, exactly
 // one is given the single-use refresh token; the others are told to wait (or, once the new
 // tokens are stored, get them).
+import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
 import { tokenStore, type TokenStore } from "@/lib/db/queries/accounts";
@@ -11,7 +12,7 @@ import { useMigratedPostgres } from "@/lib/test/postgres";
 
 const pg = useMigratedPostgres("tokens");
 
-const NOW = new Date().toISOString();
+const NOW = clock.date().toISOString();
 
 type Backend = {
   name: string;

@@ -2,6 +2,7 @@
 // PostgreSQL (a database of this file's own on the run's private server, migrated with the
 // PostgreSQL history). Same tests, same expectations, except where the contract says the two
 // differ (which running jobs a restarted scheduler takes up).
+import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
 import { jobStore, type JobRow, type JobStore } from "@/lib/db/queries/jobs";
@@ -61,7 +62,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
   });
 
   it("claims due jobs oldest first, up to the limit, skipping excluded ones; a claim takes a lease and counts an attempt", async () => {
-    const now = Date.now();
+    const now = clock.now();
     for (let i = 0; i < 5; i++) await jobs.enqueue({ kind: "backfill", userId: `u${i}`, collection: "sleep", runAt: now - (5 - i) * MIN });
     await jobs.enqueue({ kind: "backfill", userId: "later", collection: "sleep", runAt: now + MIN });
     const first = await jobs.claimDue({ now, leaseMs: 2 * MIN, limit: 2 });
@@ -92,12 +93,12 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
 
   it("complete frees the key; a job asked for again while running is queued once more", async () => {
     await jobs.enqueue({ kind: "incremental", userId: "u", collection: "sleep" });
-    const [job] = await jobs.claimDue({ now: Date.now(), leaseMs: MIN, limit: 1 });
+    const [job] = await jobs.claimDue({ now: clock.now(), leaseMs: MIN, limit: 1 });
     await jobs.enqueue({ kind: "incremental", userId: "u", collection: "sleep" }); // arrives while it runs
     await jobs.complete(job!.id);
     expect(await b.row(job!.id)).toMatchObject({ status: "queued", attempts: 0, activeKey: "incremental:u:sleep", leaseUntil: null });
     expect(JSON.parse((await b.row(job!.id)).payload)).toEqual({});
-    const [second] = await jobs.claimDue({ now: Date.now() + 1_000, leaseMs: MIN, limit: 1 });
+    const [second] = await jobs.claimDue({ now: clock.now() + 1_000, leaseMs: MIN, limit: 1 });
     expect(second!.id).toBe(job!.id);
     await jobs.complete(second!.id);
     expect(await b.row(job!.id)).toMatchObject({ status: "done", activeKey: null, lastError: null });
@@ -106,7 +107,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
   });
 
   it("fail retries while attempts remain, then fails for good and releases the key; postpone does not count the attempt", async () => {
-    const now = Date.now();
+    const now = clock.now();
     await jobs.enqueue({ kind: "backfill", userId: "u", collection: "sleep", maxAttempts: 2 });
     let [job] = await jobs.claimDue({ now, leaseMs: MIN, limit: 1 });
     expect(await jobs.fail(job!.id, "x".repeat(2_000), now + MIN)).toBe("queued");
@@ -123,7 +124,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
     expect(await jobs.listRecentFailed("u")).toEqual([expect.objectContaining({ id: job!.id })]);
     // Without a retry time: failed at once.
     await jobs.enqueue({ kind: "backfill", userId: "u", collection: "sleep" });
-    const [bug] = await jobs.claimDue({ now: Date.now(), leaseMs: MIN, limit: 1 });
+    const [bug] = await jobs.claimDue({ now: clock.now(), leaseMs: MIN, limit: 1 });
     expect(await jobs.fail(bug!.id, "400", null)).toBe("failed");
   });
 
@@ -132,19 +133,19 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
     await jobs.enqueue({ kind: "backfill", userId: "a", collection: "daily_sleep" });
     await jobs.enqueue({ kind: "backfill", userId: "b", collection: "sleep" });
     await jobs.enqueue({ kind: "subscriptions" });
-    const [running] = await jobs.claimDue({ now: Date.now(), leaseMs: MIN, limit: 1 });
+    const [running] = await jobs.claimDue({ now: clock.now(), leaseMs: MIN, limit: 1 });
     expect(await jobs.cancelQueued("a")).toBe(running!.userId === "a" ? 1 : 2);
     expect(await jobs.cancelQueued(null)).toBeGreaterThanOrEqual(1);
     const left = await jobs.listActive();
     expect(left.map((j) => j.id)).toContain(running!.id);
     expect(left.filter((j) => j.status === "queued").map((j) => j.kind)).toEqual(running!.kind === "subscriptions" ? [] : ["subscriptions"]);
-    expect(await jobs.pruneFinished(Date.now() - MIN)).toBe(0);
-    expect(await jobs.pruneFinished(Date.now() + MIN)).toBeGreaterThanOrEqual(2);
+    expect(await jobs.pruneFinished(clock.now() - MIN)).toBe(0);
+    expect(await jobs.pruneFinished(clock.now() + MIN)).toBeGreaterThanOrEqual(2);
     expect((await jobs.listRecentFailed("a")).length).toBe(0);
   });
 
   it("a restarted scheduler takes up what its previous life left running", async () => {
-    const now = Date.now();
+    const now = clock.now();
     await jobs.enqueue({ kind: "backfill", userId: "a", collection: "sleep", runAt: now - 20 * MIN });
     await jobs.enqueue({ kind: "backfill", userId: "b", collection: "sleep", runAt: now - 20 * MIN });
     const [expired] = await jobs.claimDue({ now: now - 10 * MIN, leaseMs: MIN, limit: 1 });
@@ -163,7 +164,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
   });
 
   it("several processes claiming at once take every due job exactly once", async () => {
-    const now = Date.now();
+    const now = clock.now();
     const n = 120;
     for (let i = 0; i < n; i++) await jobs.enqueue({ kind: "backfill", userId: `p${i}`, collection: "sleep", runAt: now - i });
     const processes = Array.from({ length: 4 }, () => b.otherProcess());

@@ -180,6 +180,12 @@ export function getDocumentById(opts: { userId: string; collection: RingCollecti
   return row(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND documentId = ?`, opts.userId, opts.documentId);
 }
 
+/** The newest document of a collection (by day; the newest stored on that day) with some columns. */
+export function getNewestDocumentRow(opts: { userId: string; collection: RingCollection; columns: readonly string[] }): Promise<(Record<string, unknown> & { documentId: string | null; day: string }) | undefined> {
+  const cols = [...new Set(["documentId", "day", ...opts.columns])].map(ident).join(", ");
+  return row(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? ORDER BY day DESC, id DESC LIMIT 1`, opts.userId);
+}
+
 /** Rest-mode periods that overlap [from, to] (one still on has no end day). */
 export function getRestModes(opts: RangeOptions): Promise<Array<{ documentId: string; day: string; end_day: string | null; start_time: string | null; end_time: string | null }>> {
   return rows(

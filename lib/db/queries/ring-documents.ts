@@ -2,7 +2,7 @@ import "server-only";
 import { clock } from "@/lib/clock";
 import { all, dialect, get, query, run, transaction, type SqlValue, type Work } from "@/lib/db/sql";
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
-import { ident, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
+import { ident, inJsonArray, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
 // The ring data tables (one per resource of lib/resources) written by the sync engine. Bulk
@@ -24,6 +24,13 @@ export const RING_TABLES = Object.fromEntries(
 ) as { [C in RingCollection]: { table: string; conflict: "documentId" | "day" } };
 
 const columnNames = (c: RingCollection): string[] => getResource(c).columns.map((col) => col.name);
+
+/**
+ * The id prefix of documents made from a Trends CSV row (lib/import/trends.ts): they fill days
+ * no document of the service covers, and a document of the service replaces them.
+ */
+export const TRENDS_ID_PREFIX = "trends:";
+const TRENDS_LIKE = `${TRENDS_ID_PREFIX}%`;
 
 export type RejectedInput = { documentId: string | null; day: string | null; raw: string; error: string };
 
@@ -100,6 +107,7 @@ export function* documentsWrite(opts: IngestOptions): Work<number> {
   if (dialect() === "postgres" && opts.rows.length > 1) changed += yield* run(st.bulk, ...pageArrays(st, opts.rows));
   else for (const row of opts.rows) changed += yield* run(st.upsert, ...st.columns.map((c) => row[c] ?? null));
   if (hadRejections) for (const row of opts.rows) if (row.documentId) yield* run(CLEAR_REJECTED, opts.userId, opts.collection, row.documentId);
+  changed += yield* replaceTrendsRows(opts.collection, opts.userId, opts.rows);
   yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
   // an unchanged page (every document the same as stored) changes no answer
   if (changed > 0) yield* bumpDataVersion(opts.userId);
@@ -109,6 +117,42 @@ export function* documentsWrite(opts: IngestOptions): Work<number> {
 /** `documentsWrite` in a transaction of its own. */
 export function ingestDocuments(opts: IngestOptions): Promise<number> {
   return transaction(() => documentsWrite(opts));
+}
+
+/**
+ * A document of the service replaces the Trends rows of its day (one indexed probe a page when
+ * the person has none, the common case). Returns how many were removed.
+ */
+function* replaceTrendsRows(collection: RingCollection, userId: string, rows: readonly DocumentRow[]): Work<number> {
+  const days = new Set<string>();
+  for (const r of rows) if (r.day && r.documentId && !r.documentId.startsWith(TRENDS_ID_PREFIX)) days.add(r.day);
+  if (days.size === 0) return 0;
+  const t = ident(RING_TABLES[collection].table);
+  const any = yield* get<{ x: number }>(`SELECT 1 AS x FROM ${t} WHERE userId = ? AND documentId LIKE ? LIMIT 1`, userId, TRENDS_LIKE);
+  if (!any) return 0;
+  let removed = 0;
+  for (const day of days) removed += yield* run(`DELETE FROM ${t} WHERE userId = ? AND day = ? AND documentId LIKE ?`, userId, day, TRENDS_LIKE);
+  return removed;
+}
+
+/** The days in `days` on which the person has a document of the service (not a Trends row) in a collection. */
+export function daysWithServiceDocuments(collection: RingCollection, userId: string, days: readonly string[]): Promise<Set<string>> {
+  if (days.length === 0) return Promise.resolve(new Set());
+  const t = ident(RING_TABLES[collection].table);
+  return query(function* () {
+    const rows = yield* all<{ day: string }>(`SELECT DISTINCT day FROM ${t} WHERE userId = ? AND ${inJsonArray("day")} AND (documentId IS NULL OR documentId NOT LIKE ?)`, userId, JSON.stringify(days), TRENDS_LIKE);
+    return new Set(rows.map((r) => r.day));
+  }());
+}
+
+/** The stored raw JSON and day of the documents with these keys (ids, or days for a collection keyed by day). */
+export function storedByKey(collection: RingCollection, userId: string, keys: readonly string[]): Promise<Map<string, { day: string | null; raw: string }>> {
+  if (keys.length === 0) return Promise.resolve(new Map());
+  const { table, conflict } = RING_TABLES[collection];
+  return query(function* () {
+    const rows = yield* all<{ k: string; day: string | null; raw: string }>(`SELECT ${conflict} AS k, day, raw FROM ${ident(table)} WHERE userId = ? AND ${inJsonArray(conflict)}`, userId, JSON.stringify(keys));
+    return new Map(rows.map((r) => [r.k, { day: r.day, raw: r.raw }]));
+  }());
 }
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { clock } from "@/lib/clock";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
-import { ident, toDbTime, upsertSql } from "@/lib/db/dialect";
+import { ident, inJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
 import { insertRejected, type CollectionSummary, type RejectedInput } from "@/lib/db/queries/ring-documents";
@@ -35,6 +35,8 @@ export type SampleDaysOptions = {
   userId: string;
   days: ReadonlyMap<string, readonly Sample[]>;
   rejected?: readonly RejectedInput[];
+  /** leave a day whose samples do not change as it is, its sync time too (an import again changes nothing) */
+  skipUnchanged?: boolean;
 };
 
 /**
@@ -50,8 +52,9 @@ export function* sampleDaysMerge(opts: SampleDaysOptions): Work<number> {
   for (const [day, samples] of opts.days) {
     const before = yield* storedBlob(opts.collection, opts.userId, day);
     const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
-    if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
     stored += merged.length;
+    if (opts.skipUnchanged && before && before.equals(encodeDay(spec, day, merged))) continue;
+    if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
   }
   yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
   // samples the store had already (a re-read window) change no answer
@@ -97,6 +100,32 @@ export function* sampleDaysReplace(opts: ReplaceDaysOptions): Work<number> {
 /** `sampleDaysReplace` in a transaction of its own. */
 export function replaceSampleDays(opts: ReplaceDaysOptions): Promise<number> {
   return transaction(() => sampleDaysReplace(opts));
+}
+
+/**
+ * What merging these samples (grouped by UTC day) would change, without writing: the days
+ * whose stored samples would differ (new samples, or new values at a stored instant), and how
+ * many samples are not stored yet.
+ */
+export async function diffSampleDays(opts: { collection: SeriesCollection; userId: string; days: ReadonlyMap<string, readonly Sample[]> }): Promise<{ new: number; changedDays: Map<string, readonly Sample[]> }> {
+  const spec = sampleSpecOf(opts.collection);
+  let fresh = 0;
+  const changedDays = new Map<string, readonly Sample[]>();
+  for (const [day, samples] of opts.days) {
+    const blob = await query(storedBlob(opts.collection, opts.userId, day));
+    const before = blob ? decodeDay(spec, day, blob) : [];
+    const merged = mergeSamples(spec, before, samples);
+    fresh += merged.length - before.length;
+    if (!blob || !blob.equals(encodeDay(spec, day, merged))) changedDays.set(day, samples);
+  }
+  return { new: fresh, changedDays };
+}
+
+/** How many samples are stored on these UTC days. */
+export async function storedDayCounts(collection: SeriesCollection, userId: string, days: readonly string[]): Promise<number> {
+  if (days.length === 0) return 0;
+  const row = await query(get<{ n: number }>(`SELECT COALESCE(SUM(count), 0) AS n FROM ${t(collection)} WHERE userId = ? AND ${inJsonArray("day")}`, userId, JSON.stringify(days)));
+  return Number(row?.n ?? 0);
 }
 
 export type StoredSeriesDay = { day: string; columns: SampleColumns };

@@ -168,6 +168,11 @@ export function deleteUserData(userId: string, ringUserId: string | null): Promi
   });
 }
 
+/** Deletes the person; their sessions, ring account, tokens and alert settings go with them (cascade). */
+export async function deleteUser(userId: string): Promise<boolean> {
+  return (await query(run(`DELETE FROM "User" WHERE id = ?`, userId))) > 0;
+}
+
 /** The person a (database) session token belongs to, when the session is still valid. */
 export async function findSessionUserId(sessionToken: string, now = clock.date()): Promise<string | null> {
   const s = await query(get<{ userId: string; expires: string }>(`SELECT userId, expires FROM "Session" WHERE sessionToken = ?`, sessionToken));

@@ -1,5 +1,6 @@
 // The webhook inbox's contract, held to both databases: SQLite (the test file's own database)
 // and PostgreSQL (a database of this file's own on the run's private server).
+import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
 import { webhookEventStore, type WebhookEventRow, type WebhookEventStore } from "@/lib/db/queries/webhook-events";
@@ -16,14 +17,14 @@ const backends: Backend[] = [
     store: () => webhookEventStore(sqliteDatabase()),
     clear: async () => void rawDb().prepare("DELETE FROM webhook_event").run(),
     all: async () => rawDb().prepare("SELECT * FROM webhook_event ORDER BY id").all() as WebhookEventRow[],
-    age: async (ms) => void rawDb().prepare("UPDATE webhook_event SET receivedAt = ?").run(new Date(Date.now() - ms).toISOString().replace("Z", "+00:00")),
+    age: async (ms) => void rawDb().prepare("UPDATE webhook_event SET receivedAt = ?").run(new Date(clock.now() - ms).toISOString().replace("Z", "+00:00")),
   },
   {
     name: "postgresql",
     store: () => webhookEventStore(postgresDatabase(pg.pool())),
     clear: async () => void (await pg.pool().query("DELETE FROM webhook_event")),
     all: async () => (await pg.pool().query<WebhookEventRow>("SELECT * FROM webhook_event ORDER BY id")).rows,
-    age: async (ms) => void (await pg.pool().query(`UPDATE webhook_event SET "receivedAt" = $1`, [new Date(Date.now() - ms).toISOString()])),
+    age: async (ms) => void (await pg.pool().query(`UPDATE webhook_event SET "receivedAt" = $1`, [new Date(clock.now() - ms).toISOString()])),
   },
 ];
 
@@ -85,9 +86,9 @@ describe.each(backends)("webhook inbox on $name", (b) => {
     const ids = (await b.all()).map((r) => r.id);
     await inbox.mark(ids[0]!, "applied");
     await inbox.mark(ids[1]!, "ignored");
-    expect(await inbox.prune(Date.now() - 60_000)).toBe(0);
+    expect(await inbox.prune(clock.now() - 60_000)).toBe(0);
     await b.age(40 * 86_400_000);
-    expect(await inbox.prune(Date.now() - 30 * 86_400_000)).toBe(2);
+    expect(await inbox.prune(clock.now() - 30 * 86_400_000)).toBe(2);
     expect((await b.all()).map((r) => r.status)).toEqual(["queued"]);
   });
 });

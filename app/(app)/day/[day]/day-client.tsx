@@ -101,13 +101,13 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
               <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--sleep)" }} />
               Main sleep
             </h2>
-            {main ? <PeriodDetail p={main} units={units} withCurves /> : <p className="text-sm text-slate-500">No main sleep recorded for this day.</p>}
+            {main ? <PeriodDetail p={main} units={units} withCurves /> : <p className="text-sm text-slate-500 dark:text-slate-400">No main sleep recorded for this day.</p>}
           </Card>
 
           {naps.length ? (
             <Card aria-labelledby="naps-title" data-testid="naps">
               <h2 id="naps-title" className="mb-3 text-base font-semibold">
-                Naps <span className="font-normal text-slate-500">({naps.length})</span>
+                Naps <span className="font-normal text-slate-500 dark:text-slate-400">({naps.length})</span>
               </h2>
               <div className="space-y-5">
                 {naps.map((p) => (
@@ -187,7 +187,7 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
               {Object.entries(data.raw).map(([c, doc]) => (
                 <details key={c} className="rounded-lg border border-slate-200 dark:border-slate-800">
                   <summary className="cursor-pointer px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600">{c}</summary>
-                  <pre className="max-h-80 overflow-auto border-t border-slate-200 p-3 text-xs leading-relaxed dark:border-slate-800">{JSON.stringify(doc, null, 2)}</pre>
+                  <pre tabIndex={0} aria-label={`${c}, as sent`} className="max-h-80 overflow-auto border-t border-slate-200 p-3 text-xs leading-relaxed focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-800">{JSON.stringify(doc, null, 2)}</pre>
                 </details>
               ))}
             </div>
@@ -236,7 +236,7 @@ function ScoreBlock({
           />
         </>
       ) : (
-        <p className="text-sm text-slate-500">No {title.toLowerCase()} document.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">No {title.toLowerCase()} document.</p>
       )}
     </Card>
   );
@@ -272,7 +272,7 @@ function PeriodDetail({ p, units, withCurves }: { p: DayPeriod; units: Units; wi
       {p.hypnogram && p.start !== null && p.end !== null ? (
         <Hypnogram segments={p.hypnogram.segments} minutes={p.hypnogram.minutes} start={p.start} end={p.end} label={`Sleep stages ${span}`} height={withCurves ? 132 : 96} />
       ) : (
-        <p className="text-xs text-slate-500">No sleep stages in this document.</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">No sleep stages in this document.</p>
       )}
       {withCurves && (p.heartRate.length || p.hrv.length) ? (
         <div>
@@ -281,23 +281,14 @@ function PeriodDetail({ p, units, withCurves }: { p: DayPeriod; units: Units; wi
               <span aria-hidden className="h-0.5 w-4" style={{ background: "var(--heart)" }} /> Heart rate (bpm, left)
             </span>
             <span className="inline-flex items-center gap-1.5">
-              <span aria-hidden className="h-0.5 w-4" style={{ background: "var(--sleep)" }} /> HRV (ms, right)
+              <span aria-hidden className="h-0 w-4 border-t-2 border-dashed" style={{ borderColor: "var(--sleep)" }} /> HRV (ms, right, dashed)
             </span>
           </p>
           <LazyNightCurves heartRate={p.heartRate} hrv={p.hrv} label={`Heart rate and HRV through the night, ${span}`} />
-          <p className="mt-1 text-xs text-slate-500">
-            {summariseCurve("Heart rate", p.heartRate, "bpm")} {summariseCurve("HRV", p.hrv, "ms")}
-          </p>
         </div>
       ) : null}
     </div>
   );
-}
-
-function summariseCurve(name: string, pts: Array<{ value: number | null }>, unit: string): string {
-  const v = pts.map((p) => p.value).filter((x): x is number => x !== null);
-  if (!v.length) return `${name}: no samples.`;
-  return `${name} from ${Math.round(Math.min(...v))} to ${Math.round(Math.max(...v))} ${unit} over ${v.length} samples.`;
 }
 
 function ActivityFigures({ row, units }: { row: Record<string, unknown>; units: Units }) {
@@ -345,7 +336,7 @@ function SmallDoc({
           <CategoryBadge metric={category.metric} value={typeof category.value === "string" ? category.value : null} />
         </div>
       )}
-      {present ? <dl className="space-y-1">{children}</dl> : <p className="text-xs text-slate-500">No document.</p>}
+      {present ? <dl className="space-y-1">{children}</dl> : <p className="text-xs text-slate-500 dark:text-slate-400">No document.</p>}
     </Card>
   );
 }

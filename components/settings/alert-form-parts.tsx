@@ -1,0 +1,75 @@
+"use client";
+
+// The pieces every form of Settings → Alerts is built from (lib/alerts/actions.ts runs them):
+// the button styles, a server action run from a form's submit event, a labelled field, the
+// outcome line and a time in the browser's zone.
+import { startTransition, useActionState, useId, type FormEvent, type ReactNode } from "react";
+import type { AlertFormState } from "@/lib/alerts/actions";
+import { cn } from "@/components/ui/cn";
+
+const buttonClass =
+  "inline-flex items-center justify-center rounded-lg px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60";
+export const primary = `${buttonClass} bg-brand-600 text-white hover:bg-brand-700`;
+export const secondary = `${buttonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800`;
+export const small = "rounded-md px-2 py-1 text-xs font-medium";
+
+/**
+ * A server action run from a form's submit event: unlike `<form action>`, React does not reset
+ * the form afterwards, so what the person typed stays when the server refuses it (and a
+ * controlled select never drifts from its state). Forms that should start empty after success
+ * are remounted with a new key instead.
+ */
+export function useFormAction(action: (prev: AlertFormState, form: FormData) => Promise<AlertFormState>) {
+  const [state, dispatch, pending] = useActionState(action, {});
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    startTransition(() => dispatch(form));
+  };
+  return { state, onSubmit, pending };
+}
+
+export function Submit({ label, pending, busy, className = primary }: { label: string; pending: string; busy: boolean; className?: string }) {
+  return (
+    <button type="submit" disabled={busy} aria-disabled={busy} className={className}>
+      {busy ? pending : label}
+    </button>
+  );
+}
+
+/** A labelled field (label bound by id, so its name is the label alone), with an optional hint. */
+export function FieldBox({ label, hint, className, children }: { label: string; hint?: string; className?: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={cn("flex min-w-0 flex-col gap-1 text-sm", className)}>
+      <label htmlFor={id} className="font-medium">
+        {label}
+      </label>
+      {children(id)}
+      {hint ? <span className="text-xs text-slate-500 dark:text-slate-400">{hint}</span> : null}
+    </div>
+  );
+}
+
+export function Status({ state, testId }: { state: AlertFormState; testId?: string }) {
+  if (state.error)
+    return (
+      <p role="alert" data-testid={testId} className="text-sm text-rose-700 dark:text-rose-300">
+        {state.error.message}
+      </p>
+    );
+  return (
+    <p role="status" data-testid={testId} className="text-sm text-slate-600 dark:text-slate-300">
+      {state.message ?? ""}
+    </p>
+  );
+}
+
+/** A time in the browser's locale and zone (the server's rendering may differ: not a hydration error). */
+export function When({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} suppressHydrationWarning>
+      {new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+    </time>
+  );
+}

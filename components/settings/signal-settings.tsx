@@ -1,0 +1,86 @@
+"use client";
+import { useState } from "react";
+import type { SignalSettings } from "@/lib/api/contract";
+import { WEEKDAYS } from "@/lib/alerts/catalog";
+import { signalDocsHref, SLEEP_NEED_LIMITS } from "@/lib/signals/catalog";
+import { useSignalSettings, useUpdateSignalSettings } from "@/components/hooks/use-signals";
+import { Button, inputClass } from "@/components/ui/field";
+import { cn } from "@/components/ui/cn";
+
+/** Settings → Signals: the sleep need sleep debt is measured against, and the free days of social jet lag. */
+export function SignalSettingsSection({ initial }: { initial: SignalSettings }) {
+  const settings = useSignalSettings(initial).data;
+  const update = useUpdateSignalSettings();
+  const [need, setNeed] = useState(settings.sleepNeedMinutes === null ? "" : String(settings.sleepNeedMinutes / 60));
+  const saveNeed = () => {
+    const h = need.trim() === "" ? null : Number(need);
+    update.mutate({ sleepNeedMinutes: h === null || !Number.isFinite(h) ? null : Math.round(h * 60) });
+  };
+  const toggleDay = (d: number, on: boolean) => update.mutate({ freeDays: on ? [...settings.freeDays, d] : settings.freeDays.filter((x) => x !== d) });
+  return (
+    <section
+      id="signals"
+      aria-labelledby="signals-heading"
+      data-testid="signal-settings"
+      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
+    >
+      <div>
+        <h2 id="signals-heading" className="text-lg font-semibold">
+          Signals
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          What the explained signals measure you against.{" "}
+          <a href={signalDocsHref("sleep-debt")} className="underline decoration-dotted underline-offset-2">
+            How they work
+          </a>
+        </p>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <form
+          className="space-y-1.5"
+          onSubmit={(e) => {
+            e.preventDefault();
+            saveNeed();
+          }}
+        >
+          <label htmlFor="sleep-need" className="text-sm font-medium">
+            Sleep need (hours)
+          </label>
+          <div className="flex items-center gap-2">
+            <input
+              id="sleep-need"
+              type="number"
+              inputMode="decimal"
+              step={0.25}
+              min={SLEEP_NEED_LIMITS.min / 60}
+              max={SLEEP_NEED_LIMITS.max / 60}
+              placeholder="estimated"
+              value={need}
+              onChange={(e) => setNeed(e.target.value)}
+              className={cn(inputClass, "w-28")}
+            />
+            <Button type="submit" disabled={update.isPending}>
+              Save need
+            </Button>
+          </div>
+          <p className="text-xs text-slate-500 dark:text-slate-400">Empty: estimated from your nights before your best readiness (8 h until there are enough).</p>
+        </form>
+        <fieldset className="space-y-1.5">
+          <legend className="text-sm font-medium">Free days (social jet lag)</legend>
+          <div className="flex flex-wrap gap-x-3 gap-y-1">
+            {WEEKDAYS.map((d) => (
+              <label key={d.value} className="inline-flex items-center gap-1.5 text-sm">
+                <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={settings.freeDays.includes(d.value)} onChange={(e) => toggleDay(d.value, e.target.checked)} />
+                {d.label.slice(0, 3)}
+              </label>
+            ))}
+          </div>
+          <p className="text-xs text-slate-500 dark:text-slate-400">The night before a free day counts as a free night.</p>
+        </fieldset>
+      </div>
+      <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
+        {update.isError ? <span className="text-rose-600">{(update.error as Error).message}</span> : update.isSuccess ? "Saved." : ""}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "./fixtures";
+import { emulatorControl } from "./support/emulator-control";
+import { exportCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
+import { RING_COLLECTIONS } from "@/lib/resources";
+
+// Settings → Import with the ring maker's account export: choose the ZIP, check it first (the
+// dry-run summary), confirm, watch the progress (file, rows, ETA), then see the history on
+// Trends — on a phone and on a desktop. The ZIP is written from the emulator's documents of a
+// planted person, plus a long heart-rate file so that storing takes long enough to be watched.
+
+const ZIP = path.resolve(import.meta.dirname, "test-results", "import-fixture.zip");
+const HEART_SAMPLES = 100_000;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  await emulatorControl.ensureClient();
+  const planted = await emulatorControl.createUser("import-e2e-planted@example.test", { history_days: 90 });
+  const entries: ZipFileSpec[] = [];
+  for (const [i, c] of RING_COLLECTIONS.entries()) {
+    const docs = await emulatorControl.documents(planted.user_id, c);
+    const name = c === "sleep" ? "SleepModel" : i % 2 ? c.replace(/_/g, "") : `Oura${c.replace(/(^|_)(\w)/g, (_, __, ch: string) => ch.toUpperCase())}`;
+    entries.push({ name: `Oura/App Data/${name}.csv`, data: exportCsv(docs, { bom: i % 3 === 0 }) });
+  }
+  // a sample every 5 minutes, ending yesterday
+  const end = Date.parse(`${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`);
+  entries.push({
+    name: "Oura/App Data/heartrate.csv",
+    data: async function* () {
+      yield "timestamp;bpm;source\r\n";
+      for (let i = HEART_SAMPLES; i > 0; i -= 1_000) {
+        let chunk = "";
+        for (let j = i; j > Math.max(0, i - 1_000); j--) chunk += `${new Date(end - j * 300_000).toISOString().replace(".000Z", "+00:00")};${55 + (j % 30)};awake\r\n`;
+        yield chunk;
+      }
+    },
+  });
+  entries.push({ name: "Oura/App Data/meal.csv", data: "id;day;meal_type\r\n1;2026-01-01;lunch\r\n" });
+  fs.mkdirSync(path.dirname(ZIP), { recursive: true });
+  await writeZip(ZIP, entries);
+});
+
+for (const layout of [
+  { name: "phone", viewport: { width: 390, height: 844 } },
+  { name: "desktop", viewport: { width: 1280, height: 860 } },
+]) {
+  test.describe(`on a ${layout.name}`, () => {
+    test.use({ viewport: layout.viewport });
+
+    test(`[IMPORT] the account export: check first, confirm, watch the progress, see the history on Trends (${layout.name})`, async ({ page, login }) => {
+      // two reads of 100,000 rows and more: minutes on a busy machine
+      test.setTimeout(300_000);
+      // a person who shares no data with Ringside (as after a lapsed membership): the history on Trends is the import's
+      await login({ backfill: false, scope: "email" });
+      await page.goto("/settings");
+      const section = page.getByRole("region", { name: "Import" });
+      await section.getByLabel("Files to import").setInputFiles(ZIP);
+
+      await section.getByRole("button", { name: "Check first" }).click();
+      const summary = section.getByTestId("import-summary");
+      await expect(summary).toHaveAttribute("data-dry-run", "true", { timeout: 180_000 });
+      await expect(summary.getByRole("table")).toContainText("What the import would store");
+      await expect(summary.getByTestId("import-row-daily_sleep").getByTestId("new")).not.toHaveText("0");
+      await expect(summary.getByTestId("import-row-heartrate")).toContainText("100,000");
+      await expect(section.getByTestId("import-unmapped")).toContainText("meal.csv — 1 rows");
+
+      await section.getByRole("button", { name: "Confirm import" }).click();
+      const progress = section.getByTestId("import-progress");
+      await expect(progress).toHaveAttribute("data-status", "storing", { timeout: 120_000 });
+      await expect(section.getByRole("progressbar", { name: "Import progress" })).toHaveAttribute("aria-valuenow", /\d+/);
+      await expect(progress).toContainText(/Storing .*\.csv · [\d,]+ of [\d,]+ rows/);
+      await page.screenshot({ path: `e2e/test-results/screenshots/import-progress-${layout.name}.png`, fullPage: true });
+
+      await expect(section.getByTestId("import-done")).toBeVisible({ timeout: 180_000 });
+      await expect(section.getByTestId("import-summary")).toHaveAttribute("data-dry-run", "false");
+      await page.screenshot({ path: `e2e/test-results/screenshots/import-done-${layout.name}.png`, fullPage: true });
+
+      await section.getByRole("link", { name: "See it on Trends" }).click();
+      await expect(page).toHaveURL(/\/trends/);
+      await expect(page.locator('[data-chart-ready="true"]').first()).toBeVisible({ timeout: 15_000 });
+      const to = new Date().toISOString().slice(0, 10);
+      const from = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
+      const res = await page.request.get(`/api/metrics/sleep.score?from=${from}&to=${to}`);
+      expect(res.status()).toBe(200);
+      const series = (await res.json()) as { value: Array<number | null> };
+      expect(series.value.filter((v) => v !== null).length).toBeGreaterThan(30);
+    });
+  });
+}

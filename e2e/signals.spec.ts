@@ -1,0 +1,146 @@
+// The explained signals as a person sees them, on a history planted through Ringside's own
+// import (POST /api/import with a "ringside-export-v1" file): a steady life, then three nights
+// with +1.0 °C, +7 bpm, −30 % HRV and +2 breaths a minute, ending today. Today shows the early
+// warning (likely, which markers moved, against which baseline, not a diagnosis), sleep debt and
+// regularity; Trends draws the normal range on the physiology charts and charts sleep debt;
+// Workouts shows the training load with VO2 max. In light and dark, at phone and desktop
+// widths, with no console errors; each card links to its section of the signals page; the
+// sleep need set in Settings moves the sleep debt.
+import crypto from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { clock } from "@/lib/clock";
+import { addDays, todayIn } from "@/lib/metrics/days";
+import { plantedHistory } from "@/lib/test/signal-history";
+import { expect, SESSION_COOKIE, test, uniqueEmail } from "./fixtures";
+import { screenshot, setTheme } from "./dashboard-support";
+import { E2E_APP_URL, E2E_DATA_DIR } from "./support/ports";
+
+test.describe.configure({ mode: "serial" });
+test.use({ timezoneId: "UTC" });
+
+const TODAY = todayIn("UTC", clock.date());
+let sessionToken = "";
+
+/** A person of their own (no ring account, so no sync adds to the planted history), signed in by a session row. */
+function createPerson(): string {
+  const db = new Database(path.resolve(E2E_DATA_DIR, "ringside.db"), { fileMustExist: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    const id = `sig${crypto.randomBytes(8).toString("hex")}`;
+    const now = clock.date().toISOString().replace("Z", "+00:00");
+    const email = uniqueEmail("signals");
+    db.prepare(`INSERT INTO "User" (id, name, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'member', 'metric', 'system', ?, ?)`).run(id, email, email, now, now);
+    const token = crypto.randomBytes(24).toString("hex");
+    const expires = new Date(clock.now() + 86_400_000).toISOString().replace("Z", "+00:00");
+    db.prepare(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`).run(`s${id}`, token, id, expires);
+    return token;
+  } finally {
+    db.close();
+  }
+}
+
+async function signedIn(browser: Browser, opts: { width: number; theme: "light" | "dark" }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: E2E_APP_URL, viewport: { width: opts.width, height: 900 }, reducedMotion: "reduce", timezoneId: "UTC" });
+  await context.addCookies([{ name: SESSION_COOKIE, value: sessionToken, url: E2E_APP_URL, httpOnly: true, sameSite: "Lax" }]);
+  await setTheme(context, opts.theme);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+async function checkLayout(page: Page, name: string, theme: "light" | "dark", width: number) {
+  expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} at ${width}px overflows`).toBeLessThanOrEqual(0);
+  expect(await page.locator('[role="img"]:not([aria-label]), [role="img"][aria-label=""]').count(), `${name}: role=img without a name`).toBe(0);
+  await screenshot(page, `signals-${name}-${theme}-${width}`);
+}
+
+test.beforeAll(async ({ playwright }) => {
+  sessionToken = createPerson();
+  const history = plantedHistory({ from: addDays(TODAY, -99), to: TODAY, episodeNights: 3, offset: "+14:00" });
+  const request = await playwright.request.newContext({ baseURL: E2E_APP_URL, extraHTTPHeaders: { cookie: `${SESSION_COOKIE}=${sessionToken}`, origin: E2E_APP_URL } });
+  const res = await request.post("/api/import", { data: history.file });
+  expect(res.status(), await res.text()).toBe(200);
+  expect((await res.json()).rejected).toBe(0);
+  await request.dispose();
+});
+
+for (const theme of ["light", "dark"] as const) {
+  for (const width of [390, 1280]) {
+    test(`[SIGNALS] Today, Trends and Workouts show the signals (${theme}, ${width}px)`, async ({ browser }) => {
+      test.setTimeout(120_000);
+      const { context, page, errors } = await signedIn(browser, { width, theme });
+
+      await page.goto("/");
+      const warning = page.getByTestId("signal-early_warning");
+      await expect(warning.getByTestId("early-warning-level")).toHaveText("Likely");
+      await expect(warning.locator('[data-flagged="true"]')).toHaveCount(4);
+      await expect(warning.getByTestId("marker-resting_heart_rate")).toContainText(/\+\d+ bpm/);
+      await expect(warning).toContainText("This is not a diagnosis");
+      await expect(warning).toContainText(/Baseline: the median of your nights .* \(58 nights\)/);
+      await expect(warning.getByTestId("signal-docs-link")).toHaveAttribute("href", "/docs/signals#early-warning");
+      await expect(page.getByTestId("sleep-debt-value")).toHaveText(/\d+ (h \d{2} )?min/);
+      await expect(page.getByTestId("signal-sleep_debt")).toContainText("estimated from your nights with your best readiness");
+      await expect(page.getByTestId("sri-value")).toHaveText(/^\d+$/);
+      await expect(page.getByTestId("social-jet-lag")).toContainText(" h: mid-sleep ");
+      await page.waitForLoadState("networkidle");
+      await checkLayout(page, "today", theme, width);
+
+      await page.goto("/trends?m=night.average_hrv,signals.sleep_debt&range=90d");
+      const hrv = page.locator('[data-testid=trend-panel][data-metric="night.average_hrv"]');
+      await expect(hrv.getByTestId("normal-band")).toHaveCount(1);
+      await expect(hrv.getByTestId("normal-range-note")).toContainText("the 7-day mean is below it");
+      await expect(hrv.getByTestId("normal-range-note").getByRole("link")).toHaveAttribute("href", "/docs/signals#normal-ranges");
+      const debt = page.locator('[data-testid=trend-panel][data-metric="signals.sleep_debt"]');
+      await expect(debt.getByRole("img", { name: /^Sleep debt, / })).toBeVisible();
+      await expect(page.getByLabel("Normal range", { exact: true })).toBeChecked();
+      await page.waitForLoadState("networkidle");
+      await checkLayout(page, "trends", theme, width);
+
+      await page.goto("/workouts");
+      const load = page.getByTestId("signal-training_load");
+      await expect(load.getByTestId("training-load-summary")).toContainText(/Acute:chronic ratio \d\.\d\d/);
+      await expect(load.getByTestId("load-ratio-chart")).toBeVisible();
+      await expect(load.getByTestId("vo2max-trend")).toContainText("ml/kg/min");
+      await page.waitForLoadState("networkidle");
+      await checkLayout(page, "workouts", theme, width);
+
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+}
+
+test("[SIGNALS] a card's link opens its section of the signals page", async ({ browser }) => {
+  const { context, page, errors } = await signedIn(browser, { width: 1280, theme: "light" });
+  await page.goto("/");
+  await page.getByTestId("signal-sleep_debt").getByTestId("signal-docs-link").click();
+  await expect(page).toHaveURL(/\/docs\/signals#sleep-debt$/);
+  await expect(page.getByRole("heading", { level: 2, name: "Sleep debt" })).toBeInViewport();
+  await expect(page.getByTestId("signals-docs")).toContainText("debt = (14 / Σ wᵢ over nights with data)");
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("[SIGNALS] the sleep need set in Settings is the one sleep debt uses", async ({ browser }) => {
+  const { context, page, errors } = await signedIn(browser, { width: 1280, theme: "light" });
+  await page.goto("/settings#signals");
+  await page.getByLabel("Sleep need (hours)").fill("9");
+  await page.getByRole("button", { name: "Save need" }).click();
+  await expect(page.getByTestId("signal-settings").getByRole("status")).toHaveText("Saved.");
+  await page.goto("/");
+  await expect(page.getByTestId("signal-sleep_debt")).toContainText("Need: 9 h 00 min (your setting)");
+  await page.goto("/settings#signals");
+  await page.getByLabel("Sleep need (hours)").fill("");
+  await page.getByRole("button", { name: "Save need" }).click();
+  await expect(page.getByTestId("signal-settings").getByRole("status")).toHaveText("Saved.");
+  expect(errors).toEqual([]);
+  await context.close();
+});

@@ -1,0 +1,46 @@
+import "server-only";
+import { clock } from "@/lib/clock";
+import { toDbTime } from "@/lib/db/dialect";
+import { get, query, run, type SqlValue } from "@/lib/db/sql";
+
+// The person's settings of the explained signals as stored: the sleep need they set
+// (User.sleepNeedMin) and their free days (User.freeDays, ISO weekdays as "6,7"). What a
+// setting never made means (the default free days) is the signals' to say (lib/services/signals.ts).
+
+export type StoredSignalSettings = {
+  /** minutes; null: estimated from the person's nights */
+  sleepNeedMinutes: number | null;
+  /** ISO weekdays, sorted; null: never set, or unreadable (the default applies) */
+  freeDays: number[] | null;
+};
+
+/** "6,7" → [6, 7]; "" → none; nothing or anything unreadable → null. */
+function parseFreeDays(text: string | null): number[] | null {
+  if (text === null) return null;
+  if (text === "") return [];
+  const days = text.split(",").map(Number);
+  return days.every((d) => Number.isInteger(d) && d >= 1 && d <= 7) ? [...new Set(days)].sort((a, b) => a - b) : null;
+}
+
+/** The person's settings, or null when there is no such person. */
+export async function findSignalSettings(userId: string): Promise<StoredSignalSettings | null> {
+  const u = await query(get<{ sleepNeedMin: number | null; freeDays: string | null }>(`SELECT sleepNeedMin, freeDays FROM "User" WHERE id = ?`, userId));
+  if (!u) return null;
+  return { sleepNeedMinutes: u.sleepNeedMin === null ? null : Number(u.sleepNeedMin), freeDays: parseFreeDays(u.freeDays) };
+}
+
+/** Changes what the patch names (a null sleep need: estimated again). */
+export async function updateSignalSettings(userId: string, patch: { sleepNeedMinutes?: number | null; freeDays?: readonly number[] }): Promise<void> {
+  const set: string[] = [];
+  const values: SqlValue[] = [];
+  if (patch.sleepNeedMinutes !== undefined) {
+    set.push("sleepNeedMin = ?");
+    values.push(patch.sleepNeedMinutes);
+  }
+  if (patch.freeDays !== undefined) {
+    set.push("freeDays = ?");
+    values.push(patch.freeDays.join(","));
+  }
+  // the settings change the signals' answers: the same bump as a data change
+  await query(run(`UPDATE "User" SET ${[...set, "dataVersion = dataVersion + 1", "updatedAt = ?"].join(", ")} WHERE id = ?`, ...values, toDbTime(clock.date()), userId));
+}

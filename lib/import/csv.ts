@@ -1,0 +1,195 @@
+import "server-only";
+import { Readable } from "node:stream";
+import { CsvError, parse } from "csv-parse";
+import { parse as parseSync } from "csv-parse/sync";
+import { ImportRefusal } from "@/lib/import/refusal";
+
+// The CSV files of the ring maker's export (and its Trends CSV), read as a stream with csv-parse.
+// The exports seen differ in small ways, all handled here before a row is looked at: a UTF-8 BOM,
+// a first line `sep=;` naming the delimiter, and the delimiter itself (semicolons in the account
+// export, commas in the Trends CSV, a tab now and then). Memory stays flat: one record at a
+// time, each at most MAX_RECORD_BYTES.
+
+/** The longest record accepted (a night's sleep with its 5-minute series is ~10 kB). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+/** How much of a file is read to find its header line and delimiter. */
+const SNIFF_BYTES = 64 * 1024;
+const DELIMITERS = [";", ",", "\t"] as const;
+export type Delimiter = (typeof DELIMITERS)[number];
+
+export type CsvHead = {
+  /** the header's cells, trimmed */
+  header: string[];
+  delimiter: Delimiter;
+  /** the line the header is on (2 after a `sep=` line) */
+  headerLine: number;
+};
+
+/**
+ * A quoted empty cell (`""`): an empty text, where a bare empty cell is nothing (null). The only
+ * way a CSV file can tell the two apart; the cell reads as this marker.
+ */
+export const QUOTED_EMPTY = "\u0000\"\"";
+
+export type CsvRecord = {
+  /** 1 = the first row after the header */
+  row: number;
+  cells: string[];
+};
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Counts a delimiter in a line, outside double quotes. */
+function countOutsideQuotes(line: string, d: string): number {
+  let n = 0;
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === d) n++;
+  }
+  return n;
+}
+
+/**
+ * The delimiter of a file from its first lines (pure): a `sep=X` line names it; otherwise the
+ * one of `;`, `,` and tab that splits the header into the most cells. Null when none splits it
+ * (one column, or a delimiter Ringside does not read).
+ */
+export function sniffDelimiter(text: string): { delimiter: Delimiter; sepLine: boolean } | null {
+  const body = text.startsWith("\ufeff") ? text.slice(1) : text;
+  const firstEnd = body.search(/\r?\n/);
+  const first = firstEnd === -1 ? body : body.slice(0, firstEnd);
+  const sep = /^"?sep=(.)"?\s*$/i.exec(first);
+  if (sep) {
+    const d = sep[1] as string;
+    return (DELIMITERS as readonly string[]).includes(d) ? { delimiter: d as Delimiter, sepLine: true } : null;
+  }
+  let best: Delimiter | null = null;
+  let bestCount = 0;
+  for (const d of DELIMITERS) {
+    const n = countOutsideQuotes(first, d);
+    if (n > bestCount) {
+      best = d;
+      bestCount = n;
+    }
+  }
+  return best ? { delimiter: best, sepLine: false } : null;
+}
+
+/** The first bytes of a stream (up to the end of its first two lines or SNIFF_BYTES), and the rest. */
+async function readHead(source: AsyncIterator<Buffer>): Promise<{ head: Buffer; done: boolean }> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  let lines = 0;
+  for (;;) {
+    const next = await source.next();
+    if (next.done) return { head: Buffer.concat(parts), done: true };
+    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as Uint8Array);
+    parts.push(chunk);
+    size += chunk.length;
+    for (const b of chunk) if (b === 0x0a) lines++;
+    if (lines >= 2 || size >= SNIFF_BYTES) return { head: Buffer.concat(parts), done: false };
+  }
+}
+
+function describeCsvError(err: CsvError, file: string, headerColumns: number): string {
+  const e = err as CsvError & { lines?: number; records?: number; record?: unknown[] };
+  // the parser counts the data rows it completed (the failing one is the next) and every line of the file
+  const row = typeof e.records === "number" ? e.records + 1 : null;
+  const line = typeof e.lines === "number" ? e.lines : null;
+  const where = `${file}${row !== null ? `, row ${row}` : ""}${line !== null ? ` (line ${line})` : ""}`;
+  switch (err.code) {
+    case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
+      return `${where}: the row has ${Array.isArray(e.record) ? e.record.length : "another number of"} cells, the header has ${headerColumns} (mismatched column count).`;
+    case "CSV_MAX_RECORD_SIZE":
+      return `${where}: a row is longer than ${MAX_RECORD_BYTES} bytes.`;
+    case "CSV_QUOTE_NOT_CLOSED":
+      return `${where}: a quoted cell is never closed.`;
+    default:
+      return `${where}: not a valid CSV row (${err.message.replace(/\s+on line \d+.*$/, "")}).`;
+  }
+}
+
+/**
+ * Reads a CSV file as a stream: its header (after a BOM and a `sep=` line) and then its rows,
+ * each with as many cells as the header. An empty file has no header and no rows. Throws ImportRefusal naming the file and the row on an
+ * unknown delimiter, a row with another number of cells, an unclosed quote or a row too long.
+ */
+export type ReadCsvOptions = {
+  /**
+   * Whether a quoted empty cell reads as QUOTED_EMPTY (an empty text) rather than as empty, decided
+   * from the header. Telling them apart costs the parser a callback per cell: a file of numbers
+   * (a time series) does without. Default: yes.
+   */
+  quotedEmpty?: (header: readonly string[]) => boolean;
+};
+
+export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: string, opts: ReadCsvOptions = {}): Promise<{ head: CsvHead; records: AsyncGenerator<CsvRecord> }> {
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const sniffed0 = await readHead(it);
+  const done = sniffed0.done;
+  let first = sniffed0.head;
+  if (first.subarray(0, 3).equals(BOM)) first = first.subarray(3);
+  const text = first.toString("utf8");
+  // an empty file (a data type the person never had): no header, no rows
+  if (text.trim() === "") return { head: { header: [], delimiter: ";", headerLine: 1 }, records: (async function* () {})() };
+  const sniffed = sniffDelimiter(text);
+  if (!sniffed) throw new ImportRefusal(`${file}, line 1: the delimiter is not one Ringside reads (semicolon, comma or tab).`);
+  const headerLine = sniffed.sepLine ? 2 : 1;
+  let headerCells: string[] | undefined;
+  try {
+    headerCells = (parseSync(text, { delimiter: sniffed.delimiter, from_line: headerLine, to_line: headerLine, relax_column_count: true }) as string[][])[0];
+  } catch {
+    throw new ImportRefusal(`${file}, line ${headerLine}: the header is not a valid CSV line.`);
+  }
+  if (!headerCells) throw new ImportRefusal(`${file}: the file has no header line.`);
+  const header = headerCells.map((c) => c.trim());
+  const cast = opts.quotedEmpty?.(header) ?? true;
+  const parser = parse({
+    delimiter: sniffed.delimiter,
+    from_line: headerLine + 1,
+    columns: false,
+    max_record_size: MAX_RECORD_BYTES,
+    skip_empty_lines: true,
+    relax_quotes: false,
+    ...(cast ? { cast: (value: string, context: { quoting: boolean }) => (value === "" && context.quoting ? QUOTED_EMPTY : value) } : {}),
+  });
+  async function* chain(): AsyncGenerator<Buffer> {
+    yield first;
+    if (done) return;
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as Uint8Array);
+    }
+  }
+  const input = Readable.from(chain());
+  input.on("error", (err) => parser.destroy(err));
+  input.pipe(parser);
+  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  const step = async () => {
+    try {
+      return await iterator.next();
+    } catch (err) {
+      input.destroy();
+      if (err instanceof CsvError) throw new ImportRefusal(describeCsvError(err, file, header.length));
+      throw err;
+    }
+  };
+  async function* records(): AsyncGenerator<CsvRecord> {
+    let row = 0;
+    try {
+      for (;;) {
+        const next = await step();
+        if (next.done) return;
+        row++;
+        if (next.value.length !== header.length) throw new ImportRefusal(`${file}, row ${row}: the row has ${next.value.length} cells, the header has ${header.length} (mismatched column count).`);
+        yield { row, cells: next.value };
+      }
+    } finally {
+      input.destroy();
+      parser.destroy();
+    }
+  }
+  return { head: { header, delimiter: sniffed.delimiter, headerLine }, records: records() };
+}

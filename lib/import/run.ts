@@ -1,0 +1,394 @@
+import "server-only";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { AppError } from "@/lib/api/errors";
+import { clock as systemClock, type Clock } from "@/lib/clock";
+import { toDbTime } from "@/lib/db/dialect";
+import { claimImportLease, clearImportState, readImportState, releaseImportLease, saveImportState, type ImportState } from "@/lib/db/queries/imports";
+import { logger } from "@/lib/log";
+import { estimateEtaSeconds } from "@/lib/sync/plan";
+import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, RingsideChecker, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
+import { ImportRefusal } from "@/lib/import/refusal";
+import { displayName, importSpoolDir, removeSpool, spoolMultipart, spoolStream, type SpoolOptions } from "@/lib/import/spool";
+import { readVendorFiles, sniffFile, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
+import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/import/writer";
+import type { ZipLimits } from "@/lib/import/zip";
+
+// One import, whatever was uploaded — Ringside's own export (JSON), the ring maker's account
+// export (ZIP) or CSV files of it, a Trends CSV —, always the same way:
+//  1. one at a time per person (a lease; a second import meanwhile → 409);
+//  2. the upload is spooled to a private folder, keeping a free-disk margin (507);
+//  3. a check reads every row of every file and refuses the whole upload on the first bad one
+//     (naming file and row): nothing is stored before everything passed. A dry run stops here
+//     with what storing would do, per collection;
+//  4. the rows are stored in chunks, each followed by a checkpoint (the rows stored so far). A
+//     failure part-way (the database going away) leaves the import "interrupted" with its spool:
+//     it resumes after the checkpoint (POST /api/import?resume=1) or is discarded. Every write
+//     is idempotent, so nothing is stored twice either way.
+
+export type ImportKind = NonNullable<ImportState["kind"]>;
+
+export type ImportFileReport = { name: string; role: "collection" | "trends" | "unmapped"; collection: string | null; rows: number | null; unknownColumns: string[] };
+
+export type ImportReport = {
+  dryRun: boolean;
+  kind: ImportKind;
+  /** per collection: rows, and what storing them did (or would do) */
+  collections: Record<string, CollectionCounts>;
+  files: ImportFileReport[];
+  /** files Ringside does not map, by name, with their rows */
+  unmapped: Array<{ name: string; rows: number | null }>;
+  /** a Ringside export's notes (null for the ring maker's files) */
+  notes: NoteCounts | null;
+  /** new tags */
+  tags: number;
+  /** documents (samples for a time series) stored or unchanged, per collection */
+  documents: Record<string, number>;
+  rejected: number;
+  /** collections of a Ringside export that this Ringside does not keep */
+  ignoredCollections: string[];
+};
+
+export type ImportUpload =
+  /** one file as the body: JSON, a ZIP or a CSV (told apart by content); `name` as the client gave it */
+  | { type: "file"; name: string | null; body: AsyncIterable<Uint8Array>; /** declared application/json: read as Ringside's export whatever it holds (not JSON → 400) */ json?: boolean }
+  /** a multipart/form-data body with one or more files */
+  | { type: "multipart"; contentType: string; body: AsyncIterable<Uint8Array> };
+
+export type RunOptions = {
+  dryRun?: boolean;
+  replaceNotes?: boolean;
+  clock?: Clock;
+  /** where uploads are spooled (default: the data directory) */
+  spoolRoot?: string;
+  spool?: SpoolOptions;
+  zipLimits?: ZipLimits;
+  rowLimits?: RowLimits;
+  /** tests: runs after each stored chunk (throw to simulate a failure part-way) */
+  afterChunk?: (items: number) => void | Promise<void>;
+};
+
+export const ROW_LIMITS: RowLimits = {
+  maxRowsPerFile: IMPORT_LIMITS.maxItemsPerCollection,
+  maxSeriesRows: Object.fromEntries(Object.entries(SERIES_IMPORT_LIMITS).map(([c, l]) => [c, l.maxItems])),
+};
+
+type Source = { name: string; path: string; kind: "zip" | "csv" | "json" };
+
+/** Whether the first bytes of an upload are JSON (an object or array, after a BOM and blanks). */
+function startsAsJson(chunk: Uint8Array): boolean | null {
+  const text = Buffer.from(chunk.subarray(0, 64)).toString("utf8").replace(/^\ufeff/, "").trimStart();
+  return text === "" ? null : text.startsWith("{") || text.startsWith("[");
+}
+
+/**
+ * Spools the upload. A single JSON file (Ringside's export) is checked as it arrives, so a file
+ * over a limit is refused after reading only a little of it; its check is returned.
+ */
+async function spoolUpload(upload: ImportUpload, dir: string, opts: SpoolOptions | undefined, progress: (rows: number) => Promise<void>): Promise<{ sources: Source[]; ringside: RingsideChecked | null }> {
+  if (upload.type === "multipart") {
+    const files = await spoolMultipart(upload.body, upload.contentType, dir, opts);
+    return { sources: await Promise.all(files.map(async (f) => ({ name: f.name, path: f.path, kind: await sniffFile(f.path) }))), ringside: null };
+  }
+  const file = path.join(dir, "upload");
+  let checker: RingsideChecker | null | undefined;
+  const inspect = async (chunk: Uint8Array) => {
+    if (checker === undefined) {
+      const json = upload.json || startsAsJson(chunk);
+      if (json === null) return;
+      checker = json ? new RingsideChecker(progress) : null;
+    }
+    if (checker) await checker.write(chunk);
+  };
+  if ((await spoolStream(upload.body, file, opts, inspect)) === 0) throw new AppError("bad_request", "The upload is empty.");
+  const ringside = checker ? await checker.end() : null;
+  return { sources: [{ name: displayName(upload.name ?? undefined, "upload"), path: file, kind: ringside ? "json" : await sniffFile(file) }], ringside };
+}
+
+function kindOf(sources: readonly Source[]): ImportKind {
+  if (sources.some((s) => s.kind === "json")) {
+    if (sources.length > 1) throw new ImportRefusal("A Ringside export is imported on its own: upload it without other files.");
+    return "ringside";
+  }
+  return sources.some((s) => s.kind === "zip") ? "account_export" : "csv";
+}
+
+function report(kind: ImportKind, dryRun: boolean, writer: ImportWriter, files: CheckedFile[], extra: { notes: NoteCounts | null; tags: number; ignoredCollections: string[] }): ImportReport {
+  const documents: Record<string, number> = {};
+  let rejected = 0;
+  for (const [c, n] of Object.entries(writer.counts)) {
+    documents[c] = n.new + n.changed + n.unchanged;
+    rejected += n.rejected;
+  }
+  const fileReports: ImportFileReport[] = files.map((f) => ({
+    name: f.name,
+    role: f.role.kind,
+    collection: f.role.kind === "collection" ? f.role.collection : f.role.kind === "trends" ? "trends" : null,
+    rows: f.rows,
+    unknownColumns: f.unknownColumns,
+  }));
+  return {
+    dryRun,
+    kind,
+    collections: writer.counts,
+    files: fileReports,
+    unmapped: fileReports.filter((f) => f.role === "unmapped").map((f) => ({ name: f.name, rows: f.rows })),
+    notes: extra.notes,
+    tags: extra.tags,
+    documents,
+    rejected,
+    ignoredCollections: extra.ignoredCollections,
+  };
+}
+
+class ImportRun {
+  readonly clock: Clock;
+  constructor(
+    readonly userId: string,
+    public state: ImportState,
+    readonly opts: RunOptions,
+  ) {
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  private savedAt = Number.NEGATIVE_INFINITY;
+  private leasedAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Records progress and renews the lease: at once for a change of phase or status, else at most
+   * once a second (the progress bar polls each second; a checkpoint recorded a little late only
+   * means rows stored again on resume, which changes nothing).
+   */
+  async progress(patch: Partial<ImportState>): Promise<void> {
+    this.state = { ...this.state, ...patch };
+    const now = this.clock.now();
+    const routine = patch.status === undefined && patch.totalRows === undefined && patch.sources === undefined;
+    if (routine && now - this.savedAt < 1_000) return;
+    this.savedAt = now;
+    await saveImportState(this.userId, this.state);
+    if (now - this.leasedAt >= 10_000 || !routine) {
+      this.leasedAt = now;
+      await claimImportLease(this.userId, this.state.id, now);
+    }
+  }
+
+  private readContext() {
+    return { now: this.clock.now(), limits: this.opts.rowLimits ?? ROW_LIMITS, zipLimits: this.opts.zipLimits, progress: (file: string, rows: number) => this.progress({ file, rows }) };
+  }
+
+  private vendorFiles(): VendorFile[] {
+    return this.state.sources.map((s) => ({ name: s.name, path: s.path, kind: s.kind === "zip" ? "zip" : "csv" }));
+  }
+
+  /** Step 3: every row checked (a Ringside export may have been checked as it arrived); a dry run compares with what is stored. */
+  async check(ringside: RingsideChecked | null): Promise<ImportReport | { total: number }> {
+    const kind = this.state.kind!;
+    const dryRun = this.state.dryRun;
+    const writer = new ImportWriter({ userId: this.userId, dryRun: true, syncedAt: toDbTime(this.clock.now()), replaceNotes: this.state.options.replaceNotes });
+    if (kind === "ringside") {
+      const file = this.state.sources[0]!;
+      const checked = ringside ?? (await checkRingsideFile(file.path, (rows) => this.progress({ file: file.name, rows })));
+      if (!dryRun) return { total: checked.items };
+      const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: true, progress: async () => undefined });
+      return report(kind, true, writer, [], { notes: writer.notes, tags: read.tags, ignoredCollections: read.ignoredCollections });
+    }
+    if (!dryRun) {
+      const files = await readVendorFiles(this.vendorFiles(), this.readContext(), null);
+      return { total: files.reduce((n, f) => n + (f.role.kind === "unmapped" ? 0 : (f.rows ?? 0)), 0) };
+    }
+    const files = await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "documents");
+    const trends = await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "trends");
+    await writer.flush();
+    return report(kind, true, writer, inOrder(files, trends), { notes: null, tags: 0, ignoredCollections: [] });
+  }
+
+  /** Step 4: the rows stored, after the checkpoint of an earlier run. */
+  async store(): Promise<ImportReport> {
+    const kind = this.state.kind!;
+    const skip = this.state.checkpoint;
+    await this.progress({ status: "storing", rows: skip, phaseStartedAt: this.clock.now(), message: null });
+    const writer = new ImportWriter({
+      userId: this.userId,
+      dryRun: false,
+      syncedAt: toDbTime(this.clock.now()),
+      skip,
+      replaceNotes: this.state.options.replaceNotes,
+      afterChunk: async (items) => {
+        // the checkpoint: every item before it is committed (writes are idempotent, so one stored again after a failure is harmless)
+        await this.progress({ checkpoint: Math.max(items, skip), rows: Math.max(items, skip) });
+        await this.opts.afterChunk?.(items);
+      },
+    });
+    const ctx = { ...this.readContext(), progress: async (file: string) => this.progress({ file }) };
+    if (kind === "ringside") {
+      const file = this.state.sources[0]!;
+      const checked = await checkRingsideFile(file.path, async () => undefined);
+      const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: false, progress: async () => this.progress({ file: file.name }) });
+      return report(kind, false, writer, [], { notes: writer.notes, tags: read.tags, ignoredCollections: read.ignoredCollections });
+    }
+    const files = await readVendorFiles(this.vendorFiles(), ctx, writer, "documents");
+    await writer.flush();
+    const trends = await readVendorFiles(this.vendorFiles(), ctx, writer, "trends");
+    await writer.flush();
+    return report(kind, false, writer, inOrder(files, trends), { notes: null, tags: 0, ignoredCollections: [] });
+  }
+}
+
+/** The files of both passes in upload order (and archive order within an upload). */
+function inOrder(a: readonly CheckedFile[], b: readonly CheckedFile[]): CheckedFile[] {
+  return [...a, ...b].sort((x, y) => x.source - y.source || (x.entry ?? 0) - (y.entry ?? 0));
+}
+
+function newState(id: string, now: number, opts: RunOptions): ImportState {
+  return {
+    id,
+    status: "checking",
+    dryRun: opts.dryRun ?? false,
+    kind: null,
+    file: null,
+    rows: 0,
+    totalRows: null,
+    startedAt: now,
+    phaseStartedAt: now,
+    checkpoint: 0,
+    spoolDir: null,
+    sources: [],
+    message: null,
+    options: { replaceNotes: opts.replaceNotes ?? false },
+  };
+}
+
+/** Stores the rows (step 4) and ends the import: done, or interrupted with its spool kept. */
+async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
+  const { userId } = run;
+  const spoolDir = run.state.spoolDir;
+  try {
+    const result = await run.store();
+    await run.progress({ status: "done", file: null, rows: run.state.totalRows ?? run.state.rows, spoolDir: null, sources: [], result: summary(result) });
+    if (spoolDir) await removeSpool(spoolDir);
+    const mem = process.memoryUsage();
+    logger.info(
+      { userId, kind: result.kind, rows: run.state.totalRows, rejected: result.rejected, storeMs: Math.round(run.clock.now() - run.state.phaseStartedAt), rssMb: Math.round(mem.rss / 1048576), heapMb: Math.round(mem.heapUsed / 1048576), externalMb: Math.round(mem.external / 1048576) },
+      "import stored",
+    );
+    return result;
+  } catch (err) {
+    const at = run.state.file ? ` in ${run.state.file}` : "";
+    const message = `The import stopped part-way${at}: ${run.state.checkpoint} of ${run.state.totalRows ?? "?"} rows are stored. Resume it (Settings → Import) to store the rest; nothing is stored twice.`;
+    // a refusal cannot happen here (the check passed), so this is the database or the disk: keep the spool to resume
+    run.state = { ...run.state, status: "interrupted", message };
+    await saveImportState(userId, run.state).catch(() => undefined);
+    logger.warn({ userId, checkpoint: run.state.checkpoint, err: err instanceof Error ? err.message : String(err) }, "import interrupted");
+    throw new AppError("service_unavailable", message);
+  }
+}
+
+/** What the state keeps of a finished import's report (the page shows it after a reload). */
+function summary(r: ImportReport) {
+  return { kind: r.kind, documents: r.documents, rejected: r.rejected, unmapped: r.unmapped };
+}
+
+/**
+ * Imports an upload for a person (steps 1–4 above). Throws AppError: 409 another import of
+ * theirs is running, 413/422/400 a refused upload (nothing stored), 507 the disk is too full,
+ * 503 interrupted part-way (resumable).
+ */
+export async function runImport(userId: string, upload: ImportUpload, opts: RunOptions = {}): Promise<ImportReport> {
+  const clock = opts.clock ?? systemClock;
+  const id = crypto.randomUUID();
+  if (!(await claimImportLease(userId, id, clock.now()))) throw new AppError("conflict", "An import of yours is already running: wait for it to finish.");
+  const run = new ImportRun(userId, newState(id, clock.now(), opts), opts);
+  let dir: string | null = null;
+  try {
+    // a new import replaces one left interrupted (what that one stored stays)
+    const previous = await readImportState(userId);
+    if (previous?.status === "interrupted" && previous.spoolDir) await removeSpool(previous.spoolDir);
+    dir = importSpoolDir(id, opts.spoolRoot);
+    await run.progress({ spoolDir: dir });
+    const { sources, ringside } = await spoolUpload(upload, dir, opts.spool, (rows) => run.progress({ rows }));
+    await run.progress({ sources, kind: kindOf(sources) });
+    const checkStarted = clock.now();
+    const checked = await run.check(ringside);
+    logger.info({ userId, kind: run.state.kind, dryRun: run.state.dryRun, checkMs: Math.round(clock.now() - checkStarted), spoolMs: Math.round(checkStarted - run.state.startedAt) }, "import checked");
+    if ("dryRun" in checked) {
+      await run.progress({ status: "done", file: null, spoolDir: null, sources: [], result: summary(checked) });
+      return checked;
+    }
+    await run.progress({ totalRows: checked.total });
+    return await storeAndFinish(run);
+  } catch (err) {
+    if (run.state.status !== "interrupted") {
+      const message = err instanceof AppError ? err.message : "The import failed.";
+      await saveImportState(userId, { ...run.state, status: "failed", spoolDir: null, sources: [], message }).catch(() => undefined);
+    }
+    throw err;
+  } finally {
+    // an interrupted import keeps its spool to resume from
+    if (dir && run.state.status !== "interrupted") await removeSpool(dir);
+    await releaseImportLease(userId, id, clock.now()).catch(() => undefined);
+  }
+}
+
+/** Resumes an interrupted import after its checkpoint. 409 when there is none (or it is running). */
+export async function resumeImport(userId: string, opts: RunOptions = {}): Promise<ImportReport> {
+  const clock = opts.clock ?? systemClock;
+  const state = await readImportState(userId);
+  if (!state || !(state.status === "interrupted" || state.status === "storing") || !state.spoolDir || !fs.existsSync(state.spoolDir))
+    throw new AppError("conflict", "There is no interrupted import to resume.");
+  if (!(await claimImportLease(userId, state.id, clock.now()))) throw new AppError("conflict", "An import of yours is already running: wait for it to finish.");
+  const run = new ImportRun(userId, state, { ...opts, replaceNotes: state.options.replaceNotes });
+  try {
+    return await storeAndFinish(run);
+  } finally {
+    await releaseImportLease(userId, state.id, clock.now()).catch(() => undefined);
+  }
+}
+
+/** Discards an interrupted import (its spool; what it stored stays). */
+export async function discardImport(userId: string, opts: { clock?: Clock } = {}): Promise<void> {
+  const clock = opts.clock ?? systemClock;
+  const state = await readImportState(userId);
+  if (!state) return;
+  if (state.status === "checking" || state.status === "storing") {
+    // running (its lease held): not discarded under its feet
+    if (!(await claimImportLease(userId, state.id, clock.now()))) throw new AppError("conflict", "An import of yours is running: wait for it to finish.");
+    await releaseImportLease(userId, state.id, clock.now());
+  }
+  if (state.spoolDir) await removeSpool(state.spoolDir);
+  await clearImportState(userId);
+}
+
+export type ImportStatus = {
+  status: "idle" | ImportState["status"];
+  dryRun: boolean;
+  kind: ImportKind | null;
+  file: string | null;
+  rows: number;
+  totalRows: number | null;
+  /** 0–1 while storing */
+  progress: number | null;
+  etaSeconds: number | null;
+  message: string | null;
+  result: unknown;
+};
+
+/** The person's import as the page shows it: phase, file, rows, progress and ETA. */
+export async function importStatus(userId: string, opts: { clock?: Clock } = {}): Promise<ImportStatus> {
+  const now = (opts.clock ?? systemClock).now();
+  const s = await readImportState(userId);
+  if (!s) return { status: "idle", dryRun: false, kind: null, file: null, rows: 0, totalRows: null, progress: null, etaSeconds: null, message: null, result: null };
+  const fraction = s.status === "storing" && s.totalRows ? Math.min(1, s.rows / s.totalRows) : null;
+  return {
+    status: s.status,
+    dryRun: s.dryRun,
+    kind: s.kind,
+    file: s.file,
+    rows: s.rows,
+    totalRows: s.totalRows,
+    progress: fraction,
+    etaSeconds: fraction !== null ? estimateEtaSeconds(fraction, now - s.phaseStartedAt) : null,
+    message: s.message,
+    result: s.result ?? null,
+  };
+}

@@ -1,0 +1,149 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import busboy from "busboy";
+import { env } from "@/lib/env.mjs";
+import { AppError } from "@/lib/api/errors";
+import { ImportRefusal } from "@/lib/import/refusal";
+
+// An upload is spooled to a private folder of the data directory before anything is read from
+// it (a ZIP is read by its central directory, at the end of the file; every file is read twice,
+// once to check it, once to store it). Spooling refuses to fill the disk: it stops with 507
+// once the free space would fall below IMPORT_MIN_FREE_DISK_MB, checked before it starts and
+// every few megabytes as it writes.
+
+/** How often (bytes written) the free space is looked at again. */
+const DISK_CHECK_EVERY = 8 * 1024 * 1024;
+/** Files in one multipart upload. */
+export const MAX_UPLOAD_FILES = 64;
+
+export type SpoolOptions = {
+  /** the free bytes of the disk holding `dir` (default: statfs) */
+  freeBytes?: (dir: string) => Promise<number>;
+  /** the margin to keep (default IMPORT_MIN_FREE_DISK_MB) */
+  minFreeBytes?: number;
+};
+
+export async function diskFreeBytes(dir: string): Promise<number> {
+  const s = await fs.promises.statfs(dir);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+/** The folder an import keeps its upload in (created private). */
+export function importSpoolDir(importId: string, root = env.DATA_DIR): string {
+  const dir = path.join(path.resolve(/*turbopackIgnore: true*/ root), "imports", importId);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+export function removeSpool(dir: string): Promise<void> {
+  return fs.promises.rm(dir, { recursive: true, force: true });
+}
+
+function diskGuard(dir: string, opts: SpoolOptions) {
+  const free = opts.freeBytes ?? diskFreeBytes;
+  const margin = opts.minFreeBytes ?? env.IMPORT_MIN_FREE_DISK_MB * 1024 * 1024;
+  let sinceCheck = Number.POSITIVE_INFINITY;
+  return async (adding: number) => {
+    sinceCheck += adding;
+    if (sinceCheck < DISK_CHECK_EVERY) return;
+    sinceCheck = 0;
+    const left = await free(dir);
+    if (left - adding < margin)
+      throw new AppError("insufficient_storage", `The server's disk is almost full (${Math.max(0, Math.floor(left / 1024 / 1024))} MB free; imports keep ${Math.round(margin / 1024 / 1024)} MB free): the import is refused and nothing was stored.`);
+  };
+}
+
+/**
+ * Writes a byte stream to `file` (new, private), keeping the disk margin; `inspect` sees each
+ * chunk first (a check that refuses early throws). Returns its size.
+ */
+export async function spoolStream(source: AsyncIterable<Uint8Array>, file: string, opts: SpoolOptions = {}, inspect?: (chunk: Uint8Array) => Promise<void>): Promise<number> {
+  const guard = diskGuard(path.dirname(file), opts);
+  await guard(0);
+  const out = await fs.promises.open(file, "wx", 0o600);
+  let size = 0;
+  try {
+    for await (const chunk of source) {
+      if (inspect) await inspect(chunk);
+      await guard(chunk.byteLength);
+      await out.write(chunk);
+      size += chunk.byteLength;
+    }
+  } finally {
+    await out.close();
+  }
+  return size;
+}
+
+export type SpooledFile = { name: string; path: string; size: number };
+
+/** A file name as shown: its base name, printable, at most 200 characters (never used as a path). */
+export function displayName(name: string | undefined, fallback: string): string {
+  const base = (name ?? "").split(/[\\/]/).pop() ?? "";
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  return clean || fallback;
+}
+
+/**
+ * Spools every file part of a multipart/form-data body (`source`: its bytes, already capped)
+ * into `dir` as part-1, part-2, …; other fields are ignored. Throws ImportRefusal when it is
+ * not a multipart body or holds no file or too many.
+ */
+export async function spoolMultipart(source: AsyncIterable<Uint8Array>, contentType: string, dir: string, opts: SpoolOptions = {}): Promise<SpooledFile[]> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { "content-type": contentType }, limits: { files: MAX_UPLOAD_FILES, fields: 16, parts: MAX_UPLOAD_FILES + 16, fieldSize: 1024 } });
+  } catch {
+    throw new ImportRefusal("The upload is not a valid multipart/form-data body.");
+  }
+  const guard = diskGuard(dir, opts);
+  await guard(0);
+  const files: SpooledFile[] = [];
+  const writes: Array<Promise<void>> = [];
+  let failure: unknown = null;
+  const done = new Promise<void>((resolve, reject) => {
+    parser.on("file", (_field, stream, info) => {
+      const n = files.length + 1;
+      const file: SpooledFile = { name: displayName(info.filename, `file ${n}`), path: path.join(dir, `part-${n}`), size: 0 };
+      files.push(file);
+      writes.push(
+        (async () => {
+          const out = await fs.promises.open(file.path, "wx", 0o600);
+          try {
+            for await (const chunk of stream as AsyncIterable<Buffer>) {
+              await guard(chunk.length);
+              await out.write(chunk);
+              file.size += chunk.length;
+            }
+          } catch (err) {
+            failure ??= err;
+            stream.resume();
+          } finally {
+            await out.close();
+          }
+        })(),
+      );
+    });
+    parser.on("filesLimit", () => (failure ??= new ImportRefusal(`The upload holds more than ${MAX_UPLOAD_FILES} files.`)));
+    parser.on("error", (err) => reject(err instanceof Error ? new ImportRefusal(`The upload is not a valid multipart/form-data body (${err.message}).`) : err));
+    parser.on("close", () => resolve());
+  });
+  const input = Readable.from(source);
+  input.on("error", (err) => {
+    failure ??= err;
+    parser.destroy(err);
+  });
+  input.pipe(parser);
+  try {
+    await done;
+  } catch (err) {
+    throw failure ?? err;
+  } finally {
+    await Promise.allSettled(writes);
+  }
+  if (failure) throw failure;
+  if (files.length === 0) throw new ImportRefusal("The upload holds no file.");
+  return files;
+}

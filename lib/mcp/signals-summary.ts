@@ -1,0 +1,55 @@
+// The get_signals tool's answer: one compact row per day (each signal's level or value) and the
+// newest day in full (inputs and baselines), so an assistant can say what moved and against
+// what without reading every field of every day. Pure.
+import type { SignalsResponse } from "@/lib/api/contract";
+import type { Signal } from "@/lib/signals/signal-days";
+
+/** Days the tool answers at most (the newest of a longer range). */
+export const MAX_SIGNAL_DAYS = 90;
+
+export type SignalRow = {
+  day: string;
+  early_warning?: string | null;
+  flagged?: string[];
+  sleep_debt_h?: number | null;
+  sri?: number | null;
+  social_jet_lag_h?: number | null;
+  acute_chronic_ratio?: number | null;
+  load_zone?: string | null;
+};
+
+function rowOf(day: string, signals: readonly Signal[]): SignalRow {
+  const row: SignalRow = { day };
+  for (const s of signals) {
+    if (s.kind === "early_warning") {
+      row.early_warning = s.level;
+      row.flagged = s.markers.filter((m) => m.flagged).map((m) => m.marker);
+    } else if (s.kind === "sleep_debt") row.sleep_debt_h = s.value;
+    else if (s.kind === "regularity") {
+      row.sri = s.value;
+      row.social_jet_lag_h = s.socialJetLag.hours;
+    } else {
+      row.acute_chronic_ratio = s.value;
+      row.load_zone = s.zone;
+    }
+  }
+  return row;
+}
+
+export function summarizeSignals(s: SignalsResponse) {
+  const newest = s.days.at(-1) ?? null;
+  const watch = s.days.filter((d) => d.signals.some((x) => x.kind === "early_warning" && (x.level === "watch" || x.level === "likely")));
+  return {
+    from: s.from,
+    to: s.to,
+    kinds: s.kinds,
+    settings: s.settings,
+    early_warning_days: watch.map((d) => {
+      const e = d.signals.find((x) => x.kind === "early_warning");
+      return { day: d.day, level: e?.kind === "early_warning" ? e.level : null };
+    }),
+    rows: s.days.map((d) => rowOf(d.day, d.signals)),
+    newest: newest ? { day: newest.day, signals: newest.signals } : null,
+    note: "Signals describe changes against the person's own history; they are not a diagnosis. Methods and sources: /docs/signals.",
+  };
+}

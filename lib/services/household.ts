@@ -1,0 +1,61 @@
+import "server-only";
+import { AppError } from "@/lib/api/errors";
+import { apiRateLimiter } from "@/lib/limits/api-limiter";
+import { logger } from "@/lib/log";
+import { disconnectAccount, findRingAccountByUserId, readTokenRow } from "@/lib/db/queries/accounts";
+import { deleteApiTokensOf } from "@/lib/db/queries/api-tokens";
+import { deleteUser, deleteUserData, findUserById } from "@/lib/db/queries/users";
+import { decryptToken } from "@/lib/ring/crypto";
+import { revokeToken } from "@/lib/ring/oauth";
+
+// The household as the owner manages it, and a person's ring access as both "Disconnect" and
+// the owner's removal of a member end it.
+
+/**
+ * Stops all use of the person's ring connection and hands the access back to the ring service
+ * (both tokens: a service need not end the refresh token with its access token, RFC 7009
+ * §2.1). An unreadable token has nothing to revoke with; a revocation that fails is the
+ * service's to forget. No-op without a connection.
+ */
+export async function endRingAccess(userId: string, reason: string): Promise<void> {
+  const account = await findRingAccountByUserId(userId);
+  if (!account) return;
+  const row = await readTokenRow(account.accountId);
+  const readable = (stored: string | null | undefined): string | null => {
+    try {
+      return stored ? decryptToken(stored) : null;
+    } catch {
+      return null;
+    }
+  };
+  const accessToken = readable(row?.access_token);
+  const refreshToken = readable(row?.refresh_token);
+  // first stop all use of the connection (the sync engine checks the status before every request)
+  await disconnectAccount(account.accountId, userId);
+  await Promise.all([
+    accessToken ? revokeToken(accessToken, "access_token", reason) : null,
+    refreshToken ? revokeToken(refreshToken, "refresh_token", reason) : null,
+  ]);
+}
+
+/**
+ * The owner removes a member: the ring access is handed back, then the member's data, API
+ * tokens, alert rules and channels, sessions and the person themselves are deleted. A removed
+ * member can come back only with a new invite. The owner cannot remove themselves.
+ */
+export async function removeMember(ownerId: string, memberId: string): Promise<{ rowsDeleted: number; apiTokens: number }> {
+  const owner = await findUserById(ownerId);
+  if (owner?.role !== "owner") throw new AppError("forbidden", "Only the owner of this Ringside can do that.");
+  if (memberId === ownerId) throw new AppError("unprocessable_entity", "The owner cannot remove themselves.");
+  const member = await findUserById(memberId);
+  if (!member || member.role !== "member") throw new AppError("not_found", "No such member.");
+  await endRingAccess(memberId, "member removed");
+  const deleted = await deleteUserData(memberId, member.ringUserId ?? null);
+  const tokens = await deleteApiTokensOf(memberId);
+  for (const id of tokens) apiRateLimiter().drop(id);
+  // sessions, the ring account, alert rules, channels and settings, invites they made: with the person
+  await deleteUser(memberId);
+  const rowsDeleted = Object.values(deleted).reduce((a, b) => a + b, 0);
+  logger.info({ userId: ownerId, memberId, rowsDeleted, apiTokens: tokens.length }, "member removed");
+  return { rowsDeleted, apiTokens: tokens.length };
+}

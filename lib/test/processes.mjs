@@ -1,0 +1,149 @@
+// @ts-check
+// How the test runners and the bench start servers and other runners: each in a process group
+// of its own, on ports chosen at run time, and all of them gone when the caller ends (passed,
+// failed, timed out, or stopped with Ctrl-C or SIGTERM).
+import { execFileSync, spawn } from "node:child_process";
+import net from "node:net";
+
+/**
+ * `n` distinct free TCP ports on 127.0.0.1, chosen by the system now.
+ * @param {number} n
+ * @returns {Promise<number[]>}
+ */
+export async function freePorts(n) {
+  /** @type {net.Server[]} */
+  const servers = [];
+  try {
+    const ports = [];
+    for (let i = 0; i < n; i++) {
+      const server = net.createServer();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(0, "127.0.0.1", () => resolve(undefined));
+      });
+      const addr = server.address();
+      ports.push(typeof addr === "object" && addr ? addr.port : 0);
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r(undefined)))));
+  }
+}
+
+/**
+ * The same as freePorts, synchronously (a configuration file that cannot await): asks a child
+ * Node.js process for them.
+ * @param {number} n
+ * @returns {number[]}
+ */
+export function freePortsSync(n) {
+  const script = `const net=require("node:net");const s=[];let left=${n};const out=[];for(let i=0;i<${n};i++){const v=net.createServer();s.push(v);v.listen(0,"127.0.0.1",()=>{out.push(v.address().port);if(--left===0){process.stdout.write(out.join(","));s.forEach(x=>x.close());}});}`;
+  return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).split(",").map(Number);
+}
+
+/** @typedef {import("node:child_process").ChildProcess} ChildProcess */
+
+/** Children started by this process, each the leader of its own process group. */
+const groups = new Set();
+/** Other children to stop with them (servers that must stay in the caller's group). */
+const children = new Set();
+
+/**
+ * Stops `child` with the groups (on a signal, or when this process exits): for a child that
+ * runs in this process's own group, such as a private PostgreSQL server.
+ * @param {ChildProcess} child
+ */
+export function stopWithGroups(child) {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+}
+let stopping = false;
+
+/**
+ * Starts `cmd` in a process group of its own (so the whole tree it starts can be stopped at
+ * once), remembered until it exits.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import("node:child_process").SpawnOptions} opts
+ * @returns {ChildProcess}
+ */
+export function spawnGroup(cmd, args, opts = {}) {
+  const child = spawn(cmd, args, { ...opts, detached: true });
+  if (child.pid) groups.add(child.pid);
+  child.once("exit", () => {
+    if (child.pid) groups.delete(child.pid);
+  });
+  return child;
+}
+
+/**
+ * Sends `signal` to a process group (quietly: it may be gone already).
+ * @param {number} pid
+ * @param {NodeJS.Signals} signal
+ */
+export function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* gone */
+  }
+}
+
+/** @param {number} pid */
+function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops every group this process started: SIGTERM, then SIGKILL for what is still there after
+ * `graceMs`.
+ * @param {number} graceMs
+ */
+export async function stopAllGroups(graceMs = 5_000) {
+  const pids = [...groups];
+  for (const child of children) child.kill("SIGTERM");
+  for (const pid of pids) signalGroup(pid, "SIGTERM");
+  const until = Date.now() + graceMs;
+  while (pids.some(groupAlive) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  for (const pid of pids) if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  groups.clear();
+}
+
+/**
+ * On Ctrl-C, SIGTERM or SIGHUP: stop every group, then exit (a second signal exits at once).
+ * Also stops them when this process exits normally with groups still running.
+ */
+export function stopGroupsOnExit() {
+  for (const sig of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
+    process.on(sig, () => {
+      if (stopping) process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGTERM" ? 15 : 1));
+      stopping = true;
+      process.stderr.write(`\n${sig}: stopping every process this run started…\n`);
+      void stopAllGroups(3_000).finally(() => process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGTERM" ? 15 : 1)));
+    });
+  }
+  process.on("exit", () => {
+    for (const pid of groups) signalGroup(pid, "SIGKILL");
+    for (const child of children) child.kill("SIGKILL");
+  });
+}
+
+/**
+ * Resolves with the exit code of a child (1 for a signal).
+ * @param {ChildProcess} child
+ * @returns {Promise<number>}
+ */
+export function exited(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.once("error", () => resolve(1));
+  });
+}

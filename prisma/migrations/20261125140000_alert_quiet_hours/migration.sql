@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "alert_settings" ADD COLUMN "quietFrom" INTEGER;
+ALTER TABLE "alert_settings" ADD COLUMN "quietTo" INTEGER;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN "sleepNeedMin" INTEGER;
+ALTER TABLE "User" ADD COLUMN "freeDays" TEXT NOT NULL DEFAULT '6,7';

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "api_token" ADD COLUMN     "expiresAt" TIMESTAMP(3);

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "alert_settings" ADD COLUMN     "quietFrom" INTEGER,
+ADD COLUMN     "quietTo" INTEGER;
