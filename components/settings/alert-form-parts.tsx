@@ -2,7 +2,7 @@
 
 // The pieces every form of Settings → Alerts is built from (lib/alerts/actions.ts runs them):
 // the button styles, a server action run from a form's submit event, a labelled field, the
-// outcome line and a time in the browser's zone.
+// outcome line, a time in the browser's zone, and a rule's or channel's row buttons.
 import { startTransition, useActionState, useId, type FormEvent, type ReactNode } from "react";
 import type { AlertFormState } from "@/lib/alerts/actions";
 import { cn } from "@/components/ui/cn";
@@ -62,6 +62,37 @@ export function Status({ state, testId }: { state: AlertFormState; testId?: stri
     <p role="status" data-testid={testId} className="text-sm text-slate-600 dark:text-slate-300">
       {state.message ?? ""}
     </p>
+  );
+}
+
+/** "Send a test" for a rule or a channel (its form runs the test action through useFormAction). */
+export function TestButton({ id, onSubmit, busy }: { id: string; onSubmit: (e: FormEvent<HTMLFormElement>) => void; busy: boolean }) {
+  return (
+    <form onSubmit={onSubmit}>
+      <input type="hidden" name="id" value={id} />
+      <Submit label="Send a test" pending="Sending…" busy={busy} className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
+    </form>
+  );
+}
+
+/** A rule's or a channel's "Switch off/on" and "Remove" (server actions that take its id). */
+export function SwitchAndRemove({ id, enabled, toggle, remove }: { id: string; enabled: boolean; toggle: (form: FormData) => Promise<void>; remove: (form: FormData) => Promise<void> }) {
+  return (
+    <>
+      <form action={toggle}>
+        <input type="hidden" name="id" value={id} />
+        <input type="hidden" name="enabled" value={String(!enabled)} />
+        <button type="submit" className={cn(small, "hover:bg-slate-100 dark:hover:bg-slate-800")}>
+          {enabled ? "Switch off" : "Switch on"}
+        </button>
+      </form>
+      <form action={remove}>
+        <input type="hidden" name="id" value={id} />
+        <button type="submit" className={cn(small, "text-rose-700 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-rose-950")}>
+          Remove
+        </button>
+      </form>
+    </>
   );
 }
 

@@ -10,7 +10,7 @@ import { isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { FieldBox, secondary, small, Status, Submit, useFormAction, When } from "@/components/settings/alert-form-parts";
+import { FieldBox, secondary, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
 import { signalDocsHref } from "@/lib/signals/catalog";
 
 export function Rules({ rules }: { rules: AlertRuleView[] }) {
@@ -44,23 +44,8 @@ function RuleRow({ rule: r }: { rule: AlertRuleView }) {
           {!r.enabled && <span> · off</span>}
         </span>
         <span className="flex items-center gap-1">
-          <form onSubmit={test}>
-            <input type="hidden" name="id" value={r.id} />
-            <Submit label="Send a test" pending="Sending…" busy={pending} className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
-          </form>
-          <form action={toggleAlertRuleAction}>
-            <input type="hidden" name="id" value={r.id} />
-            <input type="hidden" name="enabled" value={String(!r.enabled)} />
-            <button type="submit" className={cn(small, "hover:bg-slate-100 dark:hover:bg-slate-800")}>
-              {r.enabled ? "Switch off" : "Switch on"}
-            </button>
-          </form>
-          <form action={removeAlertRuleAction}>
-            <input type="hidden" name="id" value={r.id} />
-            <button type="submit" className={cn(small, "text-rose-700 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-rose-950")}>
-              Remove
-            </button>
-          </form>
+          <TestButton id={r.id} onSubmit={test} busy={pending} />
+          <SwitchAndRemove id={r.id} enabled={r.enabled} toggle={toggleAlertRuleAction} remove={removeAlertRuleAction} />
         </span>
       </div>
       {(state.message || state.error) && <Status state={state} testId="alert-rule-test-status" />}

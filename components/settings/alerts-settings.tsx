@@ -14,7 +14,7 @@ import type { AlertChannelView, AlertHistoryView, AlertsOverview } from "@/lib/a
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, type AlertChannelKind } from "@/lib/alerts/catalog";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { FieldBox, secondary, small, Status, Submit, useFormAction, When } from "@/components/settings/alert-form-parts";
+import { FieldBox, secondary, small, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
 import { Rules } from "@/components/settings/alert-rules";
 
 export function AlertsSettings({ overview }: { overview: AlertsOverview }) {
@@ -120,25 +120,8 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
           {!channel.enabled && <span> · off</span>}
         </span>
         <span className="flex items-center gap-1">
-          {channel.confirmed && (
-            <form onSubmit={test}>
-              <input type="hidden" name="id" value={channel.id} />
-              <Submit label="Send a test" pending="Sending…" busy={pending} className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
-            </form>
-          )}
-          <form action={toggleAlertChannelAction}>
-            <input type="hidden" name="id" value={channel.id} />
-            <input type="hidden" name="enabled" value={String(!channel.enabled)} />
-            <button type="submit" className={cn(small, "hover:bg-slate-100 dark:hover:bg-slate-800")}>
-              {channel.enabled ? "Switch off" : "Switch on"}
-            </button>
-          </form>
-          <form action={removeAlertChannelAction}>
-            <input type="hidden" name="id" value={channel.id} />
-            <button type="submit" className={cn(small, "text-rose-700 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-rose-950")}>
-              Remove
-            </button>
-          </form>
+          {channel.confirmed && <TestButton id={channel.id} onSubmit={test} busy={pending} />}
+          <SwitchAndRemove id={channel.id} enabled={channel.enabled} toggle={toggleAlertChannelAction} remove={removeAlertChannelAction} />
         </span>
       </div>
       {(state.message || state.error) && <Status state={state} testId="alert-test-status" />}

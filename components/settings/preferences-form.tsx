@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { queryKeys, type Preferences } from "@/lib/api/contract";
 import { usePreferences, useUpdatePreferences } from "@/components/hooks/use-preferences";
 import { Segmented } from "@/components/ui/segmented";
-import { SettingsSection } from "@/components/settings/settings-section";
+import { SaveStatus, SettingsSection } from "@/components/settings/settings-section";
 
 export function PreferencesForm({ initial }: { initial: Preferences }) {
   const qc = useQueryClient();
@@ -44,9 +44,7 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
           />
         </div>
       </div>
-      <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
-        {update.isError ? <span className="text-rose-600">{(update.error as Error).message}</span> : update.isSuccess ? "Saved." : ""}
-      </p>
+      <SaveStatus mutation={update} />
     </SettingsSection>
   );
 }

@@ -6,6 +6,7 @@ import { signalDocsHref, SLEEP_NEED_LIMITS } from "@/lib/signals/catalog";
 import { useSignalSettings, useUpdateSignalSettings } from "@/components/hooks/use-signals";
 import { Button, inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
+import { SaveStatus, SettingsSection } from "@/components/settings/settings-section";
 
 /** Settings → Signals: the sleep need sleep debt is measured against, and the free days of social jet lag. */
 export function SignalSettingsSection({ initial }: { initial: SignalSettings }) {
@@ -18,23 +19,20 @@ export function SignalSettingsSection({ initial }: { initial: SignalSettings }) 
   };
   const toggleDay = (d: number, on: boolean) => update.mutate({ freeDays: on ? [...settings.freeDays, d] : settings.freeDays.filter((x) => x !== d) });
   return (
-    <section
+    <SettingsSection
       id="signals"
-      aria-labelledby="signals-heading"
-      data-testid="signal-settings"
-      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 sm:p-6"
-    >
-      <div>
-        <h2 id="signals-heading" className="text-lg font-semibold">
-          Signals
-        </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+      name="signals"
+      testId="signal-settings"
+      title="Signals"
+      description={
+        <>
           What the explained signals measure you against.{" "}
           <a href={signalDocsHref("sleep-debt")} className="underline decoration-dotted underline-offset-2">
             How they work
           </a>
-        </p>
-      </div>
+        </>
+      }
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <form
           className="space-y-1.5"
@@ -78,9 +76,7 @@ export function SignalSettingsSection({ initial }: { initial: SignalSettings }) 
           <p className="text-xs text-slate-500 dark:text-slate-400">The night before a free day counts as a free night.</p>
         </fieldset>
       </div>
-      <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
-        {update.isError ? <span className="text-rose-600">{(update.error as Error).message}</span> : update.isSuccess ? "Saved." : ""}
-      </p>
-    </section>
+      <SaveStatus mutation={update} />
+    </SettingsSection>
   );
 }
