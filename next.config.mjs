@@ -11,11 +11,22 @@ const nextConfig = {
   // running from .next in the same checkout is never disturbed).
   distDir: buildDir(),
   // The import route reads and writes files under DATA_DIR at run time; the file tracer cannot
-  // tell which, so it took in the whole checkout (the sources, the docs, package.json with its
-  // "type": "module", which broke the standalone server). It needs none of them.
+  // tell which, so it takes in the whole checkout (the sources, the docs, the root package.json
+  // with its "type": "module", which broke the standalone server). It needs none of them; the
+  // build's own folder (.next, e2e/.build, e2e/bench/.build) is not among these patterns.
   outputFileTracingExcludes: {
-    "/api/import": ["*.md", "*.json", "*.ts", "*.mjs", "*.yaml", "Dockerfile", "app/**", "components/**", "docs/**", "e2e/**", "lib/**", "prisma/**", "public/**", "data/**"],
+    "/api/import": [
+      "*.{md,json,ts,mjs,yaml}",
+      "Dockerfile",
+      "{app,components,docs,lib,prisma,public,data}/**",
+      "e2e/*.{ts,mjs}",
+      "e2e/{bench,chaos,conformance,fixtures,support}/*.{ts,mjs}",
+      "e2e/{chaos,conformance,fixtures,support}/**",
+      "e2e/{.data,test-results}/**",
+      "e2e/bench/{.data,results}/**",
+    ],
   },
+
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {

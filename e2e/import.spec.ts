@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "./fixtures";
+import { clock } from "@/lib/clock";
+import { addDays, utcDay } from "@/lib/metrics/days";
+import { expect, test, testPerson, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { exportCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { RING_COLLECTIONS } from "@/lib/resources";
@@ -17,15 +19,15 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   await emulatorControl.ensureClient();
-  const planted = await emulatorControl.createUser("import-e2e-planted@example.test", { history_days: 90 });
+  const planted = await emulatorControl.createUser(uniqueEmail("import-planted"), testPerson("import › the planted export", { history_days: 90 }));
   const entries: ZipFileSpec[] = [];
   for (const [i, c] of RING_COLLECTIONS.entries()) {
     const docs = await emulatorControl.documents(planted.user_id, c);
     const name = c === "sleep" ? "SleepModel" : i % 2 ? c.replace(/_/g, "") : `Oura${c.replace(/(^|_)(\w)/g, (_, __, ch: string) => ch.toUpperCase())}`;
     entries.push({ name: `Oura/App Data/${name}.csv`, data: exportCsv(docs, { bom: i % 3 === 0 }) });
   }
-  // a sample every 5 minutes, ending yesterday
-  const end = Date.parse(`${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`);
+  // a sample every 5 minutes, ending yesterday (the run's clock, as the app's)
+  const end = Date.parse(`${addDays(utcDay(clock.now()), -1)}T00:00:00Z`);
   entries.push({
     name: "Oura/App Data/heartrate.csv",
     data: async function* () {

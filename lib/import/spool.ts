@@ -32,7 +32,8 @@ export async function diskFreeBytes(dir: string): Promise<number> {
 
 /** The folder an import keeps its upload in (created private). */
 export function importSpoolDir(importId: string, root = env.DATA_DIR): string {
-  const dir = path.join(path.resolve(/*turbopackIgnore: true*/ root), "imports", importId);
+  // (the file tracer must not follow this path: it is the data directory, not a source)
+  const dir = path.join(/* turbopackIgnore: true */ path.resolve(/* turbopackIgnore: true */ root), "imports", importId);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
