@@ -111,7 +111,7 @@ export async function spoolMultipart(source: AsyncIterable<Uint8Array>, contentT
       files.push(file);
       writes.push(
         (async () => {
-          const out = await fs.promises.open(file.path, "wx", 0o600);
+          const out = await fs.promises.open(/* turbopackIgnore: true */ file.path, "wx", 0o600);
           try {
             for await (const chunk of stream as AsyncIterable<Buffer>) {
               await guard(chunk.length);
