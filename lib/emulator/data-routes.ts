@@ -16,6 +16,7 @@ import { TIME_SERIES, dayKeyOf, type TimeSeries } from "./resources";
 import { SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, sandboxDocuments, sandboxSeries } from "./sandbox-data";
 import { fingerprint, type AccessToken, type Scope } from "./store";
 import { batteryRow, heartRateRow, localDayOf, type Series } from "./timeseries";
+import { dayToIndex } from "./fixtures/calendar";
 import { DOCUMENT_COLLECTIONS, orderKeyOf, type AnyDocument, type DocumentCollection, type UserDocuments } from "./user-data";
 
 type Family = "user" | "sandbox";
@@ -263,8 +264,9 @@ function userSeries(ctx: EmulatorContext, docs: UserDocuments, kind: TimeSeries)
     first,
     last,
     offsetMinutes: docs.offsetMinutes,
-    // On the data's last day, samples stop at "now": a ring records no future.
-    until: isoDay(now) === ctx.state.today() ? now : Infinity,
+    // On the data's last day, samples stop at "now": a ring records no future. A day synced
+    // after today (POST /_emulator/users/{id}/sync) has been recorded whole.
+    until: isoDay(now) === ctx.state.today() && last <= dayToIndex(ctx.state.today()) ? now : Infinity,
   };
 }
 

@@ -1,6 +1,8 @@
 // Helpers for the emulator's own tests: start a small emulator, run the OAuth flow over HTTP,
 // call data routes. Not used by the emulator itself.
 import { createHash, randomBytes } from "node:crypto";
+import path from "node:path";
+import { expect } from "vitest";
 import { clock as suiteClock } from "@/lib/clock";
 import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { DEFAULT_SEED, type EmulatorConfig } from "@/lib/emulator/config";
@@ -35,8 +37,20 @@ export async function startManualClockEmulator(overrides: Partial<EmulatorConfig
   return Object.assign(emu, { clock, advance: (ms: number) => clock.advance(ms, () => emu.emulator.settled()) });
 }
 
+/** Per tag, how many e-mails this test file has asked for (Vitest loads the module once per file). */
+const issued = new Map<string, number>();
+
+/**
+ * A new e-mail, the same on every run: the test file, the tag and how many this file asked for
+ * before. The emulator derives a person's data from it, so a test that searches for a person
+ * with some property finds the same person on every run of one seed (never luck).
+ */
 export function uniqueEmail(tag = "u"): string {
-  return `${tag}-${randomBytes(4).toString("hex")}@example.test`;
+  const n = (issued.get(tag) ?? 0) + 1;
+  issued.set(tag, n);
+  const file = expect.getState().testPath ?? "";
+  const where = createHash("sha256").update(path.relative(process.cwd(), file)).digest("hex").slice(0, 6);
+  return `${tag}-${where}-${n}@example.test`;
 }
 
 /**
