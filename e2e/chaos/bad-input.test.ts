@@ -224,6 +224,8 @@ const ROUTES: Record<string, RouteCase> = {
     body: { schema: ringsideExportSchema, fields: { format: fc.constant("ringside-export-v1"), collections: fc.constant({}), notes: fc.constant([]), tags: fc.constant([]) } },
     mutates: true,
   },
+  "GET /api/import": { kind: "user", path: () => "/api/import" },
+  "DELETE /api/import": { kind: "user", path: () => "/api/import", mutates: true },
   "GET /api/me/preferences": { kind: "user", path: () => "/api/me/preferences" },
   "PATCH /api/me/preferences": {
     kind: "user",

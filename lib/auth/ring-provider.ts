@@ -1,5 +1,6 @@
 import "server-only";
 import type { OAuthConfig } from "next-auth/providers";
+import { clock } from "@/lib/clock";
 import { env } from "@/lib/env.mjs";
 import { callbackContext } from "@/lib/auth/callback-context";
 import { normalizeScopes } from "@/lib/auth/scopes";
@@ -73,7 +74,8 @@ export function ringProvider(oauth: RingOAuth): OAuthConfig<RingProfile> {
       return {
         access_token: tokens.access_token,
         refresh_token: tokens.refresh_token,
-        expires_at: tokens.expires_at,
+        // from the app's clock (Auth.js adds expires_in to the machine's): the refresh compares with it
+        expires_at: Number(tokens.expires_in) > 0 ? Math.floor(clock.now() / 1000) + Number(tokens.expires_in) : tokens.expires_at,
         token_type: tokens.token_type,
         scope: grantedScope(tokens.scope),
       };

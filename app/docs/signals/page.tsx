@@ -6,10 +6,12 @@ import { Marked } from "marked";
 import { headingAnchor } from "@/lib/signals/catalog";
 
 export const metadata: Metadata = { title: "Signals: methods and sources" };
-// Rendered once, when Ringside is built: the page is docs/signals.md itself (the one text of the
-// signals' methods), so the cards' "How this is worked out" links land on the same words as the
-// repository's docs. Public: it holds no one's data.
-export const dynamic = "force-static";
+// The page is docs/signals.md itself (the one text of the signals' methods), so the cards' "How
+// this is worked out" links land on the same words as the repository's docs. Public: it holds
+// no one's data. Rendered per request like every page, so that its scripts carry the request's
+// nonce (a page rendered at build time has none, and the Content-Security-Policy blocks them);
+// the text is read and turned into HTML once per process.
+export const dynamic = "force-dynamic";
 
 const marked = new Marked({
   renderer: {
@@ -20,11 +22,18 @@ const marked = new Marked({
   },
 });
 
-export default function SignalsDocsPage() {
-  // read at build time only (the page is static): kept out of the server's traced files, which
-  // would otherwise take in the whole checkout (and its package.json's "type": "module")
+let rendered: string | null = null;
+
+/** docs/signals.md as HTML (the file is copied beside the server: next.config.mjs, outputFileTracingIncludes). */
+function signalsHtml(): string {
+  // a path the tracer does not follow (it would take in the whole checkout and its package.json's "type": "module")
   const file = path.join(/* turbopackIgnore: true */ process.cwd(), "docs", "signals.md");
-  const html = marked.parse(fs.readFileSync(file, "utf8"), { async: false });
+  rendered ??= marked.parse(fs.readFileSync(file, "utf8"), { async: false });
+  return rendered;
+}
+
+export default function SignalsDocsPage() {
+  const html = signalsHtml();
   return (
     <main id="main" className="mx-auto w-full max-w-3xl px-4 py-6 sm:py-10">
       <p className="mb-4 text-sm">
