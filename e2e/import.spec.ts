@@ -82,8 +82,8 @@ for (const layout of [
       await section.getByRole("link", { name: "See it on Trends" }).click();
       await expect(page).toHaveURL(/\/trends/);
       await expect(page.locator('[data-chart-ready="true"]').first()).toBeVisible({ timeout: 15_000 });
-      const to = new Date().toISOString().slice(0, 10);
-      const from = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
+      const to = utcDay(clock.now());
+      const from = addDays(to, -120);
       const res = await page.request.get(`/api/metrics/sleep.score?from=${from}&to=${to}`);
       expect(res.status()).toBe(200);
       const series = (await res.json()) as { value: Array<number | null> };

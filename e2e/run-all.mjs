@@ -121,13 +121,16 @@ function tail(runner, lines = 40) {
 function readVitest(file, t) {
   const v = JSON.parse(fs.readFileSync(file, "utf8"));
   t.passed += v.numPassedTests ?? 0;
-  t.failed += (v.numFailedTests ?? 0) + (v.success === false && !v.numFailedTests ? 1 : 0);
+  t.failed += v.numFailedTests ?? 0;
   t.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
   for (const f of v.testResults ?? []) {
     for (const a of f.assertionResults ?? [])
       if (a.status === "failed") t.failures.push(`${path.relative(root, f.name)} › ${a.fullName ?? a.title}\n    ${String(a.failureMessages?.[0] ?? "").split("\n").slice(0, 6).join("\n    ")}`);
-    if (f.status === "failed" && !(f.assertionResults ?? []).some((/** @type {{status: string}} */ a) => a.status === "failed"))
+    if (f.status === "failed" && !(f.assertionResults ?? []).some((/** @type {{status: string}} */ a) => a.status === "failed")) {
+      // a file that failed as a whole (it did not load, a hook threw): one failure
+      t.failed += 1;
       t.failures.push(`${path.relative(root, f.name)}: ${String(f.message ?? "failed to run").split("\n").slice(0, 6).join("\n    ")}`);
+    }
   }
 }
 
@@ -163,6 +166,15 @@ async function vitest(runner, config, extra = []) {
   } catch {
     t.failed += 1;
     t.failures.push(`${runner} wrote no results:\n${tail(runner)}`);
+  }
+  // an error no test caught (an 'error' event nobody listened to) fails the run too: in the
+  // server it would have stopped the process
+  const log = fs.readFileSync(path.join(logs, `${runner}.log`), "utf8");
+  const uncaught = /Vitest caught (\d+) unhandled errors?/.exec(log);
+  if (uncaught) {
+    t.failed += 1;
+    const origin = /This error originated in "(?:\x1b\[[\d;]*m)*([^"\x1b]+)/.exec(log)?.[1] ?? "see the log";
+    t.failures.push(`${runner}: ${uncaught[1]} unhandled errors (${origin})`);
   }
   t.seconds = (Date.now() - t0) / 1000;
 }

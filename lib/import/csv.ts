@@ -1,5 +1,5 @@
 import "server-only";
-import { Readable } from "node:stream";
+import { Readable, pipeline } from "node:stream";
 import { CsvError, parse } from "csv-parse";
 import { parse as parseSync } from "csv-parse/sync";
 import { ImportRefusal } from "@/lib/import/refusal";
@@ -164,8 +164,10 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
     }
   }
   const input = Readable.from(chain());
-  input.on("error", (err) => parser.destroy(err));
-  input.pipe(parser);
+  // pipeline: an error of either stream (a bad quote found while nobody is reading, after the
+  // reader stopped early) destroys both and is never an uncaught 'error' event; the reader
+  // below gets it from the parser's iterator
+  pipeline(input, parser, () => undefined);
   const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   const step = async () => {
     try {

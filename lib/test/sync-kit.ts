@@ -4,6 +4,7 @@
 import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
 import { clock } from "@/lib/clock";
 import type { EmulatorConfig } from "@/lib/emulator/config";
+import type { EmulatorOptions } from "@/lib/emulator/handler";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { connect, registerClient, uniqueEmail, type Client } from "@/lib/test/emulator-kit";
 import type { RingCollection, SeriesCollection } from "@/lib/resources";
@@ -19,16 +20,19 @@ export type SyncTestEnv = {
  * Starts the emulator (page size 7 and 1826 days of history unless overridden) and points
  * the app's environment at it. Import app modules only after this (env is read at import).
  */
-export async function startSyncTestEnv(overrides: Partial<EmulatorConfig> = {}, env: Record<string, string> = {}): Promise<SyncTestEnv> {
-  const emu = await startEmulator({
-    port: 0,
-    pageSize: 7,
-    historyDays: 1826,
-    webhookDelayMs: 0,
-    webhookRetryMs: 50,
-    ...suiteEmulatorConfig(),
-    ...overrides,
-  });
+export async function startSyncTestEnv(overrides: Partial<EmulatorConfig> = {}, env: Record<string, string> = {}, options: EmulatorOptions = {}): Promise<SyncTestEnv> {
+  const emu = await startEmulator(
+    {
+      port: 0,
+      pageSize: 7,
+      historyDays: 1826,
+      webhookDelayMs: 0,
+      webhookRetryMs: 50,
+      ...suiteEmulatorConfig(),
+      ...overrides,
+    },
+    options,
+  );
   const client = await registerClient(emu.url, { approved: true, redirect_uris: ["http://localhost:3999/api/auth/callback/ring"] });
   process.env.RING_API_BASE_URL = emu.url;
   process.env.RING_CLIENT_ID = client.client_id;
