@@ -264,8 +264,7 @@ function userSeries(ctx: EmulatorContext, docs: UserDocuments, kind: TimeSeries)
     first,
     last,
     offsetMinutes: docs.offsetMinutes,
-    // On the data's last day, samples stop at "now": a ring records no future. A day synced
-    // after today (POST /_emulator/users/{id}/sync) has been recorded whole.
+    // On the data's last day, samples stop at "now" (a day synced after today was recorded whole).
     until: isoDay(now) === ctx.state.today() && last <= dayToIndex(ctx.state.today()) ? now : Infinity,
   };
 }
