@@ -52,7 +52,7 @@ export function EarlyWarningCard({ day, signal, recent, units }: { day: string; 
             : `Night of ${formatDay(day)}: ${signal.markers.filter((m) => m.flagged).length} of 4 markers left your baseline${signal.heartRateTwoNights ? ", resting heart rate two nights in a row" : ""}.`}
         {signal.muted ? " Rest mode is on, so no alert is sent." : ""}
       </p>
-      <table className="w-full text-[13px] tabular-nums">
+      <table className="w-full text-xs tabular-nums sm:text-[13px]">
         <thead>
           <tr className="text-left text-xs text-slate-500 dark:text-slate-400">
             <th className="py-1 font-medium">Marker</th>
@@ -70,9 +70,9 @@ export function EarlyWarningCard({ day, signal, recent, units }: { day: string; 
                   {MARKER_LABELS[m.marker]}
                   {m.flagged ? <span className="sr-only"> (moved)</span> : null}
                 </td>
-                <td className="whitespace-nowrap py-1 pl-2 text-right">{formatValue(metric, signal.inputs[m.marker], units)}</td>
-                <td className="whitespace-nowrap py-1 pl-2 text-right text-slate-500 dark:text-slate-400">{formatValue(metric, signal.baseline[m.marker]?.median ?? null, units)}</td>
-                <td className="whitespace-nowrap py-1 pl-2 text-right">{changeText(m.marker, m.delta, units)}</td>
+                <td className="py-1 pl-1.5 text-right sm:whitespace-nowrap sm:pl-2">{formatValue(metric, signal.inputs[m.marker], units)}</td>
+                <td className="py-1 pl-1.5 text-right sm:whitespace-nowrap sm:pl-2 text-slate-500 dark:text-slate-400">{formatValue(metric, signal.baseline[m.marker]?.median ?? null, units)}</td>
+                <td className="py-1 pl-1.5 text-right sm:whitespace-nowrap sm:pl-2">{changeText(m.marker, m.delta, units)}</td>
               </tr>
             );
           })}
