@@ -7,6 +7,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oauth from "oauth4webapi";
+import { uniqueEmail as kitEmail } from "@/lib/test/emulator-kit";
 import { afterAll, beforeAll, expect } from "vitest";
 import { validateResponse, validateSchema } from "@/lib/emulator/openapi";
 import { ManualClock } from "@/lib/emulator/clock";
@@ -91,8 +92,9 @@ export function addDays(day: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** A new e-mail, the same on every run (lib/test/emulator-kit.ts): the emulator derives a person's data from it. */
 export function uniqueEmail(tag = "user"): string {
-  return `${tag}-${randomBytes(5).toString("hex")}@example.test`;
+  return kitEmail(tag);
 }
 
 export function scopeSet(scope: string | null | undefined): string[] {

@@ -3,6 +3,7 @@
 // notifications, retries, 410 cancellation, expiration and renewal — and the emulator
 // contract's webhook decisions (local callbacks, delivery log, 403 for unknown ids).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wornEmail } from "@/lib/test/emulator-kit";
 import {
   TODAY,
   type Connection,
@@ -108,9 +109,9 @@ async function syncUntil(ring: Ring, userId: string, dataType: string): Promise<
   throw new Error(`five fresh days without a ${dataType} document`);
 }
 
-async function setup(ring: Ring): Promise<{ client: TestClient; conn: Connection; userId: string }> {
+async function setup(ring: Ring, email?: string): Promise<{ client: TestClient; conn: Connection; userId: string }> {
   const client = await ring.registerClient();
-  const user = await ring.createUser({ history_days: 20 });
+  const user = await ring.createUser({ history_days: 20, ...(email ? { email } : {}) });
   const conn = await ring.connect(client, { email: user.email });
   return { client, conn, userId: user.user_id };
 }
@@ -408,7 +409,8 @@ describe("facts §6.3 — notifications", () => {
   let posts: WebhookReceiver["posts"];
 
   beforeAll(async () => {
-    ({ client, conn, userId } = await setup(hooks));
+    // a person whose today changes its activity and sleep when synced again (update events; never luck)
+    ({ client, conn, userId } = await setup(hooks, wornEmail("notify", [TODAY], ["daily_activity", "sleep"])));
     rcv = await receiver();
     await subscribe(hooks, client, rcv, "create", "daily_activity", "/n/create-activity");
     await subscribe(hooks, client, rcv, "create", "sleep", "/n/create-sleep");

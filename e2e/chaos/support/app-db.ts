@@ -103,7 +103,7 @@ export function summarize(d: Difference) {
  * Rows that record how a request went rather than what a person has: an import's lease and its
  * status (a refused upload is shown as failed on the import page; nothing of it is stored).
  */
-const BOOKKEEPING: Record<string, string> = { AppSetting: `key LIKE 'import:%' OR key LIKE 'import-state:%'` };
+const BOOKKEEPING: Record<string, string> = { AppSetting: `key LIKE 'lease:import:%' OR key LIKE 'import-state:%'` };
 
 export function fingerprint(db: Database.Database, tables: string[], ignoreColumns: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
