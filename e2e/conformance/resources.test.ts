@@ -5,6 +5,7 @@
 // §5.6 scopes at both identity providers, §6.1 webhook data types) — in the real and the sandbox
 // family, the control API's view of them, and their notifications after sync. Every JSON body is
 // validated against the OpenAPI document.
+import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   TODAY,
@@ -189,7 +190,8 @@ describe("facts §1 — datetime time series heartrate and ring_battery_level (/
       expect(Date.parse(r.timestamp)).toBe(r.timestamp_unix);
       expect(Number.isInteger(r.bpm)).toBe(true);
     }
-    const workout = stored.workout.at(-1)!;
+    // the newest workout that has ended by now (a ring records no future: later samples are not served yet)
+    const workout = stored.workout.filter((w) => Date.parse(String(w.end_datetime)) <= clock.now()).at(-1)!;
     const during = rows.filter((r) => r.timestamp_unix >= Date.parse(String(workout.start_datetime)) && r.timestamp_unix < Date.parse(String(workout.end_datetime)));
     expect(during.length).toBeGreaterThan(5);
     expect(new Set(during.map((r) => r.source))).toEqual(new Set(["workout"]));
@@ -504,13 +506,16 @@ describe("facts §6.1 — webhook data types of everything the ring records", ()
 
   it("heart rate and battery have no webhook data type: a synced day's samples come with it (sync reports their count), nothing is notified for them", async () => {
     const day = addDays(TODAY, 1);
-    const person = await hooks.createUser({ email: wornEmail("series", [day]), history_days: 20 });
+    // on UTC, so that the local day synced is the UTC day listed below
+    const person = await hooks.createUser({ email: wornEmail("series", [day]), history_days: 20, tz_offset_minutes: 0 });
     const token = (await hooks.connect(hc, { email: person.email })).accessToken;
     const r = (await hooks.sync(person.user_id, day)).body as { samples: Record<string, number>; events: SyncEvent[] };
     expect(r.events.every((e) => e.data_type !== "heartrate" && e.data_type !== "ring_battery_level")).toBe(true);
     const rows = (await hooks.listAll(real("heartrate"), token, { start_datetime: `${day}T00:00:00Z`, end_datetime: `${day}T23:59:59Z` })).flatMap((p) => p.data);
     expect(r.samples.heartrate).toBeGreaterThan(100);
-    expect(rows.length).toBe(r.samples.heartrate);
+    // the count is of the day's series, generated with its night: a sample or two of it can lie
+    // past the UTC day's edges, so the day listed holds the count to within 2 %
+    expect(Math.abs(rows.length - r.samples.heartrate!)).toBeLessThanOrEqual(Math.ceil(r.samples.heartrate! * 0.02));
     expect(r.samples.ring_battery_level).toBeGreaterThan(20);
   });
 });
