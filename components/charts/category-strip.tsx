@@ -1,14 +1,12 @@
 "use client";
 import { useMemo } from "react";
-import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { dayAt, type CategorySeries } from "@/lib/metrics/series";
 import { linearScale } from "@/components/charts/scale";
 import { Tooltip } from "@/components/charts/trend-chart";
-import { dayAxisTicks, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
+import { dayAxisTicks, type DayAxisChartProps, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import { categoryRank, LiveReadout } from "@/components/charts/chart-a11y";
-import type { TagRef } from "@/lib/api/contract";
 
 /**
  * A category metric (resilience level, stress day summary) as a coloured strip, one cell per
@@ -23,16 +21,7 @@ export function CategoryStrip({
   onCursor,
   height = 64,
   showXAxis = true,
-}: {
-  metric: MetricDef;
-  series: CategorySeries;
-  tags: ReadonlyMap<string, TagRef[]>;
-  showTags: boolean;
-  cursor: number | null;
-  onCursor: (i: number | null) => void;
-  height?: number;
-  showXAxis?: boolean;
-}) {
+}: DayAxisChartProps & { series: CategorySeries; showTags: boolean }) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const n = series.value.length;
   const bottom = showXAxis ? MARGIN.bottom : 6;

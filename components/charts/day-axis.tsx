@@ -3,9 +3,21 @@
 // CategoryStrip): the margins, the box that is a keyboard stop moving the page's cursor, the
 // SVG that turns the pointer into the nearest day, and the day labels under it.
 import { useId, type PointerEvent, type ReactNode, type RefObject } from "react";
+import type { TagRef } from "@/lib/api/contract";
+import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { dayTicks, nearestIndex, type DayTick, type Scale } from "@/components/charts/scale";
 import { chartFocusClass, CursorHint, cursorKeyHandler } from "@/components/charts/chart-a11y";
+
+/** What every chart on the shared day axis is given besides its series: the page's cursor and tags. */
+export type DayAxisChartProps = {
+  metric: MetricDef;
+  tags: ReadonlyMap<string, TagRef[]>;
+  cursor: number | null;
+  onCursor: (i: number | null) => void;
+  height?: number;
+  showXAxis?: boolean;
+};
 
 export const MARGIN = { left: 44, right: 14, top: 12, bottom: 24 };
 

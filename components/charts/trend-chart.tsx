@@ -1,12 +1,11 @@
 "use client";
 import { useMemo } from "react";
-import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type NumericSeries } from "@/lib/metrics/series";
 import { bandPath, linearScale, linePath, niceTicks } from "@/components/charts/scale";
 import { LiveReadout } from "@/components/charts/chart-a11y";
-import { dayAxisTicks, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
+import { dayAxisTicks, type DayAxisChartProps, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import type { TagRef } from "@/lib/api/contract";
 
@@ -30,18 +29,7 @@ export function TrendChart({
   onCursor,
   height = 200,
   showXAxis = true,
-}: {
-  metric: MetricDef;
-  series: NumericSeries;
-  units: Units;
-  color: string;
-  layers: TrendLayers;
-  tags: ReadonlyMap<string, TagRef[]>;
-  cursor: number | null;
-  onCursor: (i: number | null) => void;
-  height?: number;
-  showXAxis?: boolean;
-}) {
+}: DayAxisChartProps & { series: NumericSeries; units: Units; color: string; layers: TrendLayers }) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const n = series.value.length;
   const scale = useMemo(() => displayScale(metric, units), [metric, units]);

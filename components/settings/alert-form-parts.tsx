@@ -104,3 +104,44 @@ export function When({ iso }: { iso: string }) {
     </time>
   );
 }
+
+/**
+ * A titled list of Settings → Alerts (rules, channels, history): the heading, the `empty` text
+ * or the rows, and then `footer` (the form that adds one).
+ */
+export function ListSection({
+  title,
+  count,
+  empty,
+  testId,
+  className = "space-y-3",
+  children,
+  footer,
+}: {
+  title: string;
+  count: number;
+  empty: string;
+  testId: string;
+  className?: string;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <h3 className="text-sm font-semibold">{title}</h3>
+      {count === 0 ? (
+        <p className="text-sm text-slate-500 dark:text-slate-400">{empty}</p>
+      ) : (
+        <ul data-testid={testId} className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
+          {children}
+        </ul>
+      )}
+      {footer}
+    </div>
+  );
+}
+
+/** The form that adds one (`children`) while there are fewer than `max`; else why there is none. */
+export function AddUpTo({ count, max, noun, children }: { count: number; max: number; noun: string; children: ReactNode }) {
+  return count < max ? children : <p className="text-sm text-slate-500 dark:text-slate-400">You have {max} {noun}, the most there can be.</p>;
+}
