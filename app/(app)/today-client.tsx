@@ -1,4 +1,5 @@
 "use client";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
@@ -178,15 +179,7 @@ function StressCard({ data, units }: { data: TodaySummary; units: "metric" | "im
   const rows = ["stress.stress_high", "stress.recovery_high"] as const;
   return (
     <Card aria-labelledby="stress-title" data-metric="stress" className="space-y-3">
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="stress-title" className="flex items-center gap-2 text-base font-semibold">
-          <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--stress)" }} />
-          Stress
-        </h2>
-        <span data-testid="value-stress.day_summary">
-          <CategoryBadge metric={m("stress.day_summary")} value={summary?.value ?? null} />
-        </span>
-      </div>
+      <CategoryHeading id="stress-title" color="var(--stress)" title="Stress" metric="stress.day_summary" value={summary?.value ?? null} />
       <dl className="grid grid-cols-2 gap-3">
         {rows.map((id) => {
           const d = data.metrics[id];
@@ -214,15 +207,7 @@ function ResilienceCard({ data }: { data: TodaySummary }) {
   const ids: MetricId[] = ["resilience.sleep_recovery", "resilience.daytime_recovery", "resilience.stress"];
   return (
     <Card aria-labelledby="resilience-title" data-metric="resilience" className="space-y-3">
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="resilience-title" className="flex items-center gap-2 text-base font-semibold">
-          <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--resilience)" }} />
-          Resilience
-        </h2>
-        <span data-testid="value-resilience.level">
-          <CategoryBadge metric={m("resilience.level")} value={level?.value ?? null} />
-        </span>
-      </div>
+      <CategoryHeading id="resilience-title" color="var(--resilience)" title="Resilience" metric="resilience.level" value={level?.value ?? null} />
       {level ? (
         <>
           <ContributorBars dense label="Resilience contributors" items={ids.map((id) => ({ metric: m(id), value: data.metrics[id]?.value ?? null }))} />
@@ -241,10 +226,9 @@ function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "im
   const diff = va?.value !== null && va?.value !== undefined && data.age !== null ? va.value - data.age : null;
   return (
     <Card aria-labelledby="cardio-title" data-metric="cardio" className="space-y-3">
-      <h2 id="cardio-title" className="flex items-center gap-2 text-base font-semibold">
-        <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--heart)" }} />
+      <DotTitle id="cardio-title" color="var(--heart)">
         Cardiovascular age
-      </h2>
+      </DotTitle>
       <div className="flex items-end gap-4">
         <div>
           <p className="text-3xl font-semibold tabular-nums" data-testid="value-cardio.vascular_age">
@@ -292,6 +276,30 @@ function TodaySkeleton() {
           <Skeleton key={i} className="h-36" />
         ))}
       </div>
+    </div>
+  );
+}
+
+/** A card's heading with its colour dot. */
+function DotTitle({ id, color, children }: { id: string; color: string; children: ReactNode }) {
+  return (
+    <h2 id={id} className="flex items-center gap-2 text-base font-semibold">
+      <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: color }} />
+      {children}
+    </h2>
+  );
+}
+
+/** The heading of a card led by a category (stress, resilience): the title, and the day's level. */
+function CategoryHeading({ id, color, title, metric, value }: { id: string; color: string; title: string; metric: MetricId; value: string | null }) {
+  return (
+    <div className="flex items-center justify-between gap-2">
+      <DotTitle id={id} color={color}>
+        {title}
+      </DotTitle>
+      <span data-testid={`value-${metric}`}>
+        <CategoryBadge metric={m(metric)} value={value} />
+      </span>
     </div>
   );
 }

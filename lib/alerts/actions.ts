@@ -3,7 +3,8 @@
 import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { formAction, formDataArg, isActionError, runAction, type ActionError } from "@/lib/api/action";
+import { formDataArg, isActionError, runAction, settingsRowAction, type ActionError } from "@/lib/api/action";
+import { rowIdSchema } from "@/lib/api/schemas";
 import { publicOrigin } from "@/lib/auth/origin";
 import { requireUser } from "@/lib/auth/session";
 import * as alerts from "@/lib/alerts/service";
@@ -18,7 +19,7 @@ import * as alerts from "@/lib/alerts/service";
 /** A form's outcome: a message, or the error envelope `{ error: { code, message } }`; `at` tells one outcome from the next. */
 export type AlertFormState = { ok?: boolean; message?: string; error?: ActionError["error"]; secret?: string; at?: number };
 
-const idSchema = z.object({ id: z.string().min(1).max(64) });
+const idSchema = z.object({ id: rowIdSchema });
 const field = (form: FormData, name: string): string | undefined => {
   const v = form.get(name);
   return typeof v === "string" ? v : undefined;
@@ -65,30 +66,9 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
   });
 }
 
-export const toggleAlertRuleAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const f = formDataArg(form);
-      const { id } = idSchema.parse({ id: f.get("id") });
-      await alerts.setAlertRuleEnabled(user.id, id, f.get("enabled") === "true");
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const toggleAlertRuleAction = settingsRowAction(requireUser, "id", (user, id, f) => alerts.setAlertRuleEnabled(user.id, id, f.get("enabled") === "true"));
 
-export const removeAlertRuleAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
-      await alerts.removeAlertRule(user.id, id);
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const removeAlertRuleAction = settingsRowAction(requireUser, "id", (user, id) => alerts.removeAlertRule(user.id, id));
 
 /** Adds a channel; a webhook's signing secret comes back once, to be shown and copied now. */
 export async function addAlertChannelAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
@@ -113,30 +93,9 @@ export async function addAlertChannelAction(_prev: AlertFormState, form: FormDat
   });
 }
 
-export const toggleAlertChannelAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const f = formDataArg(form);
-      const { id } = idSchema.parse({ id: f.get("id") });
-      await alerts.setAlertChannelEnabled(user.id, id, f.get("enabled") === "true");
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const toggleAlertChannelAction = settingsRowAction(requireUser, "id", (user, id, f) => alerts.setAlertChannelEnabled(user.id, id, f.get("enabled") === "true"));
 
-export const removeAlertChannelAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
-      await alerts.removeAlertChannel(user.id, id);
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const removeAlertChannelAction = settingsRowAction(requireUser, "id", (user, id) => alerts.removeAlertChannel(user.id, id));
 
 /** Confirms one of the person's e-mail channels with the code that was sent to the address. */
 export async function confirmAlertChannelAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
