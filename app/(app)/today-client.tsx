@@ -24,25 +24,43 @@ import { ErrorState, NoDataYet } from "@/components/ui/states";
 
 const m = getMetric;
 
-const SLEEP_CONTRIBUTORS: MetricId[] = ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"];
-const READINESS_CONTRIBUTORS: MetricId[] = [
-  "readiness.previous_night",
-  "readiness.sleep_balance",
-  "readiness.sleep_regularity",
-  "readiness.previous_day_activity",
-  "readiness.activity_balance",
-  "readiness.body_temperature",
-  "readiness.resting_heart_rate",
-  "readiness.hrv_balance",
-  "readiness.recovery_index",
-];
-const ACTIVITY_CONTRIBUTORS: MetricId[] = [
-  "activity.stay_active",
-  "activity.move_every_hour",
-  "activity.meet_daily_targets",
-  "activity.training_frequency",
-  "activity.training_volume",
-  "activity.recovery_time",
+/** The three score cards, each with the contributors listed under its score. */
+const SCORE_CARDS: ReadonlyArray<{ title: string; scoreId: MetricId; color: string; contributorIds: MetricId[] }> = [
+  {
+    title: "Sleep",
+    scoreId: "sleep.score",
+    color: "var(--sleep)",
+    contributorIds: ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"],
+  },
+  {
+    title: "Readiness",
+    scoreId: "readiness.score",
+    color: "var(--readiness)",
+    contributorIds: [
+      "readiness.previous_night",
+      "readiness.sleep_balance",
+      "readiness.sleep_regularity",
+      "readiness.previous_day_activity",
+      "readiness.activity_balance",
+      "readiness.body_temperature",
+      "readiness.resting_heart_rate",
+      "readiness.hrv_balance",
+      "readiness.recovery_index",
+    ],
+  },
+  {
+    title: "Activity",
+    scoreId: "activity.score",
+    color: "var(--activity)",
+    contributorIds: [
+      "activity.stay_active",
+      "activity.move_every_hour",
+      "activity.meet_daily_targets",
+      "activity.training_frequency",
+      "activity.training_volume",
+      "activity.recovery_time",
+    ],
+  },
 ];
 const TILES: MetricId[] = [
   "night.total_sleep_duration",
@@ -113,27 +131,9 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
       </div>
 
       <div className="grid gap-4 lg:grid-cols-3">
-        <ScoreCard title="Sleep" scoreId="sleep.score" contributorIds={SLEEP_CONTRIBUTORS} metrics={data.metrics} units={units} refDay={day} color="var(--sleep)" marks={marks("sleep.score")} />
-        <ScoreCard
-          title="Readiness"
-          scoreId="readiness.score"
-          contributorIds={READINESS_CONTRIBUTORS}
-          metrics={data.metrics}
-          units={units}
-          refDay={day}
-          color="var(--readiness)"
-          marks={marks("readiness.score")}
-        />
-        <ScoreCard
-          title="Activity"
-          scoreId="activity.score"
-          contributorIds={ACTIVITY_CONTRIBUTORS}
-          metrics={data.metrics}
-          units={units}
-          refDay={day}
-          color="var(--activity)"
-          marks={marks("activity.score")}
-        />
+        {SCORE_CARDS.map((c) => (
+          <ScoreCard key={c.scoreId} {...c} metrics={data.metrics} units={units} refDay={day} marks={marks(c.scoreId)} />
+        ))}
       </div>
 
       <TodaySignals day={day} units={units} />
