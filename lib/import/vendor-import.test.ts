@@ -7,19 +7,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, startSyncTestEnv, storedSamples, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, importSyncModules, startSyncTestEnv, storedSamples, type ConnectedPerson, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { exportCsv, trendsCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
 
 const TODAY = "2026-03-15";
 const FIRST_DAY = "2025-01-01";
 let t: SyncTestEnv;
-let m: {
-  engine: typeof import("@/lib/sync/engine");
-  run: typeof import("@/lib/import/run");
-  resources: typeof import("@/lib/resources");
-  db: typeof import("@/lib/test/prisma");
-};
+let m: SyncModules & { run: typeof import("@/lib/import/run") };
 let synced: ConnectedPerson;
 const docs: Record<string, Array<Record<string, unknown>>> = {};
 let dir: string;
@@ -41,7 +36,7 @@ const EXPORT_FILE: Record<string, string> = { sleep: "sleep_model" };
 
 beforeAll(async () => {
   t = await startSyncTestEnv({ pageSize: 100, historyDays: 380, today: TODAY });
-  m = { engine: await import("@/lib/sync/engine"), run: await import("@/lib/import/run"), resources: await import("@/lib/resources"), db: await import("@/lib/test/prisma") };
+  m = { ...(await importSyncModules()), run: await import("@/lib/import/run") };
   synced = await connectPerson(t, { email: PLANTED_EMAIL });
   // Planted: text with the delimiter, quotes and a line break; a null score; a nested object with a null member.
   const tag = (await emulatorDocuments(t, synced.ringUserId, "enhanced_tag"))[0]!;

@@ -4,25 +4,15 @@
 // lib/sync/everything.test.ts.
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
 let t: SyncTestEnv;
-let app: {
-  engine: typeof import("@/lib/sync/engine");
-  schemas: typeof import("@/lib/resources");
-  state: typeof import("@/lib/db/queries/sync-state");
-  docs: typeof import("@/lib/db/queries/ring-documents");
-};
+let app: SyncModules;
 
 beforeAll(async () => {
   t = await startSyncTestEnv();
-  app = {
-    engine: await import("@/lib/sync/engine"),
-    schemas: await import("@/lib/resources"),
-    state: await import("@/lib/db/queries/sync-state"),
-    docs: await import("@/lib/db/queries/ring-documents"),
-  };
+  app = await importSyncModules();
 });
 
 afterAll(async () => {
@@ -36,14 +26,14 @@ describe("backfill", () => {
     const person = await connectPerson(t);
     await clearEmulatorRequests(t);
     const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
-    const outcomes = await engine.backfillUser(person.userId, app.schemas.RING_COLLECTIONS);
+    const outcomes = await engine.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
     // five years of each; the lower bounds hold for every generated person (sampled over 60: a
     // person may never do a session, and tag counts follow their habits)
     const least: Record<string, number> = { daily_resilience: 300, workout: 200, session: 0, enhanced_tag: 100, tag: 40, vO2_max: 150, rest_mode_period: 10, sleep_time: 1000, ring_configuration: 1 };
     let total = 0;
     let minRequests = 0;
-    for (const c of app.schemas.RING_COLLECTIONS) {
+    for (const c of app.resources.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, person, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length }).toEqual({ c, missing: 0, extra: 0, changed: 0 });
       expect(diff.stored).toBe(diff.expected);
@@ -94,7 +84,7 @@ describe("backfill", () => {
         },
       },
     });
-    const first = await crashing.backfillUser(person.userId, app.schemas.RING_COLLECTIONS);
+    const first = await crashing.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(crashed).toBe(2);
     expect(first.filter((o) => o.result === "failed").map((o) => o.collection).sort()).toEqual(["daily_stress", "sleep"]);
     const sleepState = (await app.state.getSyncState(person.userId, "sleep"))!;
@@ -117,9 +107,9 @@ describe("backfill", () => {
 
     await clearEmulatorRequests(t);
     const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
-    const second = await fresh.backfillUser(person.userId, app.schemas.RING_COLLECTIONS);
+    const second = await fresh.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(second.filter((o) => o.result === "failed")).toEqual([]);
-    for (const c of app.schemas.RING_COLLECTIONS) {
+    for (const c of app.resources.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, person, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length, stored: diff.stored }).toEqual({
         c,

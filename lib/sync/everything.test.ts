@@ -7,18 +7,12 @@
 import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realClock } from "@/lib/emulator/clock";
-import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, startSyncTestEnv, storedSamples, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, importSyncModules, startSyncTestEnv, storedSamples, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-03-15";
 let t: SyncTestEnv;
-let m: {
-  engine: typeof import("@/lib/sync/engine");
-  scheduler: typeof import("@/lib/sync/scheduler");
-  index: typeof import("@/lib/sync/index");
+let m: SyncModules & {
   jobsRun: typeof import("@/lib/sync/jobs");
-  jobs: typeof import("@/lib/db/queries/jobs");
-  state: typeof import("@/lib/db/queries/sync-state");
-  resources: typeof import("@/lib/resources");
   series: typeof import("@/lib/db/queries/time-series");
 };
 
@@ -29,16 +23,7 @@ beforeAll(async () => {
   // the emulator's clock stands still at the end of its last day: "today"'s samples do not grow
   // while the test compares them (on a busy machine a run spans a new five-minute sample)
   t = await startSyncTestEnv({ pageSize: 100, historyDays: 1826, today: TODAY }, {}, { clock: { ...realClock(), now: clock.now } });
-  m = {
-    engine: await import("@/lib/sync/engine"),
-    scheduler: await import("@/lib/sync/scheduler"),
-    index: await import("@/lib/sync/index"),
-    jobsRun: await import("@/lib/sync/jobs"),
-    jobs: await import("@/lib/db/queries/jobs"),
-    state: await import("@/lib/db/queries/sync-state"),
-    resources: await import("@/lib/resources"),
-    series: await import("@/lib/db/queries/time-series"),
-  };
+  m = { ...(await importSyncModules()), jobsRun: await import("@/lib/sync/jobs"), series: await import("@/lib/db/queries/time-series") };
 });
 
 afterAll(async () => {

@@ -160,3 +160,21 @@ export async function compareSeriesWithEmulator(t: SyncTestEnv, person: Connecte
   }
   return { expected: want.length, stored: have.length, firstDifference };
 }
+
+/**
+ * The app modules the sync tests drive, imported after startSyncTestEnv (they read the
+ * environment it sets when first imported).
+ */
+export async function importSyncModules() {
+  return {
+    engine: await import("@/lib/sync/engine"),
+    scheduler: await import("@/lib/sync/scheduler"),
+    index: await import("@/lib/sync/index"),
+    jobs: await import("@/lib/db/queries/jobs"),
+    state: await import("@/lib/db/queries/sync-state"),
+    docs: await import("@/lib/db/queries/ring-documents"),
+    resources: await import("@/lib/resources"),
+    db: await import("@/lib/test/prisma"),
+  };
+}
+export type SyncModules = Awaited<ReturnType<typeof importSyncModules>>;
