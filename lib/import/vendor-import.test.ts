@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, importSyncModules, startSyncTestEnv, storedSamples, type ConnectedPerson, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, FAST_BACKOFF, importSyncModules, startSyncTestEnv, storedSamples, type ConnectedPerson, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { exportCsv, trendsCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
 
@@ -22,7 +22,6 @@ let zipFile: string;
 
 /** The planted person: a year of history that has a document of every collection (checked below), and values planted where CSV is tricky. */
 const PLANTED_EMAIL = "import-planted-0@example.test";
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
 const clock = { now: () => Date.parse(`${TODAY}T20:00:00Z`), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 /** Every mapped file's name in the fixture: lower case, Pascal case and with the `Oura` prefix in turn. */
@@ -44,7 +43,7 @@ beforeAll(async () => {
   const sleepDay = (await emulatorDocuments(t, synced.ringUserId, "daily_sleep")).at(-3)!;
   await emulatorControl(t, "PATCH", `/users/${synced.ringUserId}/documents/daily_sleep/${sleepDay.id}`, { score: null, contributors: { ...(sleepDay.contributors as object), timing: null } });
 
-  const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: fastBackoff }, backfillStart: FIRST_DAY });
+  const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: FIRST_DAY });
   const outcomes = await engine.backfillUser(synced.userId);
   expect(outcomes.filter((o) => o.result !== "done").map((o) => o.collection)).toEqual([]);
 

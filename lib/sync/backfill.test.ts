@@ -4,7 +4,7 @@
 // lib/sync/everything.test.ts.
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, FAST_BACKOFF, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
 let t: SyncTestEnv;
@@ -19,13 +19,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
-
 describe("backfill", () => {
   it("stores five years of every collection exactly as the service has them", { timeout: 120_000 }, async () => {
     const person = await connectPerson(t);
     await clearEmulatorRequests(t);
-    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     const outcomes = await engine.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
     // five years of each; the lower bounds hold for every generated person (sampled over 60: a
@@ -57,7 +55,7 @@ describe("backfill", () => {
     const today = clock.date().toISOString().slice(0, 10);
     const yesterday = new Date(clock.now() - 86_400_000).toISOString().slice(0, 10);
     const person = await connectPerson(t, { email: wornEmail("today", [yesterday, today], []) });
-    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);
     for (const c of ["daily_activity", "sleep", "daily_sleep", "daily_readiness"] as const) {
       const upstream = await emulatorDocuments(t, person.ringUserId, c);
@@ -74,7 +72,7 @@ describe("backfill", () => {
     const person = await connectPerson(t);
     let crashed = 0;
     const crashing = new app.engine.SyncEngine({
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
         beforeCommit: ({ collection, page }) => {
           if ((collection === "sleep" && page === 40) || (collection === "daily_stress" && page === 3)) {
@@ -95,7 +93,7 @@ describe("backfill", () => {
 
     // Abort a second run after a few pages (a process killed between pages).
     const aborting = new app.engine.SyncEngine({
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
         afterPage: ({ collection, page }) => {
           if (collection === "sleep" && page === 5) throw new Error("killed");
@@ -106,7 +104,7 @@ describe("backfill", () => {
     expect((await app.docs.collectionSummary("sleep", person.userId)).documents).toBe(44 * 7);
 
     await clearEmulatorRequests(t);
-    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     const second = await fresh.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(second.filter((o) => o.result === "failed")).toEqual([]);
     for (const c of app.resources.RING_COLLECTIONS) {
@@ -130,13 +128,13 @@ describe("backfill", () => {
   it("starts again at the checkpoint day when a stored next_token is no longer accepted", { timeout: 60_000 }, async () => {
     const person = await connectPerson(t);
     const stop = new app.engine.SyncEngine({
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: { afterPage: ({ page }) => { if (page === 10) throw new Error("killed"); } },
     });
     await stop.backfillUser(person.userId, ["daily_readiness"]);
     await app.state.updateSyncState(person.userId, "daily_readiness", { cursorNextToken: "expired-token" });
     await clearEmulatorRequests(t);
-    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     await fresh.backfillUser(person.userId, ["daily_readiness"]);
     const diff = await compareWithEmulator(t, person, "daily_readiness");
     expect(diff).toMatchObject({ missing: [], extra: [], changed: [], stored: diff.expected });

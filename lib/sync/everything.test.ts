@@ -7,7 +7,7 @@
 import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realClock } from "@/lib/emulator/clock";
-import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, importSyncModules, startSyncTestEnv, storedSamples, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, FAST_BACKOFF, importSyncModules, startSyncTestEnv, storedSamples, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-03-15";
 let t: SyncTestEnv;
@@ -31,13 +31,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
-
 describe("everything the ring records", () => {
   it("a person with five years connects: for every resource the database equals the emulator's documents", { timeout: 300_000 }, async () => {
     const person = await connectPerson(t);
     await clearEmulatorRequests(t);
-    const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } }), { idleMs: 100, housekeepingMs: 3_600_000 });
+    const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } }), { idleMs: 100, housekeepingMs: 3_600_000 });
     await m.scheduler.replaceScheduler(s);
     await m.jobsRun.enqueueAfterConnect(person.userId);
     m.index.wakeScheduler();
@@ -72,7 +70,7 @@ describe("everything the ring records", () => {
 
   it("re-checks a time series' recent days: a day synced upstream is replaced, a sample the service dropped is removed", { timeout: 120_000 }, async () => {
     const person = await connectPerson(t, { email: "recheck-series@example.test" });
-    const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: fastBackoff }, backfillStart: "2025-06-01", trailingDays: 10 });
+    const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: "2025-06-01", trailingDays: 10 });
     await engine.backfillUser(person.userId, ["heartrate"]);
     const since = { start: "2025-06-01" };
     expect(JSON.stringify(await storedSamples(person, "heartrate"))).toBe(JSON.stringify(await emulatorSamples(t, person.ringUserId, "heartrate", since)));
@@ -100,7 +98,7 @@ describe("everything the ring records", () => {
     const crashing = new m.engine.SyncEngine({
       clock,
       backfillStart: "2024-01-01",
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
         beforeCommit: ({ collection, page }) => {
           if (collection === "heartrate" && page === 6) {
@@ -119,7 +117,7 @@ describe("everything the ring records", () => {
     const partial = (await m.series.seriesSummary("heartrate", person.userId)).documents;
     expect(partial).toBeGreaterThan(3000);
 
-    const fresh = new m.engine.SyncEngine({ clock, backfillStart: "2024-01-01", clientOptions: { backoff: fastBackoff } });
+    const fresh = new m.engine.SyncEngine({ clock, backfillStart: "2024-01-01", clientOptions: { backoff: FAST_BACKOFF } });
     const second = await fresh.backfillUser(person.userId, ["heartrate"]);
     expect(second[0]?.result).toBe("done");
     const want = await emulatorSamples(t, person.ringUserId, "heartrate", { start: "2024-01-01" });
@@ -140,7 +138,7 @@ describe("a service that refuses long ranges", () => {
   it("reads the time series in 30-day windows from the backfill start instead", { timeout: 120_000 }, async () => {
     const person = await connectPerson(limited);
     await clearEmulatorRequests(limited);
-    const engine = new m.engine.SyncEngine({ clock, backfillStart: "2025-01-01", clientOptions: { backoff: fastBackoff, baseUrl: limited.url } });
+    const engine = new m.engine.SyncEngine({ clock, backfillStart: "2025-01-01", clientOptions: { backoff: FAST_BACKOFF, baseUrl: limited.url } });
     const outcomes = await engine.backfillUser(person.userId, ["heartrate", "ring_battery_level"]);
     expect(outcomes.map((o) => [o.result, o.reason ?? null])).toEqual([
       ["done", null],

@@ -6,6 +6,7 @@ import { clock, ManualClock } from "@/lib/clock";
 import { waitFor } from "@/lib/test/wait";
 import {
   clearEmulatorRequests,
+  FAST_BACKOFF,
   compareWithEmulator,
   connectPerson,
   emulatorControl,
@@ -39,12 +40,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
 const ms = (r: EmulatorRequest) => Date.parse(r.time);
 
 function engine(opts: ConstructorParameters<typeof import("@/lib/sync/engine").SyncEngine>[0] = {}) {
   // A private gate per engine: pauses of one test do not leak into the next.
-  return new m.engine.SyncEngine({ ...opts, clientOptions: { backoff: fastBackoff, gate: new m.rate.RateGate(), ...opts.clientOptions } });
+  return new m.engine.SyncEngine({ ...opts, clientOptions: { backoff: FAST_BACKOFF, gate: new m.rate.RateGate(), ...opts.clientOptions } });
 }
 
 /**
