@@ -107,7 +107,7 @@ export function When({ iso }: { iso: string }) {
 
 /**
  * A titled list of Settings → Alerts (rules, channels, history): the heading, the `empty` text
- * or the rows, and then `footer` (the form that adds one).
+ * or the rows, and then, with `add`, its form while there are fewer than `max` (else why not).
  */
 export function ListSection({
   title,
@@ -116,7 +116,7 @@ export function ListSection({
   testId,
   className = "space-y-3",
   children,
-  footer,
+  add,
 }: {
   title: string;
   count: number;
@@ -124,7 +124,7 @@ export function ListSection({
   testId: string;
   className?: string;
   children: ReactNode;
-  footer?: ReactNode;
+  add?: { max: number; noun: string; form: ReactNode };
 }) {
   return (
     <div className={className}>
@@ -136,12 +136,15 @@ export function ListSection({
           {children}
         </ul>
       )}
-      {footer}
+      {add ? (
+        count < add.max ? (
+          add.form
+        ) : (
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            You have {add.max} {add.noun}, the most there can be.
+          </p>
+        )
+      ) : null}
     </div>
   );
-}
-
-/** The form that adds one (`children`) while there are fewer than `max`; else why there is none. */
-export function AddUpTo({ count, max, noun, children }: { count: number; max: number; noun: string; children: ReactNode }) {
-  return count < max ? children : <p className="text-sm text-slate-500 dark:text-slate-400">You have {max} {noun}, the most there can be.</p>;
 }

@@ -10,22 +10,12 @@ import { isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { AddUpTo, FieldBox, ListSection, secondary, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
+import { FieldBox, ListSection, secondary, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
 import { signalDocsHref } from "@/lib/signals/catalog";
 
 export function Rules({ rules }: { rules: AlertRuleView[] }) {
   return (
-    <ListSection
-      title="Rules"
-      count={rules.length}
-      empty="No rule yet."
-      testId="alert-rules"
-      footer={
-        <AddUpTo count={rules.length} max={ALERT_LIMITS.maxRules} noun="rules">
-          <AddRule />
-        </AddUpTo>
-      }
-    >
+    <ListSection title="Rules" count={rules.length} empty="No rule yet." testId="alert-rules" add={{ max: ALERT_LIMITS.maxRules, noun: "rules", form: <AddRule /> }}>
       {rules.map((r) => (
         <RuleRow key={r.id} rule={r} />
       ))}

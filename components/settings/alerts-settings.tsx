@@ -14,7 +14,7 @@ import type { AlertChannelView, AlertHistoryView, AlertsOverview } from "@/lib/a
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, type AlertChannelKind } from "@/lib/alerts/catalog";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { AddUpTo, FieldBox, ListSection, secondary, small, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
+import { FieldBox, ListSection, secondary, small, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
 import { Rules } from "@/components/settings/alert-rules";
 
 export function AlertsSettings({ overview }: { overview: AlertsOverview }) {
@@ -93,11 +93,7 @@ function Channels({ channels, emailAvailable }: { channels: AlertChannelView[]; 
       count={channels.length}
       empty="No channel yet: add one below, then send it a test."
       testId="alert-channels"
-      footer={
-        <AddUpTo count={channels.length} max={ALERT_LIMITS.maxChannels} noun="channels">
-          <AddChannel emailAvailable={emailAvailable} />
-        </AddUpTo>
-      }
+      add={{ max: ALERT_LIMITS.maxChannels, noun: "channels", form: <AddChannel emailAvailable={emailAvailable} /> }}
     >
       {channels.map((c) => (
         <ChannelRow key={c.id} channel={c} />
