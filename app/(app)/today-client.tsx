@@ -1,4 +1,5 @@
 "use client";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
@@ -23,25 +24,43 @@ import { ErrorState, NoDataYet } from "@/components/ui/states";
 
 const m = getMetric;
 
-const SLEEP_CONTRIBUTORS: MetricId[] = ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"];
-const READINESS_CONTRIBUTORS: MetricId[] = [
-  "readiness.previous_night",
-  "readiness.sleep_balance",
-  "readiness.sleep_regularity",
-  "readiness.previous_day_activity",
-  "readiness.activity_balance",
-  "readiness.body_temperature",
-  "readiness.resting_heart_rate",
-  "readiness.hrv_balance",
-  "readiness.recovery_index",
-];
-const ACTIVITY_CONTRIBUTORS: MetricId[] = [
-  "activity.stay_active",
-  "activity.move_every_hour",
-  "activity.meet_daily_targets",
-  "activity.training_frequency",
-  "activity.training_volume",
-  "activity.recovery_time",
+/** The three score cards, each with the contributors listed under its score. */
+const SCORE_CARDS: ReadonlyArray<{ title: string; scoreId: MetricId; color: string; contributorIds: MetricId[] }> = [
+  {
+    title: "Sleep",
+    scoreId: "sleep.score",
+    color: "var(--sleep)",
+    contributorIds: ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"],
+  },
+  {
+    title: "Readiness",
+    scoreId: "readiness.score",
+    color: "var(--readiness)",
+    contributorIds: [
+      "readiness.previous_night",
+      "readiness.sleep_balance",
+      "readiness.sleep_regularity",
+      "readiness.previous_day_activity",
+      "readiness.activity_balance",
+      "readiness.body_temperature",
+      "readiness.resting_heart_rate",
+      "readiness.hrv_balance",
+      "readiness.recovery_index",
+    ],
+  },
+  {
+    title: "Activity",
+    scoreId: "activity.score",
+    color: "var(--activity)",
+    contributorIds: [
+      "activity.stay_active",
+      "activity.move_every_hour",
+      "activity.meet_daily_targets",
+      "activity.training_frequency",
+      "activity.training_volume",
+      "activity.recovery_time",
+    ],
+  },
 ];
 const TILES: MetricId[] = [
   "night.total_sleep_duration",
@@ -112,27 +131,9 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
       </div>
 
       <div className="grid gap-4 lg:grid-cols-3">
-        <ScoreCard title="Sleep" scoreId="sleep.score" contributorIds={SLEEP_CONTRIBUTORS} metrics={data.metrics} units={units} refDay={day} color="var(--sleep)" marks={marks("sleep.score")} />
-        <ScoreCard
-          title="Readiness"
-          scoreId="readiness.score"
-          contributorIds={READINESS_CONTRIBUTORS}
-          metrics={data.metrics}
-          units={units}
-          refDay={day}
-          color="var(--readiness)"
-          marks={marks("readiness.score")}
-        />
-        <ScoreCard
-          title="Activity"
-          scoreId="activity.score"
-          contributorIds={ACTIVITY_CONTRIBUTORS}
-          metrics={data.metrics}
-          units={units}
-          refDay={day}
-          color="var(--activity)"
-          marks={marks("activity.score")}
-        />
+        {SCORE_CARDS.map((c) => (
+          <ScoreCard key={c.scoreId} {...c} metrics={data.metrics} units={units} refDay={day} marks={marks(c.scoreId)} />
+        ))}
       </div>
 
       <TodaySignals day={day} units={units} />
@@ -178,15 +179,7 @@ function StressCard({ data, units }: { data: TodaySummary; units: "metric" | "im
   const rows = ["stress.stress_high", "stress.recovery_high"] as const;
   return (
     <Card aria-labelledby="stress-title" data-metric="stress" className="space-y-3">
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="stress-title" className="flex items-center gap-2 text-base font-semibold">
-          <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--stress)" }} />
-          Stress
-        </h2>
-        <span data-testid="value-stress.day_summary">
-          <CategoryBadge metric={m("stress.day_summary")} value={summary?.value ?? null} />
-        </span>
-      </div>
+      <CategoryHeading id="stress-title" color="var(--stress)" title="Stress" metric="stress.day_summary" value={summary?.value ?? null} />
       <dl className="grid grid-cols-2 gap-3">
         {rows.map((id) => {
           const d = data.metrics[id];
@@ -214,15 +207,7 @@ function ResilienceCard({ data }: { data: TodaySummary }) {
   const ids: MetricId[] = ["resilience.sleep_recovery", "resilience.daytime_recovery", "resilience.stress"];
   return (
     <Card aria-labelledby="resilience-title" data-metric="resilience" className="space-y-3">
-      <div className="flex items-center justify-between gap-2">
-        <h2 id="resilience-title" className="flex items-center gap-2 text-base font-semibold">
-          <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--resilience)" }} />
-          Resilience
-        </h2>
-        <span data-testid="value-resilience.level">
-          <CategoryBadge metric={m("resilience.level")} value={level?.value ?? null} />
-        </span>
-      </div>
+      <CategoryHeading id="resilience-title" color="var(--resilience)" title="Resilience" metric="resilience.level" value={level?.value ?? null} />
       {level ? (
         <>
           <ContributorBars dense label="Resilience contributors" items={ids.map((id) => ({ metric: m(id), value: data.metrics[id]?.value ?? null }))} />
@@ -241,10 +226,9 @@ function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "im
   const diff = va?.value !== null && va?.value !== undefined && data.age !== null ? va.value - data.age : null;
   return (
     <Card aria-labelledby="cardio-title" data-metric="cardio" className="space-y-3">
-      <h2 id="cardio-title" className="flex items-center gap-2 text-base font-semibold">
-        <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--heart)" }} />
+      <DotTitle id="cardio-title" color="var(--heart)">
         Cardiovascular age
-      </h2>
+      </DotTitle>
       <div className="flex items-end gap-4">
         <div>
           <p className="text-3xl font-semibold tabular-nums" data-testid="value-cardio.vascular_age">
@@ -292,6 +276,30 @@ function TodaySkeleton() {
           <Skeleton key={i} className="h-36" />
         ))}
       </div>
+    </div>
+  );
+}
+
+/** A card's heading with its colour dot. */
+function DotTitle({ id, color, children }: { id: string; color: string; children: ReactNode }) {
+  return (
+    <h2 id={id} className="flex items-center gap-2 text-base font-semibold">
+      <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: color }} />
+      {children}
+    </h2>
+  );
+}
+
+/** The heading of a card led by a category (stress, resilience): the title, and the day's level. */
+function CategoryHeading({ id, color, title, metric, value }: { id: string; color: string; title: string; metric: MetricId; value: string | null }) {
+  return (
+    <div className="flex items-center justify-between gap-2">
+      <DotTitle id={id} color={color}>
+        {title}
+      </DotTitle>
+      <span data-testid={`value-${metric}`}>
+        <CategoryBadge metric={m(metric)} value={value} />
+      </span>
     </div>
   );
 }

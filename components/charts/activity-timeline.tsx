@@ -2,7 +2,7 @@
 import { ACTIVITY_CLASS_LABELS, ACTIVITY_CLASSES, formatClock, type ActivityClass, type Segment } from "@/lib/metrics/day-detail";
 import { formatDuration } from "@/lib/metrics/format";
 import { linearScale } from "@/components/charts/scale";
-import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import { ClockChartBox, clockColumns, clockRow, clockTicks } from "@/components/charts/clock-chart";
 import { ChartTable } from "@/components/charts/chart-a11y";
 
 /** Each class's bar height (of 28 px): the level reads from the height as well as the colour. */
@@ -26,65 +26,60 @@ export function ActivityTimeline({
   label: string;
   events?: TimelineEvent[];
 }) {
-  const [ref, width] = useWidth<HTMLDivElement>();
-  const ready = useChartReady<HTMLDivElement>(width > 0 && segments.length > 0);
   const top = events.length ? 14 : 0;
   const height = 58 + top;
   const left = 4;
   const right = 4;
   const start = segments[0]?.start ?? 240;
   const end = Math.max(segments[segments.length - 1]?.end ?? start + 1440, start + 1440);
-  const x = linearScale([start, end], [left, Math.max(left + 10, width - right)]);
-  const ticks: number[] = [];
-  for (let t = Math.ceil(start / 180) * 180; t <= end; t += 180) ticks.push(t);
+  const ticks = clockTicks(start, end, 180);
   const summary = [
     ...ACTIVITY_CLASSES.filter((c) => minutes[c] > 0).map((c) => `${ACTIVITY_CLASS_LABELS[c]} ${formatDuration(minutes[c] * 60)}`),
     ...events.map((e) => `${e.label} ${formatClock(e.start)}–${formatClock(e.end)}`),
   ].join(", ");
   return (
     <figure className="m-0">
-      <div
-        ref={(el) => {
-          ref.current = el;
-          ready(el);
+      <ClockChartBox
+        height={height}
+        hasData={segments.length > 0}
+        label={`${label}. ${summary}.`}
+        draw={(width) => {
+          const x = linearScale([start, end], [left, Math.max(left + 10, width - right)]);
+          return (
+            <>
+              {events.map((e, i) => (
+                // workouts solid, sessions outlined: told apart by more than colour
+                <rect
+                  key={`e${i}`}
+                  data-event={e.kind}
+                  x={x(e.start)}
+                  y={3}
+                  width={Math.max(3, x(e.end) - x(e.start))}
+                  height={8}
+                  rx={3}
+                  fill={e.kind === "workout" ? "var(--workout)" : "none"}
+                  stroke={e.kind === "workout" ? "none" : "var(--session)"}
+                  strokeWidth={1.75}
+                >
+                  <title>{`${e.label} ${formatClock(e.start)}–${formatClock(e.end)}`}</title>
+                </rect>
+              ))}
+              <rect x={left} y={6 + top} width={width - left - right} height={28} rx={6} fill="var(--chart-grid)" opacity={0.4} />
+              {segments.map((s, i) => (
+                <rect key={i} data-class={s.kind} x={x(s.start)} y={6 + top + 28 - LEVEL_HEIGHT[s.kind]} width={Math.max(0.8, x(s.end) - x(s.start))} height={LEVEL_HEIGHT[s.kind]} fill={`var(--act-${s.kind})`} />
+              ))}
+              {ticks.map((t) => (
+                <g key={t}>
+                  <line x1={x(t)} x2={x(t)} y1={34 + top} y2={38 + top} stroke="var(--chart-text)" opacity={0.5} />
+                  <text x={x(t)} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
+                    {formatClock(t)}
+                  </text>
+                </g>
+              ))}
+            </>
+          );
         }}
-        style={{ height }}
-        className="w-full"
-      >
-        {width > 0 ? (
-          <svg width={width} height={height} role="img" aria-label={`${label}. ${summary}.`}>
-            {events.map((e, i) => (
-              // workouts solid, sessions outlined: told apart by more than colour
-              <rect
-                key={`e${i}`}
-                data-event={e.kind}
-                x={x(e.start)}
-                y={3}
-                width={Math.max(3, x(e.end) - x(e.start))}
-                height={8}
-                rx={3}
-                fill={e.kind === "workout" ? "var(--workout)" : "none"}
-                stroke={e.kind === "workout" ? "none" : "var(--session)"}
-                strokeWidth={1.75}
-              >
-                <title>{`${e.label} ${formatClock(e.start)}–${formatClock(e.end)}`}</title>
-              </rect>
-            ))}
-            <rect x={left} y={6 + top} width={width - left - right} height={28} rx={6} fill="var(--chart-grid)" opacity={0.4} />
-            {segments.map((s, i) => (
-              <rect key={i} data-class={s.kind} x={x(s.start)} y={6 + top + 28 - LEVEL_HEIGHT[s.kind]} width={Math.max(0.8, x(s.end) - x(s.start))} height={LEVEL_HEIGHT[s.kind]} fill={`var(--act-${s.kind})`} />
-            ))}
-            {ticks.map((t) => (
-              <g key={t}>
-                <line x1={x(t)} x2={x(t)} y1={34 + top} y2={38 + top} stroke="var(--chart-text)" opacity={0.5} />
-                <text x={x(t)} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
-                  {formatClock(t)}
-                </text>
-              </g>
-            ))}
-          </svg>
-        ) : null}
-      </div>
+      />
       <figcaption className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
         {events.some((e) => e.kind === "workout") ? (
           <span className="inline-flex items-center gap-1.5">
@@ -109,14 +104,14 @@ export function ActivityTimeline({
       </figcaption>
       <ChartTable
         caption={`${label}: each stretch of one level, and the workouts and sessions`}
-        columns={[{ label: "From" }, { label: "To" }, { label: "Level" }, { label: "Duration", numeric: true }]}
+        columns={clockColumns("Level")}
         rows={() =>
           [
             ...segments.map((seg) => ({ start: seg.start, end: seg.end, what: ACTIVITY_CLASS_LABELS[seg.kind] })),
             ...events.map((e) => ({ start: e.start, end: e.end, what: e.label })),
           ]
             .sort((a, b) => a.start - b.start)
-            .map((r, i) => ({ key: String(i), cells: [formatClock(r.start), formatClock(r.end), r.what, formatDuration((r.end - r.start) * 60)] }))
+            .map((r, i) => clockRow(i, r.start, r.end, r.what))
         }
       />
     </figure>

@@ -1,13 +1,12 @@
 "use client";
-import { useId, useMemo, type PointerEvent } from "react";
-import type { MetricDef } from "@/lib/metrics/catalog";
+import { useMemo } from "react";
 import { formatDay } from "@/lib/metrics/days";
 import { dayAt, type CategorySeries } from "@/lib/metrics/series";
-import { dayTicks, linearScale, nearestIndex } from "@/components/charts/scale";
-import { MARGIN, Tooltip } from "@/components/charts/trend-chart";
+import { linearScale } from "@/components/charts/scale";
+import { Tooltip } from "@/components/charts/trend-chart";
+import { dayAxisTicks, type DayAxisChartProps, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
-import { categoryRank, chartFocusClass, CursorHint, cursorKeyHandler, LiveReadout } from "@/components/charts/chart-a11y";
-import type { TagRef } from "@/lib/api/contract";
+import { categoryRank, LiveReadout } from "@/components/charts/chart-a11y";
 
 /**
  * A category metric (resilience level, stress day summary) as a coloured strip, one cell per
@@ -22,16 +21,7 @@ export function CategoryStrip({
   onCursor,
   height = 64,
   showXAxis = true,
-}: {
-  metric: MetricDef;
-  series: CategorySeries;
-  tags: ReadonlyMap<string, TagRef[]>;
-  showTags: boolean;
-  cursor: number | null;
-  onCursor: (i: number | null) => void;
-  height?: number;
-  showXAxis?: boolean;
-}) {
+}: DayAxisChartProps & { series: CategorySeries; showTags: boolean }) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const n = series.value.length;
   const bottom = showXAxis ? MARGIN.bottom : 6;
@@ -41,39 +31,18 @@ export function CategoryStrip({
     const x = linearScale([0, Math.max(1, n - 1)], [MARGIN.left, width - MARGIN.right]);
     const cell = n > 1 ? (width - MARGIN.left - MARGIN.right) / (n - 1) : 8;
     const xs = Array.from({ length: n }, (_, i) => x(i));
-    return { x, xs, cell, xTicks: dayTicks(series.from, n, Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 64))) };
+    return { x, xs, cell, xTicks: dayAxisTicks(series.from, n, width) };
   }, [width, n, series.from]);
   const ready = useChartReady<HTMLDivElement>(!!geo);
   const top = MARGIN.top;
   const bandH = height - top - bottom;
-  const onMove = (e: PointerEvent<SVGSVGElement>) => {
-    if (!geo) return;
-    const rect = e.currentTarget.getBoundingClientRect();
-    onCursor(nearestIndex(e.clientX - rect.left, geo.x, n));
-  };
-  const onKey = cursorKeyHandler(cursor, n, onCursor);
-  const hintId = useId();
   const cursorDay = cursor !== null && cursor < n ? dayAt(series.from, cursor) : null;
   const cursorValue = cursor !== null ? (series.value[cursor] ?? null) : null;
-  const label = `${metric.label} by day, ${formatDay(series.from, { withYear: true, withWeekday: false })} to ${formatDay(series.to, { withYear: true, withWeekday: false })}`;
+  const label = dayRangeLabel(`${metric.label} by day`, series.from, series.to);
   return (
-    <div
-      ref={(el) => {
-        wrapRef.current = el;
-        ready(el);
-      }}
-      className={`relative w-full select-none ${chartFocusClass}`}
-      style={{ height }}
-      tabIndex={0}
-      role="group"
-      aria-label={label}
-      aria-describedby={hintId}
-      onKeyDown={onKey}
-      onBlur={() => onCursor(null)}
-    >
-      <CursorHint id={hintId} />
+    <DayAxisBox boxRef={wrapRef} ready={ready} height={height} label={label} cursor={cursor} n={n} onCursor={onCursor}>
       {geo ? (
-        <svg width={width} height={height} aria-hidden onPointerMove={onMove} onPointerLeave={() => onCursor(null)} className="block touch-pan-y">
+        <DayAxisSvg width={width} height={height} x={geo.x} n={n} onCursor={onCursor}>
           <rect x={MARGIN.left} y={top} width={width - MARGIN.left - MARGIN.right} height={bandH} rx={4} fill="var(--chart-grid)" opacity={0.35} />
           {series.value.map((v, i) => {
             if (v === null) return null;
@@ -82,13 +51,7 @@ export function CategoryStrip({
             const h = bandH * categoryRank(metric, v);
             return <rect key={i} data-category={v} x={geo.xs[i]! - geo.cell / 2} y={top + bandH - h} width={Math.max(1, geo.cell + 0.3)} height={h} fill={c?.color ?? "var(--chart-grid)"} />;
           })}
-          {showXAxis
-            ? geo.xTicks.map((t) => (
-                <text key={t.index} x={geo.xs[t.index]} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
-                  {t.label}
-                </text>
-              ))
-            : null}
+          {showXAxis ? <DayAxisLabels ticks={geo.xTicks} xs={geo.xs} height={height} /> : null}
           {showTags
             ? geo.xs.map((x, i) => {
                 const t = tags.get(dayAt(series.from, i));
@@ -99,7 +62,7 @@ export function CategoryStrip({
           {cursor !== null && geo.xs[cursor] !== undefined ? (
             <line x1={geo.xs[cursor]} x2={geo.xs[cursor]} y1={top - 2} y2={top + bandH + 2} stroke="var(--chart-cursor)" strokeWidth={1.5} pointerEvents="none" />
           ) : null}
-        </svg>
+        </DayAxisSvg>
       ) : null}
       {geo && cursorDay ? (
         <Tooltip
@@ -111,6 +74,6 @@ export function CategoryStrip({
         />
       ) : null}
       <LiveReadout text={cursorDay ? `${formatDay(cursorDay, { withYear: true })}: ${cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "no value"}` : ""} />
-    </div>
+    </DayAxisBox>
   );
 }

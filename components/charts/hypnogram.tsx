@@ -2,7 +2,7 @@
 import { formatClock, SLEEP_PHASES, type Segment, type SleepPhase } from "@/lib/metrics/day-detail";
 import { formatDuration } from "@/lib/metrics/format";
 import { linearScale } from "@/components/charts/scale";
-import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import { ClockChartBox, clockColumns, clockRow, clockTicks } from "@/components/charts/clock-chart";
 import { ChartTable } from "@/components/charts/chart-a11y";
 
 const PHASE_LABEL: Record<SleepPhase, string> = { awake: "Awake", rem: "REM", light: "Light", deep: "Deep" };
@@ -27,59 +27,53 @@ export function Hypnogram({
   height?: number;
   label: string;
 }) {
-  const [ref, width] = useWidth<HTMLDivElement>();
-  const ready = useChartReady<HTMLDivElement>(width > 0 && segments.length > 0);
   const left = 46;
   const right = 8;
   const top = 4;
   const bottom = 20;
   const rowH = (height - top - bottom) / 4;
-  const x = linearScale([start, Math.max(end, start + 5)], [left, Math.max(left + 10, width - right)]);
-  const ticks: number[] = [];
-  const stepH = end - start > 8 * 60 ? 120 : 60;
-  for (let t = Math.ceil(start / stepH) * stepH; t <= end; t += stepH) ticks.push(t);
+  const ticks = clockTicks(start, end, end - start > 8 * 60 ? 120 : 60);
   return (
     <figure className="m-0">
-      <div
-        ref={(el) => {
-          ref.current = el;
-          ready(el);
-        }}
-        style={{ height }}
-        className="w-full"
-      >
-        {width > 0 ? (
-          <svg width={width} height={height} role="img" aria-label={`${label}. ${describePhases(minutes)}.`}>
-            {SLEEP_PHASES.map((p, i) => (
-              <g key={p}>
-                <rect x={left} y={top + i * rowH} width={width - left - right} height={rowH} fill={i % 2 ? "transparent" : "var(--chart-grid)"} opacity={0.35} />
-                <text x={left - 6} y={top + i * rowH + rowH / 2} dy="0.32em" textAnchor="end" fontSize={10.5} fill="var(--chart-text)">
-                  {PHASE_LABEL[p]}
+      <ClockChartBox
+        height={height}
+        hasData={segments.length > 0}
+        label={`${label}. ${describePhases(minutes)}.`}
+        draw={(width) => {
+          const x = linearScale([start, Math.max(end, start + 5)], [left, Math.max(left + 10, width - right)]);
+          return (
+            <>
+              {SLEEP_PHASES.map((p, i) => (
+                <g key={p}>
+                  <rect x={left} y={top + i * rowH} width={width - left - right} height={rowH} fill={i % 2 ? "transparent" : "var(--chart-grid)"} opacity={0.35} />
+                  <text x={left - 6} y={top + i * rowH + rowH / 2} dy="0.32em" textAnchor="end" fontSize={10.5} fill="var(--chart-text)">
+                    {PHASE_LABEL[p]}
+                  </text>
+                </g>
+              ))}
+              {segments.map((s, i) => {
+                const row = SLEEP_PHASES.indexOf(s.kind);
+                return (
+                  <rect
+                    key={i}
+                    x={x(s.start)}
+                    y={top + row * rowH + 2}
+                    width={Math.max(1, x(s.end) - x(s.start))}
+                    height={rowH - 4}
+                    rx={2}
+                    fill={`var(--phase-${s.kind})`}
+                  />
+                );
+              })}
+              {ticks.map((t) => (
+                <text key={t} x={x(t)} y={height - 5} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
+                  {formatClock(t)}
                 </text>
-              </g>
-            ))}
-            {segments.map((s, i) => {
-              const row = SLEEP_PHASES.indexOf(s.kind);
-              return (
-                <rect
-                  key={i}
-                  x={x(s.start)}
-                  y={top + row * rowH + 2}
-                  width={Math.max(1, x(s.end) - x(s.start))}
-                  height={rowH - 4}
-                  rx={2}
-                  fill={`var(--phase-${s.kind})`}
-                />
-              );
-            })}
-            {ticks.map((t) => (
-              <text key={t} x={x(t)} y={height - 5} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
-                {formatClock(t)}
-              </text>
-            ))}
-          </svg>
-        ) : null}
-      </div>
+              ))}
+            </>
+          );
+        }}
+      />
       <figcaption className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
         {(["deep", "rem", "light", "awake"] as const).map((p) => (
           <span key={p} className="inline-flex items-center gap-1.5">
@@ -90,8 +84,8 @@ export function Hypnogram({
       </figcaption>
       <ChartTable
         caption={`${label}: the stages in order`}
-        columns={[{ label: "From" }, { label: "To" }, { label: "Stage" }, { label: "Duration", numeric: true }]}
-        rows={() => segments.map((seg, i) => ({ key: String(i), cells: [formatClock(seg.start), formatClock(seg.end), PHASE_LABEL[seg.kind], formatDuration((seg.end - seg.start) * 60)] }))}
+        columns={clockColumns("Stage")}
+        rows={() => segments.map((seg, i) => clockRow(i, seg.start, seg.end, PHASE_LABEL[seg.kind]))}
       />
     </figure>
   );

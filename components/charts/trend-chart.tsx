@@ -1,16 +1,15 @@
 "use client";
-import { useId, useMemo, type PointerEvent } from "react";
-import type { MetricDef } from "@/lib/metrics/catalog";
+import { useMemo } from "react";
 import { formatDay } from "@/lib/metrics/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type NumericSeries } from "@/lib/metrics/series";
-import { bandPath, dayTicks, linearScale, linePath, nearestIndex, niceTicks } from "@/components/charts/scale";
-import { chartFocusClass, CursorHint, cursorKeyHandler, LiveReadout } from "@/components/charts/chart-a11y";
+import { bandPath, linearScale, linePath, niceTicks } from "@/components/charts/scale";
+import { LiveReadout } from "@/components/charts/chart-a11y";
+import { dayAxisTicks, type DayAxisChartProps, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import type { TagRef } from "@/lib/api/contract";
 
 export type TrendLayers = { avg7: boolean; avg30: boolean; band: boolean; normal: boolean; tags: boolean };
-export const MARGIN = { left: 44, right: 14, top: 12, bottom: 24 };
 
 /**
  * One numeric metric over time: the daily values (gaps left open), the 7- and 30-day rolling
@@ -30,18 +29,7 @@ export function TrendChart({
   onCursor,
   height = 200,
   showXAxis = true,
-}: {
-  metric: MetricDef;
-  series: NumericSeries;
-  units: Units;
-  color: string;
-  layers: TrendLayers;
-  tags: ReadonlyMap<string, TagRef[]>;
-  cursor: number | null;
-  onCursor: (i: number | null) => void;
-  height?: number;
-  showXAxis?: boolean;
-}) {
+}: DayAxisChartProps & { series: NumericSeries; units: Units; color: string; layers: TrendLayers }) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const n = series.value.length;
   const scale = useMemo(() => displayScale(metric, units), [metric, units]);
@@ -106,50 +94,21 @@ export function TrendChart({
       normalEdges: normal ? `${linePath(xs, py(nLows))} ${linePath(xs, py(nHighs))}` : "",
       normalBase: normal ? linePath(xs, py(nBase)) : "",
       dots,
-      xTicks: dayTicks(series.from, n, Math.max(2, Math.floor((width - MARGIN.left - MARGIN.right) / 64))),
+      xTicks: dayAxisTicks(series.from, n, width),
       runs: runSegments(series.run, xs),
     };
   }, [width, n, series, layers, scale, height, bottom]);
 
   const ready = useChartReady<HTMLDivElement>(!!geo && !geo.empty);
-  const descId = useId();
-  const label = `${metric.label}, ${formatDay(series.from, { withYear: true, withWeekday: false })} to ${formatDay(series.to, { withYear: true, withWeekday: false })}`;
-
-  const onMove = (e: PointerEvent<SVGSVGElement>) => {
-    if (!geo || geo.empty) return;
-    const rect = e.currentTarget.getBoundingClientRect();
-    onCursor(nearestIndex(e.clientX - rect.left, geo.x, n));
-  };
-  const onKey = cursorKeyHandler(cursor, n, onCursor);
+  const label = dayRangeLabel(metric.label, series.from, series.to);
 
   const cursorDay = cursor !== null && cursor >= 0 && cursor < n ? dayAt(series.from, cursor) : null;
   const cursorTags = cursorDay ? tags.get(cursorDay) : undefined;
 
   return (
-    <div
-      ref={(el) => {
-        wrapRef.current = el;
-        ready(el);
-      }}
-      className={`relative w-full select-none ${chartFocusClass}`}
-      style={{ height }}
-      tabIndex={0}
-      role="group"
-      aria-label={label}
-      aria-describedby={descId}
-      onKeyDown={onKey}
-      onBlur={() => onCursor(null)}
-    >
-      <CursorHint id={descId} />
+    <DayAxisBox boxRef={wrapRef} ready={ready} height={height} label={label} cursor={cursor} n={n} onCursor={onCursor}>
       {geo && !geo.empty ? (
-        <svg
-          width={width}
-          height={height}
-          aria-hidden
-          onPointerMove={onMove}
-          onPointerLeave={() => onCursor(null)}
-          className="block touch-pan-y"
-        >
+        <DayAxisSvg width={width} height={height} x={geo.x} n={n} onCursor={onCursor}>
           {geo.ticks.map((t) => (
             <g key={t}>
               <line x1={MARGIN.left} x2={width - MARGIN.right} y1={geo.y(t)} y2={geo.y(t)} stroke="var(--chart-grid)" strokeWidth={1} />
@@ -158,13 +117,7 @@ export function TrendChart({
               </text>
             </g>
           ))}
-          {showXAxis
-            ? geo.xTicks.map((t) => (
-                <text key={t.index} x={geo.xs[t.index]} y={height - 6} textAnchor="middle" fontSize={10.5} fill="var(--chart-text)">
-                  {t.label}
-                </text>
-              ))
-            : null}
+          {showXAxis ? <DayAxisLabels ticks={geo.xTicks} xs={geo.xs} height={height} /> : null}
           {geo.band ? <path d={geo.band} fill="var(--chart-band)" /> : null}
           {geo.normal ? <path d={geo.normal} fill="var(--chart-normal)" data-testid="normal-band" /> : null}
           {geo.normalEdges ? <path d={geo.normalEdges} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1} opacity={0.7} /> : null}
@@ -202,7 +155,7 @@ export function TrendChart({
               ) : null}
             </g>
           ) : null}
-        </svg>
+        </DayAxisSvg>
       ) : geo?.empty ? (
         <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">No values in this range.</div>
       ) : null}
@@ -250,7 +203,7 @@ export function TrendChart({
             : ""
         }
       />
-    </div>
+    </DayAxisBox>
   );
 }
 

@@ -1,3 +1,4 @@
+import type { QueryKey } from "@tanstack/react-query";
 // The one fetcher of the dashboard: JSON in and out, and our error envelope
 // ({ error: { code, message, details? } }) turned into an ApiError with code and status.
 // GETs revalidate: the data routes tag each answer (ETag from the person's data version,
@@ -71,4 +72,12 @@ export function withQuery(path: string, params: Record<string, string | number |
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") sp.set(k, String(v));
   const s = sp.toString();
   return s ? `${path}?${s}` : path;
+}
+
+/**
+ * The query of a GET over a range of days: `params` go into the URL in their order, and it is
+ * asked only once both ends of the range are known.
+ */
+export function rangeQuery<T>(queryKey: QueryKey, path: string, params: { from: string | null; to: string | null } & Record<string, string | number | null>) {
+  return { queryKey, queryFn: () => apiFetch<T>(withQuery(path, params)), enabled: !!params.from && !!params.to };
 }

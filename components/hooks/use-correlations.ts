@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
+import { apiFetch, rangeQuery, withQuery } from "@/components/hooks/api-fetch";
 import { queryKeys, type CorrelationColumns, type CorrelationResponse, type StrongestResponse } from "@/lib/api/contract";
 import { decodePoints } from "@/lib/metrics/columns";
 import type { MetricId } from "@/lib/metrics/catalog";
@@ -21,9 +21,7 @@ export function useCorrelation(x: MetricId, y: MetricId, lag: 0 | 1, from: strin
 /** The strongest relationships in the person's data. */
 export function useStrongestCorrelations(from: string | null, to: string | null) {
   return useQuery({
-    queryKey: queryKeys.strongest(from, to),
-    queryFn: () => apiFetch<StrongestResponse>(withQuery("/api/correlations/strongest", { from, to, limit: 12 })),
-    enabled: !!from && !!to,
+    ...rangeQuery<StrongestResponse>(queryKeys.strongest(from, to), "/api/correlations/strongest", { from, to, limit: 12 }),
     staleTime: 5 * 60_000,
   });
 }

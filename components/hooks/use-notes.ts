@@ -1,16 +1,12 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
+import { apiFetch, rangeQuery } from "@/components/hooks/api-fetch";
 import { queryKeys, type DayNote, type NotesResponse } from "@/lib/api/contract";
 
 
 /** Notes and tags of the days in a range (chart markers, the notes list). */
 export function useNotes(from: string | null, to: string | null) {
-  return useQuery({
-    queryKey: queryKeys.notes.range(from ?? "", to ?? ""),
-    queryFn: () => apiFetch<NotesResponse>(withQuery("/api/notes", { from, to })),
-    enabled: !!from && !!to,
-  });
+  return useQuery(rangeQuery<NotesResponse>(queryKeys.notes.range(from ?? "", to ?? ""), "/api/notes", { from, to }));
 }
 
 /** Sets a day's note and tags; refreshes notes, tags, the day and tag comparisons. */

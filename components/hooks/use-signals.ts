@@ -1,14 +1,12 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
+import { apiFetch, rangeQuery } from "@/components/hooks/api-fetch";
 import { queryKeys, type SignalSettings, type SignalsResponse } from "@/lib/api/contract";
 
 /** The explained signals of each day from `from` to `to` (GET /api/signals). */
 export function useSignals(from: string | null, to: string | null) {
   return useQuery({
-    queryKey: queryKeys.signals.range(from ?? "", to ?? ""),
-    queryFn: () => apiFetch<SignalsResponse>(withQuery("/api/signals", { from, to })),
-    enabled: !!from && !!to,
+    ...rangeQuery<SignalsResponse>(queryKeys.signals.range(from ?? "", to ?? ""), "/api/signals", { from, to }),
     placeholderData: keepPreviousData,
   });
 }

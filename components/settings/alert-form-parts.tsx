@@ -104,3 +104,47 @@ export function When({ iso }: { iso: string }) {
     </time>
   );
 }
+
+/**
+ * A titled list of Settings → Alerts (rules, channels, history): the heading, the `empty` text
+ * or the rows, and then, with `add`, its form while there are fewer than `max` (else why not).
+ */
+export function ListSection({
+  title,
+  count,
+  empty,
+  testId,
+  className = "space-y-3",
+  children,
+  add,
+}: {
+  title: string;
+  count: number;
+  empty: string;
+  testId: string;
+  className?: string;
+  children: ReactNode;
+  add?: { max: number; noun: string; form: ReactNode };
+}) {
+  return (
+    <div className={className}>
+      <h3 className="text-sm font-semibold">{title}</h3>
+      {count === 0 ? (
+        <p className="text-sm text-slate-500 dark:text-slate-400">{empty}</p>
+      ) : (
+        <ul data-testid={testId} className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
+          {children}
+        </ul>
+      )}
+      {add ? (
+        count < add.max ? (
+          add.form
+        ) : (
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            You have {add.max} {add.noun}, the most there can be.
+          </p>
+        )
+      ) : null}
+    </div>
+  );
+}

@@ -10,24 +10,16 @@ import { isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { FieldBox, secondary, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
+import { FieldBox, ListSection, secondary, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
 import { signalDocsHref } from "@/lib/signals/catalog";
 
 export function Rules({ rules }: { rules: AlertRuleView[] }) {
   return (
-    <div className="space-y-3">
-      <h3 className="text-sm font-semibold">Rules</h3>
-      {rules.length === 0 ? (
-        <p className="text-sm text-slate-500 dark:text-slate-400">No rule yet.</p>
-      ) : (
-        <ul data-testid="alert-rules" className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
-          {rules.map((r) => (
-            <RuleRow key={r.id} rule={r} />
-          ))}
-        </ul>
-      )}
-      {rules.length < ALERT_LIMITS.maxRules ? <AddRule /> : <p className="text-sm text-slate-500 dark:text-slate-400">You have {ALERT_LIMITS.maxRules} rules, the most there can be.</p>}
-    </div>
+    <ListSection title="Rules" count={rules.length} empty="No rule yet." testId="alert-rules" add={{ max: ALERT_LIMITS.maxRules, noun: "rules", form: <AddRule /> }}>
+      {rules.map((r) => (
+        <RuleRow key={r.id} rule={r} />
+      ))}
+    </ListSection>
   );
 }
 

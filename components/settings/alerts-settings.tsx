@@ -14,7 +14,7 @@ import type { AlertChannelView, AlertHistoryView, AlertsOverview } from "@/lib/a
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, type AlertChannelKind } from "@/lib/alerts/catalog";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { FieldBox, secondary, small, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
+import { FieldBox, ListSection, secondary, small, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
 import { Rules } from "@/components/settings/alert-rules";
 
 export function AlertsSettings({ overview }: { overview: AlertsOverview }) {
@@ -88,23 +88,17 @@ function MessageSettings({ settings }: { settings: AlertsOverview["settings"] })
 
 function Channels({ channels, emailAvailable }: { channels: AlertChannelView[]; emailAvailable: boolean }) {
   return (
-    <div className="space-y-3">
-      <h3 className="text-sm font-semibold">Channels</h3>
-      {channels.length === 0 ? (
-        <p className="text-sm text-slate-500 dark:text-slate-400">No channel yet: add one below, then send it a test.</p>
-      ) : (
-        <ul data-testid="alert-channels" className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
-          {channels.map((c) => (
-            <ChannelRow key={c.id} channel={c} />
-          ))}
-        </ul>
-      )}
-      {channels.length < ALERT_LIMITS.maxChannels ? (
-        <AddChannel emailAvailable={emailAvailable} />
-      ) : (
-        <p className="text-sm text-slate-500 dark:text-slate-400">You have {ALERT_LIMITS.maxChannels} channels, the most there can be.</p>
-      )}
-    </div>
+    <ListSection
+      title="Channels"
+      count={channels.length}
+      empty="No channel yet: add one below, then send it a test."
+      testId="alert-channels"
+      add={{ max: ALERT_LIMITS.maxChannels, noun: "channels", form: <AddChannel emailAvailable={emailAvailable} /> }}
+    >
+      {channels.map((c) => (
+        <ChannelRow key={c.id} channel={c} />
+      ))}
+    </ListSection>
   );
 }
 
@@ -231,46 +225,39 @@ const PURPOSE_TEXT: Record<AlertHistoryView["purpose"], string> = { alert: "Aler
 
 function History({ history }: { history: AlertHistoryView[] }) {
   return (
-    <div className="space-y-2">
-      <h3 className="text-sm font-semibold">History</h3>
-      {history.length === 0 ? (
-        <p className="text-sm text-slate-500 dark:text-slate-400">Nothing sent yet.</p>
-      ) : (
-        <ul data-testid="alert-history" className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
-          {history.map((h) => (
-            <li key={h.id} data-testid="alert-history-row" data-status={h.status} data-purpose={h.purpose} className="space-y-0.5 py-2">
-              <div className="flex flex-wrap items-baseline justify-between gap-2">
-                <span className="font-medium">
-                  {PURPOSE_TEXT[h.purpose]}: {h.title}
-                </span>
-                <span className="text-xs text-slate-500 dark:text-slate-400"><When iso={h.sentAt ?? h.at} /></span>
-              </div>
-              <details className="text-xs text-slate-600 dark:text-slate-400">
-                <summary className="cursor-pointer">Why, and what was sent</summary>
-                <p className="mt-1 whitespace-pre-wrap break-words">{h.body}</p>
-              </details>
-              <p className="text-xs">
-                <span>
-                  {h.channel} ({h.channelKind})
-                </span>{" "}
-                ·{" "}
-                <span data-testid="alert-history-status" className={h.status === "failed" ? "text-rose-700 dark:text-rose-300" : undefined}>
-                  {h.status === "pending" && h.attempts === 0 ? "waiting for the quiet hours to end" : STATUS_TEXT[h.status]}
-                  {h.attempts > 1 ? ` after ${h.attempts} attempts` : ""}
-                </span>
-                {h.lastError && <span className="text-slate-500 dark:text-slate-400"> · {h.lastError}</span>}
-                {h.nextAttemptAt && (
-                  <span className="text-slate-500 dark:text-slate-400">
-                    {" "}
-                    · {h.attempts === 0 ? "goes" : "next try"} <When iso={h.nextAttemptAt} />
-                  </span>
-                )}
-                {h.episodeEndedAt && h.purpose === "alert" && <span className="text-slate-500 dark:text-slate-400"> · ended <When iso={h.episodeEndedAt} /></span>}
-              </p>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <ListSection title="History" count={history.length} empty="Nothing sent yet." testId="alert-history" className="space-y-2">
+      {history.map((h) => (
+        <li key={h.id} data-testid="alert-history-row" data-status={h.status} data-purpose={h.purpose} className="space-y-0.5 py-2">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <span className="font-medium">
+              {PURPOSE_TEXT[h.purpose]}: {h.title}
+            </span>
+            <span className="text-xs text-slate-500 dark:text-slate-400"><When iso={h.sentAt ?? h.at} /></span>
+          </div>
+          <details className="text-xs text-slate-600 dark:text-slate-400">
+            <summary className="cursor-pointer">Why, and what was sent</summary>
+            <p className="mt-1 whitespace-pre-wrap break-words">{h.body}</p>
+          </details>
+          <p className="text-xs">
+            <span>
+              {h.channel} ({h.channelKind})
+            </span>{" "}
+            ·{" "}
+            <span data-testid="alert-history-status" className={h.status === "failed" ? "text-rose-700 dark:text-rose-300" : undefined}>
+              {h.status === "pending" && h.attempts === 0 ? "waiting for the quiet hours to end" : STATUS_TEXT[h.status]}
+              {h.attempts > 1 ? ` after ${h.attempts} attempts` : ""}
+            </span>
+            {h.lastError && <span className="text-slate-500 dark:text-slate-400"> · {h.lastError}</span>}
+            {h.nextAttemptAt && (
+              <span className="text-slate-500 dark:text-slate-400">
+                {" "}
+                · {h.attempts === 0 ? "goes" : "next try"} <When iso={h.nextAttemptAt} />
+              </span>
+            )}
+            {h.episodeEndedAt && h.purpose === "alert" && <span className="text-slate-500 dark:text-slate-400"> · ended <When iso={h.episodeEndedAt} /></span>}
+          </p>
+        </li>
+      ))}
+    </ListSection>
   );
 }

@@ -16,35 +16,37 @@ export function PreferencesForm({ initial }: { initial: Preferences }) {
   return (
     <SettingsSection name="preferences" title="Preferences">
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <p id="units-label" className="text-sm font-medium">
-            Units
-          </p>
-          <Segmented
-            label="Units"
-            value={prefs.units}
-            onChange={(units) => update.mutate({ units })}
-            options={[
-              { value: "metric", label: "Metric (km, °C)" },
-              { value: "imperial", label: "Imperial (mi, °F)" },
-            ]}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <p className="text-sm font-medium">Theme</p>
-          <Segmented
-            label="Theme"
-            value={prefs.theme}
-            onChange={(theme) => update.mutate({ theme })}
-            options={[
-              { value: "light", label: "Light" },
-              { value: "dark", label: "Dark" },
-              { value: "system", label: "System" },
-            ]}
-          />
-        </div>
+        <Setting
+          label="Units"
+          value={prefs.units}
+          onChange={(units) => update.mutate({ units })}
+          options={[
+            { value: "metric", label: "Metric (km, °C)" },
+            { value: "imperial", label: "Imperial (mi, °F)" },
+          ]}
+        />
+        <Setting
+          label="Theme"
+          value={prefs.theme}
+          onChange={(theme) => update.mutate({ theme })}
+          options={[
+            { value: "light", label: "Light" },
+            { value: "dark", label: "Dark" },
+            { value: "system", label: "System" },
+          ]}
+        />
       </div>
       <SaveStatus mutation={update} />
     </SettingsSection>
+  );
+}
+
+/** A setting of one of a few values: its name above the choices. */
+function Setting<T extends string>({ label, ...segmented }: Parameters<typeof Segmented<T>>[0]) {
+  return (
+    <div className="space-y-1.5">
+      <p className="text-sm font-medium">{label}</p>
+      <Segmented label={label} {...segmented} />
+    </div>
   );
 }

@@ -65,3 +65,31 @@ export function Segmented<T extends string>({
     </div>
   );
 }
+
+/** A choice between the same day (lag 0) and the day after (lag 1), with the words for each. */
+export function LagSegmented({
+  label,
+  lag,
+  onChange,
+  labels,
+  size,
+}: {
+  label: string;
+  lag: 0 | 1;
+  onChange: (lag: 0 | 1) => void;
+  labels: readonly [sameDay: string, dayAfter: string];
+  size?: "sm" | "md";
+}) {
+  return (
+    <Segmented
+      size={size}
+      label={label}
+      value={lag === 1 ? "1" : "0"}
+      onChange={(v) => onChange(v === "1" ? 1 : 0)}
+      options={[
+        { value: "0", label: labels[0] },
+        { value: "1", label: labels[1] },
+      ]}
+    />
+  );
+}

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
+import { PageHeader } from "@/components/ui/card";
 
 export function EmptyState({ title, children, className, testId }: { title: string; children?: ReactNode; className?: string; testId?: string }) {
   return (
@@ -40,6 +41,16 @@ export function ErrorState({ error, onRetry, className }: { error: unknown; onRe
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** A page's title over NoDataYet: the page before the first sync. */
+export function NoDataPage({ title }: { title: string }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <NoDataYet />
+    </>
   );
 }
 

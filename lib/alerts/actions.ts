@@ -2,8 +2,8 @@
 
 import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
-import { formAction, formDataArg, isActionError, runAction, type ActionError } from "@/lib/api/action";
+import { formDataArg, isActionError, runAction, settingsRowAction, type ActionError } from "@/lib/api/action";
+import { rowIdSchema } from "@/lib/api/schemas";
 import { publicOrigin } from "@/lib/auth/origin";
 import { requireUser } from "@/lib/auth/session";
 import * as alerts from "@/lib/alerts/service";
@@ -18,22 +18,26 @@ import * as alerts from "@/lib/alerts/service";
 /** A form's outcome: a message, or the error envelope `{ error: { code, message } }`; `at` tells one outcome from the next. */
 export type AlertFormState = { ok?: boolean; message?: string; error?: ActionError["error"]; secret?: string; at?: number };
 
-const idSchema = z.object({ id: z.string().min(1).max(64) });
 const field = (form: FormData, name: string): string | undefined => {
   const v = form.get(name);
   return typeof v === "string" ? v : undefined;
 };
 
-async function asState(fn: () => Promise<AlertFormState>): Promise<AlertFormState> {
-  const r = await runAction(fn, { signInWhenSignedOut: true });
+/** Runs a form of Settings → Alerts for the signed-in person: `fn`'s outcome, or the error envelope, stamped with the time. */
+async function asState(form: unknown, fn: (user: Awaited<ReturnType<typeof requireUser>>, f: FormData) => Promise<AlertFormState>): Promise<AlertFormState> {
+  const r = await runAction(
+    async () => {
+      const user = await requireUser();
+      return fn(user, formDataArg(form));
+    },
+    { signInWhenSignedOut: true },
+  );
   return isActionError(r) ? { error: r.error, at: clock.now() } : { ...r, at: clock.now() };
 }
 
 /** Include values, time zone. Also remembers this Ringside's address for links in messages. */
 export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
-  return asState(async () => {
-    const user = await requireUser();
-    const f = formDataArg(form);
+  return asState(form, async (user, f) => {
     const settings = { includeValues: f.get("includeValues") === "on", timeZone: field(f, "timeZone") ?? "", quietFrom: field(f, "quietFrom"), quietTo: field(f, "quietTo") };
     await alerts.saveAlertSettings(user.id, settings, await publicOrigin());
     revalidatePath("/settings");
@@ -43,9 +47,7 @@ export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormD
 
 /** Adds a rule of the kind chosen in the form with that kind's fields. */
 export async function addAlertRuleAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
-  return asState(async () => {
-    const user = await requireUser();
-    const f = formDataArg(form);
+  return asState(form, async (user, f) => {
     const kind = field(f, "kind");
     const params =
       kind === "metric_out_of_range"
@@ -65,36 +67,13 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
   });
 }
 
-export const toggleAlertRuleAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const f = formDataArg(form);
-      const { id } = idSchema.parse({ id: f.get("id") });
-      await alerts.setAlertRuleEnabled(user.id, id, f.get("enabled") === "true");
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const toggleAlertRuleAction = settingsRowAction(requireUser, "id", (user, id, f) => alerts.setAlertRuleEnabled(user.id, id, f.get("enabled") === "true"));
 
-export const removeAlertRuleAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
-      await alerts.removeAlertRule(user.id, id);
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const removeAlertRuleAction = settingsRowAction(requireUser, "id", (user, id) => alerts.removeAlertRule(user.id, id));
 
 /** Adds a channel; a webhook's signing secret comes back once, to be shown and copied now. */
 export async function addAlertChannelAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
-  return asState(async () => {
-    const user = await requireUser();
-    const f = formDataArg(form);
+  return asState(form, async (user, f) => {
     const kind = field(f, "kind");
     const input =
       kind === "email"
@@ -113,37 +92,14 @@ export async function addAlertChannelAction(_prev: AlertFormState, form: FormDat
   });
 }
 
-export const toggleAlertChannelAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const f = formDataArg(form);
-      const { id } = idSchema.parse({ id: f.get("id") });
-      await alerts.setAlertChannelEnabled(user.id, id, f.get("enabled") === "true");
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const toggleAlertChannelAction = settingsRowAction(requireUser, "id", (user, id, f) => alerts.setAlertChannelEnabled(user.id, id, f.get("enabled") === "true"));
 
-export const removeAlertChannelAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
-      await alerts.removeAlertChannel(user.id, id);
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const removeAlertChannelAction = settingsRowAction(requireUser, "id", (user, id) => alerts.removeAlertChannel(user.id, id));
 
 /** Confirms one of the person's e-mail channels with the code that was sent to the address. */
 export async function confirmAlertChannelAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
-  return asState(async () => {
-    const user = await requireUser();
-    const f = formDataArg(form);
-    const { id } = idSchema.parse({ id: f.get("id") });
+  return asState(form, async (user, f) => {
+    const id = rowIdSchema.parse(f.get("id"));
     await alerts.confirmAlertChannel(user.id, id, f.get("code"));
     revalidatePath("/settings");
     return { ok: true, message: "Address confirmed." };
@@ -152,9 +108,8 @@ export async function confirmAlertChannelAction(_prev: AlertFormState, form: For
 
 /** Sends a new confirmation code to one of the person's unconfirmed e-mail channels. */
 export async function resendAlertConfirmationAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
-  return asState(async () => {
-    const user = await requireUser();
-    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+  return asState(form, async (user, f) => {
+    const id = rowIdSchema.parse(f.get("id"));
     const result = await alerts.resendAlertConfirmation(user.id, id, await publicOrigin());
     return result.ok ? { ok: true, message: "A new code was sent." } : { ok: false, error: { code: "bad_gateway", message: `Not sent: ${result.error}.` } };
   });
@@ -162,9 +117,8 @@ export async function resendAlertConfirmationAction(_prev: AlertFormState, form:
 
 /** "Send a test" to one of the person's channels, now; the outcome is shown and kept in the history. */
 export async function sendAlertTestAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
-  return asState(async () => {
-    const user = await requireUser();
-    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+  return asState(form, async (user, f) => {
+    const id = rowIdSchema.parse(f.get("id"));
     const result = await alerts.sendAlertTest(user.id, id, await publicOrigin());
     revalidatePath("/settings");
     return result.ok ? { ok: true, message: "Test sent." } : { ok: false, error: { code: "bad_gateway", message: `Not delivered: ${result.error}.` } };
@@ -173,9 +127,8 @@ export async function sendAlertTestAction(_prev: AlertFormState, form: FormData)
 
 /** "Send a test" of one of the person's rules: an example to each switched-on channel, now. */
 export async function sendAlertRuleTestAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
-  return asState(async () => {
-    const user = await requireUser();
-    const { id } = idSchema.parse({ id: formDataArg(form).get("id") });
+  return asState(form, async (user, f) => {
+    const id = rowIdSchema.parse(f.get("id"));
     const { sent, failed } = await alerts.sendAlertRuleTest(user.id, id, await publicOrigin());
     revalidatePath("/settings");
     return failed.length === 0

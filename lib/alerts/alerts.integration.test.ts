@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
 import { connectPerson, emulatorControl, emulatorDocuments, emulatorFault, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/test/alert-receivers";
-import { ManualClock } from "@/lib/test/alert-kit";
+import { importAlertApp, ManualClock, type AlertApp } from "@/lib/test/alert-kit";
 import { addDays } from "@/lib/metrics/days";
 
 const TODAY = "2026-11-23"; // a Monday
@@ -20,13 +20,7 @@ let ntfy: NtfyReceiver;
 let smtp: SmtpReceiver;
 const hooks: WebhookReceiver[] = [];
 
-type App = {
-  service: typeof import("@/lib/alerts/service");
-  engine: import("@/lib/sync/engine").SyncEngine;
-  worker: import("@/lib/alerts/worker").AlertWorker;
-  raw: typeof import("@/lib/db/client");
-};
-let app: App;
+let app: AlertApp;
 
 type Person = ConnectedPerson & { topic: string; hook: WebhookReceiver; mailbox: string };
 
@@ -84,17 +78,7 @@ beforeAll(async () => {
       ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
     },
   );
-  const { SyncEngine } = await import("@/lib/sync/engine");
-  const service = await import("@/lib/alerts/service");
-  app = {
-    service,
-    engine: new SyncEngine({
-      clock: { now: () => clock.now(), sleep: async () => undefined },
-      clientOptions: { backoff: { baseMs: 1, maxMs: 1, maxRetries: 1 } },
-    }),
-    worker: service.createAlertWorker({ clock }),
-    raw: await import("@/lib/db/client"),
-  };
+  app = await importAlertApp(clock);
   const keep = (chunk: string | Uint8Array) => (logs.push(String(chunk)), true);
   vi.spyOn(process.stdout, "write").mockImplementation(keep);
   vi.spyOn(process.stderr, "write").mockImplementation(keep);

@@ -3,8 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "@/lib/metrics/days";
 import { AlertWorker } from "@/lib/alerts/worker";
-import { ManualClock, MemoryAlertStore, recordingSenders } from "@/lib/test/alert-kit";
-import type { AlertFacts } from "@/lib/alerts/store";
+import { ManualClock, MemoryAlertStore, quietFacts, recordingSenders } from "@/lib/test/alert-kit";
 import { alertRuleInputSchema } from "@/lib/alerts/schemas";
 import { buildDigestFacts } from "@/lib/alerts/digest";
 import { digestMessage, describeRule } from "@/lib/alerts/messages";
@@ -96,17 +95,7 @@ describe("the worker and the early_warning rule", () => {
     const clock = new ManualClock(Date.parse(`${TODAY}T08:00:00Z`));
     const store = new MemoryAlertStore();
     const nights: EarlyWarningNightFact[] = [];
-    const facts: AlertFacts = {
-      metricRows: async () => [],
-      newestNight: async () => null,
-      connection: async () => ({ status: "active", since: null, collections: [] }),
-      tags: async () => [],
-      units: async () => "metric",
-      isSyncing: async () => false,
-      earlyWarning: async (_u, from, to) => nights.filter((n) => n.day >= from && n.day <= to),
-      batterySamples: async () => [],
-      newestBedtime: async () => null,
-    };
+    const facts = quietFacts({ earlyWarning: async (_u, from, to) => nights.filter((n) => n.day >= from && n.day <= to) });
     const rec = recordingSenders();
     const worker = new AlertWorker({ store, facts, senders: rec.senders, clock, decrypt: (s) => s, linkBase: "https://ring.example", evaluateEveryMs: 0 });
     store.addRule("u", "early_warning", { level: "likely" });

@@ -173,26 +173,29 @@ function clockTime(instant: number, timeZone: string): string {
 
 /** The battery level is a reading of the ring: in the words only when values are included. */
 export function batteryLowMessage(facts: BatteryFacts, ctx: MessageContext): AlertMessage {
-  const url = link(ctx, "/");
-  const body = ctx.includeValues
-    ? `Your ring's battery was at ${facts.level} % at ${clockTime(facts.at, ctx.timeZone)} (your alert: ${facts.threshold} % or less) and it is not charging. Put it on the charger.`
-    : `Your ring's battery is at or under ${facts.threshold} % and it is not charging. Put it on the charger.`;
-  return {
+  return batteryMessage(facts, ctx, {
     title: ctx.includeValues ? `Ring battery at ${facts.level} %` : "Ring battery low",
-    body: withLink(body, url),
-    link: url,
-    data: { threshold: facts.threshold, at: new Date(facts.at).toISOString(), ...(ctx.includeValues ? { values: { level: facts.level } } : {}) },
-  };
+    body: ctx.includeValues
+      ? `Your ring's battery was at ${facts.level} % at ${clockTime(facts.at, ctx.timeZone)} (your alert: ${facts.threshold} % or less) and it is not charging. Put it on the charger.`
+      : `Your ring's battery is at or under ${facts.threshold} % and it is not charging. Put it on the charger.`,
+  });
 }
 
 export function chargedMessage(facts: BatteryFacts, ctx: MessageContext): AlertMessage {
-  const url = link(ctx, "/");
-  const body = ctx.includeValues
-    ? `Your ring was at ${facts.level} % on the charger at ${clockTime(facts.at, ctx.timeZone)}. Put it back on so it keeps measuring.`
-    : `Your ring has reached ${facts.threshold} % on the charger. Put it back on so it keeps measuring.`;
-  return {
+  return batteryMessage(facts, ctx, {
     title: ctx.includeValues ? `Ring charged to ${facts.level} %` : "Ring charged",
-    body: withLink(body, url),
+    body: ctx.includeValues
+      ? `Your ring was at ${facts.level} % on the charger at ${clockTime(facts.at, ctx.timeZone)}. Put it back on so it keeps measuring.`
+      : `Your ring has reached ${facts.threshold} % on the charger. Put it back on so it keeps measuring.`,
+  });
+}
+
+/** A battery alert (low, charged): its words, the link to Today, and the threshold, time and (with values) level as data. */
+function batteryMessage(facts: BatteryFacts, ctx: MessageContext, words: { title: string; body: string }): AlertMessage {
+  const url = link(ctx, "/");
+  return {
+    title: words.title,
+    body: withLink(words.body, url),
     link: url,
     data: { threshold: facts.threshold, at: new Date(facts.at).toISOString(), ...(ctx.includeValues ? { values: { level: facts.level } } : {}) },
   };

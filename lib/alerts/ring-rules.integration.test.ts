@@ -9,6 +9,7 @@ import { ManualClock, setClock } from "@/lib/clock";
 import { addDays } from "@/lib/metrics/days";
 import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { startNtfyReceiver, type NtfyReceiver } from "@/lib/test/alert-receivers";
+import { importAlertApp, type AlertApp } from "@/lib/test/alert-kit";
 
 const TODAY = "2026-11-23";
 const MIN = 60_000;
@@ -17,27 +18,14 @@ const clock = new ManualClock(Date.parse(`${addDays(TODAY, 1)}T00:00:00Z`));
 
 let t: SyncTestEnv;
 let ntfy: NtfyReceiver;
-type App = {
-  service: typeof import("@/lib/alerts/service");
-  engine: import("@/lib/sync/engine").SyncEngine;
-  worker: import("@/lib/alerts/worker").AlertWorker;
-  raw: typeof import("@/lib/db/client");
-};
-let app: App;
+let app: AlertApp;
 
 beforeAll(async () => {
   setClock(clock);
   ntfy = await startNtfyReceiver();
   // the receivers listen on this machine, as ntfy on the LAN would
   t = await startSyncTestEnv({ historyDays: 30, pageSize: 100, today: TODAY }, { AUTH_URL: "https://ringside.test", ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" });
-  const { SyncEngine } = await import("@/lib/sync/engine");
-  const service = await import("@/lib/alerts/service");
-  app = {
-    service,
-    engine: new SyncEngine({ clock: { now: () => clock.now(), sleep: async () => undefined }, clientOptions: { backoff: { baseMs: 1, maxMs: 1, maxRetries: 1 } } }),
-    worker: service.createAlertWorker({ clock }),
-    raw: await import("@/lib/db/client"),
-  };
+  app = await importAlertApp(clock);
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/clock";
 import { AlertWorker } from "@/lib/alerts/worker";
-import { MemoryAlertStore, recordingSenders } from "@/lib/test/alert-kit";
+import { MemoryAlertStore, quietFacts, recordingSenders } from "@/lib/test/alert-kit";
 import type { AlertFacts, AlertSettingsRow } from "@/lib/alerts/store";
 import type { BatterySample } from "@/lib/alerts/evaluate-ring";
 import type { BedtimeRow } from "@/lib/metrics/bedtime";
@@ -20,15 +20,11 @@ function fakeFacts(): Facts {
   const f: Facts = {
     battery: [],
     bedtime: null,
-    metricRows: async () => [],
-    newestNight: async () => null,
-    connection: async () => ({ status: "active", since: null, collections: [] }),
-    tags: async () => [],
-    units: async () => "metric",
-    isSyncing: async () => false,
-    // what the database holds: readings the ring has sent, never one from after now
-    batterySamples: async (_u, from, to) => f.battery.filter((s) => s.t >= from && s.t <= to),
-    newestBedtime: async () => f.bedtime,
+    ...quietFacts({
+      // what the database holds: readings the ring has sent, never one from after now
+      batterySamples: async (_u, from, to) => f.battery.filter((s) => s.t >= from && s.t <= to),
+      newestBedtime: async () => f.bedtime,
+    }),
   };
   return f;
 }

@@ -77,7 +77,12 @@ function worker(answer?: (n: number) => SendResult, opts: { decrypt?: (s: string
     evaluateEveryMs: 5 * MIN,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
-  return { w, sent: rec.sent };
+  /** Moves the clock to `iso`, then runs one round. */
+  const tickAt = async (iso: string) => {
+    clock.set(iso);
+    await w.tick();
+  };
+  return { w, sent: rec.sent, tickAt };
 }
 
 beforeEach(() => {
@@ -272,12 +277,10 @@ describe("weekly digest", () => {
   it("goes out at its weekday and hour in the person's zone, once per week", async () => {
     store.settings.set(USER, { userId: USER, includeValues: false, timeZone: "Europe/Berlin", linkBase: null, quietHours: null });
     store.addRule(USER, "weekly_digest", { weekday: 1, hour: 8 }); // Monday 08:00 Berlin = 07:00 UTC in winter
-    const { w, sent } = worker();
-    clock.set("2026-11-23T06:59:59Z");
-    await w.tick();
+    const { w, sent, tickAt } = worker();
+    await tickAt("2026-11-23T06:59:59Z");
     expect(sent).toHaveLength(0);
-    clock.set("2026-11-23T07:00:00Z");
-    await w.tick();
+    await tickAt("2026-11-23T07:00:00Z");
     expect(sent.map((s) => s.message.purpose)).toEqual(["digest", "digest"]);
     expect(sent[0]!.message.title).toBe("Your week: Mon 16 Nov – Sun 22 Nov");
     expect(sent[0]!.message.link).toBe("https://ring.example/trends?m=readiness.score,sleep.score,activity.score&range=custom&from=2026-11-16&to=2026-11-22");
@@ -286,20 +289,17 @@ describe("weekly digest", () => {
       await w.tick();
     }
     expect(sent).toHaveLength(2);
-    clock.set("2026-11-30T07:00:00Z");
-    await w.tick();
+    await tickAt("2026-11-30T07:00:00Z");
     expect(sent).toHaveLength(4);
     expect(sent[2]!.message.title).toBe("Your week: Mon 23 Nov – Sun 29 Nov");
   });
 
   it("is not sent hours late: after six hours the slot is skipped", async () => {
     store.addRule(USER, "weekly_digest", { weekday: 1, hour: 8 });
-    const { w, sent } = worker();
-    clock.set("2026-11-23T14:00:00Z");
-    await w.tick();
+    const { sent, tickAt } = worker();
+    await tickAt("2026-11-23T14:00:00Z");
     expect(sent).toHaveLength(0);
-    clock.set("2026-11-23T13:59:59Z");
-    await w.tick();
+    await tickAt("2026-11-23T13:59:59Z");
     expect(sent).toHaveLength(2);
   });
 });

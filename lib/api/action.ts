@@ -1,8 +1,10 @@
 import "server-only";
+import { revalidatePath } from "next/cache";
 import { redirect, unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
 import { AppError, errorBody, type ErrorEnvelope } from "@/lib/api/errors";
 import { noteDatabaseError, OUTAGE_MESSAGE } from "@/lib/db/outage";
+import { rowIdSchema } from "@/lib/api/schemas";
 
 /**
  * Server actions and bad input. Next answers an exception thrown by an action with a 500, so
@@ -53,4 +55,24 @@ export function formDataArg(value: unknown): FormData {
  */
 export function formAction<A extends unknown[]>(fn: (...args: A) => Promise<void | ActionError>): (...args: A) => Promise<void> {
   return fn as (...args: A) => Promise<void>;
+}
+
+/**
+ * A Settings form action on one row that the form names by its `field` (a token, rule,
+ * channel, invite, member): `who` is the caller (requireUser, requireOwner), checked before
+ * the form is read; `act` changes the row (it gets the whole form for any other field), then
+ * the settings page is drawn anew. A signed-out caller goes to sign in.
+ */
+export function settingsRowAction<W>(who: () => Promise<W>, field: string, act: (caller: W, id: string, form: FormData) => Promise<unknown>) {
+  return formAction(async (form: FormData): Promise<void | ActionError> =>
+    runAction(
+      async () => {
+        const caller = await who();
+        const f = formDataArg(form);
+        await act(caller, rowIdSchema.parse(f.get(field)), f);
+        revalidatePath("/settings");
+      },
+      { signInWhenSignedOut: true },
+    ),
+  );
 }

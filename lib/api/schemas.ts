@@ -226,4 +226,5 @@ export const createApiTokenInputSchema = z.object({
     .default(API_TOKEN_DEFAULT_EXPIRY)
     .transform((v) => (v === "never" ? null : Number(v))),
 });
-export const apiTokenIdSchema = z.object({ id: z.string().min(1).max(64) });
+/** The id of one of the person's rows named by a settings form (a token, rule, channel, invite, member). */
+export const rowIdSchema = z.string().min(1).max(64);

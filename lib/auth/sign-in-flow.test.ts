@@ -69,10 +69,12 @@ async function finish(callback: URL, jar: Jar): Promise<URL> {
   return new URL(res.headers.get("location")!, APP);
 }
 
-async function connect(email: string, opts: { scopes?: string; decision?: "allow" | "deny"; jar?: Jar } = {}) {
+/** The whole round trip; `spoil` changes the callback or the cookies on their way back to Ringside. */
+async function connect(email: string, opts: { scopes?: string; decision?: "allow" | "deny"; jar?: Jar; spoil?: (callback: URL, jar: Jar) => void } = {}) {
   const jar = opts.jar ?? new Map();
   const authorize = await startConnect(jar);
   const callback = await consent(authorize, email, opts);
+  opts.spoil?.(callback, jar);
   const landed = await finish(callback, jar);
   return { jar, authorize, callback, landed };
 }
@@ -127,20 +129,18 @@ describe("Connect your ring (in-process round trip)", () => {
   });
 
   it("a tampered state ends on the error page and stores nothing", async () => {
-    const jar: Jar = new Map();
-    const callback = await consent(await startConnect(jar), "tamper@example.test");
-    callback.searchParams.set("state", "forged-state-value");
-    const landed = await finish(callback, jar);
+    const { landed } = await connect("tamper@example.test", { spoil: (callback) => callback.searchParams.set("state", "forged-state-value") });
     expect(landed.pathname).toBe("/sign-in/error");
     expect(landed.searchParams.get("error")).toBe("state_mismatch");
     expect(await counts()).toEqual({ users: 0, accounts: 0, sessions: 0 });
   });
 
   it("a missing PKCE verifier cookie ends on the error page and stores nothing", async () => {
-    const jar: Jar = new Map();
-    const callback = await consent(await startConnect(jar), "pkce@example.test");
-    for (const k of [...jar.keys()]) if (k.includes("pkce")) jar.delete(k);
-    const landed = await finish(callback, jar);
+    const { landed } = await connect("pkce@example.test", {
+      spoil: (_callback, jar) => {
+        for (const k of [...jar.keys()]) if (k.includes("pkce")) jar.delete(k);
+      },
+    });
     expect(landed.searchParams.get("error")).toBe("state_mismatch");
     expect(await counts()).toEqual({ users: 0, accounts: 0, sessions: 0 });
   });

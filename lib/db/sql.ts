@@ -69,6 +69,42 @@ export type Database = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The one loop of both drivers
+
+/**
+ * Runs work: answers its dialect questions with `d`, runs each statement with `exec` and hands
+ * the work the result, or throws the statement's error into the work (which may catch it).
+ * With a synchronous `exec` (SQLite) the work runs to its end in this turn and its result is
+ * returned; with an asynchronous one (PostgreSQL) it goes on as each statement answers.
+ */
+function drive<T>(work: Work<T>, d: Dialect, exec: (op: Statement) => Promise<unknown>, step?: IteratorResult<Op, T>): Promise<T>;
+function drive<T>(work: Work<T>, d: Dialect, exec: (op: Statement) => unknown, step?: IteratorResult<Op, T>): T;
+function drive<T>(work: Work<T>, d: Dialect, exec: (op: Statement) => unknown, step: IteratorResult<Op, T> = work.next()): T | Promise<T> {
+  while (!step.done) {
+    const op = step.value;
+    if (op.kind === "dialect") {
+      step = work.next(d);
+      continue;
+    }
+    let result: unknown;
+    try {
+      result = exec(op);
+    } catch (err) {
+      step = work.throw(err);
+      continue;
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (value: unknown) => drive(work, d, exec, work.next(value)),
+        (err: unknown) => drive(work, d, exec, work.throw(err)),
+      );
+    }
+    step = work.next(result);
+  }
+  return step.value;
+}
+
+// ---------------------------------------------------------------------------------------------
 // SQLite
 
 const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
@@ -84,25 +120,11 @@ function prepared(db: BetterSqlite3.Database, sql: string): BetterSqlite3.Statem
 const sqliteParam = (v: SqlValue) => (typeof v === "boolean" ? (v ? 1 : 0) : v);
 
 function runSqlite<T>(db: BetterSqlite3.Database, work: Work<T>): T {
-  let step = work.next();
-  while (!step.done) {
-    const op = step.value;
-    if (op.kind === "dialect") {
-      step = work.next("sqlite");
-      continue;
-    }
-    let result: unknown;
-    try {
-      const st = prepared(db, op.sql);
-      const args = op.params.map(sqliteParam);
-      result = op.kind === "all" ? st.all(...args) : op.kind === "get" ? st.get(...args) : st.run(...args).changes;
-    } catch (err) {
-      step = work.throw(err);
-      continue;
-    }
-    step = work.next(result);
-  }
-  return step.value;
+  return drive(work, "sqlite", (op) => {
+    const st = prepared(db, op.sql);
+    const args = op.params.map(sqliteParam);
+    return op.kind === "all" ? st.all(...args) : op.kind === "get" ? st.get(...args) : st.run(...args).changes;
+  });
 }
 
 /**
@@ -154,25 +176,11 @@ const pgParam = (v: SqlValue): unknown =>
   typeof v === "string" ? noNul(v) : Array.isArray(v) ? v.map((x) => (typeof x === "string" ? noNul(x) : x)) : v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v;
 
 async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): Promise<T> {
-  let step = work.next();
-  while (!step.done) {
-    const op = step.value;
-    if (op.kind === "dialect") {
-      step = work.next("postgres");
-      continue;
-    }
-    let result: unknown;
-    try {
-      const { text, name } = pgStatement(op.sql);
-      const res = await client.query({ name, text, values: op.params.map(pgParam) });
-      result = op.kind === "all" ? res.rows : op.kind === "get" ? res.rows[0] : (res.rowCount ?? 0);
-    } catch (err) {
-      step = work.throw(err);
-      continue;
-    }
-    step = work.next(result);
-  }
-  return step.value;
+  return drive(work, "postgres", async (op) => {
+    const { text, name } = pgStatement(op.sql);
+    const res = await client.query({ name, text, values: op.params.map(pgParam) });
+    return op.kind === "all" ? res.rows : op.kind === "get" ? res.rows[0] : (res.rowCount ?? 0);
+  });
 }
 
 /**

@@ -249,25 +249,30 @@ describe("delivery timing, retries, cancellation, expiry (on a manual clock)", (
     const user = await connect(e.url, { client_id: c.client_id, client_secret: c.client_secret, redirect_uri: c.redirect_uri }, { email: wornEmail() });
     return { e, c, user };
   }
+  /** Runs `fn` on a fresh emulator (setup), then closes it whatever happens. */
+  async function withSetup(overrides: Parameters<typeof startTestEmulator>[0], fn: (s: Awaited<ReturnType<typeof setup>>) => Promise<void>) {
+    const s = await setup(overrides);
+    try {
+      await fn(s);
+    } finally {
+      await s.e.close();
+    }
+  }
   const postsTo = (path: string) => rx.posts.filter((p) => p.path === path);
 
   it("waits webhookDelayMs after the change", async () => {
-    const { e, c, user } = await setup({ webhookDelayMs: 400 });
-    try {
+    await withSetup({ webhookDelayMs: 400 }, async ({ e, c, user }) => {
       await subscribe(c, "update", "daily_sleep", "/delayed", e.url);
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
       await e.advance(399);
       expect(postsTo("/delayed")).toHaveLength(0);
       await e.advance(1);
       expect(postsTo("/delayed")).toHaveLength(1);
-    } finally {
-      await e.close();
-    }
+    });
   });
 
   it("retries failed deliveries (5xx, dropped connection) with doubling delays and records every attempt", async () => {
-    const { e, c, user } = await setup({ webhookRetryMs: 100 });
-    try {
+    await withSetup({ webhookRetryMs: 100 }, async ({ e, c, user }) => {
       const s = await subscribe(c, "update", "daily_sleep", "/flaky", e.url);
       rx.answer = (n) => (n === 0 ? 503 : n === 1 ? "drop" : 200);
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
@@ -293,14 +298,11 @@ describe("delivery timing, retries, cancellation, expiry (on a manual clock)", (
       expect(records[1].error).toBeTruthy();
       expect(records[0].next_retry_at).toBeTruthy();
       expect(records[2].next_retry_at).toBeNull();
-    } finally {
-      await e.close();
-    }
+    });
   });
 
   it("gives up after 10 retries (11 attempts)", async () => {
-    const { e, c, user } = await setup({ webhookRetryMs: 1 });
-    try {
+    await withSetup({ webhookRetryMs: 1 }, async ({ e, c, user }) => {
       await subscribe(c, "update", "daily_readiness", "/always-500", e.url);
       rx.answer = () => 500;
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
@@ -311,14 +313,11 @@ describe("delivery timing, retries, cancellation, expiry (on a manual clock)", (
       const records = (await call(e.url, "/_emulator/webhook-deliveries")).body.deliveries.filter((d: { callback_url: string }) => d.callback_url.endsWith("/always-500"));
       expect(records.map((r: { attempt: number }) => r.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
       expect(records.at(-1).next_retry_at).toBeNull();
-    } finally {
-      await e.close();
-    }
+    });
   });
 
   it("cancels (deletes) the subscription when the callback answers 410", async () => {
-    const { e, c, user } = await setup({});
-    try {
+    await withSetup({}, async ({ e, c, user }) => {
       const s = await subscribe(c, "update", "daily_activity", "/gone", e.url);
       rx.answer = () => 410;
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
@@ -327,14 +326,11 @@ describe("delivery timing, retries, cancellation, expiry (on a manual clock)", (
       await e.advance(86_400_000); // no retry of a 410
       expect(postsTo("/gone")).toHaveLength(1);
       expect((await sub(c, "GET", `/${s.id}`, undefined, e.url)).status).toBe(403);
-    } finally {
-      await e.close();
-    }
+    });
   });
 
   it("does not deliver to expired subscriptions until renewed", async () => {
-    const { e, c, user } = await setup({ subscriptionTtlS: 1 });
-    try {
+    await withSetup({ subscriptionTtlS: 1 }, async ({ e, c, user }) => {
       const s = await subscribe(c, "update", "daily_readiness", "/expiring", e.url);
       await e.advance(1_100);
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
@@ -346,9 +342,7 @@ describe("delivery timing, retries, cancellation, expiry (on a manual clock)", (
       await call(e.url, `/_emulator/users/${user.user_id}/sync`, { json: {} });
       await e.advance(0);
       expect(postsTo("/expiring").length).toBeGreaterThan(0);
-    } finally {
-      await e.close();
-    }
+    });
   });
 });
 

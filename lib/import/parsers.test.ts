@@ -66,16 +66,19 @@ describe("CSV files", () => {
 describe("file and entry names", () => {
   it("maps the export's files whatever their casing, separators or oura prefix", () => {
     expect(fileKey("App Data/DailySleep.csv")).toBe("dailysleep");
-    expect(collectionForFile("App Data/DailySleep.csv")).toBe("daily_sleep");
-    expect(collectionForFile("OuraDailyReadiness.csv")).toBe("daily_readiness");
-    expect(collectionForFile("oura_daily_cardiovascular_age.csv")).toBe("daily_cardiovascular_age");
-    expect(collectionForFile("SleepModel.csv")).toBe("sleep");
-    expect(collectionForFile("vo2max.csv")).toBe("vO2_max");
-    expect(collectionForFile("heartrate.csv")).toBe("heartrate");
-    expect(collectionForFile("RingBatteryLevel.csv")).toBe("ring_battery_level");
-    expect(collectionForFile("meal.csv")).toBeNull();
-    expect(collectionForFile("personalinfo.csv")).toBeNull();
-    expect(collectionForFile("dailycyclephases.csv")).toBeNull();
+    const cases: Array<[file: string, collection: string | null]> = [
+      ["App Data/DailySleep.csv", "daily_sleep"],
+      ["OuraDailyReadiness.csv", "daily_readiness"],
+      ["oura_daily_cardiovascular_age.csv", "daily_cardiovascular_age"],
+      ["SleepModel.csv", "sleep"],
+      ["vo2max.csv", "vO2_max"],
+      ["heartrate.csv", "heartrate"],
+      ["RingBatteryLevel.csv", "ring_battery_level"],
+      ["meal.csv", null],
+      ["personalinfo.csv", null],
+      ["dailycyclephases.csv", null],
+    ];
+    for (const [file, collection] of cases) expect(collectionForFile(file), file).toBe(collection);
   });
 
   it("finds the data folder by its dailysleep or dailyactivity file", () => {
@@ -85,12 +88,15 @@ describe("file and entry names", () => {
 
   it("refuses path tricks in entry names", () => {
     expect(entryNameProblem("App Data/dailysleep.csv")).toBeNull();
-    expect(entryNameProblem("../dailysleep.csv")).toContain("outside the archive");
-    expect(entryNameProblem("App Data/../../etc/passwd")).toContain("outside the archive");
-    expect(entryNameProblem("/etc/passwd")).toContain("absolute path");
-    expect(entryNameProblem("C:/Windows/x.csv")).toContain("absolute path");
-    expect(entryNameProblem("App Data\\..\\x.csv")).toContain("backslash");
-    expect(entryNameProblem("a\u0000b.csv")).toContain("control character");
+    const refused: Array<[name: string, problem: string]> = [
+      ["../dailysleep.csv", "outside the archive"],
+      ["App Data/../../etc/passwd", "outside the archive"],
+      ["/etc/passwd", "absolute path"],
+      ["C:/Windows/x.csv", "absolute path"],
+      ["App Data\\..\\x.csv", "backslash"],
+      ["a\u0000b.csv", "control character"],
+    ];
+    for (const [name, problem] of refused) expect(entryNameProblem(name), name).toContain(problem);
   });
 });
 

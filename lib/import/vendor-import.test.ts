@@ -7,19 +7,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, startSyncTestEnv, storedSamples, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, FAST_BACKOFF, importSyncModules, startSyncTestEnv, storedSamples, type ConnectedPerson, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { exportCsv, trendsCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
 
 const TODAY = "2026-03-15";
 const FIRST_DAY = "2025-01-01";
 let t: SyncTestEnv;
-let m: {
-  engine: typeof import("@/lib/sync/engine");
-  run: typeof import("@/lib/import/run");
-  resources: typeof import("@/lib/resources");
-  db: typeof import("@/lib/test/prisma");
-};
+let m: SyncModules & { run: typeof import("@/lib/import/run") };
 let synced: ConnectedPerson;
 const docs: Record<string, Array<Record<string, unknown>>> = {};
 let dir: string;
@@ -27,7 +22,6 @@ let zipFile: string;
 
 /** The planted person: a year of history that has a document of every collection (checked below), and values planted where CSV is tricky. */
 const PLANTED_EMAIL = "import-planted-0@example.test";
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
 const clock = { now: () => Date.parse(`${TODAY}T20:00:00Z`), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 /** Every mapped file's name in the fixture: lower case, Pascal case and with the `Oura` prefix in turn. */
@@ -41,7 +35,7 @@ const EXPORT_FILE: Record<string, string> = { sleep: "sleep_model" };
 
 beforeAll(async () => {
   t = await startSyncTestEnv({ pageSize: 100, historyDays: 380, today: TODAY });
-  m = { engine: await import("@/lib/sync/engine"), run: await import("@/lib/import/run"), resources: await import("@/lib/resources"), db: await import("@/lib/test/prisma") };
+  m = { ...(await importSyncModules()), run: await import("@/lib/import/run") };
   synced = await connectPerson(t, { email: PLANTED_EMAIL });
   // Planted: text with the delimiter, quotes and a line break; a null score; a nested object with a null member.
   const tag = (await emulatorDocuments(t, synced.ringUserId, "enhanced_tag"))[0]!;
@@ -49,7 +43,7 @@ beforeAll(async () => {
   const sleepDay = (await emulatorDocuments(t, synced.ringUserId, "daily_sleep")).at(-3)!;
   await emulatorControl(t, "PATCH", `/users/${synced.ringUserId}/documents/daily_sleep/${sleepDay.id}`, { score: null, contributors: { ...(sleepDay.contributors as object), timing: null } });
 
-  const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: fastBackoff }, backfillStart: FIRST_DAY });
+  const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: FIRST_DAY });
   const outcomes = await engine.backfillUser(synced.userId);
   expect(outcomes.filter((o) => o.result !== "done").map((o) => o.collection)).toEqual([]);
 

@@ -74,20 +74,7 @@ export function sleepPhaseSegments(
   bedtimeStart: string,
   anchorDate: string,
 ): { segments: Segment<SleepPhase>[]; minutes: Record<SleepPhase, number> } {
-  const t0 = minutesFrom(anchorDate, bedtimeStart);
-  const minutes: Record<SleepPhase, number> = { deep: 0, light: 0, rem: 0, awake: 0 };
-  const segments: Segment<SleepPhase>[] = [];
-  if (t0 === null) return { segments, minutes };
-  for (let i = 0; i < phases.length; i++) {
-    const kind = PHASE_OF[phases[i] ?? ""];
-    if (!kind) continue;
-    minutes[kind] += 5;
-    const start = t0 + i * 5;
-    const last = segments[segments.length - 1];
-    if (last && last.kind === kind && last.end === start) last.end = start + 5;
-    else segments.push({ kind, start, end: start + 5 });
-  }
-  return { segments, minutes };
+  return fiveMinuteSegments(phases, bedtimeStart, anchorDate, { deep: 0, light: 0, rem: 0, awake: 0 }, (c) => PHASE_OF[c]);
 }
 
 export type ActivityClass = "non_wear" | "rest" | "inactive" | "low" | "medium" | "high";
@@ -110,13 +97,29 @@ export function activityClassSegments(
   start: string,
   anchorDate: string,
 ): { segments: Segment<ActivityClass>[]; minutes: Record<ActivityClass, number> } {
+  return fiveMinuteSegments(classes, start, anchorDate, { non_wear: 0, rest: 0, inactive: 0, low: 0, medium: 0, high: 0 }, (c) =>
+    /[0-5]/.test(c) ? ACTIVITY_CLASSES[Number(c)] : undefined,
+  );
+}
+
+/**
+ * One char per 5 minutes from `start` → runs of the same kind merged into segments on the clock
+ * of `anchorDate`, plus the minutes of each kind (`minutes`: every kind at 0). `kindOf` reads a
+ * char; a char of no kind (undefined) is skipped.
+ */
+function fiveMinuteSegments<K extends string>(
+  chars: string,
+  start: string,
+  anchorDate: string,
+  minutes: Record<K, number>,
+  kindOf: (c: string) => K | undefined,
+): { segments: Segment<K>[]; minutes: Record<K, number> } {
   const t0 = minutesFrom(anchorDate, start);
-  const minutes: Record<ActivityClass, number> = { non_wear: 0, rest: 0, inactive: 0, low: 0, medium: 0, high: 0 };
-  const segments: Segment<ActivityClass>[] = [];
+  const segments: Segment<K>[] = [];
   if (t0 === null) return { segments, minutes };
-  for (let i = 0; i < classes.length; i++) {
-    const kind = ACTIVITY_CLASSES[Number(classes[i])];
-    if (!kind || !/[0-5]/.test(classes[i] ?? "")) continue;
+  for (let i = 0; i < chars.length; i++) {
+    const kind = kindOf(chars[i] ?? "");
+    if (!kind) continue;
     minutes[kind] += 5;
     const s = t0 + i * 5;
     const last = segments[segments.length - 1];

@@ -4,46 +4,34 @@
 // lib/sync/everything.test.ts.
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, FAST_BACKOFF, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
 let t: SyncTestEnv;
-let app: {
-  engine: typeof import("@/lib/sync/engine");
-  schemas: typeof import("@/lib/resources");
-  state: typeof import("@/lib/db/queries/sync-state");
-  docs: typeof import("@/lib/db/queries/ring-documents");
-};
+let app: SyncModules;
 
 beforeAll(async () => {
   t = await startSyncTestEnv();
-  app = {
-    engine: await import("@/lib/sync/engine"),
-    schemas: await import("@/lib/resources"),
-    state: await import("@/lib/db/queries/sync-state"),
-    docs: await import("@/lib/db/queries/ring-documents"),
-  };
+  app = await importSyncModules();
 });
 
 afterAll(async () => {
   await t?.close();
 });
 
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
-
 describe("backfill", () => {
   it("stores five years of every collection exactly as the service has them", { timeout: 120_000 }, async () => {
     const person = await connectPerson(t);
     await clearEmulatorRequests(t);
-    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
-    const outcomes = await engine.backfillUser(person.userId, app.schemas.RING_COLLECTIONS);
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
+    const outcomes = await engine.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
     // five years of each; the lower bounds hold for every generated person (sampled over 60: a
     // person may never do a session, and tag counts follow their habits)
     const least: Record<string, number> = { daily_resilience: 300, workout: 200, session: 0, enhanced_tag: 100, tag: 40, vO2_max: 150, rest_mode_period: 10, sleep_time: 1000, ring_configuration: 1 };
     let total = 0;
     let minRequests = 0;
-    for (const c of app.schemas.RING_COLLECTIONS) {
+    for (const c of app.resources.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, person, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length }).toEqual({ c, missing: 0, extra: 0, changed: 0 });
       expect(diff.stored).toBe(diff.expected);
@@ -67,7 +55,7 @@ describe("backfill", () => {
     const today = clock.date().toISOString().slice(0, 10);
     const yesterday = new Date(clock.now() - 86_400_000).toISOString().slice(0, 10);
     const person = await connectPerson(t, { email: wornEmail("today", [yesterday, today], []) });
-    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);
     for (const c of ["daily_activity", "sleep", "daily_sleep", "daily_readiness"] as const) {
       const upstream = await emulatorDocuments(t, person.ringUserId, c);
@@ -84,7 +72,7 @@ describe("backfill", () => {
     const person = await connectPerson(t);
     let crashed = 0;
     const crashing = new app.engine.SyncEngine({
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
         beforeCommit: ({ collection, page }) => {
           if ((collection === "sleep" && page === 40) || (collection === "daily_stress" && page === 3)) {
@@ -94,7 +82,7 @@ describe("backfill", () => {
         },
       },
     });
-    const first = await crashing.backfillUser(person.userId, app.schemas.RING_COLLECTIONS);
+    const first = await crashing.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(crashed).toBe(2);
     expect(first.filter((o) => o.result === "failed").map((o) => o.collection).sort()).toEqual(["daily_stress", "sleep"]);
     const sleepState = (await app.state.getSyncState(person.userId, "sleep"))!;
@@ -105,7 +93,7 @@ describe("backfill", () => {
 
     // Abort a second run after a few pages (a process killed between pages).
     const aborting = new app.engine.SyncEngine({
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
         afterPage: ({ collection, page }) => {
           if (collection === "sleep" && page === 5) throw new Error("killed");
@@ -116,10 +104,10 @@ describe("backfill", () => {
     expect((await app.docs.collectionSummary("sleep", person.userId)).documents).toBe(44 * 7);
 
     await clearEmulatorRequests(t);
-    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
-    const second = await fresh.backfillUser(person.userId, app.schemas.RING_COLLECTIONS);
+    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
+    const second = await fresh.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(second.filter((o) => o.result === "failed")).toEqual([]);
-    for (const c of app.schemas.RING_COLLECTIONS) {
+    for (const c of app.resources.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, person, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length, stored: diff.stored }).toEqual({
         c,
@@ -140,13 +128,13 @@ describe("backfill", () => {
   it("starts again at the checkpoint day when a stored next_token is no longer accepted", { timeout: 60_000 }, async () => {
     const person = await connectPerson(t);
     const stop = new app.engine.SyncEngine({
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: { afterPage: ({ page }) => { if (page === 10) throw new Error("killed"); } },
     });
     await stop.backfillUser(person.userId, ["daily_readiness"]);
     await app.state.updateSyncState(person.userId, "daily_readiness", { cursorNextToken: "expired-token" });
     await clearEmulatorRequests(t);
-    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     await fresh.backfillUser(person.userId, ["daily_readiness"]);
     const diff = await compareWithEmulator(t, person, "daily_readiness");
     expect(diff).toMatchObject({ missing: [], extra: [], changed: [], stored: diff.expected });

@@ -7,18 +7,12 @@
 import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realClock } from "@/lib/emulator/clock";
-import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, startSyncTestEnv, storedSamples, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, FAST_BACKOFF, importSyncModules, startSyncTestEnv, storedSamples, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-03-15";
 let t: SyncTestEnv;
-let m: {
-  engine: typeof import("@/lib/sync/engine");
-  scheduler: typeof import("@/lib/sync/scheduler");
-  index: typeof import("@/lib/sync/index");
+let m: SyncModules & {
   jobsRun: typeof import("@/lib/sync/jobs");
-  jobs: typeof import("@/lib/db/queries/jobs");
-  state: typeof import("@/lib/db/queries/sync-state");
-  resources: typeof import("@/lib/resources");
   series: typeof import("@/lib/db/queries/time-series");
 };
 
@@ -29,16 +23,7 @@ beforeAll(async () => {
   // the emulator's clock stands still at the end of its last day: "today"'s samples do not grow
   // while the test compares them (on a busy machine a run spans a new five-minute sample)
   t = await startSyncTestEnv({ pageSize: 100, historyDays: 1826, today: TODAY }, {}, { clock: { ...realClock(), now: clock.now } });
-  m = {
-    engine: await import("@/lib/sync/engine"),
-    scheduler: await import("@/lib/sync/scheduler"),
-    index: await import("@/lib/sync/index"),
-    jobsRun: await import("@/lib/sync/jobs"),
-    jobs: await import("@/lib/db/queries/jobs"),
-    state: await import("@/lib/db/queries/sync-state"),
-    resources: await import("@/lib/resources"),
-    series: await import("@/lib/db/queries/time-series"),
-  };
+  m = { ...(await importSyncModules()), jobsRun: await import("@/lib/sync/jobs"), series: await import("@/lib/db/queries/time-series") };
 });
 
 afterAll(async () => {
@@ -46,13 +31,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
-
 describe("everything the ring records", () => {
   it("a person with five years connects: for every resource the database equals the emulator's documents", { timeout: 300_000 }, async () => {
     const person = await connectPerson(t);
     await clearEmulatorRequests(t);
-    const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } }), { idleMs: 100, housekeepingMs: 3_600_000 });
+    const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } }), { idleMs: 100, housekeepingMs: 3_600_000 });
     await m.scheduler.replaceScheduler(s);
     await m.jobsRun.enqueueAfterConnect(person.userId);
     m.index.wakeScheduler();
@@ -67,13 +50,8 @@ describe("everything the ring records", () => {
     }
     // five years of each new resource; the lower bounds hold for every generated person (sampled
     // over 60; tag counts follow the person's habits)
-    expect(counts.workout).toBeGreaterThanOrEqual(200);
-    expect(counts.enhanced_tag).toBeGreaterThanOrEqual(100);
-    expect(counts.tag).toBeGreaterThanOrEqual(40);
-    expect(counts.vO2_max).toBeGreaterThanOrEqual(150);
-    expect(counts.sleep_time).toBeGreaterThanOrEqual(1000);
-    expect(counts.rest_mode_period).toBeGreaterThanOrEqual(10);
-    expect(counts.ring_configuration).toBeGreaterThanOrEqual(1);
+    const least = { workout: 200, enhanced_tag: 100, tag: 40, vO2_max: 150, sleep_time: 1000, rest_mode_period: 10, ring_configuration: 1 };
+    for (const [c, n] of Object.entries(least)) expect(counts[c], c).toBeGreaterThanOrEqual(n);
     for (const c of m.resources.SERIES_COLLECTIONS) {
       const diff = await compareSeriesWithEmulator(t, person, c);
       expect({ c, stored: diff.stored, firstDifference: diff.firstDifference }).toEqual({ c, stored: diff.expected, firstDifference: null });
@@ -92,7 +70,7 @@ describe("everything the ring records", () => {
 
   it("re-checks a time series' recent days: a day synced upstream is replaced, a sample the service dropped is removed", { timeout: 120_000 }, async () => {
     const person = await connectPerson(t, { email: "recheck-series@example.test" });
-    const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: fastBackoff }, backfillStart: "2025-06-01", trailingDays: 10 });
+    const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: "2025-06-01", trailingDays: 10 });
     await engine.backfillUser(person.userId, ["heartrate"]);
     const since = { start: "2025-06-01" };
     expect(JSON.stringify(await storedSamples(person, "heartrate"))).toBe(JSON.stringify(await emulatorSamples(t, person.ringUserId, "heartrate", since)));
@@ -120,7 +98,7 @@ describe("everything the ring records", () => {
     const crashing = new m.engine.SyncEngine({
       clock,
       backfillStart: "2024-01-01",
-      clientOptions: { backoff: fastBackoff },
+      clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
         beforeCommit: ({ collection, page }) => {
           if (collection === "heartrate" && page === 6) {
@@ -139,7 +117,7 @@ describe("everything the ring records", () => {
     const partial = (await m.series.seriesSummary("heartrate", person.userId)).documents;
     expect(partial).toBeGreaterThan(3000);
 
-    const fresh = new m.engine.SyncEngine({ clock, backfillStart: "2024-01-01", clientOptions: { backoff: fastBackoff } });
+    const fresh = new m.engine.SyncEngine({ clock, backfillStart: "2024-01-01", clientOptions: { backoff: FAST_BACKOFF } });
     const second = await fresh.backfillUser(person.userId, ["heartrate"]);
     expect(second[0]?.result).toBe("done");
     const want = await emulatorSamples(t, person.ringUserId, "heartrate", { start: "2024-01-01" });
@@ -160,7 +138,7 @@ describe("a service that refuses long ranges", () => {
   it("reads the time series in 30-day windows from the backfill start instead", { timeout: 120_000 }, async () => {
     const person = await connectPerson(limited);
     await clearEmulatorRequests(limited);
-    const engine = new m.engine.SyncEngine({ clock, backfillStart: "2025-01-01", clientOptions: { backoff: fastBackoff, baseUrl: limited.url } });
+    const engine = new m.engine.SyncEngine({ clock, backfillStart: "2025-01-01", clientOptions: { backoff: FAST_BACKOFF, baseUrl: limited.url } });
     const outcomes = await engine.backfillUser(person.userId, ["heartrate", "ring_battery_level"]);
     expect(outcomes.map((o) => [o.result, o.reason ?? null])).toEqual([
       ["done", null],

@@ -5,36 +5,16 @@ import { waitFor } from "@/lib/test/wait";
 import { clock } from "@/lib/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
-import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { compareWithEmulator, connectPerson, emulatorControl, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { sqlRun } from "@/lib/test/sql";
 import { SYNC_COLLECTIONS } from "@/lib/resources";
 
 let t: SyncTestEnv;
-let m: {
-  engine: typeof import("@/lib/sync/engine");
-  scheduler: typeof import("@/lib/sync/scheduler");
-  index: typeof import("@/lib/sync/index");
-  jobs: typeof import("@/lib/db/queries/jobs");
-  state: typeof import("@/lib/db/queries/sync-state");
-  docs: typeof import("@/lib/db/queries/ring-documents");
-  status: typeof import("@/lib/sync/status");
-  db: typeof import("@/lib/test/prisma");
-  schemas: typeof import("@/lib/resources");
-};
+let m: SyncModules & { status: typeof import("@/lib/sync/status") };
 
 beforeAll(async () => {
   t = await startSyncTestEnv({ historyDays: 200 });
-  m = {
-    engine: await import("@/lib/sync/engine"),
-    scheduler: await import("@/lib/sync/scheduler"),
-    index: await import("@/lib/sync/index"),
-    jobs: await import("@/lib/db/queries/jobs"),
-    state: await import("@/lib/db/queries/sync-state"),
-    docs: await import("@/lib/db/queries/ring-documents"),
-    status: await import("@/lib/sync/status"),
-    db: await import("@/lib/test/prisma"),
-    schemas: await import("@/lib/resources"),
-  };
+  m = { ...(await importSyncModules()), status: await import("@/lib/sync/status") };
 });
 
 afterEach(async () => {
@@ -66,7 +46,7 @@ describe("scheduler", () => {
     await m.index.enqueueSyncNow(p.userId);
     m.index.wakeScheduler();
     // one call per job of the round: every collection plus the personal_info snapshot
-    await waitFor("a sync end per job of the round, no job left", async () => synced.length >= m.schemas.RING_COLLECTIONS.length + 1 && (await m.jobs.listActiveJobs(p.userId)).length === 0);
+    await waitFor("a sync end per job of the round, no job left", async () => synced.length >= m.resources.RING_COLLECTIONS.length + 1 && (await m.jobs.listActiveJobs(p.userId)).length === 0);
     expect(new Set(synced)).toEqual(new Set([p.userId]));
 
     synced.length = 0;
@@ -84,7 +64,7 @@ describe("scheduler", () => {
     await install();
     await m.index.onAccountConnected(p.userId);
     await waitFor("the backfill and the personal info snapshot", async () => (await backfilled(p.userId)) && (await m.docs.personalInfoSyncedAt(p.userId)) !== null);
-    for (const c of m.schemas.RING_COLLECTIONS) {
+    for (const c of m.resources.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, stored: diff.stored }).toEqual({ c, missing: 0, stored: diff.expected });
     }
@@ -104,7 +84,7 @@ describe("scheduler", () => {
 
   it("resumes after a restart: interrupted jobs and expired leases are taken again", async () => {
     const p = await connectPerson(t);
-    await m.state.ensureSyncStates(p.userId, m.schemas.RING_COLLECTIONS);
+    await m.state.ensureSyncStates(p.userId, m.resources.RING_COLLECTIONS);
     // Jobs left by earlier tests (their schedulers are stopped) must not be claimed here.
     await sqlRun("DELETE FROM job");
     // A first process takes the sleep backfill and dies after a few pages (lease still held). On
@@ -150,7 +130,7 @@ describe("scheduler", () => {
     await waitFor("daily_activity equal to the emulator's", async () => (await compareWithEmulator(t, p, "daily_activity")).changed.length === 0);
     // A poll is due when the last attempt is older than the interval.
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day });
-    for (const c of m.schemas.RING_COLLECTIONS) await m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(clock.now() - 2 * 3_600_000) });
+    for (const c of m.resources.RING_COLLECTIONS) await m.state.updateSyncState(p.userId, c, { lastAttemptAt: new Date(clock.now() - 2 * 3_600_000) });
     await waitFor("daily_readiness equal to the emulator's", async () => (await compareWithEmulator(t, p, "daily_readiness")).changed.length === 0);
   });
 

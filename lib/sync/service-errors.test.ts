@@ -6,35 +6,33 @@ import { clock, ManualClock } from "@/lib/clock";
 import { waitFor } from "@/lib/test/wait";
 import {
   clearEmulatorRequests,
+  FAST_BACKOFF,
   compareWithEmulator,
   connectPerson,
   emulatorControl,
   emulatorFault,
   emulatorRequests,
+  importSyncModules,
   startSyncTestEnv,
   type EmulatorRequest,
+  type SyncModules,
   type SyncTestEnv,
 } from "@/lib/test/sync-kit";
 
 let t: SyncTestEnv;
-let m: {
-  engine: typeof import("@/lib/sync/engine");
-  state: typeof import("@/lib/db/queries/sync-state");
+let m: SyncModules & {
   rejected: typeof import("@/lib/db/queries/rejected-documents");
   settings: typeof import("@/lib/db/queries/app-settings");
   rate: typeof import("@/lib/ring/rate-gate");
-  db: typeof import("@/lib/test/prisma");
 };
 
 beforeAll(async () => {
   t = await startSyncTestEnv({ historyDays: 120 });
   m = {
-    engine: await import("@/lib/sync/engine"),
-    state: await import("@/lib/db/queries/sync-state"),
+    ...(await importSyncModules()),
     rejected: await import("@/lib/db/queries/rejected-documents"),
     settings: await import("@/lib/db/queries/app-settings"),
     rate: await import("@/lib/ring/rate-gate"),
-    db: await import("@/lib/test/prisma"),
   };
 });
 
@@ -42,12 +40,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
 const ms = (r: EmulatorRequest) => Date.parse(r.time);
 
 function engine(opts: ConstructorParameters<typeof import("@/lib/sync/engine").SyncEngine>[0] = {}) {
   // A private gate per engine: pauses of one test do not leak into the next.
-  return new m.engine.SyncEngine({ ...opts, clientOptions: { backoff: fastBackoff, gate: new m.rate.RateGate(), ...opts.clientOptions } });
+  return new m.engine.SyncEngine({ ...opts, clientOptions: { backoff: FAST_BACKOFF, gate: new m.rate.RateGate(), ...opts.clientOptions } });
 }
 
 /**
@@ -66,15 +63,24 @@ function pauseEnd(gateNow: number, hit: EmulatorRequest, retryAfterS: number) {
   return Math.max(gateNow + retryAfterS * 1000, (Math.ceil(ms(hit) / 1000) + retryAfterS) * 1000);
 }
 
+/**
+ * Two connected people, one 429 (Retry-After 2 s) on `collection` at `tier`, and a's backfill
+ * of it started on a paused engine and waiting at the gate.
+ */
+async function backfillIntoA429(tier: "token" | "application", collection: "daily_readiness" | "daily_stress") {
+  const a = await connectPerson(t);
+  const b = await connectPerson(t);
+  await clearEmulatorRequests(t);
+  await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier, path_prefix: `/v2/usercollection/${collection}` });
+  const { gateClock, gate, e } = pausedEngine();
+  const paused = e.backfillUser(a.userId, [collection]);
+  await waitFor("a's requests waiting at the gate", () => gateClock.scheduled > 0);
+  return { a, b, gateClock, gate, e, paused };
+}
+
 describe("429", () => {
   it("pauses only that person's requests on the token layer, exactly as long as the headers say", async () => {
-    const a = await connectPerson(t);
-    const b = await connectPerson(t);
-    await clearEmulatorRequests(t);
-    await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier: "token", path_prefix: "/v2/usercollection/daily_readiness" });
-    const { gateClock, gate, e } = pausedEngine();
-    const paused = e.backfillUser(a.userId, ["daily_readiness"]);
-    await waitFor("a's requests waiting at the gate", () => gateClock.scheduled > 0);
+    const { a, b, gateClock, gate, e, paused } = await backfillIntoA429("token", "daily_readiness");
     // the other person's backfill runs to its end meanwhile
     await e.backfillUser(b.userId, ["daily_sleep"]);
     const mine = (r: EmulatorRequest) => r.path.endsWith("/daily_readiness");
@@ -98,13 +104,7 @@ describe("429", () => {
   });
 
   it("pauses every person's requests on the application layer and keeps the pause across a restart", async () => {
-    const a = await connectPerson(t);
-    const b = await connectPerson(t);
-    await clearEmulatorRequests(t);
-    await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier: "application", path_prefix: "/v2/usercollection/daily_stress" });
-    const { gateClock, gate, e } = pausedEngine();
-    const run = e.backfillUser(a.userId, ["daily_stress"]);
-    await waitFor("a's requests waiting at the gate", () => gateClock.scheduled > 0);
+    const { a, b, gateClock, gate, e, paused: run } = await backfillIntoA429("application", "daily_stress");
     // everybody waits: b's first request too
     const other = e.backfillUser(b.userId, ["daily_sleep"]);
     await waitFor("b's requests waiting at the gate", () => gateClock.scheduled > 1);

@@ -4,14 +4,13 @@
 // logged once, and charted with a gap on that day; a personal_info without `id` keeps the
 // known account instead of failing the snapshot.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { connectPerson, emulatorDocuments, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { connectPerson, emulatorDocuments, FAST_BACKOFF, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const session = vi.hoisted(() => ({ user: { id: "", email: "tolerance@example.test", role: "owner" as const } }));
 vi.mock("@/lib/auth/session", () => ({ requireUser: async () => session.user, currentUser: async () => session.user }));
 
 const TODAY = "2026-03-15";
 const FROM = "2026-02-14";
-const fastBackoff = { baseMs: 20, maxMs: 200, maxRetries: 6 };
 
 let t: SyncTestEnv;
 let person: ConnectedPerson;
@@ -69,7 +68,7 @@ describe("values the service adds later", () => {
   it("documents with never-seen values are stored, not set aside: the field is unknown (null), the raw JSON keeps it, each value logged once", async () => {
     logLines = [];
     vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (logLines.push(String(chunk)), true));
-    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff } });
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     const outcomes = await engine.backfillUser(person.userId);
     expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
     await engine.syncUser(person.userId); // the same documents again: nothing logged twice
@@ -121,7 +120,7 @@ describe("values the service adds later", () => {
       const { id: _gone, ...rest } = (await res.json()) as Record<string, unknown>;
       return new Response(JSON.stringify(rest), { status: 200, headers: { "content-type": "application/json" } });
     };
-    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: fastBackoff, fetch: stripId } });
+    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF, fetch: stripId } });
     await engine.snapshotPersonalInfo(person.userId);
     const row = app.raw.rawDb().prepare(`SELECT ringUserId, email, raw FROM personal_info WHERE userId = ?`).get(person.userId) as {
       ringUserId: string;

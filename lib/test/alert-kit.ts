@@ -8,6 +8,7 @@ import type {
   AlertDeliveryRow,
   AlertEpisodeRow,
   AlertRuleRow,
+  AlertFacts,
   AlertSettingsRow,
   AlertStore,
   Clock,
@@ -25,6 +26,21 @@ export class ManualClock implements Clock {
   set(iso: string): void {
     this.t = Date.parse(iso);
   }
+}
+
+/** Facts of a person with nothing to tell (no rows, no night, an active connection, metric units), but for `overrides`. */
+export function quietFacts(overrides: Partial<AlertFacts> = {}): AlertFacts {
+  return {
+    metricRows: async () => [],
+    newestNight: async () => null,
+    connection: async () => ({ status: "active", since: null, collections: [] }),
+    tags: async () => [],
+    units: async () => "metric",
+    isSyncing: async () => false,
+    batterySamples: async () => [],
+    newestBedtime: async () => null,
+    ...overrides,
+  };
 }
 
 export class MemoryAlertStore implements AlertStore {
@@ -122,3 +138,20 @@ export function recordingSenders(answer: (target: ChannelTarget, message: Outgoi
   const senders: Senders = { ntfy: make(), email: make(), webhook: make() };
   return { senders, sent };
 }
+
+/**
+ * The alerts side of the app for the integration tests, on `clock`: the service, a sync engine
+ * that never waits (one quick retry) and the worker, both on that clock, and the raw database.
+ * Import only after startSyncTestEnv (the modules read the environment it sets).
+ */
+export async function importAlertApp(clock: Clock) {
+  const { SyncEngine } = await import("@/lib/sync/engine");
+  const service = await import("@/lib/alerts/service");
+  return {
+    service,
+    engine: new SyncEngine({ clock: { now: () => clock.now(), sleep: async () => undefined }, clientOptions: { backoff: { baseMs: 1, maxMs: 1, maxRetries: 1 } } }),
+    worker: service.createAlertWorker({ clock }),
+    raw: await import("@/lib/db/client"),
+  };
+}
+export type AlertApp = Awaited<ReturnType<typeof importAlertApp>>;

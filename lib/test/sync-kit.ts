@@ -9,6 +9,9 @@ import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { connect, registerClient, uniqueEmail, type Client } from "@/lib/test/emulator-kit";
 import type { RingCollection, SeriesCollection } from "@/lib/resources";
 
+/** Retries that keep a test quick: 20 ms doubling to 200 ms, six of them. */
+export const FAST_BACKOFF = { baseMs: 20, maxMs: 200, maxRetries: 6 };
+
 export type SyncTestEnv = {
   emu: RunningEmulator;
   url: string;
@@ -160,3 +163,21 @@ export async function compareSeriesWithEmulator(t: SyncTestEnv, person: Connecte
   }
   return { expected: want.length, stored: have.length, firstDifference };
 }
+
+/**
+ * The app modules the sync tests drive, imported after startSyncTestEnv (they read the
+ * environment it sets when first imported).
+ */
+export async function importSyncModules() {
+  return {
+    engine: await import("@/lib/sync/engine"),
+    scheduler: await import("@/lib/sync/scheduler"),
+    index: await import("@/lib/sync/index"),
+    jobs: await import("@/lib/db/queries/jobs"),
+    state: await import("@/lib/db/queries/sync-state"),
+    docs: await import("@/lib/db/queries/ring-documents"),
+    resources: await import("@/lib/resources"),
+    db: await import("@/lib/test/prisma"),
+  };
+}
+export type SyncModules = Awaited<ReturnType<typeof importSyncModules>>;

@@ -15,7 +15,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { inputClass } from "@/components/ui/field";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { Skeleton } from "@/components/ui/skeleton";
-import { ErrorState, NoDataYet } from "@/components/ui/states";
+import { ErrorState, NoDataPage } from "@/components/ui/states";
 
 const LAST_12 = "last-12";
 
@@ -57,12 +57,7 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
   if (overview.isPending) return <Skeleton className="h-96" />;
   if (overview.isError) return <ErrorState error={overview.error} onRetry={() => overview.refetch()} />;
   if (!last) {
-    return (
-      <>
-        <PageHeader title="Calendar" />
-        <NoDataYet />
-      </>
-    );
+    return <NoDataPage title="Calendar" />;
   }
   const summary = cal.data ? summarizeCalendar(cal.data.days) : null;
   const title = year === LAST_12 ? "the last 12 months" : year;

@@ -14,9 +14,9 @@ import { useNotes } from "@/components/hooks/use-notes";
 import { useUnits } from "@/components/hooks/use-preferences";
 import { Card, PageHeader } from "@/components/ui/card";
 import { MetricSelect } from "@/components/ui/metric-select";
-import { Segmented } from "@/components/ui/segmented";
+import { LagSegmented } from "@/components/ui/segmented";
 import { Skeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState, NoDataYet } from "@/components/ui/states";
+import { EmptyState, ErrorState, NoDataPage } from "@/components/ui/states";
 import { cn } from "@/components/ui/cn";
 
 const numeric = (m: MetricDef) => m.kind !== "category";
@@ -44,12 +44,7 @@ export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }
   if (overview.isPending) return <Skeleton className="h-96" />;
   if (overview.isError) return <ErrorState error={overview.error} onRetry={() => overview.refetch()} />;
   if (!overview.data.lastDay || !r) {
-    return (
-      <>
-        <PageHeader title="Correlations" />
-        <NoDataYet />
-      </>
-    );
+    return <NoDataPage title="Correlations" />;
   }
   const mx = getMetric(x);
   const my = getMetric(y);
@@ -75,15 +70,7 @@ export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }
             </label>
             <div className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">
               <span id="lag-label">Y measured</span>
-              <Segmented
-                label="Y measured on"
-                value={lag === 1 ? "1" : "0"}
-                onChange={(v) => setLag(v === "1" ? 1 : 0)}
-                options={[
-                  { value: "0", label: "Same day" },
-                  { value: "1", label: "Next day" },
-                ]}
-              />
+              <LagSegmented label="Y measured on" lag={lag} onChange={setLag} labels={["Same day", "Next day"]} />
             </div>
             <button
               type="button"

@@ -13,7 +13,7 @@ import { useDeleteTag, useTagComparison, useTags, useUpdateTag } from "@/compone
 import { Card, PageHeader } from "@/components/ui/card";
 import { Button, inputClass } from "@/components/ui/field";
 import { MetricSelect } from "@/components/ui/metric-select";
-import { Segmented } from "@/components/ui/segmented";
+import { LagSegmented } from "@/components/ui/segmented";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { cn } from "@/components/ui/cn";
@@ -171,16 +171,7 @@ function TagComparisonCard() {
             </label>
             <MetricSelect id="cmp-metric" value={metricId} onChange={setMetricId} filter={(m) => m.kind !== "category"} className="min-w-0 flex-1" />
           </div>
-          <Segmented
-            size="sm"
-            label="Compare the value"
-            value={lag === 1 ? "1" : "0"}
-            onChange={(v) => setLag(v === "1" ? 1 : 0)}
-            options={[
-              { value: "0", label: "On the tagged day" },
-              { value: "1", label: "The day after" },
-            ]}
-          />
+          <LagSegmented size="sm" label="Compare the value" lag={lag} onChange={setLag} labels={["On the tagged day", "The day after"]} />
           {cmp.isError ? (
             <ErrorState error={cmp.error} onRetry={() => cmp.refetch()} />
           ) : !cmp.data ? (

@@ -3,8 +3,8 @@
 import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import { AppError } from "@/lib/api/errors";
-import { formAction, formDataArg, isActionError, runAction, type ActionError } from "@/lib/api/action";
-import { apiTokenIdSchema, createApiTokenInputSchema } from "@/lib/api/schemas";
+import { formDataArg, isActionError, runAction, settingsRowAction } from "@/lib/api/action";
+import { createApiTokenInputSchema } from "@/lib/api/schemas";
 import type { CreateApiTokenState } from "@/lib/api/contract";
 import { requireUser } from "@/lib/auth/session";
 import { createApiToken, revokeApiToken } from "@/lib/services/api-tokens";
@@ -33,14 +33,4 @@ export async function createApiTokenAction(_prev: CreateApiTokenState, form: For
 }
 
 /** Revokes one of the person's tokens: it answers 401 from the next request on. */
-export const revokeApiTokenAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const user = await requireUser();
-      const { id } = apiTokenIdSchema.parse({ id: formDataArg(form).get("id") });
-      await revokeApiToken(user.id, id);
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const revokeApiTokenAction = settingsRowAction(requireUser, "id", (user, id) => revokeApiToken(user.id, id));

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { formAction, formDataArg, runAction, type ActionError } from "@/lib/api/action";
+import { formAction, formDataArg, runAction, settingsRowAction, type ActionError } from "@/lib/api/action";
 import { signInWithRing, signOut } from "@/lib/auth";
 import { currentSessionToken, requireOwner, requireUser } from "@/lib/auth/session";
 import { inviteLink, issueInvite } from "@/lib/auth/invites";
@@ -74,33 +74,11 @@ export async function createInviteLink(_prev: CreateInviteState, _formData: Form
   });
 }
 
-const inviteIdSchema = z.object({ inviteId: z.string().min(1).max(64) });
-
 /** Owner only: revokes a pending invite. */
-export const revokeInvite = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const owner = await requireOwner();
-      const { inviteId } = inviteIdSchema.parse({ inviteId: formDataArg(form).get("inviteId") });
-      const removed = await deletePendingInvite(inviteId);
-      logger.info({ userId: owner.id, inviteId, removed }, "invite revoked");
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
-
-const memberIdSchema = z.object({ memberId: z.string().min(1).max(64) });
+export const revokeInvite = settingsRowAction(requireOwner, "inviteId", async (owner, inviteId) => {
+  const removed = await deletePendingInvite(inviteId);
+  logger.info({ userId: owner.id, inviteId, removed }, "invite revoked");
+});
 
 /** Owner only: removes a member with their data, tokens, alert channels and sessions. */
-export const removeMemberAction = formAction(async (form: FormData): Promise<void | ActionError> =>
-  runAction(
-    async () => {
-      const owner = await requireOwner();
-      const { memberId } = memberIdSchema.parse({ memberId: formDataArg(form).get("memberId") });
-      await removeMember(owner.id, memberId);
-      revalidatePath("/settings");
-    },
-    { signInWhenSignedOut: true },
-  ),
-);
+export const removeMemberAction = settingsRowAction(requireOwner, "memberId", (owner, memberId) => removeMember(owner.id, memberId));

@@ -14,7 +14,7 @@ import type { TagRef } from "@/lib/api/contract";
 import { PageHeader } from "@/components/ui/card";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { Skeleton } from "@/components/ui/skeleton";
-import { ErrorState, NoDataYet } from "@/components/ui/states";
+import { ErrorState, NoDataPage } from "@/components/ui/states";
 
 const LAYER_LABELS = { avg7: "7-day mean", avg30: "30-day mean", band: "Usual range", normal: "Normal range", tags: "Tags" } as const;
 
@@ -48,12 +48,7 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
   if (overview.isPending) return <Skeleton className="h-96" />;
   if (overview.isError) return <ErrorState error={overview.error} onRetry={() => overview.refetch()} />;
   if (!overview.data.lastDay || !range) {
-    return (
-      <>
-        <PageHeader title="Trends" />
-        <NoDataYet />
-      </>
-    );
+    return <NoDataPage title="Trends" />;
   }
 
   return (
