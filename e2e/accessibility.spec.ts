@@ -223,8 +223,11 @@ async function openSettings(page: Page) {
   await page.getByRole("button", { name: "Disconnect…" }).click();
   await page.getByRole("button", { name: "Delete all my data…" }).click();
   await page.getByTestId("data-section").getByRole("radio", { name: "From – to" }).click();
-  await page.getByRole("button", { name: "Import", exact: true }).click();
-  await expect(page.getByText("Choose an export file first.")).toBeVisible();
+  // the import's refusal of a file it does not read (its error text in the section)
+  const importSection = page.getByRole("region", { name: "Import" });
+  await importSection.getByLabel("Files to import").setInputFiles({ name: "export.json", mimeType: "application/json", buffer: Buffer.from("{ \"format\": \"ringside-export-v1\", \"collections\": ") });
+  await importSection.getByRole("button", { name: "Check first" }).click();
+  await expect(importSection.locator("p.text-red-700")).toBeVisible();
   const details = alerts.locator("details");
   for (let i = 0; i < (await details.count()); i++) await details.nth(i).locator("summary").click();
   await page.waitForLoadState("networkidle");

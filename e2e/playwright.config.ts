@@ -39,6 +39,8 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     contextOptions: { reducedMotion: "reduce" },
+    // an action that cannot happen (a disabled button) fails in 20 s with its name, not at the test timeout
+    actionTimeout: 20_000,
     launchOptions: {
       executablePath: chromium,
       args: [
