@@ -28,7 +28,11 @@ let rendered: string | null = null;
 function signalsHtml(): string {
   // a path the tracer does not follow (it would take in the whole checkout and its package.json's "type": "module")
   const file = path.join(/* turbopackIgnore: true */ process.cwd(), "docs", "signals.md");
-  rendered ??= marked.parse(fs.readFileSync(file, "utf8"), { async: false });
+  // code blocks and tables scroll sideways on a phone: focusable, so a keyboard can scroll them too
+  rendered ??= marked
+    .parse(fs.readFileSync(file, "utf8"), { async: false })
+    .replaceAll("<pre>", '<pre tabindex="0">')
+    .replaceAll("<table>", '<table tabindex="0">');
   return rendered;
 }
 
