@@ -102,7 +102,9 @@ export async function startEmulator(overrides: Partial<EmulatorConfig> = {}, opt
   const servers: http.Server[] = [];
   const make = () => {
     const s = http.createServer(nodeListener(emulator, `${config.host}:${config.port}`));
-    s.keepAliveTimeout = 5_000;
+    // longer than a client keeps an idle connection (Node's fetch: 4 s), so the client closes it
+    // first: at 5 s a busy machine's late timers let both race, and a reused socket was reset
+    s.keepAliveTimeout = 30_000;
     servers.push(s);
     return s;
   };
