@@ -4,6 +4,7 @@
 // failed, timed out, or stopped with Ctrl-C or SIGTERM).
 import { execFileSync, spawn } from "node:child_process";
 import net from "node:net";
+import { PARENT_PID_VARIABLE, watchParent } from "../process.mjs";
 
 /**
  * `n` distinct free TCP ports on 127.0.0.1, chosen by the system now.
@@ -133,6 +134,9 @@ export function stopGroupsOnExit() {
     for (const pid of groups) signalGroup(pid, "SIGKILL");
     for (const child of children) child.kill("SIGKILL");
   });
+  // `npm test` runs this under a shell: when that shell (or npm) is killed, this process is
+  // re-parented and would run on alone; it stops as if sent SIGTERM instead
+  watchParent(() => process.kill(process.pid, "SIGTERM"), { env: { [PARENT_PID_VARIABLE]: String(process.ppid) } });
 }
 
 /**
