@@ -1,4 +1,5 @@
 "use client";
+import { useSyncExternalStore } from "react";
 import { CHARTED_COLLECTIONS } from "@/lib/metrics/catalog";
 import { todayIn } from "@/lib/metrics/days";
 import { cn } from "@/components/ui/cn";
@@ -15,14 +16,15 @@ const SHORT: Record<string, string> = {
 
 const DOT = { fresh: "bg-emerald-500", stale: "bg-amber-500", problem: "bg-rose-500", idle: "bg-slate-400" };
 
+const noSubscription = () => () => undefined;
+
 /** One chip per collection that has charts: how fresh its data is (the Sync page lists them all). */
 export function FreshnessChips({ ranges }: { ranges: CollectionRange[] }) {
   const status = useSyncStatus();
-  const items = freshnessOf(
-    ranges.filter((r) => CHARTED_COLLECTIONS.includes(r.collection)),
-    status.data,
-    todayIn(),
-  );
+  // the browser's today, read once hydrated: the server's zone may be another one, and its
+  // "today" another day (the chips' text would not match the page the server sent)
+  const today = useSyncExternalStore(noSubscription, () => todayIn(), () => null);
+  const items = today ? freshnessOf(ranges.filter((r) => CHARTED_COLLECTIONS.includes(r.collection)), status.data, today) : [];
   return (
     <ul aria-label="Data freshness" data-testid="freshness-chips" className="flex flex-wrap gap-1.5">
       {items.map((f) => (
