@@ -53,6 +53,8 @@ for (const size of SIZES) {
       await page.goto("/settings#alerts");
       const section = page.getByTestId("alerts-section");
       await expect(section.getByRole("heading", { name: "Alerts" })).toBeVisible();
+      // the form is React's once the page has loaded (typed into before, the value is lost)
+      await page.waitForLoadState("networkidle");
 
       // quiet hours: half of them is refused; both ends are kept
       await section.getByLabel("Quiet from").fill("22:00");
