@@ -3,33 +3,47 @@
 // of its own, on ports chosen at run time, and all of them gone when the caller ends (passed,
 // failed, timed out, or stopped with Ctrl-C or SIGTERM).
 import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import { PARENT_PID_VARIABLE, watchParent } from "../process.mjs";
 
+/** The lowest port the system hands out on its own (to port 0 and outgoing connections). */
+function ephemeralLow() {
+  try {
+    const low = Number(fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 21_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** @param {number} port @returns {Promise<boolean>} */
+function canListen(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
 /**
- * `n` distinct free TCP ports on 127.0.0.1, chosen by the system now.
+ * `n` distinct free TCP ports on 127.0.0.1, below the system's ephemeral range: the system
+ * never gives them to a port-0 listener or an outgoing connection, so a port chosen at the
+ * start of a run is still free when its server starts minutes later.
  * @param {number} n
  * @returns {Promise<number[]>}
  */
 export async function freePorts(n) {
-  /** @type {net.Server[]} */
-  const servers = [];
-  try {
-    const ports = [];
-    for (let i = 0; i < n; i++) {
-      const server = net.createServer();
-      servers.push(server);
-      await new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(0, "127.0.0.1", () => resolve(undefined));
-      });
-      const addr = server.address();
-      ports.push(typeof addr === "object" && addr ? addr.port : 0);
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r(undefined)))));
+  const low = 20_000;
+  const span = ephemeralLow() - low;
+  /** @type {number[]} */
+  const ports = [];
+  for (let tries = 0; ports.length < n && tries < 2_000; tries++) {
+    const port = low + Math.floor(Math.random() * span);
+    if (!ports.includes(port) && (await canListen(port))) ports.push(port);
   }
+  if (ports.length < n) throw new Error(`no ${n} free ports between ${low} and ${low + span}`);
+  return ports;
 }
 
 /**
