@@ -4,7 +4,7 @@ import Link from "next/link";
 import { getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
 import { formatValue } from "@/lib/metrics/format";
-import { SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
+import { SCORE_CONTRIBUTORS, SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
 import { useChartReady } from "@/components/charts/use-chart-size";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
 import { CategoryBadge, CategoryDays } from "@/components/dashboard/category-days";
@@ -25,41 +25,24 @@ import { ErrorState, NoDataYet } from "@/components/ui/states";
 const m = getMetric;
 
 /** The three score cards, each with the contributors listed under its score. */
-const SCORE_CARDS: ReadonlyArray<{ title: string; scoreId: MetricId; color: string; contributorIds: MetricId[] }> = [
+const SCORE_CARDS: ReadonlyArray<{ title: string; scoreId: MetricId; color: string; contributorIds: readonly MetricId[] }> = [
   {
     title: "Sleep",
     scoreId: "sleep.score",
     color: "var(--sleep)",
-    contributorIds: ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"],
+    contributorIds: SCORE_CONTRIBUTORS["sleep.score"],
   },
   {
     title: "Readiness",
     scoreId: "readiness.score",
     color: "var(--readiness)",
-    contributorIds: [
-      "readiness.previous_night",
-      "readiness.sleep_balance",
-      "readiness.sleep_regularity",
-      "readiness.previous_day_activity",
-      "readiness.activity_balance",
-      "readiness.body_temperature",
-      "readiness.resting_heart_rate",
-      "readiness.hrv_balance",
-      "readiness.recovery_index",
-    ],
+    contributorIds: SCORE_CONTRIBUTORS["readiness.score"],
   },
   {
     title: "Activity",
     scoreId: "activity.score",
     color: "var(--activity)",
-    contributorIds: [
-      "activity.stay_active",
-      "activity.move_every_hour",
-      "activity.meet_daily_targets",
-      "activity.training_frequency",
-      "activity.training_volume",
-      "activity.recovery_time",
-    ],
+    contributorIds: SCORE_CONTRIBUTORS["activity.score"],
   },
 ];
 const TILES: MetricId[] = [

@@ -10,34 +10,39 @@ export const TODAY_HISTORY_DAYS = BASELINE_DAYS + PRIOR_MEAN_DAYS;
 /** Days in each sparkline, ending on the metric's day. */
 export const SPARK_DAYS = 30;
 
+/** The three scores of Today, each with the contributors listed under it (one list for the page and the summary). */
+export const SCORE_CONTRIBUTORS = {
+  "sleep.score": ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"],
+  "readiness.score": [
+    "readiness.previous_night",
+    "readiness.sleep_balance",
+    "readiness.sleep_regularity",
+    "readiness.previous_day_activity",
+    "readiness.activity_balance",
+    "readiness.body_temperature",
+    "readiness.resting_heart_rate",
+    "readiness.hrv_balance",
+    "readiness.recovery_index",
+  ],
+  "activity.score": [
+    "activity.stay_active",
+    "activity.move_every_hour",
+    "activity.meet_daily_targets",
+    "activity.training_frequency",
+    "activity.training_volume",
+    "activity.recovery_time",
+  ],
+} as const satisfies Record<string, readonly MetricId[]>;
+
 /** What Today shows, in order: the three scores with their contributors, then the rest. */
 export const TODAY_METRICS: readonly MetricId[] = [
   "sleep.score",
-  "sleep.total_sleep",
-  "sleep.efficiency",
-  "sleep.restfulness",
-  "sleep.rem_sleep",
-  "sleep.deep_sleep",
-  "sleep.latency",
-  "sleep.timing",
+  ...SCORE_CONTRIBUTORS["sleep.score"],
   "readiness.score",
-  "readiness.previous_night",
-  "readiness.sleep_balance",
-  "readiness.sleep_regularity",
-  "readiness.previous_day_activity",
-  "readiness.activity_balance",
-  "readiness.body_temperature",
-  "readiness.resting_heart_rate",
-  "readiness.hrv_balance",
-  "readiness.recovery_index",
+  ...SCORE_CONTRIBUTORS["readiness.score"],
   "readiness.temperature_deviation",
   "activity.score",
-  "activity.stay_active",
-  "activity.move_every_hour",
-  "activity.meet_daily_targets",
-  "activity.training_frequency",
-  "activity.training_volume",
-  "activity.recovery_time",
+  ...SCORE_CONTRIBUTORS["activity.score"],
   "activity.steps",
   "activity.active_calories",
   "night.total_sleep_duration",
