@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ClockSettingError, ManualClock, clock, clockFromEnv, formatPinnedClock, parsePinnedClock, setClock } from "./clock";
+import { ClockSettingError, ManualClock, clock, clockFromEnv, formatPinnedClock, parsePinnedClock, serviceInstant, setClock } from "./clock";
 
 const T = Date.parse("2026-03-01T12:00:00.000Z");
 
@@ -70,5 +70,21 @@ describe("alignClock (the browser)", () => {
     const { alignClock } = await import("./clock");
     alignClock(T, Date.now());
     expect(Math.abs(clock.now() - T)).toBeLessThan(60_000);
+  });
+});
+
+describe("serviceInstant", () => {
+  it("writes what toISOString writes, with +00:00 and milliseconds only when there are any", () => {
+    expect(serviceInstant(Date.parse("2026-03-15T07:05:00Z"))).toBe("2026-03-15T07:05:00+00:00");
+    expect(serviceInstant(Date.parse("2026-03-15T23:59:59.045Z"))).toBe("2026-03-15T23:59:59.045+00:00");
+    expect(serviceInstant(Date.parse("1969-12-31T23:00:01Z"))).toBe("1969-12-31T23:00:01+00:00");
+    // across days in both directions (the day's part is kept between calls)
+    let seed = 7;
+    for (let i = 0; i < 20_000; i++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const ms = Math.floor((seed / 2147483648) * 4e12) - 1e12 + (i % 3 === 0 ? 0 : i % 1000);
+      const iso = new Date(ms).toISOString();
+      expect(serviceInstant(ms)).toBe(ms % 1000 === 0 ? iso.replace(".000Z", "+00:00") : iso.replace("Z", "+00:00"));
+    }
   });
 });

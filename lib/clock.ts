@@ -184,3 +184,26 @@ export class ManualClock implements Clock {
     this.current = target;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The ring service's instants as text
+
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0"));
+let dayPrefix = { day: Number.NaN, text: "" };
+
+/**
+ * An instant as the ring service writes a sample's `timestamp`: UTC with "+00:00",
+ * milliseconds only when there are any ("2026-03-15T07:05:00+00:00"). The same text as
+ * `toISOString()` with its "Z" replaced, without building a Date per sample (a five-year
+ * heart-rate series is half a million of them): the day's part is kept from the last call.
+ */
+export function serviceInstant(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== dayPrefix.day) dayPrefix = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 11) };
+  const inDay = ms - day * DAY_MS;
+  const milli = inDay % 1000;
+  const secs = (inDay - milli) / 1000;
+  const time = `${TWO_DIGITS[Math.floor(secs / 3600)]}:${TWO_DIGITS[Math.floor(secs / 60) % 60]}:${TWO_DIGITS[secs % 60]}`;
+  return milli === 0 ? `${dayPrefix.text}${time}+00:00` : `${dayPrefix.text}${time}.${String(milli).padStart(3, "0")}+00:00`;
+}

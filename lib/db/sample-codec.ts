@@ -16,6 +16,7 @@
 // A heart-rate sample is 7 bytes (time 4, bpm 2, source 1); about 2 KB a day, 4 MB for five years.
 
 import type { SampleSpec } from "@/lib/resources/define";
+import { serviceInstant } from "@/lib/clock";
 
 export type SampleValue = number | boolean | string | null;
 /** One sample: its instant (epoch ms) and its field values, in the spec's field order. */
@@ -229,9 +230,20 @@ export function groupByUtcDay(samples: readonly Sample[]): Map<string, Sample[]>
  */
 export function sampleRow(spec: SampleSpec, s: Sample): Record<string, SampleValue> {
   const row: Record<string, SampleValue> = {};
-  spec.fields.forEach((f, i) => (row[f.name] = s.v[i] ?? null));
-  const iso = new Date(s.t).toISOString();
-  row.timestamp = s.t % 1000 === 0 ? iso.replace(".000Z", "+00:00") : iso.replace("Z", "+00:00");
-  row.timestamp_unix = s.t;
-  return Object.fromEntries(Object.keys(row).sort().map((k) => [k, row[k]!]));
+  for (const [name, i] of servedOrder(spec)) row[name] = i === TIMESTAMP ? serviceInstant(s.t) : i === TIMESTAMP_UNIX ? s.t : (s.v[i] ?? null);
+  return row;
+}
+
+const TIMESTAMP = -1;
+const TIMESTAMP_UNIX = -2;
+const servedOrders = new WeakMap<SampleSpec, Array<[string, number]>>();
+
+/** A spec's row keys in the served (alphabetical) order, each with its field's index, worked out once. */
+function servedOrder(spec: SampleSpec): Array<[string, number]> {
+  let order = servedOrders.get(spec);
+  if (!order) {
+    const keys: Array<[string, number]> = [...spec.fields.map((f, i): [string, number] => [f.name, i]), ["timestamp", TIMESTAMP], ["timestamp_unix", TIMESTAMP_UNIX]];
+    servedOrders.set(spec, (order = keys.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))));
+  }
+  return order;
 }

@@ -6,7 +6,7 @@
 // latest, fields; no single-document route).
 // Order of checks: bearer (401) → rate limit (429) → parameters (422) → scope and
 // subscription (403) → window/next_token (400) → document (404).
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from "node:crypto";
 import type { EmulatorContext, RequestMeta } from "./context";
 import { isoDay, parseDateBound, shiftDay, wallClock, type DateBound } from "./dates";
 import { documentNotFound, json, problem, unauthorized, validationError, type ValidationIssue } from "./errors";
@@ -17,7 +17,7 @@ import { SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, sandboxDocuments, sandboxSeries } 
 import { fingerprint, type AccessToken, type Scope } from "./store";
 import { batteryRow, heartRateRow, localDayOf, type Series } from "./timeseries";
 import { dayToIndex } from "./fixtures/calendar";
-import { DOCUMENT_COLLECTIONS, orderKeyOf, type AnyDocument, type DocumentCollection, type UserDocuments } from "./user-data";
+import { DOCUMENT_COLLECTIONS, firstAfter, orderKeyOf, type AnyDocument, type DocumentCollection, type UserDocuments } from "./user-data";
 
 type Family = "user" | "sandbox";
 export type DataResource = DocumentCollection | TimeSeries;
@@ -127,7 +127,8 @@ type Cursor = {
 };
 
 export class CursorCodec {
-  private readonly key = randomBytes(32);
+  // a key object, prepared once (a Buffer is turned into one on every signature)
+  private readonly key = createSecretKey(randomBytes(32));
 
   encode(cursor: Omit<Cursor, "v">): string {
     const payload = Buffer.from(JSON.stringify({ v: 1, ...cursor })).toString("base64url");
@@ -472,7 +473,9 @@ export async function handleDataRoute(
   const pageSize = ctx.config.pageSize;
   const page: AnyDocument[] = [];
   let more = false;
-  for (const doc of all) {
+  // a user's list is sorted by its order key, so a continuation starts right after the last one sent
+  for (let i = after && family === "user" ? firstAfter(collection, all, after) : 0; i < all.length; i++) {
+    const doc = all[i]!;
     if (!inWindow(doc)) continue;
     if (after && orderKeyOf(collection, doc) <= after) continue;
     if (page.length === pageSize) {

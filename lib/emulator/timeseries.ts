@@ -18,6 +18,7 @@
 // full charge before it (at most 30 days back), so neighbouring days agree.
 import type { Habits } from "./resources";
 import { rngFor } from "./prng";
+import { serviceInstant } from "@/lib/clock";
 
 export const HEART_RATE_SOURCES = ["awake", "rest", "sleep", "workout", "session", "live"] as const;
 const AWAKE = 0;
@@ -392,8 +393,9 @@ export function batteryDay(view: SeriesView, idx: number, firstIdx: number): Ser
 // ---------------------------------------------------------------------------------------
 // Rows as the service sends them
 
+/** The service's sample timestamps are whole seconds. */
 function utc(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+  return serviceInstant(ms - (ms % 1000));
 }
 
 /** PublicHeartRateRow: {bpm, source, timestamp, timestamp_unix}. */

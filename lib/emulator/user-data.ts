@@ -47,8 +47,32 @@ export function orderKey(doc: RingDocument): string {
 
 const wall = (v: unknown) => (typeof v === "string" ? wallClock(v) : "");
 
+/** Each served document's sort key, computed once (documents are never mutated once listed). */
+const orderKeys = new WeakMap<object, string>();
+
 /** Sort key of any collection's document: its day, then its start time, then its id. */
 export function orderKeyOf(collection: string, doc: Record<string, unknown>): string {
+  let key = orderKeys.get(doc);
+  if (key === undefined) orderKeys.set(doc, (key = computeOrderKey(collection, doc)));
+  return key;
+}
+
+/**
+ * The index of the first document whose sort key is above `after`, by binary search over a list
+ * sorted by orderKeyOf (a list page's continuation starts there instead of scanning from the top).
+ */
+export function firstAfter(collection: string, docs: readonly Record<string, unknown>[], after: string): number {
+  let lo = 0;
+  let hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (orderKeyOf(collection, docs[mid]!) <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function computeOrderKey(collection: string, doc: Record<string, unknown>): string {
   switch (collection) {
     case "workout":
     case "session":

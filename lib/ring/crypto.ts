@@ -40,18 +40,19 @@ export function parseTokenKey(text: string): Buffer {
   throw new TokenKeyError("The token-encryption key must be 32 bytes: 64 hex characters or 43/44 base64 characters.");
 }
 
-let cachedKey: { source: string; key: Buffer } | null = null;
+let cachedKey: { source: string; key: crypto.KeyObject } | null = null;
 
-function currentKey(): Buffer {
+/** The key as a key object, prepared once per key (a Buffer is turned into one on every use). */
+function currentKey(): crypto.KeyObject {
   const source = requireSecret("token-encryption-key");
   if (cachedKey?.source === source) return cachedKey.key;
-  const key = parseTokenKey(source);
+  const key = crypto.createSecretKey(parseTokenKey(source));
   cachedKey = { source, key };
   return key;
 }
 
 /** Encrypts with an explicit key (tests and the e2e decrypt helper use this). */
-export function encryptWithKey(plain: string, key: Buffer): string {
+export function encryptWithKey(plain: string, key: Buffer | crypto.KeyObject): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(AAD);
@@ -60,7 +61,7 @@ export function encryptWithKey(plain: string, key: Buffer): string {
   return [VERSION, iv.toString("base64url"), tag.toString("base64url"), data.toString("base64url")].join(":");
 }
 
-export function decryptWithKey(stored: string, key: Buffer): string {
+export function decryptWithKey(stored: string, key: Buffer | crypto.KeyObject): string {
   const parts = stored.split(":");
   if (parts.length !== 4 || parts[0] !== VERSION) throw new TokenDecryptError("A stored token is not in the expected format.");
   const [, ivText, tagText, dataText] = parts as [string, string, string, string];
