@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bandPath, dayTicks, linearScale, linePath, nearestIndex, niceTicks } from "@/components/charts/scale";
+import { bandPath, dayTicks, linearScale, linePath, nearestIndex, niceTicks, pixelPoints } from "@/components/charts/scale";
 
 describe("chart geometry", () => {
   it("maps a domain onto a range", () => {
@@ -18,6 +18,32 @@ describe("chart geometry", () => {
   it("breaks lines at gaps instead of drawing to zero", () => {
     expect(linePath([0, 10, 20, 30], [5, null, 7, 8])).toBe("M0 5M20 7L30 8");
     expect(linePath([0, 10], [null, null])).toBe("");
+  });
+
+  it("thins a long series to its pixel columns, keeping each column's first, lowest, highest and last point", () => {
+    // five years of days on 400 pixels: about 4.6 days a column
+    const n = 1826;
+    const xs = Array.from({ length: n }, (_, i) => (i * 400) / (n - 1));
+    const ys = Array.from({ length: n }, (_, i) => 50 + 30 * Math.sin(i / 7) + (i === 900 ? 40 : 0));
+    const kept = pixelPoints(xs, ys, 0, n);
+    expect(kept.length).toBeLessThanOrEqual(4 * 401);
+    expect(kept.length).toBeLessThan(n);
+    expect(kept).toEqual([...kept].sort((a, b) => a - b)); // in order, none twice
+    expect(new Set(kept).size).toBe(kept.length);
+    expect(kept).toContain(900); // the one-day spike survives
+    expect(kept[0]).toBe(0);
+    expect(kept.at(-1)).toBe(n - 1);
+    // every column keeps its extremes: the drawn range of each column is the data's range
+    for (let c = 0; c <= 400; c++) {
+      const inColumn = ys.filter((_, i) => Math.floor(xs[i]!) === c);
+      if (inColumn.length === 0) continue;
+      const keptInColumn = kept.filter((i) => Math.floor(xs[i]!) === c).map((i) => ys[i]!);
+      expect(Math.max(...keptInColumn)).toBe(Math.max(...inColumn));
+      expect(Math.min(...keptInColumn)).toBe(Math.min(...inColumn));
+    }
+    // a series with room to spare is drawn whole
+    expect(pixelPoints([0, 10, 20, 30], [1, 2, 3, 4], 0, 4)).toEqual([0, 1, 2, 3]);
+    expect(linePath(xs, ys).split(/[ML]/).length - 1).toBe(kept.length);
   });
 
   it("draws one closed band per run of days with a baseline", () => {
