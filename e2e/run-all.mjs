@@ -14,6 +14,7 @@
 // whole run (lib/test/suite-env.mjs), printed first and last so that a red run can be replayed.
 // Ctrl-C or SIGTERM stops every process the run started.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findPostgresBinDir } from "../lib/test/postgres-server.mjs";
@@ -221,6 +222,32 @@ async function playwright() {
   t.seconds = (Date.now() - t0) / 1000;
 }
 
+// How busy the machine was (all its cores, whatever ran on them), every 5 s into
+// logs/cpu.log and on average in the summary: a slow run on an idle machine is the suite's
+// own waiting; on a busy one, its work or a neighbour's.
+/** @returns {{ busy: number, total: number } | null} */
+function cpuTicks() {
+  try {
+    const f = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = (f[3] ?? 0) + (f[4] ?? 0);
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+const cpuStart = cpuTicks();
+let cpuLast = cpuStart;
+const cpuLog = path.join(logs, "cpu.log");
+fs.writeFileSync(cpuLog, "seconds\tbusy %\n");
+const cpuTimer = setInterval(() => {
+  const now = cpuTicks();
+  if (!now || !cpuLast || now.total === cpuLast.total) return;
+  fs.appendFileSync(cpuLog, `${Math.round((Date.now() - started) / 1000)}\t${Math.round((100 * (now.busy - cpuLast.busy)) / (now.total - cpuLast.total))}\n`);
+  cpuLast = now;
+}, 5_000);
+cpuTimer.unref();
+
 const lanes = [
   hygiene(),
   vitest("vitest", "lib/vitest.config.ts"),
@@ -243,6 +270,8 @@ if (failures.length > 0) {
   for (const f of failures) console.log(`- ${f}`);
   console.log(`\nThis run: ${replayLine()}`);
 }
-console.log(`\nWhole run: ${Math.round((Date.now() - started) / 1000)} s on Node.js ${process.version}.`);
+const cpuEnd = cpuTicks();
+const busy = cpuStart && cpuEnd && cpuEnd.total > cpuStart.total ? Math.round((100 * (cpuEnd.busy - cpuStart.busy)) / (cpuEnd.total - cpuStart.total)) : null;
+console.log(`\nWhole run: ${Math.round((Date.now() - started) / 1000)} s on Node.js ${process.version}${busy === null ? "" : `; the machine's ${os.availableParallelism()} cores were ${busy}% busy (e2e/test-results/logs/cpu.log)`}.`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(totals.failed > 0 ? 1 : 0);
