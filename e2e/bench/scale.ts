@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { connectThroughOAuth, emulatorDocuments, BENCH_COLLECTION_NAMES } from "./backfill";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
+import { countCpu, type CpuFigures } from "./cpu";
 import { buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
 import { round } from "./stats";
 import { RESOURCES, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf } from "@/lib/resources";
@@ -32,7 +33,18 @@ const TIME_LIMIT_MS = 20 * 60_000;
 
 const log = (msg: string) => process.stdout.write(`[bench:scale] ${msg}\n`);
 
-export type ScaleRun = { database: "sqlite" | "postgresql"; processes: number; people: number; wall_s: number; documents: number; samples: number; documents_per_s: number; rows_per_s: number };
+export type ScaleRun = {
+  database: "sqlite" | "postgresql";
+  processes: number;
+  people: number;
+  wall_s: number;
+  documents: number;
+  samples: number;
+  documents_per_s: number;
+  rows_per_s: number;
+  /** where the run's CPU went: the machine's busy share, and seconds by part (app processes, emulator, PostgreSQL) */
+  cpu?: CpuFigures;
+};
 
 type Counter = { done(): Promise<number>; stored(): Promise<{ documents: number; samples: number }>; close(): Promise<void> };
 
@@ -109,7 +121,7 @@ function appEnv(port: number, dataDir: string, databaseUrl: string, emulatorUrl:
 }
 
 /** One configuration: fresh database, its processes, fifty connects, every backfill to its end. */
-async function measure(opts: { database: ScaleRun["database"]; processes: number; databaseUrl: string; counter: Counter; emulatorUrl: string; tag: string }): Promise<ScaleRun> {
+async function measure(opts: { database: ScaleRun["database"]; processes: number; databaseUrl: string; counter: Counter; emulatorUrl: string; emulatorPgid: number; tag: string }): Promise<ScaleRun> {
   const apps: Running[] = [];
   try {
     const started = await Promise.all(
@@ -126,6 +138,9 @@ async function measure(opts: { database: ScaleRun["database"]; processes: number
       for (const c of BENCH_COLLECTION_NAMES) await emulatorDocuments(opts.emulatorUrl, user.user_id, c);
       emails.push(email);
     }
+    const parts: Record<string, number | `comm:${string}`> = { emulator: opts.emulatorPgid, postgresql: "comm:postgres" };
+    apps.forEach((a, i) => (parts[`app ${i + 1}`] = a.child.pid!));
+    const cpu = countCpu(parts);
     const t0 = performance.now();
     for (const email of emails) await connectThroughOAuth(`http://127.0.0.1:${PORTS[0]}`, email);
     const want = PEOPLE * SYNC_COLLECTIONS.length;
@@ -145,8 +160,10 @@ async function measure(opts: { database: ScaleRun["database"]; processes: number
       samples,
       documents_per_s: Math.round(documents / wallS),
       rows_per_s: Math.round((documents + samples) / wallS),
+      cpu: cpu() ?? undefined,
     };
-    log(`${opts.database} × ${opts.processes}: ${run.wall_s} s, ${documents} documents (${run.documents_per_s}/s) and ${samples} samples`);
+    const where = run.cpu ? `; machine ${run.cpu.machine_busy_pct}% busy of ${run.cpu.cores} cores, CPU s ${Object.entries(run.cpu.seconds).map(([k, v]) => `${k} ${v}`).join(", ")}` : "";
+    log(`${opts.database} × ${opts.processes}: ${run.wall_s} s, ${documents} documents (${run.documents_per_s}/s) and ${samples} samples${where}`);
     return run;
   } finally {
     for (const a of apps) fs.writeFileSync(path.join(DATA, `${opts.tag}-${apps.indexOf(a)}.log`), a.lines.join("\n") + "\n");
@@ -185,10 +202,10 @@ async function main(): Promise<void> {
 
     const runs: ScaleRun[] = [];
     const sqliteFile = path.join(DATA, "sqlite-0/ringside.db");
-    runs.push(await measure({ database: "sqlite", processes: 1, databaseUrl: `file:${sqliteFile}`, counter: sqliteCounter(sqliteFile), emulatorUrl: emulator.url, tag: "sqlite" }));
+    runs.push(await measure({ database: "sqlite", processes: 1, databaseUrl: `file:${sqliteFile}`, counter: sqliteCounter(sqliteFile), emulatorUrl: emulator.url, emulatorPgid: emulator.child.pid!, tag: "sqlite" }));
     for (const processes of [1, 2]) {
       const { url } = await createPostgresDatabase(server.url, `scale${processes}`);
-      runs.push(await measure({ database: "postgresql", processes, databaseUrl: url, counter: postgresCounter(url), emulatorUrl: emulator.url, tag: `pg${processes}` }));
+      runs.push(await measure({ database: "postgresql", processes, databaseUrl: url, counter: postgresCounter(url), emulatorUrl: emulator.url, emulatorPgid: emulator.child.pid!, tag: `pg${processes}` }));
     }
 
     const result = { date: new Date().toISOString(), node: process.version, cores: os.availableParallelism?.() ?? os.cpus().length, history_days: HISTORY_DAYS, runs };

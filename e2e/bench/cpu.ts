@@ -1,0 +1,69 @@
+// Where a measured stretch's CPU went, read from /proc (Linux): the whole machine's busy share,
+// and the CPU seconds of each process of interest (the app's servers, the emulator, PostgreSQL).
+// The profile behind a scaling figure: when the machine is already busy with one app process,
+// a second one cannot make it faster.
+import fs from "node:fs";
+import os from "node:os";
+
+const TICKS_PER_S = 100; // USER_HZ on Linux
+
+type Proc = { pid: number; pgid: number; comm: string; ticks: number };
+
+function readProcs(): Proc[] {
+  const out: Proc[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const comm = stat.slice(stat.indexOf("(") + 1, close);
+      const f = stat.slice(close + 2).split(" "); // f[0] is field 3 (state)
+      out.push({ pid: Number(name), pgid: Number(f[2]), comm, ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+function machine(): { busy: number; total: number } {
+  const f = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
+}
+
+export type CpuFigures = {
+  /** the machine's cores busy over the stretch, % of all of them (anything running counts) */
+  machine_busy_pct: number;
+  cores: number;
+  /** CPU seconds over the stretch, by part */
+  seconds: Record<string, number>;
+};
+
+/**
+ * Starts counting; the returned function ends the stretch. `parts` names process groups
+ * (a process group id each, as spawnGroup starts them) or, with `comm:`, every process of that
+ * name (PostgreSQL's server forks one process per connection).
+ */
+export function countCpu(parts: Record<string, number | `comm:${string}`>): () => CpuFigures | null {
+  if (!fs.existsSync("/proc/stat")) return () => null;
+  const startMachine = machine();
+  const seen = new Map<number, number>(readProcs().map((p) => [p.pid, p.ticks]));
+  return () => {
+    const endMachine = machine();
+    const seconds: Record<string, number> = {};
+    for (const p of readProcs()) {
+      const part = Object.entries(parts).find(([, key]) => (typeof key === "number" ? p.pgid === key : p.comm === key.slice(5)))?.[0];
+      if (!part) continue;
+      // a process that started during the stretch counts from zero
+      seconds[part] = (seconds[part] ?? 0) + (p.ticks - (seen.get(p.pid) ?? 0)) / TICKS_PER_S;
+    }
+    for (const k of Object.keys(seconds)) seconds[k] = Math.round(seconds[k]! * 10) / 10;
+    const span = endMachine.total - startMachine.total;
+    return {
+      machine_busy_pct: span > 0 ? Math.round((100 * (endMachine.busy - startMachine.busy)) / span) : 0,
+      cores: os.availableParallelism?.() ?? os.cpus().length,
+      seconds,
+    };
+  };
+}
