@@ -22,6 +22,7 @@ import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, t
 import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
 import { readSampleDays } from "@/lib/db/queries/time-series";
 import { getSleepDebtValues } from "@/lib/services/signals";
+import { VersionedMemo } from "@/lib/limits/versioned-memo";
 import { isNormalRangeMetric, normalRangeForChart } from "@/lib/signals/normal-range";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { dayOffsets, getDayRecords, getTodayRecords, type DayRecords, type TodayRecords } from "@/lib/services/records";
@@ -249,26 +250,16 @@ export type StrongestResponse = {
  */
 export async function getStrongestCorrelations(opts: RangeOptions & { limit: number; include?: (m: MetricDef) => boolean }): Promise<StrongestResponse> {
   const metrics = HEADLINE_METRICS.filter((m) => m.kind !== "category" && (opts.include?.(m) ?? true));
-  const version = await readDataVersion(opts.userId);
-  if (version === null) return await rankStrongest(opts, metrics);
   const key = `${opts.from}|${opts.to}|${opts.limit}|${metrics.map((m) => m.id).join(",")}`;
-  let memo = strongestMemo.get(opts.userId);
-  if (memo?.version !== version) strongestMemo.set(opts.userId, (memo = { version, answers: new Map() }));
-  const hit = memo.answers.get(key);
-  if (hit) return hit;
-  const answer = await rankStrongest(opts, metrics);
-  if (memo.answers.size >= STRONGEST_MEMO_SIZE) memo.answers.delete(memo.answers.keys().next().value!);
-  memo.answers.set(key, answer);
-  return answer;
+  return strongestMemo.get(opts.userId, await readDataVersion(opts.userId), key, () => rankStrongest(opts, metrics));
 }
 
 /**
  * The strongest relationships are computed once per data version (lib/db/queries/data-version.ts)
  * and range: every view of Correlations asks for them, and they only change when the data
- * does. Per person, only the current version's answers are kept, a few ranges of them.
+ * does. 32 answers at most for the whole process (a few hundred bytes each).
  */
-const strongestMemo = new Map<string, { version: number; answers: Map<string, StrongestResponse> }>();
-const STRONGEST_MEMO_SIZE = 8;
+const strongestMemo = new VersionedMemo<StrongestResponse>(32);
 
 async function rankStrongest(opts: RangeOptions & { limit: number }, metrics: readonly MetricDef[]): Promise<StrongestResponse> {
   const { userId, from, to } = opts;

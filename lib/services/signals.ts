@@ -13,6 +13,7 @@ import { sleepDebtSeries } from "@/lib/signals/sleep-debt";
 import { sleepIntervals, sleepSecondsByDay, type SleepPeriodInput } from "@/lib/signals/sleep-times";
 import { dailyLoad, type DayLoad } from "@/lib/signals/training-load";
 import { REGULARITY } from "@/lib/signals/regularity";
+import { VersionedMemo } from "@/lib/limits/versioned-memo";
 
 // The explained signals of one person (lib/signals: the maths): read from the stored documents
 // on request, never stored, so an import, a re-sync or a deleted document can never leave a
@@ -145,9 +146,8 @@ async function computeSignals(userId: string, from: string, to: string, kinds: R
   return { from, to, kinds: SIGNAL_KINDS.filter((k) => kinds.has(k)), settings, days };
 }
 
-/** Answers kept per person: only their current data version's, a few ranges of it. */
-const memo = new Map<string, { version: number; answers: Map<string, SignalsResponse> }>();
-const MEMO_SIZE = 8;
+/** Answers kept for the people's current data versions: 32 at most (≤ 366 days each, SIGNALS_MAX_DAYS). */
+const memo = new VersionedMemo<SignalsResponse>(32);
 
 /**
  * The signals of each day from `from` to `to` (at most SIGNALS_MAX_DAYS, the routes' schema
@@ -155,17 +155,8 @@ const MEMO_SIZE = 8;
  */
 export async function getSignals(opts: { userId: string; from: string; to: string; kinds?: readonly SignalKind[] }): Promise<SignalsResponse> {
   const kinds = new Set(opts.kinds ?? SIGNAL_KINDS);
-  const version = await readDataVersion(opts.userId);
-  if (version === null) return computeSignals(opts.userId, opts.from, opts.to, kinds);
   const key = `${opts.from}|${opts.to}|${[...kinds].sort().join(",")}`;
-  let entry = memo.get(opts.userId);
-  if (entry?.version !== version) memo.set(opts.userId, (entry = { version, answers: new Map() }));
-  const hit = entry.answers.get(key);
-  if (hit) return hit;
-  const answer = await computeSignals(opts.userId, opts.from, opts.to, kinds);
-  if (entry.answers.size >= MEMO_SIZE) entry.answers.delete(entry.answers.keys().next().value!);
-  entry.answers.set(key, answer);
-  return answer;
+  return memo.get(opts.userId, await readDataVersion(opts.userId), key, () => computeSignals(opts.userId, opts.from, opts.to, kinds));
 }
 
 /** Sleep debt (seconds) by day, for the "signals.sleep_debt" metric's charts. */
