@@ -2,7 +2,6 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type pg from "pg";
 import { env } from "@/lib/env.mjs";
-import { createPostgresPool } from "@/lib/db/postgres";
 import { openSqlite, sqliteFile } from "@/lib/db/sqlite.mjs";
 import { processSingleton, processSlot } from "@/lib/process-singleton";
 
@@ -21,9 +20,12 @@ export function rawDb(): Database.Database {
   return opened;
 }
 
-/** The process's PostgreSQL pool (opened on first use). */
-export function postgresPool(): pg.Pool {
-  return processSingleton("postgresPool", () => createPostgresPool(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE }));
+/** The process's PostgreSQL pool (opened on first use; the driver is loaded then, never on SQLite). */
+export function postgresPool(): Promise<pg.Pool> {
+  return processSingleton("postgresPool", async () => {
+    const { createPostgresPool } = await import("@/lib/db/postgres");
+    return createPostgresPool(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
+  });
 }
 
 /** Reads back journal_mode and busy_timeout; throws when WAL is not on. */
@@ -38,6 +40,6 @@ export async function verifyPragmas(): Promise<{ journalMode: string; busyTimeou
 
 /** The database answers (and on SQLite has its PRAGMAs): what GET /api/health checks. */
 export async function checkDatabase(): Promise<void> {
-  if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) await postgresPool().query("SELECT 1");
+  if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) await (await postgresPool()).query("SELECT 1");
   else await verifyPragmas();
 }

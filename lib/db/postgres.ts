@@ -24,22 +24,6 @@ const parsers: Record<number, (text: string) => unknown> = {
 
 const timestampAsDbTime = (text: string) => toDbTime(new Date(`${text.replace(" ", "T")}Z`));
 
-/** Runs `work` in one transaction on one pooled connection: committed, or rolled back on a throw. */
-export async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query("BEGIN");
-    const result = await work(c);
-    await c.query("COMMIT");
-    return result;
-  } catch (err) {
-    await c.query("ROLLBACK").catch(() => {});
-    throw err;
-  } finally {
-    c.release();
-  }
-}
-
 /**
  * A pool; an idle connection the server drops (a restart, an outage) is removed from it quietly:
  * the next query finds out for itself (and an error event without a listener would end the process).

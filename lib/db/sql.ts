@@ -4,7 +4,6 @@ import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import { env } from "@/lib/env.mjs";
 import { postgresPool, rawDb } from "@/lib/db/client";
-import { inTransaction } from "@/lib/db/postgres";
 import { toPostgresSql } from "@/lib/db/dialect";
 import { processSingleton } from "@/lib/process-singleton";
 
@@ -183,16 +182,33 @@ async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): P
   });
 }
 
+/** Runs `work` in one transaction on one pooled connection: committed, or rolled back on a throw. */
+async function inTransaction<T>(pool: pg.Pool, work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query("BEGIN");
+    const result = await work(c);
+    await c.query("COMMIT");
+    return result;
+  } catch (err) {
+    await c.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
 /**
- * PostgreSQL: work runs on a pool, each statement translated once per text
- * (lib/db/dialect.ts toPostgresSql) and prepared once per connection; a transaction holds one
- * pooled connection.
+ * PostgreSQL: work runs on a pool (or one still being opened: the driver loads only on a
+ * PostgreSQL server), each statement translated once per text (lib/db/dialect.ts toPostgresSql)
+ * and prepared once per connection; a transaction holds one pooled connection.
  */
-export function postgresDatabase(pool: pg.Pool): Database {
+export function postgresDatabase(pool: pg.Pool | Promise<pg.Pool>): Database {
+  const ready = Promise.resolve(pool);
   return {
     dialect: "postgres",
-    query: (work) => runPostgres(pool, work),
-    transaction: (work) => inTransaction(pool, (c) => runPostgres(c, work())),
+    query: async (work) => runPostgres(await ready, work),
+    transaction: async (work) => inTransaction(await ready, (c) => runPostgres(c, work())),
   };
 }
 
@@ -226,7 +242,7 @@ export function transaction<T>(work: () => Work<T>): Promise<T> {
  */
 export async function withDatabaseLock<T>(key: number, fn: () => Promise<T>): Promise<T> {
   if (dialect() !== "postgres") return fn();
-  const c = await postgresPool().connect();
+  const c = await (await postgresPool()).connect();
   try {
     await c.query("SELECT pg_advisory_lock($1)", [key]);
     try {

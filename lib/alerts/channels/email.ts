@@ -1,5 +1,4 @@
 import "server-only";
-import nodemailer from "nodemailer";
 import type { Sender } from "@/lib/alerts/channels/types";
 
 // E-mail through the instance's mail server (SMTP_* in the environment, lib/env.mjs) with
@@ -45,6 +44,8 @@ export function createEmailSender(config: SmtpConfig | null): Sender {
   return async (target, message, signal) => {
     if (target.kind !== "email") throw new Error("not an e-mail channel");
     if (!config) return { ok: false, retry: false, error: "e-mail is not set up on this Ringside (SMTP_HOST and SMTP_FROM)" };
+    // loaded with the first e-mail: most servers never send one, and need not hold its code
+    const { default: nodemailer } = await import("nodemailer");
     const transport = nodemailer.createTransport({
       host: config.host,
       port: config.port,
