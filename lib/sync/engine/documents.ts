@@ -103,7 +103,6 @@ export async function backfillDocuments(ctx: EngineContext, userId: string, coll
         const finished = nextDone >= windows.length;
         for (const r of mapped.rows) if (r.day && (!newestDay || r.day > newestDay)) newestDay = r.day;
         return {
-          started,
           mapMs,
           write: documentsWrite({ collection, userId, rows: mapped.rows, rejected: mapped.rejected }),
           patch: {
@@ -150,7 +149,7 @@ export async function incrementalDocuments(ctx: EngineContext, userId: string, c
       userId,
       collection,
       write: documentsWrite({ collection, userId, rows: mapped.rows, rejected: mapped.rejected }),
-      started,
+      mapMs: performance.now() - started,
       count: { documents: mapped.rows.length, rejected: mapped.rejected.length },
     });
     documents += mapped.rows.length;

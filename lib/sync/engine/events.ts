@@ -45,7 +45,7 @@ export async function applyDocumentEvent(ctx: EngineContext, event: DocumentEven
       if (r.ok && r.unknown) noteUnknownValues(collection, r.unknown);
       const rows = r.ok ? [r.row] : [];
       const rejected: RejectedInput[] = r.ok ? [] : [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }];
-      await commitPage(ctx, { userId, collection, write: documentsWrite({ collection, userId, rows, rejected }), started, count: { pages: 0, rejected: 0 } });
+      await commitPage(ctx, { userId, collection, write: documentsWrite({ collection, userId, rows, rejected }), mapMs: performance.now() - started, count: { pages: 0, rejected: 0 } });
     }
   } catch (err) {
     const c = classifyError(err);

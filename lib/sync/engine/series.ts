@@ -23,9 +23,10 @@ function mapSeriesPage(ctx: EngineContext, collection: SeriesCollection, rows: u
   const mapped = mapSamples(collection, rows);
   if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
   const rejected: RejectedInput[] = mapped.rejected.map((r) => ({ documentId: null, day: r.day, raw: r.raw, error: r.error }));
+  const days = groupByUtcDay(mapped.samples);
   const ms = performance.now() - started;
   ctx.stats.mapMs += ms;
-  return { samples: mapped.samples, days: groupByUtcDay(mapped.samples), rejected, rejectedCount: mapped.rejectedCount, ms, started };
+  return { samples: mapped.samples, days, rejected, rejectedCount: mapped.rejectedCount, ms };
 }
 
 /** The instant of each row of a page (NaN where it has none), from its samples or its raw rows. */
@@ -120,7 +121,6 @@ export async function backfillSeries(ctx: EngineContext, userId: string, collect
       const days = [...mapped.days.keys()];
       const now = ctx.now();
       return {
-        started: mapped.started,
         mapMs: mapped.ms,
         write: sampleDaysMerge({ collection, userId, days: mapped.days, rejected: mapped.rejected }),
         patch: {
@@ -167,7 +167,7 @@ export async function incrementalSeries(ctx: EngineContext, userId: string, coll
       const mapped = mapSeriesPage(ctx, collection, listed.data);
       for (const x of mapped.samples) fetched.push(x);
       rejected.push(...mapped.rejected);
-      ctx.stats.ingestMs += performance.now() - mapped.started;
+      ctx.stats.ingestMs += mapped.ms;
       ctx.stats.pages++;
       ctx.stats.rejected += mapped.rejectedCount;
       token = listed.nextToken;
@@ -183,7 +183,8 @@ export async function incrementalSeries(ctx: EngineContext, userId: string, coll
       if (outside.size || rejected.length) yield* sampleDaysMerge({ collection, userId, days: outside, rejected });
       return gone;
     };
-    removed += await commitPage(ctx, { userId, collection, write: write(), started, count: { pages: 0, samples: fetched.length, rejected: 0 } });
+    const prepared = performance.now() - started;
+    removed += (await commitPage(ctx, { userId, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } })).written;
     samples += fetched.length;
   }
   const s = await query(summarize(userId, collection));
