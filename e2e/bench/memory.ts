@@ -1,5 +1,5 @@
-// Resident memory of a process, read from /proc/<pid>/status (VmRSS), and a sampler that
-// keeps the peak while something runs.
+// Resident memory of a process, read from /proc/<pid>/status (VmRSS), of a whole process group
+// (the sum over its members), and a sampler that keeps the peak while something runs.
 import fs from "node:fs";
 
 /** VmRSS of `pid` in MB, or null when the process is gone (or /proc is unavailable). */
@@ -13,21 +13,40 @@ export function readRssMb(pid: number): number | null {
   }
 }
 
-/** The ids of the live processes whose parent is `parentPid` (from /proc/<pid>/stat). */
-export function childPids(parentPid: number): number[] {
+/** The live processes whose /proc/<pid>/stat fields after the command name match `keep` (state, ppid, pgrp, …). */
+function processesWhere(keep: (fields: string[]) => boolean): number[] {
   const out: number[] = [];
   for (const name of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      // pid (comm) state ppid …: comm may contain spaces and parentheses, so split after the last ")".
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parentPid) out.push(Number(name));
+      // pid (comm) state ppid pgrp …: comm may contain spaces and parentheses, so split after the last ")".
+      if (keep(stat.slice(stat.lastIndexOf(")") + 2).split(" "))) out.push(Number(name));
     } catch {
       /* the process ended meanwhile */
     }
   }
   return out;
+}
+
+/** The ids of the live processes whose parent is `parentPid` (from /proc/<pid>/stat). */
+export function childPids(parentPid: number): number[] {
+  return processesWhere((f) => Number(f[1]) === parentPid);
+}
+
+/** The ids of the processes in process group `pgid`, zombies left out (from /proc/<pid>/stat). */
+export function groupPids(pgid: number): number[] {
+  return processesWhere((f) => Number(f[2]) === pgid && f[0] !== "Z");
+}
+
+/** The sum of the VmRSS of every process in group `pgid` in MB, or null when the group is gone. */
+export function readGroupRssMb(pgid: number): number | null {
+  let sum: number | null = null;
+  for (const pid of groupPids(pgid)) {
+    const mb = readRssMb(pid);
+    if (mb !== null) sum = (sum ?? 0) + mb;
+  }
+  return sum;
 }
 
 export type RssSampler = {
@@ -37,10 +56,15 @@ export type RssSampler = {
 
 /** Samples `pid`'s RSS every `intervalMs` and keeps the highest value. */
 export function sampleRss(pid: number, intervalMs = 50): RssSampler {
-  let peak = readRssMb(pid) ?? 0;
+  return sampleMb(() => readRssMb(pid), intervalMs);
+}
+
+/** Calls `read` every `intervalMs` (null: nothing to read now) and keeps the highest value. */
+export function sampleMb(read: () => number | null, intervalMs = 50): RssSampler {
+  let peak = read() ?? 0;
   let samples = 1;
   const timer = setInterval(() => {
-    const v = readRssMb(pid);
+    const v = read();
     if (v !== null) {
       samples++;
       if (v > peak) peak = v;
@@ -49,7 +73,7 @@ export function sampleRss(pid: number, intervalMs = 50): RssSampler {
   return {
     stop() {
       clearInterval(timer);
-      const last = readRssMb(pid);
+      const last = read();
       if (last !== null && last > peak) peak = last;
       return { peakMb: peak, samples };
     },
