@@ -1,5 +1,6 @@
 // Resident memory of a process, read from /proc/<pid>/status (VmRSS), of a whole process group
-// (the sum over its members), and a sampler that keeps the peak while something runs.
+// (its members' proportional set sizes summed), and a sampler that keeps the peak while
+// something runs.
 import fs from "node:fs";
 
 /** VmRSS of `pid` in MB, or null when the process is gone (or /proc is unavailable). */
@@ -39,11 +40,31 @@ export function groupPids(pgid: number): number[] {
   return processesWhere((f) => Number(f[2]) === pgid && f[0] !== "Z");
 }
 
-/** The sum of the VmRSS of every process in group `pgid` in MB, or null when the group is gone. */
-export function readGroupRssMb(pgid: number): number | null {
+/**
+ * The proportional set size of `pid` in MB (/proc/<pid>/smaps_rollup: each shared page divided
+ * among the processes sharing it), or its VmRSS where the kernel has no smaps_rollup (before
+ * 4.14), or null when the process is gone.
+ */
+export function readPssMb(pid: number): number | null {
+  let rollup: string;
+  try {
+    rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  } catch {
+    return readRssMb(pid); // gone (null), or no smaps_rollup here
+  }
+  const m = /^Pss:\s+(\d+)\s+kB/m.exec(rollup);
+  return m ? Number(m[1]) / 1024 : readRssMb(pid);
+}
+
+/**
+ * What the processes of group `pgid` hold together in MB: their PSS summed (the pages of the
+ * Node binary that a launcher and its server share counted once, where summed RSS counts them
+ * twice), or null when the group is gone.
+ */
+export function readGroupMb(pgid: number): number | null {
   let sum: number | null = null;
   for (const pid of groupPids(pgid)) {
-    const mb = readRssMb(pid);
+    const mb = readPssMb(pid);
     if (mb !== null) sum = (sum ?? 0) + mb;
   }
   return sum;

@@ -24,7 +24,7 @@ export type SmallBoxResult = {
   backfill?: { years: number; documents: number; wall_s: number; heart_rate_wall_s: number };
   pages?: PagesResult;
   webhooks?: WebhooksResult;
-  /** RSS peaks over the pass: the server process (as memory.peak_mb), and with its launcher (what the ceiling holds) */
+  /** peaks over the pass: the server process's RSS (as memory.peak_mb), and the launcher's and the server's PSS summed (shared pages once) */
   memory: { peak_mb: number; group_peak_mb: number };
 };
 
@@ -104,7 +104,7 @@ function smallBoxCheck(s: SmallBoxResult): Check {
   const pages = s.pages ? PAGE_NAMES.map((p) => `${p} ${s.pages![p].charts_ms} ms`).join(", ") : "pages not measured";
   return {
     measure: `Small box (${box})`,
-    value: s.killed ? `KILLED: ${s.killed_reason}; ${pages}` : `${pages}; not killed, RSS peak ${s.memory.peak_mb} MB (${s.memory.group_peak_mb} MB with the launcher)`,
+    value: s.killed ? `KILLED: ${s.killed_reason}; ${pages}` : `${pages}; not killed, RSS peak ${s.memory.peak_mb} MB (with the launcher ${s.memory.group_peak_mb} MB PSS)`,
     target: `each page ≤ ${SMALL_PAGE_BUDGET_MS} ms; not killed`,
     ok: !s.killed && !!s.pages && PAGE_NAMES.every((p) => s.pages![p].charts_ms <= SMALL_PAGE_BUDGET_MS),
   };

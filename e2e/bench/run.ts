@@ -31,7 +31,7 @@ import {
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
-import { readGroupRssMb, readRssMb, sampleMb, sampleRss, type RssSampler } from "./memory";
+import { readGroupMb, readRssMb, sampleMb, sampleRss, type RssSampler } from "./memory";
 import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
@@ -441,7 +441,7 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
       onSpawn(child) {
         seen.child = child;
         ceiling.watch(child.pid!);
-        seen.group = sampleMb(() => readGroupRssMb(child.pid!), 100);
+        seen.group = sampleMb(() => readGroupMb(child.pid!), 100);
         seen.exit = new Promise((r) => child.once("exit", (code, signal) => r(`the app exited (${signal ?? `code ${code}`})`)));
       },
     });
@@ -476,15 +476,16 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
       await seen.exit;
     }
     const charged = ceiling.peakMb();
+    const pressure = ceiling.pressure();
     try {
       ceiling.remove();
     } catch (e) {
       process.stderr.write(`[bench] the small box's ceiling (${ceiling.method}) could not be removed: ${(e as Error).message}\n`);
     }
-    if (charged !== null) log(`small box: the ceiling (${ceiling.method}) counted at most ${round(charged, 0)} MB`);
+    if (charged !== null) log(`small box: the ceiling (${ceiling.method}) counted at most ${round(charged, 0)} MB${ceiling.method === "watchdog" ? "" : " (page cache included: the kernel reclaims it first)"}${pressure ? `; ${pressure}` : ""}`);
   }
   const memory = { peak_mb: round(seen.server?.stop().peakMb ?? 0, 0), group_peak_mb: round(seen.group?.stop().peakMb ?? 0, 0) };
-  log(`small box: RSS peak ${memory.peak_mb} MB (server), ${memory.group_peak_mb} MB (with its launcher)`);
+  log(`small box: RSS peak ${memory.peak_mb} MB (server); launcher and server together ${memory.group_peak_mb} MB at most (PSS)`);
   return { ...box, killed: killedReason !== null, ...(killedReason !== null ? { killed_reason: killedReason } : {}), ...measured, memory };
 }
 

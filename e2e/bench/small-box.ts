@@ -6,10 +6,12 @@
 //   cgroup-v2  a child of the cgroup2 root, when its children have the memory controller:
 //              memory.max, and memory.swap.max 0;
 //   systemd    `systemd-run --scope -p MemoryMax=… -p MemorySwapMax=0` (`--user` when not root);
-//   watchdog   none of those: the group's summed RSS sampled every 100 ms, SIGKILL above the ceiling.
+//   watchdog   none of those: what the group holds (its PSS summed, memory.ts readGroupMb)
+//              sampled every 100 ms, SIGKILL above the ceiling.
 //
 // The kernel's ceilings count what the processes charge (anonymous memory and the page cache
-// they fill, which it reclaims first); the watchdog counts resident memory. The child cgroups
+// they fill, which it reclaims first when the ceiling is reached); the watchdog counts resident
+// memory, shared pages once. The child cgroups
 // sit at the hierarchy's root, beside whatever cgroup the bench itself runs in (they are not
 // nested in it: that one belongs to whoever started the bench), are named ringside-bench-<the
 // bench's pid>, and are removed when the bench ends, also when it is interrupted
@@ -20,7 +22,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { cleanupOnExit, signalGroup } from "../../lib/test/processes.mjs";
-import { readGroupRssMb } from "./memory";
+import { readGroupMb } from "./memory";
 
 export const CEILING_METHODS = ["cgroup-v1", "cgroup-v2", "systemd", "watchdog"] as const;
 export type CeilingMethod = (typeof CEILING_METHODS)[number];
@@ -36,8 +38,10 @@ export type Ceiling = {
   watch(pgid: number): void;
   /** why the ceiling stopped a process of the group (an OOM kill the cgroup counted, the watchdog's kill), or null */
   killedReason(): string | null;
-  /** the most the ceiling counted in MB (the cgroup's charge or the watchdog's summed RSS), when it keeps one */
+  /** the most the ceiling counted in MB (the cgroup's charge, page cache included, or the watchdog's sum), when it keeps one */
   peakMb(): number | null;
+  /** for the log: how hard the ceiling pressed (times the limit was reached, pages read back from disk), when it can tell */
+  pressure(): string | null;
   /** stops watching and removes the cgroup once its processes are gone (they must be stopped first); idempotent */
   remove(): void;
 };
@@ -173,6 +177,7 @@ function cgroupV1(limitMb: number, name: string): Ceiling | null {
     kills: () => counter(path.join(dir, "memory.oom_control"), "oom_kill"),
     killsFile: "memory.oom_control",
     peakFile: "memory.max_usage_in_bytes",
+    limitHits: () => Number(fs.readFileSync(path.join(dir, "memory.failcnt"), "utf8").trim()) || 0,
   });
 }
 
@@ -198,6 +203,7 @@ function cgroupV2(limitMb: number, name: string): Ceiling | null {
     kills: () => counter(path.join(dir, "memory.events"), "oom_kill"),
     killsFile: "memory.events",
     peakFile: "memory.peak",
+    limitHits: () => counter(path.join(dir, "memory.events"), "max"),
   });
 }
 
@@ -209,7 +215,18 @@ function readWords(file: string): string[] {
   }
 }
 
-function cgroupCeiling(method: CeilingMethod, dir: string, limitMb: number, files: { kills: () => number; killsFile: string; peakFile: string }): Ceiling {
+/** How often a cgroup's limit was reached and how many pages its processes read back from disk (memory.stat pgmajfault). */
+function cgroupPressure(dir: string, limitHits: () => number): string | null {
+  if (!fs.existsSync(dir)) return null;
+  return `the limit reached ${limitHits()} times, ${counter(path.join(dir, "memory.stat"), "pgmajfault")} major page faults`;
+}
+
+function cgroupCeiling(
+  method: CeilingMethod,
+  dir: string,
+  limitMb: number,
+  files: { kills: () => number; killsFile: string; peakFile: string; limitHits: () => number },
+): Ceiling {
   let removed = false;
   const remove = () => {
     if (removed) return;
@@ -225,6 +242,7 @@ function cgroupCeiling(method: CeilingMethod, dir: string, limitMb: number, file
     watch: () => undefined,
     killedReason: () => oomReason(files.kills(), limitMb, `oom_kill in ${files.killsFile}`),
     peakMb: () => readMb(path.join(dir, files.peakFile)),
+    pressure: () => cgroupPressure(dir, files.limitHits),
     remove,
   };
 }
@@ -261,6 +279,7 @@ function systemdScope(limitMb: number, name: string): Ceiling | null {
     },
     killedReason: () => (scopeDir ? oomReason(counter(path.join(scopeDir, "memory.events"), "oom_kill"), limitMb, `oom_kill in ${unit}'s memory.events`) : null),
     peakMb: () => (scopeDir ? readMb(path.join(scopeDir, "memory.peak")) : null),
+    pressure: () => (scopeDir ? cgroupPressure(scopeDir, () => counter(path.join(scopeDir!, "memory.events"), "max")) : null),
     remove,
   };
 }
@@ -282,11 +301,11 @@ export function watchdog(limitMb: number, intervalMs = 100): Ceiling {
     watch(pgid) {
       stop();
       timer = setInterval(() => {
-        const mb = readGroupRssMb(pgid);
+        const mb = readGroupMb(pgid);
         if (mb === null) return;
         peak = Math.max(peak ?? 0, mb);
         if (mb > limitMb && !reason) {
-          reason = `the watchdog stopped the app: its processes held ${Math.round(mb)} MB resident, above the ${limitMb} MB ceiling`;
+          reason = `the watchdog stopped the app: its processes held ${Math.round(mb)} MB (PSS), above the ${limitMb} MB ceiling`;
           signalGroup(pgid, "SIGKILL");
           stop();
         }
@@ -295,6 +314,7 @@ export function watchdog(limitMb: number, intervalMs = 100): Ceiling {
     },
     killedReason: () => reason,
     peakMb: () => peak,
+    pressure: () => null,
     remove: stop,
   };
 }
