@@ -1,6 +1,6 @@
 // Resident memory of a process, read from /proc/<pid>/status (VmRSS), of a whole process group
-// (its members' proportional set sizes summed), and a sampler that keeps the peak while
-// something runs.
+// (its members' own memory summed, the files they map once), and a sampler that keeps the peak
+// while something runs.
 import fs from "node:fs";
 
 /** VmRSS of `pid` in MB, or null when the process is gone (or /proc is unavailable). */
@@ -40,34 +40,35 @@ export function groupPids(pgid: number): number[] {
   return processesWhere((f) => Number(f[2]) === pgid && f[0] !== "Z");
 }
 
-/**
- * The proportional set size of `pid` in MB (/proc/<pid>/smaps_rollup: each shared page divided
- * among the processes sharing it), or its VmRSS where the kernel has no smaps_rollup (before
- * 4.14), or null when the process is gone.
- */
-export function readPssMb(pid: number): number | null {
-  let rollup: string;
+/** The resident parts of `pid` in MB (/proc/<pid>/status: RssAnon, RssFile, RssShmem), or null when it is gone. */
+function readRssPartsMb(pid: number): { anon: number; file: number; shmem: number } | null {
   try {
-    rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, "m").exec(status)?.[1] ?? Number.NaN) / 1024;
+    const parts = { anon: kb("RssAnon"), file: kb("RssFile"), shmem: kb("RssShmem") };
+    return Object.values(parts).every(Number.isFinite) ? parts : null;
   } catch {
-    return readRssMb(pid); // gone (null), or no smaps_rollup here
+    return null;
   }
-  const m = /^Pss:\s+(\d+)\s+kB/m.exec(rollup);
-  return m ? Number(m[1]) / 1024 : readRssMb(pid);
 }
 
 /**
- * What the processes of group `pgid` hold together in MB: their PSS summed (the pages of the
- * Node binary that a launcher and its server share counted once, where summed RSS counts them
- * twice), or null when the group is gone.
+ * What the processes of group `pgid` hold together in MB, as one machine would: each one's own
+ * memory (anonymous and shared-memory pages) summed, and the mapped files once (the largest
+ * process's: the Node binary and its libraries, which a launcher and its server both map, so
+ * summed RSS counts them twice, and which PSS divides with every other Node process on the
+ * machine); null when the group is gone.
  */
 export function readGroupMb(pgid: number): number | null {
-  let sum: number | null = null;
+  let own: number | null = null;
+  let files = 0;
   for (const pid of groupPids(pgid)) {
-    const mb = readPssMb(pid);
-    if (mb !== null) sum = (sum ?? 0) + mb;
+    const parts = readRssPartsMb(pid);
+    if (!parts) continue;
+    own = (own ?? 0) + parts.anon + parts.shmem;
+    files = Math.max(files, parts.file);
   }
-  return sum;
+  return own === null ? null : own + files;
 }
 
 export type RssSampler = {

@@ -27,6 +27,7 @@ import {
   rawUpsertBaseline,
   waitForBackfill,
   type BenchCollection,
+  type CookieJar,
   type Doc,
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
@@ -50,7 +51,6 @@ import {
 } from "./servers";
 import { median, ratio, round } from "./stats";
 import { addDays, type answerBytes, type TrendFigures } from "./trends";
-import type { CookieJar } from "./backfill";
 import type { WebhookFigures } from "./webhooks";
 import type { WorkerJob } from "./worker";
 
@@ -214,7 +214,7 @@ async function webhookLoad(appUrl: string, signal?: AbortSignal): Promise<Webhoo
 
 const webhooksResult = (h: WebhookFigures): BenchResult["webhooks"] => ({ acks_per_s: h.acks_per_s, p99_ms: h.p99_ms, concurrency: h.concurrency, duration_s: h.duration_s });
 
-/** The production app on `port` with a fresh `dataDir` (benchAppEnv), its output kept in `logFile` when it stops. */
+/** The production app on `port` with a fresh `dataDir` (benchAppEnv); `opts` as startAppProcess's. */
 async function startBenchApp(port: number, dataDir: string, emu: string, opts: { wrap?: CommandWrapper; onSpawn?: (child: ChildProcess) => void } = {}) {
   const app = await startAppProcess(ROOT, { port, dataDir, env: benchAppEnv({ port, dataDir, emulatorUrl: emu, client: CLIENT }), ...opts });
   log(`app on ${app.url} (server pid ${app.serverPid})`);
@@ -306,7 +306,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
     const cookie = connected.jar.header();
     const trends = await runWorker<TrendFigures & { context: Record<string, string>; bytes: ReturnType<typeof answerBytes> & { wire: number; wire_encoding: string } }>({
       kind: "trends",
-      appUrl: appUrl,
+      appUrl,
       cookie,
       metric: TREND_METRIC.id,
       dbFile,
@@ -355,7 +355,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
     );
 
     // ---------------------------------------------------------------- 6. Import (e2e/bench/import.ts)
-    const imported = await measureImport({ appUrl: appUrl, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
+    const imported = await measureImport({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
 
     return {
       date: new Date().toISOString(),
@@ -434,6 +434,7 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
   const seen: { child?: ChildProcess; exit?: Promise<string>; group?: RssSampler; server?: RssSampler } = {};
   const stopLoad = new AbortController();
   const measured: Pick<SmallBoxResult, "backfill" | "pages" | "webhooks"> = {};
+  const memory: SmallBoxResult["memory"] = { peak_mb: 0, group_peak_mb: 0 };
   let killedReason: string | null = null;
   try {
     app = await startBenchApp(SMALL_APP_PORT, dataDir, emu, {
@@ -460,6 +461,9 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
     const hooks = await step(webhookLoad(app.url, stopLoad.signal));
     measured.webhooks = webhooksResult(hooks);
     log(`small box: webhooks ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged)`);
+    // a kill that no measure noticed (the launcher still there, or gone just now) counts too
+    const late = ceiling.killedReason() ?? (app.child.exitCode !== null || app.child.signalCode !== null ? await seen.exit! : null);
+    if (late) throw new AppGone(late);
   } catch (err) {
     // a measure that failed because the app went away (or was going): its exit, a moment later at most
     const exited = seen.exit ? await Promise.race([seen.exit, sleep(3_000).then(() => null)]) : null;
@@ -469,6 +473,8 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
     log(`small box: KILLED: ${killedReason}`);
   } finally {
     stopLoad.abort();
+    memory.peak_mb = round(seen.server?.stop().peakMb ?? 0, 0);
+    memory.group_peak_mb = round(seen.group?.stop().peakMb ?? 0, 0);
     await stopBenchApp(app, logFile);
     // an app that never answered: its group stopped all the same
     if (!app && seen.child && seen.child.exitCode === null && seen.child.signalCode === null) {
@@ -484,8 +490,7 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
     }
     if (charged !== null) log(`small box: the ceiling (${ceiling.method}) counted at most ${round(charged, 0)} MB${ceiling.method === "watchdog" ? "" : " (page cache included: the kernel reclaims it first)"}${pressure ? `; ${pressure}` : ""}`);
   }
-  const memory = { peak_mb: round(seen.server?.stop().peakMb ?? 0, 0), group_peak_mb: round(seen.group?.stop().peakMb ?? 0, 0) };
-  log(`small box: RSS peak ${memory.peak_mb} MB (server); launcher and server together ${memory.group_peak_mb} MB at most (PSS)`);
+  log(`small box: RSS peak ${memory.peak_mb} MB (server); launcher and server together ${memory.group_peak_mb} MB (their own memory, the Node binary once)`);
   return { ...box, killed: killedReason !== null, ...(killedReason !== null ? { killed_reason: killedReason } : {}), ...measured, memory };
 }
 

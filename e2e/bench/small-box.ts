@@ -6,12 +6,13 @@
 //   cgroup-v2  a child of the cgroup2 root, when its children have the memory controller:
 //              memory.max, and memory.swap.max 0;
 //   systemd    `systemd-run --scope -p MemoryMax=… -p MemorySwapMax=0` (`--user` when not root);
-//   watchdog   none of those: what the group holds (its PSS summed, memory.ts readGroupMb)
-//              sampled every 100 ms, SIGKILL above the ceiling.
+//   watchdog   none of those: what the group holds (memory.ts readGroupMb: each process's own
+//              resident memory, the mapped Node binary once) sampled every 100 ms, SIGKILL
+//              above the ceiling.
 //
 // The kernel's ceilings count what the processes charge (anonymous memory and the page cache
 // they fill, which it reclaims first when the ceiling is reached); the watchdog counts resident
-// memory, shared pages once. The child cgroups
+// memory. The child cgroups
 // sit at the hierarchy's root, beside whatever cgroup the bench itself runs in (they are not
 // nested in it: that one belongs to whoever started the bench), are named ringside-bench-<the
 // bench's pid>, and are removed when the bench ends, also when it is interrupted
@@ -285,7 +286,7 @@ function systemdScope(limitMb: number, name: string): Ceiling | null {
 }
 
 /** The last resort: the group's summed RSS every 100 ms, the whole group SIGKILLed above the ceiling. */
-export function watchdog(limitMb: number, intervalMs = 100): Ceiling {
+function watchdog(limitMb: number, intervalMs = 100): Ceiling {
   let timer: NodeJS.Timeout | null = null;
   let reason: string | null = null;
   let peak: number | null = null;
@@ -305,7 +306,7 @@ export function watchdog(limitMb: number, intervalMs = 100): Ceiling {
         if (mb === null) return;
         peak = Math.max(peak ?? 0, mb);
         if (mb > limitMb && !reason) {
-          reason = `the watchdog stopped the app: its processes held ${Math.round(mb)} MB (PSS), above the ${limitMb} MB ceiling`;
+          reason = `the watchdog stopped the app: its processes held ${Math.round(mb)} MB resident, above the ${limitMb} MB ceiling`;
           signalGroup(pgid, "SIGKILL");
           stop();
         }
