@@ -53,22 +53,51 @@ function readRssPartsMb(pid: number): { anon: number; file: number; shmem: numbe
 }
 
 /**
- * What the processes of group `pgid` hold together in MB, as one machine would: each one's own
- * memory (anonymous and shared-memory pages) summed, and the mapped files once (the largest
- * process's: the Node binary and its libraries, which a launcher and its server both map, so
- * summed RSS counts them twice, and which PSS divides with every other Node process on the
- * machine); null when the group is gone.
+ * The memory of process group `pgid` now, in MB, or null when the group is gone:
+ * - `largest`: the RSS of its largest process (a launcher's server);
+ * - `together`: what its processes hold together, as one machine would: each one's own memory
+ *   (anonymous and shared-memory pages) summed, and the mapped files once (the largest such
+ *   mapping: the Node binary and its libraries, which a launcher and its server both map, so
+ *   summed RSS counts them twice, and which PSS divides with every other Node process on the
+ *   machine).
  */
-export function readGroupMb(pgid: number): number | null {
+export function readGroupMemory(pgid: number): { largest: number; together: number } | null {
   let own: number | null = null;
   let files = 0;
+  let largest = 0;
   for (const pid of groupPids(pgid)) {
     const parts = readRssPartsMb(pid);
     if (!parts) continue;
     own = (own ?? 0) + parts.anon + parts.shmem;
     files = Math.max(files, parts.file);
+    largest = Math.max(largest, parts.anon + parts.file + parts.shmem);
   }
-  return own === null ? null : own + files;
+  return own === null ? null : { largest, together: own + files };
+}
+
+/** What the processes of group `pgid` hold together (readGroupMemory), or null when it is gone. */
+export function readGroupMb(pgid: number): number | null {
+  return readGroupMemory(pgid)?.together ?? null;
+}
+
+/** Samples group `pgid` every `intervalMs` (readGroupMemory) and keeps the peak of each figure. */
+export function sampleGroup(pgid: number, intervalMs = 100): { stop(): { largestMb: number; togetherMb: number } } {
+  const peak = { largestMb: 0, togetherMb: 0 };
+  const take = () => {
+    const now = readGroupMemory(pgid);
+    if (!now) return;
+    peak.largestMb = Math.max(peak.largestMb, now.largest);
+    peak.togetherMb = Math.max(peak.togetherMb, now.together);
+  };
+  take();
+  const timer = setInterval(take, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return { ...peak };
+    },
+  };
 }
 
 export type RssSampler = {
@@ -78,15 +107,10 @@ export type RssSampler = {
 
 /** Samples `pid`'s RSS every `intervalMs` and keeps the highest value. */
 export function sampleRss(pid: number, intervalMs = 50): RssSampler {
-  return sampleMb(() => readRssMb(pid), intervalMs);
-}
-
-/** Calls `read` every `intervalMs` (null: nothing to read now) and keeps the highest value. */
-export function sampleMb(read: () => number | null, intervalMs = 50): RssSampler {
-  let peak = read() ?? 0;
+  let peak = readRssMb(pid) ?? 0;
   let samples = 1;
   const timer = setInterval(() => {
-    const v = read();
+    const v = readRssMb(pid);
     if (v !== null) {
       samples++;
       if (v > peak) peak = v;
@@ -95,7 +119,7 @@ export function sampleMb(read: () => number | null, intervalMs = 50): RssSampler
   return {
     stop() {
       clearInterval(timer);
-      const last = read();
+      const last = readRssMb(pid);
       if (last !== null && last > peak) peak = last;
       return { peakMb: peak, samples };
     },

@@ -24,7 +24,7 @@ export type SmallBoxResult = {
   backfill?: { years: number; documents: number; wall_s: number; heart_rate_wall_s: number };
   pages?: PagesResult;
   webhooks?: WebhooksResult;
-  /** peaks over the pass: the server process's RSS (as memory.peak_mb), and launcher and server together (memory.ts readGroupMb) */
+  /** peaks over the pass, every 50 ms: the server process's RSS (as memory.peak_mb), and launcher and server together (memory.ts readGroupMemory) */
   memory: { peak_mb: number; group_peak_mb: number };
 };
 

@@ -32,7 +32,7 @@ import {
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
-import { readGroupMb, readRssMb, sampleMb, sampleRss, type RssSampler } from "./memory";
+import { readRssMb, sampleGroup, sampleRss } from "./memory";
 import { launchChromium, measurePage } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
@@ -430,8 +430,8 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
   const dataDir = path.join(DATA, "app-small");
   const logFile = path.join(DATA, "app-small.log");
   let app: (Running & { serverPid: number }) | null = null;
-  // set as soon as the app's group exists: its exit, and the RSS peaks (the server's once it is known)
-  const seen: { child?: ChildProcess; exit?: Promise<string>; group?: RssSampler; server?: RssSampler } = {};
+  // set as soon as the app's group exists: its exit, and its memory (the largest process's RSS: the server's)
+  const seen: { child?: ChildProcess; exit?: Promise<string>; memory?: ReturnType<typeof sampleGroup> } = {};
   const stopLoad = new AbortController();
   const measured: Pick<SmallBoxResult, "backfill" | "pages" | "webhooks"> = {};
   const memory: SmallBoxResult["memory"] = { peak_mb: 0, group_peak_mb: 0 };
@@ -442,11 +442,10 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
       onSpawn(child) {
         seen.child = child;
         ceiling.watch(child.pid!);
-        seen.group = sampleMb(() => readGroupMb(child.pid!), 100);
+        seen.memory = sampleGroup(child.pid!, 50);
         seen.exit = new Promise((r) => child.once("exit", (code, signal) => r(`the app exited (${signal ?? `code ${code}`})`)));
       },
     });
-    seen.server = sampleRss(app.serverPid, 50);
     // every measure below stops when the app goes away
     const gone = seen.exit!.then((why) => Promise.reject(new AppGone(why)));
     gone.catch(() => undefined);
@@ -469,12 +468,15 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
     const exited = seen.exit ? await Promise.race([seen.exit, sleep(3_000).then(() => null)]) : null;
     const why = ceiling.killedReason() ?? (exited ? `${exited}, the ceiling counting no kill` : null);
     if (!why) throw err;
+    // an app that never answered has no Running to keep its output: the error carries its last lines
+    if (!app) fs.writeFileSync(logFile, `${(err as Error).message}\n`);
     killedReason = `${why}; its output is in ${path.relative(ROOT, logFile)}`;
     log(`small box: KILLED: ${killedReason}`);
   } finally {
     stopLoad.abort();
-    memory.peak_mb = round(seen.server?.stop().peakMb ?? 0, 0);
-    memory.group_peak_mb = round(seen.group?.stop().peakMb ?? 0, 0);
+    const peaks = seen.memory?.stop();
+    memory.peak_mb = round(peaks?.largestMb ?? 0, 0);
+    memory.group_peak_mb = round(peaks?.togetherMb ?? 0, 0);
     await stopBenchApp(app, logFile);
     // an app that never answered: its group stopped all the same
     if (!app && seen.child && seen.child.exitCode === null && seen.child.signalCode === null) {

@@ -27,7 +27,7 @@ import {
   type Doc,
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
-import { childPids, groupPids, readGroupMb, readRssMb, sampleRss } from "./memory";
+import { childPids, groupPids, readGroupMb, readGroupMemory, readRssMb, sampleGroup, sampleRss } from "./memory";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
 import { exited, spawnGroup } from "../../lib/test/processes.mjs";
@@ -247,9 +247,15 @@ it("reads resident memory from /proc and finds child processes", () => {
   expect(groupPids(pgid)).toContain(process.pid);
   // the group's own memory summed, the mapped files once: never more than its RSS summed
   const members = groupPids(pgid).map(readRssMb).filter((v): v is number => v !== null);
+  const group = readGroupMemory(pgid)!;
+  expect(group.together).toBeLessThanOrEqual(members.reduce((a, b) => a + b, 0) * 1.1);
+  expect(group.together).toBeGreaterThan(0);
+  expect(group.largest).toBeGreaterThanOrEqual(mb! * 0.9);
   expect(readGroupMb(pgid)).toBeGreaterThan(0);
-  expect(readGroupMb(pgid)).toBeLessThanOrEqual(members.reduce((a, b) => a + b, 0) * 1.1);
-  expect(readGroupMb(2 ** 22 + 12_345)).toBeNull();
+  const sampled = sampleGroup(pgid, 10).stop();
+  expect(sampled.largestMb).toBeGreaterThan(0);
+  expect(sampled.togetherMb).toBeGreaterThanOrEqual(sampled.largestMb * 0.5);
+  expect(readGroupMemory(2 ** 22 + 12_345)).toBeNull();
   expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
   expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
 });
