@@ -12,13 +12,12 @@
 //
 // The kernel's ceilings count what the processes charge (anonymous memory and the page cache
 // they fill, which it reclaims first when the ceiling is reached); the watchdog counts resident
-// memory. The child cgroups
-// sit at the hierarchy's root, beside whatever cgroup the bench itself runs in (they are not
-// nested in it: that one belongs to whoever started the bench), are named ringside-bench-<the
-// bench's pid>, and are removed when the bench ends, also when it is interrupted
-// (lib/test/processes.mjs cleanupOnExit); one left by a bench that was killed outright is
-// removed by the next run once it is empty.
-// BENCH_SMALL_CEILING=watchdog (or cgroup-v1, cgroup-v2, systemd) asks for one method only.
+// memory. The child cgroups sit at the hierarchy's root, beside whatever cgroup the bench itself
+// runs in (not nested in it: that one belongs to whoever started the bench), are named
+// ringside-bench-<the bench's pid>, and are removed when the bench ends, also when it is
+// interrupted (lib/test/processes.mjs cleanupOnExit); one left by a bench that was killed
+// outright is removed by the next run once it is empty. BENCH_SMALL_CEILING=watchdog (or
+// cgroup-v1, cgroup-v2, systemd) asks for one method only.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
