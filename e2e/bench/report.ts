@@ -1,5 +1,32 @@
-// The published figures (results/latest.json, exactly this shape, numbers only) and the
-// table printed with them, each measure beside its target.
+// The published figures (results/latest.json, exactly this shape, numbers only but for the
+// date, the version, and the small box's method and verdict) and the table printed with them,
+// each measure beside its target, and the small box's figure beside the main one.
+import { CEILING_METHODS, type CeilingMethod } from "./small-box";
+
+type PageResult = { charts_ms: number; js_gzip_kb: number };
+type PagesResult = { today: PageResult; trends: PageResult; correlations: PageResult };
+type WebhooksResult = { acks_per_s: number; p99_ms: number; concurrency: number; duration_s: number };
+
+/**
+ * The small box (e2e/bench/run.ts): a fresh app pinned to `cpus` CPUs under a `ceiling_mb`
+ * memory ceiling (`ceiling`: how it was held), the same backfill, pages and webhook load.
+ * When it was `killed`, `killed_reason` says why, and the parts measured before are kept.
+ */
+export type SmallBoxResult = {
+  ceiling: CeilingMethod;
+  ceiling_mb: number;
+  /** the CPUs the app could use: 1, or every core when taskset was missing (`pinned` false) */
+  cpus: number;
+  pinned: boolean;
+  killed: boolean;
+  killed_reason?: string;
+  /** the 5-year backfill: documents (connect → all stored) and, alongside, heart rate */
+  backfill?: { years: number; documents: number; wall_s: number; heart_rate_wall_s: number };
+  pages?: PagesResult;
+  webhooks?: WebhooksResult;
+  /** peaks over the pass, every 50 ms: the server process's RSS (as memory.peak_mb), and launcher and server together (memory.ts readGroupMemory) */
+  memory: { peak_mb: number; group_peak_mb: number };
+};
 
 export type BenchResult = {
   date: string;
@@ -41,12 +68,8 @@ export type BenchResult = {
     rows: { ingest_s: number; mb: number; day_read_p95_ms: number };
     packed: { ingest_s: number; mb: number; day_read_p95_ms: number };
   };
-  webhooks: { acks_per_s: number; p99_ms: number; concurrency: number; duration_s: number };
-  pages: {
-    today: { charts_ms: number; js_gzip_kb: number };
-    trends: { charts_ms: number; js_gzip_kb: number };
-    correlations: { charts_ms: number; js_gzip_kb: number };
-  };
+  webhooks: WebhooksResult;
+  pages: PagesResult;
   /** RSS: right after start, at rest after the whole run, the peak of the whole run and of the backfill */
   memory: { idle_mb: number; rest_mb: number; peak_mb: number; peak_backfill_mb: number };
   /**
@@ -54,6 +77,8 @@ export type BenchResult = {
    * (e2e/bench/import.ts): its wall time and the server's RSS at rest before and its peak
    */
   import?: { years: number; samples: number; documents: number; zip_mb: number; wall_s: number; rest_mb: number; peak_mb: number; peak_above_rest_mb: number };
+  /** the small box's pass, after the main one */
+  small?: SmallBoxResult;
 };
 
 /** The import's targets: a 5-year export within a minute, the server's memory peak within 100 MB above rest. */
@@ -64,15 +89,41 @@ export const trendsBudgetMs = (t: BenchResult["trends"]) => Math.round(1.5 * (t.
 /** The 304's budget: 1.2 × the p95 of /api/health. */
 export const notModifiedBudgetMs = (t: BenchResult["trends"]) => Math.round(1.2 * t.health_p95_ms * 100) / 100;
 const PAGE_BUDGET_MS = 500;
+/** The small box's own target: each page's charts drawn within this, and the app not killed. */
+const SMALL_PAGE_BUDGET_MS = 600;
+const PAGE_NAMES = ["today", "trends", "correlations"] as const;
 const kb = (bytes: number) => `${Math.round(bytes / 102.4) / 10} kB`;
+const title = (p: string) => `${p[0]!.toUpperCase()}${p.slice(1)}`;
 
-export type Check = { measure: string; value: string; target: string; ok: boolean };
+/** `small`: the small box's figure of the same measure ("—" when it was killed before measuring it), when there was a small pass. */
+export type Check = { measure: string; value: string; target: string; ok: boolean; small?: string };
 
-/** Every target of the issue, checked against one run's figures. */
+/** The small box's verdict: every page within its budget and the app not killed. */
+function smallBoxCheck(s: SmallBoxResult): Check {
+  const box = `${s.cpus} ${s.cpus === 1 ? "CPU" : "CPUs"}${s.pinned ? "" : " (taskset missing: not pinned)"}, ${s.ceiling_mb} MB by ${s.ceiling}`;
+  const pages = s.pages ? PAGE_NAMES.map((p) => `${p} ${s.pages![p].charts_ms} ms`).join(", ") : "pages not measured";
+  return {
+    measure: `Small box (${box})`,
+    value: s.killed ? `KILLED: ${s.killed_reason}; ${pages}` : `${pages}; not killed, RSS peak ${s.memory.peak_mb} MB (${s.memory.group_peak_mb} MB with the launcher)`,
+    target: `each page ≤ ${SMALL_PAGE_BUDGET_MS} ms; not killed`,
+    ok: !s.killed && !!s.pages && PAGE_NAMES.every((p) => s.pages![p].charts_ms <= SMALL_PAGE_BUDGET_MS),
+  };
+}
+
+/** Every target of the issue, checked against one run's figures (the small box's beside them). */
 export function checkTargets(r: BenchResult): Check[] {
   const reqRatio = r.backfill.min_requests > 0 ? r.backfill.requests / r.backfill.min_requests : Infinity;
+  const s = r.small;
+  /** the small box's figure for a row, "—" when it was not measured */
+  const small = <T>(part: T | undefined, show: (p: T) => string) => (s ? { small: part === undefined ? "—" : show(part) } : {});
   return [
-    { measure: "5-year backfill wall time", value: `${r.backfill.wall_s} s (${r.backfill.documents} documents)`, target: "≤ 5 s", ok: r.backfill.wall_s <= 5 },
+    {
+      measure: "5-year backfill wall time",
+      value: `${r.backfill.wall_s} s (${r.backfill.documents} documents)`,
+      target: "≤ 5 s",
+      ok: r.backfill.wall_s <= 5,
+      ...small(s?.backfill, (b) => `${b.wall_s} s`),
+    },
     {
       measure: "Ingest vs raw better-sqlite3 upsert",
       value: `${r.backfill.ingest_s} s vs ${r.backfill.raw_ingest_s} s = ${r.backfill.ingest_ratio}×`,
@@ -90,6 +141,7 @@ export function checkTargets(r: BenchResult): Check[] {
       value: `${r.heart_rate.wall_s} s (${r.heart_rate.samples} samples)`,
       target: "≤ 10 s",
       ok: r.heart_rate.wall_s <= 10,
+      ...small(s?.backfill, (b) => `${b.heart_rate_wall_s} s`),
     },
     {
       measure: "Heart-rate requests vs minimum",
@@ -132,12 +184,14 @@ export function checkTargets(r: BenchResult): Check[] {
       value: `${r.webhooks.acks_per_s}/s, p99 ${r.webhooks.p99_ms} ms (${r.webhooks.concurrency} connections, ${r.webhooks.duration_s} s)`,
       target: "≥ 500/s, p99 ≤ 50 ms",
       ok: r.webhooks.acks_per_s >= 500 && r.webhooks.p99_ms <= 50,
+      ...small(s?.webhooks, (w) => `${w.acks_per_s}/s, p99 ${w.p99_ms} ms`),
     },
-    ...(["today", "trends", "correlations"] as const).map((p) => ({
-      measure: `${p[0]!.toUpperCase()}${p.slice(1)}: charts drawn, JS`,
+    ...PAGE_NAMES.map((p) => ({
+      measure: `${title(p)}: charts drawn, JS`,
       value: `${r.pages[p].charts_ms} ms, ${r.pages[p].js_gzip_kb} kB gzip`,
       target: `≤ ${PAGE_BUDGET_MS} ms; ≤ 200 kB`,
       ok: r.pages[p].charts_ms <= PAGE_BUDGET_MS && r.pages[p].js_gzip_kb <= 200,
+      ...small(s?.pages?.[p], (f) => `${f.charts_ms} ms, ${f.js_gzip_kb} kB gzip`),
     })),
     ...(r.import
       ? [
@@ -154,20 +208,35 @@ export function checkTargets(r: BenchResult): Check[] {
       value: `${r.memory.rest_mb} MB at rest after the run (${r.memory.idle_mb} MB after start); peak ${r.memory.peak_mb} MB (backfill ${r.memory.peak_backfill_mb} MB)`,
       target: "at rest ≤ 200 MB; peak ≤ 300 MB",
       ok: r.memory.rest_mb <= 200 && r.memory.idle_mb <= 200 && r.memory.peak_mb <= 300,
+      ...small(s?.memory, (m) => `peak ${m.peak_mb} MB`),
     },
+    ...(s ? [smallBoxCheck(s)] : []),
   ];
 }
 
-/** A plain-text table: measure | figure | target | met. */
+/** A plain-text table: measure | figure | small box (when there was a small pass) | target | met. */
 export function formatTable(checks: Check[]): string {
-  const rows = [["Measure", "Figure", "Target", "Met"], ...checks.map((c) => [c.measure, c.value, c.target, c.ok ? "yes" : "NO"])];
+  const withSmall = checks.some((c) => c.small !== undefined);
+  const rows = [
+    ["Measure", "Figure", ...(withSmall ? ["Small box"] : []), "Target", "Met"],
+    ...checks.map((c) => [c.measure, c.value, ...(withSmall ? [c.small ?? ""] : []), c.target, c.ok ? "yes" : "NO"]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ");
   return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
-/** True when `value` has exactly the published shape with finite numbers (and the date/node strings). */
+const PAGE_SHAPE = { charts_ms: 0, js_gzip_kb: 0 };
+const PAGES_SHAPE = { today: PAGE_SHAPE, trends: PAGE_SHAPE, correlations: PAGE_SHAPE };
+const WEBHOOKS_SHAPE = { acks_per_s: 0, p99_ms: 0, concurrency: 0, duration_s: 0 };
+
+/**
+ * True when `value` has exactly the published shape: finite numbers, the date/node strings, the
+ * small box's method (one of CEILING_METHODS), flags and reason, and the parts a run may lack
+ * absent rather than empty (a small box that was not killed has every part, and no reason).
+ */
 export function isBenchResult(value: unknown): value is BenchResult {
+  // "s": a string; 0: a finite number; true: a boolean
   const shape: Record<string, unknown> = {
     date: "s",
     node: "s",
@@ -189,22 +258,39 @@ export function isBenchResult(value: unknown): value is BenchResult {
       day_read_ratio: 0,
     },
     heart_rate_layouts: { rows: { ingest_s: 0, mb: 0, day_read_p95_ms: 0 }, packed: { ingest_s: 0, mb: 0, day_read_p95_ms: 0 } },
-    webhooks: { acks_per_s: 0, p99_ms: 0, concurrency: 0, duration_s: 0 },
-    pages: { today: { charts_ms: 0, js_gzip_kb: 0 }, trends: { charts_ms: 0, js_gzip_kb: 0 }, correlations: { charts_ms: 0, js_gzip_kb: 0 } },
+    webhooks: WEBHOOKS_SHAPE,
+    pages: PAGES_SHAPE,
     memory: { idle_mb: 0, rest_mb: 0, peak_mb: 0, peak_backfill_mb: 0 },
     import: { years: 0, samples: 0, documents: 0, zip_mb: 0, wall_s: 0, rest_mb: 0, peak_mb: 0, peak_above_rest_mb: 0 },
+    small: {
+      ceiling: "s",
+      ceiling_mb: 0,
+      cpus: 0,
+      pinned: true,
+      killed: true,
+      killed_reason: "s",
+      backfill: { years: 0, documents: 0, wall_s: 0, heart_rate_wall_s: 0 },
+      pages: PAGES_SHAPE,
+      webhooks: WEBHOOKS_SHAPE,
+      memory: { peak_mb: 0, group_peak_mb: 0 },
+    },
   };
-  /** top-level parts a result may lack (a run that did not measure them) */
-  const optional = new Set(["import"]);
-  const same = (v: unknown, s: unknown, top = false): boolean => {
+  /** parts a result may lack (a run that did not measure them), by path */
+  const optional = new Set(["import", "small", "small.killed_reason", "small.backfill", "small.pages", "small.webhooks"]);
+  const same = (v: unknown, s: unknown, at: string): boolean => {
     if (s === "s") return typeof v === "string";
     if (typeof s === "number") return typeof v === "number" && Number.isFinite(v);
+    if (typeof s === "boolean") return typeof v === "boolean";
     if (!v || typeof v !== "object" || Array.isArray(v)) return false;
     const a = Object.keys(v as object).sort();
     const b = Object.keys(s as object)
-      .filter((k) => !top || !optional.has(k) || k in (v as object))
+      .filter((k) => !optional.has(at + k) || k in (v as object))
       .sort();
-    return a.length === b.length && a.every((k, i) => k === b[i] && same((v as Record<string, unknown>)[k], (s as Record<string, unknown>)[k]));
+    return a.length === b.length && a.every((k, i) => k === b[i] && same((v as Record<string, unknown>)[k], (s as Record<string, unknown>)[k], `${at}${k}.`));
   };
-  return same(value, shape, true);
+  if (!same(value, shape, "")) return false;
+  const small = (value as BenchResult).small;
+  if (!small) return true;
+  const complete = small.backfill !== undefined && small.pages !== undefined && small.webhooks !== undefined;
+  return (CEILING_METHODS as readonly string[]).includes(small.ceiling) && (small.killed ? small.killed_reason !== undefined : small.killed_reason === undefined && complete);
 }

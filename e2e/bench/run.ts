@@ -5,9 +5,13 @@
 // port chosen at run time and in a process group of its own, building first into
 // e2e/bench/.build when that build is missing or older than the sources. Then, in one run: connect a person through the real OAuth flow and time the
 // backfill; trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory.
+// Then the small box (e2e/bench/small-box.ts): that app stopped, a fresh one (data in
+// e2e/bench/.data/app-small) pinned to one CPU under a 256 MB memory ceiling, a new person on
+// the same emulator, and the same backfill, pages and webhook load; killed, it says so and why.
 // Prints a table and writes e2e/bench/results/latest.json. Exit code 0 when it measured
-// (targets missed are reported, not failures); 1 when it could not measure.
-import { spawn } from "node:child_process";
+// (targets missed, and a small box killed for memory, are reported, not failures); 1 when it
+// could not measure.
+import { spawn, type ChildProcess } from "node:child_process";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import os from "node:os";
@@ -23,15 +27,28 @@ import {
   rawUpsertBaseline,
   waitForBackfill,
   type BenchCollection,
+  type CookieJar,
   type Doc,
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
-import { readRssMb, sampleRss } from "./memory";
+import { readRssMb, sampleGroup, sampleRss } from "./memory";
 import { launchChromium, measurePage } from "./pages";
-import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
-import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
-import { buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
+import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
+import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
+import { freePorts, signalGroup, stopGroupsOnExit } from "../../lib/test/processes.mjs";
+import {
+  benchAppEnv,
+  benchEmulatorSettings,
+  buildIsStale,
+  runBenchMain,
+  runBuild,
+  startAppProcess,
+  startEmulatorProcess,
+  useBenchBuildDir,
+  type CommandWrapper,
+  type Running,
+} from "./servers";
 import { median, ratio, round } from "./stats";
 import { addDays, type answerBytes, type TrendFigures } from "./trends";
 import type { WebhookFigures } from "./webhooks";
@@ -42,16 +59,18 @@ const BENCH_DIR = path.join(ROOT, "e2e/bench");
 const DATA = path.join(BENCH_DIR, ".data");
 const RESULTS = path.join(BENCH_DIR, "results/latest.json");
 
-// Ports chosen now (BENCH_APP_PORT / BENCH_EMULATOR_PORT to fix them), the bench's own build
-// folder, and every server it starts stopped when it ends or is interrupted.
-const [APP_PORT, EMULATOR_PORT] = (
-  process.env.BENCH_APP_PORT && process.env.BENCH_EMULATOR_PORT ? [Number(process.env.BENCH_APP_PORT), Number(process.env.BENCH_EMULATOR_PORT)] : await freePorts(2)
-) as [number, number];
+// Ports chosen now (BENCH_APP_PORT / BENCH_EMULATOR_PORT to fix them; the small box's app has
+// a port of its own), the bench's own build folder, and every server it starts stopped (and the
+// small box's cgroup removed) when it ends or is interrupted.
+const [APP_PORT, EMULATOR_PORT, SMALL_APP_PORT] = (
+  process.env.BENCH_APP_PORT && process.env.BENCH_EMULATOR_PORT
+    ? [Number(process.env.BENCH_APP_PORT), Number(process.env.BENCH_EMULATOR_PORT), (await freePorts(3)).find((p) => p !== Number(process.env.BENCH_APP_PORT) && p !== Number(process.env.BENCH_EMULATOR_PORT))]
+    : await freePorts(3)
+) as [number, number, number];
 useBenchBuildDir();
 stopGroupsOnExit();
-const APP_URL = `http://127.0.0.1:${APP_PORT}`;
-// What Auth.js puts in redirect_uri (it names the host "localhost" whatever AUTH_URL's host is).
-const PUBLIC_APP_URL = `http://localhost:${APP_PORT}`;
+// What Auth.js puts in redirect_uri (it names the host "localhost" whatever AUTH_URL's host is: benchAppEnv).
+const callbackUri = (port: number) => `http://localhost:${port}/api/auth/callback/ring`;
 const YEARS = 5;
 const HISTORY_DAYS = 1826;
 const PAGE_SIZE = 100;
@@ -62,7 +81,11 @@ const TREND_METRIC = { id: "sleep.score", table: "daily_sleep", column: "score" 
 const WEBHOOK_CONNECTIONS = 10;
 const WEBHOOK_SECONDS = 10;
 const PAGE_RUNS = 5;
-const TIME_LIMIT_MS = 9.5 * 60_000;
+const PAGES = { today: "/", trends: "/trends", correlations: "/correlations" } as const;
+/** the small box: one CPU, this memory ceiling */
+const SMALL_BOX_MB = 256;
+// the main pass (about two minutes, more on a busy machine), the small box (about two more)
+const TIME_LIMIT_MS = 15 * 60_000;
 const REST_WAIT_MS = 30_000;
 
 const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
@@ -97,12 +120,14 @@ async function json<T>(url: string, init?: RequestInit): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-/** One measure in its own process (e2e/bench/worker.ts), like a separate client. */
-async function runWorker<T>(job: WorkerJob): Promise<T> {
+/** One measure in its own process (e2e/bench/worker.ts), like a separate client; `signal` stops it. */
+async function runWorker<T>(job: WorkerJob, signal?: AbortSignal): Promise<T> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(BENCH_DIR, "worker.ts"), JSON.stringify(job)], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
+    signal,
   });
+  child.on("error", () => undefined); // aborted: the exit below says so
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   const code = await new Promise<number | null>((r) => child.once("exit", r));
@@ -111,100 +136,120 @@ async function runWorker<T>(job: WorkerJob): Promise<T> {
 }
 
 const post = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-let emulator: Running | null = null;
-let app: (Running & { serverPid: number }) | null = null;
+/**
+ * A new person at the emulator with five years of history. The emulator generates it on first
+ * use: done here (keeping the documents for the minimum request count and the raw baseline, and
+ * the heart-rate samples), so a timed backfill is the app's work. The emulator's request log is
+ * emptied after.
+ */
+async function addPerson(emu: string) {
+  const email = `bench-${Date.now().toString(36)}@bench.example.test`;
+  const user = await json<{ user_id: string; first_day: string; last_day: string }>(`${emu}/_emulator/users`, post({ email, history_days: HISTORY_DAYS }));
+  const docs = new Map<BenchCollection, Doc[]>();
+  for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(emu, user.user_id, c));
+  const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);
+  // the heart-rate samples (the raw baseline's and the layouts' input; the emulator generates
+  // a time series per requested day, so this warms nothing the backfill will ask for)
+  const heart = await emulatorHeartRate(emu, user.user_id);
+  await fetch(`${emu}/_emulator/requests`, { method: "DELETE" });
+  return { email, user, docs, documents, heart };
+}
 
-async function main(): Promise<void> {
-  const watchdog = setTimeout(() => {
-    process.stderr.write(`[bench] over the ${TIME_LIMIT_MS / 60_000}-minute limit: stopping\n`);
-    app?.child.kill("SIGTERM");
-    emulator?.child.kill("SIGTERM");
-    process.exit(1);
-  }, TIME_LIMIT_MS);
-  watchdog.unref();
+/**
+ * Connects `email` through the real OAuth round trip and waits for both backfills (the
+ * documents' and heart rate's, each one's end seen when it happens), timed from *Allow*.
+ */
+async function timeBackfill(appUrl: string, dbFile: string, email: string, documents: number) {
+  const connected = await connectThroughOAuth(appUrl, email);
+  const heartWait = waitForSeries(dbFile, email, "heartrate", 180_000);
+  heartWait.catch(() => undefined); // awaited below, after the documents
+  const { doneAt, state } = await waitForBackfill(dbFile, email, { timeoutMs: 180_000, pollMs: 20 });
+  const heartDoneAt = await heartWait;
+  if (state.documents !== documents) throw new Error(`stored ${state.documents} documents, the emulator has ${documents}`);
+  return { connected, state, wallS: (doneAt - connected.allowedAt) / 1000, heartWallS: (heartDoneAt - connected.allowedAt) / 1000 };
+}
 
+/** Today, Trends and Correlations in Chromium (e2e/bench/pages.ts), each with the person's session. */
+async function measurePages(appUrl: string, jar: CookieJar) {
+  const browser = await launchChromium();
   try {
-    const stale = buildIsStale(ROOT);
-    if (stale) {
-      log(`building (${stale}): next build …`);
-      const t = performance.now();
-      runBuild(ROOT, path.join(DATA, "build.log"));
-      log(`built in ${round((performance.now() - t) / 1000, 0)} s`);
-    } else log("production build is current");
+    const cookies = jar.forPlaywright(appUrl);
+    const today = await measurePage(browser, appUrl, cookies, PAGES.today, PAGE_RUNS);
+    const trends = await measurePage(browser, appUrl, cookies, PAGES.trends, PAGE_RUNS);
+    const correlations = await measurePage(browser, appUrl, cookies, PAGES.correlations, PAGE_RUNS);
+    const figures = { today, trends, correlations };
+    const encodings = new Set([today, trends, correlations].flatMap((p) => p.runs.flatMap((r) => r.encodings)));
+    log(
+      `pages: ${Object.entries(figures).map(([name, p]) => `${name} ${p.charts_ms} ms ${p.js_gzip_kb} kB`).join(", ")} (script encodings: ${[...encodings].join(", ")})`,
+    );
+    return {
+      today: { charts_ms: today.charts_ms, js_gzip_kb: today.js_gzip_kb },
+      trends: { charts_ms: trends.charts_ms, js_gzip_kb: trends.js_gzip_kb },
+      correlations: { charts_ms: correlations.charts_ms, js_gzip_kb: correlations.js_gzip_kb },
+    } satisfies BenchResult["pages"];
+  } finally {
+    await browser.close();
+  }
+}
 
-    fs.mkdirSync(DATA, { recursive: true });
-    emulator = await startEmulatorProcess(ROOT, {
-      RING_EMULATOR_PORT: String(EMULATOR_PORT),
-      RING_EMULATOR_HOST: "127.0.0.1",
-      RING_EMULATOR_RATE_LIMIT: "10000000",
-      RING_EMULATOR_APP_RATE_LIMIT: "10000000",
-      RING_EMULATOR_HISTORY_DAYS: String(HISTORY_DAYS),
-      RING_EMULATOR_PAGE_SIZE: String(PAGE_SIZE),
-      RING_EMULATOR_TIMESERIES_PAGE_SIZE: String(SERIES_PAGE_SIZE),
-      RING_EMULATOR_WEBHOOK_DELAY_MS: "1000",
-    });
-    const emu = emulator.url;
-    await json(`${emu}/_emulator/clients`, post({ ...CLIENT, redirect_uris: [`${PUBLIC_APP_URL}/api/auth/callback/ring`] }));
-    log(`emulator on ${emu}`);
+/** Signed webhooks under load (its own process): every one acknowledged, or it throws. */
+async function webhookLoad(appUrl: string, signal?: AbortSignal): Promise<WebhookFigures> {
+  const hooks = await runWorker<WebhookFigures>(
+    {
+      kind: "webhooks",
+      url: `${appUrl}/api/webhooks/ring`,
+      secret: CLIENT.client_secret,
+      // a ring user this Ringside does not hold: acknowledged like any other, settled without fetching
+      userId: "bench-load-unknown-user",
+      connections: WEBHOOK_CONNECTIONS,
+      durationS: WEBHOOK_SECONDS,
+    },
+    signal,
+  );
+  if (hooks.errors > 0 || hooks.non2xx > 0) throw new Error(`webhook load: ${hooks.non2xx} non-2xx answers, ${hooks.errors} errors`);
+  return hooks;
+}
 
-    app = await startAppProcess(ROOT, {
-      port: APP_PORT,
-      dataDir: path.join(DATA, "app"),
-      env: {
-        NODE_ENV: "production",
-        PORT: String(APP_PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR: path.join(DATA, "app"),
-        DATABASE_URL: `file:${path.join(DATA, "app/ringside.db")}`,
-        AUTH_URL: PUBLIC_APP_URL,
-        AUTH_SECRET: "bench-auth-secret-not-for-production-0123456789",
-        TOKEN_ENCRYPTION_KEY: "6b".repeat(32),
-        WEBHOOK_VERIFICATION_TOKEN: "bench-webhook-verification-token",
-        RING_API_BASE_URL: emu,
-        RING_CLIENT_ID: CLIENT.client_id,
-        RING_CLIENT_SECRET: CLIENT.client_secret,
-        // the measured person becomes the owner by ALLOWED_EMAILS (no setup code to type)
-        ALLOWED_EMAILS: "*@bench.example.test",
-        LOG_LEVEL: "info",
-        NEXT_TELEMETRY_DISABLED: "1",
-        // experiments only (e.g. V8 heap flags); unset in published runs
-        ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
-      },
-    });
-    const dbFile = path.join(DATA, "app/ringside.db");
-    log(`app on ${app.url} (server pid ${app.serverPid})`);
-    await fetch(`${APP_URL}/sign-in`).then((r) => r.text());
-    await new Promise((r) => setTimeout(r, 2_000));
+const webhooksResult = (h: WebhookFigures): BenchResult["webhooks"] => ({ acks_per_s: h.acks_per_s, p99_ms: h.p99_ms, concurrency: h.concurrency, duration_s: h.duration_s });
+
+/** The production app on `port` with a fresh `dataDir` (benchAppEnv); `opts` as startAppProcess's. */
+async function startBenchApp(port: number, dataDir: string, emu: string, opts: { wrap?: CommandWrapper; onSpawn?: (child: ChildProcess) => void } = {}) {
+  const app = await startAppProcess(ROOT, { port, dataDir, env: benchAppEnv({ port, dataDir, emulatorUrl: emu, client: CLIENT }), ...opts });
+  log(`app on ${app.url} (server pid ${app.serverPid})`);
+  return app;
+}
+
+/** Stops an app and keeps its output (ids and counts only: the app's logger) for a look afterwards. */
+async function stopBenchApp(app: Running | null, logFile: string): Promise<void> {
+  if (!app) return;
+  fs.writeFileSync(logFile, app.lines.join("\n") + "\n");
+  await app.stop().catch(() => undefined);
+}
+
+/** The main pass: the app on the whole machine, every measure. */
+async function mainPass(emu: string): Promise<BenchResult> {
+  let app: (Running & { serverPid: number }) | null = null;
+  try {
+    const dataDir = path.join(DATA, "app");
+    app = await startBenchApp(APP_PORT, dataDir, emu);
+    const appUrl = app.url;
+    const dbFile = path.join(dataDir, "ringside.db");
+    await fetch(`${appUrl}/sign-in`).then((r) => r.text());
+    await sleep(2_000);
     const idleAtStartMb = readRssMb(app.serverPid) ?? 0;
     const wholeRun = sampleRss(app.serverPid, 50);
 
     // ---------------------------------------------------------------- 1. Backfill
-    const email = `bench-${Date.now().toString(36)}@bench.example.test`;
-    const user = await json<{ user_id: string; first_day: string; last_day: string }>(`${emu}/_emulator/users`, post({ email, history_days: HISTORY_DAYS }));
-    // The emulator generates the history on first use: do it now (and keep the documents for
-    // the minimum request count and the raw baseline), so the timed run is the app's work.
-    const docs = new Map<BenchCollection, Doc[]>();
-    for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(emu, user.user_id, c));
-    const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);
+    const { email, user, docs, documents, heart } = await addPerson(emu);
     const minRequests = minimumRequests([...docs.values()].map((d) => d.length), PAGE_SIZE);
-    // the heart-rate samples (the raw baseline's and the layouts' input; the emulator generates
-    // a time series per requested day, so this warms nothing the backfill will ask for)
-    const heart = await emulatorHeartRate(emu, user.user_id);
     const minSeriesRequests = Math.ceil(heart.length / SERIES_PAGE_SIZE);
-    await fetch(`${emu}/_emulator/requests`, { method: "DELETE" });
     log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
 
     const rss = sampleRss(app.serverPid, 50);
-    const connected = await connectThroughOAuth(APP_URL, email);
-    // both watched at once: each one's end is seen when it happens
-    const heartWait = waitForSeries(dbFile, email, "heartrate", 180_000);
-    const { doneAt, state } = await waitForBackfill(dbFile, email, { timeoutMs: 180_000, pollMs: 20 });
-    const heartDoneAt = await heartWait;
+    const { connected, state, wallS, heartWallS } = await timeBackfill(appUrl, dbFile, email, documents);
     const peak = rss.stop();
-    const wallS = (doneAt - connected.allowedAt) / 1000;
-    const heartWallS = (heartDoneAt - connected.allowedAt) / 1000;
-    if (state.documents !== documents) throw new Error(`stored ${state.documents} documents, the emulator has ${documents}`);
     const requests = await countListRequests(emu, user.user_id);
     const userId = state.userId!;
     // the engine logs its own ingest time per collection once that collection is done
@@ -261,7 +306,7 @@ async function main(): Promise<void> {
     const cookie = connected.jar.header();
     const trends = await runWorker<TrendFigures & { context: Record<string, string>; bytes: ReturnType<typeof answerBytes> & { wire: number; wire_encoding: string } }>({
       kind: "trends",
-      appUrl: APP_URL,
+      appUrl,
       cookie,
       metric: TREND_METRIC.id,
       dbFile,
@@ -287,40 +332,21 @@ async function main(): Promise<void> {
     log(`  for comparison: ${Object.entries(trends.context).map(([k, v]) => `${k} ${v}`).join("; ")}`);
 
     // ---------------------------------------------------------------- 3. Pages
-    const browser = await launchChromium();
-    const cookies = connected.jar.forPlaywright(APP_URL);
-    const today = await measurePage(browser, APP_URL, cookies, "/", PAGE_RUNS);
-    const trendsPage = await measurePage(browser, APP_URL, cookies, "/trends", PAGE_RUNS);
-    const correlationsPage = await measurePage(browser, APP_URL, cookies, "/correlations", PAGE_RUNS);
-    await browser.close();
-    const encodings = new Set([...today.runs, ...trendsPage.runs, ...correlationsPage.runs].flatMap((r) => r.encodings));
-    log(
-      `pages: today ${today.charts_ms} ms ${today.js_gzip_kb} kB, trends ${trendsPage.charts_ms} ms ${trendsPage.js_gzip_kb} kB, ` +
-        `correlations ${correlationsPage.charts_ms} ms ${correlationsPage.js_gzip_kb} kB (script encodings: ${[...encodings].join(", ")})`,
-    );
+    const pages = await measurePages(appUrl, connected.jar);
 
     // ---------------------------------------------------------------- 4. Webhooks
     const hookRss = sampleRss(app.serverPid, 100);
-    const hooks = await runWorker<WebhookFigures>({
-      kind: "webhooks",
-      url: `${APP_URL}/api/webhooks/ring`,
-      secret: CLIENT.client_secret,
-      // a ring user this Ringside does not hold: acknowledged like any other, settled without fetching
-      userId: "bench-load-unknown-user",
-      connections: WEBHOOK_CONNECTIONS,
-      durationS: WEBHOOK_SECONDS,
-    });
+    const hooks = await webhookLoad(appUrl);
     const hookPeak = hookRss.stop();
-    if (hooks.errors > 0 || hooks.non2xx > 0) throw new Error(`webhook load: ${hooks.non2xx} non-2xx answers, ${hooks.errors} errors`);
     log(`webhooks: ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged; peak RSS ${round(hookPeak.peakMb, 0)} MB)`);
 
     // ---------------------------------------------------------------- 5. Memory at rest
     // At rest: 30 s without a request. V8's memory reducer (compacting collections once
     // allocation has stopped, which hand pages back) starts about 8 s after the last busy
     // spell; the 5 s this waited before measured the heap of the webhook load instead.
-    await new Promise((r) => setTimeout(r, 5_000));
+    await sleep(5_000);
     const after5sMb = readRssMb(app.serverPid) ?? 0;
-    await new Promise((r) => setTimeout(r, REST_WAIT_MS - 5_000));
+    await sleep(REST_WAIT_MS - 5_000);
     const idleAtEndMb = readRssMb(app.serverPid) ?? 0;
     const runPeak = wholeRun.stop();
     log(
@@ -329,9 +355,9 @@ async function main(): Promise<void> {
     );
 
     // ---------------------------------------------------------------- 6. Import (e2e/bench/import.ts)
-    const imported = await measureImport({ appUrl: APP_URL, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
+    const imported = await measureImport({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
 
-    const result: BenchResult = {
+    return {
       date: new Date().toISOString(),
       node: process.version,
       cores: os.availableParallelism?.() ?? os.cpus().length,
@@ -374,15 +400,136 @@ async function main(): Promise<void> {
         day_read_ratio: ratio(dayReads.p95_ms, dayReads.raw_p95_ms, 2),
       },
       heart_rate_layouts: layouts,
-      webhooks: { acks_per_s: hooks.acks_per_s, p99_ms: hooks.p99_ms, concurrency: hooks.concurrency, duration_s: hooks.duration_s },
-      pages: {
-        today: { charts_ms: today.charts_ms, js_gzip_kb: today.js_gzip_kb },
-        trends: { charts_ms: trendsPage.charts_ms, js_gzip_kb: trendsPage.js_gzip_kb },
-        correlations: { charts_ms: correlationsPage.charts_ms, js_gzip_kb: correlationsPage.js_gzip_kb },
-      },
+      webhooks: webhooksResult(hooks),
+      pages,
       memory: { idle_mb: round(idleAtStartMb, 0), rest_mb: round(idleAtEndMb, 0), peak_mb: round(runPeak.peakMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
       import: imported,
     };
+  } finally {
+    await stopBenchApp(app, path.join(DATA, "app.log"));
+  }
+}
+
+/** The app went away during the small box (its launcher's exit). */
+class AppGone extends Error {}
+
+/**
+ * The small box: a fresh app pinned to one CPU (taskset) under a SMALL_BOX_MB memory ceiling
+ * (small-box.ts), a new person on the same emulator, the same backfill, pages and webhook load.
+ * When the app goes away, the figures measured until then and why (killed: true), not a failure.
+ */
+async function smallPass(emu: string): Promise<SmallBoxResult> {
+  const ceiling = createCeiling(SMALL_BOX_MB, requestedCeiling());
+  const pin = pinToOneCpu();
+  const box = { ceiling: ceiling.method, ceiling_mb: SMALL_BOX_MB, cpus: pin ? 1 : os.availableParallelism(), pinned: pin !== null };
+  log(`small box: ${pin ? `CPU ${pin.cpu} (taskset)` : "taskset missing: not pinned"}, ${SMALL_BOX_MB} MB (${ceiling.method}: ${ceiling.where})`);
+  const wrap: CommandWrapper = (cmd, args) => (pin ? ceiling.command(pin.prefix[0]!, [...pin.prefix.slice(1), cmd, ...args]) : ceiling.command(cmd, args));
+
+  // the person before the app starts: the emulator's generating is none of the small box's work
+  const { email, user, documents } = await addPerson(emu);
+  const dataDir = path.join(DATA, "app-small");
+  const logFile = path.join(DATA, "app-small.log");
+  let app: (Running & { serverPid: number }) | null = null;
+  // set as soon as the app's group exists: its exit, and its memory (the largest process's RSS: the server's)
+  const seen: { child?: ChildProcess; exit?: Promise<string>; memory?: ReturnType<typeof sampleGroup> } = {};
+  const stopLoad = new AbortController();
+  const measured: Pick<SmallBoxResult, "backfill" | "pages" | "webhooks"> = {};
+  const memory: SmallBoxResult["memory"] = { peak_mb: 0, group_peak_mb: 0 };
+  let killedReason: string | null = null;
+  try {
+    app = await startBenchApp(SMALL_APP_PORT, dataDir, emu, {
+      wrap,
+      onSpawn(child) {
+        seen.child = child;
+        ceiling.watch(child.pid!);
+        seen.memory = sampleGroup(child.pid!, 50);
+        seen.exit = new Promise((r) => child.once("exit", (code, signal) => r(`the app exited (${signal ?? `code ${code}`})`)));
+      },
+    });
+    // every measure below stops when the app goes away
+    const gone = seen.exit!.then((why) => Promise.reject(new AppGone(why)));
+    gone.catch(() => undefined);
+    const step = <T>(p: Promise<T>) => Promise.race([p, gone]);
+    await step(fetch(`${app.url}/sign-in`).then((r) => r.text()));
+
+    log(`small box: backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
+    const backfill = await step(timeBackfill(app.url, path.join(dataDir, "ringside.db"), email, documents));
+    measured.backfill = { years: YEARS, documents, wall_s: round(backfill.wallS, 2), heart_rate_wall_s: round(backfill.heartWallS, 2) };
+    log(`small box: backfill ${measured.backfill.wall_s} s, heart rate ${measured.backfill.heart_rate_wall_s} s`);
+    measured.pages = await step(measurePages(app.url, backfill.connected.jar));
+    const hooks = await step(webhookLoad(app.url, stopLoad.signal));
+    measured.webhooks = webhooksResult(hooks);
+    log(`small box: webhooks ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged)`);
+    // a kill that no measure noticed (the launcher still there, or gone just now) counts too
+    const late = ceiling.killedReason() ?? (app.child.exitCode !== null || app.child.signalCode !== null ? await seen.exit! : null);
+    if (late) throw new AppGone(late);
+  } catch (err) {
+    // a measure that failed because the app went away (or was going): its exit, a moment later at most
+    const exited = seen.exit ? await Promise.race([seen.exit, sleep(3_000).then(() => null)]) : null;
+    const why = ceiling.killedReason() ?? (exited ? `${exited}, the ceiling counting no kill` : null);
+    if (!why) throw err;
+    // an app that never answered has no Running to keep its output: the error carries its last lines
+    if (!app) fs.writeFileSync(logFile, `${(err as Error).message}\n`);
+    killedReason = `${why}; its output is in ${path.relative(ROOT, logFile)}`;
+    log(`small box: KILLED: ${killedReason}`);
+  } finally {
+    stopLoad.abort();
+    const peaks = seen.memory?.stop();
+    memory.peak_mb = round(peaks?.largestMb ?? 0, 0);
+    memory.group_peak_mb = round(peaks?.togetherMb ?? 0, 0);
+    await stopBenchApp(app, logFile);
+    // an app that never answered: its group stopped all the same
+    if (!app && seen.child && seen.child.exitCode === null && seen.child.signalCode === null) {
+      signalGroup(seen.child.pid!, "SIGKILL");
+      await seen.exit;
+    }
+    const charged = ceiling.peakMb();
+    const pressure = ceiling.pressure();
+    try {
+      ceiling.remove();
+    } catch (e) {
+      process.stderr.write(`[bench] the small box's ceiling (${ceiling.method}) could not be removed: ${(e as Error).message}\n`);
+    }
+    if (charged !== null) log(`small box: the ceiling (${ceiling.method}) counted at most ${round(charged, 0)} MB${ceiling.method === "watchdog" ? "" : " (page cache included: the kernel reclaims it first)"}${pressure ? `; ${pressure}` : ""}`);
+  }
+  log(`small box: RSS peak ${memory.peak_mb} MB (server); launcher and server together ${memory.group_peak_mb} MB (their own memory, the Node binary once)`);
+  return { ...box, killed: killedReason !== null, ...(killedReason !== null ? { killed_reason: killedReason } : {}), ...measured, memory };
+}
+
+let emulator: Running | null = null;
+
+async function main(): Promise<void> {
+  // over the limit: the exit stops every process group this run started and removes the cgroup
+  const watchdog = setTimeout(() => {
+    process.stderr.write(`[bench] over the ${TIME_LIMIT_MS / 60_000}-minute limit: stopping\n`);
+    process.exit(1);
+  }, TIME_LIMIT_MS);
+  watchdog.unref();
+
+  try {
+    const stale = buildIsStale(ROOT);
+    if (stale) {
+      log(`building (${stale}): next build …`);
+      const t = performance.now();
+      runBuild(ROOT, path.join(DATA, "build.log"));
+      log(`built in ${round((performance.now() - t) / 1000, 0)} s`);
+    } else log("production build is current");
+
+    fs.mkdirSync(DATA, { recursive: true });
+    emulator = await startEmulatorProcess(
+      ROOT,
+      benchEmulatorSettings(EMULATOR_PORT, HISTORY_DAYS, {
+        RING_EMULATOR_PAGE_SIZE: String(PAGE_SIZE),
+        RING_EMULATOR_TIMESERIES_PAGE_SIZE: String(SERIES_PAGE_SIZE),
+        RING_EMULATOR_WEBHOOK_DELAY_MS: "1000",
+      }),
+    );
+    const emu = emulator.url;
+    await json(`${emu}/_emulator/clients`, post({ ...CLIENT, redirect_uris: [callbackUri(APP_PORT), callbackUri(SMALL_APP_PORT)] }));
+    log(`emulator on ${emu}`);
+
+    const result = await mainPass(emu);
+    result.small = await smallPass(emu);
     if (!isBenchResult(result)) throw new Error("the result does not have the published shape");
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(result, null, 2) + "\n");
@@ -395,10 +542,8 @@ async function main(): Promise<void> {
     process.stdout.write(missed.length === 0 ? "Every target met.\n" : `Targets not met: ${missed.map((c) => c.measure).join("; ")}\n`);
     process.stdout.write(`Wrote ${path.relative(ROOT, RESULTS)}\n`);
   } finally {
-    // the servers' own output, for a look afterwards (ids and counts only: the app's logger)
-    if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");
+    // the emulator's own output, for a look afterwards
     if (emulator) fs.writeFileSync(path.join(DATA, "emulator.log"), emulator.lines.join("\n") + "\n");
-    await app?.stop().catch(() => undefined);
     await emulator?.stop().catch(() => undefined);
     clearTimeout(watchdog);
   }

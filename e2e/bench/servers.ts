@@ -122,17 +122,27 @@ export async function startEmulatorProcess(root: string, settings: Record<string
   return { child, url, lines, stop: stopper(child) };
 }
 
+/** How a command is started instead (inside a memory ceiling, pinned to a CPU): the same process, `exec`ed by a wrapper. */
+export type CommandWrapper = (cmd: string, args: string[]) => { cmd: string; args: string[] };
+
 /**
  * Starts the app through its production path on a fresh data directory and waits until
  * /api/health answers (which also starts the sync scheduler). `serverPid` is the standalone
- * server's process (start.mjs's child), whose memory is the app's.
+ * server's process (start.mjs's child), whose memory is the app's. `wrap` starts start.mjs
+ * through a wrapper that becomes it (the small box's ceiling and `taskset`); `onSpawn` sees the
+ * process (the leader of the app's group) as soon as it exists, before the app answers.
  */
-export async function startAppProcess(root: string, opts: { port: number; dataDir: string; env: Record<string, string> }): Promise<Running & { serverPid: number }> {
+export async function startAppProcess(
+  root: string,
+  opts: { port: number; dataDir: string; env: Record<string, string>; wrap?: CommandWrapper; onSpawn?: (child: ChildProcess) => void },
+): Promise<Running & { serverPid: number }> {
   fs.rmSync(opts.dataDir, { recursive: true, force: true });
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env };
   delete env.PUBLIC_URL; // no webhook subscriptions: the backfill is measured alone
-  const child = spawnGroup(process.execPath, ["lib/server/start.mjs"], { cwd: root, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const command = (opts.wrap ?? ((cmd, args) => ({ cmd, args })))(process.execPath, ["lib/server/start.mjs"]);
+  const child = spawnGroup(command.cmd, command.args, { cwd: root, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  opts.onSpawn?.(child);
   const lines: string[] = [];
   collectLines(child, lines);
   const url = `http://127.0.0.1:${opts.port}`;

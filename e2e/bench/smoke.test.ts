@@ -1,7 +1,10 @@
 // A quick run of the benchmark's measuring code (e2e/bench/*.ts) at tiny sizes, in-process,
 // so `npm test` keeps it working: 30 days of history through the real sync engine against the
 // in-process emulator, trend reads through a short-lived HTTP server, one second of signed
-// webhooks through the real route handler, the memory sampler and the published shape.
+// webhooks through the real route handler, the memory sampler, the small box's ceiling and
+// pinning (a process that outgrows a 64 MB ceiling is stopped and the reason told, by the
+// method this machine allows and by the watchdog that every machine allows) and the published
+// shape.
 // No performance thresholds here (`npm run bench` measures; the figures are its business);
 // the pages are not measured (they need a production build).
 import fs from "node:fs";
@@ -24,8 +27,10 @@ import {
   type Doc,
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
-import { childPids, readRssMb, sampleRss } from "./memory";
-import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
+import { childPids, groupPids, readGroupMb, readGroupMemory, readRssMb, sampleGroup, sampleRss } from "./memory";
+import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
+import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
+import { exited, spawnGroup } from "../../lib/test/processes.mjs";
 import { percentile, ratio } from "./stats";
 import { addDays, answerBytes, measureTrends, rawDailyColumnReader } from "./trends";
 import { measureWebhooks, signNotification } from "./webhooks";
@@ -238,8 +243,53 @@ it("reads resident memory from /proc and finds child processes", () => {
   expect(mb).toBeGreaterThan(10);
   expect(readRssMb(2 ** 22 + 12_345)).toBeNull();
   expect(childPids(process.ppid)).toContain(process.pid);
+  const pgid = Number(fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ")[2]);
+  expect(groupPids(pgid)).toContain(process.pid);
+  // the group's own memory summed, the mapped files once: never more than its RSS summed
+  const members = groupPids(pgid).map(readRssMb).filter((v): v is number => v !== null);
+  const group = readGroupMemory(pgid)!;
+  expect(group.together).toBeLessThanOrEqual(members.reduce((a, b) => a + b, 0) * 1.1);
+  expect(group.together).toBeGreaterThan(0);
+  expect(group.largest).toBeGreaterThanOrEqual(mb! * 0.9);
+  expect(readGroupMb(pgid)).toBeGreaterThan(0);
+  const sampled = sampleGroup(pgid, 10).stop();
+  expect(sampled.largestMb).toBeGreaterThan(0);
+  expect(sampled.togetherMb).toBeGreaterThanOrEqual(sampled.largestMb * 0.5);
+  expect(readGroupMemory(2 ** 22 + 12_345)).toBeNull();
   expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
   expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
+});
+
+it("holds a process group under a memory ceiling, pinned to one CPU, and says why it stopped it", { timeout: 60_000 }, async () => {
+  const pin = pinToOneCpu();
+  // what the child reports, then memory in 8 MB steps until it is stopped (or gives up at 512 MB)
+  const grow = `console.log(JSON.stringify({ cpus: /Cpus_allowed_list:\\s*(\\S+)/.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1], cgroup: require("fs").readFileSync("/proc/self/cgroup", "utf8") }));
+const held = []; const t = setInterval(() => { held.push(Buffer.alloc(8 << 20, 1)); if (held.length >= 64) { clearInterval(t); process.exit(0); } }, 20);`;
+  const best = createCeiling(64);
+  best.remove();
+  for (const method of new Set([best.method, "watchdog" as const])) {
+    const ceiling = createCeiling(64, method);
+    try {
+      const { cmd, args } = pin ? ceiling.command(pin.prefix[0]!, [...pin.prefix.slice(1), process.execPath, "-e", grow]) : ceiling.command(process.execPath, ["-e", grow]);
+      const child = spawnGroup(cmd, args, { stdio: ["ignore", "pipe", "ignore"] });
+      ceiling.watch(child.pid!);
+      let out = "";
+      child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+      await exited(child);
+      const told = JSON.parse(out.split("\n")[0]!) as { cpus: string; cgroup: string };
+      if (pin) expect(told.cpus).toBe(String(pin.cpu));
+      if (method.startsWith("cgroup")) expect(told.cgroup).toContain(path.basename(ceiling.where));
+      expect(ceiling.killedReason()).toMatch(method === "watchdog" ? /watchdog .* above the 64 MB ceiling/ : /OOM killer .* 64 MB ceiling/);
+      expect(ceiling.peakMb()).toBeGreaterThan(0);
+      if (method.startsWith("cgroup")) expect(ceiling.pressure()).toMatch(/limit reached \d+ times, \d+ major page faults/);
+    } finally {
+      ceiling.remove();
+    }
+    if (method.startsWith("cgroup")) expect(fs.existsSync(ceiling.where)).toBe(false);
+  }
+  expect(requestedCeiling(undefined)).toBeUndefined();
+  expect(requestedCeiling("watchdog")).toBe("watchdog");
+  expect(() => requestedCeiling("ulimit")).toThrow(/BENCH_SMALL_CEILING/);
 });
 
 it("publishes exactly the documented shape and checks every target", () => {
@@ -258,6 +308,42 @@ it("publishes exactly the documented shape and checks every target", () => {
   };
   expect(isBenchResult(result)).toBe(true);
   expect(isBenchResult({ ...result, extra: 1 })).toBe(false);
+  // the small box: every part when it was not killed; the reason, and what it measured before, when it was
+  const small: SmallBoxResult = {
+    ceiling: "cgroup-v1",
+    ceiling_mb: 256,
+    cpus: 1,
+    pinned: true,
+    killed: false,
+    backfill: { years: 5, documents: 14_000, wall_s: 6, heart_rate_wall_s: 12 },
+    pages: { today: { charts_ms: 550, js_gzip_kb: 160 }, trends: { charts_ms: 560, js_gzip_kb: 170 }, correlations: { charts_ms: 590, js_gzip_kb: 180 } },
+    webhooks: { acks_per_s: 400, p99_ms: 60, concurrency: 10, duration_s: 10 },
+    memory: { peak_mb: 220, group_peak_mb: 250 },
+  };
+  const killed: SmallBoxResult = { ...small, killed: true, killed_reason: "the kernel's OOM killer stopped a process", pages: undefined, webhooks: undefined };
+  delete killed.pages;
+  delete killed.webhooks;
+  expect(isBenchResult({ ...result, small })).toBe(true);
+  expect(isBenchResult({ ...result, small: killed })).toBe(true);
+  expect(isBenchResult({ ...result, small: { ...small, killed_reason: "why?" } })).toBe(false);
+  expect(isBenchResult({ ...result, small: { ...killed, killed_reason: undefined } })).toBe(false);
+  expect(isBenchResult({ ...result, small: { ...small, webhooks: undefined } })).toBe(false);
+  expect(isBenchResult({ ...result, small: { ...small, ceiling: "ulimit" } })).toBe(false);
+  expect(isBenchResult({ ...result, small: { ...small, pinned: 1 } })).toBe(false);
+  const withSmall = checkTargets({ ...result, small });
+  expect(withSmall).toHaveLength(16);
+  expect(withSmall.every((c) => c.ok)).toBe(true);
+  expect(withSmall.find((c) => c.measure === "Trends: charts drawn, JS")?.small).toBe("560 ms, 170 kB gzip");
+  expect(withSmall.find((c) => c.measure === "Webhook acks")?.small).toBe("400/s, p99 60 ms");
+  const slowSmall = checkTargets({ ...result, small: { ...small, pages: { ...small.pages!, today: { charts_ms: 601, js_gzip_kb: 160 } } } });
+  expect(slowSmall.filter((c) => !c.ok).map((c) => c.measure)).toEqual(["Small box (1 CPU, 256 MB by cgroup-v1)"]);
+  const killedChecks = checkTargets({ ...result, small: killed });
+  expect(killedChecks.filter((c) => !c.ok).map((c) => c.value)).toEqual([expect.stringMatching(/^KILLED: the kernel's OOM killer/)]);
+  expect(killedChecks.find((c) => c.measure === "Today: charts drawn, JS")?.small).toBe("—");
+  const smallTable = formatTable(withSmall);
+  expect(smallTable.split("\n")[0]).toMatch(/Figure\s+Small box\s+Target/);
+  expect(smallTable).toContain("590 ms, 180 kB gzip");
+  expect(formatTable(checkTargets(result))).not.toContain("Small box");
   expect(isBenchResult({ ...result, trends: { ...result.trends, ratio: Number.NaN } })).toBe(false);
   const checks = checkTargets(result);
   expect(checks).toHaveLength(15);

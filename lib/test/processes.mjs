@@ -74,6 +74,28 @@ export function stopWithGroups(child) {
   child.once("exit", () => children.delete(child));
 }
 let stopping = false;
+/** Synchronous clean-ups run once the groups are stopped (a cgroup the bench made, for one). @type {Array<() => void>} */
+const cleanups = [];
+
+/**
+ * Runs `fn` (synchronously, errors ignored) when this process ends with stopGroupsOnExit in
+ * place: after the groups are stopped on a signal, or after they are sent SIGKILL when it exits.
+ * `fn` may run after its owner cleaned up already: make it idempotent.
+ * @param {() => void} fn
+ */
+export function cleanupOnExit(fn) {
+  cleanups.push(fn);
+}
+
+function runCleanups() {
+  for (const fn of cleanups.splice(0)) {
+    try {
+      fn();
+    } catch {
+      /* best effort: the process is ending */
+    }
+  }
+}
 
 /**
  * Starts `cmd` in a process group of its own (so the whole tree it starts can be stopped at
@@ -133,7 +155,8 @@ export async function stopAllGroups(graceMs = 5_000) {
 
 /**
  * On Ctrl-C, SIGTERM or SIGHUP: stop every group, then exit (a second signal exits at once).
- * Also stops them when this process exits normally with groups still running.
+ * Also stops them when this process exits normally with groups still running. Either way, the
+ * clean-ups registered with cleanupOnExit run afterwards.
  */
 export function stopGroupsOnExit() {
   for (const sig of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
@@ -141,12 +164,16 @@ export function stopGroupsOnExit() {
       if (stopping) process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGTERM" ? 15 : 1));
       stopping = true;
       process.stderr.write(`\n${sig}: stopping every process this run started…\n`);
-      void stopAllGroups(3_000).finally(() => process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGTERM" ? 15 : 1)));
+      void stopAllGroups(3_000).finally(() => {
+        runCleanups();
+        process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGTERM" ? 15 : 1));
+      });
     });
   }
   process.on("exit", () => {
     for (const pid of groups) signalGroup(pid, "SIGKILL");
     for (const child of children) child.kill("SIGKILL");
+    runCleanups();
   });
   // `npm test` runs this under a shell: when that shell (or npm) is killed, this process is
   // re-parented and would run on alone; it stops as if sent SIGTERM instead
