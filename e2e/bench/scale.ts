@@ -14,6 +14,7 @@ import pg from "pg";
 import { connectThroughOAuth, emulatorDocuments, BENCH_COLLECTION_NAMES } from "./backfill";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import { countCpu, type CpuFigures } from "./cpu";
+import { TARGETS } from "./report";
 import { buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
 import { round } from "./stats";
 import { RESOURCES, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf } from "@/lib/resources";
@@ -219,6 +220,12 @@ async function main(): Promise<void> {
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     for (const r of rows) process.stdout.write(r.map((c, i) => c.padEnd(widths[i]!)).join("  ") + "\n");
+    const [pg1, pg2] = [runs.find((r) => r.database === "postgresql" && r.processes === 1), runs.find((r) => r.database === "postgresql" && r.processes === 2)];
+    if (pg1 && pg2) {
+      const speedup = round(pg1.wall_s / pg2.wall_s, 2);
+      const met = speedup >= TARGETS.scale_two_processes ? "met" : "NOT met";
+      process.stdout.write(`\nTwo processes on PostgreSQL against one: ${speedup}× (target ≥ ${TARGETS.scale_two_processes}×: ${met})\n`);
+    }
     process.stdout.write(`\nWrote ${path.relative(ROOT, RESULTS)}\n`);
   } finally {
     if (emulator) fs.writeFileSync(path.join(DATA, "emulator.log"), emulator.lines.join("\n") + "\n");
