@@ -88,7 +88,14 @@ const SMALL_BOX_MB = 256;
 const TIME_LIMIT_MS = 15 * 60_000;
 const REST_WAIT_MS = 30_000;
 
-const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
+// BENCH_PROFILE_DIR (with BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=<the same>"): every
+// line below is also written there with the monotonic clock's microseconds, the clock of V8's CPU
+// profiles, so a server profile can be cut into the bench's steps.
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+const log = (msg: string) => {
+  process.stdout.write(`[bench] ${msg}\n`);
+  if (PROFILE_DIR) fs.appendFileSync(path.join(PROFILE_DIR, "bench-log.jsonl"), JSON.stringify({ us: Number(process.hrtime.bigint() / 1000n), msg }) + "\n");
+};
 
 /** Polls the app's database until a collection's backfill of a person (by e-mail) is done; the moment it was seen. */
 async function waitForSeries(dbFile: string, email: string, collection: string, timeoutMs: number): Promise<number> {
