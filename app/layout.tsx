@@ -1,7 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { headers } from "next/headers";
-import { Providers } from "@/app/providers";
 import { ThemeScript } from "@/components/ui/theme-script";
 import "@/app/globals.css";
 
@@ -32,7 +31,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <ThemeScript nonce={nonce} />
       </head>
       <body className="min-h-screen font-sans">
-        <Providers>{children}</Providers>
+        {children}
       </body>
     </html>
   );

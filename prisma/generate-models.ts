@@ -2,7 +2,8 @@
 // (lib/resources): one model per resource, between the "generated" markers. Run it after
 // changing the registry, then create the migration:
 //
-//   npm run db:models          # rewrites the block
+//   npm run db:models          # rewrites the block (and lib/metrics/catalog-data.ts, the metric
+//                              # catalog's data, from the same registry: catalog-build.ts)
 //   npm run db:models -- --check   # exits 1 when the checked-in schema differs (CI, prisma/models.test.ts)
 //
 // One source for every provider: prisma/postgresql/schema.prisma is a rendering of this schema
@@ -16,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelName, RESOURCES } from "@/lib/resources";
+import { renderCatalogData } from "@/lib/metrics/catalog-build";
 import type { ColumnDef, ColumnType, Resource } from "@/lib/resources/define";
 
 export const BEGIN_MARKER = "// <generated from lib/resources by prisma/generate-models.ts: do not edit by hand>";
@@ -108,6 +110,8 @@ const PRISMA_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const SCHEMA_FILE = path.join(PRISMA_DIR, "schema.prisma");
 const SQLITE_MIGRATIONS_DIR = path.join(PRISMA_DIR, "migrations");
 export const POSTGRES_SCHEMA_FILE = path.join(PRISMA_DIR, "postgresql", "schema.prisma");
+/** The metric catalog's data, generated from the same registry (lib/metrics/catalog-build.ts). */
+export const CATALOG_DATA_FILE = path.join(PRISMA_DIR, "..", "lib", "metrics", "catalog-data.ts");
 export const POSTGRES_MIGRATIONS_DIR = path.join(PRISMA_DIR, "postgresql", "migrations");
 
 const POSTGRES_HEADER =
@@ -188,7 +192,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       console.error("prisma/postgresql/schema.prisma differs from prisma/schema.prisma: run `npm run db:models`.");
       process.exit(1);
     }
-    console.log("prisma/schema.prisma matches the resource registry, and prisma/postgresql/schema.prisma matches it.");
+    if (fs.readFileSync(CATALOG_DATA_FILE, "utf8") !== renderCatalogData()) {
+      console.error("lib/metrics/catalog-data.ts differs from the resource registry: run `npm run db:models`.");
+      process.exit(1);
+    }
+    console.log("prisma/schema.prisma matches the resource registry, and prisma/postgresql/schema.prisma and lib/metrics/catalog-data.ts match it.");
   } else {
     if (next !== current) {
       fs.writeFileSync(SCHEMA_FILE, next);
@@ -196,5 +204,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     } else console.log("prisma/schema.prisma is up to date.");
     const folder = writePostgres(next);
     console.log(folder ? `prisma/postgresql: schema rewritten, migration ${path.relative(PRISMA_DIR, folder)} written.` : "prisma/postgresql is up to date.");
+    const catalog = renderCatalogData();
+    if (fs.readFileSync(CATALOG_DATA_FILE, "utf8") !== catalog) {
+      fs.writeFileSync(CATALOG_DATA_FILE, catalog);
+      console.log("lib/metrics/catalog-data.ts: the metric catalog's data rewritten from lib/resources.");
+    } else console.log("lib/metrics/catalog-data.ts is up to date.");
   }
 }

@@ -2,7 +2,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { POSTGRES_SCHEMA_FILE, renderModels, renderPostgresSchema, rewriteSchema, SCHEMA_FILE } from "@/prisma/generate-models";
+import { CATALOG_DATA_FILE, POSTGRES_SCHEMA_FILE, renderModels, renderPostgresSchema, rewriteSchema, SCHEMA_FILE } from "@/prisma/generate-models";
+import { buildCollections, buildMetrics, renderCatalogData } from "@/lib/metrics/catalog-build";
+import { COLLECTIONS, METRICS } from "@/lib/metrics/catalog";
 import { modelName, RESOURCES } from "@/lib/resources";
 
 // The ring-data models of prisma/schema.prisma are generated from the resource registry
@@ -19,6 +21,13 @@ describe("generated Prisma models", () => {
     expect(pg).toBe(renderPostgresSchema(schema));
     expect(pg).toContain('provider = "postgresql"');
     expect(pg.replace(/^\/\/ .*\n/gm, "")).toBe(schema.replace(/^\/\/ .*\n/gm, "").replace('provider = "sqlite"', 'provider = "postgresql"').replace("../lib/generated/prisma", "../../lib/generated/prisma-postgresql"));
+  });
+
+  it("the metric catalog's data is exactly what the registry generates (run `npm run db:models`)", () => {
+    expect(fs.readFileSync(CATALOG_DATA_FILE, "utf8")).toBe(renderCatalogData());
+    // and the catalog the pages read is the registry's, metric for metric
+    expect(METRICS).toEqual(buildMetrics());
+    expect(Object.values(COLLECTIONS)).toEqual(buildCollections());
   });
 
   it("has one model per resource, mapped to its table", () => {

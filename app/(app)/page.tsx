@@ -1,22 +1,43 @@
 import type { Metadata } from "next";
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { requireUser } from "@/lib/auth/session";
 import { getTodaySummary } from "@/lib/services/metrics";
+import { getPreferences } from "@/lib/services/people";
+import { getSignals } from "@/lib/services/signals";
+import { listNotes } from "@/lib/services/tags";
+import { getSyncStatus } from "@/lib/sync/status";
 import { env } from "@/lib/env.mjs";
-import { TodayClient } from "@/app/(app)/today-client";
-import { queryKeys } from "@/lib/api/contract";
+import { logger } from "@/lib/log";
+import { addDays } from "@/lib/metrics/days";
+import { SPARK_DAYS } from "@/lib/metrics/today";
+import { normaliseSyncStatus } from "@/components/dashboard/freshness";
+import { RECENT_NIGHTS } from "@/components/signals/today-signals";
+import { TodayView } from "@/app/(app)/today-view";
 
 export const metadata: Metadata = { title: "Today" };
 
-// Today: the newest day of each collection. The summary is prefetched here (same function as
-// GET /api/days/latest) so the first paint already has its numbers and sparklines.
+// Today: the newest day of each collection. Everything is read here (the same functions as
+// GET /api/days/latest, /api/me/preferences, /api/notes, /api/sync/status and /api/signals)
+// and drawn on the server; the signals, the slowest part, stream in when computed.
 export default async function TodayPage() {
   const user = await requireUser();
-  const queryClient = new QueryClient();
-  await queryClient.prefetchQuery({ queryKey: queryKeys.today, queryFn: () => getTodaySummary(user.id) });
+  const [today, preferences, syncStatus] = await Promise.all([getTodaySummary(user.id), getPreferences(user.id), getSyncStatus(user.id)]);
+  const day = today.day;
+  const signals = day
+    ? getSignals({ userId: user.id, from: addDays(day, -(RECENT_NIGHTS - 1)), to: day }).catch((err: unknown) => {
+        logger.error({ userId: user.id, error: err instanceof Error ? err.name : "error" }, "Today's signals failed");
+        return null;
+      })
+    : Promise.resolve(null);
+  // tags for the sparklines' marks (a collection's newest day may be a few days older)
+  const notes = day ? await listNotes({ userId: user.id, from: addDays(day, -(SPARK_DAYS + 13)), to: day }) : [];
   return (
-    <HydrationBoundary state={dehydrate(queryClient)}>
-      <TodayClient isDemo={env.RINGSIDE_DEMO} />
-    </HydrationBoundary>
+    <TodayView
+      today={today}
+      units={preferences.units}
+      taggedDays={notes.filter((d) => d.tags.length || d.ringTags.length).map((d) => d.day)}
+      syncStatus={normaliseSyncStatus(syncStatus)}
+      signals={signals}
+      isDemo={env.RINGSIDE_DEMO}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { ACTIVITY_CLASS_LABELS, ACTIVITY_CLASSES, formatClock, type ActivityClas
 import { formatDuration } from "@/lib/metrics/format";
 import { linearScale } from "@/components/charts/scale";
 import { ClockChartBox, clockColumns, clockRow, clockTicks } from "@/components/charts/clock-chart";
-import { ChartTable } from "@/components/charts/chart-a11y";
+import { ChartTable } from "@/components/charts/chart-table";
 
 /** Each class's bar height (of 28 px): the level reads from the height as well as the colour. */
 const LEVEL_HEIGHT: Record<ActivityClass, number> = { non_wear: 4, rest: 8, inactive: 12, low: 18, medium: 23, high: 28 };

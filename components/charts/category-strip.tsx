@@ -2,11 +2,11 @@
 import { useMemo } from "react";
 import { formatDay } from "@/lib/metrics/days";
 import { dayAt, type CategorySeries } from "@/lib/metrics/series";
-import { linearScale } from "@/components/charts/scale";
+import { categoryRank, linearScale } from "@/components/charts/scale";
 import { Tooltip } from "@/components/charts/trend-chart";
 import { dayAxisTicks, type DayAxisChartProps, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
-import { categoryRank, LiveReadout } from "@/components/charts/chart-a11y";
+import { LiveReadout } from "@/components/charts/chart-a11y";
 
 /**
  * A category metric (resilience level, stress day summary) as a coloured strip, one cell per

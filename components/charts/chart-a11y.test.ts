@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { categoryRank, nextCursor } from "@/components/charts/chart-a11y";
+import { nextCursor } from "@/components/charts/chart-a11y";
+import { categoryRank } from "@/components/charts/scale";
 import { getMetric } from "@/lib/metrics/catalog";
 
 describe("nextCursor: the keyboard cursor of a chart", () => {

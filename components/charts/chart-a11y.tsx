@@ -3,8 +3,10 @@
 // keys, Home, End, Escape), the polite live region that reads the value under it, the
 // "Show as table" disclosure with a real <table>, the figure that ties a chart to its text
 // summary, and SVG fill patterns so that colour is never the only thing telling series apart.
+// The table itself is components/charts/chart-table.tsx (its own module: server-drawn charts
+// use it without the rest of this one).
 import { useId, useState, type KeyboardEvent, type ReactNode } from "react";
-import type { MetricDef } from "@/lib/metrics/catalog";
+import { ChartTable, type ChartTableProps } from "@/components/charts/chart-table";
 
 /**
  * Where the cursor goes for a key: ←/→ one step (Shift: `bigStep`), Home/End the ends, Escape
@@ -27,18 +29,6 @@ export function nextCursor(key: string, shift: boolean, cursor: number | null, n
     default:
       return undefined;
   }
-}
-
-/**
- * How tall a category's mark is, 0.35–1 of the full height, by its place in the metric's list
- * (the lists run from the lowest level to the highest: "limited" … "exceptional"), so the
- * level reads from the shape as well as the colour. Unknown values stand at full height.
- */
-export function categoryRank(metric: Pick<MetricDef, "categories">, value: string): number {
-  const cats = metric.categories ?? [];
-  const i = cats.findIndex((c) => c.value === value);
-  if (i < 0 || cats.length < 2) return 1;
-  return 0.35 + (0.65 * i) / (cats.length - 1);
 }
 
 /** A keydown handler that moves a cursor held elsewhere (the Trends panels share one). */
@@ -114,61 +104,6 @@ export function MarkerGlyph({ shape, color }: { shape: MarkerShape; color: strin
 
 /** Tailwind classes of a focusable chart box: the same visible ring as every other control. */
 export const chartFocusClass = "rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
-
-export type TableColumn = { label: string; numeric?: boolean };
-/** One row: the first cell names the row (a day, a time, a stage), the rest are its values. */
-export type TableRow = { key: string; cells: ReadonlyArray<ReactNode> };
-
-/**
- * "Show as table": a disclosure with the chart's numbers as a real table (first column a row
- * header). The rows are built only when it is opened, so a year of days costs nothing until then.
- */
-export type ChartTableProps = { caption: string; columns: TableColumn[]; rows: () => TableRow[]; label?: string };
-
-export function ChartTable({ caption, columns, rows, label = "Show as table" }: ChartTableProps) {
-  const [open, setOpen] = useState(false);
-  return (
-    <details className="mt-1.5 text-xs" data-testid="chart-table" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="inline-block cursor-pointer rounded px-0.5 font-medium text-brand-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-100">
-        {label}
-        <span className="sr-only">: {caption}</span>
-      </summary>
-      {open ? (
-        <div className="mt-1.5 max-h-72 overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700" tabIndex={0} role="region" aria-label={caption}>
-          <table className="w-full border-collapse text-left tabular-nums">
-            <caption className="sr-only">{caption}</caption>
-            <thead className="sticky top-0 bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-              <tr>
-                {columns.map((c) => (
-                  <th key={c.label} scope="col" className={c.numeric ? "px-2 py-1 text-right font-semibold" : "px-2 py-1 font-semibold"}>
-                    {c.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows().map((r) => (
-                <tr key={r.key} className="border-t border-slate-100 dark:border-slate-800">
-                  {r.cells.map((cell, i) =>
-                    i === 0 ? (
-                      <th key={i} scope="row" className="whitespace-nowrap px-2 py-0.5 font-medium">
-                        {cell}
-                      </th>
-                    ) : (
-                      <td key={i} className={columns[i]?.numeric ? "px-2 py-0.5 text-right" : "px-2 py-0.5"}>
-                        {cell}
-                      </td>
-                    ),
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-    </details>
-  );
-}
 
 /** A chart with its short summary (range, latest, change) under it, and its table. */
 export function ChartFigure({

@@ -3,7 +3,7 @@ import { formatClock, SLEEP_PHASES, type Segment, type SleepPhase } from "@/lib/
 import { formatDuration } from "@/lib/metrics/format";
 import { linearScale } from "@/components/charts/scale";
 import { ClockChartBox, clockColumns, clockRow, clockTicks } from "@/components/charts/clock-chart";
-import { ChartTable } from "@/components/charts/chart-a11y";
+import { ChartTable } from "@/components/charts/chart-table";
 
 const PHASE_LABEL: Record<SleepPhase, string> = { awake: "Awake", rem: "REM", light: "Light", deep: "Deep" };
 

@@ -1,6 +1,7 @@
 // Geometry for Ringside's own SVG charts: scales, "nice" ticks, day ticks and paths with gaps.
 // Pure and small on purpose: the Today and Trends pages draw with these instead of a chart
 // library, which keeps their JavaScript under the 200 kB (gzip) budget.
+import type { MetricDef } from "@/lib/metrics/catalog";
 import { dayToIndex, formatMonth, indexToDay } from "@/lib/metrics/days";
 
 export type Scale = ((v: number) => number) & { domain: [number, number]; range: [number, number] };
@@ -155,4 +156,16 @@ export function nearestIndex(x: number, scale: Scale, n: number): number {
   if (r1 === r0 || n <= 0) return 0;
   const v = d0 + ((x - r0) / (r1 - r0)) * (d1 - d0);
   return Math.max(0, Math.min(n - 1, Math.round(v)));
+}
+
+/**
+ * How tall a category's mark is, 0.35–1 of the full height, by its place in the metric's list
+ * (the lists run from the lowest level to the highest: "limited" … "exceptional"), so the
+ * level reads from the shape as well as the colour. Unknown values stand at full height.
+ */
+export function categoryRank(metric: Pick<MetricDef, "categories">, value: string): number {
+  const cats = metric.categories ?? [];
+  const i = cats.findIndex((c) => c.value === value);
+  if (i < 0 || cats.length < 2) return 1;
+  return 0.35 + (0.65 * i) / (cats.length - 1);
 }

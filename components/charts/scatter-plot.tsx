@@ -5,7 +5,8 @@ import { formatDay } from "@/lib/metrics/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { linearScale, niceTicks } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
-import { ChartTable, chartFocusClass, CursorHint, LiveReadout, useChartCursor } from "@/components/charts/chart-a11y";
+import { chartFocusClass, CursorHint, LiveReadout, useChartCursor } from "@/components/charts/chart-a11y";
+import { ChartTable } from "@/components/charts/chart-table";
 
 type Point = { day: string; x: number; y: number };
 

@@ -1,10 +1,10 @@
-"use client";
-import { useMemo } from "react";
+// A sparkline: drawn where it is rendered (on the server for the Today page, in the browser
+// for the Workouts page's cards), with no state; only its readiness mark runs in the browser.
 import { addDays, formatDay } from "@/lib/metrics/days";
 import { describeSeries } from "@/lib/metrics/describe";
 import { bandPath, linearScale, linePath } from "@/components/charts/scale";
-import { useChartReady } from "@/components/charts/use-chart-size";
-import type { ChartTableProps } from "@/components/charts/chart-a11y";
+import { ReadySvg } from "@/components/charts/chart-ready";
+import type { DaysTableProps } from "@/components/charts/chart-table";
 
 /** The days of a sparkline's slots (the last slot is `end`). */
 const slotDay = (end: string, n: number, i: number) => addDays(end, i - (n - 1));
@@ -18,16 +18,16 @@ export function sparkSummary(label: string, values: ReadonlyArray<number | null>
   );
 }
 
-/** A sparkline's days as a table (shown under the card's text by the caller). */
-export function sparkTable(label: string, values: ReadonlyArray<number | null>, end: string, format: (v: number) => string, marks?: ReadonlyArray<boolean>): ChartTableProps {
+/** A sparkline's days as a table (shown under the card's text by the caller): the values formatted here, the rows built when opened. */
+export function sparkTable(label: string, values: ReadonlyArray<number | null>, end: string, format: (v: number) => string, marks?: ReadonlyArray<boolean>): DaysTableProps {
   return {
     caption: `${label}, by day`,
     label: `${values.length} days as a table`,
-    columns: [{ label: "Day" }, { label: "Value", numeric: true }, ...(marks ? [{ label: "Tagged" }] : [])],
-    rows: () =>
-      values
-        .map((v, i) => ({ key: String(i), cells: [formatDay(slotDay(end, values.length, i), { withYear: true }), v === null ? "—" : format(v), ...(marks ? [marks[i] ? "yes" : ""] : [])] }))
-        .reverse(),
+    valueLabel: "Value",
+    numeric: true,
+    end,
+    values: values.map((v) => (v === null ? "—" : format(v))),
+    ...(marks ? { marks } : {}),
   };
 }
 
@@ -56,7 +56,7 @@ export function Sparkline({
 }) {
   const W = 120;
   const H = height;
-  const geo = useMemo(() => {
+  const geo = (() => {
     const nums = values.filter((v): v is number => v !== null);
     if (!nums.length) return null;
     let lo = Math.min(...nums);
@@ -84,14 +84,12 @@ export function Sparkline({
       dot: last >= 0 ? { cx: xs[last]!, cy: ys[last]! } : null,
       xs,
     };
-  }, [values, band, H]);
-  const ready = useChartReady<SVGSVGElement>(geo !== null);
+  })();
   if (!geo) {
     return <div className={className} style={{ height }} aria-hidden />;
   }
   return (
-    <svg
-      ref={ready}
+    <ReadySvg
       role="img"
       aria-label={label}
       viewBox={`0 0 ${W} ${H}`}
@@ -105,6 +103,6 @@ export function Sparkline({
         m ? <rect key={i} x={geo.xs[i]! - 0.75} y={H - 2} width={1.5} height={2} fill="var(--chart-tag)" /> : null,
       )}
       {geo.dot ? <circle cx={geo.dot.cx} cy={geo.dot.cy} r={2.4} fill={color} vectorEffect="non-scaling-stroke" /> : null}
-    </svg>
+    </ReadySvg>
   );
 }

@@ -1,6 +1,7 @@
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { addDays, formatDay } from "@/lib/metrics/days";
-import { categoryRank, ChartTable } from "@/components/charts/chart-a11y";
+import { DaysTable } from "@/components/charts/chart-table";
+import { categoryRank } from "@/components/charts/scale";
 
 /** The last days of a category metric as small coloured squares (oldest first). */
 export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; values: Array<string | null>; lastDay: string }) {
@@ -26,11 +27,12 @@ export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; v
         <span>{formatDay(first, { withWeekday: false })}</span>
         <span>{formatDay(lastDay, { withWeekday: false })}</span>
       </p>
-      <ChartTable
+      <DaysTable
         caption={`${metric.label}, last ${values.length} days`}
         label={`${values.length} days as a table`}
-        columns={[{ label: "Day" }, { label: metric.short }]}
-        rows={() => values.map((v, i) => ({ key: String(i), cells: [formatDay(addDays(first, i), { withYear: true }), v ? (cats.get(v)?.label ?? v) : "—"] })).reverse()}
+        valueLabel={metric.short}
+        end={lastDay}
+        values={values.map((v) => (v ? (cats.get(v)?.label ?? v) : "—"))}
       />
     </div>
   );

@@ -1,8 +1,7 @@
-import { getResource } from "@/lib/resources";
-import type { MetricDef } from "@/lib/metrics/catalog";
+import { COLLECTIONS, type MetricDef } from "@/lib/metrics/catalog";
 
-/** A metric's colour: its resource's (lib/resources), except recovery's own green. */
+/** A metric's colour: its resource's (lib/resources, through the catalog), except recovery's own green. */
 export function metricColor(m: Pick<MetricDef, "id" | "collection">): string {
   if (m.id === "stress.recovery_high") return "var(--recovery)";
-  return getResource(m.collection).color;
+  return COLLECTIONS[m.collection].color;
 }

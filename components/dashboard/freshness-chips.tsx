@@ -1,11 +1,13 @@
 "use client";
-import { useSyncExternalStore } from "react";
-import { CHARTED_COLLECTIONS } from "@/lib/metrics/catalog";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { todayIn } from "@/lib/metrics/days";
 import { cn } from "@/components/ui/cn";
-import { freshnessOf } from "@/components/dashboard/freshness";
-import { useSyncStatus } from "@/components/hooks/use-sync-status";
-import type { CollectionRange } from "@/lib/api/contract";
+import { freshnessOf, normaliseSyncStatus, type FreshnessSource } from "@/components/dashboard/freshness";
+import { apiFetch } from "@/components/hooks/api-fetch";
+import type { SyncCollectionStatus } from "@/lib/api/contract";
+
+/** How often the chips ask for the sync status again while the page is shown. */
+const STATUS_POLL_MS = 60_000;
 
 const SHORT: Record<string, string> = {
   daily_spo2: "SpO₂",
@@ -18,13 +20,27 @@ const DOT = { fresh: "bg-emerald-500", stale: "bg-amber-500", problem: "bg-rose-
 
 const noSubscription = () => () => undefined;
 
-/** One chip per collection that has charts: how fresh its data is (the Sync page lists them all). */
-export function FreshnessChips({ ranges }: { ranges: CollectionRange[] }) {
-  const status = useSyncStatus();
+/**
+ * One chip per collection that has charts (`sources`, in order): how fresh its data is (the
+ * Sync page lists them all). The sync status comes with the page and is asked for again every
+ * minute while the page is shown (GET /api/sync/status); a failed poll keeps the last one.
+ */
+export function FreshnessChips({ sources, initialStatus }: { sources: FreshnessSource[]; initialStatus: SyncCollectionStatus[] }) {
+  const [status, setStatus] = useState(initialStatus);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.hidden) return;
+      apiFetch<unknown>("/api/sync/status").then(
+        (data) => setStatus(normaliseSyncStatus(data)),
+        () => undefined,
+      );
+    }, STATUS_POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
   // the browser's today, read once hydrated: the server's zone may be another one, and its
   // "today" another day (the chips' text would not match the page the server sent)
   const today = useSyncExternalStore(noSubscription, () => todayIn(), () => null);
-  const items = today ? freshnessOf(ranges.filter((r) => CHARTED_COLLECTIONS.includes(r.collection)), status.data, today) : [];
+  const items = today ? freshnessOf(sources, status, today) : [];
   return (
     <ul aria-label="Data freshness" data-testid="freshness-chips" className="flex flex-wrap gap-1.5">
       {items.map((f) => (

@@ -3,9 +3,9 @@ import { formatAgo, freshnessOf } from "@/components/dashboard/freshness";
 
 const NOW = Date.parse("2024-05-02T12:00:00Z");
 const ranges = [
-  { collection: "daily_sleep" as const, firstDay: "2024-01-01", lastDay: "2024-05-02", count: 120 },
-  { collection: "daily_spo2" as const, firstDay: null, lastDay: null, count: 0 },
-  { collection: "daily_activity" as const, firstDay: "2024-01-01", lastDay: "2024-04-28", count: 110 },
+  { collection: "daily_sleep" as const, label: "Daily sleep", lastDay: "2024-05-02" },
+  { collection: "daily_spo2" as const, label: "Daily SpO₂", lastDay: null },
+  { collection: "daily_activity" as const, label: "Daily activity", lastDay: "2024-04-28" },
 ];
 
 describe("freshness chips", () => {

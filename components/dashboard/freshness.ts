@@ -1,11 +1,47 @@
 // Freshness of each collection for the Today page's chips: from the sync feature's status
-// (last successful sync, state) when it answers, else from the newest stored day.
+// (last successful sync, state) when it answers, else from the newest stored day. The chips
+// run in the browser (they read the browser's today and poll the status), so what they know
+// of each collection (its label, its newest day) comes with the page, not from the catalog.
 import { clock } from "@/lib/clock";
-import { COLLECTIONS, type CollectionId } from "@/lib/metrics/catalog";
+import type { CollectionId } from "@/lib/metrics/catalog";
 import { diffDays, formatDay } from "@/lib/metrics/days";
-import type { CollectionRange, SyncCollectionStatus } from "@/lib/api/contract";
+import type { SyncCollectionStatus } from "@/lib/api/contract";
+
+/** A charted collection as the chips need it: its label and its newest stored day. */
+export type FreshnessSource = { collection: CollectionId; label: string; lastDay: string | null };
 
 export type Freshness = { collection: CollectionId; label: string; tone: "fresh" | "stale" | "problem" | "idle"; text: string; title: string };
+
+/**
+ * Per-collection sync freshness from GET /api/sync/status (or the same object on the server).
+ * The shape is read defensively: an array of collections, or an object with `collections` as
+ * an array or a map; anything else (or a missing route) gives an empty list.
+ */
+export function normaliseSyncStatus(data: unknown): SyncCollectionStatus[] {
+  const obj = data as Record<string, unknown> | null;
+  const list = Array.isArray(data) ? data : obj && typeof obj === "object" ? (obj.collections ?? obj.states ?? null) : null;
+  const entries: Array<[string | null, unknown]> = Array.isArray(list)
+    ? list.map((v) => [null, v])
+    : list && typeof list === "object"
+      ? Object.entries(list as Record<string, unknown>)
+      : [];
+  const out: SyncCollectionStatus[] = [];
+  for (const [key, v] of entries) {
+    if (!v || typeof v !== "object") continue;
+    const r = v as Record<string, unknown>;
+    const collection = typeof r.collection === "string" ? r.collection : key;
+    if (!collection) continue;
+    const str = (x: unknown) => (typeof x === "string" ? x : null);
+    out.push({
+      collection,
+      status: str(r.status) ?? undefined,
+      lastSuccessAt: str(r.lastSuccessAt),
+      newestDay: str(r.newestDay),
+      lastError: str(r.lastError),
+    });
+  }
+  return out;
+}
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago". */
 export function formatAgo(iso: string, now: number = clock.now()): string {
@@ -22,13 +58,13 @@ export function formatAgo(iso: string, now: number = clock.now()): string {
 const PROBLEM = new Set(["error", "expired", "paused"]);
 
 export function freshnessOf(
-  ranges: readonly CollectionRange[],
+  ranges: readonly FreshnessSource[],
   status: readonly SyncCollectionStatus[] | undefined,
   today: string,
   now: number = clock.now(),
 ): Freshness[] {
   return ranges.map((r) => {
-    const label = COLLECTIONS[r.collection].label;
+    const label = r.label;
     const s = status?.find((x) => x.collection === r.collection);
     if (s?.status === "not_shared") {
       return { collection: r.collection, label, tone: "idle", text: "not shared", title: `${label}: the ring service was not allowed to share it` };

@@ -1,10 +1,9 @@
-"use client";
 import Link from "next/link";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { TodayMetric } from "@/lib/metrics/today";
-import { ChartTable } from "@/components/charts/chart-a11y";
+import { DaysTable } from "@/components/charts/chart-table";
 import { Sparkline, sparkSummary, sparkTable } from "@/components/charts/sparkline";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
 import { metricColor } from "@/components/dashboard/colors";
@@ -55,7 +54,7 @@ export function MetricTile({
               ? `Usual ${formatValue(metric, data.baseline.low, units, { unit: false })} – ${formatValue(metric, data.baseline.high, units)}`
               : "Usual range after 30 days of data"}
           </p>
-          <ChartTable {...sparkTable(metric.label, data.spark, data.day, fmt, marks)} />
+          <DaysTable {...sparkTable(metric.label, data.spark, data.day, fmt, marks)} />
         </div>
       ) : (
         <p className="text-xs text-slate-500 dark:text-slate-400">No data yet.</p>

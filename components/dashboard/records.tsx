@@ -1,21 +1,19 @@
-"use client";
-// The ring's other records on the Day and Today pages: the day's heart rate, workouts and
-// sessions, the ring app's tags, bedtime guidance, rest mode, and the ring's battery.
+// The ring's other records on the Day and Today pages: workouts and sessions, the ring app's
+// tags, bedtime guidance, rest mode, and the ring's battery. Nothing here needs the browser:
+// the Today page renders them on the server (the day's heart rate, a chart drawn in the
+// browser, is heart-rate-card.tsx).
 import Link from "next/link";
 import type { DayRecords, DayResponse, TodayResponse } from "@/lib/api/contract";
 import { formatDay } from "@/lib/metrics/days";
 import { formatDuration } from "@/lib/metrics/format";
 import { BEDTIME_RECOMMENDATIONS, BEDTIME_STATUSES, labelOf, SESSION_TYPES, WORKOUT_INTENSITIES } from "@/lib/metrics/sources";
 import { activityName } from "@/lib/metrics/workouts";
-import { LazyDayHeartRate } from "@/components/charts/lazy";
-import { MarkerGlyph } from "@/components/charts/chart-a11y";
-import { heartRateSeries } from "@/components/charts/heart-rate-sources";
 import { Card } from "@/components/ui/card";
 
 type Workout = DayRecords["workouts"][number];
 type Session = DayRecords["sessions"][number];
 
-const dot = (color: string) => <span aria-hidden className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: color }} />;
+export const dot = (color: string) => <span aria-hidden className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: color }} />;
 
 /** "07:25–07:59" from a document's local timestamps. */
 function span(start: string | null, end: string | null): string {
@@ -35,44 +33,6 @@ export function RestModeBanner({ restMode }: { restMode: DayRecords["restMode"] 
         . The ring eases its targets and scores while you recover.
       </p>
     </div>
-  );
-}
-
-/** The day's heart rate, coloured by source, with the time spent per source. */
-export function HeartRateCard({ day, records }: { day: string; records: DayRecords }) {
-  const points = records.heartRate;
-  const bpm = points.map((p) => p.bpm);
-  const bands = [
-    ...records.workouts.flatMap((w) => (w.startMin !== null && w.endMin !== null ? [{ start: Math.max(0, w.startMin), end: Math.min(1440, w.endMin), kind: "workout" as const, label: activityName(w.activity) }] : [])),
-    ...records.sessions.flatMap((s) => (s.startMin !== null && s.endMin !== null ? [{ start: Math.max(0, s.startMin), end: Math.min(1440, s.endMin), kind: "session" as const, label: labelOf(SESSION_TYPES, s.type) }] : [])),
-  ];
-  const counts = heartRateSeries(points).map((s) => ({ ...s, n: s.data.length }));
-  const summary = bpm.length
-    ? `${bpm.length} samples from ${Math.min(...bpm)} to ${Math.max(...bpm)} bpm: ${counts.map((c) => `${c.name.toLowerCase()} ${c.n}`).join(", ")}.`
-    : "No heart-rate samples for this day.";
-  return (
-    <Card aria-labelledby="hr-title" data-testid="day-heart-rate">
-      <h2 id="hr-title" className="mb-1 flex items-center gap-2 text-base font-semibold">
-        {dot("var(--heart)")}
-        Heart rate through the day
-      </h2>
-      <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">Each mark is one sample, its colour and shape by what the ring says you were doing; shaded: workouts and sessions.</p>
-      {points.length ? (
-        <>
-          <ul className="mb-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400" aria-label="Samples by source">
-            {counts.map((c) => (
-              <li key={c.key} className="inline-flex items-center gap-1.5" data-source={c.key}>
-                <MarkerGlyph shape={c.shape} color={c.color} />
-                {c.name} <span className="font-medium tabular-nums text-slate-800 dark:text-slate-200">{c.n}</span>
-              </li>
-            ))}
-          </ul>
-          <LazyDayHeartRate points={points} bands={bands} label={`Heart rate through ${formatDay(day)}. ${summary}`} />
-        </>
-      ) : (
-        <p className="text-sm text-slate-500 dark:text-slate-400">{summary}</p>
-      )}
-    </Card>
   );
 }
 

@@ -1,4 +1,3 @@
-"use client";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { getMetric, type MetricId } from "@/lib/metrics/catalog";
@@ -6,7 +5,7 @@ import { formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { TodaySummary } from "@/lib/metrics/today";
 import { ScoreRing } from "@/components/charts/score-ring";
-import { ChartTable } from "@/components/charts/chart-a11y";
+import { DaysTable } from "@/components/charts/chart-table";
 import { Sparkline, sparkSummary, sparkTable } from "@/components/charts/sparkline";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
 import { ContributorBars } from "@/components/dashboard/contributor-bars";
@@ -69,7 +68,7 @@ export function ScoreCard({
                   ? `usual ${Math.round(data.baseline.low)}–${Math.round(data.baseline.high)}`
                   : "usual range after 30 days of data"}
               </p>
-              <ChartTable {...sparkTable(metric.label, data.spark, data.day, fmt, marks)} />
+              <DaysTable {...sparkTable(metric.label, data.spark, data.day, fmt, marks)} />
             </div>
           </div>
           <ContributorBars

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, apiFetch, withQuery } from "@/components/hooks/api-fetch";
-import { normaliseSyncStatus } from "@/components/hooks/use-sync-status";
+import { normaliseSyncStatus } from "@/components/dashboard/freshness";
 
 afterEach(() => vi.unstubAllGlobals());
 

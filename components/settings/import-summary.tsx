@@ -1,8 +1,8 @@
-import { getResource, isSyncCollection } from "@/lib/resources";
+import { COLLECTIONS, type CollectionId } from "@/lib/metrics/catalog";
 import type { ImportResponse, ImportStatusResponse } from "@/lib/api/contract";
 import { count, etaText } from "@/components/sync/format";
 
-const label = (collection: string) => (isSyncCollection(collection) ? getResource(collection).label : collection);
+const label = (collection: string) => (Object.hasOwn(COLLECTIONS, collection) ? COLLECTIONS[collection as CollectionId].label : collection);
 
 /** What an import did, or would do (a dry run): per collection, the unmapped files, the notes. */
 export function ImportSummary({ report }: { report: ImportResponse }) {

@@ -1,36 +1,40 @@
-"use client";
-import { addDays } from "@/lib/metrics/days";
+// Today's signal cards for the newest day with data: early warning, sleep debt, regularity.
+// Drawn on the server: the page starts computing the signals and hands the promise over, and
+// the cards stream in inside a Suspense boundary (TodaySignalsSkeleton), so the rest of the
+// page does not wait for them. null: they could not be computed (the page logged why).
 import type { Units } from "@/lib/metrics/format";
+import type { SignalsResponse } from "@/lib/api/contract";
 import type { EarlyWarningSignal, RegularitySignal, SleepDebtSignal } from "@/lib/signals/signal-days";
-import { useSignals } from "@/components/hooks/use-signals";
 import { EarlyWarningCard } from "@/components/signals/early-warning-card";
 import { RegularityCard } from "@/components/signals/regularity-card";
 import { SleepDebtCard } from "@/components/signals/sleep-debt-card";
+import { RefreshButton } from "@/components/ui/refresh-button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 
-/** Days of early-warning levels shown under the card. */
-const RECENT_NIGHTS = 14;
+/** Days of early-warning levels shown under the card (the page asks for the signals of these days). */
+export const RECENT_NIGHTS = 14;
 
-/** Today's signal cards for the newest day with data: early warning, sleep debt, regularity. */
-export function TodaySignals({ day, units }: { day: string; units: Units }) {
-  const q = useSignals(addDays(day, -(RECENT_NIGHTS - 1)), day);
-  if (q.isPending) {
-    return (
-      <div className="grid gap-4 lg:grid-cols-3" role="status" aria-label="Loading signals">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} className="h-64" />
-        ))}
-      </div>
-    );
-  }
-  if (q.isError) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  const last = q.data.days.at(-1);
+/** The cards' place while the signals are computed. */
+export function TodaySignalsSkeleton() {
+  return (
+    <div className="grid gap-4 lg:grid-cols-3" role="status" aria-label="Loading signals">
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} className="h-64" />
+      ))}
+    </div>
+  );
+}
+
+export async function TodaySignals({ signals, units }: { signals: Promise<SignalsResponse | null>; units: Units }) {
+  const data = await signals;
+  if (!data) return <ErrorState error={null} retry={<RefreshButton />} />;
+  const last = data.days.at(-1);
   if (!last) return null;
   const ew = last.signals.find((s): s is EarlyWarningSignal => s.kind === "early_warning");
   const debt = last.signals.find((s): s is SleepDebtSignal => s.kind === "sleep_debt");
   const reg = last.signals.find((s): s is RegularitySignal => s.kind === "regularity");
-  const recent = q.data.days.map((d) => {
+  const recent = data.days.map((d) => {
     const e = d.signals.find((s): s is EarlyWarningSignal => s.kind === "early_warning");
     return { day: d.day, level: e?.level ?? null };
   });

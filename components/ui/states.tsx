@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
 import { PageHeader } from "@/components/ui/card";
+import { retryButtonClass } from "@/components/ui/retry-button-class";
 
 export function EmptyState({ title, children, className, testId }: { title: string; children?: ReactNode; className?: string; testId?: string }) {
   return (
@@ -19,7 +20,11 @@ export function EmptyState({ title, children, className, testId }: { title: stri
   );
 }
 
-export function ErrorState({ error, onRetry, className }: { error: unknown; onRetry?: () => void; className?: string }) {
+/**
+ * Something could not be loaded. `onRetry` (a component in the browser) gets a "Try again"
+ * button; a section rendered on the server passes its own control as `retry` (RefreshButton).
+ */
+export function ErrorState({ error, onRetry, retry, className }: { error: unknown; onRetry?: () => void; retry?: ReactNode; className?: string }) {
   const message = error instanceof Error ? error.message : "Something went wrong.";
   return (
     <div
@@ -32,14 +37,12 @@ export function ErrorState({ error, onRetry, className }: { error: unknown; onRe
       <p className="font-medium">Could not load this.</p>
       <p className="mt-0.5">{message}</p>
       {onRetry ? (
-        <button
-          type="button"
-          onClick={onRetry}
-          className="mt-2 rounded-md bg-rose-600 px-2.5 py-1 text-xs font-medium text-white hover:bg-rose-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-rose-600"
-        >
+        <button type="button" onClick={onRetry} className={retryButtonClass}>
           Try again
         </button>
-      ) : null}
+      ) : (
+        retry
+      )}
     </div>
   );
 }

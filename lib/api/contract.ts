@@ -105,7 +105,6 @@ export function json<T>(body: T, init?: ResponseInit): Response {
  * (`queryKeys.notes.all`) reaches every range of it.
  */
 export const queryKeys = {
-  today: ["today"] as const,
   metricsOverview: ["metrics-overview"] as const,
   metricSeries: (metric: MetricId, from: string, to: string) => ["metric-series", { metric, from, to }] as const,
   calendar: (metric: MetricId, from: string | null, to: string | null) => ["calendar", { metric, from, to }] as const,

@@ -1,31 +1,27 @@
 // The metric catalog: every chartable field of the ring data, with what a chart or a summary
 // needs to know about it. Derived from the resource registry (lib/resources: each resource
-// declares its metrics next to its columns). Pure data, safe in the browser. Metric ids are
-// "<prefix>.<column>" (e.g. "readiness.hrv_balance") and typed: MetricId is their union.
-import {
-  RESOURCES,
-  SYNC_COLLECTIONS,
-  getResource,
-  type DailyCollection,
-  type EventCollection,
-  type SeriesCollection,
-  type SyncCollection,
-} from "@/lib/resources";
-import type { CategoryDef, ColumnDef, MetricDisplay, MetricSpec } from "@/lib/resources/define";
-import { SIGNAL_METRICS, type SignalMetricId } from "@/lib/signals/catalog";
+// declares its metrics next to its columns) by `npm run db:models` into catalog-data.ts
+// (lib/metrics/catalog-build.ts; prisma/models.test.ts holds the two equal), so the browser,
+// which uses this module, carries the definitions and not the registry's parsers and columns.
+// Metric ids are "<prefix>.<column>" (e.g. "readiness.hrv_balance") and typed: MetricId is
+// their union.
+import type { RESOURCES, DailyCollection, EventCollection, SeriesCollection, SyncCollection } from "@/lib/resources";
+import type { CategoryDef, MetricDisplay } from "@/lib/resources/define";
+import type { SIGNAL_METRICS, SignalMetricId } from "@/lib/signals/catalog";
+import { COLLECTION_DEFS, METRIC_DEFS } from "@/lib/metrics/catalog-data";
 
 export type { CategoryDef };
 
 /** The ring-service collections Ringside stores (documents and time series), by their upstream name. */
 export type CollectionId = SyncCollection;
 
-export type CollectionDef = { id: CollectionId; table: string; label: string };
+/** A collection as the pages show it: its table, label and colour (a CSS variable). */
+export type CollectionDef = { id: CollectionId; table: string; label: string; color: string };
 
-export const COLLECTIONS = Object.fromEntries(
-  SYNC_COLLECTIONS.map((id) => [id, { id, table: getResource(id).table, label: getResource(id).label }]),
-) as Record<CollectionId, CollectionDef>;
+export const COLLECTIONS = Object.fromEntries(COLLECTION_DEFS.map((c) => [c.id, c])) as Record<CollectionId, CollectionDef>;
 
-export const COLLECTION_IDS: readonly CollectionId[] = SYNC_COLLECTIONS;
+/** In the registry's order. */
+export const COLLECTION_IDS: readonly CollectionId[] = COLLECTION_DEFS.map((c) => c.id);
 
 /**
  * Where the value comes from: a typed column of a daily table; the day's main sleep period
@@ -59,57 +55,6 @@ export type MetricDef = Omit<MetricDisplay, "short" | "decimals"> & {
   max?: number;
 };
 
-function bounds(s: MetricDisplay): { min?: number; max?: number } {
-  if (s.kind === "score" || s.unit === "%") return { min: 0, max: 100 };
-  if (s.kind === "category" || s.kind === "temperature_deviation" || s.isSigned) return {};
-  return { min: 0 };
-}
-
-function build(): MetricDef[] {
-  const out: MetricDef[] = [];
-  for (const r of RESOURCES) {
-    for (const [id, spec] of Object.entries(r.metrics as Record<string, MetricSpec>)) {
-      const { from, ...display } = spec;
-      let source: MetricSource;
-      let column: ColumnDef | undefined;
-      if ("column" in from) {
-        if (r.kind !== "daily") throw new Error(`${id}: only daily resources have column metrics`);
-        source = { type: "daily", collection: r.name, column: from.column };
-        column = r.columns.find((c: ColumnDef) => c.name === from.column);
-      } else if ("night" in from) {
-        if (r.kind !== "period") throw new Error(`${id}: only sleep periods have night metrics`);
-        source = { type: "night", column: from.night };
-        column = r.columns.find((c: ColumnDef) => c.name === from.night);
-      } else if ("naps" in from) {
-        if (r.kind !== "period") throw new Error(`${id}: only sleep periods have nap metrics`);
-        source = { type: "naps", aggregate: from.naps };
-      } else if ("sum" in from) {
-        if (r.kind !== "event") throw new Error(`${id}: only event resources have sum metrics`);
-        source = { type: "sum", collection: r.name, column: from.sum, zeroOn: from.zeroOn ?? null };
-        column = r.columns.find((c: ColumnDef) => c.name === from.sum);
-      } else {
-        if (r.kind !== "time_series") throw new Error(`${id}: only time series have sample metrics`);
-        source = { type: "samples", collection: r.name, aggregate: from.samples, field: from.field, only: from.only ?? null };
-      }
-      out.push({
-        ...display,
-        ...bounds(display),
-        ...(display.kind === "category" ? { categories: column?.categories ?? [] } : {}),
-        id: id as MetricId,
-        source,
-        collection: r.name,
-        short: display.short ?? display.label.replace(/ \(contributor\)$/, ""),
-        decimals: display.decimals ?? 0,
-      });
-    }
-  }
-  for (const [id, m] of Object.entries(SIGNAL_METRICS)) {
-    const display: MetricDisplay = m.spec;
-    out.push({ ...display, ...bounds(display), id: id as MetricId, source: { type: "signal", signal: m.signal }, collection: m.collection, short: display.short ?? display.label, decimals: display.decimals ?? 0 });
-  }
-  return out;
-}
-
 /** A value clipped to the metric's natural bounds (for band edges, never for data). */
 export function clampToMetric(m: Pick<MetricDef, "min" | "max">, v: number): number {
   if (m.min !== undefined && v < m.min) return m.min;
@@ -117,7 +62,7 @@ export function clampToMetric(m: Pick<MetricDef, "min" | "max">, v: number): num
   return v;
 }
 
-export const METRICS: readonly MetricDef[] = build();
+export const METRICS: readonly MetricDef[] = METRIC_DEFS;
 const BY_ID = Object.fromEntries(METRICS.map((m) => [m.id, m])) as Record<MetricId, MetricDef>;
 
 export function isMetricId(id: string): id is MetricId {

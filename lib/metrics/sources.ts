@@ -1,13 +1,14 @@
 // The heart-rate sources and workout intensities as the pages show them (label, colour, order),
-// from the registry's closed lists (lib/resources). Pure, safe in the browser.
-import { sampleSpecOf, getResource } from "@/lib/resources";
+// from the registry's closed lists (lib/resources), as the metric catalog's generated data
+// carries them (catalog-data.ts). Pure, safe in the browser.
 import type { CategoryDef } from "@/lib/resources/define";
+import { CLOSED_LISTS } from "@/lib/metrics/catalog-data";
 
 /** sleep, rest, awake, session, workout, live: the heart-rate samples' sources. */
-export const HEART_RATE_SOURCES: readonly CategoryDef[] = sampleSpecOf("heartrate").fields.find((f) => f.name === "source")?.categories ?? [];
+export const HEART_RATE_SOURCES: readonly CategoryDef[] = CLOSED_LISTS.heartRateSources;
 
 /** easy, moderate, hard. */
-export const WORKOUT_INTENSITIES: readonly CategoryDef[] = getResource("workout").columns.find((c) => c.name === "intensity")?.categories ?? [];
+export const WORKOUT_INTENSITIES: readonly CategoryDef[] = CLOSED_LISTS.workoutIntensities;
 
 /** A closed list's label of a value (the value itself when the list does not know it). */
 export function labelOf(list: readonly CategoryDef[], value: string | null | undefined): string {
@@ -16,8 +17,8 @@ export function labelOf(list: readonly CategoryDef[], value: string | null | und
 }
 
 /** breathing, meditation, nap, relaxation, rest, body status: the sessions' types. */
-export const SESSION_TYPES: readonly CategoryDef[] = getResource("session").columns.find((c) => c.name === "type")?.categories ?? [];
+export const SESSION_TYPES: readonly CategoryDef[] = CLOSED_LISTS.sessionTypes;
 
 /** The bedtime guidance's statuses and recommendations. */
-export const BEDTIME_STATUSES: readonly CategoryDef[] = getResource("sleep_time").columns.find((c) => c.name === "status")?.categories ?? [];
-export const BEDTIME_RECOMMENDATIONS: readonly CategoryDef[] = getResource("sleep_time").columns.find((c) => c.name === "recommendation")?.categories ?? [];
+export const BEDTIME_STATUSES: readonly CategoryDef[] = CLOSED_LISTS.bedtimeStatuses;
+export const BEDTIME_RECOMMENDATIONS: readonly CategoryDef[] = CLOSED_LISTS.bedtimeRecommendations;

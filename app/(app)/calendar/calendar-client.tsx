@@ -6,7 +6,7 @@ import { formatDay } from "@/lib/metrics/days";
 import { formatValue } from "@/lib/metrics/format";
 import { LazyYearHeatmap } from "@/components/charts/lazy";
 import { HeatLegend, STATUS_TEXT } from "@/components/charts/year-heatmap";
-import { ChartTable } from "@/components/charts/chart-a11y";
+import { ChartTable } from "@/components/charts/chart-table";
 import { useCalendar } from "@/components/hooks/use-calendar";
 import { useMetricsOverview } from "@/components/hooks/use-metrics-overview";
 import { useNotes } from "@/components/hooks/use-notes";

@@ -9,6 +9,7 @@ import { resolveRange } from "@/lib/metrics/ranges";
 import { getCorrelationColumns, getMetricsOverview, getStrongestCorrelations } from "@/lib/services/metrics";
 import { parseCorrelationsState } from "@/components/dashboard/correlations-state";
 import { CorrelationsClient } from "@/app/(app)/correlations/correlations-client";
+import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Correlations" };
 
@@ -32,8 +33,10 @@ export default async function CorrelationsPage({ searchParams }: { searchParams:
     qc.setQueryData(queryKeys.strongest(from, to), await getStrongestCorrelations({ userId: user.id, from, to, limit: 12 }));
   }
   return (
-    <HydrationBoundary state={dehydrate(qc)}>
-      <CorrelationsClient initial={initial} />
-    </HydrationBoundary>
+    <Providers>
+      <HydrationBoundary state={dehydrate(qc)}>
+        <CorrelationsClient initial={initial} />
+      </HydrationBoundary>
+    </Providers>
   );
 }

@@ -15,6 +15,7 @@ import { getAlertsOverview } from "@/lib/alerts/service";
 import { publicOrigin } from "@/lib/auth/origin";
 import { createInviteLink, disconnectRing, reconnectRing, removeMemberAction, revokeInvite } from "@/app/(app)/settings/actions-connection";
 import { createApiTokenAction, revokeApiTokenAction } from "@/app/(app)/settings/actions-api";
+import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -24,17 +25,19 @@ export default async function SettingsPage() {
   const user = await requireUser();
   const [s, alerts, origin, signals] = await Promise.all([getSettingsPageData(user), getAlertsOverview(user.id), publicOrigin(), getSignalSettings(user.id)]);
   return (
-    <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Settings</h1>
-      <ConnectionSection {...s.connection} now={s.now} role={user.role} reconnect={reconnectRing} disconnect={disconnectRing} />
-      {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} removeMember={removeMemberAction} />}
-      <SyncSection {...s.sync} canEdit={user.role === "owner"} />
-      <AlertsSection overview={alerts} />
-      <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
-      <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
-      <ImportSection />
-      <PreferencesForm initial={s.preferences} />
-      <SignalSettingsSection initial={signals} />
-    </div>
+    <Providers>
+      <div className="space-y-6">
+        <h1 className="text-2xl font-semibold">Settings</h1>
+        <ConnectionSection {...s.connection} now={s.now} role={user.role} reconnect={reconnectRing} disconnect={disconnectRing} />
+        {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} removeMember={removeMemberAction} />}
+        <SyncSection {...s.sync} canEdit={user.role === "owner"} />
+        <AlertsSection overview={alerts} />
+        <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
+        <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
+        <ImportSection />
+        <PreferencesForm initial={s.preferences} />
+        <SignalSettingsSection initial={signals} />
+      </div>
+    </Providers>
   );
 }

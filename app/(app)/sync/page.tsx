@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
 import { getSyncStatus } from "@/lib/sync/status";
 import { SyncClient } from "@/app/(app)/sync/sync-client";
+import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Sync" };
 export const dynamic = "force-dynamic";
@@ -10,5 +11,9 @@ export const dynamic = "force-dynamic";
 export default async function SyncPage() {
   const user = await requireUser();
   const initial = await getSyncStatus(user.id);
-  return <SyncClient initial={initial} />;
+  return (
+    <Providers>
+      <SyncClient initial={initial} />
+    </Providers>
+  );
 }

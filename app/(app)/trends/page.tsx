@@ -9,6 +9,7 @@ import { decodeSeries } from "@/lib/metrics/columns";
 import { parseTrendsState } from "@/components/dashboard/trends-state";
 import { TrendsClient } from "@/app/(app)/trends/trends-client";
 import { queryKeys } from "@/lib/api/contract";
+import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Trends" };
 
@@ -26,8 +27,10 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
     qc.setQueryData(queryKeys.metricSeries(first, from, to), decodeSeries(await getSeriesColumns({ userId: user.id, metric: getMetric(first), from, to })));
   }
   return (
-    <HydrationBoundary state={dehydrate(qc)}>
-      <TrendsClient initial={state} />
-    </HydrationBoundary>
+    <Providers>
+      <HydrationBoundary state={dehydrate(qc)}>
+        <TrendsClient initial={state} />
+      </HydrationBoundary>
+    </Providers>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { WorkoutsClient } from "@/app/(app)/workouts/workouts-client";
+import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Workouts" };
 
@@ -8,5 +9,9 @@ export const metadata: Metadata = { title: "Workouts" };
 export default async function WorkoutsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
-  return <WorkoutsClient initial={{ range: one(sp.range), activity: one(sp.activity), intensity: one(sp.intensity), workout: one(sp.w) }} />;
+  return (
+    <Providers>
+      <WorkoutsClient initial={{ range: one(sp.range), activity: one(sp.activity), intensity: one(sp.intensity), workout: one(sp.w) }} />
+    </Providers>
+  );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { formatDay, isDay } from "@/lib/metrics/days";
 import { DayClient } from "@/app/(app)/day/[day]/day-client";
+import { Providers } from "@/app/providers";
 
 export async function generateMetadata({ params }: { params: Promise<{ day: string }> }): Promise<Metadata> {
   const { day } = await params;
@@ -12,5 +13,9 @@ export async function generateMetadata({ params }: { params: Promise<{ day: stri
 export default async function DayPage({ params }: { params: Promise<{ day: string }> }) {
   const { day } = await params;
   if (!isDay(day)) notFound();
-  return <DayClient day={day} />;
+  return (
+    <Providers>
+      <DayClient day={day} />
+    </Providers>
+  );
 }

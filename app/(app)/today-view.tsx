@@ -1,26 +1,27 @@
-"use client";
-import type { ReactNode } from "react";
+// The Today page's view, rendered on the server from what the page read (app/(app)/page.tsx):
+// nothing on it changes in the browser but the freshness chips (the browser's today, the sync
+// status polled), the tables opened under the charts, and the readiness marks. So the page
+// ships no query client and none of its cards' code (docs/architecture.md, "Today on the server").
+import { Suspense, type ReactNode } from "react";
 import Link from "next/link";
-import { getMetric, type MetricId } from "@/lib/metrics/catalog";
+import { CHARTED_COLLECTIONS, COLLECTIONS, getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
-import { formatValue } from "@/lib/metrics/format";
+import { formatValue, type Units } from "@/lib/metrics/format";
 import { SCORE_CONTRIBUTORS, SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
-import { useChartReady } from "@/components/charts/use-chart-size";
+import type { SignalsResponse, SyncCollectionStatus, TodayResponse } from "@/lib/api/contract";
+import { ReadyDiv } from "@/components/charts/chart-ready";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
 import { CategoryBadge, CategoryDays } from "@/components/dashboard/category-days";
 import { ContributorBars } from "@/components/dashboard/contributor-bars";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
+import type { FreshnessSource } from "@/components/dashboard/freshness";
 import { FreshnessChips } from "@/components/dashboard/freshness-chips";
 import { MetricTile } from "@/components/dashboard/metric-tile";
 import { ScoreCard } from "@/components/dashboard/score-card";
 import { BedtimeCard, RestModeBanner, RingChips, WorkoutsSessionsCard } from "@/components/dashboard/records";
-import { useNotes } from "@/components/hooks/use-notes";
-import { useUnits } from "@/components/hooks/use-preferences";
-import { useToday } from "@/components/hooks/use-today";
 import { Card, PageHeader } from "@/components/ui/card";
-import { TodaySignals } from "@/components/signals/today-signals";
-import { Skeleton } from "@/components/ui/skeleton";
-import { ErrorState, NoDataYet } from "@/components/ui/states";
+import { TodaySignals, TodaySignalsSkeleton } from "@/components/signals/today-signals";
+import { NoDataYet } from "@/components/ui/states";
 
 const m = getMetric;
 
@@ -57,35 +58,42 @@ const TILES: MetricId[] = [
 /** Resting heart rate (the night's lowest), daytime heart rate (awake samples), and fitness. */
 const HEART_TILES: MetricId[] = ["night.lowest_heart_rate", "heartrate.daytime_mean", "heartrate.daytime_min", "vo2max.vo2_max"];
 
-export function TodayClient({ isDemo }: { isDemo: boolean }) {
-  const today = useToday();
-  const units = useUnits();
-  const data = today.data;
-  const day = data?.day ?? null;
-  // tags for the sparklines' marks (a collection's newest day may be a few days older)
-  const notes = useNotes(day ? addDays(day, -(SPARK_DAYS + 13)) : null, day);
-  const ready = useChartReady<HTMLDivElement>(!!data);
+export type TodayViewProps = {
+  today: TodayResponse;
+  units: Units;
+  /** days (around the sparklines' windows) with a note's tag or a ring tag */
+  taggedDays: readonly string[];
+  /** the sync status read with the page (the freshness chips poll it from there) */
+  syncStatus: SyncCollectionStatus[];
+  /** the newest day's signals, being computed (null: they could not be) */
+  signals: Promise<SignalsResponse | null>;
+  isDemo: boolean;
+};
 
-  if (today.isPending) return <TodaySkeleton />;
-  if (today.isError) return <ErrorState error={today.error} onRetry={() => today.refetch()} />;
-  if (!data || !day) {
+export function TodayView({ today: data, units, taggedDays, syncStatus, signals, isDemo }: TodayViewProps) {
+  const day = data.day;
+  if (!day) {
     return (
-      <div ref={ready} data-testid="today">
+      <div data-testid="today">
         <PageHeader title="Today" />
         <NoDataYet />
       </div>
     );
   }
 
+  // the collections that have charts, one freshness chip each
+  const sources: FreshnessSource[] = data.ranges
+    .filter((r) => CHARTED_COLLECTIONS.includes(r.collection))
+    .map((r) => ({ collection: r.collection, label: COLLECTIONS[r.collection].label, lastDay: r.lastDay }));
   // tag marks under each 30-day sparkline, slot for slot (a spark ends on its metric's day)
-  const tagged = new Set((notes.data?.days ?? []).filter((d) => d.tags.length || d.ringTags.length).map((d) => d.day));
+  const tagged = new Set(taggedDays);
   const marks = (id: MetricId) => {
     const end = data.metrics[id]?.day ?? day;
     return dayRange(addDays(end, -(SPARK_DAYS - 1)), end).map((d) => tagged.has(d));
   };
 
   return (
-    <div ref={ready} data-testid="today" className="space-y-5">
+    <ReadyDiv data-testid="today" className="space-y-5">
       <PageHeader
         title="Today"
         subtitle={
@@ -109,7 +117,7 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
       </PageHeader>
       <RestModeBanner restMode={data.records.restMode} />
       <div className="flex flex-wrap items-start gap-1.5">
-        <FreshnessChips ranges={data.ranges} />
+        <FreshnessChips sources={sources} initialStatus={syncStatus} />
         <RingChips status={data.records} />
       </div>
 
@@ -119,7 +127,9 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
         ))}
       </div>
 
-      <TodaySignals day={day} units={units} />
+      <Suspense fallback={<TodaySignalsSkeleton />}>
+        <TodaySignals signals={signals} units={units} />
+      </Suspense>
 
       <section aria-label="Body and movement">
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
@@ -153,7 +163,7 @@ export function TodayClient({ isDemo }: { isDemo: boolean }) {
         <ResilienceCard data={data} />
         <CardioCard data={data} units={units} />
       </div>
-    </div>
+    </ReadyDiv>
   );
 }
 
@@ -241,25 +251,6 @@ function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "im
       </div>
       {va?.day ? <p className="text-xs text-slate-500 dark:text-slate-400">Measured {formatDay(va.day, { withYear: true })}</p> : null}
     </Card>
-  );
-}
-
-function TodaySkeleton() {
-  return (
-    <div className="space-y-5" role="status" aria-label="Loading today">
-      <Skeleton className="h-9 w-40" />
-      <Skeleton className="h-6 w-full max-w-xl" />
-      <div className="grid gap-4 lg:grid-cols-3">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} className="h-80" />
-        ))}
-      </div>
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        {[0, 1, 2, 3].map((i) => (
-          <Skeleton key={i} className="h-36" />
-        ))}
-      </div>
-    </div>
   );
 }
 
