@@ -134,8 +134,18 @@ const port = String(env.PORT);
 // NODE_OPTIONS=--max-semi-space-size=8, rest ≈ 60 MB lower after a busy run, but the
 // heart-rate backfill's ingest, which makes many short-lived objects, is then ≈ 20–60% slower
 // in our runs: not the default.)
+// On a small box (a memory ceiling under 512 MB: a cgroup, a container's limit, which Node reads
+// as process.constrainedMemory()) the old generation gets half of the ceiling and the young one
+// 4 MB semi-spaces, so V8 collects before the kernel's OOM killer steps in: the bench's small box
+// (256 MB, docs/performance.md) ran within a few MB of its ceiling with the defaults below.
 const nodeOptions = process.env.NODE_OPTIONS ?? "";
-const heapFlags = nodeOptions.includes("--max-old-space-size") ? [] : ["--max-old-space-size=192"];
+const ceilingMb = Math.floor((process.constrainedMemory?.() ?? 0) / 1048576);
+const smallBox = ceilingMb > 0 && ceilingMb < 512;
+const heapFlags = [
+  ...(nodeOptions.includes("--max-old-space-size") ? [] : [`--max-old-space-size=${smallBox ? Math.max(96, Math.floor(ceilingMb / 2)) : 192}`]),
+  ...(smallBox && !nodeOptions.includes("--max-semi-space-size") ? ["--max-semi-space-size=4"] : []),
+];
+if (smallBox) log("info", "small box: V8 heap sized to the memory ceiling", { ceilingMb, flags: heapFlags });
 child = spawn(process.execPath, [...heapFlags, server], {
   cwd: standalone,
   stdio: "inherit",
