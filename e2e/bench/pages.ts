@@ -23,12 +23,14 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-async function measureOnce(browser: Browser, baseUrl: string, cookies: Cookie[], path: string): Promise<PageRun> {
+async function measureOnce(browser: Browser, baseUrl: string, cookies: Cookie[], path: string, tracePath?: string): Promise<PageRun> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
   try {
     await context.addCookies(cookies);
     await context.addInitScript(OBSERVE_CHART_READY);
     const page = await context.newPage();
+    // a Chromium performance trace of this visit (BENCH_PROFILE_DIR): where the time to the first chart went
+    if (tracePath) await browser.startTracing(page, { path: tracePath, categories: ["devtools.timeline", "v8.execute", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading", "netlog"] });
     const encodings = new Set<string>();
     page.on("response", (r) => {
       if (r.request().resourceType() !== "script") return;
@@ -38,6 +40,7 @@ async function measureOnce(browser: Browser, baseUrl: string, cookies: Cookie[],
     if (!res || res.status() !== 200 || new URL(page.url()).pathname !== path) throw new Error(`${path}: ${res?.status()} at ${new URL(page.url()).pathname}`);
     await page.waitForFunction(() => (window as unknown as { __chartReadyAt?: number }).__chartReadyAt !== undefined, null, { timeout: 20_000 });
     await page.waitForLoadState("networkidle");
+    if (tracePath) await browser.stopTracing();
     const r = await page.evaluate(() => {
       const scripts = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
         (e) => e.initiatorType === "script" || /\.js(\?|$)/.test(e.name),
@@ -59,6 +62,9 @@ export async function measurePage(browser: Browser, baseUrl: string, cookies: Co
   await measureOnce(browser, baseUrl, cookies, path);
   const all: PageRun[] = [];
   for (let i = 0; i < runs; i++) all.push(await measureOnce(browser, baseUrl, cookies, path));
+  // one more visit, traced, when profiling (not counted in the figures)
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (dir) await measureOnce(browser, baseUrl, cookies, path, `${dir}/trace${path === "/" ? "-today" : path.replaceAll("/", "-")}.json`);
   return {
     charts_ms: median(all.map((r) => r.charts_ms)),
     js_gzip_kb: Math.max(...all.map((r) => r.js_gzip_kb)),
