@@ -6,6 +6,7 @@ import { startDailyBackups } from "@/lib/db/backup-schedule";
 import { startScheduler } from "@/lib/sync/scheduler";
 import { startAlertWorker } from "@/lib/alerts/service";
 import { processSlot } from "@/lib/process-singleton";
+import { dialect } from "@/lib/db/sql";
 
 // The process's background work, started once by instrumentation.ts register():
 // - the sync scheduler (backfills, polls, webhook notifications, the personal_info snapshot,
@@ -20,7 +21,7 @@ const started = processSlot<true>("backgroundStarted");
 const running = processSlot<{ stop(): Promise<void>; wake(): void }>("backgroundRunning");
 
 /** The background work a process with this role and these settings runs. */
-export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: boolean }) {
+export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: boolean; sharedDatabase?: boolean }) {
   const works = opts.role !== "web";
   return {
     // Alerts are evaluated after each person's sync; SYNC_DISABLED stops both.
@@ -28,8 +29,10 @@ export function backgroundPlan(opts: { role: typeof env.ROLE; syncDisabled: bool
     dailyBackup: works,
     // The setup code is for the person signing in, through a process that serves pages.
     setupCode: opts.role !== "worker",
-    // A worker beside web processes picks up the jobs they queue (they cannot wake it).
-    idleMs: opts.role === "worker" ? 2_000 : undefined,
+    // A worker beside web processes picks up the jobs they queue (they cannot wake it); so does
+    // any process on PostgreSQL, where another process may have queued them (in bench:scale a
+    // second process idling 15 s did a fifth of the first one's work).
+    idleMs: opts.role === "worker" || (works && opts.sharedDatabase) ? 2_000 : undefined,
   };
 }
 
@@ -37,7 +40,7 @@ export async function startBackgroundWork(): Promise<void> {
   // `next build` loads the server code to collect pages: nothing runs then.
   if (started.get() || process.env.NEXT_PHASE === "phase-production-build") return;
   started.set(true);
-  const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED });
+  const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED, sharedDatabase: dialect() === "postgres" });
   const alerts = plan.sync ? startAlertWorker() : null;
   const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId), idleMs: plan.idleMs }) : null;
   const backups = plan.dailyBackup && startDailyBackups();
