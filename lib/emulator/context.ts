@@ -29,8 +29,10 @@ export type RequestMeta = {
   tokenFingerprint: string | null;
   rateLimitTier: RateTier | null;
   fault: boolean;
+  /** when the request arrived (the emulator's clock): its log entry's time */
+  at: number;
 };
 
-export function newRequestMeta(): RequestMeta {
-  return { kind: null, provider: null, clientId: null, userId: null, grantType: null, tokenFingerprint: null, rateLimitTier: null, fault: false };
+export function newRequestMeta(at: number): RequestMeta {
+  return { kind: null, provider: null, clientId: null, userId: null, grantType: null, tokenFingerprint: null, rateLimitTier: null, fault: false, at };
 }

@@ -61,7 +61,8 @@ function kindForPath(path: string): RequestMeta["kind"] {
   return null;
 }
 
-function faultResponse(ctx: EmulatorContext, fault: Fault): Response {
+/** An injected fault's answer; a 429's reset counts from `at`, the request's arrival, the instant its log entry carries. */
+function faultResponse(ctx: EmulatorContext, fault: Fault, at: number): Response {
   if (fault.status === 0) return dropConnection();
   const status = fault.status!;
   if (status === 429) {
@@ -71,7 +72,7 @@ function faultResponse(ctx: EmulatorContext, fault: Fault): Response {
       limit: fault.tier === "token" ? ctx.config.rateLimit : ctx.config.appRateLimit,
       windowS: ctx.config.rateWindowS,
       retryAfterS,
-      resetEpochS: Math.ceil(ctx.now() / 1000) + retryAfterS,
+      resetEpochS: Math.ceil(at / 1000) + retryAfterS,
     }));
   }
   const headers: Record<string, string> = fault.retryAfter !== null ? { "retry-after": String(fault.retryAfter) } : {};
@@ -105,7 +106,7 @@ export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {
       if (fault.delayMs > 0) await sleep(fault.delayMs);
       if (fault.status !== null) {
         meta.kind = kindForPath(path);
-        return faultResponse(ctx, fault);
+        return faultResponse(ctx, fault, meta.at);
       }
     }
 
@@ -132,7 +133,7 @@ export function createEmulator(config: EmulatorConfig, opts: EmulatorOptions = {
 
   async function handle(req: Request): Promise<Response> {
     const started = now();
-    const meta = newRequestMeta();
+    const meta = newRequestMeta(started);
     let url: URL;
     try {
       url = new URL(req.url);
