@@ -108,6 +108,8 @@ function runCleanups() {
 export function spawnGroup(cmd, args, opts = {}) {
   const child = spawn(cmd, args, { ...opts, detached: true });
   if (child.pid) groups.add(child.pid);
+  // a run that is stopping starts nothing more (a lane goes on when its process is stopped)
+  if (stopping && child.pid) signalGroup(child.pid, "SIGKILL");
   child.once("exit", () => {
     if (child.pid) groups.delete(child.pid);
   });
@@ -123,7 +125,14 @@ export function signalGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
   } catch {
-    /* gone */
+    // gone, or not a group yet: a child just spawned may not have made its own group (setsid)
+    // when the run stops; the leader itself still takes the signal (a run stopped halfway left
+    // an eslint behind this way)
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* gone */
+    }
   }
 }
 
