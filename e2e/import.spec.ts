@@ -74,10 +74,21 @@ for (const layout of [
       // the progress while it stores; on a quick machine the page's poll can land after the end
       await expect(progress.or(done)).toBeVisible({ timeout: 120_000 });
       if (await progress.isVisible()) {
-        await expect(progress).toHaveAttribute("data-status", "storing");
-        await expect(section.getByRole("progressbar", { name: "Import progress" })).toHaveAttribute("aria-valuenow", /\d+/);
-        await expect(progress).toContainText(/Storing .*\.csv · [\d,]+ of [\d,]+ rows/);
-        await page.screenshot({ path: `e2e/test-results/screenshots/import-progress-${layout.name}.png`, fullPage: true });
+        // the progress while it stores: its status, bar and text, read in one step each time (the
+        // import may end, and the progress give way to the result, between two reads: it did
+        // once under load); it must show a proper storing state unless it ended first
+        const read = () =>
+          section.evaluate((el) => {
+            const p = el.querySelector('[data-testid="import-progress"]');
+            const bar = el.querySelector('[role="progressbar"][aria-label="Import progress"]');
+            if (!p) return "ended";
+            const status = p.getAttribute("data-status");
+            const valueNow = bar?.getAttribute("aria-valuenow") ?? "";
+            const text = p.textContent ?? "";
+            return status === "storing" && /^\d+$/.test(valueNow) && /Storing .*\.csv · [\d,]+ of [\d,]+ rows/.test(text) ? "storing" : `not yet: ${status} ${valueNow} ${text}`;
+          });
+        await expect.poll(read, { timeout: 10_000 }).toMatch(/^(storing|ended)$/);
+        if (await progress.isVisible()) await page.screenshot({ path: `e2e/test-results/screenshots/import-progress-${layout.name}.png`, fullPage: true });
       }
 
       await expect(section.getByTestId("import-done")).toBeVisible({ timeout: 180_000 });
