@@ -127,8 +127,7 @@ type Cursor = {
 };
 
 export class CursorCodec {
-  // a key object, prepared once (a Buffer is turned into one on every signature)
-  private readonly key = createSecretKey(randomBytes(32));
+  private readonly key = createSecretKey(randomBytes(32)); // prepared once, not per signature
 
   encode(cursor: Omit<Cursor, "v">): string {
     const payload = Buffer.from(JSON.stringify({ v: 1, ...cursor })).toString("base64url");
@@ -197,8 +196,7 @@ function parseBool(raw: string): boolean | null {
 
 /** End of the served data: now on the data's last day, else the end of that day (tests fix "today"). */
 function dataNow(ctx: EmulatorContext): number {
-  const today = ctx.state.today();
-  const now = ctx.now();
+  const [today, now] = [ctx.state.today(), ctx.now()];
   return isoDay(now) === today ? now : Date.parse(`${shiftDay(today, 1)}T00:00:00Z`) - 1000;
 }
 
@@ -273,7 +271,6 @@ function userSeries(ctx: EmulatorContext, docs: UserDocuments, kind: TimeSeries)
 // ---- the route -------------------------------------------------------------------------
 
 export type DataRouteDeps = { cursors: CursorCodec };
-
 type Bounds = Partial<Record<"start_date" | "end_date" | "start_datetime" | "end_datetime", DateBound>>;
 
 export async function handleDataRoute(
@@ -473,7 +470,7 @@ export async function handleDataRoute(
   const pageSize = ctx.config.pageSize;
   const page: AnyDocument[] = [];
   let more = false;
-  // a user's list is sorted by its order key, so a continuation starts right after the last one sent
+  // a user's list is sorted by order key: a continuation starts after the last one sent
   for (let i = after && family === "user" ? firstAfter(collection, all, after) : 0; i < all.length; i++) {
     const doc = all[i]!;
     if (!inWindow(doc)) continue;
