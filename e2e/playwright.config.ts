@@ -36,7 +36,10 @@ export default defineConfig({
   use: {
     baseURL: E2E_APP_URL,
     headless: true,
-    trace: "retain-on-failure",
+    // a failed test keeps its trace (actions, DOM snapshots, network, console) and a screenshot;
+    // the trace's screencast is left out: it had Chromium encode a frame at every paint of every
+    // test, a fifth of the browser's CPU in the accessibility spec
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
     screenshot: "only-on-failure",
     contextOptions: { reducedMotion: "reduce" },
     // an action that cannot happen (a disabled button) fails in 20 s with its name, not at the test timeout

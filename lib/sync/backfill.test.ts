@@ -1,17 +1,20 @@
 // Integration: a 5-year backfill of every document collection (the daily ones, sleep periods,
 // workouts, sessions, tags, VO2 max, bedtime guidance, rest mode, the ring) from the in-process
-// emulator (page size 7, 1826 days), compared document by document. The time series:
-// lib/sync/everything.test.ts.
+// emulator (pages of 50 documents, 1826 days: about 37 pages a daily collection), compared
+// document by document. The time series: lib/sync/everything.test.ts.
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, FAST_BACKOFF, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
+/** The emulator's page size: every collection of five years takes tens of pages. */
+const PAGE = 50;
+
 let t: SyncTestEnv;
 let app: SyncModules;
 
 beforeAll(async () => {
-  t = await startSyncTestEnv();
+  t = await startSyncTestEnv({ pageSize: PAGE });
   app = await importSyncModules();
 });
 
@@ -38,7 +41,7 @@ describe("backfill", () => {
       expect(diff.expected, c).toBeGreaterThanOrEqual(least[c] ?? 1000);
       total += diff.expected;
       // One window per collection: the fewest pages the page size allows (+1 when it divides evenly).
-      minRequests += Math.ceil(diff.expected / 7);
+      minRequests += Math.ceil(diff.expected / PAGE);
       const st = (await app.state.getSyncState(person.userId, c))!;
       expect(st.backfillDoneAt).not.toBeNull();
       expect(st.status).toBe("idle");
@@ -75,7 +78,7 @@ describe("backfill", () => {
       clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
         beforeCommit: ({ collection, page }) => {
-          if ((collection === "sleep" && page === 40) || (collection === "daily_stress" && page === 3)) {
+          if ((collection === "sleep" && page === 20) || (collection === "daily_stress" && page === 3)) {
             crashed++;
             throw new Error("simulated crash inside the upsert");
           }
@@ -89,7 +92,7 @@ describe("backfill", () => {
     expect(sleepState.backfillDoneAt).toBeNull();
     expect(sleepState.cursorNextToken).not.toBeNull();
     const storedBefore = (await app.docs.collectionSummary("sleep", person.userId)).documents;
-    expect(storedBefore).toBe(39 * 7); // 39 committed pages of 7; page 40 was rolled back
+    expect(storedBefore).toBe(19 * PAGE); // 19 committed pages; page 20 was rolled back
 
     // Abort a second run after a few pages (a process killed between pages).
     const aborting = new app.engine.SyncEngine({
@@ -101,7 +104,7 @@ describe("backfill", () => {
       },
     });
     await aborting.backfillUser(person.userId, ["sleep"]);
-    expect((await app.docs.collectionSummary("sleep", person.userId)).documents).toBe(44 * 7);
+    expect((await app.docs.collectionSummary("sleep", person.userId)).documents).toBe(24 * PAGE);
 
     await clearEmulatorRequests(t);
     const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
@@ -122,7 +125,7 @@ describe("backfill", () => {
     const byPath = new Set(requests.map((r) => r.path));
     expect([...byPath].sort()).toEqual(["/v2/usercollection/daily_stress", "/v2/usercollection/sleep"]);
     const sleepDocs = (await emulatorDocuments(t, person.ringUserId, "sleep")).length;
-    expect(requests.filter((r) => r.path.endsWith("/sleep")).length).toBeLessThanOrEqual(Math.ceil(sleepDocs / 7) - 44 + 1);
+    expect(requests.filter((r) => r.path.endsWith("/sleep")).length).toBeLessThanOrEqual(Math.ceil(sleepDocs / PAGE) - 24 + 1);
   });
 
   it("starts again at the checkpoint day when a stored next_token is no longer accepted", { timeout: 60_000 }, async () => {
