@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { applySuiteEnv } from "./test/suite-env.mjs";
@@ -45,6 +46,10 @@ const shared: InlineConfig = {
 
 export default defineConfig({
   test: {
+    // files side by side (each has its own SQLite file, PostgreSQL database and ports): two at
+    // least, where Vitest would take one on a 2-core machine (cores − 1), which left the runner a
+    // single process's share of the CPU beside the browser and fault suites
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve,
