@@ -90,6 +90,14 @@ fs.mkdirSync(logs, { recursive: true });
 const tallies = {};
 const tally = () => ({ passed: 0, failed: 0, skipped: 0, seconds: 0, failures: /** @type {string[]} */ ([]) });
 
+// The runners off the run's longest path (the build, then the browser specs) yield to it: their
+// processes run at a lower CPU priority (nice 5), so the browser specs are not stretched by
+// every other runner while those fill the cores the path leaves (one runner alone on the
+// machine at the end wasted a third of it). Nothing in them is timed: a test waits for what it
+// needs (lib/test/wait.ts), and a test's deadline only stops a hang.
+const YIELDING = new Set(["hygiene", "vitest"]);
+const canNice = process.platform !== "win32" && fs.existsSync("/usr/bin/nice");
+
 /**
  * Runs one command in its own process group, its output into the runner's log.
  * @param {string} runner
@@ -99,7 +107,8 @@ const tally = () => ({ passed: 0, failed: 0, skipped: 0, seconds: 0, failures: /
  */
 async function runLogged(runner, cmd, cmdArgs, env = {}) {
   const out = fs.openSync(path.join(logs, `${runner}.log`), "a");
-  const child = spawnGroup(cmd, cmdArgs, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+  const [file, argv] = YIELDING.has(runner) && canNice ? ["/usr/bin/nice", ["-n", "5", cmd, ...cmdArgs]] : [cmd, cmdArgs];
+  const child = spawnGroup(file, argv, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
   const code = await exited(child);
   fs.closeSync(out);
   return code;

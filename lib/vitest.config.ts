@@ -39,8 +39,11 @@ const shared: InlineConfig = {
   exclude: ["node_modules/**", "lib/generated/**", "e2e/**/*.spec.ts", "e2e/chaos/**", "e2e/.build/**", "e2e/bench/.build/**", ".next/**"],
   // one private PostgreSQL server per project for the whole run (lib/test/postgres-global-setup.ts)
   globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
-  testTimeout: 30_000,
-  hookTimeout: 60_000,
+  // a deadline stops a hang, it does not time the test: npm test runs this runner at a lower CPU
+  // priority beside the browser specs (e2e/run-all.mjs), where a 5-year sync takes several times
+  // its time alone
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
   env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
 };
 

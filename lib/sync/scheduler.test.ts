@@ -9,11 +9,14 @@ import { compareWithEmulator, connectPerson, emulatorControl, importSyncModules,
 import { sqlRun } from "@/lib/test/sql";
 import { SYNC_COLLECTIONS } from "@/lib/resources";
 
+/** The emulator's page size: a 200-day backfill takes several pages a collection. */
+const PAGE = 25;
+
 let t: SyncTestEnv;
 let m: SyncModules & { status: typeof import("@/lib/sync/status") };
 
 beforeAll(async () => {
-  t = await startSyncTestEnv({ historyDays: 200 });
+  t = await startSyncTestEnv({ historyDays: 200, pageSize: PAGE });
   m = { ...(await importSyncModules()), status: await import("@/lib/sync/status") };
 });
 
@@ -97,7 +100,7 @@ describe("scheduler", () => {
     expect(job?.collection).toBe("sleep");
     const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
-    expect((await m.docs.collectionSummary("sleep", p.userId)).documents).toBe(28);
+    expect((await m.docs.collectionSummary("sleep", p.userId)).documents).toBe(4 * PAGE);
     // Another job whose lease ran out while its process was gone.
     await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: clock.now() - 800_000 });
     const [stale] = await m.jobs.claimDueJobs({ now: clock.now() - 700_000, leaseMs: 1_000, limit: 1 });
