@@ -90,13 +90,29 @@ fs.mkdirSync(logs, { recursive: true });
 const tallies = {};
 const tally = () => ({ passed: 0, failed: 0, skipped: 0, seconds: 0, failures: /** @type {string[]} */ ([]) });
 
-// The runners off the run's longest path (the build, then the browser specs) yield to it: their
-// processes run at a lower CPU priority (nice 5), so the browser specs are not stretched by
-// every other runner while those fill the cores the path leaves (one runner alone on the
-// machine at the end wasted a third of it). Nothing in them is timed: a test waits for what it
-// needs (lib/test/wait.ts), and a test's deadline only stops a hang.
+// The runners off the run's longest path (the build, then the browser specs) yield to it: they
+// run at a lower CPU priority, so the browser specs are not stretched by every other runner
+// while those fill the cores the path leaves (one runner alone on the machine at the end wasted
+// a third of it). Each runner is a session of its own, and Linux shares the CPU between
+// sessions first (autogroups), so the priority is set on the runner's session (its autogroup's
+// nice value) and on its process (where there are no autogroups). Nothing in them is timed: a
+// test waits for what it needs (lib/test/wait.ts), and a test's deadline only stops a hang.
 const YIELDING = new Set(["hygiene", "vitest"]);
-const canNice = process.platform !== "win32" && fs.existsSync("/usr/bin/nice");
+const YIELD_NICE = 3;
+/** @param {number | undefined} pid */
+function yieldCpu(pid) {
+  if (!pid) return;
+  try {
+    fs.writeFileSync(`/proc/${pid}/autogroup`, String(YIELD_NICE));
+  } catch {
+    // no autogroups (another kernel, another system): the process's own priority below
+  }
+  try {
+    os.setPriority(pid, YIELD_NICE);
+  } catch {
+    // not allowed here: the runner keeps its priority
+  }
+}
 
 /**
  * Runs one command in its own process group, its output into the runner's log.
@@ -107,8 +123,8 @@ const canNice = process.platform !== "win32" && fs.existsSync("/usr/bin/nice");
  */
 async function runLogged(runner, cmd, cmdArgs, env = {}) {
   const out = fs.openSync(path.join(logs, `${runner}.log`), "a");
-  const [file, argv] = YIELDING.has(runner) && canNice ? ["/usr/bin/nice", ["-n", "5", cmd, ...cmdArgs]] : [cmd, cmdArgs];
-  const child = spawnGroup(file, argv, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+  const child = spawnGroup(cmd, cmdArgs, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+  if (YIELDING.has(runner)) yieldCpu(child.pid);
   const code = await exited(child);
   fs.closeSync(out);
   return code;
