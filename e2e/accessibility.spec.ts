@@ -45,11 +45,11 @@ let auth: StorageState | null = null;
 let days: { chartDay: string; noteDays: string[] } | null = null;
 
 const chartsDrawn = async (page: Page) => {
-  await page.locator("[data-chart-ready]").first().waitFor({ state: "attached", timeout: 20_000 });
+  await page.locator("[data-chart-ready]").first().waitFor({ state: "attached", timeout: 60_000 });
   await page.waitForLoadState("networkidle");
 };
 const shown = (selector: string) => async (page: Page) => {
-  await page.locator(selector).first().waitFor({ timeout: 20_000 });
+  await page.locator(selector).first().waitFor({ timeout: 60_000 });
   await page.waitForLoadState("networkidle");
 };
 

@@ -108,7 +108,7 @@ test("[NEWER] npm run demo connects through the newer identity provider: button 
   const email = uniqueEmail("newer");
   await page.goto(`${DEMO_URL}/sign-in`);
   await page.getByRole("button", { name: /connect your ring/i }).click();
-  await page.waitForURL((u) => u.port === String(E2E_DEMO_EMULATOR_PORT), { timeout: 15_000 });
+  await page.waitForURL((u) => u.port === String(E2E_DEMO_EMULATOR_PORT), { timeout: 60_000 });
   expect(new URL(page.url()).pathname).toBe("/oauth/v2/ext/oauth-authorize");
   const offered = await page.locator('input[type="checkbox"][name="granted_scope"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
   expect(offered.length).toBeGreaterThanOrEqual(8);
@@ -167,7 +167,7 @@ test("[NEWER] a callback whose iss names another issuer is refused on the error 
     });
     await page.goto(`${DEMO_URL}/sign-in`);
     await page.getByRole("button", { name: /connect your ring/i }).click();
-    await page.waitForURL((u) => u.port === String(E2E_DEMO_EMULATOR_PORT), { timeout: 15_000 });
+    await page.waitForURL((u) => u.port === String(E2E_DEMO_EMULATOR_PORT), { timeout: 60_000 });
     await page.locator('input[name="user"]').fill(uniqueEmail("foreign-iss"));
     await page.getByRole("button", { name: /allow/i }).click();
     await expect(page).toHaveURL(/\/sign-in\/error\?error=issuer_mismatch/);

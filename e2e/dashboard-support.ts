@@ -14,7 +14,7 @@ export async function setTheme(context: BrowserContext, theme: "light" | "dark")
 
 /** Waits for the first chart of the page to be drawn (data-chart-ready). */
 export async function waitForChart(page: Page, selector = "[data-chart-ready]") {
-  await page.locator(selector).first().waitFor({ state: "attached", timeout: 20_000 });
+  await page.locator(selector).first().waitFor({ state: "attached", timeout: 60_000 });
 }
 
 export async function screenshot(page: Page, name: string) {

@@ -102,7 +102,7 @@ test("[DASHBOARD] every page in light and dark, at phone and desktop widths", as
       for (const p of PAGES) {
         await page.goto(p.path(day));
         await expect(page.getByRole("heading", { level: 1, name: p.heading })).toBeVisible();
-        if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 20_000 });
+        if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 60_000 });
         else await waitForChart(page);
         await page.waitForLoadState("networkidle");
         // the theme came from the cookie before the first paint

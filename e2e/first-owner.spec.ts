@@ -55,7 +55,7 @@ async function revokedFor(ringUserId: string): Promise<number> {
 test("[SETUP] the first connect needs the setup code from the server log", async ({ page }) => {
   // Printed at start, readable only by Ringside's user in its data directory.
   const code = await expect
-    .poll(() => /setup code ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})/.exec(fresh.logs())?.[1] ?? null, { timeout: 10_000 })
+    .poll(() => /setup code ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})/.exec(fresh.logs())?.[1] ?? null, { timeout: 60_000 })
     .not.toBeNull()
     .then(() => /setup code ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})/.exec(fresh.logs())![1]!);
   expect(fs.statSync(path.join(dataDir, "setup-code")).mode & 0o777).toBe(0o600);

@@ -76,7 +76,9 @@ for (const layout of [
       if (await progress.isVisible()) {
         // the progress while it stores: its status, bar and text, read in one step each time (the
         // import may end, and the progress give way to the result, between two reads: it did
-        // once under load); it must show a proper storing state unless it ended first
+        // once under load); it must show a proper storing state unless it ended first (after
+        // the confirmation the files are checked again before storing: under load that took
+        // over 10 s once, so the wait is long; a state that holds returns at once)
         const read = () =>
           section.evaluate((el) => {
             const p = el.querySelector('[data-testid="import-progress"]');
@@ -87,7 +89,7 @@ for (const layout of [
             const text = p.textContent ?? "";
             return status === "storing" && /^\d+$/.test(valueNow) && /Storing .*\.csv · [\d,]+ of [\d,]+ rows/.test(text) ? "storing" : `not yet: ${status} ${valueNow} ${text}`;
           });
-        await expect.poll(read, { timeout: 10_000 }).toMatch(/^(storing|ended)$/);
+        await expect.poll(read, { timeout: 120_000 }).toMatch(/^(storing|ended)$/);
         if (await progress.isVisible()) await page.screenshot({ path: `e2e/test-results/screenshots/import-progress-${layout.name}.png`, fullPage: true });
       }
 
@@ -97,7 +99,7 @@ for (const layout of [
 
       await section.getByRole("link", { name: "See it on Trends" }).click();
       await expect(page).toHaveURL(/\/trends/);
-      await expect(page.locator('[data-chart-ready="true"]').first()).toBeVisible({ timeout: 15_000 });
+      await expect(page.locator('[data-chart-ready="true"]').first()).toBeVisible({ timeout: 60_000 });
       const to = utcDay(clock.now());
       const from = addDays(to, -120);
       const res = await page.request.get(`/api/metrics/sleep.score?from=${from}&to=${to}`);

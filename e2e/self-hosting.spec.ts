@@ -64,7 +64,7 @@ test("[SELF-HOST] backup while syncing opens cleanly; a restored backup in a new
   // slow the emulator down so the backup really happens while the backfill writes
   await emulator.faults({ delay_ms: 250, count: 40 });
   await connectRing(page, { historyDays: 400 });
-  await expect.poll(async () => (await syncStatus(page.request)).running, { timeout: 20_000 }).toBe(true);
+  await expect.poll(async () => (await syncStatus(page.request)).running, { timeout: 60_000 }).toBe(true);
 
   // 1. an online backup while the backfill writes
   const midDir = tmpDir("mid-backup");
@@ -157,7 +157,7 @@ test("[SELF-HOST] export from one instance and import into another gives the sam
     }
     await page2.goto(`${other.url}/trends`);
     await expect(page2.getByRole("heading", { name: /trends/i })).toBeVisible();
-    await expect(page2.locator('[data-chart-ready="true"]').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page2.locator('[data-chart-ready="true"]').first()).toBeVisible({ timeout: 60_000 });
     await page2.screenshot({ path: "e2e/test-results/screenshots/imported-trends.png", fullPage: true });
   } finally {
     await context.close();
