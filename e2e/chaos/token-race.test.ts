@@ -120,8 +120,10 @@ async function spawnReaders(n: number, reads: number, accountId: string, documen
       child.stderr!.on("data", (d: Buffer) => fs.appendFileSync(logFile, d));
       child.once("exit", (code) => reject(new Error(`reader exited early (${code}): ${out.slice(-500)}`)));
     });
+    // 'close', not 'exit': a process can exit before its last output is read (under load the
+    // result line came after 'exit' once, and the reader was counted as 50 failures)
     const done = new Promise<{ ok: number; failed: number; failures: string[] }>((resolve) =>
-      child.once("exit", () => {
+      child.once("close", () => {
         const line = out.split("\n").find((l) => l.startsWith('{"ok"'));
         resolve(line ? JSON.parse(line) : { ok: 0, failed: reads, failures: [out.slice(-300)] });
       }),
