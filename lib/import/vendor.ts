@@ -62,6 +62,11 @@ export type ReadContext = {
   now: number;
   limits: RowLimits;
   zipLimits?: ZipLimits;
+  /**
+   * Every file was read whole and checked before (the check before storing): a pass then
+   * unpacks only the files it parses, not the rest of the others to check them again.
+   */
+  checkedBefore?: boolean;
   /** progress: the file being read and its rows so far */
   progress: (file: string, rows: number) => Promise<void>;
 };
@@ -217,6 +222,7 @@ export async function readVendorFiles(files: readonly VendorFile[], ctx: ReadCon
         if (read) out.push(read);
       },
       ctx.zipLimits ?? ZIP_LIMITS,
+      { checkedBefore: ctx.checkedBefore },
     );
   }
   return out;
