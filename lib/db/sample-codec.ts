@@ -50,6 +50,11 @@ export function dayStartMs(day: string): number {
 export function sampleKeyer(spec: SampleSpec): (s: Sample) => string {
   const idx = spec.key.map((k) => spec.fields.findIndex((f) => f.name === k));
   if (idx.length === 0) return (s) => String(s.t);
+  // one key field (heart rate's source): the same text without an array per sample
+  if (idx.length === 1) {
+    const i = idx[0]!;
+    return (s) => `${s.t}|${String(s.v[i] ?? "")}`;
+  }
   return (s) => `${s.t}|${idx.map((i) => String(s.v[i] ?? "")).join("|")}`;
 }
 
@@ -66,11 +71,24 @@ function compare(spec: SampleSpec): (a: Sample, b: Sample) => number {
   };
 }
 
+/** Whether each sample comes strictly after the one before it. */
+function ascending(list: readonly Sample[], cmp: (a: Sample, b: Sample) => number): boolean {
+  for (let i = 1; i < list.length; i++) if (cmp(list[i - 1]!, list[i]!) >= 0) return false;
+  return true;
+}
+
 /**
  * The union of two sample lists, sorted, one sample per identity (time and key fields); where
  * both hold one, `newer`'s wins. Either list may be unsorted.
  */
 export function mergeSamples(spec: SampleSpec, older: readonly Sample[], newer: readonly Sample[]): Sample[] {
+  // The common case, a day's samples in order and a page's all after them: the union is the one
+  // after the other. (With one key field at most, two samples are the same one exactly when
+  // `compare` finds them equal, so strictly ascending lists hold nothing twice.)
+  if (spec.key.length <= 1) {
+    const cmp = compare(spec);
+    if (ascending(older, cmp) && ascending(newer, cmp) && (older.length === 0 || newer.length === 0 || cmp(older[older.length - 1]!, newer[0]!) < 0)) return [...older, ...newer];
+  }
   const keyOf = sampleKeyer(spec);
   const byKey = new Map<string, Sample>();
   for (const s of older) byKey.set(keyOf(s), s);
@@ -115,10 +133,11 @@ export function encodeDay(spec: SampleSpec, day: string, samples: readonly Sampl
       for (let i = 0; i < n; i++) {
         const v = samples[i]!.v[f];
         let code = TEXT_NONE;
-        if (typeof v === "string" && enc.encode(v).length <= TEXT_FIELD_MAX_BYTES) {
+        if (typeof v === "string") {
+          // a value of the dictionary was measured when it went in: only a new one is encoded to measure it
           const known = index.get(v);
           if (known !== undefined) code = known;
-          else if (dict.length < TEXT_DICTIONARY_MAX) {
+          else if (dict.length < TEXT_DICTIONARY_MAX && enc.encode(v).length <= TEXT_FIELD_MAX_BYTES) {
             code = dict.length;
             index.set(v, code);
             dict.push(v);

@@ -1,5 +1,5 @@
 import "server-only";
-import { Readable, pipeline } from "node:stream";
+import { Readable, finished, pipeline } from "node:stream";
 import { CsvError, parse } from "csv-parse";
 import { parse as parseSync } from "csv-parse/sync";
 import { ImportRefusal } from "@/lib/import/refusal";
@@ -7,8 +7,8 @@ import { ImportRefusal } from "@/lib/import/refusal";
 // The CSV files of the ring maker's export (and its Trends CSV), read as a stream with csv-parse.
 // The exports seen differ in small ways, all handled here before a row is looked at: a UTF-8 BOM,
 // a first line `sep=;` naming the delimiter, and the delimiter itself (semicolons in the account
-// export, commas in the Trends CSV, a tab now and then). Memory stays flat: one record at a
-// time, each at most MAX_RECORD_BYTES.
+// export, commas in the Trends CSV, a tab now and then). Memory stays flat: the records a chunk of
+// input holds at a time, each at most MAX_RECORD_BYTES.
 
 /** The longest record accepted (a night's sleep with its 5-minute series is ~10 kB). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
@@ -31,11 +31,15 @@ export type CsvHead = {
  */
 export const QUOTED_EMPTY = "\u0000\"\"";
 
-export type CsvRecord = {
-  /** 1 = the first row after the header */
-  row: number;
-  cells: string[];
-};
+/** Rows of a file as they are parsed: each row's cells, in order (row numbers count from 1 after the header). */
+export type CsvBatches = AsyncGenerator<string[][], void, void>;
+
+/**
+ * The most rows handed over at once. A batch is what the parser has read so far, about a chunk
+ * of input (16 kB from a ZIP entry: a few documents, or a few hundred heart-rate samples); the
+ * cap only matters for a file of tiny rows.
+ */
+const MAX_BATCH_ROWS = 1_000;
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -124,7 +128,7 @@ export type ReadCsvOptions = {
   quotedEmpty?: (header: readonly string[]) => boolean;
 };
 
-export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: string, opts: ReadCsvOptions = {}): Promise<{ head: CsvHead; records: AsyncGenerator<CsvRecord> }> {
+export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: string, opts: ReadCsvOptions = {}): Promise<{ head: CsvHead; batches: CsvBatches }> {
   const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const sniffed0 = await readHead(it);
   const done = sniffed0.done;
@@ -132,7 +136,7 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
   if (first.subarray(0, 3).equals(BOM)) first = first.subarray(3);
   const text = first.toString("utf8");
   // an empty file (a data type the person never had): no header, no rows
-  if (text.trim() === "") return { head: { header: [], delimiter: ";", headerLine: 1 }, records: (async function* () {})() };
+  if (text.trim() === "") return { head: { header: [], delimiter: ";", headerLine: 1 }, batches: (async function* () {})() };
   const sniffed = sniffDelimiter(text);
   if (!sniffed) throw new ImportRefusal(`${file}, line 1: the delimiter is not one Ringside reads (semicolon, comma or tab).`);
   const headerLine = sniffed.sepLine ? 2 : 1;
@@ -144,16 +148,8 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
   }
   if (!headerCells) throw new ImportRefusal(`${file}: the file has no header line.`);
   const header = headerCells.map((c) => c.trim());
+  const delimiter = sniffed.delimiter;
   const cast = opts.quotedEmpty?.(header) ?? true;
-  const parser = parse({
-    delimiter: sniffed.delimiter,
-    from_line: headerLine + 1,
-    columns: false,
-    max_record_size: MAX_RECORD_BYTES,
-    skip_empty_lines: true,
-    relax_quotes: false,
-    ...(cast ? { cast: (value: string, context: { quoting: boolean }) => (value === "" && context.quoting ? QUOTED_EMPTY : value) } : {}),
-  });
   async function* chain(): AsyncGenerator<Buffer> {
     yield first;
     if (done) return;
@@ -163,35 +159,62 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
       yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as Uint8Array);
     }
   }
-  const input = Readable.from(chain());
-  // pipeline: an error of either stream (a bad quote found while nobody is reading, after the
-  // reader stopped early) destroys both and is never an uncaught 'error' event; the reader
-  // below gets it from the parser's iterator
-  pipeline(input, parser, () => undefined);
-  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
-  const step = async () => {
-    try {
-      return await iterator.next();
-    } catch (err) {
-      input.destroy();
-      if (err instanceof CsvError) throw new ImportRefusal(describeCsvError(err, file, header.length));
-      throw err;
-    }
-  };
-  async function* records(): AsyncGenerator<CsvRecord> {
+  // The rows are taken from the parser a batch at a time (stream.read() until it has no more),
+  // not through its async iterator: that costs a few promises per row, which for half a million
+  // heart-rate samples was most of what the import allocated. The parser and its input exist
+  // only once the batches are read (a file a pass does not parse is never parsed).
+  async function* batches(): CsvBatches {
+    const parser = parse({
+      delimiter,
+      from_line: headerLine + 1,
+      columns: false,
+      max_record_size: MAX_RECORD_BYTES,
+      skip_empty_lines: true,
+      relax_quotes: false,
+      ...(cast ? { cast: (value: string, context: { quoting: boolean }) => (value === "" && context.quoting ? QUOTED_EMPTY : value) } : {}),
+    });
+    const input = Readable.from(chain());
+    // pipeline: an error of either stream (a bad quote found while nobody is reading, after the
+    // reader stopped early) destroys both and is never an uncaught 'error' event; the reader
+    // below gets it from finished()
+    pipeline(input, parser, () => undefined);
+    // undefined: still going; null: ended; else the error it ended with
+    let ended: unknown = undefined;
+    let wake: (() => void) | null = null;
+    const signal = () => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    parser.on("readable", signal);
+    const stopWatching = finished(parser, { writable: false }, (err) => {
+      ended = err ?? null;
+      signal();
+    });
     let row = 0;
     try {
       for (;;) {
-        const next = await step();
-        if (next.done) return;
-        row++;
-        if (next.value.length !== header.length) throw new ImportRefusal(`${file}, row ${row}: the row has ${next.value.length} cells, the header has ${header.length} (mismatched column count).`);
-        yield { row, cells: next.value };
+        const batch: string[][] = [];
+        let cells: string[] | null = null;
+        while (batch.length < MAX_BATCH_ROWS && (cells = parser.destroyed ? null : (parser.read() as string[] | null)) !== null) {
+          row++;
+          if (cells.length !== header.length) throw new ImportRefusal(`${file}, row ${row}: the row has ${cells.length} cells, the header has ${header.length} (mismatched column count).`);
+          batch.push(cells);
+        }
+        if (batch.length > 0) {
+          yield batch;
+          continue;
+        }
+        if (ended === null) return;
+        if (ended !== undefined) throw ended instanceof CsvError ? new ImportRefusal(describeCsvError(ended, file, header.length)) : ended;
+        await new Promise<void>((resolve) => (wake = resolve));
       }
     } finally {
+      stopWatching();
+      parser.off("readable", signal);
       input.destroy();
       parser.destroy();
     }
   }
-  return { head: { header, delimiter: sniffed.delimiter, headerLine }, records: records() };
+  return { head: { header, delimiter, headerLine }, batches: batches() };
 }

@@ -15,9 +15,9 @@ async function* bytes(text: string, size = 5): AsyncGenerator<Buffer> {
 }
 
 async function readAll(text: string, file = "x.csv") {
-  const { head, records } = await readCsv(bytes(text), file);
-  const rows = [];
-  for await (const r of records) rows.push(r);
+  const { head, batches } = await readCsv(bytes(text), file);
+  const rows: Array<{ row: number; cells: string[] }> = [];
+  for await (const batch of batches) for (const cells of batch) rows.push({ row: rows.length + 1, cells });
   return { head, rows };
 }
 

@@ -220,7 +220,8 @@ class ImportRun {
         await this.opts.afterChunk?.(items);
       },
     });
-    const ctx = { ...this.readContext(), progress: async (file: string) => this.progress({ file }) };
+    // the check read every file whole: storing unpacks only what it parses
+    const ctx = { ...this.readContext(), checkedBefore: true, progress: async (file: string) => this.progress({ file }) };
     if (kind === "ringside") {
       const file = this.state.sources[0]!;
       const checked = await checkRingsideFile(file.path, async () => undefined);

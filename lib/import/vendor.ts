@@ -1,7 +1,7 @@
 import "server-only";
 import fs from "node:fs";
 import { isRingCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
-import { readCsv, type CsvRecord } from "@/lib/import/csv";
+import { readCsv } from "@/lib/import/csv";
 import { collectionForFile, dataFolderOf, fileKey, folderOf, isCsvName } from "@/lib/import/files";
 import { ImportRefusal } from "@/lib/import/refusal";
 import { collectionForHeader, normalizeColumn, rowReader } from "@/lib/import/rows";
@@ -62,6 +62,11 @@ export type ReadContext = {
   now: number;
   limits: RowLimits;
   zipLimits?: ZipLimits;
+  /**
+   * Every file was read whole and checked before (the check before storing): a pass then
+   * unpacks only the files it parses, not the rest of the others to check them again.
+   */
+  checkedBefore?: boolean;
   /** progress: the file being read and its rows so far */
   progress: (file: string, rows: number) => Promise<void>;
 };
@@ -123,7 +128,7 @@ async function readFile(
 ): Promise<CheckedFile | null> {
   const base: Omit<CheckedFile, "role" | "rows" | "unknownColumns"> = { source: at.source, entry: at.entry, name: at.name };
   // a quoted empty cell is an empty text only where a document has text fields (not in a time series' numbers)
-  const { head, records } = await readCsv(bytes, at.name, { quotedEmpty: (header) => !header.map(normalizeColumn).includes("timestamp") || header.map(normalizeColumn).includes("id") });
+  const { head, batches } = await readCsv(bytes, at.name, { quotedEmpty: (header) => !header.map(normalizeColumn).includes("timestamp") || header.map(normalizeColumn).includes("id") });
   if (head.header.length === 0) {
     const byName = collectionForFile(at.name);
     return { ...base, role: byName ? { kind: "collection", collection: byName } : { kind: "unmapped" }, rows: 0, unknownColumns: [] };
@@ -135,7 +140,7 @@ async function readFile(
   if (role.kind === "unmapped") {
     let rows = 0;
     try {
-      for await (const _ of records) rows++;
+      for await (const batch of batches) rows += batch.length;
     } catch {
       // a file Ringside does not read may be any kind of text: its rows are counted as lines
       return { ...base, role, rows: null, unknownColumns: [] };
@@ -143,46 +148,43 @@ async function readFile(
     return { ...base, role, rows, unknownColumns: [] };
   }
 
+  // Each row is read synchronously within its batch; a promise is awaited only when there is
+  // something to wait for (a full chunk to store, progress to record).
   let rows = 0;
-  // per row: no promise unless there is something to wait for (progress, a full chunk)
-  const each = (r: CsvRecord, handle: (r: CsvRecord) => void): Promise<void> | undefined => {
-    rows++;
-    handle(r);
-    const full = writer?.endItem() ?? false;
-    if (full || rows % 5_000 === 0) return (async () => {
-      if (full) await writer!.flush();
-      if (rows % 5_000 === 0) await ctx.progress(at.name, rows);
-    })();
-    return undefined;
-  };
+  let max: number;
+  let unknownColumns: string[];
+  let handle: (cells: readonly string[], row: number) => void;
   if (role.kind === "trends") {
     const reader = trendsReader(head.header, at.name, ctx.now);
-    for await (const r of records) {
-      if (rows >= ctx.limits.maxRowsPerFile) throw new ImportRefusal(`${at.name}: more than ${ctx.limits.maxRowsPerFile} rows.`, { tooLarge: true });
-      const wait = each(r, (rec) => {
-        const docs = reader.read(rec.cells, rec.row);
-        if (writer) for (const d of docs) writer.document(d.collection, d.doc, true);
-      });
-      if (wait) await wait;
-    }
-    await ctx.progress(at.name, rows);
-    return { ...base, role, rows, unknownColumns: reader.unknownColumns };
-  }
-  const collection = role.collection;
-  const reader = rowReader(collection, head.header, at.name, ctx.now);
-  const max = ctx.limits.maxSeriesRows[collection] ?? ctx.limits.maxRowsPerFile;
-  for await (const r of records) {
-    if (rows >= max) throw new ImportRefusal(`${at.name}: more than ${max} rows.`, { tooLarge: true });
-    const wait = each(r, (rec) => {
-      const doc = reader.read(rec.cells, rec.row);
+    max = ctx.limits.maxRowsPerFile;
+    unknownColumns = reader.unknownColumns;
+    handle = (cells, row) => {
+      const docs = reader.read(cells, row);
+      if (writer) for (const d of docs) writer.document(d.collection, d.doc, true);
+    };
+  } else {
+    const collection = role.collection;
+    const reader = rowReader(collection, head.header, at.name, ctx.now);
+    max = ctx.limits.maxSeriesRows[collection] ?? ctx.limits.maxRowsPerFile;
+    unknownColumns = reader.unknownColumns;
+    handle = (cells, row) => {
+      const doc = reader.read(cells, row);
       if (!writer) return;
       if (isRingCollection(collection)) writer.document(collection, doc);
       else writer.sample(collection, doc);
-    });
-    if (wait) await wait;
+    };
+  }
+  for await (const batch of batches) {
+    for (const cells of batch) {
+      if (rows >= max) throw new ImportRefusal(`${at.name}: more than ${max} rows.`, { tooLarge: true });
+      rows++;
+      handle(cells, rows);
+      if (writer?.endItem()) await writer.flush();
+      if (rows % 5_000 === 0) await ctx.progress(at.name, rows);
+    }
   }
   await ctx.progress(at.name, rows);
-  return { ...base, role, rows, unknownColumns: reader.unknownColumns };
+  return { ...base, role, rows, unknownColumns };
 }
 
 async function* fileBytes(file: string): AsyncGenerator<Buffer> {
@@ -220,6 +222,7 @@ export async function readVendorFiles(files: readonly VendorFile[], ctx: ReadCon
         if (read) out.push(read);
       },
       ctx.zipLimits ?? ZIP_LIMITS,
+      { checkedBefore: ctx.checkedBefore },
     );
   }
   return out;

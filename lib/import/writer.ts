@@ -1,10 +1,11 @@
 import "server-only";
-import { getResource, type RingCollection, type SeriesCollection } from "@/lib/resources";
+import { getResource, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
+import type { SampleSpec } from "@/lib/resources/define";
 import { daysWithServiceDocuments, ingestDocuments, storedByKey, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
 import { diffSampleDays, mergeSampleDays, storedDayCounts } from "@/lib/db/queries/time-series";
 import { getDayNote, setDayNote } from "@/lib/db/queries/notes";
-import { groupByUtcDay } from "@/lib/db/sample-codec";
-import { documentKey, emptyMappedSamples, mapDocument, sampleMapper, type MappedSamples } from "@/lib/sync/map";
+import { groupByUtcDay, type Sample, type SampleValue } from "@/lib/db/sample-codec";
+import { documentKey, emptyMappedSamples, mapDocument, sampleMapper, type MappedSamples, type UnknownValue } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 
 // Where every import's rows go, whatever the file: documents and samples validated and mapped
@@ -45,9 +46,18 @@ export type WriterOptions = {
 
 /** a sync writes a page of 100 documents; a sleep period or a day of activity with its series is ~10 kB */
 const DOCUMENT_CHUNK = 100;
+/**
+ * …or fewer, once their raw JSON reaches this: the write holds a chunk's raw JSON as text, and
+ * a hundred days of activity with their minute-by-minute MET (~0.6 MB) alive across it was the
+ * import's largest survivor of V8's young-generation collections (what survives them grows
+ * the young generation: docs/performance.md#import)
+ */
+const DOCUMENT_CHUNK_BYTES = 256 * 1024;
 /** a time series is written 1,000 samples at a time, as a sync writes a page: few objects stay alive across a write */
 const SAMPLE_CHUNK = 1_000;
 const NOTE_CHUNK = 200;
+/** an int field's "none" in a chunk's columns (a sample's ints are within ±32,767) */
+const INT_NONE = -0x80000000;
 const MAX_LISTED_CONFLICTS = 100;
 
 /** A value with object keys sorted and null members left out (a CSV cannot tell null from absent). */
@@ -73,6 +83,106 @@ export function sameDocument(storedRaw: string, doc: unknown): boolean {
   }
 }
 
+/** A document waiting for its chunk's write: mapped, its raw JSON kept as bytes (off V8's heap); or set aside. */
+type PendingDocument = { row: DocumentRow; raw: Buffer; trends: boolean; unknown?: UnknownValue[] } | { rejected: RejectedInput };
+
+/**
+ * A document is validated and mapped when it is read (mapDocument, as a sync maps a page's), so
+ * that neither it nor its parsed JSON waits for the write: only its row does, with the raw JSON
+ * as bytes. Objects that stay alive across V8's young-generation collections are what makes it
+ * grow its semi-spaces (tens of MB of the import's memory peak).
+ */
+function pendingDocument(collection: RingCollection, doc: Record<string, unknown>, trends: boolean, opts: WriterOptions): PendingDocument {
+  const mapped = mapDocument(collection, doc, opts.userId, opts.syncedAt);
+  if (!mapped.ok) return { rejected: { documentId: mapped.documentId, day: mapped.day, raw: mapped.raw, error: `import: ${mapped.error}` } };
+  const raw = Buffer.from(mapped.row.raw, "utf8");
+  mapped.row.raw = "";
+  return mapped.unknown ? { row: mapped.row, raw, trends, unknown: mapped.unknown } : { row: mapped.row, raw, trends };
+}
+
+/**
+ * A time series' rows waiting for their chunk's write: each validated and mapped as it comes
+ * (sampleMapper, the sync's own), its values kept in typed columns rather than an object per
+ * sample (for the same reason as documents' rows: nothing for V8's young generation to copy),
+ * and made into samples again for the write.
+ */
+class PendingSamples {
+  private readonly map: (row: unknown, out: MappedSamples) => void;
+  private readonly fields: SampleSpec["fields"];
+  /** rejected rows and unknown values of the chunk (its samples are moved out as they come) */
+  private out = emptyMappedSamples();
+  private t = new Float64Array(SAMPLE_CHUNK);
+  /** per field: an int, a bool (0, 1; 2 = none) or a text's index in `texts` (-1 = none) */
+  private columns: Int32Array[];
+  private texts: string[] = [];
+  private textIndex = new Map<string, number>();
+  private count = 0;
+  /** rows read into this chunk (samples and rejected rows) */
+  rows = 0;
+
+  constructor(collection: SeriesCollection) {
+    this.map = sampleMapper(collection);
+    this.fields = sampleSpecOf(collection).fields;
+    this.columns = this.fields.map(() => new Int32Array(SAMPLE_CHUNK));
+  }
+
+  add(row: unknown): void {
+    this.rows++;
+    this.map(row, this.out);
+    const sample = this.out.samples.pop();
+    if (!sample) return;
+    if (this.count === this.t.length) this.grow();
+    const i = this.count++;
+    this.t[i] = sample.t;
+    for (let f = 0; f < this.fields.length; f++) {
+      const v = sample.v[f] ?? null;
+      const type = this.fields[f]!.type;
+      this.columns[f]![i] = type === "int" ? (v === null ? INT_NONE : (v as number)) : type === "bool" ? (v === null ? 2 : v ? 1 : 0) : v === null ? -1 : this.textCode(v as string);
+    }
+  }
+
+  /** The chunk's samples (and rejected rows), in the order they came; the chunk starts empty again. */
+  take(): MappedSamples {
+    const samples: Sample[] = new Array<Sample>(this.count);
+    for (let i = 0; i < this.count; i++) {
+      const v: SampleValue[] = new Array<SampleValue>(this.fields.length);
+      for (let f = 0; f < this.fields.length; f++) {
+        const code = this.columns[f]![i]!;
+        const type = this.fields[f]!.type;
+        v[f] = type === "int" ? (code === INT_NONE ? null : code) : type === "bool" ? (code === 2 ? null : code === 1) : code === -1 ? null : this.texts[code]!;
+      }
+      samples[i] = { t: this.t[i]!, v };
+    }
+    const out = { ...this.out, samples };
+    this.out = emptyMappedSamples();
+    this.count = 0;
+    this.rows = 0;
+    return out;
+  }
+
+  private textCode(v: string): number {
+    let code = this.textIndex.get(v);
+    if (code === undefined) {
+      code = this.texts.length;
+      this.texts.push(v);
+      this.textIndex.set(v, code);
+    }
+    return code;
+  }
+
+  /** More room (a chunk only ends at the end of an item, which may hold more than one row). */
+  private grow(): void {
+    const t = new Float64Array(this.t.length * 2);
+    t.set(this.t);
+    this.t = t;
+    this.columns = this.columns.map((c) => {
+      const wider = new Int32Array(c.length * 2);
+      wider.set(c);
+      return wider;
+    });
+  }
+}
+
 const emptyCounts = (): CollectionCounts => ({ rows: 0, new: 0, changed: 0, unchanged: 0, skipped: 0, rejected: 0 });
 
 export class ImportWriter {
@@ -80,9 +190,12 @@ export class ImportWriter {
   readonly notes: NoteCounts = { new: 0, unchanged: 0, replaced: 0, conflicting: 0, conflicts: [] };
   /** items read so far (stored or not) */
   items = 0;
-  private readonly docs = new Map<RingCollection, Array<{ doc: Record<string, unknown>; trends: boolean }>>();
-  /** a time series' rows, validated and mapped as they come (only the small samples wait for the write) */
-  private readonly samples = new Map<SeriesCollection, { map: (row: unknown, out: MappedSamples) => void; out: MappedSamples; rows: number }>();
+  /** documents validated and mapped as they come: what waits for the write is their row, its raw JSON off the heap */
+  private readonly docs = new Map<RingCollection, PendingDocument[]>();
+  /** the raw JSON of the pending documents, in bytes */
+  private pendingDocumentBytes = 0;
+  /** a time series' rows, validated and mapped as they come (only their values wait for the write, in columns) */
+  private readonly samples = new Map<SeriesCollection, PendingSamples>();
   private pendingNotes: ImportNote[] = [];
   /** `<collection>:<day>` of the service's documents in this import: Trends rows do not fill them */
   private readonly covered = new Set<string>();
@@ -106,16 +219,17 @@ export class ImportWriter {
     if (this.skipping) return;
     let list = this.docs.get(collection);
     if (!list) this.docs.set(collection, (list = []));
-    list.push({ doc, trends });
+    const pending = pendingDocument(collection, doc, trends, this.opts);
+    if ("raw" in pending) this.pendingDocumentBytes += pending.raw.length;
+    list.push(pending);
   }
 
   /** A time-series row of the current item. */
   sample(collection: SeriesCollection, row: unknown): void {
     if (this.skipping) return;
     let pending = this.samples.get(collection);
-    if (!pending) this.samples.set(collection, (pending = { map: sampleMapper(collection), out: emptyMappedSamples(), rows: 0 }));
-    pending.map(row, pending.out);
-    pending.rows++;
+    if (!pending) this.samples.set(collection, (pending = new PendingSamples(collection)));
+    pending.add(row);
   }
 
   note(note: ImportNote): void {
@@ -128,7 +242,7 @@ export class ImportWriter {
    */
   endItem(): boolean {
     this.items++;
-    let full = this.pendingNotes.length >= NOTE_CHUNK;
+    let full = this.pendingNotes.length >= NOTE_CHUNK || this.pendingDocumentBytes >= DOCUMENT_CHUNK_BYTES;
     for (const list of this.docs.values()) if (list.length >= DOCUMENT_CHUNK) full = true;
     for (const pending of this.samples.values()) if (pending.rows >= SAMPLE_CHUNK) full = true;
     return full;
@@ -136,35 +250,35 @@ export class ImportWriter {
 
   /** Stores (or compares) everything pending, then records the checkpoint. */
   async flush(): Promise<void> {
+    this.pendingDocumentBytes = 0;
     for (const [collection, list] of this.docs) if (list.length) await this.flushDocuments(collection, list.splice(0));
     for (const [collection, pending] of this.samples) {
       if (pending.rows === 0) continue;
-      const { out, rows } = pending;
-      pending.out = emptyMappedSamples();
-      pending.rows = 0;
-      await this.flushSamples(collection, out, rows);
+      const rows = pending.rows;
+      await this.flushSamples(collection, pending.take(), rows);
     }
     if (this.pendingNotes.length) await this.flushNotes(this.pendingNotes.splice(0));
     if (!this.opts.dryRun && this.opts.afterChunk) await this.opts.afterChunk(this.items);
   }
 
-  private async flushDocuments(collection: RingCollection, list: Array<{ doc: Record<string, unknown>; trends: boolean }>): Promise<void> {
-    const { userId, syncedAt } = this.opts;
+  private async flushDocuments(collection: RingCollection, list: PendingDocument[]): Promise<void> {
+    const { userId } = this.opts;
     const c = this.countsOf(collection);
     c.rows += list.length;
-    const rows = new Map<string, { row: DocumentRow; doc: Record<string, unknown>; trends: boolean }>();
+    const rows = new Map<string, { row: DocumentRow; trends: boolean }>();
     const rejected: RejectedInput[] = [];
-    for (const { doc, trends } of list) {
-      const mapped = mapDocument(collection, doc, userId, syncedAt);
-      if (!mapped.ok) {
-        rejected.push({ documentId: mapped.documentId, day: mapped.day, raw: mapped.raw, error: `import: ${mapped.error}` });
+    for (const pending of list) {
+      if ("rejected" in pending) {
+        rejected.push(pending.rejected);
         continue;
       }
-      if (mapped.unknown) noteUnknownValues(collection, mapped.unknown);
-      const key = documentKey(collection, mapped.row) ?? `row:${rows.size}`;
+      const { row, trends } = pending;
+      row.raw = pending.raw.toString("utf8");
+      if (pending.unknown) noteUnknownValues(collection, pending.unknown);
+      const key = documentKey(collection, row) ?? `row:${rows.size}`;
       // a key twice in a chunk: the later row wins, as in a page of a sync
       if (rows.has(key)) c.unchanged++;
-      rows.set(key, { row: mapped.row, doc, trends });
+      rows.set(key, { row, trends });
     }
     // Trends rows only fill days no document of the service covers (in this import or stored)
     const trendsDays = [...rows.values()].filter((r) => r.trends && r.row.day).map((r) => r.row.day!);
@@ -180,7 +294,10 @@ export class ImportWriter {
     for (const [key, r] of rows) {
       const before = stored.get(key);
       if (!before) c.new++;
-      else if (before.day === r.row.day && sameDocument(before.raw, r.doc)) {
+      // the document as read back from its raw JSON: a validated document is plain JSON data (zod
+      // refuses infinite numbers; every other value is text, a boolean, null or came from
+      // JSON.parse), so it reads back as equal values
+      else if (before.day === r.row.day && sameDocument(before.raw, JSON.parse(r.row.raw))) {
         c.unchanged++;
         continue;
       } else c.changed++;

@@ -102,17 +102,26 @@ export async function listZip(file: string, limits: ZipLimits = ZIP_LIMITS): Pro
   }
 }
 
+type ZipReadOptions = {
+  /**
+   * Every entry of this file was read whole and checked before (an earlier pass over the same
+   * spooled upload): what `read` leaves unread is not inflated again.
+   */
+  checkedBefore?: boolean;
+};
+
 /**
  * Reads the archive's entries in order, handing each wanted one (by index) to `read` as a
- * stream of its inflated bytes; the entries `read` does not consume whole are still checked.
- * An entry inflating past its declared size or the limits, corrupt data or a wrong CRC-32 →
- * ImportRefusal naming the entry.
+ * stream of its inflated bytes; the entries `read` does not consume whole are still checked
+ * (unless `checkedBefore`). An entry inflating past its declared size or the limits, corrupt
+ * data or a wrong CRC-32 → ImportRefusal naming the entry.
  */
 export async function forEachZipEntry(
   file: string,
   wanted: (info: ZipEntryInfo) => boolean,
   read: (info: ZipEntryInfo, bytes: AsyncIterable<Buffer>) => Promise<void>,
   limits: ZipLimits = ZIP_LIMITS,
+  opts: ZipReadOptions = {},
 ): Promise<void> {
   const zip = await openZip(file);
   const failed: { error: Error | null } = { error: null };
@@ -152,8 +161,8 @@ export async function forEachZipEntry(
       const bytes = checked();
       try {
         await read(info, bytes);
-        // what the reader left unread is still inflated and checked
-        if (!finished) for await (const _ of bytes) void _;
+        // what the reader left unread is still inflated and checked (the first time)
+        if (!finished && !opts.checkedBefore) for await (const _ of bytes) void _;
       } finally {
         (stream as unknown as { destroy(): void }).destroy();
       }

@@ -17,9 +17,8 @@ const t = (c: SeriesCollection) => ident(tableOf(c));
 
 const upsertOf = (c: SeriesCollection) => upsertSql({ table: tableOf(c), columns: ["userId", "day", "count", "samples", "syncedAt"], conflict: ["userId", "day"] });
 
-/** Writes a day's samples; true when they differ from what was stored (the data version moves then). */
-function* upsertDay(collection: SeriesCollection, userId: string, day: string, samples: readonly Sample[], syncedAt: string, stored: Buffer | null): Work<boolean> {
-  const packed = encodeDay(sampleSpecOf(collection), day, samples);
+/** Writes a day's samples (`packed`: them packed, when the caller has it); true when they differ from what was stored (the data version moves then). */
+function* upsertDay(collection: SeriesCollection, userId: string, day: string, samples: readonly Sample[], syncedAt: string, stored: Buffer | null, packed = encodeDay(sampleSpecOf(collection), day, samples)): Work<boolean> {
   yield* run(upsertOf(collection), userId, day, samples.length, packed, syncedAt);
   return !stored || !stored.equals(packed);
 }
@@ -53,8 +52,9 @@ export function* sampleDaysMerge(opts: SampleDaysOptions): Work<number> {
     const before = yield* storedBlob(opts.collection, opts.userId, day);
     const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
     stored += merged.length;
-    if (opts.skipUnchanged && before && before.equals(encodeDay(spec, day, merged))) continue;
-    if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before)) changed = true;
+    const packed = encodeDay(spec, day, merged);
+    if (opts.skipUnchanged && before && before.equals(packed)) continue;
+    if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before, packed)) changed = true;
   }
   yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
   // samples the store had already (a re-read window) change no answer
