@@ -42,8 +42,14 @@ function createPerson(): string {
   }
 }
 
-async function signedIn(browser: Browser, opts: { width: number; theme: "light" | "dark" }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: E2E_APP_URL, viewport: { width: opts.width, height: 900 }, reducedMotion: "reduce", timezoneId: "UTC" });
+async function signedIn(browser: Browser, opts: { width: number; theme: "light" | "dark"; scripts?: false }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    baseURL: E2E_APP_URL,
+    viewport: { width: opts.width, height: 900 },
+    reducedMotion: "reduce",
+    timezoneId: "UTC",
+    javaScriptEnabled: opts.scripts ?? true,
+  });
   await context.addCookies([{ name: SESSION_COOKIE, value: sessionToken, url: E2E_APP_URL, httpOnly: true, sameSite: "Lax" }]);
   await setTheme(context, opts.theme);
   const page = await context.newPage();
@@ -129,6 +135,17 @@ test("[SIGNALS] a card's link opens its section of the signals page", async ({ b
   await expect(page.getByRole("heading", { level: 2, name: "Sleep debt" })).toBeInViewport();
   await expect(page.getByTestId("signals-docs")).toContainText("debt = (14 / Σ wᵢ over nights with data)");
   expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("[SIGNALS] before Settings has hydrated, its forms' submit buttons wait (the browser would send a form itself, its fields in the address)", async ({ browser }) => {
+  const { context, page } = await signedIn(browser, { width: 1280, theme: "light", scripts: false });
+  await page.goto("/settings");
+  const waiting = ["Save need", "Add rule", "Add channel"];
+  for (const name of waiting) await expect(page.getByRole("button", { name, exact: true }), name).toBeDisabled();
+  await page.getByLabel("Sleep need (hours)").fill("9");
+  await page.getByRole("button", { name: "Save need" }).click({ force: true });
+  await expect(page).toHaveURL(/\/settings$/);
   await context.close();
 });
 

@@ -2,6 +2,7 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { formatDay } from "@/lib/metrics/days";
 import type { DayNote } from "@/lib/api/contract";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 import { useSaveDayNote } from "@/components/hooks/use-notes";
 import { useTags } from "@/components/hooks/use-tags";
 import { Button, inputClass } from "@/components/ui/field";
@@ -17,6 +18,7 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
   const [text, setText] = useState(note?.text ?? "");
   const [draft, setDraft] = useState("");
   const [saved, setSaved] = useState(false);
+  const hydrated = useHydrated();
   const all = useTags();
   const save = useSaveDayNote();
   const listId = useId();
@@ -145,7 +147,7 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
         </p>
       ) : null}
       <div className="flex items-center gap-3">
-        <Button type="submit" disabled={save.isPending || (!dirty && !draft.trim())}>
+        <Button type="submit" disabled={!hydrated || save.isPending || (!dirty && !draft.trim())}>
           {save.isPending ? "Saving…" : "Save"}
         </Button>
         <span role="status" className="text-xs text-slate-500 dark:text-slate-400">

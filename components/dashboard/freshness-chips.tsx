@@ -1,5 +1,6 @@
 "use client";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useState } from "react";
+import { useClientValue } from "@/components/hooks/use-hydrated";
 import { todayIn } from "@/lib/metrics/days";
 import { cn } from "@/components/ui/cn";
 import { freshnessOf, normaliseSyncStatus, type FreshnessSource } from "@/components/dashboard/freshness";
@@ -17,8 +18,6 @@ const SHORT: Record<string, string> = {
 };
 
 const DOT = { fresh: "bg-emerald-500", stale: "bg-amber-500", problem: "bg-rose-500", idle: "bg-slate-400" };
-
-const noSubscription = () => () => undefined;
 
 /**
  * One chip per collection that has charts (`sources`, in order): how fresh its data is (the
@@ -39,7 +38,7 @@ export function FreshnessChips({ sources, initialStatus }: { sources: FreshnessS
   }, []);
   // the browser's today, read once hydrated: the server's zone may be another one, and its
   // "today" another day (the chips' text would not match the page the server sent)
-  const today = useSyncExternalStore(noSubscription, () => todayIn(), () => null);
+  const today = useClientValue<string | null>(() => todayIn(), null);
   const items = today ? freshnessOf(sources, status, today) : [];
   return (
     <ul aria-label="Data freshness" data-testid="freshness-chips" className="flex flex-wrap gap-1.5">

@@ -3,7 +3,8 @@
 // The pieces every form of Settings → Alerts is built from (lib/alerts/actions.ts runs them):
 // the button styles, a server action run from a form's submit event, a labelled field, the
 // outcome line, a time in the browser's zone, and a rule's or channel's row buttons.
-import { startTransition, useActionState, useId, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { startTransition, useActionState, useId, type FormEvent, type ReactNode } from "react";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 import type { AlertFormState } from "@/lib/alerts/actions";
 import { cn } from "@/components/ui/cn";
 
@@ -29,15 +30,9 @@ export function useFormAction(action: (prev: AlertFormState, form: FormData) => 
   return { state, onSubmit, pending };
 }
 
-const noSubscription = () => () => undefined;
-
-/**
- * A form's submit button, usable once the page has hydrated: before, the browser would submit
- * the form itself (a GET with its fields in the address, the outcome lost in a reload), which a
- * click on a slow device or a loaded machine did.
- */
+/** A form's submit button, usable once the page has hydrated (`useHydrated`). */
 export function Submit({ label, pending, busy, className = primary }: { label: string; pending: string; busy: boolean; className?: string }) {
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useHydrated();
   const disabled = busy || !hydrated;
   return (
     <button type="submit" disabled={disabled} aria-disabled={disabled} className={className}>

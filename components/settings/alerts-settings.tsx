@@ -1,6 +1,7 @@
 "use client";
 
-import { useState, useSyncExternalStore } from "react";
+import { useState } from "react";
+import { useClientValue } from "@/components/hooks/use-hydrated";
 import {
   addAlertChannelAction,
   confirmAlertChannelAction,
@@ -35,16 +36,10 @@ const clockText = (minutes: number | undefined) =>
   minutes === undefined ? "" : `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
 /** A browser value that never changes while the page is open. */
-const subscribeNever = () => () => {};
-
 function MessageSettings({ settings }: { settings: AlertsOverview["settings"] }) {
   const { state, onSubmit, pending } = useFormAction(saveAlertSettingsAction);
   // Not saved yet: start from this browser's zone (the server renders the stored default).
-  const browserZone = useSyncExternalStore(
-    subscribeNever,
-    () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
-    () => settings.timeZone,
-  );
+  const browserZone = useClientValue(() => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC", settings.timeZone);
   const [typed, setTimeZone] = useState<string | null>(null);
   const timeZone = typed ?? (settings.saved ? settings.timeZone : browserZone);
   return (

@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { SignalSettings } from "@/lib/api/contract";
 import { WEEKDAYS } from "@/lib/alerts/catalog";
 import { signalDocsHref, SLEEP_NEED_LIMITS } from "@/lib/signals/catalog";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 import { useSignalSettings, useUpdateSignalSettings } from "@/components/hooks/use-signals";
 import { Button, inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
@@ -12,6 +13,7 @@ import { SaveStatus, SettingsSection } from "@/components/settings/settings-sect
 export function SignalSettingsSection({ initial }: { initial: SignalSettings }) {
   const settings = useSignalSettings(initial).data;
   const update = useUpdateSignalSettings();
+  const hydrated = useHydrated();
   const [need, setNeed] = useState(settings.sleepNeedMinutes === null ? "" : String(settings.sleepNeedMinutes / 60));
   const saveNeed = () => {
     const h = need.trim() === "" ? null : Number(need);
@@ -57,7 +59,7 @@ export function SignalSettingsSection({ initial }: { initial: SignalSettings }) 
               onChange={(e) => setNeed(e.target.value)}
               className={cn(inputClass, "w-28")}
             />
-            <Button type="submit" disabled={update.isPending}>
+            <Button type="submit" disabled={!hydrated || update.isPending}>
               Save need
             </Button>
           </div>

@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch } from "@/components/hooks/api-fetch";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 
 type Props = { dataFamily: "usercollection" | "sandbox"; pollMinutes: number; canEdit: boolean };
 
@@ -12,6 +13,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
   const [minutes, setMinutes] = useState(String(pollMinutes));
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
@@ -71,7 +73,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
         <div className="flex items-center gap-3 sm:col-start-2">
           <button
             type="submit"
-            disabled={busy}
+            disabled={busy || !hydrated}
             className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-60"
           >
             {busy ? "Saving…" : "Save"}

@@ -4,7 +4,11 @@
 // Afterwards every person's stored documents and samples equal the emulator's (nothing lost, no
 // duplicate), no job is left behind, and each token expiry was answered by one refresh: a
 // refresh token is single-use, so two processes refreshing the same expiry would show as a
-// refused grant at the emulator and a connection needing a reconnect.
+// refused grant at the emulator and a connection needing a reconnect. The one refusal that is
+// not such a failure: a process killed after the service answered its refresh but before it
+// stored the new token. The service has spent the old token and the new one died with the
+// process (as for a power cut at that moment); that person reconnects, as a person would, and
+// the refusal must have a kill between the refresh that spent the token and itself.
 import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,19 +100,43 @@ describe("[CHAOS 12] PostgreSQL, two processes, fifty people", () => {
     figures.doneWhenKillsBegan = `${await done()}/${total}`;
 
     // Kills while the backfills run: a random process, SIGKILL, down for a moment, started again.
+    // Each kill's mark: the start of the last token request the emulator had answered by then.
     const kills: string[] = [];
+    const killMarks: number[] = [];
+    const lastTokenRequest = async () => Math.max(0, ...(await emu.requests({ kind: "token" })).map((r) => Date.parse(r.time)));
     for (let i = 0; i < KILLS; i++) {
       await sleep(1_500 + random() * 2_500);
       // each process at least once, then either
       const victim = apps[i < 2 ? i : random() < 0.5 ? 0 : 1]!;
       await victim.kill();
+      killMarks.push(await lastTokenRequest());
       kills.push(`${victim === apps[0] ? "a" : "b"}@${await done()}`);
       await sleep(300 + random() * 1_200);
       await victim.start();
     }
     figures.kills = kills;
 
-    await waitFor("every backfill", async () => (await done()) === total, { timeoutMs: pick(300_000, 900_000), intervalMs: 500 });
+    // A connection whose refresh token was lost to a kill needs a reconnect: its person reconnects.
+    const reconnected = new Map<string, string>();
+    const reconnectWhereNeeded = async () => {
+      const { rows } = await pool!.query<{ email: string; userId: string }>(
+        `SELECT u.email, u.id AS "userId" FROM "Account" a JOIN "User" u ON u.id = a."userId" WHERE a.provider = 'ring' AND a.status = 'needs_reconnect'`,
+      );
+      for (const r of rows) {
+        if (reconnected.has(r.email)) continue;
+        reconnected.set(r.email, r.userId);
+        await connect(r.email);
+      }
+    };
+    await waitFor(
+      "every backfill",
+      async () => {
+        await reconnectWhereNeeded();
+        // and no job left that could still need a token
+        return (await done()) === total && (await count(`SELECT COUNT(*) FROM job WHERE status IN ('queued', 'running')`)) === 0;
+      },
+      { timeoutMs: pick(300_000, 900_000), intervalMs: 500 },
+    );
     const seconds = (performance.now() - started) / 1000;
 
     // Every person's documents and samples are the emulator's.
@@ -132,14 +160,20 @@ describe("[CHAOS 12] PostgreSQL, two processes, fifty people", () => {
     }
     expect(problems).toEqual([]);
 
-    // No job left behind, none failed; every connection is still usable.
-    expect(await count(`SELECT COUNT(*) FROM job WHERE kind = 'backfill' AND status <> 'done'`)).toBe(0);
+    // No job left behind, none failed but the one a lost token stopped; every connection is usable.
+    expect(await count(`SELECT COUNT(*) FROM job WHERE kind = 'backfill' AND status <> 'done' AND NOT (status = 'failed' AND "userId" = ANY($1))`, [...reconnected.values()])).toBe(0);
     expect(await count(`SELECT COUNT(*) FROM "Account" WHERE provider = 'ring' AND status <> 'active'`)).toBe(0);
 
     // One refresh per expiry: every refresh grant accepted (a refresh token used twice is refused),
     // and never two for one person within the ~6 s a token is usable.
     const refreshes = (await emu.requests({ kind: "token" })).filter((r) => r.grant_type === "refresh_token");
-    expect(refreshes.filter((r) => r.status !== 200)).toEqual([]);
+    const refused = refreshes.filter((r) => r.status !== 200);
+    const unexplained = refused.filter((r) => {
+      const spent = refreshes.filter((g) => g.user_id === r.user_id && g.status === 200 && g.time <= r.time).at(-1);
+      return !spent || !killMarks.some((m) => Date.parse(spent.time) <= m && m < Date.parse(r.time));
+    });
+    expect(unexplained).toEqual([]);
+    expect(refused.length).toBe(reconnected.size);
     const byPerson = new Map<string, number[]>();
     for (const r of refreshes) byPerson.set(r.user_id ?? "?", [...(byPerson.get(r.user_id ?? "?") ?? []), Date.parse(r.time)]);
     const gaps = [...byPerson.values()].flatMap((times) => times.slice(1).map((t, i) => t - times[i]!));
@@ -151,6 +185,7 @@ describe("[CHAOS 12] PostgreSQL, two processes, fifty people", () => {
       seconds: Math.round(seconds),
       documents,
       refreshes: refreshes.length,
+      lostToKills: refused.length,
       minRefreshGapMs: gaps.length ? Math.min(...gaps) : null,
       restarts: apps.map((a) => a.starts - 1),
     });
