@@ -108,7 +108,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
 
   it("fail retries while attempts remain, then fails for good and releases the key; postpone does not count the attempt", async () => {
     const now = clock.now();
-    await jobs.enqueue({ kind: "backfill", userId: "u", collection: "sleep", maxAttempts: 2 });
+    await jobs.enqueue({ kind: "backfill", userId: "u", collection: "sleep", runAt: now, maxAttempts: 2 }); // due at `now` (by default it would be due at the clock's later reading)
     let [job] = await jobs.claimDue({ now, leaseMs: MIN, limit: 1 });
     expect(await jobs.fail(job!.id, "x".repeat(2_000), now + MIN)).toBe("queued");
     const retried = await b.row(job!.id);
