@@ -1,5 +1,6 @@
 "use client";
 import { CartesianGrid, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import { TOOLTIP_STYLE } from "@/components/charts/tooltip-style";
 import { formatClock } from "@/lib/metrics/day-detail";
 import { describeSeries } from "@/lib/metrics/describe";
 import { HEART_RATE_SOURCES, labelOf } from "@/lib/metrics/sources";
@@ -51,10 +52,9 @@ export function DayHeartRate({ points, bands, label }: { points: Point[]; bands:
             />
             <YAxis dataKey="bpm" type="number" tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" domain={axis.domain} ticks={axis.ticks} width={44} />
             <Tooltip
-              isAnimationActive={false}
+              {...TOOLTIP_STYLE}
               cursor={{ stroke: "var(--chart-cursor)" }}
               formatter={(v, name) => (name === "t" ? [formatClock(Number(v)), "Time"] : [`${Math.round(Number(v))} bpm`, "Heart rate"])}
-              contentStyle={{ background: "var(--tooltip-bg)", color: "var(--tooltip-text)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
             />
             {series.map((s) => (
               <Scatter key={s.key} name={s.name} data={s.data} fill={s.color} shape={s.shape} isAnimationActive={false} legendType={s.shape} />

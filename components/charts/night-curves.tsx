@@ -1,5 +1,6 @@
 "use client";
 import { CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { TOOLTIP_STYLE } from "@/components/charts/tooltip-style";
 import { formatClock, type SamplePoint } from "@/lib/metrics/day-detail";
 import { describeSeries } from "@/lib/metrics/describe";
 import { niceTicks } from "@/components/charts/scale";
@@ -70,11 +71,9 @@ export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[
             <YAxis yAxisId="hrv" orientation="right" tick={{ fill: "var(--sleep)", fontSize: 11 }} stroke="var(--chart-grid)" domain={hrvAxis.domain} ticks={hrvAxis.ticks} width={40} />
           ) : null}
           <Tooltip
-            isAnimationActive={false}
+            {...TOOLTIP_STYLE}
             labelFormatter={(t) => formatClock(Number(t))}
             formatter={(v, name) => [v === null || v === undefined ? "—" : `${Math.round(Number(v))} ${name === "hr" ? "bpm" : "ms"}`, name === "hr" ? "Heart rate" : "HRV"]}
-            contentStyle={{ background: "var(--tooltip-bg)", color: "var(--tooltip-text)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
-            labelStyle={{ color: "var(--tooltip-text)", fontWeight: 600 }}
           />
           <Line yAxisId="hr" dataKey="hr" name="hr" stroke="var(--heart)" dot={false} strokeWidth={1.75} isAnimationActive={false} connectNulls={false} />
           {hasHrv ? <Line yAxisId="hrv" dataKey="hrv" name="hrv" stroke="var(--sleep)" strokeDasharray="5 3" dot={false} strokeWidth={1.5} isAnimationActive={false} connectNulls={false} /> : null}

@@ -1,6 +1,7 @@
 "use client";
 import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { TOOLTIP_STYLE } from "@/components/charts/tooltip-style";
 import { formatDay } from "@/lib/metrics/days";
 import { describeSeries } from "@/lib/metrics/describe";
 import type { WeeklyTotals } from "@/lib/metrics/workouts";
@@ -64,11 +65,9 @@ export function WeeklyWorkouts({
             <XAxis dataKey="week" tickFormatter={(w: string) => formatDay(w, { withWeekday: false })} tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" minTickGap={24} />
             <YAxis tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" width={48} />
             <Tooltip
-              isAnimationActive={false}
+              {...TOOLTIP_STYLE}
               labelFormatter={(w) => `Week of ${formatDay(String(w), { withYear: true })}`}
               formatter={(v, name) => [`${v} ${unit}`, name]}
-              contentStyle={{ background: "var(--tooltip-bg)", color: "var(--tooltip-text)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
-              labelStyle={{ color: "var(--tooltip-text)", fontWeight: 600 }}
             />
             {series.map((s, i) => (
               <Bar key={s.key} dataKey={s.key} name={s.name} stackId="w" fill={patternFill(patterns, i)} stroke={s.color} strokeWidth={0.5} isAnimationActive={false} />

@@ -1,5 +1,6 @@
 "use client";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { TOOLTIP_STYLE } from "@/components/charts/tooltip-style";
 import { describeSeries } from "@/lib/metrics/describe";
 import { niceTicks } from "@/components/charts/scale";
 import { useRechartsReady } from "@/components/charts/use-recharts-ready";
@@ -40,11 +41,9 @@ export function WorkoutCurve({ points, label }: { points: Array<{ s: number; bpm
             <XAxis dataKey="s" type="number" domain={[0, last]} ticks={ticks} tickFormatter={mmss} tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" />
             <YAxis tick={{ fill: "var(--heart)", fontSize: 11 }} stroke="var(--chart-grid)" domain={axis.domain} ticks={axis.ticks} width={44} />
             <Tooltip
-              isAnimationActive={false}
+              {...TOOLTIP_STYLE}
               labelFormatter={(s) => mmss(Number(s))}
               formatter={(v) => [`${Math.round(Number(v))} bpm`, "Heart rate"]}
-              contentStyle={{ background: "var(--tooltip-bg)", color: "var(--tooltip-text)", borderRadius: 8, border: "1px solid var(--chart-grid)", fontSize: 12 }}
-              labelStyle={{ color: "var(--tooltip-text)", fontWeight: 600 }}
             />
             <Line dataKey="bpm" stroke="var(--heart)" dot={{ r: 1.5, fill: "var(--heart)" }} strokeWidth={1.5} isAnimationActive={false} />
             {at ? <ReferenceLine x={at.s} stroke="var(--chart-cursor)" strokeDasharray="3 3" /> : null}

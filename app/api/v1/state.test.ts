@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, setClock } from "@/lib/clock";
 import type { DataKind } from "@/lib/auth/api-scopes";
+import type { RingCollection } from "@/lib/resources";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { addDays } from "@/lib/metrics/days";
 import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
@@ -38,6 +39,17 @@ beforeAll(async () => {
     status: "optimal_found",
     recommendation: "earlier_bedtime",
   });
+  // today's values the answer reads, planted: a generated day may lack one (a readiness without a
+  // temperature deviation), and the answer then gives an earlier day's
+  const plant = async (collection: RingCollection, fields: Record<string, unknown>, pick: (d: Record<string, unknown>) => boolean = () => true) => {
+    const doc = (await emulatorDocuments(t, u.user_id, collection)).find((d) => d.day === TODAY && pick(d));
+    expect(doc, `${collection} of ${TODAY}`).toBeDefined();
+    await emulatorControl(t, "PATCH", `/users/${u.user_id}/documents/${collection}/${String(doc!.id)}`, fields);
+  };
+  await plant("daily_readiness", { score: 81, temperature_deviation: -0.12 });
+  await plant("daily_sleep", { score: 77 });
+  await plant("daily_activity", { score: 68 });
+  await plant("sleep", { lowest_heart_rate: 49, average_hrv: 52, average_breath: 14.5 }, (d) => d.type === "long_sleep");
   p = await connectPerson(t, { email });
   const { SyncEngine } = await import("@/lib/sync/engine");
   const engine = new SyncEngine({ clock: { now: () => clock.now(), sleep: async () => undefined } });
