@@ -21,7 +21,19 @@ let dir: string;
 let zipFile: string;
 
 /** The planted person: a year of history that has a document of every collection (checked below), and values planted where CSV is tricky. */
-const PLANTED_EMAIL = "import-planted-0@example.test";
+/**
+ * A test person of the emulator's with a document of every collection: the first of its keys
+ * whose person has one (a generated person may never, say, meditate: no session document).
+ */
+async function personWithEveryCollection(): Promise<string> {
+  for (let k = 0; k < 20; k++) {
+    const email = `import-planted-${k}@example.test`;
+    const u = (await emulatorControl(t, "POST", "/users", { email, data_key: `vendor-import-${k}` })) as { user_id: string };
+    const counts = await Promise.all(m.resources.RING_COLLECTIONS.map((c) => emulatorDocuments(t, u.user_id, c).then((d) => d.length)));
+    if (counts.every((n) => n > 0)) return email;
+  }
+  throw new Error("none of 20 test people has a document of every collection");
+}
 const clock = { now: () => Date.parse(`${TODAY}T20:00:00Z`), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 /** Every mapped file's name in the fixture: lower case, Pascal case and with the `Oura` prefix in turn. */
@@ -36,7 +48,7 @@ const EXPORT_FILE: Record<string, string> = { sleep: "sleep_model" };
 beforeAll(async () => {
   t = await startSyncTestEnv({ pageSize: 100, historyDays: 380, today: TODAY });
   m = { ...(await importSyncModules()), run: await import("@/lib/import/run") };
-  synced = await connectPerson(t, { email: PLANTED_EMAIL });
+  synced = await connectPerson(t, { email: await personWithEveryCollection() });
   // Planted: text with the delimiter, quotes and a line break; a null score; a nested object with a null member.
   const tag = (await emulatorDocuments(t, synced.ringUserId, "enhanced_tag"))[0]!;
   await emulatorControl(t, "PATCH", `/users/${synced.ringUserId}/documents/enhanced_tag/${tag.id}`, { comment: 'after "dinner"; late,\nthen a walk' });
