@@ -257,7 +257,7 @@ export class Ring {
   }
 
   async createUser(
-    opts: { email?: string; history_days?: number; subscription?: "active" | "expired"; tz_offset_minutes?: number } = {},
+    opts: { email?: string; history_days?: number; subscription?: "active" | "expired"; tz_offset_minutes?: number; wear?: "generated" | "always" } = {},
   ): Promise<{ user_id: string; email: string }> {
     const email = opts.email ?? uniqueEmail();
     const r = await this.control<{ user_id: string; email: string }>("POST", "/_emulator/users", {
