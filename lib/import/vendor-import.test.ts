@@ -20,10 +20,10 @@ const docs: Record<string, Array<Record<string, unknown>>> = {};
 let dir: string;
 let zipFile: string;
 
-/** The planted person: a year of history that has a document of every collection (checked below), and values planted where CSV is tricky. */
 /**
- * A test person of the emulator's with a document of every collection: the first of its keys
- * whose person has one (a generated person may never, say, meditate: no session document).
+ * The planted person (a year of history, values planted where CSV is tricky): the first of the
+ * emulator's test people (data keys) with a document of every collection (a generated person
+ * may never, say, meditate: no session document).
  */
 async function personWithEveryCollection(): Promise<string> {
   for (let k = 0; k < 20; k++) {
