@@ -131,7 +131,6 @@ const SIGNED_IN: Array<Omit<View, "path"> & { path: () => string }> = [
 
 for (const view of SIGNED_IN) {
   test(`[A11Y] signed in: ${view.name}, light and dark, 320 px and 1280 px, has no WCAG 2.1 A/AA violation`, async ({ browser }) => {
-    test.setTimeout(120_000);
     const { context, page } = await signedInPage(browser);
     const { violations, overflows } = await scanViews(page, [{ ...view, path: view.path() }]);
     await context.close();

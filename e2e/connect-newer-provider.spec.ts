@@ -45,7 +45,6 @@ const totals = () => ({
 });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-demo-e2e-"));
   // The demo rebuilds when a source file is newer than the build. The suite runs against the
   // build the Playwright web server already serves: mark it current, so that the demo never

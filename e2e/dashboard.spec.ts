@@ -385,7 +385,6 @@ test("[DASHBOARD] preferences: units and theme", async ({ browser, appDb, emulat
 });
 
 test("[DASHBOARD] delete all my data removes one person's data only", async ({ browser, appDb }) => {
-  test.setTimeout(120_000);
   const ownerBefore = (appDb.prepare(`SELECT COUNT(*) AS n FROM daily_sleep WHERE userId = ?`).get(person!.userId) as { n: number }).n;
 
   // a second person of the household, with 30 days of their own

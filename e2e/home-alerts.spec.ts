@@ -44,7 +44,6 @@ async function open(browser: Browser, size: (typeof SIZES)[number]) {
 
 for (const size of SIZES) {
   test(`[ALERTS] the battery and bedtime rules are added, tested and removed in Settings (${size.name})`, async ({ browser, appDb, emulator }) => {
-    test.setTimeout(120_000);
     void emulator; // the e2e client is registered before the person's tokens are minted
     const { context, page } = await open(browser, size);
     try {

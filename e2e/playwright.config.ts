@@ -15,6 +15,8 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // `RINGSIDE_BUILD_DIR=e2e/.build npm run build`.
 process.env.RINGSIDE_BUILD_DIR ||= "e2e/.build";
 const isCI = !!process.env.CI;
+/** The longest an assertion or an action waits: a page's hydration under the full run's load, with room. */
+const SLOW_PAGE_MS = 45_000;
 
 // Runs against the built app (`next build` first; `npm test` does it) and the ring emulator,
 // each on its own port. Specs live in e2e/*.spec.ts.
@@ -26,11 +28,12 @@ export default defineConfig({
   outputDir: "test-results/playwright",
   workers: 1,
   fullyParallel: false,
-  timeout: 60_000,
+  timeout: 120_000,
   // a page hydrates in well under a second alone; on a 2-core machine running every runner at
-  // once it took over 10 s once (Today's readiness mark): an assertion that holds returns as
+  // once it took over 10 s once (Today's readiness mark) and over 20 s once (Settings' first
+  // Save, its button disabled until hydration): an assertion or action that holds returns as
   // soon as it does, so the longer wait costs nothing but a failure's report
-  expect: { timeout: 20_000 },
+  expect: { timeout: SLOW_PAGE_MS },
   forbidOnly: isCI,
   // No retries, in CI either: a test that passes only on its second try is a failure to fix.
   retries: 0,
@@ -45,8 +48,8 @@ export default defineConfig({
     trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
     screenshot: "only-on-failure",
     contextOptions: { reducedMotion: "reduce" },
-    // an action that cannot happen (a disabled button) fails in 20 s with its name, not at the test timeout
-    actionTimeout: 20_000,
+    // an action that cannot happen (a disabled button) fails with its name, not at the test timeout
+    actionTimeout: SLOW_PAGE_MS,
     launchOptions: {
       executablePath: chromium,
       args: [

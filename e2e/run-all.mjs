@@ -233,8 +233,11 @@ async function playwright() {
       for (const s of suite.suites ?? []) walk(s, [...trail, s.title]);
       for (const spec of suite.specs ?? [])
         for (const test of spec.tests ?? [])
-          if (test.status === "unexpected")
-            t.failures.push(`${[...trail, spec.title].filter(Boolean).join(" › ")}\n    ${String(test.results?.at(-1)?.error?.message ?? "").split("\n").slice(0, 6).join("\n    ")}`);
+          if (test.status === "unexpected") {
+            const browser = [...(test.annotations ?? []), ...(test.results?.at(-1)?.annotations ?? [])].find((a) => a.type === "browser")?.description;
+            const lines = [...String(test.results?.at(-1)?.error?.message ?? "").split("\n").slice(0, 6), ...(browser ? ["in the browser:", ...browser.split("\n").slice(0, 8)] : [])];
+            t.failures.push(`${[...trail, spec.title].filter(Boolean).join(" › ")}\n    ${lines.join("\n    ")}`);
+          }
     };
     walk(p, []);
     if ((p.errors ?? []).length > 0 && !(p.stats?.unexpected > 0)) {

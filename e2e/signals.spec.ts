@@ -82,7 +82,6 @@ test.beforeAll(async ({ playwright }) => {
 for (const theme of ["light", "dark"] as const) {
   for (const width of [390, 1280]) {
     test(`[SIGNALS] Today, Trends and Workouts show the signals (${theme}, ${width}px)`, async ({ browser }) => {
-      test.setTimeout(120_000);
       const { context, page, errors } = await signedIn(browser, { width, theme });
 
       await page.goto("/");

@@ -25,7 +25,6 @@ async function clearFaults() {
 test.afterEach(clearFaults);
 
 test("[SYNC] the progress bars move during a backfill and the page shows freshness", async ({ browser, appDb, emulator }) => {
-  test.setTimeout(120_000);
   // this spec's own person with 400 days, signed in by a session row; the backfill starts below
   const context = await browser.newContext({ baseURL: E2E_APP_URL });
   const member = { context, ...(await signIn(context, appDb, { historyDays: 400, backfill: false })) };
