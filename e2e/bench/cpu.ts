@@ -67,3 +67,22 @@ export function countCpu(parts: Record<string, number | `comm:${string}`>): () =
     };
   };
 }
+
+/**
+ * Waits until the machine is quiet: its cores under `belowPct` % busy over one `windowMs`, or
+ * `maxMs` have passed. A page's time to its first chart is a person's wait on an idle server, not
+ * on one still finishing the work before it (the backfill's last writes, a checkpoint). Returns
+ * the milliseconds waited and the last window's busy share.
+ */
+export async function settle({ belowPct = 15, windowMs = 1000, maxMs = 30_000 } = {}): Promise<{ waited_ms: number; busy_pct: number }> {
+  const t0 = Date.now();
+  let busy = 0;
+  if (!fs.existsSync("/proc/stat")) return { waited_ms: 0, busy_pct: 0 };
+  do {
+    const a = machine();
+    await new Promise((r) => setTimeout(r, windowMs));
+    const b = machine();
+    busy = b.total > a.total ? Math.round((100 * (b.busy - a.busy)) / (b.total - a.total)) : 0;
+  } while (busy >= belowPct && Date.now() - t0 < maxMs);
+  return { waited_ms: Date.now() - t0, busy_pct: busy };
+}

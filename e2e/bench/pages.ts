@@ -2,22 +2,31 @@
 // chart components once recharts has rendered) and the JavaScript transferred (encoded, i.e.
 // gzip as sent), in Chromium via Playwright, a fresh browser context (empty cache) per run.
 // Navigation start to the first [data-chart-ready] (components/charts/use-chart-size.ts).
+import fs from "node:fs";
 import { chromium, type Browser } from "@playwright/test";
+import { settle } from "./cpu";
 import { median, round } from "./stats";
 
 /** Records when the first [data-chart-ready] appears, in ms since navigation start. */
 const OBSERVE_CHART_READY = `(() => {
-  const mark = () => { if (window.__chartReadyAt === undefined && document.querySelector("[data-chart-ready]")) window.__chartReadyAt = performance.now(); };
+  const mark = () => { if (window.__chartReadyAt === undefined && document.querySelector("[data-chart-ready]")) { window.__chartReadyAt = performance.now(); performance.mark("chart-ready"); } };
   new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-chart-ready"] });
 })();`;
 
 export type PageRun = { charts_ms: number; js_gzip_kb: number; js_files: number; encodings: string[] };
-export type PageFigures = { charts_ms: number; js_gzip_kb: number; runs: PageRun[] };
+export type PageFigures = { charts_ms: number; js_gzip_kb: number; runs: PageRun[]; settled: { waited_ms: number; busy_pct: number } };
 type Cookie = { name: string; value: string; url: string };
 
+/**
+ * CHROMIUM_PATH, else Debian's chromium-headless-shell, else its chromium. The desktop browser
+ * run headless still loads its own pages (the address bar's web UI: some 400 requests and a
+ * second of CPU seen in one traced visit, at moments of its choosing), which moved a page's figure
+ * by hundreds of milliseconds; the shell has none of them.
+ */
 export async function launchChromium(): Promise<Browser> {
+  const shell = "/usr/bin/chromium-headless-shell";
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH ?? (fs.existsSync(shell) ? shell : "/usr/bin/chromium"),
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic"],
   });
@@ -57,17 +66,26 @@ async function measureOnce(browser: Browser, baseUrl: string, cookies: Cookie[],
   }
 }
 
-/** One warm-up visit (the server compiles nothing, but loads the route), then `runs` measured visits. */
-export async function measurePage(browser: Browser, baseUrl: string, cookies: Cookie[], path: string, runs: number): Promise<PageFigures> {
-  await measureOnce(browser, baseUrl, cookies, path);
-  const all: PageRun[] = [];
-  for (let i = 0; i < runs; i++) all.push(await measureOnce(browser, baseUrl, cookies, path));
-  // one more visit, traced, when profiling (not counted in the figures)
+/**
+ * Each page of `paths` the same way: once the machine is quiet (cpu.ts settle), one warm-up visit
+ * each (the server compiles nothing, but loads the route), then `runs` rounds of one visit each,
+ * the order turning every round, so no page is always the first after a pause or after another.
+ */
+export async function measurePageSet<K extends string>(browser: Browser, baseUrl: string, cookies: Cookie[], paths: Record<K, string>, runs: number): Promise<Record<K, PageFigures>> {
+  const keys = Object.keys(paths) as K[];
+  const settled = await settle();
+  for (const k of keys) await measureOnce(browser, baseUrl, cookies, paths[k]);
+  const all = Object.fromEntries(keys.map((k) => [k, [] as PageRun[]])) as Record<K, PageRun[]>;
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[(i + j) % keys.length]!;
+      all[k].push(await measureOnce(browser, baseUrl, cookies, paths[k]));
+    }
+  }
+  // one more visit each, traced, when profiling (not counted in the figures)
   const dir = process.env.BENCH_PROFILE_DIR;
-  if (dir) await measureOnce(browser, baseUrl, cookies, path, `${dir}/trace${path === "/" ? "-today" : path.replaceAll("/", "-")}.json`);
-  return {
-    charts_ms: median(all.map((r) => r.charts_ms)),
-    js_gzip_kb: Math.max(...all.map((r) => r.js_gzip_kb)),
-    runs: all,
-  };
+  if (dir) for (const k of keys) await measureOnce(browser, baseUrl, cookies, paths[k], `${dir}/trace${paths[k] === "/" ? "-today" : paths[k].replaceAll("/", "-")}.json`);
+  return Object.fromEntries(
+    keys.map((k) => [k, { settled, charts_ms: median(all[k].map((r) => r.charts_ms)), js_gzip_kb: Math.max(...all[k].map((r) => r.js_gzip_kb)), runs: all[k] }]),
+  ) as Record<K, PageFigures>;
 }

@@ -33,7 +33,7 @@ import {
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
 import { readRssMb, sampleGroup, sampleRss } from "./memory";
-import { launchChromium, measurePage } from "./pages";
+import { launchChromium, measurePageSet } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
 import { freePorts, signalGroup, stopGroupsOnExit } from "../../lib/test/processes.mjs";
@@ -80,7 +80,7 @@ const CLIENT = { client_id: "ringside-bench", client_secret: "ringside-bench-sec
 const TREND_METRIC = { id: "sleep.score", table: "daily_sleep", column: "score" };
 const WEBHOOK_CONNECTIONS = 10;
 const WEBHOOK_SECONDS = 10;
-const PAGE_RUNS = 5;
+const PAGE_RUNS = 9;
 const PAGES = { today: "/", trends: "/trends", correlations: "/correlations" } as const;
 /** the small box: one CPU, this memory ceiling */
 const SMALL_BOX_MB = 256;
@@ -183,13 +183,11 @@ async function measurePages(appUrl: string, jar: CookieJar) {
   const browser = await launchChromium();
   try {
     const cookies = jar.forPlaywright(appUrl);
-    const today = await measurePage(browser, appUrl, cookies, PAGES.today, PAGE_RUNS);
-    const trends = await measurePage(browser, appUrl, cookies, PAGES.trends, PAGE_RUNS);
-    const correlations = await measurePage(browser, appUrl, cookies, PAGES.correlations, PAGE_RUNS);
-    const figures = { today, trends, correlations };
+    const figures = await measurePageSet(browser, appUrl, cookies, PAGES, PAGE_RUNS);
+    const { today, trends, correlations } = figures;
     const encodings = new Set([today, trends, correlations].flatMap((p) => p.runs.flatMap((r) => r.encodings)));
     log(
-      `pages: ${Object.entries(figures).map(([name, p]) => `${name} ${p.charts_ms} ms ${p.js_gzip_kb} kB`).join(", ")} (script encodings: ${[...encodings].join(", ")})`,
+      `pages: ${Object.entries(figures).map(([name, p]) => `${name} ${p.charts_ms} ms ${p.js_gzip_kb} kB`).join(", ")} (script encodings: ${[...encodings].join(", ")}; after ${today.settled.waited_ms} ms for a quiet machine)`,
     );
     return {
       today: { charts_ms: today.charts_ms, js_gzip_kb: today.js_gzip_kb },
