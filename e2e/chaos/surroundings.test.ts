@@ -27,6 +27,7 @@ import { signWebhook } from "@/lib/emulator/webhooks";
 import { DEFAULT_SEED } from "@/lib/emulator/config";
 import { generateDay } from "@/lib/emulator/fixtures";
 import { userIdFor } from "@/lib/emulator/store";
+import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
 
 /** The window CPU is measured over after the readers die or the database goes (10 s in the full form). */
 const CPU_WINDOW_MS = pick(4_000, 10_000);
@@ -66,7 +67,9 @@ function loggingLoad(url: string, perSecond: number) {
 function emailWithNightOn(day: string): string {
   for (let i = 0; i < 5_000; i++) {
     const email = `outage-${crypto.randomBytes(4).toString("hex")}@${ALLOWED_DOMAIN}`;
-    const opts = { seed: DEFAULT_SEED, userKey: userIdFor(DEFAULT_SEED, email) };
+    // the emulator's own seed: the run's (suiteEmulatorConfig), which a replay or CI may set
+    const seed = suiteEmulatorConfig().seed ?? DEFAULT_SEED;
+    const opts = { seed, userKey: userIdFor(seed, email) };
     const [r0, r1] = [generateDay(opts, day, 0).daily_sleep, generateDay(opts, day, 1).daily_sleep];
     if (r1.length > 0 && JSON.stringify(r0) !== JSON.stringify(r1)) return email;
   }
