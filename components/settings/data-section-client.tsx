@@ -8,10 +8,12 @@ import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
 import type { CollectionRange, DeleteDataResponse } from "@/lib/api/contract";
 import { Button, Field, inputClass } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 
 type Target = CollectionId | "notes" | "all" | "signals";
 
 export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: CollectionRange[]; firstDay: string | null; lastDay: string | null }) {
+  const hydrated = useHydrated();
   const [target, setTarget] = useState<Target>("all");
   const [format, setFormat] = useState<"csv" | "json">("json");
   const [scope, setScope] = useState<"all" | "range">("all");
@@ -40,7 +42,8 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
       </div>
       <div className="space-y-3">
         <h3 className="text-sm font-semibold">Export</h3>
-        <div className="flex flex-wrap items-end gap-3">
+        {/* usable once hydrated (useHydrated): a choice made before would be lost, the link downloading everything as JSON */}
+        <fieldset disabled={!hydrated} className="flex min-w-0 flex-wrap items-end gap-3">
           <Field label="What" className="min-w-0 max-w-full">
             <select className={`${inputClass} w-full max-w-full sm:w-auto`} value={target} onChange={(e) => setTarget(e.target.value as Target)} data-testid="export-collection">
               <option value="all">Everything (all collections, notes and tags)</option>
@@ -72,14 +75,15 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
             </>
           ) : null}
           <a
-            href={href}
+            href={hydrated ? href : undefined}
+            aria-disabled={hydrated ? undefined : true}
             download
             data-testid="export-link"
             className="inline-flex items-center gap-1.5 rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
           >
             Download {format.toUpperCase()}
           </a>
-        </div>
+        </fieldset>
         <p className="text-xs text-slate-500 dark:text-slate-400">
           CSV holds the stored columns, one row per document (everything at once: one long table of collection, document, day, field and value). JSON holds the documents
           exactly as the ring service sent them.

@@ -1,10 +1,11 @@
 "use client";
 import { useRef, type KeyboardEvent } from "react";
 import { cn } from "@/components/ui/cn";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 
 export type SegmentedOption<T extends string> = { value: T; label: string; title?: string };
 
-/** A row of mutually exclusive options (radio group): Tab to enter, arrow keys to move. */
+/** A row of mutually exclusive options (radio group): Tab to enter, arrow keys to move; usable once hydrated. */
 export function Segmented<T extends string>({
   label,
   options,
@@ -21,6 +22,8 @@ export function Segmented<T extends string>({
   className?: string;
 }) {
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
+  // a click before hydration would do nothing and be lost: the options wait for it, as forms' submit buttons do
+  const hydrated = useHydrated();
   const onKey = (e: KeyboardEvent, i: number) => {
     const delta = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 0;
     if (!delta) return;
@@ -46,6 +49,7 @@ export function Segmented<T extends string>({
             type="button"
             role="radio"
             aria-checked={active}
+            disabled={!hydrated}
             title={o.title}
             tabIndex={active ? 0 : -1}
             onClick={() => onChange(o.value)}
