@@ -137,11 +137,14 @@ test("[SIGNALS] a card's link opens its section of the signals page", async ({ b
   await context.close();
 });
 
-test("[SIGNALS] before Settings has hydrated, its forms' submit buttons wait (the browser would send a form itself, its fields in the address)", async ({ browser }) => {
+test("[SIGNALS] before Settings has hydrated, its forms' submit buttons and its choices wait (the browser would send a form itself, its fields in the address; a choice would be lost)", async ({ browser }) => {
   const { context, page } = await signedIn(browser, { width: 1280, theme: "light", scripts: false });
   await page.goto("/settings");
   const waiting = ["Save need", "Add rule", "Add channel"];
   for (const name of waiting) await expect(page.getByRole("button", { name, exact: true }), name).toBeDisabled();
+  for (const name of ["Dark", "CSV"]) await expect(page.getByRole("radio", { name, exact: true }), name).toBeDisabled();
+  await expect(page.getByTestId("export-collection")).toBeDisabled();
+  await expect(page.getByTestId("export-link")).not.toHaveAttribute("href");
   await page.getByLabel("Sleep need (hours)").fill("9");
   await page.getByRole("button", { name: "Save need" }).click({ force: true });
   await expect(page).toHaveURL(/\/settings$/);

@@ -75,7 +75,7 @@ export function countCpu(parts: Record<string, number | `comm:${string}`>): () =
  * the milliseconds waited and the last window's busy share.
  */
 export async function settle({ belowPct = 15, windowMs = 1000, maxMs = 30_000 } = {}): Promise<{ waited_ms: number; busy_pct: number }> {
-  const t0 = Date.now();
+  const t0 = performance.now();
   let busy = 0;
   if (!fs.existsSync("/proc/stat")) return { waited_ms: 0, busy_pct: 0 };
   do {
@@ -83,6 +83,6 @@ export async function settle({ belowPct = 15, windowMs = 1000, maxMs = 30_000 } 
     await new Promise((r) => setTimeout(r, windowMs));
     const b = machine();
     busy = b.total > a.total ? Math.round((100 * (b.busy - a.busy)) / (b.total - a.total)) : 0;
-  } while (busy >= belowPct && Date.now() - t0 < maxMs);
-  return { waited_ms: Date.now() - t0, busy_pct: busy };
+  } while (busy >= belowPct && performance.now() - t0 < maxMs);
+  return { waited_ms: Math.round(performance.now() - t0), busy_pct: busy };
 }
