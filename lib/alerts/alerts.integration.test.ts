@@ -39,8 +39,10 @@ async function sync(p: Person): Promise<void> {
   await app.worker.tick();
 }
 
-async function setUp(tag: string, opts: { includeValues?: boolean; timeZone?: string } = {}): Promise<Person> {
+/** A connected person worn on the last four days (and on `wornAfter` days after TODAY, for a test that syncs them), with ntfy, e-mail and webhook channels. */
+async function setUp(tag: string, opts: { includeValues?: boolean; timeZone?: string; wornAfter?: number } = {}): Promise<Person> {
   const days = [-3, -2, -1, 0].map((d) => addDays(TODAY, d));
+  for (let d = 1; d <= (opts.wornAfter ?? 0); d++) days.push(addDays(TODAY, d));
   const person = await connectPerson(t, { email: wornEmail(tag, days, [], undefined, TODAY) });
   const outcomes = await app.engine.backfillUser(person.userId);
   expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
@@ -148,7 +150,7 @@ describe("each rule reaches each channel exactly once per episode", () => {
   });
 
   it("no new night of sleep for 2 days, until the ring syncs again", async () => {
-    const p = await setUp("nights");
+    const p = await setUp("nights", { wornAfter: 1 }); // the ring syncs a night of TODAY + 1 below
     await app.service.addAlertRule(p.userId, { kind: "no_new_sleep", params: { days: 2 } });
     await sync(p);
     expect(received(p).ntfy).toHaveLength(0);
