@@ -50,9 +50,16 @@ function lastDays(n: number) {
   return { from, to };
 }
 
+const made: string[] = [];
+/** A new directory in the temp folder, removed after this file's tests. */
 function tmpDir(name: string) {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `ringside-${name}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ringside-${name}-`));
+  made.push(dir);
+  return dir;
 }
+test.afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 test.describe.configure({ mode: "serial" });
 

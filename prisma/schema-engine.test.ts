@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const prismaBin = path.resolve("node_modules/.bin/prisma");
 
 function makeProject() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-shim-"));
+  const dir = fs.mkdtempSync(path.join(process.env.DATA_DIR!, "shim-")) // inside the file's own directory (lib/test/setup.ts), removed after it;
   fs.mkdirSync(path.join(dir, "prisma"));
   fs.writeFileSync(
     path.join(dir, "prisma/schema.prisma"),

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
@@ -7,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { backupDatabase, pruneBackups, restoreDatabase } from "@/lib/db/backup.mjs";
 
 function tmp() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "ringside-bak-"));
+  return fs.mkdtempSync(path.join(process.env.DATA_DIR!, "bak-")) // inside the file's own directory (lib/test/setup.ts), removed after it;
 }
 
 describe("lib/db/backup.mjs", () => {

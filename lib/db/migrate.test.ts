@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ const migrationsDir = path.resolve("prisma/migrations");
 
 describe("lib/db/migrate.mjs (migrations applied by npm start)", () => {
   it("applies every migration to a new file once, recording them as Prisma does", () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ringside-mig-")), "ringside.db");
+    const file = path.join(fs.mkdtempSync(path.join(process.env.DATA_DIR!, "mig-")), "ringside.db");
     const all = readMigrations(migrationsDir);
     expect(all.length).toBeGreaterThan(0);
     expect(pendingMigrations(file, migrationsDir)).toHaveLength(all.length);
@@ -30,7 +29,7 @@ describe("lib/db/migrate.mjs (migrations applied by npm start)", () => {
   });
 
   it("rolls back a failing migration and leaves it pending", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-mig-"));
+    const dir = fs.mkdtempSync(path.join(process.env.DATA_DIR!, "mig-"));
     const migs = path.join(dir, "migrations");
     fs.mkdirSync(path.join(migs, "0001_ok"), { recursive: true });
     fs.mkdirSync(path.join(migs, "0002_bad"), { recursive: true });
@@ -45,7 +44,7 @@ describe("lib/db/migrate.mjs (migrations applied by npm start)", () => {
   });
 
   it("two processes starting at once on one file: every migration applied once, both start", async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ringside-mig-")), "ringside.db");
+    const file = path.join(fs.mkdtempSync(path.join(process.env.DATA_DIR!, "mig-")), "ringside.db");
     // The file exists (WAL) and this test holds its write lock while both processes find every
     // migration pending and then wait for the lock: released, they apply at the same time.
     const holder = new Database(file);

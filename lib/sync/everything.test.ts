@@ -7,6 +7,7 @@
 import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realClock } from "@/lib/emulator/clock";
+import { wornEmail } from "@/lib/test/emulator-kit";
 import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, FAST_BACKOFF, importSyncModules, startSyncTestEnv, storedSamples, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-03-15";
@@ -69,7 +70,8 @@ describe("everything the ring records", () => {
   });
 
   it("re-checks a time series' recent days: a day synced upstream is replaced, a sample the service dropped is removed", { timeout: 120_000 }, async () => {
-    const person = await connectPerson(t, { email: "recheck-series@example.test" });
+    // a generated person who wore the ring on the day the service revises below (not worn on about one day in 30)
+    const person = await connectPerson(t, { email: wornEmail("recheck-series", ["2026-03-14"], [], undefined, TODAY) });
     const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: "2025-06-01", trailingDays: 10 });
     await engine.backfillUser(person.userId, ["heartrate"]);
     const since = { start: "2025-06-01" };
