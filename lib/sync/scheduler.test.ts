@@ -96,16 +96,19 @@ describe("scheduler", () => {
     // runs out (made short here).
     await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "sleep" });
     const leaseMs = process.env.DATABASE_URL!.startsWith("postgres") ? 2_000 : 600_000;
-    const [job] = await m.jobs.claimDueJobs({ now: clock.now(), leaseMs, limit: 1 });
+    // the claims below are made at one instant: the sleep job's lease is held at it, however long
+    // the dying process's pages take on a busy machine
+    const claimedAt = clock.now();
+    const [job] = await m.jobs.claimDueJobs({ now: claimedAt, leaseMs, limit: 1 });
     expect(job?.collection).toBe("sleep");
     const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
     expect((await m.docs.collectionSummary("sleep", p.userId)).documents).toBe(4 * PAGE);
     // Another job whose lease ran out while its process was gone.
-    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: clock.now() - 800_000 });
-    const [stale] = await m.jobs.claimDueJobs({ now: clock.now() - 700_000, leaseMs: 1_000, limit: 1 });
+    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep", runAt: claimedAt - 800_000 });
+    const [stale] = await m.jobs.claimDueJobs({ now: claimedAt - 700_000, leaseMs: 1_000, limit: 1 });
     expect(stale?.collection).toBe("daily_sleep");
-    expect((await m.jobs.claimDueJobs({ now: clock.now(), leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
+    expect((await m.jobs.claimDueJobs({ now: claimedAt, leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
 
     await install(); // the restarted process
     await waitFor("sleep and daily_sleep backfilled", async () => Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt));
