@@ -39,9 +39,15 @@ export function copyTree(/** @type {string} */ from, /** @type {string} */ to) {
     const d = fs.statSync(dst, { throwIfNoEntry: false });
     if (d && d.isFile() && d.size === s.size && Math.abs(d.mtimeMs - s.mtimeMs) < 1) continue;
     const tmp = `${dst}.${process.pid}.tmp`;
-    fs.copyFileSync(src, tmp);
-    fs.utimesSync(tmp, s.atime, s.mtime);
-    fs.renameSync(tmp, dst);
+    try {
+      fs.copyFileSync(src, tmp);
+      fs.utimesSync(tmp, s.atime, s.mtime);
+      fs.renameSync(tmp, dst);
+    } catch (err) {
+      // a copy that failed (a full disk) leaves no half file behind, and the start stops with it
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
   }
 }
 

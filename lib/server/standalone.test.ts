@@ -43,4 +43,15 @@ describe("copyTree (lib/server/standalone.mjs)", () => {
       fs.closeSync(reader);
     }
   });
+
+  it("a copy that fails leaves no temporary file behind and says why", () => {
+    const dir = root();
+    const from = path.join(dir, "static");
+    const to = path.join(dir, "standalone/static");
+    fs.mkdirSync(from, { recursive: true });
+    fs.writeFileSync(path.join(from, "app.js"), "x");
+    fs.mkdirSync(path.join(to, "app.js", "inside"), { recursive: true }); // a folder where the file goes: the rename fails
+    expect(() => copyTree(from, to)).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(fs.readdirSync(to)).toEqual(["app.js"]);
+  });
 });
