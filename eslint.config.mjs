@@ -23,7 +23,10 @@ export default defineConfig([
       // metric ids are a typed union (lib/metrics/catalog.ts): a known id always has its metric
       "no-restricted-syntax": [
         "error",
-        { selector: "TSNonNullExpression > CallExpression[callee.name=/^(getMetric|getResource)$/]", message: "getMetric/getResource take a typed id and never return undefined: no `!`." },
+        {
+          selector: "TSNonNullExpression > CallExpression[callee.name=/^(getMetric|getResource)$/]",
+          message: "getMetric/getResource take a typed id and never return undefined: no `!`.",
+        },
       ],
     },
   },
@@ -45,5 +48,16 @@ export default defineConfig([
     settings: { "boundaries/elements": LAYERS, "boundaries/legacy-warnings": false },
     rules: { "boundaries/dependencies": ["error", { default: "disallow", policies: layerRules() }] },
   },
-  globalIgnores([".next/**", "e2e/.build/**", "e2e/bench/.build/**", "lib/generated/**", "node_modules/**", "e2e/test-results/**", "e2e/.data/**", "e2e/bench/.data/**", "e2e/chaos/.data/**", "next-env.d.ts"]),
+  globalIgnores([
+    ".next/**",
+    "e2e/.build/**",
+    "e2e/bench/.build/**",
+    "lib/generated/**",
+    "node_modules/**",
+    "e2e/test-results/**",
+    "e2e/.data/**",
+    "e2e/bench/.data/**",
+    "e2e/chaos/.data/**",
+    "next-env.d.ts",
+  ]),
 ]);

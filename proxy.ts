@@ -41,7 +41,8 @@ async function outageAnswer(req: NextRequest): Promise<NextResponse | null> {
   const down = api ? health.down() : await health.fresh(PAGE_HEALTH_MAX_AGE_MS);
   if (down !== "unreachable") return null;
   const headers = { "retry-after": String(RETRY_AFTER_S), "cache-control": "no-store" };
-  if (api) return NextResponse.json({ error: { code: "service_unavailable", message: "The database is not reachable; Ringside retries." } }, { status: 503, headers });
+  if (api)
+    return NextResponse.json({ error: { code: "service_unavailable", message: "The database is not reachable; Ringside retries." } }, { status: 503, headers });
   return new NextResponse(outagePageHtml("unreachable", RETRY_AFTER_S), { status: 503, headers: { ...headers, "content-type": "text/html; charset=utf-8" } });
 }
 

@@ -30,9 +30,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <head>
         <ThemeScript nonce={nonce} />
       </head>
-      <body className="min-h-screen font-sans">
-        {children}
-      </body>
+      <body className="min-h-screen font-sans">{children}</body>
     </html>
   );
 }

@@ -65,7 +65,12 @@ export async function overflowingElements(page: Page): Promise<string[]> {
 export const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
 
 /** Runs the WCAG 2.1 A/AA rules (or only `rules` of them) over the page as it is now. */
-export async function scan(page: Page, where: { view: string; theme: Theme; width: number }, exceptions: Exception[] = [], rules?: string[]): Promise<Violation[]> {
+export async function scan(
+  page: Page,
+  where: { view: string; theme: Theme; width: number },
+  exceptions: Exception[] = [],
+  rules?: string[],
+): Promise<Violation[]> {
   // only the violations in full (axe then skips detailing every passing node, a good part of
   // its time); options() first, as it replaces what withTags() and disableRules() set
   const all = new AxeBuilder({ page }).options({ resultTypes: ["violations"] });
@@ -82,9 +87,7 @@ export async function scan(page: Page, where: { view: string; theme: Theme; widt
 }
 
 export function report(violations: Violation[]): string {
-  return violations
-    .map((v) => `${v.view} [${v.theme}, ${v.width}px] ${v.rule} (${v.impact}): ${v.summary}\n    ${v.targets.join("\n    ")}`)
-    .join("\n");
+  return violations.map((v) => `${v.view} [${v.theme}, ${v.width}px] ${v.rule} (${v.impact}): ${v.summary}\n    ${v.targets.join("\n    ")}`).join("\n");
 }
 
 /**
@@ -94,7 +97,10 @@ export function report(violations: Violation[]): string {
 export async function emulatorToday(): Promise<string> {
   const probe = await emulatorControl.createUser(uniqueEmail("today-probe"), { history_days: 2 });
   const docs = await emulatorControl.documents<{ day: string }>(probe.user_id, "daily_activity");
-  return docs.map((d) => d.day).sort().at(-1)!;
+  return docs
+    .map((d) => d.day)
+    .sort()
+    .at(-1)!;
 }
 
 export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

@@ -97,7 +97,16 @@ test("[A11Y] a person with 60 days, notes and tags (planted through the emulator
   // a day with a main sleep, a workout and a session: every card of the Day view has something to show
   const workouts = await emulator.documents<{ day: string }>(person.ringUserId, "workout");
   const sessions = new Set((await emulator.documents<{ day: string }>(person.ringUserId, "session")).map((s) => s.day));
-  const chartDay = workouts.map((w) => w.day).filter((d) => d < today && sessions.has(d)).sort().at(-1) ?? workouts.map((w) => w.day).sort().at(-1);
+  const chartDay =
+    workouts
+      .map((w) => w.day)
+      .filter((d) => d < today && sessions.has(d))
+      .sort()
+      .at(-1) ??
+    workouts
+      .map((w) => w.day)
+      .sort()
+      .at(-1);
   expect(chartDay, "the planted person has a workout").toBeTruthy();
   const noteDays = [addDays(today, -2), addDays(today, -3), addDays(today, -9), addDays(today, -16)];
   await plantNotes(page.context(), noteDays);
@@ -119,7 +128,12 @@ const SIGNED_IN: Array<Omit<View, "path"> & { path: () => string }> = [
   },
   { name: "Calendar", path: () => "/calendar", ready: chartsDrawn },
   { name: "Correlations", path: () => "/correlations?x=activity.steps&y=sleep.score&lag=0&range=all", ready: chartsDrawn },
-  { name: "Day, every chart's table open", path: () => `/day/${days!.chartDay}`, ready: shown("[data-testid=day-heart-rate-chart][data-chart-ready]"), open: openTables },
+  {
+    name: "Day, every chart's table open",
+    path: () => `/day/${days!.chartDay}`,
+    ready: shown("[data-testid=day-heart-rate-chart][data-chart-ready]"),
+    open: openTables,
+  },
   { name: "Notes", path: () => `/notes?day=${days!.noteDays[0]}`, ready: shown("[data-testid=tag-comparison]") },
   { name: "Workouts, one open", path: () => "/workouts", ready: shown("[data-testid=workout-detail] h2"), open: openWorkoutWithHeartRate },
   { name: "Sync", path: () => "/sync", ready: shown("[data-testid=sync-page]") },
@@ -224,7 +238,9 @@ async function openSettings(page: Page) {
   await page.getByTestId("data-section").getByRole("radio", { name: "From – to" }).click();
   // the import's refusal of a file it does not read (its error text in the section)
   const importSection = page.getByRole("region", { name: "Import" });
-  await importSection.getByLabel("Files to import").setInputFiles({ name: "export.json", mimeType: "application/json", buffer: Buffer.from("{ \"format\": \"ringside-export-v1\", \"collections\": ") });
+  await importSection
+    .getByLabel("Files to import")
+    .setInputFiles({ name: "export.json", mimeType: "application/json", buffer: Buffer.from('{ "format": "ringside-export-v1", "collections": ') });
   await importSection.getByRole("button", { name: "Check first" }).click();
   await expect(importSection.locator("p.text-red-700")).toBeVisible();
   const details = alerts.locator("details");

@@ -9,7 +9,14 @@ import type { Page } from "@playwright/test";
 import { clock } from "@/lib/clock";
 import { addDays, utcDay } from "@/lib/metrics/days";
 import { SYNC_COLLECTIONS, WEBHOOK_DATA_TYPES } from "@/lib/resources";
-import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "../lib/test/alert-receivers";
+import {
+  startNtfyReceiver,
+  startSmtpReceiver,
+  startWebhookReceiver,
+  type NtfyReceiver,
+  type SmtpReceiver,
+  type WebhookReceiver,
+} from "../lib/test/alert-receivers";
 import { connectRing, expect, test, testPerson, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { E2E_EMULATOR_URL, E2E_SMTP_PORT } from "./support/ports";
@@ -43,12 +50,21 @@ const n = (db: Database.Database, sql: string, ...args: unknown[]) => Number((db
 /** What each receiver got of one purpose ("test", "alert", "digest") and, for alerts, one rule. */
 function arrived(mailbox: string, purpose: string, rule?: string) {
   return {
-    ntfy: ntfy.messages.filter((m) => m.topic === topic && (purpose === "test" ? m.tags.includes("white_check_mark") : purpose === "digest" ? m.tags.includes("calendar") : m.tags.includes("warning")) && (!rule || m.title?.includes(rule))),
+    ntfy: ntfy.messages.filter(
+      (m) =>
+        m.topic === topic &&
+        (purpose === "test" ? m.tags.includes("white_check_mark") : purpose === "digest" ? m.tags.includes("calendar") : m.tags.includes("warning")) &&
+        (!rule || m.title?.includes(rule)),
+    ),
     mail: smtp.mails.filter(
       (m) =>
         m.to.includes(mailbox) &&
         !m.subject.startsWith("Ringside confirmation code") &&
-        (purpose === "test" ? m.subject === "Test from Ringside" : purpose === "digest" ? m.subject.startsWith("Your week") : !m.subject.startsWith("Your week") && m.subject !== "Test from Ringside") &&
+        (purpose === "test"
+          ? m.subject === "Test from Ringside"
+          : purpose === "digest"
+            ? m.subject.startsWith("Your week")
+            : !m.subject.startsWith("Your week") && m.subject !== "Test from Ringside") &&
         (!rule || m.subject.includes(rule)),
     ),
     hook: hook.verified().filter((c) => c.body.type === purpose && (!rule || String(c.body.title).includes(rule))),
@@ -56,7 +72,9 @@ function arrived(mailbox: string, purpose: string, rule?: string) {
 }
 
 async function expectOnceEach(mailbox: string, purpose: string, rule?: string): Promise<void> {
-  await expect.poll(() => Object.values(arrived(mailbox, purpose, rule)).map((x) => x.length), { timeout: 30_000, intervals: [250, 500, 1000] }).toEqual([1, 1, 1]);
+  await expect
+    .poll(() => Object.values(arrived(mailbox, purpose, rule)).map((x) => x.length), { timeout: 30_000, intervals: [250, 500, 1000] })
+    .toEqual([1, 1, 1]);
 }
 
 async function addRule(page: Page, fill: (form: ReturnType<Page["getByRole"]>) => Promise<void>, kindLabel: string): Promise<void> {
@@ -78,14 +96,21 @@ async function evaluatedAfter(db: Database.Database, userId: string, since: stri
 
 const nowDb = () => clock.date().toISOString().replace("Z", "+00:00");
 
-test("[ALERTS] rules and channels set up in Settings; each alert from emulator data arrives once at ntfy, e-mail and webhook; the history shows it", async ({ page, appDb }) => {
+test("[ALERTS] rules and channels set up in Settings; each alert from emulator data arrives once at ntfy, e-mail and webhook; the history shows it", async ({
+  page,
+  appDb,
+}) => {
   test.setTimeout(240_000);
   // this spec's person wears the ring every day (sleep and readiness on each of the last days)
   const email = uniqueEmail("alerts");
   const { ringUserId } = await connectRing(page, { email, person: testPerson("alerts › the person with every alert") });
   const userId = (appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string }).id;
-  await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, userId), { timeout: 90_000 }).toBe(SYNC_COLLECTIONS.length);
-  await expect.poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 }).toBe(3 * WEBHOOK_DATA_TYPES.length);
+  await expect
+    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, userId), { timeout: 90_000 })
+    .toBe(SYNC_COLLECTIONS.length);
+  await expect
+    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 })
+    .toBe(3 * WEBHOOK_DATA_TYPES.length);
 
   await page.goto("/settings#alerts");
   const section = page.getByTestId("alerts-section");
@@ -128,7 +153,10 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   hook.secret = secret;
   await expect(page.getByTestId("alert-channel")).toHaveCount(3);
   // the token and the secret are stored encrypted, and never shown again
-  const stored = appDb.prepare(`SELECT kind, secret FROM alert_channel WHERE userId = ? ORDER BY createdAt`).all(userId) as Array<{ kind: string; secret: string | null }>;
+  const stored = appDb.prepare(`SELECT kind, secret FROM alert_channel WHERE userId = ? ORDER BY createdAt`).all(userId) as Array<{
+    kind: string;
+    secret: string | null;
+  }>;
   expect(stored.map((c) => c.kind)).toEqual(["ntfy", "email", "webhook"]);
   expect(decryptStoredToken(stored[0]!.secret!)).toBe("tk_e2e_alerts");
   expect(decryptStoredToken(stored[2]!.secret!)).toBe(secret);
@@ -191,7 +219,11 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   // still low on the next edit: the worker looks again, nothing is sent again
   const seen = nowDb();
   const today = (await emulatorControl.documents<{ id: string; day: string }>(ringUserId, "daily_readiness")).find((d) => d.day === dayOffset(0))!;
-  await fetch(`${E2E_EMULATOR_URL}/_emulator/users/${ringUserId}/documents/daily_readiness/${today.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ score: 4 }) });
+  await fetch(`${E2E_EMULATOR_URL}/_emulator/users/${ringUserId}/documents/daily_readiness/${today.id}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ score: 4 }),
+  });
   await evaluatedAfter(appDb, userId, seen);
   expect(Object.values(arrived(email, "alert", "Readiness")).map((x) => x.length)).toEqual([1, 1, 1]);
 
@@ -207,11 +239,15 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   // 3. The grant is withdrawn at the service (no more notifications then): the next sync is
   //    refused, its one refresh gets invalid_grant → reconnect
   const account = appDb.prepare(`SELECT access_token FROM "Account" WHERE userId = ?`).get(userId) as { access_token: string };
-  const revoke = await fetch(`${E2E_EMULATOR_URL}/oauth/revoke?access_token=${encodeURIComponent(decryptStoredToken(account.access_token))}`, { method: "POST" });
+  const revoke = await fetch(`${E2E_EMULATOR_URL}/oauth/revoke?access_token=${encodeURIComponent(decryptStoredToken(account.access_token))}`, {
+    method: "POST",
+  });
   expect(revoke.status).toBe(200);
   await page.goto("/sync");
   await page.getByRole("button", { name: "Sync now" }).click();
-  await expect.poll(() => (appDb.prepare(`SELECT status FROM "Account" WHERE userId = ?`).get(userId) as { status: string }).status, { timeout: 30_000 }).toBe("needs_reconnect");
+  await expect
+    .poll(() => (appDb.prepare(`SELECT status FROM "Account" WHERE userId = ?`).get(userId) as { status: string }).status, { timeout: 30_000 })
+    .toBe("needs_reconnect");
   await expectOnceEach(email, "alert", "Reconnect your ring to Ringside");
   expect(arrived(email, "alert", "Reconnect").hook[0]!.body).toMatchObject({ rule: "connection", key: "reconnect" });
 
@@ -224,7 +260,13 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   const history = page.getByTestId("alert-history-row");
   await expect(history).toHaveCount(15);
   await expect(page.getByTestId("alert-history-row").filter({ has: page.getByTestId("alert-history-status").filter({ hasText: /^sent/ }) })).toHaveCount(15);
-  for (const title of ["Test from Ringside", "Your week", "Readiness score below your usual range", "No new night of sleep for 2 days", "Reconnect your ring to Ringside"]) {
+  for (const title of [
+    "Test from Ringside",
+    "Your week",
+    "Readiness score below your usual range",
+    "No new night of sleep for 2 days",
+    "Reconnect your ring to Ringside",
+  ]) {
     await expect(history.filter({ hasText: title })).toHaveCount(3);
   }
   const row = history.filter({ hasText: "Readiness score below your usual range" }).first();

@@ -60,7 +60,11 @@ test("[API] a token made in Settings → API reads the API and the MCP server gi
   await page.goto("/trends?m=sleep.score&range=90d");
   await waitForChart(page);
   const trendsMean = (await page.getByTestId("period-mean").first().textContent())!.trim();
-  const trendsDays = (await page.getByTestId("trend-panel").first().getByText(/^\d+\/\d+ days$/).textContent())!.match(/(\d+)\/(\d+) days/)!;
+  const trendsDays = (await page
+    .getByTestId("trend-panel")
+    .first()
+    .getByText(/^\d+\/\d+ days$/)
+    .textContent())!.match(/(\d+)\/(\d+) days/)!;
   await page.goto("/correlations?x=activity.steps&y=sleep.score&lag=1&range=1y");
   await expect(page.getByTestId("corr-n")).not.toHaveText("");
   await expect(page.getByTestId("corr-r")).not.toHaveText("—");
@@ -84,11 +88,25 @@ test("[API] a token made in Settings → API reads the API and the MCP server gi
     await client.connect(make());
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name);
-      expect(tools).toEqual(expect.arrayContaining(["get_metric_series", "correlate_metrics", "compare_periods", "compare_tagged_days", "summarize_day", "find_unusual_days", "list_data"]));
+      expect(tools).toEqual(
+        expect.arrayContaining([
+          "get_metric_series",
+          "correlate_metrics",
+          "compare_periods",
+          "compare_tagged_days",
+          "summarize_day",
+          "find_unusual_days",
+          "list_data",
+        ]),
+      );
       const series = await ask(client, "get_metric_series", { metric: "sleep.score", range: "90d" });
       const corr = await ask(client, "correlate_metrics", { x: "activity.steps", y: "sleep.score", lag: 1, range: "1y" });
       figures[name] = { mean: series.mean, n: series.n, days: series.days, r: corr.r, corrN: corr.n };
-      expect({ mean: formatValue(getMetric("sleep.score"), series.mean), n: series.n, days: series.days }).toEqual({ mean: trendsMean, n: Number(trendsDays[1]), days: Number(trendsDays[2]) });
+      expect({ mean: formatValue(getMetric("sleep.score"), series.mean), n: series.n, days: series.days }).toEqual({
+        mean: trendsMean,
+        n: Number(trendsDays[1]),
+        days: Number(trendsDays[2]),
+      });
       expect(corr.n).toBe(corrN);
       expect(Math.abs(corr.r - corrR)).toBeLessThanOrEqual(0.0051);
     } finally {

@@ -50,7 +50,8 @@ test.beforeAll(async () => {
   // build the Playwright web server already serves: mark it current, so that the demo never
   // rebuilds .next under that running server (and both test the same build).
   const buildId = path.resolve(buildDir(), "BUILD_ID");
-  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(standaloneDir(path.resolve(".")), "server.js"))) throw new Error("no production build: run `npm run build` first");
+  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(standaloneDir(path.resolve(".")), "server.js")))
+    throw new Error("no production build: run `npm run build` first");
   const now = new Date();
   fs.utimesSync(buildId, now, now);
   const env: Record<string, string> = {};
@@ -204,7 +205,10 @@ test("[NEWER] a developer-portal app used against the legacy token address is ex
   }
 });
 
-test("[NEWER] a refresh refused at the legacy token address (the app moved to the developer portal) shows the same advice where reconnecting is offered", async ({ browser, appDb }) => {
+test("[NEWER] a refresh refused at the legacy token address (the app moved to the developer portal) shows the same advice where reconnecting is offered", async ({
+  browser,
+  appDb,
+}) => {
   test.setTimeout(90_000);
   const context = await browser.newContext({ baseURL: E2E_APP_URL });
   const page = await context.newPage();
@@ -228,7 +232,9 @@ test("[NEWER] a refresh refused at the legacy token address (the app moved to th
       body: JSON.stringify({ ...E2E_CLIENT, portal: "developer" }),
     });
     expect(moved.status).toBeLessThan(300);
-    const revoke = await fetch(`${E2E_EMULATOR_URL}/oauth/revoke?access_token=${encodeURIComponent(decryptStoredToken(account().access_token!))}`, { method: "POST" });
+    const revoke = await fetch(`${E2E_EMULATOR_URL}/oauth/revoke?access_token=${encodeURIComponent(decryptStoredToken(account().access_token!))}`, {
+      method: "POST",
+    });
     expect(revoke.status).toBe(200);
     // "Sync now" (202), unless the backfill still running since the connect met the refusal
     // first and the connection already needs reconnecting (409): either way the refresh is refused.

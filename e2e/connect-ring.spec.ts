@@ -28,8 +28,7 @@ const userByRing = (db: Database.Database, ringUserId: string) =>
   db.prepare(`SELECT id, email, role, ringUserId FROM "User" WHERE ringUserId = ?`).get(ringUserId) as UserRow | undefined;
 const accountOf = (db: Database.Database, userId: string) =>
   db.prepare(`SELECT id, userId, status, statusReason, scope, access_token, refresh_token FROM "Account" WHERE userId = ?`).get(userId) as
-    | AccountRow
-    | undefined;
+    AccountRow | undefined;
 const count = (db: Database.Database, sql: string, ...args: unknown[]) => Number((db.prepare(sql).get(...args) as { n: number }).n);
 const sessionsOf = (db: Database.Database, userId: string) => count(db, `SELECT COUNT(*) AS n FROM "Session" WHERE userId = ?`, userId);
 const totals = (db: Database.Database) => ({
@@ -275,9 +274,7 @@ test("[CONNECT] refused stored access shows Reconnect; reconnecting keeps the pe
     expect(revoke.status).toBe(200);
     // The next data request of the sync gets 401, the one refresh gets invalid_grant.
     await emulatorControl.sync(member.ringUserId).catch(() => undefined);
-    await expect
-      .poll(() => accountOf(appDb, user.id)!.status, { timeout: 30_000, intervals: [250, 500, 1000] })
-      .toBe("needs_reconnect");
+    await expect.poll(() => accountOf(appDb, user.id)!.status, { timeout: 30_000, intervals: [250, 500, 1000] }).toBe("needs_reconnect");
     expect(accountOf(appDb, user.id)!.statusReason).toBe("invalid_grant");
     const refreshes = (await emulatorRequests("token")).filter((r) => r.user_id === member.ringUserId && r.grant_type === "refresh_token");
     expect(refreshes.map((r) => r.status)).toEqual([400]); // exactly one attempt, never retried

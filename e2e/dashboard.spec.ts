@@ -137,7 +137,9 @@ test("[DASHBOARD] day view, trends and calendar show the documents' numbers", as
   const main = page.getByTestId("main-sleep");
   await expect(main.getByRole("img", { name: /Sleep stages/ })).toBeVisible();
   await expect(main.locator("[data-chart-ready]").first()).toBeAttached();
-  const longSleep = periods.filter((p) => p.day === day && p.type === "long_sleep").sort((a, b) => Number(b.total_sleep_duration) - Number(a.total_sleep_duration))[0]!;
+  const longSleep = periods
+    .filter((p) => p.day === day && p.type === "long_sleep")
+    .sort((a, b) => Number(b.total_sleep_duration) - Number(a.total_sleep_duration))[0]!;
   const h = Math.floor(Math.round(Number(longSleep.total_sleep_duration) / 60) / 60);
   const m = Math.round(Number(longSleep.total_sleep_duration) / 60) % 60;
   await expect(main).toContainText(`${h} h ${String(m).padStart(2, "0")} min`);
@@ -223,7 +225,12 @@ test("[DASHBOARD] charts are readable with the keyboard", async ({ browser, emul
     if (expected === null) expect(m![4]).toBe("—");
     else expect(shownNumber(m![4]!), text).toBe(expected);
   }
-  await expect(page.getByTestId("trend-panel").getByText(/7-day mean/).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId("trend-panel")
+      .getByText(/7-day mean/)
+      .first(),
+  ).toBeVisible();
   await context.close();
 });
 
@@ -252,7 +259,9 @@ test("[DASHBOARD] tags round-trip and show on the charts", async ({ browser, app
     .prepare(`SELECT t.name AS name FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE dt.userId = ? AND dt.day = ? ORDER BY t.name`)
     .all(person!.userId, day) as Array<{ name: string }>;
   expect(rows.map((r) => r.name)).toEqual(["alcohol", "travel"]);
-  expect((appDb.prepare(`SELECT text FROM day_note WHERE userId = ? AND day = ?`).get(person!.userId, day) as { text: string }).text).toBe("Wedding, late night");
+  expect((appDb.prepare(`SELECT text FROM day_note WHERE userId = ? AND day = ?`).get(person!.userId, day) as { text: string }).text).toBe(
+    "Wedding, late night",
+  );
 
   // back from the server after a reload, in the list and in the day view
   await page.reload();
@@ -298,7 +307,10 @@ test("[DASHBOARD] tags round-trip and show on the charts", async ({ browser, app
   await page.goto("/notes");
   const cmp = page.getByTestId("tag-comparison");
   await expect(cmp).toContainText(`n=${taggedN}`);
-  await expect(cmp.getByRole("img")).toHaveAttribute("aria-label", new RegExp(`averages ${Math.round(taggedSum / taggedN)} \\(n = ${taggedN}\\).*\\(n = ${untaggedN}\\)`));
+  await expect(cmp.getByRole("img")).toHaveAttribute(
+    "aria-label",
+    new RegExp(`averages ${Math.round(taggedSum / taggedN)} \\(n = ${taggedN}\\).*\\(n = ${untaggedN}\\)`),
+  );
   await expect(cmp.getByTestId("tag-difference")).not.toHaveText("—");
 
   // removing a tag removes it everywhere
@@ -338,7 +350,9 @@ test("[DASHBOARD] CSV and JSON exports equal the stored rows", async ({ browser,
   const first = (appDb.prepare(`SELECT min(day) AS d FROM daily_readiness WHERE userId = ?`).get(person!.userId) as { d: string }).d;
   const to = addDays(first, 9);
   const ranged = parseCsv(await (await page.request.get(`/api/export?collection=daily_readiness&format=csv&from=${first}&to=${to}`)).text());
-  const n = (appDb.prepare(`SELECT COUNT(*) AS n FROM daily_readiness WHERE userId = ? AND day BETWEEN ? AND ?`).get(person!.userId, first, to) as { n: number }).n;
+  const n = (
+    appDb.prepare(`SELECT COUNT(*) AS n FROM daily_readiness WHERE userId = ? AND day BETWEEN ? AND ?`).get(person!.userId, first, to) as { n: number }
+  ).n;
   expect(ranged.length - 1).toBe(n);
   // everything at once, as JSON: every document, as sent
   const all = (await (await page.request.get(`/api/export?collection=all&format=json`)).json()) as {
@@ -369,16 +383,17 @@ test("[DASHBOARD] preferences: units and theme", async ({ browser, appDb, emulat
   await prefs.getByRole("radio", { name: /Imperial/ }).click();
   await prefs.getByRole("radio", { name: "Dark" }).click();
   await expect(page.locator("html")).toHaveClass(/dark/);
-  await expect
-    .poll(() => appDb.prepare(`SELECT units, theme FROM "User" WHERE id = ?`).get(person!.userId))
-    .toEqual({ units: "imperial", theme: "dark" });
+  await expect.poll(() => appDb.prepare(`SELECT units, theme FROM "User" WHERE id = ?`).get(person!.userId)).toEqual({ units: "imperial", theme: "dark" });
   await page.goto(`/day/${activity.day}`);
   await expect(page.locator("html")).toHaveClass(/dark/);
   const miles = (Number(activity.equivalent_walking_distance) / 1609.344).toFixed(Number(activity.equivalent_walking_distance) / 1609.344 < 10 ? 2 : 1);
   await expect(page.getByTestId("day-value-activity.equivalent_walking_distance")).toHaveText(`${miles} mi`);
   // back to the defaults for the other specs
   await page.goto("/settings");
-  await page.getByTestId("preferences-section").getByRole("radio", { name: /Metric/ }).click();
+  await page
+    .getByTestId("preferences-section")
+    .getByRole("radio", { name: /Metric/ })
+    .click();
   await page.getByTestId("preferences-section").getByRole("radio", { name: "System" }).click();
   await expect.poll(() => appDb.prepare(`SELECT units, theme FROM "User" WHERE id = ?`).get(person!.userId)).toEqual({ units: "metric", theme: "system" });
   await context.close();

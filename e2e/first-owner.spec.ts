@@ -25,10 +25,20 @@ let dataDir: string;
 
 test.beforeAll(async () => {
   await emulatorControl.ensureClient();
-  const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/clients`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(CLIENT) });
+  const res = await fetch(`${E2E_EMULATOR_URL}/_emulator/clients`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(CLIENT),
+  });
   expect(res.status).toBeLessThan(300);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-e2e-fresh-"));
-  fresh = await startInstance({ port: E2E_FRESH_PORT, dataDir, clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, env: { SYNC_DISABLED: "1", LOG_LEVEL: "info" } });
+  fresh = await startInstance({
+    port: E2E_FRESH_PORT,
+    dataDir,
+    clientId: CLIENT.client_id,
+    clientSecret: CLIENT.client_secret,
+    env: { SYNC_DISABLED: "1", LOG_LEVEL: "info" },
+  });
 });
 
 test.afterAll(async () => {

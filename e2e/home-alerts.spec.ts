@@ -20,7 +20,8 @@ test.afterAll(async () => {
   await ntfy?.close();
 });
 
-const n = (db: { prepare(sql: string): { get(...a: unknown[]): unknown } }, sql: string, ...args: unknown[]) => Number((db.prepare(sql).get(...args) as { n: number }).n);
+const n = (db: { prepare(sql: string): { get(...a: unknown[]): unknown } }, sql: string, ...args: unknown[]) =>
+  Number((db.prepare(sql).get(...args) as { n: number }).n);
 
 async function addRule(page: Page, kindLabel: string, fill?: (form: ReturnType<Page["getByRole"]>) => Promise<void>): Promise<void> {
   const form = page.getByRole("form", { name: "Add a rule" });
@@ -38,7 +39,14 @@ const SIZES = [
 ] as const;
 
 async function open(browser: Browser, size: (typeof SIZES)[number]) {
-  const context = await browser.newContext({ baseURL: E2E_APP_URL, viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.hasTouch, reducedMotion: "reduce", timezoneId: "UTC" });
+  const context = await browser.newContext({
+    baseURL: E2E_APP_URL,
+    viewport: size.viewport,
+    isMobile: size.isMobile,
+    hasTouch: size.hasTouch,
+    reducedMotion: "reduce",
+    timezoneId: "UTC",
+  });
   return { context, page: await context.newPage() };
 }
 

@@ -34,7 +34,8 @@ test.beforeAll(async () => {
       yield "timestamp;bpm;source\r\n";
       for (let i = HEART_SAMPLES; i > 0; i -= 1_000) {
         let chunk = "";
-        for (let j = i; j > Math.max(0, i - 1_000); j--) chunk += `${new Date(end - j * 300_000).toISOString().replace(".000Z", "+00:00")};${55 + (j % 30)};awake\r\n`;
+        for (let j = i; j > Math.max(0, i - 1_000); j--)
+          chunk += `${new Date(end - j * 300_000).toISOString().replace(".000Z", "+00:00")};${55 + (j % 30)};awake\r\n`;
         yield chunk;
       }
     },
@@ -87,7 +88,9 @@ for (const layout of [
             const status = p.getAttribute("data-status");
             const valueNow = bar?.getAttribute("aria-valuenow") ?? "";
             const text = p.textContent ?? "";
-            return status === "storing" && /^\d+$/.test(valueNow) && /Storing .*\.csv · [\d,]+ of [\d,]+ rows/.test(text) ? "storing" : `not yet: ${status} ${valueNow} ${text}`;
+            return status === "storing" && /^\d+$/.test(valueNow) && /Storing .*\.csv · [\d,]+ of [\d,]+ rows/.test(text)
+              ? "storing"
+              : `not yet: ${status} ${valueNow} ${text}`;
           });
         await expect.poll(read, { timeout: 120_000 }).toMatch(/^(storing|ended)$/);
         if (await progress.isVisible()) await page.screenshot({ path: `e2e/test-results/screenshots/import-progress-${layout.name}.png`, fullPage: true });

@@ -90,7 +90,9 @@ test("[PWA] the manifest parses, every icon loads, and Chromium reports the app 
     await p.goto(`${E2E_APP_URL}/sign-in`);
     const session = await browser.newCDPSession(p);
     await expect
-      .poll(async () => ((await session.send("Page.getInstallabilityErrors")) as { installabilityErrors: Array<{ errorId: string }> }).installabilityErrors, { timeout: 60_000 })
+      .poll(async () => ((await session.send("Page.getInstallabilityErrors")) as { installabilityErrors: Array<{ errorId: string }> }).installabilityErrors, {
+        timeout: 60_000,
+      })
       .toEqual([]);
   } finally {
     await browser.close();

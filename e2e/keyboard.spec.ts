@@ -139,7 +139,9 @@ test("[A11Y] keyboard only: sign in, Today, the Trends cursor read aloud, a day 
   await expect(editor.getByRole("status")).toHaveText("Saved.");
   const note = appDb.prepare(`SELECT text FROM day_note WHERE userId = ? AND day = ?`).get(user!.id, day) as { text: string } | undefined;
   expect(note?.text).toBe("Written without a mouse");
-  const tags = appDb.prepare(`SELECT t.name AS name FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE dt.userId = ? AND dt.day = ?`).all(user!.id, day) as Array<{ name: string }>;
+  const tags = appDb
+    .prepare(`SELECT t.name AS name FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE dt.userId = ? AND dt.day = ?`)
+    .all(user!.id, day) as Array<{ name: string }>;
   expect(tags.map((t) => t.name)).toEqual(["alcohol"]);
   await context.close();
 });

@@ -33,7 +33,12 @@ async function samples(series: string, start: string, end: string): Promise<Doc[
 }
 
 async function signedIn(browser: Browser, width: number, theme: "light" | "dark"): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: E2E_APP_URL, storageState: auth ?? undefined, viewport: { width, height: 900 }, reducedMotion: "reduce" });
+  const context = await browser.newContext({
+    baseURL: E2E_APP_URL,
+    storageState: auth ?? undefined,
+    viewport: { width, height: 900 },
+    reducedMotion: "reduce",
+  });
   await setTheme(context, theme);
   return { context, page: await context.newPage() };
 }
@@ -82,7 +87,12 @@ test("[RECORDS] Day: the whole day's heart rate by source, workouts on the timel
       await expect(hr.locator('[data-source="workout"]')).toBeVisible();
       // the workout on the activity timeline and in the list
       await expect(page.locator('rect[data-event="workout"]').first()).toBeAttached();
-      await expect(page.getByTestId("day-workout").filter({ hasText: activityName(String(w.activity)) }).first()).toBeVisible();
+      await expect(
+        page
+          .getByTestId("day-workout")
+          .filter({ hasText: activityName(String(w.activity)) })
+          .first(),
+      ).toBeVisible();
       // the ring app's tags of the day, and that evening's bedtime guidance
       const ringTags = page.getByTestId("day-ring-tags");
       if (tags.length) for (const t of tags) await expect(ringTags).toContainText(t.custom_name ? String(t.custom_name) : tagTypeName(String(t.tag_type_code)));

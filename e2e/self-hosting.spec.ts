@@ -16,7 +16,16 @@ import { E2E_DATA_DIR, E2E_EMULATOR_URL, E2E_OTHER_PORT, E2E_RESTORED_PORT } fro
 // a backup taken while it syncs opens cleanly; a backup restored into a new data directory
 // serves the same data; an export imported into another instance draws the same charts.
 
-const METRICS = ["readiness.score", "sleep.score", "activity.steps", "stress.stress_high", "spo2.breathing_disturbance_index", "resilience.level", "night.average_hrv", "cardio.vascular_age"];
+const METRICS = [
+  "readiness.score",
+  "sleep.score",
+  "activity.steps",
+  "stress.stress_high",
+  "spo2.breathing_disturbance_index",
+  "resilience.level",
+  "night.average_hrv",
+  "cardio.vascular_age",
+];
 const appDbFile = path.resolve(E2E_DATA_DIR, "ringside.db");
 
 function backupCli(args: string[], dbFile: string): string {
@@ -33,9 +42,7 @@ async function syncStatus(request: APIRequestContext, base = "") {
 }
 
 async function waitForBackfill(request: APIRequestContext) {
-  await expect
-    .poll(async () => (await syncStatus(request)).collections.every((c) => c.backfillDone), { timeout: 60_000, intervals: [500] })
-    .toBe(true);
+  await expect.poll(async () => (await syncStatus(request)).collections.every((c) => c.backfillDone), { timeout: 60_000, intervals: [500] }).toBe(true);
 }
 
 async function series(request: APIRequestContext, base: string, metric: string, from: string, to: string) {
@@ -63,10 +70,7 @@ test.afterAll(() => {
 
 test.describe.configure({ mode: "serial" });
 
-test("[SELF-HOST] backup while syncing opens cleanly; a restored backup in a new data directory serves the same data", async ({
-  page,
-  emulator,
-}) => {
+test("[SELF-HOST] backup while syncing opens cleanly; a restored backup in a new data directory serves the same data", async ({ page, emulator }) => {
   test.setTimeout(180_000);
   // slow the emulator down so the backup really happens while the backfill writes
   await emulator.faults({ delay_ms: 250, count: 40 });
@@ -77,7 +81,10 @@ test("[SELF-HOST] backup while syncing opens cleanly; a restored backup in a new
   const midDir = tmpDir("mid-backup");
   const midOut = backupCli(["backup", midDir], appDbFile);
   expect(midOut).toMatch(/Backup written/);
-  const midFile = path.join(midDir, fs.readdirSync(midDir).find((f) => f.endsWith(".db"))!);
+  const midFile = path.join(
+    midDir,
+    fs.readdirSync(midDir).find((f) => f.endsWith(".db"))!,
+  );
   const mid = new Database(midFile, { readonly: true });
   expect(mid.pragma("integrity_check", { simple: true })).toBe("ok");
   // consistent: no duplicate documents, and every checkpointed collection holds at least what it says
@@ -92,7 +99,10 @@ test("[SELF-HOST] backup while syncing opens cleanly; a restored backup in a new
   await waitForBackfill(page.request);
   const backupDir = tmpDir("backup");
   backupCli(["backup", backupDir], appDbFile);
-  const backupFile = path.join(backupDir, fs.readdirSync(backupDir).find((f) => f.endsWith(".db"))!);
+  const backupFile = path.join(
+    backupDir,
+    fs.readdirSync(backupDir).find((f) => f.endsWith(".db"))!,
+  );
   const restoredDir = tmpDir("restored");
   const restoredDb = path.join(restoredDir, "ringside.db");
   expect(backupCli(["restore", backupFile], restoredDb)).toMatch(/Restored/);

@@ -31,7 +31,13 @@ function createPerson(): string {
     const id = `sig${crypto.randomBytes(8).toString("hex")}`;
     const now = clock.date().toISOString().replace("Z", "+00:00");
     const email = uniqueEmail("signals");
-    db.prepare(`INSERT INTO "User" (id, name, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'member', 'metric', 'system', ?, ?)`).run(id, email, email, now, now);
+    db.prepare(`INSERT INTO "User" (id, name, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'member', 'metric', 'system', ?, ?)`).run(
+      id,
+      email,
+      email,
+      now,
+      now,
+    );
     const token = crypto.randomBytes(24).toString("hex");
     // Auth.js checks a session against the machine's clock, not Ringside's (pinned in a run)
     const expires = "9999-12-31T00:00:00+00:00";
@@ -42,7 +48,10 @@ function createPerson(): string {
   }
 }
 
-async function signedIn(browser: Browser, opts: { width: number; theme: "light" | "dark"; scripts?: false }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function signedIn(
+  browser: Browser,
+  opts: { width: number; theme: "light" | "dark"; scripts?: false },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     baseURL: E2E_APP_URL,
     viewport: { width: opts.width, height: 900 },
@@ -72,7 +81,10 @@ async function checkLayout(page: Page, name: string, theme: "light" | "dark", wi
 test.beforeAll(async ({ playwright }) => {
   sessionToken = createPerson();
   const history = plantedHistory({ from: addDays(TODAY, -99), to: TODAY, episodeNights: 3, offset: "+14:00" });
-  const request = await playwright.request.newContext({ baseURL: E2E_APP_URL, extraHTTPHeaders: { cookie: `${SESSION_COOKIE}=${sessionToken}`, origin: E2E_APP_URL } });
+  const request = await playwright.request.newContext({
+    baseURL: E2E_APP_URL,
+    extraHTTPHeaders: { cookie: `${SESSION_COOKIE}=${sessionToken}`, origin: E2E_APP_URL },
+  });
   const res = await request.post("/api/import", { data: history.file });
   expect(res.status(), await res.text()).toBe(200);
   expect((await res.json()).rejected).toBe(0);
@@ -137,7 +149,9 @@ test("[SIGNALS] a card's link opens its section of the signals page", async ({ b
   await context.close();
 });
 
-test("[SIGNALS] before Settings has hydrated, its forms' submit buttons and its choices wait (the browser would send a form itself, its fields in the address; a choice would be lost)", async ({ browser }) => {
+test("[SIGNALS] before Settings has hydrated, its forms' submit buttons and its choices wait (the browser would send a form itself, its fields in the address; a choice would be lost)", async ({
+  browser,
+}) => {
   const { context, page } = await signedIn(browser, { width: 1280, theme: "light", scripts: false });
   await page.goto("/settings");
   const waiting = ["Save need", "Add rule", "Add channel"];

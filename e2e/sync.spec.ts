@@ -81,7 +81,9 @@ test("[SYNC] Sync now re-checks the recent days", async ({ page, appDb, login })
   await expect(page.getByTestId("sync-collection-daily_readiness")).toHaveAttribute("data-status", "idle", { timeout: 60_000 });
   await expect(page.getByTestId("sync-page")).toHaveAttribute("data-running", "false", { timeout: 60_000 });
   const lastAttempt = () =>
-    Date.parse((appDb.prepare(`SELECT lastAttemptAt AS t FROM sync_state WHERE userId = ? AND collection = 'daily_readiness'`).get(user.id) as { t: string }).t);
+    Date.parse(
+      (appDb.prepare(`SELECT lastAttemptAt AS t FROM sync_state WHERE userId = ? AND collection = 'daily_readiness'`).get(user.id) as { t: string }).t,
+    );
   // the app's clock (pinned for the run, like this process's): the attempt is after the click
   const clicked = clock.now();
   await page.getByRole("button", { name: "Sync now" }).click();

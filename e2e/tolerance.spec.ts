@@ -43,7 +43,8 @@ test("[TOLERANCE] documents with never-seen values are stored and charted, the u
     // the edits notify the app; "Sync now" re-reads the recent days as well
     expect((await page.request.post("/api/sync", { headers: { origin: E2E_APP_URL } })).status()).toBe(202);
     const stored = (table: string, field: string, id: string) =>
-      appDb.prepare(`SELECT ${field} AS v, raw FROM ${table} WHERE userId = ? AND documentId = ?`).get(user.id, id) as { v: string | null; raw: string } | undefined;
+      appDb.prepare(`SELECT ${field} AS v, raw FROM ${table} WHERE userId = ? AND documentId = ?`).get(user.id, id) as
+        { v: string | null; raw: string } | undefined;
     await expect.poll(() => stored("daily_resilience", "level", resilience.id)?.raw.includes('"legendary"'), { timeout: 30_000 }).toBe(true);
     await expect.poll(() => stored("daily_stress", "day_summary", stress.id)?.raw.includes('"frantic"'), { timeout: 30_000 }).toBe(true);
     expect(stored("daily_resilience", "level", resilience.id)!.v).toBeNull();

@@ -15,7 +15,11 @@ test.describe.configure({ mode: "serial" });
 const n = (db: Database.Database, sql: string, ...args: unknown[]) => Number((db.prepare(sql).get(...args) as { n: number }).n);
 
 function sign(body: string, ts: string, secret = E2E_CLIENT.client_secret) {
-  return crypto.createHmac("sha256", secret).update(ts + body).digest("hex").toUpperCase();
+  return crypto
+    .createHmac("sha256", secret)
+    .update(ts + body)
+    .digest("hex")
+    .toUpperCase();
 }
 
 test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is visible", async ({ page, appDb, emulator, login }) => {
@@ -54,21 +58,42 @@ test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is v
 
 test("[WEBHOOK] forged, stale and duplicate notifications change nothing", async ({ request, appDb }) => {
   const owner = appDb.prepare(`SELECT ringUserId FROM "User" WHERE role = 'owner'`).get() as { ringUserId: string } | undefined;
-  const body = JSON.stringify({ event_type: "delete", data_type: "daily_activity", object_id: "e2e-forged", event_time: clock.date().toISOString(), user_id: owner?.ringUserId ?? "nobody" });
+  const body = JSON.stringify({
+    event_type: "delete",
+    data_type: "daily_activity",
+    object_id: "e2e-forged",
+    event_time: clock.date().toISOString(),
+    user_id: owner?.ringUserId ?? "nobody",
+  });
   const events = () => n(appDb, `SELECT COUNT(*) AS n FROM webhook_event`);
   const before = events();
   const now = String(Math.floor(clock.now() / 1000));
-  const forged = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now, "wrong-secret") } });
+  const forged = await request.post("/api/webhooks/ring", {
+    data: body,
+    headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now, "wrong-secret") },
+  });
   expect(forged.status()).toBe(401);
   const old = String(Math.floor(clock.now() / 1000) - 3600);
-  const stale = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": old, "x-oura-signature": sign(body, old) } });
+  const stale = await request.post("/api/webhooks/ring", {
+    data: body,
+    headers: { "content-type": "application/json", "x-oura-timestamp": old, "x-oura-signature": sign(body, old) },
+  });
   expect(stale.status()).toBe(401);
-  const malformed = "{\"event_type\":\"nope\"}";
-  const bad = await request.post("/api/webhooks/ring", { data: malformed, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(malformed, now) } });
+  const malformed = '{"event_type":"nope"}';
+  const bad = await request.post("/api/webhooks/ring", {
+    data: malformed,
+    headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(malformed, now) },
+  });
   expect(bad.status()).toBe(400);
   expect(events()).toBe(before);
-  const first = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now) } });
-  const again = await request.post("/api/webhooks/ring", { data: body, headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now) } });
+  const first = await request.post("/api/webhooks/ring", {
+    data: body,
+    headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now) },
+  });
+  const again = await request.post("/api/webhooks/ring", {
+    data: body,
+    headers: { "content-type": "application/json", "x-oura-timestamp": now, "x-oura-signature": sign(body, now) },
+  });
   expect([first.status(), again.status()]).toEqual([200, 200]);
   expect(events()).toBe(before + 1);
   // The handshake answers only our verification token.

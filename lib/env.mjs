@@ -13,8 +13,7 @@ export const DEMO_CLIENT_ID = "ringside-demo";
 export const DEMO_CLIENT_SECRET = "ringside-demo-secret";
 
 /** Empty strings count as unset, as in t3's `emptyStringAsUndefined`. */
-const opt = (/** @type {z.ZodType} */ schema) =>
-  z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+const opt = (/** @type {z.ZodType} */ schema) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 
 const TOKEN_KEY_RE = /^[A-Za-z0-9+/_-]{43}=?$|^[0-9a-fA-F]{64}$/;
 const TOKEN_KEY_MESSAGE = "must be 32 bytes as 64 hex characters or base64";
@@ -53,109 +52,128 @@ const hostOrRange = (/** @type {string} */ v) => {
   return e.includes("/") ? ipaddr.isValidCIDR(e) : ipaddr.isValid(e) || HOST_NAME_RE.test(e);
 };
 const bool = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
-const intIn = (/** @type {number} */ min, /** @type {number} */ max) =>
-  z.coerce.number().int().min(min).max(max);
+const intIn = (/** @type {number} */ min, /** @type {number} */ max) => z.coerce.number().int().min(min).max(max);
 
-const serverSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: opt(intIn(1, 65535)),
-  HOST: opt(z.string().min(1)),
-  DATA_DIR: opt(z.string().min(1)),
-  DATABASE_URL: opt(
-    z
-      .string()
-      .regex(
-        /^file:[^?]+$|^postgres(ql)?:\/\/[^\s]+$/,
-        "must be a SQLite file URL such as file:./data/ringside.db (no ?query) or a PostgreSQL URL such as postgresql://user:password@host:5432/ringside",
+const serverSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: opt(intIn(1, 65535)),
+    HOST: opt(z.string().min(1)),
+    DATA_DIR: opt(z.string().min(1)),
+    DATABASE_URL: opt(
+      z
+        .string()
+        .regex(
+          /^file:[^?]+$|^postgres(ql)?:\/\/[^\s]+$/,
+          "must be a SQLite file URL such as file:./data/ringside.db (no ?query) or a PostgreSQL URL such as postgresql://user:password@host:5432/ringside",
+        ),
+    ),
+    DATABASE_POOL_SIZE: opt(intIn(1, 200)),
+    AUTH_SECRET: opt(z.string().min(16, "must be at least 16 characters")),
+    AUTH_URL: opt(url),
+    TOKEN_ENCRYPTION_KEY: opt(z.string().regex(TOKEN_KEY_RE, TOKEN_KEY_MESSAGE)),
+    // A file holding the key (a Docker or systemd secret), kept away from the data directory and
+    // its backups; read at start.
+    TOKEN_ENCRYPTION_KEY_FILE: opt(z.string().min(1)),
+    WEBHOOK_VERIFICATION_TOKEN: opt(z.string().min(16, "must be at least 16 characters")),
+    RING_API_BASE_URL: opt(url),
+    RING_OAUTH_BASE_URL: opt(url),
+    RING_OAUTH_ISSUER: opt(url),
+    RING_AUTHORIZE_URL: opt(url),
+    RING_TOKEN_URL: opt(url),
+    RING_REVOKE_URL: opt(url),
+    RING_CLIENT_ID: opt(z.string().min(1)),
+    RING_CLIENT_SECRET: opt(z.string().min(1)),
+    RING_SCOPES: opt(
+      z.string().refine(
+        (s) =>
+          s
+            .trim()
+            .split(/\s+/)
+            .every((x) => ALL_SCOPES.split(" ").includes(x)),
+        {
+          message: `must be space-separated scopes from: ${ALL_SCOPES}`,
+        },
       ),
-  ),
-  DATABASE_POOL_SIZE: opt(intIn(1, 200)),
-  AUTH_SECRET: opt(z.string().min(16, "must be at least 16 characters")),
-  AUTH_URL: opt(url),
-  TOKEN_ENCRYPTION_KEY: opt(z.string().regex(TOKEN_KEY_RE, TOKEN_KEY_MESSAGE)),
-  // A file holding the key (a Docker or systemd secret), kept away from the data directory and
-  // its backups; read at start.
-  TOKEN_ENCRYPTION_KEY_FILE: opt(z.string().min(1)),
-  WEBHOOK_VERIFICATION_TOKEN: opt(z.string().min(16, "must be at least 16 characters")),
-  RING_API_BASE_URL: opt(url),
-  RING_OAUTH_BASE_URL: opt(url),
-  RING_OAUTH_ISSUER: opt(url),
-  RING_AUTHORIZE_URL: opt(url),
-  RING_TOKEN_URL: opt(url),
-  RING_REVOKE_URL: opt(url),
-  RING_CLIENT_ID: opt(z.string().min(1)),
-  RING_CLIENT_SECRET: opt(z.string().min(1)),
-  RING_SCOPES: opt(
-    z
-      .string()
-      .refine((s) => s.trim().split(/\s+/).every((x) => ALL_SCOPES.split(" ").includes(x)), {
-        message: `must be space-separated scopes from: ${ALL_SCOPES}`,
-      }),
-  ),
-  RING_DATA_FAMILY: opt(z.enum(["usercollection", "sandbox"])),
-  RING_BACKFILL_START: opt(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")),
-  RING_REQUEST_TIMEOUT_MS: opt(intIn(100, 300_000)),
-  ALLOWED_EMAILS: opt(z.string()),
-  PUBLIC_URL: opt(url),
-  SYNC_POLL_MINUTES: opt(intIn(1, 1440)),
-  SYNC_TRAILING_DAYS: opt(intIn(1, 90)),
-  SYNC_DISABLED: opt(bool),
-  JOB_LEASE_SECONDS: opt(intIn(5, 3600)),
-  // What this process does: serve requests (web), run the background work (worker), or both (all).
-  ROLE: opt(z.enum(["web", "worker", "all"], { message: 'must be "web", "worker" or "all"' })),
-  BACKUP_DIR: opt(z.string().min(1)),
-  BACKUP_KEEP: opt(intIn(1, 3650)),
-  BACKUP_HOUR: opt(intIn(-1, 23)),
-  LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
-  RINGSIDE_DEMO: opt(bool),
-  // The clock pinned to an instant (tests, demonstrations): lib/clock.ts reads it; checked here
-  // so that a bad value stops the start with a message naming it.
-  RINGSIDE_NOW: opt(
-    z
-      .string()
-      .regex(
-        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})(?:@\d{1,16})?$/,
-        "must be an ISO instant such as 2026-03-01T12:00:00Z, optionally followed by @<epoch ms>",
-      )
-      .refine((v) => !Number.isNaN(Date.parse(v.split("@")[0] ?? "")), "must be a real instant"),
-  ),
-  // Personal access tokens (Settings → API): requests per minute per token, and the burst.
-  API_RATE_LIMIT: opt(intIn(1, 100_000)),
-  // Imports (Settings → Import): the free disk an upload's spool must leave in the data directory.
-  IMPORT_MIN_FREE_DISK_MB: opt(intIn(0, 1_000_000)),
-  // The instance's mail server for e-mail alerts (Settings → Alerts); unset = no e-mail channel.
-  SMTP_HOST: opt(z.string().max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address")),
-  SMTP_PORT: opt(intIn(1, 65535)),
-  SMTP_SECURE: opt(z.enum(["tls", "starttls", "none"])),
-  SMTP_USER: opt(z.string().max(512)),
-  SMTP_PASSWORD: opt(z.string().max(512)),
-  SMTP_FROM: opt(
-    z
-      .string()
-      .max(320)
-      .refine((v) => /^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(v.trim()), {
-        message: 'must be an e-mail address, or "Name <address>"',
-      }),
-  ),
-  // Host names, addresses or CIDR ranges on this server's own network that alert channels may
-  // post to (ntfy on the LAN); everything that is not a public address is refused otherwise.
-  ALERT_ALLOWED_PRIVATE_HOSTS: opt(
-    z
-      .string()
-      .max(4000)
-      .refine((v) => v.split(",").map((x) => x.trim()).filter(Boolean).every(hostOrRange), {
-        message: "must be a comma-separated list of host names, IP addresses or CIDR ranges such as ntfy.lan,192.168.1.0/24",
-      }),
-  ),
-}).superRefine((e, ctx) => {
-  if (e.TOKEN_ENCRYPTION_KEY && e.TOKEN_ENCRYPTION_KEY_FILE) {
-    ctx.addIssue({ code: "custom", path: ["TOKEN_ENCRYPTION_KEY_FILE"], message: "set TOKEN_ENCRYPTION_KEY or TOKEN_ENCRYPTION_KEY_FILE, not both" });
-  }
-  if (e.SMTP_HOST && !e.SMTP_FROM) ctx.addIssue({ code: "custom", path: ["SMTP_FROM"], message: "is required with SMTP_HOST (the sender of alert e-mails)" });
-  if (!e.SMTP_USER !== !e.SMTP_PASSWORD) {
-    ctx.addIssue({ code: "custom", path: [e.SMTP_USER ? "SMTP_PASSWORD" : "SMTP_USER"], message: "SMTP_USER and SMTP_PASSWORD go together" });
-  }
-});
+    ),
+    RING_DATA_FAMILY: opt(z.enum(["usercollection", "sandbox"])),
+    RING_BACKFILL_START: opt(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")),
+    RING_REQUEST_TIMEOUT_MS: opt(intIn(100, 300_000)),
+    ALLOWED_EMAILS: opt(z.string()),
+    PUBLIC_URL: opt(url),
+    SYNC_POLL_MINUTES: opt(intIn(1, 1440)),
+    SYNC_TRAILING_DAYS: opt(intIn(1, 90)),
+    SYNC_DISABLED: opt(bool),
+    JOB_LEASE_SECONDS: opt(intIn(5, 3600)),
+    // What this process does: serve requests (web), run the background work (worker), or both (all).
+    ROLE: opt(z.enum(["web", "worker", "all"], { message: 'must be "web", "worker" or "all"' })),
+    BACKUP_DIR: opt(z.string().min(1)),
+    BACKUP_KEEP: opt(intIn(1, 3650)),
+    BACKUP_HOUR: opt(intIn(-1, 23)),
+    LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
+    RINGSIDE_DEMO: opt(bool),
+    // The clock pinned to an instant (tests, demonstrations): lib/clock.ts reads it; checked here
+    // so that a bad value stops the start with a message naming it.
+    RINGSIDE_NOW: opt(
+      z
+        .string()
+        .regex(
+          /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})(?:@\d{1,16})?$/,
+          "must be an ISO instant such as 2026-03-01T12:00:00Z, optionally followed by @<epoch ms>",
+        )
+        .refine((v) => !Number.isNaN(Date.parse(v.split("@")[0] ?? "")), "must be a real instant"),
+    ),
+    // Personal access tokens (Settings → API): requests per minute per token, and the burst.
+    API_RATE_LIMIT: opt(intIn(1, 100_000)),
+    // Imports (Settings → Import): the free disk an upload's spool must leave in the data directory.
+    IMPORT_MIN_FREE_DISK_MB: opt(intIn(0, 1_000_000)),
+    // The instance's mail server for e-mail alerts (Settings → Alerts); unset = no e-mail channel.
+    SMTP_HOST: opt(
+      z
+        .string()
+        .max(253)
+        .regex(/^[A-Za-z0-9.:[\]-]+$/, "must be a host name or IP address"),
+    ),
+    SMTP_PORT: opt(intIn(1, 65535)),
+    SMTP_SECURE: opt(z.enum(["tls", "starttls", "none"])),
+    SMTP_USER: opt(z.string().max(512)),
+    SMTP_PASSWORD: opt(z.string().max(512)),
+    SMTP_FROM: opt(
+      z
+        .string()
+        .max(320)
+        .refine((v) => /^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(v.trim()), {
+          message: 'must be an e-mail address, or "Name <address>"',
+        }),
+    ),
+    // Host names, addresses or CIDR ranges on this server's own network that alert channels may
+    // post to (ntfy on the LAN); everything that is not a public address is refused otherwise.
+    ALERT_ALLOWED_PRIVATE_HOSTS: opt(
+      z
+        .string()
+        .max(4000)
+        .refine(
+          (v) =>
+            v
+              .split(",")
+              .map((x) => x.trim())
+              .filter(Boolean)
+              .every(hostOrRange),
+          {
+            message: "must be a comma-separated list of host names, IP addresses or CIDR ranges such as ntfy.lan,192.168.1.0/24",
+          },
+        ),
+    ),
+  })
+  .superRefine((e, ctx) => {
+    if (e.TOKEN_ENCRYPTION_KEY && e.TOKEN_ENCRYPTION_KEY_FILE) {
+      ctx.addIssue({ code: "custom", path: ["TOKEN_ENCRYPTION_KEY_FILE"], message: "set TOKEN_ENCRYPTION_KEY or TOKEN_ENCRYPTION_KEY_FILE, not both" });
+    }
+    if (e.SMTP_HOST && !e.SMTP_FROM) ctx.addIssue({ code: "custom", path: ["SMTP_FROM"], message: "is required with SMTP_HOST (the sender of alert e-mails)" });
+    if (!e.SMTP_USER !== !e.SMTP_PASSWORD) {
+      ctx.addIssue({ code: "custom", path: [e.SMTP_USER ? "SMTP_PASSWORD" : "SMTP_USER"], message: "SMTP_USER and SMTP_PASSWORD go together" });
+    }
+  });
 
 /**
  * @param {Record<string, string | undefined>} source
@@ -328,9 +346,6 @@ export function assertRunnableEnv(e) {
 }
 
 /** @type {Env} */
-export const env =
-  process.env.SKIP_ENV_VALIDATION === "1"
-    ? /** @type {Env} */ (/** @type {unknown} */ (parseEnv({})))
-    : parseEnv(process.env);
+export const env = process.env.SKIP_ENV_VALIDATION === "1" ? /** @type {Env} */ (/** @type {unknown} */ (parseEnv({}))) : parseEnv(process.env);
 
 export const RING_SCOPES_ALL = ALL_SCOPES.split(" ");

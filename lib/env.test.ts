@@ -39,9 +39,9 @@ describe("lib/env.mjs", () => {
   });
 
   it("names every bad variable in one clear message", () => {
-    expect(() =>
-      parseEnv({ DATABASE_URL: "mysql://x", PORT: "99999", RING_SCOPES: "daily bogus", PUBLIC_URL: "not a url" }),
-    ).toThrowError(/DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x", PORT: "99999", RING_SCOPES: "daily bogus", PUBLIC_URL: "not a url" })).toThrowError(
+      /DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/,
+    );
     try {
       parseEnv({ DATABASE_URL: "file:./x.db?mode=ro", TOKEN_ENCRYPTION_KEY: "short" });
     } catch (e) {
@@ -63,14 +63,18 @@ describe("lib/env.mjs", () => {
       from: "Ringside <ringside@example.test>",
     });
     expect(parseEnv({ SMTP_HOST: "mail.example.test", SMTP_PORT: "465", SMTP_FROM: "a@b.test" }).SMTP).toMatchObject({ port: 465, secure: "tls" });
-    expect(parseEnv({ SMTP_HOST: "127.0.0.1", SMTP_PORT: "25", SMTP_SECURE: "none", SMTP_FROM: "a@b.test", SMTP_USER: "u", SMTP_PASSWORD: "p" }).SMTP).toMatchObject({
+    expect(
+      parseEnv({ SMTP_HOST: "127.0.0.1", SMTP_PORT: "25", SMTP_SECURE: "none", SMTP_FROM: "a@b.test", SMTP_USER: "u", SMTP_PASSWORD: "p" }).SMTP,
+    ).toMatchObject({
       port: 25,
       secure: "none",
       user: "u",
       password: "p",
     });
     expect(() => parseEnv({ SMTP_HOST: "mail.example.test" })).toThrowError(/SMTP_FROM: is required with SMTP_HOST/);
-    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_USER: "u" })).toThrowError(/SMTP_PASSWORD: SMTP_USER and SMTP_PASSWORD go together/);
+    expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_USER: "u" })).toThrowError(
+      /SMTP_PASSWORD: SMTP_USER and SMTP_PASSWORD go together/,
+    );
     expect(() => parseEnv({ SMTP_HOST: "mail example", SMTP_FROM: "a@b.test" })).toThrowError(/SMTP_HOST/);
     expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "not an address" })).toThrowError(/SMTP_FROM/);
     expect(() => parseEnv({ SMTP_HOST: "mail.example.test", SMTP_FROM: "a@b.test", SMTP_SECURE: "ssl" })).toThrowError(/SMTP_SECURE/);
@@ -130,8 +134,12 @@ describe("the audit's settings", () => {
       expect(readTokenKeyFile(good)).toBe("ab".repeat(32));
       const base = { RING_CLIENT_SECRET: "own-secret-0123456789" };
       expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: good }))).toEqual([]);
-      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: bad })).join()).toMatch(/^TOKEN_ENCRYPTION_KEY_FILE: the key in .* must be 32 bytes/);
-      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: path.join(dir, "missing") })).join()).toMatch(/^TOKEN_ENCRYPTION_KEY_FILE: cannot read .*ENOENT/);
+      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: bad })).join()).toMatch(
+        /^TOKEN_ENCRYPTION_KEY_FILE: the key in .* must be 32 bytes/,
+      );
+      expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: path.join(dir, "missing") })).join()).toMatch(
+        /^TOKEN_ENCRYPTION_KEY_FILE: cannot read .*ENOENT/,
+      );
       expect(() => parseEnv({ TOKEN_ENCRYPTION_KEY: "ab".repeat(32), TOKEN_ENCRYPTION_KEY_FILE: good })).toThrowError(/TOKEN_ENCRYPTION_KEY_FILE/);
       // the message never carries the key
       expect(runtimeEnvProblems(parseEnv({ ...base, TOKEN_ENCRYPTION_KEY_FILE: bad })).join()).not.toContain("not a key");

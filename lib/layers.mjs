@@ -42,7 +42,11 @@ const LAYER_TABLE = [
   // pure maths and catalogs, safe in the browser: the metrics, and the explained signals built on them (the catalog charts a few signals as metrics)
   { type: "metrics", pattern: ["lib/metrics/**", "lib/signals/**"], may: ["shared", "registry", "metrics"] },
   // the wiring of Auth.js (its config, adapter and session) sits with the services
-  { type: "services", pattern: ["lib/services/**", "lib/alerts/service.ts", "lib/auth/config.ts", "lib/auth/adapter.ts", "lib/auth/index.ts", "lib/auth/session.ts"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services"] },
+  {
+    type: "services",
+    pattern: ["lib/services/**", "lib/alerts/service.ts", "lib/auth/config.ts", "lib/auth/adapter.ts", "lib/auth/index.ts", "lib/auth/session.ts"],
+    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services"],
+  },
   { type: "auth", pattern: ["lib/auth/**"], may: ["shared", "registry", "db", "metrics", "auth"] },
   { type: "ring", pattern: ["lib/ring/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring"] },
   // the request schemas: the boundary's vocabulary (days, ranges, names, limits)
@@ -50,12 +54,24 @@ const LAYER_TABLE = [
   { type: "sync", pattern: ["lib/sync/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync"] },
   // files from elsewhere (Ringside's export, the ring maker's account export and Trends CSV) stored as a sync stores them
   { type: "import", pattern: ["lib/import/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import"] },
-  { type: "api", pattern: ["lib/api/**", "lib/mcp/**", "lib/alerts/actions.ts"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "api"] },
+  {
+    type: "api",
+    pattern: ["lib/api/**", "lib/mcp/**", "lib/alerts/actions.ts"],
+    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "api"],
+  },
   { type: "alerts", pattern: ["lib/alerts/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts"] },
   // the process: start-up and background work
-  { type: "server", pattern: ["lib/server/**", "instrumentation.ts", "proxy.ts"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services", "server"] },
+  {
+    type: "server",
+    pattern: ["lib/server/**", "instrumentation.ts", "proxy.ts"],
+    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services", "server"],
+  },
   // pages, route handlers and server actions; components render what pages give them
-  { type: "pages", pattern: ["app/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "api", "components", "pages"] },
+  {
+    type: "pages",
+    pattern: ["app/**"],
+    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "api", "components", "pages"],
+  },
   // (auth's and alerts' vocabularies are pure: scope and kind labels, limits)
   { type: "components", pattern: ["components/**"], may: ["shared", "registry", "metrics", "auth", "alerts", "schemas", "api", "components"] },
 ];

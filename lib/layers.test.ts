@@ -20,7 +20,9 @@ describe("imports point one way", () => {
   });
 
   it("lets the sync engine import the queries, and every layer the clock", async () => {
-    expect(await layerErrors("lib/sync/made-up.ts", `import { getSyncState } from "@/lib/db/queries/sync-state";\nexport const s = getSyncState;\n`)).toEqual([]);
+    expect(await layerErrors("lib/sync/made-up.ts", `import { getSyncState } from "@/lib/db/queries/sync-state";\nexport const s = getSyncState;\n`)).toEqual(
+      [],
+    );
     expect(await layerErrors("lib/db/queries/made-up.ts", `import { clock } from "@/lib/clock";\nexport const c = clock;\n`)).toEqual([]);
   });
 });

@@ -55,7 +55,8 @@ const reported = { stdout: 0, stderr: 0 };
 
 function write(level: Level, fields: Record<string, unknown> | string, msg?: string) {
   if (ORDER[level] < threshold()) return;
-  const base = typeof fields === "string" ? { msg: redactText(fields) } : { ...(redact(fields) as object), msg: msg === undefined ? undefined : redactText(msg) };
+  const base =
+    typeof fields === "string" ? { msg: redactText(fields) } : { ...(redact(fields) as object), msg: msg === undefined ? undefined : redactText(msg) };
   const name = level === "error" || level === "warn" ? "stderr" : "stdout";
   const time = new Date().toISOString();
   const dropped = stdioState()[name].dropped - reported[name];

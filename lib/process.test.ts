@@ -9,7 +9,12 @@ import { OUTPUT_BUFFER_BYTES, watchParent } from "@/lib/process.mjs";
 const PROCESS_MJS = path.resolve("lib/process.mjs");
 
 /** A node child running `body` (an ES module with lib/process.mjs imported as p); messages come over IPC. */
-function child(body: string): { proc: ChildProcess; messages: unknown[]; message: () => Promise<Record<string, unknown>>; exit: Promise<{ code: number | null; signal: string | null }> } {
+function child(body: string): {
+  proc: ChildProcess;
+  messages: unknown[];
+  message: () => Promise<Record<string, unknown>>;
+  exit: Promise<{ code: number | null; signal: string | null }>;
+} {
   const src = `import * as p from ${JSON.stringify(PROCESS_MJS)};\n${body}`;
   const proc = spawn(process.execPath, ["--input-type=module", "-e", src], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
   const messages: unknown[] = [];
@@ -98,7 +103,9 @@ describe("signals", () => {
   });
 
   it("a second signal exits at once (a copy within the duplicate window is the same request)", async () => {
-    const c = child(`p.handleSignals(() => { process.send("stopping"); return new Promise(() => {}); }, { deadlineMs: 60_000, duplicateMs: 0 }); process.send("ready"); setInterval(() => {}, 1000);`);
+    const c = child(
+      `p.handleSignals(() => { process.send("stopping"); return new Promise(() => {}); }, { deadlineMs: 60_000, duplicateMs: 0 }); process.send("ready"); setInterval(() => {}, 1000);`,
+    );
     running.push(c.proc);
     expect(await c.message()).toBe("ready");
     c.proc.kill("SIGTERM");
@@ -108,7 +115,9 @@ describe("signals", () => {
   });
 
   it("the same signal delivered twice at once (process group and forward) does not cut the orderly stop short", async () => {
-    const c = child(`p.handleSignals(() => new Promise((r) => process.once("message", () => r(0))), { deadlineMs: 60_000, duplicateMs: 60_000 }); process.send("ready"); setInterval(() => {}, 1000);`);
+    const c = child(
+      `p.handleSignals(() => new Promise((r) => process.once("message", () => r(0))), { deadlineMs: 60_000, duplicateMs: 60_000 }); process.send("ready"); setInterval(() => {}, 1000);`,
+    );
     running.push(c.proc);
     expect(await c.message()).toBe("ready");
     c.proc.kill("SIGINT");
@@ -144,10 +153,21 @@ describe("the logger never writes a secret, whatever a message carries", () => {
     try {
       const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ";
       const pat = "rs_pat_" + "A".repeat(43);
-      logger.error({ err: new Error(`token refresh failed: POST /oauth/token refresh_token=r3fr3sh-secret&client_secret=cl1ent-secret -> {"access_token":"acc3ss-secret","error":"x"}`) }, "refresh failed");
-      logger.error({ detail: `Authorization: Bearer b3arer-secret-value; the caller sent ${pat}`, url: `https://ring.example/cb?code=c0de-secret&state=s` }, `id token ${jwt}`);
+      logger.error(
+        {
+          err: new Error(
+            `token refresh failed: POST /oauth/token refresh_token=r3fr3sh-secret&client_secret=cl1ent-secret -> {"access_token":"acc3ss-secret","error":"x"}`,
+          ),
+        },
+        "refresh failed",
+      );
+      logger.error(
+        { detail: `Authorization: Bearer b3arer-secret-value; the caller sent ${pat}`, url: `https://ring.example/cb?code=c0de-secret&state=s` },
+        `id token ${jwt}`,
+      );
       const text = lines.join("");
-      for (const secret of ["r3fr3sh-secret", "cl1ent-secret", "acc3ss-secret", "b3arer-secret-value", pat, jwt, "c0de-secret"]) expect(text).not.toContain(secret);
+      for (const secret of ["r3fr3sh-secret", "cl1ent-secret", "acc3ss-secret", "b3arer-secret-value", pat, jwt, "c0de-secret"])
+        expect(text).not.toContain(secret);
       expect(text).toContain("refresh failed");
       expect(text).toContain("state=s");
     } finally {

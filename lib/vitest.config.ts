@@ -60,7 +60,12 @@ export default defineConfig({
       },
       {
         resolve,
-        test: { ...shared, name: "postgres", include: BOTH_DATABASES, setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("lib/test/setup-postgres.ts")] },
+        test: {
+          ...shared,
+          name: "postgres",
+          include: BOTH_DATABASES,
+          setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("lib/test/setup-postgres.ts")],
+        },
       },
     ],
   },

@@ -20,7 +20,12 @@ describe("generated Prisma models", () => {
     const pg = fs.readFileSync(POSTGRES_SCHEMA_FILE, "utf8");
     expect(pg).toBe(renderPostgresSchema(schema));
     expect(pg).toContain('provider = "postgresql"');
-    expect(pg.replace(/^\/\/ .*\n/gm, "")).toBe(schema.replace(/^\/\/ .*\n/gm, "").replace('provider = "sqlite"', 'provider = "postgresql"').replace("../lib/generated/prisma", "../../lib/generated/prisma-postgresql"));
+    expect(pg.replace(/^\/\/ .*\n/gm, "")).toBe(
+      schema
+        .replace(/^\/\/ .*\n/gm, "")
+        .replace('provider = "sqlite"', 'provider = "postgresql"')
+        .replace("../lib/generated/prisma", "../../lib/generated/prisma-postgresql"),
+    );
   });
 
   it("the metric catalog's data is exactly what the registry generates (run `npm run db:models`)", () => {

@@ -27,9 +27,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 
 const log = (level, message, extra = {}) =>
-  process.stderr.write(
-    JSON.stringify({ timestamp: new Date().toISOString(), level, fields: { message, ...extra }, target: "schema_engine::logger" }) + "\n",
-  );
+  process.stderr.write(JSON.stringify({ timestamp: new Date().toISOString(), level, fields: { message, ...extra }, target: "schema_engine::logger" }) + "\n");
 
 function sqliteFile(url) {
   if (!url) throw new Error("datasource.url is empty (set it in prisma.config.ts)");
@@ -107,9 +105,7 @@ const adapter = bindMigrationAwareSqlAdapterFactory({
   connect: async () => multiStatementSafe(await factory.connect()),
   connectToShadowDb: async () => multiStatementSafe(await factory.connectToShadowDb()),
 });
-const datamodels = datamodelPaths.length
-  ? datamodelPaths.map((p) => [p, fs.readFileSync(path.resolve(process.cwd(), p), "utf8")])
-  : undefined;
+const datamodels = datamodelPaths.length ? datamodelPaths.map((p) => [p, fs.readFileSync(path.resolve(process.cwd(), p), "utf8")]) : undefined;
 const debug = (msg) => {
   if (process.env.PRISMA_SHIM_DEBUG) process.stderr.write(String(msg) + "\n");
 };
@@ -141,9 +137,7 @@ function toRpcError(e) {
 // The wasm engine reports a missing `_prisma_migrations` table as P1014 instead of
 // "history not initialised" (the native engine's behaviour), so create it up front
 // with the exact DDL the native engine uses.
-const HISTORY_METHODS = new Set([
-  "applyMigrations", "devDiagnostic", "diagnoseMigrationHistory", "markMigrationApplied", "markMigrationRolledBack",
-]);
+const HISTORY_METHODS = new Set(["applyMigrations", "devDiagnostic", "diagnoseMigrationHistory", "markMigrationApplied", "markMigrationRolledBack"]);
 function ensureMigrationsTable() {
   const file = sqliteFile(datasource.url);
   if (!file) return;

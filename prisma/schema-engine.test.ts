@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const prismaBin = path.resolve("node_modules/.bin/prisma");
 
 function makeProject() {
-  const dir = fs.mkdtempSync(path.join(process.env.DATA_DIR!, "shim-")) // inside the file's own directory (lib/test/setup.ts), removed after it;
+  const dir = fs.mkdtempSync(path.join(process.env.DATA_DIR!, "shim-")); // inside the file's own directory (lib/test/setup.ts), removed after it;
   fs.mkdirSync(path.join(dir, "prisma"));
   fs.writeFileSync(
     path.join(dir, "prisma/schema.prisma"),

@@ -100,7 +100,10 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
           <>
             Newest data: <span className="font-medium text-slate-700 dark:text-slate-200">{formatDay(day, { withYear: true })}</span>
             {isDemo ? (
-              <span data-testid="today-demo-badge" className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">
+              <span
+                data-testid="today-demo-badge"
+                className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200"
+              >
                 Demo data
               </span>
             ) : null}
@@ -142,7 +145,9 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
       <section aria-labelledby="heart-title">
         <h2 id="heart-title" className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">
           Heart rate and fitness{" "}
-          <span className="font-normal text-slate-500 dark:text-slate-400">· resting: the night&apos;s lowest · daytime: your awake samples · VO2 max: the ring&apos;s latest estimate</span>
+          <span className="font-normal text-slate-500 dark:text-slate-400">
+            · resting: the night&apos;s lowest · daytime: your awake samples · VO2 max: the ring&apos;s latest estimate
+          </span>
         </h2>
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
           {HEART_TILES.map((id) => (
@@ -153,7 +158,12 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
 
       <div className="grid gap-4 lg:grid-cols-3">
         <div className="lg:col-span-2">
-          <WorkoutsSessionsCard title={`Workouts and sessions, ${formatDay(day)}`} workouts={data.records.workouts} sessions={data.records.sessions} empty="None on the newest day." />
+          <WorkoutsSessionsCard
+            title={`Workouts and sessions, ${formatDay(day)}`}
+            workouts={data.records.workouts}
+            sessions={data.records.sessions}
+            empty="None on the newest day."
+          />
         </div>
         <BedtimeCard bedtime={data.records.bedtime} heading="Tonight's bedtime" />
       </div>

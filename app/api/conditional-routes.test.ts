@@ -44,7 +44,9 @@ beforeAll(async () => {
   const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
   const now = clock.date().toISOString();
   for (const id of ["u-etag", "u-other"]) {
-    rawDb().prepare(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`).run(id, `${id}@example.test`, now, now);
+    rawDb()
+      .prepare(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`)
+      .run(id, `${id}@example.test`, now, now);
   }
   docs = generateRange({ seed: "etag-test", userKey: "etag" }, FIRST, LAST);
   for (const userId of ["u-etag", "u-other"]) {
@@ -166,9 +168,14 @@ describe("conditional data routes", () => {
     const all = (await createApiToken("u-etag", { name: "all", kinds: ["daily_sleep", "daily_readiness", "daily_activity"] })).token;
     const sleepOnly = (await createApiToken("u-etag", { name: "sleep", kinds: ["daily_sleep"] })).token;
     const get = (token: string, inm?: string) =>
-      call(route.GET as Handler, `/api/v1/metrics/sleep.score?from=${FIRST}&to=${LAST}`, { metric: "sleep.score" }, {
-        headers: { authorization: `Bearer ${token}`, ...(inm ? { "if-none-match": inm } : {}) },
-      });
+      call(
+        route.GET as Handler,
+        `/api/v1/metrics/sleep.score?from=${FIRST}&to=${LAST}`,
+        { metric: "sleep.score" },
+        {
+          headers: { authorization: `Bearer ${token}`, ...(inm ? { "if-none-match": inm } : {}) },
+        },
+      );
     const first = await get(all);
     expect(first.status).toBe(200);
     const etag = first.headers.get("etag")!;
@@ -206,7 +213,16 @@ describe("conditional data routes", () => {
     expect(await v()).toBeGreaterThan(last);
     last = await v();
 
-    const info = { userId: "u-other", ringUserId: "ring-u-other", age: 40, weight: 70, height: 1.8, biological_sex: "female", email: null, raw: '{"id":"ring-u-other","age":40}' };
+    const info = {
+      userId: "u-other",
+      ringUserId: "ring-u-other",
+      age: 40,
+      weight: 70,
+      height: 1.8,
+      biological_sex: "female",
+      email: null,
+      raw: '{"id":"ring-u-other","age":40}',
+    };
     await upsertPersonalInfo(info);
     expect(await v()).toBeGreaterThan(last);
     last = await v();

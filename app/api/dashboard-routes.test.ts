@@ -45,7 +45,13 @@ beforeAll(async () => {
   const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
   const now = clock.date().toISOString();
   for (const id of ["u-dash", "u-other"]) {
-    await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`, id, `${id}@example.test`, now, now);
+    await sqlRun(
+      `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`,
+      id,
+      `${id}@example.test`,
+      now,
+      now,
+    );
   }
   docs = generateRange({ seed: "dash-test", userKey: "dash" }, FIRST, LAST);
   records = new UserDocuments({ seed: "dash-test", userKey: "dash" }, FIRST, () => LAST);
@@ -67,7 +73,10 @@ beforeAll(async () => {
       await ingestDocuments({ collection: c, userId, rows });
     }
     for (const c of RESOURCE_COLLECTIONS) {
-      const rows = records.list(c).map((d) => mapDocument(c, d, userId, now)).flatMap((r) => (r.ok ? [r.row] : []));
+      const rows = records
+        .list(c)
+        .map((d) => mapDocument(c, d, userId, now))
+        .flatMap((r) => (r.ok ? [r.row] : []));
       expect(rows.length, c).toBe(records.list(c).length);
       await ingestDocuments({ collection: c, userId, rows });
     }
@@ -211,12 +220,21 @@ describe("notes, tags and the tag comparison", () => {
     const list = await import("@/app/api/notes/route");
     const l = await (await call(list.GET as Handler, `/api/notes?from=2024-03-01&to=2024-03-31`)).json();
     // the days with the person's own notes (the ring app's tags add days of their own: below)
-    expect(l.days.filter((d: { tags: unknown[]; text: string }) => d.tags.length || d.text).map((d: { day: string }) => d.day)).toEqual(["2024-03-01", "2024-03-08", "2024-03-15"]);
+    expect(l.days.filter((d: { tags: unknown[]; text: string }) => d.tags.length || d.text).map((d: { day: string }) => d.day)).toEqual([
+      "2024-03-01",
+      "2024-03-08",
+      "2024-03-15",
+    ]);
 
     const tags = await import("@/app/api/tags/route");
     const t = await (await call(tags.GET as Handler, "/api/tags")).json();
     expect(t.tags).toEqual([{ id: expect.any(Number), name: "alcohol", color: null, days: 3 }]);
-    const dup = await call(tags.POST as Handler, "/api/tags", {}, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "ALCOHOL" }) });
+    const dup = await call(
+      tags.POST as Handler,
+      "/api/tags",
+      {},
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "ALCOHOL" }) },
+    );
     expect(dup.status).toBe(409);
 
     const cmp = await import("@/app/api/tags/[id]/comparison/route");
@@ -313,7 +331,10 @@ describe("the ring's other records", () => {
     expect((await call(GET as Handler, `/api/workouts?from=${LAST}&to=${FIRST}`)).status).toBe(422);
 
     const one = await import("@/app/api/workouts/[id]/route");
-    const recent = records.list("workout").filter((w) => String(w.day) > "2024-06-02").at(-1)!;
+    const recent = records
+      .list("workout")
+      .filter((w) => String(w.day) > "2024-06-02")
+      .at(-1)!;
     const detail = await (await call(one.GET as Handler, `/api/workouts/${recent.id}`, { id: String(recent.id) })).json();
     expect(detail.workout).toMatchObject({ id: recent.id, activity: recent.activity });
     expect(detail.heartRate.length).toBeGreaterThan(0);
@@ -337,7 +358,10 @@ describe("the ring's other records", () => {
     expect(minutes.summary.n).toBe(docs.daily_activity.length);
     const day = workoutDay();
     const i = (Date.parse(day) - Date.parse(FIRST)) / 86_400_000;
-    const sum = records.list("workout").filter((w) => w.day === day).reduce((a, w) => a + (Date.parse(String(w.end_datetime)) - Date.parse(String(w.start_datetime))) / 1000, 0);
+    const sum = records
+      .list("workout")
+      .filter((w) => w.day === day)
+      .reduce((a, w) => a + (Date.parse(String(w.end_datetime)) - Date.parse(String(w.start_datetime))) / 1000, 0);
     expect(minutes.value[i]).toBe(Math.round(sum));
     expect((await get("session.minutes")).summary.n).toBe(docs.daily_activity.length);
     const hr = await get("heartrate.daytime_mean", "2024-06-05");
@@ -351,13 +375,21 @@ describe("the ring's other records", () => {
     const tags = await import("@/app/api/tags/route");
     const list = await (await call(tags.GET as Handler, "/api/tags")).json();
     const alcohol = list.ringTags.find((t: { id: string }) => t.id === "ring:tag_generic_alcohol");
-    const want = new Set(records.list("enhanced_tag").filter((e) => e.tag_type_code === "tag_generic_alcohol").map((e) => e.start_day)).size;
+    const want = new Set(
+      records
+        .list("enhanced_tag")
+        .filter((e) => e.tag_type_code === "tag_generic_alcohol")
+        .map((e) => e.start_day),
+    ).size;
     expect(alcohol).toMatchObject({ name: "Alcohol", days: want, source: "ring" });
     const custom = records.list("enhanced_tag").find((e) => e.tag_type_code === "custom");
-    if (custom) expect(list.ringTags.some((t: { id: string; name: string }) => t.id === `ring:custom:${custom.custom_name}` && t.name === custom.custom_name)).toBe(true);
+    if (custom)
+      expect(list.ringTags.some((t: { id: string; name: string }) => t.id === `ring:custom:${custom.custom_name}` && t.name === custom.custom_name)).toBe(true);
 
     const cmp = await import("@/app/api/tags/[id]/comparison/route");
-    const c = await (await call(cmp.GET as Handler, `/api/tags/ring:tag_generic_alcohol/comparison?metric=sleep.score&lag=1`, { id: "ring:tag_generic_alcohol" })).json();
+    const c = await (
+      await call(cmp.GET as Handler, `/api/tags/ring:tag_generic_alcohol/comparison?metric=sleep.score&lag=1`, { id: "ring:tag_generic_alcohol" })
+    ).json();
     expect(c.tag).toMatchObject({ id: "ring:tag_generic_alcohol", source: "ring" });
     expect(c.comparison.tagged.n + c.comparison.untagged.n).toBeGreaterThan(100);
     expect(c.comparison.tagged.n).toBeGreaterThan(0);
@@ -365,10 +397,17 @@ describe("the ring's other records", () => {
     expect(missing.status).toBe(404);
 
     const one = await import("@/app/api/tags/[id]/route");
-    const patch = await call(one.PATCH as Handler, "/api/tags/ring:tag_generic_alcohol", { id: "ring:tag_generic_alcohol" }, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "booze" }) });
+    const patch = await call(
+      one.PATCH as Handler,
+      "/api/tags/ring:tag_generic_alcohol",
+      { id: "ring:tag_generic_alcohol" },
+      { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "booze" }) },
+    );
     expect(patch.status).toBe(403);
     expect((await patch.json()).error.code).toBe("forbidden");
-    expect((await call(one.DELETE as Handler, "/api/tags/ring:tag_generic_alcohol", { id: "ring:tag_generic_alcohol" }, { method: "DELETE" })).status).toBe(403);
+    expect((await call(one.DELETE as Handler, "/api/tags/ring:tag_generic_alcohol", { id: "ring:tag_generic_alcohol" }, { method: "DELETE" })).status).toBe(
+      403,
+    );
 
     const notes = await import("@/app/api/notes/route");
     const n = await (await call(notes.GET as Handler, `/api/notes?from=${FIRST}&to=${LAST}`)).json();
@@ -381,7 +420,12 @@ describe("the ring's other records", () => {
     const t = await (await call(GET as Handler, "/api/days/latest")).json();
     expect(t.records.battery.level).toEqual(expect.any(Number));
     expect(t.records.ring.firmware).toBe(records.list("ring_configuration").at(-1)!.firmware_version);
-    expect(t.records.workouts.map((w: { id: string }) => w.id)).toEqual(records.list("workout").filter((w) => w.day === t.day).map((w) => w.id));
+    expect(t.records.workouts.map((w: { id: string }) => w.id)).toEqual(
+      records
+        .list("workout")
+        .filter((w) => w.day === t.day)
+        .map((w) => w.id),
+    );
     expect(t.metrics["heartrate.daytime_mean"]?.value).toEqual(expect.any(Number));
     expect(t.metrics["vo2max.vo2_max"]?.value).toBe(records.list("vO2_max").at(-1)!.vo2_max);
   });
@@ -391,13 +435,28 @@ describe("preferences and deleting my data", () => {
   it("saves units and theme and sets the theme cookie", async () => {
     const { GET, PATCH } = await import("@/app/api/me/preferences/route");
     expect(await (await call(GET as Handler, "/api/me/preferences")).json()).toEqual({ units: "metric", theme: "system" });
-    const res = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ theme: "dark" }) });
+    const res = await call(
+      PATCH as Handler,
+      "/api/me/preferences",
+      {},
+      { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ theme: "dark" }) },
+    );
     expect(await res.json()).toEqual({ units: "metric", theme: "dark" });
     expect(res.headers.get("set-cookie")).toMatch(/^ringside-theme=dark; Path=\//);
     expect(res.headers.get("set-cookie")).not.toMatch(/Secure/);
-    const viaHttps = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json", "x-forwarded-proto": "https" }, body: JSON.stringify({ theme: "light" }) });
+    const viaHttps = await call(
+      PATCH as Handler,
+      "/api/me/preferences",
+      {},
+      { method: "PATCH", headers: { "content-type": "application/json", "x-forwarded-proto": "https" }, body: JSON.stringify({ theme: "light" }) },
+    );
     expect(viaHttps.headers.get("set-cookie")).toMatch(/^ringside-theme=light;.*; Secure$/);
-    const bad = await call(PATCH as Handler, "/api/me/preferences", {}, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ units: "furlongs" }) });
+    const bad = await call(
+      PATCH as Handler,
+      "/api/me/preferences",
+      {},
+      { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ units: "furlongs" }) },
+    );
     expect(bad.status).toBe(422);
   });
 
@@ -408,7 +467,24 @@ describe("preferences and deleting my data", () => {
     const res = await call(DELETE as Handler, "/api/data", {}, req({ confirm: "DELETE" }));
     expect(res.status).toBe(200);
     const n = async (t: string, u: string) => Number(await sqlValue(`SELECT COUNT(*) AS n FROM ${t} WHERE userId = ?`, u));
-    for (const t of ["daily_sleep", "sleep_period", "daily_activity", "day_note", "tag", "workout", "ring_session", "enhanced_tag", "ring_tag", "vo2_max", "sleep_time", "rest_mode_period", "ring_configuration", "heart_rate", "ring_battery_level"]) expect(await n(t, "u-dash"), t).toBe(0);
+    for (const t of [
+      "daily_sleep",
+      "sleep_period",
+      "daily_activity",
+      "day_note",
+      "tag",
+      "workout",
+      "ring_session",
+      "enhanced_tag",
+      "ring_tag",
+      "vo2_max",
+      "sleep_time",
+      "rest_mode_period",
+      "ring_configuration",
+      "heart_rate",
+      "ring_battery_level",
+    ])
+      expect(await n(t, "u-dash"), t).toBe(0);
     expect(await n("heart_rate", "u-other")).toBeGreaterThan(0);
     expect(await n("daily_sleep", "u-other")).toBe(docs.daily_sleep.length);
   });

@@ -3,11 +3,20 @@
 import { useFormStatus } from "react-dom";
 
 /** Submit button of a server-action form, disabled while the action runs. */
-export function ConnectButton({ label, pendingLabel = "Connecting…", variant = "primary" }: { label: string; pendingLabel?: string; variant?: "primary" | "secondary" | "danger" }) {
+export function ConnectButton({
+  label,
+  pendingLabel = "Connecting…",
+  variant = "primary",
+}: {
+  label: string;
+  pendingLabel?: string;
+  variant?: "primary" | "secondary" | "danger";
+}) {
   const { pending } = useFormStatus();
   const styles = {
     primary: "bg-brand-600 text-white hover:bg-brand-700",
-    secondary: "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
+    secondary:
+      "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
     danger: "bg-red-600 text-white hover:bg-red-700",
   }[variant];
   return (

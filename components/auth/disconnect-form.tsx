@@ -24,9 +24,7 @@ export function DisconnectForm({ action }: { action: (formData: FormData) => Pro
     <form action={action} data-testid="disconnect-form" className="w-full space-y-3 rounded-lg border border-red-300 p-3 dark:border-red-800 sm:max-w-md">
       <fieldset className="space-y-2 text-sm">
         <legend className="font-medium">Disconnect your ring</legend>
-        <p className="text-slate-600 dark:text-slate-300">
-          Ringside hands the access back to the ring service, deletes its copy of it and signs you out.
-        </p>
+        <p className="text-slate-600 dark:text-slate-300">Ringside hands the access back to the ring service, deletes its copy of it and signs you out.</p>
         <label className="flex items-start gap-2">
           <input type="radio" name="data" value="keep" defaultChecked className="mt-1" />
           <span>
@@ -42,7 +40,11 @@ export function DisconnectForm({ action }: { action: (formData: FormData) => Pro
       </fieldset>
       <div className="flex flex-col gap-2 sm:flex-row">
         <ConnectButton label="Disconnect now" pendingLabel="Disconnecting…" variant="danger" />
-        <button type="button" onClick={() => setOpen(false)} className="rounded-lg px-4 py-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800">
+        <button
+          type="button"
+          onClick={() => setOpen(false)}
+          className="rounded-lg px-4 py-3 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+        >
           Cancel
         </button>
       </div>

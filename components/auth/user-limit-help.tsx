@@ -2,12 +2,15 @@
 export function UserLimitHelp({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   const H = headingLevel === 2 ? "h2" : "h3";
   return (
-    <section data-testid="user-limit-help" className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100">
+    <section
+      data-testid="user-limit-help"
+      className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100"
+    >
       <H className="font-semibold">About the 10-person limit</H>
       <p>
-        Ringside reads your data through an app that you (the person hosting this Ringside) registered with the ring
-        service. Until the ring service approves that app, at most <strong>10 different ring accounts</strong> can connect
-        to it. That is plenty for a household, but the service refuses the 11th person.
+        Ringside reads your data through an app that you (the person hosting this Ringside) registered with the ring service. Until the ring service approves
+        that app, at most <strong>10 different ring accounts</strong> can connect to it. That is plenty for a household, but the service refuses the 11th
+        person.
       </p>
       <p className="font-medium">What you can do:</p>
       <ul className="list-disc space-y-1 pl-5">

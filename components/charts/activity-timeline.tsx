@@ -66,7 +66,15 @@ export function ActivityTimeline({
               ))}
               <rect x={left} y={6 + top} width={width - left - right} height={28} rx={6} fill="var(--chart-grid)" opacity={0.4} />
               {segments.map((s, i) => (
-                <rect key={i} data-class={s.kind} x={x(s.start)} y={6 + top + 28 - LEVEL_HEIGHT[s.kind]} width={Math.max(0.8, x(s.end) - x(s.start))} height={LEVEL_HEIGHT[s.kind]} fill={`var(--act-${s.kind})`} />
+                <rect
+                  key={i}
+                  data-class={s.kind}
+                  x={x(s.start)}
+                  y={6 + top + 28 - LEVEL_HEIGHT[s.kind]}
+                  width={Math.max(0.8, x(s.end) - x(s.start))}
+                  height={LEVEL_HEIGHT[s.kind]}
+                  fill={`var(--act-${s.kind})`}
+                />
               ))}
               {ticks.map((t) => (
                 <g key={t}>
@@ -96,7 +104,10 @@ export function ActivityTimeline({
         {ACTIVITY_CLASSES.map((c) => (
           <span key={c} className="inline-flex items-center gap-1.5">
             <span aria-hidden className="inline-flex h-3 w-2.5 items-end">
-              <span className="w-full rounded-[2px] ring-1 ring-inset ring-slate-400/60 dark:ring-slate-500/60" style={{ background: `var(--act-${c})`, height: `${(LEVEL_HEIGHT[c] / 28) * 100}%` }} />
+              <span
+                className="w-full rounded-[2px] ring-1 ring-inset ring-slate-400/60 dark:ring-slate-500/60"
+                style={{ background: `var(--act-${c})`, height: `${(LEVEL_HEIGHT[c] / 28) * 100}%` }}
+              />
             </span>
             {ACTIVITY_CLASS_LABELS[c]} <span className="font-medium tabular-nums text-slate-800 dark:text-slate-200">{formatDuration(minutes[c] * 60)}</span>
           </span>

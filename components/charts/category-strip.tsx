@@ -49,7 +49,17 @@ export function CategoryStrip({
             const c = colors.get(v);
             // the level's height tells the categories apart as well as their colour (lowest: shortest)
             const h = bandH * categoryRank(metric, v);
-            return <rect key={i} data-category={v} x={geo.xs[i]! - geo.cell / 2} y={top + bandH - h} width={Math.max(1, geo.cell + 0.3)} height={h} fill={c?.color ?? "var(--chart-grid)"} />;
+            return (
+              <rect
+                key={i}
+                data-category={v}
+                x={geo.xs[i]! - geo.cell / 2}
+                y={top + bandH - h}
+                width={Math.max(1, geo.cell + 0.3)}
+                height={h}
+                fill={c?.color ?? "var(--chart-grid)"}
+              />
+            );
           })}
           {showXAxis ? <DayAxisLabels ticks={geo.xTicks} xs={geo.xs} height={height} /> : null}
           {showTags
@@ -60,7 +70,15 @@ export function CategoryStrip({
               })
             : null}
           {cursor !== null && geo.xs[cursor] !== undefined ? (
-            <line x1={geo.xs[cursor]} x2={geo.xs[cursor]} y1={top - 2} y2={top + bandH + 2} stroke="var(--chart-cursor)" strokeWidth={1.5} pointerEvents="none" />
+            <line
+              x1={geo.xs[cursor]}
+              x2={geo.xs[cursor]}
+              y1={top - 2}
+              y2={top + bandH + 2}
+              stroke="var(--chart-cursor)"
+              strokeWidth={1.5}
+              pointerEvents="none"
+            />
           ) : null}
         </DayAxisSvg>
       ) : null}
@@ -69,11 +87,19 @@ export function CategoryStrip({
           x={geo.xs[cursor!] ?? 0}
           width={width}
           day={cursorDay}
-          lines={[{ label: metric.short, value: cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "—", color: cursorValue ? (colors.get(cursorValue)?.color ?? "transparent") : "transparent" }]}
+          lines={[
+            {
+              label: metric.short,
+              value: cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "—",
+              color: cursorValue ? (colors.get(cursorValue)?.color ?? "transparent") : "transparent",
+            },
+          ]}
           tags={tags.get(cursorDay)}
         />
       ) : null}
-      <LiveReadout text={cursorDay ? `${formatDay(cursorDay, { withYear: true })}: ${cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "no value"}` : ""} />
+      <LiveReadout
+        text={cursorDay ? `${formatDay(cursorDay, { withYear: true })}: ${cursorValue ? (colors.get(cursorValue)?.label ?? cursorValue) : "no value"}` : ""}
+      />
     </DayAxisBox>
   );
 }

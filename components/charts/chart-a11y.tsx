@@ -74,7 +74,11 @@ export function CursorHint({ id, unit = "day" }: { id: string; unit?: string }) 
  */
 export function LiveReadout({ text, visible }: { text: string; visible?: boolean }) {
   return (
-    <p className={visible ? "min-h-[1.25rem] text-xs font-medium tabular-nums text-slate-700 dark:text-slate-200" : "sr-only"} aria-live="polite" data-testid="chart-live">
+    <p
+      className={visible ? "min-h-[1.25rem] text-xs font-medium tabular-nums text-slate-700 dark:text-slate-200" : "sr-only"}
+      aria-live="polite"
+      data-testid="chart-live"
+    >
       {text}
     </p>
   );
@@ -159,12 +163,12 @@ export function PatternDefs({ prefix, colors, ink = "var(--pattern-ink)" }: { pr
   return (
     <svg aria-hidden width={0} height={0} className="absolute">
       <defs>
-      {colors.map((color, i) => (
-        <pattern key={i} id={`${prefix}-${i}`} width={6} height={6} patternUnits="userSpaceOnUse">
-          <rect width={6} height={6} fill={color} />
-          {PATTERNS[i % PATTERNS.length]!(ink)}
-        </pattern>
-      ))}
+        {colors.map((color, i) => (
+          <pattern key={i} id={`${prefix}-${i}`} width={6} height={6} patternUnits="userSpaceOnUse">
+            <rect width={6} height={6} fill={color} />
+            {PATTERNS[i % PATTERNS.length]!(ink)}
+          </pattern>
+        ))}
       </defs>
     </svg>
   );

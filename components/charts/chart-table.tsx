@@ -25,7 +25,12 @@ export function ChartTable({ caption, columns, rows, label = "Show as table" }: 
         <span className="sr-only">: {caption}</span>
       </summary>
       {open ? (
-        <div className="mt-1.5 max-h-72 overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700" tabIndex={0} role="region" aria-label={caption}>
+        <div
+          className="mt-1.5 max-h-72 overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700"
+          tabIndex={0}
+          role="region"
+          aria-label={caption}
+        >
           <table className="w-full border-collapse text-left tabular-nums">
             <caption className="sr-only">{caption}</caption>
             <thead className="sticky top-0 bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200">
@@ -84,7 +89,11 @@ export function DaysTable({ caption, label, valueLabel, numeric, end, values, ma
       caption={caption}
       label={label}
       columns={[{ label: "Day" }, { label: valueLabel, numeric }, ...(marks ? [{ label: "Tagged" }] : [])]}
-      rows={() => values.map((v, i) => ({ key: String(i), cells: [formatDay(addDays(end, i - (n - 1)), { withYear: true }), v, ...(marks ? [marks[i] ? "yes" : ""] : [])] })).reverse()}
+      rows={() =>
+        values
+          .map((v, i) => ({ key: String(i), cells: [formatDay(addDays(end, i - (n - 1)), { withYear: true }), v, ...(marks ? [marks[i] ? "yes" : ""] : [])] }))
+          .reverse()
+      }
     />
   );
 }

@@ -69,7 +69,21 @@ export function DayAxisBox({ boxRef, ready, height, label, cursor, n, onCursor, 
 }
 
 /** The drawing: the pointer's x picks the nearest of the `n` days on scale `x`; leaving clears it. */
-export function DayAxisSvg({ width, height, x, n, onCursor, children }: { width: number; height: number; x: Scale; n: number; onCursor: (i: number | null) => void; children: ReactNode }) {
+export function DayAxisSvg({
+  width,
+  height,
+  x,
+  n,
+  onCursor,
+  children,
+}: {
+  width: number;
+  height: number;
+  x: Scale;
+  n: number;
+  onCursor: (i: number | null) => void;
+  children: ReactNode;
+}) {
   const onMove = (e: PointerEvent<SVGSVGElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
     onCursor(nearestIndex(e.clientX - rect.left, x, n));

@@ -39,7 +39,15 @@ export function DayHeartRate({ points, bands, label }: { points: Point[]; bands:
           <ScatterChart margin={{ top: 8, right: 12, bottom: 0, left: -12 }} accessibilityLayer={false}>
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
             {bands.map((b, i) => (
-              <ReferenceArea key={i} x1={b.start} x2={b.end} fill={b.kind === "workout" ? "var(--workout)" : "var(--session)"} fillOpacity={0.12} strokeOpacity={0} ifOverflow="hidden" />
+              <ReferenceArea
+                key={i}
+                x1={b.start}
+                x2={b.end}
+                fill={b.kind === "workout" ? "var(--workout)" : "var(--session)"}
+                fillOpacity={0.12}
+                strokeOpacity={0}
+                ifOverflow="hidden"
+              />
             ))}
             <XAxis
               dataKey="t"
@@ -50,7 +58,15 @@ export function DayHeartRate({ points, bands, label }: { points: Point[]; bands:
               tick={{ fill: "var(--chart-text)", fontSize: 11 }}
               stroke="var(--chart-grid)"
             />
-            <YAxis dataKey="bpm" type="number" tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" domain={axis.domain} ticks={axis.ticks} width={44} />
+            <YAxis
+              dataKey="bpm"
+              type="number"
+              tick={{ fill: "var(--chart-text)", fontSize: 11 }}
+              stroke="var(--chart-grid)"
+              domain={axis.domain}
+              ticks={axis.ticks}
+              width={44}
+            />
             <Tooltip
               {...TOOLTIP_STYLE}
               cursor={{ stroke: "var(--chart-cursor)" }}
@@ -68,7 +84,14 @@ export function DayHeartRate({ points, bands, label }: { points: Point[]; bands:
   );
 }
 
-const HOUR_COLUMNS = [{ label: "Hour" }, { label: "Samples", numeric: true }, { label: "Lowest", numeric: true }, { label: "Mean", numeric: true }, { label: "Highest", numeric: true }, { label: "Mostly" }];
+const HOUR_COLUMNS = [
+  { label: "Hour" },
+  { label: "Samples", numeric: true },
+  { label: "Lowest", numeric: true },
+  { label: "Mean", numeric: true },
+  { label: "Highest", numeric: true },
+  { label: "Mostly" },
+];
 
 /** The day's samples hour by hour: count, lowest, mean, highest (bpm) and the commonest source. */
 function hourRows(sorted: readonly Point[]) {
@@ -84,7 +107,14 @@ function hourRows(sorted: readonly Point[]) {
     const top = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "";
     return {
       key: String(h),
-      cells: [`${formatClock(h * 60)}–${formatClock(h * 60 + 59)}`, ps.length, Math.min(...v), Math.round(v.reduce((a, b) => a + b, 0) / v.length), Math.max(...v), labelOf(HEART_RATE_SOURCES, top || null)],
+      cells: [
+        `${formatClock(h * 60)}–${formatClock(h * 60 + 59)}`,
+        ps.length,
+        Math.min(...v),
+        Math.round(v.reduce((a, b) => a + b, 0) / v.length),
+        Math.max(...v),
+        labelOf(HEART_RATE_SOURCES, top || null),
+      ],
     };
   });
 }

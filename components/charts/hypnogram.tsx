@@ -45,7 +45,14 @@ export function Hypnogram({
             <>
               {SLEEP_PHASES.map((p, i) => (
                 <g key={p}>
-                  <rect x={left} y={top + i * rowH} width={width - left - right} height={rowH} fill={i % 2 ? "transparent" : "var(--chart-grid)"} opacity={0.35} />
+                  <rect
+                    x={left}
+                    y={top + i * rowH}
+                    width={width - left - right}
+                    height={rowH}
+                    fill={i % 2 ? "transparent" : "var(--chart-grid)"}
+                    opacity={0.35}
+                  />
                   <text x={left - 6} y={top + i * rowH + rowH / 2} dy="0.32em" textAnchor="end" fontSize={10.5} fill="var(--chart-text)">
                     {PHASE_LABEL[p]}
                   </text>

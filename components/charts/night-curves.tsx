@@ -40,8 +40,18 @@ export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[
   const v = (x: number | null | undefined, unit: string) => (x === null || x === undefined ? "—" : `${Math.round(x)} ${unit}`);
   const readout = at ? `${formatClock(at.t)}: heart rate ${v(at.hr, "bpm")}${hasHrv ? `, HRV ${v(at.hrv, "ms")}` : ""}` : "";
   const summary = [
-    describeSeries("Heart rate", data.map((r) => ({ at: formatClock(r.t), value: r.hr })), (x) => `${Math.round(x)} bpm`),
-    hasHrv ? describeSeries("HRV", data.map((r) => ({ at: formatClock(r.t), value: r.hrv })), (x) => `${Math.round(x)} ms`) : "",
+    describeSeries(
+      "Heart rate",
+      data.map((r) => ({ at: formatClock(r.t), value: r.hr })),
+      (x) => `${Math.round(x)} bpm`,
+    ),
+    hasHrv
+      ? describeSeries(
+          "HRV",
+          data.map((r) => ({ at: formatClock(r.t), value: r.hrv })),
+          (x) => `${Math.round(x)} ms`,
+        )
+      : "",
   ].join(" ");
   return (
     <ChartFigure
@@ -49,39 +59,73 @@ export function NightCurves({ heartRate, hrv, label }: { heartRate: SamplePoint[
       table={{
         caption: label,
         columns: [{ label: "Time" }, { label: "Heart rate (bpm)", numeric: true }, ...(hasHrv ? [{ label: "HRV (ms)", numeric: true }] : [])],
-        rows: () => data.map((r) => ({ key: String(r.t), cells: [formatClock(r.t), r.hr === null ? "—" : Math.round(r.hr), ...(hasHrv ? [r.hrv === null ? "—" : Math.round(r.hrv)] : [])] })),
+        rows: () =>
+          data.map((r) => ({
+            key: String(r.t),
+            cells: [formatClock(r.t), r.hr === null ? "—" : Math.round(r.hr), ...(hasHrv ? [r.hrv === null ? "—" : Math.round(r.hrv)] : [])],
+          })),
       }}
     >
-    <div ref={ref} {...focusProps} role="group" aria-label={label} className={`h-[200px] w-full ${chartFocusClass}`}>
-      <CursorHint id={hintId} unit="sample" />
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={data} margin={{ top: 8, right: hasHrv ? 4 : 12, bottom: 0, left: -12 }} accessibilityLayer={false}>
-          <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={[t0, t1]}
-            ticks={ticks.length > 8 ? ticks.filter((_, i) => i % 2 === 0) : ticks}
-            tickFormatter={formatClock}
-            tick={{ fill: "var(--chart-text)", fontSize: 11 }}
-            stroke="var(--chart-grid)"
-          />
-          <YAxis yAxisId="hr" tick={{ fill: "var(--heart)", fontSize: 11 }} stroke="var(--chart-grid)" domain={hrAxis.domain} ticks={hrAxis.ticks} width={44} />
-          {hasHrv ? (
-            <YAxis yAxisId="hrv" orientation="right" tick={{ fill: "var(--sleep)", fontSize: 11 }} stroke="var(--chart-grid)" domain={hrvAxis.domain} ticks={hrvAxis.ticks} width={40} />
-          ) : null}
-          <Tooltip
-            {...TOOLTIP_STYLE}
-            labelFormatter={(t) => formatClock(Number(t))}
-            formatter={(v, name) => [v === null || v === undefined ? "—" : `${Math.round(Number(v))} ${name === "hr" ? "bpm" : "ms"}`, name === "hr" ? "Heart rate" : "HRV"]}
-          />
-          <Line yAxisId="hr" dataKey="hr" name="hr" stroke="var(--heart)" dot={false} strokeWidth={1.75} isAnimationActive={false} connectNulls={false} />
-          {hasHrv ? <Line yAxisId="hrv" dataKey="hrv" name="hrv" stroke="var(--sleep)" strokeDasharray="5 3" dot={false} strokeWidth={1.5} isAnimationActive={false} connectNulls={false} /> : null}
-          {at ? <ReferenceLine yAxisId="hr" x={at.t} stroke="var(--chart-cursor)" strokeDasharray="3 3" /> : null}
-        </ComposedChart>
-      </ResponsiveContainer>
-    </div>
-    <LiveReadout text={readout} visible />
+      <div ref={ref} {...focusProps} role="group" aria-label={label} className={`h-[200px] w-full ${chartFocusClass}`}>
+        <CursorHint id={hintId} unit="sample" />
+        <ResponsiveContainer width="100%" height="100%">
+          <ComposedChart data={data} margin={{ top: 8, right: hasHrv ? 4 : 12, bottom: 0, left: -12 }} accessibilityLayer={false}>
+            <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
+            <XAxis
+              dataKey="t"
+              type="number"
+              domain={[t0, t1]}
+              ticks={ticks.length > 8 ? ticks.filter((_, i) => i % 2 === 0) : ticks}
+              tickFormatter={formatClock}
+              tick={{ fill: "var(--chart-text)", fontSize: 11 }}
+              stroke="var(--chart-grid)"
+            />
+            <YAxis
+              yAxisId="hr"
+              tick={{ fill: "var(--heart)", fontSize: 11 }}
+              stroke="var(--chart-grid)"
+              domain={hrAxis.domain}
+              ticks={hrAxis.ticks}
+              width={44}
+            />
+            {hasHrv ? (
+              <YAxis
+                yAxisId="hrv"
+                orientation="right"
+                tick={{ fill: "var(--sleep)", fontSize: 11 }}
+                stroke="var(--chart-grid)"
+                domain={hrvAxis.domain}
+                ticks={hrvAxis.ticks}
+                width={40}
+              />
+            ) : null}
+            <Tooltip
+              {...TOOLTIP_STYLE}
+              labelFormatter={(t) => formatClock(Number(t))}
+              formatter={(v, name) => [
+                v === null || v === undefined ? "—" : `${Math.round(Number(v))} ${name === "hr" ? "bpm" : "ms"}`,
+                name === "hr" ? "Heart rate" : "HRV",
+              ]}
+            />
+            <Line yAxisId="hr" dataKey="hr" name="hr" stroke="var(--heart)" dot={false} strokeWidth={1.75} isAnimationActive={false} connectNulls={false} />
+            {hasHrv ? (
+              <Line
+                yAxisId="hrv"
+                dataKey="hrv"
+                name="hrv"
+                stroke="var(--sleep)"
+                strokeDasharray="5 3"
+                dot={false}
+                strokeWidth={1.5}
+                isAnimationActive={false}
+                connectNulls={false}
+              />
+            ) : null}
+            {at ? <ReferenceLine yAxisId="hr" x={at.t} stroke="var(--chart-cursor)" strokeDasharray="3 3" /> : null}
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+      <LiveReadout text={readout} visible />
     </ChartFigure>
   );
 }

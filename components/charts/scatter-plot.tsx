@@ -46,7 +46,10 @@ export function ScatterPlot({
 
   const geo = useMemo(() => {
     if (width <= 0 || points.length === 0) return null;
-    let xLo = Infinity, xHi = -Infinity, yLo = Infinity, yHi = -Infinity;
+    let xLo = Infinity,
+      xHi = -Infinity,
+      yLo = Infinity,
+      yHi = -Infinity;
     const dx = new Array<number>(points.length);
     const dy = new Array<number>(points.length);
     points.forEach((p, i) => {
@@ -106,74 +109,89 @@ export function ScatterPlot({
 
   const active = cursor !== null ? (order[cursor] ?? null) : hover;
   const hp = active !== null && geo ? points[active] : undefined;
-  const point = (p: Point) => `${formatDay(p.day, { withYear: true })}: ${xMetric.short} ${formatValue(xMetric, p.x, units)}, ${yMetric.short} ${formatValue(yMetric, p.y, units)}${tagged.has(p.day) ? ", tagged" : ""}`;
+  const point = (p: Point) =>
+    `${formatDay(p.day, { withYear: true })}: ${xMetric.short} ${formatValue(xMetric, p.x, units)}, ${yMetric.short} ${formatValue(yMetric, p.y, units)}${tagged.has(p.day) ? ", tagged" : ""}`;
   return (
     <>
-    <div
-      ref={(el) => {
-        wrapRef.current = el;
-        ready(el);
-      }}
-      {...focusProps}
-      role="group"
-      aria-label={label}
-      className={`relative h-[340px] w-full select-none ${chartFocusClass}`}
-    >
-      <CursorHint id={hintId} />
-      {geo ? (
-        <svg width={width} height={HEIGHT} onPointerMove={onMove} onPointerLeave={() => setHover(null)} aria-hidden>
-          {geo.yTicks.map((t) => (
-            <g key={`y${t}`}>
-              <line x1={MARGIN.left} x2={width - MARGIN.right} y1={geo.y(t)} y2={geo.y(t)} stroke="var(--chart-grid)" />
-              <text x={MARGIN.left - 6} y={geo.y(t)} dy="0.32em" textAnchor="end" fontSize={11} fill="var(--chart-text)">
-                {formatTick(sy, t)}
-              </text>
-            </g>
-          ))}
-          {geo.xTicks.map((t) => (
-            <g key={`x${t}`}>
-              <line x1={geo.x(t)} x2={geo.x(t)} y1={MARGIN.top} y2={HEIGHT - MARGIN.bottom} stroke="var(--chart-grid)" />
-              <text x={geo.x(t)} y={HEIGHT - MARGIN.bottom + 15} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
-                {formatTick(sx, t)}
-              </text>
-            </g>
-          ))}
-          <text x={(MARGIN.left + width - MARGIN.right) / 2} y={HEIGHT - 6} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
-            {`${xMetric.label}${sx.unit ? ` (${sx.unit})` : ""}`}
-          </text>
-          <text transform={`translate(12 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)`} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
-            {`${yMetric.short}${sy.unit ? ` (${sy.unit})` : ""}`}
-          </text>
-          <path d={geo.plain} fill="var(--chart-1)" fillOpacity={0.55} />
-          {geo.withTag.map((i) => (
-            <path key={i} data-tagged-day={points[i]!.day} d={`M${geo.cx[i]} ${geo.cy[i]! - 5}l5 5l-5 5l-5 -5Z`} fill="var(--chart-tag)" />
-          ))}
-          {geo.seg ? <line x1={geo.seg[0]!.x} y1={geo.seg[0]!.y} x2={geo.seg[1]!.x} y2={geo.seg[1]!.y} stroke="var(--chart-avg30)" strokeWidth={2.5} /> : null}
-          {active !== null ? <circle cx={geo.cx[active]} cy={geo.cy[active]} r={6} fill="none" stroke="currentColor" strokeWidth={1.75} /> : null}
-        </svg>
-      ) : null}
-      {hp && geo && active !== null ? (
-        <div
-          className="pointer-events-none absolute z-10 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-xs shadow-lg dark:border-slate-700 dark:bg-slate-900"
-          style={{ left: Math.min(geo.cx[active]! + 10, Math.max(0, width - 170)), top: Math.max(0, geo.cy[active]! - 70) }}
-        >
-          <p className="font-semibold">{formatDay(hp.day, { withYear: true })}</p>
-          <p>
-            {xMetric.short}: {formatValue(xMetric, hp.x, units)}
-          </p>
-          <p>
-            {yMetric.short}: {formatValue(yMetric, hp.y, units)}
-          </p>
-          {tagged.has(hp.day) ? <p className="font-medium">tagged day</p> : null}
-        </div>
-      ) : null}
-      <LiveReadout text={cursor !== null && hp ? point(hp) : ""} />
-    </div>
-    <ChartTable
-      caption={label}
-      columns={[{ label: "Day" }, { label: xMetric.short, numeric: true }, { label: yMetric.short, numeric: true }, { label: "Tagged" }]}
-      rows={() => order.map((i) => points[i]!).map((p) => ({ key: p.day, cells: [formatDay(p.day, { withYear: true }), formatValue(xMetric, p.x, units), formatValue(yMetric, p.y, units), tagged.has(p.day) ? "yes" : ""] }))}
-    />
+      <div
+        ref={(el) => {
+          wrapRef.current = el;
+          ready(el);
+        }}
+        {...focusProps}
+        role="group"
+        aria-label={label}
+        className={`relative h-[340px] w-full select-none ${chartFocusClass}`}
+      >
+        <CursorHint id={hintId} />
+        {geo ? (
+          <svg width={width} height={HEIGHT} onPointerMove={onMove} onPointerLeave={() => setHover(null)} aria-hidden>
+            {geo.yTicks.map((t) => (
+              <g key={`y${t}`}>
+                <line x1={MARGIN.left} x2={width - MARGIN.right} y1={geo.y(t)} y2={geo.y(t)} stroke="var(--chart-grid)" />
+                <text x={MARGIN.left - 6} y={geo.y(t)} dy="0.32em" textAnchor="end" fontSize={11} fill="var(--chart-text)">
+                  {formatTick(sy, t)}
+                </text>
+              </g>
+            ))}
+            {geo.xTicks.map((t) => (
+              <g key={`x${t}`}>
+                <line x1={geo.x(t)} x2={geo.x(t)} y1={MARGIN.top} y2={HEIGHT - MARGIN.bottom} stroke="var(--chart-grid)" />
+                <text x={geo.x(t)} y={HEIGHT - MARGIN.bottom + 15} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
+                  {formatTick(sx, t)}
+                </text>
+              </g>
+            ))}
+            <text x={(MARGIN.left + width - MARGIN.right) / 2} y={HEIGHT - 6} textAnchor="middle" fontSize={11} fill="var(--chart-text)">
+              {`${xMetric.label}${sx.unit ? ` (${sx.unit})` : ""}`}
+            </text>
+            <text
+              transform={`translate(12 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}) rotate(-90)`}
+              textAnchor="middle"
+              fontSize={11}
+              fill="var(--chart-text)"
+            >
+              {`${yMetric.short}${sy.unit ? ` (${sy.unit})` : ""}`}
+            </text>
+            <path d={geo.plain} fill="var(--chart-1)" fillOpacity={0.55} />
+            {geo.withTag.map((i) => (
+              <path key={i} data-tagged-day={points[i]!.day} d={`M${geo.cx[i]} ${geo.cy[i]! - 5}l5 5l-5 5l-5 -5Z`} fill="var(--chart-tag)" />
+            ))}
+            {geo.seg ? (
+              <line x1={geo.seg[0]!.x} y1={geo.seg[0]!.y} x2={geo.seg[1]!.x} y2={geo.seg[1]!.y} stroke="var(--chart-avg30)" strokeWidth={2.5} />
+            ) : null}
+            {active !== null ? <circle cx={geo.cx[active]} cy={geo.cy[active]} r={6} fill="none" stroke="currentColor" strokeWidth={1.75} /> : null}
+          </svg>
+        ) : null}
+        {hp && geo && active !== null ? (
+          <div
+            className="pointer-events-none absolute z-10 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-xs shadow-lg dark:border-slate-700 dark:bg-slate-900"
+            style={{ left: Math.min(geo.cx[active]! + 10, Math.max(0, width - 170)), top: Math.max(0, geo.cy[active]! - 70) }}
+          >
+            <p className="font-semibold">{formatDay(hp.day, { withYear: true })}</p>
+            <p>
+              {xMetric.short}: {formatValue(xMetric, hp.x, units)}
+            </p>
+            <p>
+              {yMetric.short}: {formatValue(yMetric, hp.y, units)}
+            </p>
+            {tagged.has(hp.day) ? <p className="font-medium">tagged day</p> : null}
+          </div>
+        ) : null}
+        <LiveReadout text={cursor !== null && hp ? point(hp) : ""} />
+      </div>
+      <ChartTable
+        caption={label}
+        columns={[{ label: "Day" }, { label: xMetric.short, numeric: true }, { label: yMetric.short, numeric: true }, { label: "Tagged" }]}
+        rows={() =>
+          order
+            .map((i) => points[i]!)
+            .map((p) => ({
+              key: p.day,
+              cells: [formatDay(p.day, { withYear: true }), formatValue(xMetric, p.x, units), formatValue(yMetric, p.y, units), tagged.has(p.day) ? "yes" : ""],
+            }))
+        }
+      />
     </>
   );
 }

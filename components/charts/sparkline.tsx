@@ -19,7 +19,13 @@ export function sparkSummary(label: string, values: ReadonlyArray<number | null>
 }
 
 /** A sparkline's days as a table (shown under the card's text by the caller): the values formatted here, the rows built when opened. */
-export function sparkTable(label: string, values: ReadonlyArray<number | null>, end: string, format: (v: number) => string, marks?: ReadonlyArray<boolean>): DaysTableProps {
+export function sparkTable(
+  label: string,
+  values: ReadonlyArray<number | null>,
+  end: string,
+  format: (v: number) => string,
+  marks?: ReadonlyArray<boolean>,
+): DaysTableProps {
   return {
     caption: `${label}, by day`,
     label: `${values.length} days as a table`,
@@ -74,10 +80,11 @@ export function Sparkline({
     const xs = values.map((_, i) => x(i));
     const ys = values.map((v) => (v === null ? null : y(v)));
     let last = -1;
-    for (let i = values.length - 1; i >= 0; i--) if (values[i] !== null) {
-      last = i;
-      break;
-    }
+    for (let i = values.length - 1; i >= 0; i--)
+      if (values[i] !== null) {
+        last = i;
+        break;
+      }
     return {
       line: linePath(xs, ys),
       band: band ? bandPath([xs[0]!, xs[xs.length - 1]!], [y(band.low), y(band.low)], [y(band.high), y(band.high)]) : "",
@@ -99,9 +106,7 @@ export function Sparkline({
     >
       {geo.band ? <path d={geo.band} fill="var(--chart-band)" /> : null}
       <path d={geo.line} fill="none" stroke={color} strokeWidth={1.75} strokeLinejoin="round" strokeLinecap="round" vectorEffect="non-scaling-stroke" />
-      {marks?.map((m, i) =>
-        m ? <rect key={i} x={geo.xs[i]! - 0.75} y={H - 2} width={1.5} height={2} fill="var(--chart-tag)" /> : null,
-      )}
+      {marks?.map((m, i) => (m ? <rect key={i} x={geo.xs[i]! - 0.75} y={H - 2} width={1.5} height={2} fill="var(--chart-tag)" /> : null))}
       {geo.dot ? <circle cx={geo.dot.cx} cy={geo.dot.cy} r={2.4} fill={color} vectorEffect="non-scaling-stroke" /> : null}
     </ReadySvg>
   );

@@ -123,11 +123,28 @@ export function TrendChart({
           {geo.normalEdges ? <path d={geo.normalEdges} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1} opacity={0.7} /> : null}
           {geo.normalBase ? <path d={geo.normalBase} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1.5} strokeDasharray="2 3" /> : null}
           {geo.avg30 ? <path d={geo.avg30} fill="none" stroke="var(--chart-avg30)" strokeWidth={1.5} strokeDasharray="5 3" /> : null}
-          <path d={geo.line} fill="none" stroke={color} strokeWidth={n > 200 ? 1.25 : 1.75} strokeLinejoin="round" strokeLinecap="round" opacity={layers.avg7 && n > 120 ? 0.55 : 1} />
+          <path
+            d={geo.line}
+            fill="none"
+            stroke={color}
+            strokeWidth={n > 200 ? 1.25 : 1.75}
+            strokeLinejoin="round"
+            strokeLinecap="round"
+            opacity={layers.avg7 && n > 120 ? 0.55 : 1}
+          />
           {geo.avg7 ? <path d={geo.avg7} fill="none" stroke="var(--chart-avg7)" strokeWidth={1.75} opacity={0.8} /> : null}
           {geo.dots.map((d, i) =>
             d.flag ? (
-              <circle key={i} cx={d.cx} cy={d.cy} r={d.run ? 3.6 : 3} fill="var(--chart-anomaly)" stroke="white" strokeWidth={1} className="dark:stroke-slate-900" />
+              <circle
+                key={i}
+                cx={d.cx}
+                cy={d.cy}
+                r={d.run ? 3.6 : 3}
+                fill="var(--chart-anomaly)"
+                stroke="white"
+                strokeWidth={1}
+                className="dark:stroke-slate-900"
+              />
             ) : (
               <circle key={i} cx={d.cx} cy={d.cy} r={2} fill={color} />
             ),
@@ -141,7 +158,12 @@ export function TrendChart({
                 const t = tags.get(day);
                 if (!t?.length) return null;
                 return (
-                  <path key={i} data-tag-day={day} d={`M${x - 3.5} ${MARGIN.top - 9}L${x + 3.5} ${MARGIN.top - 9}L${x} ${MARGIN.top - 3}Z`} fill={t[0]?.color ?? "var(--chart-tag)"}>
+                  <path
+                    key={i}
+                    data-tag-day={day}
+                    d={`M${x - 3.5} ${MARGIN.top - 9}L${x + 3.5} ${MARGIN.top - 9}L${x} ${MARGIN.top - 3}Z`}
+                    fill={t[0]?.color ?? "var(--chart-tag)"}
+                  >
                     <title>{t.map((x) => x.name).join(", ")}</title>
                   </path>
                 );

@@ -53,7 +53,11 @@ export function WeeklyWorkouts({
       table={{
         caption: label,
         columns: [{ label: "Week of" }, ...series.map((s) => ({ label: s.name, numeric: true })), { label: `Total (${unit})`, numeric: true }],
-        rows: () => data.map((row) => ({ key: row.week, cells: [formatDay(row.week, { withYear: true }), ...series.map((s) => Number((row as Record<string, unknown>)[s.key] ?? 0)), total(row)] })),
+        rows: () =>
+          data.map((row) => ({
+            key: row.week,
+            cells: [formatDay(row.week, { withYear: true }), ...series.map((s) => Number((row as Record<string, unknown>)[s.key] ?? 0)), total(row)],
+          })),
       }}
     >
       <div ref={ref} {...focusProps} role="group" aria-label={label} className={`h-[260px] w-full ${chartFocusClass}`} data-testid="weekly-workouts-chart">
@@ -62,7 +66,13 @@ export function WeeklyWorkouts({
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -8 }} accessibilityLayer={false}>
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-            <XAxis dataKey="week" tickFormatter={(w: string) => formatDay(w, { withWeekday: false })} tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" minTickGap={24} />
+            <XAxis
+              dataKey="week"
+              tickFormatter={(w: string) => formatDay(w, { withWeekday: false })}
+              tick={{ fill: "var(--chart-text)", fontSize: 11 }}
+              stroke="var(--chart-grid)"
+              minTickGap={24}
+            />
             <YAxis tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" width={48} />
             <Tooltip
               {...TOOLTIP_STYLE}
@@ -70,7 +80,16 @@ export function WeeklyWorkouts({
               formatter={(v, name) => [`${v} ${unit}`, name]}
             />
             {series.map((s, i) => (
-              <Bar key={s.key} dataKey={s.key} name={s.name} stackId="w" fill={patternFill(patterns, i)} stroke={s.color} strokeWidth={0.5} isAnimationActive={false} />
+              <Bar
+                key={s.key}
+                dataKey={s.key}
+                name={s.name}
+                stackId="w"
+                fill={patternFill(patterns, i)}
+                stroke={s.color}
+                strokeWidth={0.5}
+                isAnimationActive={false}
+              />
             ))}
             {at ? <ReferenceLine x={at.week} stroke="var(--chart-cursor)" strokeDasharray="3 3" /> : null}
           </BarChart>

@@ -31,20 +31,28 @@ export function WorkoutCurve({ points, label }: { points: Array<{ s: number; bpm
   return (
     <ChartFigure
       summary={summary}
-      table={{ caption: label, columns: [{ label: "Time from start" }, { label: "Heart rate (bpm)", numeric: true }], rows: () => points.map((p) => ({ key: String(p.s), cells: [mmss(p.s), Math.round(p.bpm)] })) }}
+      table={{
+        caption: label,
+        columns: [{ label: "Time from start" }, { label: "Heart rate (bpm)", numeric: true }],
+        rows: () => points.map((p) => ({ key: String(p.s), cells: [mmss(p.s), Math.round(p.bpm)] })),
+      }}
     >
       <div ref={ref} {...focusProps} role="group" aria-label={label} className={`h-[200px] w-full ${chartFocusClass}`} data-testid="workout-curve">
         <CursorHint id={hintId} unit="sample" />
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: -12 }} accessibilityLayer={false}>
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
-            <XAxis dataKey="s" type="number" domain={[0, last]} ticks={ticks} tickFormatter={mmss} tick={{ fill: "var(--chart-text)", fontSize: 11 }} stroke="var(--chart-grid)" />
-            <YAxis tick={{ fill: "var(--heart)", fontSize: 11 }} stroke="var(--chart-grid)" domain={axis.domain} ticks={axis.ticks} width={44} />
-            <Tooltip
-              {...TOOLTIP_STYLE}
-              labelFormatter={(s) => mmss(Number(s))}
-              formatter={(v) => [`${Math.round(Number(v))} bpm`, "Heart rate"]}
+            <XAxis
+              dataKey="s"
+              type="number"
+              domain={[0, last]}
+              ticks={ticks}
+              tickFormatter={mmss}
+              tick={{ fill: "var(--chart-text)", fontSize: 11 }}
+              stroke="var(--chart-grid)"
             />
+            <YAxis tick={{ fill: "var(--heart)", fontSize: 11 }} stroke="var(--chart-grid)" domain={axis.domain} ticks={axis.ticks} width={44} />
+            <Tooltip {...TOOLTIP_STYLE} labelFormatter={(s) => mmss(Number(s))} formatter={(v) => [`${Math.round(Number(v))} bpm`, "Heart rate"]} />
             <Line dataKey="bpm" stroke="var(--heart)" dot={{ r: 1.5, fill: "var(--heart)" }} strokeWidth={1.5} isAnimationActive={false} />
             {at ? <ReferenceLine x={at.s} stroke="var(--chart-cursor)" strokeDasharray="3 3" /> : null}
           </LineChart>

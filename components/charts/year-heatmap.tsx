@@ -110,7 +110,12 @@ export function YearHeatmap({
                   )}
                   style={c.status === "value" ? { background: `var(--heat-${c.level ?? 0})` } : undefined}
                 >
-                  {tagged.has(c.day) ? <span aria-hidden className="absolute right-[1px] top-[1px] h-1.5 w-1.5 rounded-full bg-[var(--chart-tag)] ring-1 ring-white dark:ring-slate-900" /> : null}
+                  {tagged.has(c.day) ? (
+                    <span
+                      aria-hidden
+                      className="absolute right-[1px] top-[1px] h-1.5 w-1.5 rounded-full bg-[var(--chart-tag)] ring-1 ring-white dark:ring-slate-900"
+                    />
+                  ) : null}
                 </Link>
               ) : (
                 <span key={`pad-${i}`} aria-hidden />
@@ -129,8 +134,18 @@ export function HeatLegend({ thresholds, metric, units }: { thresholds: number[]
   const levels =
     thresholds.length === 3
       ? metric.direction === "lower"
-        ? [`> ${fmt(thresholds[2]!)}`, `${fmt(thresholds[1]!)}–${fmt(thresholds[2]!)}`, `${fmt(thresholds[0]!)}–${fmt(thresholds[1]!)}`, `< ${fmt(thresholds[0]!)}`]
-        : [`< ${fmt(thresholds[0]!)}`, `${fmt(thresholds[0]!)}–${fmt(thresholds[1]!)}`, `${fmt(thresholds[1]!)}–${fmt(thresholds[2]!)}`, `≥ ${fmt(thresholds[2]!)}`]
+        ? [
+            `> ${fmt(thresholds[2]!)}`,
+            `${fmt(thresholds[1]!)}–${fmt(thresholds[2]!)}`,
+            `${fmt(thresholds[0]!)}–${fmt(thresholds[1]!)}`,
+            `< ${fmt(thresholds[0]!)}`,
+          ]
+        : [
+            `< ${fmt(thresholds[0]!)}`,
+            `${fmt(thresholds[0]!)}–${fmt(thresholds[1]!)}`,
+            `${fmt(thresholds[1]!)}–${fmt(thresholds[2]!)}`,
+            `≥ ${fmt(thresholds[2]!)}`,
+          ]
       : [];
   return (
     <ul aria-label="Legend" className="flex flex-wrap items-center gap-x-4 gap-y-2 text-xs text-slate-600 dark:text-slate-400">
@@ -158,5 +173,3 @@ export function HeatLegend({ thresholds, metric, units }: { thresholds: number[]
     </ul>
   );
 }
-
-

@@ -7,9 +7,7 @@ import { categoryRank } from "@/components/charts/scale";
 export function CategoryDays({ metric, values, lastDay }: { metric: MetricDef; values: Array<string | null>; lastDay: string }) {
   const cats = new Map((metric.categories ?? []).map((c) => [c.value, c]));
   const first = addDays(lastDay, -(values.length - 1));
-  const summary = values
-    .map((v, i) => `${formatDay(addDays(first, i))}: ${v ? (cats.get(v)?.label ?? v) : "no value"}`)
-    .join("; ");
+  const summary = values.map((v, i) => `${formatDay(addDays(first, i))}: ${v ? (cats.get(v)?.label ?? v) : "no value"}`).join("; ");
   return (
     <div>
       <div role="img" aria-label={`${metric.label}, last ${values.length} days. ${summary}`} className="flex h-4 items-end gap-0.5">
@@ -42,7 +40,10 @@ export function CategoryBadge({ metric, value }: { metric: MetricDef; value: str
   const c = metric.categories?.find((x) => x.value === value);
   if (!c) return <span className="text-sm text-slate-500 dark:text-slate-400">—</span>;
   return (
-    <span className="inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-semibold text-slate-900 dark:text-slate-50" style={{ background: `color-mix(in srgb, ${c.color} 22%, transparent)` }}>
+    <span
+      className="inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-semibold text-slate-900 dark:text-slate-50"
+      style={{ background: `color-mix(in srgb, ${c.color} 22%, transparent)` }}
+    >
       <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: c.color }} />
       {c.label}
     </span>

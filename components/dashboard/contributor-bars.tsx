@@ -26,7 +26,10 @@ export function ContributorBars({
         return (
           <li key={metric.id} className="grid grid-cols-[minmax(0,1fr)_2.25rem] items-center gap-x-2 gap-y-0.5 text-xs">
             <span className="break-words text-slate-600 dark:text-slate-300">{metric.short}</span>
-            <span className="text-right font-medium tabular-nums text-slate-800 dark:text-slate-100" aria-label={value === null ? "no value" : `${value}, ${b?.word}`}>
+            <span
+              className="text-right font-medium tabular-nums text-slate-800 dark:text-slate-100"
+              aria-label={value === null ? "no value" : `${value}, ${b?.word}`}
+            >
               {value === null ? "—" : Math.round(value)}
             </span>
             <span aria-hidden className="col-span-2 h-1.5 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800">

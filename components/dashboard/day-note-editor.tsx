@@ -71,9 +71,18 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
         <label htmlFor={tagInputId} className="text-xs font-medium text-slate-600 dark:text-slate-400">
           Tags for {formatDay(day, { withYear: true })}
         </label>
-        <div className={cn(inputClass, "mt-1 flex flex-wrap items-center gap-1.5 py-1 focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-brand-600")}>
+        <div
+          className={cn(
+            inputClass,
+            "mt-1 flex flex-wrap items-center gap-1.5 py-1 focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-brand-600",
+          )}
+        >
           {tags.map((t) => (
-            <span key={t} className="inline-flex items-center gap-1 rounded-full bg-violet-100 py-0.5 pl-2 pr-1 text-xs font-medium text-violet-900 dark:bg-violet-500/20 dark:text-violet-200" data-testid="tag-chip">
+            <span
+              key={t}
+              className="inline-flex items-center gap-1 rounded-full bg-violet-100 py-0.5 pl-2 pr-1 text-xs font-medium text-violet-900 dark:bg-violet-500/20 dark:text-violet-200"
+              data-testid="tag-chip"
+            >
               #{t}
               <button
                 type="button"
@@ -140,7 +149,11 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
         <p className="flex flex-wrap items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400" data-testid="note-ring-tags">
           From the ring app:
           {note.ringTags.map((t) => (
-            <span key={t.id} title="Entered in the ring's app (read-only)" className="rounded-full bg-teal-50 px-2 py-0.5 font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800">
+            <span
+              key={t.id}
+              title="Entered in the ring's app (read-only)"
+              className="rounded-full bg-teal-50 px-2 py-0.5 font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800"
+            >
               #{t.name}
             </span>
           ))}

@@ -34,7 +34,11 @@ export function DeltaChip({
       className={cn("inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium tabular-nums ring-1 ring-inset", TONE[tone], className)}
       title={`Change against the ${against}`}
     >
-      {arrow ? <span aria-hidden className="text-[0.65rem]">{arrow}</span> : null}
+      {arrow ? (
+        <span aria-hidden className="text-[0.65rem]">
+          {arrow}
+        </span>
+      ) : null}
       {text}
       <span className="font-normal">vs {against}</span>
     </span>

@@ -15,8 +15,16 @@ export function HeartRateCard({ day, records }: { day: string; records: DayRecor
   const points = records.heartRate;
   const bpm = points.map((p) => p.bpm);
   const bands = [
-    ...records.workouts.flatMap((w) => (w.startMin !== null && w.endMin !== null ? [{ start: Math.max(0, w.startMin), end: Math.min(1440, w.endMin), kind: "workout" as const, label: activityName(w.activity) }] : [])),
-    ...records.sessions.flatMap((s) => (s.startMin !== null && s.endMin !== null ? [{ start: Math.max(0, s.startMin), end: Math.min(1440, s.endMin), kind: "session" as const, label: labelOf(SESSION_TYPES, s.type) }] : [])),
+    ...records.workouts.flatMap((w) =>
+      w.startMin !== null && w.endMin !== null
+        ? [{ start: Math.max(0, w.startMin), end: Math.min(1440, w.endMin), kind: "workout" as const, label: activityName(w.activity) }]
+        : [],
+    ),
+    ...records.sessions.flatMap((s) =>
+      s.startMin !== null && s.endMin !== null
+        ? [{ start: Math.max(0, s.startMin), end: Math.min(1440, s.endMin), kind: "session" as const, label: labelOf(SESSION_TYPES, s.type) }]
+        : [],
+    ),
   ];
   const counts = heartRateSeries(points).map((s) => ({ ...s, n: s.data.length }));
   const summary = bpm.length
@@ -28,7 +36,9 @@ export function HeartRateCard({ day, records }: { day: string; records: DayRecor
         {dot("var(--heart)")}
         Heart rate through the day
       </h2>
-      <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">Each mark is one sample, its colour and shape by what the ring says you were doing; shaded: workouts and sessions.</p>
+      <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">
+        Each mark is one sample, its colour and shape by what the ring says you were doing; shaded: workouts and sessions.
+      </p>
       {points.length ? (
         <>
           <ul className="mb-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400" aria-label="Samples by source">

@@ -32,7 +32,11 @@ export function MetricTile({
     <Card className="flex flex-col gap-2 !p-4" data-metric={metric.id} aria-labelledby={`tile-${metric.id}`}>
       <div className="flex items-start justify-between gap-2">
         <h3 id={`tile-${metric.id}`} className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
-          <Link href={`/trends?m=${metric.id}`} prefetch={false} className="hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-white">
+          <Link
+            href={`/trends?m=${metric.id}`}
+            prefetch={false}
+            className="hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:text-white"
+          >
             {metric.label}
           </Link>
         </h3>
@@ -48,7 +52,13 @@ export function MetricTile({
       </div>
       {data ? (
         <div className="mt-auto">
-          <Sparkline values={data.spark} band={data.baseline} color={color} label={sparkSummary(`${metric.label}, last ${data.spark.length} days`, data.spark, data.day, fmt)} marks={marks} />
+          <Sparkline
+            values={data.spark}
+            band={data.baseline}
+            color={color}
+            label={sparkSummary(`${metric.label}, last ${data.spark.length} days`, data.spark, data.day, fmt)}
+            marks={marks}
+          />
           <p className="mt-1 text-[0.7rem] text-slate-500 dark:text-slate-400">
             {data.baseline
               ? `Usual ${formatValue(metric, data.baseline.low, units, { unit: false })} – ${formatValue(metric, data.baseline.high, units)}`

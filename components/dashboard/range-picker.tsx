@@ -30,12 +30,26 @@ export function RangePicker({
           <label className="sr-only" htmlFor="range-from">
             From
           </label>
-          <input id="range-from" type="date" className={inputClass} value={from} max={to} onChange={(e) => e.target.value && onChange({ range, from: e.target.value, to })} />
+          <input
+            id="range-from"
+            type="date"
+            className={inputClass}
+            value={from}
+            max={to}
+            onChange={(e) => e.target.value && onChange({ range, from: e.target.value, to })}
+          />
           <span aria-hidden>–</span>
           <label className="sr-only" htmlFor="range-to">
             To
           </label>
-          <input id="range-to" type="date" className={inputClass} value={to} min={from} onChange={(e) => e.target.value && onChange({ range, from, to: e.target.value })} />
+          <input
+            id="range-to"
+            type="date"
+            className={inputClass}
+            value={to}
+            min={from}
+            onChange={(e) => e.target.value && onChange({ range, from, to: e.target.value })}
+          />
         </span>
       ) : null}
     </div>

@@ -25,12 +25,16 @@ export function RestModeBanner({ restMode }: { restMode: DayRecords["restMode"] 
   if (!restMode) return null;
   const since = formatDay(restMode.startDay, { withYear: true });
   return (
-    <div role="status" data-testid="rest-mode-banner" className="flex items-start gap-2 rounded-xl border border-teal-300 bg-teal-50 px-3 py-2 text-sm text-teal-950 dark:border-teal-800 dark:bg-teal-950/40 dark:text-teal-100">
+    <div
+      role="status"
+      data-testid="rest-mode-banner"
+      className="flex items-start gap-2 rounded-xl border border-teal-300 bg-teal-50 px-3 py-2 text-sm text-teal-950 dark:border-teal-800 dark:bg-teal-950/40 dark:text-teal-100"
+    >
       <span aria-hidden>🌿</span>
       <p>
         <span className="font-semibold">Rest mode {restMode.ongoing ? "is on" : "was on"}</span>{" "}
-        {restMode.ongoing ? `since ${since}` : `from ${since}${restMode.endDay ? ` to ${formatDay(restMode.endDay, { withYear: true })}` : ""}`}
-        . The ring eases its targets and scores while you recover.
+        {restMode.ongoing ? `since ${since}` : `from ${since}${restMode.endDay ? ` to ${formatDay(restMode.endDay, { withYear: true })}` : ""}`}. The ring eases
+        its targets and scores while you recover.
       </p>
     </div>
   );
@@ -47,7 +51,11 @@ export function WorkoutLine({ w }: { w: Workout }) {
       {w.duration !== null ? <span className="tabular-nums text-slate-600 dark:text-slate-300">{formatDuration(w.duration)}</span> : null}
       {w.calories !== null ? <span className="tabular-nums text-slate-600 dark:text-slate-300">{Math.round(w.calories)} kcal</span> : null}
       <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs dark:bg-slate-800">{labelOf(WORKOUT_INTENSITIES, w.intensity)}</span>
-      <Link href={`/workouts?w=${encodeURIComponent(w.id)}`} prefetch={false} className="text-xs font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-100">
+      <Link
+        href={`/workouts?w=${encodeURIComponent(w.id)}`}
+        prefetch={false}
+        className="text-xs font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-100"
+      >
         Heart rate →
       </Link>
     </li>
@@ -102,7 +110,11 @@ export function RingTagsCard({ tags }: { tags: DayRecords["ringTags"] }) {
       {tags.length ? (
         <ul className="flex flex-wrap gap-1.5">
           {tags.map((t) => (
-            <li key={t.id} className="rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800" title={t.comment || undefined}>
+            <li
+              key={t.id}
+              className="rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800"
+              title={t.comment || undefined}
+            >
               #{t.name}
               {t.time ? <span className="ml-1 font-normal text-teal-700 dark:text-teal-300">{t.time.slice(11, 16)}</span> : null}
               {t.comment ? <span className="ml-1 font-normal italic">“{t.comment}”</span> : null}
@@ -170,7 +182,8 @@ function BatteryIcon({ level, charging }: { level: number | null; charging: bool
 export function RingChips({ status }: { status: Pick<TodayResponse["records"], "battery" | "ring"> }) {
   const { battery, ring } = status;
   if (!battery && !ring) return null;
-  const chip = "inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300";
+  const chip =
+    "inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300";
   return (
     <ul aria-label="The ring" data-testid="ring-chips" className="flex flex-wrap gap-1.5">
       {battery ? (
@@ -182,7 +195,11 @@ export function RingChips({ status }: { status: Pick<TodayResponse["records"], "
         </li>
       ) : null}
       {ring ? (
-        <li className={chip} data-testid="ring-firmware" title={[ring.hardware, ring.design, ring.color, ring.size ? `size ${ring.size}` : null].filter(Boolean).join(", ")}>
+        <li
+          className={chip}
+          data-testid="ring-firmware"
+          title={[ring.hardware, ring.design, ring.color, ring.size ? `size ${ring.size}` : null].filter(Boolean).join(", ")}
+        >
           <span className="font-medium">Firmware</span>
           <span className="tabular-nums">{ring.firmware ?? "—"}</span>
           {ring.hardware ? <span className="text-slate-500 dark:text-slate-400">{ring.hardware}</span> : null}
@@ -195,7 +212,11 @@ export function RingChips({ status }: { status: Pick<TodayResponse["records"], "
 /** The day's workouts and sessions on the activity timeline's clock. */
 export function timelineEvents(records: DayResponse["records"]) {
   return [
-    ...records.workouts.flatMap((w) => (w.startMin !== null && w.endMin !== null ? [{ start: w.startMin, end: w.endMin, kind: "workout" as const, label: activityName(w.activity) }] : [])),
-    ...records.sessions.flatMap((s) => (s.startMin !== null && s.endMin !== null ? [{ start: s.startMin, end: s.endMin, kind: "session" as const, label: labelOf(SESSION_TYPES, s.type) }] : [])),
+    ...records.workouts.flatMap((w) =>
+      w.startMin !== null && w.endMin !== null ? [{ start: w.startMin, end: w.endMin, kind: "workout" as const, label: activityName(w.activity) }] : [],
+    ),
+    ...records.sessions.flatMap((s) =>
+      s.startMin !== null && s.endMin !== null ? [{ start: s.startMin, end: s.endMin, kind: "session" as const, label: labelOf(SESSION_TYPES, s.type) }] : [],
+    ),
   ];
 }

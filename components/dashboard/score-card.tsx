@@ -61,20 +61,21 @@ export function ScoreCard({
                 <DeltaChip metric={metric} delta={data.delta} units={units} />
                 <AnomalyMark flag={data.flag} />
               </div>
-              <Sparkline values={data.spark} band={data.baseline} color={color} label={sparkSummary(`${metric.label}, last ${data.spark.length} days`, data.spark, data.day, fmt)} marks={marks} height={40} />
+              <Sparkline
+                values={data.spark}
+                band={data.baseline}
+                color={color}
+                label={sparkSummary(`${metric.label}, last ${data.spark.length} days`, data.spark, data.day, fmt)}
+                marks={marks}
+                height={40}
+              />
               <p className="text-[0.7rem] text-slate-500 dark:text-slate-400">
-                30 days ·{" "}
-                {data.baseline
-                  ? `usual ${Math.round(data.baseline.low)}–${Math.round(data.baseline.high)}`
-                  : "usual range after 30 days of data"}
+                30 days · {data.baseline ? `usual ${Math.round(data.baseline.low)}–${Math.round(data.baseline.high)}` : "usual range after 30 days of data"}
               </p>
               <DaysTable {...sparkTable(metric.label, data.spark, data.day, fmt, marks)} />
             </div>
           </div>
-          <ContributorBars
-            label={`${title} contributors`}
-            items={contributorIds.map((id) => ({ metric: getMetric(id), value: metrics[id]?.value ?? null }))}
-          />
+          <ContributorBars label={`${title} contributors`} items={contributorIds.map((id) => ({ metric: getMetric(id), value: metrics[id]?.value ?? null }))} />
           {footer}
         </>
       ) : (

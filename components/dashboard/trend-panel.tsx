@@ -112,14 +112,15 @@ function NumericHeader({ metric, series, units }: { metric: MetricDef; series: E
   return (
     <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
       <span>
-        Mean <span className="font-semibold tabular-nums text-slate-900 dark:text-white" data-testid="period-mean">{formatValue(metric, series.summary.mean, units)}</span>
+        Mean{" "}
+        <span className="font-semibold tabular-nums text-slate-900 dark:text-white" data-testid="period-mean">
+          {formatValue(metric, series.summary.mean, units)}
+        </span>
       </span>
       <span className="tabular-nums">
         {series.summary.n}/{series.summary.days} days
       </span>
-      {series.summary.anomalies ? (
-        <span className="tabular-nums text-[var(--chart-anomaly)]">{series.summary.anomalies} outside usual range</span>
-      ) : null}
+      {series.summary.anomalies ? <span className="tabular-nums text-[var(--chart-anomaly)]">{series.summary.anomalies} outside usual range</span> : null}
       <span className="inline-flex items-center gap-1" data-testid="period-comparison">
         <DeltaChip metric={metric} delta={c.delta} units={units} against={`previous ${c.days} d`} />
         {c.deltaPct !== null && c.delta !== 0 ? <span className="tabular-nums text-slate-500 dark:text-slate-400">{formatPct(c.deltaPct)}</span> : null}
@@ -130,7 +131,10 @@ function NumericHeader({ metric, series, units }: { metric: MetricDef; series: E
 
 function CategoryHeader({ metric, series }: { metric: MetricDef; series: Extract<MetricSeries, { kind: "category" }> }) {
   return (
-    <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300" aria-label={`${metric.label} counts, this period against the previous`}>
+    <ul
+      className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300"
+      aria-label={`${metric.label} counts, this period against the previous`}
+    >
       {(metric.categories ?? []).map((c) => {
         const now = series.counts[c.value] ?? 0;
         const before = series.previousCounts[c.value] ?? 0;
@@ -172,12 +176,16 @@ export function TrendsLegend({ layers }: { layers: TrendLayers }) {
       </li>
       {layers.normal ? (
         <li className="inline-flex items-center gap-1.5">
-          <span aria-hidden className="h-2.5 w-4 rounded-sm" style={{ background: "var(--chart-normal)" }} /> normal range (nightly physiology: 60 nights, ± 0.5 sd; dotted: its 7-day mean)
+          <span aria-hidden className="h-2.5 w-4 rounded-sm" style={{ background: "var(--chart-normal)" }} /> normal range (nightly physiology: 60 nights, ± 0.5
+          sd; dotted: its 7-day mean)
         </li>
       ) : null}
       {layers.tags ? (
         <li className="inline-flex items-center gap-1.5">
-          <span aria-hidden className="text-[var(--chart-tag)]">▼</span> tagged day
+          <span aria-hidden className="text-[var(--chart-tag)]">
+            ▼
+          </span>{" "}
+          tagged day
         </li>
       ) : null}
     </ul>
@@ -207,8 +215,9 @@ function SignalNote({ metric, series, units }: { metric: MetricDef; series: Extr
   const state = n.state[i];
   return (
     <span className="block" data-testid="normal-range-note">
-      Normal range (your {n.windowDays} nights before, mean ± {n.k} sd{n.transform === "ln" ? " of ln HRV" : ""}): {formatValue(metric, n.low[i] ?? null, units, { unit: false })} –{" "}
-      {formatValue(metric, n.high[i] ?? null, units)}; the 7-day mean is {state === "below" ? "below it" : state === "above" ? "above it" : state === "within" ? "within it" : "not known"}.
+      Normal range (your {n.windowDays} nights before, mean ± {n.k} sd{n.transform === "ln" ? " of ln HRV" : ""}):{" "}
+      {formatValue(metric, n.low[i] ?? null, units, { unit: false })} – {formatValue(metric, n.high[i] ?? null, units)}; the 7-day mean is{" "}
+      {state === "below" ? "below it" : state === "above" ? "above it" : state === "within" ? "within it" : "not known"}.
       {link("normal-ranges", "About normal ranges")}
     </span>
   );
@@ -230,7 +239,14 @@ function trendTable(metric: MetricDef, series: MetricSeries, units: Units, tags:
   const f = (v: number | null | undefined) => formatValue(metric, v ?? null, units);
   return {
     caption,
-    columns: [{ label: "Day" }, { label: metric.short, numeric: true }, { label: "7-day mean", numeric: true }, { label: "30-day mean", numeric: true }, { label: "Usual range", numeric: true }, { label: "Note" }],
+    columns: [
+      { label: "Day" },
+      { label: metric.short, numeric: true },
+      { label: "7-day mean", numeric: true },
+      { label: "30-day mean", numeric: true },
+      { label: "Usual range", numeric: true },
+      { label: "Note" },
+    ],
     rows: () =>
       series.value.map((v, i) => ({
         key: day(i),
@@ -239,7 +255,9 @@ function trendTable(metric: MetricDef, series: MetricSeries, units: Units, tags:
           f(v),
           f(series.avg7[i]),
           f(series.avg30[i]),
-          series.baseLow[i] !== null && series.baseLow[i] !== undefined ? `${formatValue(metric, series.baseLow[i] ?? null, units, { unit: false })} – ${f(series.baseHigh[i])}` : "—",
+          series.baseLow[i] !== null && series.baseLow[i] !== undefined
+            ? `${formatValue(metric, series.baseLow[i] ?? null, units, { unit: false })} – ${f(series.baseHigh[i])}`
+            : "—",
           [series.flag[i] ? `${series.flag[i] === "high" ? "above" : "below"} your usual range` : "", tagText(i)].filter(Boolean).join(", "),
         ],
       })),

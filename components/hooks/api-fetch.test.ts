@@ -6,7 +6,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe("apiFetch", () => {
   it("turns the error envelope into an ApiError with code and status", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ error: { code: "not_found", message: "No such tag." } }), { status: 404 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify({ error: { code: "not_found", message: "No such tag." } }), { status: 404 })),
+    );
     const err = await apiFetch("/api/tags/9").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 404, code: "not_found", message: "No such tag." });
@@ -75,7 +78,11 @@ describe("sync status, read defensively", () => {
   });
 
   it("accepts a map keyed by collection and ignores anything else", () => {
-    expect(normaliseSyncStatus({ collections: { sleep: { status: "error", lastError: "boom" } } })[0]).toMatchObject({ collection: "sleep", status: "error", lastError: "boom" });
+    expect(normaliseSyncStatus({ collections: { sleep: { status: "error", lastError: "boom" } } })[0]).toMatchObject({
+      collection: "sleep",
+      status: "error",
+      lastError: "boom",
+    });
     expect(normaliseSyncStatus(null)).toEqual([]);
     expect(normaliseSyncStatus("nope")).toEqual([]);
   });

@@ -22,7 +22,13 @@ export function useImportStatus(uploading: boolean) {
 function uploadInit(files: readonly File[]): RequestInit {
   if (files.length === 1) {
     const f = files[0]!;
-    const type = /\.zip$/i.test(f.name) ? "application/zip" : /\.json$/i.test(f.name) ? "application/json" : /\.csv$/i.test(f.name) ? "text/csv" : "application/octet-stream";
+    const type = /\.zip$/i.test(f.name)
+      ? "application/zip"
+      : /\.json$/i.test(f.name)
+        ? "application/json"
+        : /\.csv$/i.test(f.name)
+          ? "text/csv"
+          : "application/octet-stream";
     return { body: f, headers: { "content-type": type, "x-file-name": encodeURIComponent(f.name) } };
   }
   const form = new FormData();

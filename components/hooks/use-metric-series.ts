@@ -5,7 +5,6 @@ import { queryKeys, type SeriesColumns, type SeriesResponse } from "@/lib/api/co
 import { decodeSeries } from "@/lib/metrics/columns";
 import type { MetricId } from "@/lib/metrics/catalog";
 
-
 /** The series as columns over the wire, whole again for the charts. */
 async function fetchSeries(metric: MetricId, from: string, to: string): Promise<SeriesResponse> {
   return decodeSeries(await apiFetch<SeriesColumns>(withQuery(`/api/metrics/${encodeURIComponent(metric)}`, { from, to })));

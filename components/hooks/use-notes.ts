@@ -3,7 +3,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, rangeQuery } from "@/components/hooks/api-fetch";
 import { queryKeys, type DayNote, type NotesResponse } from "@/lib/api/contract";
 
-
 /** Notes and tags of the days in a range (chart markers, the notes list). */
 export function useNotes(from: string | null, to: string | null) {
   return useQuery(rangeQuery<NotesResponse>(queryKeys.notes.range(from ?? "", to ?? ""), "/api/notes", { from, to }));

@@ -3,7 +3,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/hooks/api-fetch";
 import { queryKeys, type Preferences } from "@/lib/api/contract";
 
-
 /** Units and theme of the signed-in person. */
 export function usePreferences() {
   return useQuery({

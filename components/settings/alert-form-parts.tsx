@@ -74,13 +74,28 @@ export function TestButton({ id, onSubmit, busy }: { id: string; onSubmit: (e: F
   return (
     <form onSubmit={onSubmit}>
       <input type="hidden" name="id" value={id} />
-      <Submit label="Send a test" pending="Sending…" busy={busy} className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")} />
+      <Submit
+        label="Send a test"
+        pending="Sending…"
+        busy={busy}
+        className={cn(small, "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800")}
+      />
     </form>
   );
 }
 
 /** A rule's or a channel's "Switch off/on" and "Remove" (server actions that take its id). */
-export function SwitchAndRemove({ id, enabled, toggle, remove }: { id: string; enabled: boolean; toggle: (form: FormData) => Promise<void>; remove: (form: FormData) => Promise<void> }) {
+export function SwitchAndRemove({
+  id,
+  enabled,
+  toggle,
+  remove,
+}: {
+  id: string;
+  enabled: boolean;
+  toggle: (form: FormData) => Promise<void>;
+  remove: (form: FormData) => Promise<void>;
+}) {
   return (
     <>
       <form action={toggle}>

@@ -15,7 +15,13 @@ import { signalDocsHref } from "@/lib/signals/catalog";
 
 export function Rules({ rules }: { rules: AlertRuleView[] }) {
   return (
-    <ListSection title="Rules" count={rules.length} empty="No rule yet." testId="alert-rules" add={{ max: ALERT_LIMITS.maxRules, noun: "rules", form: <AddRule /> }}>
+    <ListSection
+      title="Rules"
+      count={rules.length}
+      empty="No rule yet."
+      testId="alert-rules"
+      add={{ max: ALERT_LIMITS.maxRules, noun: "rules", form: <AddRule /> }}
+    >
       {rules.map((r) => (
         <RuleRow key={r.id} rule={r} />
       ))}
@@ -31,8 +37,14 @@ function RuleRow({ rule: r }: { rule: AlertRuleView }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className={cn(!r.enabled && "text-slate-500 dark:text-slate-400")}>
           {r.description}
-          {r.active && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">happening now</span>}
-          {r.nextDigestAt && <span className="block text-xs text-slate-500 dark:text-slate-400">Next: <When iso={r.nextDigestAt} /></span>}
+          {r.active && (
+            <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">happening now</span>
+          )}
+          {r.nextDigestAt && (
+            <span className="block text-xs text-slate-500 dark:text-slate-400">
+              Next: <When iso={r.nextDigestAt} />
+            </span>
+          )}
           {!r.enabled && <span> · off</span>}
         </span>
         <span className="flex items-center gap-1">
@@ -98,10 +110,13 @@ function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormActi
             {num("days", "Days in a row", ALERT_LIMITS.metricDays, `${ALERT_LIMITS.metricDays.min}–${ALERT_LIMITS.metricDays.max}`)}
           </>
         )}
-        {kind === "no_new_sleep" && num("days", "Days without a new night", ALERT_LIMITS.sleepDays, `${ALERT_LIMITS.sleepDays.min}–${ALERT_LIMITS.sleepDays.max}`)}
+        {kind === "no_new_sleep" &&
+          num("days", "Days without a new night", ALERT_LIMITS.sleepDays, `${ALERT_LIMITS.sleepDays.min}–${ALERT_LIMITS.sleepDays.max}`)}
         {kind === "connection" && num("hours", "Hours of failing sync", ALERT_LIMITS.failingHours, "A needed reconnect is told at once.")}
-        {kind === "ring_battery_low" && num("level", "Battery at or under", ALERT_LIMITS.batteryLow, `% (${ALERT_LIMITS.batteryLow.min}–${ALERT_LIMITS.batteryLow.max})`)}
-        {kind === "ring_charged" && num("level", "Charged to", ALERT_LIMITS.batteryCharged, `% (${ALERT_LIMITS.batteryCharged.min}–${ALERT_LIMITS.batteryCharged.max})`)}
+        {kind === "ring_battery_low" &&
+          num("level", "Battery at or under", ALERT_LIMITS.batteryLow, `% (${ALERT_LIMITS.batteryLow.min}–${ALERT_LIMITS.batteryLow.max})`)}
+        {kind === "ring_charged" &&
+          num("level", "Charged to", ALERT_LIMITS.batteryCharged, `% (${ALERT_LIMITS.batteryCharged.min}–${ALERT_LIMITS.batteryCharged.max})`)}
         {kind === "early_warning" && (
           <FieldBox label="Tell me at">
             {(id) => (
@@ -143,10 +158,13 @@ function AddRuleForm({ state, onSubmit, pending }: ReturnType<typeof useFormActi
         {kind === "metric_out_of_range" && "The usual range is the band on the Trends charts: your 90-day average ± 2 standard deviations."}
         {kind === "no_new_sleep" && "The ring syncs through the phone app: this reminds you to open it."}
         {kind === "connection" && "When the ring service stops accepting Ringside's access, or syncing keeps failing."}
-        {kind === "weekly_digest" && "The past week against the week before and your usual range, the best and worst days, your tags, the early-warning nights, and a link to Trends."}
-        {kind === "ring_battery_low" && "Once each time the ring runs down: its newest reading (at most three hours old) is at or under the level and it is off the charger."}
+        {kind === "weekly_digest" &&
+          "The past week against the week before and your usual range, the best and worst days, your tags, the early-warning nights, and a link to Trends."}
+        {kind === "ring_battery_low" &&
+          "Once each time the ring runs down: its newest reading (at most three hours old) is at or under the level and it is off the charger."}
         {kind === "ring_charged" && "Once each time the ring charges: it reaches the level on the charger, so you can put it back on."}
-        {kind === "bedtime_window" && "Once a night, when the bedtime window the ring recommends for tonight opens; nights without a recommendation send nothing."}
+        {kind === "bedtime_window" &&
+          "Once a night, when the bedtime window the ring recommends for tonight opens; nights without a recommendation send nothing."}
         {kind === "early_warning" && (
           <>
             Temperature, resting heart rate, HRV and breathing rate against your own baseline, checked each night; quiet while rest mode is on. Not a diagnosis.{" "}

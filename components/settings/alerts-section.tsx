@@ -15,8 +15,8 @@ export function AlertsSection({ overview }: { overview: AlertsOverview }) {
           Alerts
         </h2>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          Ringside tells you when something needs your attention, and sends a weekly digest, through ntfy, e-mail or a webhook (Home Assistant or
-          any script). Each alert is sent once while its condition lasts, to every channel that is switched on.
+          Ringside tells you when something needs your attention, and sends a weekly digest, through ntfy, e-mail or a webhook (Home Assistant or any script).
+          Each alert is sent once while its condition lasts, to every channel that is switched on.
         </p>
       </div>
       <AlertsSettings overview={overview} />

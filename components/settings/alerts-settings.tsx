@@ -15,7 +15,18 @@ import type { AlertChannelView, AlertHistoryView, AlertsOverview } from "@/lib/a
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, type AlertChannelKind } from "@/lib/alerts/catalog";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import { FieldBox, ListSection, secondary, small, Status, Submit, SwitchAndRemove, TestButton, useFormAction, When } from "@/components/settings/alert-form-parts";
+import {
+  FieldBox,
+  ListSection,
+  secondary,
+  small,
+  Status,
+  Submit,
+  SwitchAndRemove,
+  TestButton,
+  useFormAction,
+  When,
+} from "@/components/settings/alert-form-parts";
 import { Rules } from "@/components/settings/alert-rules";
 
 export function AlertsSettings({ overview }: { overview: AlertsOverview }) {
@@ -52,23 +63,36 @@ function MessageSettings({ settings }: { settings: AlertsOverview["settings"] })
         <span>
           Include values
           <span className="block text-xs text-slate-500 dark:text-slate-400">
-            Numbers such as your readiness score and its usual range, and your tags, go into messages only with this ticked. Without it a message
-            says what happened (which metric, which side, for how many days) but no value.
+            Numbers such as your readiness score and its usual range, and your tags, go into messages only with this ticked. Without it a message says what
+            happened (which metric, which side, for how many days) but no value.
           </span>
         </span>
       </label>
       <FieldBox label="Time zone" hint="Your days (“today”), the digest’s weekday and hour, and your quiet hours." className="sm:max-w-xs">
-        {(id) => <input id={id} name="timeZone" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} maxLength={ALERT_LIMITS.timeZoneMaxLength} className={inputClass} />}
+        {(id) => (
+          <input
+            id={id}
+            name="timeZone"
+            value={timeZone}
+            onChange={(e) => setTimeZone(e.target.value)}
+            maxLength={ALERT_LIMITS.timeZoneMaxLength}
+            className={inputClass}
+          />
+        )}
       </FieldBox>
       <fieldset className="space-y-1">
         <legend className="text-sm font-medium">Quiet hours</legend>
         <div className="flex flex-wrap gap-3">
-          <FieldBox label="Quiet from">{(id) => <input id={id} name="quietFrom" type="time" defaultValue={clockText(settings.quietHours?.from)} className={cn(inputClass, "w-32")} />}</FieldBox>
-          <FieldBox label="Quiet until">{(id) => <input id={id} name="quietTo" type="time" defaultValue={clockText(settings.quietHours?.to)} className={cn(inputClass, "w-32")} />}</FieldBox>
+          <FieldBox label="Quiet from">
+            {(id) => <input id={id} name="quietFrom" type="time" defaultValue={clockText(settings.quietHours?.from)} className={cn(inputClass, "w-32")} />}
+          </FieldBox>
+          <FieldBox label="Quiet until">
+            {(id) => <input id={id} name="quietTo" type="time" defaultValue={clockText(settings.quietHours?.to)} className={cn(inputClass, "w-32")} />}
+          </FieldBox>
         </div>
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          An alert that starts in these hours waits until they end; a bedtime window that is over by then is not sent. Digests and tests go at once.
-          Leave both empty for none.
+          An alert that starts in these hours waits until they end; a bedtime window that is over by then is not sent. Digests and tests go at once. Leave both
+          empty for none.
         </p>
       </fieldset>
       <div className="flex items-center gap-3">
@@ -103,7 +127,8 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
     <li data-testid="alert-channel" data-kind={channel.kind} className="space-y-1 py-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className={cn("min-w-0", !channel.enabled && "text-slate-500 dark:text-slate-400")}>
-          <span className="font-medium">{channel.label}</span> · {ALERT_CHANNEL_LABELS[channel.kind]} · <span className="break-all text-slate-600 dark:text-slate-400">{channel.target}</span>
+          <span className="font-medium">{channel.label}</span> · {ALERT_CHANNEL_LABELS[channel.kind]} ·{" "}
+          <span className="break-all text-slate-600 dark:text-slate-400">{channel.target}</span>
           {channel.hasToken && <span className="text-slate-500 dark:text-slate-400"> · access token set</span>}
           {!channel.confirmed && <span className="text-amber-700 dark:text-amber-300"> · not confirmed yet</span>}
           {!channel.enabled && <span> · off</span>}
@@ -129,7 +154,9 @@ function ConfirmChannel({ id }: { id: string }) {
       <form onSubmit={confirm.onSubmit} aria-label="Confirm the address" className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="id" value={id} />
         <FieldBox label="Confirmation code">
-          {(fieldId) => <input id={fieldId} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required className={cn(inputClass, "w-32")} />}
+          {(fieldId) => (
+            <input id={fieldId} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required className={cn(inputClass, "w-32")} />
+          )}
         </FieldBox>
         <Submit label="Confirm" pending="Checking…" busy={confirm.pending} className={secondary} />
       </form>
@@ -165,7 +192,15 @@ function AddChannelForm({ emailAvailable, state, onSubmit, pending }: { emailAva
           )}
         </FieldBox>
         <FieldBox label="Name (optional)">
-          {(id) => <input id={id} name="label" maxLength={ALERT_LIMITS.labelMaxLength} className={inputClass} placeholder={kind === "ntfy" ? "Phone" : kind === "email" ? "Mail" : "Home Assistant"} />}
+          {(id) => (
+            <input
+              id={id}
+              name="label"
+              maxLength={ALERT_LIMITS.labelMaxLength}
+              className={inputClass}
+              placeholder={kind === "ntfy" ? "Phone" : kind === "email" ? "Mail" : "Home Assistant"}
+            />
+          )}
         </FieldBox>
         {kind === "email" ? (
           <FieldBox label="Send to" className="sm:col-span-2">
@@ -187,8 +222,22 @@ function AddChannelForm({ emailAvailable, state, onSubmit, pending }: { emailAva
           </FieldBox>
         )}
         {kind === "ntfy" && (
-          <FieldBox label="Access token (optional)" hint="For a protected topic; stored encrypted, sent as a bearer token, never shown again." className="sm:col-span-2">
-            {(id) => <input id={id} name="token" type="password" autoComplete="off" maxLength={ALERT_LIMITS.tokenMaxLength} className={inputClass} placeholder="tk_…" />}
+          <FieldBox
+            label="Access token (optional)"
+            hint="For a protected topic; stored encrypted, sent as a bearer token, never shown again."
+            className="sm:col-span-2"
+          >
+            {(id) => (
+              <input
+                id={id}
+                name="token"
+                type="password"
+                autoComplete="off"
+                maxLength={ALERT_LIMITS.tokenMaxLength}
+                className={inputClass}
+                placeholder="tk_…"
+              />
+            )}
           </FieldBox>
         )}
         {kind === "webhook" && (
@@ -227,7 +276,9 @@ function History({ history }: { history: AlertHistoryView[] }) {
             <span className="font-medium">
               {PURPOSE_TEXT[h.purpose]}: {h.title}
             </span>
-            <span className="text-xs text-slate-500 dark:text-slate-400"><When iso={h.sentAt ?? h.at} /></span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">
+              <When iso={h.sentAt ?? h.at} />
+            </span>
           </div>
           <details className="text-xs text-slate-600 dark:text-slate-400">
             <summary className="cursor-pointer">Why, and what was sent</summary>
@@ -249,7 +300,12 @@ function History({ history }: { history: AlertHistoryView[] }) {
                 · {h.attempts === 0 ? "goes" : "next try"} <When iso={h.nextAttemptAt} />
               </span>
             )}
-            {h.episodeEndedAt && h.purpose === "alert" && <span className="text-slate-500 dark:text-slate-400"> · ended <When iso={h.episodeEndedAt} /></span>}
+            {h.episodeEndedAt && h.purpose === "alert" && (
+              <span className="text-slate-500 dark:text-slate-400">
+                {" "}
+                · ended <When iso={h.episodeEndedAt} />
+              </span>
+            )}
           </p>
         </li>
       ))}

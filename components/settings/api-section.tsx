@@ -22,17 +22,21 @@ export function ApiSection({
 }) {
   const labelOf = new Map(kinds.map((k) => [k.kind, k.label]));
   return (
-    <SettingsSection id="api" name="api" title="API"
-      description={<>
-          Personal access tokens let your own tools read your data: a Home Assistant sensor, a notebook, or an AI assistant through Ringside&apos;s MCP
-          server. A token reads only your data and only the kinds you choose, never writes, and stops working when you revoke it. The API is described at{" "}
+    <SettingsSection
+      id="api"
+      name="api"
+      title="API"
+      description={
+        <>
+          Personal access tokens let your own tools read your data: a Home Assistant sensor, a notebook, or an AI assistant through Ringside&apos;s MCP server.
+          A token reads only your data and only the kinds you choose, never writes, and stops working when you revoke it. The API is described at{" "}
           <a className="underline" href="/api/v1/openapi.json">
             /api/v1/openapi.json
           </a>
           ; the MCP server is at <code className="text-xs">{origin}/api/mcp</code>.
-        </>}
+        </>
+      }
     >
-
       <ApiTokenCreateForm action={createToken} kinds={kinds} origin={origin} nameMax={API_TOKEN_NAME_MAX} />
 
       <div>
@@ -48,7 +52,8 @@ export function ApiSection({
                     {t.name} <code className="text-xs font-normal text-slate-500 dark:text-slate-400">{t.prefix}…</code>
                   </p>
                   <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="api-token-usage">
-                    Created {format(new Date(t.createdAt), "d MMM yyyy")} · {t.lastUsedAt ? `last used ${format(new Date(t.lastUsedAt), "d MMM yyyy HH:mm")}` : "never used"} ·{" "}
+                    Created {format(new Date(t.createdAt), "d MMM yyyy")} ·{" "}
+                    {t.lastUsedAt ? `last used ${format(new Date(t.lastUsedAt), "d MMM yyyy HH:mm")}` : "never used"} ·{" "}
                     {t.expiresAt ? `expires ${format(new Date(t.expiresAt), "d MMM yyyy")}` : "never expires"}
                   </p>
                   <p className="text-xs text-slate-500 dark:text-slate-400">

@@ -62,7 +62,10 @@ export function ApiTokenCreateForm({
           </p>
           <CopyableValue key={state.at} value={state.token} testId="api-token-value" />
           <p className="text-xs text-slate-600 dark:text-slate-300">
-            Try it: <code className="break-all">curl -H &quot;Authorization: Bearer {state.token.slice(0, 11)}…&quot; {origin}/api/v1/days/latest</code>
+            Try it:{" "}
+            <code className="break-all">
+              curl -H &quot;Authorization: Bearer {state.token.slice(0, 11)}…&quot; {origin}/api/v1/days/latest
+            </code>
           </p>
         </div>
       )}

@@ -1,12 +1,5 @@
 import { formatDistanceStrict } from "date-fns";
-import {
-  collectionsForScopes,
-  missingCollections,
-  normalizeScopes,
-  SCOPE_LABELS,
-  scopeBrings,
-  SHARED_ITEM_LABELS,
-} from "@/lib/auth/scopes";
+import { collectionsForScopes, missingCollections, normalizeScopes, SCOPE_LABELS, scopeBrings, SHARED_ITEM_LABELS } from "@/lib/auth/scopes";
 import type { SettingsPageData } from "@/lib/api/contract";
 import type { FormAction } from "@/lib/api/contract";
 import { ConnectButton } from "@/components/auth/connect-button";
@@ -107,8 +100,8 @@ export function ConnectionSection({
             ))}
           </ul>
           <p className="mt-2">
-            To add {notShared.length === 1 ? "it" : "them"}, reconnect and tick the matching boxes on the ring&apos;s consent
-            page. Everything already stored is kept.
+            To add {notShared.length === 1 ? "it" : "them"}, reconnect and tick the matching boxes on the ring&apos;s consent page. Everything already stored is
+            kept.
           </p>
         </div>
       ) : (

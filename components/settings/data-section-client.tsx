@@ -45,7 +45,12 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
         {/* usable once hydrated (useHydrated): a choice made before would be lost, the link downloading everything as JSON */}
         <fieldset disabled={!hydrated} className="flex min-w-0 flex-wrap items-end gap-3">
           <Field label="What" className="min-w-0 max-w-full">
-            <select className={`${inputClass} w-full max-w-full sm:w-auto`} value={target} onChange={(e) => setTarget(e.target.value as Target)} data-testid="export-collection">
+            <select
+              className={`${inputClass} w-full max-w-full sm:w-auto`}
+              value={target}
+              onChange={(e) => setTarget(e.target.value as Target)}
+              data-testid="export-collection"
+            >
               <option value="all">Everything (all collections, notes and tags)</option>
               {ranges.map((r) => (
                 <option key={r.collection} value={r.collection}>
@@ -58,11 +63,27 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
           </Field>
           <div className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">
             <span>Format</span>
-            <Segmented label="Format" value={format} onChange={setFormat} options={[{ value: "csv", label: "CSV" }, { value: "json", label: "JSON" }]} />
+            <Segmented
+              label="Format"
+              value={format}
+              onChange={setFormat}
+              options={[
+                { value: "csv", label: "CSV" },
+                { value: "json", label: "JSON" },
+              ]}
+            />
           </div>
           <div className="flex flex-col gap-1 text-xs font-medium text-slate-600 dark:text-slate-400">
             <span>Days</span>
-            <Segmented label="Days" value={scope} onChange={setScope} options={[{ value: "all", label: "All" }, { value: "range", label: "From – to" }]} />
+            <Segmented
+              label="Days"
+              value={scope}
+              onChange={setScope}
+              options={[
+                { value: "all", label: "All" },
+                { value: "range", label: "From – to" },
+              ]}
+            />
           </div>
           {scope === "range" ? (
             <>
@@ -85,8 +106,8 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
           </a>
         </fieldset>
         <p className="text-xs text-slate-500 dark:text-slate-400">
-          CSV holds the stored columns, one row per document (everything at once: one long table of collection, document, day, field and value). JSON holds the documents
-          exactly as the ring service sent them.
+          CSV holds the stored columns, one row per document (everything at once: one long table of collection, document, day, field and value). JSON holds the
+          documents exactly as the ring service sent them.
         </p>
       </div>
       <DeleteAll />
@@ -118,8 +139,8 @@ function DeleteAll() {
     <div className="space-y-2 rounded-lg border border-rose-200 p-3 dark:border-rose-900/60">
       <h3 className="text-sm font-semibold text-rose-800 dark:text-rose-300">Delete all my data</h3>
       <p className="text-xs text-slate-600 dark:text-slate-400">
-        Removes every ring document, your notes and tags, and the sync checkpoints from this server. Your sign-in and ring connection stay: the next sync downloads
-        your history again unless you disconnect first.
+        Removes every ring document, your notes and tags, and the sync checkpoints from this server. Your sign-in and ring connection stay: the next sync
+        downloads your history again unless you disconnect first.
       </p>
       {state.done !== null ? (
         <p role="status" className="text-sm font-medium text-emerald-700 dark:text-emerald-400" data-testid="delete-done">

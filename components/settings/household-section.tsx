@@ -24,12 +24,11 @@ export function HouseholdSection({
   removeMember: FormAction;
 }) {
   return (
-    <SettingsSection name="household" title="Household"
-      description={<>
-          Others can join this Ringside with their own ring. Each person sees only their own data.
-        </>}
+    <SettingsSection
+      name="household"
+      title="Household"
+      description={<>Others can join this Ringside with their own ring. Each person sees only their own data.</>}
     >
-
       <InviteCreateForm action={createInviteLink} />
 
       <div>

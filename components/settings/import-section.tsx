@@ -45,9 +45,9 @@ export function ImportSection() {
       title="Import"
       description={
         <>
-          Bring in years of history: the ring maker&apos;s account export (the ZIP from the membership hub, or some of its CSV files), a Trends CSV, or
-          an export of another Ringside (Settings → Your data). Request the account export in the ring maker&apos;s membership hub (export data); it
-          arrives by e-mail a few days later. Importing the same files twice changes nothing.
+          Bring in years of history: the ring maker&apos;s account export (the ZIP from the membership hub, or some of its CSV files), a Trends CSV, or an
+          export of another Ringside (Settings → Your data). Request the account export in the ring maker&apos;s membership hub (export data); it arrives by
+          e-mail a few days later. Importing the same files twice changes nothing.
         </>
       }
     >

@@ -16,21 +16,39 @@ export function ImportSummary({ report }: { report: ImportResponse }) {
             <caption className="pb-2 text-left font-medium">{would ? "What the import would store" : "What was stored"}</caption>
             <thead className="text-xs text-slate-500 dark:text-slate-400">
               <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">Data</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">Rows</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">New</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium" title="Stored before with other values: the file's version replaces it">Replaces</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">Unchanged</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium" title="Trends rows on days a richer document covers">Skipped</th>
-                <th scope="col" className="py-1 text-right font-medium" title="Failed validation: kept aside on the Sync page">Rejected</th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Data
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  Rows
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  New
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium" title="Stored before with other values: the file's version replaces it">
+                  Replaces
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  Unchanged
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium" title="Trends rows on days a richer document covers">
+                  Skipped
+                </th>
+                <th scope="col" className="py-1 text-right font-medium" title="Failed validation: kept aside on the Sync page">
+                  Rejected
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map(([collection, c]) => (
                 <tr key={collection} data-testid={`import-row-${collection}`} className="border-t border-slate-100 dark:border-slate-800">
-                  <th scope="row" className="py-1 pr-3 font-normal">{label(collection)}</th>
+                  <th scope="row" className="py-1 pr-3 font-normal">
+                    {label(collection)}
+                  </th>
                   <td className="py-1 pr-3 text-right tabular-nums">{count(c.rows)}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums" data-testid="new">{count(c.new)}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums" data-testid="new">
+                    {count(c.new)}
+                  </td>
                   <td className={`py-1 pr-3 text-right tabular-nums ${c.changed ? "text-amber-700 dark:text-amber-300" : ""}`}>{count(c.changed)}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{count(c.unchanged)}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{count(c.skipped)}</td>
@@ -68,7 +86,9 @@ export function ImportSummary({ report }: { report: ImportResponse }) {
           .
         </p>
       )}
-      {report.ignoredCollections.length > 0 && <p className="text-slate-600 dark:text-slate-400">Collections this Ringside does not keep: {report.ignoredCollections.join(", ")}.</p>}
+      {report.ignoredCollections.length > 0 && (
+        <p className="text-slate-600 dark:text-slate-400">Collections this Ringside does not keep: {report.ignoredCollections.join(", ")}.</p>
+      )}
     </div>
   );
 }
@@ -90,7 +110,10 @@ export function ImportProgress({ status }: { status: ImportStatusResponse }) {
         aria-valuetext={percent !== null ? `${percent}%${eta ? `, ${eta}` : ""}` : "Checking the files"}
         className="h-2 w-full overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800"
       >
-        <div className={`h-full rounded-full bg-sky-500 transition-[width] duration-300 ${percent === null ? "w-1/3 animate-pulse" : ""}`} style={percent !== null ? { width: `${percent}%` } : undefined} />
+        <div
+          className={`h-full rounded-full bg-sky-500 transition-[width] duration-300 ${percent === null ? "w-1/3 animate-pulse" : ""}`}
+          style={percent !== null ? { width: `${percent}%` } : undefined}
+        />
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {PHASE[status.status] ?? "Uploading"}
@@ -99,8 +122,8 @@ export function ImportProgress({ status }: { status: ImportStatusResponse }) {
             {" "}
             <span className="font-medium text-slate-800 dark:text-slate-200">{status.file}</span>
           </>
-        )}
-        {" "}· {count(status.rows)}
+        )}{" "}
+        · {count(status.rows)}
         {status.totalRows !== null && status.status === "storing" && <> of {count(status.totalRows)}</>} rows
         {eta && <> · {eta}</>}
       </p>

@@ -38,7 +38,13 @@ export function SettingsSection({
 export function SaveStatus({ mutation }: { mutation: { isError: boolean; isSuccess: boolean; error: unknown } }) {
   return (
     <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
-      {mutation.isError ? <span className="text-rose-600">{mutation.error instanceof Error ? mutation.error.message : String(mutation.error)}</span> : mutation.isSuccess ? "Saved." : ""}
+      {mutation.isError ? (
+        <span className="text-rose-600">{mutation.error instanceof Error ? mutation.error.message : String(mutation.error)}</span>
+      ) : mutation.isSuccess ? (
+        "Saved."
+      ) : (
+        ""
+      )}
     </p>
   );
 }

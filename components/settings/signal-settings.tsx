@@ -63,14 +63,21 @@ export function SignalSettingsSection({ initial }: { initial: SignalSettings }) 
               Save need
             </Button>
           </div>
-          <p className="text-xs text-slate-500 dark:text-slate-400">Empty: estimated from your nights before your best readiness (8 h until there are enough).</p>
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            Empty: estimated from your nights before your best readiness (8 h until there are enough).
+          </p>
         </form>
         <fieldset className="space-y-1.5">
           <legend className="text-sm font-medium">Free days (social jet lag)</legend>
           <div className="flex flex-wrap gap-x-3 gap-y-1">
             {WEEKDAYS.map((d) => (
               <label key={d.value} className="inline-flex items-center gap-1.5 text-sm">
-                <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={settings.freeDays.includes(d.value)} onChange={(e) => toggleDay(d.value, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 accent-brand-600"
+                  checked={settings.freeDays.includes(d.value)}
+                  onChange={(e) => toggleDay(d.value, e.target.checked)}
+                />
                 {d.label.slice(0, 3)}
               </label>
             ))}

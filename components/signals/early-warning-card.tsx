@@ -30,7 +30,17 @@ function changeText(marker: Marker, delta: number | null, units: Units): string 
  * Today's early warning: the newest night's level, each marker against its baseline (which
  * moved, by how much, against what), the last two weeks of levels, and that it is not a diagnosis.
  */
-export function EarlyWarningCard({ day, signal, recent, units }: { day: string; signal: EarlyWarningSignal; recent: Array<{ day: string; level: EarlyWarningSignal["level"] }>; units: Units }) {
+export function EarlyWarningCard({
+  day,
+  signal,
+  recent,
+  units,
+}: {
+  day: string;
+  signal: EarlyWarningSignal;
+  recent: Array<{ day: string; level: EarlyWarningSignal["level"] }>;
+  units: Units;
+}) {
   const badge =
     signal.level === null ? (
       <Badge tone="neutral" testId="early-warning-level">
@@ -65,13 +75,20 @@ export function EarlyWarningCard({ day, signal, recent, units }: { day: string; 
           {signal.markers.map((m) => {
             const metric = getMetric(MARKER_METRIC[m.marker]);
             return (
-              <tr key={m.marker} data-testid={`marker-${m.marker}`} data-flagged={m.flagged} className={cn("border-t border-slate-100 dark:border-slate-800", m.flagged && "font-semibold text-[var(--bad)]")}>
+              <tr
+                key={m.marker}
+                data-testid={`marker-${m.marker}`}
+                data-flagged={m.flagged}
+                className={cn("border-t border-slate-100 dark:border-slate-800", m.flagged && "font-semibold text-[var(--bad)]")}
+              >
                 <td className="py-1">
                   {MARKER_LABELS[m.marker]}
                   {m.flagged ? <span className="sr-only"> (moved)</span> : null}
                 </td>
                 <td className="py-1 pl-1.5 text-right sm:whitespace-nowrap sm:pl-2">{formatValue(metric, signal.inputs[m.marker], units)}</td>
-                <td className="py-1 pl-1.5 text-right sm:whitespace-nowrap sm:pl-2 text-slate-500 dark:text-slate-400">{formatValue(metric, signal.baseline[m.marker]?.median ?? null, units)}</td>
+                <td className="py-1 pl-1.5 text-right sm:whitespace-nowrap sm:pl-2 text-slate-500 dark:text-slate-400">
+                  {formatValue(metric, signal.baseline[m.marker]?.median ?? null, units)}
+                </td>
                 <td className="py-1 pl-1.5 text-right sm:whitespace-nowrap sm:pl-2">{changeText(m.marker, m.delta, units)}</td>
               </tr>
             );
@@ -80,8 +97,8 @@ export function EarlyWarningCard({ day, signal, recent, units }: { day: string; 
       </table>
       <p className="text-xs text-slate-500 dark:text-slate-400">
         Baseline: the median of your nights {formatDay(addDays(day, -EARLY_WARNING.windowDays))} – {formatDay(addDays(day, -(EARLY_WARNING.excludeNights + 1)))}
-        {b ? ` (${b.nights} nights)` : ""}. <strong className="font-semibold text-slate-700 dark:text-slate-200">This is not a diagnosis:</strong> alcohol, a late meal,
-        travel or hard training move these markers too.
+        {b ? ` (${b.nights} nights)` : ""}. <strong className="font-semibold text-slate-700 dark:text-slate-200">This is not a diagnosis:</strong> alcohol, a
+        late meal, travel or hard training move these markers too.
       </p>
       <ol aria-label="Early warning, last 14 nights" className="flex gap-1" data-testid="early-warning-recent">
         {recent.map((r) => (

@@ -15,10 +15,15 @@ export function RegularityCard({ signal }: { signal: RegularitySignal }) {
           {signal.value === null ? "—" : Math.round(signal.value)}
         </p>
         <p className="pb-1 text-sm text-slate-600 dark:text-slate-300">
-          Sleep Regularity Index, last {REGULARITY.sriDays} days <span className="text-slate-500 dark:text-slate-400">(100: asleep and awake at the same times every day)</span>
+          Sleep Regularity Index, last {REGULARITY.sriDays} days{" "}
+          <span className="text-slate-500 dark:text-slate-400">(100: asleep and awake at the same times every day)</span>
         </p>
       </div>
-      {signal.value === null ? <p className="text-sm text-slate-600 dark:text-slate-300">Needs {REGULARITY.minPairs} pairs of consecutive recorded nights; {signal.inputs.dayPairs} so far.</p> : null}
+      {signal.value === null ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Needs {REGULARITY.minPairs} pairs of consecutive recorded nights; {signal.inputs.dayPairs} so far.
+        </p>
+      ) : null}
       <dl className="grid grid-cols-2 gap-3 text-sm">
         <div>
           <dt className="text-xs text-slate-500 dark:text-slate-400">Bedtime</dt>
@@ -35,7 +40,9 @@ export function RegularityCard({ signal }: { signal: RegularitySignal }) {
         <div className="col-span-2">
           <dt className="text-xs text-slate-500 dark:text-slate-400">Social jet lag (free days: {free})</dt>
           <dd className="font-medium tabular-nums" data-testid="social-jet-lag">
-            {j.hours === null ? "— (needs 2 free and 2 work nights in 4 weeks)" : `${j.hours.toFixed(1)} h: mid-sleep ${clockText(j.midSleepWork)} on work nights, ${clockText(j.midSleepFree)} on free nights; chronotype ${clockText(j.chronotype)}`}
+            {j.hours === null
+              ? "— (needs 2 free and 2 work nights in 4 weeks)"
+              : `${j.hours.toFixed(1)} h: mid-sleep ${clockText(j.midSleepWork)} on work nights, ${clockText(j.midSleepFree)} on free nights; chronotype ${clockText(j.chronotype)}`}
           </dd>
         </div>
       </dl>

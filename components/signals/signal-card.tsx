@@ -17,7 +17,11 @@ export function SignalCard({ kind, badge, children, className }: { kind: SignalK
       </div>
       {children}
       <p className="text-xs">
-        <a href={signalDocsHref(def.anchor)} className="text-brand-700 underline decoration-dotted underline-offset-2 hover:text-brand-600 dark:text-brand-100" data-testid="signal-docs-link">
+        <a
+          href={signalDocsHref(def.anchor)}
+          className="text-brand-700 underline decoration-dotted underline-offset-2 hover:text-brand-600 dark:text-brand-100"
+          data-testid="signal-docs-link"
+        >
           How this is worked out, and its sources
         </a>
       </p>

@@ -22,7 +22,9 @@ export function SleepDebtCard({ day, signal }: { day: string; signal: SleepDebtS
     signal.value === null ? (
       <Badge tone="neutral">Not enough nights</Badge>
     ) : (
-      <Badge tone={signal.value < 1 ? "good" : signal.value < ADVISED_MAX_H ? "warn" : "bad"}>{signal.value < ADVISED_MAX_H ? `under ${ADVISED_MAX_H} h` : `over ${ADVISED_MAX_H} h`}</Badge>
+      <Badge tone={signal.value < 1 ? "good" : signal.value < ADVISED_MAX_H ? "warn" : "bad"}>
+        {signal.value < ADVISED_MAX_H ? `under ${ADVISED_MAX_H} h` : `over ${ADVISED_MAX_H} h`}
+      </Badge>
     );
   return (
     <SignalCard kind="sleep_debt" badge={badge}>
@@ -39,9 +41,36 @@ export function SleepDebtCard({ day, signal }: { day: string; signal: SleepDebtS
           Set it
         </a>
       </p>
-      <svg viewBox={`0 0 ${nights.length * 10} 40`} preserveAspectRatio="none" role="img" aria-label={`Sleep each night, ${formatDay(addDays(day, -(nights.length - 1)))} to ${formatDay(day)}, against your need`} className="h-12 w-full">
-        {nights.map((h, i) => (h === null ? null : <rect key={i} x={i * 10 + 1.5} width={7} y={40 - (h / top) * 40} height={(h / top) * 40} rx={1} fill={h < need ? "var(--sleep)" : "var(--recovery)"} opacity={0.85} />))}
-        <line x1={0} x2={nights.length * 10} y1={40 - (need / top) * 40} y2={40 - (need / top) * 40} stroke="var(--chart-cursor)" strokeDasharray="3 2" vectorEffect="non-scaling-stroke" />
+      <svg
+        viewBox={`0 0 ${nights.length * 10} 40`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`Sleep each night, ${formatDay(addDays(day, -(nights.length - 1)))} to ${formatDay(day)}, against your need`}
+        className="h-12 w-full"
+      >
+        {nights.map((h, i) =>
+          h === null ? null : (
+            <rect
+              key={i}
+              x={i * 10 + 1.5}
+              width={7}
+              y={40 - (h / top) * 40}
+              height={(h / top) * 40}
+              rx={1}
+              fill={h < need ? "var(--sleep)" : "var(--recovery)"}
+              opacity={0.85}
+            />
+          ),
+        )}
+        <line
+          x1={0}
+          x2={nights.length * 10}
+          y1={40 - (need / top) * 40}
+          y2={40 - (need / top) * 40}
+          stroke="var(--chart-cursor)"
+          strokeDasharray="3 2"
+          vectorEffect="non-scaling-stroke"
+        />
       </svg>
       <p className="text-xs text-slate-500 dark:text-slate-400">Bars: each night&apos;s sleep with naps (green: the need met). Dashed: your need.</p>
     </SignalCard>

@@ -34,13 +34,23 @@ function RatioChart({ days }: { days: ReadonlyArray<{ day: string; ratio: number
     return {
       within: bandPath(xs, edge(a), edge(b)),
       above: bandPath(xs, edge(b), edge(c)),
-      line: linePath(xs, vals.map((v) => (v === null ? null : y(v)))),
+      line: linePath(
+        xs,
+        vals.map((v) => (v === null ? null : y(v))),
+      ),
       one: y(1),
     };
   }, [days]);
   if (!geo) return null;
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label={`Acute:chronic ratio, ${formatDay(days[0]!.day)} to ${formatDay(days.at(-1)!.day)}`} className="h-24 w-full" data-testid="load-ratio-chart">
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={`Acute:chronic ratio, ${formatDay(days[0]!.day)} to ${formatDay(days.at(-1)!.day)}`}
+      className="h-24 w-full"
+      data-testid="load-ratio-chart"
+    >
       <path d={geo.within} fill="var(--zone-within)" />
       <path d={geo.above} fill="var(--zone-above)" />
       <line x1={0} x2={W} y1={geo.one} y2={geo.one} stroke="var(--chart-grid)" vectorEffect="non-scaling-stroke" />
@@ -58,7 +68,16 @@ export function TrainingLoadCard({ days }: { days: readonly SignalDay[] }) {
   const vo2Now = s?.inputs.vo2Max ?? null;
   const vo2First = vo2.find((v) => v !== null) ?? null;
   return (
-    <SignalCard kind="training_load" badge={s?.zone ? <Badge tone={s.zone === "within" ? "good" : s.zone === "below" ? "neutral" : "warn"}>{s.value?.toFixed(2)}</Badge> : <Badge tone="neutral">Not enough days</Badge>}>
+    <SignalCard
+      kind="training_load"
+      badge={
+        s?.zone ? (
+          <Badge tone={s.zone === "within" ? "good" : s.zone === "below" ? "neutral" : "warn"}>{s.value?.toFixed(2)}</Badge>
+        ) : (
+          <Badge tone="neutral">Not enough days</Badge>
+        )
+      }
+    >
       <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="space-y-2">
           <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="training-load-summary">
@@ -82,8 +101,8 @@ export function TrainingLoadCard({ days }: { days: readonly SignalDay[] }) {
           </dl>
           <RatioChart days={series.map((x) => ({ day: x.day, ratio: x.s?.value ?? null }))} />
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            Loads in MET-minutes a day (exponentially weighted). Shaded: 0.8–1.3 and 1.3–1.5, the ranges commonly shown. They describe your load against your own
-            recent weeks; the ratio does not predict injuries for one person.
+            Loads in MET-minutes a day (exponentially weighted). Shaded: 0.8–1.3 and 1.3–1.5, the ranges commonly shown. They describe your load against your
+            own recent weeks; the ratio does not predict injuries for one person.
           </p>
         </div>
         <div className="space-y-1" data-testid="vo2max-trend">

@@ -26,9 +26,7 @@ export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: n
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="font-medium">{c.label}</h3>
-        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[c.status] ?? BADGE.queued}`}>
-          {STATUS_LABELS[c.status] ?? c.status}
-        </span>
+        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[c.status] ?? BADGE.queued}`}>{STATUS_LABELS[c.status] ?? c.status}</span>
       </div>
       {c.status !== "not_shared" && (
         <div
@@ -48,10 +46,16 @@ export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: n
       )}
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <span data-testid="documents">{count(c.documents)}</span> {c.unit}
-        {c.newestDay && <> · newest day <span data-testid="newest-day">{c.newestDay}</span></>}
+        {c.newestDay && (
+          <>
+            {" "}
+            · newest day <span data-testid="newest-day">{c.newestDay}</span>
+          </>
+        )}
         {fetching ? (
           <>
-            {" "}· {percent}% of history{c.pages > 0 && <> · {count(c.pages)} pages</>}
+            {" "}
+            · {percent}% of history{c.pages > 0 && <> · {count(c.pages)} pages</>}
             {eta && <> · {eta}</>}
           </>
         ) : (
@@ -59,14 +63,13 @@ export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: n
         )}
         {c.rejected > 0 && (
           <>
-            {" "}· <span className="text-amber-700 dark:text-amber-300">{count(c.rejected)} rejected</span>
+            {" "}
+            · <span className="text-amber-700 dark:text-amber-300">{count(c.rejected)} rejected</span>
           </>
         )}
       </p>
       {c.status === "not_shared" && (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          Not shared with Ringside. Reconnect in Settings and allow this data to sync it.
-        </p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Not shared with Ringside. Reconnect in Settings and allow this data to sync it.</p>
       )}
       {c.lastError && c.status !== "not_shared" && (
         <p role="status" className="text-sm text-red-700 dark:text-red-300">

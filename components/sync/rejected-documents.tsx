@@ -10,10 +10,15 @@ export function RejectedDocuments({ rows, labels, now }: { rows: SyncStatusRespo
         Documents kept aside
       </h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        These documents from the ring service did not have the expected shape. They are stored as received but not
-        shown in charts. A later, valid version replaces them.
+        These documents from the ring service did not have the expected shape. They are stored as received but not shown in charts. A later, valid version
+        replaces them.
       </p>
-      <div className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-brand-600" tabIndex={0} role="region" aria-labelledby="rejected-heading">
+      <div
+        className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-brand-600"
+        tabIndex={0}
+        role="region"
+        aria-labelledby="rejected-heading"
+      >
         <table className="w-full text-left text-sm">
           <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
             <tr>

@@ -17,7 +17,11 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
-    if (family !== dataFamily && !window.confirm("Switching the data source clears the synced ring data (not your notes or tags) and fetches everything again. Continue?")) return;
+    if (
+      family !== dataFamily &&
+      !window.confirm("Switching the data source clears the synced ring data (not your notes or tags) and fetches everything again. Continue?")
+    )
+      return;
     setBusy(true);
     setMessage(null);
     try {

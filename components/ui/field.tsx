@@ -14,7 +14,11 @@ export function Field({ label, children, className, hint }: { label: string; chi
   );
 }
 
-export function Button({ className, variant = "primary", ...rest }: ComponentPropsWithoutRef<"button"> & { variant?: "primary" | "secondary" | "danger" | "ghost" }) {
+export function Button({
+  className,
+  variant = "primary",
+  ...rest
+}: ComponentPropsWithoutRef<"button"> & { variant?: "primary" | "secondary" | "danger" | "ghost" }) {
   return (
     <button
       type="button"

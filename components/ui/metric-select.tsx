@@ -24,10 +24,16 @@ export function MetricSelect({
   placeholder?: string;
 }) {
   return (
-    <select id={id} aria-label={ariaLabel} value={value} onChange={(e) => {
+    <select
+      id={id}
+      aria-label={ariaLabel}
+      value={value}
+      onChange={(e) => {
         const m = findMetric(e.target.value);
         if (m) onChange(m.id);
-      }} className={cn(inputClass, "max-w-full pr-8", className)}>
+      }}
+      className={cn(inputClass, "max-w-full pr-8", className)}
+    >
       {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
       {metricGroups(filter).map((g) => (
         <optgroup key={g.group} label={g.group}>

@@ -6,7 +6,8 @@ import { cn } from "@/components/ui/cn";
 /** The main navigation links; the current page's link is marked (aria-current). */
 export function NavLinks({ links }: { links: ReadonlyArray<{ href: string; label: string }> }) {
   const path = usePathname() ?? "/";
-  const isActive = (href: string) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`)) || (href === "/calendar" && path.startsWith("/day/"));
+  const isActive = (href: string) =>
+    (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`)) || (href === "/calendar" && path.startsWith("/day/"));
   return (
     <>
       {links.map((l) => {

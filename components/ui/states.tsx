@@ -61,7 +61,11 @@ export function NoDataPage({ title }: { title: string }) {
 export function NoDataYet() {
   return (
     <EmptyState title="No ring data yet">
-      The first sync fills this in. Follow it on the <Link className="font-medium text-brand-600 underline dark:text-brand-100" href="/sync">Sync</Link> page.
+      The first sync fills this in. Follow it on the{" "}
+      <Link className="font-medium text-brand-600 underline dark:text-brand-100" href="/sync">
+        Sync
+      </Link>{" "}
+      page.
     </EmptyState>
   );
 }

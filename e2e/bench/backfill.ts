@@ -88,7 +88,14 @@ export async function connectThroughOAuth(appUrl: string, email: string): Promis
   const authorizeUrl = locationOf(signIn, appUrl);
   if (new URL(authorizeUrl).origin === new URL(appUrl).origin) throw new Error(`sign-in did not go to the ring service: ${new URL(authorizeUrl).pathname}`);
   const page = await request(jar, authorizeUrl);
-  if (page.status !== 200) throw new Error(`consent page: ${page.status} ${(await page.text()).replace(/<style[\s\S]*?<\/style>/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 300)}`);
+  if (page.status !== 200)
+    throw new Error(
+      `consent page: ${page.status} ${(await page.text())
+        .replace(/<style[\s\S]*?<\/style>/g, "")
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .slice(0, 300)}`,
+    );
   await page.text();
   const allowedAt = performance.now();
   const consent = await request(jar, authorizeUrl, {

@@ -32,7 +32,11 @@ export async function countSeriesRequests(emulatorUrl: string, ringUserId: strin
 }
 
 /** The app's ingest of one collection's backfill (its "backfill finished" line for that person). */
-export function seriesIngestFromLog(lines: readonly string[], userId: string, collection: string): { ingestMs: number; mapMs: number; samples: number; pages: number } | null {
+export function seriesIngestFromLog(
+  lines: readonly string[],
+  userId: string,
+  collection: string,
+): { ingestMs: number; mapMs: number; samples: number; pages: number } | null {
   for (const line of lines) {
     if (!line.includes("backfill finished") || !line.includes(collection)) continue;
     try {
@@ -86,7 +90,11 @@ export function rawSampleInsert(file: string, userId: string, rows: readonly Hea
  * raw query of the same day's rows in the baseline's one-row-per-sample table. Interleaved,
  * over random days, after a warm-up.
  */
-export function measureDayReads(opts: { appDb: string; rawDb: string; userId: string; days: readonly string[]; iterations: number; warmup: number }): { p95_ms: number; raw_p95_ms: number; points: number } {
+export function measureDayReads(opts: { appDb: string; rawDb: string; userId: string; days: readonly string[]; iterations: number; warmup: number }): {
+  p95_ms: number;
+  raw_p95_ms: number;
+  points: number;
+} {
   const app = new Database(opts.appDb, { readonly: true, fileMustExist: true });
   const raw = new Database(opts.rawDb, { readonly: true, fileMustExist: true });
   try {
@@ -100,7 +108,11 @@ export function measureDayReads(opts: { appDb: string; rawDb: string; userId: st
       const day = opts.days[(i * 7919) % opts.days.length]!;
       let t = performance.now();
       const rows = appStmt.all(opts.userId, shift(day, -1), shift(day, 1)) as Array<{ day: string; samples: Buffer }>;
-      const curve = localDayCurve(rows.map((x): SeriesDay => ({ day: x.day, columns: decodeColumns(HR, x.day, x.samples) })), day, 0);
+      const curve = localDayCurve(
+        rows.map((x): SeriesDay => ({ day: x.day, columns: decodeColumns(HR, x.day, x.samples) })),
+        day,
+        0,
+      );
       const at = performance.now() - t;
       const start = Date.parse(`${day}T00:00:00Z`);
       t = performance.now();
@@ -148,14 +160,23 @@ export function compareLayouts(dir: string, userId: string, rows: readonly Heart
   const a = openFresh(rowsFile);
   let rowsFig: LayoutFigures;
   try {
-    a.exec(`CREATE TABLE s (userId TEXT NOT NULL, t INTEGER NOT NULL, source INTEGER NOT NULL, bpm INTEGER NOT NULL, PRIMARY KEY (userId, t, source)) WITHOUT ROWID`);
+    a.exec(
+      `CREATE TABLE s (userId TEXT NOT NULL, t INTEGER NOT NULL, source INTEGER NOT NULL, bpm INTEGER NOT NULL, PRIMARY KEY (userId, t, source)) WITHOUT ROWID`,
+    );
     const ins = a.prepare(`INSERT INTO s VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET bpm = excluded.bpm`);
     const started = performance.now();
-    for (const p of pages) a.transaction(() => { for (const s of p) ins.run(userId, s.t, src[String(s.v[1])] ?? 9, s.v[0]); }).immediate();
+    for (const p of pages)
+      a.transaction(() => {
+        for (const s of p) ins.run(userId, s.t, src[String(s.v[1])] ?? 9, s.v[0]);
+      }).immediate();
     const ms = performance.now() - started;
     a.pragma("wal_checkpoint(TRUNCATE)");
     const q = a.prepare(`SELECT t, bpm, source FROM s WHERE userId = ? AND t >= ? AND t < ?`);
-    rowsFig = { ingest_s: round(ms / 1000, 3), mb: round(sizeMb(rowsFile), 1), day_read_p95_ms: reads((d) => q.all(userId, Date.parse(`${d}T00:00:00Z`), Date.parse(`${d}T00:00:00Z`) + 86_400_000)) };
+    rowsFig = {
+      ingest_s: round(ms / 1000, 3),
+      mb: round(sizeMb(rowsFile), 1),
+      day_read_p95_ms: reads((d) => q.all(userId, Date.parse(`${d}T00:00:00Z`), Date.parse(`${d}T00:00:00Z`) + 86_400_000)),
+    };
   } finally {
     a.close();
   }
@@ -179,7 +200,11 @@ export function compareLayouts(dir: string, userId: string, rows: readonly Heart
     }
     const ms = performance.now() - started;
     b.pragma("wal_checkpoint(TRUNCATE)");
-    packedFig = { ingest_s: round(ms / 1000, 3), mb: round(sizeMb(packedFile), 1), day_read_p95_ms: reads((d) => decodeColumns(HR, d, (get.get(userId, d) as { samples: Buffer }).samples)) };
+    packedFig = {
+      ingest_s: round(ms / 1000, 3),
+      mb: round(sizeMb(packedFile), 1),
+      day_read_p95_ms: reads((d) => decodeColumns(HR, d, (get.get(userId, d) as { samples: Buffer }).samples)),
+    };
   } finally {
     b.close();
   }

@@ -30,7 +30,11 @@ async function main(): Promise<void> {
       runBuild(ROOT, path.join(DATA, "build.log"));
     }
     fs.mkdirSync(DATA, { recursive: true });
-    emulator = await startEmulatorProcess(ROOT, { RING_EMULATOR_PORT: String(EMULATOR_PORT), RING_EMULATOR_HOST: "127.0.0.1", RING_EMULATOR_WEBHOOK_DELAY_MS: "1000" });
+    emulator = await startEmulatorProcess(ROOT, {
+      RING_EMULATOR_PORT: String(EMULATOR_PORT),
+      RING_EMULATOR_HOST: "127.0.0.1",
+      RING_EMULATOR_WEBHOOK_DELAY_MS: "1000",
+    });
     const registered = await fetch(`${emulator.url}/_emulator/clients`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -46,7 +50,9 @@ async function main(): Promise<void> {
       const merged: BenchResult = { ...previous, import: figures };
       fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(merged, null, 2) + "\n");
       fs.renameSync(`${RESULTS}.tmp`, RESULTS);
-      process.stdout.write(`\n${formatTable(checkTargets(merged).filter((c) => c.measure.startsWith("Import")))}\n\nWrote the import figures into ${path.relative(ROOT, RESULTS)}\n`);
+      process.stdout.write(
+        `\n${formatTable(checkTargets(merged).filter((c) => c.measure.startsWith("Import")))}\n\nWrote the import figures into ${path.relative(ROOT, RESULTS)}\n`,
+      );
     } else process.stdout.write(`\n${JSON.stringify({ import: figures }, null, 2)}\n(no complete ${path.relative(ROOT, RESULTS)} to add them to)\n`);
   } finally {
     if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");

@@ -122,6 +122,8 @@ export async function measureImport(opts: MeasureImportOptions): Promise<ImportF
     peak_mb: round(peak.peakMb, 0),
     peak_above_rest_mb: round(peak.peakMb - restMb, 0),
   };
-  opts.log(`import: ${figures.samples} samples and ${figures.documents} documents in ${figures.wall_s} s; memory ${figures.rest_mb} MB at rest, peak ${figures.peak_mb} MB (+${figures.peak_above_rest_mb} MB)`);
+  opts.log(
+    `import: ${figures.samples} samples and ${figures.documents} documents in ${figures.wall_s} s; memory ${figures.rest_mb} MB at rest, peak ${figures.peak_mb} MB (+${figures.peak_above_rest_mb} MB)`,
+  );
   return figures;
 }

@@ -28,7 +28,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? (fs.existsSync(shell) ? shell : "/usr/bin/chromium"),
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-quic",
+    ],
   });
 }
 
@@ -39,7 +47,11 @@ async function measureOnce(browser: Browser, baseUrl: string, cookies: Cookie[],
     await context.addInitScript(OBSERVE_CHART_READY);
     const page = await context.newPage();
     // a Chromium performance trace of this visit (BENCH_PROFILE_DIR): where the time to the first chart went
-    if (tracePath) await browser.startTracing(page, { path: tracePath, categories: ["devtools.timeline", "v8.execute", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading", "netlog"] });
+    if (tracePath)
+      await browser.startTracing(page, {
+        path: tracePath,
+        categories: ["devtools.timeline", "v8.execute", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading", "netlog"],
+      });
     const encodings = new Set<string>();
     page.on("response", (r) => {
       if (r.request().resourceType() !== "script") return;
@@ -71,7 +83,13 @@ async function measureOnce(browser: Browser, baseUrl: string, cookies: Cookie[],
  * each (the server compiles nothing, but loads the route), then `runs` rounds of one visit each,
  * the order turning every round, so no page is always the first after a pause or after another.
  */
-export async function measurePageSet<K extends string>(browser: Browser, baseUrl: string, cookies: Cookie[], paths: Record<K, string>, runs: number): Promise<Record<K, PageFigures>> {
+export async function measurePageSet<K extends string>(
+  browser: Browser,
+  baseUrl: string,
+  cookies: Cookie[],
+  paths: Record<K, string>,
+  runs: number,
+): Promise<Record<K, PageFigures>> {
   const keys = Object.keys(paths) as K[];
   const settled = await settle();
   for (const k of keys) await measureOnce(browser, baseUrl, cookies, paths[k]);
@@ -84,8 +102,13 @@ export async function measurePageSet<K extends string>(browser: Browser, baseUrl
   }
   // one more visit each, traced, when profiling (not counted in the figures)
   const dir = process.env.BENCH_PROFILE_DIR;
-  if (dir) for (const k of keys) await measureOnce(browser, baseUrl, cookies, paths[k], `${dir}/trace${paths[k] === "/" ? "-today" : paths[k].replaceAll("/", "-")}.json`);
+  if (dir)
+    for (const k of keys)
+      await measureOnce(browser, baseUrl, cookies, paths[k], `${dir}/trace${paths[k] === "/" ? "-today" : paths[k].replaceAll("/", "-")}.json`);
   return Object.fromEntries(
-    keys.map((k) => [k, { settled, charts_ms: median(all[k].map((r) => r.charts_ms)), js_gzip_kb: Math.max(...all[k].map((r) => r.js_gzip_kb)), runs: all[k] }]),
+    keys.map((k) => [
+      k,
+      { settled, charts_ms: median(all[k].map((r) => r.charts_ms)), js_gzip_kb: Math.max(...all[k].map((r) => r.js_gzip_kb)), runs: all[k] },
+    ]),
   ) as Record<K, PageFigures>;
 }

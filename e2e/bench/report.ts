@@ -122,7 +122,9 @@ function smallBoxCheck(s: SmallBoxResult): Check {
   const pages = s.pages ? PAGE_NAMES.map((p) => `${p} ${s.pages![p].charts_ms} ms`).join(", ") : "pages not measured";
   return {
     measure: `Small box (${box})`,
-    value: s.killed ? `KILLED: ${s.killed_reason}; ${pages}` : `${pages}; not killed, RSS peak ${s.memory.peak_mb} MB (${s.memory.group_peak_mb} MB with the launcher)`,
+    value: s.killed
+      ? `KILLED: ${s.killed_reason}; ${pages}`
+      : `${pages}; not killed, RSS peak ${s.memory.peak_mb} MB (${s.memory.group_peak_mb} MB with the launcher)`,
     target: `each page ≤ ${SMALL_PAGE_BUDGET_MS} ms; not killed`,
     ok: !s.killed && !!s.pages && PAGE_NAMES.every((p) => s.pages![p].charts_ms <= SMALL_PAGE_BUDGET_MS),
   };
@@ -310,5 +312,8 @@ export function isBenchResult(value: unknown): value is BenchResult {
   const small = (value as BenchResult).small;
   if (!small) return true;
   const complete = small.backfill !== undefined && small.pages !== undefined && small.webhooks !== undefined;
-  return (CEILING_METHODS as readonly string[]).includes(small.ceiling) && (small.killed ? small.killed_reason !== undefined : small.killed_reason === undefined && complete);
+  return (
+    (CEILING_METHODS as readonly string[]).includes(small.ceiling) &&
+    (small.killed ? small.killed_reason !== undefined : small.killed_reason === undefined && complete)
+  );
 }

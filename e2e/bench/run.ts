@@ -64,7 +64,11 @@ const RESULTS = path.join(BENCH_DIR, "results/latest.json");
 // small box's cgroup removed) when it ends or is interrupted.
 const [APP_PORT, EMULATOR_PORT, SMALL_APP_PORT] = (
   process.env.BENCH_APP_PORT && process.env.BENCH_EMULATOR_PORT
-    ? [Number(process.env.BENCH_APP_PORT), Number(process.env.BENCH_EMULATOR_PORT), (await freePorts(3)).find((p) => p !== Number(process.env.BENCH_APP_PORT) && p !== Number(process.env.BENCH_EMULATOR_PORT))]
+    ? [
+        Number(process.env.BENCH_APP_PORT),
+        Number(process.env.BENCH_EMULATOR_PORT),
+        (await freePorts(3)).find((p) => p !== Number(process.env.BENCH_APP_PORT) && p !== Number(process.env.BENCH_EMULATOR_PORT)),
+      ]
     : await freePorts(3)
 ) as [number, number, number];
 useBenchBuildDir();
@@ -107,9 +111,9 @@ async function waitForSeries(dbFile: string, email: string, collection: string, 
         db = new Database(dbFile, { readonly: true, fileMustExist: true });
         db.pragma("busy_timeout = 5000");
       }
-      const row = db?.prepare(`SELECT s.backfillDoneAt, s.status FROM sync_state s JOIN "User" u ON u.id = s.userId WHERE lower(u.email) = lower(?) AND s.collection = ?`).get(email, collection) as
-        | { backfillDoneAt: string | null; status: string }
-        | undefined;
+      const row = db
+        ?.prepare(`SELECT s.backfillDoneAt, s.status FROM sync_state s JOIN "User" u ON u.id = s.userId WHERE lower(u.email) = lower(?) AND s.collection = ?`)
+        .get(email, collection) as { backfillDoneAt: string | null; status: string } | undefined;
       if (row?.backfillDoneAt) return performance.now();
       if (row && ["error", "not_shared", "expired", "paused"].includes(row.status)) throw new Error(`${collection} backfill stopped: ${row.status}`);
       if (performance.now() > deadline) throw new Error(`${collection} backfill not done within ${timeoutMs} ms`);
@@ -187,7 +191,9 @@ async function measurePages(appUrl: string, jar: CookieJar) {
     const { today, trends, correlations } = figures;
     const encodings = new Set([today, trends, correlations].flatMap((p) => p.runs.flatMap((r) => r.encodings)));
     log(
-      `pages: ${Object.entries(figures).map(([name, p]) => `${name} ${p.charts_ms} ms ${p.js_gzip_kb} kB`).join(", ")} (script encodings: ${[...encodings].join(", ")}; after ${today.settled.waited_ms} ms for a quiet machine)`,
+      `pages: ${Object.entries(figures)
+        .map(([name, p]) => `${name} ${p.charts_ms} ms ${p.js_gzip_kb} kB`)
+        .join(", ")} (script encodings: ${[...encodings].join(", ")}; after ${today.settled.waited_ms} ms for a quiet machine)`,
     );
     return {
       today: { charts_ms: today.charts_ms, js_gzip_kb: today.js_gzip_kb },
@@ -217,7 +223,12 @@ async function webhookLoad(appUrl: string, signal?: AbortSignal): Promise<Webhoo
   return hooks;
 }
 
-const webhooksResult = (h: WebhookFigures): BenchResult["webhooks"] => ({ acks_per_s: h.acks_per_s, p99_ms: h.p99_ms, concurrency: h.concurrency, duration_s: h.duration_s });
+const webhooksResult = (h: WebhookFigures): BenchResult["webhooks"] => ({
+  acks_per_s: h.acks_per_s,
+  p99_ms: h.p99_ms,
+  concurrency: h.concurrency,
+  duration_s: h.duration_s,
+});
 
 /** The production app on `port` with a fresh `dataDir` (benchAppEnv); `opts` as startAppProcess's. */
 async function startBenchApp(port: number, dataDir: string, emu: string, opts: { wrap?: CommandWrapper; onSpawn?: (child: ChildProcess) => void } = {}) {
@@ -248,7 +259,10 @@ async function mainPass(emu: string): Promise<BenchResult> {
 
     // ---------------------------------------------------------------- 1. Backfill
     const { email, user, docs, documents, heart } = await addPerson(emu);
-    const minRequests = minimumRequests([...docs.values()].map((d) => d.length), PAGE_SIZE);
+    const minRequests = minimumRequests(
+      [...docs.values()].map((d) => d.length),
+      PAGE_SIZE,
+    );
     const minSeriesRequests = Math.ceil(heart.length / SERIES_PAGE_SIZE);
     log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
 
@@ -272,7 +286,9 @@ async function mainPass(emu: string): Promise<BenchResult> {
     }
     const rawMs = median(rawRuns);
     docs.clear(); // 20,000 parsed documents: not kept through the measures that follow
-    log(`backfill: ${round(wallS, 2)} s, ${requests.total} requests (minimum ${minRequests}), ingest ${round(ingest.ingestMs)} ms (map ${round(ingest.mapMs)} ms) vs raw ${round(rawMs)} ms, peak RSS ${round(peak.peakMb, 0)} MB`);
+    log(
+      `backfill: ${round(wallS, 2)} s, ${requests.total} requests (minimum ${minRequests}), ingest ${round(ingest.ingestMs)} ms (map ${round(ingest.mapMs)} ms) vs raw ${round(rawMs)} ms, peak RSS ${round(peak.peakMb, 0)} MB`,
+    );
 
     // ---------------------------------------------------------------- 1b. Heart rate
     const heartStored = (() => {
@@ -309,7 +325,9 @@ async function mainPass(emu: string): Promise<BenchResult> {
     const from = addDays(to, -(HISTORY_DAYS - 1));
     const warmFrom = addDays(from, -Math.max(90, HISTORY_DAYS)); // lib/metrics/series.ts warmupFrom
     const cookie = connected.jar.header();
-    const trends = await runWorker<TrendFigures & { context: Record<string, string>; bytes: ReturnType<typeof answerBytes> & { wire: number; wire_encoding: string } }>({
+    const trends = await runWorker<
+      TrendFigures & { context: Record<string, string>; bytes: ReturnType<typeof answerBytes> & { wire: number; wire_encoding: string } }
+    >({
       kind: "trends",
       appUrl,
       cookie,
@@ -334,7 +352,11 @@ async function mainPass(emu: string): Promise<BenchResult> {
       `trends: p50 ${trends.p50_ms} ms, p95 ${trends.p95_ms} ms vs raw p95 ${trends.raw_p95_ms} ms (${trends.rows} rows); /api/health p95 ${trends.also_p95_ms.health} ms; 304 p95 ${trends.also_p95_ms.notModified} ms; ` +
         `answer ${trends.bytes.json} B (gzip ${trends.bytes.gzip} B, ${trends.bytes.wire} B ${trends.bytes.wire_encoding} on the wire) vs ${trends.bytes.json_before} B (gzip ${trends.bytes.gzip_before} B) before`,
     );
-    log(`  for comparison: ${Object.entries(trends.context).map(([k, v]) => `${k} ${v}`).join("; ")}`);
+    log(
+      `  for comparison: ${Object.entries(trends.context)
+        .map(([k, v]) => `${k} ${v}`)
+        .join("; ")}`,
+    );
 
     // ---------------------------------------------------------------- 3. Pages
     const pages = await measurePages(appUrl, connected.jar);
@@ -343,7 +365,9 @@ async function mainPass(emu: string): Promise<BenchResult> {
     const hookRss = sampleRss(app.serverPid, 100);
     const hooks = await webhookLoad(appUrl);
     const hookPeak = hookRss.stop();
-    log(`webhooks: ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged; peak RSS ${round(hookPeak.peakMb, 0)} MB)`);
+    log(
+      `webhooks: ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged; peak RSS ${round(hookPeak.peakMb, 0)} MB)`,
+    );
 
     // ---------------------------------------------------------------- 5. Memory at rest
     // At rest: 30 s without a request. V8's memory reducer (compacting collections once
@@ -495,7 +519,10 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
     } catch (e) {
       process.stderr.write(`[bench] the small box's ceiling (${ceiling.method}) could not be removed: ${(e as Error).message}\n`);
     }
-    if (charged !== null) log(`small box: the ceiling (${ceiling.method}) counted at most ${round(charged, 0)} MB${ceiling.method === "watchdog" ? "" : " (page cache included: the kernel reclaims it first)"}${pressure ? `; ${pressure}` : ""}`);
+    if (charged !== null)
+      log(
+        `small box: the ceiling (${ceiling.method}) counted at most ${round(charged, 0)} MB${ceiling.method === "watchdog" ? "" : " (page cache included: the kernel reclaims it first)"}${pressure ? `; ${pressure}` : ""}`,
+      );
   }
   log(`small box: RSS peak ${memory.peak_mb} MB (server); launcher and server together ${memory.group_peak_mb} MB (their own memory, the Node binary once)`);
   return { ...box, killed: killedReason !== null, ...(killedReason !== null ? { killed_reason: killedReason } : {}), ...measured, memory };
@@ -541,7 +568,12 @@ async function main(): Promise<void> {
     fs.renameSync(`${RESULTS}.tmp`, RESULTS);
 
     const checks = checkTargets(result);
-    process.stdout.write(`\nRingside benchmark — ${result.date}, Node ${result.node}, ${result.cores} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n\n`);
+    process.stdout.write(
+      `\nRingside benchmark — ${result.date}, Node ${result.node}, ${result.cores} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}\n\n`,
+    );
     process.stdout.write(formatTable(checks) + "\n\n");
     const missed = checks.filter((c) => !c.ok);
     process.stdout.write(missed.length === 0 ? "Every target met.\n" : `Targets not met: ${missed.map((c) => c.measure).join("; ")}\n`);

@@ -122,12 +122,24 @@ function appEnv(port: number, dataDir: string, databaseUrl: string, emulatorUrl:
 }
 
 /** One configuration: fresh database, its processes, fifty connects, every backfill to its end. */
-async function measure(opts: { database: ScaleRun["database"]; processes: number; databaseUrl: string; counter: Counter; emulatorUrl: string; emulatorPgid: number; tag: string }): Promise<ScaleRun> {
+async function measure(opts: {
+  database: ScaleRun["database"];
+  processes: number;
+  databaseUrl: string;
+  counter: Counter;
+  emulatorUrl: string;
+  emulatorPgid: number;
+  tag: string;
+}): Promise<ScaleRun> {
   const apps: Running[] = [];
   try {
     const started = await Promise.all(
       PORTS.slice(0, opts.processes).map((port, i) =>
-        startAppProcess(ROOT, { port, dataDir: path.join(DATA, `${opts.tag}-${i}`), env: appEnv(port, path.join(DATA, `${opts.tag}-${i}`), opts.databaseUrl, opts.emulatorUrl) }),
+        startAppProcess(ROOT, {
+          port,
+          dataDir: path.join(DATA, `${opts.tag}-${i}`),
+          env: appEnv(port, path.join(DATA, `${opts.tag}-${i}`), opts.databaseUrl, opts.emulatorUrl),
+        }),
       ),
     );
     apps.push(...started);
@@ -163,7 +175,11 @@ async function measure(opts: { database: ScaleRun["database"]; processes: number
       rows_per_s: Math.round((documents + samples) / wallS),
       cpu: cpu() ?? undefined,
     };
-    const where = run.cpu ? `; machine ${run.cpu.machine_busy_pct}% busy of ${run.cpu.cores} cores, CPU s ${Object.entries(run.cpu.seconds).map(([k, v]) => `${k} ${v}`).join(", ")}` : "";
+    const where = run.cpu
+      ? `; machine ${run.cpu.machine_busy_pct}% busy of ${run.cpu.cores} cores, CPU s ${Object.entries(run.cpu.seconds)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}`
+      : "";
     log(`${opts.database} × ${opts.processes}: ${run.wall_s} s, ${documents} documents (${run.documents_per_s}/s) and ${samples} samples${where}`);
     return run;
   } finally {
@@ -203,20 +219,53 @@ async function main(): Promise<void> {
 
     const runs: ScaleRun[] = [];
     const sqliteFile = path.join(DATA, "sqlite-0/ringside.db");
-    runs.push(await measure({ database: "sqlite", processes: 1, databaseUrl: `file:${sqliteFile}`, counter: sqliteCounter(sqliteFile), emulatorUrl: emulator.url, emulatorPgid: emulator.child.pid!, tag: "sqlite" }));
+    runs.push(
+      await measure({
+        database: "sqlite",
+        processes: 1,
+        databaseUrl: `file:${sqliteFile}`,
+        counter: sqliteCounter(sqliteFile),
+        emulatorUrl: emulator.url,
+        emulatorPgid: emulator.child.pid!,
+        tag: "sqlite",
+      }),
+    );
     for (const processes of [1, 2]) {
       const { url } = await createPostgresDatabase(server.url, `scale${processes}`);
-      runs.push(await measure({ database: "postgresql", processes, databaseUrl: url, counter: postgresCounter(url), emulatorUrl: emulator.url, emulatorPgid: emulator.child.pid!, tag: `pg${processes}` }));
+      runs.push(
+        await measure({
+          database: "postgresql",
+          processes,
+          databaseUrl: url,
+          counter: postgresCounter(url),
+          emulatorUrl: emulator.url,
+          emulatorPgid: emulator.child.pid!,
+          tag: `pg${processes}`,
+        }),
+      );
     }
 
-    const result = { date: new Date().toISOString(), node: process.version, cores: os.availableParallelism?.() ?? os.cpus().length, history_days: HISTORY_DAYS, runs };
+    const result = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cores: os.availableParallelism?.() ?? os.cpus().length,
+      history_days: HISTORY_DAYS,
+      runs,
+    };
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2) + "\n");
     const sqlite = runs[0]!;
     process.stdout.write(`\nFifty people backfilling at once — ${result.date}, Node ${result.node}, ${result.cores} cores\n\n`);
     const rows = [
       ["Database", "Processes", "Wall (s)", "Documents/s", "Rows/s", "vs SQLite"],
-      ...runs.map((r) => [r.database, String(r.processes), String(r.wall_s), String(r.documents_per_s), String(r.rows_per_s), `${round(sqlite.wall_s / r.wall_s, 2)}×`]),
+      ...runs.map((r) => [
+        r.database,
+        String(r.processes),
+        String(r.wall_s),
+        String(r.documents_per_s),
+        String(r.rows_per_s),
+        `${round(sqlite.wall_s / r.wall_s, 2)}×`,
+      ]),
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     for (const r of rows) process.stdout.write(r.map((c, i) => c.padEnd(widths[i]!)).join("  ") + "\n");

@@ -181,7 +181,12 @@ export function benchEmulatorSettings(port: number, historyDays: number, extra: 
  * The production app's environment for a benchmark: its own data directory, the emulator as
  * the ring service, the benchmark's OAuth client, people of bench.example.test admitted.
  */
-export function benchAppEnv(opts: { port: number; dataDir: string; emulatorUrl: string; client: { client_id: string; client_secret: string } }): Record<string, string> {
+export function benchAppEnv(opts: {
+  port: number;
+  dataDir: string;
+  emulatorUrl: string;
+  client: { client_id: string; client_secret: string };
+}): Record<string, string> {
   return {
     NODE_ENV: "production",
     PORT: String(opts.port),

@@ -152,7 +152,9 @@ function readMb(file: string): number | null {
 }
 
 function oomReason(kills: number, limitMb: number, file: string): string | null {
-  return kills > 0 ? `the kernel's OOM killer stopped ${kills === 1 ? "a process" : `${kills} processes`} of the app at the ${limitMb} MB ceiling (${file})` : null;
+  return kills > 0
+    ? `the kernel's OOM killer stopped ${kills === 1 ? "a process" : `${kills} processes`} of the app at the ${limitMb} MB ceiling (${file})`
+    : null;
 }
 
 function cgroupV1(limitMb: number, name: string): Ceiling | null {
@@ -277,7 +279,8 @@ function systemdScope(limitMb: number, name: string): Ceiling | null {
         /* already gone */
       }
     },
-    killedReason: () => (scopeDir ? oomReason(counter(path.join(scopeDir, "memory.events"), "oom_kill"), limitMb, `oom_kill in ${unit}'s memory.events`) : null),
+    killedReason: () =>
+      scopeDir ? oomReason(counter(path.join(scopeDir, "memory.events"), "oom_kill"), limitMb, `oom_kill in ${unit}'s memory.events`) : null,
     peakMb: () => (scopeDir ? readMb(path.join(scopeDir, "memory.peak")) : null),
     pressure: () => (scopeDir ? cgroupPressure(scopeDir, () => counter(path.join(scopeDir!, "memory.events"), "max")) : null),
     remove,
@@ -341,6 +344,7 @@ export function createCeiling(limitMb: number, only?: CeilingMethod): Ceiling {
 /** BENCH_SMALL_CEILING, when it names a method. */
 export function requestedCeiling(value = process.env.BENCH_SMALL_CEILING): CeilingMethod | undefined {
   if (!value) return undefined;
-  if (!(CEILING_METHODS as readonly string[]).includes(value)) throw new Error(`BENCH_SMALL_CEILING must be one of ${CEILING_METHODS.join(", ")} (got "${value}")`);
+  if (!(CEILING_METHODS as readonly string[]).includes(value))
+    throw new Error(`BENCH_SMALL_CEILING must be one of ${CEILING_METHODS.join(", ")} (got "${value}")`);
   return value as CeilingMethod;
 }

@@ -74,94 +74,105 @@ async function serve(handler: (req: Request) => Promise<Response>): Promise<stri
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-it("measures a backfill: done per the database, requests against the minimum, ingest from the engine's log, the raw baseline", { timeout: 30_000 }, async () => {
-  const { SyncEngine } = await import("@/lib/sync/engine");
-  const docs = new Map<BenchCollection, Doc[]>();
-  for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(t.url, person.ringUserId, c));
-  const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);
-  const minRequests = minimumRequests([...docs.values()].map((d) => d.length), PAGE_SIZE);
-  expect(documents).toBeGreaterThan(HISTORY_DAYS * 6);
-  await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
+it(
+  "measures a backfill: done per the database, requests against the minimum, ingest from the engine's log, the raw baseline",
+  { timeout: 30_000 },
+  async () => {
+    const { SyncEngine } = await import("@/lib/sync/engine");
+    const docs = new Map<BenchCollection, Doc[]>();
+    for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(t.url, person.ringUserId, c));
+    const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);
+    const minRequests = minimumRequests(
+      [...docs.values()].map((d) => d.length),
+      PAGE_SIZE,
+    );
+    expect(documents).toBeGreaterThan(HISTORY_DAYS * 6);
+    await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
 
-  // The engine's "backfill finished" lines, as the app writes them to stdout.
-  process.env.LOG_LEVEL = "info";
-  const lines: string[] = [];
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(...(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).split("\n").filter(Boolean));
-    return true;
-  });
-  const rss = sampleRss(process.pid, 20);
-  const engine = new SyncEngine({ concurrency: 4 });
-  const waiting = waitForBackfill(dbFile(), person.email, { timeoutMs: 20_000, pollMs: 10 });
-  let outcomes;
-  try {
-    outcomes = await engine.backfillUser(person.userId, BENCH_COLLECTION_NAMES);
-  } finally {
-    spy.mockRestore();
-    process.env.LOG_LEVEL = "warn";
-  }
-  const { state } = await waiting;
-  const peak = rss.stop();
-  expect(outcomes.every((o) => o.result === "done")).toBe(true);
-  expect(state).toMatchObject({ userId: person.userId, done: BENCH_COLLECTION_NAMES.length, documents });
-  expect(peak.peakMb).toBeGreaterThan(0);
+    // The engine's "backfill finished" lines, as the app writes them to stdout.
+    process.env.LOG_LEVEL = "info";
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).split("\n").filter(Boolean));
+      return true;
+    });
+    const rss = sampleRss(process.pid, 20);
+    const engine = new SyncEngine({ concurrency: 4 });
+    const waiting = waitForBackfill(dbFile(), person.email, { timeoutMs: 20_000, pollMs: 10 });
+    let outcomes;
+    try {
+      outcomes = await engine.backfillUser(person.userId, BENCH_COLLECTION_NAMES);
+    } finally {
+      spy.mockRestore();
+      process.env.LOG_LEVEL = "warn";
+    }
+    const { state } = await waiting;
+    const peak = rss.stop();
+    expect(outcomes.every((o) => o.result === "done")).toBe(true);
+    expect(state).toMatchObject({ userId: person.userId, done: BENCH_COLLECTION_NAMES.length, documents });
+    expect(peak.peakMb).toBeGreaterThan(0);
 
-  const requests = await countListRequests(t.url, person.ringUserId);
-  expect(requests.total).toBe(engine.stats.requests);
-  expect(requests.total).toBeGreaterThanOrEqual(minRequests);
-  expect(Object.keys(requests.byCollection).sort()).toEqual([...BENCH_COLLECTION_NAMES].sort());
+    const requests = await countListRequests(t.url, person.ringUserId);
+    expect(requests.total).toBe(engine.stats.requests);
+    expect(requests.total).toBeGreaterThanOrEqual(minRequests);
+    expect(Object.keys(requests.byCollection).sort()).toEqual([...BENCH_COLLECTION_NAMES].sort());
 
-  const ingest = ingestFromLog(lines, person.userId);
-  expect(ingest).toMatchObject({ collections: BENCH_COLLECTION_NAMES.length, documents, pages: engine.stats.pages });
-  expect(ingest.ingestMs).toBeCloseTo(engine.stats.ingestMs, -1);
-  expect(ingest.mapMs).toBeLessThanOrEqual(ingest.ingestMs);
-  expect(ingestFromLog(lines, "someone-else").collections).toBe(0);
+    const ingest = ingestFromLog(lines, person.userId);
+    expect(ingest).toMatchObject({ collections: BENCH_COLLECTION_NAMES.length, documents, pages: engine.stats.pages });
+    expect(ingest.ingestMs).toBeCloseTo(engine.stats.ingestMs, -1);
+    expect(ingest.mapMs).toBeLessThanOrEqual(ingest.ingestMs);
+    expect(ingestFromLog(lines, "someone-else").collections).toBe(0);
 
-  const file = path.join(tmp, "raw.db");
-  await createSchemaDatabase(file);
-  const raw = rawUpsertBaseline(file, person.userId, docs);
-  expect(raw.rows).toBe(documents);
-  expect(raw.ms).toBeGreaterThan(0);
-  expect(ratio(ingest.ingestMs, raw.ms)).toBeGreaterThan(0);
-});
+    const file = path.join(tmp, "raw.db");
+    await createSchemaDatabase(file);
+    const raw = rawUpsertBaseline(file, person.userId, docs);
+    expect(raw.rows).toBe(documents);
+    expect(raw.ms).toBeGreaterThan(0);
+    expect(ratio(ingest.ingestMs, raw.ms)).toBeGreaterThan(0);
+  },
+);
 
-it("measures the heart-rate backfill: its requests, its ingest from the log against a raw insert, a day's curve read, the two layouts", { timeout: 30_000 }, async () => {
-  const { SyncEngine } = await import("@/lib/sync/engine");
-  const heart = await emulatorHeartRate(t.url, person.ringUserId);
-  expect(heart.length).toBeGreaterThan(HISTORY_DAYS * 100);
-  await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
-  process.env.LOG_LEVEL = "info";
-  const lines: string[] = [];
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(...(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).split("\n").filter(Boolean));
-    return true;
-  });
-  const engine = new SyncEngine();
-  try {
-    expect((await engine.backfillUser(person.userId, ["heartrate"]))[0]?.result).toBe("done");
-  } finally {
-    spy.mockRestore();
-    process.env.LOG_LEVEL = "warn";
-  }
-  expect(await countSeriesRequests(t.url, person.ringUserId)).toBe(engine.stats.requests);
-  const ingest = seriesIngestFromLog(lines, person.userId, "heartrate");
-  expect(ingest?.pages).toBe(engine.stats.pages);
-  // a sample on a window's bound comes twice (ingested twice, stored once)
-  expect(ingest!.samples).toBeGreaterThanOrEqual(heart.length);
-  expect(ingest!.samples).toBeLessThanOrEqual(heart.length + engine.stats.pages);
-  const { seriesSummary } = await import("@/lib/db/queries/time-series");
-  expect((await seriesSummary("heartrate", person.userId)).documents).toBe(heart.length);
-  expect(seriesIngestFromLog(lines, "someone-else", "heartrate")).toBeNull();
-  const rawFile = path.join(tmp, "raw-heart.db");
-  expect(rawSampleInsert(rawFile, person.userId, heart).ms).toBeGreaterThan(0);
-  const days = [...new Set(heart.map((r) => r.timestamp.slice(0, 10)))];
-  const reads = measureDayReads({ appDb: dbFile(), rawDb: rawFile, userId: person.userId, days, warmup: 2, iterations: 20 });
-  expect(reads.points).toBeGreaterThan(50);
-  expect(reads.p95_ms).toBeGreaterThan(0);
-  const layouts = compareLayouts(tmp, person.userId, heart);
-  expect(layouts.packed.mb).toBeLessThan(layouts.rows.mb);
-  for (const l of [layouts.rows, layouts.packed]) expect(l.ingest_s).toBeGreaterThan(0);
-});
+it(
+  "measures the heart-rate backfill: its requests, its ingest from the log against a raw insert, a day's curve read, the two layouts",
+  { timeout: 30_000 },
+  async () => {
+    const { SyncEngine } = await import("@/lib/sync/engine");
+    const heart = await emulatorHeartRate(t.url, person.ringUserId);
+    expect(heart.length).toBeGreaterThan(HISTORY_DAYS * 100);
+    await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
+    process.env.LOG_LEVEL = "info";
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).split("\n").filter(Boolean));
+      return true;
+    });
+    const engine = new SyncEngine();
+    try {
+      expect((await engine.backfillUser(person.userId, ["heartrate"]))[0]?.result).toBe("done");
+    } finally {
+      spy.mockRestore();
+      process.env.LOG_LEVEL = "warn";
+    }
+    expect(await countSeriesRequests(t.url, person.ringUserId)).toBe(engine.stats.requests);
+    const ingest = seriesIngestFromLog(lines, person.userId, "heartrate");
+    expect(ingest?.pages).toBe(engine.stats.pages);
+    // a sample on a window's bound comes twice (ingested twice, stored once)
+    expect(ingest!.samples).toBeGreaterThanOrEqual(heart.length);
+    expect(ingest!.samples).toBeLessThanOrEqual(heart.length + engine.stats.pages);
+    const { seriesSummary } = await import("@/lib/db/queries/time-series");
+    expect((await seriesSummary("heartrate", person.userId)).documents).toBe(heart.length);
+    expect(seriesIngestFromLog(lines, "someone-else", "heartrate")).toBeNull();
+    const rawFile = path.join(tmp, "raw-heart.db");
+    expect(rawSampleInsert(rawFile, person.userId, heart).ms).toBeGreaterThan(0);
+    const days = [...new Set(heart.map((r) => r.timestamp.slice(0, 10)))];
+    const reads = measureDayReads({ appDb: dbFile(), rawDb: rawFile, userId: person.userId, days, warmup: 2, iterations: 20 });
+    expect(reads.points).toBeGreaterThan(50);
+    expect(reads.p95_ms).toBeGreaterThan(0);
+    const layouts = compareLayouts(tmp, person.userId, heart);
+    expect(layouts.packed.mb).toBeLessThan(layouts.rows.mb);
+    for (const l of [layouts.rows, layouts.packed]) expect(l.ingest_s).toBeGreaterThan(0);
+  },
+);
 
 it("measures trend reads against the raw query of the same rows", { timeout: 20_000 }, async () => {
   const { getMetricSeries } = await import("@/lib/services/metrics");
@@ -189,7 +200,10 @@ it("measures trend reads against the raw query of the same rows", { timeout: 20_
     expect(figures.iterations).toBe(10);
     expect(figures.also_p95_ms.again).toBeGreaterThan(0);
     // every stored night of the range (the generated person skips some: no fixed count)
-    const stored = (await import("@/lib/db")).rawDb().prepare(`SELECT count(*) AS n FROM daily_sleep WHERE userId = ? AND day >= ? AND day <= ?`).get(person.userId, warmupFrom(from, to.d), to.d) as { n: number };
+    const stored = (await import("@/lib/db"))
+      .rawDb()
+      .prepare(`SELECT count(*) AS n FROM daily_sleep WHERE userId = ? AND day >= ? AND day <= ?`)
+      .get(person.userId, warmupFrom(from, to.d), to.d) as { n: number };
     expect(stored.n).toBeGreaterThan(0);
     expect(figures.rows).toBe(stored.n);
     expect(figures.p95_ms).toBeGreaterThanOrEqual(figures.p50_ms);
@@ -219,7 +233,13 @@ it("sends validly signed, distinct notifications through the real webhook route"
   const { rawDb } = await import("@/lib/db");
   const before = (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event`).get() as { n: number }).n;
   const url = await serve((req) => route.POST(req));
-  const figures = await measureWebhooks({ url: `${url}/api/webhooks/ring`, secret: t.client.client_secret, userId: person.ringUserId, connections: 2, durationS: 1 });
+  const figures = await measureWebhooks({
+    url: `${url}/api/webhooks/ring`,
+    secret: t.client.client_secret,
+    userId: person.ringUserId,
+    connections: 2,
+    durationS: 1,
+  });
   const after = (rawDb().prepare(`SELECT COUNT(*) AS n FROM webhook_event`).get() as { n: number }).n;
   expect(figures.non2xx).toBe(0);
   expect(figures.errors).toBe(0);
@@ -239,7 +259,9 @@ it("sends validly signed, distinct notifications through the real webhook route"
     body,
   });
   expect(bad.status).toBe(401);
-  await expect(measureWebhooks({ url: "http://example.com/api/webhooks/ring", secret: "s", userId: "u", connections: 1, durationS: 1 })).rejects.toThrow(/localhost/);
+  await expect(measureWebhooks({ url: "http://example.com/api/webhooks/ring", secret: "s", userId: "u", connections: 1, durationS: 1 })).rejects.toThrow(
+    /localhost/,
+  );
 });
 
 it("reads resident memory from /proc and finds child processes", () => {
@@ -250,7 +272,9 @@ it("reads resident memory from /proc and finds child processes", () => {
   const pgid = Number(fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ")[2]);
   expect(groupPids(pgid)).toContain(process.pid);
   // the group's own memory summed, the mapped files once: never more than its RSS summed
-  const members = groupPids(pgid).map(readRssMb).filter((v): v is number => v !== null);
+  const members = groupPids(pgid)
+    .map(readRssMb)
+    .filter((v): v is number => v !== null);
   const group = readGroupMemory(pgid)!;
   expect(group.together).toBeLessThanOrEqual(members.reduce((a, b) => a + b, 0) * 1.1);
   expect(group.together).toBeGreaterThan(0);
@@ -274,7 +298,9 @@ const held = []; const t = setInterval(() => { held.push(Buffer.alloc(8 << 20, 1
   for (const method of new Set([best.method, "watchdog" as const])) {
     const ceiling = createCeiling(64, method);
     try {
-      const { cmd, args } = pin ? ceiling.command(pin.prefix[0]!, [...pin.prefix.slice(1), process.execPath, "-e", grow]) : ceiling.command(process.execPath, ["-e", grow]);
+      const { cmd, args } = pin
+        ? ceiling.command(pin.prefix[0]!, [...pin.prefix.slice(1), process.execPath, "-e", grow])
+        : ceiling.command(process.execPath, ["-e", grow]);
       const child = spawnGroup(cmd, args, { stdio: ["ignore", "pipe", "ignore"] });
       ceiling.watch(child.pid!);
       let out = "";
@@ -304,7 +330,19 @@ it("publishes exactly the documented shape and checks every target", () => {
     backfill: { years: 5, documents: 14_000, wall_s: 0.9, requests: 147, min_requests: 147, ingest_s: 0.28, raw_ingest_s: 0.2, ingest_ratio: 1.4 },
     trends: { p50_ms: 5, p95_ms: 6, raw_p95_ms: 2, ratio: 3, health_p95_ms: 3, not_modified_p95_ms: 3.5 },
     trends_answer: { json_bytes: 50_000, gzip_bytes: 9_000, json_bytes_before: 75_000, gzip_bytes_before: 12_000, wire_bytes: 9_100 },
-    heart_rate: { years: 5, samples: 480_000, wall_s: 4.5, requests: 500, min_requests: 480, ingest_s: 0.6, raw_ingest_s: 0.5, ingest_ratio: 1.2, day_read_p95_ms: 0.2, raw_day_read_p95_ms: 0.3, day_read_ratio: 0.67 },
+    heart_rate: {
+      years: 5,
+      samples: 480_000,
+      wall_s: 4.5,
+      requests: 500,
+      min_requests: 480,
+      ingest_s: 0.6,
+      raw_ingest_s: 0.5,
+      ingest_ratio: 1.2,
+      day_read_p95_ms: 0.2,
+      raw_day_read_p95_ms: 0.3,
+      day_read_ratio: 0.67,
+    },
     heart_rate_layouts: { rows: { ingest_s: 0.6, mb: 17, day_read_p95_ms: 0.3 }, packed: { ingest_s: 0.5, mb: 4, day_read_p95_ms: 0.02 } },
     webhooks: { acks_per_s: 1600, p99_ms: 20, concurrency: 10, duration_s: 10 },
     pages: { today: { charts_ms: 250, js_gzip_kb: 110 }, trends: { charts_ms: 280, js_gzip_kb: 115 }, correlations: { charts_ms: 290, js_gzip_kb: 118 } },
@@ -357,13 +395,33 @@ it("publishes exactly the documented shape and checks every target", () => {
   const heavy = checkTargets({ ...result, heart_rate: { ...result.heart_rate, requests: 600, ingest_ratio: 1.6 } });
   expect(heavy.filter((c) => !c.ok).map((c) => c.measure)).toEqual(["Heart-rate requests vs minimum", "Heart-rate ingest vs raw insert"]);
   // the budgets are relative to /api/health in the same run
-  expect(checkTargets({ ...result, trends: { ...result.trends, p95_ms: 7.6 } }).filter((c) => !c.ok).map((c) => c.measure)).toEqual(["Trends API p95 (5 years)"]);
-  expect(checkTargets({ ...result, trends: { ...result.trends, not_modified_p95_ms: 3.7 } }).filter((c) => !c.ok).map((c) => c.measure)).toEqual(["Trends API 304 (matching ETag) p95"]);
+  expect(
+    checkTargets({ ...result, trends: { ...result.trends, p95_ms: 7.6 } })
+      .filter((c) => !c.ok)
+      .map((c) => c.measure),
+  ).toEqual(["Trends API p95 (5 years)"]);
+  expect(
+    checkTargets({ ...result, trends: { ...result.trends, not_modified_p95_ms: 3.7 } })
+      .filter((c) => !c.ok)
+      .map((c) => c.measure),
+  ).toEqual(["Trends API 304 (matching ETag) p95"]);
   const slowPage = checkTargets({ ...result, pages: { ...result.pages, correlations: { charts_ms: 301, js_gzip_kb: 118 } } });
   expect(slowPage.filter((c) => !c.ok).map((c) => c.measure)).toEqual(["Correlations: charts drawn, JS"]);
-  expect(checkTargets({ ...result, memory: { ...result.memory, rest_mb: 151 } }).filter((c) => !c.ok).map((c) => c.measure)).toEqual(["App memory (RSS)"]);
-  expect(checkTargets({ ...result, memory: { ...result.memory, peak_mb: 251 } }).filter((c) => !c.ok).map((c) => c.measure)).toEqual(["App memory (RSS)"]);
-  expect(checkTargets({ ...result, pages: { ...result.pages, today: { charts_ms: 250, js_gzip_kb: 121 } } }).filter((c) => !c.ok).map((c) => c.measure)).toEqual(["Today: charts drawn, JS"]);
+  expect(
+    checkTargets({ ...result, memory: { ...result.memory, rest_mb: 151 } })
+      .filter((c) => !c.ok)
+      .map((c) => c.measure),
+  ).toEqual(["App memory (RSS)"]);
+  expect(
+    checkTargets({ ...result, memory: { ...result.memory, peak_mb: 251 } })
+      .filter((c) => !c.ok)
+      .map((c) => c.measure),
+  ).toEqual(["App memory (RSS)"]);
+  expect(
+    checkTargets({ ...result, pages: { ...result.pages, today: { charts_ms: 250, js_gzip_kb: 121 } } })
+      .filter((c) => !c.ok)
+      .map((c) => c.measure),
+  ).toEqual(["Today: charts drawn, JS"]);
   const table = formatTable(checks);
   for (const c of checks) expect(table).toContain(c.measure);
   // the committed figures keep the shape too, when a run has published them

@@ -109,7 +109,10 @@ async function main(): Promise<void> {
     log(`emulator on ${emulator.url}, app on ${appUrl} (server pid ${serverPid}), Node.js ${process.version}; ${MINUTES} minutes of load`);
 
     const email = `soak-${process.pid}@bench.example.test`;
-    const user = await (await fetch(`${emulator.url}/_emulator/users`, post({ email, history_days: HISTORY_DAYS }))).json() as { user_id: string; last_day: string };
+    const user = (await (await fetch(`${emulator.url}/_emulator/users`, post({ email, history_days: HISTORY_DAYS }))).json()) as {
+      user_id: string;
+      last_day: string;
+    };
     const connected = await connectThroughOAuth(appUrl, email);
     await waitForBackfill(path.join(dataDir, "ringside.db"), email, { timeoutMs: 300_000 });
     const cookie = connected.jar.header();
@@ -123,7 +126,13 @@ async function main(): Promise<void> {
     const until = started + MINUTES * 60_000;
     let deadAt: string | null = null;
     while (performance.now() < until) {
-      const w = await measureWebhooks({ url: `${appUrl}/api/webhooks/ring`, secret: CLIENT.client_secret, userId: user.user_id, connections: 10, durationS: WEBHOOK_ROUND_S });
+      const w = await measureWebhooks({
+        url: `${appUrl}/api/webhooks/ring`,
+        secret: CLIENT.client_secret,
+        userId: user.user_id,
+        connections: 10,
+        durationS: WEBHOOK_ROUND_S,
+      });
       webhooks.acked += w.acked;
       webhooks.non2xx += w.non2xx;
       webhooks.errors += w.errors;
@@ -135,9 +144,13 @@ async function main(): Promise<void> {
         deadAt = `${round((performance.now() - started) / 60_000, 1)} min`;
         break;
       }
-      log(`${round((performance.now() - started) / 60_000, 1)} min: ${webhooks.acked} notifications acknowledged, ${charts.requests} chart reads, RSS ${round(mb ?? 0, 0)} MB`);
+      log(
+        `${round((performance.now() - started) / 60_000, 1)} min: ${webhooks.acked} notifications acknowledged, ${charts.requests} chart reads, RSS ${round(mb ?? 0, 0)} MB`,
+      );
     }
-    const health = await fetch(`${appUrl}/api/health`).then((r) => r.status).catch(() => 0);
+    const health = await fetch(`${appUrl}/api/health`)
+      .then((r) => r.status)
+      .catch(() => 0);
     const aborts = app.lines.filter((l) => /Assertion failed|SIGABRT|FATAL ERROR|Segmentation fault|core dumped/.test(l));
     const result = {
       date: new Date().toISOString(),

@@ -27,7 +27,11 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (opts: Autoca
 
 /** Upper-case hex HMAC-SHA256 of timestamp + raw body, keyed with the client secret (facts §6.3). */
 export function signNotification(secret: string, timestamp: string, body: string): string {
-  return crypto.createHmac("sha256", secret).update(timestamp + body).digest("hex").toUpperCase();
+  return crypto
+    .createHmac("sha256", secret)
+    .update(timestamp + body)
+    .digest("hex")
+    .toUpperCase();
 }
 
 const DATA_TYPES = ["daily_activity", "daily_readiness", "daily_sleep", "daily_spo2", "daily_stress", "sleep"] as const;
@@ -39,7 +43,10 @@ export function signedNotification(secret: string, userId: string, i: number): {
     event_type: i % 3 === 0 ? "create" : "update",
     data_type: DATA_TYPES[i % DATA_TYPES.length],
     object_id: `bench-${process.pid}-${i}-${crypto.randomUUID()}`,
-    event_time: clock.date().toISOString().replace(/\.\d+Z$/, "+00:00"),
+    event_time: clock
+      .date()
+      .toISOString()
+      .replace(/\.\d+Z$/, "+00:00"),
     user_id: userId,
   });
   return {
@@ -60,13 +67,7 @@ export type WebhookFigures = {
 };
 
 /** Sends signed notifications to `url` for `durationS` seconds over `connections` connections. */
-export async function measureWebhooks(opts: {
-  url: string;
-  secret: string;
-  userId: string;
-  connections: number;
-  durationS: number;
-}): Promise<WebhookFigures> {
+export async function measureWebhooks(opts: { url: string; secret: string; userId: string; connections: number; durationS: number }): Promise<WebhookFigures> {
   if (!/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(opts.url)) throw new Error("webhook load goes to localhost only");
   let i = 0;
   const result = await autocannon({

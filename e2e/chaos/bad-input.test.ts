@@ -45,20 +45,36 @@ beforeAll(async () => {
   owner = (await connect(`owner-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   member = (await connect(`member-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
   db = openAppDb(app.dbFile);
-  await waitFor("the backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length, {
-    timeoutMs: 120_000,
-    intervalMs: 200,
-  });
+  await waitFor(
+    "the backfills",
+    () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length,
+    {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+    },
+  );
   day = (db.prepare(`SELECT MAX(day) AS d FROM daily_sleep`).get() as { d: string }).d;
   ownerWorkoutId = (db.prepare(`SELECT documentId FROM workout ORDER BY day DESC LIMIT 1`).get() as { documentId: string } | undefined)?.documentId ?? "none";
-  const tag = await owner.json<{ id: number }>("/api/tags", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "chaos-tag" }) });
+  const tag = await owner.json<{ id: number }>("/api/tags", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "chaos-tag" }),
+  });
   expect(tag.status).toBe(201);
   ownerTagId = tag.body.id;
-  const note = await owner.fetch(`/api/notes/${day}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "a note", tags: ["chaos-tag"] }) });
+  const note = await owner.fetch(`/api/notes/${day}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ text: "a note", tags: ["chaos-tag"] }),
+  });
   expect(note.status).toBe(200);
   // The owner's personal access token (Settings → API, the real action), for the read API and MCP.
   const create = builtServerActions().find((a) => a.name === "createApiTokenAction")!;
-  const made = await callAction(owner, { id: create.id, page: pagePath(create.pages[0]!), args: [{ json: {} }, { form: [["name", "chaos"], ...DATA_KINDS.map((k) => ["kinds", k] as [string, string])] }] });
+  const made = await callAction(owner, {
+    id: create.id,
+    page: pagePath(create.pages[0]!),
+    args: [{ json: {} }, { form: [["name", "chaos"], ...DATA_KINDS.map((k) => ["kinds", k] as [string, string])] }],
+  });
   ownerToken = (made.result as { token?: string }).token ?? "";
   expect(ownerToken).toMatch(/^rs_pat_/);
 });
@@ -73,7 +89,35 @@ afterAll(async () => {
 // Generators
 // ---------------------------------------------------------------------------------------------
 
-const nearMisses = ["", " ", "null", "undefined", "NaN", "-1", "0", "1e309", "2026-02-30", "2026-13-01", "2026-1-1", "20260101", "9999-99-99", "0000-00-00", "../../etc/passwd", "%00", "<script>alert(1)</script>", "' OR 1=1 --", "{}", "[]", "true", "__proto__", "constructor", "\u0000", "\ud800", "🙂", "a".repeat(300)];
+const nearMisses = [
+  "",
+  " ",
+  "null",
+  "undefined",
+  "NaN",
+  "-1",
+  "0",
+  "1e309",
+  "2026-02-30",
+  "2026-13-01",
+  "2026-1-1",
+  "20260101",
+  "9999-99-99",
+  "0000-00-00",
+  "../../etc/passwd",
+  "%00",
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  "{}",
+  "[]",
+  "true",
+  "__proto__",
+  "constructor",
+  "\u0000",
+  "\ud800",
+  "🙂",
+  "a".repeat(300),
+];
 const junk: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
@@ -112,11 +156,13 @@ function bodyArb(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<un
   const entries = Object.entries(fields).map(([k, valid]) => [k, fc.option(fc.oneof(valid, junkJson), { nil: undefined })] as const);
   return fc.oneof(
     junkJson,
-    fc.tuple(fc.record(Object.fromEntries(entries)), fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), junkJson, { maxKeys: 3 })).map(([known, extra]) => {
-      const b: Record<string, unknown> = { ...extra };
-      for (const [k, v] of Object.entries(known)) if (v !== undefined) b[k] = v;
-      return b;
-    }),
+    fc
+      .tuple(fc.record(Object.fromEntries(entries)), fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), junkJson, { maxKeys: 3 }))
+      .map(([known, extra]) => {
+        const b: Record<string, unknown> = { ...extra };
+        for (const [k, v] of Object.entries(known)) if (v !== undefined) b[k] = v;
+        return b;
+      }),
   );
 }
 
@@ -168,7 +214,8 @@ type RouteCase = {
   mutates?: boolean;
 };
 
-const dayPath = (prefix: string, suffix = "") => junkSegment.filter((s) => !schemas.daySchema.safeParse(decodeSafe(s)).success).map((s) => `${prefix}${s}${suffix}`);
+const dayPath = (prefix: string, suffix = "") =>
+  junkSegment.filter((s) => !schemas.daySchema.safeParse(decodeSafe(s)).success).map((s) => `${prefix}${s}${suffix}`);
 /** A tag id that is not one of the person's own: junk, and the ring app's (read-only: 403, or 404 when there is no such tag). */
 const idPath = (prefix: string, suffix = "") =>
   fc
@@ -204,24 +251,38 @@ const ROUTES: Record<string, RouteCase> = {
     path: () => "/api/correlations/strongest",
     query: { schema: schemas.getStrongestQuerySchema, fields: { ...rangeFields(), limit: fc.integer({ min: 1, max: 100 }).map(String) } },
   },
-  "DELETE /api/data": { kind: "user", path: () => "/api/data", body: { schema: schemas.deleteDataBodySchema, fields: { confirm: fc.constant("DELETE") } }, mutates: true },
+  "DELETE /api/data": {
+    kind: "user",
+    path: () => "/api/data",
+    body: { schema: schemas.deleteDataBodySchema, fields: { confirm: fc.constant("DELETE") } },
+    mutates: true,
+  },
   "GET /api/days/[day]": { kind: "user", path: () => `/api/days/${day}`, badPath: dayPath("/api/days/") },
   "GET /api/days/latest": { kind: "user", path: () => "/api/days/latest", query: { schema: schemas.getTodayQuerySchema, fields: { day: validDay() } } },
   "GET /api/days": {
     kind: "user",
     path: () => "/api/days",
-    query: { schema: schemas.getCalendarQuerySchema, fields: { metric: fc.oneof(validMetric, fc.constantFrom(...CATEGORY_METRICS.map((m) => m.id))), ...rangeFields() } },
+    query: {
+      schema: schemas.getCalendarQuerySchema,
+      fields: { metric: fc.oneof(validMetric, fc.constantFrom(...CATEGORY_METRICS.map((m) => m.id))), ...rangeFields() },
+    },
   },
   "GET /api/export": {
     kind: "user",
     path: () => "/api/export",
-    query: { schema: schemas.exportQuerySchema, fields: { collection: fc.constantFrom(...schemas.EXPORT_COLLECTIONS), format: fc.constantFrom("csv", "json"), ...rangeFields() } },
+    query: {
+      schema: schemas.exportQuerySchema,
+      fields: { collection: fc.constantFrom(...schemas.EXPORT_COLLECTIONS), format: fc.constantFrom("csv", "json"), ...rangeFields() },
+    },
   },
   "GET /api/health": { kind: "public", path: () => "/api/health" },
   "POST /api/import": {
     kind: "user",
     path: () => "/api/import",
-    body: { schema: ringsideExportSchema, fields: { format: fc.constant("ringside-export-v1"), collections: fc.constant({}), notes: fc.constant([]), tags: fc.constant([]) } },
+    body: {
+      schema: ringsideExportSchema,
+      fields: { format: fc.constant("ringside-export-v1"), collections: fc.constant({}), notes: fc.constant([]), tags: fc.constant([]) },
+    },
     mutates: true,
   },
   "GET /api/import": { kind: "user", path: () => "/api/import" },
@@ -230,7 +291,10 @@ const ROUTES: Record<string, RouteCase> = {
   "PATCH /api/me/preferences": {
     kind: "user",
     path: () => "/api/me/preferences",
-    body: { schema: schemas.updatePreferencesBodySchema, fields: { units: fc.constantFrom("metric", "imperial"), theme: fc.constantFrom("light", "dark", "system") } },
+    body: {
+      schema: schemas.updatePreferencesBodySchema,
+      fields: { units: fc.constantFrom("metric", "imperial"), theme: fc.constantFrom("light", "dark", "system") },
+    },
     mutates: true,
   },
   "GET /api/me": { kind: "user", path: () => "/api/me" },
@@ -239,7 +303,13 @@ const ROUTES: Record<string, RouteCase> = {
   "PATCH /api/signals/settings": {
     kind: "user",
     path: () => "/api/signals/settings",
-    body: { schema: schemas.updateSignalSettingsBodySchema, fields: { sleepNeedMinutes: fc.oneof(fc.constant(null), fc.integer({ min: 240, max: 720 })), freeDays: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 7 }) } },
+    body: {
+      schema: schemas.updateSignalSettingsBodySchema,
+      fields: {
+        sleepNeedMinutes: fc.oneof(fc.constant(null), fc.integer({ min: 240, max: 720 })),
+        freeDays: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 7 }),
+      },
+    },
     mutates: true,
   },
   "GET /api/metrics/[metric]": {
@@ -293,7 +363,10 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /api/workouts": {
     kind: "user",
     path: () => "/api/workouts",
-    query: { schema: schemas.listWorkoutsQuerySchema, fields: { activity: fc.constantFrom("running", "cycling"), intensity: fc.constantFrom("easy", "hard"), ...rangeFields() } },
+    query: {
+      schema: schemas.listWorkoutsQuerySchema,
+      fields: { activity: fc.constantFrom("running", "cycling"), intensity: fc.constantFrom("easy", "hard"), ...rangeFields() },
+    },
   },
   "GET /api/workouts/[id]": {
     kind: "user",
@@ -317,13 +390,28 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
   },
   "/api/v1/days": {
     path: () => "/api/v1/days",
-    query: { schema: schemas.listDaysQuerySchema, fields: { metrics: fc.constantFrom("sleep.score", "sleep.score,readiness.score", NUMERIC_METRICS.slice(0, 20).map((m) => m.id).join(",")), ...rangeFields() } },
+    query: {
+      schema: schemas.listDaysQuerySchema,
+      fields: {
+        metrics: fc.constantFrom(
+          "sleep.score",
+          "sleep.score,readiness.score",
+          NUMERIC_METRICS.slice(0, 20)
+            .map((m) => m.id)
+            .join(","),
+        ),
+        ...rangeFields(),
+      },
+    },
   },
   "/api/v1/days/latest": { path: () => "/api/v1/days/latest", query: { schema: schemas.getTodayQuerySchema, fields: { day: validDay() } } },
   "/api/v1/days/[day]": { path: () => `/api/v1/days/${day}`, badPath: dayPath("/api/v1/days/") },
   "/api/v1/calendar": {
     path: () => "/api/v1/calendar",
-    query: { schema: schemas.getCalendarQuerySchema, fields: { metric: fc.oneof(validMetric, fc.constantFrom(...CATEGORY_METRICS.map((m) => m.id))), ...rangeFields() } },
+    query: {
+      schema: schemas.getCalendarQuerySchema,
+      fields: { metric: fc.oneof(validMetric, fc.constantFrom(...CATEGORY_METRICS.map((m) => m.id))), ...rangeFields() },
+    },
   },
   "/api/v1/correlations": {
     path: () => "/api/v1/correlations",
@@ -356,7 +444,12 @@ ROUTES["POST /api/mcp"] = {
   body: {
     // anything that is not a JSON-RPC message (or a batch of them)
     schema: z.union([JSONRPCMessageSchema, z.array(JSONRPCMessageSchema)]),
-    fields: { jsonrpc: fc.constant("2.0"), id: fc.integer({ min: 1, max: 9 }), method: fc.constantFrom("tools/list", "tools/call", "resources/list"), params: fc.constant({ name: "list_data", arguments: {} }) },
+    fields: {
+      jsonrpc: fc.constant("2.0"),
+      id: fc.integer({ min: 1, max: 9 }),
+      method: fc.constantFrom("tools/list", "tools/call", "resources/list"),
+      params: fc.constant({ name: "list_data", arguments: {} }),
+    },
   },
 };
 for (const m of ["GET", "PUT", "PATCH", "DELETE"]) ROUTES[`${m} /api/mcp`] = { kind: "readonly", path: () => "/api/mcp" };
@@ -374,20 +467,49 @@ type ActionCase = {
 
 const formArg = (fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<ActionArg> =>
   fc
-    .tuple(fc.record(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fc.option(fc.oneof(v, junk), { nil: undefined })]))), fc.array(fc.tuple(fc.string({ maxLength: 8 }), junk), { maxLength: 3 }))
+    .tuple(
+      fc.record(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fc.option(fc.oneof(v, junk), { nil: undefined })]))),
+      fc.array(fc.tuple(fc.string({ maxLength: 8 }), junk), { maxLength: 3 }),
+    )
     .map(([known, extra]) => ({ form: [...Object.entries(known).filter(([, v]) => v !== undefined), ...extra] as Array<[string, string]> }));
-const wrongArgs: fc.Arbitrary<ActionArg[]> = fc.array(junkJson.map((json) => ({ json })), { maxLength: 4 });
+const wrongArgs: fc.Arbitrary<ActionArg[]> = fc.array(
+  junkJson.map((json) => ({ json })),
+  { maxLength: 4 },
+);
 
 const ACTIONS: Record<string, ActionCase> = {
   "app/(auth)/actions.ts#connectRing": { as: () => new Browser(), args: wrongArgs },
   "app/(app)/settings/actions-connection.ts#reconnectRing": { as: () => new Browser(), args: wrongArgs },
   "app/(app)/settings/actions-connection.ts#disconnectRing": {
     as: () => owner,
-    args: fc.oneof(wrongArgs, formArg({ data: fc.constant("x") }).map((a) => [a])).filter((args) => !isValidDisconnect(args)),
+    args: fc
+      .oneof(
+        wrongArgs,
+        formArg({ data: fc.constant("x") }).map((a) => [a]),
+      )
+      .filter((args) => !isValidDisconnect(args)),
   },
-  "app/(app)/settings/actions-connection.ts#createInviteLink": { as: () => member, args: fc.oneof(wrongArgs, fc.tuple(fc.constant({ json: {} }), formArg({})).map((t) => [...t])) },
-  "app/(app)/settings/actions-connection.ts#revokeInvite": { as: () => member, args: fc.oneof(wrongArgs, formArg({ inviteId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
-  "app/(app)/settings/actions-connection.ts#removeMemberAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ memberId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "app/(app)/settings/actions-connection.ts#createInviteLink": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      fc.tuple(fc.constant({ json: {} }), formArg({})).map((t) => [...t]),
+    ),
+  },
+  "app/(app)/settings/actions-connection.ts#revokeInvite": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ inviteId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
+    ),
+  },
+  "app/(app)/settings/actions-connection.ts#removeMemberAction": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ memberId: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
+    ),
+  },
   // Settings → Alerts: (previous state, form) actions, and form actions on the person's own ids
   "lib/alerts/actions.ts#saveAlertSettingsAction": {
     as: () => member,
@@ -398,7 +520,12 @@ const ACTIONS: Record<string, ActionCase> = {
       quietTo: fc.constantFrom("22:00", "", "07:60"),
     }).filter((args) => {
       const f = formOf(args);
-      return !alertSettingsInputSchema.safeParse({ includeValues: f?.get("includeValues") === "on", timeZone: f?.get("timeZone"), quietFrom: f?.get("quietFrom"), quietTo: f?.get("quietTo") }).success;
+      return !alertSettingsInputSchema.safeParse({
+        includeValues: f?.get("includeValues") === "on",
+        timeZone: f?.get("timeZone"),
+        quietFrom: f?.get("quietFrom"),
+        quietTo: f?.get("quietTo"),
+      }).success;
     }),
   },
   "lib/alerts/actions.ts#addAlertRuleAction": {
@@ -414,30 +541,73 @@ const ACTIONS: Record<string, ActionCase> = {
       level: fc.constantFrom("4", "101", "x", ""),
     }).filter((args) => !isValidRuleForm(args)),
   },
-  "lib/alerts/actions.ts#toggleAlertRuleAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
-  "lib/alerts/actions.ts#removeAlertRuleAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "lib/alerts/actions.ts#toggleAlertRuleAction": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a]),
+    ),
+  },
+  "lib/alerts/actions.ts#removeAlertRuleAction": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
+    ),
+  },
   "lib/alerts/actions.ts#addAlertChannelAction": {
     as: () => member,
     args: stateAndForm({
       kind: fc.constantFrom(...ALERT_CHANNEL_KINDS, "sms"),
-      url: fc.constantFrom("file:///etc/passwd", "javascript:alert(1)", "https://u:p@example.test/x", "https://ntfy.example.test/", "ftp://x.test/t", "http://", "x".repeat(3000)),
+      url: fc.constantFrom(
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "https://u:p@example.test/x",
+        "https://ntfy.example.test/",
+        "ftp://x.test/t",
+        "http://",
+        "x".repeat(3000),
+      ),
       token: fc.constantFrom("has space", "t".repeat(600)),
       recipient: fc.constantFrom("nope", "a@", "@b.test"),
       label: fc.constantFrom("x".repeat(61), "ok"),
     }).filter((args) => !isValidChannelForm(args)),
   },
-  "lib/alerts/actions.ts#toggleAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a])) },
-  "lib/alerts/actions.ts#removeAlertChannelAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "lib/alerts/actions.ts#toggleAlertChannelAction": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a]),
+    ),
+  },
+  "lib/alerts/actions.ts#removeAlertChannelAction": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
+    ),
+  },
   "lib/alerts/actions.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
   "lib/alerts/actions.ts#sendAlertRuleTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
-  "lib/alerts/actions.ts#confirmAlertChannelAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }), code: fc.constantFrom("", "12345", "abcdef", "1234567", "x".repeat(500)) }) },
+  "lib/alerts/actions.ts#confirmAlertChannelAction": {
+    as: () => member,
+    args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }), code: fc.constantFrom("", "12345", "abcdef", "1234567", "x".repeat(500)) }),
+  },
   "lib/alerts/actions.ts#resendAlertConfirmationAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
   // Settings → API: a token's name and kinds; revoking only ever finds the person's own tokens
   "app/(app)/settings/actions-api.ts#createApiTokenAction": {
     as: () => member,
-    args: stateAndForm({ name: fc.constantFrom("", "   ", "x".repeat(61), "ok"), kinds: fc.constantFrom("nope", "DAILY_SLEEP", "", "daily_sleep") }).filter((args) => !isValidTokenForm(args)),
+    args: stateAndForm({ name: fc.constantFrom("", "   ", "x".repeat(61), "ok"), kinds: fc.constantFrom("nope", "DAILY_SLEEP", "", "daily_sleep") }).filter(
+      (args) => !isValidTokenForm(args),
+    ),
   },
-  "app/(app)/settings/actions-api.ts#revokeApiTokenAction": { as: () => member, args: fc.oneof(wrongArgs, formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a])) },
+  "app/(app)/settings/actions-api.ts#revokeApiTokenAction": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
+    ),
+  },
 };
 
 function isValidTokenForm(args: ActionArg[]): boolean {
@@ -449,7 +619,10 @@ function isValidTokenForm(args: ActionArg[]): boolean {
 
 /** Arguments of a (previous state, form) action: junk, or a state followed by form fields. */
 function stateAndForm(fields: Record<string, fc.Arbitrary<string>>): fc.Arbitrary<ActionArg[]> {
-  return fc.oneof(wrongArgs, fc.tuple(fc.constant({ json: {} }), formArg(fields)).map((t) => [...t]));
+  return fc.oneof(
+    wrongArgs,
+    fc.tuple(fc.constant({ json: {} }), formArg(fields)).map((t) => [...t]),
+  );
 }
 
 /** The form of a (previous state, form) call, as the action reads it. */
@@ -479,7 +652,13 @@ function isValidRuleForm(args: ActionArg[]): boolean {
 function isValidChannelForm(args: ActionArg[]): boolean {
   const f = formOf(args);
   if (!f) return false;
-  return alertChannelInputSchema.safeParse({ kind: f.get("kind"), label: f.get("label"), url: f.get("url"), token: f.get("token"), recipient: f.get("recipient") }).success;
+  return alertChannelInputSchema.safeParse({
+    kind: f.get("kind"),
+    label: f.get("label"),
+    url: f.get("url"),
+    token: f.get("token"),
+    recipient: f.get("recipient"),
+  }).success;
 }
 
 function isValidDisconnect(args: ActionArg[]): boolean {
@@ -502,7 +681,12 @@ function count(status: number) {
   tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
 }
 
-async function send(browser: Browser | null, method: string, path: string, init: { body?: BodyInit; type?: string; chunked?: boolean; headers?: Record<string, string> } = {}) {
+async function send(
+  browser: Browser | null,
+  method: string,
+  path: string,
+  init: { body?: BodyInit; type?: string; chunked?: boolean; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.type) headers["content-type"] = init.type;
   let body = init.body;
@@ -534,7 +718,12 @@ const LONG_URL = 8_000;
 /** A refusal in the envelope: a 4xx whose JSON body is {error:{code,message}}. */
 function expectEnvelope(r: { status: number; text: string; json: unknown; url?: string }, what: string) {
   if (r.status === 431 && (r.url?.length ?? 0) > LONG_URL) return;
-  expect({ what, status: r.status, envelope: asEnvelope(r.json) !== null, body: r.status >= 400 && r.status < 500 && asEnvelope(r.json) ? "" : r.text.slice(0, 200) }).toEqual({
+  expect({
+    what,
+    status: r.status,
+    envelope: asEnvelope(r.json) !== null,
+    body: r.status >= 400 && r.status < 500 && asEnvelope(r.json) ? "" : r.text.slice(0, 200),
+  }).toEqual({
     what,
     status: r.status,
     envelope: true,
@@ -552,14 +741,32 @@ function url(path: string, q?: Query): string {
 describe("[CHAOS 6] bad input", () => {
   it("every route handler and every server action of the app has a case here", () => {
     const routes = listRouteHandlers();
-    expect(routes.filter((r) => !(r in ROUTES)), "routes without a bad-input case").toEqual([]);
-    expect(Object.keys(ROUTES).filter((r) => !routes.includes(r)), "cases for routes that no longer exist").toEqual([]);
+    expect(
+      routes.filter((r) => !(r in ROUTES)),
+      "routes without a bad-input case",
+    ).toEqual([]);
+    expect(
+      Object.keys(ROUTES).filter((r) => !routes.includes(r)),
+      "cases for routes that no longer exist",
+    ).toEqual([]);
     const actions = listServerActions();
-    expect(actions.filter((a) => !(a in ACTIONS)), "server actions without a bad-input case").toEqual([]);
-    expect(Object.keys(ACTIONS).filter((a) => !actions.includes(a)), "cases for actions that no longer exist").toEqual([]);
+    expect(
+      actions.filter((a) => !(a in ACTIONS)),
+      "server actions without a bad-input case",
+    ).toEqual([]);
+    expect(
+      Object.keys(ACTIONS).filter((a) => !actions.includes(a)),
+      "cases for actions that no longer exist",
+    ).toEqual([]);
     const built = builtServerActions().map((a) => `${a.file}#${a.name}`);
-    expect(built.filter((a) => !actions.includes(a)), "built actions not found in the source").toEqual([]);
-    expect(actions.filter((a) => !built.includes(a)), "source actions missing from the build (rebuild?)").toEqual([]);
+    expect(
+      built.filter((a) => !actions.includes(a)),
+      "built actions not found in the source",
+    ).toEqual([]);
+    expect(
+      actions.filter((a) => !built.includes(a)),
+      "source actions missing from the build (rebuild?)",
+    ).toEqual([]);
     tally.routes = routes.length;
     tally.actions = actions.length;
   });
@@ -632,16 +839,27 @@ describe("[CHAOS 6] bad input", () => {
       if (spec.query) {
         const q = spec.query;
         await fc.assert(
-          fc.asyncProperty(queryArb(q.fields).filter((x) => !q.schema.safeParse(x).success), async (query) => {
-            expectEnvelope(await send(caller ?? owner, method, url(spec.path(), query), { headers: auth }), `${method} ${url(spec.path(), query).slice(0, 120)}`);
-          }),
+          fc.asyncProperty(
+            queryArb(q.fields).filter((x) => !q.schema.safeParse(x).success),
+            async (query) => {
+              expectEnvelope(
+                await send(caller ?? owner, method, url(spec.path(), query), { headers: auth }),
+                `${method} ${url(spec.path(), query).slice(0, 120)}`,
+              );
+            },
+          ),
           { numRuns: RUNS, seed: SEED },
         );
       } else if ((spec.kind === "user" || spec.kind === "public" || spec.kind === "token") && !spec.mutates) {
         // A route that takes no query: junk parameters are ignored, never a failure.
         await fc.assert(
           fc.asyncProperty(queryArb({}), async (query) => {
-            const r = await send(caller ?? owner, method, url(spec.path(), query), spec.body ? { body: "{}", type: "application/json", headers: auth } : { headers: auth });
+            const r = await send(
+              caller ?? owner,
+              method,
+              url(spec.path(), query),
+              spec.body ? { body: "{}", type: "application/json", headers: auth } : { headers: auth },
+            );
             expect(r.status, url(spec.path(), query)).toBeLessThan(500);
             if (r.status >= 400) expectEnvelope(r, url(spec.path(), query));
           }),
@@ -651,10 +869,16 @@ describe("[CHAOS 6] bad input", () => {
       if (spec.body) {
         const b = spec.body;
         await fc.assert(
-          fc.asyncProperty(bodyArb(b.fields).filter((x) => !b.schema.safeParse(x).success), async (value) => {
-            const text = JSON.stringify(value) ?? "null";
-            expectEnvelope(await send(caller ?? owner, method, spec.path(), { body: text, type: "application/json", headers: auth }), `${key} ${text.slice(0, 120)}`);
-          }),
+          fc.asyncProperty(
+            bodyArb(b.fields).filter((x) => !b.schema.safeParse(x).success),
+            async (value) => {
+              const text = JSON.stringify(value) ?? "null";
+              expectEnvelope(
+                await send(caller ?? owner, method, spec.path(), { body: text, type: "application/json", headers: auth }),
+                `${key} ${text.slice(0, 120)}`,
+              );
+            },
+          ),
           { numRuns: RUNS, seed: SEED },
         );
         for (const raw of rawBodies) {
@@ -663,11 +887,30 @@ describe("[CHAOS 6] bad input", () => {
         }
       }
       if (spec.kind === "webhook") {
-        const r = await send(null, method, url(spec.path(), method === "GET" ? { verification_token: "wrong", challenge: "x" } : undefined), method === "POST" ? { body: '{"event_type":"create"}', type: "application/json" } : {});
+        const r = await send(
+          null,
+          method,
+          url(spec.path(), method === "GET" ? { verification_token: "wrong", challenge: "x" } : undefined),
+          method === "POST" ? { body: '{"event_type":"create"}', type: "application/json" } : {},
+        );
         expectEnvelope(r, `${key} unsigned`);
         await fc.assert(
           fc.asyncProperty(fc.tuple(queryArb({ verification_token: junk, challenge: junk }), junk), async ([query, body]) => {
-            const r2 = await send(null, method, url(spec.path(), query), method === "POST" ? { body, type: "application/json", headers: { "x-oura-signature": Buffer.from(body).toString("hex").slice(0, 64).toUpperCase(), "x-oura-timestamp": String(Math.floor(clock.now() / 1000)) } } : {});
+            const r2 = await send(
+              null,
+              method,
+              url(spec.path(), query),
+              method === "POST"
+                ? {
+                    body,
+                    type: "application/json",
+                    headers: {
+                      "x-oura-signature": Buffer.from(body).toString("hex").slice(0, 64).toUpperCase(),
+                      "x-oura-timestamp": String(Math.floor(clock.now() / 1000)),
+                    },
+                  }
+                : {},
+            );
             expectEnvelope(r2, `${key} ${JSON.stringify(query).slice(0, 80)}`);
           }),
           { numRuns: RUNS, seed: SEED },
@@ -708,12 +951,28 @@ describe("[CHAOS 6] bad input", () => {
           expect(state(), `${key} changed stored state with ${JSON.stringify(args).slice(0, 200)}`).toEqual(before);
           expect({ key, status: r.status < 500, error: r.error }).toEqual({ key, status: true, error: false });
           // Either refused in the envelope, or (sign-in actions) sent on to the sign-in page.
-          if (!r.redirect) expect({ key, args: JSON.stringify(args).slice(0, 100), envelope: asEnvelope(r.result) !== null }).toEqual({ key, args: JSON.stringify(args).slice(0, 100), envelope: true });
+          if (!r.redirect)
+            expect({ key, args: JSON.stringify(args).slice(0, 100), envelope: asEnvelope(r.result) !== null }).toEqual({
+              key,
+              args: JSON.stringify(args).slice(0, 100),
+              envelope: true,
+            });
         }),
         { numRuns: RUNS, seed: SEED },
       );
       // Without a session, every action that needs one refuses in the envelope.
-      const anonymous = await callAction(new Browser(), { id: built.id, page, args: [{ form: [["data", "keep"], ["inviteId", "x"]] }] });
+      const anonymous = await callAction(new Browser(), {
+        id: built.id,
+        page,
+        args: [
+          {
+            form: [
+              ["data", "keep"],
+              ["inviteId", "x"],
+            ],
+          },
+        ],
+      });
       count(anonymous.status);
       expect(anonymous.status).toBeLessThan(500);
       if (!anonymous.redirect) expect(asEnvelope(anonymous.result)?.code).toBe("unauthorized");
@@ -729,7 +988,11 @@ describe("[CHAOS 6] bad input", () => {
       { what: "unknown action id", run: () => callAction(owner, { id: "7f" + "ab".repeat(20), page, args: [] }) },
       { what: "undecodable body", run: () => callAction(owner, { id: built.id, page, raw: { body: "[{{{", contentType: "text/plain;charset=UTF-8" } }) },
       { what: "dangling reference", run: () => callAction(owner, { id: built.id, page, raw: { body: '["$@9"]', contentType: "text/plain;charset=UTF-8" } }) },
-      { what: "oversized body", run: () => callAction(owner, { id: built.id, page, raw: { body: JSON.stringify(["x".repeat(3 * 1_048_576)]), contentType: "text/plain;charset=UTF-8" } }) },
+      {
+        what: "oversized body",
+        run: () =>
+          callAction(owner, { id: built.id, page, raw: { body: JSON.stringify(["x".repeat(3 * 1_048_576)]), contentType: "text/plain;charset=UTF-8" } }),
+      },
       { what: "foreign origin", run: () => callAction(owner, { id: built.id, page, args: [{ form: [["data", "delete"]] }], origin: "http://evil.example" }) },
     ];
     const seen: Record<string, number> = {};

@@ -56,8 +56,7 @@ function checkBackup(file: string, userId: string, upstream: Upstream): Check {
       const rows = db.prepare(`SELECT documentId, day FROM "${TABLE_OF[c]}" WHERE userId = ?`).all(userId) as Array<{ documentId: string | null; day: string }>;
       const have = new Set(rows.map((r) => (c === "daily_cardiovascular_age" ? r.day : String(r.documentId))));
       const state = db.prepare(`SELECT cursorStart, backfillDoneAt FROM sync_state WHERE userId = ? AND collection = ?`).get(userId, c) as
-        | { cursorStart: string | null; backfillDoneAt: string | null }
-        | undefined;
+        { cursorStart: string | null; backfillDoneAt: string | null } | undefined;
       documents += rows.length;
       const want = upstream[c] ?? [];
       if (have.size !== rows.length) detail.push({ c, duplicates: rows.length - have.size });
@@ -112,7 +111,14 @@ describe("[CHAOS 9] durability", () => {
 
     // Restore the last backup into a fresh data directory and let a new process finish from it.
     await running.stop();
-    const lastBackup = path.join(backupDir, fs.readdirSync(backupDir).filter((f) => f.endsWith(".db")).sort().at(-1)!);
+    const lastBackup = path.join(
+      backupDir,
+      fs
+        .readdirSync(backupDir)
+        .filter((f) => f.endsWith(".db"))
+        .sort()
+        .at(-1)!,
+    );
     const restoredDir = path.join(path.dirname(running.dataDir), "durability-restored");
     fs.rmSync(restoredDir, { recursive: true, force: true });
     fs.mkdirSync(restoredDir, { recursive: true });
@@ -123,7 +129,8 @@ describe("[CHAOS 9] durability", () => {
     handles.push(db);
     await waitFor(
       "the resumed backfill",
-      () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
+      () =>
+        (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
       { timeoutMs: 180_000, intervalMs: 200 },
     );
     for (const c of COLLECTIONS) {

@@ -62,23 +62,40 @@ async function mainApp(): Promise<ProdApp> {
   owner = c.browser;
   db = openAppDb(app.dbFile);
   ({ id: ownerId, ringUserId: ownerRing } = db.prepare(`SELECT id, ringUserId FROM "User" WHERE email = ?`).get(email) as { id: string; ringUserId: string });
-  await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(ownerId) as { n: number }).n === SYNCED.length, {
-    timeoutMs: 120_000,
-    intervalMs: 200,
+  await waitFor(
+    "the backfill",
+    () =>
+      (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(ownerId) as { n: number }).n === SYNCED.length,
+    {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+    },
+  );
+  const tag = await owner.json<{ id: number }>("/api/tags", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "late dinner" }),
   });
-  const tag = await owner.json<{ id: number }>("/api/tags", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "late dinner" }) });
   expect(tag.status).toBe(201);
   tagId = tag.body.id;
   const days = db.prepare(`SELECT day FROM daily_activity WHERE userId = ? ORDER BY day DESC LIMIT 10`).pluck().all(ownerId) as string[];
   for (const day of days) {
-    const r = await owner.fetch(`/api/notes/${day}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "", tags: ["late dinner"] }) });
+    const r = await owner.fetch(`/api/notes/${day}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "", tags: ["late dinner"] }),
+    });
     expect(r.status).toBe(200);
   }
   return app;
 }
 
 function state() {
-  return fingerprint(db!, [...STATE_TABLES, "webhook_event", "job"], ["updatedAt", "syncedAt", "lastSuccessAt", "lastAttemptAt", "runAt", "attempts", "lockedAt", "lockedBy", "lastError", "status", "processedAt", "error"]);
+  return fingerprint(
+    db!,
+    [...STATE_TABLES, "webhook_event", "job"],
+    ["updatedAt", "syncedAt", "lastSuccessAt", "lastAttemptAt", "runAt", "attempts", "lockedAt", "lockedBy", "lastError", "status", "processedAt", "error"],
+  );
 }
 
 /** A refusal: a 4xx whose JSON body is {error:{code,message}}. Returns the status. */
@@ -149,7 +166,7 @@ function parseAnswer(raw: Buffer): { status: number; text: string } | null {
   let body = raw.subarray(end + 4);
   if (/chunked/i.test(headers.get("transfer-encoding") ?? "")) {
     const parts: Buffer[] = [];
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const eol = body.indexOf("\r\n", i);
       if (eol < 0) break;
       const size = parseInt(body.subarray(i, eol).toString("latin1"), 16);
@@ -171,7 +188,14 @@ function isWholeAnswer(raw: Buffer): boolean {
   const head = raw.subarray(0, end).toString("latin1");
   const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
   if (length) return raw.length - end - 4 >= Number(length[1]);
-  if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) return raw.subarray(end + 4).includes("\r\n0\r\n\r\n") || raw.subarray(end + 4).subarray(0, 5).toString() === "0\r\n\r\n";
+  if (/\r\ntransfer-encoding:\s*chunked/i.test(head))
+    return (
+      raw.subarray(end + 4).includes("\r\n0\r\n\r\n") ||
+      raw
+        .subarray(end + 4)
+        .subarray(0, 5)
+        .toString() === "0\r\n\r\n"
+    );
   return false;
 }
 
@@ -349,7 +373,9 @@ describe("[CHAOS 10] hardening", () => {
     // The finding: 40 MB of {"format":…,"collections":{"x":[{},{},…]}} with its length.
     const file = Buffer.from(head + ",{}".repeat(Math.floor((IMPORT_MB * MB - head.length - 3) / 3)) + "]}}");
     await check("import 40 MB, declared", () => post("/api/import", { method: "POST", headers: same, body: file }));
-    await check("import 40 MB, chunked", () => post("/api/import", { method: "POST", headers: same, body: streamed(IMPORT_MB * MB, ",{}", head, "]}}").body, duplex: "half" }));
+    await check("import 40 MB, chunked", () =>
+      post("/api/import", { method: "POST", headers: same, body: streamed(IMPORT_MB * MB, ",{}", head, "]}}").body, duplex: "half" }),
+    );
     await check("import 300 MB declared", () => post("/api/import", { method: "POST", headers: same, body: Buffer.alloc(300 * MB, 0x78) }));
     // The exposed path: a webhook body with no content-length.
     let hook = streamed(WEBHOOK_MB * MB, "x");
@@ -357,10 +383,14 @@ describe("[CHAOS 10] hardening", () => {
       hook = streamed(WEBHOOK_MB * MB, "x");
       return post("/api/webhooks/ring", { method: "POST", headers: { "content-type": "application/json" }, body: hook.body, duplex: "half" });
     });
-    await check("webhook 150 MB declared", () => post("/api/webhooks/ring", { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.alloc(150 * MB, 0x78) }));
+    await check("webhook 150 MB declared", () =>
+      post("/api/webhooks/ring", { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.alloc(150 * MB, 0x78) }),
+    );
     // A small JSON route: 10 MB streamed, and a body whose length lies.
     await check("tags 10 MB, chunked", () => post("/api/tags", { method: "POST", headers: same, body: streamed(10 * MB, "x").body, duplex: "half" }));
-    await check("notes 20 MB, chunked", () => post(`/api/notes/2026-01-01`, { method: "PUT", headers: same, body: streamed(20 * MB, "x").body, duplex: "half" }));
+    await check("notes 20 MB, chunked", () =>
+      post(`/api/notes/2026-01-01`, { method: "PUT", headers: same, body: streamed(20 * MB, "x").body, duplex: "half" }),
+    );
 
     const growthOf = ([b, a2]: [number | null, number | null]) => (a2 ?? 9999) - (b ?? 0);
     const growth = Math.max(...Object.values(rss).map(growthOf));
@@ -398,12 +428,20 @@ describe("[CHAOS 10] hardening", () => {
     ];
     const otherPort = `http://localhost:${APP_PORT + 1}`;
     const attacks: Array<{ name: string; headers: Record<string, string>; expect: number }> = [
-      { name: "another port of this host, text/plain;charset=application/json", headers: { origin: otherPort, "content-type": "text/plain;charset=application/json" }, expect: 403 },
+      {
+        name: "another port of this host, text/plain;charset=application/json",
+        headers: { origin: otherPort, "content-type": "text/plain;charset=application/json" },
+        expect: 403,
+      },
       { name: "another site, application/json", headers: { origin: "https://evil.example", "content-type": "application/json" }, expect: 403 },
       { name: "Origin: null", headers: { origin: "null", "content-type": "application/json" }, expect: 403 },
       { name: "Sec-Fetch-Site: cross-site", headers: { origin: "", "sec-fetch-site": "cross-site", "content-type": "application/json" }, expect: 403 },
       { name: "no Origin, no Sec-Fetch-Site", headers: { origin: "", "content-type": "application/json" }, expect: 403 },
-      { name: "same origin, text/plain;charset=application/json", headers: { origin: APP_URL, "content-type": "text/plain;charset=application/json" }, expect: 415 },
+      {
+        name: "same origin, text/plain;charset=application/json",
+        headers: { origin: APP_URL, "content-type": "text/plain;charset=application/json" },
+        expect: 415,
+      },
       { name: "same origin, form-encoded", headers: { origin: APP_URL, "content-type": "application/x-www-form-urlencoded" }, expect: 415 },
     ];
     const statuses: Record<string, number> = {};
@@ -426,11 +464,24 @@ describe("[CHAOS 10] hardening", () => {
     await healthy(a, pid);
     expect(state()).toEqual(before);
     // The same writes from the page itself still work (the refusals were not for another reason).
-    const ok = await owner.fetch("/api/tags", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "same-origin" }) });
+    const ok = await owner.fetch("/api/tags", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "same-origin" }),
+    });
     expect(ok.status).toBe(201);
-    const okFetch = await owner.fetch("/api/tags", { method: "POST", headers: { origin: "", "sec-fetch-site": "same-origin", "content-type": "application/json; charset=utf-8" }, body: JSON.stringify({ name: "same-origin-2" }) });
+    const okFetch = await owner.fetch("/api/tags", {
+      method: "POST",
+      headers: { origin: "", "sec-fetch-site": "same-origin", "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ name: "same-origin-2" }),
+    });
     expect(okFetch.status).toBe(201);
-    figures.origin = { refused: Object.values(statuses).reduce((x, y) => x + y, 0), statuses, actionsRefused: 3, sameOriginControl: [ok.status, okFetch.status] };
+    figures.origin = {
+      refused: Object.values(statuses).reduce((x, y) => x + y, 0),
+      statuses,
+      actionsRefused: 3,
+      sameOriginControl: [ok.status, okFetch.status],
+    };
   });
 
   it("4 secrets and deletes: no start without a real client secret; a signed delete is applied only after the service answers 404", async () => {
@@ -439,10 +490,12 @@ describe("[CHAOS 10] hardening", () => {
     const a = await mainApp();
     await a.kill();
     const starts: Record<string, { code: number | null; answered: boolean; named: boolean }> = {};
-    for (const [i, [name, secret]] of ([
-      ["no RING_CLIENT_SECRET", undefined],
-      ["the public demo secret", "ringside-demo-secret"],
-    ] as const).entries()) {
+    for (const [i, [name, secret]] of (
+      [
+        ["no RING_CLIENT_SECRET", undefined],
+        ["the public demo secret", "ringside-demo-secret"],
+      ] as const
+    ).entries()) {
       const r = await startupAttempt({ name: `hardening-nosecret-${i}`, env: { RING_CLIENT_SECRET: secret } });
       starts[name] = { code: r.code, answered: r.answered, named: r.output.includes("RING_CLIENT_SECRET") };
       expect({ name, exitedWithError: r.code !== null && r.code !== 0, answered: r.answered, named: r.output.includes("RING_CLIENT_SECRET") }).toEqual({
@@ -458,14 +511,26 @@ describe("[CHAOS 10] hardening", () => {
     const docs = db!.prepare(`SELECT documentId FROM daily_sleep WHERE userId = ? ORDER BY day DESC LIMIT 3`).pluck().all(ownerId) as string[];
     const [still, gone] = docs as [string, string];
     const notify = (objectId: string, secret: string) => {
-      const body = JSON.stringify({ event_type: "delete", data_type: "daily_sleep", object_id: objectId, event_time: clock.date().toISOString(), user_id: ownerRing });
+      const body = JSON.stringify({
+        event_type: "delete",
+        data_type: "daily_sleep",
+        object_id: objectId,
+        event_time: clock.date().toISOString(),
+        user_id: ownerRing,
+      });
       const ts = String(Math.floor(clock.now() / 1000));
-      return a.request("/api/webhooks/ring", { method: "POST", headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signWebhook(secret, ts, body) }, body });
+      return a.request("/api/webhooks/ring", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signWebhook(secret, ts, body) },
+        body,
+      });
     };
     expect(await expectRefusal("delete signed with the public demo secret", notify(still, "ringside-demo-secret"))).toBe(401);
     // Validly signed, but the document still exists at the service: nothing is deleted.
-    const stored = (id: string) => (db!.prepare(`SELECT COUNT(*) AS n FROM daily_sleep WHERE userId = ? AND documentId = ?`).get(ownerId, id) as { n: number }).n;
-    const settled = (id: string) => db!.prepare(`SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'`).pluck().get(id) as string | undefined;
+    const stored = (id: string) =>
+      (db!.prepare(`SELECT COUNT(*) AS n FROM daily_sleep WHERE userId = ? AND documentId = ?`).get(ownerId, id) as { n: number }).n;
+    const settled = (id: string) =>
+      db!.prepare(`SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'`).pluck().get(id) as string | undefined;
     const r1 = await notify(still, CHAOS_CLIENT.client_secret);
     expect(r1.status).toBe(200);
     await waitFor("the forged delete settled", () => settled(still) && settled(still) !== "queued", { timeoutMs: 30_000 });
@@ -475,9 +540,16 @@ describe("[CHAOS 10] hardening", () => {
     const r2 = await notify(gone, CHAOS_CLIENT.client_secret);
     expect(r2.status).toBe(200);
     await waitFor("the genuine delete", () => stored(gone) === 0, { timeoutMs: 30_000 });
-    const fetched = (await emu.requests({ kind: "data" })).filter((r) => r.path.endsWith(`/daily_sleep/${still}`) || r.path.endsWith(`/daily_sleep/${gone}`)).map((r) => r.status);
+    const fetched = (await emu.requests({ kind: "data" }))
+      .filter((r) => r.path.endsWith(`/daily_sleep/${still}`) || r.path.endsWith(`/daily_sleep/${gone}`))
+      .map((r) => r.status);
     await healthy(a, pid);
-    figures.secrets = { starts, forgedDelete: { stored: stored(still), status: settled(still) }, genuineDelete: { stored: stored(gone) }, documentFetches: fetched };
+    figures.secrets = {
+      starts,
+      forgedDelete: { stored: stored(still), status: settled(still) },
+      genuineDelete: { stored: stored(gone) },
+      documentFetches: fetched,
+    };
   });
 
   it("5 revoke: disconnect hands back the refresh token as well as the access token", async () => {
@@ -497,10 +569,14 @@ describe("[CHAOS 10] hardening", () => {
     const disconnect = builtServerActions().find((x) => x.name === "disconnectRing")!;
     const out = await callAction(browser, { id: disconnect.id, page: pagePath(disconnect.pages[0]!), args: [{ form: [["data", "keep"]] }] });
     expect(out.status).toBeLessThan(400);
-    const revokes = await waitFor("two revocations", async () => {
-      const r = await emu.requests({ kind: "revoke" });
-      return r.length >= 2 ? r : null;
-    }, { timeoutMs: 15_000 });
+    const revokes = await waitFor(
+      "two revocations",
+      async () => {
+        const r = await emu.requests({ kind: "revoke" });
+        return r.length >= 2 ? r : null;
+      },
+      { timeoutMs: 15_000 },
+    );
     const revoked = new Set(revokes.filter((r) => r.status === 200).map((r) => r.token_fingerprint));
     const result = {
       accessRevoked: access.every((t) => revoked.has(tokenFingerprint(t.value))),
@@ -511,7 +587,10 @@ describe("[CHAOS 10] hardening", () => {
     // And the service refuses the refresh token now.
     const refreshed = await fetch(`${EMULATOR_URL}/oauth/token`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${CHAOS_CLIENT.client_id}:${CHAOS_CLIENT.client_secret}`).toString("base64")}` },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${CHAOS_CLIENT.client_id}:${CHAOS_CLIENT.client_secret}`).toString("base64")}`,
+      },
       body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refresh[0]!.value }),
     });
     expect(refreshed.status).toBe(400);
@@ -529,16 +608,24 @@ describe("[CHAOS 10] hardening", () => {
     const fresh = openAppDb(a.dbFile);
     try {
       // Printed in the server log at start, kept in the data directory readable by the app's user only.
-      const logged = await waitFor("the setup code in the log", () => /setup code ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})/.exec(a.logs())?.[1], { timeoutMs: 10_000 });
+      const logged = await waitFor("the setup code in the log", () => /setup code ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})/.exec(a.logs())?.[1], {
+        timeoutMs: 10_000,
+      });
       const file = path.join(a.dataDir, "setup-code");
       expect((fs.statSync(file).mode & 0o777).toString(8)).toBe("600");
       expect(fs.readFileSync(file, "utf8").trim()).toBe(logged.replaceAll("-", ""));
       // Before an owner: /setup without service addresses, variable checks or counts.
       const anon = await (await a.request("/setup")).text();
-      const leaks = (html: string) => [EMULATOR_URL, "/oauth/token", "/oauth/revoke", "address(es)", "setup-check-", "RING_SCOPES"].filter((s) => html.includes(s));
+      const leaks = (html: string) =>
+        [EMULATOR_URL, "/oauth/token", "/oauth/revoke", "address(es)", "setup-check-", "RING_SCOPES"].filter((s) => html.includes(s));
       expect(leaks(anon)).toEqual([]);
       expect(anon).toContain("/api/auth/callback/ring");
-      const rows = () => (fresh.prepare(`SELECT (SELECT COUNT(*) FROM "User") + (SELECT COUNT(*) FROM "Account") + (SELECT COUNT(*) FROM "Session") AS n`).get() as { n: number }).n;
+      const rows = () =>
+        (
+          fresh.prepare(`SELECT (SELECT COUNT(*) FROM "User") + (SELECT COUNT(*) FROM "Account") + (SELECT COUNT(*) FROM "Session") AS n`).get() as {
+            n: number;
+          }
+        ).n;
 
       const signInPage = builtServerActions().find((x) => x.name === "connectRing")!;
       /** Sign-in page → "Connect your ring" (with the code typed, or none) → consent → back. */
@@ -560,7 +647,11 @@ describe("[CHAOS 10] hardening", () => {
         const email = `first-${crypto.randomBytes(3).toString("hex")}@example.test`;
         const { landed, ringId } = await attempt(email, code);
         outcomes[what] = `${landed.pathname}?${landed.searchParams.toString()}`;
-        expect({ what, landed: landed.pathname, error: landed.searchParams.get("error") }).toEqual({ what, landed: "/sign-in/error", error: code === null ? "setup_code_required" : "setup_code_invalid" });
+        expect({ what, landed: landed.pathname, error: landed.searchParams.get("error") }).toEqual({
+          what,
+          landed: "/sign-in/error",
+          error: code === null ? "setup_code_required" : "setup_code_invalid",
+        });
         expect(rows()).toBe(0);
         // The access they just granted went back to the service.
         const revokes = (await emu.requests({ kind: "revoke" })).filter((r) => r.user_id === ringId && r.status === 200);
@@ -595,7 +686,16 @@ describe("[CHAOS 10] hardening", () => {
     // Any instance configured without an https address (the one of case 6 when it ran).
     app ??= await startProdApp({ name: "hardening-plain", env: { ALLOWED_EMAILS: undefined } });
     const a = app;
-    const paths = ["/", "/sign-in", "/setup", "/api/health", "/api/me", "/api/webhooks/ring?verification_token=x&challenge=y", "/_next/static/none.js", "/no-such-page"];
+    const paths = [
+      "/",
+      "/sign-in",
+      "/setup",
+      "/api/health",
+      "/api/me",
+      "/api/webhooks/ring?verification_token=x&challenge=y",
+      "/_next/static/none.js",
+      "/no-such-page",
+    ];
     const hsts = async (base: ProdApp, p: string, headers: Record<string, string> = {}) => {
       const res = await base.request(p, { headers });
       await res.arrayBuffer();
@@ -605,7 +705,10 @@ describe("[CHAOS 10] hardening", () => {
     for (const p of paths) {
       expect({ p, plain: await hsts(a, p) }).toEqual({ p, plain: null });
       expect({ p, forwardedHttp: await hsts(a, p, { "x-forwarded-proto": "http" }) }).toEqual({ p, forwardedHttp: null });
-      expect({ p, forwardedHttps: await hsts(a, p, { "x-forwarded-proto": "https" }) }).toEqual({ p, forwardedHttps: expect.stringMatching(/^max-age=\d{7,}/) });
+      expect({ p, forwardedHttps: await hsts(a, p, { "x-forwarded-proto": "https" }) }).toEqual({
+        p,
+        forwardedHttps: expect.stringMatching(/^max-age=\d{7,}/),
+      });
     }
     seen.plainHttp = 0;
     seen.behindHttpsProxy = paths.length;

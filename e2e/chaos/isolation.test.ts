@@ -22,8 +22,35 @@ let emu: Emulator;
 let app: ProdApp;
 let db: Database.Database;
 const tag = crypto.randomBytes(3).toString("hex");
-const A = { email: `owner-${tag}@${ALLOWED_DOMAIN}`, ringUserId: "", userId: "", browser: new Browser(), note: `A-private-note-${tag}`, tagName: `a-private-${tag}`, tagId: 0, days: [] as string[], docIds: [] as string[], ruleId: "", channelId: "", workoutIds: [] as string[], ringTagIds: [] as string[], battery: "", token: "", tokenId: "" };
-const B = { email: `member-${tag}@invited.chaos.test`, ringUserId: "", userId: "", browser: new Browser(), note: `B-note-${tag}`, tagName: `b-tag-${tag}`, tagId: 0, firstDay: "", token: "" };
+const A = {
+  email: `owner-${tag}@${ALLOWED_DOMAIN}`,
+  ringUserId: "",
+  userId: "",
+  browser: new Browser(),
+  note: `A-private-note-${tag}`,
+  tagName: `a-private-${tag}`,
+  tagId: 0,
+  days: [] as string[],
+  docIds: [] as string[],
+  ruleId: "",
+  channelId: "",
+  workoutIds: [] as string[],
+  ringTagIds: [] as string[],
+  battery: "",
+  token: "",
+  tokenId: "",
+};
+const B = {
+  email: `member-${tag}@invited.chaos.test`,
+  ringUserId: "",
+  userId: "",
+  browser: new Browser(),
+  note: `B-note-${tag}`,
+  tagName: `b-tag-${tag}`,
+  tagId: 0,
+  firstDay: "",
+  token: "",
+};
 let pendingInviteId = "";
 let usedInvitePath = "";
 const figures: Record<string, unknown> = {};
@@ -56,14 +83,20 @@ beforeAll(async () => {
   A.userId = (db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(A.ringUserId) as { id: string }).id;
   B.userId = (db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(B.ringUserId) as { id: string }).id;
   pendingInviteId = (db.prepare(`SELECT id FROM Invite WHERE usedAt IS NULL`).get() as { id: string }).id;
-  await waitFor("both backfills", () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length, {
-    timeoutMs: 120_000,
-    intervalMs: 200,
-  });
+  await waitFor(
+    "both backfills",
+    () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE backfillDoneAt IS NOT NULL`).get() as { n: number }).n === 2 * SYNCED.length,
+    {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+    },
+  );
   A.days = (db.prepare(`SELECT day FROM daily_sleep WHERE userId = ? ORDER BY day`).all(A.userId) as Array<{ day: string }>).map((r) => r.day);
   for (const c of COLLECTIONS) A.docIds.push(...(await emu.documents(A.ringUserId, c)).map((d) => String(d.id)).filter((id) => id.length >= 16));
   A.workoutIds = (await emu.documents(A.ringUserId, "workout")).map((d) => String(d.id));
-  A.ringTagIds = [...new Set((await emu.documents(A.ringUserId, "enhanced_tag")).map((d) => (d.custom_name ? `ring:custom:${d.custom_name}` : `ring:${d.tag_type_code}`)))];
+  A.ringTagIds = [
+    ...new Set((await emu.documents(A.ringUserId, "enhanced_tag")).map((d) => (d.custom_name ? `ring:custom:${d.custom_name}` : `ring:${d.tag_type_code}`))),
+  ];
   expect(A.workoutIds.length).toBeGreaterThan(0);
 
   // Each person's notes and tags.
@@ -83,14 +116,29 @@ beforeAll(async () => {
     const r = await callAction(A.browser, { id: built.id, page: pagePath(built.pages[0]!), args: [{ json: {} }, { form }] });
     expect({ name, ok: (r.result as { ok?: boolean }).ok }).toEqual({ name, ok: true });
   };
-  await action("saveAlertSettingsAction", [["includeValues", "on"], ["timeZone", "UTC"]]);
-  await action("addAlertRuleAction", [["kind", "weekly_digest"], ["weekday", String(((clock.date().getUTCDay() + 2) % 7) + 1)], ["hour", "12"]]);
-  await action("addAlertChannelAction", [["kind", "webhook"], ["url", "http://127.0.0.1:9/a-hook"], ["label", `a-hook-${tag}`]]);
+  await action("saveAlertSettingsAction", [
+    ["includeValues", "on"],
+    ["timeZone", "UTC"],
+  ]);
+  await action("addAlertRuleAction", [
+    ["kind", "weekly_digest"],
+    ["weekday", String(((clock.date().getUTCDay() + 2) % 7) + 1)],
+    ["hour", "12"],
+  ]);
+  await action("addAlertChannelAction", [
+    ["kind", "webhook"],
+    ["url", "http://127.0.0.1:9/a-hook"],
+    ["label", `a-hook-${tag}`],
+  ]);
   A.ruleId = (db.prepare(`SELECT id FROM alert_rule WHERE userId = ?`).get(A.userId) as { id: string }).id;
   // Each person's personal access token (Settings → API, the real action), every data kind.
   const createToken = builtServerActions().find((a) => a.name === "createApiTokenAction")!;
   for (const p of [A, B]) {
-    const made = await callAction(p.browser, { id: createToken.id, page: pagePath(createToken.pages[0]!), args: [{ json: {} }, { form: [["name", "chaos"], ...DATA_KINDS.map((k) => ["kinds", k] as [string, string])] }] });
+    const made = await callAction(p.browser, {
+      id: createToken.id,
+      page: pagePath(createToken.pages[0]!),
+      args: [{ json: {} }, { form: [["name", "chaos"], ...DATA_KINDS.map((k) => ["kinds", k] as [string, string])] }],
+    });
     p.token = (made.result as { token?: string }).token ?? "";
     expect(p.token).toMatch(/^rs_pat_/);
   }
@@ -107,8 +155,34 @@ afterAll(async () => {
 /** Everything of A's: rows of every person-owned table, and A's account and invites. */
 function stateOfA() {
   const rows: Record<string, string> = {};
-  for (const t of [...Object.values(TABLE_OF), ...SERIES_TABLES, "day_note", "tag", "personal_info", "rejected_document", "sync_state", "alert_settings", "alert_rule", "alert_channel", "alert_episode", "alert_delivery", "api_token"]) {
-    rows[t] = JSON.stringify(db.prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`).all(A.userId).map((r) => ({ ...(r as object), syncedAt: undefined, updatedAt: undefined, lastAttemptAt: undefined, lastSuccessAt: undefined, lastUsedAt: undefined })));
+  for (const t of [
+    ...Object.values(TABLE_OF),
+    ...SERIES_TABLES,
+    "day_note",
+    "tag",
+    "personal_info",
+    "rejected_document",
+    "sync_state",
+    "alert_settings",
+    "alert_rule",
+    "alert_channel",
+    "alert_episode",
+    "alert_delivery",
+    "api_token",
+  ]) {
+    rows[t] = JSON.stringify(
+      db
+        .prepare(`SELECT * FROM "${t}" WHERE userId = ? ORDER BY rowid`)
+        .all(A.userId)
+        .map((r) => ({
+          ...(r as object),
+          syncedAt: undefined,
+          updatedAt: undefined,
+          lastAttemptAt: undefined,
+          lastSuccessAt: undefined,
+          lastUsedAt: undefined,
+        })),
+    );
   }
   rows.day_tag = JSON.stringify(db.prepare(`SELECT dt.* FROM day_tag dt JOIN tag t ON t.id = dt.tagId WHERE t.userId = ? ORDER BY dt.rowid`).all(A.userId));
   rows.user = JSON.stringify(db.prepare(`SELECT id, email, role, ringUserId, units, theme, sleepNeedMin, freeDays FROM "User" WHERE id = ?`).all(A.userId));
@@ -142,7 +216,8 @@ const PROBES: Record<string, Probe> = {
   "GET /api/days": async (b) => [await get(b, `/api/days?metric=${metric}&${range()}`)],
   "GET /api/export": async (b) => {
     const out = [];
-    for (const collection of ["all", "notes", "daily_sleep", "sleep"]) for (const format of ["json", "csv"]) out.push(await get(b, `/api/export?collection=${collection}&format=${format}`));
+    for (const collection of ["all", "notes", "daily_sleep", "sleep"])
+      for (const format of ["json", "csv"]) out.push(await get(b, `/api/export?collection=${collection}&format=${format}`));
     return out;
   },
   "GET /api/me/preferences": async (b) => [await get(b, "/api/me/preferences")],
@@ -175,7 +250,14 @@ const PROBES: Record<string, Probe> = {
   "POST /api/sync": async (b) => [await get(b, "/api/sync", { method: "POST" })],
   "POST /api/import": async (b) => [
     // A copy of A's documents, imported by B, becomes B's own data (never A's).
-    await get(b, "/api/import", { method: "POST", ...json({ format: "ringside-export-v1", collections: { daily_sleep: (await emu.documents(A.ringUserId, "daily_sleep")).slice(0, 3) }, notes: [{ day: A.days[0], text: "imported", tags: [] }] }) }),
+    await get(b, "/api/import", {
+      method: "POST",
+      ...json({
+        format: "ringside-export-v1",
+        collections: { daily_sleep: (await emu.documents(A.ringUserId, "daily_sleep")).slice(0, 3) },
+        notes: [{ day: A.days[0], text: "imported", tags: [] }],
+      }),
+    }),
   ],
   // B's import status is B's; discarding an import discards B's alone.
   "GET /api/import": async (b) => [await get(b, "/api/import")],
@@ -184,7 +266,16 @@ const PROBES: Record<string, Probe> = {
   // The read API and the MCP server with B's own token, aimed at A's days, A's tag and A's whole range.
   "GET /api/v1/metrics": async (b) => [await get(b, "/api/v1/metrics", asB())],
   "GET /api/v1/metrics/[metric]": async (b) => Promise.all(NUMERIC_METRICS.slice(0, 4).map((m) => get(b, `/api/v1/metrics/${m.id}?${range()}`, asB()))),
-  "GET /api/v1/days": async (b) => [await get(b, `/api/v1/days?${range()}`, asB()), await get(b, `/api/v1/days?metrics=${NUMERIC_METRICS.slice(0, 5).map((m) => m.id).join(",")}&${range()}`, asB())],
+  "GET /api/v1/days": async (b) => [
+    await get(b, `/api/v1/days?${range()}`, asB()),
+    await get(
+      b,
+      `/api/v1/days?metrics=${NUMERIC_METRICS.slice(0, 5)
+        .map((m) => m.id)
+        .join(",")}&${range()}`,
+      asB(),
+    ),
+  ],
   "GET /api/v1/days/latest": async (b) => [await get(b, "/api/v1/days/latest", asB()), await get(b, `/api/v1/days/latest?day=${A.days[5]}`, asB())],
   "GET /api/v1/days/[day]": async (b) => Promise.all([A.days[0]!, A.days.at(-1)!].map((d) => get(b, `/api/v1/days/${d}`, asB()))),
   "GET /api/v1/calendar": async (b) => [await get(b, `/api/v1/calendar?metric=${metric}&${range()}`, asB())],
@@ -198,7 +289,11 @@ const PROBES: Record<string, Probe> = {
   "GET /api/v1/signals": async (b) => [await get(b, `/api/v1/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`, asB())],
   "POST /api/mcp": async (b) => {
     const call = (name: string, args: Record<string, unknown>) =>
-      get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }) });
+      get(b, "/api/mcp", {
+        method: "POST",
+        headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+      });
     return [
       await call("list_data", {}),
       await call("get_state", {}),
@@ -206,7 +301,11 @@ const PROBES: Record<string, Probe> = {
       await call("get_metric_series", { metric, from: A.days[0], to: A.days.at(-1) }),
       await call("find_unusual_days", { from: A.days[0], to: A.days.at(-1), limit: 20 }),
       await call("get_signals", { from: A.days.at(-30) ?? A.days[0], to: A.days.at(-1) }),
-      await get(b, "/api/mcp", { method: "POST", headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "ringside://tags" } }) }),
+      await get(b, "/api/mcp", {
+        method: "POST",
+        headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "ringside://tags" } }),
+      }),
     ];
   },
 };
@@ -235,8 +334,14 @@ const NOT_PERSONAL = [
 describe("[CHAOS 7] isolation", () => {
   it("every route handler has a cross-person probe", () => {
     const routes = listRouteHandlers().filter((r) => !NOT_PERSONAL.includes(r));
-    expect(routes.filter((r) => !(r in PROBES)), "routes without an isolation probe").toEqual([]);
-    expect(Object.keys(PROBES).filter((r) => !routes.includes(r)), "probes for routes that no longer exist").toEqual([]);
+    expect(
+      routes.filter((r) => !(r in PROBES)),
+      "routes without an isolation probe",
+    ).toEqual([]);
+    expect(
+      Object.keys(PROBES).filter((r) => !routes.includes(r)),
+      "probes for routes that no longer exist",
+    ).toEqual([]);
   });
 
   it("B reads nothing of A's and changes nothing of A's, through every route", async () => {
@@ -273,7 +378,8 @@ describe("[CHAOS 7] isolation", () => {
     await run(keys.filter((k) => !k.startsWith("GET ") && k !== "DELETE /api/data"));
     await run(["DELETE /api/data"]);
     // A's tag is not B's: 404 on every tag route; the owner-only setting refused for B.
-    for (const a of answers.filter((x) => x.what.includes(`/api/tags/${A.tagId}`))) expect({ what: a.what, status: a.status, code: asEnvelope(JSON.parse(a.text))?.code }).toEqual({ what: a.what, status: 404, code: "not_found" });
+    for (const a of answers.filter((x) => x.what.includes(`/api/tags/${A.tagId}`)))
+      expect({ what: a.what, status: a.status, code: asEnvelope(JSON.parse(a.text))?.code }).toEqual({ what: a.what, status: 404, code: "not_found" });
     expect(answers.find((a) => a.what === "PATCH /api/sync/settings")?.status).toBe(403);
     // B's token was served (its own data): the read API and MCP answered, except for A's tag (404).
     for (const a of answers.filter((x) => x.what.includes(" /api/v1/") || x.what.includes(" /api/mcp"))) {
@@ -301,9 +407,21 @@ describe("[CHAOS 7] isolation", () => {
     // A's alert rule and channel are not B's: switching, removing or testing them is "not found";
     // B's own settings, rules and channels are B's.
     for (const [name, form] of [
-      ["toggleAlertRuleAction", [["id", A.ruleId], ["enabled", "false"]]],
+      [
+        "toggleAlertRuleAction",
+        [
+          ["id", A.ruleId],
+          ["enabled", "false"],
+        ],
+      ],
       ["removeAlertRuleAction", [["id", A.ruleId]]],
-      ["toggleAlertChannelAction", [["id", A.channelId], ["enabled", "false"]]],
+      [
+        "toggleAlertChannelAction",
+        [
+          ["id", A.channelId],
+          ["enabled", "false"],
+        ],
+      ],
       ["removeAlertChannelAction", [["id", A.channelId]]],
     ] as Array<[string, Array<[string, string]>]>) {
       const r = await call(name, [{ form }]);
@@ -315,7 +433,13 @@ describe("[CHAOS 7] isolation", () => {
     expect(asEnvelope(ruleTest.result)?.code).toBe("not_found");
     // nor A's to confirm or to send a code to
     for (const [name, form] of [
-      ["confirmAlertChannelAction", [["id", A.channelId], ["code", "123456"]]],
+      [
+        "confirmAlertChannelAction",
+        [
+          ["id", A.channelId],
+          ["code", "123456"],
+        ],
+      ],
       ["resendAlertConfirmationAction", [["id", A.channelId]]],
     ] as Array<[string, Array<[string, string]>]>) {
       const r = await call(name, [{ json: {} }, { form }]);
@@ -327,15 +451,35 @@ describe("[CHAOS 7] isolation", () => {
     // A's token is not B's to revoke; B's new token reads B's data only.
     const revokeToken = await call("revokeApiTokenAction", [{ form: [["id", A.tokenId]] }]);
     expect(asEnvelope(revokeToken.result)?.code).toBe("not_found");
-    const newToken = await call("createApiTokenAction", [{ json: {} }, { form: [["name", "b second"], ["kinds", "notes"]] }]);
+    const newToken = await call("createApiTokenAction", [
+      { json: {} },
+      {
+        form: [
+          ["name", "b second"],
+          ["kinds", "notes"],
+        ],
+      },
+    ]);
     const bSecond = (newToken.result as { token?: string }).token!;
     const tags = await B.browser.json<{ tags: Array<{ name: string }> }>("/api/v1/tags", { headers: { authorization: `Bearer ${bSecond}` } });
     expect(tags.body.tags.map((t) => t.name)).not.toContain(A.tagName);
     expect((await A.browser.fetch("/api/v1/tags", { headers: { authorization: `Bearer ${A.token}` } })).status).toBe(200);
     for (const [name, form] of [
       ["saveAlertSettingsAction", [["timeZone", "Asia/Tokyo"]]],
-      ["addAlertRuleAction", [["kind", "connection"], ["hours", "3"]]],
-      ["addAlertChannelAction", [["kind", "ntfy"], ["url", "http://127.0.0.1:9/b-topic"]]],
+      [
+        "addAlertRuleAction",
+        [
+          ["kind", "connection"],
+          ["hours", "3"],
+        ],
+      ],
+      [
+        "addAlertChannelAction",
+        [
+          ["kind", "ntfy"],
+          ["url", "http://127.0.0.1:9/b-topic"],
+        ],
+      ],
     ] as Array<[string, Array<[string, string]>]>) {
       const r = await call(name, [{ json: {} }, { form }]);
       expect({ name, ok: (r.result as { ok?: boolean }).ok }).toEqual({ name, ok: true });
@@ -349,15 +493,21 @@ describe("[CHAOS 7] isolation", () => {
     // B disconnects and deletes B's data: A keeps everything, A's session included.
     const gone = await call("disconnectRing", [{ form: [["data", "delete"]] }]);
     expect(gone.status).toBeLessThan(500);
-    await waitFor("B's data deleted", () => (db.prepare(`SELECT COUNT(*) AS n FROM daily_sleep WHERE userId = ?`).get(B.userId) as { n: number }).n === 0, { timeoutMs: 10_000 });
+    await waitFor("B's data deleted", () => (db.prepare(`SELECT COUNT(*) AS n FROM daily_sleep WHERE userId = ?`).get(B.userId) as { n: number }).n === 0, {
+      timeoutMs: 10_000,
+    });
     expect(stateOfA()).toEqual(before);
     expect((await A.browser.fetch("/api/me")).status).toBe(200);
-    expect(actions.filter((a) => !tried.includes(a)), "server actions not tried across people").toEqual([]);
+    expect(
+      actions.filter((a) => !tried.includes(a)),
+      "server actions not tried across people",
+    ).toEqual([]);
     figures.actions = { tried: tried.length, refused: 2, changesToA: 0 };
   });
 
   it("signing in without an invite is refused: nothing stored, the fresh token handed back", async () => {
-    const counts = () => db.prepare(`SELECT (SELECT COUNT(*) FROM "User") AS users, (SELECT COUNT(*) FROM Account) AS accounts, (SELECT COUNT(*) FROM Session) AS sessions`).get();
+    const counts = () =>
+      db.prepare(`SELECT (SELECT COUNT(*) FROM "User") AS users, (SELECT COUNT(*) FROM Account) AS accounts, (SELECT COUNT(*) FROM Session) AS sessions`).get();
     const before = counts();
     const stranger = `stranger-${tag}@stranger.chaos.test`;
     const ring = await emu.createUser(stranger, { history_days: 5 });
@@ -377,7 +527,8 @@ describe("[CHAOS 7] isolation", () => {
   });
 
   it("state and PKCE mismatches are refused and store nothing", async () => {
-    const counts = () => db.prepare(`SELECT (SELECT COUNT(*) FROM "User") AS users, (SELECT COUNT(*) FROM Account) AS accounts, (SELECT COUNT(*) FROM Session) AS sessions`).get();
+    const counts = () =>
+      db.prepare(`SELECT (SELECT COUNT(*) FROM "User") AS users, (SELECT COUNT(*) FROM Account) AS accounts, (SELECT COUNT(*) FROM Session) AS sessions`).get();
     const before = counts();
     const email = `late-${tag}@${ALLOWED_DOMAIN}`; // admissible: only the checks can refuse it
     const outcomes: Record<string, string | null> = {};

@@ -65,11 +65,16 @@ async function count(sql: string, ...params: unknown[]): Promise<number> {
  * read (the sync state's cursor once done): the emulator's ring keeps recording meanwhile.
  */
 async function seriesDiff(userId: string, ringUserId: string, collection: SeriesCollection) {
-  const { rows: state } = await pool!.query<{ cursorStart: string }>(`SELECT "cursorStart" FROM sync_state WHERE "userId" = $1 AND collection = $2`, [userId, collection]);
+  const { rows: state } = await pool!.query<{ cursorStart: string }>(`SELECT "cursorStart" FROM sync_state WHERE "userId" = $1 AND collection = $2`, [
+    userId,
+    collection,
+  ]);
   const readUntil = Date.parse(state[0]!.cursorStart);
   const want = (await emu.documents(ringUserId, collection)).filter((d) => Number(d.timestamp_unix) <= readUntil);
   const spec = sampleSpecOf(collection);
-  const { rows } = await pool!.query<{ day: string; samples: Buffer }>(`SELECT day, samples FROM "${tableOf(collection)}" WHERE "userId" = $1 ORDER BY day`, [userId]);
+  const { rows } = await pool!.query<{ day: string; samples: Buffer }>(`SELECT day, samples FROM "${tableOf(collection)}" WHERE "userId" = $1 ORDER BY day`, [
+    userId,
+  ]);
   const have = rows.flatMap((r) => decodeDay(spec, r.day, r.samples).map((x) => sampleRow(spec, x)));
   return { collection, expected: want.length, stored: have.length, equal: JSON.stringify(want) === JSON.stringify(have) };
 }
@@ -82,113 +87,121 @@ describe("[CHAOS 12] PostgreSQL, two processes, fifty people", () => {
     expect(migrated).toHaveLength(1);
   });
 
-  it(`${PEOPLE} people backfill at once while the processes are killed at random: nothing lost, no duplicate, one refresh per expiry`, { timeout: pick(420_000, 1_200_000) }, async () => {
-    const random = rng();
-    const people: Array<{ email: string; userId: string; ringUserId: string }> = [];
-    const started = performance.now();
-    // Connect in groups of five through the first process (its AUTH_URL); both take the jobs.
-    const emails = Array.from({ length: PEOPLE }, (_, i) => `pg-${i}-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`);
-    for (let i = 0; i < emails.length; i += 5) await Promise.all(emails.slice(i, i + 5).map((e) => connect(e)));
-    figures.connectMs = performance.now() - started;
-    for (const email of emails) {
-      const { rows } = await pool!.query<{ userId: string; ringUserId: string }>(`SELECT id AS "userId", "ringUserId" FROM "User" WHERE email = $1`, [email]);
-      expect(rows).toHaveLength(1);
-      people.push({ email, ...rows[0]! });
-    }
-    const total = PEOPLE * SYNCED.length;
-    const done = () => count(`SELECT COUNT(*) FROM sync_state WHERE "backfillDoneAt" IS NOT NULL`);
-    figures.doneWhenKillsBegan = `${await done()}/${total}`;
-
-    // Kills while the backfills run: a random process, SIGKILL, down for a moment, started again.
-    // Each kill's mark: the start of the last token request the emulator had answered by then.
-    const kills: string[] = [];
-    const killMarks: number[] = [];
-    const lastTokenRequest = async () => Math.max(0, ...(await emu.requests({ kind: "token" })).map((r) => Date.parse(r.time)));
-    for (let i = 0; i < KILLS; i++) {
-      await sleep(1_500 + random() * 2_500);
-      // each process at least once, then either
-      const victim = apps[i < 2 ? i : random() < 0.5 ? 0 : 1]!;
-      await victim.kill();
-      killMarks.push(await lastTokenRequest());
-      kills.push(`${victim === apps[0] ? "a" : "b"}@${await done()}`);
-      await sleep(300 + random() * 1_200);
-      await victim.start();
-    }
-    figures.kills = kills;
-
-    // A connection whose refresh token was lost to a kill needs a reconnect: its person reconnects.
-    const reconnected = new Map<string, string>();
-    const reconnectWhereNeeded = async () => {
-      const { rows } = await pool!.query<{ email: string; userId: string }>(
-        `SELECT u.email, u.id AS "userId" FROM "Account" a JOIN "User" u ON u.id = a."userId" WHERE a.provider = 'ring' AND a.status = 'needs_reconnect'`,
-      );
-      for (const r of rows) {
-        if (reconnected.has(r.email)) continue;
-        reconnected.set(r.email, r.userId);
-        await connect(r.email);
+  it(
+    `${PEOPLE} people backfill at once while the processes are killed at random: nothing lost, no duplicate, one refresh per expiry`,
+    { timeout: pick(420_000, 1_200_000) },
+    async () => {
+      const random = rng();
+      const people: Array<{ email: string; userId: string; ringUserId: string }> = [];
+      const started = performance.now();
+      // Connect in groups of five through the first process (its AUTH_URL); both take the jobs.
+      const emails = Array.from({ length: PEOPLE }, (_, i) => `pg-${i}-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`);
+      for (let i = 0; i < emails.length; i += 5) await Promise.all(emails.slice(i, i + 5).map((e) => connect(e)));
+      figures.connectMs = performance.now() - started;
+      for (const email of emails) {
+        const { rows } = await pool!.query<{ userId: string; ringUserId: string }>(`SELECT id AS "userId", "ringUserId" FROM "User" WHERE email = $1`, [email]);
+        expect(rows).toHaveLength(1);
+        people.push({ email, ...rows[0]! });
       }
-    };
-    await waitFor(
-      "every backfill",
-      async () => {
-        await reconnectWhereNeeded();
-        // and no job left that could still need a token
-        return (await done()) === total && (await count(`SELECT COUNT(*) FROM job WHERE status IN ('queued', 'running')`)) === 0;
-      },
-      { timeoutMs: pick(300_000, 900_000), intervalMs: 500 },
-    );
-    const seconds = (performance.now() - started) / 1000;
+      const total = PEOPLE * SYNCED.length;
+      const done = () => count(`SELECT COUNT(*) FROM sync_state WHERE "backfillDoneAt" IS NOT NULL`);
+      figures.doneWhenKillsBegan = `${await done()}/${total}`;
 
-    // Every person's documents and samples are the emulator's.
-    const problems: unknown[] = [];
-    let documents = 0;
-    for (const p of people) {
-      for (const c of COLLECTIONS) {
-        const { rows } = await pool!.query<{ documentId: string | null; day: string | null; raw: string }>(
-          `SELECT "documentId", day, raw FROM "${TABLE_OF[c]}" WHERE "userId" = $1 ORDER BY day, "documentId"`,
-          [p.userId],
+      // Kills while the backfills run: a random process, SIGKILL, down for a moment, started again.
+      // Each kill's mark: the start of the last token request the emulator had answered by then.
+      const kills: string[] = [];
+      const killMarks: number[] = [];
+      const lastTokenRequest = async () => Math.max(0, ...(await emu.requests({ kind: "token" })).map((r) => Date.parse(r.time)));
+      for (let i = 0; i < KILLS; i++) {
+        await sleep(1_500 + random() * 2_500);
+        // each process at least once, then either
+        const victim = apps[i < 2 ? i : random() < 0.5 ? 0 : 1]!;
+        await victim.kill();
+        killMarks.push(await lastTokenRequest());
+        kills.push(`${victim === apps[0] ? "a" : "b"}@${await done()}`);
+        await sleep(300 + random() * 1_200);
+        await victim.start();
+      }
+      figures.kills = kills;
+
+      // A connection whose refresh token was lost to a kill needs a reconnect: its person reconnects.
+      const reconnected = new Map<string, string>();
+      const reconnectWhereNeeded = async () => {
+        const { rows } = await pool!.query<{ email: string; userId: string }>(
+          `SELECT u.email, u.id AS "userId" FROM "Account" a JOIN "User" u ON u.id = a."userId" WHERE a.provider = 'ring' AND a.status = 'needs_reconnect'`,
         );
-        const d = summarize(diffDocuments(c, await emu.documents(p.ringUserId, c), rows));
-        documents += d.stored;
-        if (d.missing || d.extra || d.changed || d.duplicates) problems.push({ person: p.email, ...d });
+        for (const r of rows) {
+          if (reconnected.has(r.email)) continue;
+          reconnected.set(r.email, r.userId);
+          await connect(r.email);
+        }
+      };
+      await waitFor(
+        "every backfill",
+        async () => {
+          await reconnectWhereNeeded();
+          // and no job left that could still need a token
+          return (await done()) === total && (await count(`SELECT COUNT(*) FROM job WHERE status IN ('queued', 'running')`)) === 0;
+        },
+        { timeoutMs: pick(300_000, 900_000), intervalMs: 500 },
+      );
+      const seconds = (performance.now() - started) / 1000;
+
+      // Every person's documents and samples are the emulator's.
+      const problems: unknown[] = [];
+      let documents = 0;
+      for (const p of people) {
+        for (const c of COLLECTIONS) {
+          const { rows } = await pool!.query<{ documentId: string | null; day: string | null; raw: string }>(
+            `SELECT "documentId", day, raw FROM "${TABLE_OF[c]}" WHERE "userId" = $1 ORDER BY day, "documentId"`,
+            [p.userId],
+          );
+          const d = summarize(diffDocuments(c, await emu.documents(p.ringUserId, c), rows));
+          documents += d.stored;
+          if (d.missing || d.extra || d.changed || d.duplicates) problems.push({ person: p.email, ...d });
+        }
+        for (const c of SERIES_COLLECTIONS) {
+          const d = await seriesDiff(p.userId, p.ringUserId, c);
+          documents += d.stored;
+          if (!d.equal) problems.push({ person: p.email, ...d });
+        }
       }
-      for (const c of SERIES_COLLECTIONS) {
-        const d = await seriesDiff(p.userId, p.ringUserId, c);
-        documents += d.stored;
-        if (!d.equal) problems.push({ person: p.email, ...d });
-      }
-    }
-    expect(problems).toEqual([]);
+      expect(problems).toEqual([]);
 
-    // No job left behind, none failed but the one a lost token stopped; every connection is usable.
-    expect(await count(`SELECT COUNT(*) FROM job WHERE kind = 'backfill' AND status <> 'done' AND NOT (status = 'failed' AND "userId" = ANY($1))`, [...reconnected.values()])).toBe(0);
-    expect(await count(`SELECT COUNT(*) FROM "Account" WHERE provider = 'ring' AND status <> 'active'`)).toBe(0);
+      // No job left behind, none failed but the one a lost token stopped; every connection is usable.
+      expect(
+        await count(`SELECT COUNT(*) FROM job WHERE kind = 'backfill' AND status <> 'done' AND NOT (status = 'failed' AND "userId" = ANY($1))`, [
+          ...reconnected.values(),
+        ]),
+      ).toBe(0);
+      expect(await count(`SELECT COUNT(*) FROM "Account" WHERE provider = 'ring' AND status <> 'active'`)).toBe(0);
 
-    // One refresh per expiry: every refresh grant accepted (a refresh token used twice is refused),
-    // and never two for one person within the ~6 s a token is usable.
-    const refreshes = (await emu.requests({ kind: "token" })).filter((r) => r.grant_type === "refresh_token");
-    const refused = refreshes.filter((r) => r.status !== 200);
-    const unexplained = refused.filter((r) => {
-      const spent = refreshes.filter((g) => g.user_id === r.user_id && g.status === 200 && g.time <= r.time).at(-1);
-      return !spent || !killMarks.some((m) => Date.parse(spent.time) <= m && m < Date.parse(r.time));
-    });
-    expect(unexplained).toEqual([]);
-    expect(refused.length).toBe(reconnected.size);
-    const byPerson = new Map<string, number[]>();
-    for (const r of refreshes) byPerson.set(r.user_id ?? "?", [...(byPerson.get(r.user_id ?? "?") ?? []), Date.parse(r.time)]);
-    const gaps = [...byPerson.values()].flatMap((times) => times.slice(1).map((t, i) => t - times[i]!));
-    expect(gaps.filter((g) => g < 3_000)).toEqual([]);
+      // One refresh per expiry: every refresh grant accepted (a refresh token used twice is refused),
+      // and never two for one person within the ~6 s a token is usable.
+      const refreshes = (await emu.requests({ kind: "token" })).filter((r) => r.grant_type === "refresh_token");
+      const refused = refreshes.filter((r) => r.status !== 200);
+      const unexplained = refused.filter((r) => {
+        const spent = refreshes.filter((g) => g.user_id === r.user_id && g.status === 200 && g.time <= r.time).at(-1);
+        return !spent || !killMarks.some((m) => Date.parse(spent.time) <= m && m < Date.parse(r.time));
+      });
+      expect(unexplained).toEqual([]);
+      expect(refused.length).toBe(reconnected.size);
+      const byPerson = new Map<string, number[]>();
+      for (const r of refreshes) byPerson.set(r.user_id ?? "?", [...(byPerson.get(r.user_id ?? "?") ?? []), Date.parse(r.time)]);
+      const gaps = [...byPerson.values()].flatMap((times) => times.slice(1).map((t, i) => t - times[i]!));
+      expect(gaps.filter((g) => g < 3_000)).toEqual([]);
 
-    Object.assign(figures, {
-      people: PEOPLE,
-      historyDays: HISTORY_DAYS,
-      seconds: Math.round(seconds),
-      documents,
-      refreshes: refreshes.length,
-      lostToKills: refused.length,
-      minRefreshGapMs: gaps.length ? Math.min(...gaps) : null,
-      restarts: apps.map((a) => a.starts - 1),
-    });
-    recordFigures("postgres-scale", figures);
-  });
+      Object.assign(figures, {
+        people: PEOPLE,
+        historyDays: HISTORY_DAYS,
+        seconds: Math.round(seconds),
+        documents,
+        refreshes: refreshes.length,
+        lostToKills: refused.length,
+        minRefreshGapMs: gaps.length ? Math.min(...gaps) : null,
+        restarts: apps.map((a) => a.starts - 1),
+      });
+      recordFigures("postgres-scale", figures);
+    },
+  );
 });

@@ -98,7 +98,14 @@ describe("[CHAOS 4] rate-limit storm", () => {
     const random = rng();
     const people: Array<{ userId: string; accountId: string; ringUserId: string }> = [];
     for (let i = 0; i < PEOPLE; i++) {
-      people.push(await connectMintedPerson(m, emu, { tag: `storm-${i}`, role: i === 0 ? "owner" : "member", expiresAt: Math.floor(clock.now() / 1000) + 3600, emulatorTtlS: 3600 }));
+      people.push(
+        await connectMintedPerson(m, emu, {
+          tag: `storm-${i}`,
+          role: i === 0 ? "owner" : "member",
+          expiresAt: Math.floor(clock.now() / 1000) + 3600,
+          emulatorTtlS: 3600,
+        }),
+      );
     }
 
     const sent: Sent[] = [];
@@ -120,7 +127,12 @@ describe("[CHAOS 4] rate-limit storm", () => {
     let bursts = 0;
     while (!(await done()) && performance.now() - started < 150_000) {
       if (bursts < INJECTED_BURSTS) {
-        await emu.fault({ status: 429, count: 1 + Math.floor(random() * 3), retry_after: 1 + Math.floor(random() * 2), tier: random() < 0.5 ? "application" : "token" });
+        await emu.fault({
+          status: 429,
+          count: 1 + Math.floor(random() * 3),
+          retry_after: 1 + Math.floor(random() * 2),
+          tier: random() < 0.5 ? "application" : "token",
+        });
         bursts++;
       }
       await sleep(300 + Math.floor(random() * 400));
@@ -152,9 +164,7 @@ describe("[CHAOS 4] rate-limit storm", () => {
     }
     // No request went out before the time allowed: a request let through after a pause was
     // recorded never passed before its end (application pauses hold everyone, token pauses that person).
-    const early = passes.filter((g) =>
-      pauses.some((p) => p.at < g.at && g.at < p.until && (p.tier === "application" || p.key === g.key)),
-    );
+    const early = passes.filter((g) => pauses.some((p) => p.at < g.at && g.at < p.until && (p.tier === "application" || p.key === g.key)));
     expect(early).toEqual([]);
     // At the network boundary: after a 429 reached the app, the same token (or, for the
     // application tier, anyone) sent nothing until that 429's headers allowed, except requests
@@ -164,7 +174,9 @@ describe("[CHAOS 4] rate-limit storm", () => {
       const allowed = Math.max(s.retryAfter !== null ? s.receivedAt + s.retryAfter * 1000 : 0, s.reset !== null ? s.reset * 1000 : 0);
       const recorded = pauses.find((p) => p.at >= s.receivedAt)?.at ?? s.receivedAt;
       const violators = sent.filter((x) => x.sentAt > recorded + 100 && x.sentAt < allowed && (s.tier === "application" || x.token === s.token));
-      inFlight += sent.filter((x) => x !== s && x.sentAt >= s.receivedAt && x.sentAt <= recorded + 100 && x.sentAt < allowed && (s.tier === "application" || x.token === s.token)).length;
+      inFlight += sent.filter(
+        (x) => x !== s && x.sentAt >= s.receivedAt && x.sentAt <= recorded + 100 && x.sentAt < allowed && (s.tier === "application" || x.token === s.token),
+      ).length;
       expect({ at: s.receivedAt, tier: s.tier, violators: violators.length }).toEqual({ at: s.receivedAt, tier: s.tier, violators: 0 });
     }
 

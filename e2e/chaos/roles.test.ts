@@ -51,12 +51,17 @@ describe("[CHAOS 11] roles", () => {
       userId: string;
       ringUserId: string;
     };
-    const backfilled = () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(user.userId) as { n: number }).n;
+    const backfilled = () =>
+      (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(user.userId) as { n: number }).n;
     await waitFor("the worker's backfill", () => backfilled() === SYNCED.length, { timeoutMs: 120_000, intervalMs: 200 });
     const diffs = await Promise.all(COLLECTIONS.map((c) => diffWithEmulator(db!, emu, user.userId, user.ringUserId, c)));
     expect(diffs.map(summarize).filter((d) => d.missing || d.extra || d.changed || d.duplicates)).toEqual([]);
     // The backfill ran on the worker: its log has the finished collections, the web process's none.
-    const finished = (app: ProdApp) => app.logs().split("\n").filter((l) => l.includes('"backfill finished"')).length;
+    const finished = (app: ProdApp) =>
+      app
+        .logs()
+        .split("\n")
+        .filter((l) => l.includes('"backfill finished"')).length;
     expect(finished(worker!)).toBeGreaterThanOrEqual(SYNCED.length);
     expect(finished(web!)).toBe(0);
 
@@ -73,7 +78,8 @@ describe("[CHAOS 11] roles", () => {
     expect(page.status).toBe(200);
     const waiting = await person.browser.fetch("/api/sync", { method: "POST" });
     expect(waiting.status).toBe(202);
-    const queued = () => (db!.prepare(`SELECT COUNT(*) AS n FROM job WHERE userId = ? AND status IN ('queued', 'running')`).get(user.userId) as { n: number }).n;
+    const queued = () =>
+      (db!.prepare(`SELECT COUNT(*) AS n FROM job WHERE userId = ? AND status IN ('queued', 'running')`).get(user.userId) as { n: number }).n;
     expect(queued()).toBeGreaterThan(0);
     // It comes back and takes the waiting work.
     await worker!.start();

@@ -42,10 +42,12 @@ afterAll(async () => {
 });
 
 function attrs(c: SetCookie): Record<string, string | true> {
-  return Object.fromEntries(c.attributes.map((a) => {
-    const [k, ...v] = a.split("=");
-    return [k!.toLowerCase(), v.length ? v.join("=") : true];
-  }));
+  return Object.fromEntries(
+    c.attributes.map((a) => {
+      const [k, ...v] = a.split("=");
+      return [k!.toLowerCase(), v.length ? v.join("=") : true];
+    }),
+  );
 }
 
 describe("[CHAOS 8] secrets", () => {
@@ -60,24 +62,37 @@ describe("[CHAOS 8] secrets", () => {
     sessionTokens.push(session.value);
     const a = attrs(session);
     expect({ httpOnly: a.httponly, sameSite: String(a.samesite).toLowerCase(), path: a.path }).toEqual({ httpOnly: true, sameSite: "lax", path: "/" });
-    for (const c of browser.setCookies.filter((x) => x.value !== "")) expect({ cookie: c.name, httpOnly: attrs(c).httponly }).toEqual({ cookie: c.name, httpOnly: true });
+    for (const c of browser.setCookies.filter((x) => x.value !== ""))
+      expect({ cookie: c.name, httpOnly: attrs(c).httponly }).toEqual({ cookie: c.name, httpOnly: true });
 
     db = openAppDb(app.dbFile);
     const { id: userId } = db.prepare(`SELECT id FROM "User" WHERE email = ?`).get(email) as { id: string };
-    await waitFor("the backfill", () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length, {
-      timeoutMs: 60_000,
-      intervalMs: 200,
-    });
+    await waitFor(
+      "the backfill",
+      () =>
+        (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
+      {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      },
+    );
     // Let the token come due and the sync refresh it ("Sync now" after the margin).
     await sleep(5_500);
     expect((await browser.fetch("/api/sync", { method: "POST" })).status).toBe(202);
-    await waitFor("a token refresh", async () => (await emu.requests({ kind: "token" })).some((r) => r.grant_type === "refresh_token" && r.status === 200), { timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor("a token refresh", async () => (await emu.requests({ kind: "token" })).some((r) => r.grant_type === "refresh_token" && r.status === 200), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
     // Responses a browser gets: the person, the Auth.js session, a full export, the sync status.
-    for (const p of ["/api/me", "/api/auth/session", "/api/export?collection=all&format=json", "/api/sync/status", "/api/sync/settings"]) received.push(await (await browser.fetch(p)).text());
+    for (const p of ["/api/me", "/api/auth/session", "/api/export?collection=all&format=json", "/api/sync/status", "/api/sync/settings"])
+      received.push(await (await browser.fetch(p)).text());
     // The webhook handshake with the verification token, and a disconnect (revocation path).
     expect((await app.request(`/api/webhooks/ring?verification_token=${CHAOS_SECRETS.WEBHOOK_VERIFICATION_TOKEN}&challenge=abc`)).status).toBe(200);
 
-    const account = db.prepare(`SELECT access_token, refresh_token FROM Account WHERE userId = ?`).get(userId) as { access_token: string; refresh_token: string };
+    const account = db.prepare(`SELECT access_token, refresh_token FROM Account WHERE userId = ?`).get(userId) as {
+      access_token: string;
+      refresh_token: string;
+    };
     expect(account.access_token).toMatch(/^v1:/);
     expect(account.refresh_token).toMatch(/^v1:/);
     const backup = await backupDatabase(app.dbFile, path.join(app.dataDir, "secrets-backups"), "secrets");
@@ -127,11 +142,20 @@ describe("[CHAOS 8] secrets", () => {
     expect(link.startsWith(`${HTTPS_URL}/invite/`)).toBe(true);
     const guest = new Browser();
     await guest.fetch(new URL(link).pathname);
-    expect((await browser.fetch("/api/me/preferences", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ theme: "dark" }) })).status).toBe(200);
+    expect(
+      (
+        await browser.fetch("/api/me/preferences", {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ theme: "dark" }),
+        })
+      ).status,
+    ).toBe(200);
     const all = [...browser.setCookies, ...guest.setCookies].filter((c) => c.value !== "");
     expect(all.length).toBeGreaterThan(3);
     for (const c of all) expect({ cookie: c.name, secure: attrs(c).secure }).toEqual({ cookie: c.name, secure: true });
-    for (const c of all.filter((x) => x.name !== "ringside-theme")) expect({ cookie: c.name, httpOnly: attrs(c).httponly }).toEqual({ cookie: c.name, httpOnly: true });
+    for (const c of all.filter((x) => x.name !== "ringside-theme"))
+      expect({ cookie: c.name, httpOnly: attrs(c).httponly }).toEqual({ cookie: c.name, httpOnly: true });
     figures.https = { cookies: [...new Set(all.map((c) => c.name))], allSecure: true };
   });
 
@@ -184,7 +208,17 @@ describe("[CHAOS 8] secrets", () => {
         nosniff: h("x-content-type-options").toLowerCase() === "nosniff",
         referrer: /^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/.test(h("referrer-policy")),
         frameOptions: h("x-frame-options").toUpperCase() === "DENY",
-      }).toEqual({ path: t.path, who: t.who, status: true, frameAncestors: true, defaultSrc: true, noEval: true, nosniff: true, referrer: true, frameOptions: true });
+      }).toEqual({
+        path: t.path,
+        who: t.who,
+        status: true,
+        frameAncestors: true,
+        defaultSrc: true,
+        noEval: true,
+        nosniff: true,
+        referrer: true,
+        frameOptions: true,
+      });
       checked.push(`${t.who} ${t.path} ${res.status}`);
     }
     figures.headers = { pages: pages.length, responses: checked.length };

@@ -76,7 +76,10 @@ function emailWithNightOn(day: string): string {
   throw new Error(`no generated person with a night changing on ${day}`);
 }
 
-const over = (cpu: Record<number, number | null>) => Object.entries(cpu).filter(([, v]) => v !== null && v > CPU_LIMIT).map(([pid, v]) => [processName(Number(pid)), v]);
+const over = (cpu: Record<number, number | null>) =>
+  Object.entries(cpu)
+    .filter(([, v]) => v !== null && v > CPU_LIMIT)
+    .map(([pid, v]) => [processName(Number(pid)), v]);
 const named = (cpu: Record<number, number | null>) => Object.fromEntries(Object.entries(cpu).map(([pid, v]) => [`${processName(Number(pid))}#${pid}`, v]));
 
 describe("[CHAOS 13] surroundings", () => {
@@ -118,263 +121,335 @@ describe("[CHAOS 13] surroundings", () => {
     figures.deadPipes = { cpuPercent: named(cpu), requestsAfterReadersDied: load.sent, sigtermExitMs: exitMs, processes: tree.length };
   });
 
-  it("SIGTERM mid-backfill: the launcher and its server are gone within 10 s; started again, the backfill ends with every document once", { timeout: pick(300_000, 600_000) }, async () => {
-    const emu = await startChaosEmulator({ pageSize: 5, historyDays: pick(200, 700) });
-    cleanups.push(() => emu.close());
-    const app = await startProdApp({ name: "surroundings-sigterm" });
-    cleanups.push(() => app.stop());
-    const email = `sigterm-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`;
-    const ring = await emu.createUser(email, { history_days: pick(200, 700) });
-    let expected = 0;
-    for (const c of COLLECTIONS) expected += (await emu.documents(ring.user_id, c)).length;
-    await connect(email);
-    const db: Database.Database = openAppDb(app.dbFile);
-    cleanups.push(() => void db.close());
-    const { id: userId } = db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ring.user_id) as { id: string };
-    await waitFor("a fifth of the history stored", () => countStored(db, userId) >= expected / 5, { timeoutMs: 120_000, intervalMs: 10 });
+  it(
+    "SIGTERM mid-backfill: the launcher and its server are gone within 10 s; started again, the backfill ends with every document once",
+    { timeout: pick(300_000, 600_000) },
+    async () => {
+      const emu = await startChaosEmulator({ pageSize: 5, historyDays: pick(200, 700) });
+      cleanups.push(() => emu.close());
+      const app = await startProdApp({ name: "surroundings-sigterm" });
+      cleanups.push(() => app.stop());
+      const email = `sigterm-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`;
+      const ring = await emu.createUser(email, { history_days: pick(200, 700) });
+      let expected = 0;
+      for (const c of COLLECTIONS) expected += (await emu.documents(ring.user_id, c)).length;
+      await connect(email);
+      const db: Database.Database = openAppDb(app.dbFile);
+      cleanups.push(() => void db.close());
+      const { id: userId } = db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ring.user_id) as { id: string };
+      await waitFor("a fifth of the history stored", () => countStored(db, userId) >= expected / 5, { timeoutMs: 120_000, intervalMs: 10 });
 
-    const tree = processTree(app.pid!);
-    const storedAtSignal = countStored(db, userId);
-    process.kill(app.pid!, "SIGTERM");
-    const exitMs = await waitGone(tree, 15_000);
-    expect(storedAtSignal).toBeLessThan(expected);
-    expect(exitMs).not.toBeNull();
-    expect(exitMs!).toBeLessThanOrEqual(EXIT_LIMIT_MS);
-    expect(app.logs()).toMatch(/"msg":"ringside is stopping"/);
+      const tree = processTree(app.pid!);
+      const storedAtSignal = countStored(db, userId);
+      process.kill(app.pid!, "SIGTERM");
+      const exitMs = await waitGone(tree, 15_000);
+      expect(storedAtSignal).toBeLessThan(expected);
+      expect(exitMs).not.toBeNull();
+      expect(exitMs!).toBeLessThanOrEqual(EXIT_LIMIT_MS);
+      expect(app.logs()).toMatch(/"msg":"ringside is stopping"/);
 
-    await app.stop(); // (it is gone: this only lets the test process see its exit)
-    await app.start();
-    await waitFor(
-      "every collection backfilled",
-      () => (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
-      { timeoutMs: 240_000, intervalMs: 200 },
-    );
-    for (const c of COLLECTIONS) {
-      const d = summarize(await diffWithEmulator(db, emu, userId, ring.user_id, c));
-      expect(d).toEqual({ ...d, missing: 0, extra: 0, duplicates: 0, stored: d.expected });
-    }
-    expect(countStored(db, userId)).toBe(expected);
-    figures.midBackfill = { documents: expected, storedAtSignal, sigtermExitMs: exitMs, processes: tree.length };
-  });
-
-  it("npm run demo with its output closed keeps serving at ≤ 5 % of a core; killed with SIGKILL, its emulator and app follow within 10 s and free their ports", { timeout: pick(240_000, 600_000) }, async () => {
-    ensureBuild();
-    const [appPort, emulatorPort] = (await freePorts(2)) as [number, number];
-    const dataDir = path.join(CHAOS_DATA_DIR, "surroundings-demo");
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    const marker = `RINGSIDE_CHAOS_DEMO=${crypto.randomBytes(4).toString("hex")}`;
-    const demo = spawnPiped(["lib/demo/run.mjs"], {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      PORT: String(appPort),
-      RING_EMULATOR_PORT: String(emulatorPort),
-      // the suite's build (the demo builds none) and its clock
-      RINGSIDE_BUILD_DIR: process.env.RINGSIDE_BUILD_DIR,
-      RINGSIDE_NOW: process.env.RINGSIDE_NOW,
-      DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "debug",
-      NODE_ENV: "production",
-      [marker.split("=")[0]!]: marker.split("=")[1]!,
-    });
-    cleanups.push(() => {
-      killGroup(demo.pid);
-      for (const p of processesWith(marker)) killGroup(p);
-    });
-    const url = `http://localhost:${appPort}`;
-    await until("the demo's app answers", async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok === true, 120_000);
-    const tree = processTree(demo.pid);
-    expect(tree.length).toBeGreaterThanOrEqual(4); // demo, emulator, launcher, server
-
-    // the app settles after its start (first compiles, the background work's first pass)
-    await until("the demo's processes are quiet", async () => Object.values(await cpuPercent(tree, 1_000)).every((v) => v === null || v < CPU_LIMIT), 60_000);
-    demo.closeReaders();
-    await cpuPercent([], 1_000, loggingLoad(url, 50));
-    await cpuPercent([], 2_000); // what the burst left to do
-    // the readers are gone: nothing of the demo's spins, and its app still answers
-    const cpu = await cpuPercent(tree, CPU_WINDOW_MS);
-    expect((await fetch(`${url}/api/health`)).status).toBe(200);
-    expect(tree.every(alive)).toBe(true);
-    expect({ over: over(cpu) }).toEqual({ over: [] });
-
-    // the demo runner dies without a word: what it started notices and goes
-    process.kill(demo.pid, "SIGKILL");
-    const rest = tree.filter((p) => p !== demo.pid);
-    const exitMs = await waitGone(rest, 15_000);
-    expect({ left: rest.filter(alive) }).toEqual({ left: [] });
-    expect(exitMs!).toBeLessThanOrEqual(EXIT_LIMIT_MS);
-    expect(await listening(appPort)).toBe(false);
-    expect(await listening(emulatorPort)).toBe(false);
-    expect(processesWith(marker)).toEqual([]);
-    figures.demo = { processes: tree.length, cpuPercent: named(cpu), childrenGoneMsAfterSigkill: exitMs };
-  });
-
-  it(`PostgreSQL stopped for ${OUTAGE_MS / 1000} s: pages 503 with the short page, API 503 with Retry-After, webhooks 503, ≤ 5 % CPU; back within 5 s of its return, nothing lost or doubled; SIGTERM while it is down ends the app within 10 s`, { timeout: pick(300_000, 600_000) }, async () => {
-    const t0 = performance.now();
-    const phases: Record<string, number> = {};
-    const mark = (name: string) => (phases[name] = Math.round(performance.now() - t0));
-    const server = await startPostgresServer();
-    cleanups.push(() => server.stop());
-    mark("postgresStarted");
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE chaos_outage`);
-    await admin.end();
-    const databaseUrl = server.url.replace(/\/postgres$/, "/chaos_outage");
-    const emu = await startChaosEmulator({ pageSize: 50, historyDays: 20 });
-    cleanups.push(() => emu.close());
-    mark("databaseCreated");
-    const app: ProdApp = await startProdApp({ name: "surroundings-postgres", env: { DATABASE_URL: databaseUrl, PUBLIC_URL: `http://localhost:${APP_PORT}` } });
-    cleanups.push(() => app.stop());
-    mark("appStarted");
-    // the emulator's today (its last day of history), and a person whose night changes then
-    const today = (await emu.createUser(`probe-${crypto.randomBytes(3).toString("hex")}@example.test`, { history_days: 1 })).last_day;
-    const email = emailWithNightOn(today);
-    const ring = await emu.createUser(email, { history_days: 20 });
-    const { browser } = await connect(email);
-    const q = async <T extends pg.QueryResultRow>(sql: string, ...params: unknown[]) => {
-      const c = new pg.Client({ connectionString: databaseUrl });
-      await c.connect();
-      try {
-        return (await c.query<T>(sql, params)).rows;
-      } finally {
-        await c.end();
+      await app.stop(); // (it is gone: this only lets the test process see its exit)
+      await app.start();
+      await waitFor(
+        "every collection backfilled",
+        () =>
+          (db.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
+        { timeoutMs: 240_000, intervalMs: 200 },
+      );
+      for (const c of COLLECTIONS) {
+        const d = summarize(await diffWithEmulator(db, emu, userId, ring.user_id, c));
+        expect(d).toEqual({ ...d, missing: 0, extra: 0, duplicates: 0, stored: d.expected });
       }
-    };
-    const userId = (await q<{ id: string }>(`SELECT id FROM "User" WHERE "ringUserId" = $1`, ring.user_id))[0]!.id;
-    await until("the backfill is done", async () => Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM sync_state WHERE "userId" = $1 AND "backfillDoneAt" IS NOT NULL`, userId))[0]!.n) === SYNCED.length, 120_000);
-    const sleepsBefore = Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1`, userId))[0]!.n);
-    mark("backfilled");
-    // what follows a backfill (the trailing sync, alerts) is done: the server is quiet
-    const quietServer = serverPid(app.pid!)!;
-    await until("the server is quiet", async () => (await cpuPercent([quietServer], 1_000))[quietServer]! < CPU_LIMIT, 60_000);
+      expect(countStored(db, userId)).toBe(expected);
+      figures.midBackfill = { documents: expected, storedAtSignal, sigtermExitMs: exitMs, processes: tree.length };
+    },
+  );
 
-    // the outage
-    await server.pause();
-    const downAt = performance.now();
-    const pages = ["/", "/trends", "/settings", "/sign-in"];
-    await until("a page answers 503", async () => (await browser.fetch("/")).status === 503, 5_000);
-    for (const p of pages) {
-      const res = await browser.fetch(p);
-      const html = await res.text();
-      expect({ p, status: res.status, friendly: html.includes("The database is not reachable"), retryAfter: res.headers.get("retry-after") }).toEqual({ p, status: 503, friendly: true, retryAfter: "5" });
-    }
-    for (const p of ["/api/me", "/api/days/latest", "/api/auth/session", "/api/v1/tags"]) {
-      const res = await browser.fetch(p);
-      const body = (await res.json()) as { error?: { code: string } };
-      expect({ p, status: res.status, code: body.error?.code, retryAfter: res.headers.get("retry-after") }).toEqual({ p, status: 503, code: "service_unavailable", retryAfter: "5" });
-    }
-    // a genuine webhook notification (a new night) is refused with 503, so the ring service tries again
-    const event = await emu.sync(ring.user_id, today);
-    const night = event.documents.daily_sleep?.[0];
-    expect(night).toBeTruthy();
-    const body = JSON.stringify({ event_type: "create", data_type: "daily_sleep", object_id: night!.id, event_time: new Date(clock.now()).toISOString(), user_id: ring.user_id });
-    const notify = () => {
-      // the app's clock (the run's pinned one), which the receiver checks the timestamp against
-      const ts = String(Math.floor(clock.now() / 1000));
-      return fetch(`${app.url}/api/webhooks/ring`, { method: "POST", headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signWebhook(CHAOS_CLIENT.client_secret, ts, body) }, body });
-    };
-    const refusedHook = await notify();
-    expect({ status: refusedHook.status, retryAfter: refusedHook.headers.get("retry-after") }).toEqual({ status: 503, retryAfter: "5" });
-    const serverProc = serverPid(app.pid!)!;
-    await cpuPercent([], 1_000); // the requests above finish their work
-    const cpu = await cpuPercent([app.pid!, serverProc], CPU_WINDOW_MS);
-    const rest = OUTAGE_MS - (performance.now() - downAt);
-    if (rest > 0) await cpuPercent([], rest); // the database stays away for the whole outage
-    expect({ over: over(cpu) }).toEqual({ over: [] });
-    expect((await browser.fetch("/api/health")).status).toBe(503);
+  it(
+    "npm run demo with its output closed keeps serving at ≤ 5 % of a core; killed with SIGKILL, its emulator and app follow within 10 s and free their ports",
+    { timeout: pick(240_000, 600_000) },
+    async () => {
+      ensureBuild();
+      const [appPort, emulatorPort] = (await freePorts(2)) as [number, number];
+      const dataDir = path.join(CHAOS_DATA_DIR, "surroundings-demo");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      const marker = `RINGSIDE_CHAOS_DEMO=${crypto.randomBytes(4).toString("hex")}`;
+      const demo = spawnPiped(["lib/demo/run.mjs"], {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/tmp",
+        PORT: String(appPort),
+        RING_EMULATOR_PORT: String(emulatorPort),
+        // the suite's build (the demo builds none) and its clock
+        RINGSIDE_BUILD_DIR: process.env.RINGSIDE_BUILD_DIR,
+        RINGSIDE_NOW: process.env.RINGSIDE_NOW,
+        DATA_DIR: dataDir,
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "debug",
+        NODE_ENV: "production",
+        [marker.split("=")[0]!]: marker.split("=")[1]!,
+      });
+      cleanups.push(() => {
+        killGroup(demo.pid);
+        for (const p of processesWith(marker)) killGroup(p);
+      });
+      const url = `http://localhost:${appPort}`;
+      await until("the demo's app answers", async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok === true, 120_000);
+      const tree = processTree(demo.pid);
+      expect(tree.length).toBeGreaterThanOrEqual(4); // demo, emulator, launcher, server
 
-    // the database returns: pages and API answer again within 5 s
-    mark("outageMeasured");
-    await server.resume();
-    const backMs = await until("pages and API answer again", async () => (await browser.fetch("/")).status === 200 && (await browser.fetch("/api/me")).status === 200, 5_000);
-    // the ring service retries the notification: the night is stored, once
-    expect((await notify()).status).toBe(200);
-    const newDay = event.day;
-    const upstream = (await emu.documents(ring.user_id, "daily_sleep")).length;
-    await until("the day synced after the outage is stored", async () => Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1 AND day = $2`, userId, newDay))[0]!.n) >= 1, 60_000);
-    const rows = await q<{ day: string; n: string }>(`SELECT day, COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1 GROUP BY day HAVING COUNT(*) > 1`, userId);
-    expect(rows).toEqual([]);
-    const sleepsAfter = Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1`, userId))[0]!.n);
-    expect(sleepsAfter).toBe(upstream);
-    expect(sleepsAfter).toBeGreaterThanOrEqual(sleepsBefore);
-    expect(app.logs()).toMatch(/the database is not reachable/);
-    expect(app.logs()).toMatch(/the database is reachable again/);
+      // the app settles after its start (first compiles, the background work's first pass)
+      await until("the demo's processes are quiet", async () => Object.values(await cpuPercent(tree, 1_000)).every((v) => v === null || v < CPU_LIMIT), 60_000);
+      demo.closeReaders();
+      await cpuPercent([], 1_000, loggingLoad(url, 50));
+      await cpuPercent([], 2_000); // what the burst left to do
+      // the readers are gone: nothing of the demo's spins, and its app still answers
+      const cpu = await cpuPercent(tree, CPU_WINDOW_MS);
+      expect((await fetch(`${url}/api/health`)).status).toBe(200);
+      expect(tree.every(alive)).toBe(true);
+      expect({ over: over(cpu) }).toEqual({ over: [] });
 
-    mark("recoveredAndSynced");
-    // SIGTERM while the database is down
-    await server.pause();
-    await until("the outage is noticed", async () => (await browser.fetch("/")).status === 503, 5_000);
-    const tree = processTree(app.pid!);
-    process.kill(app.pid!, "SIGTERM");
-    const exitMs = await waitGone(tree, 15_000);
-    expect(exitMs).not.toBeNull();
-    expect(exitMs!).toBeLessThanOrEqual(EXIT_LIMIT_MS);
-    await server.resume();
-    figures.postgresOutage = { outageMs: OUTAGE_MS, cpuPercent: named(cpu), recoveredMsAfterReturn: backMs, sleepDocuments: sleepsAfter, duplicates: 0, sigtermWhileDownExitMs: exitMs, phasesMs: phases };
-  });
+      // the demo runner dies without a word: what it started notices and goes
+      process.kill(demo.pid, "SIGKILL");
+      const rest = tree.filter((p) => p !== demo.pid);
+      const exitMs = await waitGone(rest, 15_000);
+      expect({ left: rest.filter(alive) }).toEqual({ left: [] });
+      expect(exitMs!).toBeLessThanOrEqual(EXIT_LIMIT_MS);
+      expect(await listening(appPort)).toBe(false);
+      expect(await listening(emulatorPort)).toBe(false);
+      expect(processesWith(marker)).toEqual([]);
+      figures.demo = { processes: tree.length, cpuPercent: named(cpu), childrenGoneMsAfterSigkill: exitMs };
+    },
+  );
 
-  it("the disk full (SQLite on a small filesystem): writes answer 503 with Retry-After and a log line, reads go on, no corrupted file; freed, the same write succeeds once", { timeout: pick(240_000, 600_000) }, async () => {
-    // a tmpfs of its own as the data directory (the suite runs as root, as CI does)
-    const mount = path.join(CHAOS_DATA_DIR, "surroundings-disk-full");
-    fs.mkdirSync(mount, { recursive: true });
-    try {
-      execFileSync("umount", [mount], { stdio: "ignore" });
-    } catch {
-      /* not mounted */
-    }
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", mount]);
-    cleanups.push(() => void execFileSync("umount", ["-l", mount]));
-    const emu = await startChaosEmulator({ pageSize: 50, historyDays: 10 });
-    cleanups.push(() => emu.close());
-    const app = await startProdApp({ name: "surroundings-disk-full", keepData: true });
-    cleanups.push(() => app.stop());
-    const email = `full-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`;
-    await emu.createUser(email, { history_days: 10 });
-    const { browser } = await connect(email);
+  it(
+    `PostgreSQL stopped for ${OUTAGE_MS / 1000} s: pages 503 with the short page, API 503 with Retry-After, webhooks 503, ≤ 5 % CPU; back within 5 s of its return, nothing lost or doubled; SIGTERM while it is down ends the app within 10 s`,
+    { timeout: pick(300_000, 600_000) },
+    async () => {
+      const t0 = performance.now();
+      const phases: Record<string, number> = {};
+      const mark = (name: string) => (phases[name] = Math.round(performance.now() - t0));
+      const server = await startPostgresServer();
+      cleanups.push(() => server.stop());
+      mark("postgresStarted");
+      const admin = new pg.Client({ connectionString: server.url });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE chaos_outage`);
+      await admin.end();
+      const databaseUrl = server.url.replace(/\/postgres$/, "/chaos_outage");
+      const emu = await startChaosEmulator({ pageSize: 50, historyDays: 20 });
+      cleanups.push(() => emu.close());
+      mark("databaseCreated");
+      const app: ProdApp = await startProdApp({
+        name: "surroundings-postgres",
+        env: { DATABASE_URL: databaseUrl, PUBLIC_URL: `http://localhost:${APP_PORT}` },
+      });
+      cleanups.push(() => app.stop());
+      mark("appStarted");
+      // the emulator's today (its last day of history), and a person whose night changes then
+      const today = (await emu.createUser(`probe-${crypto.randomBytes(3).toString("hex")}@example.test`, { history_days: 1 })).last_day;
+      const email = emailWithNightOn(today);
+      const ring = await emu.createUser(email, { history_days: 20 });
+      const { browser } = await connect(email);
+      const q = async <T extends pg.QueryResultRow>(sql: string, ...params: unknown[]) => {
+        const c = new pg.Client({ connectionString: databaseUrl });
+        await c.connect();
+        try {
+          return (await c.query<T>(sql, params)).rows;
+        } finally {
+          await c.end();
+        }
+      };
+      const userId = (await q<{ id: string }>(`SELECT id FROM "User" WHERE "ringUserId" = $1`, ring.user_id))[0]!.id;
+      await until(
+        "the backfill is done",
+        async () =>
+          Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM sync_state WHERE "userId" = $1 AND "backfillDoneAt" IS NOT NULL`, userId))[0]!.n) ===
+          SYNCED.length,
+        120_000,
+      );
+      const sleepsBefore = Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1`, userId))[0]!.n);
+      mark("backfilled");
+      // what follows a backfill (the trailing sync, alerts) is done: the server is quiet
+      const quietServer = serverPid(app.pid!)!;
+      await until("the server is quiet", async () => (await cpuPercent([quietServer], 1_000))[quietServer]! < CPU_LIMIT, 60_000);
 
-    // fill the disk
-    const filler = path.join(mount, "filler");
-    const fd = fs.openSync(filler, "w");
-    const chunk = Buffer.alloc(256 * 1024, 1);
-    try {
-      for (;;) fs.writeSync(fd, chunk);
-    } catch (e) {
-      expect((e as NodeJS.ErrnoException).code).toBe("ENOSPC");
-    }
-    fs.closeSync(fd);
+      // the outage
+      await server.pause();
+      const downAt = performance.now();
+      const pages = ["/", "/trends", "/settings", "/sign-in"];
+      await until("a page answers 503", async () => (await browser.fetch("/")).status === 503, 5_000);
+      for (const p of pages) {
+        const res = await browser.fetch(p);
+        const html = await res.text();
+        expect({ p, status: res.status, friendly: html.includes("The database is not reachable"), retryAfter: res.headers.get("retry-after") }).toEqual({
+          p,
+          status: 503,
+          friendly: true,
+          retryAfter: "5",
+        });
+      }
+      for (const p of ["/api/me", "/api/days/latest", "/api/auth/session", "/api/v1/tags"]) {
+        const res = await browser.fetch(p);
+        const body = (await res.json()) as { error?: { code: string } };
+        expect({ p, status: res.status, code: body.error?.code, retryAfter: res.headers.get("retry-after") }).toEqual({
+          p,
+          status: 503,
+          code: "service_unavailable",
+          retryAfter: "5",
+        });
+      }
+      // a genuine webhook notification (a new night) is refused with 503, so the ring service tries again
+      const event = await emu.sync(ring.user_id, today);
+      const night = event.documents.daily_sleep?.[0];
+      expect(night).toBeTruthy();
+      const body = JSON.stringify({
+        event_type: "create",
+        data_type: "daily_sleep",
+        object_id: night!.id,
+        event_time: new Date(clock.now()).toISOString(),
+        user_id: ring.user_id,
+      });
+      const notify = () => {
+        // the app's clock (the run's pinned one), which the receiver checks the timestamp against
+        const ts = String(Math.floor(clock.now() / 1000));
+        return fetch(`${app.url}/api/webhooks/ring`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signWebhook(CHAOS_CLIENT.client_secret, ts, body) },
+          body,
+        });
+      };
+      const refusedHook = await notify();
+      expect({ status: refusedHook.status, retryAfter: refusedHook.headers.get("retry-after") }).toEqual({ status: 503, retryAfter: "5" });
+      const serverProc = serverPid(app.pid!)!;
+      await cpuPercent([], 1_000); // the requests above finish their work
+      const cpu = await cpuPercent([app.pid!, serverProc], CPU_WINDOW_MS);
+      const rest = OUTAGE_MS - (performance.now() - downAt);
+      if (rest > 0) await cpuPercent([], rest); // the database stays away for the whole outage
+      expect({ over: over(cpu) }).toEqual({ over: [] });
+      expect((await browser.fetch("/api/health")).status).toBe(503);
 
-    // writes until one fails for want of space (the WAL's free room goes first)
-    const note = (day: string) =>
-      browser.fetch(`/api/notes/${day}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "x".repeat(Math.min(NOTE_TEXT_MAX, 4000)), tags: ["disk"] }) });
-    const ok: string[] = [];
-    let refused: { day: string; res: Response } | null = null;
-    for (let i = 0; i < 400 && !refused; i++) {
-      const day = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-      const res = await note(day);
-      if (res.status === 200) ok.push(day);
-      else refused = { day, res };
-    }
-    expect(refused).not.toBeNull();
-    expect(refused!.res.status).toBe(503);
-    expect(refused!.res.headers.get("retry-after")).toBe("60");
-    expect(((await refused!.res.json()) as { error: { code: string; message: string } }).error).toEqual({ code: "service_unavailable", message: expect.stringMatching(/disk is full/) });
-    expect(app.logs()).toMatch(/"outage":"full"/);
-    // reads go on, and nothing spins
-    expect((await browser.fetch("/settings")).status).toBe(200);
-    expect((await browser.fetch("/api/me")).status).toBe(200);
-    const cpu = await cpuPercent([app.pid!, serverPid(app.pid!)!], pick(2_000, 10_000));
-    expect({ over: over(cpu) }).toEqual({ over: [] });
+      // the database returns: pages and API answer again within 5 s
+      mark("outageMeasured");
+      await server.resume();
+      const backMs = await until(
+        "pages and API answer again",
+        async () => (await browser.fetch("/")).status === 200 && (await browser.fetch("/api/me")).status === 200,
+        5_000,
+      );
+      // the ring service retries the notification: the night is stored, once
+      expect((await notify()).status).toBe(200);
+      const newDay = event.day;
+      const upstream = (await emu.documents(ring.user_id, "daily_sleep")).length;
+      await until(
+        "the day synced after the outage is stored",
+        async () => Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1 AND day = $2`, userId, newDay))[0]!.n) >= 1,
+        60_000,
+      );
+      const rows = await q<{ day: string; n: string }>(
+        `SELECT day, COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1 GROUP BY day HAVING COUNT(*) > 1`,
+        userId,
+      );
+      expect(rows).toEqual([]);
+      const sleepsAfter = Number((await q<{ n: string }>(`SELECT COUNT(*) AS n FROM daily_sleep WHERE "userId" = $1`, userId))[0]!.n);
+      expect(sleepsAfter).toBe(upstream);
+      expect(sleepsAfter).toBeGreaterThanOrEqual(sleepsBefore);
+      expect(app.logs()).toMatch(/the database is not reachable/);
+      expect(app.logs()).toMatch(/the database is reachable again/);
 
-    // space returns: the same write succeeds, once; the file is whole
-    fs.rmSync(filler);
-    expect((await note(refused!.day)).status).toBe(200);
-    const db = openAppDb(app.dbFile);
-    cleanups.push(() => void db.close());
-    expect(db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-    const stored = db.prepare(`SELECT day, COUNT(*) AS n FROM day_note GROUP BY day`).all() as Array<{ day: string; n: number }>;
-    expect(stored.filter((r) => r.n > 1)).toEqual([]);
-    expect(stored.map((r) => r.day).sort()).toEqual([...ok, refused!.day].sort());
-    figures.diskFull = { notesWritten: ok.length, refusedStatus: 503, retryAfter: 60, cpuPercent: named(cpu), integrity: "ok" };
-  });
+      mark("recoveredAndSynced");
+      // SIGTERM while the database is down
+      await server.pause();
+      await until("the outage is noticed", async () => (await browser.fetch("/")).status === 503, 5_000);
+      const tree = processTree(app.pid!);
+      process.kill(app.pid!, "SIGTERM");
+      const exitMs = await waitGone(tree, 15_000);
+      expect(exitMs).not.toBeNull();
+      expect(exitMs!).toBeLessThanOrEqual(EXIT_LIMIT_MS);
+      await server.resume();
+      figures.postgresOutage = {
+        outageMs: OUTAGE_MS,
+        cpuPercent: named(cpu),
+        recoveredMsAfterReturn: backMs,
+        sleepDocuments: sleepsAfter,
+        duplicates: 0,
+        sigtermWhileDownExitMs: exitMs,
+        phasesMs: phases,
+      };
+    },
+  );
+
+  it(
+    "the disk full (SQLite on a small filesystem): writes answer 503 with Retry-After and a log line, reads go on, no corrupted file; freed, the same write succeeds once",
+    { timeout: pick(240_000, 600_000) },
+    async () => {
+      // a tmpfs of its own as the data directory (the suite runs as root, as CI does)
+      const mount = path.join(CHAOS_DATA_DIR, "surroundings-disk-full");
+      fs.mkdirSync(mount, { recursive: true });
+      try {
+        execFileSync("umount", [mount], { stdio: "ignore" });
+      } catch {
+        /* not mounted */
+      }
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", mount]);
+      cleanups.push(() => void execFileSync("umount", ["-l", mount]));
+      const emu = await startChaosEmulator({ pageSize: 50, historyDays: 10 });
+      cleanups.push(() => emu.close());
+      const app = await startProdApp({ name: "surroundings-disk-full", keepData: true });
+      cleanups.push(() => app.stop());
+      const email = `full-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`;
+      await emu.createUser(email, { history_days: 10 });
+      const { browser } = await connect(email);
+
+      // fill the disk
+      const filler = path.join(mount, "filler");
+      const fd = fs.openSync(filler, "w");
+      const chunk = Buffer.alloc(256 * 1024, 1);
+      try {
+        for (;;) fs.writeSync(fd, chunk);
+      } catch (e) {
+        expect((e as NodeJS.ErrnoException).code).toBe("ENOSPC");
+      }
+      fs.closeSync(fd);
+
+      // writes until one fails for want of space (the WAL's free room goes first)
+      const note = (day: string) =>
+        browser.fetch(`/api/notes/${day}`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ text: "x".repeat(Math.min(NOTE_TEXT_MAX, 4000)), tags: ["disk"] }),
+        });
+      const ok: string[] = [];
+      let refused: { day: string; res: Response } | null = null;
+      for (let i = 0; i < 400 && !refused; i++) {
+        const day = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+        const res = await note(day);
+        if (res.status === 200) ok.push(day);
+        else refused = { day, res };
+      }
+      expect(refused).not.toBeNull();
+      expect(refused!.res.status).toBe(503);
+      expect(refused!.res.headers.get("retry-after")).toBe("60");
+      expect(((await refused!.res.json()) as { error: { code: string; message: string } }).error).toEqual({
+        code: "service_unavailable",
+        message: expect.stringMatching(/disk is full/),
+      });
+      expect(app.logs()).toMatch(/"outage":"full"/);
+      // reads go on, and nothing spins
+      expect((await browser.fetch("/settings")).status).toBe(200);
+      expect((await browser.fetch("/api/me")).status).toBe(200);
+      const cpu = await cpuPercent([app.pid!, serverPid(app.pid!)!], pick(2_000, 10_000));
+      expect({ over: over(cpu) }).toEqual({ over: [] });
+
+      // space returns: the same write succeeds, once; the file is whole
+      fs.rmSync(filler);
+      expect((await note(refused!.day)).status).toBe(200);
+      const db = openAppDb(app.dbFile);
+      cleanups.push(() => void db.close());
+      expect(db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+      const stored = db.prepare(`SELECT day, COUNT(*) AS n FROM day_note GROUP BY day`).all() as Array<{ day: string; n: number }>;
+      expect(stored.filter((r) => r.n > 1)).toEqual([]);
+      expect(stored.map((r) => r.day).sort()).toEqual([...ok, refused!.day].sort());
+      figures.diskFull = { notesWritten: ok.length, refusedStatus: 503, retryAfter: 60, cpuPercent: named(cpu), integrity: "ok" };
+    },
+  );
 });

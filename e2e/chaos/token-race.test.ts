@@ -69,7 +69,8 @@ async function databaseFiles(): Promise<string[]> {
   const tables = await sqlAll<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`);
   const out = path.join(CHAOS_LOG_DIR, `token-race-postgres-rows-${process.pid}.txt`);
   fs.writeFileSync(out, "");
-  for (const { name } of tables) for (const row of await sqlAll(`SELECT * FROM "${name.replaceAll('"', '""')}"`)) fs.appendFileSync(out, JSON.stringify(row) + "\n");
+  for (const { name } of tables)
+    for (const row of await sqlAll(`SELECT * FROM "${name.replaceAll('"', '""')}"`)) fs.appendFileSync(out, JSON.stringify(row) + "\n");
   return [out];
 }
 
@@ -152,7 +153,8 @@ async function readsInProcess(accountId: string, n: number, documentIds: Array<{
 
 async function someDocuments(ringUserId: string) {
   const out: Array<{ collection: string; id: string }> = [];
-  for (const c of ["daily_sleep", "daily_readiness", "sleep"]) for (const d of (await emu.documents(ringUserId, c)).slice(0, 10)) out.push({ collection: c, id: String(d.id) });
+  for (const c of ["daily_sleep", "daily_readiness", "sleep"])
+    for (const d of (await emu.documents(ringUserId, c)).slice(0, 10)) out.push({ collection: c, id: String(d.id) });
   return out;
 }
 

@@ -22,7 +22,6 @@ const DOCUMENT_RUNS = pick(10, 60);
 const HISTORY_DAYS = 20;
 const TIMEOUT_MS = 400;
 
-
 let emu: Emulator;
 let m: {
   db: typeof import("@/lib/test/prisma");
@@ -70,7 +69,14 @@ const faultArb: fc.Arbitrary<FaultSpec> = fc.oneof(
 );
 const placedFaultArb = fc.record({
   fault: faultArb,
-  path: fc.constantFrom(undefined, "/v2/usercollection/daily_sleep", "/v2/usercollection/sleep", "/v2/usercollection/daily_readiness", "/v2/usercollection/personal_info", "/oauth/token"),
+  path: fc.constantFrom(
+    undefined,
+    "/v2/usercollection/daily_sleep",
+    "/v2/usercollection/sleep",
+    "/v2/usercollection/daily_readiness",
+    "/v2/usercollection/personal_info",
+    "/oauth/token",
+  ),
   afterPages: fc.integer({ min: 0, max: 25 }),
 });
 
@@ -79,7 +85,8 @@ function applicable(f: { fault: FaultSpec; path?: string }): boolean {
   return !(f.path === "/oauth/token" && (f.fault.delay_ms ?? 0) > 2_000);
 }
 
-const CLEAR_ERROR = /^(The ring service failed \(HTTP 5\d\d\); retrying later\.|The ring service did not answer \((timed out|no answer)\); retrying later\.|The ring service could not renew the access \((HTTP 5\d\d|no answer)\); retrying later\.)$/;
+const CLEAR_ERROR =
+  /^(The ring service failed \(HTTP 5\d\d\); retrying later\.|The ring service did not answer \((timed out|no answer)\); retrying later\.|The ring service could not renew the access \((HTTP 5\d\d|no answer)\); retrying later\.)$/;
 
 describe("[CHAOS 5] upstream faults", () => {
   it(`transport faults at random points of a backfill (${FAULT_RUNS} runs): clear state meanwhile, complete afterwards`, async () => {
@@ -87,65 +94,72 @@ describe("[CHAOS 5] upstream faults", () => {
     let failedRounds = 0;
     let faultsPlaced = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(placedFaultArb, { minLength: 1, maxLength: 6 }).map((a) => a.filter(applicable)), async (plan) => {
-        runs++;
-        await emu.clearFaults();
-        // The token is due for a refresh, so the token endpoint is on the path too.
-        const p = await person({ expiresAt: Math.floor(clock.now() / 1000) + 30 });
-        let pages = 0;
-        const pending = [...plan].sort((a, b) => a.afterPages - b.afterPages);
-        const place = async () => {
-          while (pending.length > 0 && pending[0]!.afterPages <= pages) {
-            const f = pending.shift()!;
-            await emu.fault({ ...f.fault, ...(f.path ? { path_prefix: f.path } : {}) });
-            faultsPlaced++;
-          }
-        };
-        await place();
-        const engine = new m.engine.SyncEngine({
-          concurrency: 4,
-          clientOptions: { gate: new m.rate.RateGate(), timeoutMs: TIMEOUT_MS, backoff: { baseMs: 5, maxMs: 40, maxRetries: 2 } },
-          hooks: {
-            afterPage: async () => {
-              pages++;
-              await place();
+      fc.asyncProperty(
+        fc.array(placedFaultArb, { minLength: 1, maxLength: 6 }).map((a) => a.filter(applicable)),
+        async (plan) => {
+          runs++;
+          await emu.clearFaults();
+          // The token is due for a refresh, so the token endpoint is on the path too.
+          const p = await person({ expiresAt: Math.floor(clock.now() / 1000) + 30 });
+          let pages = 0;
+          const pending = [...plan].sort((a, b) => a.afterPages - b.afterPages);
+          const place = async () => {
+            while (pending.length > 0 && pending[0]!.afterPages <= pages) {
+              const f = pending.shift()!;
+              await emu.fault({ ...f.fault, ...(f.path ? { path_prefix: f.path } : {}) });
+              faultsPlaced++;
+            }
+          };
+          await place();
+          const engine = new m.engine.SyncEngine({
+            concurrency: 4,
+            clientOptions: { gate: new m.rate.RateGate(), timeoutMs: TIMEOUT_MS, backoff: { baseMs: 5, maxMs: 40, maxRetries: 2 } },
+            hooks: {
+              afterPage: async () => {
+                pages++;
+                await place();
+              },
             },
-          },
-        });
-        // The job runner's part: failed collections are run again (the faults are finite).
-        for (let round = 0; round < 12; round++) {
-          const outcomes = await engine.backfillUser(p.userId);
-          const failed = outcomes.filter((o) => o.result === "failed");
-          if (failed.length === 0) break;
-          failedRounds++;
-          for (const f of failed) {
-            const s = (await m.state.getSyncState(p.userId, f.collection))!;
-            // A clear state while it retries: still backfilling, a readable reason without URLs or tokens.
-            expect({ c: f.collection, status: s.status, backfillDoneAt: s.backfillDoneAt }).toEqual({ c: f.collection, status: "backfilling", backfillDoneAt: null });
-            expect(s.lastError ?? "").toMatch(CLEAR_ERROR);
+          });
+          // The job runner's part: failed collections are run again (the faults are finite).
+          for (let round = 0; round < 12; round++) {
+            const outcomes = await engine.backfillUser(p.userId);
+            const failed = outcomes.filter((o) => o.result === "failed");
+            if (failed.length === 0) break;
+            failedRounds++;
+            for (const f of failed) {
+              const s = (await m.state.getSyncState(p.userId, f.collection))!;
+              // A clear state while it retries: still backfilling, a readable reason without URLs or tokens.
+              expect({ c: f.collection, status: s.status, backfillDoneAt: s.backfillDoneAt }).toEqual({
+                c: f.collection,
+                status: "backfilling",
+                backfillDoneAt: null,
+              });
+              expect(s.lastError ?? "").toMatch(CLEAR_ERROR);
+            }
+            if (round === 11) throw new Error(`still failing after 12 rounds: ${failed.map((f) => `${f.collection}: ${f.reason}`).join("; ")}`);
           }
-          if (round === 11) throw new Error(`still failing after 12 rounds: ${failed.map((f) => `${f.collection}: ${f.reason}`).join("; ")}`);
-        }
-        for (let round = 0; ; round++) {
-          try {
-            await engine.snapshotPersonalInfo(p.userId);
-            break;
-          } catch (err) {
-            // The job is retried later, as the scheduler would; a transport error, nothing else.
-            expect((err as Error).name).toBe("RingApiError");
-            if (round === 11) throw err;
+          for (let round = 0; ; round++) {
+            try {
+              await engine.snapshotPersonalInfo(p.userId);
+              break;
+            } catch (err) {
+              // The job is retried later, as the scheduler would; a transport error, nothing else.
+              expect((err as Error).name).toBe("RingApiError");
+              if (round === 11) throw err;
+            }
           }
-        }
-        await emu.clearFaults();
-        for (const c of COLLECTIONS) {
-          const d = diffDocuments(c, await emu.documents(p.ringUserId, c), await m.docs.listRawDocuments(c, p.userId));
-          expect(summarize(d)).toEqual({ ...summarize(d), missing: 0, extra: 0, changed: 0, duplicates: 0, stored: d.expected, sample: [] });
-          const s = (await m.state.getSyncState(p.userId, c))!;
-          expect({ c, status: s.status, error: s.lastError }).toEqual({ c, status: "idle", error: null });
-        }
-        const account = await m.db.db.account.findUniqueOrThrow({ where: { id: p.accountId } });
-        expect(account.status).toBe("active");
-      }),
+          await emu.clearFaults();
+          for (const c of COLLECTIONS) {
+            const d = diffDocuments(c, await emu.documents(p.ringUserId, c), await m.docs.listRawDocuments(c, p.userId));
+            expect(summarize(d)).toEqual({ ...summarize(d), missing: 0, extra: 0, changed: 0, duplicates: 0, stored: d.expected, sample: [] });
+            const s = (await m.state.getSyncState(p.userId, c))!;
+            expect({ c, status: s.status, error: s.lastError }).toEqual({ c, status: "idle", error: null });
+          }
+          const account = await m.db.db.account.findUniqueOrThrow({ where: { id: p.accountId } });
+          expect(account.status).toBe("active");
+        },
+      ),
       { numRuns: FAULT_RUNS, seed: SEED, endOnFailure: true },
     );
     figures.transport = { runs, faultsPlaced, roundsThatFailedAndRetried: failedRounds, lost: 0 };
@@ -176,7 +190,8 @@ describe("[CHAOS 5] upstream faults", () => {
         const x = r();
         if (x < p.pDrop) continue;
         if (x < p.pDrop + p.pNull) out[k] = null;
-        else if (v && typeof v === "object" && !Array.isArray(v) && depth < 2 && r() < p.pNested) out[k] = mutate(v as Record<string, unknown>, p, r, depth + 1);
+        else if (v && typeof v === "object" && !Array.isArray(v) && depth < 2 && r() < p.pNested)
+          out[k] = mutate(v as Record<string, unknown>, p, r, depth + 1);
         else out[k] = v;
       }
       if (r() < p.pExtra) for (const [k, v] of Object.entries(p.extras)) if (!(k in obj)) out[k] = v;
@@ -187,7 +202,13 @@ describe("[CHAOS 5] upstream faults", () => {
       const p = plan;
       const list = /^\/v2\/usercollection\/([A-Za-z_0-9]+)$/.exec(pathname);
       // the document collections' lists (a time series' rows are samples, not documents)
-      if (list && (COLLECTIONS as readonly string[]).includes(list[1]!) && body && typeof body === "object" && Array.isArray((body as { data?: unknown }).data)) {
+      if (
+        list &&
+        (COLLECTIONS as readonly string[]).includes(list[1]!) &&
+        body &&
+        typeof body === "object" &&
+        Array.isArray((body as { data?: unknown }).data)
+      ) {
         const collection = list[1] as Collection;
         const data = (body as { data: Array<Record<string, unknown>> }).data.map((d) => {
           const mutated = mutate(d, p, prng(p.seed, `${collection}:${String(d.id)}`), 0);
@@ -269,7 +290,10 @@ describe("[CHAOS 5] upstream faults", () => {
     // The service rotates the refresh token, but its answer arrives after the app gave up: the
     // app's refresh token is spent (single use). Nothing can renew it; the person must reconnect.
     const p = await person({ expiresAt: Math.floor(clock.now() / 1000) + 3600 });
-    const engine = new m.engine.SyncEngine({ concurrency: 4, clientOptions: { gate: new m.rate.RateGate(), backoff: { baseMs: 5, maxMs: 40, maxRetries: 2 } } });
+    const engine = new m.engine.SyncEngine({
+      concurrency: 4,
+      clientOptions: { gate: new m.rate.RateGate(), backoff: { baseMs: 5, maxMs: 40, maxRetries: 2 } },
+    });
     expect((await engine.backfillUser(p.userId)).filter((o) => o.result !== "done")).toEqual([]);
     const stored = (await Promise.all(COLLECTIONS.map((c) => m.docs.listRawDocuments(c, p.userId)))).reduce((n, rows) => n + rows.length, 0);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { expires_at: Math.floor(clock.now() / 1000) } });

@@ -99,7 +99,10 @@ function malformedBodies(n: number, seed: number): string[] {
       }
     }),
     fc.constantFrom("", "{", "[]", "null", "42", '"create"', "{}", '{"event_type":"update"}'),
-    fc.jsonValue().filter((v) => v === null || typeof v !== "object" || Array.isArray(v)).map((v) => JSON.stringify(v)),
+    fc
+      .jsonValue()
+      .filter((v) => v === null || typeof v !== "object" || Array.isArray(v))
+      .map((v) => JSON.stringify(v)),
     notification.map((e) => JSON.stringify({ ...e, event_type: "upsert" })),
     notification.map((e) => JSON.stringify({ ...e, user_id: undefined })),
     notification.map((e) => JSON.stringify({ ...e, data_type: "" })),
@@ -135,7 +138,8 @@ describe("[CHAOS 2] webhook abuse", () => {
     const { id: userId } = db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ring.user_id) as { id: string };
     await waitFor(
       "the backfill",
-      () => (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
+      () =>
+        (db!.prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`).get(userId) as { n: number }).n === SYNCED.length,
       { timeoutMs: 120_000, intervalMs: 200 },
     );
     const rawOf = (c: Collection, key: string) =>
@@ -147,7 +151,8 @@ describe("[CHAOS 2] webhook abuse", () => {
     const firstDay = ring.first_day;
     const lastEditable = new Date(clock.now() - 20 * 86_400_000).toISOString().slice(0, 10); // outside the trailing re-check
     const days: string[] = [];
-    for (let d = new Date(`${firstDay}T00:00:00Z`); d.toISOString().slice(0, 10) <= lastEditable; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
+    for (let d = new Date(`${firstDay}T00:00:00Z`); d.toISOString().slice(0, 10) <= lastEditable; d.setUTCDate(d.getUTCDate() + 1))
+      days.push(d.toISOString().slice(0, 10));
     const editedDays = new Set<string>();
     for (const day of days) {
       if (updates.length >= needUpdates) break;
@@ -220,8 +225,17 @@ describe("[CHAOS 2] webhook abuse", () => {
     expect(answers.filter((a) => a.status >= 500)).toEqual([]);
     expect(byKind("genuine").every((a) => a.status === 200)).toBe(true);
     expect(byKind("duplicate").every((a) => a.status === 200)).toBe(true);
-    for (const k of ["forged", "stale"] as const) expect(byKind(k).map((a) => a.status).filter((s) => s !== 401)).toEqual([]);
-    expect(byKind("malformed").map((a) => a.status).filter((s) => s !== 400 && s !== 413)).toEqual([]);
+    for (const k of ["forged", "stale"] as const)
+      expect(
+        byKind(k)
+          .map((a) => a.status)
+          .filter((s) => s !== 401),
+      ).toEqual([]);
+    expect(
+      byKind("malformed")
+        .map((a) => a.status)
+        .filter((s) => s !== 400 && s !== 413),
+    ).toEqual([]);
     for (const a of answers.filter((x) => x.status >= 400)) {
       const parsed = JSON.parse(a.body) as { error?: { code?: unknown; message?: unknown } };
       expect(typeof parsed.error?.code).toBe("string");
@@ -253,7 +267,12 @@ describe("[CHAOS 2] webhook abuse", () => {
     const fetchCount = new Map<string, number>();
     for (const f of fetches) fetchCount.set(f.path, (fetchCount.get(f.path) ?? 0) + 1);
     for (const e of genuineEvents) {
-      expect({ type: e.data_type, event: e.event_type, id: e.object_id, fetches: fetchCount.get(`/v2/usercollection/${collectionOf(e)}/${e.object_id}`) ?? 0 }).toEqual({ type: e.data_type, event: e.event_type, id: e.object_id, fetches: 1 });
+      expect({
+        type: e.data_type,
+        event: e.event_type,
+        id: e.object_id,
+        fetches: fetchCount.get(`/v2/usercollection/${collectionOf(e)}/${e.object_id}`) ?? 0,
+      }).toEqual({ type: e.data_type, event: e.event_type, id: e.object_id, fetches: 1 });
     }
     expect(fetches.length).toBe(genuineEvents.length);
 

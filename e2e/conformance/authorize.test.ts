@@ -2,15 +2,7 @@
 // the redirect), §5.3 (client-side flow) and the emulator contract's consent/authorize rules.
 import * as oauth from "oauth4webapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  ALL_SCOPES,
-  DEMO_CLIENT,
-  type Ring,
-  type TestClient,
-  scopeSet,
-  uniqueEmail,
-  useEmulator,
-} from "@/e2e/conformance/support";
+import { ALL_SCOPES, DEMO_CLIENT, type Ring, type TestClient, scopeSet, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
 
 const ring: Ring = useEmulator();
 let one: TestClient; // exactly one registered redirect URI
@@ -46,12 +38,7 @@ function checkboxes(html: string): string[] {
   return out.sort();
 }
 
-function expectErrorRedirect(
-  r: { status: number; headers: Headers },
-  redirectUri: string,
-  error: string,
-  state: string | undefined,
-) {
+function expectErrorRedirect(r: { status: number; headers: Headers }, redirectUri: string, error: string, state: string | undefined) {
   expect(r.status).toBe(302);
   const loc = new URL(r.headers.get("location") ?? "");
   expect(`${loc.origin}${loc.pathname}`).toBe(redirectUri);
@@ -201,10 +188,11 @@ describe("spec §5.2 step 1 — GET /oauth/authorize", () => {
 
   it("code_challenge: recommended — an S256 challenge is accepted and a code issued", async () => {
     const verifier = oauth.generateRandomCodeVerifier();
-    const loc = await ring.authorizeAndConsent(
-      base(one, { code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" }),
-      { user: uniqueEmail(), granted_scope: "daily", decision: "allow" },
-    );
+    const loc = await ring.authorizeAndConsent(base(one, { code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" }), {
+      user: uniqueEmail(),
+      granted_scope: "daily",
+      decision: "allow",
+    });
     expect(loc.searchParams.get("code")).toBeTruthy();
   });
 
@@ -222,10 +210,7 @@ describe("spec §5.2 step 1 — GET /oauth/authorize", () => {
       decision: "allow",
     });
     const code = loc.searchParams.get("code") ?? "";
-    const t = await ring.rawTokenResult(
-      { grant_type: "authorization_code", code, redirect_uri: one.redirect_uris[0]!, code_verifier: "a".repeat(43) },
-      one,
-    );
+    const t = await ring.rawTokenResult({ grant_type: "authorization_code", code, redirect_uri: one.redirect_uris[0]!, code_verifier: "a".repeat(43) }, one);
     expect(t.status).toBe(400);
     expect(t.body.error).toBe("invalid_grant");
   });
@@ -269,9 +254,7 @@ describe("spec §5.2 step 2 — redirect", () => {
     expect(loc.searchParams.get("error")).toBe("access_denied");
     expect(loc.searchParams.get("code")).toBeNull();
     expect(loc.searchParams.get("state")).toBe(state);
-    expect(() => oauth.validateAuthResponse(ring.as, { client_id: one.client_id }, loc, state)).toThrow(
-      oauth.AuthorizationResponseError,
-    );
+    expect(() => oauth.validateAuthResponse(ring.as, { client_id: one.client_id }, loc, state)).toThrow(oauth.AuthorizationResponseError);
   });
 });
 
@@ -318,9 +301,7 @@ describe("spec §5.3 — client-side only flow (implicit)", () => {
     expect(page.status).toBe(200);
     expect(checkboxes(page.text)).toEqual(["daily", "email"]);
     expectErrorPage(await ring.getAuthorize(base(one, { response_type: "token", client_id: "no-such-client" })));
-    expectErrorPage(
-      await ring.getAuthorize(base(one, { response_type: "token", redirect_uri: "http://localhost:3999/other" })),
-    );
+    expectErrorPage(await ring.getAuthorize(base(one, { response_type: "token", redirect_uri: "http://localhost:3999/other" })));
   });
 
   it("item 2: on grant the fragment carries token_type=bearer, access_token, expires_in, scope (subset) and state", async () => {
@@ -359,9 +340,7 @@ describe("emulator contract — consent page and clients", () => {
   it("the demo client ringside-demo is registered at start with http://localhost:3000/api/auth/callback/ring", async () => {
     const conn = await ring.connect(DEMO_CLIENT, { scope: "daily email", clientAuth: "post" });
     expect(conn.accessToken).toMatch(/^[A-Za-z0-9]+$/);
-    expectErrorPage(
-      await ring.getAuthorize(base(DEMO_CLIENT, { redirect_uri: "http://localhost:3000/api/auth/callback/other" })),
-    );
+    expectErrorPage(await ring.getAuthorize(base(DEMO_CLIENT, { redirect_uri: "http://localhost:3000/api/auth/callback/other" })));
   });
 
   it("the consent POST creates the account on first use (user e-mail) and reuses it afterwards", async () => {

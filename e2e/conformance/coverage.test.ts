@@ -19,14 +19,7 @@ beforeAll(() => {
   try {
     execFileSync(
       process.execPath,
-      [
-        path.resolve("node_modules/vitest/vitest.mjs"),
-        "list",
-        "--config",
-        "lib/vitest.config.ts",
-        "e2e/conformance",
-        `--json=${out}`,
-      ],
+      [path.resolve("node_modules/vitest/vitest.mjs"), "list", "--config", "lib/vitest.config.ts", "e2e/conformance", `--json=${out}`],
       { cwd: path.resolve("."), env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 },
     );
     const list = JSON.parse(readFileSync(out, "utf8")) as Array<{ name: string; file: string }>;

@@ -38,7 +38,12 @@ async function withoutNullIdToken(res: Response): Promise<Response> {
 
 type Authorized = { callback: URL; verifier: string; state: string };
 
-async function authorizeAt(r: Ring, server: oauth.AuthorizationServer, client: TestClient, opts: { scope?: string; grant?: string; state?: string; decision?: "allow" | "deny"; email?: string } = {}): Promise<Authorized> {
+async function authorizeAt(
+  r: Ring,
+  server: oauth.AuthorizationServer,
+  client: TestClient,
+  opts: { scope?: string; grant?: string; state?: string; decision?: "allow" | "deny"; email?: string } = {},
+): Promise<Authorized> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = opts.state ?? oauth.generateRandomState();
   const url = new URL(server.authorization_endpoint!);
@@ -54,7 +59,11 @@ async function authorizeAt(r: Ring, server: oauth.AuthorizationServer, client: T
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   const page = await readResult(await fetch(url, { redirect: "manual" }));
   expect(page.status, page.text.slice(0, 200)).toBe(200);
-  const answer = await r.postConsent(url.toString(), { user: opts.email ?? uniqueEmail("dev"), granted_scope: opts.grant ?? params.scope, decision: opts.decision ?? "allow" });
+  const answer = await r.postConsent(url.toString(), {
+    user: opts.email ?? uniqueEmail("dev"),
+    granted_scope: opts.grant ?? params.scope,
+    decision: opts.decision ?? "allow",
+  });
   expect(answer.status).toBe(302);
   return { callback: new URL(answer.headers.get("location")!), verifier, state };
 }
@@ -135,7 +144,13 @@ describe("newer IdP — authorize and callback (RFC 9207 iss)", () => {
     const denied = await authorizeAt(ring, as, dev, { decision: "deny", state: "d1" });
     expect(Object.fromEntries(denied.callback.searchParams)).toEqual({ error: "access_denied", state: "d1", iss: as.issuer });
     const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ response_type: "code", client_id: dev.client_id, redirect_uri: dev.redirect_uris[0]!, scope: "extapi:nonsense", state: "d2" }))
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: dev.client_id,
+      redirect_uri: dev.redirect_uris[0]!,
+      scope: "extapi:nonsense",
+      state: "d2",
+    }))
       url.searchParams.set(k, v);
     const r = await fetch(url, { redirect: "manual" });
     const loc = new URL(r.headers.get("location")!);
@@ -196,17 +211,35 @@ describe("newer IdP — token endpoint", () => {
     const a = await authorizeAt(ring, as, dev);
     const params = oauth.validateAuthResponse(as, { client_id: dev.client_id }, a.callback, a.state);
     const code = params.get("code")!;
-    const bad = await post(ring, "/oauth/v2/ext/oauth-token", form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: oauth.generateRandomCodeVerifier() }, dev));
+    const bad = await post(
+      ring,
+      "/oauth/v2/ext/oauth-token",
+      form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: oauth.generateRandomCodeVerifier() }, dev),
+    );
     expect([bad.status, bad.body.error]).toEqual([400, "invalid_grant"]);
-    const good = await post(ring, "/oauth/v2/ext/oauth-token", form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: a.verifier }, dev));
+    const good = await post(
+      ring,
+      "/oauth/v2/ext/oauth-token",
+      form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: a.verifier }, dev),
+    );
     expect(good.status).toBe(200);
-    const again = await post(ring, "/oauth/v2/ext/oauth-token", form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: a.verifier }, dev));
+    const again = await post(
+      ring,
+      "/oauth/v2/ext/oauth-token",
+      form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: a.verifier }, dev),
+    );
     expect([again.status, again.body.error]).toEqual([400, "invalid_grant"]);
   });
 
   it("single-use refresh tokens as on the legacy side (ClientSecretPost), each answer again with id_token: null", async () => {
     const tokens = await connect();
-    const res = await oauth.refreshTokenGrantRequest(as, { client_id: dev.client_id }, oauth.ClientSecretPost(dev.client_secret), tokens.refresh_token!, insecure);
+    const res = await oauth.refreshTokenGrantRequest(
+      as,
+      { client_id: dev.client_id },
+      oauth.ClientSecretPost(dev.client_secret),
+      tokens.refresh_token!,
+      insecure,
+    );
     const raw = (await res.clone().json()) as Record<string, unknown>;
     expect(raw.id_token).toBeNull();
     const next = await oauth.processRefreshTokenResponse(as, { client_id: dev.client_id }, await withoutNullIdToken(res));
@@ -218,16 +251,29 @@ describe("newer IdP — token endpoint", () => {
 
 describe("newer IdP — one portal per client", () => {
   it("POST /_emulator/clients takes portal legacy|developer, legacy by default", async () => {
-    const r = await ring.control<{ portal: string }>("POST", "/_emulator/clients", { client_id: `p-${clock.now()}`, client_secret: "s", redirect_uris: ["http://localhost:3999/cb"] });
+    const r = await ring.control<{ portal: string }>("POST", "/_emulator/clients", {
+      client_id: `p-${clock.now()}`,
+      client_secret: "s",
+      redirect_uris: ["http://localhost:3999/cb"],
+    });
     expect(r.body.portal).toBe("legacy");
-    const bad = await ring.control("POST", "/_emulator/clients", { client_id: "p-bad", client_secret: "s", redirect_uris: ["http://localhost:3999/cb"], portal: "other" });
+    const bad = await ring.control("POST", "/_emulator/clients", {
+      client_id: "p-bad",
+      client_secret: "s",
+      redirect_uris: ["http://localhost:3999/cb"],
+      portal: "other",
+    });
     expect(bad.status).toBe(422);
   });
 
-  it("a developer-portal client's code at the legacy token address gets 400 invalid_request \"Invalid request\"", async () => {
+  it('a developer-portal client\'s code at the legacy token address gets 400 invalid_request "Invalid request"', async () => {
     const a = await authorizeAt(ring, as, dev);
     const code = a.callback.searchParams.get("code")!;
-    const r = await post(ring, "/oauth/token", form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: a.verifier }, dev));
+    const r = await post(
+      ring,
+      "/oauth/token",
+      form({ grant_type: "authorization_code", code, redirect_uri: dev.redirect_uris[0]!, code_verifier: a.verifier }, dev),
+    );
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: "invalid_request", error_description: "Invalid request" });
   });
@@ -238,13 +284,18 @@ describe("newer IdP — one portal per client", () => {
       const r = await post(ring, "/oauth/token", form({ grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, dev));
       expect([r.status, r.body.error]).toEqual([400, "invalid_request"]);
     }
-    const madeUp = await post(ring, "/oauth/token", form({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: "made-up", client_secret: "x" }));
+    const madeUp = await post(
+      ring,
+      "/oauth/token",
+      form({ grant_type: "refresh_token", refresh_token: tokens.refresh_token!, client_id: "made-up", client_secret: "x" }),
+    );
     expect([madeUp.status, madeUp.body.error]).toEqual([401, "invalid_client"]);
   });
 
   it("an old-portal client is unknown at the newer provider: its authorize gives the 400 page (never a redirect) and its token request invalid_client", async () => {
     const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ response_type: "code", client_id: legacy.client_id, redirect_uri: legacy.redirect_uris[0]! })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({ response_type: "code", client_id: legacy.client_id, redirect_uri: legacy.redirect_uris[0]! }))
+      url.searchParams.set(k, v);
     const page = await fetch(url, { redirect: "manual" });
     expect(page.status).toBe(400);
     expect(page.headers.get("location")).toBeNull();
@@ -256,7 +307,10 @@ describe("newer IdP — one portal per client", () => {
 describe("newer IdP — revocation (RFC 7009)", () => {
   it("POST token (+ token_type_hint) with client authentication revokes an access token; its refresh token dies with it", async () => {
     const tokens = await connect();
-    const res = await oauth.revocationRequest(as, { client_id: dev.client_id }, oauth.ClientSecretBasic(dev.client_secret), tokens.access_token, { ...insecure, additionalParameters: { token_type_hint: "access_token" } });
+    const res = await oauth.revocationRequest(as, { client_id: dev.client_id }, oauth.ClientSecretBasic(dev.client_secret), tokens.access_token, {
+      ...insecure,
+      additionalParameters: { token_type_hint: "access_token" },
+    });
     await oauth.processRevocationResponse(res);
     expect((await ring.api(PERSONAL, { token: tokens.access_token })).status).toBe(401);
     const refresh = await post(ring, "/oauth/v2/ext/oauth-token", form({ grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, dev));
@@ -286,7 +340,11 @@ describe("newer IdP — bare scope names (RING_EMULATOR_BARE_SCOPES)", () => {
     const server = await discover(granting);
     const a = await authorizeAt(granting, server, client, { scope: "daily spo2Daily", grant: "extapi:daily extapi:spo2" });
     expect(a.callback.searchParams.get("scope")).toBe("extapi:daily extapi:spo2");
-    const tokens = await oauth.processAuthorizationCodeResponse(server, { client_id: client.client_id }, await withoutNullIdToken(await codeGrant(server, client, a, "post")));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      server,
+      { client_id: client.client_id },
+      await withoutNullIdToken(await codeGrant(server, client, a, "post")),
+    );
     expect((await granting.api("/v2/usercollection/daily_spo2", { token: tokens.access_token })).status).toBe(200);
   });
 });

@@ -3,13 +3,7 @@
 import { clock as suiteClock } from "@/lib/clock";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import {
-  DEMO_CLIENT,
-  type Ring,
-  type TestClient,
-  uniqueEmail,
-  useEmulator,
-} from "@/e2e/conformance/support";
+import { DEMO_CLIENT, type Ring, type TestClient, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
 
 const RATE = 5;
 const APP_RATE = 8;

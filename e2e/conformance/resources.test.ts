@@ -79,7 +79,10 @@ beforeAll(async () => {
 });
 
 async function samplesOf(r: Ring, user: string, c: SeriesResource, start: string, end: string): Promise<Row[]> {
-  const res = await r.control<{ data: Row[] }>("GET", `/_emulator/users/${user}/documents/${c}?start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}`);
+  const res = await r.control<{ data: Row[] }>(
+    "GET",
+    `/_emulator/users/${user}/documents/${c}?start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}`,
+  );
   expect(res.status, res.text.slice(0, 200)).toBe(200);
   return res.body.data;
 }
@@ -110,7 +113,7 @@ describe("facts §1 — date-range collections of everything the ring records (/
     });
   }
 
-  it("404 {\"detail\":\"Document not found.\"} for an unknown id on every single-document route; the time series have no single-document route", async () => {
+  it('404 {"detail":"Document not found."} for an unknown id on every single-document route; the time series have no single-document route', async () => {
     for (const c of DOC_RESOURCES) {
       const r = await ring.api(`${real(c)}/3e8de08b-9fa1-4fb0-8edc-0ccf097f6693`, { token: conn.accessToken });
       expect(r.status, c).toBe(404);
@@ -173,7 +176,10 @@ describe("facts §1 — datetime time series heartrate and ring_battery_level (/
       expect(r.body.data[0]).toEqual(all.at(-1));
       // within a window: the newest sample at or before end_datetime
       const end = all[Math.floor(all.length / 2)]!;
-      const w = await ring.api<{ data: Row[] }>(real(c), { token: conn.accessToken, query: { latest: "true", start_datetime: `${addDays(TODAY, -3)}T00:00:00Z`, end_datetime: end.timestamp } });
+      const w = await ring.api<{ data: Row[] }>(real(c), {
+        token: conn.accessToken,
+        query: { latest: "true", start_datetime: `${addDays(TODAY, -3)}T00:00:00Z`, end_datetime: end.timestamp },
+      });
       expect(w.body.data).toEqual([end]);
       // latest=false is the plain list
       const f = await ring.api<{ data: Row[] }>(real(c), { token: conn.accessToken, query: { latest: "false" } });
@@ -192,7 +198,9 @@ describe("facts §1 — datetime time series heartrate and ring_battery_level (/
     }
     // the newest workout that has ended by now (a ring records no future: later samples are not served yet)
     const workout = stored.workout.filter((w) => Date.parse(String(w.end_datetime)) <= clock.now()).at(-1)!;
-    const during = rows.filter((r) => r.timestamp_unix >= Date.parse(String(workout.start_datetime)) && r.timestamp_unix < Date.parse(String(workout.end_datetime)));
+    const during = rows.filter(
+      (r) => r.timestamp_unix >= Date.parse(String(workout.start_datetime)) && r.timestamp_unix < Date.parse(String(workout.end_datetime)),
+    );
     expect(during.length).toBeGreaterThan(5);
     expect(new Set(during.map((r) => r.source))).toEqual(new Set(["workout"]));
     const gaps = during.slice(1).map((r, i) => r.timestamp_unix - during[i]!.timestamp_unix);
@@ -283,14 +291,23 @@ describe("facts §2.4 — windows of everything the ring records (/v2/usercollec
   });
 
   it("heart-rate range: no maximum by default (a five-year window answers); RING_EMULATOR_TIMESERIES_MAX_DAYS=30 refuses a longer window with 400", async () => {
-    const open = await ring.api(real("heartrate"), { token: conn.accessToken, query: { start_datetime: "2021-01-01T00:00:00Z", end_datetime: `${TODAY}T00:00:00Z` } });
+    const open = await ring.api(real("heartrate"), {
+      token: conn.accessToken,
+      query: { start_datetime: "2021-01-01T00:00:00Z", end_datetime: `${TODAY}T00:00:00Z` },
+    });
     expect(open.status).toBe(200);
     const c = await limited.registerClient();
     const l = await limited.connect(c, { scope: "heartrate daily" });
-    const long = await limited.api(real("heartrate"), { token: l.accessToken, query: { start_datetime: `${addDays(TODAY, -31)}T00:00:00Z`, end_datetime: `${TODAY}T00:00:00Z` } });
+    const long = await limited.api(real("heartrate"), {
+      token: l.accessToken,
+      query: { start_datetime: `${addDays(TODAY, -31)}T00:00:00Z`, end_datetime: `${TODAY}T00:00:00Z` },
+    });
     expect(long.status).toBe(400);
     expectOpenApiResponse(real("heartrate"), "get", 400, long.body);
-    const ok = await limited.api(real("ring_battery_level"), { token: l.accessToken, query: { start_datetime: `${addDays(TODAY, -30)}T00:00:00Z`, end_datetime: `${TODAY}T00:00:00Z` } });
+    const ok = await limited.api(real("ring_battery_level"), {
+      token: l.accessToken,
+      query: { start_datetime: `${addDays(TODAY, -30)}T00:00:00Z`, end_datetime: `${TODAY}T00:00:00Z` },
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -441,7 +458,10 @@ describe("facts §6.1 — webhook data types of everything the ring records", ()
     for (let i = 0; i < 50; i++) {
       email = uniqueEmail("hooks");
       days = Object.fromEntries(
-        (["workout", "session", "enhanced_tag", "tag", "vO2_max", "sleep_time", "rest_mode_period"] as const).map((c) => [c, dayWith(email, c, addDays(TODAY, -500), addDays(TODAY, -40))]),
+        (["workout", "session", "enhanced_tag", "tag", "vO2_max", "sleep_time", "rest_mode_period"] as const).map((c) => [
+          c,
+          dayWith(email, c, addDays(TODAY, -500), addDays(TODAY, -40)),
+        ]),
       );
       if (Object.values(days).every((d) => d !== null)) break;
     }
@@ -511,7 +531,9 @@ describe("facts §6.1 — webhook data types of everything the ring records", ()
     const token = (await hooks.connect(hc, { email: person.email })).accessToken;
     const r = (await hooks.sync(person.user_id, day)).body as { samples: Record<string, number>; events: SyncEvent[] };
     expect(r.events.every((e) => e.data_type !== "heartrate" && e.data_type !== "ring_battery_level")).toBe(true);
-    const rows = (await hooks.listAll(real("heartrate"), token, { start_datetime: `${day}T00:00:00Z`, end_datetime: `${day}T23:59:59Z` })).flatMap((p) => p.data);
+    const rows = (await hooks.listAll(real("heartrate"), token, { start_datetime: `${day}T00:00:00Z`, end_datetime: `${day}T23:59:59Z` })).flatMap(
+      (p) => p.data,
+    );
     expect(r.samples.heartrate).toBeGreaterThan(100);
     // the count is of the day's series, generated with its night: a sample or two of it can lie
     // past the UTC day's edges, so the day listed holds the count to within 2 %

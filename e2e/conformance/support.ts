@@ -19,16 +19,7 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 /** The emulator's "today" in every conformance run: the suite's (lib/test/suite-env.mjs), fixed by default. */
 export const TODAY = suiteToday();
 
-export const ALL_SCOPES = [
-  "email",
-  "personal",
-  "daily",
-  "heartrate",
-  "workout",
-  "tag",
-  "session",
-  "spo2Daily",
-] as const;
+export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
 
 /** Spec §2.1 / §4.1: the seven daily collections and their schema names. */
 export const DAILY = {
@@ -106,7 +97,10 @@ export function pkceChallengeOf(verifier: string): string {
 }
 
 export function signatureOf(secret: string, timestamp: string, rawBody: string): string {
-  return createHmac("sha256", secret).update(timestamp + rawBody).digest("hex").toUpperCase();
+  return createHmac("sha256", secret)
+    .update(timestamp + rawBody)
+    .digest("hex")
+    .toUpperCase();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -276,10 +270,7 @@ export class Ring {
   }
 
   async storedDocuments(userId: string, collection: string): Promise<Array<Record<string, unknown>>> {
-    const r = await this.control<unknown>(
-      "GET",
-      `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}`,
-    );
+    const r = await this.control<unknown>("GET", `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}`);
     expect(r.status, `stored documents: ${r.text}`).toBe(200);
     const body = r.body as unknown;
     if (Array.isArray(body)) return body as Array<Record<string, unknown>>;
@@ -294,13 +285,7 @@ export class Ring {
     return r;
   }
 
-  async fault(f: {
-    status: number;
-    count: number;
-    path_prefix?: string;
-    retry_after?: number;
-    tier?: string;
-  }): Promise<void> {
+  async fault(f: { status: number; count: number; path_prefix?: string; retry_after?: number; tier?: string }): Promise<void> {
     const r = await this.control("POST", "/_emulator/faults", f);
     expect(r.status, `fault: ${r.text}`).toBeLessThan(300);
   }
@@ -319,10 +304,7 @@ export class Ring {
   }
 
   /** The consent form submission: POST to the same URL (query string unchanged). */
-  async postConsent(
-    url: string,
-    form: { user: string; granted_scope?: string; decision: "allow" | "deny" },
-  ): Promise<ApiResult> {
+  async postConsent(url: string, form: { user: string; granted_scope?: string; decision: "allow" | "deny" }): Promise<ApiResult> {
     const body = new URLSearchParams();
     body.set("user", form.user);
     if (form.granted_scope !== undefined) body.set("granted_scope", form.granted_scope);
@@ -395,15 +377,7 @@ export class Ring {
       if (pkce) form.set("code_verifier", verifier);
       response = await this.rawToken(form, client, opts.clientAuth ?? "basic");
     } else {
-      response = await oauth.authorizationCodeGrantRequest(
-        this.as,
-        oclient,
-        auth,
-        params,
-        redirectUri ?? "",
-        pkce ? verifier : oauth.nopkce,
-        this.insecure,
-      );
+      response = await oauth.authorizationCodeGrantRequest(this.as, oclient, auth, params, redirectUri ?? "", pkce ? verifier : oauth.nopkce, this.insecure);
     }
     const tokens = await oauth.processAuthorizationCodeResponse(this.as, oclient, response);
     return {
@@ -457,13 +431,7 @@ export class Ring {
   /** Refresh with oauth4webapi; throws oauth.ResponseBodyError on an OAuth error answer. */
   async refresh(client: TestClient, refreshToken: string, kind: "basic" | "post" = "basic") {
     const oclient: oauth.Client = { client_id: client.client_id };
-    const res = await oauth.refreshTokenGrantRequest(
-      this.as,
-      oclient,
-      this.clientAuth(client, kind),
-      refreshToken,
-      this.insecure,
-    );
+    const res = await oauth.refreshTokenGrantRequest(this.as, oclient, this.clientAuth(client, kind), refreshToken, this.insecure);
     return oauth.processRefreshTokenResponse(this.as, oclient, res);
   }
 
@@ -479,9 +447,7 @@ export class Ring {
       accept: "application/json",
     };
     if (client && kind === "basic") {
-      headers.authorization = `Basic ${Buffer.from(
-        `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`,
-      ).toString("base64")}`;
+      headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64")}`;
     } else if (client && kind === "post") {
       body.set("client_id", client.client_id);
       body.set("client_secret", client.client_secret);

@@ -2,13 +2,7 @@
 // refresh), §5.4 (revocation), §8.5, and ring-api-facts §5 (codes, errors, lifetimes, revoke).
 import * as oauth from "oauth4webapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type Ring,
-  type TestClient,
-  pkceChallengeOf,
-  uniqueEmail,
-  useEmulator,
-} from "@/e2e/conformance/support";
+import { type Ring, type TestClient, pkceChallengeOf, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
 
 const ring: Ring = useEmulator({ tokenTtlS: 3600, codeTtlS: 600 });
 /** A second emulator whose tokens and codes live one second. */
@@ -25,11 +19,7 @@ beforeAll(async () => {
   briefClient = await brief.registerClient();
 });
 
-async function expectOAuthError(
-  res: { status: number; body: { error?: string } },
-  statuses: number[],
-  errors: string[],
-) {
+async function expectOAuthError(res: { status: number; body: { error?: string } }, statuses: number[], errors: string[]) {
   expect(statuses, `status ${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
   expect(errors, JSON.stringify(res.body)).toContain(res.body?.error);
 }
@@ -82,10 +72,7 @@ describe("spec §3 — credential lifecycle", () => {
 describe("spec §5.2 step 3 — POST /oauth/token", () => {
   it("grant_type: required — left out gives 400", async () => {
     const { code, verifier } = await ring.getCode(client);
-    const r = await ring.rawTokenResult(
-      { code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier },
-      client,
-    );
+    const r = await ring.rawTokenResult({ code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier }, client);
     await expectOAuthError(r, [400], ["invalid_request", "unsupported_grant_type"]);
   });
 
@@ -97,18 +84,12 @@ describe("spec §5.2 step 3 — POST /oauth/token", () => {
   });
 
   it("code: required — left out gives 400", async () => {
-    const r = await ring.rawTokenResult(
-      { grant_type: "authorization_code", redirect_uri: client.redirect_uris[0]! },
-      client,
-    );
+    const r = await ring.rawTokenResult({ grant_type: "authorization_code", redirect_uri: client.redirect_uris[0]! }, client);
     await expectOAuthError(r, [400], ["invalid_request", "invalid_grant"]);
   });
 
   it("code: an unknown code gives 400 invalid_grant", async () => {
-    const r = await ring.rawTokenResult(
-      { grant_type: "authorization_code", code: "notacode", redirect_uri: client.redirect_uris[0]! },
-      client,
-    );
+    const r = await ring.rawTokenResult({ grant_type: "authorization_code", code: "notacode", redirect_uri: client.redirect_uris[0]! }, client);
     await expectOAuthError(r, [400], ["invalid_grant"]);
   });
 
@@ -131,10 +112,7 @@ describe("spec §5.2 step 3 — POST /oauth/token", () => {
 
   it("code: a code issued to another client gives 400 invalid_grant", async () => {
     const { code, verifier } = await ring.getCode(client);
-    const r = await ring.rawTokenResult(
-      { grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier },
-      other,
-    );
+    const r = await ring.rawTokenResult({ grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier }, other);
     await expectOAuthError(r, [400], ["invalid_grant"]);
   });
 
@@ -157,10 +135,7 @@ describe("spec §5.2 step 3 — POST /oauth/token", () => {
     const conn = await ring.connect(client, { redirectUri: null, scope: "daily" });
     expect(conn.accessToken).toBeTruthy();
     const { code, verifier } = await ring.getCode(client, { redirectUri: null });
-    const r = await ring.rawTokenResult(
-      { grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier },
-      client,
-    );
+    const r = await ring.rawTokenResult({ grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier }, client);
     await expectOAuthError(r, [400], ["invalid_grant", "invalid_redirect_uri", "invalid_request"]);
   });
 
@@ -206,10 +181,7 @@ describe("spec §5.2 step 3 — POST /oauth/token", () => {
 
   it("code_verifier: required if a code_challenge was given — left out gives 400", async () => {
     const { code } = await ring.getCode(client);
-    const r = await ring.rawTokenResult(
-      { grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]! },
-      client,
-    );
+    const r = await ring.rawTokenResult({ grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]! }, client);
     await expectOAuthError(r, [400], ["invalid_grant", "invalid_request"]);
   });
 
@@ -243,10 +215,7 @@ describe("spec §5.2 step 3 — POST /oauth/token", () => {
     ] as const) {
       const verifier = verifierOf(length);
       const { code } = await ring.getCode(client, { challenge: pkceChallengeOf(verifier) });
-      const r = await ring.rawTokenResult(
-        { grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier },
-        client,
-      );
+      const r = await ring.rawTokenResult({ grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier }, client);
       if (ok) expect(r.status, `verifier of ${length}: ${r.text}`).toBe(200);
       else await expectOAuthError(r, [400], ["invalid_grant", "invalid_request"]);
     }

@@ -103,7 +103,10 @@ function newDay(): string {
 /** Syncs a fresh day of a person who wore the ring (PERSON): it creates a document of `dataType`. */
 async function syncFresh(ring: Ring, userId: string, dataType: string): Promise<SyncEvent[]> {
   const ev = await syncDay(ring, userId, newDay());
-  expect(ev.some((e) => e.data_type === dataType && e.event_type === "create"), `a ${dataType} created`).toBe(true);
+  expect(
+    ev.some((e) => e.data_type === dataType && e.event_type === "create"),
+    `a ${dataType} created`,
+  ).toBe(true);
   return ev;
 }
 
@@ -121,10 +124,7 @@ async function setup(ring: Ring, email?: string): Promise<{ client: TestClient; 
 }
 
 async function deliveries(ring: Ring, subscriptionId?: string): Promise<Array<Record<string, unknown>>> {
-  const r = await ring.control<{ deliveries?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>>(
-    "GET",
-    "/_emulator/webhook-deliveries",
-  );
+  const r = await ring.control<{ deliveries?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>>("GET", "/_emulator/webhook-deliveries");
   expect(r.status).toBe(200);
   const all = Array.isArray(r.body) ? r.body : (r.body.deliveries ?? []);
   return subscriptionId ? all.filter((d) => d.subscription_id === subscriptionId) : all;
@@ -419,9 +419,7 @@ describe("facts §6.3 — notifications", () => {
     await subscribe(hooks, client, rcv, "create", "daily_activity", "/n/create-activity");
     await subscribe(hooks, client, rcv, "create", "sleep", "/n/create-sleep");
     events = await syncDay(hooks, userId, newDay());
-    const expected = events.filter(
-      (e) => e.event_type === "create" && (e.data_type === "daily_activity" || e.data_type === "sleep"),
-    ).length;
+    const expected = events.filter((e) => e.event_type === "create" && (e.data_type === "daily_activity" || e.data_type === "sleep")).length;
     expect(expected).toBeGreaterThan(0);
     await hooks.advance(LONG_MS); // the delay and any retry
     posts = [...rcv.posts];
@@ -500,9 +498,7 @@ describe("facts §6.3 — notifications", () => {
     const strangerEvents = await syncDay(hooks, stranger.user_id, newDay());
     expect(strangerEvents.length).toBeGreaterThan(0);
     const secondEvents = await syncDay(hooks, second.user_id, newDay());
-    const expected = secondEvents.filter(
-      (e) => e.event_type === "create" && (e.data_type === "daily_activity" || e.data_type === "sleep"),
-    ).length;
+    const expected = secondEvents.filter((e) => e.event_type === "create" && (e.data_type === "daily_activity" || e.data_type === "sleep")).length;
     expect(expected).toBeGreaterThan(0);
     await hooks.advance(LONG_MS);
     const fresh = rcv.posts.slice(before);
@@ -533,9 +529,7 @@ describe("facts §6.3 — notifications", () => {
 });
 
 describe("facts §6.3 — retries and 410", () => {
-  async function oneEvent(
-    answer: WebhookReceiver["answer"],
-  ): Promise<{ rcv: WebhookReceiver; sub: Sub; client: TestClient; userId: string }> {
+  async function oneEvent(answer: WebhookReceiver["answer"]): Promise<{ rcv: WebhookReceiver; sub: Sub; client: TestClient; userId: string }> {
     const { client, userId } = await setup(retry);
     const rcv = await receiver();
     const sub = await subscribe(retry, client, rcv, "create", "daily_readiness", "/r");
@@ -594,7 +588,12 @@ describe("facts §6.3 — retries and 410", () => {
     rcv.answer = (n) => (n === 0 ? "hang" : 200);
     await syncFresh(hanging, userId, "daily_readiness");
     const [first] = await waitUntil(() => rcv.posts.length >= 1 && rcv.posts, 5_000, "the first attempt");
-    await waitUntil(() => rcv.posts.some((p) => p.answered === 200 && p.body.object_id === first!.body.object_id) && true, 20_000, "the retry after a timeout", 100);
+    await waitUntil(
+      () => rcv.posts.some((p) => p.answered === 200 && p.body.object_id === first!.body.object_id) && true,
+      20_000,
+      "the retry after a timeout",
+      100,
+    );
     const log = (await deliveries(hanging, sub.id)).filter((d) => d.object_id === first!.body.object_id);
     expect(log.map((d) => d.attempt)).toEqual([1, 2]);
     expect(log[0]!.status ?? null).toBeNull();

@@ -77,19 +77,14 @@ export const emulatorControl = {
     });
     if (!res.ok && res.status !== 409) throw new Error(`could not register the e2e client: ${res.status}`);
   },
-  createUser: (email: string, opts: TestPerson = {}) =>
-    call<EmulatorUser>("POST", "/_emulator/users", { email, ...opts }),
-  patchUser: (userId: string, body: { subscription?: "active" | "expired" }) =>
-    call<unknown>("PATCH", `/_emulator/users/${encodeURIComponent(userId)}`, body),
+  createUser: (email: string, opts: TestPerson = {}) => call<EmulatorUser>("POST", "/_emulator/users", { email, ...opts }),
+  patchUser: (userId: string, body: { subscription?: "active" | "expired" }) => call<unknown>("PATCH", `/_emulator/users/${encodeURIComponent(userId)}`, body),
   sync: (userId: string, day?: string) =>
     call<{ day: string; documents: Record<string, unknown[]> }>("POST", `/_emulator/users/${encodeURIComponent(userId)}/sync`, day ? { day } : {}),
   documents: <T = Record<string, unknown>>(userId: string, collection: string) =>
     call<{ data: T[] }>("GET", `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}`).then((r) => r.data),
   deleteDocument: (userId: string, collection: string, documentId: string) =>
-    call<unknown>(
-      "POST",
-      `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}/${encodeURIComponent(documentId)}/delete`,
-    ),
+    call<unknown>("POST", `/_emulator/users/${encodeURIComponent(userId)}/documents/${collection}/${encodeURIComponent(documentId)}/delete`),
   faults: (spec: Partial<FaultSpec> & { count: number; status?: number | "drop" }) => call<unknown>("POST", "/_emulator/faults", spec),
   clearFaults: () => call<unknown>("DELETE", "/_emulator/faults"),
   deliveries: () => call<{ deliveries: WebhookDelivery[]; pending: number }>("GET", "/_emulator/webhook-deliveries"),

@@ -38,7 +38,12 @@ async function asState(form: unknown, fn: (user: Awaited<ReturnType<typeof requi
 /** Include values, time zone. Also remembers this Ringside's address for links in messages. */
 export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
   return asState(form, async (user, f) => {
-    const settings = { includeValues: f.get("includeValues") === "on", timeZone: field(f, "timeZone") ?? "", quietFrom: field(f, "quietFrom"), quietTo: field(f, "quietTo") };
+    const settings = {
+      includeValues: f.get("includeValues") === "on",
+      timeZone: field(f, "timeZone") ?? "",
+      quietFrom: field(f, "quietFrom"),
+      quietTo: field(f, "quietTo"),
+    };
     await alerts.saveAlertSettings(user.id, settings, await publicOrigin());
     revalidatePath("/settings");
     return { ok: true, message: "Saved." };
@@ -67,7 +72,9 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
   });
 }
 
-export const toggleAlertRuleAction = settingsRowAction(requireUser, "id", (user, id, f) => alerts.setAlertRuleEnabled(user.id, id, f.get("enabled") === "true"));
+export const toggleAlertRuleAction = settingsRowAction(requireUser, "id", (user, id, f) =>
+  alerts.setAlertRuleEnabled(user.id, id, f.get("enabled") === "true"),
+);
 
 export const removeAlertRuleAction = settingsRowAction(requireUser, "id", (user, id) => alerts.removeAlertRule(user.id, id));
 
@@ -92,7 +99,9 @@ export async function addAlertChannelAction(_prev: AlertFormState, form: FormDat
   });
 }
 
-export const toggleAlertChannelAction = settingsRowAction(requireUser, "id", (user, id, f) => alerts.setAlertChannelEnabled(user.id, id, f.get("enabled") === "true"));
+export const toggleAlertChannelAction = settingsRowAction(requireUser, "id", (user, id, f) =>
+  alerts.setAlertChannelEnabled(user.id, id, f.get("enabled") === "true"),
+);
 
 export const removeAlertChannelAction = settingsRowAction(requireUser, "id", (user, id) => alerts.removeAlertChannel(user.id, id));
 

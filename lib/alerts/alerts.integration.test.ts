@@ -6,8 +6,23 @@
 // manual clock shared by the sync engine, the worker and the receivers: no sleeps.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorFault, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
-import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/test/alert-receivers";
+import {
+  connectPerson,
+  emulatorControl,
+  emulatorDocuments,
+  emulatorFault,
+  startSyncTestEnv,
+  type ConnectedPerson,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
+import {
+  startNtfyReceiver,
+  startSmtpReceiver,
+  startWebhookReceiver,
+  type NtfyReceiver,
+  type SmtpReceiver,
+  type WebhookReceiver,
+} from "@/lib/test/alert-receivers";
 import { importAlertApp, ManualClock, type AlertApp } from "@/lib/test/alert-kit";
 import { addDays } from "@/lib/metrics/days";
 
@@ -122,11 +137,21 @@ describe("each rule reaches each channel exactly once per episode", () => {
     expect(first.ntfy).toHaveLength(1);
     expect(first.mail).toHaveLength(1);
     expect(first.hook).toHaveLength(1);
-    expect(first.ntfy[0]).toMatchObject({ title: "Readiness score below your usual range", priority: 4, click: "https://ringside.test/trends?m=readiness.score&range=30d", authorization: "Bearer tk_integration" });
+    expect(first.ntfy[0]).toMatchObject({
+      title: "Readiness score below your usual range",
+      priority: 4,
+      click: "https://ringside.test/trends?m=readiness.score&range=30d",
+      authorization: "Bearer tk_integration",
+    });
     expect(first.ntfy[0]!.message).toContain("for 2 days in a row (Sun 22 Nov – Mon 23 Nov)");
     expect(first.ntfy[0]!.message).not.toMatch(/\b(19|21)\b/); // values were not included
     expect(first.mail[0]).toMatchObject({ subject: "Readiness score below your usual range", from: "alerts@ringside.test" });
-    expect(first.hook[0]!.body).toMatchObject({ type: "alert", rule: "metric_out_of_range", key: "low", data: { metric: "readiness.score", side: "below", days: 2 } });
+    expect(first.hook[0]!.body).toMatchObject({
+      type: "alert",
+      rule: "metric_out_of_range",
+      key: "low",
+      data: { metric: "readiness.score", side: "below", days: 2 },
+    });
 
     // polls and syncs for a day while it holds: nothing more
     for (let i = 0; i < 12; i++) {
@@ -273,7 +298,9 @@ describe("weekly digest", () => {
     expect(r.mail[0]!.text).toMatch(/Readiness score: \d+ on average \(week before \d+\); usual range \d+ – \d+;/);
     expect(r.mail[0]!.text).toContain("Best day:");
     expect(r.mail[0]!.text).toContain("Tags this week: late dinner (2 days), travel (1 day).");
-    expect(r.mail[0]!.text).toContain("Trends: https://ringside.test/trends?m=readiness.score,sleep.score,activity.score&range=custom&from=2026-11-23&to=2026-11-29");
+    expect(r.mail[0]!.text).toContain(
+      "Trends: https://ringside.test/trends?m=readiness.score,sleep.score,activity.score&range=custom&from=2026-11-23&to=2026-11-29",
+    );
     expect(r.ntfy[0]!.tags).toEqual(["calendar"]);
     expect(r.hook[0]!.body).toMatchObject({ type: "digest", rule: "weekly_digest", data: { from: "2026-11-23", to: "2026-11-29", tagged_days: 2 } });
 

@@ -2,7 +2,16 @@
 // the evaluation, the Settings forms and the README follow. Pure data, safe in the browser.
 import type { MetricId } from "@/lib/metrics/catalog";
 
-export const ALERT_RULE_KINDS = ["metric_out_of_range", "no_new_sleep", "connection", "weekly_digest", "ring_battery_low", "ring_charged", "bedtime_window", "early_warning"] as const;
+export const ALERT_RULE_KINDS = [
+  "metric_out_of_range",
+  "no_new_sleep",
+  "connection",
+  "weekly_digest",
+  "ring_battery_low",
+  "ring_charged",
+  "bedtime_window",
+  "early_warning",
+] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
 export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
@@ -82,7 +91,13 @@ export const WEEKDAYS = [
 ] as const;
 
 /** The metrics a weekly digest covers, in order. */
-export const DIGEST_METRICS = ["readiness.score", "sleep.score", "activity.score", "night.total_sleep_duration", "activity.steps"] as const satisfies readonly MetricId[];
+export const DIGEST_METRICS = [
+  "readiness.score",
+  "sleep.score",
+  "activity.score",
+  "night.total_sleep_duration",
+  "activity.steps",
+] as const satisfies readonly MetricId[];
 
 /** The metric whose best and worst days a digest names. */
 export const DIGEST_DAY_METRICS = ["readiness.score", "sleep.score"] as const;

@@ -117,9 +117,7 @@ export function buildDigestFacts(opts: {
     days.add(t.day);
     counts.set(t.name, days);
   }
-  const tags = [...counts.entries()]
-    .map(([name, days]) => ({ name, days: days.size }))
-    .sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
+  const tags = [...counts.entries()].map(([name, days]) => ({ name, days: days.size })).sort((a, b) => b.days - a.days || a.name.localeCompare(b.name));
   return {
     from: opts.week.from,
     to: opts.week.to,

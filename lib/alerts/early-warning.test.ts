@@ -23,11 +23,20 @@ const moved: EarlyWarningNightFact["moved"] = [
   { marker: "resting_heart_rate", delta: 7, value: 62, baseline: 55 },
   { marker: "hrv", delta: -0.3, value: 35, baseline: 50 },
 ];
-const night = (day: string, level: EarlyWarningNightFact["level"], muted = false): EarlyWarningNightFact => ({ day, level, muted, moved: level === "none" ? [] : moved });
+const night = (day: string, level: EarlyWarningNightFact["level"], muted = false): EarlyWarningNightFact => ({
+  day,
+  level,
+  muted,
+  moved: level === "none" ? [] : moved,
+});
 
 describe("the early_warning rule", () => {
   it("is active while the newest night is at the rule's level; unknown without a recent night", () => {
-    expect(evaluateEarlyWarningRule({ level: "likely" }, [night("2026-03-09", "none"), night(TODAY, "likely")], TODAY)).toMatchObject({ state: "active", key: "early_warning", facts: { day: TODAY, level: "likely" } });
+    expect(evaluateEarlyWarningRule({ level: "likely" }, [night("2026-03-09", "none"), night(TODAY, "likely")], TODAY)).toMatchObject({
+      state: "active",
+      key: "early_warning",
+      facts: { day: TODAY, level: "likely" },
+    });
     expect(evaluateEarlyWarningRule({ level: "likely" }, [night(TODAY, "watch")], TODAY)).toEqual({ state: "inactive" });
     expect(evaluateEarlyWarningRule({ level: "watch" }, [night(TODAY, "watch")], TODAY).state).toBe("active");
     // a night without a level (no baseline yet) is passed over; nothing recent: unknown
@@ -60,15 +69,30 @@ describe("the early_warning rule", () => {
 
   it("names the week's early-warning nights in the digest", () => {
     const week = { from: "2026-03-02", to: "2026-03-08" };
-    const nights = [night("2026-03-01", "likely"), night("2026-03-02", "none"), night("2026-03-05", "watch"), night("2026-03-06", "likely"), night("2026-03-07", null)];
-    expect(digestEarlyWarning(nights, week)).toEqual({ nights: [{ day: "2026-03-05", level: "watch" }, { day: "2026-03-06", level: "likely" }], assessed: 3 });
+    const nights = [
+      night("2026-03-01", "likely"),
+      night("2026-03-02", "none"),
+      night("2026-03-05", "watch"),
+      night("2026-03-06", "likely"),
+      night("2026-03-07", null),
+    ];
+    expect(digestEarlyWarning(nights, week)).toEqual({
+      nights: [
+        { day: "2026-03-05", level: "watch" },
+        { day: "2026-03-06", level: "likely" },
+      ],
+      assessed: 3,
+    });
     expect(digestEarlyWarningLine(digestEarlyWarning(nights, week))).toBe("Early warning: watch on Thu 5 Mar, likely on Fri 6 Mar (not a diagnosis).");
     expect(digestEarlyWarningLine(digestEarlyWarning([night("2026-03-03", "none")], week))).toBe("Early warning: none this week.");
     expect(digestEarlyWarningLine(digestEarlyWarning([], week))).toBe("Early warning: not enough nights with a baseline this week.");
     const facts = buildDigestFacts({ week, rows: {}, tags: [], earlyWarning: nights });
     const msg = digestMessage(facts, ctx);
     expect(msg.body).toContain("Early warning: watch on Thu 5 Mar, likely on Fri 6 Mar");
-    expect(msg.data.early_warning).toEqual([{ day: "2026-03-05", level: "watch" }, { day: "2026-03-06", level: "likely" }]);
+    expect(msg.data.early_warning).toEqual([
+      { day: "2026-03-05", level: "watch" },
+      { day: "2026-03-06", level: "likely" },
+    ]);
     // without the facts (a store that cannot read signals) the digest is as before
     expect(digestMessage(buildDigestFacts({ week, rows: {}, tags: [] }), ctx).body).not.toContain("Early warning");
   });

@@ -35,7 +35,11 @@ export type EarlyWarningFacts = { day: string; level: EarlyWarningLevel; moved: 
  * Active while the newest night with a level (at most METRIC_STALE_DAYS old) is at or above the
  * rule's level and rest mode is off; unknown when no recent night has a level.
  */
-export function evaluateEarlyWarningRule(params: EarlyWarningRuleParams, nights: readonly EarlyWarningNightFact[], today: string): Condition<EarlyWarningFacts> {
+export function evaluateEarlyWarningRule(
+  params: EarlyWarningRuleParams,
+  nights: readonly EarlyWarningNightFact[],
+  today: string,
+): Condition<EarlyWarningFacts> {
   const newest = [...nights].filter((n) => n.level !== null && n.day <= today).sort((a, b) => (a.day < b.day ? 1 : -1))[0];
   if (!newest || diffDays(newest.day, today) > METRIC_STALE_DAYS) return { state: "unknown" };
   if (newest.muted || !levelAtLeast(newest.level, params.level)) return { state: "inactive" };
@@ -68,7 +72,9 @@ export function earlyWarningMessage(facts: EarlyWarningFacts, ctx: MessageContex
       day: facts.day,
       level: facts.level,
       markers: facts.moved.map((m) => m.marker),
-      ...(ctx.includeValues ? { values: Object.fromEntries(facts.moved.map((m) => [m.marker, { value: m.value, baseline: m.baseline, change: m.delta }])) } : {}),
+      ...(ctx.includeValues
+        ? { values: Object.fromEntries(facts.moved.map((m) => [m.marker, { value: m.value, baseline: m.baseline, change: m.delta }])) }
+        : {}),
     },
   };
 }
@@ -79,7 +85,9 @@ export type DigestEarlyWarning = { nights: Array<{ day: string; level: "watch" |
 export function digestEarlyWarning(nights: readonly EarlyWarningNightFact[], week: { from: string; to: string }): DigestEarlyWarning {
   const inWeek = nights.filter((n) => n.day >= week.from && n.day <= week.to && n.level !== null);
   return {
-    nights: inWeek.filter((n): n is EarlyWarningNightFact & { level: "watch" | "likely" } => n.level === "watch" || n.level === "likely").map((n) => ({ day: n.day, level: n.level })),
+    nights: inWeek
+      .filter((n): n is EarlyWarningNightFact & { level: "watch" | "likely" } => n.level === "watch" || n.level === "likely")
+      .map((n) => ({ day: n.day, level: n.level })),
     assessed: inWeek.length,
   };
 }
@@ -92,7 +100,16 @@ export function digestEarlyWarningLine(e: DigestEarlyWarning): string {
 }
 
 /** The nights' facts from the signals' early-warning rows. */
-export function nightFactOf(day: string, s: { level: EarlyWarningLevel | null; muted: boolean; inputs: Record<Marker, number | null>; baseline: Record<Marker, { median: number } | null>; markers: Array<{ marker: Marker; delta: number | null; flagged: boolean }> }): EarlyWarningNightFact {
+export function nightFactOf(
+  day: string,
+  s: {
+    level: EarlyWarningLevel | null;
+    muted: boolean;
+    inputs: Record<Marker, number | null>;
+    baseline: Record<Marker, { median: number } | null>;
+    markers: Array<{ marker: Marker; delta: number | null; flagged: boolean }>;
+  },
+): EarlyWarningNightFact {
   const moved: EarlyWarningNightFact["moved"] = [];
   for (const id of EARLY_WARNING_MARKERS) {
     const m = s.markers.find((x) => x.marker === id);

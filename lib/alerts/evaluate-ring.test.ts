@@ -1,14 +1,7 @@
 // The ring's battery and bedtime conditions, pure: readings in, a condition out.
 import { describe, expect, it } from "vitest";
 import { nextEpisodeStep, type Condition } from "@/lib/alerts/evaluate";
-import {
-  BATTERY_FRESH_MS,
-  evaluateBatteryLowRule,
-  evaluateChargedRule,
-  isOnCharger,
-  openBedtimeWindow,
-  type BatterySample,
-} from "@/lib/alerts/evaluate-ring";
+import { BATTERY_FRESH_MS, evaluateBatteryLowRule, evaluateChargedRule, isOnCharger, openBedtimeWindow, type BatterySample } from "@/lib/alerts/evaluate-ring";
 import { bedtimeWindowOf, isoAtOffset } from "@/lib/metrics/bedtime";
 
 const T0 = Date.parse("2026-11-20T08:00:00Z");
@@ -102,7 +95,14 @@ describe("ring_charged", () => {
 });
 
 describe("bedtime window", () => {
-  const row = (day: string, tz: number, start: number | null, end: number | null) => ({ day, status: "optimal_found", recommendation: "follow_optimal_bedtime", start_offset: start, end_offset: end, day_tz: start === null ? null : tz });
+  const row = (day: string, tz: number, start: number | null, end: number | null) => ({
+    day,
+    status: "optimal_found",
+    recommendation: "follow_optimal_bedtime",
+    start_offset: start,
+    end_offset: end,
+    day_tz: start === null ? null : tz,
+  });
 
   it("counts the offsets from the local midnight that ends the day, at the ring's UTC offset", () => {
     const kiritimati = bedtimeWindowOf(row("2026-11-23", 14 * 3600, -5400, -1800))!;

@@ -60,7 +60,11 @@ export function evaluateBatteryLowRule(params: BatteryRuleParams, samples: reado
   const cycle = r.slice(start);
   const newest = r[last]!;
   if (newest.level <= params.level) {
-    return { state: "active", key: `cycle:${new Date(cycle[0]?.t ?? newest.t).toISOString()}`, facts: { level: newest.level, threshold: params.level, at: newest.t } };
+    return {
+      state: "active",
+      key: `cycle:${new Date(cycle[0]?.t ?? newest.t).toISOString()}`,
+      facts: { level: newest.level, threshold: params.level, at: newest.t },
+    };
   }
   // over the threshold now, under it earlier in this cycle: the same discharge, nothing to say
   return cycle.some((s) => s.level <= params.level) ? { state: "unknown" } : { state: "inactive" };

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
 import { addDays } from "@/lib/metrics/days";
-import {
-  evaluateConnectionRule,
-  evaluateMetricRule,
-  evaluateNoSleepRule,
-  isDigestDue,
-  nextEpisodeStep,
-  type Condition,
-} from "@/lib/alerts/evaluate";
+import { evaluateConnectionRule, evaluateMetricRule, evaluateNoSleepRule, isDigestDue, nextEpisodeStep, type Condition } from "@/lib/alerts/evaluate";
 
 const readiness = getMetric("readiness.score") as MetricDef;
 const TODAY = "2026-11-23";
@@ -54,14 +47,22 @@ describe("metric outside its usual range for N days in a row", () => {
   it("data older than two days, or no baseline yet, tells nothing (unknown)", () => {
     expect(evaluateMetricRule(readiness, below3, history([40, 41, 39], addDays(TODAY, -3)), TODAY).state).toBe("unknown");
     expect(evaluateMetricRule(readiness, below3, [], TODAY).state).toBe("unknown");
-    const short = [{ day: addDays(TODAY, -2), value: 40 }, { day: addDays(TODAY, -1), value: 40 }, { day: TODAY, value: 40 }];
+    const short = [
+      { day: addDays(TODAY, -2), value: 40 },
+      { day: addDays(TODAY, -1), value: 40 },
+      { day: TODAY, value: 40 },
+    ];
     expect(evaluateMetricRule(readiness, below3, short, TODAY).state).toBe("unknown");
   });
 });
 
 describe("no new night of sleep for N days", () => {
   it("counts the days since the newest night", () => {
-    expect(evaluateNoSleepRule({ days: 2 }, "2026-11-21", TODAY)).toEqual({ state: "active", key: "no_sleep", facts: { newestNight: "2026-11-21", daysWithout: 2 } });
+    expect(evaluateNoSleepRule({ days: 2 }, "2026-11-21", TODAY)).toEqual({
+      state: "active",
+      key: "no_sleep",
+      facts: { newestNight: "2026-11-21", daysWithout: 2 },
+    });
     expect(evaluateNoSleepRule({ days: 2 }, "2026-11-22", TODAY).state).toBe("inactive");
     expect(evaluateNoSleepRule({ days: 2 }, TODAY, TODAY).state).toBe("inactive");
     expect(evaluateNoSleepRule({ days: 2 }, null, TODAY).state).toBe("unknown");
@@ -96,7 +97,13 @@ describe("the connection needs attention", () => {
     for (const status of ["not_shared", "expired", "paused"]) {
       expect(evaluateConnectionRule({ hours: 1 }, { status: "active", since: null, collections: [{ ...base, status }] }, now).state).toBe("inactive");
     }
-    expect(evaluateConnectionRule({ hours: 1 }, { status: "active", since: null, collections: [{ ...base, status: "idle", lastSuccessAt: now - 60_000, lastAttemptAt: now - H }] }, now).state).toBe("inactive");
+    expect(
+      evaluateConnectionRule(
+        { hours: 1 },
+        { status: "active", since: null, collections: [{ ...base, status: "idle", lastSuccessAt: now - 60_000, lastAttemptAt: now - H }] },
+        now,
+      ).state,
+    ).toBe("inactive");
     expect(evaluateConnectionRule({ hours: 1 }, { status: "disconnected", since: null, collections: [] }, now).state).toBe("inactive");
     expect(evaluateConnectionRule({ hours: 1 }, { status: null, since: null, collections: [] }, now).state).toBe("inactive");
   });

@@ -107,9 +107,7 @@ export type ConnectionFactsInput = {
   collections: readonly ConnectionCollectionFacts[];
 };
 
-export type ConnectionFacts =
-  | { reason: "reconnect" }
-  | { reason: "failing"; since: number; hours: number; collections: string[] };
+export type ConnectionFacts = { reason: "reconnect" } | { reason: "failing"; since: number; hours: number; collections: string[] };
 
 /** Collection states that are the person's choice or the membership, not a failing sync. */
 const NOT_FAILING = new Set(["not_shared", "expired", "paused"]);
@@ -139,11 +137,7 @@ export function evaluateConnectionRule(params: ConnectionRuleParams, input: Conn
 
 /** What to do with a rule's episode, given the open one (if any) and the condition now. */
 export type EpisodeStep =
-  | { action: "none" }
-  | { action: "keep" }
-  | { action: "open"; key: string }
-  | { action: "end" }
-  | { action: "end_and_open"; key: string };
+  { action: "none" } | { action: "keep" } | { action: "open"; key: string } | { action: "end" } | { action: "end_and_open"; key: string };
 
 export function nextEpisodeStep(open: { key: string } | null, condition: Condition): EpisodeStep {
   if (condition.state === "unknown") return open ? { action: "keep" } : { action: "none" };

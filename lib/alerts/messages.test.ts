@@ -17,7 +17,12 @@ import {
 } from "@/lib/alerts/messages";
 import { DIGEST_METRICS } from "@/lib/alerts/catalog";
 
-const ctx = (includeValues: boolean, linkBase: string | null = "https://ring.example"): MessageContext => ({ includeValues, units: "metric", timeZone: "Europe/Berlin", linkBase });
+const ctx = (includeValues: boolean, linkBase: string | null = "https://ring.example"): MessageContext => ({
+  includeValues,
+  units: "metric",
+  timeZone: "Europe/Berlin",
+  linkBase,
+});
 
 // A digest sent on Monday 2026-11-23 covers Mon 16 – Sun 22 Nov.
 const week = digestWeek("2026-11-23");
@@ -121,14 +126,19 @@ describe("alert messages", () => {
     });
     expect(noSleepMessage({ newestNight: "2026-11-20", daysWithout: 3 }, ctx(false)).body).toContain("Open the ring app");
     expect(connectionMessage({ reason: "reconnect" }, ctx(false)).title).toBe("Reconnect your ring to Ringside");
-    const failing = connectionMessage({ reason: "failing", since: Date.parse("2026-11-23T01:00:00Z"), hours: 11, collections: ["daily_sleep", "sleep"] }, ctx(false));
+    const failing = connectionMessage(
+      { reason: "failing", since: Date.parse("2026-11-23T01:00:00Z"), hours: 11, collections: ["daily_sleep", "sleep"] },
+      ctx(false),
+    );
     expect(failing.title).toBe("Sync failing for 11 hours");
     expect(failing.body).toContain("daily_sleep, sleep since Mon 23 Nov, 02:00"); // Berlin time
     expect(testMessage(ctx(false)).title).toBe("Test from Ringside");
   });
 
   it("rules describe themselves", () => {
-    expect(describeRule("metric_out_of_range", { metric: "readiness.score", side: "below", days: 3 })).toBe("Readiness score below the usual range 3 days in a row");
+    expect(describeRule("metric_out_of_range", { metric: "readiness.score", side: "below", days: 3 })).toBe(
+      "Readiness score below the usual range 3 days in a row",
+    );
     expect(describeRule("no_new_sleep", { days: 2 })).toBe("No new night of sleep for 2 days");
     expect(describeRule("connection", { hours: 1 })).toBe("Reconnect needed, or sync failing for 1 hour");
     expect(describeRule("weekly_digest", { weekday: 1, hour: 8 })).toBe("Weekly digest on Monday at 08:00");
@@ -165,6 +175,8 @@ describe("the ring's battery and bedtime", () => {
     expect(m.title).toBe("Bedtime window open: 22:15 – 23:15");
     expect(m.body).toContain("The ring's advice: go to bed earlier.");
     expect(m.link).toBe("https://ring.example/day/2026-11-23");
-    expect(bedtimeMessage({ day: "2026-11-23", window, recommendation: null }, { ...ctx(false), timeZone: "Pacific/Kiritimati" }).title).toBe("Bedtime window open: 11:15 – 12:15");
+    expect(bedtimeMessage({ day: "2026-11-23", window, recommendation: null }, { ...ctx(false), timeZone: "Pacific/Kiritimati" }).title).toBe(
+      "Bedtime window open: 11:15 – 12:15",
+    );
   });
 });

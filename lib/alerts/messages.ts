@@ -75,9 +75,15 @@ export function noSleepMessage(facts: NoSleepFacts, ctx: MessageContext): AlertM
 }
 
 function formatInstant(instant: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
-    new Date(instant),
-  );
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(instant));
 }
 
 export function connectionMessage(facts: ConnectionFacts, ctx: MessageContext): AlertMessage {
@@ -118,7 +124,13 @@ function digestLine(m: DigestMetric, def: MetricDef, ctx: MessageContext): strin
     return `${m.label}: ${fmt(m.week)} on average${prev}${band}; ${range}.`;
   }
   const trend =
-    m.trend === "up" ? "higher than the week before" : m.trend === "down" ? "lower than the week before" : m.trend === "same" ? "about the same as the week before" : "too few days to compare with the week before";
+    m.trend === "up"
+      ? "higher than the week before"
+      : m.trend === "down"
+        ? "lower than the week before"
+        : m.trend === "same"
+          ? "about the same as the week before"
+          : "too few days to compare with the week before";
   return `${m.label}: ${trend}; ${range}.`;
 }
 
@@ -127,7 +139,9 @@ export function digestMessage(facts: DigestFacts, ctx: MessageContext): AlertMes
   for (const m of facts.metrics) lines.push(digestLine(m, getMetric(m.metric), ctx));
   const dayText = (d: { day: string; metric: MetricId; value: number }) => {
     const def = getMetric(d.metric);
-    return ctx.includeValues ? `${formatDay(d.day)}, ${def.label.toLowerCase()} ${formatValue(def, d.value, ctx.units)}` : `${formatDay(d.day)} (by ${def.label.toLowerCase()})`;
+    return ctx.includeValues
+      ? `${formatDay(d.day)}, ${def.label.toLowerCase()} ${formatValue(def, d.value, ctx.units)}`
+      : `${formatDay(d.day)} (by ${def.label.toLowerCase()})`;
   };
   if (facts.best) lines.push("", `Best day: ${dayText(facts.best)}.`);
   if (facts.worst) lines.push(`Worst day: ${dayText(facts.worst)}.`);
@@ -211,7 +225,12 @@ export function bedtimeMessage(facts: BedtimeFacts, ctx: MessageContext): AlertM
     title: `Bedtime window open: ${from} – ${to}`,
     body: withLink(`Your recommended bedtime window is open from ${from} to ${to} tonight.${advice}`, url),
     link: url,
-    data: { day: facts.day, start: new Date(facts.window.start).toISOString(), end: new Date(facts.window.end).toISOString(), recommendation: facts.recommendation },
+    data: {
+      day: facts.day,
+      start: new Date(facts.window.start).toISOString(),
+      end: new Date(facts.window.end).toISOString(),
+      recommendation: facts.recommendation,
+    },
   };
 }
 

@@ -37,8 +37,18 @@ const atOrNull = (v: Time): Date | null => fromDbTime(v);
 const when = (d: Date | null): string | null => (d ? toDbTime(d) : null);
 
 type RuleRecord = { id: string; userId: string; kind: string; enabled: number | boolean; params: string; createdAt: Time };
-type ChannelRecord = Omit<AlertChannelRow, "kind" | "enabled" | "confirmed" | "createdAt"> & { kind: string; enabled: number | boolean; confirmedAt: Time; createdAt: Time };
-type EpisodeRecord = Omit<AlertEpisodeRow, "kind" | "startedAt" | "lastSeenAt" | "endedAt"> & { kind: string; startedAt: Time; lastSeenAt: Time; endedAt: Time };
+type ChannelRecord = Omit<AlertChannelRow, "kind" | "enabled" | "confirmed" | "createdAt"> & {
+  kind: string;
+  enabled: number | boolean;
+  confirmedAt: Time;
+  createdAt: Time;
+};
+type EpisodeRecord = Omit<AlertEpisodeRow, "kind" | "startedAt" | "lastSeenAt" | "endedAt"> & {
+  kind: string;
+  startedAt: Time;
+  lastSeenAt: Time;
+  endedAt: Time;
+};
 type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status" | "nextAttemptAt" | "sentAt" | "createdAt"> & {
   channelKind: string;
   purpose: string;
@@ -48,7 +58,14 @@ type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status
   createdAt: Time;
 };
 
-const toRule = (r: RuleRecord): AlertRuleRow => ({ id: r.id, userId: r.userId, kind: r.kind as AlertRuleKind, enabled: Boolean(r.enabled), params: parseJson(r.params), createdAt: at(r.createdAt) });
+const toRule = (r: RuleRecord): AlertRuleRow => ({
+  id: r.id,
+  userId: r.userId,
+  kind: r.kind as AlertRuleKind,
+  enabled: Boolean(r.enabled),
+  params: parseJson(r.params),
+  createdAt: at(r.createdAt),
+});
 const toChannel = (c: ChannelRecord): AlertChannelRow => ({
   id: c.id,
   userId: c.userId,
@@ -61,7 +78,13 @@ const toChannel = (c: ChannelRecord): AlertChannelRow => ({
   confirmed: c.kind !== "email" || c.confirmedAt !== null,
   createdAt: at(c.createdAt),
 });
-const toEpisode = (e: EpisodeRecord): AlertEpisodeRow => ({ ...e, kind: e.kind as AlertRuleKind, startedAt: at(e.startedAt), lastSeenAt: at(e.lastSeenAt), endedAt: atOrNull(e.endedAt) });
+const toEpisode = (e: EpisodeRecord): AlertEpisodeRow => ({
+  ...e,
+  kind: e.kind as AlertRuleKind,
+  startedAt: at(e.startedAt),
+  lastSeenAt: at(e.lastSeenAt),
+  endedAt: atOrNull(e.endedAt),
+});
 const toDelivery = (d: DeliveryRecord): AlertDeliveryRow => ({
   id: d.id,
   userId: d.userId,
@@ -134,7 +157,9 @@ export async function listUsersWithEnabledRules(): Promise<string[]> {
 }
 
 export async function listAlertRules(userId: string): Promise<AlertRuleRow[]> {
-  return (await query(all<RuleRecord>(`SELECT id, userId, kind, enabled, params, createdAt FROM alert_rule WHERE userId = ? ORDER BY createdAt, id`, userId))).map(toRule);
+  return (
+    await query(all<RuleRecord>(`SELECT id, userId, kind, enabled, params, createdAt FROM alert_rule WHERE userId = ? ORDER BY createdAt, id`, userId))
+  ).map(toRule);
 }
 
 export async function countAlertRules(userId: string): Promise<number> {
@@ -145,7 +170,18 @@ export async function createAlertRule(userId: string, rule: { kind: AlertRuleKin
   const id = crypto.randomUUID();
   const now = nowText();
   const params = JSON.stringify(rule.params);
-  await query(run(`INSERT INTO alert_rule (id, userId, kind, enabled, params, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?)`, id, userId, rule.kind, true, params, now, now));
+  await query(
+    run(
+      `INSERT INTO alert_rule (id, userId, kind, enabled, params, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      id,
+      userId,
+      rule.kind,
+      true,
+      params,
+      now,
+      now,
+    ),
+  );
   return toRule({ id, userId, kind: rule.kind, enabled: true, params, createdAt: now });
 }
 
@@ -205,7 +241,15 @@ export async function findAlertChannel(userId: string, channelId: string): Promi
 
 export async function createAlertChannel(
   userId: string,
-  c: { kind: AlertChannelKind; label: string; url: string | null; recipient: string | null; secret: string | null; confirmCodeHash?: string; confirmExpiresAt?: Date },
+  c: {
+    kind: AlertChannelKind;
+    label: string;
+    url: string | null;
+    recipient: string | null;
+    secret: string | null;
+    confirmCodeHash?: string;
+    confirmExpiresAt?: Date;
+  },
 ): Promise<AlertChannelRow> {
   const id = crypto.randomUUID();
   const now = clock.date();
@@ -226,7 +270,18 @@ export async function createAlertChannel(
       toDbTime(now),
     ),
   );
-  return toChannel({ id, userId, kind: c.kind, label: c.label, url: c.url, recipient: c.recipient, secret: c.secret, enabled: true, confirmedAt: null, createdAt: toDbTime(now) });
+  return toChannel({
+    id,
+    userId,
+    kind: c.kind,
+    label: c.label,
+    url: c.url,
+    recipient: c.recipient,
+    secret: c.secret,
+    enabled: true,
+    confirmedAt: null,
+    createdAt: toDbTime(now),
+  });
 }
 
 /** An e-mail channel's pending confirmation (null: no such channel of the person's). */
@@ -241,7 +296,9 @@ export async function getChannelConfirmation(
       userId,
     ),
   );
-  return c ? { kind: c.kind, confirmedAt: atOrNull(c.confirmedAt), codeHash: c.codeHash, expiresAt: atOrNull(c.expiresAt), attempts: Number(c.attempts) } : null;
+  return c
+    ? { kind: c.kind, confirmedAt: atOrNull(c.confirmedAt), codeHash: c.codeHash, expiresAt: atOrNull(c.expiresAt), attempts: Number(c.attempts) }
+    : null;
 }
 
 /** A new confirmation code for an unconfirmed channel (its wrong tries start again). */
@@ -261,7 +318,14 @@ export async function setChannelConfirmCode(userId: string, channelId: string, c
 
 /** One wrong try at the code (counted under the row's own lock). */
 export async function countWrongConfirmCode(userId: string, channelId: string): Promise<void> {
-  await query(run(`UPDATE alert_channel SET confirmAttempts = confirmAttempts + 1, updatedAt = ? WHERE id = ? AND userId = ? AND confirmedAt IS NULL`, nowText(), channelId, userId));
+  await query(
+    run(
+      `UPDATE alert_channel SET confirmAttempts = confirmAttempts + 1, updatedAt = ? WHERE id = ? AND userId = ? AND confirmedAt IS NULL`,
+      nowText(),
+      channelId,
+      userId,
+    ),
+  );
 }
 
 /** Confirms the address if the code it was sent is still the pending one; the code is spent. */
@@ -366,7 +430,9 @@ const WITH_EPISODE = `SELECT ${DELIVERY}, e.kind AS episodeKind, e.key AS episod
   FROM alert_delivery d LEFT JOIN alert_episode e ON e.id = d.episodeId`;
 
 const episodeOf = (r: DeliveryWithEpisode) =>
-  r.episodeKind === null ? null : { kind: r.episodeKind as AlertRuleKind, key: r.episodeKey ?? "", startedAt: at(r.episodeStartedAt), endedAt: atOrNull(r.episodeEndedAt) };
+  r.episodeKind === null
+    ? null
+    : { kind: r.episodeKind as AlertRuleKind, key: r.episodeKey ?? "", startedAt: at(r.episodeStartedAt), endedAt: atOrNull(r.episodeEndedAt) };
 
 /**
  * Takes up to `limit` due deliveries (each gets one more attempt and a lease until
@@ -377,7 +443,11 @@ const episodeOf = (r: DeliveryWithEpisode) =>
 export function claimDueDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]> {
   const due = toDbTime(now);
   return transaction(function* () {
-    const candidates = yield* all<{ id: number }>(`SELECT id FROM alert_delivery WHERE status = 'pending' AND nextAttemptAt <= ? ORDER BY nextAttemptAt, id LIMIT ?`, due, limit);
+    const candidates = yield* all<{ id: number }>(
+      `SELECT id FROM alert_delivery WHERE status = 'pending' AND nextAttemptAt <= ? ORDER BY nextAttemptAt, id LIMIT ?`,
+      due,
+      limit,
+    );
     const claimed: DueDelivery[] = [];
     for (const { id } of candidates) {
       const taken = yield* run(
@@ -455,10 +525,16 @@ export function pruneAlertHistory(opts: { before: Date; keep: number }): Promise
     const people = yield* all<{ userId: string; n: number }>(`SELECT userId, COUNT(*) AS n FROM alert_delivery GROUP BY userId`);
     for (const p of people) {
       if (Number(p.n) <= opts.keep) continue;
-      const newestFirst = yield* all<{ id: number; status: string }>(`SELECT id, status FROM alert_delivery WHERE userId = ? ORDER BY createdAt DESC, id DESC`, p.userId);
+      const newestFirst = yield* all<{ id: number; status: string }>(
+        `SELECT id, status FROM alert_delivery WHERE userId = ? ORDER BY createdAt DESC, id DESC`,
+        p.userId,
+      );
       for (const d of newestFirst.slice(opts.keep)) if (d.status !== "pending") removed += yield* run(`DELETE FROM alert_delivery WHERE id = ?`, d.id);
     }
-    yield* run(`DELETE FROM alert_episode WHERE endedAt IS NOT NULL AND startedAt < ? AND NOT EXISTS (SELECT 1 FROM alert_delivery d WHERE d.episodeId = alert_episode.id)`, before);
+    yield* run(
+      `DELETE FROM alert_episode WHERE endedAt IS NOT NULL AND startedAt < ? AND NOT EXISTS (SELECT 1 FROM alert_delivery d WHERE d.episodeId = alert_episode.id)`,
+      before,
+    );
     return removed;
   });
 }

@@ -7,7 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, setClock } from "@/lib/clock";
 import { addDays } from "@/lib/metrics/days";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
+import {
+  connectPerson,
+  emulatorControl,
+  emulatorDocuments,
+  emulatorSamples,
+  startSyncTestEnv,
+  type ConnectedPerson,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
 import { startNtfyReceiver, type NtfyReceiver } from "@/lib/test/alert-receivers";
 import { importAlertApp, type AlertApp } from "@/lib/test/alert-kit";
 
@@ -39,7 +47,13 @@ type Person = ConnectedPerson & { topic: string };
 /** A test person of the emulator (worn every day, in its own UTC offset), with documents edited before Ringside connects. */
 async function person(tag: string, opts: { tzOffsetMinutes?: number; timeZone?: string; plant?: (ringUserId: string) => Promise<void> } = {}): Promise<Person> {
   const email = `${tag}@ring-rules.test`;
-  const u = (await emulatorControl(t, "POST", "/users", { email, data_key: `ring-rules-${tag}`, wear: "always", history_days: 30, tz_offset_minutes: opts.tzOffsetMinutes ?? 0 })) as { user_id: string };
+  const u = (await emulatorControl(t, "POST", "/users", {
+    email,
+    data_key: `ring-rules-${tag}`,
+    wear: "always",
+    history_days: 30,
+    tz_offset_minutes: opts.tzOffsetMinutes ?? 0,
+  })) as { user_id: string };
   await opts.plant?.(u.user_id);
   // Ringside syncs after the emulator's last day: the database holds the whole series, and the
   // rules read the readings up to the clock's now (what a sync at that moment would have had).
@@ -69,7 +83,12 @@ const activityWith = (...charges: Array<[number, number]>) => {
 };
 
 const episodes = (p: Person, kind: string) =>
-  (app.raw.rawDb().prepare(`SELECT key, startedAt FROM alert_episode WHERE userId = ? AND kind = ? ORDER BY id`).all(p.userId, kind) as Array<{ key: string; startedAt: string | number }>).map((e) => ({
+  (
+    app.raw.rawDb().prepare(`SELECT key, startedAt FROM alert_episode WHERE userId = ? AND kind = ? ORDER BY id`).all(p.userId, kind) as Array<{
+      key: string;
+      startedAt: string | number;
+    }>
+  ).map((e) => ({
     key: e.key,
     at: typeof e.startedAt === "number" ? e.startedAt : Date.parse(e.startedAt),
   }));

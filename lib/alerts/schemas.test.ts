@@ -8,8 +8,15 @@ const channelError = (input: unknown) => {
 
 describe("channel input", () => {
   it("takes http(s) topic and webhook URLs", () => {
-    expect(alertChannelInputSchema.parse({ kind: "ntfy", url: " https://ntfy.sh/my-topic ", token: "" })).toEqual({ kind: "ntfy", url: "https://ntfy.sh/my-topic", label: undefined, token: undefined });
-    expect(alertChannelInputSchema.parse({ kind: "webhook", url: "http://192.168.1.10:8123/api/webhook/ringside-abc", label: "Home Assistant" })).toMatchObject({ label: "Home Assistant" });
+    expect(alertChannelInputSchema.parse({ kind: "ntfy", url: " https://ntfy.sh/my-topic ", token: "" })).toEqual({
+      kind: "ntfy",
+      url: "https://ntfy.sh/my-topic",
+      label: undefined,
+      token: undefined,
+    });
+    expect(alertChannelInputSchema.parse({ kind: "webhook", url: "http://192.168.1.10:8123/api/webhook/ringside-abc", label: "Home Assistant" })).toMatchObject(
+      { label: "Home Assistant" },
+    );
     expect(alertChannelInputSchema.parse({ kind: "email", recipient: "me@example.org" })).toMatchObject({ recipient: "me@example.org" });
   });
 
@@ -57,7 +64,11 @@ describe("rule input", () => {
 
 describe("settings input", () => {
   it("needs a real time zone", () => {
-    expect(alertSettingsInputSchema.parse({ includeValues: true, timeZone: "Europe/Berlin" })).toEqual({ includeValues: true, timeZone: "Europe/Berlin", quietHours: null });
+    expect(alertSettingsInputSchema.parse({ includeValues: true, timeZone: "Europe/Berlin" })).toEqual({
+      includeValues: true,
+      timeZone: "Europe/Berlin",
+      quietHours: null,
+    });
     expect(alertSettingsInputSchema.safeParse({ includeValues: false, timeZone: "Mars/Olympus" }).success).toBe(false);
     expect(alertSettingsInputSchema.safeParse({ includeValues: false, timeZone: "x".repeat(65) }).success).toBe(false);
   });

@@ -120,7 +120,10 @@ export const alertChannelInputSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("ntfy"),
     label: labelSchema,
-    url: channelUrlSchema.refine((v) => URL.canParse(v) && ntfyTopicOf(v) !== null, "The address must end with the topic, e.g. https://ntfy.sh/my-ringside-topic (letters, digits, _ and -)."),
+    url: channelUrlSchema.refine(
+      (v) => URL.canParse(v) && ntfyTopicOf(v) !== null,
+      "The address must end with the topic, e.g. https://ntfy.sh/my-ringside-topic (letters, digits, _ and -).",
+    ),
     token: z
       .string()
       .trim()
@@ -171,8 +174,10 @@ export const alertSettingsInputSchema = z
     quietTo: clockTimeSchema,
   })
   .superRefine((s, ctx) => {
-    if ((s.quietFrom === null) !== (s.quietTo === null)) ctx.addIssue({ code: "custom", path: ["quietTo"], message: "Give both ends of the quiet hours, or neither." });
-    else if (s.quietFrom !== null && s.quietFrom === s.quietTo) ctx.addIssue({ code: "custom", path: ["quietTo"], message: "Quiet hours end at another time than they start." });
+    if ((s.quietFrom === null) !== (s.quietTo === null))
+      ctx.addIssue({ code: "custom", path: ["quietTo"], message: "Give both ends of the quiet hours, or neither." });
+    else if (s.quietFrom !== null && s.quietFrom === s.quietTo)
+      ctx.addIssue({ code: "custom", path: ["quietTo"], message: "Quiet hours end at another time than they start." });
   })
   .transform(({ includeValues, timeZone, quietFrom, quietTo }) => ({
     includeValues,

@@ -17,7 +17,13 @@ let smtp: SmtpReceiver;
 
 async function person(id: string): Promise<string> {
   const now = new Date(clock.now()).toISOString();
-  await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`, id, `${id}@example.test`, now, now);
+  await sqlRun(
+    `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`,
+    id,
+    `${id}@example.test`,
+    now,
+    now,
+  );
   return id;
 }
 
@@ -38,11 +44,23 @@ afterAll(async () => {
 describe("channels may not point at the server's own network", () => {
   it("loopback, link-local, private and unique-local addresses are refused when the channel is added", async () => {
     const id = await person("net-member");
-    for (const url of ["http://[::1]:3000/hook", "http://169.254.169.254/latest/meta-data", "http://10.0.0.1/hook", "http://0x7f000002/hook", "http://[fd00::1]/topic", "http://[::ffff:127.0.0.2]/x"]) {
-      await expect(service.addAlertChannel(id, { kind: "webhook", url }), url).rejects.toMatchObject({ code: "unprocessable_entity", message: expect.stringContaining("ALERT_ALLOWED_PRIVATE_HOSTS") });
+    for (const url of [
+      "http://[::1]:3000/hook",
+      "http://169.254.169.254/latest/meta-data",
+      "http://10.0.0.1/hook",
+      "http://0x7f000002/hook",
+      "http://[fd00::1]/topic",
+      "http://[::ffff:127.0.0.2]/x",
+    ]) {
+      await expect(service.addAlertChannel(id, { kind: "webhook", url }), url).rejects.toMatchObject({
+        code: "unprocessable_entity",
+        message: expect.stringContaining("ALERT_ALLOWED_PRIVATE_HOSTS"),
+      });
     }
     // a public name, and what the owner allowed, are fine
-    await expect(service.addAlertChannel(id, { kind: "webhook", url: "https://hooks.example.test/ringside" })).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(service.addAlertChannel(id, { kind: "webhook", url: "https://hooks.example.test/ringside" })).resolves.toMatchObject({
+      id: expect.any(String),
+    });
     await expect(service.addAlertChannel(id, { kind: "ntfy", url: ntfy.topicUrl("allowed") })).resolves.toMatchObject({ id: expect.any(String) });
   });
 });
@@ -98,7 +116,8 @@ describe("an e-mail address is confirmed by the code sent to it before anything 
     const { id: channelId } = await service.addAlertChannel(id, { kind: "email", recipient: "b@example.test" });
     const code = codeIn(mailsTo("b@example.test")[0]!.text);
     const wrong = code === "000000" ? "111111" : "000000";
-    for (let i = 0; i < service.CONFIRM_CODE_MAX_TRIES; i++) await expect(service.confirmAlertChannel(id, channelId, wrong)).rejects.toMatchObject({ code: "unprocessable_entity" });
+    for (let i = 0; i < service.CONFIRM_CODE_MAX_TRIES; i++)
+      await expect(service.confirmAlertChannel(id, channelId, wrong)).rejects.toMatchObject({ code: "unprocessable_entity" });
     await expect(service.confirmAlertChannel(id, channelId, code)).rejects.toMatchObject({ message: "Too many wrong codes: send a new one." });
     expect(await service.resendAlertConfirmation(id, channelId, null)).toEqual({ ok: true });
     const second = codeIn(mailsTo("b@example.test")[1]!.text);

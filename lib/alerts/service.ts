@@ -106,7 +106,6 @@ export const dbAlertFacts: AlertFacts = {
   },
 };
 
-
 /** A worker on the real database; tests pass their own clock, senders or facts. */
 export function createAlertWorker(overrides: Partial<ConstructorParameters<typeof AlertWorker>[0]> = {}): AlertWorker {
   const clock = overrides.clock ?? processClock;
@@ -139,14 +138,16 @@ export function startAlertWorker(): AlertWorker {
   return worker;
 }
 
-
 /**
  * Takes one on-request send (a test, a confirmation code) from the person's allowance
  * (ALERT_LIMITS.sendsBurst, one more every sendsRefillMinutes), or refuses with 429. In this
  * process, like the API's limits.
  */
 function takeSend(userId: string): void {
-  const sends = processSingleton("alertSends", () => new TokenBuckets(ALERT_LIMITS.sendsBurst, () => processClock.now(), 10_000, ALERT_LIMITS.sendsBurst * ALERT_LIMITS.sendsRefillMinutes * 60_000));
+  const sends = processSingleton(
+    "alertSends",
+    () => new TokenBuckets(ALERT_LIMITS.sendsBurst, () => processClock.now(), 10_000, ALERT_LIMITS.sendsBurst * ALERT_LIMITS.sendsRefillMinutes * 60_000),
+  );
   const take = sends.take(userId);
   if (!take.ok) throw new AppError("rate_limited", `You have sent several messages just now: try again in ${Math.ceil(take.retryAfterS / 60)} min.`);
 }
@@ -161,7 +162,15 @@ function wakeAlertWorker(): void {
 // ---------------------------------------------------------------------------------------
 
 export type AlertRuleView = { id: string; kind: AlertRuleKind; enabled: boolean; description: string; active: boolean; nextDigestAt: string | null };
-export type AlertChannelView = { id: string; kind: "ntfy" | "email" | "webhook"; label: string; target: string; hasToken: boolean; enabled: boolean; confirmed: boolean };
+export type AlertChannelView = {
+  id: string;
+  kind: "ntfy" | "email" | "webhook";
+  label: string;
+  target: string;
+  hasToken: boolean;
+  enabled: boolean;
+  confirmed: boolean;
+};
 export type AlertHistoryView = {
   id: number;
   at: string;
@@ -281,7 +290,11 @@ export async function removeAlertRule(userId: string, ruleId: string): Promise<v
  * An e-mail address gets its confirmation code at once (`confirmation`: how that send went)
  * and nothing else until the code is entered (confirmAlertChannel).
  */
-export async function addAlertChannel(userId: string, input: unknown, linkBase: string | null = null): Promise<{ id: string; secret: string | null; confirmation?: SendResult }> {
+export async function addAlertChannel(
+  userId: string,
+  input: unknown,
+  linkBase: string | null = null,
+): Promise<{ id: string; secret: string | null; confirmation?: SendResult }> {
   const c: AlertChannelInput = parseOr422(alertChannelInputSchema, input);
   if ((await q.countAlertChannels(userId)) >= ALERT_LIMITS.maxChannels) {
     throw new AppError("unprocessable_entity", `You can have at most ${ALERT_LIMITS.maxChannels} channels; remove one first.`);
@@ -341,7 +354,8 @@ export async function confirmAlertChannel(userId: string, channelId: string, cod
   if (!c) throw new AppError("not_found", "No such channel.");
   if (c.kind !== "email") throw new AppError("unprocessable_entity", "Only an e-mail address is confirmed with a code.");
   if (c.confirmedAt) return;
-  if (!c.codeHash || !c.expiresAt || c.expiresAt.getTime() <= processClock.now()) throw new AppError("unprocessable_entity", "The code has expired: send a new one.");
+  if (!c.codeHash || !c.expiresAt || c.expiresAt.getTime() <= processClock.now())
+    throw new AppError("unprocessable_entity", "The code has expired: send a new one.");
   if (c.attempts >= CONFIRM_CODE_MAX_TRIES) throw new AppError("unprocessable_entity", "Too many wrong codes: send a new one.");
   const hash = confirmCodeHash(channelId, typed);
   if (!crypto.timingSafeEqual(Buffer.from(hash), Buffer.from(c.codeHash)) || !(await q.markChannelConfirmed(userId, channelId, hash, processClock.date()))) {
@@ -365,7 +379,12 @@ export async function removeAlertChannel(userId: string, channelId: string): Pro
  * "Send a test": one message to the channel now (not retried: the person is watching), kept in
  * the history with its outcome.
  */
-export async function sendAlertTest(userId: string, channelId: string, linkBase: string | null, compose: (ctx: MessageContext) => AlertMessage = testMessage): Promise<SendResult> {
+export async function sendAlertTest(
+  userId: string,
+  channelId: string,
+  linkBase: string | null,
+  compose: (ctx: MessageContext) => AlertMessage = testMessage,
+): Promise<SendResult> {
   const channel = await q.findAlertChannel(userId, channelId);
   if (!channel) throw new AppError("not_found", "No such channel.");
   if (!channel.confirmed) throw new AppError("unprocessable_entity", "Confirm this address first: enter the code sent to it.");
@@ -389,7 +408,10 @@ export async function sendAlertTest(userId: string, channelId: string, linkBase:
   try {
     const target = channelTarget(channel, decryptToken);
     result = target
-      ? await createSenders({ smtp: env.SMTP, allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS })[channel.kind](target, outgoingMessage({ ...row, episode: null }))
+      ? await createSenders({ smtp: env.SMTP, allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS })[channel.kind](
+          target,
+          outgoingMessage({ ...row, episode: null }),
+        )
       : { ok: false, retry: false, error: "The channel is incomplete: remove it and add it again." };
   } catch {
     result = { ok: false, retry: false, error: "The channel's secret cannot be read (the encryption key changed?): remove the channel and add it again." };

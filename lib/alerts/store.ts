@@ -126,7 +126,11 @@ export type AlertStore = {
   claimDueDeliveries(now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]>;
   finishDelivery(id: number, outcome: { status: DeliveryStatus; nextAttemptAt: Date | null; lastError: string | null; sentAt: Date | null }): Promise<void>;
   /** a test message's record (sent at once, never retried) */
-  recordDelivery(userId: string, delivery: NewDelivery, outcome: { status: DeliveryStatus; lastError: string | null; sentAt: Date | null; at: Date }): Promise<AlertDeliveryRow>;
+  recordDelivery(
+    userId: string,
+    delivery: NewDelivery,
+    outcome: { status: DeliveryStatus; lastError: string | null; sentAt: Date | null; at: Date },
+  ): Promise<AlertDeliveryRow>;
   /** keeps each person's newest `keep` deliveries younger than `before`; returns rows removed */
   pruneHistory(opts: { before: Date; keep: number }): Promise<number>;
 };

@@ -82,7 +82,7 @@ export function lastWeeklySlot(now: number, timeZone: string, weekday: number, h
   const today = localTime(now, timeZone);
   for (let back = 0; back <= 7; back++) {
     const day = addDays(today.day, -back);
-    const wd = ((today.weekday - 1 - back) % 7 + 7) % 7 + 1;
+    const wd = ((((today.weekday - 1 - back) % 7) + 7) % 7) + 1;
     if (wd !== weekday) continue;
     const instant = zonedInstant(day, hour, timeZone);
     if (instant <= now) return { instant, day };

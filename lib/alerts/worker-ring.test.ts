@@ -182,7 +182,14 @@ describe("bedtime_window", () => {
       settings({ timeZone: zone });
       store.addRule(USER, "bedtime_window", {});
       const startOffset = offsetH > 0 ? -5400 : 900; // 22:30 the same evening; 00:15 after midnight
-      facts.bedtime = { day, status: "optimal_found", recommendation: "earlier_bedtime", start_offset: startOffset, end_offset: startOffset + 3600, day_tz: offsetH * 3600 };
+      facts.bedtime = {
+        day,
+        status: "optimal_found",
+        recommendation: "earlier_bedtime",
+        start_offset: startOffset,
+        end_offset: startOffset + 3600,
+        day_tz: offsetH * 3600,
+      };
       const { w, sent } = worker();
       const s = Date.parse(start);
       expect(await tickThrough(w, sent, s - 10 * MIN, s + 2 * HOUR)).toEqual([s]);
@@ -202,7 +209,14 @@ describe("bedtime_window", () => {
 
   it("skips a night without a recommendation", async () => {
     store.addRule(USER, "bedtime_window", {});
-    facts.bedtime = { day: "2026-11-23", status: "only_recommended_found", recommendation: "earlier_bedtime", start_offset: null, end_offset: null, day_tz: null };
+    facts.bedtime = {
+      day: "2026-11-23",
+      status: "only_recommended_found",
+      recommendation: "earlier_bedtime",
+      start_offset: null,
+      end_offset: null,
+      day_tz: null,
+    };
     const { w, sent } = worker();
     expect(await tickThrough(w, sent, Date.parse("2026-11-23T20:00:00Z"), Date.parse("2026-11-24T02:00:00Z"))).toEqual([]);
   });

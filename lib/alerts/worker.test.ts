@@ -152,7 +152,11 @@ describe("alert episodes", () => {
 
     // reconnected; then a collection fails for 7 hours: a new reason, a new episode
     const failingSince = clock.now();
-    facts.conn = { status: "active", since: failingSince, collections: [{ collection: "sleep", status: "idle", lastSuccessAt: failingSince, lastAttemptAt: failingSince + MIN, lastError: "HTTP 503" }] };
+    facts.conn = {
+      status: "active",
+      since: failingSince,
+      collections: [{ collection: "sleep", status: "idle", lastSuccessAt: failingSince, lastAttemptAt: failingSince + MIN, lastError: "HTTP 503" }],
+    };
     clock.advance(5 * MIN);
     await w.tick();
     expect(store.episodes.filter((e) => e.kind === "connection" && e.endedAt)).toHaveLength(1);
@@ -231,7 +235,11 @@ describe("delivery", () => {
   it("gives up on a permanent refusal at once, and after the last attempt otherwise", async () => {
     store.addRule(USER, "no_new_sleep", { days: 2 });
     facts.night = "2026-11-20";
-    const { w, sent } = worker((n) => (n <= 2 && n % 2 === 1 ? { ok: false, retry: false, error: "the server answered HTTP 401 (unauthorized)" } : { ok: false, retry: true, error: "no answer within 10 s" }));
+    const { w, sent } = worker((n) =>
+      n <= 2 && n % 2 === 1
+        ? { ok: false, retry: false, error: "the server answered HTTP 401 (unauthorized)" }
+        : { ok: false, retry: true, error: "no answer within 10 s" },
+    );
     await w.tick();
     const [first, second] = store.deliveries;
     expect(first).toMatchObject({ status: "failed", attempts: 1, lastError: "the server answered HTTP 401 (unauthorized)" });

@@ -360,7 +360,16 @@ export class AlertWorker {
       const message = digestMessage(facts, ctx);
       const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
       const opened = await this.store.openEpisode(
-        { userId, ruleId: rule.id, kind: "weekly_digest", key: new Date(slot.instant).toISOString(), dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
+        {
+          userId,
+          ruleId: rule.id,
+          kind: "weekly_digest",
+          key: new Date(slot.instant).toISOString(),
+          dedupeKey,
+          title: message.title,
+          at: new Date(now),
+          endedAt: new Date(now),
+        },
         deliveriesFor(channels, "digest", message),
         new Date(now),
       );

@@ -8,7 +8,10 @@ import { streamedRequest } from "@/lib/test/requests";
 const streamed = (total: number, declared?: number) => streamedRequest("http://x/api/import", "POST", total, declared);
 
 async function code(p: Promise<unknown>): Promise<string | null> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   return err instanceof AppError ? err.code : null;
 }
 

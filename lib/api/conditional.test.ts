@@ -38,7 +38,7 @@ describe("ifNoneMatchMatches", () => {
     expect(ifNoneMatchMatches("*", tag)).toBe(false);
     expect(ifNoneMatchMatches(null, tag)).toBe(false);
     expect(ifNoneMatchMatches("", tag)).toBe(false);
-    expect(ifNoneMatchMatches(`${"W/\"x\", ".repeat(700)}${tag}`, tag)).toBe(false);
+    expect(ifNoneMatchMatches(`${'W/"x", '.repeat(700)}${tag}`, tag)).toBe(false);
   });
 });
 

@@ -38,7 +38,10 @@ export type EtagInput = { release: string; userId: string; version: number; url:
 
 /** A weak ETag (gzip may re-encode the body) naming one answer: `W/"<version>-<digest>"`. */
 export function answerEtag(input: EtagInput): string {
-  const digest = createHash("sha256").update(`${input.release}\n${input.userId}\n${input.version}\n${input.url}\n${input.scope ?? ""}`).digest("base64url").slice(0, 22);
+  const digest = createHash("sha256")
+    .update(`${input.release}\n${input.userId}\n${input.version}\n${input.url}\n${input.scope ?? ""}`)
+    .digest("base64url")
+    .slice(0, 22);
   return `W/"${input.version}-${digest}"`;
 }
 

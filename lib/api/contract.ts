@@ -10,7 +10,15 @@ import type { DayDetail } from "@/lib/metrics/day-detail";
 import type { MetricSeries } from "@/lib/metrics/series";
 import type { SeriesColumns } from "@/lib/metrics/columns";
 import type { Preferences } from "@/lib/api/schemas";
-import type { CalendarResponse, CorrelationColumns, CorrelationResponse, DayTable, MetricsOverview, StrongestResponse, TodayResponse } from "@/lib/services/metrics";
+import type {
+  CalendarResponse,
+  CorrelationColumns,
+  CorrelationResponse,
+  DayTable,
+  MetricsOverview,
+  StrongestResponse,
+  TodayResponse,
+} from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
 import type { SignalsResponse } from "@/lib/services/signals";
 import type { SignalSettings } from "@/lib/api/schemas";
@@ -21,7 +29,21 @@ import type { StateDocument } from "@/lib/services/state";
 import type { ImportReport, ImportStatus } from "@/lib/import/run";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
-export type { CalendarResponse, CollectionRange, CorrelationColumns, CorrelationResponse, SeriesColumns, DayRecords, MetricsOverview, Preferences, SignalSettings, SignalsResponse, StrongestResponse, SyncStatusResponse, TodayResponse };
+export type {
+  CalendarResponse,
+  CollectionRange,
+  CorrelationColumns,
+  CorrelationResponse,
+  SeriesColumns,
+  DayRecords,
+  MetricsOverview,
+  Preferences,
+  SignalSettings,
+  SignalsResponse,
+  StrongestResponse,
+  SyncStatusResponse,
+  TodayResponse,
+};
 
 /**
  * A metric's chart series (GET /api/v1/metrics/:metric; what the dashboard's hooks hand the
@@ -79,7 +101,9 @@ export type ApiDayResponse = DayDetail & { note: DayNote | null; records: DayRec
 /** GET /api/v1/sync/status: the freshness of each readable collection */
 export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSuccessAt" | "rateLimitedUntil"> & {
   account: { status: string } | null;
-  collections: Array<Pick<CollectionSyncStatus, "collection" | "label" | "status" | "unit" | "documents" | "backfillDone" | "progress" | "lastSuccessAt" | "newestDay">>;
+  collections: Array<
+    Pick<CollectionSyncStatus, "collection" | "label" | "status" | "unit" | "documents" | "backfillDone" | "progress" | "lastSuccessAt" | "newestDay">
+  >;
 };
 
 /** GET /api/v1/state: the person's state in one small document (home automation) */
@@ -113,10 +137,14 @@ export const queryKeys = {
   day: { all: ["day"] as const, one: (day: string) => ["day", day] as const },
   notes: { all: ["notes"] as const, range: (from: string, to: string) => ["notes", { from, to }] as const },
   tags: ["tags"] as const,
-  tagComparison: { all: ["tag-comparison"] as const, one: (tagId: number | string | null, metric: MetricId, lag: 0 | 1) => ["tag-comparison", { tagId, metric, lag }] as const },
+  tagComparison: {
+    all: ["tag-comparison"] as const,
+    one: (tagId: number | string | null, metric: MetricId, lag: 0 | 1) => ["tag-comparison", { tagId, metric, lag }] as const,
+  },
   workouts: {
     all: ["workouts"] as const,
-    list: (from: string | null, to: string | null, activity: string | null, intensity: string | null) => ["workouts", { from, to, activity, intensity }] as const,
+    list: (from: string | null, to: string | null, activity: string | null, intensity: string | null) =>
+      ["workouts", { from, to, activity, intensity }] as const,
     one: (id: string) => ["workouts", "one", id] as const,
   },
   preferences: ["preferences"] as const,

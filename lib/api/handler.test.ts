@@ -12,7 +12,10 @@ const schema = z.object({ text: z.string() });
 const streamed = (total: number, declare: boolean) => streamedRequest("http://x/api/notes/2026-01-01", "PUT", total, declare ? total : undefined);
 
 async function refusal(p: Promise<unknown>) {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return (err as AppError).code;
 }
@@ -59,10 +62,20 @@ describe("withRoute: API writes", () => {
   });
 
   it("from another site, Origin: null or no origin at all: 403 in the envelope", async () => {
-    const refused: Array<Record<string, string>> = [{ origin: "http://localhost:3001" }, { origin: "null" }, { origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, {}];
+    const refused: Array<Record<string, string>> = [
+      { origin: "http://localhost:3001" },
+      { origin: "null" },
+      { origin: "https://evil.example" },
+      { "sec-fetch-site": "cross-site" },
+      {},
+    ];
     for (const h of refused) {
       const res = await call("POST", { ...h, "content-type": "text/plain;charset=application/json" }, '{"name":"x"}');
-      expect({ h, status: res.status, body: await res.json() }).toEqual({ h, status: 403, body: { error: { code: "forbidden", message: expect.any(String) } } });
+      expect({ h, status: res.status, body: await res.json() }).toEqual({
+        h,
+        status: 403,
+        body: { error: { code: "forbidden", message: expect.any(String) } },
+      });
     }
   });
 

@@ -38,10 +38,7 @@ export type RouteOptions = {
 };
 
 /** Wraps a route handler: screens writes, awaits params and turns every error into the envelope. */
-export function withRoute<P = Record<string, string>>(
-  handler: (args: HandlerArgs<P>) => Promise<Response>,
-  options: RouteOptions = {},
-) {
+export function withRoute<P = Record<string, string>>(handler: (args: HandlerArgs<P>) => Promise<Response>, options: RouteOptions = {}) {
   return async (req: Request, ctx: RouteContext<P>): Promise<Response> => {
     try {
       screenWrite(req, options.bodyTypes);
@@ -57,10 +54,7 @@ export function withRoute<P = Record<string, string>>(
 }
 
 /** Like withRoute, and the request must come from a signed-in person (401 otherwise). */
-export function withUser<P = Record<string, string>>(
-  handler: (args: UserHandlerArgs<P>) => Promise<Response>,
-  options: RouteOptions = {},
-) {
+export function withUser<P = Record<string, string>>(handler: (args: UserHandlerArgs<P>) => Promise<Response>, options: RouteOptions = {}) {
   return withRoute<P>(async (args) => {
     const user = await requireUser();
     return handler({ ...args, user });
@@ -73,9 +67,7 @@ export function withUser<P = Record<string, string>>(
  * version and the request; a matching If-None-Match is answered 304 before the handler runs,
  * so a repeat costs the session check and one indexed read, no query and no statistics.
  */
-export function withUserData<P = Record<string, string>>(
-  handler: (args: UserHandlerArgs<P>) => Promise<Response>,
-) {
+export function withUserData<P = Record<string, string>>(handler: (args: UserHandlerArgs<P>) => Promise<Response>) {
   return withRoute<P>(async (args) => {
     const user = await requireUser();
     const version = await readDataVersion(user.id);

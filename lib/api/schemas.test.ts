@@ -40,7 +40,15 @@ describe("day ranges", () => {
   };
 
   it("refuses days outside the window and spans over the cap, whichever ends are given (422 in the routes)", () => {
-    const bad = [{ to: "9999-12-31" }, { from: "0001-01-01" }, { from: "1999-12-31" }, { to: "2100-01-01" }, { from: "2000-01-01", to: "2099-12-31" }, { from: "2026-02-01", to: "2026-01-01" }, { to: "2026-02-30" }];
+    const bad = [
+      { to: "9999-12-31" },
+      { from: "0001-01-01" },
+      { from: "1999-12-31" },
+      { to: "2100-01-01" },
+      { from: "2000-01-01", to: "2099-12-31" },
+      { from: "2026-02-01", to: "2026-01-01" },
+      { to: "2026-02-30" },
+    ];
     for (const [name, schema] of Object.entries(schemas)) {
       for (const q of bad) expect({ name, q, ok: schema.safeParse({ ...extra[name as keyof typeof schemas], ...q }).success }).toEqual({ name, q, ok: false });
     }

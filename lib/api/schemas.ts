@@ -68,8 +68,6 @@ export function dayRangeQuery<S extends z.ZodRawShape>(shape: S) {
   return withDayRange(shape).transform((v) => ({ ...v, ...resolveDayRange(v as PartialDayRange, recentDays()) }));
 }
 
-
-
 // GET /api/metrics/:metric
 export const getMetricSeriesParamsSchema = z.object({ metric: metricIdSchema });
 export const getMetricSeriesQuerySchema = dayRangeQuery({});
@@ -83,7 +81,14 @@ export const listDaysQuerySchema = dayRangeQuery({
   metrics: z
     .string()
     .max(2_000)
-    .transform((v) => [...new Set(v.split(",").map((s) => s.trim()).filter(Boolean))])
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ])
     .pipe(z.array(metricIdSchema).min(1, "name at least one metric").max(DAY_TABLE_METRICS_MAX, `at most ${DAY_TABLE_METRICS_MAX} metrics`))
     .optional()
     .describe(`metric ids, comma-separated (at most ${DAY_TABLE_METRICS_MAX})`),
@@ -96,7 +101,10 @@ export const getDayParamsSchema = z.object({ day: daySchema });
 export const getTodayQuerySchema = z.object({ day: daySchema.optional() });
 
 // GET /api/correlations?x&y&lag&from&to
-const lagSchema = z.enum(["0", "1"]).default("0").transform((v) => (v === "1" ? 1 : 0) as 0 | 1);
+const lagSchema = z
+  .enum(["0", "1"])
+  .default("0")
+  .transform((v) => (v === "1" ? 1 : 0) as 0 | 1);
 export const getCorrelationQuerySchema = dayRangeQuery({ x: numericMetricIdSchema, y: numericMetricIdSchema, lag: lagSchema });
 
 // GET /api/correlations/strongest?from&to&limit
@@ -136,8 +144,16 @@ export const tagIdParamsSchema = z.object({ id: z.coerce.number().int().positive
 /** A tag in a URL: the person's own (its number) or one of the ring app's ("ring:<code>", read-only). */
 export const tagRefParamsSchema = z.object({
   id: z.union([
-    z.string().refine(isRingTagId, { message: "not a tag of the ring" }).transform((id) => ({ kind: "ring" as const, id })),
-    z.coerce.number().int().positive().max(2_147_483_647).transform((id) => ({ kind: "own" as const, id })),
+    z
+      .string()
+      .refine(isRingTagId, { message: "not a tag of the ring" })
+      .transform((id) => ({ kind: "ring" as const, id })),
+    z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(2_147_483_647)
+      .transform((id) => ({ kind: "own" as const, id })),
   ]),
 });
 export const updateTagBodySchema = z

@@ -7,7 +7,16 @@ import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
 import { withAdmissionLock } from "@/lib/auth/admission";
 import { checkSetupCode, consumeSetupCode } from "@/lib/auth/setup-code";
 import { normalizeScopes } from "@/lib/auth/scopes";
-import { countOwners, createUser, findUser, findUserByAccount, findUserByEmail, InviteUnavailableError, updateUserProfile, type UserRow } from "@/lib/db/queries/users";
+import {
+  countOwners,
+  createUser,
+  findUser,
+  findUserByAccount,
+  findUserByEmail,
+  InviteUnavailableError,
+  updateUserProfile,
+  type UserRow,
+} from "@/lib/db/queries/users";
 import { encryptToken } from "@/lib/ring/crypto";
 import { revokeAccessToken } from "@/lib/ring/oauth";
 
@@ -73,7 +82,8 @@ export function ringsideAdapter(): Adapter {
         } else if (admission.kind === "owner") {
           if ((await countOwners()) > 0) await refuse("not_invited", "This Ringside got its owner meanwhile.");
           // The code is checked again under the lock: it works once.
-          if (admission.via === "setup_code" && checkSetupCode(ctx.setupCode) !== "ok") await refuse("setup_code_invalid", "The setup code was used meanwhile.");
+          if (admission.via === "setup_code" && checkSetupCode(ctx.setupCode) !== "ok")
+            await refuse("setup_code_invalid", "The setup code was used meanwhile.");
           role = "owner";
         }
         try {

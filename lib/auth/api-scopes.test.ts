@@ -28,7 +28,9 @@ describe("the stdio MCP process opens no database", () => {
     for (const f of fs.readdirSync(dir).filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts"))) {
       const src = fs.readFileSync(path.join(dir, f), "utf8");
       const imports = [...src.matchAll(/from\s+"([^"]+)"|import\s+"([^"]+)"/g)].map((m) => m[1] ?? m[2]);
-      const serverSide = imports.filter((i) => i === "server-only" || /^@\/lib\/(db|services|sync|auth\/(?!api-scopes)|ring|api\/(?!schemas|contract))/.test(i!));
+      const serverSide = imports.filter(
+        (i) => i === "server-only" || /^@\/lib\/(db|services|sync|auth\/(?!api-scopes)|ring|api\/(?!schemas|contract))/.test(i!),
+      );
       expect({ file: f, serverSide }).toEqual({ file: f, serverSide: [] });
     }
   });

@@ -51,7 +51,8 @@ export async function requireApiToken(req: Request, now = clock.date()): Promise
   const token = bearerToken(req);
   if (!token) throw new AppError("unauthorized", "Send a personal access token: `Authorization: Bearer rs_pat_…` (Settings → API).");
   const row = TOKEN_RE.test(token) ? await findApiTokenByHash(hashApiToken(token)) : null;
-  if (!row || (row.expiresAt && row.expiresAt.getTime() <= now.getTime())) throw new AppError("unauthorized", "This token is not valid (revoked, expired, or never issued here).");
+  if (!row || (row.expiresAt && row.expiresAt.getTime() <= now.getTime()))
+    throw new AppError("unauthorized", "This token is not valid (revoked, expired, or never issued here).");
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOUCH_EVERY_MS) await touchApiToken(row.id, now);
   return { tokenId: row.id, userId: row.userId, kinds: new Set(parseStoredKinds(row.kinds)) };
 }

@@ -1,12 +1,7 @@
 import "server-only";
 import { logger } from "@/lib/log";
 import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
-import {
-  classifyAuthorizeError,
-  classifyTokenError,
-  safeDetail,
-  type SignInErrorCode,
-} from "@/lib/auth/sign-in-errors";
+import { classifyAuthorizeError, classifyTokenError, safeDetail, type SignInErrorCode } from "@/lib/auth/sign-in-errors";
 
 /**
  * Auth.js reports every failure of a sign-in to its logger and then redirects with a coarse

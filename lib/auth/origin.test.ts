@@ -28,7 +28,9 @@ describe("checkSameOrigin", () => {
     const o = await withEnv({ AUTH_URL: "https://ringside.example.org", PUBLIC_URL: "https://hooks.example.org" });
     expect(o.checkSameOrigin(req({ origin: "http://localhost:3000", host: "localhost:3000" })).ok).toBe(true);
     expect(o.checkSameOrigin(req({ origin: "http://192.168.1.20:3000", host: "192.168.1.20:3000" }, "http://192.168.1.20:3000/api/tags")).ok).toBe(true);
-    expect(o.checkSameOrigin(req({ origin: "https://ringside.example.org", host: "127.0.0.1:3000", "x-forwarded-host": "ringside.example.org" })).ok).toBe(true);
+    expect(o.checkSameOrigin(req({ origin: "https://ringside.example.org", host: "127.0.0.1:3000", "x-forwarded-host": "ringside.example.org" })).ok).toBe(
+      true,
+    );
     // behind a proxy that rewrites Host and sends no X-Forwarded-Host: the configured address
     expect(o.checkSameOrigin(req({ origin: "https://ringside.example.org", host: "127.0.0.1:3000" }, "http://127.0.0.1:3000/api/tags")).ok).toBe(true);
     expect(o.checkSameOrigin(req({ origin: "https://hooks.example.org", host: "127.0.0.1:3000" }, "http://127.0.0.1:3000/api/tags")).ok).toBe(true);
@@ -65,7 +67,9 @@ describe("publicOriginFrom", () => {
     o = await withEnv({ AUTH_URL: undefined, PUBLIC_URL: "https://p.example.org" });
     expect(o.publicOriginFrom(new Headers({ host: "localhost:3000" }))).toBe("https://p.example.org");
     o = await withEnv({ AUTH_URL: undefined, PUBLIC_URL: undefined });
-    expect(o.publicOriginFrom(new Headers({ host: "127.0.0.1:3000", "x-forwarded-host": "r.example.org", "x-forwarded-proto": "https, http" }))).toBe("https://r.example.org");
+    expect(o.publicOriginFrom(new Headers({ host: "127.0.0.1:3000", "x-forwarded-host": "r.example.org", "x-forwarded-proto": "https, http" }))).toBe(
+      "https://r.example.org",
+    );
     expect(o.publicOriginFrom(new Headers({ host: "192.168.1.20:3000" }), "http://192.168.1.20:3000/x")).toBe("http://192.168.1.20:3000");
   });
 

@@ -14,7 +14,20 @@ const DOC = {
   authorization_endpoint: "https://idp.example.test/oauth/v2/ext/oauth-authorize",
   token_endpoint: "https://idp.example.test/oauth/v2/ext/oauth-token",
   revocation_endpoint: "https://idp.example.test/oauth/v2/ext/oauth-revoke",
-  scopes_supported: ["extapi:personal", "extapi:daily", "extapi:heartrate", "extapi:session", "extapi:workout", "extapi:tag", "extapi:stress", "extapi:heart_health", "extapi:spo2", "openid", "profile", "email"],
+  scopes_supported: [
+    "extapi:personal",
+    "extapi:daily",
+    "extapi:heartrate",
+    "extapi:session",
+    "extapi:workout",
+    "extapi:tag",
+    "extapi:stress",
+    "extapi:heart_health",
+    "extapi:spo2",
+    "openid",
+    "profile",
+    "email",
+  ],
   authorization_response_iss_parameter_supported: true,
 };
 
@@ -65,13 +78,18 @@ describe("the newer provider's settings", () => {
       revokeUrl: DOC.revocation_endpoint,
       revocation: "rfc7009",
       // no extapi:email in this document: the OpenID `email` stands in
-      requestScope: "email extapi:personal extapi:daily extapi:heartrate extapi:workout extapi:tag extapi:session extapi:spo2 extapi:stress extapi:heart_health",
+      requestScope:
+        "email extapi:personal extapi:daily extapi:heartrate extapi:workout extapi:tag extapi:session extapi:spo2 extapi:stress extapi:heart_health",
     });
   });
 
   it("explicit RING_AUTHORIZE_URL / RING_TOKEN_URL / RING_REVOKE_URL still override", () => {
     const o = newerRingOAuth(
-      env({ RING_AUTHORIZE_URL: "https://a.example.test/auth", RING_TOKEN_URL: "https://a.example.test/token", RING_REVOKE_URL: "https://a.example.test/revoke" }),
+      env({
+        RING_AUTHORIZE_URL: "https://a.example.test/auth",
+        RING_TOKEN_URL: "https://a.example.test/token",
+        RING_REVOKE_URL: "https://a.example.test/revoke",
+      }),
       { ...DOC, revocation_endpoint: undefined },
     );
     expect([o.authorizeUrl, o.tokenUrl, o.revokeUrl]).toEqual(["https://a.example.test/auth", "https://a.example.test/token", "https://a.example.test/revoke"]);

@@ -33,8 +33,7 @@ export async function conformTokenResponse(response: Response): Promise<Response
   } catch {
     return response;
   }
-  if (!body || typeof body !== "object" || Array.isArray(body) || !("id_token" in body) || (body as { id_token: unknown }).id_token !== null)
-    return response;
+  if (!body || typeof body !== "object" || Array.isArray(body) || !("id_token" in body) || (body as { id_token: unknown }).id_token !== null) return response;
   const { id_token: _dropped, ...rest } = body as Record<string, unknown>;
   const headers = new Headers(response.headers);
   headers.delete("content-length");

@@ -75,7 +75,20 @@ describe("collectionsForScopes / missingCollections", () => {
   });
   it("dataCollectionsForScopes lists only syncable collections", () => {
     // in registry order, time series included
-    expect(dataCollectionsForScopes("daily email personal")).toEqual(["daily_sleep", "daily_readiness", "daily_activity", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep", "vO2_max", "sleep_time", "rest_mode_period", "ring_configuration", "ring_battery_level"]);
+    expect(dataCollectionsForScopes("daily email personal")).toEqual([
+      "daily_sleep",
+      "daily_readiness",
+      "daily_activity",
+      "daily_stress",
+      "daily_resilience",
+      "daily_cardiovascular_age",
+      "sleep",
+      "vO2_max",
+      "sleep_time",
+      "rest_mode_period",
+      "ring_configuration",
+      "ring_battery_level",
+    ]);
     expect(dataCollectionsForScopes("spo2Daily")).toEqual(["daily_spo2"]);
     expect(dataCollectionsForScopes("heartrate workout tag session")).toEqual(["heartrate", "workout", "session", "enhanced_tag", "tag"]);
   });
@@ -84,7 +97,10 @@ describe("collectionsForScopes / missingCollections", () => {
 describe("scopeBrings", () => {
   it("says what each scope brings, from the registry's labels", () => {
     expect(scopeBrings("heartrate")).toEqual(["Heart rate through the day and night"]);
-    expect(scopeBrings("tag")).toEqual(["Tags you enter in the ring's app (alcohol, caffeine, custom tags …)", "Notes of the ring's app (the older tag format)"]);
+    expect(scopeBrings("tag")).toEqual([
+      "Tags you enter in the ring's app (alcohol, caffeine, custom tags …)",
+      "Notes of the ring's app (the older tag format)",
+    ]);
     expect(scopeBrings("daily")).toContain("VO2 max estimates");
     expect(scopeBrings("daily")).toContain("The ring's battery level");
     for (const s of RING_SCOPES) expect(scopeBrings(s).length, s).toBeGreaterThan(0);

@@ -12,9 +12,7 @@ import {
 describe("sign-in error classification", () => {
   it("tells a plain denial from the service's 10-user cap", () => {
     expect(classifyAuthorizeError("access_denied", null)).toBe("denied");
-    expect(
-      classifyAuthorizeError("access_denied", "This application is not approved yet and already has the maximum of 10 users."),
-    ).toBe("user_limit");
+    expect(classifyAuthorizeError("access_denied", "This application is not approved yet and already has the maximum of 10 users.")).toBe("user_limit");
     expect(classifyAuthorizeError("invalid_scope", "Unknown scope: x")).toBe("provider_error");
   });
   it("maps token-endpoint refusals", () => {

@@ -23,7 +23,6 @@ let invites: typeof import("@/lib/auth/invites");
 let crypto: typeof import("@/lib/ring/crypto");
 let setupCode: typeof import("@/lib/auth/setup-code");
 
-
 async function app(method: "GET" | "POST", path: string, jar: Jar, form?: Record<string, string>): Promise<Response> {
   const headers: Record<string, string> = { cookie: cookieHeader(jar) };
   if (form) headers["content-type"] = "application/x-www-form-urlencoded";

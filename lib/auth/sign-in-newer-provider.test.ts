@@ -24,7 +24,11 @@ let tokens: typeof import("@/lib/ring/tokens");
 let ringOauth: typeof import("@/lib/ring/oauth");
 
 beforeAll(async () => {
-  flow = await AuthFlow.start(APP, CLIENT, (url) => ({ RING_OAUTH_ISSUER: `${url}/oauth/v2/ext/oauth-anonymous`, RING_SCOPES: ALL, ALLOWED_EMAILS: "*@allowed.test" }));
+  flow = await AuthFlow.start(APP, CLIENT, (url) => ({
+    RING_OAUTH_ISSUER: `${url}/oauth/v2/ext/oauth-anonymous`,
+    RING_SCOPES: ALL,
+    ALLOWED_EMAILS: "*@allowed.test",
+  }));
   emu = flow.emu;
   await flow.load();
   crypto = await import("@/lib/ring/crypto");

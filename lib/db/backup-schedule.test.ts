@@ -23,7 +23,10 @@ describe("daily backup", () => {
     expect(first).not.toBeNull();
     expect(fs.existsSync(first!)).toBe(true);
     expect(await runDailyBackupIfDue(at(5), opts)).toBeNull(); // already taken today
-    const kept = fs.readdirSync(dir).filter((f) => f.startsWith("ringside-daily-")).sort();
+    const kept = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith("ringside-daily-"))
+      .sort();
     expect(kept).toHaveLength(2);
     expect(kept).toContain(path.basename(first!));
     expect(await runDailyBackupIfDue(at(4), { ...opts, hour: -1 })).toBeNull(); // turned off

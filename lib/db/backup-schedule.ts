@@ -37,7 +37,10 @@ function hasBackupForDay(dir: string, now: Date): boolean {
 }
 
 /** Takes today's backup if it is due (the hour has come and none exists yet). Returns its path. */
-export async function runDailyBackupIfDue(now = clock.date(), opts = { hour: env.BACKUP_HOUR, dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP }): Promise<string | null> {
+export async function runDailyBackupIfDue(
+  now = clock.date(),
+  opts = { hour: env.BACKUP_HOUR, dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP },
+): Promise<string | null> {
   if (opts.hour < 0 || now.getHours() < opts.hour) return null;
   const dir = path.resolve(opts.dir);
   if (hasBackupForDay(dir, now)) return null;
@@ -59,9 +62,7 @@ export function startDailyBackups(): boolean {
   }
   if (timer.get()) return true;
   const check = () => {
-    runDailyBackupIfDue().catch((err: unknown) =>
-      logger.error({ err: err instanceof Error ? err.message : String(err) }, "daily backup failed"),
-    );
+    runDailyBackupIfDue().catch((err: unknown) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "daily backup failed"));
   };
   timer.set(setInterval(check, CHECK_EVERY_MS).unref());
   setTimeout(check, 10_000).unref();

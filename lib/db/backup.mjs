@@ -10,7 +10,10 @@ import { openSqlite } from "./sqlite.mjs";
 
 /** @param {Date} d */
 function stamp(d) {
-  return d.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { backupDatabase, pruneBackups, restoreDatabase } from "@/lib/db/backup.mjs";
 
 function tmp() {
-  return fs.mkdtempSync(path.join(process.env.DATA_DIR!, "bak-")) // inside the file's own directory (lib/test/setup.ts), removed after it;
+  return fs.mkdtempSync(path.join(process.env.DATA_DIR!, "bak-")); // inside the file's own directory (lib/test/setup.ts), removed after it;
 }
 
 describe("lib/db/backup.mjs", () => {

@@ -8,7 +8,9 @@ describe("toPostgresSql", () => {
     expect(toPostgresSql(`SELECT a.userId, COUNT(*) AS n FROM "Account" a WHERE a.provider = 'ring?' AND a.userId = ? AND day <= ?`)).toBe(
       `SELECT a."userId", COUNT(*) AS n FROM "Account" a WHERE a.provider = 'ring?' AND a."userId" = $1 AND day <= $2`,
     );
-    expect(toPostgresSql(`SELECT 'it''s dataVersion' AS "keepMe" FROM "User" WHERE id = ?`)).toBe(`SELECT 'it''s dataVersion' AS "keepMe" FROM "User" WHERE id = $1`);
+    expect(toPostgresSql(`SELECT 'it''s dataVersion' AS "keepMe" FROM "User" WHERE id = ?`)).toBe(
+      `SELECT 'it''s dataVersion' AS "keepMe" FROM "User" WHERE id = $1`,
+    );
   });
 
   it("turns INSERT OR IGNORE into ON CONFLICT DO NOTHING", () => {

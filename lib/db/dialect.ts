@@ -18,7 +18,13 @@ export function ident(name: string): string {
  * the order given. `unlessSame`: leave the row alone when these columns are unchanged (a
  * re-sync of an unchanged document writes nothing).
  */
-export function upsertSql(opts: { table: string; columns: readonly string[]; conflict: readonly string[]; unlessSame?: readonly string[]; fromArrays?: readonly string[] }): string {
+export function upsertSql(opts: {
+  table: string;
+  columns: readonly string[];
+  conflict: readonly string[];
+  unlessSame?: readonly string[];
+  fromArrays?: readonly string[];
+}): string {
   const t = ident(opts.table);
   const updatable = opts.columns.filter((c) => !opts.conflict.includes(c));
   const changed = opts.unlessSame?.length ? ` WHERE ${opts.unlessSame.map((c) => `${t}.${ident(c)} IS NOT excluded.${ident(c)}`).join(" OR ")}` : "";

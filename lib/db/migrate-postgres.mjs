@@ -37,9 +37,7 @@ export async function applyPendingPostgresMigrations(url, migrationsDir) {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATE_LOCK_KEY]);
     try {
       await client.query(HISTORY_DDL);
-      const { rows } = await client.query(
-        `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-      );
+      const { rows } = await client.query(`SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
       const done = new Map(rows.map((r) => [String(r.migration_name), String(r.checksum)]));
       /** @type {string[]} */
       const applied = [];

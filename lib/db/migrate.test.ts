@@ -87,4 +87,3 @@ describe("lib/db/migrate.mjs (migrations applied by npm start)", () => {
     expect(names.sort()).toEqual([...all].sort());
   });
 });
-

@@ -13,7 +13,13 @@ describe("which errors are an outage", () => {
     expect(classifyDatabaseError(new AggregateError([refused, refused], "all failed"))).toBe("unreachable");
     expect(classifyDatabaseError(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }))).toBe("unreachable");
     expect(classifyDatabaseError(new Error("Connection terminated unexpectedly"))).toBe("unreachable");
-    expect(classifyDatabaseError(new Error("Invalid `prisma.user.findMany()` invocation", { cause: { kind: "postgres", originalCode: "57P03", message: "the database system is starting up" } }))).toBe("unreachable");
+    expect(
+      classifyDatabaseError(
+        new Error("Invalid `prisma.user.findMany()` invocation", {
+          cause: { kind: "postgres", originalCode: "57P03", message: "the database system is starting up" },
+        }),
+      ),
+    ).toBe("unreachable");
     expect(classifyDatabaseError(Object.assign(new Error("disk I/O error"), { code: "SQLITE_IOERR_WRITE" }))).toBe("unreachable");
     expect(classifyDatabaseError(Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }))).toBe("full");
     expect(classifyDatabaseError(new Error("outer", { cause: new Error("database or disk is full") }))).toBe("full");

@@ -141,11 +141,14 @@ function markDown(state: State, kind: OutageKind): void {
   logger.error({ outage: kind }, "the database is not reachable: pages and API answer 503 until it is back");
   // look again every second or so (jittered, so several processes do not knock together)
   const again = () => {
-    state.recovery = setTimeout(() => {
-      void probeOnce(state).then(() => {
-        if (state.down) again();
-      });
-    }, 1_000 + Math.floor(Math.random() * 250));
+    state.recovery = setTimeout(
+      () => {
+        void probeOnce(state).then(() => {
+          if (state.down) again();
+        });
+      },
+      1_000 + Math.floor(Math.random() * 250),
+    );
     state.recovery.unref();
   };
   again();

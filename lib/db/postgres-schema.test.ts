@@ -50,7 +50,10 @@ describe("PostgreSQL schema and migrations (real server)", () => {
     expect(migrations.length).toBeGreaterThan(0);
     expect(await applyPendingPostgresMigrations(history, POSTGRES_MIGRATIONS_DIR)).toEqual(migrations.map((m) => m.name));
     expect(await applyPendingPostgresMigrations(history, POSTGRES_MIGRATIONS_DIR)).toEqual([]);
-    const recorded = await query<{ migration_name: string; checksum: string }>(history, `SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name`);
+    const recorded = await query<{ migration_name: string; checksum: string }>(
+      history,
+      `SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
     expect(recorded).toEqual(migrations.map((m) => ({ migration_name: m.name, checksum: m.checksum })));
   });
 
@@ -81,7 +84,10 @@ describe("PostgreSQL schema and migrations (real server)", () => {
       fs.mkdirSync(`${dir}/002_bad`);
       fs.writeFileSync(`${dir}/002_bad/migration.sql`, `CREATE TABLE b (id INT PRIMARY KEY); INSERT INTO nowhere VALUES (1);`);
       await expect(applyPendingPostgresMigrations(broken, dir)).rejects.toThrow(/002_bad failed/);
-      const tables = await query<{ table_name: string }>(broken, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`);
+      const tables = await query<{ table_name: string }>(
+        broken,
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+      );
       expect(tables.map((t) => t.table_name)).toEqual(["_prisma_migrations", "a"]);
       const recorded = await query<{ migration_name: string }>(broken, `SELECT migration_name FROM "_prisma_migrations"`);
       expect(recorded.map((r) => r.migration_name)).toEqual(["001_ok"]);

@@ -87,7 +87,8 @@ export function mergeSamples(spec: SampleSpec, older: readonly Sample[], newer: 
   // `compare` finds them equal, so strictly ascending lists hold nothing twice.)
   if (spec.key.length <= 1) {
     const cmp = compare(spec);
-    if (ascending(older, cmp) && ascending(newer, cmp) && (older.length === 0 || newer.length === 0 || cmp(older[older.length - 1]!, newer[0]!) < 0)) return [...older, ...newer];
+    if (ascending(older, cmp) && ascending(newer, cmp) && (older.length === 0 || newer.length === 0 || cmp(older[older.length - 1]!, newer[0]!) < 0))
+      return [...older, ...newer];
   }
   const keyOf = sampleKeyer(spec);
   const byKey = new Map<string, Sample>();
@@ -261,7 +262,11 @@ const servedOrders = new WeakMap<SampleSpec, Array<[string, number]>>();
 function servedOrder(spec: SampleSpec): Array<[string, number]> {
   let order = servedOrders.get(spec);
   if (!order) {
-    const keys: Array<[string, number]> = [...spec.fields.map((f, i): [string, number] => [f.name, i]), ["timestamp", TIMESTAMP], ["timestamp_unix", TIMESTAMP_UNIX]];
+    const keys: Array<[string, number]> = [
+      ...spec.fields.map((f, i): [string, number] => [f.name, i]),
+      ["timestamp", TIMESTAMP],
+      ["timestamp_unix", TIMESTAMP_UNIX],
+    ];
     servedOrders.set(spec, (order = keys.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))));
   }
   return order;

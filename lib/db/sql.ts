@@ -172,7 +172,13 @@ function pgStatement(sql: string): { text: string; name: string } {
 // keeps the rest of the text, where it would otherwise fail. The raw JSON keeps the original.
 const noNul = (s: string) => (s.includes("\u0000") ? s.replaceAll("\u0000", "\uFFFD") : s);
 const pgParam = (v: SqlValue): unknown =>
-  typeof v === "string" ? noNul(v) : Array.isArray(v) ? v.map((x) => (typeof x === "string" ? noNul(x) : x)) : v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v;
+  typeof v === "string"
+    ? noNul(v)
+    : Array.isArray(v)
+      ? v.map((x) => (typeof x === "string" ? noNul(x) : x))
+      : v instanceof Uint8Array && !Buffer.isBuffer(v)
+        ? Buffer.from(v)
+        : v;
 
 async function runPostgres<T>(client: pg.Pool | pg.PoolClient, work: Work<T>): Promise<T> {
   return drive(work, "postgres", async (op) => {

@@ -101,9 +101,7 @@ function shutdown(code = 0) {
     killAll();
     process.exit(code);
   }, 9_500).unref();
-  Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.on("exit", r)) : null))).then(() =>
-    process.exit(code),
-  );
+  Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.on("exit", r)) : null))).then(() => process.exit(code));
 }
 // a second Ctrl-C (not the copy the terminal's process group delivers at the same moment): at once
 const onSignal = (/** @type {number} */ code) => () => {

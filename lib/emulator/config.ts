@@ -195,8 +195,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv | Readonly<Record<string, s
 
 /** The settings table printed by main.ts. */
 export function formatConfigTable(config: EmulatorConfig): string {
-  const rows = ENV_VARIABLES.map(({ name, key, meaning }) => [name, String(config[key] ?? (key === "now" ? "(real time)" : "(the clock's UTC date)")), meaning]);
+  const rows = ENV_VARIABLES.map(({ name, key, meaning }) => [
+    name,
+    String(config[key] ?? (key === "now" ? "(real time)" : "(the clock's UTC date)")),
+    meaning,
+  ]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ["variable", "value", "meaning"][i]!.length));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(["variable", "value", "meaning"]), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }

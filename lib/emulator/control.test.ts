@@ -46,12 +46,17 @@ describe("clients", () => {
     const ok = await call(base, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: "x", client_id: "ctl-client", client_secret: "s2" } });
     expect(ok.body.error).toBe("invalid_grant"); // authenticated with the new secret
     const clients = (await call(base, "/_emulator/clients")).body.clients;
-    expect(clients.find((c: { client_id: string }) => c.client_id === DEMO.client_id)).toMatchObject({ redirect_uris: [DEMO.redirect_uri], approved: false, portal: "legacy" });
+    expect(clients.find((c: { client_id: string }) => c.client_id === DEMO.client_id)).toMatchObject({
+      redirect_uris: [DEMO.redirect_uri],
+      approved: false,
+      portal: "legacy",
+    });
   });
 });
 
 describe("test people", () => {
-  const docs = async (id: string, c: string) => (await call(base, `/_emulator/users/${id}/documents/${c}`)).body.data as Array<{ day: string; id: string; timestamp?: string; bedtime_start?: string }>;
+  const docs = async (id: string, c: string) =>
+    (await call(base, `/_emulator/users/${id}/documents/${c}`)).body.data as Array<{ day: string; id: string; timestamp?: string; bedtime_start?: string }>;
 
   it("a data key gives the same data whatever the e-mail; another key other data", async () => {
     const a = await call(base, "/_emulator/users", { json: { email: uniqueEmail("key-a"), data_key: "person-1" } });
@@ -64,7 +69,7 @@ describe("test people", () => {
     expect(strip(dc!)).not.toEqual(strip(da!));
   });
 
-  it("wear \"always\" wears the ring every night but the days named", async () => {
+  it('wear "always" wears the ring every night but the days named', async () => {
     const off = [shiftDay(TEST_TODAY, -3), shiftDay(TEST_TODAY, -10)];
     const u = await call(base, "/_emulator/users", { json: { email: uniqueEmail("wear"), wear: "always", not_worn_days: off } });
     expect(u.status).toBe(201);
@@ -91,7 +96,14 @@ describe("users", () => {
     const email = uniqueEmail("ctl");
     const a = await call(base, "/_emulator/users", { json: { email } });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ user_id: expect.any(String), email, history_days: 30, subscription: "active", last_day: TEST_TODAY, first_day: shiftDay(TEST_TODAY, -29) });
+    expect(a.body).toMatchObject({
+      user_id: expect.any(String),
+      email,
+      history_days: 30,
+      subscription: "active",
+      last_day: TEST_TODAY,
+      first_day: shiftDay(TEST_TODAY, -29),
+    });
     const b = await call(base, "/_emulator/users", { json: { email: email.toUpperCase() } });
     expect(b.status).toBe(200);
     expect(b.body.user_id).toBe(a.body.user_id);
@@ -279,7 +291,9 @@ describe("faults", () => {
     await call(base, "/_emulator/faults", { json: { status: 500, count: 1, path_prefix: "/oauth/token" } });
     const data = await call(base, "/v2/sandbox/usercollection/daily_sleep", { token: "x" });
     expect(data.status).toBe(200); // not a matching path
-    const token = await call(base, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: "x", client_id: DEMO.client_id, client_secret: DEMO.client_secret } });
+    const token = await call(base, "/oauth/token", {
+      form: { grant_type: "refresh_token", refresh_token: "x", client_id: DEMO.client_id, client_secret: DEMO.client_secret },
+    });
     expect(token.status).toBe(500);
   });
 });
@@ -289,7 +303,9 @@ describe("request log", () => {
     const e = await startTestEmulator();
     try {
       const t = await connect(e.url);
-      await call(e.url, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: DEMO.client_id, client_secret: DEMO.client_secret } });
+      await call(e.url, "/oauth/token", {
+        form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: DEMO.client_id, client_secret: DEMO.client_secret },
+      });
       await call(e.url, "/v2/usercollection/daily_sleep", { token: t.access_token });
       await call(e.url, "/_emulator/health");
       const all = (await call(e.url, "/_emulator/requests")).body.requests;
@@ -300,7 +316,14 @@ describe("request log", () => {
         ["refresh_token", 200],
       ]);
       const data = (await call(e.url, "/_emulator/requests?kind=data")).body.requests.at(-1);
-      expect(data).toMatchObject({ method: "GET", path: "/v2/usercollection/daily_sleep", status: 200, client_id: DEMO.client_id, user_id: t.user_id, token_fingerprint: expect.any(String) });
+      expect(data).toMatchObject({
+        method: "GET",
+        path: "/v2/usercollection/daily_sleep",
+        status: 200,
+        client_id: DEMO.client_id,
+        user_id: t.user_id,
+        token_fingerprint: expect.any(String),
+      });
       expect(JSON.stringify(all)).not.toContain(t.access_token);
       await call(e.url, "/_emulator/requests", { method: "DELETE" });
       expect((await call(e.url, "/_emulator/requests")).body.requests).toEqual([]);

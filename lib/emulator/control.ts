@@ -60,7 +60,12 @@ const tokenSchema = z
     user_id: z.string().min(1).optional(),
     email: z.email().optional(),
     scope: z.string().optional(),
-    expires_in: z.number().int().min(1).max(10 * 365 * 86_400).optional(),
+    expires_in: z
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365 * 86_400)
+      .optional(),
   })
   .refine((t) => t.user_id !== undefined || t.email !== undefined, { message: "Give user_id or email", path: ["user_id"] });
 
@@ -110,12 +115,22 @@ const NOT_A_DOCUMENT = "Time-series samples (heartrate, ring_battery_level) are 
  * that day's midnight UTC, `end` as a date includes that whole day; or a date-time); default the
  * whole history.
  */
-function listSamples(user: User, kind: TimeSeries, url: URL, now: number, today: string): { ok: true; data: Record<string, unknown>[] } | { ok: false; response: Response } {
+function listSamples(
+  user: User,
+  kind: TimeSeries,
+  url: URL,
+  now: number,
+  today: string,
+): { ok: true; data: Record<string, unknown>[] } | { ok: false; response: Response } {
   const bound = (param: "start" | "end") => {
     const raw = url.searchParams.get(param);
     if (raw === null || raw === "") return { ok: true as const, ms: param === "start" ? -Infinity : Infinity };
     const b = parseDateBound(raw);
-    if (!b) return { ok: false as const, response: validationError([{ loc: ["query", param], msg: "Input should be a date or a date-time", type: "datetime_parsing", input: raw }]) };
+    if (!b)
+      return {
+        ok: false as const,
+        response: validationError([{ loc: ["query", param], msg: "Input should be a date or a date-time", type: "datetime_parsing", input: raw }]),
+      };
     return { ok: true as const, ms: param === "end" && b.dateOnly ? b.instant + 86_399_999 : b.instant };
   };
   const start = bound("start");
@@ -140,7 +155,11 @@ function listSamples(user: User, kind: TimeSeries, url: URL, now: number, today:
 }
 
 /** Turns document changes into webhook events and schedules them. */
-function emitEvents(ctx: EmulatorContext, user: User, changes: Array<{ collection: DocumentCollection; event_type: WebhookEvent["event_type"]; document: { id?: string } }>): WebhookEvent[] {
+function emitEvents(
+  ctx: EmulatorContext,
+  user: User,
+  changes: Array<{ collection: DocumentCollection; event_type: WebhookEvent["event_type"]; document: { id?: string } }>,
+): WebhookEvent[] {
   const eventTime = isoWithOffset(ctx.now());
   const events = changes.map((c) => ({
     event_type: c.event_type,
@@ -179,10 +198,7 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
         approved: body.value.approved,
         portal: body.value.portal,
       });
-      return json(
-        { client_id: client.clientId, redirect_uris: client.redirectUris, approved: client.approved, portal: client.portal },
-        created ? 201 : 200,
-      );
+      return json({ client_id: client.clientId, redirect_uris: client.redirectUris, approved: client.approved, portal: client.portal }, created ? 201 : 200);
     }
 
     case route === "GET /clients":
@@ -378,6 +394,14 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
   }
 }
 
-function faultView(f: { id: string; status: number | null; remaining: number; pathPrefix: string | null; retryAfter: number | null; tier: string; delayMs: number }) {
+function faultView(f: {
+  id: string;
+  status: number | null;
+  remaining: number;
+  pathPrefix: string | null;
+  retryAfter: number | null;
+  tier: string;
+  delayMs: number;
+}) {
   return { id: f.id, status: f.status, remaining: f.remaining, path_prefix: f.pathPrefix, retry_after: f.retryAfter, tier: f.tier, delay_ms: f.delayMs };
 }

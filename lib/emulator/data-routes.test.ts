@@ -31,7 +31,12 @@ function expectValid(path: string, status: number, body: unknown, typedOnly = fa
   expect(r.ok, JSON.stringify(r)).toBe(true);
 }
 
-async function list(collection: string, query: Record<string, string>, t = token, prefix = "/v2/usercollection"): Promise<{ status: number; body: any; headers: Headers }> {
+async function list(
+  collection: string,
+  query: Record<string, string>,
+  t = token,
+  prefix = "/v2/usercollection",
+): Promise<{ status: number; body: any; headers: Headers }> {
   const qs = new URLSearchParams(query).toString();
   return call(base, `${prefix}/${collection}${qs ? `?${qs}` : ""}`, { token: t });
 }
@@ -335,7 +340,11 @@ describe("sandbox", () => {
     expectValid("/v2/sandbox/usercollection/daily_sleep/{document_id}", 200, one.body);
     expect((await call(base, "/v2/sandbox/usercollection/daily_sleep/nope", { token: "t" })).body).toEqual({ detail: "Document not found." });
     const sleep = await list("sleep", { start_date: SANDBOX_FIRST_DAY, end_date: "2024-11-03" }, "t", "/v2/sandbox/usercollection");
-    expect(sleep.body.data.map((d: Doc) => d.id)).toEqual(SANDBOX_SLEEP_DOCUMENTS.filter((d) => d.day < "2024-11-03").map((d) => d.id).slice(0, 7));
+    expect(sleep.body.data.map((d: Doc) => d.id)).toEqual(
+      SANDBOX_SLEEP_DOCUMENTS.filter((d) => d.day < "2024-11-03")
+        .map((d) => d.id)
+        .slice(0, 7),
+    );
     expect((await call(base, "/v2/sandbox/usercollection/daily_sleep")).status).toBe(401);
     expect((await call(base, "/v2/sandbox/usercollection/personal_info", { token: "t" })).status).toBe(404);
   });
@@ -348,8 +357,7 @@ describe("rate limiting", () => {
       const client = await registerClient(small.url);
       const a = await connect(small.url, client);
       const b = await connect(small.url, client);
-      const get = (t: string, sandbox = false) =>
-        call(small.url, `${sandbox ? "/v2/sandbox" : "/v2"}/usercollection/daily_sleep`, { token: t });
+      const get = (t: string, sandbox = false) => call(small.url, `${sandbox ? "/v2/sandbox" : "/v2"}/usercollection/daily_sleep`, { token: t });
       // connect() already read personal_info once per token: a=1, b=1, application=2
       expect((await get(a.access_token)).status).toBe(200);
       expect((await get(a.access_token, true)).status).toBe(200); // sandbox counts too: a=3, application=4
@@ -380,7 +388,10 @@ describe("rate limiting", () => {
       expect((await get(b.access_token)).status).toBe(200);
 
       const log = (await call(small.url, "/_emulator/requests?kind=data")).body.requests;
-      expect(log.filter((r: { status: number }) => r.status === 429).map((r: { rate_limit_tier: string }) => r.rate_limit_tier)).toEqual(["token", "application"]);
+      expect(log.filter((r: { status: number }) => r.status === 429).map((r: { rate_limit_tier: string }) => r.rate_limit_tier)).toEqual([
+        "token",
+        "application",
+      ]);
     } finally {
       await small.close();
     }

@@ -273,13 +273,7 @@ function userSeries(ctx: EmulatorContext, docs: UserDocuments, kind: TimeSeries)
 export type DataRouteDeps = { cursors: CursorCodec };
 type Bounds = Partial<Record<"start_date" | "end_date" | "start_datetime" | "end_datetime", DateBound>>;
 
-export async function handleDataRoute(
-  ctx: EmulatorContext,
-  deps: DataRouteDeps,
-  req: Request,
-  url: URL,
-  meta: RequestMeta,
-): Promise<Response> {
+export async function handleDataRoute(ctx: EmulatorContext, deps: DataRouteDeps, req: Request, url: URL, meta: RequestMeta): Promise<Response> {
   const parts = url.pathname.split("/").filter(Boolean); // v2, [sandbox], usercollection, name, [id]
   const family: Family = parts[1] === "sandbox" ? "sandbox" : "user";
   const rest = family === "sandbox" ? parts.slice(3) : parts.slice(2);
@@ -424,7 +418,17 @@ export async function handleDataRoute(
       times.length = pageSize;
     }
     const next = more
-      ? deps.cursors.encode({ f: family, c: resource, u: ownerKey, s: "", e: "", si: startMs, ei: endMs, a: String(times[times.length - 1]), p: fields || null })
+      ? deps.cursors.encode({
+          f: family,
+          c: resource,
+          u: ownerKey,
+          s: "",
+          e: "",
+          si: startMs,
+          ei: endMs,
+          a: String(times[times.length - 1]),
+          p: fields || null,
+        })
       : null;
     return json({ data: project(rows, resource, fields), next_token: next });
   }
@@ -497,4 +501,3 @@ export async function handleDataRoute(
   const data = family === "sandbox" ? [...page] : project(page, collection, fields);
   return json({ data, next_token: next });
 }
-

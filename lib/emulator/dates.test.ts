@@ -29,9 +29,8 @@ describe("parseDateBound", () => {
     expect(parseDateBound("0024-11-11")?.wall).toBe("0024-11-11T00:00:00");
   });
 
-  it.each(["", "yesterday", "2024-13-01", "2024-02-30", "2024-11-11T25:00:00", "11/11/2024", "2024-11-11T10:00:00+0x:00"])(
-    "rejects %j",
-    (v) => expect(parseDateBound(v)).toBeNull(),
+  it.each(["", "yesterday", "2024-13-01", "2024-02-30", "2024-11-11T25:00:00", "11/11/2024", "2024-11-11T10:00:00+0x:00"])("rejects %j", (v) =>
+    expect(parseDateBound(v)).toBeNull(),
   );
 });
 

@@ -72,7 +72,14 @@ async function authorize(opts: Flow = {}) {
 async function exchange(code: string, v: string, opts: { path?: string; client?: Client; b?: string } = {}) {
   const client = opts.client ?? dev;
   return call(opts.b ?? base, opts.path ?? TOKEN, {
-    form: { grant_type: "authorization_code", code, redirect_uri: client.redirect_uri, code_verifier: v, client_id: client.client_id, client_secret: client.client_secret },
+    form: {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: client.redirect_uri,
+      code_verifier: v,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    },
   });
 }
 
@@ -215,7 +222,9 @@ describe("token at the newer provider", () => {
     const next = await call(base, TOKEN, { form: { grant_type: "refresh_token", refresh_token: t.refresh_token }, headers: { authorization: basic } });
     expect(next.status).toBe(200);
     expect(next.body).toMatchObject({ id_token: null, scope: t.scope });
-    const again = await call(base, TOKEN, { form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret } });
+    const again = await call(base, TOKEN, {
+      form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret },
+    });
     expect(again.status).toBe(400);
     expect(again.body.error).toBe("invalid_grant");
   });
@@ -231,7 +240,7 @@ describe("token at the newer provider", () => {
 });
 
 describe("a developer-portal client at the legacy token address", () => {
-  it("gets 400 invalid_request \"Invalid request\" for its code, from either authorize address", async () => {
+  it('gets 400 invalid_request "Invalid request" for its code, from either authorize address', async () => {
     for (const path of [AUTHZ, "/oauth/authorize"]) {
       const { location, verifier: v } = await authorize({ path, scope: path === AUTHZ ? "extapi:daily" : "daily" });
       const r = await exchange(location.searchParams.get("code")!, v, { path: "/oauth/token" });
@@ -242,26 +251,39 @@ describe("a developer-portal client at the legacy token address", () => {
 
   it("gets 400 invalid_request for every refresh, and a made-up client id gets invalid_client", async () => {
     const t = await connected();
-    const r = await call(base, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret } });
+    const r = await call(base, "/oauth/token", {
+      form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe("invalid_request");
-    const madeUp = await call(base, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: "made-up", client_secret: "x" } });
+    const madeUp = await call(base, "/oauth/token", {
+      form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: "made-up", client_secret: "x" },
+    });
     expect(madeUp.status).toBe(401);
     expect(madeUp.body.error).toBe("invalid_client");
     // the refresh token was not spent by the refused calls
-    const ok = await call(base, TOKEN, { form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret } });
+    const ok = await call(base, TOKEN, {
+      form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret },
+    });
     expect(ok.status).toBe(200);
   });
 });
 
 describe("revocation at the newer provider (RFC 7009)", () => {
-  const form = (token: string, extra: Record<string, string> = {}, c: Client = dev) => ({ token, client_id: c.client_id, client_secret: c.client_secret, ...extra });
+  const form = (token: string, extra: Record<string, string> = {}, c: Client = dev) => ({
+    token,
+    client_id: c.client_id,
+    client_secret: c.client_secret,
+    ...extra,
+  });
 
   it("revokes an access token (and its refresh token) or a refresh token (and its access token)", async () => {
     const a = await connected();
     expect((await call(base, REVOKE, { form: form(a.access_token, { token_type_hint: "access_token" }) })).status).toBe(200);
     expect((await call(base, "/v2/usercollection/personal_info", { token: a.access_token })).status).toBe(401);
-    const refreshed = await call(base, TOKEN, { form: { grant_type: "refresh_token", refresh_token: a.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret } });
+    const refreshed = await call(base, TOKEN, {
+      form: { grant_type: "refresh_token", refresh_token: a.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret },
+    });
     expect(refreshed.body.error).toBe("invalid_grant");
 
     const b = await connected();
@@ -306,9 +328,13 @@ describe("introspection and the control API", () => {
     const r = await call(base, "/_emulator/tokens", { json: { client_id: dev.client_id, email: uniqueEmail(), scope: "daily extapi:spo2" } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ scope: "extapi:daily extapi:spo2", id_token: null });
-    const legacyRefresh = await call(base, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: r.body.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret } });
+    const legacyRefresh = await call(base, "/oauth/token", {
+      form: { grant_type: "refresh_token", refresh_token: r.body.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret },
+    });
     expect(legacyRefresh.body.error).toBe("invalid_request");
-    const ok = await call(base, TOKEN, { form: { grant_type: "refresh_token", refresh_token: r.body.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret } });
+    const ok = await call(base, TOKEN, {
+      form: { grant_type: "refresh_token", refresh_token: r.body.refresh_token, client_id: dev.client_id, client_secret: dev.client_secret },
+    });
     expect(ok.status).toBe(200);
   });
 

@@ -64,19 +64,11 @@ export function validationError(issues: ValidationIssue[]): Response {
 }
 
 export function unauthorized(detail: string, errorCode?: "invalid_token"): Response {
-  const challenge = errorCode
-    ? `Bearer realm="ring", error="${errorCode}", error_description="${detail.replaceAll('"', "'")}"`
-    : 'Bearer realm="ring"';
+  const challenge = errorCode ? `Bearer realm="ring", error="${errorCode}", error_description="${detail.replaceAll('"', "'")}"` : 'Bearer realm="ring"';
   return problem(401, detail, { "www-authenticate": challenge });
 }
 
-export type OAuthErrorCode =
-  | "invalid_request"
-  | "invalid_client"
-  | "invalid_grant"
-  | "unauthorized_client"
-  | "unsupported_grant_type"
-  | "invalid_scope";
+export type OAuthErrorCode = "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
 
 /** RFC 6749 §5.2 token-endpoint error. invalid_client answers 401 with a Basic challenge. */
 export function oauthError(error: OAuthErrorCode, description: string): Response {
@@ -87,12 +79,7 @@ export function oauthError(error: OAuthErrorCode, description: string): Response
 }
 
 export function escapeHtml(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
+  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'";

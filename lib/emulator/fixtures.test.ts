@@ -307,9 +307,7 @@ describe("realism", () => {
     };
     expect(bed(true) - bed(false)).toBeGreaterThan(20 * 60);
     const steps = (dow: number[]) => {
-      const xs = range.daily_activity
-        .filter((d) => d.score !== null && dow.includes(new Date(`${d.day}T00:00:00Z`).getUTCDay()))
-        .map((d) => num(d.steps));
+      const xs = range.daily_activity.filter((d) => d.score !== null && dow.includes(new Date(`${d.day}T00:00:00Z`).getUTCDay())).map((d) => num(d.steps));
       return xs.reduce((a, x) => a + x, 0) / xs.length;
     };
     expect(steps([6])).toBeGreaterThan(steps([1, 2, 3, 4]));
@@ -417,7 +415,12 @@ describe("document structure", () => {
       expect(phases).toMatch(/^[1-4]+$/);
       expect(phases.length).toBe(Math.ceil(tib / 300));
       const count = (ch: string) => phases.split(ch).length - 1;
-      for (const [ch, key] of [["1", "deep_sleep_duration"], ["2", "light_sleep_duration"], ["3", "rem_sleep_duration"], ["4", "awake_time"]] as const) {
+      for (const [ch, key] of [
+        ["1", "deep_sleep_duration"],
+        ["2", "light_sleep_duration"],
+        ["3", "rem_sleep_duration"],
+        ["4", "awake_time"],
+      ] as const) {
         expect(Math.abs(count(ch) * 300 - num(d[key]))).toBeLessThan(300);
       }
       expect(String(d.movement_30_sec)).toMatch(/^[1-4]+$/);
@@ -452,9 +455,7 @@ describe("document structure", () => {
 
   it("readiness contributors are consistent with the night's heart rate", () => {
     const night = new Map(range.sleep.filter((d) => d.type === "long_sleep").map((d) => [d.day, d] as const));
-    const pairs = range.daily_readiness.map(
-      (d) => [num(night.get(d.day)!.lowest_heart_rate), num(obj(d.contributors).resting_heart_rate)] as [number, number],
-    );
+    const pairs = range.daily_readiness.map((d) => [num(night.get(d.day)!.lowest_heart_rate), num(obj(d.contributors).resting_heart_rate)] as [number, number]);
     expect(pearson(pairs)).toBeLessThan(-0.3);
   });
 });

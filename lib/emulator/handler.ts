@@ -67,13 +67,17 @@ function faultResponse(ctx: EmulatorContext, fault: Fault, at: number): Response
   const status = fault.status!;
   if (status === 429) {
     const retryAfterS = fault.retryAfter ?? 1;
-    return problem(429, `Rate limit exceeded (${fault.tier} limit).`, rateLimitHeaders({
-      tier: fault.tier,
-      limit: fault.tier === "token" ? ctx.config.rateLimit : ctx.config.appRateLimit,
-      windowS: ctx.config.rateWindowS,
-      retryAfterS,
-      resetEpochS: Math.ceil(at / 1000) + retryAfterS,
-    }));
+    return problem(
+      429,
+      `Rate limit exceeded (${fault.tier} limit).`,
+      rateLimitHeaders({
+        tier: fault.tier,
+        limit: fault.tier === "token" ? ctx.config.rateLimit : ctx.config.appRateLimit,
+        windowS: ctx.config.rateWindowS,
+        retryAfterS,
+        resetEpochS: Math.ceil(at / 1000) + retryAfterS,
+      }),
+    );
   }
   const headers: Record<string, string> = fault.retryAfter !== null ? { "retry-after": String(fault.retryAfter) } : {};
   if (status === 401) headers["www-authenticate"] = 'Bearer realm="ring", error="invalid_token"';

@@ -32,14 +32,12 @@ async function main(): Promise<void> {
   say(`Newer identity provider (developer-portal clients): issuer ${running.url}/oauth/v2/ext/oauth-anonymous\n`);
 
   const server = running;
-  const { trigger } = handleSignals(
-    async (reason) => {
-      say(`Ring emulator stopping (${reason})\n`);
-      // open connections get 3 s; the process ends then regardless
-      await Promise.race([server.close(), new Promise((r) => setTimeout(r, 3_000).unref())]);
-      return 0;
-    },
-  );
+  const { trigger } = handleSignals(async (reason) => {
+    say(`Ring emulator stopping (${reason})\n`);
+    // open connections get 3 s; the process ends then regardless
+    await Promise.race([server.close(), new Promise((r) => setTimeout(r, 3_000).unref())]);
+    return 0;
+  });
   watchParent(() => trigger("its parent process is gone"));
 }
 

@@ -82,7 +82,10 @@ function clientOf(
   const client = ctx.state.authenticateClient(creds.clientId, creds.clientSecret);
   if (!client) return { ok: false, response: oauthError("invalid_client", "Client authentication failed.") };
   if (portal === "developer" && client.portal !== "developer")
-    return { ok: false, response: oauthError("invalid_client", "Client authentication failed: the application is not registered with this identity provider.") };
+    return {
+      ok: false,
+      response: oauthError("invalid_client", "Client authentication failed: the application is not registered with this identity provider."),
+    };
   if (portal === "legacy" && legacyRefusal && client.portal === "developer")
     return { ok: false, response: oauthError("invalid_request", "Invalid request"), clientId: client.clientId };
   return { ok: true, client };
@@ -94,8 +97,7 @@ export async function handleToken(ctx: EmulatorContext, req: Request, meta: Requ
   meta.provider = portal;
   if (req.method !== "POST") return json({ error: "invalid_request", error_description: "Use POST." }, 405, { allow: "POST" });
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  if (!type.startsWith("application/x-www-form-urlencoded"))
-    return oauthError("invalid_request", "The body must be application/x-www-form-urlencoded.");
+  if (!type.startsWith("application/x-www-form-urlencoded")) return oauthError("invalid_request", "The body must be application/x-www-form-urlencoded.");
   const body = new URLSearchParams(await req.text());
   const grantType = body.get("grant_type");
   meta.grantType = grantType;
@@ -131,8 +133,7 @@ export async function handleToken(ctx: EmulatorContext, req: Request, meta: Requ
     const verifier = body.get("code_verifier");
     if (code.codeChallenge !== null) {
       if (verifier === null) return oauthError("invalid_request", "code_verifier is required: a code_challenge was given.");
-      if (!VERIFIER_RE.test(verifier))
-        return oauthError("invalid_request", "code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~].");
+      if (!VERIFIER_RE.test(verifier)) return oauthError("invalid_request", "code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~].");
       const derived = code.codeChallengeMethod === "plain" ? verifier : pkceS256(verifier);
       if (derived !== code.codeChallenge) return oauthError("invalid_grant", "code_verifier does not match the code_challenge.");
     } else if (verifier !== null) {
@@ -171,7 +172,8 @@ export async function handleToken(ctx: EmulatorContext, req: Request, meta: Requ
 export async function handleRevoke(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta): Promise<Response> {
   meta.kind = "revoke";
   meta.provider = "legacy";
-  if (req.method !== "GET" && req.method !== "POST") return json({ error: "invalid_request", error_description: "Use GET or POST." }, 405, { allow: "GET, POST" });
+  if (req.method !== "GET" && req.method !== "POST")
+    return json({ error: "invalid_request", error_description: "Use GET or POST." }, 405, { allow: "GET, POST" });
   let token = url.searchParams.get("access_token") ?? url.searchParams.get("token");
   if (!token && req.method === "POST") {
     const form = await readForm(req);
@@ -279,7 +281,11 @@ export async function handleIntrospect(ctx: EmulatorContext, req: Request, url: 
     );
   }
   if (known.usedAt !== null) return json({ active: false }, 200, headers);
-  return json({ active: true, scope: known.scopeNames.join(" "), client_id: known.clientId, token_type: "refresh_token", sub: known.userId, iss }, 200, headers);
+  return json(
+    { active: true, scope: known.scopeNames.join(" "), client_id: known.clientId, token_type: "refresh_token", sub: known.userId, iss },
+    200,
+    headers,
+  );
 }
 
 /** GET the newer provider's discovery document (OpenID Connect and RFC 8414 addresses). */

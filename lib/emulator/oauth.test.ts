@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, authorizeUrl, call, challengeOf, connect, consent, registerClient, startManualClockEmulator, uniqueEmail, verifier, type Client } from "@/lib/test/emulator-kit";
+import {
+  DEMO,
+  authorizeUrl,
+  call,
+  challengeOf,
+  connect,
+  consent,
+  registerClient,
+  startManualClockEmulator,
+  uniqueEmail,
+  verifier,
+  type Client,
+} from "@/lib/test/emulator-kit";
 
 let emu: Awaited<ReturnType<typeof startManualClockEmulator>>;
 let base: string;
@@ -68,7 +80,13 @@ describe("GET /oauth/authorize", () => {
     ["unregistered redirect_uri", { redirect_uri: "http://evil.example/cb" }],
     ["redirect_uri differing only by a trailing slash", { redirect_uri: "REDIRECT/" }],
   ])("answers %s with a 400 page, never a redirect", async (_name, override) => {
-    const params: Record<string, string | undefined> = { response_type: "code", client_id: client.client_id, redirect_uri: client.redirect_uri, state: "s", ...override };
+    const params: Record<string, string | undefined> = {
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uri,
+      state: "s",
+      ...override,
+    };
     if (params.redirect_uri === "REDIRECT/") params.redirect_uri = `${client.redirect_uri}/`;
     const res = await fetch(authorizeUrl(base, params), { redirect: "manual" });
     expect(res.status).toBe(400);
@@ -106,7 +124,13 @@ describe("GET /oauth/authorize", () => {
 
 describe("consent answer", () => {
   it("redirects with code, granted scope and state on Allow (subset of the requested scopes)", async () => {
-    const url = authorizeUrl(base, { response_type: "code", client_id: client.client_id, redirect_uri: client.redirect_uri, scope: "email daily personal", state: "a b&c" });
+    const url = authorizeUrl(base, {
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uri,
+      scope: "email daily personal",
+      state: "a b&c",
+    });
     const answer = await consent(url, { user: uniqueEmail(), decision: "allow", granted_scope: "daily email workout" });
     expect(answer.status).toBe(302);
     const loc = answer.location!;
@@ -145,7 +169,13 @@ describe("consent answer", () => {
   });
 
   it("client-side flow puts token_type, access_token, expires_in=2592000, scope and state in the fragment; no refresh token", async () => {
-    const url = authorizeUrl(base, { response_type: "token", client_id: client.client_id, redirect_uri: client.redirect_uri, scope: "daily personal", state: "imp" });
+    const url = authorizeUrl(base, {
+      response_type: "token",
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uri,
+      scope: "daily personal",
+      state: "imp",
+    });
     const answer = await consent(url, { user: uniqueEmail(), decision: "allow", granted_scope: "daily" });
     expect(answer.status).toBe(302);
     const loc = answer.location!;
@@ -185,7 +215,9 @@ describe("10-user cap for unapproved applications", () => {
 describe("POST /oauth/token", () => {
   it("exchanges a code (PKCE, body credentials) for bearer tokens with scope", async () => {
     const { code, verifier: v } = await getCode(client, { scope: "daily email" });
-    const r = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code, redirect_uri: client.redirect_uri, code_verifier: v }) });
+    const r = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code, redirect_uri: client.redirect_uri, code_verifier: v }),
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       token_type: "bearer",
@@ -201,7 +233,9 @@ describe("POST /oauth/token", () => {
     const odd = await registerClient(base);
     // a client id/secret with characters that form-encoding changes
     const special = { ...odd, client_id: `${odd.client_id} x:y`, client_secret: "p@ss word+/=" };
-    await call(base, "/_emulator/clients", { json: { client_id: special.client_id, client_secret: special.client_secret, redirect_uris: [odd.redirect_uri], approved: true } });
+    await call(base, "/_emulator/clients", {
+      json: { client_id: special.client_id, client_secret: special.client_secret, redirect_uris: [odd.redirect_uri], approved: true },
+    });
     const { code, verifier: v } = await getCode(special);
     const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
     const basic = Buffer.from(`${enc(special.client_id)}:${enc(special.client_secret)}`).toString("base64");
@@ -244,27 +278,38 @@ describe("POST /oauth/token", () => {
   it("expires codes after codeTtlS", async () => {
     const { code, verifier: v } = await getCode(client);
     await emu.advance(2100);
-    const r = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code, redirect_uri: client.redirect_uri, code_verifier: v }) });
+    const r = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code, redirect_uri: client.redirect_uri, code_verifier: v }),
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe("invalid_grant");
   });
 
   it("enforces the redirect_uri rule: identical when sent at authorize, omitted when omitted there", async () => {
     const a = await getCode(client);
-    const mismatch = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code: a.code, code_verifier: a.verifier, redirect_uri: `${client.redirect_uri}?x=1` }) });
+    const mismatch = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code: a.code, code_verifier: a.verifier, redirect_uri: `${client.redirect_uri}?x=1` }),
+    });
     expect(mismatch.body.error).toBe("invalid_grant");
-    const missing = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code: a.code, code_verifier: a.verifier }) });
+    const missing = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code: a.code, code_verifier: a.verifier }),
+    });
     expect(missing.body.error).toBe("invalid_grant");
     const b = await getCode(client, { redirect: null });
-    const sent = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code: b.code, code_verifier: b.verifier, redirect_uri: client.redirect_uri }) });
+    const sent = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code: b.code, code_verifier: b.verifier, redirect_uri: client.redirect_uri }),
+    });
     expect(sent.body.error).toBe("invalid_grant");
-    const omitted = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code: b.code, code_verifier: b.verifier }) });
+    const omitted = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code: b.code, code_verifier: b.verifier }),
+    });
     expect(omitted.status).toBe(200);
   });
 
   it("checks PKCE: verifier required iff a challenge was given, 43–128 chars, S256 match", async () => {
     const withChallenge = await getCode(client);
-    const form = (extra: Record<string, string>) => tokenForm(client, { grant_type: "authorization_code", code: withChallenge.code, redirect_uri: client.redirect_uri, ...extra });
+    const form = (extra: Record<string, string>) =>
+      tokenForm(client, { grant_type: "authorization_code", code: withChallenge.code, redirect_uri: client.redirect_uri, ...extra });
     expect((await call(base, "/oauth/token", { form: form({}) })).body.error).toBe("invalid_request");
     expect((await call(base, "/oauth/token", { form: form({ code_verifier: "a".repeat(42) }) })).body.error).toBe("invalid_request");
     expect((await call(base, "/oauth/token", { form: form({ code_verifier: "a".repeat(129) }) })).body.error).toBe("invalid_request");
@@ -275,14 +320,20 @@ describe("POST /oauth/token", () => {
     for (const len of [43, 128]) {
       const v = "v".repeat(len);
       const c = await getCode(client, { challenge: challengeOf(v) });
-      const r = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code: c.code, redirect_uri: client.redirect_uri, code_verifier: v }) });
+      const r = await call(base, "/oauth/token", {
+        form: tokenForm(client, { grant_type: "authorization_code", code: c.code, redirect_uri: client.redirect_uri, code_verifier: v }),
+      });
       expect(r.status, `verifier of ${len}`).toBe(200);
     }
 
     const noChallenge = await getCode(client, { challenge: null });
-    const extra = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code: noChallenge.code, redirect_uri: client.redirect_uri, code_verifier: "c".repeat(43) }) });
+    const extra = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code: noChallenge.code, redirect_uri: client.redirect_uri, code_verifier: "c".repeat(43) }),
+    });
     expect(extra.body.error).toBe("invalid_request");
-    const plain = await call(base, "/oauth/token", { form: tokenForm(client, { grant_type: "authorization_code", code: noChallenge.code, redirect_uri: client.redirect_uri }) });
+    const plain = await call(base, "/oauth/token", {
+      form: tokenForm(client, { grant_type: "authorization_code", code: noChallenge.code, redirect_uri: client.redirect_uri }),
+    });
     expect(plain.status).toBe(200);
   });
 
@@ -338,7 +389,9 @@ describe("token lifetime and revocation", () => {
       expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/);
       expect(r.body.detail).toMatch(/expired/);
       // the refresh token still works after the access token expired
-      const refreshed = await call(short.url, "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: DEMO.client_id, client_secret: DEMO.client_secret } });
+      const refreshed = await call(short.url, "/oauth/token", {
+        form: { grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: DEMO.client_id, client_secret: DEMO.client_secret },
+      });
       expect(refreshed.status).toBe(200);
     } finally {
       await short.close();

@@ -36,10 +36,7 @@ type AuthorizeRequest = {
   codeChallengeMethod: "S256" | "plain" | null;
 };
 
-type AuthorizeCheck =
-  | { kind: "ok"; request: AuthorizeRequest }
-  | { kind: "page"; response: Response }
-  | { kind: "redirect"; response: Response };
+type AuthorizeCheck = { kind: "ok"; request: AuthorizeRequest } | { kind: "page"; response: Response } | { kind: "redirect"; response: Response };
 
 function redirect(location: string): Response {
   return new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
@@ -81,12 +78,10 @@ function checkAuthorizeRequest(ctx: EmulatorContext, params: URLSearchParams, pr
   const redirectUriSent = params.get("redirect_uri");
   let redirectUri: string;
   if (redirectUriSent !== null) {
-    if (!client.redirectUris.includes(redirectUriSent))
-      return page(`redirect_uri "${redirectUriSent}" is not registered for this application.`);
+    if (!client.redirectUris.includes(redirectUriSent)) return page(`redirect_uri "${redirectUriSent}" is not registered for this application.`);
     redirectUri = redirectUriSent;
   } else {
-    if (client.redirectUris.length !== 1)
-      return page("redirect_uri is required: the application does not have exactly one registered redirect URI.");
+    if (client.redirectUris.length !== 1) return page("redirect_uri is required: the application does not have exactly one registered redirect URI.");
     redirectUri = client.redirectUris[0]!;
   }
 
@@ -103,8 +98,7 @@ function checkAuthorizeRequest(ctx: EmulatorContext, params: URLSearchParams, pr
   if (dup) return fail("invalid_request", `Parameter ${dup} was sent more than once.`);
   if (!responseTypeRaw) return fail("invalid_request", "response_type is required.");
   if (developer && responseTypeRaw !== "code") return fail("unsupported_response_type", `response_type must be "code".`);
-  if (responseTypeRaw !== "code" && responseTypeRaw !== "token")
-    return fail("unsupported_response_type", `response_type must be "code" or "token".`);
+  if (responseTypeRaw !== "code" && responseTypeRaw !== "token") return fail("unsupported_response_type", `response_type must be "code" or "token".`);
 
   const scope = parseScopeRequest(provider.portal, params.get("scope"), ctx.config.bareScopes);
   if (!scope.ok) return fail("invalid_scope", `Unknown scope: ${scope.unknown.join(" ")}.`);
@@ -126,8 +120,7 @@ function checkAuthorizeRequest(ctx: EmulatorContext, params: URLSearchParams, pr
         codeChallengeMethod = m;
       } else {
         if (method !== "S256") return fail("invalid_request", "code_challenge_method must be S256 when code_challenge is given.");
-        if (!CHALLENGE_RE.test(challenge))
-          return fail("invalid_request", "code_challenge must be the base64url (no padding) SHA-256 of the code_verifier.");
+        if (!CHALLENGE_RE.test(challenge)) return fail("invalid_request", "code_challenge must be the base64url (no padding) SHA-256 of the code_verifier.");
         codeChallengeMethod = "S256";
       }
       codeChallenge = challenge;
@@ -169,8 +162,7 @@ export async function readForm(req: Request): Promise<URLSearchParams> {
 export async function handleAuthorize(ctx: EmulatorContext, req: Request, url: URL, meta: RequestMeta, portal: Portal = "legacy"): Promise<Response> {
   meta.kind = "authorize";
   meta.provider = portal;
-  if (req.method !== "GET" && req.method !== "POST")
-    return errorPage(405, "Method not allowed", "Use GET to open the consent page.");
+  if (req.method !== "GET" && req.method !== "POST") return errorPage(405, "Method not allowed", "Use GET to open the consent page.");
   const check = checkAuthorizeRequest(ctx, url.searchParams, providerView(ctx, url, portal));
   if (check.kind !== "ok") return check.response;
   const ar = check.request;

@@ -98,7 +98,16 @@ describe("validateSchema", () => {
     const copy = JSON.parse(readFileSync(new URL("./openapi-1.37.json", import.meta.url), "utf8")) as { openapi: string };
     expect(openApiDocument()).toEqual(copy);
     expect(copy.openapi).toBe("3.1.0");
-    for (const c of ["daily_activity", "daily_readiness", "daily_sleep", "daily_spo2", "daily_stress", "daily_resilience", "daily_cardiovascular_age", "sleep"]) {
+    for (const c of [
+      "daily_activity",
+      "daily_readiness",
+      "daily_sleep",
+      "daily_spo2",
+      "daily_stress",
+      "daily_resilience",
+      "daily_cardiovascular_age",
+      "sleep",
+    ]) {
       expect(Object.keys(openApiDocument().paths)).toContain(`/v2/usercollection/${c}/{document_id}`);
     }
   });

@@ -132,13 +132,7 @@ function resolvePathTemplate(doc: OpenApiDocument, path: string): string | null 
  * path is matched against the templates too). A documented status without a JSON schema
  * (e.g. 400, 401, 429 on data routes) accepts any body.
  */
-export function validateResponse(
-  path: string,
-  method: string,
-  status: number,
-  body: unknown,
-  options: ValidateResponseOptions = {},
-): ValidationResult {
+export function validateResponse(path: string, method: string, status: number, body: unknown, options: ValidateResponseOptions = {}): ValidationResult {
   const s = load();
   const template = resolvePathTemplate(s.doc, path);
   if (template === null) return { ok: false, errors: [`no such path in the OpenAPI document: ${path}`] };

@@ -101,18 +101,7 @@ export function uuidFor(...parts: (string | number)[]): string {
   let hex = "";
   for (const w of words) hex += w.toString(16).padStart(8, "0");
   const variant = (8 | (parseInt(hex[16] ?? "0", 16) & 3)).toString(16);
-  return (
-    hex.slice(0, 8) +
-    "-" +
-    hex.slice(8, 12) +
-    "-4" +
-    hex.slice(13, 16) +
-    "-" +
-    variant +
-    hex.slice(17, 20) +
-    "-" +
-    hex.slice(20, 32)
-  );
+  return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-4" + hex.slice(13, 16) + "-" + variant + hex.slice(17, 20) + "-" + hex.slice(20, 32);
 }
 
 /** Uniform in [0, 1) from a key, without building a generator. */

@@ -61,7 +61,8 @@ export const DEVELOPER_SCOPE_NAMES: readonly ScopeName[] = [
   {
     name: "extapi:daily",
     grants: "daily",
-    label: "Daily summaries of sleep, activity, readiness, stress, resilience and cardiovascular age; VO2 max, bedtime guidance, rest mode; ring battery and configuration",
+    label:
+      "Daily summaries of sleep, activity, readiness, stress, resilience and cardiovascular age; VO2 max, bedtime guidance, rest mode; ring battery and configuration",
     inDefault: true,
   },
   { name: "extapi:heartrate", grants: "heartrate", label: "Heart rate time series", inDefault: true },
@@ -96,9 +97,7 @@ export function developerNameFor(scope: Scope): string {
   return DEVELOPER_SCOPE_NAMES.find((s) => s.grants === scope && s.name.startsWith("extapi:"))!.name;
 }
 
-export type ScopeRequest =
-  | { ok: true; names: string[] }
-  | { ok: false; unknown: string[] };
+export type ScopeRequest = { ok: true; names: string[] } | { ok: false; unknown: string[] };
 
 /**
  * Reads a request's `scope` for one provider: blank = every default name; names of the

@@ -58,7 +58,8 @@ describe("time series and the clock", () => {
   it("an expired membership gets 403 on the new routes too", async () => {
     const t = await connect(base, undefined, { email: uniqueEmail("exp") });
     await call(base, `/_emulator/users/${t.user_id}`, { method: "PATCH", json: { subscription: "expired" } });
-    for (const c of ["heartrate", "ring_battery_level", "workout", "ring_configuration"]) expect((await call(base, `/v2/usercollection/${c}`, { token: t.access_token })).status, c).toBe(403);
+    for (const c of ["heartrate", "ring_battery_level", "workout", "ring_configuration"])
+      expect((await call(base, `/v2/usercollection/${c}`, { token: t.access_token })).status, c).toBe(403);
   });
 });
 
@@ -67,11 +68,12 @@ describe("the series follow the documents they come from", () => {
     const day = shiftDay(TEST_TODAY, -4);
     const t = await connect(base, undefined, { email: wornEmail("rev", [day]) });
     const sleepOf = async () =>
-      ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find((s) => s.day === day && s.type === "long_sleep")!;
+      ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find(
+        (s) => s.day === day && s.type === "long_sleep",
+      )!;
     const series = async (night: Record<string, any>) =>
       (await rows(t.access_token, { start_datetime: night.bedtime_start, end_datetime: night.bedtime_end })).filter((r) => r.source === "sleep");
-    const expected = (night: Record<string, any>) =>
-      (night.heart_rate.items as Array<number | null>).flatMap((v) => (v === null ? [] : [v]));
+    const expected = (night: Record<string, any>) => (night.heart_rate.items as Array<number | null>).flatMap((v) => (v === null ? [] : [v]));
     const before = await sleepOf();
     expect((await series(before)).map((r) => r.bpm)).toEqual(expected(before));
     await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day } });
@@ -84,7 +86,9 @@ describe("the series follow the documents they come from", () => {
   it("a deleted sleep period leaves its night without sleep samples; a deleted workout leaves no workout samples", async () => {
     const day = shiftDay(TEST_TODAY, -6);
     const t = await connect(base, undefined, { email: wornEmail("del", [day]) });
-    const night = ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find((s) => s.day === day && s.type === "long_sleep")!;
+    const night = ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find(
+      (s) => s.day === day && s.type === "long_sleep",
+    )!;
     await call(base, `/_emulator/users/${t.user_id}/documents/sleep/${night.id}/delete`, { method: "POST" });
     const during = await rows(t.access_token, { start_datetime: night.bedtime_start, end_datetime: night.bedtime_end });
     expect(during.length).toBeGreaterThan(0);

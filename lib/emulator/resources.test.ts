@@ -139,7 +139,11 @@ describe("workouts", () => {
       const blocks = cls.slice(from, to);
       expect(blocks.length).toBeGreaterThan(0);
       const high = [...blocks].filter((c) => c >= "4").length;
-      if (w.activity === "walking") expect([...blocks].every((c) => c >= "3"), `walk ${blocks}`).toBe(true);
+      if (w.activity === "walking")
+        expect(
+          [...blocks].every((c) => c >= "3"),
+          `walk ${blocks}`,
+        ).toBe(true);
       else expect(high / blocks.length, `${String(w.id)} ${blocks}`).toBeGreaterThanOrEqual(0.6);
       expect(epoch(w.end_datetime)).toBeGreaterThan(epoch(w.start_datetime));
       if (w.intensity === "hard") expect(blocks).toContain("5");
@@ -192,14 +196,20 @@ describe("workouts", () => {
   });
 
   it("workoutWindows finds the high-activity runs and trims their low edges", () => {
-    const cls = `${"1".repeat(30)}${"2".repeat(20)}333${"5".repeat(8)}33${"2".repeat(20)}${"4443".repeat(3)}444${"2".repeat(10)}4333334444${"2".repeat(20)}`.padEnd(288, "1");
+    const cls =
+      `${"1".repeat(30)}${"2".repeat(20)}333${"5".repeat(8)}33${"2".repeat(20)}${"4443".repeat(3)}444${"2".repeat(10)}4333334444${"2".repeat(20)}`.padEnd(
+        288,
+        "1",
+      );
     const w = workoutWindows(cls);
     expect(w).toEqual([
       { from: 53, to: 61, intensity: "hard", walk: false },
       { from: 83, to: 98, intensity: "moderate", walk: false },
     ]);
     // a walk with a few brisk stretches is no workout; a long one may be an autodetected walk
-    expect(workoutWindows(`${"2".repeat(60)}${"3".repeat(12)}${"2".repeat(60)}`.padEnd(288, "1"))).toEqual([{ from: 60, to: 72, intensity: "easy", walk: true }]);
+    expect(workoutWindows(`${"2".repeat(60)}${"3".repeat(12)}${"2".repeat(60)}`.padEnd(288, "1"))).toEqual([
+      { from: 60, to: 72, intensity: "easy", walk: true },
+    ]);
   });
 });
 
@@ -252,7 +262,9 @@ describe("sleep in heart rate", () => {
       const during = hrBetween(person, from, to);
       expect(new Set(during.map((s) => s.source)), String(p.id)).toEqual(new Set([p.type === "rest" ? "rest" : hr ? "sleep" : "rest"]));
       if (!hr) continue;
-      const expected = hr.items.flatMap((v, i) => (v === null ? [] : [{ t: epoch(hr.timestamp) + i * 300_000, bpm: v, source: p.type === "rest" ? "rest" : "sleep" }]));
+      const expected = hr.items.flatMap((v, i) =>
+        v === null ? [] : [{ t: epoch(hr.timestamp) + i * 300_000, bpm: v, source: p.type === "rest" ? "rest" : "sleep" }],
+      );
       expect(during).toEqual(expected);
       matched++;
     }
@@ -309,7 +321,7 @@ describe("rest mode", () => {
 });
 
 describe("tags, VO2 max, bedtime guidance, the ring", () => {
-  it("enhanced tags: realistic codes or custom names, comment \"\" unless written, no end for most", () => {
+  it('enhanced tags: realistic codes or custom names, comment "" unless written, no end for most', () => {
     const tags = person.list("enhanced_tag");
     expect(tags.length).toBeGreaterThan(300);
     for (const t of tags) {
@@ -325,11 +337,24 @@ describe("tags, VO2 max, bedtime guidance, the ring", () => {
   });
 
   it("alcohol is tagged more often before a night of lower HRV (so comparisons find something)", () => {
-    const hrvByDay = new Map(person.list("sleep").filter((s) => s.type === "long_sleep").map((s) => [s.day, Number(s.average_hrv)]));
-    const tagged = new Set(person.list("enhanced_tag").filter((t) => t.tag_type_code === "tag_generic_alcohol").map((t) => String(t.start_day)));
+    const hrvByDay = new Map(
+      person
+        .list("sleep")
+        .filter((s) => s.type === "long_sleep")
+        .map((s) => [s.day, Number(s.average_hrv)]),
+    );
+    const tagged = new Set(
+      person
+        .list("enhanced_tag")
+        .filter((t) => t.tag_type_code === "tag_generic_alcohol")
+        .map((t) => String(t.start_day)),
+    );
     const next = (day: string) => hrvByDay.get(addDays(day, 1));
     const withTag = [...tagged].map(next).filter((v): v is number => v !== undefined && !Number.isNaN(v));
-    const without = [...hrvByDay.keys()].filter((d) => !tagged.has(d)).map(next).filter((v): v is number => v !== undefined && !Number.isNaN(v));
+    const without = [...hrvByDay.keys()]
+      .filter((d) => !tagged.has(d))
+      .map(next)
+      .filter((v): v is number => v !== undefined && !Number.isNaN(v));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(withTag.length).toBeGreaterThan(20);
     expect(mean(withTag)).toBeLessThan(mean(without));
@@ -409,7 +434,10 @@ describe("determinism and revisions", () => {
       const r0 = generateDayResources(src, idx, 0, dayToIndex(LAST));
       const r1 = generateDayResources(src, idx, 1, dayToIndex(LAST));
       for (const c of DAY_RESOURCES) {
-        expect(r1[c].map((d) => d.id), `${c} ${indexToDay(idx)}`).toEqual(r0[c].map((d) => d.id));
+        expect(
+          r1[c].map((d) => d.id),
+          `${c} ${indexToDay(idx)}`,
+        ).toEqual(r0[c].map((d) => d.id));
         if (JSON.stringify(r0[c]) !== JSON.stringify(r1[c])) changed++;
       }
     }

@@ -14,11 +14,7 @@ export const SANDBOX_LAST_DAY = "2024-11-14";
 export const SANDBOX_DAYS = 14;
 export const SANDBOX_FIRST_DAY = addDays(SANDBOX_LAST_DAY, -(SANDBOX_DAYS - 1));
 
-const generated = generateRange(
-  { seed: "ringside-sandbox", userKey: "sandbox-user-3", tzOffsetMinutes: 0 },
-  SANDBOX_FIRST_DAY,
-  SANDBOX_LAST_DAY,
-);
+const generated = generateRange({ seed: "ringside-sandbox", userKey: "sandbox-user-3", tzOffsetMinutes: 0 }, SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY);
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {

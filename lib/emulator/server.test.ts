@@ -52,7 +52,11 @@ describe("startEmulator", () => {
   it("answers 413 for oversized bodies", async () => {
     const emu = await startEmulator({ port: 0 });
     try {
-      const r = await fetch(`${emu.url}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=".padEnd(1_100_000, "x") });
+      const r = await fetch(`${emu.url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "a=".padEnd(1_100_000, "x"),
+      });
       expect(r.status).toBe(413);
     } finally {
       await emu.close();

@@ -11,7 +11,15 @@ function setup(overrides = {}) {
 
 function issue(state: EmulatorState, grantId = "g1") {
   const { user } = state.ensureUser("a@example.test");
-  return state.issueTokens({ clientId: DEMO_CLIENT.clientId, userId: user.id, scopes: ["daily"], flow: "authorization_code", withRefresh: true, ttlS: 60, grantId });
+  return state.issueTokens({
+    clientId: DEMO_CLIENT.clientId,
+    userId: user.id,
+    scopes: ["daily"],
+    flow: "authorization_code",
+    withRefresh: true,
+    ttlS: 60,
+    grantId,
+  });
 }
 
 describe("token store", () => {

@@ -197,9 +197,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export type TokenCheck =
-  | { ok: true; token: AccessToken }
-  | { ok: false; reason: "unknown" | "expired" | "revoked" };
+export type TokenCheck = { ok: true; token: AccessToken } | { ok: false; reason: "unknown" | "expired" | "revoked" };
 
 export class EmulatorState {
   readonly clients = new Map<string, Client>();
@@ -459,10 +457,8 @@ export class EmulatorState {
   /** Whether the user currently has a live grant (usable access or refresh token) for the client. */
   hasLiveGrant(userId: string, clientId: string): boolean {
     const now = this.now();
-    for (const t of this.accessTokens.values())
-      if (t.userId === userId && t.clientId === clientId && !t.revoked && t.expiresAt > now) return true;
-    for (const r of this.refreshTokens.values())
-      if (r.userId === userId && r.clientId === clientId && !r.revoked && r.usedAt === null) return true;
+    for (const t of this.accessTokens.values()) if (t.userId === userId && t.clientId === clientId && !t.revoked && t.expiresAt > now) return true;
+    for (const r of this.refreshTokens.values()) if (r.userId === userId && r.clientId === clientId && !r.revoked && r.usedAt === null) return true;
     return false;
   }
 

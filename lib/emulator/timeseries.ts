@@ -201,7 +201,7 @@ export function heartRateDay(view: SeriesView, idx: number): Series {
     busy.push(span);
     const wr = rngFor(view.prefix, "hr-workout", String(w.id));
     const frac = w.intensity === "hard" ? 0.8 : w.intensity === "moderate" ? 0.65 : 0.5;
-    for (let t = span[0]; t < span[1]; ) {
+    for (let t = span[0]; t < span[1];) {
       const burst = wr.int(5, 8);
       for (let j = 0; j < burst; j++) {
         const tt = t + j * 5000;
@@ -365,7 +365,7 @@ export function batteryDay(view: SeriesView, idx: number, firstIdx: number): Ser
   levels[0] = levelAtStart(view, idx, firstIdx);
   for (let b = 0; b < 288; b++) levels[b + 1] = step(levels[b]!, states[b]!, view.habits);
   const r = rngFor(view.prefix, "battery", idx);
-  for (let t = from + r.int(0, 600) * 1000; t < from + DAY_MS; ) {
+  for (let t = from + r.int(0, 600) * 1000; t < from + DAY_MS;) {
     const block = Math.floor((t - from) / BLOCK_MS);
     const state = states[block]!;
     if (state === NO_RING) {
@@ -388,7 +388,6 @@ export function batteryDay(view: SeriesView, idx: number, firstIdx: number): Ser
   }
   return out.build();
 }
-
 
 // ---------------------------------------------------------------------------------------
 // Rows as the service sends them

@@ -382,4 +382,3 @@ function indexed(collection: DocumentCollection, docs: AnyDocument[]): Collectio
   for (const d of sorted) if (d.id !== undefined) byId.set(d.id, d);
   return { docs: sorted, byId };
 }
-

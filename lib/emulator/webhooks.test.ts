@@ -2,7 +2,17 @@ import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { validateResponse } from "./openapi";
 import type { RunningEmulator } from "./server";
-import { Receiver, TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, wornEmail, type Client } from "@/lib/test/emulator-kit";
+import {
+  Receiver,
+  TEST_TODAY,
+  call,
+  connect,
+  registerClient,
+  startManualClockEmulator,
+  startTestEmulator,
+  wornEmail,
+  type Client,
+} from "@/lib/test/emulator-kit";
 import { signWebhook } from "./webhooks";
 
 // A manual clock: deliveries happen when the test moves time (emu.advance), so "it arrives"
@@ -127,9 +137,24 @@ describe("subscription routes", () => {
 
   it.each([
     ["a missing field", { verification_token: "x", event_type: "create", data_type: "sleep" }, ["body", "callback_url"], "missing"],
-    ["a bad event_type", { callback_url: "http://127.0.0.1:1/x", verification_token: "x", event_type: "upsert", data_type: "sleep" }, ["body", "event_type"], "enum"],
-    ["a bad data_type", { callback_url: "http://127.0.0.1:1/x", verification_token: "x", event_type: "create", data_type: "heartrate" }, ["body", "data_type"], "enum"],
-    ["a non-URL callback", { callback_url: "not a url", verification_token: "x", event_type: "create", data_type: "sleep" }, ["body", "callback_url"], "value_error"],
+    [
+      "a bad event_type",
+      { callback_url: "http://127.0.0.1:1/x", verification_token: "x", event_type: "upsert", data_type: "sleep" },
+      ["body", "event_type"],
+      "enum",
+    ],
+    [
+      "a bad data_type",
+      { callback_url: "http://127.0.0.1:1/x", verification_token: "x", event_type: "create", data_type: "heartrate" },
+      ["body", "data_type"],
+      "enum",
+    ],
+    [
+      "a non-URL callback",
+      { callback_url: "not a url", verification_token: "x", event_type: "create", data_type: "sleep" },
+      ["body", "callback_url"],
+      "value_error",
+    ],
   ])("answers 422 HTTPValidationError for %s", async (_name, body, loc, type) => {
     const r = await sub(client, "POST", "", body);
     expect(r.status).toBe(422);
@@ -138,7 +163,11 @@ describe("subscription routes", () => {
   });
 
   it("answers 422 for a body that is not JSON", async () => {
-    const r = await call(base, "/v2/webhook/subscription", { method: "POST", headers: { ...creds(client), "content-type": "application/json" }, json: undefined });
+    const r = await call(base, "/v2/webhook/subscription", {
+      method: "POST",
+      headers: { ...creds(client), "content-type": "application/json" },
+      json: undefined,
+    });
     expect(r.status).toBe(422);
   });
 
@@ -201,7 +230,12 @@ describe("notifications", () => {
     expect(ts).toMatch(/^\d{10}$/);
     expect(Number(ts)).toBeLessThanOrEqual(Math.floor(emu.emulator.clock.now() / 1000));
     expect(Number(ts)).toBeGreaterThan(Math.floor(emu.emulator.clock.now() / 1000) - 120);
-    expect(post.headers["x-oura-signature"]).toBe(createHmac("sha256", c.client_secret).update(ts + post.raw).digest("hex").toUpperCase());
+    expect(post.headers["x-oura-signature"]).toBe(
+      createHmac("sha256", c.client_secret)
+        .update(ts + post.raw)
+        .digest("hex")
+        .toUpperCase(),
+    );
     expect(post.headers["content-type"]).toBe("application/json");
 
     // the object can be fetched
@@ -216,7 +250,12 @@ describe("notifications", () => {
     expect(rx.posts.filter((p) => p.path === "/outsider")).toHaveLength(0);
 
     const deliveries = (await call(base, "/_emulator/webhook-deliveries")).body.deliveries;
-    expect(deliveries.some((d: { callback_url: string; ok: boolean; attempt: number; status: number }) => d.callback_url.endsWith("/readiness") && d.ok && d.attempt === 1 && d.status === 200)).toBe(true);
+    expect(
+      deliveries.some(
+        (d: { callback_url: string; ok: boolean; attempt: number; status: number }) =>
+          d.callback_url.endsWith("/readiness") && d.ok && d.attempt === 1 && d.status === 200,
+      ),
+    ).toBe(true);
   });
 
   it("sends a delete event when a document is deleted, and the document is gone", async () => {
@@ -310,7 +349,9 @@ describe("delivery timing, retries, cancellation, expiry (on a manual clock)", (
       expect(postsTo("/always-500")).toHaveLength(11);
       await e.advance(86_400_000); // and nothing more, ever
       expect(postsTo("/always-500")).toHaveLength(11);
-      const records = (await call(e.url, "/_emulator/webhook-deliveries")).body.deliveries.filter((d: { callback_url: string }) => d.callback_url.endsWith("/always-500"));
+      const records = (await call(e.url, "/_emulator/webhook-deliveries")).body.deliveries.filter((d: { callback_url: string }) =>
+        d.callback_url.endsWith("/always-500"),
+      );
       expect(records.map((r: { attempt: number }) => r.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
       expect(records.at(-1).next_retry_at).toBeNull();
     });
@@ -345,4 +386,3 @@ describe("delivery timing, retries, cancellation, expiry (on a manual clock)", (
     });
   });
 });
-

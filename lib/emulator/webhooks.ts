@@ -13,9 +13,23 @@ import { logger } from "@/lib/log";
 
 export const WEBHOOK_EVENT_TYPES = ["create", "update", "delete"] as const;
 export const WEBHOOK_DATA_TYPES = [
-  "tag", "enhanced_tag", "workout", "session", "sleep", "daily_sleep", "daily_readiness", "daily_activity", "daily_spo2",
-  "sleep_time", "rest_mode_period", "ring_configuration", "daily_stress", "daily_cardiovascular_age", "daily_resilience",
-  "vo2_max", "meal",
+  "tag",
+  "enhanced_tag",
+  "workout",
+  "session",
+  "sleep",
+  "daily_sleep",
+  "daily_readiness",
+  "daily_activity",
+  "daily_spo2",
+  "sleep_time",
+  "rest_mode_period",
+  "ring_configuration",
+  "daily_stress",
+  "daily_cardiovascular_age",
+  "daily_resilience",
+  "vo2_max",
+  "meal",
 ] as const;
 export const MAX_RETRIES = 10;
 export const CALLBACK_TIMEOUT_MS = 10_000;
@@ -30,7 +44,10 @@ export type WebhookEvent = {
 
 /** x-oura-signature: upper-case hex HMAC-SHA256(key = client_secret, message = timestamp + raw body). */
 export function signWebhook(clientSecret: string, timestamp: string, rawBody: string): string {
-  return createHmac("sha256", clientSecret).update(timestamp + rawBody).digest("hex").toUpperCase();
+  return createHmac("sha256", clientSecret)
+    .update(timestamp + rawBody)
+    .digest("hex")
+    .toUpperCase();
 }
 
 function toModel(sub: WebhookSubscription) {
@@ -203,7 +220,10 @@ export class WebhookEngine {
       if (value !== challenge) return { ok: false, reason: "the callback did not echo the challenge" };
       return { ok: true };
     } catch (e) {
-      return { ok: false, reason: controller.signal.aborted ? "the callback timed out" : `the callback could not be reached (${e instanceof Error ? e.message : String(e)})` };
+      return {
+        ok: false,
+        reason: controller.signal.aborted ? "the callback timed out" : `the callback could not be reached (${e instanceof Error ? e.message : String(e)})`,
+      };
     } finally {
       clearTimeout(timeout);
       this.inflight.delete(controller);
@@ -302,7 +322,8 @@ export async function handleWebhookRoute(ctx: EmulatorContext, req: Request, url
     const duplicate = [...ctx.state.subscriptions.values()].find(
       (s) => s.clientId === client.clientId && s.eventType === input.event_type && s.dataType === input.data_type,
     );
-    if (duplicate) return problem(409, `A subscription for event_type "${input.event_type}" and data_type "${input.data_type}" already exists (${duplicate.id}).`);
+    if (duplicate)
+      return problem(409, `A subscription for event_type "${input.event_type}" and data_type "${input.data_type}" already exists (${duplicate.id}).`);
     const verified = await ctx.webhooks.verify(input.callback_url, input.verification_token);
     if (!verified.ok) return problem(400, `Callback verification failed: ${verified.reason}.`);
     const sub: WebhookSubscription = {

@@ -29,7 +29,7 @@ export type CsvHead = {
  * A quoted empty cell (`""`): an empty text, where a bare empty cell is nothing (null). The only
  * way a CSV file can tell the two apart; the cell reads as this marker.
  */
-export const QUOTED_EMPTY = "\u0000\"\"";
+export const QUOTED_EMPTY = '\u0000""';
 
 /** Rows of a file as they are parsed: each row's cells, in order (row numbers count from 1 after the header). */
 export type CsvBatches = AsyncGenerator<string[][], void, void>;
@@ -128,7 +128,11 @@ export type ReadCsvOptions = {
   quotedEmpty?: (header: readonly string[]) => boolean;
 };
 
-export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: string, opts: ReadCsvOptions = {}): Promise<{ head: CsvHead; batches: CsvBatches }> {
+export async function readCsv(
+  source: AsyncIterable<Buffer | Uint8Array>,
+  file: string,
+  opts: ReadCsvOptions = {},
+): Promise<{ head: CsvHead; batches: CsvBatches }> {
   const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const sniffed0 = await readHead(it);
   const done = sniffed0.done;
@@ -198,7 +202,8 @@ export async function readCsv(source: AsyncIterable<Buffer | Uint8Array>, file: 
         let cells: string[] | null = null;
         while (batch.length < MAX_BATCH_ROWS && (cells = parser.destroyed ? null : (parser.read() as string[] | null)) !== null) {
           row++;
-          if (cells.length !== header.length) throw new ImportRefusal(`${file}, row ${row}: the row has ${cells.length} cells, the header has ${header.length} (mismatched column count).`);
+          if (cells.length !== header.length)
+            throw new ImportRefusal(`${file}, row ${row}: the row has ${cells.length} cells, the header has ${header.length} (mismatched column count).`);
           batch.push(cells);
         }
         if (batch.length > 0) {

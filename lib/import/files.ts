@@ -17,7 +17,9 @@ export function fileKey(name: string): string {
 }
 
 const BY_FILE = new Map<string, SyncCollection>(
-  RESOURCES.flatMap((r) => (r.exportFile && (isRingCollection(r.name) || isSeriesCollection(r.name)) ? [[r.exportFile, r.name as SyncCollection] as const] : [])),
+  RESOURCES.flatMap((r) =>
+    r.exportFile && (isRingCollection(r.name) || isSeriesCollection(r.name)) ? [[r.exportFile, r.name as SyncCollection] as const] : [],
+  ),
 );
 
 /** The collection a file of the account export holds, by its name; null when Ringside does not map it. */

@@ -53,7 +53,9 @@ describe("CSV files", () => {
   });
 
   it("refuses, naming the file and the row: an unknown delimiter, a row with another number of cells, an unclosed quote", async () => {
-    expect(await refusal(readAll("id|day\n1|2\n", "dailysleep.csv"))).toBe("dailysleep.csv, line 1: the delimiter is not one Ringside reads (semicolon, comma or tab).");
+    expect(await refusal(readAll("id|day\n1|2\n", "dailysleep.csv"))).toBe(
+      "dailysleep.csv, line 1: the delimiter is not one Ringside reads (semicolon, comma or tab).",
+    );
     const mismatch = await refusal(readAll("id;day;score\na;2026-01-01;80\nb;2026-01-02\n", "dailysleep.csv"));
     expect(mismatch).toContain("dailysleep.csv, row 2");
     expect(mismatch).toContain("mismatched column count");
@@ -122,7 +124,9 @@ describe("a row into a document", () => {
   it("refuses malformed JSON in a cell, a day outside the plausible range, a file without its day column", () => {
     const reader = rowReader("daily_sleep", ["id", "day", "contributors"], "dailysleep.csv", NOW);
     expect(() => reader.read(["a", "2026-01-05", "{deep_sleep: 70"], 7)).toThrow("dailysleep.csv, row 7, column `contributors`: the cell is not valid JSON.");
-    expect(() => reader.read(["a", "1999-01-05", "{}"], 8)).toThrow(/dailysleep.csv, row 8: the day "1999-01-05" is not a day between 2013-01-01 and 2026-03-17/);
+    expect(() => reader.read(["a", "1999-01-05", "{}"], 8)).toThrow(
+      /dailysleep.csv, row 8: the day "1999-01-05" is not a day between 2013-01-01 and 2026-03-17/,
+    );
     expect(() => reader.read(["a", "2031-01-05", "{}"], 9)).toThrow(/row 9/);
     expect(() => reader.read(["a", "2026-02-30", "{}"], 10)).toThrow(/row 10/);
     expect(() => rowReader("daily_sleep", ["id", "score"], "dailysleep.csv", NOW)).toThrow("dailysleep.csv: the header has no `day` column");
@@ -140,15 +144,42 @@ describe("a row into a document", () => {
   });
 
   it("tells a file uploaded under another name by its columns", () => {
-    expect(collectionForHeader(["id", "day", "vascular_age", "pulse_wave_velocity"], ["daily_sleep", "daily_cardiovascular_age"])).toBe("daily_cardiovascular_age");
+    expect(collectionForHeader(["id", "day", "vascular_age", "pulse_wave_velocity"], ["daily_sleep", "daily_cardiovascular_age"])).toBe(
+      "daily_cardiovascular_age",
+    );
     expect(collectionForHeader(["timestamp", "bpm", "source"], ["daily_sleep", "heartrate"])).toBe("heartrate");
     expect(collectionForHeader(["id", "day", "meal_type", "calories", "photo"], ["daily_sleep", "heartrate"])).toBeNull();
   });
 });
 
 describe("the Trends CSV", () => {
-  const OLD = ["date", "Sleep Score", "Total Sleep Time", "REM Sleep Time", "Average HRV", "Lowest Resting Heart Rate", "Temperature Deviation (°C)", "Readiness Score", "Activity Score", "Steps", "Sleep Timing", "Sleep Timing"];
-  const NEW = ["date", "Sleep Score", "Total Sleep Duration", "REM Sleep Duration", "Average HRV", "Lowest Resting Heart Rate", "Temperature Deviation (°C)", "Temperature Trend Deviation", "Readiness Score", "Activity Score", "Steps"];
+  const OLD = [
+    "date",
+    "Sleep Score",
+    "Total Sleep Time",
+    "REM Sleep Time",
+    "Average HRV",
+    "Lowest Resting Heart Rate",
+    "Temperature Deviation (°C)",
+    "Readiness Score",
+    "Activity Score",
+    "Steps",
+    "Sleep Timing",
+    "Sleep Timing",
+  ];
+  const NEW = [
+    "date",
+    "Sleep Score",
+    "Total Sleep Duration",
+    "REM Sleep Duration",
+    "Average HRV",
+    "Lowest Resting Heart Rate",
+    "Temperature Deviation (°C)",
+    "Temperature Trend Deviation",
+    "Readiness Score",
+    "Activity Score",
+    "Steps",
+  ];
 
   it("is told by its header", () => {
     expect(isTrendsHeader(OLD)).toBe(true);
@@ -164,7 +195,18 @@ describe("the Trends CSV", () => {
       { collection: "daily_sleep", doc: { id: "trends:2026-01-05", day: "2026-01-05", score: 80 } },
       { collection: "daily_readiness", doc: { id: "trends:2026-01-05", day: "2026-01-05", temperature_deviation: -0.2, score: 77 } },
       { collection: "daily_activity", doc: { id: "trends:2026-01-05", day: "2026-01-05", score: 90, steps: 8000 } },
-      { collection: "sleep", doc: { id: "trends:2026-01-05", day: "2026-01-05", total_sleep_duration: 27000, rem_sleep_duration: 5400, average_hrv: 45, lowest_heart_rate: 52, type: "long_sleep" } },
+      {
+        collection: "sleep",
+        doc: {
+          id: "trends:2026-01-05",
+          day: "2026-01-05",
+          total_sleep_duration: 27000,
+          rem_sleep_duration: 5400,
+          average_hrv: 45,
+          lowest_heart_rate: 52,
+          type: "long_sleep",
+        },
+      },
     ]);
     // a day without the ring: no document
     expect(trendsReader(NEW, "trends.csv", NOW).read(["2026-01-06", "", "", "", "", "", "", "", "", "", ""], 2)).toEqual([]);

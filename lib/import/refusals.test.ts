@@ -33,7 +33,8 @@ const file = (name: string, data: Buffer | string): ImportUpload => ({ type: "fi
 /** Rows a person has in every table an import writes. */
 async function stored(userId: string): Promise<number> {
   let n = 0;
-  for (const t of ["daily_sleep", "daily_readiness", "daily_activity", "sleep_period", "heart_rate", "rejected_document", "day_note", "tag"]) n += Number(await sqlValue(`SELECT COUNT(*) FROM ${t} WHERE userId = ?`, userId));
+  for (const t of ["daily_sleep", "daily_readiness", "daily_activity", "sleep_period", "heart_rate", "rejected_document", "day_note", "tag"])
+    n += Number(await sqlValue(`SELECT COUNT(*) FROM ${t} WHERE userId = ?`, userId));
   return n;
 }
 
@@ -52,7 +53,11 @@ async function refused(upload: ImportUpload, opts: RunOptions = {}): Promise<{ s
 
 const docs = generateRange({ seed: "refusals", userKey: "someone" }, "2026-01-01", "2026-01-20");
 // 12,000 samples: several chunks of the import (1,000 samples each)
-const heartRows = Array.from({ length: 12_000 }, (_, i) => ({ timestamp: new Date(Date.UTC(2026, 0, 5) + i * 300_000).toISOString().replace(".000Z", "+00:00"), bpm: 50 + (i % 40), source: i % 3 ? "awake" : "rest" }));
+const heartRows = Array.from({ length: 12_000 }, (_, i) => ({
+  timestamp: new Date(Date.UTC(2026, 0, 5) + i * 300_000).toISOString().replace(".000Z", "+00:00"),
+  bpm: 50 + (i % 40),
+  source: i % 3 ? "awake" : "rest",
+}));
 
 async function zipOf(name: string, entries: ZipFileSpec[]): Promise<Buffer> {
   const f = path.join(dir, name);
@@ -78,8 +83,10 @@ function patch(buf: Buffer, from: string, to: string): Buffer {
 /** Sets an entry's declared unpacked size in its local header and the central directory. */
 function declareSize(buf: Buffer, size: number): Buffer {
   const out = Buffer.from(buf);
-  for (let i = out.indexOf(Buffer.from("PK\x03\x04", "latin1")); i !== -1; i = out.indexOf(Buffer.from("PK\x03\x04", "latin1"), i + 1)) out.writeUInt32LE(size, i + 22);
-  for (let i = out.indexOf(Buffer.from("PK\x01\x02", "latin1")); i !== -1; i = out.indexOf(Buffer.from("PK\x01\x02", "latin1"), i + 1)) out.writeUInt32LE(size, i + 24);
+  for (let i = out.indexOf(Buffer.from("PK\x03\x04", "latin1")); i !== -1; i = out.indexOf(Buffer.from("PK\x03\x04", "latin1"), i + 1))
+    out.writeUInt32LE(size, i + 22);
+  for (let i = out.indexOf(Buffer.from("PK\x01\x02", "latin1")); i !== -1; i = out.indexOf(Buffer.from("PK\x01\x02", "latin1"), i + 1))
+    out.writeUInt32LE(size, i + 24);
   return out;
 }
 
@@ -93,11 +100,23 @@ describe("bad uploads are refused, naming the file and row, and store nothing", 
 
   it("a corrupt ZIP: not one, cut short, or an entry whose checksum does not match", async () => {
     const good = await zipOf("good.zip", goodEntries());
-    expect(await refused(file("x.zip", Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(2000, 7)])))).toMatchObject({ status: 422, stored: 0, message: expect.stringContaining("corrupt or not a ZIP") });
+    expect(await refused(file("x.zip", Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(2000, 7)])))).toMatchObject({
+      status: 422,
+      stored: 0,
+      message: expect.stringContaining("corrupt or not a ZIP"),
+    });
     expect(await refused(file("x.zip", good.subarray(0, Math.floor(good.length / 2))))).toMatchObject({ status: 422, stored: 0 });
     const plain = await zipOf("stored.zip", [{ name: "App Data/dailysleep.csv", data: exportCsv(docs.daily_sleep!), compress: false }]);
-    const flipped = patch(plain, String(docs.daily_sleep![3]!.id), String(docs.daily_sleep![3]!.id).replace(/^./, (c) => (c === "a" ? "b" : "a")));
-    expect(await refused(file("x.zip", flipped))).toEqual({ status: 422, stored: 0, message: "The ZIP is refused: App Data/dailysleep.csv is corrupt (its checksum does not match)." });
+    const flipped = patch(
+      plain,
+      String(docs.daily_sleep![3]!.id),
+      String(docs.daily_sleep![3]!.id).replace(/^./, (c) => (c === "a" ? "b" : "a")),
+    );
+    expect(await refused(file("x.zip", flipped))).toEqual({
+      status: 422,
+      stored: 0,
+      message: "The ZIP is refused: App Data/dailysleep.csv is corrupt (its checksum does not match).",
+    });
   });
 
   it("a ZIP bomb: an entry declaring more than the limit, one inflating past what it declares, an absurd ratio", async () => {
@@ -107,8 +126,14 @@ describe("bad uploads are refused, naming the file and row, and store nothing", 
     expect(declared).toMatchObject({ status: 413, stored: 0 });
     expect(declared.message).toContain("App Data/heartrate2.csv declares 3 MB unpacked");
     const lying = declareSize(await zipOf("one.zip", [{ name: "App Data/dailysleep.csv", data: exportCsv(docs.daily_sleep!) }]), 100);
-    expect(await refused(file("x.zip", lying))).toEqual({ status: 413, stored: 0, message: "The ZIP is refused: App Data/dailysleep.csv unpacks to more than it declares (a ZIP bomb?)." });
-    const ratio = await refused(file("x.zip", await zipOf("zeros.zip", [{ name: "zeros.csv", data: Buffer.alloc(4 * MB, 0x30) }])), { zipLimits: { ...ZIP_LIMITS, ratioFromBytes: MB, maxRatio: 100 as 400 } });
+    expect(await refused(file("x.zip", lying))).toEqual({
+      status: 413,
+      stored: 0,
+      message: "The ZIP is refused: App Data/dailysleep.csv unpacks to more than it declares (a ZIP bomb?).",
+    });
+    const ratio = await refused(file("x.zip", await zipOf("zeros.zip", [{ name: "zeros.csv", data: Buffer.alloc(4 * MB, 0x30) }])), {
+      zipLimits: { ...ZIP_LIMITS, ratioFromBytes: MB, maxRatio: 100 as 400 },
+    });
     expect(ratio).toMatchObject({ status: 413, stored: 0, message: expect.stringContaining("zeros.csv unpacks to") });
   });
 
@@ -130,17 +155,35 @@ describe("bad uploads are refused, naming the file and row, and store nothing", 
   it("an unknown delimiter, malformed JSON in a cell, a day outside the plausible range, a mismatched column count: in a ZIP or a CSV file", async () => {
     const cases: Array<[string, string, string]> = [
       ["dailysleep.csv", "id|day|score\na|2026-01-01|80\n", "dailysleep.csv, line 1: the delimiter is not one Ringside reads"],
-      ["dailysleep.csv", 'id;day;contributors\na;2026-01-01;"{""deep_sleep"":80}"\nb;2026-01-02;{deep_sleep:80}\n', "dailysleep.csv, row 2, column `contributors`: the cell is not valid JSON."],
-      ["dailysleep.csv", "id;day;score\na;2026-01-01;80\nb;2008-01-02;80\n", 'dailysleep.csv, row 2: the day "2008-01-02" is not a day between 2013-01-01 and 2026-03-17.'],
+      [
+        "dailysleep.csv",
+        'id;day;contributors\na;2026-01-01;"{""deep_sleep"":80}"\nb;2026-01-02;{deep_sleep:80}\n',
+        "dailysleep.csv, row 2, column `contributors`: the cell is not valid JSON.",
+      ],
+      [
+        "dailysleep.csv",
+        "id;day;score\na;2026-01-01;80\nb;2008-01-02;80\n",
+        'dailysleep.csv, row 2: the day "2008-01-02" is not a day between 2013-01-01 and 2026-03-17.',
+      ],
       ["dailysleep.csv", "id;day;score\na;2026-01-01;80\nb;2026-01-02\n", "dailysleep.csv, row 2"],
       ["trends.csv", "date,Sleep Score,Readiness Score\n2026-01-01,80,70\n2026-13-01,80,70\n", "trends.csv, row 2: the date"],
     ];
     for (const [name, text, message] of cases) {
       const alone = await refused(file(name, text));
-      expect({ name, status: alone.status, stored: alone.stored, message: alone.message.slice(0, message.length) }).toEqual({ name, status: 422, stored: 0, message });
+      expect({ name, status: alone.status, stored: alone.stored, message: alone.message.slice(0, message.length) }).toEqual({
+        name,
+        status: 422,
+        stored: 0,
+        message,
+      });
       // in an archive, after good files: still nothing stored
       const zipped = await refused(file("x.zip", await zipOf("bad.zip", [...goodEntries(), { name: `App Data/${name}`, data: text }])));
-      expect({ name, status: zipped.status, stored: zipped.stored, message: zipped.message.slice(0, message.length + 9) }).toEqual({ name, status: 422, stored: 0, message: `App Data/${message}` });
+      expect({ name, status: zipped.status, stored: zipped.stored, message: zipped.message.slice(0, message.length + 9) }).toEqual({
+        name,
+        status: 422,
+        stored: 0,
+        message: `App Data/${message}`,
+      });
     }
   });
 });
@@ -176,7 +219,9 @@ describe("the import rules (audit: medium — import)", () => {
       const rows = (u: string) => sqlAll(`SELECT documentId, day, raw FROM ${t} WHERE userId = ? ORDER BY documentId`, u);
       expect(await rows(userId)).toEqual(await rows(clean));
     }
-    expect(await sqlAll(`SELECT day, count, samples FROM heart_rate WHERE userId = ? ORDER BY day`, userId)).toEqual(await sqlAll(`SELECT day, count, samples FROM heart_rate WHERE userId = ? ORDER BY day`, clean));
+    expect(await sqlAll(`SELECT day, count, samples FROM heart_rate WHERE userId = ? ORDER BY day`, userId)).toEqual(
+      await sqlAll(`SELECT day, count, samples FROM heart_rate WHERE userId = ? ORDER BY day`, clean),
+    );
     expect((await readImportState(userId))?.status).toBe("done");
     expect(fs.existsSync(state.spoolDir!)).toBe(false);
     await expect(resumeImport(userId, { clock })).rejects.toMatchObject({ status: 409 });
@@ -184,7 +229,10 @@ describe("the import rules (audit: medium — import)", () => {
 
   it("an interrupted import can be discarded instead (its spool goes)", async () => {
     const userId = await person();
-    await runImport(userId, file("export.zip", await zipOf("discard.zip", goodEntries())), { clock, afterChunk: () => Promise.reject(new Error("disk error")) }).catch(() => undefined);
+    await runImport(userId, file("export.zip", await zipOf("discard.zip", goodEntries())), {
+      clock,
+      afterChunk: () => Promise.reject(new Error("disk error")),
+    }).catch(() => undefined);
     const state = (await readImportState(userId))!;
     expect(state.status).toBe("interrupted");
     await discardImport(userId, { clock });
@@ -237,12 +285,18 @@ describe("the import rules (audit: medium — import)", () => {
 
   it("spooling refuses when the disk's free space would fall below the margin (507), at the start or part-way, storing nothing", async () => {
     const text = exportCsv(heartRows);
-    expect(await refused(file("heartrate.csv", text), { spool: { freeBytes: async () => 500 * MB, minFreeBytes: 512 * MB } })).toMatchObject({ status: 507, stored: 0 });
+    expect(await refused(file("heartrate.csv", text), { spool: { freeBytes: async () => 500 * MB, minFreeBytes: 512 * MB } })).toMatchObject({
+      status: 507,
+      stored: 0,
+    });
     let calls = 0;
     const body = async function* () {
       for (let i = 0; i < 20; i++) yield Buffer.alloc(MB, 0x41);
     };
-    const partWay = await refused({ type: "file", name: "big.csv", body: body() }, { spool: { freeBytes: async () => (++calls === 1 ? 2048 * MB : 510 * MB), minFreeBytes: 512 * MB } });
+    const partWay = await refused(
+      { type: "file", name: "big.csv", body: body() },
+      { spool: { freeBytes: async () => (++calls === 1 ? 2048 * MB : 510 * MB), minFreeBytes: 512 * MB } },
+    );
     expect(partWay).toMatchObject({ status: 507, stored: 0, message: expect.stringContaining("disk is almost full") });
     expect(calls).toBeGreaterThan(1);
   });

@@ -7,7 +7,8 @@ import { generateRange } from "@/lib/emulator/fixtures";
 import { IMPORT_LIMITS, ringsideExportSchema } from "@/lib/import/ringside";
 import { runImport, type RunOptions } from "@/lib/import/run";
 
-const importRingsideExport = (userId: string, body: AsyncIterable<Uint8Array>, opts: RunOptions = {}) => runImport(userId, { type: "file", name: "export.json", body }, opts);
+const importRingsideExport = (userId: string, body: AsyncIterable<Uint8Array>, opts: RunOptions = {}) =>
+  runImport(userId, { type: "file", name: "export.json", body }, opts);
 
 /** A file as the request body delivers it: in chunks of `size` bytes (odd, to split every kind of token). */
 async function* chunks(text: string | Buffer, size = 7_777): AsyncGenerator<Uint8Array> {
@@ -26,7 +27,10 @@ function exportFile() {
     format: "ringside-export-v1",
     personal_info: { id: "ring-user-1", age: 40, weight: 70.5, height: 1.75, biological_sex: "female", email: null },
     notes: [{ day: "2026-01-05", text: "late dinner", tags: ["alcohol"] }],
-    tags: [{ name: "alcohol", color: null }, { name: "travel", color: "#ff0000" }],
+    tags: [
+      { name: "alcohol", color: null },
+      { name: "travel", color: "#ff0000" },
+    ],
     collections: { ...docs, not_a_collection: [{ day: "2026-01-01" }] },
   });
 }
@@ -47,7 +51,7 @@ describe("importRingsideExport", () => {
     expect(await count("sleep_period", user.id)).toBe(file.collections.sleep!.length);
     expect(result.tags).toBe(2);
     expect(result.notes?.new).toBe(1);
-    const note = (await sqlValue("SELECT text FROM day_note WHERE userId = ? AND day = '2026-01-05'", user.id));
+    const note = await sqlValue("SELECT text FROM day_note WHERE userId = ? AND day = '2026-01-05'", user.id);
     expect(note).toBe("late dinner");
     const info = (await sqlAll("SELECT age, ringUserId FROM personal_info WHERE userId = ?", user.id))[0];
     expect(info).toEqual({ age: 40, ringUserId: "ring-user-1" });
@@ -57,9 +61,9 @@ describe("importRingsideExport", () => {
     const user = await makeUser("import-b@example.test");
     const file = exportFile();
     await importRingsideExport(user.id, asBody(file));
-    const before = (await sqlAll("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day", user.id));
+    const before = await sqlAll("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day", user.id);
     await importRingsideExport(user.id, asBody(file));
-    const after = (await sqlAll("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day", user.id));
+    const after = await sqlAll("SELECT documentId, day, score, raw FROM daily_readiness WHERE userId = ? ORDER BY day", user.id);
     expect(after).toEqual(before);
     expect(await count("tag", user.id)).toBe(2);
   });
@@ -83,10 +87,15 @@ describe("importRingsideExport", () => {
       { bpm: 90, source: "workout", timestamp: "2026-01-06T07:00:05+00:00", timestamp_unix: Date.parse("2026-01-06T07:00:05Z") },
       { bpm: "n/a", source: "awake", timestamp: "2026-01-06T08:00:00+00:00" },
     ];
-    const battery = [{ charging: false, in_charger: false, level: 23, timestamp: "2026-01-05T00:03:49+00:00", timestamp_unix: Date.parse("2026-01-05T00:03:49Z") }];
-    const result = await importRingsideExport(user.id, asBody({ format: "ringside-export-v1", collections: { heartrate: hr, ring_battery_level: battery } }, 101));
+    const battery = [
+      { charging: false, in_charger: false, level: 23, timestamp: "2026-01-05T00:03:49+00:00", timestamp_unix: Date.parse("2026-01-05T00:03:49Z") },
+    ];
+    const result = await importRingsideExport(
+      user.id,
+      asBody({ format: "ringside-export-v1", collections: { heartrate: hr, ring_battery_level: battery } }, 101),
+    );
     expect(result).toMatchObject({ documents: { heartrate: 4, ring_battery_level: 1 }, rejected: 1, ignoredCollections: [] });
-    const rows = (await sqlAll("SELECT day, count FROM heart_rate WHERE userId = ? ORDER BY day", user.id));
+    const rows = await sqlAll("SELECT day, count FROM heart_rate WHERE userId = ? ORDER BY day", user.id);
     expect(rows).toEqual([
       { day: "2026-01-05", count: 2 },
       { day: "2026-01-06", count: 1 },
@@ -104,11 +113,11 @@ describe("importRingsideExport", () => {
   it("reads the file in any chunking: one byte at a time gives the same result", async () => {
     const user = await makeUser("import-d@example.test");
     const docs = generateRange({ seed: "import-test", userKey: "tiny" }, "2026-01-01", "2026-01-02");
-    const file = { format: "ringside-export-v1", notes: [{ day: "2026-01-01", text: "a \"quoted\" \\ note \u00e9", tags: ["x"] }], tags: [], collections: docs };
+    const file = { format: "ringside-export-v1", notes: [{ day: "2026-01-01", text: 'a "quoted" \\ note \u00e9', tags: ["x"] }], tags: [], collections: docs };
     const result = await importRingsideExport(user.id, asBody(file, 1));
     expect(result.notes?.new).toBe(1);
     expect(result.documents.daily_sleep).toBe(docs.daily_sleep!.length);
-    expect((await sqlValue("SELECT text FROM day_note WHERE userId = ?", user.id))).toBe('a "quoted" \\ note é');
+    expect(await sqlValue("SELECT text FROM day_note WHERE userId = ?", user.id)).toBe('a "quoted" \\ note é');
   });
 });
 
@@ -165,7 +174,11 @@ describe("importRingsideExport: refused files store nothing", () => {
     // The bad note comes after every document: still nothing of the file is stored.
     const late = JSON.stringify({ format: "ringside-export-v1", collections: docs }).slice(0, -1) + ',"notes":[{"day":"9999-12-31","text":"x","tags":[]}]}';
     expect(await refused(chunks(late))).toEqual({ code: "unprocessable_entity", status: 422, stored: 0 });
-    expect(await refused(asBody({ format: "ringside-export-v1", tags: [{ name: "" }], collections: {} }))).toEqual({ code: "unprocessable_entity", status: 422, stored: 0 });
+    expect(await refused(asBody({ format: "ringside-export-v1", tags: [{ name: "" }], collections: {} }))).toEqual({
+      code: "unprocessable_entity",
+      status: 422,
+      stored: 0,
+    });
     expect((await refused(chunks('{"format":"ringside-export-v1","collections":{"daily_sleep":[{"id":"a",}]}}'))).status).toBe(400);
     expect((await refused(chunks('{"format":"ringside-export-v1","collections":{}} trailing'))).status).toBe(400);
     expect((await refused(chunks('{"format":"ringside-export-v1","collections":{}'))).status).toBe(400);

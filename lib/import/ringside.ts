@@ -71,9 +71,15 @@ export const ringsideExportSchema = z.object({
   collections: z
     .record(z.string().max(IMPORT_LIMITS.maxKeyBytes), z.array(z.unknown()))
     .refine((c) => Object.keys(c).length <= IMPORT_LIMITS.maxCollections, { message: `at most ${IMPORT_LIMITS.maxCollections} collections` })
-    .refine((c) => Object.entries(c).every(([k, items]) => items.length <= (isSeriesCollection(k) ? SERIES_IMPORT_LIMITS[k].maxItems : IMPORT_LIMITS.maxItemsPerCollection)), {
-      message: `at most ${IMPORT_LIMITS.maxItemsPerCollection} documents a collection (time series: ${SERIES_IMPORT_LIMITS.heartrate.maxItems} samples)`,
-    }),
+    .refine(
+      (c) =>
+        Object.entries(c).every(
+          ([k, items]) => items.length <= (isSeriesCollection(k) ? SERIES_IMPORT_LIMITS[k].maxItems : IMPORT_LIMITS.maxItemsPerCollection),
+        ),
+      {
+        message: `at most ${IMPORT_LIMITS.maxItemsPerCollection} documents a collection (time series: ${SERIES_IMPORT_LIMITS.heartrate.maxItems} samples)`,
+      },
+    ),
 });
 
 /** What the check of a Ringside export found: the parts applied before and after its items, and how many items it has. */
@@ -158,7 +164,13 @@ export async function checkRingsideFile(file: string, progress: (items: number) 
  * item, in file order); stores the tags first and personal_info last unless it is a dry run.
  * Returns the collections of the file Ringside does not keep, and how many tags are new.
  */
-export async function readRingsideFile(userId: string, file: string, checked: RingsideChecked, writer: ImportWriter, opts: { dryRun: boolean; progress: (items: number) => Promise<void> }): Promise<{ ignoredCollections: string[]; tags: number }> {
+export async function readRingsideFile(
+  userId: string,
+  file: string,
+  checked: RingsideChecked,
+  writer: ImportWriter,
+  opts: { dryRun: boolean; progress: (items: number) => Promise<void> },
+): Promise<{ ignoredCollections: string[]; tags: number }> {
   const ignoredCollections: string[] = [];
   // Tags first, so notes find them with their colours.
   let tags = 0;

@@ -108,7 +108,8 @@ export function rowReader(collection: SyncCollection, header: readonly string[],
   });
   const series = isSeriesCollection(collection);
   const placeField = series ? "timestamp" : getResource(collection).dayField;
-  if (placeField && !seen.has(placeField)) throw new ImportRefusal(`${file}: the header has no \`${placeField}\` column (it holds ${getResource(collection).label.toLowerCase()}).`);
+  if (placeField && !seen.has(placeField))
+    throw new ImportRefusal(`${file}: the header has no \`${placeField}\` column (it holds ${getResource(collection).label.toLowerCase()}).`);
   const last = lastPlausibleDay(now);
   // rows come in time order: a day checked once is not checked again for its next rows
   let lastOkDay: string | null = null;
@@ -149,7 +150,10 @@ export function rowReader(collection: SyncCollection, header: readonly string[],
           // that does not parse is then set aside by the sync's own mapping, as a sync does
           const day = typeof value === "string" && TIMESTAMP_START.test(value) ? value.slice(0, 10) : null;
           if (day !== null && day === lastOkDay) return doc;
-          if (!day || !isPlausibleDay(day, now)) throw new ImportRefusal(`${file}, row ${row}: the timestamp ${JSON.stringify(value)} is not a date-time between ${FIRST_PLAUSIBLE_DAY} and ${last}.`);
+          if (!day || !isPlausibleDay(day, now))
+            throw new ImportRefusal(
+              `${file}, row ${row}: the timestamp ${JSON.stringify(value)} is not a date-time between ${FIRST_PLAUSIBLE_DAY} and ${last}.`,
+            );
           lastOkDay = day;
         } else if (typeof value !== "string" || !isPlausibleDay(value, now)) {
           throw new ImportRefusal(`${file}, row ${row}: the day ${JSON.stringify(value)} is not a day between ${FIRST_PLAUSIBLE_DAY} and ${last}.`);

@@ -29,7 +29,13 @@ import type { ZipLimits } from "@/lib/import/zip";
 
 export type ImportKind = NonNullable<ImportState["kind"]>;
 
-export type ImportFileReport = { name: string; role: "collection" | "trends" | "unmapped"; collection: string | null; rows: number | null; unknownColumns: string[] };
+export type ImportFileReport = {
+  name: string;
+  role: "collection" | "trends" | "unmapped";
+  collection: string | null;
+  rows: number | null;
+  unknownColumns: string[];
+};
 
 export type ImportReport = {
   dryRun: boolean;
@@ -52,7 +58,12 @@ export type ImportReport = {
 
 export type ImportUpload =
   /** one file as the body: JSON, a ZIP or a CSV (told apart by content); `name` as the client gave it */
-  | { type: "file"; name: string | null; body: AsyncIterable<Uint8Array>; /** declared application/json: read as Ringside's export whatever it holds (not JSON → 400) */ json?: boolean }
+  | {
+      type: "file";
+      name: string | null;
+      body: AsyncIterable<Uint8Array>;
+      /** declared application/json: read as Ringside's export whatever it holds (not JSON → 400) */ json?: boolean;
+    }
   /** a multipart/form-data body with one or more files */
   | { type: "multipart"; contentType: string; body: AsyncIterable<Uint8Array> };
 
@@ -78,7 +89,10 @@ type Source = { name: string; path: string; kind: "zip" | "csv" | "json" };
 
 /** Whether the first bytes of an upload are JSON (an object or array, after a BOM and blanks). */
 function startsAsJson(chunk: Uint8Array): boolean | null {
-  const text = Buffer.from(chunk.subarray(0, 64)).toString("utf8").replace(/^\ufeff/, "").trimStart();
+  const text = Buffer.from(chunk.subarray(0, 64))
+    .toString("utf8")
+    .replace(/^\ufeff/, "")
+    .trimStart();
   return text === "" ? null : text.startsWith("{") || text.startsWith("[");
 }
 
@@ -86,7 +100,12 @@ function startsAsJson(chunk: Uint8Array): boolean | null {
  * Spools the upload. A single JSON file (Ringside's export) is checked as it arrives, so a file
  * over a limit is refused after reading only a little of it; its check is returned.
  */
-async function spoolUpload(upload: ImportUpload, dir: string, opts: SpoolOptions | undefined, progress: (rows: number) => Promise<void>): Promise<{ sources: Source[]; ringside: RingsideChecked | null }> {
+async function spoolUpload(
+  upload: ImportUpload,
+  dir: string,
+  opts: SpoolOptions | undefined,
+  progress: (rows: number) => Promise<void>,
+): Promise<{ sources: Source[]; ringside: RingsideChecked | null }> {
   if (upload.type === "multipart") {
     const files = await spoolMultipart(upload.body, upload.contentType, dir, opts);
     return { sources: await Promise.all(files.map(async (f) => ({ name: f.name, path: f.path, kind: await sniffFile(f.path) }))), ringside: null };
@@ -114,7 +133,13 @@ function kindOf(sources: readonly Source[]): ImportKind {
   return sources.some((s) => s.kind === "zip") ? "account_export" : "csv";
 }
 
-function report(kind: ImportKind, dryRun: boolean, writer: ImportWriter, files: CheckedFile[], extra: { notes: NoteCounts | null; tags: number; ignoredCollections: string[] }): ImportReport {
+function report(
+  kind: ImportKind,
+  dryRun: boolean,
+  writer: ImportWriter,
+  files: CheckedFile[],
+  extra: { notes: NoteCounts | null; tags: number; ignoredCollections: string[] },
+): ImportReport {
   const documents: Record<string, number> = {};
   let rejected = 0;
   for (const [c, n] of Object.entries(writer.counts)) {
@@ -174,7 +199,12 @@ class ImportRun {
   }
 
   private readContext() {
-    return { now: this.clock.now(), limits: this.opts.rowLimits ?? ROW_LIMITS, zipLimits: this.opts.zipLimits, progress: (file: string, rows: number) => this.progress({ file, rows }) };
+    return {
+      now: this.clock.now(),
+      limits: this.opts.rowLimits ?? ROW_LIMITS,
+      zipLimits: this.opts.zipLimits,
+      progress: (file: string, rows: number) => this.progress({ file, rows }),
+    };
   }
 
   private vendorFiles(): VendorFile[] {
@@ -270,7 +300,16 @@ async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
     if (spoolDir) await removeSpool(spoolDir);
     const mem = process.memoryUsage();
     logger.info(
-      { userId, kind: result.kind, rows: run.state.totalRows, rejected: result.rejected, storeMs: Math.round(run.clock.now() - run.state.phaseStartedAt), rssMb: Math.round(mem.rss / 1048576), heapMb: Math.round(mem.heapUsed / 1048576), externalMb: Math.round(mem.external / 1048576) },
+      {
+        userId,
+        kind: result.kind,
+        rows: run.state.totalRows,
+        rejected: result.rejected,
+        storeMs: Math.round(run.clock.now() - run.state.phaseStartedAt),
+        rssMb: Math.round(mem.rss / 1048576),
+        heapMb: Math.round(mem.heapUsed / 1048576),
+        externalMb: Math.round(mem.external / 1048576),
+      },
       "import stored",
     );
     return result;
@@ -311,7 +350,16 @@ export async function runImport(userId: string, upload: ImportUpload, opts: RunO
     await run.progress({ sources, kind: kindOf(sources) });
     const checkStarted = clock.now();
     const checked = await run.check(ringside);
-    logger.info({ userId, kind: run.state.kind, dryRun: run.state.dryRun, checkMs: Math.round(clock.now() - checkStarted), spoolMs: Math.round(checkStarted - run.state.startedAt) }, "import checked");
+    logger.info(
+      {
+        userId,
+        kind: run.state.kind,
+        dryRun: run.state.dryRun,
+        checkMs: Math.round(clock.now() - checkStarted),
+        spoolMs: Math.round(checkStarted - run.state.startedAt),
+      },
+      "import checked",
+    );
     if ("dryRun" in checked) {
       await run.progress({ status: "done", file: null, spoolDir: null, sources: [], result: summary(checked) });
       return checked;
@@ -378,7 +426,8 @@ export type ImportStatus = {
 export async function importStatus(userId: string, opts: { clock?: Clock } = {}): Promise<ImportStatus> {
   const now = (opts.clock ?? systemClock).now();
   const s = await readImportState(userId);
-  if (!s) return { status: "idle", dryRun: false, kind: null, file: null, rows: 0, totalRows: null, progress: null, etaSeconds: null, message: null, result: null };
+  if (!s)
+    return { status: "idle", dryRun: false, kind: null, file: null, rows: 0, totalRows: null, progress: null, etaSeconds: null, message: null, result: null };
   const fraction = s.status === "storing" && s.totalRows ? Math.min(1, s.rows / s.totalRows) : null;
   return {
     status: s.status,

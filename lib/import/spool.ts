@@ -52,7 +52,10 @@ function diskGuard(dir: string, opts: SpoolOptions) {
     sinceCheck = 0;
     const left = await free(dir);
     if (left - adding < margin)
-      throw new AppError("insufficient_storage", `The server's disk is almost full (${Math.max(0, Math.floor(left / 1024 / 1024))} MB free; imports keep ${Math.round(margin / 1024 / 1024)} MB free): the import is refused and nothing was stored.`);
+      throw new AppError(
+        "insufficient_storage",
+        `The server's disk is almost full (${Math.max(0, Math.floor(left / 1024 / 1024))} MB free; imports keep ${Math.round(margin / 1024 / 1024)} MB free): the import is refused and nothing was stored.`,
+      );
   };
 }
 
@@ -60,7 +63,12 @@ function diskGuard(dir: string, opts: SpoolOptions) {
  * Writes a byte stream to `file` (new, private), keeping the disk margin; `inspect` sees each
  * chunk first (a check that refuses early throws). Returns its size.
  */
-export async function spoolStream(source: AsyncIterable<Uint8Array>, file: string, opts: SpoolOptions = {}, inspect?: (chunk: Uint8Array) => Promise<void>): Promise<number> {
+export async function spoolStream(
+  source: AsyncIterable<Uint8Array>,
+  file: string,
+  opts: SpoolOptions = {},
+  inspect?: (chunk: Uint8Array) => Promise<void>,
+): Promise<number> {
   const guard = diskGuard(path.dirname(file), opts);
   await guard(0);
   const out = await fs.promises.open(file, "wx", 0o600);
@@ -83,7 +91,10 @@ export type SpooledFile = { name: string; path: string; size: number };
 /** A file name as shown: its base name, printable, at most 200 characters (never used as a path). */
 export function displayName(name: string | undefined, fallback: string): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 200);
   return clean || fallback;
 }
 
@@ -95,7 +106,10 @@ export function displayName(name: string | undefined, fallback: string): string 
 export async function spoolMultipart(source: AsyncIterable<Uint8Array>, contentType: string, dir: string, opts: SpoolOptions = {}): Promise<SpooledFile[]> {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": contentType }, limits: { files: MAX_UPLOAD_FILES, fields: 16, parts: MAX_UPLOAD_FILES + 16, fieldSize: 1024 } });
+    parser = busboy({
+      headers: { "content-type": contentType },
+      limits: { files: MAX_UPLOAD_FILES, fields: 16, parts: MAX_UPLOAD_FILES + 16, fieldSize: 1024 },
+    });
   } catch {
     throw new ImportRefusal("The upload is not a valid multipart/form-data body.");
   }

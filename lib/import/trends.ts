@@ -16,7 +16,8 @@ type Target = { collection: TrendsCollection; field: string };
 export type TrendsCollection = Extract<RingCollection, "daily_sleep" | "daily_readiness" | "daily_activity" | "sleep">;
 export const TRENDS_COLLECTIONS: readonly TrendsCollection[] = ["daily_sleep", "daily_readiness", "daily_activity", "sleep"];
 
-const to = (collection: TrendsCollection, ...pairs: Array<[header: string, field: string]>): Array<[string, Target]> => pairs.map(([h, field]) => [h, { collection, field }]);
+const to = (collection: TrendsCollection, ...pairs: Array<[header: string, field: string]>): Array<[string, Target]> =>
+  pairs.map(([h, field]) => [h, { collection, field }]);
 
 /**
  * Trends headers (as normalizeTrendsHeader writes them) → fields. Both known spellings of a
@@ -24,7 +25,8 @@ const to = (collection: TrendsCollection, ...pairs: Array<[header: string, field
  * seconds, as in the API.
  */
 const TRENDS_COLUMNS = new Map<string, Target>([
-  ...to("daily_sleep",
+  ...to(
+    "daily_sleep",
     ["sleep score", "score"],
     ["total sleep score", "contributors.total_sleep"],
     ["rem sleep score", "contributors.rem_sleep"],
@@ -34,7 +36,8 @@ const TRENDS_COLUMNS = new Map<string, Target>([
     ["sleep latency score", "contributors.latency"],
     ["sleep timing score", "contributors.timing"],
   ),
-  ...to("sleep",
+  ...to(
+    "sleep",
     ["total bedtime", "time_in_bed"],
     ["total sleep time", "total_sleep_duration"],
     ["total sleep duration", "total_sleep_duration"],
@@ -55,7 +58,8 @@ const TRENDS_COLUMNS = new Map<string, Target>([
     ["average hrv", "average_hrv"],
     ["respiratory rate", "average_breath"],
   ),
-  ...to("daily_readiness",
+  ...to(
+    "daily_readiness",
     ["readiness score", "score"],
     ["temperature deviation c", "temperature_deviation"],
     ["temperature deviation", "temperature_deviation"],
@@ -70,7 +74,8 @@ const TRENDS_COLUMNS = new Map<string, Target>([
     ["hrv balance score", "contributors.hrv_balance"],
     ["recovery index score", "contributors.recovery_index"],
   ),
-  ...to("daily_activity",
+  ...to(
+    "daily_activity",
     ["activity score", "score"],
     ["stay active score", "contributors.stay_active"],
     ["move every hour score", "contributors.move_every_hour"],
@@ -146,7 +151,10 @@ export function trendsReader(header: readonly string[], file: string, now: numbe
     unknownColumns,
     read(cells, row) {
       const day = (cells[dateIndex] ?? "").trim().slice(0, 10);
-      if (!isPlausibleDay(day, now)) throw new ImportRefusal(`${file}, row ${row}: the date ${JSON.stringify(cells[dateIndex] ?? "")} is not a day between ${FIRST_PLAUSIBLE_DAY} and ${lastPlausibleDay(now)}.`);
+      if (!isPlausibleDay(day, now))
+        throw new ImportRefusal(
+          `${file}, row ${row}: the date ${JSON.stringify(cells[dateIndex] ?? "")} is not a day between ${FIRST_PLAUSIBLE_DAY} and ${lastPlausibleDay(now)}.`,
+        );
       const docs = new Map<TrendsCollection, Record<string, unknown>>();
       for (const { index, target } of columns) {
         const cell = (cells[index] ?? "").trim();

@@ -7,7 +7,19 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, FAST_BACKOFF, importSyncModules, startSyncTestEnv, storedSamples, type ConnectedPerson, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
+import {
+  connectPerson,
+  emulatorControl,
+  emulatorDocuments,
+  emulatorSamples,
+  FAST_BACKOFF,
+  importSyncModules,
+  startSyncTestEnv,
+  storedSamples,
+  type ConnectedPerson,
+  type SyncModules,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
 import { exportCsv, trendsCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
 
@@ -53,7 +65,10 @@ beforeAll(async () => {
   const tag = (await emulatorDocuments(t, synced.ringUserId, "enhanced_tag"))[0]!;
   await emulatorControl(t, "PATCH", `/users/${synced.ringUserId}/documents/enhanced_tag/${tag.id}`, { comment: 'after "dinner"; late,\nthen a walk' });
   const sleepDay = (await emulatorDocuments(t, synced.ringUserId, "daily_sleep")).at(-3)!;
-  await emulatorControl(t, "PATCH", `/users/${synced.ringUserId}/documents/daily_sleep/${sleepDay.id}`, { score: null, contributors: { ...(sleepDay.contributors as object), timing: null } });
+  await emulatorControl(t, "PATCH", `/users/${synced.ringUserId}/documents/daily_sleep/${sleepDay.id}`, {
+    score: null,
+    contributors: { ...(sleepDay.contributors as object), timing: null },
+  });
 
   const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: FIRST_DAY });
   const outcomes = await engine.backfillUser(synced.userId);
@@ -67,7 +82,13 @@ beforeAll(async () => {
   const collections = [...m.resources.RING_COLLECTIONS, ...m.resources.SERIES_COLLECTIONS];
   const entries: ZipFileSpec[] = collections.map((c, i) => ({
     name: `Oura Export/App Data/${fileName(EXPORT_FILE[c] ?? c, i)}.csv`,
-    data: exportCsv(docs[c]!, { bom: i % 2 === 0, reverse: i % 3 === 1, sepLine: i === 4, extra: i % 4 === 0 ? { export_version: "3", Note: "x;y" } : undefined, upperHeader: i === 5 }),
+    data: exportCsv(docs[c]!, {
+      bom: i % 2 === 0,
+      reverse: i % 3 === 1,
+      sepLine: i === 4,
+      extra: i % 4 === 0 ? { export_version: "3", Note: "x;y" } : undefined,
+      upperHeader: i === 5,
+    }),
   }));
   entries.push(
     { name: "Oura Export/App Data/meal.csv", data: "id;day;meal_type\n1;2026-01-01;lunch\n2;2026-01-02;dinner\n" },
@@ -89,7 +110,8 @@ async function* textBody(text: string): AsyncGenerator<Uint8Array> {
   yield Buffer.from(text);
 }
 
-const importZip = (userId: string, opts: { dryRun?: boolean } = {}) => m.run.runImport(userId, { type: "file", name: "export.zip", body: fileBody(zipFile) }, { ...opts, clock });
+const importZip = (userId: string, opts: { dryRun?: boolean } = {}) =>
+  m.run.runImport(userId, { type: "file", name: "export.zip", body: fileBody(zipFile) }, { ...opts, clock });
 const importText = (userId: string, name: string, text: string) => m.run.runImport(userId, { type: "file", name, body: textBody(text) }, { clock });
 
 async function newPerson(email: string): Promise<string> {
@@ -102,7 +124,15 @@ async function rowsOf(collection: string, userId: string): Promise<Map<string, R
   const key = (getResource(collection as never) as { key: string }).key === "day" ? "day" : "documentId";
   const rows = await sqlAll(`SELECT * FROM "${tableOf(collection as never)}" WHERE userId = ?`, userId);
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().flatMap((k) => ((v as Record<string, unknown>)[k] === null ? [] : [[k, canonical((v as Record<string, unknown>)[k])]]))) : v;
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .flatMap((k) => ((v as Record<string, unknown>)[k] === null ? [] : [[k, canonical((v as Record<string, unknown>)[k])]])),
+          )
+        : v;
   return new Map(
     rows.map((r) => {
       const { userId: _u, syncedAt: _s, id: _id, raw, ...rest } = r as Record<string, unknown>;
@@ -116,7 +146,11 @@ async function snapshot(userId: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const r of m.resources.RESOURCES) {
     const rows = await sqlAll(`SELECT * FROM "${r.table}" WHERE userId = ? ORDER BY 1`, userId);
-    out[r.table] = `${rows.length}:${crypto.createHash("sha256").update(JSON.stringify(rows, (_k, v) => (v && v.type === "Buffer" ? Buffer.from(v).toString("base64") : v))).digest("hex").slice(0, 16)}`;
+    out[r.table] = `${rows.length}:${crypto
+      .createHash("sha256")
+      .update(JSON.stringify(rows, (_k, v) => (v && v.type === "Buffer" ? Buffer.from(v).toString("base64") : v)))
+      .digest("hex")
+      .slice(0, 16)}`;
   }
   out.dataVersion = String(await sqlValue(`SELECT dataVersion FROM "User" WHERE id = ?`, userId));
   return out;
@@ -133,7 +167,8 @@ describe("the account export, from a planted person's documents", () => {
     const r = await importZip(userId, { dryRun: true });
     expect(r.dryRun).toBe(true);
     expect(r.kind).toBe("account_export");
-    for (const c of m.resources.RING_COLLECTIONS) expect({ c, ...r.collections[c] }).toMatchObject({ c, rows: docs[c]!.length, new: docs[c]!.length, changed: 0, rejected: 0 });
+    for (const c of m.resources.RING_COLLECTIONS)
+      expect({ c, ...r.collections[c] }).toMatchObject({ c, rows: docs[c]!.length, new: docs[c]!.length, changed: 0, rejected: 0 });
     expect(r.collections.heartrate).toMatchObject({ rows: docs.heartrate!.length, new: docs.heartrate!.length });
     expect([...r.unmapped].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
       { name: "Oura Export/App Data/BloodGlucose.csv", rows: 1 },
@@ -145,54 +180,69 @@ describe("the account export, from a planted person's documents", () => {
     expect(await snapshot(userId)).toEqual(before);
   });
 
-  it("imported, every collection holds the same rows as the sync of the same documents; importing it again, or a Trends CSV after it, changes nothing", { timeout: 120_000 }, async () => {
-    const userId = await newPerson("import-zip@example.test");
-    const r = await importZip(userId);
-    expect(r.rejected).toBe(0);
-    for (const c of m.resources.RING_COLLECTIONS) {
-      const want = await rowsOf(c, synced.userId);
-      const have = await rowsOf(c, userId);
-      expect({ c, n: have.size }).toEqual({ c, n: want.size });
-      for (const [k, row] of want) expect({ c, k, row: have.get(k) }).toEqual({ c, k, row });
-    }
-    for (const c of m.resources.SERIES_COLLECTIONS) {
-      const want = await storedSamples(synced, c);
-      const have = await storedSamples({ ...synced, userId }, c);
-      expect({ c, n: have.length }).toEqual({ c, n: want.length });
-      expect(JSON.stringify(have)).toBe(JSON.stringify(want));
-    }
+  it(
+    "imported, every collection holds the same rows as the sync of the same documents; importing it again, or a Trends CSV after it, changes nothing",
+    { timeout: 120_000 },
+    async () => {
+      const userId = await newPerson("import-zip@example.test");
+      const r = await importZip(userId);
+      expect(r.rejected).toBe(0);
+      for (const c of m.resources.RING_COLLECTIONS) {
+        const want = await rowsOf(c, synced.userId);
+        const have = await rowsOf(c, userId);
+        expect({ c, n: have.size }).toEqual({ c, n: want.size });
+        for (const [k, row] of want) expect({ c, k, row: have.get(k) }).toEqual({ c, k, row });
+      }
+      for (const c of m.resources.SERIES_COLLECTIONS) {
+        const want = await storedSamples(synced, c);
+        const have = await storedSamples({ ...synced, userId }, c);
+        expect({ c, n: have.length }).toEqual({ c, n: want.length });
+        expect(JSON.stringify(have)).toBe(JSON.stringify(want));
+      }
 
-    const before = await snapshot(userId);
-    const again = await importZip(userId);
-    for (const c of m.resources.RING_COLLECTIONS) expect({ c, new: again.collections[c]?.new, changed: again.collections[c]?.changed }).toEqual({ c, new: 0, changed: 0 });
-    expect(await snapshot(userId)).toEqual(before);
-
-    const days = docs.daily_sleep!.map((d) => d.day as string);
-    for (const variant of ["old", "new"] as const) {
-      const trends = await importText(userId, `trends-${variant}.csv`, trendsCsv(docs, variant, days));
-      expect(trends.kind).toBe("csv");
-      expect(trends.files[0]).toMatchObject({ role: "trends", rows: days.length });
-      expect(trends.collections.daily_sleep).toMatchObject({ new: 0, changed: 0, skipped: days.length });
+      const before = await snapshot(userId);
+      const again = await importZip(userId);
+      for (const c of m.resources.RING_COLLECTIONS)
+        expect({ c, new: again.collections[c]?.new, changed: again.collections[c]?.changed }).toEqual({ c, new: 0, changed: 0 });
       expect(await snapshot(userId)).toEqual(before);
-    }
-  });
 
-  it("a Trends CSV alone fills the days with its scores and durations; the ZIP after it replaces those rows with the documents", { timeout: 120_000 }, async () => {
-    const userId = await newPerson("import-trends@example.test");
-    const days = docs.daily_sleep!.map((d) => d.day as string);
-    const trends = await importText(userId, "trends.csv", trendsCsv(docs, "new", days));
-    expect(trends.collections.daily_sleep).toMatchObject({ new: days.length, skipped: 0 });
-    const scores = await sqlAll(`SELECT day, score, deep_sleep FROM daily_sleep WHERE userId = ? ORDER BY day`, userId);
-    expect(scores).toEqual(docs.daily_sleep!.map((d) => ({ day: d.day, score: d.score ?? null, deep_sleep: (d.contributors as Record<string, unknown>).deep_sleep ?? null })));
-    const night = docs.sleep!.filter((s) => s.type === "long_sleep")[0]!;
-    const stored = await sqlAll(`SELECT total_sleep_duration, average_hrv, lowest_heart_rate FROM sleep_period WHERE userId = ? AND day = ?`, userId, String(night.day));
-    expect(stored.length).toBe(1);
+      const days = docs.daily_sleep!.map((d) => d.day as string);
+      for (const variant of ["old", "new"] as const) {
+        const trends = await importText(userId, `trends-${variant}.csv`, trendsCsv(docs, variant, days));
+        expect(trends.kind).toBe("csv");
+        expect(trends.files[0]).toMatchObject({ role: "trends", rows: days.length });
+        expect(trends.collections.daily_sleep).toMatchObject({ new: 0, changed: 0, skipped: days.length });
+        expect(await snapshot(userId)).toEqual(before);
+      }
+    },
+  );
 
-    await importZip(userId);
-    for (const c of ["daily_sleep", "daily_readiness", "daily_activity", "sleep"]) {
-      const want = await rowsOf(c, synced.userId);
-      const have = await rowsOf(c, userId);
-      expect({ c, n: have.size, trends: [...have.keys()].filter((k) => k.startsWith("trends:")) }).toEqual({ c, n: want.size, trends: [] });
-    }
-  });
+  it(
+    "a Trends CSV alone fills the days with its scores and durations; the ZIP after it replaces those rows with the documents",
+    { timeout: 120_000 },
+    async () => {
+      const userId = await newPerson("import-trends@example.test");
+      const days = docs.daily_sleep!.map((d) => d.day as string);
+      const trends = await importText(userId, "trends.csv", trendsCsv(docs, "new", days));
+      expect(trends.collections.daily_sleep).toMatchObject({ new: days.length, skipped: 0 });
+      const scores = await sqlAll(`SELECT day, score, deep_sleep FROM daily_sleep WHERE userId = ? ORDER BY day`, userId);
+      expect(scores).toEqual(
+        docs.daily_sleep!.map((d) => ({ day: d.day, score: d.score ?? null, deep_sleep: (d.contributors as Record<string, unknown>).deep_sleep ?? null })),
+      );
+      const night = docs.sleep!.filter((s) => s.type === "long_sleep")[0]!;
+      const stored = await sqlAll(
+        `SELECT total_sleep_duration, average_hrv, lowest_heart_rate FROM sleep_period WHERE userId = ? AND day = ?`,
+        userId,
+        String(night.day),
+      );
+      expect(stored.length).toBe(1);
+
+      await importZip(userId);
+      for (const c of ["daily_sleep", "daily_readiness", "daily_activity", "sleep"]) {
+        const want = await rowsOf(c, synced.userId);
+        const have = await rowsOf(c, userId);
+        expect({ c, n: have.size, trends: [...have.keys()].filter((k) => k.startsWith("trends:")) }).toEqual({ c, n: want.size, trends: [] });
+      }
+    },
+  );
 });

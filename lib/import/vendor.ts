@@ -81,7 +81,10 @@ export async function sniffFile(file: string): Promise<"zip" | "json" | "csv"> {
     const { buffer, bytesRead } = await fh.read(Buffer.alloc(512), 0, 512, 0);
     const head = buffer.subarray(0, bytesRead);
     if (head.subarray(0, 4).equals(ZIP_SIGNATURE) || head.subarray(0, 4).equals(EMPTY_ZIP_SIGNATURE)) return "zip";
-    const text = head.toString("utf8").replace(/^\ufeff/, "").trimStart();
+    const text = head
+      .toString("utf8")
+      .replace(/^\ufeff/, "")
+      .trimStart();
     return text.startsWith("{") || text.startsWith("[") ? "json" : "csv";
   } finally {
     await fh.close();
@@ -94,7 +97,11 @@ async function countLines(bytes: AsyncIterable<Buffer>): Promise<number> {
   let last = 0x0a;
   let first: string | null = null;
   for await (const chunk of bytes) {
-    if (first === null) first = chunk.subarray(0, 16).toString("utf8").replace(/^\ufeff/, "");
+    if (first === null)
+      first = chunk
+        .subarray(0, 16)
+        .toString("utf8")
+        .replace(/^\ufeff/, "");
     for (const b of chunk) if (b === 0x0a) lines++;
     if (chunk.length) last = chunk[chunk.length - 1]!;
   }
@@ -128,7 +135,9 @@ async function readFile(
 ): Promise<CheckedFile | null> {
   const base: Omit<CheckedFile, "role" | "rows" | "unknownColumns"> = { source: at.source, entry: at.entry, name: at.name };
   // a quoted empty cell is an empty text only where a document has text fields (not in a time series' numbers)
-  const { head, batches } = await readCsv(bytes, at.name, { quotedEmpty: (header) => !header.map(normalizeColumn).includes("timestamp") || header.map(normalizeColumn).includes("id") });
+  const { head, batches } = await readCsv(bytes, at.name, {
+    quotedEmpty: (header) => !header.map(normalizeColumn).includes("timestamp") || header.map(normalizeColumn).includes("id"),
+  });
   if (head.header.length === 0) {
     const byName = collectionForFile(at.name);
     return { ...base, role: byName ? { kind: "collection", collection: byName } : { kind: "unmapped" }, rows: 0, unknownColumns: [] };
@@ -198,7 +207,12 @@ async function* fileBytes(file: string): AsyncGenerator<Buffer> {
  * covers; a file of the other pass is only unpacked, not parsed). Returns the files read, mapped
  * or not (unmapped ones with the documents).
  */
-export async function readVendorFiles(files: readonly VendorFile[], ctx: ReadContext, writer: ImportWriter | null, only: "documents" | "trends" | "all" = "all"): Promise<CheckedFile[]> {
+export async function readVendorFiles(
+  files: readonly VendorFile[],
+  ctx: ReadContext,
+  writer: ImportWriter | null,
+  only: "documents" | "trends" | "all" = "all",
+): Promise<CheckedFile[]> {
   const out: CheckedFile[] = [];
   for (const [source, f] of files.entries()) {
     if (f.kind === "csv") {
@@ -209,13 +223,17 @@ export async function readVendorFiles(files: readonly VendorFile[], ctx: ReadCon
     const entries = await listZip(f.path, ctx.zipLimits ?? ZIP_LIMITS);
     const dataFolder = dataFolderOf(entries.filter((e) => !e.isDirectory).map((e) => e.name));
     const inData = (name: string) => dataFolder === null || folderOf(name) === dataFolder;
-    if (only !== "trends") for (const e of entries) if (!e.isDirectory && !isCsvName(e.name)) out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: null, unknownColumns: [] });
+    if (only !== "trends")
+      for (const e of entries)
+        if (!e.isDirectory && !isCsvName(e.name))
+          out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: null, unknownColumns: [] });
     await forEachZipEntry(
       f.path,
       (e) => isCsvName(e.name),
       async (e, bytes) => {
         if (!inData(e.name)) {
-          if (only !== "trends") out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: await countLines(bytes), unknownColumns: [] });
+          if (only !== "trends")
+            out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: await countLines(bytes), unknownColumns: [] });
           return;
         }
         const read = await readFile(bytes, { source, entry: e.index, name: e.name, inArchive: true }, ctx, writer, only);

@@ -137,7 +137,20 @@ class PendingSamples {
     for (let f = 0; f < this.fields.length; f++) {
       const v = sample.v[f] ?? null;
       const type = this.fields[f]!.type;
-      this.columns[f]![i] = type === "int" ? (v === null ? INT_NONE : (v as number)) : type === "bool" ? (v === null ? 2 : v ? 1 : 0) : v === null ? -1 : this.textCode(v as string);
+      this.columns[f]![i] =
+        type === "int"
+          ? v === null
+            ? INT_NONE
+            : (v as number)
+          : type === "bool"
+            ? v === null
+              ? 2
+              : v
+                ? 1
+                : 0
+            : v === null
+              ? -1
+              : this.textCode(v as string);
     }
   }
 
@@ -289,7 +302,11 @@ export class ImportWriter {
         c.skipped++;
       }
     }
-    const stored = await storedByKey(collection, userId, [...rows.keys()].filter((k) => !k.startsWith("row:")));
+    const stored = await storedByKey(
+      collection,
+      userId,
+      [...rows.keys()].filter((k) => !k.startsWith("row:")),
+    );
     const write: DocumentRow[] = [];
     for (const [key, r] of rows) {
       const before = stored.get(key);

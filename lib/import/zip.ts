@@ -72,9 +72,16 @@ function checkEntry(entry: yauzl.Entry, name: string, limits: ZipLimits): void {
   const problem = entryNameProblem(name);
   if (problem) throw new ImportRefusal(`The ZIP is refused: ${problem}.`);
   if (entry.isEncrypted()) throw new ImportRefusal(`The ZIP is refused: ${name} is encrypted.`);
-  if (entry.uncompressedSize > limits.maxEntryBytes) throw new ImportRefusal(`The ZIP is refused: ${name} declares ${mib(entry.uncompressedSize)} unpacked, more than the ${mib(limits.maxEntryBytes)} an entry may hold (a ZIP bomb?).`, { tooLarge: true });
+  if (entry.uncompressedSize > limits.maxEntryBytes)
+    throw new ImportRefusal(
+      `The ZIP is refused: ${name} declares ${mib(entry.uncompressedSize)} unpacked, more than the ${mib(limits.maxEntryBytes)} an entry may hold (a ZIP bomb?).`,
+      { tooLarge: true },
+    );
   if (entry.uncompressedSize > limits.ratioFromBytes && entry.uncompressedSize / Math.max(1, entry.compressedSize) > limits.maxRatio)
-    throw new ImportRefusal(`The ZIP is refused: ${name} unpacks to ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times its packed size (a ZIP bomb?).`, { tooLarge: true });
+    throw new ImportRefusal(
+      `The ZIP is refused: ${name} unpacks to ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times its packed size (a ZIP bomb?).`,
+      { tooLarge: true },
+    );
 }
 
 /**
@@ -86,14 +93,16 @@ export async function listZip(file: string, limits: ZipLimits = ZIP_LIMITS): Pro
   const failed: { error: Error | null } = { error: null };
   zip.on("error", (err: Error) => (failed.error = err));
   try {
-    if (zip.entryCount > limits.maxEntries) throw new ImportRefusal(`The ZIP is refused: it has ${zip.entryCount} entries, more than ${limits.maxEntries}.`, { tooLarge: true });
+    if (zip.entryCount > limits.maxEntries)
+      throw new ImportRefusal(`The ZIP is refused: it has ${zip.entryCount} entries, more than ${limits.maxEntries}.`, { tooLarge: true });
     const out: ZipEntryInfo[] = [];
     let total = 0;
     for (let entry = await nextEntry(zip, failed); entry; entry = await nextEntry(zip, failed)) {
       const name = nameOf(entry);
       checkEntry(entry, name, limits);
       total += entry.uncompressedSize;
-      if (total > limits.maxTotalBytes) throw new ImportRefusal(`The ZIP is refused: its entries declare more than ${mib(limits.maxTotalBytes)} unpacked (a ZIP bomb?).`, { tooLarge: true });
+      if (total > limits.maxTotalBytes)
+        throw new ImportRefusal(`The ZIP is refused: its entries declare more than ${mib(limits.maxTotalBytes)} unpacked (a ZIP bomb?).`, { tooLarge: true });
       out.push({ index: out.length, name, size: entry.uncompressedSize, compressedSize: entry.compressedSize, isDirectory: name.endsWith("/") });
     }
     return out;
@@ -145,17 +154,19 @@ export async function forEachZipEntry(
           for await (const chunk of stream as AsyncIterable<Buffer>) {
             size += chunk.length;
             total += chunk.length;
-            if (size > limits.maxEntryBytes || total > limits.maxTotalBytes) throw new ImportRefusal(`The ZIP is refused: ${name} unpacks to more than the limit (a ZIP bomb?).`, { tooLarge: true });
+            if (size > limits.maxEntryBytes || total > limits.maxTotalBytes)
+              throw new ImportRefusal(`The ZIP is refused: ${name} unpacks to more than the limit (a ZIP bomb?).`, { tooLarge: true });
             crc = zlib.crc32(chunk, crc);
             yield chunk;
           }
         } catch (err) {
           if (err instanceof ImportRefusal) throw err;
           // yauzl stops an entry that inflates past the size it declares
-          if (err instanceof Error && /too many bytes/i.test(err.message)) throw new ImportRefusal(`The ZIP is refused: ${name} unpacks to more than it declares (a ZIP bomb?).`, { tooLarge: true });
+          if (err instanceof Error && /too many bytes/i.test(err.message))
+            throw new ImportRefusal(`The ZIP is refused: ${name} unpacks to more than it declares (a ZIP bomb?).`, { tooLarge: true });
           throw corrupt(err, `The entry ${name}`);
         }
-        if ((crc >>> 0) !== entry!.crc32 >>> 0) throw new ImportRefusal(`The ZIP is refused: ${name} is corrupt (its checksum does not match).`);
+        if (crc >>> 0 !== entry!.crc32 >>> 0) throw new ImportRefusal(`The ZIP is refused: ${name} is corrupt (its checksum does not match).`);
         finished = true;
       }
       const bytes = checked();

@@ -30,7 +30,10 @@ export const MCP_SERVER_NAME = "ringside";
 
 const PRESETS = ["7d", "30d", "90d", "1y", "all"] as const;
 const presetSchema = z.enum(PRESETS).describe("a range ending on the newest day with data (7d, 30d, 90d, 1y, all); ignored when from and to are given");
-const lagSchema = z.union([z.literal(0), z.literal(1)]).default(0).describe("0: y on the same day as x; 1: y on the next day");
+const lagSchema = z
+  .union([z.literal(0), z.literal(1)])
+  .default(0)
+  .describe("0: y on the same day as x; 1: y on the next day");
 
 type Options = {
   /** told about failures that are not the caller's (logged by the host, never shown) */
@@ -89,7 +92,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     "list_data",
     {
       title: "What data exists",
-      description: "Which kinds of data this token may read, the first and last day of each collection, the metrics by group (id and unit), and how many tags there are.",
+      description:
+        "Which kinds of data this token may read, the first and last day of each collection, the metrics by group (id and unit), and how many tags there are.",
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true },
     },
@@ -145,7 +149,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     "compare_periods",
     {
       title: "Compare two periods",
-      description: "One metric in two periods: each one's mean, sd, min, max and n (the figures Trends shows for that range), and the change from the first to the second.",
+      description:
+        "One metric in two periods: each one's mean, sd, min, max and n (the figures Trends shows for that range), and the change from the first to the second.",
       inputSchema: z.strictObject({
         metric: metricIdSchema.describe("a metric id from list_data"),
         first: dayRangeSchema.describe("the earlier (or reference) period: {from, to}"),
@@ -157,7 +162,10 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
       run(async () => {
         const [a, b] = await Promise.all([reader.series(args.metric, args.first), reader.series(args.metric, args.second)]);
         const c = comparePeriodSeries(a, b);
-        return answer(`${c.label} (${c.unit}): ${c.first.mean ?? "—"} (n = ${c.first.n}) then ${c.second.mean ?? "—"} (n = ${c.second.n}), change ${c.change ?? "—"}.`, c);
+        return answer(
+          `${c.label} (${c.unit}): ${c.first.mean ?? "—"} (n = ${c.first.n}) then ${c.second.mean ?? "—"} (n = ${c.second.n}), change ${c.change ?? "—"}.`,
+          c,
+        );
       })(),
   );
 
@@ -165,7 +173,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     "correlate_metrics",
     {
       title: "Correlate two metrics",
-      description: "Pearson's r between x on a day and y on the same day (lag 0) or the next day (lag 1), with n, strength, the 95% interval and the fitted line (default range: the last year, as the Correlations page).",
+      description:
+        "Pearson's r between x on a day and y on the same day (lag 0) or the next day (lag 1), with n, strength, the 95% interval and the fitted line (default range: the last year, as the Correlations page).",
       inputSchema: withDayRange({
         x: numericMetricIdSchema.describe("a numeric metric id, e.g. activity.steps"),
         y: numericMetricIdSchema.describe("a numeric metric id, e.g. sleep.score"),
@@ -186,7 +195,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     "compare_tagged_days",
     {
       title: "Tagged days against the others",
-      description: "A metric on days with a tag against days without it (lag 1: the day after each tagged day), with n, mean and sd of each group and the difference (default range: all days with data).",
+      description:
+        "A metric on days with a tag against days without it (lag 1: the day after each tagged day), with n, mean and sd of each group and the difference (default range: all days with data).",
       inputSchema: withDayRange({
         tag: tagNameSchema.describe("the tag's name, as list_data or the tags resource shows it"),
         metric: numericMetricIdSchema.describe("a numeric metric id"),
@@ -200,7 +210,12 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const tag = tags.find((t) => t.name === args.tag);
         if (!tag) {
           const names = tags.slice(0, 20).map((t) => t.name);
-          return { isError: true, content: [{ type: "text", text: `No tag named "${args.tag}". Tags: ${names.length ? names.join(", ") : "none yet"}${tags.length > 20 ? ", …" : ""}.` }] };
+          return {
+            isError: true,
+            content: [
+              { type: "text", text: `No tag named "${args.tag}". Tags: ${names.length ? names.join(", ") : "none yet"}${tags.length > 20 ? ", …" : ""}.` },
+            ],
+          };
         }
         const c = summarizeTagComparison(await reader.tagComparison(tag.id, { metric: args.metric, lag: args.lag, from: args.from, to: args.to }));
         const text =
@@ -215,7 +230,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     "summarize_day",
     {
       title: "Summarise a day",
-      description: "One day (default: the newest with data): each metric against the 7 days before and its usual range, the main sleep's times and stage minutes, activity minutes by class, and the note and tags.",
+      description:
+        "One day (default: the newest with data): each metric against the 7 days before and its usual range, the main sleep's times and stage minutes, activity minutes by class, and the note and tags.",
       inputSchema: z.strictObject({ day: daySchema.optional().describe("YYYY-MM-DD") }),
       annotations: { readOnlyHint: true },
     },
@@ -251,7 +267,10 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const series = await Promise.all(ids.map((id) => reader.series(id, range)));
         const u = unusualDays(series, args.limit);
         const data = { from: range.from, to: range.to, metrics: ids, ...u };
-        return answer(`${u.flagged} values outside the usual range among ${u.n} (${ids.length === 1 ? getMetric(ids[0]!).label : `${ids.length} metrics`}), ${range.from} to ${range.to}.`, data);
+        return answer(
+          `${u.flagged} values outside the usual range among ${u.n} (${ids.length === 1 ? getMetric(ids[0]!).label : `${ids.length} metrics`}), ${range.from} to ${range.to}.`,
+          data,
+        );
       })(),
   );
 
@@ -280,10 +299,16 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
   server.registerResource(
     "catalog",
     "ringside://catalog",
-    { title: "Metric catalog", description: "Every metric this token may read: id, label, unit, group, kind, direction, description.", mimeType: "application/json" },
+    {
+      title: "Metric catalog",
+      description: "Every metric this token may read: id, label, unit, group, kind, direction, description.",
+      mimeType: "application/json",
+    },
     async (uri) => {
       const c = await reader.catalog();
-      const metrics = c.metrics.filter((m) => m.readable).map((m) => ({ id: m.id, label: m.label, unit: m.unit, group: m.group, kind: m.kind, direction: m.direction, description: m.description }));
+      const metrics = c.metrics
+        .filter((m) => m.readable)
+        .map((m) => ({ id: m.id, label: m.label, unit: m.unit, group: m.group, kind: m.kind, direction: m.direction, description: m.description }));
       return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ kinds: c.kinds, metrics }) }] };
     },
   );

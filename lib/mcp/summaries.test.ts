@@ -75,7 +75,13 @@ describe("unusualDays", () => {
       flag: [null, "low", null],
       run: [false, false, false],
     });
-    const hi = numeric("2024-04-01", [null, null, 40], { metric: "readiness.score", baseMean: [null, null, 60], baseLow: [null, null, 50], baseHigh: [null, null, 70], flag: [null, null, "low"] });
+    const hi = numeric("2024-04-01", [null, null, 40], {
+      metric: "readiness.score",
+      baseMean: [null, null, 60],
+      baseLow: [null, null, 50],
+      baseHigh: [null, null, 70],
+      flag: [null, null, "low"],
+    });
     const u = unusualDays([s, hi], 10);
     expect(u.flagged).toBe(2);
     expect(u.n).toBe(4);
@@ -96,7 +102,14 @@ describe("summarizeState", () => {
       scores: { readiness: v(82, "score"), sleep: null, activity: v(64, "score", "2026-11-24") },
       night: { lowestHeartRate: v(48, "bpm"), averageHrv: v(52, "ms"), breathingRate: v(14.5, "/min"), temperatureDeviation: v(-0.12, "°C") },
       battery: { level: 18, charging: false, inCharger: true, at: "2026-11-25T09:00:00.000Z", freshUntil: "2026-11-25T12:00:00.000Z" },
-      bedtime: { day: "2026-11-25", start: "2026-11-25T22:15:00+01:00", end: "2026-11-25T23:15:00+01:00", status: "optimal_found", recommendation: null, ageDays: 0 },
+      bedtime: {
+        day: "2026-11-25",
+        start: "2026-11-25T22:15:00+01:00",
+        end: "2026-11-25T23:15:00+01:00",
+        status: "optimal_found",
+        recommendation: null,
+        ageDays: 0,
+      },
     });
     expect(text).toBe(
       "Today is 2026-11-25 (Europe/Berlin). Scores: readiness 82 (2026-11-25), activity 64 (2026-11-24). " +
@@ -104,7 +117,14 @@ describe("summarizeState", () => {
         "Ring battery 18 % (on the charger), read at 2026-11-25T09:00:00.000Z, telling until 2026-11-25T12:00:00.000Z. " +
         "Bedtime window for the evening of 2026-11-25: 2026-11-25T22:15:00+01:00 to 2026-11-25T23:15:00+01:00.",
     );
-    const empty = summarizeState({ today: "2026-11-25", timeZone: "UTC", scores: { readiness: null, sleep: null, activity: null }, night: { lowestHeartRate: null, averageHrv: null, breathingRate: null, temperatureDeviation: null }, battery: null, bedtime: null });
+    const empty = summarizeState({
+      today: "2026-11-25",
+      timeZone: "UTC",
+      scores: { readiness: null, sleep: null, activity: null },
+      night: { lowestHeartRate: null, averageHrv: null, breathingRate: null, temperatureDeviation: null },
+      battery: null,
+      bedtime: null,
+    });
     expect(empty).toBe("Today is 2026-11-25 (UTC).");
   });
 });

@@ -1,7 +1,15 @@
 // The MCP tools' answers, made compact: pure functions from the read API's answers (the pages'
 // own figures) to small summaries an assistant can read. Nothing here reads data; every row
 // count is bounded.
-import type { ApiCatalogResponse, ApiDayResponse, ApiStateResponse, CorrelationResponse, SeriesResponse, TagComparisonResponse, TodayResponse } from "@/lib/api/contract";
+import type {
+  ApiCatalogResponse,
+  ApiDayResponse,
+  ApiStateResponse,
+  CorrelationResponse,
+  SeriesResponse,
+  TagComparisonResponse,
+  TodayResponse,
+} from "@/lib/api/contract";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, weekdayMon0 } from "@/lib/metrics/days";
 import { meanSd } from "@/lib/metrics/stats";
@@ -54,7 +62,15 @@ export function buckets<T>(from: string, values: readonly T[], resolution: Resol
   return out;
 }
 
-export type SeriesRow = { start: string; end: string; n: number; mean: number | null; min?: number | null; max?: number | null; counts?: Record<string, number> };
+export type SeriesRow = {
+  start: string;
+  end: string;
+  n: number;
+  mean: number | null;
+  min?: number | null;
+  max?: number | null;
+  counts?: Record<string, number>;
+};
 
 export type SeriesSummary = {
   metric: MetricId;
@@ -94,7 +110,14 @@ export function summarizeSeries(s: SeriesResponse, resolution: Resolution): Seri
       const mean = present.length ? present.reduce((a, x) => a + x, 0) / present.length : null;
       return resolution === "day"
         ? { start: b.start, end: b.end, n: present.length, mean: round(mean, d) }
-        : { start: b.start, end: b.end, n: present.length, mean: round(mean, d), min: present.length ? Math.min(...present) : null, max: present.length ? Math.max(...present) : null };
+        : {
+            start: b.start,
+            end: b.end,
+            n: present.length,
+            mean: round(mean, d),
+            min: present.length ? Math.min(...present) : null,
+            max: present.length ? Math.max(...present) : null,
+          };
     });
     const last = s.value.length - 1;
     const c = s.comparison;
@@ -115,7 +138,10 @@ export function summarizeSeries(s: SeriesResponse, resolution: Resolution): Seri
       latest: {
         avg7: s.avg7[last] ?? null,
         avg30: s.avg30[last] ?? null,
-        usualRange: s.baseMean[last] != null && s.baseLow[last] != null && s.baseHigh[last] != null ? { low: s.baseLow[last]!, high: s.baseHigh[last]!, mean: s.baseMean[last]! } : null,
+        usualRange:
+          s.baseMean[last] != null && s.baseLow[last] != null && s.baseHigh[last] != null
+            ? { low: s.baseLow[last]!, high: s.baseHigh[last]!, mean: s.baseMean[last]! }
+            : null,
       },
     };
   } else {
@@ -125,18 +151,50 @@ export function summarizeSeries(s: SeriesResponse, resolution: Resolution): Seri
       const n = Object.values(counts).reduce((a, x) => a + x, 0);
       return resolution === "day" ? { start: b.start, end: b.end, n, mean: null, counts } : { start: b.start, end: b.end, n, mean: null, counts };
     });
-    base = { metric: m.id, label: m.label, unit: m.unit, from: s.from, to: s.to, resolution, n: s.summary.n, days: s.summary.days, mean: null, min: null, max: null, counts: s.counts, mostCommon: s.summary.mostCommon };
+    base = {
+      metric: m.id,
+      label: m.label,
+      unit: m.unit,
+      from: s.from,
+      to: s.to,
+      resolution,
+      n: s.summary.n,
+      days: s.summary.days,
+      mean: null,
+      min: null,
+      max: null,
+      counts: s.counts,
+      mostCommon: s.summary.mostCommon,
+    };
   }
   const omitted = Math.max(0, rows.length - MAX_ROWS);
   return { ...base, rows: rows.slice(omitted), rowsOmitted: omitted };
 }
 
-export type PeriodFigures = { from: string; to: string; n: number; days: number; mean: number | null; sd: number | null; min: number | null; max: number | null };
+export type PeriodFigures = {
+  from: string;
+  to: string;
+  n: number;
+  days: number;
+  mean: number | null;
+  sd: number | null;
+  min: number | null;
+  max: number | null;
+};
 
 function periodFigures(s: SeriesResponse): PeriodFigures {
   if (s.kind !== "numeric") return { from: s.from, to: s.to, n: s.summary.n, days: s.summary.days, mean: null, sd: null, min: null, max: null };
   const m = getMetric(s.metric as MetricId);
-  return { from: s.from, to: s.to, n: s.summary.n, days: s.summary.days, mean: s.summary.mean, sd: round(meanSd(s.value)?.sd ?? null, dec(m) + 1), min: s.summary.min, max: s.summary.max };
+  return {
+    from: s.from,
+    to: s.to,
+    n: s.summary.n,
+    days: s.summary.days,
+    mean: s.summary.mean,
+    sd: round(meanSd(s.value)?.sd ?? null, dec(m) + 1),
+    min: s.summary.min,
+    max: s.summary.max,
+  };
 }
 
 /** Two periods of one metric: each one's figures (as Trends shows them for that range) and the change. */
@@ -205,7 +263,19 @@ export function summarizeTagComparison(t: TagComparisonResponse) {
   };
 }
 
-export type UnusualDay = { day: string; metric: MetricId; label: string; unit: string; value: number; usualLow: number; usualHigh: number; usualMean: number; side: "high" | "low"; z: number; inRun: boolean };
+export type UnusualDay = {
+  day: string;
+  metric: MetricId;
+  label: string;
+  unit: string;
+  value: number;
+  usualLow: number;
+  usualHigh: number;
+  usualMean: number;
+  side: "high" | "low";
+  z: number;
+  inRun: boolean;
+};
 
 /** Days outside the usual range (mean ± 2 sd of the 90 days before), the furthest out first. */
 export function unusualDays(series: readonly SeriesResponse[], limit: number): { n: number; flagged: number; days: UnusualDay[] } {
@@ -223,7 +293,19 @@ export function unusualDays(series: readonly SeriesResponse[], limit: number): {
       if (!f || value == null || mean == null || low == null || high == null) return;
       // the band may be clipped at the metric's bounds (a score's 100): the other side is whole
       const sd = Math.max(high - mean, mean - low) / 2;
-      all.push({ day: addDays(s.from, i), metric: m.id, label: m.label, unit: m.unit, value, usualLow: low, usualHigh: high, usualMean: mean, side: f, z: round(sd > 0 ? (value - mean) / sd : 0, 2) ?? 0, inRun: s.run[i] ?? false });
+      all.push({
+        day: addDays(s.from, i),
+        metric: m.id,
+        label: m.label,
+        unit: m.unit,
+        value,
+        usualLow: low,
+        usualHigh: high,
+        usualMean: mean,
+        side: f,
+        z: round(sd > 0 ? (value - mean) / sd : 0, 2) ?? 0,
+        inRun: s.run[i] ?? false,
+      });
     });
   }
   all.sort((a, b) => Math.abs(b.z) - Math.abs(a.z) || (a.day < b.day ? 1 : -1));
@@ -264,7 +346,12 @@ export function summarizeDay(day: string, today: TodayResponse, detail: ApiDayRe
     metrics,
     categories,
     sleep: main
-      ? { bedtimeStart: main.bedtimeStart, bedtimeEnd: main.bedtimeEnd, stageMinutes: minutesOf(main.hypnogram?.minutes), naps: detail.periods.filter((p) => p.role === "nap").length }
+      ? {
+          bedtimeStart: main.bedtimeStart,
+          bedtimeEnd: main.bedtimeEnd,
+          stageMinutes: minutesOf(main.hypnogram?.minutes),
+          naps: detail.periods.filter((p) => p.role === "nap").length,
+        }
       : null,
     activityMinutes: minutesOf(detail.activity?.minutes),
     note: note ? { text: note.text.length > NOTE_CHARS ? `${note.text.slice(0, NOTE_CHARS)}…` : note.text, tags: note.tags.map((t) => t.name) } : null,
@@ -289,7 +376,8 @@ export function summarizeCatalog(c: ApiCatalogResponse, tags: number | null) {
 
 /** The state document in one paragraph: each value with its unit and day (what is null is left out). */
 export function summarizeState(s: ApiStateResponse): string {
-  const fmt = (label: string, v: ApiStateResponse["scores"]["sleep"], unit = true) => (v ? `${label} ${v.value}${unit && v.unit !== "score" ? ` ${v.unit}` : ""} (${v.day})` : null);
+  const fmt = (label: string, v: ApiStateResponse["scores"]["sleep"], unit = true) =>
+    v ? `${label} ${v.value}${unit && v.unit !== "score" ? ` ${v.unit}` : ""} (${v.day})` : null;
   const join = (parts: Array<string | null>) => parts.filter((p): p is string => p !== null).join(", ");
   const scores = join([fmt("readiness", s.scores.readiness), fmt("sleep", s.scores.sleep), fmt("activity", s.scores.activity)]);
   const night = join([
@@ -299,8 +387,16 @@ export function summarizeState(s: ApiStateResponse): string {
     fmt("temperature deviation", s.night.temperatureDeviation),
   ]);
   const b = s.battery;
-  const battery = b ? `Ring battery ${b.level} % (${b.inCharger || b.charging ? "on the charger" : "not charging"}), read at ${b.at}, telling until ${b.freshUntil}.` : null;
+  const battery = b
+    ? `Ring battery ${b.level} % (${b.inCharger || b.charging ? "on the charger" : "not charging"}), read at ${b.at}, telling until ${b.freshUntil}.`
+    : null;
   const bed = s.bedtime;
-  const bedtime = bed ? (bed.start && bed.end ? `Bedtime window for the evening of ${bed.day}: ${bed.start} to ${bed.end}.` : `No bedtime window for the evening of ${bed.day}.`) : null;
-  return [`Today is ${s.today} (${s.timeZone}).`, scores ? `Scores: ${scores}.` : null, night ? `Last night: ${night}.` : null, battery, bedtime].filter(Boolean).join(" ");
+  const bedtime = bed
+    ? bed.start && bed.end
+      ? `Bedtime window for the evening of ${bed.day}: ${bed.start} to ${bed.end}.`
+      : `No bedtime window for the evening of ${bed.day}.`
+    : null;
+  return [`Today is ${s.today} (${s.timeZone}).`, scores ? `Scores: ${scores}.` : null, night ? `Last night: ${night}.` : null, battery, bedtime]
+    .filter(Boolean)
+    .join(" ");
 }

@@ -2,7 +2,14 @@
 // recommended window on the clock. Pure.
 import { formatClock } from "@/lib/metrics/day-detail";
 
-export type BedtimeRow = { day: string; status: string | null; recommendation: string | null; start_offset: number | null; end_offset: number | null; day_tz: number | null };
+export type BedtimeRow = {
+  day: string;
+  status: string | null;
+  recommendation: string | null;
+  start_offset: number | null;
+  end_offset: number | null;
+  day_tz: number | null;
+};
 
 export type Bedtime = {
   /** the evening the guidance is for */

@@ -53,10 +53,12 @@ describe("heat levels", () => {
     expect(heatLevel(85, [60, 70, 85], "higher")).toBe(3);
     expect(heatThresholds("measure", "bpm", [40, 50, 60, 70, 80, null])).toEqual([50, 60, 70]);
     expect(heatLevel(45, [50, 60, 70], "lower")).toBe(3);
-    expect(summarizeCalendar([
-      { status: "value", value: 80 },
-      { status: "value", value: 90 },
-      { status: "not_worn", value: null },
-    ])).toEqual({ counts: { value: 2, not_worn: 1, missing: 0, not_synced: 0, before_history: 0 }, mean: 85 });
+    expect(
+      summarizeCalendar([
+        { status: "value", value: 80 },
+        { status: "value", value: 90 },
+        { status: "not_worn", value: null },
+      ]),
+    ).toEqual({ counts: { value: 2, not_worn: 1, missing: 0, not_synced: 0, before_history: 0 }, mean: 85 });
   });
 });

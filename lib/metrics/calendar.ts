@@ -38,11 +38,7 @@ export function classifyCalendarDays(input: CalendarInput): CalendarDay[] {
   const end = dayToIndex(input.to);
   const newestDoc = input.newestDocumentDay;
   const newest =
-    newestDoc && input.newestSyncedDay
-      ? newestDoc > input.newestSyncedDay
-        ? newestDoc
-        : input.newestSyncedDay
-      : (newestDoc ?? input.newestSyncedDay);
+    newestDoc && input.newestSyncedDay ? (newestDoc > input.newestSyncedDay ? newestDoc : input.newestSyncedDay) : (newestDoc ?? input.newestSyncedDay);
   const out: CalendarDay[] = [];
   for (let idx = start; idx <= end; idx++) {
     const i = idx - start;

@@ -64,7 +64,15 @@ export function buildMetrics(): MetricDef[] {
   }
   for (const [id, m] of Object.entries(SIGNAL_METRICS)) {
     const display: MetricDisplay = m.spec;
-    out.push({ ...display, ...bounds(display), id: id as MetricId, source: { type: "signal", signal: m.signal }, collection: m.collection, short: display.short ?? display.label, decimals: display.decimals ?? 0 });
+    out.push({
+      ...display,
+      ...bounds(display),
+      id: id as MetricId,
+      source: { type: "signal", signal: m.signal },
+      collection: m.collection,
+      short: display.short ?? display.label,
+      decimals: display.decimals ?? 0,
+    });
   }
   return out;
 }

@@ -66,11 +66,25 @@ describe("metric catalog", () => {
     expect(getMetric("resilience.level")?.categories?.map((c) => c.value)).toEqual(["limited", "adequate", "solid", "strong", "exceptional"]);
     expect(getMetric("stress.day_summary")?.kind).toBe("category");
     expect(metricGroups().map((g) => g.group)).toContain("Readiness contributors");
-    expect(getMetric("vo2max.vo2_max")).toMatchObject({ unit: "ml/kg/min", direction: "higher", collection: "vO2_max", source: { type: "daily", column: "vo2_max" } });
-    expect(getMetric("workout.minutes")).toMatchObject({ kind: "duration", source: { type: "sum", collection: "workout", column: "duration", zeroOn: "daily_activity" } });
+    expect(getMetric("vo2max.vo2_max")).toMatchObject({
+      unit: "ml/kg/min",
+      direction: "higher",
+      collection: "vO2_max",
+      source: { type: "daily", column: "vo2_max" },
+    });
+    expect(getMetric("workout.minutes")).toMatchObject({
+      kind: "duration",
+      source: { type: "sum", collection: "workout", column: "duration", zeroOn: "daily_activity" },
+    });
     expect(getMetric("workout.calories").source).toMatchObject({ type: "sum", column: "calories" });
     expect(getMetric("session.minutes").source).toMatchObject({ type: "sum", collection: "session", column: "duration" });
-    expect(getMetric("heartrate.daytime_mean").source).toEqual({ type: "samples", collection: "heartrate", aggregate: "mean", field: "bpm", only: { field: "source", values: ["awake"] } });
+    expect(getMetric("heartrate.daytime_mean").source).toEqual({
+      type: "samples",
+      collection: "heartrate",
+      aggregate: "mean",
+      field: "bpm",
+      only: { field: "source", values: ["awake"] },
+    });
     expect(getMetric("heartrate.daytime_min").source).toMatchObject({ aggregate: "min" });
   });
 });

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  activityClassSegments,
-  formatClock,
-  localMinutes,
-  minutesFrom,
-  parseSample,
-  samplePoints,
-  sleepPhaseSegments,
-} from "@/lib/metrics/day-detail";
+import { activityClassSegments, formatClock, localMinutes, minutesFrom, parseSample, samplePoints, sleepPhaseSegments } from "@/lib/metrics/day-detail";
 
 describe("local clock times", () => {
   it("reads the clock written in the document, whatever its offset", () => {

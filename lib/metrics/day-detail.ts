@@ -133,7 +133,6 @@ function fiveMinuteSegments<K extends string>(
 // The day view: every document of a day → what the page draws
 // ---------------------------------------------------------------------------------------
 
-
 export type DocumentEntry = { row: Record<string, unknown>; raw: unknown };
 
 export type DayPeriod = {

@@ -29,7 +29,16 @@ describe("describeSeries: a chart's range, latest value and change in words", ()
   });
 
   it("says unchanged when the change rounds to nothing, and handles one or no value", () => {
-    expect(describeSeries("x", [{ at: "a", value: 60.2 }, { at: "b", value: 59.9 }], fmt)).toBe("x: lowest 60, highest 60; latest 60 (b), unchanged since a.");
+    expect(
+      describeSeries(
+        "x",
+        [
+          { at: "a", value: 60.2 },
+          { at: "b", value: 59.9 },
+        ],
+        fmt,
+      ),
+    ).toBe("x: lowest 60, highest 60; latest 60 (b), unchanged since a.");
     expect(describeSeries("x", [{ at: "a", value: 3 }], fmt)).toBe("x: one value, 3 (a).");
     expect(describeSeries("x", [{ at: "a", value: null }], fmt)).toBe("x: no values.");
     expect(describeSeries("x", [], fmt)).toBe("x: no values.");

@@ -62,6 +62,7 @@ export function describeSeries(label: string, points: readonly SeriesPoint[], fo
     if (p.value > hi) hi = p.value;
   }
   const diff = last.value - first.value;
-  const change = format(Math.abs(diff)) === format(0) ? `unchanged since ${first.at}` : `${diff > 0 ? "up" : "down"} ${format(Math.abs(diff))} since ${first.at}`;
+  const change =
+    format(Math.abs(diff)) === format(0) ? `unchanged since ${first.at}` : `${diff > 0 ? "up" : "down"} ${format(Math.abs(diff))} since ${first.at}`;
   return `${label}: lowest ${format(lo)}, highest ${format(hi)}; latest ${format(last.value)} (${last.at}), ${change}.`;
 }

@@ -12,18 +12,12 @@ export type DisplayScale = { factor: number; offset: number; unit: string; decim
 export function displayScale(m: MetricDef, units: Units): DisplayScale {
   switch (m.unit) {
     case "s":
-      return m.durationIn === "min"
-        ? { factor: 1 / 60, offset: 0, unit: "min", decimals: 0 }
-        : { factor: 1 / 3600, offset: 0, unit: "h", decimals: 1 };
+      return m.durationIn === "min" ? { factor: 1 / 60, offset: 0, unit: "min", decimals: 0 } : { factor: 1 / 3600, offset: 0, unit: "h", decimals: 1 };
     case "m":
-      return units === "imperial"
-        ? { factor: 1 / M_PER_MILE, offset: 0, unit: "mi", decimals: 1 }
-        : { factor: 1 / 1000, offset: 0, unit: "km", decimals: 1 };
+      return units === "imperial" ? { factor: 1 / M_PER_MILE, offset: 0, unit: "mi", decimals: 1 } : { factor: 1 / 1000, offset: 0, unit: "km", decimals: 1 };
     case "°C":
       // a deviation, so no +32: 1 °C of difference is 1.8 °F of difference
-      return units === "imperial"
-        ? { factor: 1.8, offset: 0, unit: "°F", decimals: m.decimals }
-        : { factor: 1, offset: 0, unit: "°C", decimals: m.decimals };
+      return units === "imperial" ? { factor: 1.8, offset: 0, unit: "°F", decimals: m.decimals } : { factor: 1, offset: 0, unit: "°C", decimals: m.decimals };
     case "score":
       return { factor: 1, offset: 0, unit: "", decimals: m.decimals };
     case "count":
@@ -106,7 +100,7 @@ export function formatTick(scale: DisplayScale, v: number): string {
 /** Whether a change is good, bad or neutral for this metric. */
 export function deltaTone(m: MetricDef, delta: number | null | undefined): "good" | "bad" | "neutral" {
   if (delta === null || delta === undefined || delta === 0 || m.direction === "neutral") return "neutral";
-  return (delta > 0) === (m.direction === "higher") ? "good" : "bad";
+  return delta > 0 === (m.direction === "higher") ? "good" : "bad";
 }
 
 /** A fraction as a signed percentage ("+4.2%"). */

@@ -4,7 +4,10 @@ import { localDayAggregates, localDayCurve, offsetOfIso, offsetResolver, stretch
 const at = (iso: string) => Date.parse(iso);
 
 function day(d: string, samples: Array<[string, number, string]>): SeriesDay {
-  return { day: d, columns: { t: Float64Array.from(samples.map((s) => at(s[0]))), fields: { bpm: samples.map((s) => s[1]), source: samples.map((s) => s[2]) } } };
+  return {
+    day: d,
+    columns: { t: Float64Array.from(samples.map((s) => at(s[0]))), fields: { bpm: samples.map((s) => s[1]), source: samples.map((s) => s[2]) } },
+  };
 }
 
 // a person at UTC+02:00: local 2026-03-14 runs from 03-13T22:00Z to 03-14T22:00Z
@@ -32,7 +35,12 @@ describe("offsets", () => {
   });
 
   it("takes a day's own offset, else the nearest earlier, else the nearest later, else UTC", () => {
-    const of = offsetResolver(new Map([["2026-03-10", 60], ["2026-03-20", 120]]));
+    const of = offsetResolver(
+      new Map([
+        ["2026-03-10", 60],
+        ["2026-03-20", 120],
+      ]),
+    );
     expect(of("2026-03-10")).toBe(60);
     expect(of("2026-03-15")).toBe(60);
     expect(of("2026-03-01")).toBe(60);
@@ -76,6 +84,8 @@ describe("daytime heart rate per local day", () => {
       { day: "2026-03-15", value: 50 },
     ]);
     // a day without awake samples is a gap, not a zero; days outside the range are left out
-    expect(localDayAggregates({ ...opts, from: "2026-03-14", to: "2026-03-14", aggregate: "mean", only: { field: "source", values: ["session"] } })).toEqual([]);
+    expect(localDayAggregates({ ...opts, from: "2026-03-14", to: "2026-03-14", aggregate: "mean", only: { field: "source", values: ["session"] } })).toEqual(
+      [],
+    );
   });
 });

@@ -122,5 +122,8 @@ export function localDayAggregates(opts: {
   }
   return [...sums]
     .sort(([a], [b]) => a - b)
-    .map(([idx, s]) => ({ day: new Date(idx * DAY_MS).toISOString().slice(0, 10), value: opts.aggregate === "mean" ? Math.round((s.sum / s.n) * 10) / 10 : s.min }));
+    .map(([idx, s]) => ({
+      day: new Date(idx * DAY_MS).toISOString().slice(0, 10),
+      value: opts.aggregate === "mean" ? Math.round((s.sum / s.n) * 10) / 10 : s.min,
+    }));
 }

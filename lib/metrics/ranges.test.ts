@@ -31,7 +31,16 @@ describe("chart summaries", () => {
   });
   it("counts categories", () => {
     const m = getMetric("stress.day_summary");
-    const s = buildCategorySeries(m, [{ day: "2024-01-01", value: "normal" }, { day: "2024-01-02", value: "normal" }, { day: "2024-01-03", value: "restored" }], "2024-01-01", "2024-01-04");
+    const s = buildCategorySeries(
+      m,
+      [
+        { day: "2024-01-01", value: "normal" },
+        { day: "2024-01-02", value: "normal" },
+        { day: "2024-01-03", value: "restored" },
+      ],
+      "2024-01-01",
+      "2024-01-04",
+    );
     expect(describeCategorySeries(m, s)).toBe("Stress day summary from 1 Jan 2024 to 4 Jan 2024: Normal 2 days, Restored 1 day (3 of 4 days with a value).");
   });
 });

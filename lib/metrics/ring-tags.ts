@@ -33,7 +33,10 @@ export const RING_TAG_MAX_DAYS = 31;
 export function tagTypeName(code: string): string {
   const known = TAG_NAMES[code];
   if (known) return known;
-  const words = code.replace(/^tag_(generic_)?/, "").replace(/_/g, " ").trim();
+  const words = code
+    .replace(/^tag_(generic_)?/, "")
+    .replace(/_/g, " ")
+    .trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : code;
 }
 

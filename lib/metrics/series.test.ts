@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getMetric } from "@/lib/metrics/catalog";
 import { addDays, dayRange } from "@/lib/metrics/days";
-import {
-  buildCategorySeries,
-  buildNumericSeries,
-  pickMainSleep,
-  sleepPeriodValues,
-  toDense,
-  warmupFrom,
-  type SleepPeriodLike,
-} from "@/lib/metrics/series";
+import { buildCategorySeries, buildNumericSeries, pickMainSleep, sleepPeriodValues, toDense, warmupFrom, type SleepPeriodLike } from "@/lib/metrics/series";
 
 const sleepScore = getMetric("sleep.score");
 
@@ -28,7 +20,16 @@ describe("dense series", () => {
   });
 
   it("lets the last row of a day win", () => {
-    expect(toDense([{ day: "2024-03-01", value: 80 }, { day: "2024-03-01", value: 82 }], "2024-03-01", "2024-03-01")).toEqual([82]);
+    expect(
+      toDense(
+        [
+          { day: "2024-03-01", value: 80 },
+          { day: "2024-03-01", value: 82 },
+        ],
+        "2024-03-01",
+        "2024-03-01",
+      ),
+    ).toEqual([82]);
   });
 });
 

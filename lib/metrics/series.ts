@@ -2,15 +2,7 @@
 // with rows they read, and the charts only draw the result.
 import { addDays, dayToIndex, diffDays, indexToDay } from "@/lib/metrics/days";
 import { clampToMetric, type MetricDef } from "@/lib/metrics/catalog";
-import {
-  BASELINE_DAYS,
-  comparePeriods,
-  computeSeriesStats,
-  countCategories,
-  type Num,
-  type PeriodComparison,
-  type SeriesStats,
-} from "@/lib/metrics/stats";
+import { BASELINE_DAYS, comparePeriods, computeSeriesStats, countCategories, type Num, type PeriodComparison, type SeriesStats } from "@/lib/metrics/stats";
 
 import type { NormalRangeSeries } from "@/lib/signals/normal-range";
 
@@ -79,12 +71,7 @@ export type MetricSeries = NumericSeries | CategorySeries;
  * and the this-period-vs-previous comparison. `rows` may start before `from` (see warmupFrom)
  * so the statistics of the first shown days use the real history before them.
  */
-export function buildNumericSeries(
-  metric: MetricDef,
-  rows: readonly DayValue<number | null>[],
-  from: string,
-  to: string,
-): NumericSeries {
+export function buildNumericSeries(metric: MetricDef, rows: readonly DayValue<number | null>[], from: string, to: string): NumericSeries {
   const start = warmupFrom(from, to);
   const dense = toDense(rows, start, to);
   const stats = computeSeriesStats(dense);
@@ -134,12 +121,7 @@ export function buildNumericSeries(
 }
 
 /** A category metric's series (e.g. resilience level) with counts for this and the previous period. */
-export function buildCategorySeries(
-  metric: MetricDef,
-  rows: readonly DayValue<string | null>[],
-  from: string,
-  to: string,
-): CategorySeries {
+export function buildCategorySeries(metric: MetricDef, rows: readonly DayValue<string | null>[], from: string, to: string): CategorySeries {
   const len = diffDays(from, to) + 1;
   const start = addDays(from, -len);
   const dense = toDense(rows, start, to);
@@ -227,10 +209,7 @@ export function groupByDay<P extends { day: string }>(periods: readonly P[]): Ma
 }
 
 /** One value per day from the day's sleep periods, for a "night." or "naps." metric. */
-export function sleepPeriodValues<P extends SleepPeriodLike & Record<string, unknown>>(
-  metric: MetricDef,
-  periods: readonly P[],
-): DayValue<number | null>[] {
+export function sleepPeriodValues<P extends SleepPeriodLike & Record<string, unknown>>(metric: MetricDef, periods: readonly P[]): DayValue<number | null>[] {
   const out: DayValue<number | null>[] = [];
   const src = metric.source;
   for (const [day, list] of groupByDay(periods)) {

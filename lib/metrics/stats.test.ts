@@ -79,9 +79,7 @@ describe("baseline and anomalies", () => {
   });
 
   it("marks runs of three or more same-side flags, and a gap ends a run", () => {
-    expect(anomalyRuns(["high", "high", "high", null, "low", "low", "high"])).toEqual([
-      true, true, true, false, false, false, false,
-    ]);
+    expect(anomalyRuns(["high", "high", "high", null, "low", "low", "high"])).toEqual([true, true, true, false, false, false, false]);
     expect(anomalyRuns(["high", "high", "low", "low", "low"])).toEqual([false, false, true, true, true]);
     expect(anomalyRuns(["low", "low", null, "low"])).toEqual([false, false, false, false]);
   });

@@ -93,10 +93,7 @@ function bandOf(mean: number, sd: number, n: number, k: number): Baseline {
 }
 
 /** The baseline of each day: mean and spread of the `days` days before it (the day excluded). */
-export function baselines(
-  values: readonly Num[],
-  opts: { days?: number; minCount?: number; k?: number } = {},
-): Array<Baseline | null> {
+export function baselines(values: readonly Num[], opts: { days?: number; minCount?: number; k?: number } = {}): Array<Baseline | null> {
   const days = opts.days ?? BASELINE_DAYS;
   const minCount = opts.minCount ?? BASELINE_MIN_COUNT;
   const k = opts.k ?? BASELINE_BAND_SD;
@@ -174,7 +171,13 @@ export function computeSeriesStats(
       break;
     }
   }
-  let s7 = 0, n7 = 0, s30 = 0, n30 = 0, bs = 0, bss = 0, bn = 0;
+  let s7 = 0,
+    n7 = 0,
+    s30 = 0,
+    n30 = 0,
+    bs = 0,
+    bss = 0,
+    bn = 0;
   for (let i = 0; i < N; i++) {
     // baseline window = [i − bDays, i − 1]: bring in i − 1, drop i − bDays − 1
     const inB = i - 1 >= 0 ? values[i - 1] : null;
@@ -293,7 +296,12 @@ export type Correlation = {
 /** Pearson's r of paired values (pairs with a null on either side are skipped). */
 export function pearson(xs: readonly Num[], ys: readonly Num[], minN = CORRELATION_MIN_N): Correlation | null {
   const len = Math.min(xs.length, ys.length);
-  let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0;
   let x0: number | null = null;
   let y0 = 0;
   for (let i = 0; i < len; i++) {
@@ -402,11 +410,7 @@ export function compareTagged(values: readonly Num[], tagged: readonly boolean[]
 }
 
 /** Counts of each category value (nulls left out) over values[from..to]. */
-export function countCategories(
-  values: readonly (string | null)[],
-  from = 0,
-  to = values.length - 1,
-): { counts: Record<string, number>; n: number } {
+export function countCategories(values: readonly (string | null)[], from = 0, to = values.length - 1): { counts: Record<string, number>; n: number } {
   const counts: Record<string, number> = {};
   let n = 0;
   for (let i = Math.max(0, from); i <= Math.min(values.length - 1, to); i++) {

@@ -23,7 +23,12 @@ describe("buildTodaySummary", () => {
     const summary = buildTodaySummary({
       day: DAY,
       latestDay: { daily_readiness: DAY },
-      rows: { "readiness.score": [{ day: addDays(DAY, -1), value: 80 }, { day: DAY, value: null }] },
+      rows: {
+        "readiness.score": [
+          { day: addDays(DAY, -1), value: 80 },
+          { day: DAY, value: null },
+        ],
+      },
       age: null,
     });
     expect(summary.metrics["readiness.score"]).toMatchObject({ day: DAY, value: null });

@@ -126,7 +126,7 @@ export function buildTodaySummary(input: TodayInput): TodaySummary {
     const m = getMetric(id);
     const day = metricDay(id, input);
     if (!day || day < start) continue;
-    const dense = toDense(input.rows[id] as DayValue<number | null>[] ?? [], start, input.day);
+    const dense = toDense((input.rows[id] as DayValue<number | null>[]) ?? [], start, input.day);
     const idx = diffDays(start, day);
     const s = summarizeDay(dense, idx);
     const dec = m.decimals + 2;
@@ -153,7 +153,7 @@ export function buildTodaySummary(input: TodayInput): TodaySummary {
     const m = getMetric(id);
     const day = input.latestDay[m.collection];
     if (!day || day < start) continue;
-    const dense = toDense(input.rows[id] as DayValue<string | null>[] ?? [], start, input.day);
+    const dense = toDense((input.rows[id] as DayValue<string | null>[]) ?? [], start, input.day);
     const idx = diffDays(start, day);
     out.categories[id] = { id, day, value: dense[idx] ?? null, recent: dense.slice(Math.max(0, idx - 13), idx + 1) };
   }

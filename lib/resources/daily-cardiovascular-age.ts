@@ -23,7 +23,25 @@ export const dailyCardiovascularAge = defineResource({
     { name: "pulse_wave_velocity", type: "float" },
   ],
   metrics: {
-    "cardio.vascular_age": { from: { column: "vascular_age" }, label: "Cardiovascular age", short: "CV age", group: "Heart health", unit: "years", direction: "lower", kind: "measure", isHeadline: true },
-    "cardio.pulse_wave_velocity": { from: { column: "pulse_wave_velocity" }, label: "Pulse wave velocity", short: "PWV", group: "Heart health", unit: "m/s", direction: "lower", kind: "measure", decimals: 2 },
+    "cardio.vascular_age": {
+      from: { column: "vascular_age" },
+      label: "Cardiovascular age",
+      short: "CV age",
+      group: "Heart health",
+      unit: "years",
+      direction: "lower",
+      kind: "measure",
+      isHeadline: true,
+    },
+    "cardio.pulse_wave_velocity": {
+      from: { column: "pulse_wave_velocity" },
+      label: "Pulse wave velocity",
+      short: "PWV",
+      group: "Heart health",
+      unit: "m/s",
+      direction: "lower",
+      kind: "measure",
+      decimals: 2,
+    },
   },
 });

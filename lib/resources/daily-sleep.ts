@@ -19,7 +19,16 @@ export const dailySleep = defineResource({
     }),
   columns: [{ name: "timestamp", type: "text" }, { name: "score", type: "int" }, ...nestedInts("contributors", CONTRIBUTORS)],
   metrics: {
-    "sleep.score": { from: { column: "score" }, label: "Sleep score", short: "Sleep", group: "Sleep", unit: "score", direction: "higher", kind: "score", isHeadline: true },
+    "sleep.score": {
+      from: { column: "score" },
+      label: "Sleep score",
+      short: "Sleep",
+      group: "Sleep",
+      unit: "score",
+      direction: "higher",
+      kind: "score",
+      isHeadline: true,
+    },
     ...contributorMetrics("sleep", "Sleep contributors", [
       ["total_sleep", "Total sleep (contributor)"],
       ["efficiency", "Efficiency (contributor)"],

@@ -67,23 +67,7 @@ export type ColumnDef<N extends string = string> = {
 export type MetricKind = "score" | "duration" | "count" | "temperature_deviation" | "category" | "measure";
 /** Whether a higher value is better, worse, or neither (shown neutrally). */
 export type Direction = "higher" | "lower" | "neutral";
-export type Unit =
-  | "score"
-  | "s"
-  | "steps"
-  | "kcal"
-  | "m"
-  | "%"
-  | "bpm"
-  | "ms"
-  | "°C"
-  | "/min"
-  | "m/s"
-  | "years"
-  | "MET"
-  | "MET·min"
-  | "ml/kg/min"
-  | "count";
+export type Unit = "score" | "s" | "steps" | "kcal" | "m" | "%" | "bpm" | "ms" | "°C" | "/min" | "m/s" | "years" | "MET" | "MET·min" | "ml/kg/min" | "count";
 
 /** What a chart needs to know about a metric, besides where its value comes from. */
 export type MetricDisplay = {

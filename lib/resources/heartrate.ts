@@ -39,7 +39,26 @@ export const heartRate = defineResource({
   },
   columns: [],
   metrics: {
-    "heartrate.daytime_mean": { from: { samples: "mean", field: "bpm", only: { field: "source", values: ["awake"] } }, label: "Daytime heart rate", short: "Day HR", group: "Heart rate", unit: "bpm", direction: "lower", kind: "measure", decimals: 1, description: "Mean of the day's awake samples (sleep, rest, workouts and sessions left out), your local day." },
-    "heartrate.daytime_min": { from: { samples: "min", field: "bpm", only: { field: "source", values: ["awake"] } }, label: "Lowest daytime heart rate", short: "Day HR min", group: "Heart rate", unit: "bpm", direction: "lower", kind: "measure", description: "Lowest of the day's awake samples, your local day." },
+    "heartrate.daytime_mean": {
+      from: { samples: "mean", field: "bpm", only: { field: "source", values: ["awake"] } },
+      label: "Daytime heart rate",
+      short: "Day HR",
+      group: "Heart rate",
+      unit: "bpm",
+      direction: "lower",
+      kind: "measure",
+      decimals: 1,
+      description: "Mean of the day's awake samples (sleep, rest, workouts and sessions left out), your local day.",
+    },
+    "heartrate.daytime_min": {
+      from: { samples: "min", field: "bpm", only: { field: "source", values: ["awake"] } },
+      label: "Lowest daytime heart rate",
+      short: "Day HR min",
+      group: "Heart rate",
+      unit: "bpm",
+      direction: "lower",
+      kind: "measure",
+      description: "Lowest of the day's awake samples, your local day.",
+    },
   },
 });

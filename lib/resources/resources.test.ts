@@ -54,12 +54,19 @@ describe("resource registry", () => {
   it("maps every webhook data type of the emulator to its collection (vo2_max names vO2_max) and none to a time series", () => {
     expect(collectionForWebhookDataType("vo2_max")).toBe("vO2_max");
     expect(collectionForWebhookDataType("vO2_max")).toBeNull();
-    for (const t of ["tag", "enhanced_tag", "workout", "session", "sleep_time", "rest_mode_period", "ring_configuration"]) expect(collectionForWebhookDataType(t)).toBe(t);
+    for (const t of ["tag", "enhanced_tag", "workout", "session", "sleep_time", "rest_mode_period", "ring_configuration"])
+      expect(collectionForWebhookDataType(t)).toBe(t);
     for (const r of RESOURCES) if (r.kind === "time_series") expect(r.webhookDataType).toBeNull();
   });
 
   it("gives each time series its sample fields, each int field small enough to pack", () => {
-    expect(sampleSpecOf("heartrate")).toMatchObject({ fields: [{ name: "bpm", type: "int" }, { name: "source", type: "text" }], key: ["source"] });
+    expect(sampleSpecOf("heartrate")).toMatchObject({
+      fields: [
+        { name: "bpm", type: "int" },
+        { name: "source", type: "text" },
+      ],
+      key: ["source"],
+    });
     expect(sampleSpecOf("ring_battery_level").fields.map((f) => f.name)).toEqual(["level", "charging", "in_charger"]);
     for (const c of SERIES_COLLECTIONS) for (const k of sampleSpecOf(c).key) expect(sampleSpecOf(c).fields.some((f) => f.name === k)).toBe(true);
   });

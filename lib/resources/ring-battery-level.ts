@@ -10,7 +10,8 @@ export const ringBatteryLevel = defineResource({
   sharedLabel: "The ring's battery level",
   scope: "daily",
   window: { param: "datetime", start: "inclusive", end: "inclusive", maxDays: 30 },
-  schema: (k) => k.z.looseObject({ timestamp: k.text, timestamp_unix: k.optNum, level: k.num, charging: k.z.boolean().nullish(), in_charger: k.z.boolean().nullish() }),
+  schema: (k) =>
+    k.z.looseObject({ timestamp: k.text, timestamp_unix: k.optNum, level: k.num, charging: k.z.boolean().nullish(), in_charger: k.z.boolean().nullish() }),
   sample: {
     fields: [
       { name: "level", type: "int" },

@@ -54,6 +54,15 @@ export const session = defineResource({
     },
   ],
   metrics: {
-    "session.minutes": { from: { sum: "duration", zeroOn: "daily_activity" }, label: "Session time", group: "Sessions", unit: "s", direction: "neutral", kind: "duration", durationIn: "min", description: "Time in meditation, breathing and rest sessions that day (0 on a worn day without one)." },
+    "session.minutes": {
+      from: { sum: "duration", zeroOn: "daily_activity" },
+      label: "Session time",
+      group: "Sessions",
+      unit: "s",
+      direction: "neutral",
+      kind: "duration",
+      durationIn: "min",
+      description: "Time in meditation, breathing and rest sessions that day (0 on a worn day without one).",
+    },
   },
 });

@@ -19,6 +19,14 @@ export const vo2Max = defineResource({
     { name: "vo2_max", type: "int" },
   ],
   metrics: {
-    "vo2max.vo2_max": { from: { column: "vo2_max" }, label: "VO2 max", group: "Fitness", unit: "ml/kg/min", direction: "higher", kind: "measure", description: "The ring's estimate of your maximal oxygen uptake (about weekly)." },
+    "vo2max.vo2_max": {
+      from: { column: "vo2_max" },
+      label: "VO2 max",
+      group: "Fitness",
+      unit: "ml/kg/min",
+      direction: "higher",
+      kind: "measure",
+      description: "The ring's estimate of your maximal oxygen uptake (about weekly).",
+    },
   },
 });

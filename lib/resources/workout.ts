@@ -54,7 +54,24 @@ export const workout = defineResource({
     { name: "label", type: "text" },
   ],
   metrics: {
-    "workout.minutes": { from: { sum: "duration", zeroOn: "daily_activity" }, label: "Workout time", group: "Workouts", unit: "s", direction: "higher", kind: "duration", durationIn: "min", description: "Time in workouts that day (0 on a worn day without one)." },
-    "workout.calories": { from: { sum: "calories", zeroOn: "daily_activity" }, label: "Workout calories", group: "Workouts", unit: "kcal", direction: "neutral", kind: "measure", description: "Calories of that day's workouts (0 on a worn day without one)." },
+    "workout.minutes": {
+      from: { sum: "duration", zeroOn: "daily_activity" },
+      label: "Workout time",
+      group: "Workouts",
+      unit: "s",
+      direction: "higher",
+      kind: "duration",
+      durationIn: "min",
+      description: "Time in workouts that day (0 on a worn day without one).",
+    },
+    "workout.calories": {
+      from: { sum: "calories", zeroOn: "daily_activity" },
+      label: "Workout calories",
+      group: "Workouts",
+      unit: "kcal",
+      direction: "neutral",
+      kind: "measure",
+      description: "Calories of that day's workouts (0 on a worn day without one).",
+    },
   },
 });

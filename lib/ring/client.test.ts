@@ -73,10 +73,9 @@ describe("429", () => {
   it("waits exactly the later of Retry-After and X-RateLimit-Reset, then asks again", async () => {
     const clock = fakeClock(1_800_000_000_400);
     const reset = Math.ceil(clock.now() / 1000) + 3; // 3.6 s away
-    const { c, seen } = client(
-      [{ status: 429, headers: { "retry-after": "3", "x-ratelimit-reset": String(reset), "x-ratelimit-tier": "token" } }, ok],
-      { clock },
-    );
+    const { c, seen } = client([{ status: 429, headers: { "retry-after": "3", "x-ratelimit-reset": String(reset), "x-ratelimit-tier": "token" } }, ok], {
+      clock,
+    });
     const page = await c.listPage("daily_activity", { start_date: "2026-01-01", end_date: "2026-01-02" });
     expect(page.data).toHaveLength(1);
     expect(seen).toHaveLength(2);
@@ -170,7 +169,15 @@ describe("other answers", () => {
   it("uses the sandbox routes when the family says so, and answers 404 single documents with null", async () => {
     const clock = fakeClock();
     const seen: Array<{ url: string; auth: string | null; at: number }> = [];
-    const c = new RingClient({ accountId: "a", baseUrl: "http://ring.test", family: "sandbox", fetch: scripted([ok, { status: 404, body: { detail: "Document not found." } }], seen, clock), tokens: tokens(), gate: new RateGate({ clock }), clock });
+    const c = new RingClient({
+      accountId: "a",
+      baseUrl: "http://ring.test",
+      family: "sandbox",
+      fetch: scripted([ok, { status: 404, body: { detail: "Document not found." } }], seen, clock),
+      tokens: tokens(),
+      gate: new RateGate({ clock }),
+      clock,
+    });
     await c.listPage("daily_sleep", { start_date: "2026-01-01", end_date: "2026-01-03" });
     expect(new URL(seen[0]!.url).pathname).toBe("/v2/sandbox/usercollection/daily_sleep");
     expect(await c.getDocument("daily_sleep", "gone")).toBeNull();

@@ -330,7 +330,10 @@ export class RingWebhookAdmin {
     return this.parse(body, path);
   }
 
-  async update(id: string, input: { callbackUrl: string; verificationToken: string; eventType: WebhookOperation; dataType: string }): Promise<RingWebhookSubscription> {
+  async update(
+    id: string,
+    input: { callbackUrl: string; verificationToken: string; eventType: WebhookOperation; dataType: string },
+  ): Promise<RingWebhookSubscription> {
     const endpoint = "/v2/webhook/subscription/{id}";
     const { json: body } = await call(this.core, this.auth, {
       method: "PUT",
@@ -356,4 +359,3 @@ export class RingWebhookAdmin {
     });
   }
 }
-

@@ -96,7 +96,10 @@ export class RingApiError extends Error {
  * account status says so, or when a refreshed token is still refused.
  */
 export class RingAccountPausedError extends Error {
-  constructor(readonly accountId: string, readonly reason: string) {
+  constructor(
+    readonly accountId: string,
+    readonly reason: string,
+  ) {
     super(`ring account paused: ${reason}`);
     this.name = "RingAccountPausedError";
   }
@@ -104,7 +107,10 @@ export class RingAccountPausedError extends Error {
 
 /** Requests of this account (or of the whole app) are paused by a 429 until `until`. */
 export class RingRateLimitedError extends Error {
-  constructor(readonly until: number, readonly tier: RateLimitTier) {
+  constructor(
+    readonly until: number,
+    readonly tier: RateLimitTier,
+  ) {
     super(`ring service rate limit (${tier}) until ${new Date(until).toISOString()}`);
     this.name = "RingRateLimitedError";
   }

@@ -5,18 +5,24 @@ import { sliceDataArray } from "@/lib/ring/json-slices";
 describe("sliceDataArray", () => {
   it("returns each element's exact text, compact or indented, whatever the key order", () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue(), { maxLength: 8 }), fc.option(fc.string(), { nil: null }), fc.boolean(), fc.boolean(), (data, next, indent, tokenFirst) => {
-        const body = tokenFirst ? { next_token: next, data } : { data, next_token: next };
-        const text = JSON.stringify(body, null, indent ? 2 : undefined);
-        const slices = sliceDataArray(text);
-        expect(slices).not.toBeNull();
-        expect(slices!.map((s) => JSON.parse(s))).toEqual(JSON.parse(JSON.stringify(data)));
-      }),
+      fc.property(
+        fc.array(fc.jsonValue(), { maxLength: 8 }),
+        fc.option(fc.string(), { nil: null }),
+        fc.boolean(),
+        fc.boolean(),
+        (data, next, indent, tokenFirst) => {
+          const body = tokenFirst ? { next_token: next, data } : { data, next_token: next };
+          const text = JSON.stringify(body, null, indent ? 2 : undefined);
+          const slices = sliceDataArray(text);
+          expect(slices).not.toBeNull();
+          expect(slices!.map((s) => JSON.parse(s))).toEqual(JSON.parse(JSON.stringify(data)));
+        },
+      ),
     );
   });
 
   it("handles escapes, nested brackets inside strings and unicode", () => {
-    const docs = [{ id: 'a"]}', s: "\\\\", t: "x\\\"y" }, { n: [1, [2, { "]": "[" }]] }, "ünï", null, 1.5e3];
+    const docs = [{ id: 'a"]}', s: "\\\\", t: 'x\\"y' }, { n: [1, [2, { "]": "[" }]] }, "ünï", null, 1.5e3];
     const text = JSON.stringify({ meta: { data: "not this" }, data: docs, next_token: null });
     expect(sliceDataArray(text)!.map((s) => JSON.parse(s))).toEqual(docs);
   });

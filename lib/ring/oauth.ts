@@ -25,9 +25,7 @@ export const tokenResponseSchema = z
   .loose();
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
-const tokenErrorSchema = z
-  .object({ error: z.string().optional(), error_description: z.string().optional(), detail: z.unknown().optional() })
-  .loose();
+const tokenErrorSchema = z.object({ error: z.string().optional(), error_description: z.string().optional(), detail: z.unknown().optional() }).loose();
 
 /** The token endpoint refused a request. `code` is the RFC 6749 `error` when the body had one. */
 export class TokenEndpointError extends Error {
@@ -87,9 +85,7 @@ export async function requestTokenRefresh(refreshToken: string): Promise<TokenRe
       cache: "no-store",
     });
   } catch (err) {
-    throw new TokenEndpointUnavailableError(
-      `The ring service's token endpoint could not be reached (${err instanceof Error ? err.name : "error"}).`,
-    );
+    throw new TokenEndpointUnavailableError(`The ring service's token endpoint could not be reached (${err instanceof Error ? err.name : "error"}).`);
   }
   const text = await res.text().catch(() => "");
   let body: unknown = null;

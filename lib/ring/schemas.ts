@@ -39,8 +39,7 @@ const KIT: SchemaKit = {
   // A field of one of the closed lists (RING_ENUMS): any string (bounded), or null/missing.
   openEnum: z.string().max(200).nullish(),
   sample: ringSampleSchema,
-  optNumbers: <const K extends string>(names: readonly K[]) =>
-    z.looseObject(Object.fromEntries(names.map((n) => [n, optNum])) as { [P in K]: typeof optNum }),
+  optNumbers: <const K extends string>(names: readonly K[]) => z.looseObject(Object.fromEntries(names.map((n) => [n, optNum])) as { [P in K]: typeof optNum }),
   document: <S extends z.ZodRawShape>(fields: S) => z.looseObject({ id: text.min(1), day: isoDay, ...fields }),
 };
 

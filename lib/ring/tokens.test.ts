@@ -108,9 +108,7 @@ describe("getValidAccessToken", () => {
     vi.resetModules();
     const other = (await import("@/lib/ring/tokens")) as typeof tokens;
     expect(other).not.toBe(tokens);
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? tokens : other).getValidAccessToken(account.id)),
-    );
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? tokens : other).getValidAccessToken(account.id)));
     expect(new Set(results).size).toBe(1);
     expect(await refreshRequests()).toHaveLength(1);
   });
@@ -181,9 +179,7 @@ describe("refreshAfterUnauthorized", () => {
 
   it("forces exactly one refresh when the stored token is the rejected one, even before its expiry", async () => {
     const second = await seedConnection(3600);
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => tokens.refreshAfterUnauthorized(second.account.id, second.issued.access_token)),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => tokens.refreshAfterUnauthorized(second.account.id, second.issued.access_token)));
     expect(new Set(results).size).toBe(1);
     expect(results[0]).not.toBe(second.issued.access_token);
     expect(await personalInfoStatus(results[0]!)).toBe(200);

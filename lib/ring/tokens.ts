@@ -177,9 +177,7 @@ async function refreshNow(accountId: string, rejectedToken: string | null): Prom
 }
 
 /** The person's ring connection (no tokens). */
-export async function getRingAccountForUser(
-  userId: string,
-): Promise<{ accountId: string; ringUserId: string; status: string; scopes: string[] } | null> {
+export async function getRingAccountForUser(userId: string): Promise<{ accountId: string; ringUserId: string; status: string; scopes: string[] } | null> {
   const a = await findRingAccountByUserId(userId);
   if (!a) return null;
   return { accountId: a.accountId, ringUserId: a.ringUserId, status: a.status, scopes: normalizeScopes(a.scope) };

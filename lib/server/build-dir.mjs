@@ -7,7 +7,10 @@ import path from "node:path";
 /** The build folder, relative to the root (no leading ./, no trailing /). */
 export function buildDir(env = process.env) {
   const dir = (env.RINGSIDE_BUILD_DIR ?? "").trim() || ".next";
-  const normal = path.posix.normalize(dir.replace(/\\/g, "/")).replace(/^\.\/+/, "").replace(/\/+$/, "");
+  const normal = path.posix
+    .normalize(dir.replace(/\\/g, "/"))
+    .replace(/^\.\/+/, "")
+    .replace(/\/+$/, "");
   if (path.posix.isAbsolute(normal) || normal.startsWith("..") || normal === "" || normal === ".") {
     throw new Error(`RINGSIDE_BUILD_DIR must be a folder inside the project, such as .next or e2e/.build (got "${dir}")`);
   }

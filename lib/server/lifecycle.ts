@@ -20,7 +20,10 @@ const installed = processSlot<true>("lifecycleInstalled");
 
 /** Next.js's and libraries' console output goes through the logger: bounded, redacted, never throwing. */
 function routeConsole(): void {
-  const to = (level: "info" | "warn" | "error") => (...args: unknown[]) => logger[level]({ source: "console" }, format(...args));
+  const to =
+    (level: "info" | "warn" | "error") =>
+    (...args: unknown[]) =>
+      logger[level]({ source: "console" }, format(...args));
   console.log = to("info");
   console.info = to("info");
   console.warn = to("warn");

@@ -91,7 +91,9 @@ if (postgres) {
   } catch (e) {
     // the URL carries a password: name the host and database only
     const u = new URL(env.DATABASE_URL);
-    process.stderr.write(`Cannot migrate the PostgreSQL database ${u.hostname}:${u.port || 5432}${u.pathname} (DATABASE_URL): ${/** @type {Error} */ (e).message}\n`);
+    process.stderr.write(
+      `Cannot migrate the PostgreSQL database ${u.hostname}:${u.port || 5432}${u.pathname} (DATABASE_URL): ${/** @type {Error} */ (e).message}\n`,
+    );
     process.exit(1);
   }
 } else {

@@ -21,7 +21,15 @@ async function start(vars: Record<string, string>) {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && !k.startsWith("RING_")) env[k] = v;
     const child = spawn(process.execPath, ["lib/server/start.mjs"], {
-      env: { ...env, NODE_ENV: "production", DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`, RING_REQUEST_TIMEOUT_MS: "3000", PORT: "1", ...vars },
+      env: {
+        ...env,
+        NODE_ENV: "production",
+        DATA_DIR: dataDir,
+        DATABASE_URL: `file:${path.join(dataDir, "ringside.db")}`,
+        RING_REQUEST_TIMEOUT_MS: "3000",
+        PORT: "1",
+        ...vars,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

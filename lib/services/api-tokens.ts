@@ -14,7 +14,15 @@ import { clock } from "@/lib/clock";
 // person's own tokens.
 
 /** Settings → API: one of the person's tokens (never the token itself). */
-export type ApiTokenSummary = { id: string; name: string; prefix: string; kinds: DataKind[]; lastUsedAt: string | null; expiresAt: string | null; createdAt: string };
+export type ApiTokenSummary = {
+  id: string;
+  name: string;
+  prefix: string;
+  kinds: DataKind[];
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+};
 
 function summary(r: ApiTokenRow): ApiTokenSummary {
   return {
@@ -40,7 +48,16 @@ export async function createApiToken(
   const now = clock.now();
   const days = input.expires === undefined ? Number(API_TOKEN_DEFAULT_EXPIRY) : input.expires;
   const expiresAt = days === null ? null : new Date(now + days * 86_400_000);
-  const row = await insertApiToken({ userId, name: input.name, tokenHash: minted.tokenHash, prefix: minted.prefix, kinds: JSON.stringify(input.kinds), max: API_TOKENS_PER_PERSON, expiresAt, now: new Date(now) });
+  const row = await insertApiToken({
+    userId,
+    name: input.name,
+    tokenHash: minted.tokenHash,
+    prefix: minted.prefix,
+    kinds: JSON.stringify(input.kinds),
+    max: API_TOKENS_PER_PERSON,
+    expiresAt,
+    now: new Date(now),
+  });
   if (!row) throw new AppError("conflict", `You have ${API_TOKENS_PER_PERSON} tokens: revoke one first.`);
   logger.info({ userId, patId: row.id, kinds: input.kinds.length }, "api token created");
   return { token: minted.token, summary: summary(row) };
@@ -52,7 +69,7 @@ export async function listApiTokenSummaries(userId: string): Promise<ApiTokenSum
 
 /** Revokes one of the person's tokens (404 when it is not theirs). */
 export async function revokeApiToken(userId: string, id: string): Promise<void> {
-  if (!await deleteApiToken(userId, id)) throw new AppError("not_found", "No such token.");
+  if (!(await deleteApiToken(userId, id))) throw new AppError("not_found", "No such token.");
   apiRateLimiter().drop(id);
   logger.info({ userId, patId: id }, "api token revoked");
 }

@@ -6,8 +6,21 @@ import { DATA_KINDS } from "@/lib/auth/api-scopes";
 
 const now = new Date().toISOString();
 async function person(id: string, role: "owner" | "member"): Promise<void> {
-  await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'metric', 'system', ?, ?)`, id, `${id}@example.test`, role, now, now);
-  await sqlRun(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, `s-${id}`, `session-${id}`, id, new Date(Date.parse(now) + 86_400_000).toISOString());
+  await sqlRun(
+    `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'metric', 'system', ?, ?)`,
+    id,
+    `${id}@example.test`,
+    role,
+    now,
+    now,
+  );
+  await sqlRun(
+    `INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`,
+    `s-${id}`,
+    `session-${id}`,
+    id,
+    new Date(Date.parse(now) + 86_400_000).toISOString(),
+  );
 }
 const count = async (table: string, userId: string) => Number(await sqlValue(`SELECT COUNT(*) FROM ${table} WHERE userId = ?`, userId));
 
@@ -47,7 +60,8 @@ describe("removing a member", () => {
     await expect(requireApiToken(bearer(tokens.member!))).rejects.toMatchObject({ code: "unauthorized" });
     // the others keep everything
     for (const id of ["owner", "other"]) {
-      for (const table of ["api_token", "alert_channel", "day_note", '"Session"']) expect({ id, table, n: await count(table, id) }).toEqual({ id, table, n: 1 });
+      for (const table of ["api_token", "alert_channel", "day_note", '"Session"'])
+        expect({ id, table, n: await count(table, id) }).toEqual({ id, table, n: 1 });
       await expect(requireApiToken(bearer(tokens[id]!))).resolves.toMatchObject({ userId: id });
     }
   });

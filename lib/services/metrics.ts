@@ -69,7 +69,15 @@ async function sampleValues(opts: RangeOptions, src: SourceOf<"samples">): Promi
   const utc = utcDaysFor(opts.from, opts.to);
   const days = await readSampleDays({ collection: src.collection, userId: opts.userId, fromDay: utc.from, toDay: utc.to });
   if (days.length === 0) return [];
-  return localDayAggregates({ days, offsetOf: await dayOffsets(opts.userId, utc.from, utc.to), from: opts.from, to: opts.to, field: src.field, aggregate: src.aggregate, only: src.only });
+  return localDayAggregates({
+    days,
+    offsetOf: await dayOffsets(opts.userId, utc.from, utc.to),
+    from: opts.from,
+    to: opts.to,
+    field: src.field,
+    aggregate: src.aggregate,
+    only: src.only,
+  });
 }
 
 /** One value per day for each of `metrics` in a range, from one read of each table. */
@@ -89,7 +97,10 @@ export async function getMetricValues(opts: RangeOptions & { metrics: readonly M
     const rows = await getDailyColumns({ ...opts, collection, columns });
     for (const m of metrics) {
       const col = m.source.type === "daily" ? m.source.column : "";
-      out.set(m.id, rows.map((r) => ({ day: r.day, value: (r[col] ?? null) as Value })));
+      out.set(
+        m.id,
+        rows.map((r) => ({ day: r.day, value: (r[col] ?? null) as Value })),
+      );
     }
   }
   if (periodMetrics.length > 0) {
@@ -112,7 +123,7 @@ export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef }
   const { metric, from, to, userId } = opts;
   if (metric.kind === "category") {
     const start = addDays(from, -(diffDays(from, to) + 1));
-    return buildCategorySeries(metric, await getMetricDayValues({ userId, metric, from: start, to }) as DayValue<string | null>[], from, to);
+    return buildCategorySeries(metric, (await getMetricDayValues({ userId, metric, from: start, to })) as DayValue<string | null>[], from, to);
   }
   const rows = numbers(await getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to }));
   const series = buildNumericSeries(metric, rows, from, to);
@@ -175,7 +186,10 @@ export async function getCalendar(opts: RangeOptions & { metric: MetricDef }): P
   const values = toDense(numbers(await getMetricDayValues(opts)), from, to);
   const withDocs = await getDaysWithDocuments(opts);
   const nonWear = toDense(
-    (await getDailyColumns({ userId, collection: "daily_activity", columns: ["non_wear_time"], from, to })).map((r) => ({ day: r.day, value: r.non_wear_time as number | null })),
+    (await getDailyColumns({ userId, collection: "daily_activity", columns: ["non_wear_time"], from, to })).map((r) => ({
+      day: r.day,
+      value: r.non_wear_time as number | null,
+    })),
     from,
     to,
   );
@@ -225,7 +239,15 @@ export async function getCorrelation(opts: RangeOptions & { x: MetricDef; y: Met
     if (a !== null && a !== undefined && b !== null && b !== undefined) points.push({ day: dayAt(from, i), x: a, y: b });
   }
   const correlation = pearson(xs, ys);
-  return { x: opts.x.id, y: opts.y.id, lag, from, to, points, correlation: correlation ? { ...correlation, strength: correlationStrength(correlation.r) } : null };
+  return {
+    x: opts.x.id,
+    y: opts.y.id,
+    lag,
+    from,
+    to,
+    points,
+    correlation: correlation ? { ...correlation, strength: correlationStrength(correlation.r) } : null,
+  };
 }
 
 /** GET /api/correlations: the same answer with its points as columns. */
@@ -268,7 +290,10 @@ async function rankStrongest(opts: RangeOptions & { limit: number }, metrics: re
   const values = await getMetricValues({ userId, metrics, from, to: end });
   const series = metrics.map((m) => ({ metric: m, values: toDense(numbers(values.get(m.id) ?? []), from, end) }));
   // lag 0 must not use the extra day
-  const lag0 = rankCorrelations(series.map((s) => ({ ...s, values: s.values.slice(0, -1) })), { lags: [0] });
+  const lag0 = rankCorrelations(
+    series.map((s) => ({ ...s, values: s.values.slice(0, -1) })),
+    { lags: [0] },
+  );
   const lag1 = rankCorrelations(series, { lags: [1] });
   const ranked = [...lag0, ...lag1].sort((a, b) => Math.abs(b.r) - Math.abs(a.r) || b.n - a.n).slice(0, opts.limit);
   return { from, to, minN: RANK_MIN_N, results: ranked.map((r) => ({ ...r, strength: correlationStrength(r.r) })) };
@@ -287,7 +312,11 @@ export async function compareTagDays(opts: RangeOptions & { metric: MetricDef; l
   const end = addDays(to, lag);
   const values = toDense(numbers(await getMetricDayValues({ userId, metric, from, to: end })), from, end);
   const tagged = new Set(opts.taggedDays);
-  return compareTagged(values, dayRange(from, to).map((d) => tagged.has(d)), lag);
+  return compareTagged(
+    values,
+    dayRange(from, to).map((d) => tagged.has(d)),
+    lag,
+  );
 }
 
 export type DayTable = {

@@ -8,7 +8,15 @@ import { localDayCurve, offsetOfIso, offsetResolver, stretchCurve, utcDaysFor, t
 import { ringTagOf } from "@/lib/metrics/ring-tags";
 import { weeklyTotals, type WeeklyTotals, type WorkoutItem } from "@/lib/metrics/workouts";
 import { instantOf } from "@/lib/sync/map";
-import { getActivityTimestamps, getDocumentById, getDocumentRows, getNewestDocumentRow, getRestModes, getRings, type RangeOptions } from "@/lib/db/queries/ring-data";
+import {
+  getActivityTimestamps,
+  getDocumentById,
+  getDocumentRows,
+  getNewestDocumentRow,
+  getRestModes,
+  getRings,
+  type RangeOptions,
+} from "@/lib/db/queries/ring-data";
 import { latestSample, readSampleDays } from "@/lib/db/queries/time-series";
 
 // The ring's other records for the pages: a day's heart-rate curve, workouts, sessions, tags from
@@ -138,7 +146,14 @@ export async function getDayRecords(userId: string, day: string): Promise<DayRec
   const hr = await readSampleDays({ collection: "heartrate", userId, fromDay: utc.from, toDay: utc.to });
   const ringTags: DayRingTag[] = (await getDocumentRows({ ...range, collection: "enhanced_tag", columns: TAG_COLUMNS })).map((r) => {
     const tag = ringTagOf({ tag_type_code: str(r.tag_type_code), custom_name: str(r.custom_name) });
-    return { id: String(r.documentId ?? ""), tagId: tag?.key ?? null, name: tag?.name ?? "Note", code: str(r.tag_type_code), comment: str(r.comment), time: str(r.start_time) };
+    return {
+      id: String(r.documentId ?? ""),
+      tagId: tag?.key ?? null,
+      name: tag?.name ?? "Note",
+      code: str(r.tag_type_code),
+      comment: str(r.comment),
+      time: str(r.start_time),
+    };
   });
   return {
     offsetMinutes: offset,
@@ -170,7 +185,9 @@ export async function getRingStatus(userId: string): Promise<RingStatus> {
   const b = await latestSample("ring_battery_level", userId);
   const r = (await getRings(userId))[0];
   return {
-    battery: b ? { level: num(b.fields.level), charging: typeof b.fields.charging === "boolean" ? b.fields.charging : null, at: new Date(b.t).toISOString() } : null,
+    battery: b
+      ? { level: num(b.fields.level), charging: typeof b.fields.charging === "boolean" ? b.fields.charging : null, at: new Date(b.t).toISOString() }
+      : null,
     ring: r ? { hardware: r.hardware_type, design: r.design, color: r.color, size: r.size, firmware: r.firmware_version } : null,
   };
 }
@@ -180,7 +197,13 @@ export async function getTodayRecords(userId: string, day: string | null): Promi
   const status = await getRingStatus(userId);
   if (!day) return { workouts: [], sessions: [], bedtime: null, restMode: null, ...status };
   const range = { userId, from: day, to: day };
-  return { workouts: await workoutsOf(range), sessions: await sessionsOf(range), bedtime: await bedtimeFor(userId, day), restMode: await restModeOn(userId, day), ...status };
+  return {
+    workouts: await workoutsOf(range),
+    sessions: await sessionsOf(range),
+    bedtime: await bedtimeFor(userId, day),
+    restMode: await restModeOn(userId, day),
+    ...status,
+  };
 }
 
 // ---------------------------------------------------------------------------------------

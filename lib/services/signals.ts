@@ -30,7 +30,17 @@ export type SignalsResponse = {
   days: SignalDay[];
 };
 
-const NIGHT_COLUMNS = ["documentId", "type", "bedtime_start", "bedtime_end", "total_sleep_duration", "time_in_bed", "lowest_heart_rate", "average_hrv", "average_breath"] as const;
+const NIGHT_COLUMNS = [
+  "documentId",
+  "type",
+  "bedtime_start",
+  "bedtime_end",
+  "total_sleep_duration",
+  "time_in_bed",
+  "lowest_heart_rate",
+  "average_hrv",
+  "average_breath",
+] as const;
 
 type PeriodRow = SleepPeriodInput & { documentId: string | null; lowest_heart_rate: number | null; average_hrv: number | null; average_breath: number | null };
 
@@ -82,7 +92,13 @@ async function readPeriods(userId: string, from: string, to: string): Promise<Pe
 }
 
 /** One daily column as values by day. */
-async function dailyValues(userId: string, collection: "daily_readiness" | "vO2_max", column: string, from: string, to: string): Promise<DayValue<number | null>[]> {
+async function dailyValues(
+  userId: string,
+  collection: "daily_readiness" | "vO2_max",
+  column: string,
+  from: string,
+  to: string,
+): Promise<DayValue<number | null>[]> {
   return (await getDailyColumns({ userId, collection, columns: [column], from, to })).map((r) => ({ day: r.day, value: num(r[column]) }));
 }
 
@@ -94,7 +110,8 @@ async function readLoads(userId: string, from: string, to: string): Promise<Arra
   ]);
   const act = new Map(activity.map((r) => [r.day, { medium: num(r.medium_activity_met_minutes), high: num(r.high_activity_met_minutes) }]));
   const wk = new Map<string, Array<{ seconds: number | null; intensity: string | null }>>();
-  for (const w of workouts) wk.set(w.day, [...(wk.get(w.day) ?? []), { seconds: num(w.duration), intensity: typeof w.intensity === "string" ? w.intensity : null }]);
+  for (const w of workouts)
+    wk.set(w.day, [...(wk.get(w.day) ?? []), { seconds: num(w.duration), intensity: typeof w.intensity === "string" ? w.intensity : null }]);
   return dayRange(from, to).map((day) => dailyLoad({ activity: act.get(day) ?? null, workouts: wk.get(day) ?? [] }));
 }
 
@@ -106,7 +123,9 @@ async function computeSignals(userId: string, from: string, to: string, kinds: R
   const [settings, periods, readiness, vo2, restModes, loads, phases] = await Promise.all([
     getSignalSettings(userId),
     needsSleep ? readPeriods(userId, start, to) : Promise.resolve([]),
-    needsReadiness ? getDailyColumns({ userId, collection: "daily_readiness", columns: ["score", "temperature_deviation"], from: start, to }) : Promise.resolve([]),
+    needsReadiness
+      ? getDailyColumns({ userId, collection: "daily_readiness", columns: ["score", "temperature_deviation"], from: start, to })
+      : Promise.resolve([]),
     kinds.has("training_load") ? dailyValues(userId, "vO2_max", "vo2_max", start, to) : Promise.resolve([]),
     kinds.has("early_warning") ? getRestModes({ userId, from: start, to }) : Promise.resolve([]),
     kinds.has("training_load") ? readLoads(userId, loadStart, to) : Promise.resolve([]),
@@ -168,11 +187,28 @@ export async function getSleepDebtValues(opts: { userId: string; from: string; t
     getDailyColumns({ userId: opts.userId, collection: "daily_readiness", columns: ["score"], from: start, to: opts.to }),
   ]);
   const sleep = toDense(
-    [...sleepSecondsByDay(periods.map((p) => ({ day: p.day, type: typeof p.type === "string" ? p.type : null, total_sleep_duration: num(p.total_sleep_duration), time_in_bed: num(p.time_in_bed) })))].map(([day, value]) => ({ day, value })),
+    [
+      ...sleepSecondsByDay(
+        periods.map((p) => ({
+          day: p.day,
+          type: typeof p.type === "string" ? p.type : null,
+          total_sleep_duration: num(p.total_sleep_duration),
+          time_in_bed: num(p.time_in_bed),
+        })),
+      ),
+    ].map(([day, value]) => ({ day, value })),
     start,
     opts.to,
   );
-  const debt = sleepDebtSeries(sleep, toDense(readiness.map((r) => ({ day: r.day, value: num(r.score) })), start, opts.to), settings.sleepNeedMinutes === null ? null : settings.sleepNeedMinutes * 60);
+  const debt = sleepDebtSeries(
+    sleep,
+    toDense(
+      readiness.map((r) => ({ day: r.day, value: num(r.score) })),
+      start,
+      opts.to,
+    ),
+    settings.sleepNeedMinutes === null ? null : settings.sleepNeedMinutes * 60,
+  );
   const off = diffDays(start, opts.from);
   return dayRange(opts.from, opts.to)
     .map((day, k) => ({ day, value: debt[off + k] ?? null }))

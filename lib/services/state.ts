@@ -77,7 +77,8 @@ export async function getStateDocument(userId: string, can: (kind: DataKind) => 
   const { today, timeZone } = await stateToday(userId);
   const wanted = [...Object.values(STATE_METRICS.scores), ...Object.values(STATE_METRICS.night)].filter((id) => can(kindOfMetric(getMetric(id))));
   const values = await newestValues(userId, wanted, today);
-  const pick = <K extends string>(group: Record<K, MetricId>) => Object.fromEntries(Object.entries<MetricId>(group).map(([k, id]) => [k, values.get(id) ?? null])) as Record<K, StateValue | null>;
+  const pick = <K extends string>(group: Record<K, MetricId>) =>
+    Object.fromEntries(Object.entries<MetricId>(group).map(([k, id]) => [k, values.get(id) ?? null])) as Record<K, StateValue | null>;
   const reading = can("ring_battery_level") ? await latestSample("ring_battery_level", userId) : null;
   const flag = (v: unknown) => (typeof v === "boolean" ? v : null);
   const bedtimeRow = can("sleep_time") ? await getNewestBedtimeRow(userId) : null;

@@ -3,7 +3,18 @@ import { AppError } from "@/lib/api/errors";
 import { RING_TAG_COLOR, RING_TAG_MAX_DAYS, ringTagOf, ringTagsOf, entryDays, type RingTagEntry } from "@/lib/metrics/ring-tags";
 import { addDays, MAX_DAY, MIN_DAY } from "@/lib/metrics/days";
 import { getDocumentRows } from "@/lib/db/queries/ring-data";
-import { deleteTagById, findTag, getDayNote, insertTag, listDayNotes, listTagDays, tagNameTaken, updateTagFields, type DayNoteEntry, type TagSummary } from "@/lib/db/queries/notes";
+import {
+  deleteTagById,
+  findTag,
+  getDayNote,
+  insertTag,
+  listDayNotes,
+  listTagDays,
+  tagNameTaken,
+  updateTagFields,
+  type DayNoteEntry,
+  type TagSummary,
+} from "@/lib/db/queries/notes";
 import { resolveDayRange, type PartialDayRange } from "@/lib/api/schemas";
 import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { GroupComparison } from "@/lib/metrics/stats";
@@ -134,7 +145,9 @@ export type TagComparisonResponse = {
  * A metric on days with the tag against days without it (lag 1: the day after each day). A
  * missing end of the range is the person's first/last day with data, within the range cap.
  */
-export async function getTagComparison(opts: PartialDayRange & { userId: string; id: number | TagRef; metric: MetricDef; lag: 0 | 1 }): Promise<TagComparisonResponse> {
+export async function getTagComparison(
+  opts: PartialDayRange & { userId: string; id: number | TagRef; metric: MetricDef; lag: 0 | 1 },
+): Promise<TagComparisonResponse> {
   const { userId, metric, lag } = opts;
   const { tag, days } = await getTagDays({ userId, id: opts.id });
   const overview = await getMetricsOverview(userId);

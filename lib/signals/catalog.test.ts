@@ -14,6 +14,11 @@ describe("signals catalog and docs/signals.md", () => {
 
   it("declares every kind once, and sleep debt is a metric of the catalog", () => {
     expect(Object.keys(SIGNALS)).toEqual([...SIGNAL_KINDS]);
-    expect(getMetric("signals.sleep_debt")).toMatchObject({ unit: "s", group: "Signals", collection: "sleep", source: { type: "signal", signal: "sleep_debt" } });
+    expect(getMetric("signals.sleep_debt")).toMatchObject({
+      unit: "s",
+      group: "Signals",
+      collection: "sleep",
+      source: { type: "signal", signal: "sleep_debt" },
+    });
   });
 });

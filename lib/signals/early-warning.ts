@@ -132,11 +132,19 @@ function assessMarker(marker: Marker, inputs: EarlyWarningInputs, hrvLn: readonl
     const threshold = Math.exp(-EARLY_WARNING.hrv.sd * sd) - 1;
     const delta = x === null ? null : Math.exp(x - b.median) - 1;
     // the baseline in ms (the geometric median), its spread on the ln scale
-    return { marker, value, baseline: { median: Math.exp(b.median), sd: b.sd, nights: b.nights }, delta, threshold, flagged: delta !== null && delta <= threshold };
+    return {
+      marker,
+      value,
+      baseline: { median: Math.exp(b.median), sd: b.sd, nights: b.nights },
+      delta,
+      threshold,
+      flagged: delta !== null && delta <= threshold,
+    };
   }
   const x = inputs[marker];
   const b = markerBaseline(x, i);
-  if (!b) return { marker, value, baseline: null, delta: null, threshold: null, ...(marker === "temperature_deviation" ? { mean3: null } : {}), flagged: false };
+  if (!b)
+    return { marker, value, baseline: null, delta: null, threshold: null, ...(marker === "temperature_deviation" ? { mean3: null } : {}), flagged: false };
   const delta = value === null ? null : value - b.median;
   if (marker === "temperature_deviation") {
     const { delta: t, mean3: t3 } = EARLY_WARNING.temperature;

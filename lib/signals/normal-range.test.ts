@@ -38,7 +38,16 @@ describe("personal normal range (60-night band, mean ± 0.5 SD, against the 7-da
     const sparse = computeNormalRange([1, null, null, null, null, null, 2], "none");
     expect(sparse.base7[6]).toBeNull();
     expect(toScale(0, "ln")).toBeNull();
-    expect(sliceNormalRange(computeNormalRange(Array.from({ length: 25 }, (_, i) => 1 / 3 + (i % 2)), "none"), 23, 2).low).toHaveLength(2);
+    expect(
+      sliceNormalRange(
+        computeNormalRange(
+          Array.from({ length: 25 }, (_, i) => 1 / 3 + (i % 2)),
+          "none",
+        ),
+        23,
+        2,
+      ).low,
+    ).toHaveLength(2);
     expect(NORMAL_RANGE.minNights).toBe(21);
   });
 });

@@ -89,7 +89,11 @@ export function computeNormalRange(values: readonly Num[], transform: Transform)
   const high: Num[] = new Array(n).fill(null);
   const base7: Num[] = new Array(n).fill(null);
   const state: Array<NormalState | null> = new Array(n).fill(null);
-  let s7 = 0, n7 = 0, ws = 0, wss = 0, wn = 0;
+  let s7 = 0,
+    n7 = 0,
+    ws = 0,
+    wss = 0,
+    wn = 0;
   for (let i = 0; i < n; i++) {
     // 7-day mean: the day and the 6 before it
     const xi = x[i] ?? null;
@@ -147,7 +151,13 @@ export function sliceNormalRange(s: NormalRangeSeries, from: number, decimals: n
  * A metric's normal range for the days `from` … `to` of a chart, from rows that reach back to
  * warmupFrom(from, to) (the series' own warm-up, longer than the 60 + 7 nights needed).
  */
-export function normalRangeForChart(id: NormalRangeMetricId, rows: readonly DayValue<number | null>[], from: string, to: string, decimals: number): NormalRangeSeries {
+export function normalRangeForChart(
+  id: NormalRangeMetricId,
+  rows: readonly DayValue<number | null>[],
+  from: string,
+  to: string,
+  decimals: number,
+): NormalRangeSeries {
   const start = warmupFrom(from, to);
   return sliceNormalRange(computeNormalRange(toDense(rows, start, to), NORMAL_RANGE_METRICS[id]), diffDays(start, from), decimals);
 }

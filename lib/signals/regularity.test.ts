@@ -30,13 +30,24 @@ function fortnight(offset: string): SleepPeriodInput[] {
     if (day === "2026-03-05") continue;
     out.push(day === "2026-03-10" ? period(day, "01:00", "07:00", offset) : period(day, "23:00", "07:00", offset));
   }
-  out.push({ ...period("2026-03-12", "14:00", "15:00", offset), bedtime_start: `2026-03-12T14:00:00${offset}`, type: "sleep", total_sleep_duration: 3600, time_in_bed: 3600 });
+  out.push({
+    ...period("2026-03-12", "14:00", "15:00", offset),
+    bedtime_start: `2026-03-12T14:00:00${offset}`,
+    type: "sleep",
+    total_sleep_duration: 3600,
+    time_in_bed: 3600,
+  });
   return out;
 }
 
 describe("local times come from the string, never from the server's time zone", () => {
   it("reads the clock and offset as written", () => {
-    expect(parseLocalTime("2026-03-01T23:30:00+14:00")).toEqual({ ms: Date.parse("2026-03-01T09:30:00Z"), offsetMin: 840, minuteOfDay: 1410, offset: "+14:00" });
+    expect(parseLocalTime("2026-03-01T23:30:00+14:00")).toEqual({
+      ms: Date.parse("2026-03-01T09:30:00Z"),
+      offsetMin: 840,
+      minuteOfDay: 1410,
+      offset: "+14:00",
+    });
     expect(parseLocalTime("2026-03-01T23:30:00.000-11:00")).toMatchObject({ ms: Date.parse("2026-03-02T10:30:00Z"), offsetMin: -660, minuteOfDay: 1410 });
     expect(parseLocalTime("2026-03-01T23:30:00")).toBeNull();
     expect(parseLocalTime("yesterday")).toBeNull();

@@ -56,7 +56,7 @@ export function isoWeekday(day: string): number {
 
 /** A clock time from minutes after noon to hours after midnight (0 ≤ h < 24). */
 function clockHours(minFromNoon: number): number {
-  return (((minFromNoon + 720) % 1440) + 1440) % 1440 / 60;
+  return ((((minFromNoon + 720) % 1440) + 1440) % 1440) / 60;
 }
 
 function meanSd(xs: readonly number[]): { mean: number; sd: number } | null {

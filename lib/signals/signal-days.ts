@@ -60,7 +60,15 @@ export type TrainingLoadSignal = {
   value: number | null;
   zone: LoadZone | null;
   status: "ok" | "insufficient_history" | "no_data";
-  inputs: { load: number | null; activity: number | null; workouts: number | null; acute: number | null; daysWithData: number; vo2Max: number | null; vo2MaxDay: string | null };
+  inputs: {
+    load: number | null;
+    activity: number | null;
+    workouts: number | null;
+    acute: number | null;
+    daysWithData: number;
+    vo2Max: number | null;
+    vo2MaxDay: string | null;
+  };
   baseline: { chronic: number | null };
 };
 

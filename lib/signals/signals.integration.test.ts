@@ -31,7 +31,11 @@ let token = "";
 async function importHistory(): Promise<{ status: number; body: { documents: Record<string, number>; rejected: number } }> {
   const { POST } = await import("@/app/api/import/route");
   const res = await (POST as unknown as Handler)(
-    new Request("http://localhost/api/import", { method: "POST", headers: { "content-type": "application/json", origin: "http://localhost" }, body: JSON.stringify(history.file) }),
+    new Request("http://localhost/api/import", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://localhost" },
+      body: JSON.stringify(history.file),
+    }),
     { params: Promise.resolve({}) },
   );
   return { status: res.status, body: await res.json() };
@@ -39,7 +43,10 @@ async function importHistory(): Promise<{ status: number; body: { documents: Rec
 
 async function readSignals(from: string, to: string): Promise<{ status: number; body: SignalsResponse }> {
   const { GET } = await import("@/app/api/v1/signals/route");
-  const res = await (GET as unknown as Handler)(new Request(`http://localhost/api/v1/signals?from=${from}&to=${to}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({}) });
+  const res = await (GET as unknown as Handler)(
+    new Request(`http://localhost/api/v1/signals?from=${from}&to=${to}`, { headers: { authorization: `Bearer ${token}` } }),
+    { params: Promise.resolve({}) },
+  );
   return { status: res.status, body: await res.json() };
 }
 
@@ -96,12 +103,22 @@ describe("a planted episode, imported", () => {
     expect(reg?.kind === "regularity" && reg.value).toBeGreaterThan(80);
     // Trends' "Sleep debt" metric is the same number, in seconds
     const { GET } = await import("@/app/api/v1/metrics/[metric]/route");
-    const series = await (await (GET as unknown as Handler)(new Request(`http://localhost/api/v1/metrics/signals.sleep_debt?from=${from}&to=${LAST}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ metric: "signals.sleep_debt" }) })).json();
+    const series = await (
+      await (GET as unknown as Handler)(
+        new Request(`http://localhost/api/v1/metrics/signals.sleep_debt?from=${from}&to=${LAST}`, { headers: { authorization: `Bearer ${token}` } }),
+        { params: Promise.resolve({ metric: "signals.sleep_debt" }) },
+      )
+    ).json();
     expect(series.value.map((v: number | null) => (v === null ? null : Math.round(v / 36) / 100))).toEqual(
       r.body.days.map((d) => d.signals.find((x) => x.kind === "sleep_debt")).map((x) => (x?.kind === "sleep_debt" ? x.value : undefined)),
     );
     // the normal range rides on the physiology series: HRV's 7-day mean is below it by the third night
-    const hrv = await (await (GET as unknown as Handler)(new Request(`http://localhost/api/v1/metrics/night.average_hrv?from=${from}&to=${LAST}`, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ metric: "night.average_hrv" }) })).json();
+    const hrv = await (
+      await (GET as unknown as Handler)(
+        new Request(`http://localhost/api/v1/metrics/night.average_hrv?from=${from}&to=${LAST}`, { headers: { authorization: `Bearer ${token}` } }),
+        { params: Promise.resolve({ metric: "night.average_hrv" }) },
+      )
+    ).json();
     expect(hrv.normal.state.at(-1)).toBe("below");
     expect(hrv.normal.state.at(-4)).toBe("within");
   });
@@ -131,17 +148,30 @@ describe("a planted episode, imported", () => {
 
   it("exports the signals as a derived file; the import refuses it (it never needs one)", async () => {
     const { GET } = await import("@/app/api/export/route");
-    const res = await (GET as unknown as Handler)(new Request(`http://localhost/api/export?collection=signals&format=json&from=2026-04-01&to=${LAST}`), { params: Promise.resolve({}) });
+    const res = await (GET as unknown as Handler)(new Request(`http://localhost/api/export?collection=signals&format=json&from=2026-04-01&to=${LAST}`), {
+      params: Promise.resolve({}),
+    });
     expect(res.status).toBe(200);
     const file = (await res.json()) as { format: string; derived: boolean; days: SignalsResponse["days"] };
     expect(file).toMatchObject({ format: "ringside-signals-v1", derived: true });
     expect(file.days.map((d) => d.day)).toEqual(dayRange("2026-04-01", LAST));
     expect(file.days).toEqual((await readSignals("2026-04-01", LAST)).body.days);
-    const csv = await (await (GET as unknown as Handler)(new Request(`http://localhost/api/export?collection=signals&format=csv&from=${LAST}&to=${LAST}`), { params: Promise.resolve({}) })).text();
+    const csv = await (
+      await (GET as unknown as Handler)(new Request(`http://localhost/api/export?collection=signals&format=csv&from=${LAST}&to=${LAST}`), {
+        params: Promise.resolve({}),
+      })
+    ).text();
     expect(csv.split("\n")[0]).toBe("day,kind,level,value,unit,status");
     expect(csv).toContain(`${LAST},early_warning,likely,4,flags,ok`);
     const { POST } = await import("@/app/api/import/route");
-    const refused = await (POST as unknown as Handler)(new Request("http://localhost/api/import", { method: "POST", headers: { "content-type": "application/json", origin: "http://localhost" }, body: JSON.stringify(file) }), { params: Promise.resolve({}) });
+    const refused = await (POST as unknown as Handler)(
+      new Request("http://localhost/api/import", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://localhost" },
+        body: JSON.stringify(file),
+      }),
+      { params: Promise.resolve({}) },
+    );
     expect(refused.status).toBe(422);
   });
 });

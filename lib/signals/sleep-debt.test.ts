@@ -65,8 +65,22 @@ describe("a person east of UTC+12 and one west of UTC−10", () => {
     it(`a night and a nap count on the ring's day, whatever their UTC date (UTC${offset})`, () => {
       // 23:30 the evening before and 14:00 on the day, local: on UTC dates that differ from the ring's day
       const periods: SleepPeriodInput[] = [
-        { day: "2026-03-02", type: "long_sleep", total_sleep_duration: 6.5 * H, time_in_bed: 7 * H, bedtime_start: `2026-03-01T23:30:00${offset}`, bedtime_end: `2026-03-02T06:30:00${offset}` },
-        { day: "2026-03-02", type: "sleep", total_sleep_duration: 0.5 * H, time_in_bed: 0.6 * H, bedtime_start: `2026-03-02T14:00:00${offset}`, bedtime_end: `2026-03-02T14:36:00${offset}` },
+        {
+          day: "2026-03-02",
+          type: "long_sleep",
+          total_sleep_duration: 6.5 * H,
+          time_in_bed: 7 * H,
+          bedtime_start: `2026-03-01T23:30:00${offset}`,
+          bedtime_end: `2026-03-02T06:30:00${offset}`,
+        },
+        {
+          day: "2026-03-02",
+          type: "sleep",
+          total_sleep_duration: 0.5 * H,
+          time_in_bed: 0.6 * H,
+          bedtime_start: `2026-03-02T14:00:00${offset}`,
+          bedtime_end: `2026-03-02T14:36:00${offset}`,
+        },
       ];
       const byDay = sleepSecondsByDay(periods);
       expect([...byDay]).toEqual([["2026-03-02", 7 * H]]);
@@ -76,7 +90,12 @@ describe("a person east of UTC+12 and one west of UTC−10", () => {
 
 describe("sleep need", () => {
   it("quantile type 7: the 0.75 quantile of 1 … 28 is 21.25", () => {
-    expect(quantileSorted(Array.from({ length: 28 }, (_, i) => i + 1), 0.75)).toBe(21.25);
+    expect(
+      quantileSorted(
+        Array.from({ length: 28 }, (_, i) => i + 1),
+        0.75,
+      ),
+    ).toBe(21.25);
   });
 
   it("estimated as the mean sleep of the nights with a top-quartile readiness (readiness 22 … 28 → 8.5 h)", () => {

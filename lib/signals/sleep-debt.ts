@@ -93,7 +93,10 @@ export function estimateSleepNeed(sleep: readonly Num[], readiness: readonly Num
     if (s !== null && s !== undefined && r !== null && r !== undefined) pairs.push([s, r]);
   }
   if (pairs.length < SLEEP_NEED.minPairs) return null;
-  const cut = quantileSorted(pairs.map((p) => p[1]).sort((a, b) => a - b), SLEEP_NEED.quantile);
+  const cut = quantileSorted(
+    pairs.map((p) => p[1]).sort((a, b) => a - b),
+    SLEEP_NEED.quantile,
+  );
   const top = pairs.filter((p) => p[1] >= cut);
   const mean = top.reduce((a, p) => a + p[0], 0) / top.length;
   return { seconds: Math.min(SLEEP_NEED.maxS, Math.max(SLEEP_NEED.minS, mean)), nights: top.length };

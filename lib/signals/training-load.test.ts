@@ -3,7 +3,11 @@ import { computeTrainingLoad, dailyLoad, zoneOf } from "@/lib/signals/training-l
 
 describe("daily load (MET-minutes)", () => {
   it("the ring's medium + high activity, or the workouts' estimate when it is larger", () => {
-    expect(dailyLoad({ activity: { medium: 200, high: 100 }, workouts: [{ seconds: 1800, intensity: "hard" }] })).toEqual({ load: 300, activity: 300, workouts: 240 });
+    expect(dailyLoad({ activity: { medium: 200, high: 100 }, workouts: [{ seconds: 1800, intensity: "hard" }] })).toEqual({
+      load: 300,
+      activity: 300,
+      workouts: 240,
+    });
     // a workout added by hand on a day without an activity document: 60 min × 5 (moderate)
     expect(dailyLoad({ activity: null, workouts: [{ seconds: 3600, intensity: "moderate" }] })).toEqual({ load: 300, activity: null, workouts: 300 });
     // 45 min easy (× 3.5) beats 50 MET-minutes of activity; an unknown intensity counts as moderate

@@ -16,7 +16,7 @@ import { getDataFamily, saveDataFamily, savePollMinutes } from "@/lib/sync/setti
  * connected person's backfill starts again from the chosen family.
  */
 export async function changeDataFamily(family: DataFamily): Promise<boolean> {
-  if (family === await getDataFamily()) return false;
+  if (family === (await getDataFamily())) return false;
   await cancelQueuedJobs(null);
   await deleteAllRingDocuments();
   await deleteSyncStates();

@@ -4,7 +4,18 @@
 // document by document. The time series: lib/sync/everything.test.ts.
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearEmulatorRequests, compareWithEmulator, connectPerson, emulatorDocuments, emulatorRequests, FAST_BACKOFF, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
+import {
+  clearEmulatorRequests,
+  compareWithEmulator,
+  connectPerson,
+  emulatorDocuments,
+  emulatorRequests,
+  FAST_BACKOFF,
+  importSyncModules,
+  startSyncTestEnv,
+  type SyncModules,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
 /** The emulator's page size: every collection of five years takes tens of pages. */
@@ -31,7 +42,17 @@ describe("backfill", () => {
     expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
     // five years of each; the lower bounds hold for every generated person (sampled over 60: a
     // person may never do a session, and tag counts follow their habits)
-    const least: Record<string, number> = { daily_resilience: 300, workout: 200, session: 0, enhanced_tag: 100, tag: 40, vO2_max: 150, rest_mode_period: 10, sleep_time: 1000, ring_configuration: 1 };
+    const least: Record<string, number> = {
+      daily_resilience: 300,
+      workout: 200,
+      session: 0,
+      enhanced_tag: 100,
+      tag: 40,
+      vO2_max: 150,
+      rest_mode_period: 10,
+      sleep_time: 1000,
+      ring_configuration: 1,
+    };
     let total = 0;
     let minRequests = 0;
     for (const c of app.resources.RING_COLLECTIONS) {
@@ -62,7 +83,10 @@ describe("backfill", () => {
     await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);
     for (const c of ["daily_activity", "sleep", "daily_sleep", "daily_readiness"] as const) {
       const upstream = await emulatorDocuments(t, person.ringUserId, c);
-      const newest = upstream.map((d) => String(d.day)).sort().at(-1)!;
+      const newest = upstream
+        .map((d) => String(d.day))
+        .sort()
+        .at(-1)!;
       const stored = await app.docs.listRawDocuments(c, person.userId);
       expect(stored.at(-1)?.day).toBe(newest);
       // The emulator's newest activity is today and its newest sleep is last night (day = today).
@@ -87,7 +111,12 @@ describe("backfill", () => {
     });
     const first = await crashing.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(crashed).toBe(2);
-    expect(first.filter((o) => o.result === "failed").map((o) => o.collection).sort()).toEqual(["daily_stress", "sleep"]);
+    expect(
+      first
+        .filter((o) => o.result === "failed")
+        .map((o) => o.collection)
+        .sort(),
+    ).toEqual(["daily_stress", "sleep"]);
     const sleepState = (await app.state.getSyncState(person.userId, "sleep"))!;
     expect(sleepState.backfillDoneAt).toBeNull();
     expect(sleepState.cursorNextToken).not.toBeNull();
@@ -132,7 +161,11 @@ describe("backfill", () => {
     const person = await connectPerson(t);
     const stop = new app.engine.SyncEngine({
       clientOptions: { backoff: FAST_BACKOFF },
-      hooks: { afterPage: ({ page }) => { if (page === 10) throw new Error("killed"); } },
+      hooks: {
+        afterPage: ({ page }) => {
+          if (page === 10) throw new Error("killed");
+        },
+      },
     });
     await stop.backfillUser(person.userId, ["daily_readiness"]);
     await app.state.updateSyncState(person.userId, "daily_readiness", { cursorNextToken: "expired-token" });

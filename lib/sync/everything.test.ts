@@ -8,7 +8,21 @@ import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realClock } from "@/lib/emulator/clock";
 import { wornEmail } from "@/lib/test/emulator-kit";
-import { clearEmulatorRequests, compareSeriesWithEmulator, compareWithEmulator, connectPerson, emulatorControl, emulatorRequests, emulatorSamples, FAST_BACKOFF, importSyncModules, startSyncTestEnv, storedSamples, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
+import {
+  clearEmulatorRequests,
+  compareSeriesWithEmulator,
+  compareWithEmulator,
+  connectPerson,
+  emulatorControl,
+  emulatorRequests,
+  emulatorSamples,
+  FAST_BACKOFF,
+  importSyncModules,
+  startSyncTestEnv,
+  storedSamples,
+  type SyncModules,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
 
 const TODAY = "2026-03-15";
 let t: SyncTestEnv;
@@ -40,13 +54,25 @@ describe("everything the ring records", () => {
     await m.scheduler.replaceScheduler(s);
     await m.jobsRun.enqueueAfterConnect(person.userId);
     m.index.wakeScheduler();
-    await waitFor("every collection backfilled, no job left", async () => (await Promise.all(m.resources.SYNC_COLLECTIONS.map((c) => m.state.getSyncState(person.userId, c)))).every((st) => Boolean(st?.backfillDoneAt)) && (await m.jobs.listActiveJobs(person.userId)).length === 0, { timeoutMs: 240_000 });
+    await waitFor(
+      "every collection backfilled, no job left",
+      async () =>
+        (await Promise.all(m.resources.SYNC_COLLECTIONS.map((c) => m.state.getSyncState(person.userId, c)))).every((st) => Boolean(st?.backfillDoneAt)) &&
+        (await m.jobs.listActiveJobs(person.userId)).length === 0,
+      { timeoutMs: 240_000 },
+    );
     await m.scheduler.replaceScheduler(null);
 
     const counts: Record<string, number> = {};
     for (const c of m.resources.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, person, c);
-      expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, changed: 0, stored: diff.expected });
+      expect({ c, missing: diff.missing.length, extra: diff.extra.length, changed: diff.changed.length, stored: diff.stored }).toEqual({
+        c,
+        missing: 0,
+        extra: 0,
+        changed: 0,
+        stored: diff.expected,
+      });
       counts[c] = diff.expected;
     }
     // five years of each new resource; the lower bounds hold for every generated person (sampled

@@ -37,7 +37,8 @@ function expected(file: Record<string, unknown>): ExportScanEvent[] {
     if (key === "notes") for (const v of value as unknown[]) out.push({ kind: "note", value: v });
     else if (key === "tags") for (const v of value as unknown[]) out.push({ kind: "tag", value: v });
     else if (key === "collections") {
-      for (const [collection, docs] of Object.entries(value as Record<string, unknown[]>)) for (const d of docs) out.push({ kind: "document", collection, value: d });
+      for (const [collection, docs] of Object.entries(value as Record<string, unknown[]>))
+        for (const d of docs) out.push({ kind: "document", collection, value: d });
     } else out.push({ kind: "field", key, value });
   }
   return out;
@@ -77,7 +78,7 @@ describe("ExportScanner", () => {
   });
 
   it("splits inside escapes and multi-byte characters", () => {
-    const f = { format: "ringside-export-v1", notes: [{ text: 'é "q" \\ \u2028 🙂' }], collections: { "k\"ey": [{ a: "\\\"" }] } };
+    const f = { format: "ringside-export-v1", notes: [{ text: 'é "q" \\ \u2028 🙂' }], collections: { 'k"ey': [{ a: '\\"' }] } };
     const text = JSON.stringify(f);
     for (let cut = 0; cut <= Buffer.byteLength(text); cut++) expect(scan(text, [cut])).toEqual(expected(f));
   });
@@ -91,7 +92,9 @@ describe("ExportScanner", () => {
     expect(reason(() => scan(base(`{"${"k".repeat(33)}":[]}`)))).toBe("too_large");
     expect(reason(() => scan(base(`{"c":[${"[".repeat(20)}${"]".repeat(20)}]}`)))).toBe("too_large");
     expect(reason(() => scan(`{"format":"x","notes":[${Array(11).fill("1").join(",")}],"collections":{}}`))).toBe("too_large");
-    expect(reason(() => scan(`{"format":"x","personal_info":"${"x".repeat(400)}","y":${JSON.stringify(Array(600).fill(1))},"collections":{}}`))).toBe("too_large");
+    expect(reason(() => scan(`{"format":"x","personal_info":"${"x".repeat(400)}","y":${JSON.stringify(Array(600).fill(1))},"collections":{}}`))).toBe(
+      "too_large",
+    );
   });
 
   it("refuses what is not an export with shape, and what is not JSON with syntax", () => {
@@ -100,7 +103,19 @@ describe("ExportScanner", () => {
     expect(reason(() => scan('{"collections":[]}'))).toBe("shape");
     expect(reason(() => scan('{"collections":{"c":{}}}'))).toBe("shape");
     expect(reason(() => scan('{"notes":{}}'))).toBe("shape");
-    for (const bad of ["", "{", '{"a" 1}', '{"a":1,}', '{"a":1}}', '{"a":1} x', '{"a":[1,]}', '{"a":tru}', '{"a":"\u0001"}', '{"collections":{"c":[{"x":1,}]}}', '{"a":1 "b":2}']) {
+    for (const bad of [
+      "",
+      "{",
+      '{"a" 1}',
+      '{"a":1,}',
+      '{"a":1}}',
+      '{"a":1} x',
+      '{"a":[1,]}',
+      '{"a":tru}',
+      '{"a":"\u0001"}',
+      '{"collections":{"c":[{"x":1,}]}}',
+      '{"a":1 "b":2}',
+    ]) {
       expect({ bad, reason: reason(() => scan(bad)) }).toEqual({ bad, reason: "syntax" });
     }
   });
@@ -111,7 +126,10 @@ describe("collections with their own bounds (the time series)", () => {
   const sample = { bpm: 60, source: "awake", timestamp: "2026-03-14T00:00:14+00:00" };
 
   it("counts a time series apart: more items than a collection may hold, none against the documents' total", () => {
-    const file = { format: "ringside-export-v1", collections: { heartrate: Array.from({ length: 60 }, () => sample), daily_sleep: Array.from({ length: 20 }, (_, i) => ({ id: String(i) })) } };
+    const file = {
+      format: "ringside-export-v1",
+      collections: { heartrate: Array.from({ length: 60 }, () => sample), daily_sleep: Array.from({ length: 20 }, (_, i) => ({ id: String(i) })) },
+    };
     expect(scan(JSON.stringify(file), [], withSeries).filter((e) => e.kind === "document")).toHaveLength(80);
   });
 

@@ -90,7 +90,16 @@ export class ExportScanner {
   // primitive state
   private inPrimitive = false;
   // capture state: the bytes of the value being captured, and the stack depth it started at
-  private capture: { parts: Uint8Array[]; bytes: number; depth: number; limit: number; start: number; to: ExportScanEvent["kind"]; key?: string; collection?: string } | null = null;
+  private capture: {
+    parts: Uint8Array[];
+    bytes: number;
+    depth: number;
+    limit: number;
+    start: number;
+    to: ExportScanEvent["kind"];
+    key?: string;
+    collection?: string;
+  } | null = null;
   // counts
   private readonly perCollection = new Map<string, number>();
   private documents = 0;
@@ -130,7 +139,8 @@ export class ExportScanner {
         }
         this.stringBytes++;
         if (this.stringIsKey) {
-          if (this.stringBytes > this.limits.maxKeyBytes) throw new ExportScanError("too_large", `An object key is longer than ${this.limits.maxKeyBytes} bytes.`);
+          if (this.stringBytes > this.limits.maxKeyBytes)
+            throw new ExportScanError("too_large", `An object key is longer than ${this.limits.maxKeyBytes} bytes.`);
           this.keyParts?.push(b);
         } else if (this.stringBytes > this.limits.maxStringBytes) {
           throw new ExportScanError("too_large", `A string is longer than ${this.limits.maxStringBytes} bytes.`);
@@ -180,8 +190,10 @@ export class ExportScanner {
           // ]
           const type = b === 0x7d ? "object" : "array";
           if (!top || top.type !== type) throw new ExportScanError("syntax", "The JSON's brackets do not match.");
-          if (type === "object" && !(top.expect === "comma" || (top.expect === "key" && top.empty))) throw new ExportScanError("syntax", "An object is not valid JSON.");
-          if (type === "array" && !(top.expect === "comma" || (top.expect === "value" && top.empty))) throw new ExportScanError("syntax", "An array is not valid JSON.");
+          if (type === "object" && !(top.expect === "comma" || (top.expect === "key" && top.empty)))
+            throw new ExportScanError("syntax", "An object is not valid JSON.");
+          if (type === "array" && !(top.expect === "comma" || (top.expect === "value" && top.empty)))
+            throw new ExportScanError("syntax", "An array is not valid JSON.");
           this.stack.pop();
           this.endValue(chunk, i + 1);
           break;
@@ -196,7 +208,8 @@ export class ExportScanner {
           break;
         default:
           // a number, true, false or null (checked by JSON.parse of the captured value)
-          if (!((b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x74 || b === 0x66 || b === 0x6e)) throw new ExportScanError("syntax", "The body is not valid JSON.");
+          if (!((b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x74 || b === 0x66 || b === 0x6e))
+            throw new ExportScanError("syntax", "The body is not valid JSON.");
           this.startValue(chunk, i);
           this.inPrimitive = true;
           this.stringBytes = 1;
@@ -287,8 +300,10 @@ export class ExportScanner {
           if (n > own.maxItems) throw new ExportScanError("too_large", `The collection \`${collection}\` has more than ${own.maxItems} samples.`);
           itemLimit = own.maxItemBytes;
         } else {
-          if (n > this.limits.maxItemsPerCollection) throw new ExportScanError("too_large", `The collection \`${collection}\` has more than ${this.limits.maxItemsPerCollection} documents.`);
-          if (++this.documents > this.limits.maxDocuments) throw new ExportScanError("too_large", `The file has more than ${this.limits.maxDocuments} documents.`);
+          if (n > this.limits.maxItemsPerCollection)
+            throw new ExportScanError("too_large", `The collection \`${collection}\` has more than ${this.limits.maxItemsPerCollection} documents.`);
+          if (++this.documents > this.limits.maxDocuments)
+            throw new ExportScanError("too_large", `The file has more than ${this.limits.maxDocuments} documents.`);
         }
         this.perCollection.set(collection!, n);
       } else if (kind === "note" && ++this.notes > this.limits.maxNotes) {
@@ -362,7 +377,8 @@ export class ExportScanner {
         if (top.role === "root") {
           if (key === "collections" || key === "notes" || key === "tags") this.fields.add(key);
         } else if (top.role === "collections" && !this.perCollection.has(key)) {
-          if (++this.collectionKeys > this.limits.maxCollections) throw new ExportScanError("too_large", `The file has more than ${this.limits.maxCollections} collections.`);
+          if (++this.collectionKeys > this.limits.maxCollections)
+            throw new ExportScanError("too_large", `The file has more than ${this.limits.maxCollections} collections.`);
           this.perCollection.set(key, 0);
         }
       }

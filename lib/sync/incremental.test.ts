@@ -3,7 +3,16 @@
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
-import { compareWithEmulator, connectPerson, emulatorControl, emulatorDocuments, emulatorRequests, clearEmulatorRequests, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
+import {
+  compareWithEmulator,
+  connectPerson,
+  emulatorControl,
+  emulatorDocuments,
+  emulatorRequests,
+  clearEmulatorRequests,
+  startSyncTestEnv,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
 
 let t: SyncTestEnv;
 

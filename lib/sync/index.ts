@@ -17,6 +17,6 @@ export { enqueueSyncNow } from "@/lib/sync/jobs";
  */
 export async function onAccountConnected(userId: string): Promise<void> {
   await enqueueAfterConnect(userId);
-  if (webhookCallbackUrl() && !await webhooksActive()) await enqueueJob({ kind: "subscriptions", maxAttempts: 3 });
+  if (webhookCallbackUrl() && !(await webhooksActive())) await enqueueJob({ kind: "subscriptions", maxAttempts: 3 });
   wakeScheduler();
 }

@@ -11,7 +11,12 @@ import type { SyncEngine } from "@/lib/sync/engine";
 const row = (id: number) => rawDb().prepare("SELECT * FROM job WHERE id = ?").get(id) as JobRow;
 
 function engineThrowing(err: unknown): SyncEngine {
-  return { backfillCollection: async () => { if (err) throw err; return { collection: "sleep", result: "done" }; } } as unknown as SyncEngine;
+  return {
+    backfillCollection: async () => {
+      if (err) throw err;
+      return { collection: "sleep", result: "done" };
+    },
+  } as unknown as SyncEngine;
 }
 
 async function runOnce(err: unknown, now = clock.now()): Promise<JobRow> {

@@ -93,7 +93,11 @@ describe("mapDocument over mutated emulator documents (fast-check)", () => {
           collectionDoc(collection),
           fc.subarray(optional),
           fc.boolean(),
-          fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }).map((k) => `x_${k}`), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+          fc.dictionary(
+            fc.string({ minLength: 1, maxLength: 12 }).map((k) => `x_${k}`),
+            fc.jsonValue({ maxDepth: 2 }),
+            { maxKeys: 4 },
+          ),
           (doc, touched, asNull, extra) => {
             const copy: Record<string, unknown> = { ...doc, ...extra };
             for (const k of touched) {

@@ -38,7 +38,15 @@ describe("mapDocument", () => {
     const r = mapDocument("daily_activity", activity, "u1", "t");
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.row).toMatchObject({ userId: "u1", documentId: "a-1", day: "2024-11-11", steps: 15185, meters_to_target: -3500, meet_daily_targets: 60, training_volume: null });
+    expect(r.row).toMatchObject({
+      userId: "u1",
+      documentId: "a-1",
+      day: "2024-11-11",
+      steps: 15185,
+      meters_to_target: -3500,
+      meet_daily_targets: 60,
+      training_volume: null,
+    });
     expect(JSON.parse(r.row.raw)).toEqual(activity);
   });
 
@@ -46,7 +54,13 @@ describe("mapDocument", () => {
     const sleep = { id: "s-1", day: "2024-11-12", timestamp: "2024-11-12T00:00:00+00:00", contributors: {}, brand_new_field: [1, 2, 3] };
     const r = mapDocument("daily_sleep", sleep, "u1", "t");
     expect(r.ok && r.row.score).toBeNull();
-    const readiness = { id: "r-1", day: "2024-11-11", timestamp: "2024-11-11T00:00:00+00:00", score: null, contributors: { activity_balance: 94, hrv_balance: null } };
+    const readiness = {
+      id: "r-1",
+      day: "2024-11-11",
+      timestamp: "2024-11-11T00:00:00+00:00",
+      score: null,
+      contributors: { activity_balance: 94, hrv_balance: null },
+    };
     const rr = mapDocument("daily_readiness", readiness, "u1", "t");
     expect(rr.ok && rr.row.sleep_regularity).toBeNull();
     expect(rr.ok && rr.row.activity_balance).toBe(94);
@@ -65,11 +79,26 @@ describe("mapDocument", () => {
     expect(spo2Null.ok && spo2Null.row.spo2_average).toBeNull();
     const stress = mapDocument("daily_stress", { id: "st", day: "2024-11-11", stress_high: 1800, recovery_high: 7200, day_summary: null }, "u", "t");
     expect(stress.ok && stress.row.day_summary).toBeNull();
-    const res = mapDocument("daily_resilience", { id: "re", day: "2024-11-11", level: "adequate", contributors: { sleep_recovery: 46.2, daytime_recovery: 49.3, stress: 34.5 } }, "u", "t");
+    const res = mapDocument(
+      "daily_resilience",
+      { id: "re", day: "2024-11-11", level: "adequate", contributors: { sleep_recovery: 46.2, daytime_recovery: 49.3, stress: 34.5 } },
+      "u",
+      "t",
+    );
     expect(res.ok && res.row.sleep_recovery).toBe(46.2);
     const period = mapDocument(
       "sleep",
-      { id: "p", day: "2023-01-17", bedtime_start: "2023-01-16T21:41:00-05:00", bedtime_end: "2023-01-17T06:00:00-05:00", low_battery_alert: false, period: 0, time_in_bed: 28933, type: "long_sleep", heart_rate: null },
+      {
+        id: "p",
+        day: "2023-01-17",
+        bedtime_start: "2023-01-16T21:41:00-05:00",
+        bedtime_end: "2023-01-17T06:00:00-05:00",
+        low_battery_alert: false,
+        period: 0,
+        time_in_bed: 28933,
+        type: "long_sleep",
+        heart_rate: null,
+      },
       "u",
       "t",
     );
@@ -97,12 +126,30 @@ describe("mapDocument", () => {
     expect(stress.row).toMatchObject({ day_summary: null, stress_high: 1800, recovery_high: 7200 });
     expect(JSON.parse(stress.row.raw).day_summary).toBe("frantic");
     expect(stress.unknown).toEqual([{ field: "day_summary", value: "frantic" }]);
-    const res = mapDocument("daily_resilience", { id: "re", day: "2024-11-11", level: "legendary", contributors: { sleep_recovery: 1, daytime_recovery: 2, stress: 3 } }, "u", "t");
+    const res = mapDocument(
+      "daily_resilience",
+      { id: "re", day: "2024-11-11", level: "legendary", contributors: { sleep_recovery: 1, daytime_recovery: 2, stress: 3 } },
+      "u",
+      "t",
+    );
     expect(res.ok && res.row.level).toBeNull();
     expect(res.ok && res.unknown).toEqual([{ field: "level", value: "legendary" }]);
-    const noLevel = mapDocument("daily_resilience", { id: "re2", day: "2024-11-12", contributors: { sleep_recovery: 1, daytime_recovery: 2, stress: 3 } }, "u", "t");
+    const noLevel = mapDocument(
+      "daily_resilience",
+      { id: "re2", day: "2024-11-12", contributors: { sleep_recovery: 1, daytime_recovery: 2, stress: 3 } },
+      "u",
+      "t",
+    );
     expect(noLevel.ok && noLevel.row.level).toBeNull();
-    const nap = { id: "p2", day: "2023-01-17", bedtime_start: "2023-01-17T13:00:00-05:00", bedtime_end: "2023-01-17T13:40:00-05:00", low_battery_alert: false, period: 1, time_in_bed: 2400 };
+    const nap = {
+      id: "p2",
+      day: "2023-01-17",
+      bedtime_start: "2023-01-17T13:00:00-05:00",
+      bedtime_end: "2023-01-17T13:40:00-05:00",
+      low_battery_alert: false,
+      period: 1,
+      time_in_bed: 2400,
+    };
     const period = mapDocument("sleep", { ...nap, type: "micro_nap" }, "u", "t");
     expect(period.ok && period.row).toMatchObject({ type: null, time_in_bed: 2400 });
     expect(period.ok && period.unknown).toEqual([{ field: "type", value: "micro_nap" }]);
@@ -126,20 +173,63 @@ describe("the ring's other documents", () => {
   it("stores a workout's duration from its span, and its closed lists", () => {
     const r = mapDocument(
       "workout",
-      { id: "w-1", activity: "cycling", calories: 132.9, day: "2026-03-13", distance: null, end_datetime: "2026-03-13T07:59:55+01:00", intensity: "moderate", label: null, source: "confirmed", start_datetime: "2026-03-13T07:25:07+01:00" },
+      {
+        id: "w-1",
+        activity: "cycling",
+        calories: 132.9,
+        day: "2026-03-13",
+        distance: null,
+        end_datetime: "2026-03-13T07:59:55+01:00",
+        intensity: "moderate",
+        label: null,
+        source: "confirmed",
+        start_datetime: "2026-03-13T07:25:07+01:00",
+      },
       "u1",
       "t",
     );
-    expect(r.ok && r.row).toMatchObject({ day: "2026-03-13", activity: "cycling", duration: 2088, intensity: "moderate", source: "confirmed", calories: 132.9, distance: null });
+    expect(r.ok && r.row).toMatchObject({
+      day: "2026-03-13",
+      activity: "cycling",
+      duration: 2088,
+      intensity: "moderate",
+      source: "confirmed",
+      calories: 132.9,
+      distance: null,
+    });
     // across an offset change the span is still the instants' difference
-    const across = mapDocument("session", { id: "s-1", day: "2026-03-29", start_datetime: "2026-03-29T01:50:00+01:00", end_datetime: "2026-03-29T03:10:00+02:00", type: "rest" }, "u1", "t");
+    const across = mapDocument(
+      "session",
+      { id: "s-1", day: "2026-03-29", start_datetime: "2026-03-29T01:50:00+01:00", end_datetime: "2026-03-29T03:10:00+02:00", type: "rest" },
+      "u1",
+      "t",
+    );
     expect(across.ok && across.row.duration).toBe(1200);
   });
 
   it("takes a tag's day from start_day, and stores the ring of no day with none", () => {
-    const tag = mapDocument("enhanced_tag", { id: "e-1", tag_type_code: "tag_generic_alcohol", start_time: "2026-03-10T21:16:08+00:00", end_time: null, start_day: "2026-03-10", end_day: null, comment: "", custom_name: null }, "u1", "t");
+    const tag = mapDocument(
+      "enhanced_tag",
+      {
+        id: "e-1",
+        tag_type_code: "tag_generic_alcohol",
+        start_time: "2026-03-10T21:16:08+00:00",
+        end_time: null,
+        start_day: "2026-03-10",
+        end_day: null,
+        comment: "",
+        custom_name: null,
+      },
+      "u1",
+      "t",
+    );
     expect(tag.ok && tag.row).toMatchObject({ day: "2026-03-10", documentId: "e-1", tag_type_code: "tag_generic_alcohol", comment: "" });
-    const ring = mapDocument("ring_configuration", { id: "r-1", color: "silver", design: "horizon", firmware_version: "2.14.30", hardware_type: "gen3", set_up_at: "1970-01-01T00:00:00+00:00", size: 10 }, "u1", "t");
+    const ring = mapDocument(
+      "ring_configuration",
+      { id: "r-1", color: "silver", design: "horizon", firmware_version: "2.14.30", hardware_type: "gen3", set_up_at: "1970-01-01T00:00:00+00:00", size: 10 },
+      "u1",
+      "t",
+    );
     expect(ring.ok && ring.row).toMatchObject({ day: null, documentId: "r-1", firmware_version: "2.14.30", hardware_type: "gen3", size: 10 });
     expect(ring.ok && documentKey("ring_configuration", ring.row)).toBe("r-1");
     // a rejected tag names its start_day as its day (the Sync page lists it there)
@@ -148,9 +238,25 @@ describe("the ring's other documents", () => {
   });
 
   it("reads the bedtime window's offsets out of optimal_bedtime (null when there is none)", () => {
-    const found = mapDocument("sleep_time", { id: "b-1", day: "2026-03-15", optimal_bedtime: { day_tz: 3600, start_offset: -5400, end_offset: -1800 }, recommendation: "follow_optimal_bedtime", status: "optimal_found" }, "u1", "t");
+    const found = mapDocument(
+      "sleep_time",
+      {
+        id: "b-1",
+        day: "2026-03-15",
+        optimal_bedtime: { day_tz: 3600, start_offset: -5400, end_offset: -1800 },
+        recommendation: "follow_optimal_bedtime",
+        status: "optimal_found",
+      },
+      "u1",
+      "t",
+    );
     expect(found.ok && found.row).toMatchObject({ start_offset: -5400, end_offset: -1800, day_tz: 3600, status: "optimal_found" });
-    const none = mapDocument("sleep_time", { id: "b-2", day: "2026-03-16", optimal_bedtime: null, recommendation: "earlier_bedtime", status: "only_recommended_found" }, "u1", "t");
+    const none = mapDocument(
+      "sleep_time",
+      { id: "b-2", day: "2026-03-16", optimal_bedtime: null, recommendation: "earlier_bedtime", status: "only_recommended_found" },
+      "u1",
+      "t",
+    );
     expect(none.ok && none.row).toMatchObject({ start_offset: null, end_offset: null, recommendation: "earlier_bedtime" });
   });
 });
@@ -187,7 +293,12 @@ describe("mapSamples", () => {
     ]);
     expect(r.unknown).toEqual([{ field: "source", value: "telepathy" }]);
     expect(r.rejectedCount).toBe(4);
-    expect(r.rejected.map((x) => x.error)).toEqual([expect.stringContaining("bpm"), "timestamp: not a date-time", expect.stringContaining("bpm"), expect.stringContaining("(document)")]);
+    expect(r.rejected.map((x) => x.error)).toEqual([
+      expect.stringContaining("bpm"),
+      "timestamp: not a date-time",
+      expect.stringContaining("bpm"),
+      expect.stringContaining("(document)"),
+    ]);
     expect(r.rejected[0]).toMatchObject({ day: "2026-03-14" });
   });
 
@@ -205,7 +316,13 @@ describe("mapSamples", () => {
 
 describe("instantOf", () => {
   it("reads ISO date-times with Z, offsets and fractions like Date.parse, and refuses what is none", () => {
-    for (const iso of ["2026-03-14T00:00:14+00:00", "2026-03-14T00:00:14Z", "2026-03-14T00:00:14.5+02:00", "2026-03-14T23:59:59.999-05:30", "2026-03-14T00:00:14.123456Z"]) {
+    for (const iso of [
+      "2026-03-14T00:00:14+00:00",
+      "2026-03-14T00:00:14Z",
+      "2026-03-14T00:00:14.5+02:00",
+      "2026-03-14T23:59:59.999-05:30",
+      "2026-03-14T00:00:14.123456Z",
+    ]) {
       expect(instantOf(iso), iso).toBe(Date.parse(iso.replace(/(\.\d{3})\d+/, "$1")));
     }
     expect(instantOf("2026-13-14T00:00:00Z")).toBeNaN();

@@ -16,8 +16,7 @@ import { INT_FIELD_MAX, TEXT_FIELD_MAX_BYTES, type Sample, type SampleValue } fr
 export type UnknownValue = { field: string; value: string };
 
 export type MapResult =
-  | { ok: true; row: DocumentRow; unknown?: UnknownValue[] }
-  | { ok: false; error: string; documentId: string | null; day: string | null; raw: string };
+  { ok: true; row: DocumentRow; unknown?: UnknownValue[] } | { ok: false; error: string; documentId: string | null; day: string | null; raw: string };
 
 /** A column's reader: the path resolved once into a getter, the type check chosen once. */
 type Reader = { name: string; get: (doc: Record<string, unknown>) => unknown; read: (v: unknown) => CellValue };
@@ -55,7 +54,8 @@ function instantOfPlain(iso: string): number | null {
   const second = twoDigits(iso, 17);
   const offsetHours = twoDigits(iso, 20);
   const offsetMinutes = twoDigits(iso, 23);
-  if (sign === 0 || century < 0 || year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || offsetHours < 0 || offsetMinutes < 0) return null;
+  if (sign === 0 || century < 0 || year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || offsetHours < 0 || offsetMinutes < 0)
+    return null;
   const t = Date.UTC(century * 100 + year, month - 1, day, hour, minute, second, 0) - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
   return month >= 1 && month <= 12 && day >= 1 && day <= 31 ? t : Number.NaN;
 }
@@ -108,7 +108,9 @@ function builderOf(collection: RingCollection): BuildRow {
     const fields = readers.map((_, i) => `${JSON.stringify(readers[i]!.name)}: R[${i}].read(R[${i}].get(d))`).join(", ");
     // the day is the document's `day` (or the field the registry names; none for an undated document)
     const day = r.dayField === null ? "null" : `d[${JSON.stringify(r.dayField)}]`;
-    const make = new Function("R", `return (d, userId, raw, syncedAt) => ({ userId, documentId: d.id ?? null, day: ${day}, ${fields}, raw, syncedAt });`) as (r: Reader[]) => BuildRow;
+    const make = new Function("R", `return (d, userId, raw, syncedAt) => ({ userId, documentId: d.id ?? null, day: ${day}, ${fields}, raw, syncedAt });`) as (
+      r: Reader[],
+    ) => BuildRow;
     build = make(readers);
     builders.set(collection, build);
   }

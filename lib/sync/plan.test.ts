@@ -102,7 +102,7 @@ describe("time-series windows", () => {
     const start = at("2021-01-01T00:00:00Z");
     const end = at("2021-03-15T00:00:00Z");
     const windows = [];
-    for (let cursor = start; cursor < end; ) {
+    for (let cursor = start; cursor < end;) {
       const w = plan.nextSeriesWindow(cursor, end, 30);
       windows.push(w);
       cursor = w.end;

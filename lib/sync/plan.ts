@@ -16,7 +16,6 @@ import type { DateWindowRule, Inclusivity, NoWindow } from "@/lib/resources/defi
 export type DayWindow = { from: string; to: string };
 export type DataFamilyName = "usercollection" | "sandbox";
 
-
 /**
  * The last day any document can carry right now. A person east of UTC is already on the
  * next calendar day, so one day past the UTC date.
@@ -163,7 +162,12 @@ export function windowsStartAfterProbe(instants: readonly number[]): number | nu
  * cut into `maxDays` windows that begin at midnight. Each window's days (`days`: the UTC days
  * it covers whole) can then be replaced by what it brought.
  */
-export function seriesRecheckWindows(opts: { nowMs: number; trailingDays: number; fetchedThrough: number | null; maxDays: number }): Array<InstantWindow & { days: DayWindow }> {
+export function seriesRecheckWindows(opts: {
+  nowMs: number;
+  trailingDays: number;
+  fetchedThrough: number | null;
+  maxDays: number;
+}): Array<InstantWindow & { days: DayWindow }> {
   const trailingFrom = addDays(utcDay(opts.nowMs), -Math.max(1, opts.trailingDays));
   const fetched = opts.fetchedThrough !== null && Number.isFinite(opts.fetchedThrough) ? addDays(utcDay(opts.fetchedThrough), -1) : trailingFrom;
   const fromDay = fetched < trailingFrom ? fetched : trailingFrom;

@@ -5,7 +5,15 @@ import { waitFor } from "@/lib/test/wait";
 import { clock } from "@/lib/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
-import { compareWithEmulator, connectPerson, emulatorControl, importSyncModules, startSyncTestEnv, type SyncModules, type SyncTestEnv } from "@/lib/test/sync-kit";
+import {
+  compareWithEmulator,
+  connectPerson,
+  emulatorControl,
+  importSyncModules,
+  startSyncTestEnv,
+  type SyncModules,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
 import { sqlRun } from "@/lib/test/sql";
 import { SYNC_COLLECTIONS } from "@/lib/resources";
 
@@ -28,7 +36,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-
 function install(opts: ConstructorParameters<typeof import("@/lib/sync/scheduler").Scheduler>[1] = {}, engine = new m.engine.SyncEngine()) {
   const s = new m.scheduler.Scheduler(engine, { idleMs: 100, housekeepingMs: 3_600_000, ...opts });
   return m.scheduler.replaceScheduler(s).then(() => s);
@@ -49,14 +56,24 @@ describe("scheduler", () => {
     await m.index.enqueueSyncNow(p.userId);
     m.index.wakeScheduler();
     // one call per job of the round: every collection plus the personal_info snapshot
-    await waitFor("a sync end per job of the round, no job left", async () => synced.length >= m.resources.RING_COLLECTIONS.length + 1 && (await m.jobs.listActiveJobs(p.userId)).length === 0);
+    await waitFor(
+      "a sync end per job of the round, no job left",
+      async () => synced.length >= m.resources.RING_COLLECTIONS.length + 1 && (await m.jobs.listActiveJobs(p.userId)).length === 0,
+    );
     expect(new Set(synced)).toEqual(new Set([p.userId]));
 
     synced.length = 0;
     const { recordWebhookEvent } = await import("@/lib/db/queries/webhook-events");
     const { emulatorDocuments } = await import("@/lib/test/sync-kit");
     const doc = (await emulatorDocuments(t, p.ringUserId, "daily_readiness")).at(-1)!;
-    await recordWebhookEvent({ dedupeKey: `alert-hook-${p.userId}`, ringUserId: p.ringUserId, dataType: "daily_readiness", eventType: "update", objectId: String(doc.id), eventTime: null });
+    await recordWebhookEvent({
+      dedupeKey: `alert-hook-${p.userId}`,
+      ringUserId: p.ringUserId,
+      dataType: "daily_readiness",
+      eventType: "update",
+      objectId: String(doc.id),
+      eventTime: null,
+    });
     m.index.wakeScheduler();
     await waitFor("one sync end after the notifications", () => synced.length === 1);
     expect(synced).toEqual([p.userId]);
@@ -66,13 +83,18 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     await install();
     await m.index.onAccountConnected(p.userId);
-    await waitFor("the backfill and the personal info snapshot", async () => (await backfilled(p.userId)) && (await m.docs.personalInfoSyncedAt(p.userId)) !== null);
+    await waitFor(
+      "the backfill and the personal info snapshot",
+      async () => (await backfilled(p.userId)) && (await m.docs.personalInfoSyncedAt(p.userId)) !== null,
+    );
     for (const c of m.resources.RING_COLLECTIONS) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, stored: diff.stored }).toEqual({ c, missing: 0, stored: diff.expected });
     }
     const status = await m.status.getSyncStatus(p.userId);
-    expect(status.collections.filter((c) => !(c.progress === 1 && c.backfillDone)).map((c) => [c.collection, c.progress, c.backfillDone, c.status])).toEqual([]);
+    expect(status.collections.filter((c) => !(c.progress === 1 && c.backfillDone)).map((c) => [c.collection, c.progress, c.backfillDone, c.status])).toEqual(
+      [],
+    );
     expect(status.totals.documents).toBeGreaterThan(1000);
     expect(status.lastSuccessAt).not.toBeNull();
   });
@@ -101,7 +123,13 @@ describe("scheduler", () => {
     const claimedAt = clock.now();
     const [job] = await m.jobs.claimDueJobs({ now: claimedAt, leaseMs, limit: 1 });
     expect(job?.collection).toBe("sleep");
-    const dying = new m.engine.SyncEngine({ hooks: { afterPage: ({ page }) => { if (page === 4) throw new Error("process died"); } } });
+    const dying = new m.engine.SyncEngine({
+      hooks: {
+        afterPage: ({ page }) => {
+          if (page === 4) throw new Error("process died");
+        },
+      },
+    });
     await dying.backfillCollection(p.userId, "sleep").catch(() => undefined);
     expect((await m.docs.collectionSummary("sleep", p.userId)).documents).toBe(4 * PAGE);
     // Another job whose lease ran out while its process was gone.
@@ -111,7 +139,9 @@ describe("scheduler", () => {
     expect((await m.jobs.claimDueJobs({ now: claimedAt, leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
 
     await install(); // the restarted process
-    await waitFor("sleep and daily_sleep backfilled", async () => Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt));
+    await waitFor("sleep and daily_sleep backfilled", async () =>
+      Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt),
+    );
     for (const c of ["sleep", "daily_sleep"] as const) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, stored: diff.expected });
@@ -144,7 +174,10 @@ describe("scheduler", () => {
     const p = await connectPerson(t);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "needs_reconnect" } });
     await install({ housekeepingMs: 50 });
-    await waitFor("every collection paused", async () => (await m.state.listSyncStates(p.userId)).length > 0 && (await m.state.listSyncStates(p.userId)).every((s) => s.status === "paused"));
+    await waitFor(
+      "every collection paused",
+      async () => (await m.state.listSyncStates(p.userId)).length > 0 && (await m.state.listSyncStates(p.userId)).every((s) => s.status === "paused"),
+    );
     expect((await m.docs.collectionSummary("daily_activity", p.userId)).documents).toBe(0);
     await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "active" } });
     await m.index.onAccountConnected(p.userId);

@@ -138,10 +138,13 @@ export class Scheduler {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerDue = clock.now() + Math.max(0, ms);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.tick();
-    }, Math.max(0, ms));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.tick();
+      },
+      Math.max(0, ms),
+    );
     this.timer.unref?.();
   }
 
@@ -187,11 +190,14 @@ export class Scheduler {
   }
 
   private launch(job: JobRow): void {
-    const heartbeat = setInterval(() => {
-      renewJobLease(job.id, clock.now() + this.leaseMs).catch((err) =>
-        logger.warn({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job lease renewal failed"),
-      );
-    }, Math.max(1_000, this.leaseMs / 3));
+    const heartbeat = setInterval(
+      () => {
+        renewJobLease(job.id, clock.now() + this.leaseMs).catch((err) =>
+          logger.warn({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job lease renewal failed"),
+        );
+      },
+      Math.max(1_000, this.leaseMs / 3),
+    );
     heartbeat.unref?.();
     const p = runJob(this.engine, job)
       .catch((err) => logger.error({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job runner crashed"))
@@ -245,18 +251,20 @@ export class Scheduler {
    * with them), the daily personal_info snapshot, subscription upkeep, pruning.
    */
   private async housekeeping(now: number): Promise<void> {
-    const pollMs = (await webhooksActive(now) ? Math.max(await getPollMinutes(), WEBHOOK_POLL_MINUTES) : await getPollMinutes()) * 60_000;
+    const pollMs = ((await webhooksActive(now)) ? Math.max(await getPollMinutes(), WEBHOOK_POLL_MINUTES) : await getPollMinutes()) * 60_000;
     for (const u of await listRingUsers()) {
       if (u.status !== "active") {
         await ensureSyncStates(u.userId, SYNC_COLLECTIONS);
         for (const s of await listSyncStates(u.userId))
-          if (s.status !== "paused" && s.status !== "not_shared") await updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
+          if (s.status !== "paused" && s.status !== "not_shared")
+            await updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
         continue;
       }
       await ensureSyncStates(u.userId, SYNC_COLLECTIONS);
       for (const s of await listSyncStates(u.userId)) {
         if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
-        if (s.status === "paused") await updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
+        if (s.status === "paused")
+          await updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
         const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
         if (!s.backfillDoneAt) {
           if (s.status === "error") continue; // a request bug: wait for "Sync now"

@@ -125,7 +125,15 @@ describe("429", () => {
     // A new process (fresh gate) with the clock just before the stored end still waits.
     let now = stored!.until - 1500;
     const slept: number[] = [];
-    const restarted = new m.rate.RateGate({ clock: { now: () => now, sleep: async (d) => { slept.push(d); now += d; } } });
+    const restarted = new m.rate.RateGate({
+      clock: {
+        now: () => now,
+        sleep: async (d) => {
+          slept.push(d);
+          now += d;
+        },
+      },
+    });
     await restarted.wait("any-account");
     expect(slept).toEqual([1501]);
   });

@@ -14,7 +14,7 @@ export const pollMinutesSchema = z.number().int().min(1).max(1440);
 
 /** "usercollection" (the person's real data) or "sandbox" (the service's sample data). */
 export async function getDataFamily(): Promise<DataFamily> {
-  return await getAppSetting(DATA_FAMILY_KEY, dataFamilySchema) ?? env.RING_DATA_FAMILY;
+  return (await getAppSetting(DATA_FAMILY_KEY, dataFamilySchema)) ?? env.RING_DATA_FAMILY;
 }
 
 export async function saveDataFamily(family: DataFamily): Promise<void> {
@@ -23,7 +23,7 @@ export async function saveDataFamily(family: DataFamily): Promise<void> {
 
 /** Minutes between incremental polls when no webhooks are active. */
 export async function getPollMinutes(): Promise<number> {
-  return await getAppSetting(POLL_MINUTES_KEY, pollMinutesSchema) ?? env.SYNC_POLL_MINUTES;
+  return (await getAppSetting(POLL_MINUTES_KEY, pollMinutesSchema)) ?? env.SYNC_POLL_MINUTES;
 }
 
 export async function savePollMinutes(minutes: number): Promise<void> {

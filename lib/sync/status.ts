@@ -67,42 +67,47 @@ export async function getSyncStatus(userId: string, now = clock.now()): Promise<
   const rejectedCounts = await countRejectedByCollection(userId);
   const engine = getSyncEngine();
 
-  const collections: CollectionSyncStatus[] = await Promise.all(SYNC_COLLECTIONS.map(async (collection) => {
-    const s = states.get(collection);
-    const summary = isSeriesCollection(collection) ? await seriesSummary(collection, userId) : await collectionSummary(collection, userId);
-    const done = Boolean(s?.backfillDoneAt);
-    const progressInfo = engine.progress.get(`${userId}:${collection}`);
-    const firstDay = progressInfo?.firstDay ?? summary.oldestDay;
-    const cursorDay = progressInfo?.cursorDay ?? (done ? summary.newestDay : (s?.cursorStart?.slice(0, 10) ?? null));
-    const endDay = s?.backfillTo ?? summary.newestDay ?? new Date(now).toISOString().slice(0, 10);
-    const progress = progressFraction({ firstDay, cursorDay, endDay, done });
-    const queued = jobs.some((j) => j.collection === collection);
-    const status = s?.status ?? (queued ? "queued" : "idle");
-    return {
-      collection,
-      label: getResource(collection).label,
-      unit: isSeriesCollection(collection) ? "samples" : "documents",
-      status: status === "idle" && queued && !done ? "queued" : status,
-      documents: summary.documents,
-      backfillDone: done,
-      windowsDone: s?.windowsDone ?? 0,
-      windowsTotal: s?.windowsTotal ?? 0,
-      pages: progressInfo?.pages ?? 0,
-      progress,
-      etaSeconds: progressInfo && !done ? estimateEtaSeconds(progress, now - progressInfo.startedAt) : null,
-      lastSuccessAt: iso(s?.lastSuccessAt ?? null),
-      lastAttemptAt: iso(s?.lastAttemptAt ?? null),
-      newestDay: summary.newestDay,
-      lastError: s?.lastError ?? null,
-      rejected: rejectedCounts[collection] ?? 0,
-      queued,
-    };
-  }));
+  const collections: CollectionSyncStatus[] = await Promise.all(
+    SYNC_COLLECTIONS.map(async (collection) => {
+      const s = states.get(collection);
+      const summary = isSeriesCollection(collection) ? await seriesSummary(collection, userId) : await collectionSummary(collection, userId);
+      const done = Boolean(s?.backfillDoneAt);
+      const progressInfo = engine.progress.get(`${userId}:${collection}`);
+      const firstDay = progressInfo?.firstDay ?? summary.oldestDay;
+      const cursorDay = progressInfo?.cursorDay ?? (done ? summary.newestDay : (s?.cursorStart?.slice(0, 10) ?? null));
+      const endDay = s?.backfillTo ?? summary.newestDay ?? new Date(now).toISOString().slice(0, 10);
+      const progress = progressFraction({ firstDay, cursorDay, endDay, done });
+      const queued = jobs.some((j) => j.collection === collection);
+      const status = s?.status ?? (queued ? "queued" : "idle");
+      return {
+        collection,
+        label: getResource(collection).label,
+        unit: isSeriesCollection(collection) ? "samples" : "documents",
+        status: status === "idle" && queued && !done ? "queued" : status,
+        documents: summary.documents,
+        backfillDone: done,
+        windowsDone: s?.windowsDone ?? 0,
+        windowsTotal: s?.windowsTotal ?? 0,
+        pages: progressInfo?.pages ?? 0,
+        progress,
+        etaSeconds: progressInfo && !done ? estimateEtaSeconds(progress, now - progressInfo.startedAt) : null,
+        lastSuccessAt: iso(s?.lastSuccessAt ?? null),
+        lastAttemptAt: iso(s?.lastAttemptAt ?? null),
+        newestDay: summary.newestDay,
+        lastError: s?.lastError ?? null,
+        rejected: rejectedCounts[collection] ?? 0,
+        queued,
+      };
+    }),
+  );
 
   const newestActivityDay = collections.find((c) => c.collection === "daily_activity")?.newestDay ?? null;
   const newestSleepDay = collections.find((c) => c.collection === "sleep")?.newestDay ?? null;
   const pause = await getRateGate().pausedUntil(account ? account.accountId : null);
-  const successes = collections.map((c) => c.lastSuccessAt).filter((x): x is string => Boolean(x)).sort();
+  const successes = collections
+    .map((c) => c.lastSuccessAt)
+    .filter((x): x is string => Boolean(x))
+    .sort();
   const webhooks = await webhookOverview(now);
   const basePoll = await getPollMinutes();
   return {

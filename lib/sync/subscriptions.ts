@@ -9,12 +9,7 @@ import { RingApiError } from "@/lib/ring/errors";
 import type { RingWebhookSubscription, WebhookOperation } from "@/lib/ring/schemas";
 import { WEBHOOK_DATA_TYPES } from "@/lib/resources";
 import { getAppSetting, setAppSetting } from "@/lib/db/queries/app-settings";
-import {
-  listWebhookSubscriptions,
-  markWebhookSubscription,
-  saveWebhookSubscription,
-  type WebhookSubscriptionRow,
-} from "@/lib/db/queries/subscriptions";
+import { listWebhookSubscriptions, markWebhookSubscription, saveWebhookSubscription, type WebhookSubscriptionRow } from "@/lib/db/queries/subscriptions";
 
 // Webhook subscriptions at the ring service (facts §6.1, §6.4). With PUBLIC_URL set, Ringside
 // holds one subscription per (event type, data type) for every data type it stores, all

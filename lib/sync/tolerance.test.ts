@@ -52,10 +52,18 @@ beforeAll(async () => {
   const lastOf = (docs: Array<Record<string, unknown>>, pick: (d: Record<string, unknown>) => boolean = () => true) =>
     docs.filter((d) => pick(d) && String(d.day) >= FROM).at(-2) as Doc;
   await edit("daily_resilience", lastOf(await emulatorDocuments(t, person.ringUserId, "daily_resilience")), { level: "legendary" });
-  await edit("daily_stress", lastOf(await emulatorDocuments(t, person.ringUserId, "daily_stress"), (d) => d.day_summary !== null), { day_summary: "frantic" });
-  await edit("sleep", lastOf(await emulatorDocuments(t, person.ringUserId, "sleep"), (d) => d.type === "long_sleep" && Number(d.time_in_bed) >= 4 * 3600), {
-    type: "long_sleep_v2",
-  });
+  await edit(
+    "daily_stress",
+    lastOf(await emulatorDocuments(t, person.ringUserId, "daily_stress"), (d) => d.day_summary !== null),
+    { day_summary: "frantic" },
+  );
+  await edit(
+    "sleep",
+    lastOf(await emulatorDocuments(t, person.ringUserId, "sleep"), (d) => d.type === "long_sleep" && Number(d.time_in_bed) >= 4 * 3600),
+    {
+      type: "long_sleep_v2",
+    },
+  );
 });
 
 afterAll(async () => {
@@ -83,8 +91,7 @@ describe("values the service adds later", () => {
     ];
     for (const [table, collection, field, value] of checks) {
       const row = db.prepare(`SELECT ${field} AS v, raw FROM ${table} WHERE userId = ? AND documentId = ?`).get(person.userId, edited[collection]!.id) as
-        | { v: unknown; raw: string }
-        | undefined;
+        { v: unknown; raw: string } | undefined;
       expect(row, `${table} ${edited[collection]!.id}`).toBeDefined();
       expect(row!.v).toBeNull();
       expect(JSON.parse(row!.raw)[field]).toBe(value);

@@ -51,8 +51,18 @@ afterAll(async () => {
 
 function notification(i: number): { body: string; headers: Record<string, string> } {
   const ts = String(Math.floor(clock.now() / 1000));
-  const body = JSON.stringify({ event_type: "update", data_type: "daily_sleep", object_id: `doc-${i}`, event_time: clock.date().toISOString(), user_id: "load-user" });
-  const signature = crypto.createHmac("sha256", SECRET).update(ts + body).digest("hex").toUpperCase();
+  const body = JSON.stringify({
+    event_type: "update",
+    data_type: "daily_sleep",
+    object_id: `doc-${i}`,
+    event_time: clock.date().toISOString(),
+    user_id: "load-user",
+  });
+  const signature = crypto
+    .createHmac("sha256", SECRET)
+    .update(ts + body)
+    .digest("hex")
+    .toUpperCase();
   return { body, headers: { "content-type": "application/json", "x-oura-timestamp": ts, "x-oura-signature": signature } };
 }
 

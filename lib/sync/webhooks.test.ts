@@ -77,7 +77,6 @@ function signed(body: string, ts = String(Math.floor(clock.now() / 1000)), secre
   return { "x-oura-timestamp": ts, "x-oura-signature": signWebhook(secret, ts, body) };
 }
 
-
 describe("webhook subscriptions", () => {
   it("answers the handshake only for our verification token", async () => {
     const ok = await fetch(`${appUrl}/api/webhooks/ring?verification_token=test-webhook-verification-token&challenge=abc123`);
@@ -95,7 +94,24 @@ describe("webhook subscriptions", () => {
     // every data type of OpenAPI 1.37 (facts §6.1) but `meal`, which Ringside does not store: 16 × 3 events
     const { WEBHOOK_DATA_TYPES } = await import("@/lib/resources");
     expect([...WEBHOOK_DATA_TYPES].sort()).toEqual(
-      ["tag", "enhanced_tag", "workout", "session", "sleep", "daily_sleep", "daily_readiness", "daily_activity", "daily_spo2", "sleep_time", "rest_mode_period", "ring_configuration", "daily_stress", "daily_cardiovascular_age", "daily_resilience", "vo2_max"].sort(),
+      [
+        "tag",
+        "enhanced_tag",
+        "workout",
+        "session",
+        "sleep",
+        "daily_sleep",
+        "daily_readiness",
+        "daily_activity",
+        "daily_spo2",
+        "sleep_time",
+        "rest_mode_period",
+        "ring_configuration",
+        "daily_stress",
+        "daily_cardiovascular_age",
+        "daily_resilience",
+        "vo2_max",
+      ].sort(),
     );
     expect(first.created + first.unchanged).toBe(48);
     expect(await m.subs.webhookOverview()).toMatchObject({ mode: "active", active: 48, expected: 48 });
@@ -128,12 +144,21 @@ describe("notifications", () => {
     const docs = await m.docs.listRawDocuments("daily_stress", person.userId);
     const victim = docs.at(-1)!;
     await emulatorControl(t, "POST", `/users/${person.ringUserId}/documents/daily_stress/${victim.documentId}/delete`);
-    await waitFor("the deleted stress document gone", async () => !(await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId));
+    await waitFor(
+      "the deleted stress document gone",
+      async () => !(await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId),
+    );
   });
 
   it("a delete notification for a document the service still has deletes nothing", async () => {
     const victim = (await m.docs.listRawDocuments("daily_stress", person.userId)).at(-2)!;
-    const body = JSON.stringify({ event_type: "delete", data_type: "daily_stress", object_id: victim.documentId, event_time: clock.date().toISOString(), user_id: person.ringUserId });
+    const body = JSON.stringify({
+      event_type: "delete",
+      data_type: "daily_stress",
+      object_id: victim.documentId,
+      event_time: clock.date().toISOString(),
+      user_id: person.ringUserId,
+    });
     expect((await post(body, signed(body))).status).toBe(200);
     const settled = () => sqlValue<string>("SELECT status FROM webhook_event WHERE objectId = ? AND eventType = 'delete'", victim.documentId);
     await waitFor("the notification ignored", async () => (await settled()) === "ignored");
@@ -141,7 +166,13 @@ describe("notifications", () => {
   });
 
   it("records a duplicate once and acknowledges it", async () => {
-    const body = JSON.stringify({ event_type: "update", data_type: "daily_sleep", object_id: "dup-1", event_time: "2026-01-01T08:00:00+00:00", user_id: "someone-else" });
+    const body = JSON.stringify({
+      event_type: "update",
+      data_type: "daily_sleep",
+      object_id: "dup-1",
+      event_time: "2026-01-01T08:00:00+00:00",
+      user_id: "someone-else",
+    });
     const before = await countEvents();
     const a = await post(body, signed(body));
     const b = await post(body, signed(body));
@@ -150,7 +181,13 @@ describe("notifications", () => {
   });
 
   it("rejects forged, stale, oversized and malformed notifications without recording anything", async () => {
-    const body = JSON.stringify({ event_type: "create", data_type: "daily_activity", object_id: "x-1", event_time: "2026-01-01T08:00:00+00:00", user_id: person.ringUserId });
+    const body = JSON.stringify({
+      event_type: "create",
+      data_type: "daily_activity",
+      object_id: "x-1",
+      event_time: "2026-01-01T08:00:00+00:00",
+      user_id: person.ringUserId,
+    });
     const before = await countEvents();
     const forged = await post(body, signed(body, undefined, "not-the-client-secret"));
     expect(forged.status).toBe(401);
@@ -176,9 +213,18 @@ describe("notifications", () => {
   });
 
   it("acknowledges notifications about unknown people the same way and ignores them", async () => {
-    const body = JSON.stringify({ event_type: "create", data_type: "daily_activity", object_id: "nobody-doc", event_time: "2026-02-01T08:00:00+00:00", user_id: "unknown-ring-user" });
+    const body = JSON.stringify({
+      event_type: "create",
+      data_type: "daily_activity",
+      object_id: "nobody-doc",
+      event_time: "2026-02-01T08:00:00+00:00",
+      user_id: "unknown-ring-user",
+    });
     const res = await post(body, signed(body));
     expect(res.status).toBe(200);
-    await waitFor("the unknown person's notification ignored", async () => (await sqlValue("SELECT status FROM webhook_event WHERE objectId = 'nobody-doc'")) === "ignored");
+    await waitFor(
+      "the unknown person's notification ignored",
+      async () => (await sqlValue("SELECT status FROM webhook_event WHERE objectId = 'nobody-doc'")) === "ignored",
+    );
   });
 });

@@ -58,7 +58,19 @@ export class MemoryAlertStore implements AlertStore {
   }
 
   addChannel(userId: string, kind: AlertChannelRow["kind"], extra: Partial<AlertChannelRow> = {}): AlertChannelRow {
-    const c: AlertChannelRow = { id: `ch-${this.nextId++}`, userId, kind, label: kind, url: null, recipient: null, secret: null, enabled: true, confirmed: true, createdAt: new Date(0), ...extra };
+    const c: AlertChannelRow = {
+      id: `ch-${this.nextId++}`,
+      userId,
+      kind,
+      label: kind,
+      url: null,
+      recipient: null,
+      secret: null,
+      enabled: true,
+      confirmed: true,
+      createdAt: new Date(0),
+      ...extra,
+    };
     this.channels.push(c);
     return c;
   }
@@ -89,7 +101,18 @@ export class MemoryAlertStore implements AlertStore {
     const episode: AlertEpisodeRow = { id: this.nextId++, ...episodeFields(e) };
     this.episodes.push(episode);
     for (const d of deliveries) {
-      this.deliveries.push({ ...d, id: this.nextId++, userId: e.userId, episodeId: episode.id, status: "pending", attempts: 0, nextAttemptAt: first, lastError: null, sentAt: null, createdAt: e.at });
+      this.deliveries.push({
+        ...d,
+        id: this.nextId++,
+        userId: e.userId,
+        episodeId: episode.id,
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: first,
+        lastError: null,
+        sentAt: null,
+        createdAt: e.at,
+      });
     }
     return episode;
   }
@@ -114,10 +137,24 @@ export class MemoryAlertStore implements AlertStore {
     });
   }
   async finishDelivery(id: number, outcome: Parameters<AlertStore["finishDelivery"]>[1]) {
-    Object.assign(this.deliveries.find((d) => d.id === id)!, outcome);
+    Object.assign(
+      this.deliveries.find((d) => d.id === id)!,
+      outcome,
+    );
   }
   async recordDelivery(...[userId, d, o]: Parameters<AlertStore["recordDelivery"]>) {
-    const row: AlertDeliveryRow = { ...d, id: this.nextId++, userId, episodeId: null, status: o.status, attempts: 1, nextAttemptAt: null, lastError: o.lastError, sentAt: o.sentAt, createdAt: o.at };
+    const row: AlertDeliveryRow = {
+      ...d,
+      id: this.nextId++,
+      userId,
+      episodeId: null,
+      status: o.status,
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: o.lastError,
+      sentAt: o.sentAt,
+      createdAt: o.at,
+    };
     this.deliveries.push(row);
     return row;
   }
@@ -149,7 +186,10 @@ export async function importAlertApp(clock: Clock) {
   const service = await import("@/lib/alerts/service");
   return {
     service,
-    engine: new SyncEngine({ clock: { now: () => clock.now(), sleep: async () => undefined }, clientOptions: { backoff: { baseMs: 1, maxMs: 1, maxRetries: 1 } } }),
+    engine: new SyncEngine({
+      clock: { now: () => clock.now(), sleep: async () => undefined },
+      clientOptions: { backoff: { baseMs: 1, maxMs: 1, maxRetries: 1 } },
+    }),
     worker: service.createAlertWorker({ clock }),
     raw: await import("@/lib/db/client"),
   };

@@ -122,7 +122,7 @@ export async function startNtfyReceiver(opts: { port?: number; token?: string } 
         title: h("x-title") ?? h("title") ?? h("t"),
         message: body || "triggered",
         tags: (h("x-tags") ?? h("tags") ?? "").split(",").filter(Boolean),
-        priority: h("x-priority") ?? h("priority") ? Number(h("x-priority") ?? h("priority")) : null,
+        priority: (h("x-priority") ?? h("priority")) ? Number(h("x-priority") ?? h("priority")) : null,
         click: h("x-click") ?? h("click"),
         authorization: auth,
         form: "text",
@@ -130,7 +130,14 @@ export async function startNtfyReceiver(opts: { port?: number; token?: string } 
     }
     if (Buffer.byteLength(msg.message) > NTFY_MESSAGE_LIMIT) return answer(res, 413, { code: 41301, http: 413, error: "message too large" });
     r.messages.push(msg);
-    answer(res, 200, { id: crypto.randomBytes(6).toString("hex"), time: Math.floor(clock.now() / 1000), event: "message", topic: msg.topic, message: msg.message, title: msg.title });
+    answer(res, 200, {
+      id: crypto.randomBytes(6).toString("hex"),
+      time: Math.floor(clock.now() / 1000),
+      event: "message",
+      topic: msg.topic,
+      message: msg.message,
+      title: msg.title,
+    });
   });
   const port = await listen(server, opts.port ?? 0);
   r.url = `http://127.0.0.1:${port}`;

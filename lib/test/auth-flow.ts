@@ -52,12 +52,19 @@ export class AuthFlow {
     const emu = await startEmulator({ port: 0, tokenTtlS: 3600, historyDays: 5, webhookDelayMs: 0, today: suiteToday(), ...suiteEmulatorConfig() });
     const flow = new AuthFlow(app, emu);
     await flow.control("POST", "/_emulator/clients", client);
-    Object.assign(process.env, { AUTH_URL: app, RING_API_BASE_URL: emu.url, RING_CLIENT_ID: client.client_id, RING_CLIENT_SECRET: client.client_secret, SYNC_DISABLED: "1", ...env(emu.url) });
+    Object.assign(process.env, {
+      AUTH_URL: app,
+      RING_API_BASE_URL: emu.url,
+      RING_CLIENT_ID: client.client_id,
+      RING_CLIENT_SECRET: client.client_secret,
+      SYNC_DISABLED: "1",
+      ...env(emu.url),
+    });
     return flow;
   }
 
   route!: typeof import("@/app/api/auth/[...nextauth]/route");
-  db!: typeof import("@/lib/test/prisma")["db"];
+  db!: (typeof import("@/lib/test/prisma"))["db"];
 
   constructor(
     readonly app: string,
@@ -138,7 +145,11 @@ export class AuthFlow {
   }
 
   async requests(kind: string): Promise<Array<{ user_id: string | null; status: number; provider: string | null; grant_type: string | null; path: string }>> {
-    return (await this.control<{ requests: Array<{ user_id: string | null; status: number; provider: string | null; grant_type: string | null; path: string }> }>("GET", `/_emulator/requests?kind=${kind}`))
-      .requests;
+    return (
+      await this.control<{ requests: Array<{ user_id: string | null; status: number; provider: string | null; grant_type: string | null; path: string }> }>(
+        "GET",
+        `/_emulator/requests?kind=${kind}`,
+      )
+    ).requests;
   }
 }

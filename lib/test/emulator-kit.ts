@@ -25,13 +25,25 @@ export const DEMO = {
 
 export function startTestEmulator(overrides: Partial<EmulatorConfig> = {}, options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator(
-    { port: 0, pageSize: 7, webhookDelayMs: 0, webhookRetryMs: 20, historyDays: 40, ...suiteEmulatorConfig(), seed: TEST_SEED, today: TEST_TODAY, ...overrides },
+    {
+      port: 0,
+      pageSize: 7,
+      webhookDelayMs: 0,
+      webhookRetryMs: 20,
+      historyDays: 40,
+      ...suiteEmulatorConfig(),
+      seed: TEST_SEED,
+      today: TEST_TODAY,
+      ...overrides,
+    },
     options,
   );
 }
 
 /** An emulator on a ManualClock, and `advance(ms)`: the webhook deliveries due in that span run, then it resolves. */
-export async function startManualClockEmulator(overrides: Partial<EmulatorConfig> = {}): Promise<RunningEmulator & { clock: ManualClock; advance(ms: number): Promise<void> }> {
+export async function startManualClockEmulator(
+  overrides: Partial<EmulatorConfig> = {},
+): Promise<RunningEmulator & { clock: ManualClock; advance(ms: number): Promise<void> }> {
   const clock = new ManualClock(suiteClock.now());
   const emu = await startTestEmulator(overrides, { clock });
   return Object.assign(emu, { clock, advance: (ms: number) => clock.advance(ms, () => emu.emulator.settled()) });
@@ -107,7 +119,8 @@ export function resourceEmail(
 /** The first day in [from, to] (walking back from `to`) on which sync would create a `want` document for this e-mail's user. */
 export function dayWith(email: string, want: DayResource, from: string, to: string, seed = TEST_SEED, today = TEST_TODAY): string | null {
   const src = new ResourceSource({ seed, userKey: userIdFor(seed, email) });
-  for (let idx = dayToIndex(to); idx >= dayToIndex(from); idx--) if (generateDayResources(src, idx, 0, dayToIndex(today))[want].length > 0) return indexToDay(idx);
+  for (let idx = dayToIndex(to); idx >= dayToIndex(from); idx--)
+    if (generateDayResources(src, idx, 0, dayToIndex(today))[want].length > 0) return indexToDay(idx);
   return null;
 }
 
@@ -139,7 +152,6 @@ export function verifier(): string {
 export function challengeOf(v: string): string {
   return createHash("sha256").update(v).digest("base64url");
 }
-
 
 export async function call(
   base: string,

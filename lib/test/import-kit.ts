@@ -105,7 +105,8 @@ const TRENDS_VARIANTS = {
   },
 } as const;
 
-const at = (d: Doc | undefined, path: string): unknown => path.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Doc)[k] : undefined), d);
+const at = (d: Doc | undefined, path: string): unknown =>
+  path.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Doc)[k] : undefined), d);
 
 /**
  * A Trends CSV (comma-separated, one row per day) from documents by collection: the day's
@@ -114,7 +115,11 @@ const at = (d: Doc | undefined, path: string): unknown => path.split(".").reduce
 export function trendsCsv(docs: Record<string, readonly Doc[]>, variant: keyof typeof TRENDS_VARIANTS, days: readonly string[]): string {
   const columns = Object.entries(TRENDS_VARIANTS[variant]);
   const byDay = (c: string) => new Map((docs[c] ?? []).map((d) => [d.day as string, d]));
-  const tables: Record<string, Map<string, Doc>> = { daily_sleep: byDay("daily_sleep"), daily_readiness: byDay("daily_readiness"), daily_activity: byDay("daily_activity") };
+  const tables: Record<string, Map<string, Doc>> = {
+    daily_sleep: byDay("daily_sleep"),
+    daily_readiness: byDay("daily_readiness"),
+    daily_activity: byDay("daily_activity"),
+  };
   const nights = new Map<string, Doc>();
   for (const s of docs.sleep ?? []) {
     if (s.type !== "long_sleep") continue;

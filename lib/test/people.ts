@@ -10,7 +10,13 @@ export async function seedPerson(opts: { userId: string; seed: string; from: str
   const { mapDocument } = await import("@/lib/sync/map");
   const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
   const now = clock.date().toISOString();
-  await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`, opts.userId, `${opts.userId}@example.test`, now, now);
+  await sqlRun(
+    `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`,
+    opts.userId,
+    `${opts.userId}@example.test`,
+    now,
+    now,
+  );
   const docs = generateRange({ seed: opts.seed, userKey: opts.userId }, opts.from, opts.to);
   for (const c of FIXTURE_COLLECTIONS) {
     const rows = docs[c].map((d) => mapDocument(c, d, opts.userId, now)).flatMap((r) => (r.ok ? [r.row] : []));

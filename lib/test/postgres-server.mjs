@@ -20,7 +20,8 @@ const SUPERUSER = "ringside";
  */
 export function findPostgresBinDir() {
   /** @type {(dir: string | undefined | null) => boolean} */
-  const has = (dir) => Boolean(dir) && fs.existsSync(path.join(/** @type {string} */ (dir), "initdb")) && fs.existsSync(path.join(/** @type {string} */ (dir), "postgres"));
+  const has = (dir) =>
+    Boolean(dir) && fs.existsSync(path.join(/** @type {string} */ (dir), "initdb")) && fs.existsSync(path.join(/** @type {string} */ (dir), "postgres"));
   if (process.env.PG_BIN_DIR) return has(process.env.PG_BIN_DIR) ? process.env.PG_BIN_DIR : null;
   try {
     const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
@@ -111,7 +112,24 @@ export async function startPostgresServer(opts = {}) {
   const launch = async () => {
     server = spawn(
       path.join(binDir, "postgres"),
-      ["-D", dataDir, "-p", String(port), "-k", socketDir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
+      [
+        "-D",
+        dataDir,
+        "-p",
+        String(port),
+        "-k",
+        socketDir,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+        "-c",
+        "max_connections=200",
+      ],
       { stdio: ["ignore", "ignore", "pipe"], ...as },
     );
     // stopped with the caller's servers when it is interrupted (lib/test/processes.mjs)

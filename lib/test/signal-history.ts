@@ -64,13 +64,34 @@ export function plantedHistory(opts: PlantedHistoryOptions): PlantedHistory {
       average_hrv: Math.round((60 + 2 * w) * (ill ? EPISODE.hrvFactor : 1)),
       average_breath: Math.round((14.5 + 0.1 * w + (ill ? EPISODE.breathing : 0)) * 10) / 10,
       restless_periods: 200,
-      readiness: { score: 75 + Math.round(3 * w), temperature_deviation: 0.05 * w + (ill ? EPISODE.temperature : 0), temperature_trend_deviation: 0, contributors: {} },
+      readiness: {
+        score: 75 + Math.round(3 * w),
+        temperature_deviation: 0.05 * w + (ill ? EPISODE.temperature : 0),
+        temperature_trend_deviation: 0,
+        contributors: {},
+      },
     });
     if (i % 7 === 3) {
       // a nap on the afternoon of the day
-      c.sleep!.push({ id: `planted-nap-${day}`, day, type: "sleep", bedtime_start: iso(day, "14:00", offset), bedtime_end: iso(day, "14:40", offset), low_battery_alert: false, period: 1, time_in_bed: 2400, total_sleep_duration: 1800 });
+      c.sleep!.push({
+        id: `planted-nap-${day}`,
+        day,
+        type: "sleep",
+        bedtime_start: iso(day, "14:00", offset),
+        bedtime_end: iso(day, "14:40", offset),
+        low_battery_alert: false,
+        period: 1,
+        time_in_bed: 2400,
+        total_sleep_duration: 1800,
+      });
     }
-    c.daily_sleep!.push({ id: `planted-daily-sleep-${day}`, day, timestamp: iso(day, "00:00", offset), score: 78 + Math.round(3 * w), contributors: { total_sleep: 80, efficiency: 85, restfulness: 75, rem_sleep: 80, deep_sleep: 85, latency: 90, timing: 85 } });
+    c.daily_sleep!.push({
+      id: `planted-daily-sleep-${day}`,
+      day,
+      timestamp: iso(day, "00:00", offset),
+      score: 78 + Math.round(3 * w),
+      contributors: { total_sleep: 80, efficiency: 85, restfulness: 75, rem_sleep: 80, deep_sleep: 85, latency: 90, timing: 85 },
+    });
     c.daily_readiness!.push({
       id: `planted-readiness-${day}`,
       day,
@@ -78,7 +99,17 @@ export function plantedHistory(opts: PlantedHistoryOptions): PlantedHistory {
       score: ill ? 55 : 75 + Math.round(3 * w),
       temperature_deviation: Math.round((0.05 * w + (ill ? EPISODE.temperature : 0)) * 100) / 100,
       temperature_trend_deviation: 0,
-      contributors: { previous_night: 80, sleep_balance: 80, previous_day_activity: 80, activity_balance: 80, body_temperature: ill ? 40 : 95, resting_heart_rate: ill ? 40 : 90, hrv_balance: ill ? 40 : 85, recovery_index: 80, sleep_regularity: 85 },
+      contributors: {
+        previous_night: 80,
+        sleep_balance: 80,
+        previous_day_activity: 80,
+        activity_balance: 80,
+        body_temperature: ill ? 40 : 95,
+        resting_heart_rate: ill ? 40 : 90,
+        hrv_balance: ill ? 40 : 85,
+        recovery_index: 80,
+        sleep_regularity: 85,
+      },
     });
     const medium = 150 + Math.round(20 * w);
     const high = 60 + Math.round(10 * w);
@@ -109,7 +140,18 @@ export function plantedHistory(opts: PlantedHistoryOptions): PlantedHistory {
       total_calories: 2400,
     });
     if (i % 3 === 0) {
-      c.workout!.push({ id: `planted-workout-${day}`, day, activity: "running", start_datetime: iso(day, "18:00", offset), end_datetime: iso(day, "18:45", offset), intensity: "moderate", source: "manual", calories: 450, distance: 7500, label: null });
+      c.workout!.push({
+        id: `planted-workout-${day}`,
+        day,
+        activity: "running",
+        start_datetime: iso(day, "18:00", offset),
+        end_datetime: iso(day, "18:45", offset),
+        intensity: "moderate",
+        source: "manual",
+        calories: 450,
+        distance: 7500,
+        label: null,
+      });
     }
     if (i % 7 === 0) c.vO2_max!.push({ id: `planted-vo2-${day}`, day, timestamp: iso(day, "12:00", offset), vo2_max: 44 + Math.floor(i / 28) });
   });

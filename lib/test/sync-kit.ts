@@ -23,7 +23,11 @@ export type SyncTestEnv = {
  * Starts the emulator (page size 7 and 1826 days of history unless overridden) and points
  * the app's environment at it. Import app modules only after this (env is read at import).
  */
-export async function startSyncTestEnv(overrides: Partial<EmulatorConfig> = {}, env: Record<string, string> = {}, options: EmulatorOptions = {}): Promise<SyncTestEnv> {
+export async function startSyncTestEnv(
+  overrides: Partial<EmulatorConfig> = {},
+  env: Record<string, string> = {},
+  options: EmulatorOptions = {},
+): Promise<SyncTestEnv> {
   const emu = await startEmulator(
     {
       port: 0,
@@ -83,7 +87,16 @@ export async function emulatorDocuments(t: SyncTestEnv, ringUserId: string, coll
   return body.data;
 }
 
-export type EmulatorRequest = { time: string; method: string; path: string; status: number; token_fingerprint: string | null; user_id: string | null; rate_limit_tier: string | null; fault: boolean };
+export type EmulatorRequest = {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  token_fingerprint: string | null;
+  user_id: string | null;
+  rate_limit_tier: string | null;
+  fault: boolean;
+};
 
 export async function emulatorRequests(t: SyncTestEnv, pathPrefix = "/v2/"): Promise<EmulatorRequest[]> {
   const res = await fetch(`${t.url}/_emulator/requests?path_prefix=${encodeURIComponent(pathPrefix)}`);
@@ -114,7 +127,11 @@ export async function emulatorControl(t: SyncTestEnv, method: string, path: stri
 }
 
 /** Compares stored documents with the emulator's: same keys, same JSON. Returns the differences. */
-export async function compareWithEmulator(t: SyncTestEnv, person: ConnectedPerson, collection: RingCollection): Promise<{ expected: number; stored: number; missing: string[]; extra: string[]; changed: string[] }> {
+export async function compareWithEmulator(
+  t: SyncTestEnv,
+  person: ConnectedPerson,
+  collection: RingCollection,
+): Promise<{ expected: number; stored: number; missing: string[]; extra: string[]; changed: string[] }> {
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
   const upstream = await emulatorDocuments(t, person.ringUserId, collection);
   const keyOf = (d: Doc) => String(collection === "daily_cardiovascular_age" ? d.day : d.id);
@@ -128,7 +145,12 @@ export async function compareWithEmulator(t: SyncTestEnv, person: ConnectedPerso
 }
 
 /** Every sample of a time series the emulator serves for a person (optionally one window), as served. */
-export async function emulatorSamples(t: SyncTestEnv, ringUserId: string, collection: SeriesCollection, window: { start?: string; end?: string } = {}): Promise<Doc[]> {
+export async function emulatorSamples(
+  t: SyncTestEnv,
+  ringUserId: string,
+  collection: SeriesCollection,
+  window: { start?: string; end?: string } = {},
+): Promise<Doc[]> {
   const q = new URLSearchParams(Object.entries(window).filter((e): e is [string, string] => typeof e[1] === "string"));
   const res = await fetch(`${t.url}/_emulator/users/${encodeURIComponent(ringUserId)}/documents/${collection}${q.size ? `?${q}` : ""}`);
   if (!res.ok) throw new Error(`emulator samples ${collection}: ${res.status}`);
@@ -151,7 +173,11 @@ export async function storedSamples(person: ConnectedPerson, collection: SeriesC
 }
 
 /** Stored samples against the emulator's: counts, and the first sample that differs (none when equal). */
-export async function compareSeriesWithEmulator(t: SyncTestEnv, person: ConnectedPerson, collection: SeriesCollection): Promise<{ expected: number; stored: number; firstDifference: { index: number; want: Doc | null; have: Doc | null } | null }> {
+export async function compareSeriesWithEmulator(
+  t: SyncTestEnv,
+  person: ConnectedPerson,
+  collection: SeriesCollection,
+): Promise<{ expected: number; stored: number; firstDifference: { index: number; want: Doc | null; have: Doc | null } | null }> {
   const want = await emulatorSamples(t, person.ringUserId, collection);
   const have = await storedSamples(person, collection);
   let firstDifference = null;

@@ -39,12 +39,7 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
     for (let y = Number(last.slice(0, 4)); y >= Number(f.slice(0, 4)); y--) out.push(String(y));
     return out;
   }, [overview.data?.firstDay, last]);
-  const range =
-    year === LAST_12
-      ? last
-        ? { from: firstOfMonthBefore(last, 11), to: last }
-        : null
-      : { from: `${year}-01-01`, to: `${year}-12-31` };
+  const range = year === LAST_12 ? (last ? { from: firstOfMonthBefore(last, 11), to: last } : null) : { from: `${year}-01-01`, to: `${year}-12-31` };
   const cal = useCalendar(metricId, range?.from ?? null, range?.to ?? null);
   const notes = useNotes(range?.from ?? null, range?.to ?? null);
   const tagged = useMemo(() => new Set((notes.data?.days ?? []).filter((d) => d.tags.length || d.ringTags.length).map((d) => d.day)), [notes.data]);
@@ -96,16 +91,24 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
               rows={() =>
                 cal.data.days
                   .filter((d) => d.status !== "before_history")
-                  .map((d) => ({ key: d.day, cells: [formatDay(d.day, { withYear: true }), d.status === "value" ? formatValue(metric, d.value, units) : STATUS_TEXT[d.status], tagged.has(d.day) ? "yes" : ""] }))
+                  .map((d) => ({
+                    key: d.day,
+                    cells: [
+                      formatDay(d.day, { withYear: true }),
+                      d.status === "value" ? formatValue(metric, d.value, units) : STATUS_TEXT[d.status],
+                      tagged.has(d.day) ? "yes" : "",
+                    ],
+                  }))
                   .reverse()
               }
             />
             {summary ? (
               <figcaption className="text-xs text-slate-500 dark:text-slate-400" data-testid="calendar-summary">
-                {metric.label}, {formatDay(cal.data.from, { withYear: true, withWeekday: false })} to {formatDay(cal.data.to, { withYear: true, withWeekday: false })}:{" "}
-                {summary.counts.value} days with a value
-                {summary.mean !== null ? ` (mean ${formatValue(metric, summary.mean, units)})` : ""}, {summary.counts.not_worn} not worn, {summary.counts.missing} missing,{" "}
-                {summary.counts.not_synced} not synced yet{summary.counts.before_history ? `, ${summary.counts.before_history} before your history` : ""}.
+                {metric.label}, {formatDay(cal.data.from, { withYear: true, withWeekday: false })} to{" "}
+                {formatDay(cal.data.to, { withYear: true, withWeekday: false })}: {summary.counts.value} days with a value
+                {summary.mean !== null ? ` (mean ${formatValue(metric, summary.mean, units)})` : ""}, {summary.counts.not_worn} not worn,{" "}
+                {summary.counts.missing} missing, {summary.counts.not_synced} not synced yet
+                {summary.counts.before_history ? `, ${summary.counts.before_history} before your history` : ""}.
               </figcaption>
             ) : null}
           </figure>

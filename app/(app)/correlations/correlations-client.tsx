@@ -51,7 +51,10 @@ export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }
 
   return (
     <div className="space-y-4" data-testid="correlations">
-      <PageHeader title="Correlations" subtitle={`How your metrics move together, ${formatDay(r.from, { withYear: true })} – ${formatDay(r.to, { withYear: true })}`}>
+      <PageHeader
+        title="Correlations"
+        subtitle={`How your metrics move together, ${formatDay(r.from, { withYear: true })} – ${formatDay(r.to, { withYear: true })}`}
+      >
         <RangePicker range={range.range} from={r.from} to={r.to} presets={PRESETS} onChange={setRange} />
       </PageHeader>
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
@@ -126,20 +129,30 @@ export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }
                       aria-pressed={active}
                       className={cn(
                         "w-full rounded-lg border px-2.5 py-1.5 text-left text-sm transition-colors focus-visible:outline-2 focus-visible:outline-brand-600",
-                        active ? "border-brand-500 bg-brand-50 dark:bg-brand-500/10" : "border-slate-200 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/60",
+                        active
+                          ? "border-brand-500 bg-brand-50 dark:bg-brand-500/10"
+                          : "border-slate-200 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/60",
                       )}
                     >
                       <span className="flex items-center justify-between gap-2">
                         <span className="min-w-0 break-words">
                           {a.label} <span className="text-slate-500 dark:text-slate-400">{c.lag ? "→ next day" : "&"}</span> {b.label}
                         </span>
-                        <span className={cn("shrink-0 font-semibold tabular-nums", c.r > 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400")}>
+                        <span
+                          className={cn(
+                            "shrink-0 font-semibold tabular-nums",
+                            c.r > 0 ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400",
+                          )}
+                        >
                           {c.r > 0 ? "+" : "−"}
                           {Math.abs(c.r).toFixed(2)}
                         </span>
                       </span>
                       <span aria-hidden className="mt-1 block h-1 rounded-full bg-slate-100 dark:bg-slate-800">
-                        <span className={cn("block h-full rounded-full", c.r > 0 ? "bg-emerald-500" : "bg-rose-500")} style={{ width: `${Math.abs(c.r) * 100}%` }} />
+                        <span
+                          className={cn("block h-full rounded-full", c.r > 0 ? "bg-emerald-500" : "bg-rose-500")}
+                          style={{ width: `${Math.abs(c.r) * 100}%` }}
+                        />
                       </span>
                       <span className="sr-only">
                         r {c.r.toFixed(2)}, {c.strength}, {c.n} days

@@ -30,7 +30,10 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
 
   return (
     <div className="space-y-4" data-testid="notes">
-      <PageHeader title="Notes & tags" subtitle="Tag days (alcohol, travel, sick…) and see what they do to your numbers. Tags you enter in the ring's app appear here too, marked “from the ring”." />
+      <PageHeader
+        title="Notes & tags"
+        subtitle="Tag days (alcohol, travel, sick…) and see what they do to your numbers. Tags you enter in the ring's app appear here too, marked “from the ring”."
+      />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
           <Card aria-labelledby="editor-title">
@@ -61,35 +64,49 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
             ) : !recent.data ? (
               <Skeleton className="h-40" />
             ) : recent.data.days.length === 0 ? (
-              <EmptyState title="No notes yet" testId="notes-empty">Tag a day above; tags then show as markers on every chart.</EmptyState>
+              <EmptyState title="No notes yet" testId="notes-empty">
+                Tag a day above; tags then show as markers on every chart.
+              </EmptyState>
             ) : (
               <>
                 <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="notes-list">
-                  {[...recent.data.days].reverse().slice(0, shown).map((d) => (
-                    <li key={d.day} className="flex items-center gap-3 py-1.5">
-                      <Link href={`/day/${d.day}`} className="w-28 shrink-0 text-sm font-medium tabular-nums hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
-                        {formatDay(d.day, { withYear: false })} <span className="text-xs font-normal text-slate-500 dark:text-slate-400">{d.day.slice(0, 4)}</span>
-                      </Link>
-                      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-1">
-                        {d.tags.map((t) => (
-                          <span
-                            key={t.id}
-                            className="rounded-full px-2 py-0.5 text-xs font-medium text-violet-900 dark:text-violet-100"
-                            style={{ background: `color-mix(in srgb, ${t.color ?? "#7c3aed"} 18%, transparent)` }}
-                          >
-                            #{t.name}
-                          </span>
-                        ))}
-                        {d.ringTags.map((t) => (
-                          <RingTagChip key={t.id} name={t.name} />
-                        ))}
-                        {d.text ? <span className="min-w-0 break-words text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
-                      </div>
-                      <Button variant="ghost" className="!px-2 !py-1 text-xs" onClick={() => setDay(d.day)} aria-label={`Edit ${formatDay(d.day, { withYear: true })}`}>
-                        Edit
-                      </Button>
-                    </li>
-                  ))}
+                  {[...recent.data.days]
+                    .reverse()
+                    .slice(0, shown)
+                    .map((d) => (
+                      <li key={d.day} className="flex items-center gap-3 py-1.5">
+                        <Link
+                          href={`/day/${d.day}`}
+                          className="w-28 shrink-0 text-sm font-medium tabular-nums hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+                        >
+                          {formatDay(d.day, { withYear: false })}{" "}
+                          <span className="text-xs font-normal text-slate-500 dark:text-slate-400">{d.day.slice(0, 4)}</span>
+                        </Link>
+                        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-1">
+                          {d.tags.map((t) => (
+                            <span
+                              key={t.id}
+                              className="rounded-full px-2 py-0.5 text-xs font-medium text-violet-900 dark:text-violet-100"
+                              style={{ background: `color-mix(in srgb, ${t.color ?? "#7c3aed"} 18%, transparent)` }}
+                            >
+                              #{t.name}
+                            </span>
+                          ))}
+                          {d.ringTags.map((t) => (
+                            <RingTagChip key={t.id} name={t.name} />
+                          ))}
+                          {d.text ? <span className="min-w-0 break-words text-sm text-slate-600 dark:text-slate-300">{d.text}</span> : null}
+                        </div>
+                        <Button
+                          variant="ghost"
+                          className="!px-2 !py-1 text-xs"
+                          onClick={() => setDay(d.day)}
+                          aria-label={`Edit ${formatDay(d.day, { withYear: true })}`}
+                        >
+                          Edit
+                        </Button>
+                      </li>
+                    ))}
                 </ul>
                 {recent.data.days.length > shown ? (
                   <Button variant="secondary" className="mt-2 w-full" onClick={() => setShown((n) => n + 30)}>
@@ -112,7 +129,11 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
 /** A tag entered in the ring's app: read-only, marked "from the ring". */
 function RingTagChip({ name }: { name: string }) {
   return (
-    <span data-testid="ring-tag-chip" title="From the ring app (read-only)" className="inline-flex items-center gap-1 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800">
+    <span
+      data-testid="ring-tag-chip"
+      title="From the ring app (read-only)"
+      className="inline-flex items-center gap-1 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800"
+    >
       #{name}
       <span className="text-[0.65rem] font-normal text-teal-700 dark:text-teal-300">from the ring</span>
     </span>
@@ -146,7 +167,12 @@ function TagComparisonCard() {
             <label className="sr-only" htmlFor="cmp-tag">
               Tag
             </label>
-            <select id="cmp-tag" className={inputClass} value={selected ?? ""} onChange={(e) => setTagId(/^\d+$/.test(e.target.value) ? Number(e.target.value) : e.target.value)}>
+            <select
+              id="cmp-tag"
+              className={inputClass}
+              value={selected ?? ""}
+              onChange={(e) => setTagId(/^\d+$/.test(e.target.value) ? Number(e.target.value) : e.target.value)}
+            >
               {own.length ? (
                 <optgroup label="Your tags">
                   {own.map((t) => (
@@ -185,15 +211,7 @@ function TagComparisonCard() {
   );
 }
 
-function ComparisonView({
-  data,
-  metric,
-  units,
-}: {
-  data: NonNullable<ReturnType<typeof useTagComparison>["data"]>;
-  metric: MetricDef;
-  units: Units;
-}) {
+function ComparisonView({ data, metric, units }: { data: NonNullable<ReturnType<typeof useTagComparison>["data"]>; metric: MetricDef; units: Units }) {
   const c = data.comparison;
   if (!c) return <p className="text-sm text-slate-500 dark:text-slate-400">No data to compare yet.</p>;
   const max = Math.max(Math.abs(c.tagged.mean ?? 0), Math.abs(c.untagged.mean ?? 0)) || 1;
@@ -206,14 +224,19 @@ function ComparisonView({
   return (
     <figure className="m-0 space-y-2" data-testid="tag-comparison">
       <div role="img" aria-label={summary} className="space-y-1.5">
-        {([
-          ["Tagged", c.tagged, "bg-violet-500"],
-          ["Untagged", c.untagged, "bg-slate-400 dark:bg-slate-500"],
-        ] as const).map(([label, g, color]) => (
+        {(
+          [
+            ["Tagged", c.tagged, "bg-violet-500"],
+            ["Untagged", c.untagged, "bg-slate-400 dark:bg-slate-500"],
+          ] as const
+        ).map(([label, g, color]) => (
           <div key={label} className="grid grid-cols-[4.5rem_minmax(0,1fr)_auto] items-center gap-2 text-xs">
             <span className="text-slate-600 dark:text-slate-300">{label}</span>
             <span className="h-3 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800">
-              <span className={cn("block h-full rounded-full", color)} style={{ width: `${g.mean === null ? 0 : Math.max(2, (Math.abs(g.mean) / max) * 100)}%` }} />
+              <span
+                className={cn("block h-full rounded-full", color)}
+                style={{ width: `${g.mean === null ? 0 : Math.max(2, (Math.abs(g.mean) / max) * 100)}%` }}
+              />
             </span>
             <span className="tabular-nums">
               <span className="font-semibold">{formatValue(metric, g.mean, units)}</span> <span className="text-slate-500 dark:text-slate-400">n={g.n}</span>
@@ -270,9 +293,14 @@ function TagManager() {
                   <li key={t.id} className="flex items-center gap-2 text-sm" data-tag-id={t.id}>
                     <span aria-hidden className="h-3 w-3 shrink-0 rounded-full" style={{ background: t.color }} />
                     <span className="min-w-0 flex-1 break-words">
-                      #{t.name} <span className="text-xs text-slate-500 dark:text-slate-400">{t.days} {t.days === 1 ? "day" : "days"}</span>
+                      #{t.name}{" "}
+                      <span className="text-xs text-slate-500 dark:text-slate-400">
+                        {t.days} {t.days === 1 ? "day" : "days"}
+                      </span>
                     </span>
-                    <span className="rounded bg-teal-50 px-1.5 py-0.5 text-[0.7rem] font-medium text-teal-800 dark:bg-teal-950/50 dark:text-teal-200">from the ring</span>
+                    <span className="rounded bg-teal-50 px-1.5 py-0.5 text-[0.7rem] font-medium text-teal-800 dark:bg-teal-950/50 dark:text-teal-200">
+                      from the ring
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -306,14 +334,24 @@ function TagRow({ tag }: { tag: Tag }) {
             update.mutate({ id: tag.id, name }, { onSuccess: () => setEditing(false) });
           }}
         >
-          <input aria-label="Tag name" className={cn(inputClass, "min-w-0 flex-1 !py-1")} value={name} onChange={(e) => setName(e.target.value)} maxLength={40} autoFocus />
+          <input
+            aria-label="Tag name"
+            className={cn(inputClass, "min-w-0 flex-1 !py-1")}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={40}
+            autoFocus
+          />
           <Button type="submit" className="!px-2 !py-1 text-xs">
             Save
           </Button>
         </form>
       ) : (
         <span className="min-w-0 flex-1 break-words">
-          #{tag.name} <span className="text-xs text-slate-500 dark:text-slate-400">{tag.days} {tag.days === 1 ? "day" : "days"}</span>
+          #{tag.name}{" "}
+          <span className="text-xs text-slate-500 dark:text-slate-400">
+            {tag.days} {tag.days === 1 ? "day" : "days"}
+          </span>
         </span>
       )}
       {!editing ? (
@@ -330,7 +368,11 @@ function TagRow({ tag }: { tag: Tag }) {
       >
         Delete
       </Button>
-      {update.isError ? <span role="alert" className="text-xs text-rose-600">{(update.error as Error).message}</span> : null}
+      {update.isError ? (
+        <span role="alert" className="text-xs text-rose-600">
+          {(update.error as Error).message}
+        </span>
+      ) : null}
     </li>
   );
 }

@@ -61,7 +61,6 @@ async function disconnect(form: unknown): Promise<void> {
   await signOut({ redirectTo: "/sign-in?disconnected=1" });
 }
 
-
 /** Owner only: a single-use invite link that expires in 7 days. The link is shown once. */
 export async function createInviteLink(_prev: CreateInviteState, _formData: FormData): Promise<CreateInviteState> {
   return runAction(async () => {

@@ -29,7 +29,15 @@ export default async function SettingsPage() {
       <div className="space-y-6">
         <h1 className="text-2xl font-semibold">Settings</h1>
         <ConnectionSection {...s.connection} now={s.now} role={user.role} reconnect={reconnectRing} disconnect={disconnectRing} />
-        {s.household && <HouseholdSection userId={user.id} {...s.household} createInviteLink={createInviteLink} revokeInvite={revokeInvite} removeMember={removeMemberAction} />}
+        {s.household && (
+          <HouseholdSection
+            userId={user.id}
+            {...s.household}
+            createInviteLink={createInviteLink}
+            revokeInvite={revokeInvite}
+            removeMember={removeMemberAction}
+          />
+        )}
         <SyncSection {...s.sync} canEdit={user.role === "owner"} />
         <AlertsSection overview={alerts} />
         <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />

@@ -36,15 +36,9 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold">Sync</h1>
           <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="freshness">
-            {s.lastSuccessAt ? (
-              <>Last synced {timeAgo(s.lastSuccessAt, now)}</>
-            ) : s.running ? (
-              <>Fetching your history…</>
-            ) : (
-              <>Not synced yet</>
-            )}{" "}
-            ·{" "}
-            {count(s.totals.documents)} documents{s.totals.samples ? <> · {count(s.totals.samples)} samples</> : null}{s.dataFamily === "sandbox" && <> · sandbox sample data</>}
+            {s.lastSuccessAt ? <>Last synced {timeAgo(s.lastSuccessAt, now)}</> : s.running ? <>Fetching your history…</> : <>Not synced yet</>} ·{" "}
+            {count(s.totals.documents)} documents{s.totals.samples ? <> · {count(s.totals.samples)} samples</> : null}
+            {s.dataFamily === "sandbox" && <> · sandbox sample data</>}
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">{deliveryText(s)}</p>
         </div>
@@ -58,7 +52,10 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
       )}
       {paused && (
         <p role="alert" className="rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/50 dark:text-amber-100">
-          Syncing is paused until your ring is reconnected. <Link className="underline" href="/settings">Go to Settings</Link>
+          Syncing is paused until your ring is reconnected.{" "}
+          <Link className="underline" href="/settings">
+            Go to Settings
+          </Link>
         </p>
       )}
       {s.rateLimitedUntil && (
@@ -68,8 +65,8 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
       )}
       {s.sleepLag.lagging && (
         <p role="status" data-testid="sleep-lag" className="rounded-md bg-sky-50 p-3 text-sm text-sky-950 dark:bg-sky-950/50 dark:text-sky-100">
-          Sleep is not yet synced from the phone: the newest sleep is from {s.sleepLag.newestSleepDay}, activity from{" "}
-          {s.sleepLag.newestActivityDay}. Open the ring&apos;s phone app to sync last night.
+          Sleep is not yet synced from the phone: the newest sleep is from {s.sleepLag.newestSleepDay}, activity from {s.sleepLag.newestActivityDay}. Open the
+          ring&apos;s phone app to sync last night.
         </p>
       )}
 

@@ -120,8 +120,8 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
         })}
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        {NUMERIC_METRICS.length + CATEGORY_METRICS.length} metrics to choose from. Hover a chart or focus it and use the arrow keys to read the
-        days; the panels share one time axis and one cursor.
+        {NUMERIC_METRICS.length + CATEGORY_METRICS.length} metrics to choose from. Hover a chart or focus it and use the arrow keys to read the days; the panels
+        share one time axis and one cursor.
       </p>
     </div>
   );

@@ -24,7 +24,16 @@ const RANGES: ReadonlyArray<{ value: Range; label: string; days: number | null }
   { value: "all", label: "All", days: null },
 ];
 /** Colours the activities take in the weekly chart, in order of frequency. */
-const PALETTE = ["var(--chart-1)", "var(--chart-3)", "var(--chart-2)", "var(--chart-4)", "var(--workout)", "var(--session)", "var(--sleep)", "var(--readiness)"];
+const PALETTE = [
+  "var(--chart-1)",
+  "var(--chart-3)",
+  "var(--chart-2)",
+  "var(--chart-4)",
+  "var(--workout)",
+  "var(--session)",
+  "var(--sleep)",
+  "var(--readiness)",
+];
 const PAGE = 30;
 
 const distanceText = (m: number | null) => (m === null ? null : m >= 1000 ? `${(m / 1000).toFixed(1)} km` : `${Math.round(m)} m`);
@@ -60,10 +69,26 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
     <div className="space-y-4" data-testid="workouts">
       <PageHeader title="Workouts" subtitle="Every workout the ring recorded: filter them, see your weeks, open one for its heart rate." />
       <div className="flex flex-wrap items-end gap-3" data-testid="workout-filters">
-        <Segmented label="Range" value={range} onChange={(v) => { setRange(v); setShown(PAGE); }} options={RANGES} />
+        <Segmented
+          label="Range"
+          value={range}
+          onChange={(v) => {
+            setRange(v);
+            setShown(PAGE);
+          }}
+          options={RANGES}
+        />
         <label className="flex items-center gap-2 text-xs font-medium text-slate-600 dark:text-slate-400">
           Activity
-          <select className={inputClass} value={activity ?? ""} onChange={(e) => { setActivity(e.target.value || null); setShown(PAGE); }} data-testid="filter-activity">
+          <select
+            className={inputClass}
+            value={activity ?? ""}
+            onChange={(e) => {
+              setActivity(e.target.value || null);
+              setShown(PAGE);
+            }}
+            data-testid="filter-activity"
+          >
             <option value="">All activities</option>
             {(data?.activities ?? (activity ? [activity] : [])).map((a) => (
               <option key={a} value={a}>
@@ -74,7 +99,15 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
         </label>
         <label className="flex items-center gap-2 text-xs font-medium text-slate-600 dark:text-slate-400">
           Intensity
-          <select className={inputClass} value={intensity ?? ""} onChange={(e) => { setIntensity(e.target.value || null); setShown(PAGE); }} data-testid="filter-intensity">
+          <select
+            className={inputClass}
+            value={intensity ?? ""}
+            onChange={(e) => {
+              setIntensity(e.target.value || null);
+              setShown(PAGE);
+            }}
+            data-testid="filter-intensity"
+          >
             <option value="">Any intensity</option>
             {WORKOUT_INTENSITIES.map((i) => (
               <option key={i.value} value={i.value}>
@@ -96,7 +129,9 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
         <ErrorState error={q.error} onRetry={() => q.refetch()} />
       ) : !data || data.workouts.length === 0 ? (
         <EmptyState title="No workouts here" testId="workouts-empty">
-          {activity || intensity ? "None match these filters in this range." : "The ring recorded no workout in this range (or workouts are not shared: Settings → Connection)."}
+          {activity || intensity
+            ? "None match these filters in this range."
+            : "The ring recorded no workout in this range (or workouts are not shared: Settings → Connection)."}
         </EmptyState>
       ) : (
         <>
@@ -107,8 +142,26 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
                 Weekly {measure === "minutes" ? "minutes" : "calories"} by {by === "byActivity" ? "activity" : "intensity"}
               </h2>
               <div className="flex flex-wrap gap-2">
-                <Segmented size="sm" label="Measure" value={measure} onChange={setMeasure} options={[{ value: "minutes", label: "Minutes" }, { value: "calories", label: "Calories" }]} />
-                <Segmented size="sm" label="Group by" value={by} onChange={setBy} options={[{ value: "byActivity", label: "Activity" }, { value: "byIntensity", label: "Intensity" }]} />
+                <Segmented
+                  size="sm"
+                  label="Measure"
+                  value={measure}
+                  onChange={setMeasure}
+                  options={[
+                    { value: "minutes", label: "Minutes" },
+                    { value: "calories", label: "Calories" },
+                  ]}
+                />
+                <Segmented
+                  size="sm"
+                  label="Group by"
+                  value={by}
+                  onChange={setBy}
+                  options={[
+                    { value: "byActivity", label: "Activity" },
+                    { value: "byIntensity", label: "Intensity" },
+                  ]}
+                />
               </div>
             </div>
             <LazyWeeklyWorkouts weeks={data.weekly} by={by} measure={measure} series={seriesOf(data, by)} label={weeklySummary(data, by, measure)} />
@@ -143,7 +196,10 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
 function seriesOf(data: WorkoutsResponse, by: "byActivity" | "byIntensity"): WeeklySeries[] {
   if (by === "byIntensity") {
     const present = new Set(data.weekly.flatMap((w) => Object.keys(w.byIntensity)));
-    return [...WORKOUT_INTENSITIES.map((i) => ({ key: i.value, name: i.label, color: i.color ?? "var(--workout)" })), { key: "unknown", name: "Unknown", color: "var(--chart-cursor)" }].filter((s) => present.has(s.key));
+    return [
+      ...WORKOUT_INTENSITIES.map((i) => ({ key: i.value, name: i.label, color: i.color ?? "var(--workout)" })),
+      { key: "unknown", name: "Unknown", color: "var(--chart-cursor)" },
+    ].filter((s) => present.has(s.key));
   }
   const present = new Set(data.weekly.flatMap((w) => Object.keys(w.byActivity)));
   return data.activities.filter((a) => present.has(a)).map((a, i) => ({ key: a, name: activityName(a), color: PALETTE[i % PALETTE.length]! }));
@@ -153,7 +209,9 @@ function weeklySummary(data: WorkoutsResponse, by: "byActivity" | "byIntensity",
   const totals = new Map<string, number>();
   for (const w of data.weekly) for (const [k, v] of Object.entries(w[by])) totals.set(k, (totals.get(k) ?? 0) + v[measure]);
   const unit = measure === "minutes" ? "minutes" : "kcal";
-  const parts = [...totals].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${by === "byActivity" ? activityName(k) : labelOf(WORKOUT_INTENSITIES, k)} ${Math.round(v)} ${unit}`);
+  const parts = [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${by === "byActivity" ? activityName(k) : labelOf(WORKOUT_INTENSITIES, k)} ${Math.round(v)} ${unit}`);
   return `Weekly workout ${measure} over ${data.weekly.length} weeks, stacked by ${by === "byActivity" ? "activity" : "intensity"}: ${parts.join(", ")}.`;
 }
 
@@ -196,7 +254,11 @@ function WorkoutRow({ w, active, onSelect }: { w: WorkoutItem; active: boolean; 
         )}
       >
         <span className="inline-flex min-w-0 items-center gap-2 font-medium">
-          <span aria-hidden className="h-2.5 w-2.5 shrink-0 rounded-full" style={{ background: w.intensity ? `var(--cat-${w.intensity})` : "var(--workout)" }} />
+          <span
+            aria-hidden
+            className="h-2.5 w-2.5 shrink-0 rounded-full"
+            style={{ background: w.intensity ? `var(--cat-${w.intensity})` : "var(--workout)" }}
+          />
           {activityName(w.activity)}
         </span>
         <span className="text-slate-600 tabular-nums dark:text-slate-300">{formatDay(w.day, { withYear: true })}</span>
@@ -227,7 +289,11 @@ function WorkoutDetailCard({ id }: { id: string | null }) {
                 {formatDay(d.workout.day, { withYear: true })} · {clock(d.workout.start)}–{clock(d.workout.end)}
               </span>
             </h2>
-            <Link href={`/day/${d.workout.day}`} prefetch={false} className="text-xs font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-100">
+            <Link
+              href={`/day/${d.workout.day}`}
+              prefetch={false}
+              className="text-xs font-medium text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-100"
+            >
               The whole day →
             </Link>
           </div>

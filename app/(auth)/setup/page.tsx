@@ -136,8 +136,8 @@ export default async function SetupPage() {
       <div>
         <h1 className="text-3xl font-semibold">Connect a real ring account</h1>
         <p className="mt-2 text-slate-600 dark:text-slate-300">
-          Out of the box Ringside talks to its built-in ring emulator. To use your own ring, register Ringside as an app
-          with the ring service once, then give Ringside the app&apos;s credentials.
+          Out of the box Ringside talks to its built-in ring emulator. To use your own ring, register Ringside as an app with the ring service once, then give
+          Ringside the app&apos;s credentials.
         </p>
       </div>
 
@@ -148,8 +148,8 @@ export default async function SetupPage() {
           {redirectUri}
         </pre>
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          It must match character for character (scheme, host, port, path). If people reach Ringside under another address,
-          set PUBLIC_URL to that address first and register the URI shown then.
+          It must match character for character (scheme, host, port, path). If people reach Ringside under another address, set PUBLIC_URL to that address first
+          and register the URI shown then.
         </p>
       </section>
 
@@ -157,26 +157,31 @@ export default async function SetupPage() {
         <h2 className="text-xl font-semibold">2. Set the environment for your portal and restart</h2>
         <p>Which portal was the application registered in? That decides the identity provider Ringside must use.</p>
         <h3 className="font-semibold">Newer developer portal (applications registered today)</h3>
-        <pre data-testid="setup-env-newer" className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`RING_OAUTH_ISSUER=${NEWER_PROVIDER_ISSUER}
+        <pre
+          data-testid="setup-env-newer"
+          className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 text-sm text-slate-100"
+        >{`RING_OAUTH_ISSUER=${NEWER_PROVIDER_ISSUER}
 RING_CLIENT_ID=<client id from the portal>
 RING_CLIENT_SECRET=<client secret from the portal>
 RING_API_BASE_URL=https://api.ouraring.com
 PUBLIC_URL=${origin}`}</pre>
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          Ringside reads the provider&apos;s discovery document at start and takes every sign-in address and scope name from it;
-          a wrong RING_OAUTH_ISSUER stops Ringside with a message naming it.
+          Ringside reads the provider&apos;s discovery document at start and takes every sign-in address and scope name from it; a wrong RING_OAUTH_ISSUER stops
+          Ringside with a message naming it.
         </p>
         <h3 className="font-semibold">Older portal</h3>
-        <pre data-testid="setup-env-legacy" className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 text-sm text-slate-100">{`# leave RING_OAUTH_ISSUER unset
+        <pre
+          data-testid="setup-env-legacy"
+          className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-3 text-sm text-slate-100"
+        >{`# leave RING_OAUTH_ISSUER unset
 RING_CLIENT_ID=<client id from the portal>
 RING_CLIENT_SECRET=<client secret from the portal>
 RING_API_BASE_URL=https://api.ouraring.com
 RING_OAUTH_BASE_URL=https://cloud.ouraring.com
 PUBLIC_URL=${origin}`}</pre>
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          The explicit addresses RING_AUTHORIZE_URL, RING_TOKEN_URL and RING_REVOKE_URL still override either way. A
-          developer-portal app set up as an older one is refused at the older token address; the error page then says to set
-          RING_OAUTH_ISSUER.
+          The explicit addresses RING_AUTHORIZE_URL, RING_TOKEN_URL and RING_REVOKE_URL still override either way. A developer-portal app set up as an older one
+          is refused at the older token address; the error page then says to set RING_OAUTH_ISSUER.
         </p>
       </section>
 
@@ -184,39 +189,46 @@ PUBLIC_URL=${origin}`}</pre>
         <section className="space-y-2" data-testid="setup-code-help">
           <h2 className="text-xl font-semibold">3. Become the owner</h2>
           <p>
-            The first person to connect becomes this Ringside&apos;s owner. That first connect needs the one-time setup code
-            Ringside printed in its server log when it started (&ldquo;Ringside has no owner yet&rdquo;): enter it on the sign-in
-            page. People whose e-mail is listed in ALLOWED_EMAILS need no code.
+            The first person to connect becomes this Ringside&apos;s owner. That first connect needs the one-time setup code Ringside printed in its server log
+            when it started (&ldquo;Ringside has no owner yet&rdquo;): enter it on the sign-in page. People whose e-mail is listed in ALLOWED_EMAILS need no
+            code.
           </p>
         </section>
       )}
 
-      {isOwner && <section className="space-y-2" data-testid="setup-checks">
-        <h2 className="text-xl font-semibold">3. Check</h2>
-        <p data-testid="setup-ready" className={ready ? "font-medium text-green-700 dark:text-green-400" : "font-medium text-red-700 dark:text-red-400"}>
-          {ready ? "Everything needed is set. Connect your ring to finish." : "Some settings are still missing (marked \u201cneeded\u201d)."}
-        </p>
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-700">
-              <th className="py-1 pr-3 font-medium">Variable</th>
-              <th className="py-1 pr-3 font-medium">State</th>
-              <th className="py-1 font-medium">Value / note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((c) => (
-              <tr key={c.name} data-testid={`setup-check-${c.name}`} data-state={c.state} className="border-b border-slate-100 align-top dark:border-slate-800">
-                <td className="py-1 pr-3 font-mono text-xs">{c.name}</td>
-                <td className="py-1 pr-3">
-                  <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${BADGE[c.state].cls}`}>{BADGE[c.state].label}</span>
-                </td>
-                <td className="break-all py-1 text-slate-700 dark:text-slate-300">{c.note}</td>
+      {isOwner && (
+        <section className="space-y-2" data-testid="setup-checks">
+          <h2 className="text-xl font-semibold">3. Check</h2>
+          <p data-testid="setup-ready" className={ready ? "font-medium text-green-700 dark:text-green-400" : "font-medium text-red-700 dark:text-red-400"}>
+            {ready ? "Everything needed is set. Connect your ring to finish." : "Some settings are still missing (marked \u201cneeded\u201d)."}
+          </p>
+          <table className="w-full text-left text-sm">
+            <thead>
+              <tr className="border-b border-slate-200 dark:border-slate-700">
+                <th className="py-1 pr-3 font-medium">Variable</th>
+                <th className="py-1 pr-3 font-medium">State</th>
+                <th className="py-1 font-medium">Value / note</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>}
+            </thead>
+            <tbody>
+              {list.map((c) => (
+                <tr
+                  key={c.name}
+                  data-testid={`setup-check-${c.name}`}
+                  data-state={c.state}
+                  className="border-b border-slate-100 align-top dark:border-slate-800"
+                >
+                  <td className="py-1 pr-3 font-mono text-xs">{c.name}</td>
+                  <td className="py-1 pr-3">
+                    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${BADGE[c.state].cls}`}>{BADGE[c.state].label}</span>
+                  </td>
+                  <td className="break-all py-1 text-slate-700 dark:text-slate-300">{c.note}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
 
       <section className="space-y-2">
         <h2 className="text-xl font-semibold">What the errors on the way mean</h2>

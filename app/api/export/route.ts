@@ -184,13 +184,24 @@ async function* signalsExport(userId: string, q: ExportQuery, csv: boolean) {
   const to = q.to ?? overview.lastDay;
   if (csv) yield stringify([["day", "kind", "level", "value", "unit", "status"]]);
   else {
-    const head = { format: "ringside-signals-v1", derived: true, note: "Derived from the documents when exported (docs/signals.md); an import does not read this file.", from, to, exported_at: clock.date().toISOString() };
+    const head = {
+      format: "ringside-signals-v1",
+      derived: true,
+      note: "Derived from the documents when exported (docs/signals.md); an import does not read this file.",
+      from,
+      to,
+      exported_at: clock.date().toISOString(),
+    };
     yield JSON.stringify(head).slice(0, -1) + ',"days":[';
   }
   let first = true;
   if (from && to && from <= to) {
     for await (const days of signalDaysInChunks(userId, from, to)) {
-      if (csv) yield stringify(days.flatMap((d) => d.signals.map((s) => ({ day: d.day, kind: s.kind, ...signalCsvFields(s) }))), { columns: ["day", "kind", "level", "value", "unit", "status"] });
+      if (csv)
+        yield stringify(
+          days.flatMap((d) => d.signals.map((s) => ({ day: d.day, kind: s.kind, ...signalCsvFields(s) }))),
+          { columns: ["day", "kind", "level", "value", "unit", "status"] },
+        );
       else if (days.length) {
         yield (first ? "" : ",") + days.map((d) => JSON.stringify(d)).join(",");
         first = false;
@@ -213,7 +224,13 @@ export const GET = withUser(async ({ user, searchParams }) => {
   if (q.collection === "notes") {
     if (csv) return download(notesCsvRows(user.id, q, false), filename, type);
     const body = { notes: await getNotesForExport({ userId: user.id, from: q.from, to: q.to }), tags: await getTagsForExport(user.id) };
-    return download((function* () { yield JSON.stringify(body); })(), filename, type);
+    return download(
+      (function* () {
+        yield JSON.stringify(body);
+      })(),
+      filename,
+      type,
+    );
   }
   const collection = q.collection;
   if (csv) return download(isSeriesCollection(collection) ? seriesCsv(user.id, collection, q) : collectionCsv(user.id, collection, q), filename, type);

@@ -24,7 +24,10 @@ const R = docs.daily_readiness!.length;
 async function call(method: string, url: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}) {
   const headers = new Headers(init.headers);
   if (method !== "GET" && !headers.has("origin")) headers.set("origin", "http://localhost");
-  const res = await route[method as "GET" | "POST" | "DELETE"](new Request(`http://localhost${url}`, { method, headers, body: init.body, duplex: "half" } as RequestInit), { params: Promise.resolve({}) });
+  const res = await route[method as "GET" | "POST" | "DELETE"](
+    new Request(`http://localhost${url}`, { method, headers, body: init.body, duplex: "half" } as RequestInit),
+    { params: Promise.resolve({}) },
+  );
   return { status: res.status, body: res.status === 204 ? null : await res.json() };
 }
 
@@ -32,7 +35,13 @@ const count = async (table: string) => Number(await sqlValue(`SELECT COUNT(*) FR
 
 beforeAll(async () => {
   const now = new Date().toISOString();
-  await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'owner', 'metric', 'system', ?, ?)`, session.user.id, session.user.email, now, now);
+  await sqlRun(
+    `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'owner', 'metric', 'system', ?, ?)`,
+    session.user.id,
+    session.user.email,
+    now,
+    now,
+  );
   route = (await import("@/app/api/import/route")) as unknown as typeof route;
   const file = path.join(fs.mkdtempSync(path.join(process.env.DATA_DIR!, "route-")), "export.zip");
   await writeZip(file, [
@@ -47,7 +56,12 @@ describe("POST /api/import", () => {
   it("a ZIP with ?dry_run=1: what would be stored per collection and the unmapped files; nothing stored", async () => {
     const r = await call("POST", "/api/import?dry_run=1", { body: new Uint8Array(zip), headers: { "content-type": "application/zip" } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ dryRun: true, kind: "account_export", collections: { daily_sleep: { rows: S, new: S }, daily_readiness: { rows: R, new: R } }, unmapped: [{ name: "App Data/meal.csv", rows: 1 }] });
+    expect(r.body).toMatchObject({
+      dryRun: true,
+      kind: "account_export",
+      collections: { daily_sleep: { rows: S, new: S }, daily_readiness: { rows: R, new: R } },
+      unmapped: [{ name: "App Data/meal.csv", rows: 1 }],
+    });
     expect(await count("daily_sleep")).toBe(0);
     expect((await call("GET", "/api/import")).body).toMatchObject({ status: "done", dryRun: true });
   });
@@ -60,7 +74,20 @@ describe("POST /api/import", () => {
 
     const form = new FormData();
     form.append("file", new Blob([exportCsv(docs.daily_sleep!)], { type: "text/csv" }), "dailysleep.csv");
-    form.append("file", new Blob([trendsCsv(docs, "old", docs.daily_sleep!.map((d) => d.day as string))], { type: "text/csv" }), "oura_trends_2026.csv");
+    form.append(
+      "file",
+      new Blob(
+        [
+          trendsCsv(
+            docs,
+            "old",
+            docs.daily_sleep!.map((d) => d.day as string),
+          ),
+        ],
+        { type: "text/csv" },
+      ),
+      "oura_trends_2026.csv",
+    );
     const both = await call("POST", "/api/import", { body: form });
     expect(both.status).toBe(200);
     expect(both.body.files.map((f: { name: string; role: string; collection: string }) => [f.name, f.role, f.collection])).toEqual([
@@ -72,7 +99,10 @@ describe("POST /api/import", () => {
   });
 
   it("one CSV file as text/csv, under a name that says nothing: told by its columns", async () => {
-    const r = await call("POST", "/api/import?dry_run=1", { body: exportCsv(docs.daily_spo2!), headers: { "content-type": "text/csv", "x-file-name": "download%20(3).csv" } });
+    const r = await call("POST", "/api/import?dry_run=1", {
+      body: exportCsv(docs.daily_spo2!),
+      headers: { "content-type": "text/csv", "x-file-name": "download%20(3).csv" },
+    });
     expect(r).toMatchObject({ status: 200, body: { kind: "csv", files: [{ name: "download (3).csv", role: "collection", collection: "daily_spo2" }] } });
   });
 
@@ -80,11 +110,24 @@ describe("POST /api/import", () => {
     const before = await count("daily_sleep");
     expect((await call("POST", "/api/import", { body: "id;day\n", headers: { "content-type": "text/plain" } })).status).toBe(415);
     expect((await call("POST", "/api/import", { body: "id;day\n", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(415);
-    expect((await call("POST", "/api/import", { body: new Uint8Array(zip), headers: { "content-type": "application/zip", origin: "https://evil.example" } })).status).toBe(403);
+    expect(
+      (await call("POST", "/api/import", { body: new Uint8Array(zip), headers: { "content-type": "application/zip", origin: "https://evil.example" } })).status,
+    ).toBe(403);
     // declared JSON is read as Ringside's export: text that is not JSON is a 400, not a CSV file
     expect((await call("POST", "/api/import", { body: "id,day\n1,2026-01-01\n", headers: { "content-type": "application/json" } })).status).toBe(400);
-    const bad = await call("POST", "/api/import", { body: "id;day;score\nx;2026-01-01;1\ny;1990-01-01;2\n", headers: { "content-type": "text/csv", "x-file-name": "dailysleep.csv" } });
-    expect(bad).toEqual({ status: 422, body: { error: { code: "unprocessable_entity", message: 'dailysleep.csv, row 2: the day "1990-01-01" is not a day between 2013-01-01 and ' + bad.body.error.message.slice(-11) } } });
+    const bad = await call("POST", "/api/import", {
+      body: "id;day;score\nx;2026-01-01;1\ny;1990-01-01;2\n",
+      headers: { "content-type": "text/csv", "x-file-name": "dailysleep.csv" },
+    });
+    expect(bad).toEqual({
+      status: 422,
+      body: {
+        error: {
+          code: "unprocessable_entity",
+          message: 'dailysleep.csv, row 2: the day "1990-01-01" is not a day between 2013-01-01 and ' + bad.body.error.message.slice(-11),
+        },
+      },
+    });
     expect(await count("daily_sleep")).toBe(before);
     expect((await call("GET", "/api/import")).body).toMatchObject({ status: "failed", message: expect.stringContaining("dailysleep.csv, row 2") });
   });

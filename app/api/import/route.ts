@@ -34,10 +34,15 @@ export const POST = withUser(
     const body = streamBody(req, { maxBytes: MAX_IMPORT_BYTES, tooLargeMessage: `The upload is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.` });
     const name = req.headers.get("x-file-name");
     const upload: ImportUpload =
-      media.type === "multipart/form-data" ? { type: "multipart", contentType: contentType!, body } : { type: "file", name: name ? safeDecode(name) : null, body, json: media.type === "application/json" };
+      media.type === "multipart/form-data"
+        ? { type: "multipart", contentType: contentType!, body }
+        : { type: "file", name: name ? safeDecode(name) : null, body, json: media.type === "application/json" };
     const result = await runImport(user.id, upload, { dryRun: q.dry_run ?? false, replaceNotes: q.replace_notes ?? false });
     const rows = Object.values(result.collections).reduce((n, c) => n + c.rows, 0);
-    logger.info({ userId: user.id, kind: result.kind, dryRun: result.dryRun, rows, rejected: result.rejected, unmapped: result.unmapped.length }, "import answered");
+    logger.info(
+      { userId: user.id, kind: result.kind, dryRun: result.dryRun, rows, rejected: result.rejected, unmapped: result.unmapped.length },
+      "import answered",
+    );
     return Response.json(result);
   },
   { bodyTypes: FILE_TYPES },

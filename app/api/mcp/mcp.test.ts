@@ -71,16 +71,49 @@ async function pages() {
   return { m, getTagComparison, overview, range: (preset: "90d" | "1y") => resolveRange(preset, overview, todayIn()) };
 }
 
-const TOOLS = ["list_data", "get_state", "get_metric_series", "compare_periods", "correlate_metrics", "compare_tagged_days", "summarize_day", "find_unusual_days", "get_signals"];
+const TOOLS = [
+  "list_data",
+  "get_state",
+  "get_metric_series",
+  "compare_periods",
+  "correlate_metrics",
+  "compare_tagged_days",
+  "summarize_day",
+  "find_unusual_days",
+  "get_signals",
+];
 
 /** Bad arguments for every tool: each must come back as a tool error naming the problem. */
 const BAD: Record<string, Array<Record<string, unknown>>> = {
   list_data: [{ surprise: 1 }],
   get_state: [{ day: "2024-06-01" }],
-  get_metric_series: [{}, { metrc: "sleep.score" }, { metric: "sleep.nope" }, { metric: "sleep.score", from: "2024-02-30" }, { metric: "sleep.score", from: "2024-06-01", to: "2024-05-01" }, { metric: "sleep.score", resolution: "hour" }, { metric: "sleep.score", from: "2000-01-01", to: "2099-12-31" }, { metric: 42 }],
-  compare_periods: [{ metric: "sleep.score" }, { metric: "sleep.score", first: { from: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } }, { metric: "sleep.score", first: { from: "2024-04-30", to: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } }],
-  correlate_metrics: [{ x: "activity.steps" }, { x: "activity.steps", y: "resilience.level" }, { x: "activity.steps", y: "sleep.score", lag: 7 }, { x: "activity.steps", y: "sleep.score", range: "forever" }],
-  compare_tagged_days: [{ metric: "sleep.score" }, { tag: "", metric: "sleep.score" }, { tag: "x".repeat(41), metric: "sleep.score" }, { tag: "late-dinner", metric: "stress.day_summary" }],
+  get_metric_series: [
+    {},
+    { metrc: "sleep.score" },
+    { metric: "sleep.nope" },
+    { metric: "sleep.score", from: "2024-02-30" },
+    { metric: "sleep.score", from: "2024-06-01", to: "2024-05-01" },
+    { metric: "sleep.score", resolution: "hour" },
+    { metric: "sleep.score", from: "2000-01-01", to: "2099-12-31" },
+    { metric: 42 },
+  ],
+  compare_periods: [
+    { metric: "sleep.score" },
+    { metric: "sleep.score", first: { from: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } },
+    { metric: "sleep.score", first: { from: "2024-04-30", to: "2024-04-01" }, second: { from: "2024-05-01", to: "2024-05-31" } },
+  ],
+  correlate_metrics: [
+    { x: "activity.steps" },
+    { x: "activity.steps", y: "resilience.level" },
+    { x: "activity.steps", y: "sleep.score", lag: 7 },
+    { x: "activity.steps", y: "sleep.score", range: "forever" },
+  ],
+  compare_tagged_days: [
+    { metric: "sleep.score" },
+    { tag: "", metric: "sleep.score" },
+    { tag: "x".repeat(41), metric: "sleep.score" },
+    { tag: "late-dinner", metric: "stress.day_summary" },
+  ],
   summarize_day: [{ day: "yesterday" }, { date: "2024-06-01" }, { day: "1999-12-31" }, { day: 20240601 }],
   find_unusual_days: [{ limit: 0 }, { metric: "readiness.score", days: 30 }, { limit: 21 }, { metric: "resilience.level" }, { from: "2024-13-01" }],
   get_signals: [{ from: "2024-13-01" }, { range: "forever" }, { kind: "sleep_debt" }, { from: "2024-06-30", to: "2024-06-01" }],
@@ -135,7 +168,17 @@ for (const transport of ["http", "stdio"] as const) {
       const page = await m.getMetricSeries({ userId: USER, metric: getMetric("night.average_hrv"), ...r });
       const { data, text } = await tool(client, "get_metric_series", { metric: "night.average_hrv" });
       if (page.kind !== "numeric") throw new Error("numeric");
-      expect({ from: data.from, to: data.to, n: data.n, days: data.days, mean: data.mean, min: data.min, max: data.max, outside: data.outsideUsualRange, unit: data.unit }).toEqual({
+      expect({
+        from: data.from,
+        to: data.to,
+        n: data.n,
+        days: data.days,
+        mean: data.mean,
+        min: data.min,
+        max: data.max,
+        outside: data.outsideUsualRange,
+        unit: data.unit,
+      }).toEqual({
         ...r,
         n: page.summary.n,
         days: 90,
@@ -145,10 +188,20 @@ for (const transport of ["http", "stdio"] as const) {
         outside: page.summary.anomalies,
         unit: "ms",
       });
-      expect(data.previousPeriod).toEqual({ mean: page.comparison.previous.mean, n: page.comparison.previous.n, change: page.comparison.delta, changePct: page.comparison.deltaPct });
+      expect(data.previousPeriod).toEqual({
+        mean: page.comparison.previous.mean,
+        n: page.comparison.previous.n,
+        change: page.comparison.delta,
+        changePct: page.comparison.deltaPct,
+      });
       expect(data.latest.avg7).toBe(page.avg7.at(-1));
       expect(data.rows).toHaveLength(90);
-      expect(data.rows[5]).toEqual({ start: addDays(r.from, 5), end: addDays(r.from, 5), n: page.value[5] === null ? 0 : 1, mean: page.value[5] === null ? null : Math.round(page.value[5]! * 10) / 10 });
+      expect(data.rows[5]).toEqual({
+        start: addDays(r.from, 5),
+        end: addDays(r.from, 5),
+        n: page.value[5] === null ? 0 : 1,
+        mean: page.value[5] === null ? null : Math.round(page.value[5]! * 10) / 10,
+      });
       expect(text).toMatch(/n = \d+ of 90 days/);
     });
 
@@ -158,25 +211,49 @@ for (const transport of ["http", "stdio"] as const) {
       const page = await m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-04-01", to: "2024-04-28" });
       const firstWeek = page.value.slice(0, 7).filter((v): v is number => v !== null);
       expect(week.data.rows).toHaveLength(4);
-      expect(week.data.rows[0]).toMatchObject({ start: "2024-04-01", end: "2024-04-07", n: firstWeek.length, min: Math.min(...firstWeek), max: Math.max(...firstWeek) });
+      expect(week.data.rows[0]).toMatchObject({
+        start: "2024-04-01",
+        end: "2024-04-07",
+        n: firstWeek.length,
+        min: Math.min(...firstWeek),
+        max: Math.max(...firstWeek),
+      });
       expect(week.data.rows[0].mean).toBeCloseTo(firstWeek.reduce((a, b) => a + b, 0) / firstWeek.length, 1);
       const month = await tool(client, "get_metric_series", { metric: "sleep.score", from: FIRST, to: LAST, resolution: "month" });
-      expect(month.data.rows.map((r: { start: string }) => r.start)).toEqual(["2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01", "2024-05-01", "2024-06-01"]);
+      expect(month.data.rows.map((r: { start: string }) => r.start)).toEqual([
+        "2024-01-01",
+        "2024-02-01",
+        "2024-03-01",
+        "2024-04-01",
+        "2024-05-01",
+        "2024-06-01",
+      ]);
       const days = await tool(client, "get_metric_series", { metric: "sleep.score", from: FIRST, to: LAST, resolution: "day" });
       expect(days.data.rows).toHaveLength(120);
       expect(days.data.rowsOmitted).toBe(182 - 120);
       expect(days.data.rows.at(-1).start).toBe(LAST);
       expect(days.text.length).toBeLessThan(16_000);
       const cat = await tool(client, "get_metric_series", { metric: "resilience.level", from: "2024-06-01", to: LAST });
-      expect(cat.data.counts).toEqual(((await m.getMetricSeries({ userId: USER, metric: getMetric("resilience.level"), from: "2024-06-01", to: LAST })) as { counts: unknown }).counts);
+      expect(cat.data.counts).toEqual(
+        ((await m.getMetricSeries({ userId: USER, metric: getMetric("resilience.level"), from: "2024-06-01", to: LAST })) as { counts: unknown }).counts,
+      );
     });
 
     it("compare_periods: each period's mean and n as Trends shows them, and the change", async () => {
       const { m } = await pages();
-      const { data } = await tool(client, "compare_periods", { metric: "sleep.score", first: { from: "2024-04-01", to: "2024-04-30" }, second: { from: "2024-05-01", to: "2024-05-31" } });
+      const { data } = await tool(client, "compare_periods", {
+        metric: "sleep.score",
+        first: { from: "2024-04-01", to: "2024-04-30" },
+        second: { from: "2024-05-01", to: "2024-05-31" },
+      });
       const a = await m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-04-01", to: "2024-04-30" });
       const b = await m.getMetricSeries({ userId: USER, metric: getMetric("sleep.score"), from: "2024-05-01", to: "2024-05-31" });
-      expect([data.first.mean, data.first.n, data.second.mean, data.second.n]).toEqual([a.summary.n && (a as { summary: { mean: number } }).summary.mean, a.summary.n, (b as { summary: { mean: number } }).summary.mean, b.summary.n]);
+      expect([data.first.mean, data.first.n, data.second.mean, data.second.n]).toEqual([
+        a.summary.n && (a as { summary: { mean: number } }).summary.mean,
+        a.summary.n,
+        (b as { summary: { mean: number } }).summary.mean,
+        b.summary.n,
+      ]);
       expect(data.change).toBeCloseTo((b as { summary: { mean: number } }).summary.mean - (a as { summary: { mean: number } }).summary.mean, 2);
       expect(data.unit).toBe("score");
     });
@@ -186,10 +263,22 @@ for (const transport of ["http", "stdio"] as const) {
       const r = range("1y");
       const page = await m.getCorrelation({ userId: USER, x: getMetric("activity.steps"), y: getMetric("sleep.score"), lag: 1, ...r });
       const { data } = await tool(client, "correlate_metrics", { x: "activity.steps", y: "sleep.score", lag: 1 });
-      expect({ n: data.n, r: data.r, strength: data.strength, from: data.from, to: data.to }).toEqual({ n: page.correlation!.n, r: Math.round(page.correlation!.r * 1000) / 1000, strength: page.correlation!.strength, ...r });
+      expect({ n: data.n, r: data.r, strength: data.strength, from: data.from, to: data.to }).toEqual({
+        n: page.correlation!.n,
+        r: Math.round(page.correlation!.r * 1000) / 1000,
+        strength: page.correlation!.strength,
+        ...r,
+      });
       expect(data.x).toEqual({ metric: "activity.steps", label: "Steps", unit: "steps" });
       const same = await tool(client, "correlate_metrics", { x: "readiness.score", y: "sleep.score", from: "2024-03-01", to: LAST });
-      const page0 = await m.getCorrelation({ userId: USER, x: getMetric("readiness.score"), y: getMetric("sleep.score"), lag: 0, from: "2024-03-01", to: LAST });
+      const page0 = await m.getCorrelation({
+        userId: USER,
+        x: getMetric("readiness.score"),
+        y: getMetric("sleep.score"),
+        lag: 0,
+        from: "2024-03-01",
+        to: LAST,
+      });
       expect([same.data.lag, same.data.n, same.data.r]).toEqual([0, page0.correlation!.n, Math.round(page0.correlation!.r * 1000) / 1000]);
     });
 
@@ -223,7 +312,12 @@ for (const transport of ["http", "stdio"] as const) {
       expect(data.n).toBeGreaterThan(10);
       for (const t of expected) {
         const got = data.metrics.find((x: { metric: string }) => x.metric === t!.id);
-        expect({ id: t!.id, value: got.value, flag: got.flag, unit: got.unit }).toEqual({ id: t!.id, value: t!.value, flag: t!.flag, unit: getMetric(t!.id).unit });
+        expect({ id: t!.id, value: got.value, flag: got.flag, unit: got.unit }).toEqual({
+          id: t!.id,
+          value: t!.value,
+          flag: t!.flag,
+          unit: getMetric(t!.id).unit,
+        });
       }
       expect(data.note).toEqual({ text: `dinner at ten on ${day}`, tags: ["late-dinner"] });
       const detail = await m.getDayDetail(USER, day);
@@ -294,7 +388,12 @@ for (const transport of ["http", "stdio"] as const) {
         const tags = await tool(limited, "compare_tagged_days", { tag: "late-dinner", metric: "sleep.score" });
         expect(tags.result.isError).toBe(true);
         const state = await tool(limited, "get_state");
-        expect([state.data.scores.sleep === null, state.data.scores.readiness, state.data.night.averageHrv, state.data.battery]).toEqual([false, null, null, null]);
+        expect([state.data.scores.sleep === null, state.data.scores.readiness, state.data.night.averageHrv, state.data.battery]).toEqual([
+          false,
+          null,
+          null,
+          null,
+        ]);
         const list = await tool(limited, "list_data");
         expect(list.data.tags).toBeNull();
         expect(list.data.metricGroups.flatMap((g: { metrics: string[] }) => g.metrics).every((m: string) => m.startsWith("sleep."))).toBe(true);
@@ -332,7 +431,12 @@ describe("rate limit", () => {
     const post = (body: unknown) =>
       fetch(`${server.url}/api/mcp`, {
         method: "POST",
-        headers: { authorization: `Bearer ${t}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-03-26" },
+        headers: {
+          authorization: `Bearer ${t}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-03-26",
+        },
         body: JSON.stringify(body),
       });
     // more calls than the whole allowance: refused at once, nothing run
@@ -349,7 +453,13 @@ describe("rate limit", () => {
 describe("npm run mcp when its client goes away", () => {
   it("ends cleanly (exit code 0) when its stdin closes, and when its stdout loses its reader", async () => {
     const { spawn } = await import("node:child_process");
-    const env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", RINGSIDE_URL: server.url, RINGSIDE_TOKEN: token };
+    const env: NodeJS.ProcessEnv = {
+      NODE_ENV: "test",
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      RINGSIDE_URL: server.url,
+      RINGSIDE_TOKEN: token,
+    };
     const run = () => {
       const child = spawn(process.execPath, ["--import", "tsx", "lib/mcp/stdio.ts"], { env, stdio: ["pipe", "pipe", "pipe"] });
       let stderr = "";
@@ -367,7 +477,14 @@ describe("npm run mcp when its client goes away", () => {
     await b.ready;
     b.child.stdout.destroy();
     // a request whose answer finds no reader
-    b.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) + "\n");
+    b.child.stdin.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }) + "\n",
+    );
     expect(await b.exit).toBe(0);
     expect(b.stderr()).not.toMatch(/EPIPE|Error:/);
   }, 60_000);

@@ -46,7 +46,8 @@ export async function POST(req: Request): Promise<Response> {
     // a batch is as many requests as it has messages (the first was taken above): all or none
     if (Array.isArray(body)) chargeMore(token, body.length - 1);
     const server = createRingsideMcpServer(readerFor(token), {
-      onError: (err) => logger.error({ patId: token.tokenId, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, "mcp tool failed"),
+      onError: (err) =>
+        logger.error({ patId: token.tokenId, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, "mcp tool failed"),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

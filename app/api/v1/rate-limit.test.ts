@@ -36,13 +36,20 @@ describe("rate limits", () => {
     expect([...statuses, limited.status]).toEqual([200, 200, 200, 429]);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(20);
-    expect(await limited.json()).toEqual({ error: { code: "rate_limited", message: expect.stringMatching(/Too many requests with this token: try again in \d+ s\./) } });
+    expect(await limited.json()).toEqual({
+      error: { code: "rate_limited", message: expect.stringMatching(/Too many requests with this token: try again in \d+ s\./) },
+    });
     expect((await get(b)).status).toBe(200);
   });
 
   it("the MCP endpoint counts against the same bucket", async () => {
     const { POST } = await import("@/app/api/mcp/route");
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
     const post = () =>
       (POST as unknown as Handler)(
         new Request("http://localhost/api/mcp", {

@@ -7,7 +7,15 @@ import type { DataKind } from "@/lib/auth/api-scopes";
 import type { RingCollection } from "@/lib/resources";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { addDays } from "@/lib/metrics/days";
-import { connectPerson, emulatorControl, emulatorDocuments, emulatorSamples, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
+import {
+  connectPerson,
+  emulatorControl,
+  emulatorDocuments,
+  emulatorSamples,
+  startSyncTestEnv,
+  type ConnectedPerson,
+  type SyncTestEnv,
+} from "@/lib/test/sync-kit";
 
 const TODAY = "2026-11-23";
 const clock = new ManualClock(Date.parse(`${TODAY}T20:00:00Z`));
@@ -22,7 +30,9 @@ async function token(kinds: readonly DataKind[]): Promise<string> {
 }
 
 async function state(bearer: string, headers: Record<string, string> = {}) {
-  const res = await GET(new Request("http://localhost/api/v1/state", { headers: { authorization: `Bearer ${bearer}`, ...headers } }), { params: Promise.resolve({}) });
+  const res = await GET(new Request("http://localhost/api/v1/state", { headers: { authorization: `Bearer ${bearer}`, ...headers } }), {
+    params: Promise.resolve({}),
+  });
   return { status: res.status, etag: res.headers.get("etag"), headers: res.headers, body: res.status === 200 ? await res.json() : await res.text() };
 }
 
@@ -30,7 +40,9 @@ beforeAll(async () => {
   setClock(clock);
   t = await startSyncTestEnv({ historyDays: 20, pageSize: 100, today: TODAY });
   const email = "state@state.test";
-  const u = (await emulatorControl(t, "POST", "/users", { email, data_key: "state-endpoint", wear: "always", history_days: 20, tz_offset_minutes: 60 })) as { user_id: string };
+  const u = (await emulatorControl(t, "POST", "/users", { email, data_key: "state-endpoint", wear: "always", history_days: 20, tz_offset_minutes: 60 })) as {
+    user_id: string;
+  };
   // tonight's guidance with a window, 22:30–23:30 at UTC+1
   const tonight = (await emulatorDocuments(t, u.user_id, "sleep_time")).find((d) => d.day === TODAY);
   expect(tonight).toBeDefined();
@@ -66,7 +78,8 @@ describe("GET /api/v1/state", () => {
   it("answers the newest scores, last night's values, the battery and tonight's bedtime window, each with its freshness", async () => {
     const r = await state(await token(DATA_KINDS));
     expect(r.status).toBe(200);
-    const doc = (c: "daily_readiness" | "daily_sleep" | "daily_activity") => emulatorDocuments(t, p.ringUserId, c).then((ds) => ds.find((d) => d.day === TODAY)!);
+    const doc = (c: "daily_readiness" | "daily_sleep" | "daily_activity") =>
+      emulatorDocuments(t, p.ringUserId, c).then((ds) => ds.find((d) => d.day === TODAY)!);
     const [readiness, sleepScore, activity] = await Promise.all([doc("daily_readiness"), doc("daily_sleep"), doc("daily_activity")]);
     const mains = (await emulatorDocuments(t, p.ringUserId, "sleep")).filter((s) => s.day === TODAY && s.type === "long_sleep");
     expect(mains).toHaveLength(1);
@@ -91,7 +104,14 @@ describe("GET /api/v1/state", () => {
         at: new Date(String(battery.timestamp)).toISOString(),
         freshUntil: new Date(Date.parse(String(battery.timestamp)) + 3 * 3_600_000).toISOString(),
       },
-      bedtime: { day: TODAY, start: `${TODAY}T22:30:00+01:00`, end: `${TODAY}T23:30:00+01:00`, status: "optimal_found", recommendation: "earlier_bedtime", ageDays: 0 },
+      bedtime: {
+        day: TODAY,
+        start: `${TODAY}T22:30:00+01:00`,
+        end: `${TODAY}T23:30:00+01:00`,
+        status: "optimal_found",
+        recommendation: "earlier_bedtime",
+        ageDays: 0,
+      },
     });
     for (const x of [readiness.score, night.lowest_heart_rate, night.average_hrv, battery.level]) expect(typeof x).toBe("number");
     expect(r.headers.get("x-ratelimit-limit")).toBe("120");

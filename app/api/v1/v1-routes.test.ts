@@ -14,7 +14,9 @@ import { seedPerson, type SeededPerson } from "@/lib/test/people";
 import { sqlAll, sqlRun } from "@/lib/test/sql";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type Doc = { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }> } }> };
+type Doc = {
+  paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }> } }>;
+};
 
 const FIRST = "2024-01-01";
 const LAST = "2024-06-30";
@@ -33,7 +35,11 @@ async function routeOf(apiPath: string): Promise<Record<string, Handler>> {
 }
 
 /** GET through the route handler: `apiPath` names the documented path, `url` the concrete one. */
-async function call(apiPath: string, url: string, opts: { token?: string | null; method?: string; headers?: Record<string, string>; params?: Record<string, string> } = {}) {
+async function call(
+  apiPath: string,
+  url: string,
+  opts: { token?: string | null; method?: string; headers?: Record<string, string>; params?: Record<string, string> } = {},
+) {
   const mod = await routeOf(apiPath);
   const headers = new Headers(opts.headers);
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
@@ -47,9 +53,15 @@ async function call(apiPath: string, url: string, opts: { token?: string | null;
 function expectConforms(apiPath: string, r: { status: number; body: unknown }) {
   const declared = doc.paths[apiPath]?.get.responses[String(r.status)];
   expect(declared, `${apiPath} declares ${r.status}`).toBeTruthy();
-  const validate = ajv.compile({ $ref: `openapi#/paths/${apiPath.replaceAll("~", "~0").replaceAll("/", "~1")}/get/responses/${r.status}/content/application~1json/schema` });
+  const validate = ajv.compile({
+    $ref: `openapi#/paths/${apiPath.replaceAll("~", "~0").replaceAll("/", "~1")}/get/responses/${r.status}/content/application~1json/schema`,
+  });
   const ok = validate(r.body);
-  expect({ apiPath, status: r.status, errors: ok ? null : ajv.errorsText(validate.errors).slice(0, 2000) }).toEqual({ apiPath, status: r.status, errors: null });
+  expect({ apiPath, status: r.status, errors: ok ? null : ajv.errorsText(validate.errors).slice(0, 2000) }).toEqual({
+    apiPath,
+    status: r.status,
+    errors: null,
+  });
   checked.set(apiPath, (checked.get(apiPath) ?? new Set()).add(r.status));
 }
 
@@ -62,7 +74,8 @@ beforeAll(async () => {
   A = await seedPerson({ userId: "u-a", seed: "v1-a", from: FIRST, to: LAST });
   B = await seedPerson({ userId: "u-b", seed: "v1-b", from: "2024-03-01", to: LAST });
   const { setDayNote } = await import("@/lib/db/queries/notes");
-  for (const d of ["2024-06-01", "2024-06-05", "2024-06-09", "2024-06-13", "2024-06-17"]) await setDayNote({ userId: A.userId, day: d, text: `A's private note ${d}`, tags: ["late-dinner"] });
+  for (const d of ["2024-06-01", "2024-06-05", "2024-06-09", "2024-06-13", "2024-06-17"])
+    await setDayNote({ userId: A.userId, day: d, text: `A's private note ${d}`, tags: ["late-dinner"] });
   await setDayNote({ userId: B.userId, day: "2024-06-02", text: "B's note", tags: ["b-tag"] });
   const { listTags } = await import("@/lib/db/queries/notes");
   aTagId = (await listTags(A.userId))[0]!.id;
@@ -140,20 +153,32 @@ describe("every route's answers conform to the document", () => {
       expectConforms(apiPath, none);
       // a valid session of A's: the read API does not look at cookies
       const session = `sess-${Math.random().toString(36).slice(2)}`;
-      await sqlRun(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, session, session, A.userId, new Date(clock.now() + 86_400_000).toISOString());
+      await sqlRun(
+        `INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`,
+        session,
+        session,
+        A.userId,
+        new Date(clock.now() + 86_400_000).toISOString(),
+      );
       const cookie = await call(apiPath, u, { params: p, headers: { cookie: `authjs.session-token=${session}` } });
       expect(cookie.status).toBe(401);
     });
   }
 
   it("refusals conform too: 403 (kind), 404 (someone else's tag), 422 (bad input)", async () => {
-    const forbidden = await call("/api/v1/metrics/{metric}", "/api/v1/metrics/readiness.score", { token: tokens.sleepOnly, params: { metric: "readiness.score" } });
+    const forbidden = await call("/api/v1/metrics/{metric}", "/api/v1/metrics/readiness.score", {
+      token: tokens.sleepOnly,
+      params: { metric: "readiness.score" },
+    });
     expect(forbidden.status).toBe(403);
     expectConforms("/api/v1/metrics/{metric}", forbidden);
     const noSignals = await call("/api/v1/signals", "/api/v1/signals", { token: tokens.sleepOnly });
     expect(noSignals.status).toBe(403);
     expectConforms("/api/v1/signals", noSignals);
-    const foreign = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score`, { token: tokens.b, params: { id: String(aTagId) } });
+    const foreign = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score`, {
+      token: tokens.b,
+      params: { id: String(aTagId) },
+    });
     expect(foreign.status).toBe(404);
     expectConforms("/api/v1/tags/{id}/comparison", foreign);
     for (const [apiPath, url, params] of [
@@ -166,7 +191,10 @@ describe("every route's answers conform to the document", () => {
       ["/api/v1/notes", "/api/v1/notes?from=1999-01-01"],
       ["/api/v1/days/latest", "/api/v1/days/latest?day=yesterday"],
       ["/api/v1/days", "/api/v1/days?metrics=sleep.score,nope"],
-      ["/api/v1/days", `/api/v1/days?metrics=${Array.from({ length: 21 }, (_, i) => ["sleep.score", "readiness.score", "activity.steps", "night.average_hrv", "night.lowest_heart_rate", "activity.score", "spo2.spo2_average"][i % 7]).join(",")},${["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"].map((x) => `x.${x}`).join(",")}`],
+      [
+        "/api/v1/days",
+        `/api/v1/days?metrics=${Array.from({ length: 21 }, (_, i) => ["sleep.score", "readiness.score", "activity.steps", "night.average_hrv", "night.lowest_heart_rate", "activity.score", "spo2.spo2_average"][i % 7]).join(",")},${["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"].map((x) => `x.${x}`).join(",")}`,
+      ],
       ["/api/v1/days", "/api/v1/days?metrics="],
       ["/api/v1/signals", "/api/v1/signals?from=2023-01-01&to=2024-06-30"],
       ["/api/v1/signals", "/api/v1/signals?to=2024-02-31"],
@@ -178,7 +206,8 @@ describe("every route's answers conform to the document", () => {
   });
 
   it("every documented route was checked with at least 200 and 401", () => {
-    for (const p of Object.keys(doc.paths)) expect([p, [...(checked.get(p) ?? [])].includes(200) && [...(checked.get(p) ?? [])].includes(401)]).toEqual([p, true]);
+    for (const p of Object.keys(doc.paths))
+      expect([p, [...(checked.get(p) ?? [])].includes(200) && [...(checked.get(p) ?? [])].includes(401)]).toEqual([p, true]);
   });
 });
 
@@ -187,11 +216,23 @@ describe("the same figures as the app's own routes", () => {
     const { getMetricSeries, getCorrelation } = await import("@/lib/services/metrics");
     const { getTagComparison } = await import("@/lib/services/tags");
     const { getMetric } = await import("@/lib/metrics/catalog");
-    const s = await call("/api/v1/metrics/{metric}", `/api/v1/metrics/night.average_hrv?from=2024-04-01&to=${LAST}`, { token: tokens.a, params: { metric: "night.average_hrv" } });
-    expect(s.body).toEqual(JSON.parse(JSON.stringify(await getMetricSeries({ userId: A.userId, metric: getMetric("night.average_hrv"), from: "2024-04-01", to: LAST }))));
+    const s = await call("/api/v1/metrics/{metric}", `/api/v1/metrics/night.average_hrv?from=2024-04-01&to=${LAST}`, {
+      token: tokens.a,
+      params: { metric: "night.average_hrv" },
+    });
+    expect(s.body).toEqual(
+      JSON.parse(JSON.stringify(await getMetricSeries({ userId: A.userId, metric: getMetric("night.average_hrv"), from: "2024-04-01", to: LAST }))),
+    );
     const c = await call("/api/v1/correlations", `/api/v1/correlations?x=activity.steps&y=sleep.score&lag=1&from=2024-01-01&to=${LAST}`, { token: tokens.a });
-    expect(c.body).toEqual(JSON.parse(JSON.stringify(await getCorrelation({ userId: A.userId, x: getMetric("activity.steps"), y: getMetric("sleep.score"), lag: 1, from: FIRST, to: LAST }))));
-    const t = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score&lag=1`, { token: tokens.a, params: { id: String(aTagId) } });
+    expect(c.body).toEqual(
+      JSON.parse(
+        JSON.stringify(await getCorrelation({ userId: A.userId, x: getMetric("activity.steps"), y: getMetric("sleep.score"), lag: 1, from: FIRST, to: LAST })),
+      ),
+    );
+    const t = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score&lag=1`, {
+      token: tokens.a,
+      params: { id: String(aTagId) },
+    });
     expect(t.body).toEqual(JSON.parse(JSON.stringify(await getTagComparison({ userId: A.userId, id: aTagId, metric: getMetric("sleep.score"), lag: 1 }))));
     expect(t.body.comparison.tagged.n).toBe(5);
     const table = await call("/api/v1/days", `/api/v1/days?metrics=sleep.score,night.average_hrv&from=2024-06-01&to=${LAST}`, { token: tokens.a });
@@ -203,14 +244,23 @@ describe("the same figures as the app's own routes", () => {
 
 describe("isolation between two people", () => {
   it("each token reads its owner's data only", async () => {
-    const a = await call("/api/v1/metrics/{metric}", `/api/v1/metrics/sleep.score?from=2024-03-01&to=${LAST}`, { token: tokens.a, params: { metric: "sleep.score" } });
-    const b = await call("/api/v1/metrics/{metric}", `/api/v1/metrics/sleep.score?from=2024-03-01&to=${LAST}`, { token: tokens.b, params: { metric: "sleep.score" } });
+    const a = await call("/api/v1/metrics/{metric}", `/api/v1/metrics/sleep.score?from=2024-03-01&to=${LAST}`, {
+      token: tokens.a,
+      params: { metric: "sleep.score" },
+    });
+    const b = await call("/api/v1/metrics/{metric}", `/api/v1/metrics/sleep.score?from=2024-03-01&to=${LAST}`, {
+      token: tokens.b,
+      params: { metric: "sleep.score" },
+    });
     const byDay = (docs: SeededPerson) => new Map(docs.docs.daily_sleep!.map((d) => [d.day, d.score ?? null]));
     expect(a.body.value[10]).toBe(byDay(A).get("2024-03-11"));
     expect(b.body.value[10]).toBe(byDay(B).get("2024-03-11"));
     expect(a.body.value).not.toEqual(b.body.value);
     // B's history starts in March: nothing of A's January
-    const old = await call("/api/v1/metrics/{metric}", "/api/v1/metrics/sleep.score?from=2024-01-01&to=2024-02-28", { token: tokens.b, params: { metric: "sleep.score" } });
+    const old = await call("/api/v1/metrics/{metric}", "/api/v1/metrics/sleep.score?from=2024-01-01&to=2024-02-28", {
+      token: tokens.b,
+      params: { metric: "sleep.score" },
+    });
     expect(old.body.summary.n).toBe(0);
     const notes = await call("/api/v1/notes", `/api/v1/notes?from=${FIRST}&to=${LAST}`, { token: tokens.b });
     expect(JSON.stringify(notes.body)).not.toContain("A's private note");
@@ -241,8 +291,12 @@ describe("a token's data kinds", () => {
       expect({ url, status: r.status, code: r.body.error?.code }).toEqual({ url, status: 403, code: "forbidden" });
     }
     const catalog = await call("/api/v1/metrics", "/api/v1/metrics", { token: tokens.sleepOnly });
-    expect(catalog.body.metrics.filter((m: { readable: boolean }) => m.readable).map((m: { dataKind: string }) => m.dataKind)).toEqual(expect.arrayContaining(["daily_sleep"]));
-    expect(new Set(catalog.body.metrics.filter((m: { readable: boolean }) => m.readable).map((m: { dataKind: string }) => m.dataKind))).toEqual(new Set(["daily_sleep"]));
+    expect(catalog.body.metrics.filter((m: { readable: boolean }) => m.readable).map((m: { dataKind: string }) => m.dataKind)).toEqual(
+      expect.arrayContaining(["daily_sleep"]),
+    );
+    expect(new Set(catalog.body.metrics.filter((m: { readable: boolean }) => m.readable).map((m: { dataKind: string }) => m.dataKind))).toEqual(
+      new Set(["daily_sleep"]),
+    );
     expect(catalog.body.ranges.map((r: { collection: string }) => r.collection)).toEqual(["daily_sleep"]);
     const table = await call("/api/v1/days", `/api/v1/days?from=2024-06-01&to=${LAST}`, { token: tokens.sleepOnly });
     expect(table.body.metrics).toEqual(["sleep.score"]);
@@ -311,7 +365,11 @@ describe("tokens", () => {
 describe("token expiry (the audit: tokens never expired)", () => {
   it("a token opens nothing from its expiry on; 'never' keeps working; without a choice it lasts 90 days", async () => {
     const at = Date.parse("2026-01-01T00:00:00Z");
-    await sqlRun(`INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES ('u-exp', 'exp@example.test', 'member', 'metric', 'system', ?, ?)`, new Date(at).toISOString(), new Date(at).toISOString());
+    await sqlRun(
+      `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES ('u-exp', 'exp@example.test', 'member', 'metric', 'system', ?, ?)`,
+      new Date(at).toISOString(),
+      new Date(at).toISOString(),
+    );
     const { createApiToken, listApiTokenSummaries } = await import("@/lib/services/api-tokens");
     const { createApiTokenInputSchema } = await import("@/lib/api/schemas");
     const { ManualClock, setClock } = await import("@/lib/clock");

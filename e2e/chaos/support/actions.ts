@@ -63,5 +63,7 @@ export async function callAction(
 /** The error envelope `{error:{code,message}}`, if that is what the value is. */
 export function asEnvelope(value: unknown): { code: string; message: string } | null {
   const e = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  return e && typeof e.code === "string" && e.code.length > 0 && typeof e.message === "string" && e.message.length > 0 ? { code: e.code, message: e.message } : null;
+  return e && typeof e.code === "string" && e.code.length > 0 && typeof e.message === "string" && e.message.length > 0
+    ? { code: e.code, message: e.message }
+    : null;
 }

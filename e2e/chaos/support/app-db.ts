@@ -22,7 +22,10 @@ export const SERIES_TABLES = SERIES_COLLECTIONS.map(tableOf);
 export async function diffSeriesWithEmulator(db: Database.Database, emu: Emulator, userId: string, ringUserId: string, collection: SeriesCollection) {
   const want = await emu.documents(ringUserId, collection);
   const spec = sampleSpecOf(collection);
-  const rows = db.prepare(`SELECT day, samples FROM "${tableOf(collection)}" WHERE userId = ? ORDER BY day`).all(userId) as Array<{ day: string; samples: Buffer }>;
+  const rows = db.prepare(`SELECT day, samples FROM "${tableOf(collection)}" WHERE userId = ? ORDER BY day`).all(userId) as Array<{
+    day: string;
+    samples: Buffer;
+  }>;
   const have = rows.flatMap((r) => decodeDay(spec, r.day, r.samples).map((x) => sampleRow(spec, x)));
   let firstDifference: number | null = null;
   for (let i = 0; i < Math.max(want.length, have.length) && firstDifference === null; i++) {
@@ -42,7 +45,11 @@ export function keyOf(collection: Collection, d: { id?: unknown; day?: unknown; 
   return String(d.documentId ?? d.id);
 }
 
-export function storedDocuments(db: Database.Database, collection: Collection, userId: string): Array<{ documentId: string | null; day: string | null; raw: string }> {
+export function storedDocuments(
+  db: Database.Database,
+  collection: Collection,
+  userId: string,
+): Array<{ documentId: string | null; day: string | null; raw: string }> {
   return db.prepare(`SELECT documentId, day, raw FROM "${TABLE_OF[collection]}" WHERE userId = ? ORDER BY day, documentId`).all(userId) as Array<{
     documentId: string | null;
     day: string | null;
@@ -56,7 +63,15 @@ export function countStored(db: Database.Database, userId: string): number {
   return n;
 }
 
-export type Difference = { collection: Collection; expected: number; stored: number; missing: string[]; extra: string[]; changed: string[]; duplicates: number };
+export type Difference = {
+  collection: Collection;
+  expected: number;
+  stored: number;
+  missing: string[];
+  extra: string[];
+  changed: string[];
+  duplicates: number;
+};
 
 /** Stored documents of one person against the emulator's: same keys, same JSON, no key twice. */
 export async function diffWithEmulator(db: Database.Database, emu: Emulator, userId: string, ringUserId: string, collection: Collection): Promise<Difference> {
@@ -64,7 +79,11 @@ export async function diffWithEmulator(db: Database.Database, emu: Emulator, use
   return diffDocuments(collection, upstream, storedDocuments(db, collection, userId));
 }
 
-export function diffDocuments(collection: Collection, upstream: Doc[], stored: Array<{ documentId: string | null; day: string | null; raw: string }>): Difference {
+export function diffDocuments(
+  collection: Collection,
+  upstream: Doc[],
+  stored: Array<{ documentId: string | null; day: string | null; raw: string }>,
+): Difference {
   const want = new Map(upstream.map((d) => [keyOf(collection, d), JSON.stringify(d)]));
   const have = new Map<string, string>();
   let duplicates = 0;
@@ -109,7 +128,9 @@ export function fingerprint(db: Database.Database, tables: string[], ignoreColum
   const out: Record<string, string> = {};
   for (const t of tables) {
     const cols = (db.prepare(`PRAGMA table_info("${t}")`).all() as Array<{ name: string }>).map((c) => c.name).filter((c) => !ignoreColumns.includes(c));
-    const rows = db.prepare(`SELECT ${cols.map((c) => `"${c}"`).join(", ")} FROM "${t}"${BOOKKEEPING[t] ? ` WHERE NOT (${BOOKKEEPING[t]})` : ""} ORDER BY rowid`).all();
+    const rows = db
+      .prepare(`SELECT ${cols.map((c) => `"${c}"`).join(", ")} FROM "${t}"${BOOKKEEPING[t] ? ` WHERE NOT (${BOOKKEEPING[t]})` : ""} ORDER BY rowid`)
+      .all();
     out[t] = crypto.createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16) + `:${rows.length}`;
   }
   return out;

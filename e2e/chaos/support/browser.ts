@@ -94,7 +94,14 @@ export async function consent(authorize: URL, email: string, opts: { decision?: 
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: form.toString(),
   });
-  if (res.status !== 302) throw new Error(`consent answered ${res.status}: ${(await res.text()).replace(/<style[\s\S]*?<\/style>/, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 400)} (${authorize})`);
+  if (res.status !== 302)
+    throw new Error(
+      `consent answered ${res.status}: ${(await res.text())
+        .replace(/<style[\s\S]*?<\/style>/, "")
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .slice(0, 400)} (${authorize})`,
+    );
   return new URL(res.headers.get("location")!);
 }
 

@@ -96,7 +96,10 @@ export class Emulator {
 
   close(): Promise<void> {
     fs.mkdirSync(ISSUED_DIR, { recursive: true });
-    fs.writeFileSync(path.join(ISSUED_DIR, `${process.pid}-${this.running.port}-${crypto.randomUUID().slice(0, 8)}.json`), JSON.stringify(this.issuedSecrets()));
+    fs.writeFileSync(
+      path.join(ISSUED_DIR, `${process.pid}-${this.running.port}-${crypto.randomUUID().slice(0, 8)}.json`),
+      JSON.stringify(this.issuedSecrets()),
+    );
     return this.running.close();
   }
 }

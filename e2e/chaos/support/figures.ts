@@ -9,7 +9,13 @@ import { clock } from "@/lib/clock";
 import { CHAOS_DATA_DIR, FULL } from "./env";
 
 export const SEED = Number(
-  process.env.CHAOS_SEED ?? crypto.createHash("sha256").update(process.env.RING_EMULATOR_SEED ?? "ringside-emulator-seed-1").digest().readUInt32BE(0) % 2 ** 31,
+  process.env.CHAOS_SEED ??
+    crypto
+      .createHash("sha256")
+      .update(process.env.RING_EMULATOR_SEED ?? "ringside-emulator-seed-1")
+      .digest()
+      .readUInt32BE(0) %
+      2 ** 31,
 );
 
 /** mulberry32: a small deterministic PRNG. */

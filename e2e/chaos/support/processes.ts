@@ -48,7 +48,10 @@ export function alive(pid: number): boolean {
 
 /** The pid and every descendant of it, now. */
 export function processTree(root: number): number[] {
-  const all = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  const all = fs
+    .readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number);
   const children = new Map<number, number[]>();
   for (const pid of all) {
     const s = stat(pid);
@@ -156,7 +159,9 @@ export function spawnPiped(args: string[], env: NodeJS.ProcessEnv): Piped {
     });
     s.on("error", () => undefined);
   }
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return {
     proc,
     pid: proc.pid!,

@@ -125,7 +125,11 @@ export function prodEnv(dataDir: string, overrides: Record<string, string | unde
  * to refuse: resolves with its exit code and output once it exits, or with `code: null` if it
  * was still running (and answering or not) after `timeoutMs` (then it is killed).
  */
-export async function startupAttempt(opts: { name: string; env: Record<string, string | undefined>; timeoutMs?: number }): Promise<{ code: number | null; output: string; answered: boolean }> {
+export async function startupAttempt(opts: {
+  name: string;
+  env: Record<string, string | undefined>;
+  timeoutMs?: number;
+}): Promise<{ code: number | null; output: string; answered: boolean }> {
   ensureBuild();
   const dataDir = path.join(CHAOS_DATA_DIR, opts.name);
   fs.rmSync(dataDir, { recursive: true, force: true });

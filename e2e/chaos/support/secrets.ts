@@ -25,7 +25,8 @@ export function findLeaks(secrets: Iterable<string>, files: string[]): Leak[] {
     if (!fs.existsSync(file)) continue;
     const bytes = fs.readFileSync(file);
     for (const s of needles) {
-      if (variants(s).some((v) => bytes.indexOf(Buffer.from(v)) !== -1)) leaks.push({ secret: `${s.slice(0, 4)}…(${s.length})`, file: path.relative(process.cwd(), file) });
+      if (variants(s).some((v) => bytes.indexOf(Buffer.from(v)) !== -1))
+        leaks.push({ secret: `${s.slice(0, 4)}…(${s.length})`, file: path.relative(process.cwd(), file) });
     }
   }
   return leaks;

@@ -32,7 +32,13 @@ export function listRouteHandlers(): string[] {
       if (new RegExp(`export\\s+(const|let|var|async\\s+function|function)\\s+${m}\\b`).test(src)) methods.add(m);
     }
     for (const d of src.matchAll(/export\s+const\s*\{([^}]*)\}\s*=/g)) {
-      for (const name of d[1]!.split(",").map((s) => s.trim().split(/\s*:\s*/).pop()!)) if ((METHODS as readonly string[]).includes(name)) methods.add(name);
+      for (const name of d[1]!.split(",").map((s) =>
+        s
+          .trim()
+          .split(/\s*:\s*/)
+          .pop()!,
+      ))
+        if ((METHODS as readonly string[]).includes(name)) methods.add(name);
     }
     for (const m of methods) out.push(`${m} ${routePathOf(file)}`);
   }
@@ -52,7 +58,8 @@ export function listServerActions(): string[] {
         for (const m of src.matchAll(/export\s+const\s+([A-Za-z0-9_]+)\s*=\s*(?:async|\w+\()/g)) out.push(`${rel}#${m[1]}`);
       } else if (/["']use server["']/.test(src)) {
         // Inline server actions inside a component or module: list them by name, they need a case too.
-        for (const m of src.matchAll(/(?:async\s+function\s+([A-Za-z0-9_]+)|const\s+([A-Za-z0-9_]+)\s*=\s*async)[^{]*\{\s*["']use server["']/g)) out.push(`${rel}#${m[1] ?? m[2]}`);
+        for (const m of src.matchAll(/(?:async\s+function\s+([A-Za-z0-9_]+)|const\s+([A-Za-z0-9_]+)\s*=\s*async)[^{]*\{\s*["']use server["']/g))
+          out.push(`${rel}#${m[1] ?? m[2]}`);
       }
     }
   }

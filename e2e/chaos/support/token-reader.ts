@@ -28,7 +28,9 @@ async function main(): Promise<void> {
   );
   const ok = results.filter((r) => r.status === "fulfilled" && r.value === "ok").length;
   const failures = results
-    .map((r) => (r.status === "rejected" ? (r.reason instanceof Error ? `${r.reason.name}: ${r.reason.message}` : String(r.reason)) : r.value === "ok" ? null : r.value))
+    .map((r) =>
+      r.status === "rejected" ? (r.reason instanceof Error ? `${r.reason.name}: ${r.reason.message}` : String(r.reason)) : r.value === "ok" ? null : r.value,
+    )
     .filter((x): x is string => x !== null);
   process.stdout.write(`${JSON.stringify({ ok, failures: failures.slice(0, 5), failed: failures.length })}\n`);
 }

@@ -29,7 +29,10 @@ export function addressPolicy(entries: readonly string[] = []): AddressPolicy {
   const hosts = new Set<string>();
   const ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
   for (const raw of entries) {
-    const e = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+    const e = raw
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, "$1");
     if (!e) continue;
     if (e.includes("/") && ipaddr.isValidCIDR(e)) ranges.push(ipaddr.parseCIDR(e));
     else if (ipaddr.isValid(e)) {
@@ -42,7 +45,10 @@ export function addressPolicy(entries: readonly string[] = []): AddressPolicy {
 
 /** The host of a URL as a name or a bare address (no brackets, no trailing dot, lower case). */
 export function hostOf(url: URL): string {
-  return url.hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  return url.hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
 }
 
 function inRanges(a: ipaddr.IPv4 | ipaddr.IPv6, policy: AddressPolicy): boolean {

@@ -12,7 +12,14 @@ import { createWebhookSender, signWebhookPayload } from "@/lib/alerts/channels/w
 import { createEmailSender } from "@/lib/alerts/channels/email";
 import { postToReceiver, MAX_RESPONSE_BYTES } from "@/lib/alerts/channels/http";
 import type { OutgoingMessage } from "@/lib/alerts/channels/types";
-import { startNtfyReceiver, startSmtpReceiver, startWebhookReceiver, type NtfyReceiver, type SmtpReceiver, type WebhookReceiver } from "@/lib/test/alert-receivers";
+import {
+  startNtfyReceiver,
+  startSmtpReceiver,
+  startWebhookReceiver,
+  type NtfyReceiver,
+  type SmtpReceiver,
+  type WebhookReceiver,
+} from "@/lib/test/alert-receivers";
 
 /** The receivers below listen on 127.0.0.1: allowed here as an owner would allow ntfy on the LAN. */
 const LOOPBACK = addressPolicy(["127.0.0.1"]);
@@ -215,11 +222,19 @@ describe("careful POST", () => {
       /* never answers */
     });
     try {
-      expect(await postToReceiver(`${silent.url}/x`, { headers: {}, body: "{}", timeoutMs: 300 }, LOOPBACK)).toEqual({ ok: false, retry: true, error: "no answer within 300 ms" });
+      expect(await postToReceiver(`${silent.url}/x`, { headers: {}, body: "{}", timeoutMs: 300 }, LOOPBACK)).toEqual({
+        ok: false,
+        retry: true,
+        error: "no answer within 300 ms",
+      });
     } finally {
       await silent.close();
     }
-    expect(await postToReceiver("file:///etc/passwd", { headers: {}, body: "" }, LOOPBACK)).toEqual({ ok: false, retry: false, error: "only http and https addresses can be used" });
+    expect(await postToReceiver("file:///etc/passwd", { headers: {}, body: "" }, LOOPBACK)).toEqual({
+      ok: false,
+      retry: false,
+      error: "only http and https addresses can be used",
+    });
     const gone = await server(() => undefined);
     const goneUrl = gone.url;
     await gone.close();
@@ -237,7 +252,18 @@ describe("internal addresses (the audit: channels reached loopback, link-local a
     });
     const port = new URL(listener.url).port;
     try {
-      const spellings = [`127.0.0.1:${port}`, `[::1]:${port}`, `localhost:${port}`, `0x7f000001:${port}`, `[::ffff:127.0.0.1]:${port}`, `127.1:${port}`, "169.254.169.254", "10.0.0.1", "[fd00::1]", "[fe80::1]"];
+      const spellings = [
+        `127.0.0.1:${port}`,
+        `[::1]:${port}`,
+        `localhost:${port}`,
+        `0x7f000001:${port}`,
+        `[::ffff:127.0.0.1]:${port}`,
+        `127.1:${port}`,
+        "169.254.169.254",
+        "10.0.0.1",
+        "[fd00::1]",
+        "[fe80::1]",
+      ];
       for (const host of spellings) {
         const webhook = await createWebhookSender()({ kind: "webhook", url: `http://${host}/hook`, secret: "s" }, message);
         const ntfy = await createNtfySender()({ kind: "ntfy", url: `http://${host}/topic`, token: "tk_chosen" }, message);
@@ -274,7 +300,26 @@ describe("internal addresses (the audit: channels reached loopback, link-local a
   it("judges each address: public unicast yes; loopback, private, link-local, unique-local, CGNAT, mapped and embedded forms no", () => {
     const none = addressPolicy();
     for (const a of ["93.184.215.14", "2606:4700::6810:85e5", "8.8.8.8"]) expect(isAllowedAddress(a, "x", none), a).toBe(true);
-    for (const a of ["127.0.0.1", "::1", "10.1.2.3", "172.16.0.1", "192.168.1.20", "169.254.169.254", "fe80::1", "fc00::1", "fd12:3456::1", "100.64.0.1", "0.0.0.0", "::", "::ffff:127.0.0.1", "::ffff:192.168.1.1", "64:ff9b::7f00:1", "2002:7f00:1::", "224.0.0.1", "255.255.255.255"]) {
+    for (const a of [
+      "127.0.0.1",
+      "::1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.20",
+      "169.254.169.254",
+      "fe80::1",
+      "fc00::1",
+      "fd12:3456::1",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::",
+      "::ffff:127.0.0.1",
+      "::ffff:192.168.1.1",
+      "64:ff9b::7f00:1",
+      "2002:7f00:1::",
+      "224.0.0.1",
+      "255.255.255.255",
+    ]) {
       expect(isAllowedAddress(a, "x", none), a).toBe(false);
     }
     const lan = addressPolicy(["192.168.1.0/24", "ntfy.lan", "[fd00::5]"]);
@@ -287,9 +332,15 @@ describe("internal addresses (the audit: channels reached loopback, link-local a
   });
 
   it("a failure text carries the status only, never what the receiver answered", async () => {
-    const talker = await server((_req, res) => res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "db password is hunter2", message: "x" })));
+    const talker = await server((_req, res) =>
+      res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "db password is hunter2", message: "x" })),
+    );
     try {
-      expect(await postToReceiver(`${talker.url}/x`, { headers: {}, body: "{}" }, LOOPBACK)).toEqual({ ok: false, retry: false, error: "the server answered HTTP 403" });
+      expect(await postToReceiver(`${talker.url}/x`, { headers: {}, body: "{}" }, LOOPBACK)).toEqual({
+        ok: false,
+        retry: false,
+        error: "the server answered HTTP 403",
+      });
     } finally {
       await talker.close();
     }
@@ -302,7 +353,14 @@ describe("e-mail", () => {
     smtp = await startSmtpReceiver({ user: "ringside", password: "mail-pass" });
   });
   afterAll(() => smtp.close());
-  const config = () => ({ host: "127.0.0.1", port: smtp.port, secure: "none" as const, user: "ringside", password: "mail-pass", from: "Ringside <alerts@ringside.test>" });
+  const config = () => ({
+    host: "127.0.0.1",
+    port: smtp.port,
+    secure: "none" as const,
+    user: "ringside",
+    password: "mail-pass",
+    from: "Ringside <alerts@ringside.test>",
+  });
 
   it("sends a plain-text mail through the instance's SMTP server to the person's address", async () => {
     const send = createEmailSender(config());

@@ -53,7 +53,8 @@ function request(target: URL, opts: PostOptions, policy: AddressPolicy, signal: 
 /** What went wrong, for the person: never the address, never what the receiver said. */
 function networkError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
-  if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
+  if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError")
+    return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
   if (e?.name === "AbortError") return "stopped";
   const code = e?.code ?? e?.cause?.code;
   switch (code) {
@@ -98,7 +99,8 @@ export async function postToReceiver(url: string, opts: PostOptions, policy: Add
   try {
     status = await request(target, opts, policy, AbortSignal.any(signals));
   } catch (err) {
-    if (err instanceof BlockedAddressError || (err as { cause?: unknown }).cause instanceof BlockedAddressError) return { ok: false, retry: false, error: BLOCKED_MESSAGE };
+    if (err instanceof BlockedAddressError || (err as { cause?: unknown }).cause instanceof BlockedAddressError)
+      return { ok: false, retry: false, error: BLOCKED_MESSAGE };
     return { ok: false, retry: true, error: networkError(err, timeoutMs) };
   }
   if (status >= 200 && status < 300) return { ok: true };

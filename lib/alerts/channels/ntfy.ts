@@ -28,19 +28,21 @@ const TAGS: Record<string, string[]> = {
 };
 
 /** The ntfy sender; `policy`: the private addresses the owner allows (ALERT_ALLOWED_PRIVATE_HOSTS). */
-export const createNtfySender = (policy: AddressPolicy = addressPolicy()): Sender => async (target, message, signal) => {
-  if (target.kind !== "ntfy") throw new Error("not an ntfy channel");
-  const t = ntfyPublishTarget(target.url);
-  if (!t) return { ok: false, retry: false, error: "the address does not end with a topic name" };
-  const body = JSON.stringify({
-    topic: t.topic,
-    title: message.title,
-    message: message.body,
-    tags: TAGS[message.purpose] ?? [],
-    priority: message.purpose === "alert" ? 4 : 3,
-    ...(message.link ? { click: message.link } : {}),
-  });
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (target.token) headers.authorization = `Bearer ${target.token}`;
-  return postToReceiver(t.endpoint, { headers, body, signal }, policy);
-};
+export const createNtfySender =
+  (policy: AddressPolicy = addressPolicy()): Sender =>
+  async (target, message, signal) => {
+    if (target.kind !== "ntfy") throw new Error("not an ntfy channel");
+    const t = ntfyPublishTarget(target.url);
+    if (!t) return { ok: false, retry: false, error: "the address does not end with a topic name" };
+    const body = JSON.stringify({
+      topic: t.topic,
+      title: message.title,
+      message: message.body,
+      tags: TAGS[message.purpose] ?? [],
+      priority: message.purpose === "alert" ? 4 : 3,
+      ...(message.link ? { click: message.link } : {}),
+    });
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (target.token) headers.authorization = `Bearer ${target.token}`;
+    return postToReceiver(t.endpoint, { headers, body, signal }, policy);
+  };

@@ -3,9 +3,7 @@ import type { AlertMessage } from "@/lib/alerts/messages";
 
 /** A channel as a sender needs it: secrets already decrypted (never logged, never stored plain). */
 export type ChannelTarget =
-  | { kind: "ntfy"; url: string; token: string | null }
-  | { kind: "email"; recipient: string }
-  | { kind: "webhook"; url: string; secret: string };
+  { kind: "ntfy"; url: string; token: string | null } | { kind: "email"; recipient: string } | { kind: "webhook"; url: string; secret: string };
 
 /** One message out: what it is, which episode (webhook receivers dedupe on it), and its words. */
 export type OutgoingMessage = AlertMessage & {

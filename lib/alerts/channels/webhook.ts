@@ -46,16 +46,20 @@ export function createWebhookSender(now: () => number = () => clock.now(), polic
     if (target.kind !== "webhook") throw new Error("not a webhook channel");
     const body = webhookBody(message);
     const timestamp = String(Math.floor(now() / 1000));
-    return postToReceiver(target.url, {
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "Ringside-Alerts/1",
-        [WEBHOOK_TIMESTAMP_HEADER]: timestamp,
-        [WEBHOOK_SIGNATURE_HEADER]: signWebhookPayload(target.secret, timestamp, body),
-        [WEBHOOK_EVENT_HEADER]: message.id,
+    return postToReceiver(
+      target.url,
+      {
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "Ringside-Alerts/1",
+          [WEBHOOK_TIMESTAMP_HEADER]: timestamp,
+          [WEBHOOK_SIGNATURE_HEADER]: signWebhookPayload(target.secret, timestamp, body),
+          [WEBHOOK_EVENT_HEADER]: message.id,
+        },
+        body,
+        signal,
       },
-      body,
-      signal,
-    }, policy);
+      policy,
+    );
   };
 }

@@ -70,7 +70,10 @@ export function withToken<P = Record<string, string>>(handler: (args: TokenHandl
  * and `scope`, whatever else does (the person's today, say); a matching If-None-Match gets 304
  * before anything else is read (it still counts against the token's rate limit).
  */
-export function withTokenData<P = Record<string, string>>(handler: (args: TokenHandlerArgs<P>) => Promise<Response>, opts: { scope?: (token: TokenPrincipal) => Promise<string> } = {}) {
+export function withTokenData<P = Record<string, string>>(
+  handler: (args: TokenHandlerArgs<P>) => Promise<Response>,
+  opts: { scope?: (token: TokenPrincipal) => Promise<string> } = {},
+) {
   return withToken<P>(async (args) => {
     const version = await readDataVersion(args.token.userId);
     if (version === null) return handler(args);

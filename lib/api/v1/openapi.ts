@@ -29,14 +29,16 @@ export const V1_OPERATIONS: readonly Operation[] = [
   {
     path: "/api/v1/metrics",
     summary: "The metric catalog and what data exists",
-    description: "Every metric with its label, unit, group and direction, whether this token may read it, the data kinds, and the first and last day of each readable collection.",
+    description:
+      "Every metric with its label, unit, group and direction, whether this token may read it, the data kinds, and the first and last day of each readable collection.",
     response: "Catalog",
     errors: [],
   },
   {
     path: "/api/v1/metrics/{metric}",
     summary: "One metric's series",
-    description: "Daily values from `from` to `to` (default: the last 30 days) with 7- and 30-day rolling means, the 90-day baseline band (mean ± 2 sd), anomaly flags and the comparison with the previous period of equal length — what the Trends page charts.",
+    description:
+      "Daily values from `from` to `to` (default: the last 30 days) with 7- and 30-day rolling means, the 90-day baseline band (mean ± 2 sd), anomaly flags and the comparison with the previous period of equal length — what the Trends page charts.",
     params: req.getMetricSeriesParamsSchema,
     query: req.getMetricSeriesQuerySchema,
     response: "Series",
@@ -61,7 +63,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
   {
     path: "/api/v1/days/{day}",
     summary: "One day in detail",
-    description: "The day's documents (typed columns and as the ring service sent them), sleep periods with hypnogram, heart rate and HRV, the activity timeline, and the note with its tags.",
+    description:
+      "The day's documents (typed columns and as the ring service sent them), sleep periods with hypnogram, heart rate and HRV, the activity timeline, and the note with its tags.",
     params: req.getDayParamsSchema,
     response: "Day",
     errors: [422],
@@ -77,7 +80,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
   {
     path: "/api/v1/correlations",
     summary: "Two metrics against each other",
-    description: "x on a day against y on the same day (lag 0) or the next day (lag 1): the points, Pearson's r with its 95% interval, n, and the least-squares line.",
+    description:
+      "x on a day against y on the same day (lag 0) or the next day (lag 1): the points, Pearson's r with its 95% interval, n, and the least-squares line.",
     query: req.getCorrelationQuerySchema,
     response: "Correlation",
     errors: [403, 422],
@@ -100,7 +104,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
   {
     path: "/api/v1/tags/{id}/comparison",
     summary: "Tagged days against the others",
-    description: "A metric on days with the tag against days without it (lag 1: the day after each tagged day), with means, sd, n and the difference. A missing end of the range is the first or last day with data.",
+    description:
+      "A metric on days with the tag against days without it (lag 1: the day after each tagged day), with means, sd, n and the difference. A missing end of the range is the first or last day with data.",
     params: req.tagIdParamsSchema,
     query: req.tagComparisonQuerySchema,
     response: "TagComparison",
@@ -161,7 +166,10 @@ const COMPONENTS = {
   Notes: { schema: res.notesResponseSchema },
   SyncStatus: { schema: res.syncStatusResponseSchema },
   State: { schema: res.stateResponseSchema, description: "null: no data yet, or a kind this token may not read." },
-  Signals: { schema: res.signalsResponseSchema, description: "`kinds` lists the signals in each day's row; `level`/`value` is null where the history is too short (`status` says why)." },
+  Signals: {
+    schema: res.signalsResponseSchema,
+    description: "`kinds` lists the signals in each day's row; `level`/`value` is null where the history is too short (`status` says why).",
+  },
 } as const;
 
 const REF = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -207,7 +215,9 @@ const ERROR_TEXT: Record<number, string> = {
 
 const errorResponse = (status: number) => ({
   description: ERROR_TEXT[status],
-  ...(status === 429 ? { headers: { "Retry-After": { description: "seconds until the next request is allowed", schema: { type: "integer", minimum: 1 } } } } : {}),
+  ...(status === 429
+    ? { headers: { "Retry-After": { description: "seconds until the next request is allowed", schema: { type: "integer", minimum: 1 } } } }
+    : {}),
   content: { "application/json": { schema: REF("Error") } },
 });
 
@@ -215,7 +225,9 @@ const errorResponse = (status: number) => ({
 export function buildOpenApiDocument(): Record<string, unknown> {
   const registry = z.registry<{ id: string; description?: string }>();
   for (const [id, c] of Object.entries(COMPONENTS)) registry.add(c.schema, { id, ...("description" in c ? { description: c.description } : {}) });
-  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", io: "output", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Record<string, unknown>> };
+  const { schemas } = z.toJSONSchema(registry, { target: "draft-2020-12", io: "output", uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, Record<string, unknown>>;
+  };
   for (const s of Object.values(schemas)) {
     delete s.$schema;
     delete s.$id;
@@ -228,7 +240,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     const params = parameters(op);
     paths[op.path] = {
       get: {
-        operationId: op.path.replace(/^\/api\/v1\//, "").replace(/[{}]/g, "").replace(/\/(.)/g, (_m, c: string) => c.toUpperCase()),
+        operationId: op.path
+          .replace(/^\/api\/v1\//, "")
+          .replace(/[{}]/g, "")
+          .replace(/\/(.)/g, (_m, c: string) => c.toUpperCase()),
         summary: op.summary,
         description: op.description,
         ...(params.length ? { parameters: params } : {}),

@@ -19,7 +19,17 @@ import { DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, NOTES_KIND, type DataKind }
 import type { TokenPrincipal } from "@/lib/auth/api-tokens";
 import { listTags } from "@/lib/db/queries/notes";
 import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
-import { getCalendar, getCorrelation, getDayDetail, getDayTable, getMetricSeries, getMetricsOverview, getStrongestCorrelations, overviewOf, getTodaySummary } from "@/lib/services/metrics";
+import {
+  getCalendar,
+  getCorrelation,
+  getDayDetail,
+  getDayTable,
+  getMetricSeries,
+  getMetricsOverview,
+  getStrongestCorrelations,
+  overviewOf,
+  getTodaySummary,
+} from "@/lib/services/metrics";
 import { getNote, getTagComparison, listNotes, listRingTags, type DayNoteWithRing, type TagRef } from "@/lib/services/tags";
 import { getSyncStatus } from "@/lib/sync/status";
 import { getStateDocument } from "@/lib/services/state";
@@ -40,7 +50,8 @@ function can(p: TokenPrincipal, kind: DataKind): boolean {
 }
 
 function requireKind(p: TokenPrincipal, kind: DataKind): void {
-  if (!can(p, kind)) throw new AppError("forbidden", `This token cannot read ${DATA_KIND_LABELS[kind].toLowerCase()} (${kind}); create one with that kind in Settings → API.`);
+  if (!can(p, kind))
+    throw new AppError("forbidden", `This token cannot read ${DATA_KIND_LABELS[kind].toLowerCase()} (${kind}); create one with that kind in Settings → API.`);
 }
 
 /** The metric, if the token may read it (403 otherwise). */
@@ -165,7 +176,11 @@ export async function readTags(p: TokenPrincipal): Promise<TagsResponse> {
 }
 
 /** GET /api/v1/tags/:id/comparison */
-export async function readTagComparison(p: TokenPrincipal, id: number | TagRef, q: { metric: MetricId; lag: 0 | 1; from?: string; to?: string }): Promise<TagComparisonResponse> {
+export async function readTagComparison(
+  p: TokenPrincipal,
+  id: number | TagRef,
+  q: { metric: MetricId; lag: 0 | 1; from?: string; to?: string },
+): Promise<TagComparisonResponse> {
   requireKind(p, NOTES_KIND);
   if (typeof id === "object" && id.kind === "ring") requireKind(p, "enhanced_tag");
   return getTagComparison({ userId: p.userId, id, metric: readableMetric(p, q.metric), lag: q.lag, from: q.from, to: q.to });
@@ -183,7 +198,17 @@ export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusRe
   const s = await getSyncStatus(p.userId);
   const collections = s.collections
     .filter((c) => can(p, c.collection))
-    .map((c) => ({ collection: c.collection, label: c.label, status: c.status, unit: c.unit, documents: c.documents, backfillDone: c.backfillDone, progress: c.progress, lastSuccessAt: c.lastSuccessAt, newestDay: c.newestDay }));
+    .map((c) => ({
+      collection: c.collection,
+      label: c.label,
+      status: c.status,
+      unit: c.unit,
+      documents: c.documents,
+      backfillDone: c.backfillDone,
+      progress: c.progress,
+      lastSuccessAt: c.lastSuccessAt,
+      newestDay: c.newestDay,
+    }));
   return { running: s.running, account: s.account, lastSuccessAt: s.lastSuccessAt, rateLimitedUntil: s.rateLimitedUntil, collections };
 }
 
@@ -196,7 +221,10 @@ export async function readState(p: TokenPrincipal): Promise<ApiStateResponse> {
 export async function readSignals(p: TokenPrincipal, range: Range): Promise<SignalsResponse> {
   const kinds = SIGNAL_KINDS.filter((k) => SIGNALS[k].reads.every((kind) => can(p, kind)));
   if (kinds.length === 0) {
-    throw new AppError("forbidden", `This token can read none of the signals: each needs its data kinds (${SIGNAL_KINDS.map((k) => `${k}: ${SIGNALS[k].reads.join(", ")}`).join("; ")}).`);
+    throw new AppError(
+      "forbidden",
+      `This token can read none of the signals: each needs its data kinds (${SIGNAL_KINDS.map((k) => `${k}: ${SIGNALS[k].reads.join(", ")}`).join("; ")}).`,
+    );
   }
   return await getSignals({ userId: p.userId, ...range, kinds });
 }

@@ -27,7 +27,12 @@ describe("response schemas = contract types", () => {
     expectTypeOf<Mutual<Out<typeof res.syncStatusResponseSchema>, C.ApiSyncStatusResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.stateResponseSchema>, C.ApiStateResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.signalsResponseSchema>, C.SignalsResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<NonNullable<Extract<Out<typeof res.seriesResponseSchema>, { kind: "numeric" }>["normal"]>, NonNullable<Extract<C.SeriesResponse, { kind: "numeric" }>["normal"]>>>().toEqualTypeOf<true>();
+    expectTypeOf<
+      Mutual<
+        NonNullable<Extract<Out<typeof res.seriesResponseSchema>, { kind: "numeric" }>["normal"]>,
+        NonNullable<Extract<C.SeriesResponse, { kind: "numeric" }>["normal"]>
+      >
+    >().toEqualTypeOf<true>();
     expectTypeOf<Out<typeof res.errorEnvelopeSchema>["error"]["message"]>().toEqualTypeOf<ErrorEnvelope["error"]["message"]>();
   });
 });

@@ -30,34 +30,32 @@ const flag = z.enum(["high", "low"]).nullable();
 const meanResult = z.object({ mean: num, n: z.number().int() });
 const rows = z.record(z.string(), z.unknown());
 
-export const errorEnvelopeSchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
+export const errorEnvelopeSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
 
 const collectionRange = z.object({ collection, firstDay: day.nullable(), lastDay: day.nullable(), count: z.number().int() });
 
-export const catalogResponseSchema = z
-  .object({
-    ranges: z.array(collectionRange),
-    firstDay: day.nullable(),
-    lastDay: day.nullable(),
-    kinds: z.array(z.object({ kind: dataKind, label: z.string(), granted: z.boolean() })),
-    metrics: z.array(
-      z.object({
-        id: metricId,
-        label: z.string(),
-        short: z.string(),
-        group: z.string(),
-        unit: enumOf<MetricDef["unit"]>(uniq(METRICS.map((m) => m.unit))),
-        kind: enumOf<MetricDef["kind"]>(uniq(METRICS.map((m) => m.kind))),
-        direction: z.enum(["higher", "lower", "neutral"]),
-        decimals: z.number().int(),
-        dataKind,
-        description: z.string().nullable(),
-        categories: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
-        readable: z.boolean(),
-      }),
-    ),
-  });
+export const catalogResponseSchema = z.object({
+  ranges: z.array(collectionRange),
+  firstDay: day.nullable(),
+  lastDay: day.nullable(),
+  kinds: z.array(z.object({ kind: dataKind, label: z.string(), granted: z.boolean() })),
+  metrics: z.array(
+    z.object({
+      id: metricId,
+      label: z.string(),
+      short: z.string(),
+      group: z.string(),
+      unit: enumOf<MetricDef["unit"]>(uniq(METRICS.map((m) => m.unit))),
+      kind: enumOf<MetricDef["kind"]>(uniq(METRICS.map((m) => m.kind))),
+      direction: z.enum(["higher", "lower", "neutral"]),
+      decimals: z.number().int(),
+      dataKind,
+      description: z.string().nullable(),
+      categories: z.array(z.object({ value: z.string(), label: z.string() })).nullable(),
+      readable: z.boolean(),
+    }),
+  ),
+});
 
 const numericSeries = z.object({
   kind: z.literal("numeric"),
@@ -88,7 +86,9 @@ const numericSeries = z.object({
       nights: z.number().int(),
     })
     .optional()
-    .describe("the personal normal range of a nightly physiology metric: the band (mean ± k sd of the windowDays nights before each day) and the baseDays-day mean read against it; no band before minNights nights"),
+    .describe(
+      "the personal normal range of a nightly physiology metric: the band (mean ± k sd of the windowDays nights before each day) and the baseDays-day mean read against it; no band before minNights nights",
+    ),
 });
 const categorySeries = z.object({
   kind: z.literal("category"),
@@ -102,8 +102,7 @@ const categorySeries = z.object({
   previousN: z.number().int(),
   summary: z.object({ n: z.number().int(), days: z.number().int(), mostCommon: z.string().nullable() }),
 });
-export const seriesResponseSchema = z
-  .discriminatedUnion("kind", [numericSeries, categorySeries]);
+export const seriesResponseSchema = z.discriminatedUnion("kind", [numericSeries, categorySeries]);
 
 const span = { startMin: num, endMin: num };
 const dayWorkout = z.object({
@@ -130,39 +129,43 @@ const daySession = z.object({
   ...span,
 });
 const restMode = z.object({ id: z.string(), startDay: day, endDay: day.nullable(), ongoing: z.boolean() }).nullable();
-const bedtime = z.object({ day, status: z.string().nullable(), recommendation: z.string().nullable(), window: z.object({ start: z.string(), end: z.string() }).nullable() });
+const bedtime = z.object({
+  day,
+  status: z.string().nullable(),
+  recommendation: z.string().nullable(),
+  window: z.object({ start: z.string(), end: z.string() }).nullable(),
+});
 
-export const todayResponseSchema = z
-  .object({
-    day: day.nullable(),
-    metrics: z.partialRecord(
-      metricId,
-      z.object({
-        id: metricId,
-        day,
-        value: num,
-        prior7Mean: num,
-        prior7N: z.number().int(),
-        delta: num,
-        baseline: z.object({ mean: z.number(), low: z.number(), high: z.number(), n: z.number().int() }).nullable(),
-        flag,
-        spark: z.array(num),
-      }),
-    ),
-    categories: z.partialRecord(metricId, z.object({ id: metricId, day, value: z.string().nullable(), recent: z.array(z.string().nullable()) })),
-    age: z.number().nullable(),
-    ranges: z.array(collectionRange),
-    records: z.object({
-      workouts: z.array(dayWorkout),
-      sessions: z.array(daySession),
-      bedtime: bedtime.nullable(),
-      restMode,
-      battery: z.object({ level: num, charging: z.boolean().nullable(), at: instant }).nullable(),
-      ring: z
-        .object({ hardware: z.string().nullable(), design: z.string().nullable(), color: z.string().nullable(), size: num, firmware: z.string().nullable() })
-        .nullable(),
+export const todayResponseSchema = z.object({
+  day: day.nullable(),
+  metrics: z.partialRecord(
+    metricId,
+    z.object({
+      id: metricId,
+      day,
+      value: num,
+      prior7Mean: num,
+      prior7N: z.number().int(),
+      delta: num,
+      baseline: z.object({ mean: z.number(), low: z.number(), high: z.number(), n: z.number().int() }).nullable(),
+      flag,
+      spark: z.array(num),
     }),
-  });
+  ),
+  categories: z.partialRecord(metricId, z.object({ id: metricId, day, value: z.string().nullable(), recent: z.array(z.string().nullable()) })),
+  age: z.number().nullable(),
+  ranges: z.array(collectionRange),
+  records: z.object({
+    workouts: z.array(dayWorkout),
+    sessions: z.array(daySession),
+    bedtime: bedtime.nullable(),
+    restMode,
+    battery: z.object({ level: num, charging: z.boolean().nullable(), at: instant }).nullable(),
+    ring: z
+      .object({ hardware: z.string().nullable(), design: z.string().nullable(), color: z.string().nullable(), size: num, firmware: z.string().nullable() })
+      .nullable(),
+  }),
+});
 
 export const daysResponseSchema = z.object({
   from: day,
@@ -182,106 +185,116 @@ const dayNote = z.object({
   ringTags: z.array(ringTagRef),
 });
 
-export const dayResponseSchema = z
-  .object({
-    day,
-    previous: day.nullable(),
-    next: day.nullable(),
-    daily: z.record(z.string(), rows),
-    raw: z.record(z.string(), z.unknown()),
-    periods: z.array(
+export const dayResponseSchema = z.object({
+  day,
+  previous: day.nullable(),
+  next: day.nullable(),
+  daily: z.record(z.string(), rows),
+  raw: z.record(z.string(), z.unknown()),
+  periods: z.array(
+    z.object({
+      documentId: z.string(),
+      type: z.string().nullable(),
+      role: z.enum(["main", "nap", "other"]),
+      bedtimeStart: z.string().nullable(),
+      bedtimeEnd: z.string().nullable(),
+      anchor: day.nullable(),
+      start: num,
+      end: num,
+      row: rows,
+      hypnogram: z.object({ segments: z.array(segment<SleepPhase>(SLEEP_PHASES)), minutes: minutes<SleepPhase>(SLEEP_PHASES) }).nullable(),
+      heartRate: z.array(samplePoint),
+      hrv: z.array(samplePoint),
+    }),
+  ),
+  activity: z
+    .object({ anchor: day, segments: z.array(segment<ActivityClass>(ACTIVITY_CLASSES)), minutes: minutes<ActivityClass>(ACTIVITY_CLASSES) })
+    .nullable(),
+  note: dayNote.nullable(),
+  records: z.object({
+    offsetMinutes: z.number().describe("the person's UTC offset that day, minutes"),
+    heartRate: z.array(z.object({ t: z.number().describe("minutes from local midnight"), bpm: z.number(), source: z.string().nullable() })),
+    workouts: z.array(dayWorkout),
+    sessions: z.array(daySession),
+    ringTags: z.array(
       z.object({
-        documentId: z.string(),
-        type: z.string().nullable(),
-        role: z.enum(["main", "nap", "other"]),
-        bedtimeStart: z.string().nullable(),
-        bedtimeEnd: z.string().nullable(),
-        anchor: day.nullable(),
-        start: num,
-        end: num,
-        row: rows,
-        hypnogram: z.object({ segments: z.array(segment<SleepPhase>(SLEEP_PHASES)), minutes: minutes<SleepPhase>(SLEEP_PHASES) }).nullable(),
-        heartRate: z.array(samplePoint),
-        hrv: z.array(samplePoint),
+        id: z.string(),
+        tagId: z.string().nullable(),
+        name: z.string(),
+        code: z.string().nullable(),
+        comment: z.string().nullable(),
+        time: z.string().nullable(),
       }),
     ),
-    activity: z.object({ anchor: day, segments: z.array(segment<ActivityClass>(ACTIVITY_CLASSES)), minutes: minutes<ActivityClass>(ACTIVITY_CLASSES) }).nullable(),
-    note: dayNote.nullable(),
-    records: z.object({
-      offsetMinutes: z.number().describe("the person's UTC offset that day, minutes"),
-      heartRate: z.array(z.object({ t: z.number().describe("minutes from local midnight"), bpm: z.number(), source: z.string().nullable() })),
-      workouts: z.array(dayWorkout),
-      sessions: z.array(daySession),
-      ringTags: z.array(z.object({ id: z.string(), tagId: z.string().nullable(), name: z.string(), code: z.string().nullable(), comment: z.string().nullable(), time: z.string().nullable() })),
-      bedtime: bedtime.nullable(),
-      restMode,
-    }),
-  });
+    bedtime: bedtime.nullable(),
+    restMode,
+  }),
+});
 
-export const calendarResponseSchema = z
-  .object({
-    metric: metricId,
-    from: day,
-    to: day,
-    thresholds: z.array(z.number()),
-    days: z.array(z.object({ day, status: z.enum(["value", "not_worn", "missing", "not_synced", "before_history"]), value: num, level: num })),
-  });
+export const calendarResponseSchema = z.object({
+  metric: metricId,
+  from: day,
+  to: day,
+  thresholds: z.array(z.number()),
+  days: z.array(z.object({ day, status: z.enum(["value", "not_worn", "missing", "not_synced", "before_history"]), value: num, level: num })),
+});
 
 const strength = z.enum(["negligible", "weak", "moderate", "strong"]);
 const correlation = z.object({ r: z.number(), n: z.number().int(), slope: z.number(), intercept: z.number(), ciLow: num, ciHigh: num });
 const lag = z.union([z.literal(0), z.literal(1)]);
 
-export const correlationResponseSchema = z
-  .object({
-    x: metricId,
-    y: metricId,
-    lag,
-    from: day,
-    to: day,
-    points: z.array(z.object({ day, x: z.number(), y: z.number() })),
-    correlation: correlation.extend({ strength }).nullable(),
-  });
+export const correlationResponseSchema = z.object({
+  x: metricId,
+  y: metricId,
+  lag,
+  from: day,
+  to: day,
+  points: z.array(z.object({ day, x: z.number(), y: z.number() })),
+  correlation: correlation.extend({ strength }).nullable(),
+});
 
-export const strongestResponseSchema = z
-  .object({ from: day, to: day, minN: z.number().int(), results: z.array(correlation.extend({ x: metricId, y: metricId, lag, strength })) });
+export const strongestResponseSchema = z.object({
+  from: day,
+  to: day,
+  minN: z.number().int(),
+  results: z.array(correlation.extend({ x: metricId, y: metricId, lag, strength })),
+});
 
 const tag = z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable(), days: z.number().int() });
 const ringTag = z.object({ id: z.string(), name: z.string(), color: z.string(), days: z.number().int(), source: z.literal("ring") });
 export const tagsResponseSchema = z.object({ tags: z.array(tag), ringTags: z.array(ringTag) });
 
 const group = meanResult.extend({ sd: num });
-export const tagComparisonResponseSchema = z
-  .object({
-    tag: z.union([tag, ringTag]),
-    metric: metricId,
-    lag,
-    from: day.nullable(),
-    to: day.nullable(),
-    comparison: z.object({ tagged: group, untagged: group, difference: num, differencePct: num, lag: z.number().int() }).nullable(),
-  });
+export const tagComparisonResponseSchema = z.object({
+  tag: z.union([tag, ringTag]),
+  metric: metricId,
+  lag,
+  from: day.nullable(),
+  to: day.nullable(),
+  comparison: z.object({ tagged: group, untagged: group, difference: num, differencePct: num, lag: z.number().int() }).nullable(),
+});
 
 export const notesResponseSchema = z.object({ from: day, to: day, days: z.array(dayNote) });
 
-export const syncStatusResponseSchema = z
-  .object({
-    running: z.boolean(),
-    lastSuccessAt: instant.nullable(),
-    rateLimitedUntil: instant.nullable(),
-    account: z.object({ status: z.string() }).nullable(),
-    collections: z.array(
-      z.object({
-        collection,
-        label: z.string(),
-        status: z.string(),
-        unit: z.enum(["documents", "samples"]).describe("what documents counts: documents, or a time series' samples"),
-        documents: z.number().int(),
-        backfillDone: z.boolean(),
-        progress: z.number(),
-        lastSuccessAt: instant.nullable(),
-        newestDay: day.nullable(),
-      }),
-    ),
-  });
+export const syncStatusResponseSchema = z.object({
+  running: z.boolean(),
+  lastSuccessAt: instant.nullable(),
+  rateLimitedUntil: instant.nullable(),
+  account: z.object({ status: z.string() }).nullable(),
+  collections: z.array(
+    z.object({
+      collection,
+      label: z.string(),
+      status: z.string(),
+      unit: z.enum(["documents", "samples"]).describe("what documents counts: documents, or a time series' samples"),
+      documents: z.number().int(),
+      backfillDone: z.boolean(),
+      progress: z.number(),
+      lastSuccessAt: instant.nullable(),
+      newestDay: day.nullable(),
+    }),
+  ),
+});
 
 const stateValue = z
   .object({
@@ -347,23 +360,29 @@ const regularitySignal = z.object({
   status: z.enum(["ok", "no_data"]),
   inputs: z.object({ dayPairs: z.number().int(), spreadNights: z.number().int(), workNights: z.number().int(), freeNights: z.number().int() }),
   baseline: z.object({ freeDays: z.array(z.number().int()) }),
-  spread: z.object({ bedtime: num, bedtimeSdMin: num, wakeTime: num, wakeTimeSdMin: num }).describe("mean clock times (hours after midnight) and their sd (minutes)"),
-  socialJetLag: z.object({ hours: num, midSleepWork: num, midSleepFree: num, chronotype: num }).describe("hours; mid-sleep and chronotype (MSF_sc) as hours after midnight"),
+  spread: z
+    .object({ bedtime: num, bedtimeSdMin: num, wakeTime: num, wakeTimeSdMin: num })
+    .describe("mean clock times (hours after midnight) and their sd (minutes)"),
+  socialJetLag: z
+    .object({ hours: num, midSleepWork: num, midSleepFree: num, chronotype: num })
+    .describe("hours; mid-sleep and chronotype (MSF_sc) as hours after midnight"),
 });
 const trainingLoadSignal = z.object({
   kind: z.literal("training_load"),
   value: num.describe("the acute:chronic ratio (EWMA 7 and 28 days)"),
   zone: enumOf<LoadZone>(["below", "within", "above", "well_above"]).nullable(),
   status: z.enum(["ok", "insufficient_history", "no_data"]),
-  inputs: z.object({
-    load: num,
-    activity: num,
-    workouts: num,
-    acute: num,
-    daysWithData: z.number().int(),
-    vo2Max: num,
-    vo2MaxDay: day.nullable(),
-  }).describe("MET-minutes: the day's load, the ring's activity and the workouts' estimate, and the acute load; the latest VO2 max"),
+  inputs: z
+    .object({
+      load: num,
+      activity: num,
+      workouts: num,
+      acute: num,
+      daysWithData: z.number().int(),
+      vo2Max: num,
+      vo2MaxDay: day.nullable(),
+    })
+    .describe("MET-minutes: the day's load, the ring's activity and the workouts' estimate, and the acute load; the latest VO2 max"),
   baseline: z.object({ chronic: num }),
 });
 

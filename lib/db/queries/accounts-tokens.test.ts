@@ -47,23 +47,39 @@ describe.each(backends)("token refresh path on $name", (b) => {
   beforeEach(async () => {
     tokens = b.store();
     for (const t of [`"AppSetting"`, "sync_state", `"Account"`, `"User"`]) await b.exec(`DELETE FROM ${t}`);
-    await b.exec(`INSERT INTO "User" (id, role, units, theme, "dataVersion", "createdAt", "updatedAt") VALUES ('u1', 'owner', 'metric', 'system', 0, $1, $2)`, [NOW, NOW]);
+    await b.exec(`INSERT INTO "User" (id, role, units, theme, "dataVersion", "createdAt", "updatedAt") VALUES ('u1', 'owner', 'metric', 'system', 0, $1, $2)`, [
+      NOW,
+      NOW,
+    ]);
     await b.exec(
       `INSERT INTO "Account" (id, "userId", type, provider, "providerAccountId", access_token, refresh_token, expires_at, status, "createdAt", "updatedAt")
        VALUES ('a1', 'u1', 'oauth', 'ring', 'ring-1', 'enc-access-1', 'enc-refresh-1', 1000, 'active', $1, $2)`,
       [NOW, NOW],
     );
-    await b.exec(`INSERT INTO sync_state ("userId", collection, status, "documentsTotal", "windowsDone", "windowsTotal", "updatedAt") VALUES ('u1', 'sleep', 'idle', 0, 0, 0, $1)`, [NOW]);
+    await b.exec(
+      `INSERT INTO sync_state ("userId", collection, status, "documentsTotal", "windowsDone", "windowsTotal", "updatedAt") VALUES ('u1', 'sleep', 'idle', 0, 0, 0, $1)`,
+      [NOW],
+    );
   });
 
   const expired = () => true;
 
   it("reads the token row; a missing or inactive account is said so", async () => {
-    expect(await tokens.readTokenRow("a1")).toEqual({ id: "a1", userId: "u1", status: "active", access_token: "enc-access-1", refresh_token: "enc-refresh-1", expires_at: 1000 });
+    expect(await tokens.readTokenRow("a1")).toEqual({
+      id: "a1",
+      userId: "u1",
+      status: "active",
+      access_token: "enc-access-1",
+      refresh_token: "enc-refresh-1",
+      expires_at: 1000,
+    });
     expect(await tokens.readTokenRow("nope")).toBeNull();
     expect(await tokens.claimRefresh({ accountId: "nope", owner: "p1", leaseMs: 10_000, needsRefresh: expired })).toEqual({ kind: "missing" });
     await b.exec(`UPDATE "Account" SET status = 'disconnected' WHERE id = 'a1'`);
-    expect(await tokens.claimRefresh({ accountId: "a1", owner: "p1", leaseMs: 10_000, needsRefresh: expired })).toEqual({ kind: "unavailable", status: "disconnected" });
+    expect(await tokens.claimRefresh({ accountId: "a1", owner: "p1", leaseMs: 10_000, needsRefresh: expired })).toEqual({
+      kind: "unavailable",
+      status: "disconnected",
+    });
   });
 
   it("one claim per lease: the holder gets the refresh token, others are busy until it stores the new tokens, then get those", async () => {
@@ -74,7 +90,10 @@ describe.each(backends)("token refresh path on $name", (b) => {
     const row = await tokens.readTokenRow("a1");
     expect(row).toMatchObject({ access_token: "enc-access-2", refresh_token: "enc-refresh-2", expires_at: 999_999_999 });
     const needs = (r: { access_token: string | null }) => r.access_token === "enc-access-1";
-    expect(await tokens.claimRefresh({ accountId: "a1", owner: "p2", leaseMs: 10_000, needsRefresh: needs })).toEqual({ kind: "fresh", storedAccessToken: "enc-access-2" });
+    expect(await tokens.claimRefresh({ accountId: "a1", owner: "p2", leaseMs: 10_000, needsRefresh: needs })).toEqual({
+      kind: "fresh",
+      storedAccessToken: "enc-access-2",
+    });
     // the lease went with the stored tokens: the next expiry is claimed again
     expect((await tokens.claimRefresh({ accountId: "a1", owner: "p2", leaseMs: 10_000, needsRefresh: expired })).kind).toBe("claimed");
   });
@@ -105,8 +124,14 @@ describe.each(backends)("token refresh path on $name", (b) => {
     const processes = Array.from({ length: 6 }, () => b.otherProcess());
     for (let round = 0; round < 10; round++) {
       await b.exec(`DELETE FROM "AppSetting"`);
-      const claims = await Promise.all(processes.map((p, i) => p.claimRefresh({ accountId: "a1", owner: `proc-${i}`, leaseMs: 30_000, needsRefresh: expired })));
-      expect({ round, claimed: claims.filter((c) => c.kind === "claimed").length, busy: claims.filter((c) => c.kind === "busy").length }).toEqual({ round, claimed: 1, busy: 5 });
+      const claims = await Promise.all(
+        processes.map((p, i) => p.claimRefresh({ accountId: "a1", owner: `proc-${i}`, leaseMs: 30_000, needsRefresh: expired })),
+      );
+      expect({ round, claimed: claims.filter((c) => c.kind === "claimed").length, busy: claims.filter((c) => c.kind === "busy").length }).toEqual({
+        round,
+        claimed: 1,
+        busy: 5,
+      });
     }
   });
 });

@@ -36,7 +36,11 @@ export type TokenRow = {
 /** The token columns of one account (locked for the transaction on PostgreSQL when `lock`). */
 function* tokenRow(accountId: string, lock = false): Work<TokenRow | null> {
   const forUpdate = lock && (yield* sqlDialect()) === "postgres" ? " FOR UPDATE" : "";
-  const row = yield* get<TokenRow>(`SELECT id, userId, status, access_token, refresh_token, expires_at FROM "Account" WHERE id = ? AND provider = ?${forUpdate}`, accountId, RING_PROVIDER);
+  const row = yield* get<TokenRow>(
+    `SELECT id, userId, status, access_token, refresh_token, expires_at FROM "Account" WHERE id = ? AND provider = ?${forUpdate}`,
+    accountId,
+    RING_PROVIDER,
+  );
   if (!row) return null;
   return { ...row, expires_at: row.expires_at === null ? null : Number(row.expires_at) };
 }
@@ -90,7 +94,15 @@ export async function findRingAccountByUserId(userId: string): Promise<RingAccou
 }
 
 export async function findRingAccountByRingUserId(ringUserId: string): Promise<{ id: string; userId: string; status: string } | null> {
-  return (await query(get<{ id: string; userId: string; status: string }>(`SELECT id, userId, status FROM "Account" WHERE provider = ? AND providerAccountId = ?`, RING_PROVIDER, ringUserId))) ?? null;
+  return (
+    (await query(
+      get<{ id: string; userId: string; status: string }>(
+        `SELECT id, userId, status FROM "Account" WHERE provider = ? AND providerAccountId = ?`,
+        RING_PROVIDER,
+        ringUserId,
+      ),
+    )) ?? null
+  );
 }
 
 // ---------------------------------------------------------------------------

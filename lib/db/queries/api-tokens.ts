@@ -20,7 +20,11 @@ export type ApiTokenRow = {
   createdAt: Date;
 };
 
-type Stored = Omit<ApiTokenRow, "lastUsedAt" | "createdAt" | "expiresAt"> & { lastUsedAt: string | number | null; expiresAt: string | number | null; createdAt: string | number };
+type Stored = Omit<ApiTokenRow, "lastUsedAt" | "createdAt" | "expiresAt"> & {
+  lastUsedAt: string | number | null;
+  expiresAt: string | number | null;
+  createdAt: string | number;
+};
 
 const COLUMNS = `id, userId, name, prefix, kinds, lastUsedAt, expiresAt, createdAt`;
 
@@ -44,7 +48,16 @@ export async function touchApiToken(id: string, at: Date): Promise<void> {
  * transaction, the person's row locked first on PostgreSQL (SQLite has one writer at a time),
  * so two requests at once, on any process, cannot both pass the bound. Null when it was reached.
  */
-export async function insertApiToken(opts: { userId: string; name: string; tokenHash: string; prefix: string; kinds: string; max: number; expiresAt?: Date | null; now?: Date }): Promise<ApiTokenRow | null> {
+export async function insertApiToken(opts: {
+  userId: string;
+  name: string;
+  tokenHash: string;
+  prefix: string;
+  kinds: string;
+  max: number;
+  expiresAt?: Date | null;
+  now?: Date;
+}): Promise<ApiTokenRow | null> {
   const id = crypto.randomUUID();
   const createdAt = toDbTime(opts.now ?? clock.date());
   const expiresAt = opts.expiresAt ? toDbTime(opts.expiresAt) : null;
@@ -67,7 +80,16 @@ export async function insertApiToken(opts: { userId: string; name: string; token
     );
   });
   if (changes === 0) return null;
-  return { id, userId: opts.userId, name: opts.name, prefix: opts.prefix, kinds: opts.kinds, lastUsedAt: null, expiresAt: fromDbTime(expiresAt), createdAt: fromDbTime(createdAt)! };
+  return {
+    id,
+    userId: opts.userId,
+    name: opts.name,
+    prefix: opts.prefix,
+    kinds: opts.kinds,
+    lastUsedAt: null,
+    expiresAt: fromDbTime(expiresAt),
+    createdAt: fromDbTime(createdAt)!,
+  };
 }
 
 /** The person's tokens, newest first. */

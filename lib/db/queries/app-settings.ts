@@ -91,4 +91,5 @@ export function leaseStore(db: Database = processDatabase()): LeaseStore {
   };
 }
 
-export const claimLease = (name: string, holder: string, ttlMs: number, now = clock.now()) => processSingleton("leaseStore", () => leaseStore()).claim(name, holder, ttlMs, now);
+export const claimLease = (name: string, holder: string, ttlMs: number, now = clock.now()) =>
+  processSingleton("leaseStore", () => leaseStore()).claim(name, holder, ttlMs, now);

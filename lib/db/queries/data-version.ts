@@ -23,4 +23,3 @@ export async function readDataVersion(userId: string): Promise<number | null> {
   const row = await query(get<{ dataVersion: number }>(`SELECT dataVersion FROM "User" WHERE id = ?`, userId));
   return row === undefined ? null : Number(row.dataVersion);
 }
-

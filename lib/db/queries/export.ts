@@ -132,4 +132,3 @@ export async function getPersonalInfoRaw(userId: string): Promise<unknown> {
     return null;
   }
 }
-

@@ -8,7 +8,11 @@ import { all, get, query, run, type Work } from "@/lib/db/sql";
  * (`tokenHash`); the secret itself exists only in the link the owner hands out.
  */
 
-export async function createInvite(options: { createdById: string; tokenHash: string; expiresAt: Date }): Promise<{ id: string; expiresAt: Date; createdAt: Date }> {
+export async function createInvite(options: {
+  createdById: string;
+  tokenHash: string;
+  expiresAt: Date;
+}): Promise<{ id: string; expiresAt: Date; createdAt: Date }> {
   const id = crypto.randomUUID();
   const createdAt = clock.date();
   await query(
@@ -27,7 +31,11 @@ export async function createInvite(options: { createdById: string; tokenHash: st
 /** The invite with this hash when it is still usable (not used, not expired). */
 export async function findUsableInviteByHash(tokenHash: string, now = clock.date()): Promise<{ id: string; expiresAt: Date; createdById: string } | null> {
   const row = await query(
-    get<{ id: string; expiresAt: string; createdById: string }>(`SELECT id, expiresAt, createdById FROM "Invite" WHERE tokenHash = ? AND usedAt IS NULL AND expiresAt > ?`, tokenHash, toDbTime(now)),
+    get<{ id: string; expiresAt: string; createdById: string }>(
+      `SELECT id, expiresAt, createdById FROM "Invite" WHERE tokenHash = ? AND usedAt IS NULL AND expiresAt > ?`,
+      tokenHash,
+      toDbTime(now),
+    ),
   );
   return row ? { ...row, expiresAt: fromDbTime(row.expiresAt)! } : null;
 }
@@ -35,7 +43,13 @@ export async function findUsableInviteByHash(tokenHash: string, now = clock.date
 /** Marks the invite used by this person (a step of the caller's transaction); false when it was used or expired meanwhile. */
 export function* inviteConsume(options: { inviteId: string; userId: string; now?: Date }): Work<boolean> {
   const now = toDbTime(options.now ?? clock.date());
-  const changed = yield* run(`UPDATE "Invite" SET usedAt = ?, usedByUserId = ? WHERE id = ? AND usedAt IS NULL AND expiresAt > ?`, now, options.userId, options.inviteId, now);
+  const changed = yield* run(
+    `UPDATE "Invite" SET usedAt = ?, usedByUserId = ? WHERE id = ? AND usedAt IS NULL AND expiresAt > ?`,
+    now,
+    options.userId,
+    options.inviteId,
+    now,
+  );
   return changed === 1;
 }
 

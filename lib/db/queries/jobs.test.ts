@@ -53,7 +53,15 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
     await jobs.enqueue({ kind: "incremental", userId: "u", collection: "sleep", runAt: t0 - MIN, ifAbsent: true });
     const active = await jobs.listActive("u");
     expect(active).toHaveLength(1);
-    expect(active[0]).toMatchObject({ kind: "incremental", userId: "u", collection: "sleep", status: "queued", attempts: 0, maxAttempts: 8, activeKey: "incremental:u:sleep" });
+    expect(active[0]).toMatchObject({
+      kind: "incremental",
+      userId: "u",
+      collection: "sleep",
+      status: "queued",
+      attempts: 0,
+      maxAttempts: 8,
+      activeKey: "incremental:u:sleep",
+    });
     expect(Date.parse(active[0]!.runAt)).toBe(t0); // to the millisecond, in UTC
     await jobs.enqueue({ kind: "backfill", userId: "u", collection: "sleep", runAt: t0 });
     await jobs.enqueue({ kind: "personal_info", userId: "v" });

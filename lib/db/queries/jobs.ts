@@ -165,7 +165,12 @@ async function claimDue(db: Database, opts: ClaimOptions): Promise<JobRow[]> {
     );
     const claimed: JobRow[] = [];
     for (const { id } of ids) {
-      const row = yield* get<JobRow>(`UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ? WHERE id = ? RETURNING *`, lease, now, id);
+      const row = yield* get<JobRow>(
+        `UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ? WHERE id = ? RETURNING *`,
+        lease,
+        now,
+        id,
+      );
       if (row) claimed.push(row);
     }
     return claimed;
@@ -183,7 +188,9 @@ export function jobStore(db: Database = processDatabase()): JobStore {
   return {
     async enqueue(opts) {
       const v = enqueueValues(opts);
-      await q(run(enqueueSql(db.dialect, Boolean(opts.ifAbsent)), v.kind, v.userId, v.collection, v.payload, v.runAt, v.maxAttempts, v.activeKey, v.now, v.now));
+      await q(
+        run(enqueueSql(db.dialect, Boolean(opts.ifAbsent)), v.kind, v.userId, v.collection, v.payload, v.runAt, v.maxAttempts, v.activeKey, v.now, v.now),
+      );
     },
 
     claimDue: (opts) => claimDue(db, opts),

@@ -14,7 +14,12 @@ export type DayNoteEntry = { day: string; text: string; tags: Array<{ id: number
 export async function listDayNotes(opts: { userId: string; from: string; to: string }): Promise<DayNoteEntry[]> {
   const { notes, dayTags } = await query(
     (function* () {
-      const notes = yield* all<{ day: string; text: string }>(`SELECT day, text FROM day_note WHERE userId = ? AND day >= ? AND day <= ?`, opts.userId, opts.from, opts.to);
+      const notes = yield* all<{ day: string; text: string }>(
+        `SELECT day, text FROM day_note WHERE userId = ? AND day >= ? AND day <= ?`,
+        opts.userId,
+        opts.from,
+        opts.to,
+      );
       const dayTags = yield* all<{ day: string; id: number; name: string; color: string | null }>(
         `SELECT d.day, t.id, t.name, t.color FROM day_tag d JOIN tag t ON t.id = d.tagId
           WHERE d.userId = ? AND d.day >= ? AND d.day <= ? ORDER BY t.name`,
@@ -56,7 +61,13 @@ export async function setDayNote(opts: { userId: string; day: string; text: stri
   const now = toDbTime(clock.date());
   await transaction(function* () {
     if (text) {
-      yield* run(`INSERT INTO day_note (userId, day, text, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(userId, day) DO UPDATE SET text = excluded.text, updatedAt = excluded.updatedAt`, userId, day, text, now);
+      yield* run(
+        `INSERT INTO day_note (userId, day, text, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(userId, day) DO UPDATE SET text = excluded.text, updatedAt = excluded.updatedAt`,
+        userId,
+        day,
+        text,
+        now,
+      );
     } else {
       yield* run(`DELETE FROM day_note WHERE userId = ? AND day = ?`, userId, day);
     }
@@ -88,7 +99,11 @@ export async function listTags(userId: string): Promise<TagSummary[]> {
 
 /** A tag of the person, or null (another person's tags do not exist for them). */
 export async function findTag(opts: { userId: string; id: number }): Promise<{ id: number; name: string; color: string | null } | null> {
-  return (await query(get<{ id: number; name: string; color: string | null }>(`SELECT id, name, color FROM tag WHERE id = ? AND userId = ?`, opts.id, opts.userId))) ?? null;
+  return (
+    (await query(
+      get<{ id: number; name: string; color: string | null }>(`SELECT id, name, color FROM tag WHERE id = ? AND userId = ?`, opts.id, opts.userId),
+    )) ?? null
+  );
 }
 
 /** Whether the person has a tag of that name (other than `exceptId`). */

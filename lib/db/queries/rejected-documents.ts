@@ -16,13 +16,19 @@ export type RejectedDocumentRow = {
 
 export function listRejectedDocuments(userId: string, limit = 50): Promise<RejectedDocumentRow[]> {
   return query(
-    all<RejectedDocumentRow>(`SELECT id, collection, documentId, day, error, seenAt FROM rejected_document WHERE userId = ? ORDER BY seenAt DESC, id DESC LIMIT ?`, userId, limit),
+    all<RejectedDocumentRow>(
+      `SELECT id, collection, documentId, day, error, seenAt FROM rejected_document WHERE userId = ? ORDER BY seenAt DESC, id DESC LIMIT ?`,
+      userId,
+      limit,
+    ),
   );
 }
 
 /** Rejected documents per collection of a person. */
 export async function countRejectedByCollection(userId: string): Promise<Record<string, number>> {
-  const rows = await query(all<{ collection: string; n: number }>(`SELECT collection, COUNT(*) AS n FROM rejected_document WHERE userId = ? GROUP BY collection`, userId));
+  const rows = await query(
+    all<{ collection: string; n: number }>(`SELECT collection, COUNT(*) AS n FROM rejected_document WHERE userId = ? GROUP BY collection`, userId),
+  );
   return Object.fromEntries(rows.map((r) => [r.collection, Number(r.n)]));
 }
 

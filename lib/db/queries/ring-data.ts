@@ -69,7 +69,11 @@ export async function getLatestDays(userId: string, onOrBefore?: string): Promis
   const out: Partial<Record<SyncCollection, string | null>> = {};
   await Promise.all(
     SYNC_COLLECTIONS.map(async (c) => {
-      const r = await row<{ d: string | null }>(`SELECT max(day) AS d FROM ${ident(tableOf(c))} WHERE userId = ? AND day <= ?`, userId, onOrBefore ?? "9999-12-31");
+      const r = await row<{ d: string | null }>(
+        `SELECT max(day) AS d FROM ${ident(tableOf(c))} WHERE userId = ? AND day <= ?`,
+        userId,
+        onOrBefore ?? "9999-12-31",
+      );
       out[c] = r?.d ?? null;
     }),
   );
@@ -86,7 +90,10 @@ export async function getDaysWithDocuments(opts: RangeOptions): Promise<Set<stri
 /** The newest and the oldest day that has any document, over all collections. */
 export async function getDocumentDayBounds(userId: string): Promise<{ oldest: string | null; newest: string | null }> {
   const parts = DAY_TABLES.map((t) => `SELECT min(day) AS lo, max(day) AS hi FROM ${ident(t)} WHERE userId = ?`);
-  const r = await row<{ oldest: string | null; newest: string | null }>(`SELECT min(lo) AS oldest, max(hi) AS newest FROM (${parts.join(" UNION ALL ")}) AS bounds`, ...parts.map(() => userId));
+  const r = await row<{ oldest: string | null; newest: string | null }>(
+    `SELECT min(lo) AS oldest, max(hi) AS newest FROM (${parts.join(" UNION ALL ")}) AS bounds`,
+    ...parts.map(() => userId),
+  );
   return { oldest: r?.oldest ?? null, newest: r?.newest ?? null };
 }
 
@@ -127,7 +134,9 @@ export async function getDayDocuments(userId: string, day: string): Promise<DayD
       if (found) daily[c] = withRaw(found);
     }),
   );
-  const periods = (await rows<Record<string, unknown>>(`SELECT * FROM ${ident(tableOf("sleep"))} WHERE userId = ? AND day = ? ORDER BY bedtime_start, id`, userId, day)).map(withRaw);
+  const periods = (
+    await rows<Record<string, unknown>>(`SELECT * FROM ${ident(tableOf("sleep"))} WHERE userId = ? AND day = ? ORDER BY bedtime_start, id`, userId, day)
+  ).map(withRaw);
   // the same key order as the collections' (a fixed shape however the reads finished)
   const ordered: DayDocuments["daily"] = {};
   for (const c of DAILY_COLLECTIONS) if (daily[c]) ordered[c] = daily[c];
@@ -146,7 +155,12 @@ export function getEventDaySums(opts: RangeOptions & { collection: EventCollecti
 
 /** The days in a range that have a document of the collection. */
 export async function getDocumentDays(opts: RangeOptions & { collection: RingCollection }): Promise<string[]> {
-  const found = await rows<{ day: string }>(`SELECT DISTINCT day FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`, opts.userId, opts.from, opts.to);
+  const found = await rows<{ day: string }>(
+    `SELECT DISTINCT day FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`,
+    opts.userId,
+    opts.from,
+    opts.to,
+  );
   return found.map((r) => r.day);
 }
 
@@ -171,23 +185,39 @@ export function getDocumentRows<Row extends Record<string, unknown> = Record<str
   opts: RangeOptions & { collection: RingCollection; columns: ReadonlyArray<keyof Row & string>; withRaw?: boolean },
 ): Promise<Array<Row & { documentId: string | null; day: string }>> {
   const cols = [...new Set(["documentId", "day", ...opts.columns, ...(opts.withRaw ? ["raw"] : [])])].map(ident).join(", ");
-  return rows(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`, opts.userId, opts.from, opts.to);
+  return rows(
+    `SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`,
+    opts.userId,
+    opts.from,
+    opts.to,
+  );
 }
 
 /** One document of a collection by its id, with some columns and its raw JSON. */
-export function getDocumentById(opts: { userId: string; collection: RingCollection; documentId: string; columns: readonly string[] }): Promise<(Record<string, unknown> & { documentId: string; day: string | null; raw: string }) | undefined> {
+export function getDocumentById(opts: {
+  userId: string;
+  collection: RingCollection;
+  documentId: string;
+  columns: readonly string[];
+}): Promise<(Record<string, unknown> & { documentId: string; day: string | null; raw: string }) | undefined> {
   const cols = [...new Set(["documentId", "day", ...opts.columns, "raw"])].map(ident).join(", ");
   return row(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND documentId = ?`, opts.userId, opts.documentId);
 }
 
 /** The newest document of a collection (by day; the newest stored on that day) with some columns. */
-export function getNewestDocumentRow(opts: { userId: string; collection: RingCollection; columns: readonly string[] }): Promise<(Record<string, unknown> & { documentId: string | null; day: string }) | undefined> {
+export function getNewestDocumentRow(opts: {
+  userId: string;
+  collection: RingCollection;
+  columns: readonly string[];
+}): Promise<(Record<string, unknown> & { documentId: string | null; day: string }) | undefined> {
   const cols = [...new Set(["documentId", "day", ...opts.columns])].map(ident).join(", ");
   return row(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? ORDER BY day DESC, id DESC LIMIT 1`, opts.userId);
 }
 
 /** Rest-mode periods that overlap [from, to] (one still on has no end day). */
-export function getRestModes(opts: RangeOptions): Promise<Array<{ documentId: string; day: string; end_day: string | null; start_time: string | null; end_time: string | null }>> {
+export function getRestModes(
+  opts: RangeOptions,
+): Promise<Array<{ documentId: string; day: string; end_day: string | null; start_time: string | null; end_time: string | null }>> {
   return rows(
     `SELECT documentId, day, end_day, start_time, end_time FROM ${ident(tableOf("rest_mode_period"))} WHERE userId = ? AND day <= ? AND (end_day IS NULL OR end_day >= ?) ORDER BY day, id`,
     opts.userId,
@@ -197,7 +227,17 @@ export function getRestModes(opts: RangeOptions): Promise<Array<{ documentId: st
 }
 
 /** The person's rings (ring_configuration), newest set-up first (one without a set-up time last). */
-export function getRings(userId: string): Promise<Array<{ documentId: string; hardware_type: string | null; design: string | null; color: string | null; size: number | null; firmware_version: string | null; set_up_at: string | null }>> {
+export function getRings(userId: string): Promise<
+  Array<{
+    documentId: string;
+    hardware_type: string | null;
+    design: string | null;
+    color: string | null;
+    size: number | null;
+    firmware_version: string | null;
+    set_up_at: string | null;
+  }>
+> {
   return rows(
     `SELECT documentId, hardware_type, design, color, size, firmware_version, set_up_at FROM ${ident(tableOf("ring_configuration"))} WHERE userId = ? ORDER BY set_up_at IS NULL, set_up_at DESC, id DESC`,
     userId,

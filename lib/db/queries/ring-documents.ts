@@ -139,20 +139,33 @@ function* replaceTrendsRows(collection: RingCollection, userId: string, rows: re
 export function daysWithServiceDocuments(collection: RingCollection, userId: string, days: readonly string[]): Promise<Set<string>> {
   if (days.length === 0) return Promise.resolve(new Set());
   const t = ident(RING_TABLES[collection].table);
-  return query(function* () {
-    const rows = yield* all<{ day: string }>(`SELECT DISTINCT day FROM ${t} WHERE userId = ? AND ${inJsonArray("day")} AND (documentId IS NULL OR documentId NOT LIKE ?)`, userId, JSON.stringify(days), TRENDS_LIKE);
-    return new Set(rows.map((r) => r.day));
-  }());
+  return query(
+    (function* () {
+      const rows = yield* all<{ day: string }>(
+        `SELECT DISTINCT day FROM ${t} WHERE userId = ? AND ${inJsonArray("day")} AND (documentId IS NULL OR documentId NOT LIKE ?)`,
+        userId,
+        JSON.stringify(days),
+        TRENDS_LIKE,
+      );
+      return new Set(rows.map((r) => r.day));
+    })(),
+  );
 }
 
 /** The stored raw JSON and day of the documents with these keys (ids, or days for a collection keyed by day). */
 export function storedByKey(collection: RingCollection, userId: string, keys: readonly string[]): Promise<Map<string, { day: string | null; raw: string }>> {
   if (keys.length === 0) return Promise.resolve(new Map());
   const { table, conflict } = RING_TABLES[collection];
-  return query(function* () {
-    const rows = yield* all<{ k: string; day: string | null; raw: string }>(`SELECT ${conflict} AS k, day, raw FROM ${ident(table)} WHERE userId = ? AND ${inJsonArray(conflict)}`, userId, JSON.stringify(keys));
-    return new Map(rows.map((r) => [r.k, { day: r.day, raw: r.raw }]));
-  }());
+  return query(
+    (function* () {
+      const rows = yield* all<{ k: string; day: string | null; raw: string }>(
+        `SELECT ${conflict} AS k, day, raw FROM ${ident(table)} WHERE userId = ? AND ${inJsonArray(conflict)}`,
+        userId,
+        JSON.stringify(keys),
+      );
+      return new Map(rows.map((r) => [r.k, { day: r.day, raw: r.raw }]));
+    })(),
+  );
 }
 
 /**
@@ -172,7 +185,13 @@ export function deleteMissingDocuments(opts: {
   return transaction(function* () {
     const deleted = !opts.window
       ? yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`, opts.userId, seen)
-      : yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`, opts.userId, opts.window.fromDay, opts.window.toDay, seen);
+      : yield* run(
+          `DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`,
+          opts.userId,
+          opts.window.fromDay,
+          opts.window.toDay,
+          seen,
+        );
     if (deleted > 0) yield* bumpDataVersion(opts.userId);
     return deleted;
   });

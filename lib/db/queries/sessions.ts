@@ -42,7 +42,9 @@ export type SessionRow = { sessionToken: string; userId: string; expires: Date }
 
 /** Stores a new session (Auth.js creates one per sign-in). */
 export async function createSession(s: SessionRow): Promise<SessionRow> {
-  await query(run(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, crypto.randomUUID(), s.sessionToken, s.userId, toDbTime(s.expires)));
+  await query(
+    run(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`, crypto.randomUUID(), s.sessionToken, s.userId, toDbTime(s.expires)),
+  );
   return s;
 }
 

@@ -42,5 +42,7 @@ export async function updateSignalSettings(userId: string, patch: { sleepNeedMin
     values.push(patch.freeDays.join(","));
   }
   // the settings change the signals' answers: the same bump as a data change
-  await query(run(`UPDATE "User" SET ${[...set, "dataVersion = dataVersion + 1", "updatedAt = ?"].join(", ")} WHERE id = ?`, ...values, toDbTime(clock.date()), userId));
+  await query(
+    run(`UPDATE "User" SET ${[...set, "dataVersion = dataVersion + 1", "updatedAt = ?"].join(", ")} WHERE id = ?`, ...values, toDbTime(clock.date()), userId),
+  );
 }

@@ -42,5 +42,13 @@ export function saveWebhookSubscription(s: Omit<WebhookSubscriptionRow, "updated
 }
 
 export async function markWebhookSubscription(id: string, status: WebhookSubscriptionRow["status"], lastError: string | null): Promise<void> {
-  await query(run(`UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`, status, lastError?.slice(0, 500) ?? null, toDbTime(clock.date()), id));
+  await query(
+    run(
+      `UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`,
+      status,
+      lastError?.slice(0, 500) ?? null,
+      toDbTime(clock.date()),
+      id,
+    ),
+  );
 }

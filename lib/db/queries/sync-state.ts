@@ -64,7 +64,8 @@ const PATCHABLE = new Set([
 export function ensureSyncStates(userId: string, collections: readonly string[]): Promise<void> {
   const now = toDbTime(clock.date());
   return transaction(function* () {
-    for (const c of collections) yield* run(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`, userId, c, now);
+    for (const c of collections)
+      yield* run(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`, userId, c, now);
   });
 }
 
@@ -83,7 +84,9 @@ const statementCache = new Map<string, string>();
  * (a backfill page's checkpoint); `updateSyncState` runs it on its own.
  */
 export function* syncStateUpdate(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Work<void> {
-  const keys = Object.keys(patch).filter((k) => PATCHABLE.has(k)).sort();
+  const keys = Object.keys(patch)
+    .filter((k) => PATCHABLE.has(k))
+    .sort();
   const resume = opts.resume === true;
   const cacheKey = `${keys.join(",")}|${resume}`;
   let sql = statementCache.get(cacheKey);
@@ -103,7 +106,10 @@ export function* syncStateUpdate(userId: string, collection: string, patch: Sync
     return (v instanceof Date ? toDbTime(v) : v) as string | number | null;
   });
   // the calendar's "not yet synced" reads newestDay: a new one changes answers
-  const before = "newestDay" in patch ? yield* get<{ newestDay: string | null }>(`SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection) : undefined;
+  const before =
+    "newestDay" in patch
+      ? yield* get<{ newestDay: string | null }>(`SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection)
+      : undefined;
   yield* run(sql, userId, collection, now, ...values, now);
   if ("newestDay" in patch && (before?.newestDay ?? null) !== (patch.newestDay ?? null)) yield* bumpDataVersion(userId);
 }
@@ -115,7 +121,13 @@ export function updateSyncState(userId: string, collection: string, patch: SyncS
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */
 export async function clearSharingStates(userId: string): Promise<void> {
-  await query(run(`UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status IN ('not_shared','expired','paused')`, toDbTime(clock.date()), userId));
+  await query(
+    run(
+      `UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status IN ('not_shared','expired','paused')`,
+      toDbTime(clock.date()),
+      userId,
+    ),
+  );
 }
 
 /** Forgets a person's sync progress (the next run backfills from scratch). */

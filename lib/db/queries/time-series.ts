@@ -15,10 +15,19 @@ import { bumpDataVersion } from "@/lib/db/queries/data-version";
 
 const t = (c: SeriesCollection) => ident(tableOf(c));
 
-const upsertOf = (c: SeriesCollection) => upsertSql({ table: tableOf(c), columns: ["userId", "day", "count", "samples", "syncedAt"], conflict: ["userId", "day"] });
+const upsertOf = (c: SeriesCollection) =>
+  upsertSql({ table: tableOf(c), columns: ["userId", "day", "count", "samples", "syncedAt"], conflict: ["userId", "day"] });
 
 /** Writes a day's samples (`packed`: them packed, when the caller has it); true when they differ from what was stored (the data version moves then). */
-function* upsertDay(collection: SeriesCollection, userId: string, day: string, samples: readonly Sample[], syncedAt: string, stored: Buffer | null, packed = encodeDay(sampleSpecOf(collection), day, samples)): Work<boolean> {
+function* upsertDay(
+  collection: SeriesCollection,
+  userId: string,
+  day: string,
+  samples: readonly Sample[],
+  syncedAt: string,
+  stored: Buffer | null,
+  packed = encodeDay(sampleSpecOf(collection), day, samples),
+): Work<boolean> {
   yield* run(upsertOf(collection), userId, day, samples.length, packed, syncedAt);
   return !stored || !stored.equals(packed);
 }
@@ -79,7 +88,12 @@ export function* sampleDaysReplace(opts: ReplaceDaysOptions): Work<number> {
   const syncedAt = toDbTime(clock.date());
   let removed = 0;
   let changed = false;
-  const rows = yield* all<{ day: string; count: number }>(`SELECT day, count FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ?`, opts.userId, opts.fromDay, opts.toDay);
+  const rows = yield* all<{ day: string; count: number }>(
+    `SELECT day, count FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ?`,
+    opts.userId,
+    opts.fromDay,
+    opts.toDay,
+  );
   for (const r of rows) {
     const fresh = opts.days.get(r.day);
     if (!fresh || fresh.length === 0) {
@@ -107,7 +121,11 @@ export function replaceSampleDays(opts: ReplaceDaysOptions): Promise<number> {
  * whose stored samples would differ (new samples, or new values at a stored instant), and how
  * many samples are not stored yet.
  */
-export async function diffSampleDays(opts: { collection: SeriesCollection; userId: string; days: ReadonlyMap<string, readonly Sample[]> }): Promise<{ new: number; changedDays: Map<string, readonly Sample[]> }> {
+export async function diffSampleDays(opts: {
+  collection: SeriesCollection;
+  userId: string;
+  days: ReadonlyMap<string, readonly Sample[]>;
+}): Promise<{ new: number; changedDays: Map<string, readonly Sample[]> }> {
   const spec = sampleSpecOf(opts.collection);
   let fresh = 0;
   const changedDays = new Map<string, readonly Sample[]>();
@@ -124,7 +142,9 @@ export async function diffSampleDays(opts: { collection: SeriesCollection; userI
 /** How many samples are stored on these UTC days. */
 export async function storedDayCounts(collection: SeriesCollection, userId: string, days: readonly string[]): Promise<number> {
   if (days.length === 0) return 0;
-  const row = await query(get<{ n: number }>(`SELECT COALESCE(SUM(count), 0) AS n FROM ${t(collection)} WHERE userId = ? AND ${inJsonArray("day")}`, userId, JSON.stringify(days)));
+  const row = await query(
+    get<{ n: number }>(`SELECT COALESCE(SUM(count), 0) AS n FROM ${t(collection)} WHERE userId = ? AND ${inJsonArray("day")}`, userId, JSON.stringify(days)),
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -134,13 +154,25 @@ export type StoredSeriesDay = { day: string; columns: SampleColumns };
 export async function readSampleDays(opts: { collection: SeriesCollection; userId: string; fromDay: string; toDay: string }): Promise<StoredSeriesDay[]> {
   const spec = sampleSpecOf(opts.collection);
   const rows = await query(
-    all<{ day: string; samples: Buffer }>(`SELECT day, samples FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`, opts.userId, opts.fromDay, opts.toDay),
+    all<{ day: string; samples: Buffer }>(
+      `SELECT day, samples FROM ${t(opts.collection)} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`,
+      opts.userId,
+      opts.fromDay,
+      opts.toDay,
+    ),
   );
   return rows.map((r) => ({ day: r.day, columns: decodeColumns(spec, r.day, r.samples) }));
 }
 
 /** One page of a person's stored days (export, checks), oldest first, after the day `after`. */
-export async function readSamplePage(opts: { collection: SeriesCollection; userId: string; fromDay?: string; toDay?: string; after: string | null; limit: number }): Promise<{ days: Array<{ day: string; samples: Sample[] }>; next: string | null }> {
+export async function readSamplePage(opts: {
+  collection: SeriesCollection;
+  userId: string;
+  fromDay?: string;
+  toDay?: string;
+  after: string | null;
+  limit: number;
+}): Promise<{ days: Array<{ day: string; samples: Sample[] }>; next: string | null }> {
   const spec = sampleSpecOf(opts.collection);
   const rows = await query(
     all<{ day: string; samples: Buffer }>(
@@ -158,7 +190,10 @@ export async function readSamplePage(opts: { collection: SeriesCollection; userI
 
 /** Samples stored, and the oldest and newest day, of a person's series (a step of a transaction too). */
 export function* seriesSummaryOf(collection: SeriesCollection, userId: string): Work<CollectionSummary> {
-  const r = yield* get<CollectionSummary>(`SELECT COALESCE(SUM(count), 0) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM ${t(collection)} WHERE userId = ?`, userId);
+  const r = yield* get<CollectionSummary>(
+    `SELECT COALESCE(SUM(count), 0) AS documents, MAX(day) AS newestDay, MIN(day) AS oldestDay FROM ${t(collection)} WHERE userId = ?`,
+    userId,
+  );
   return { documents: Number(r?.documents ?? 0), newestDay: r?.newestDay ?? null, oldestDay: r?.oldestDay ?? null };
 }
 
@@ -169,7 +204,9 @@ export function seriesSummary(collection: SeriesCollection, userId: string): Pro
 
 /** The newest stored sample of a person's series (its instant and fields), if any. */
 export async function latestSample(collection: SeriesCollection, userId: string): Promise<{ t: number; fields: Record<string, unknown> } | null> {
-  const row = await query(get<{ day: string; samples: Buffer }>(`SELECT day, samples FROM ${t(collection)} WHERE userId = ? ORDER BY day DESC LIMIT 1`, userId));
+  const row = await query(
+    get<{ day: string; samples: Buffer }>(`SELECT day, samples FROM ${t(collection)} WHERE userId = ? ORDER BY day DESC LIMIT 1`, userId),
+  );
   if (!row || countOf(row.samples) === 0) return null;
   const cols = decodeColumns(sampleSpecOf(collection), row.day, row.samples);
   const i = cols.t.length - 1;

@@ -58,8 +58,15 @@ export async function countOwners(): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function findUserById(userId: string): Promise<{ id: string; email: string | null; role: string; ringUserId: string | null; createdAt: Date } | null> {
-  const u = await query(get<{ id: string; email: string | null; role: string; ringUserId: string | null; createdAt: string }>(`SELECT id, email, role, ringUserId, createdAt FROM "User" WHERE id = ?`, userId));
+export async function findUserById(
+  userId: string,
+): Promise<{ id: string; email: string | null; role: string; ringUserId: string | null; createdAt: Date } | null> {
+  const u = await query(
+    get<{ id: string; email: string | null; role: string; ringUserId: string | null; createdAt: string }>(
+      `SELECT id, email, role, ringUserId, createdAt FROM "User" WHERE id = ?`,
+      userId,
+    ),
+  );
   return u ? { ...u, createdAt: fromDbTime(u.createdAt) ?? new Date(0) } : null;
 }
 
@@ -131,9 +138,7 @@ export async function listHouseholdMembers(): Promise<HouseholdMember[]> {
       RING_PROVIDER,
     ),
   );
-  return rows
-    .map((u) => ({ ...u, createdAt: fromDbTime(u.createdAt) ?? new Date(0) }))
-    .sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
+  return rows.map((u) => ({ ...u, createdAt: fromDbTime(u.createdAt) ?? new Date(0) })).sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
 }
 
 /** Deletes the person's sessions (all, or all but one). */

@@ -9,7 +9,13 @@ import { useMigratedPostgres } from "@/lib/test/postgres";
 
 const pg = useMigratedPostgres("inbox");
 
-type Backend = { name: string; store: () => WebhookEventStore; clear: () => Promise<void>; all: () => Promise<WebhookEventRow[]>; age: (ms: number) => Promise<void> };
+type Backend = {
+  name: string;
+  store: () => WebhookEventStore;
+  clear: () => Promise<void>;
+  all: () => Promise<WebhookEventRow[]>;
+  age: (ms: number) => Promise<void>;
+};
 
 const backends: Backend[] = [
   {
@@ -17,7 +23,10 @@ const backends: Backend[] = [
     store: () => webhookEventStore(sqliteDatabase()),
     clear: async () => void rawDb().prepare("DELETE FROM webhook_event").run(),
     all: async () => rawDb().prepare("SELECT * FROM webhook_event ORDER BY id").all() as WebhookEventRow[],
-    age: async (ms) => void rawDb().prepare("UPDATE webhook_event SET receivedAt = ?").run(new Date(clock.now() - ms).toISOString().replace("Z", "+00:00")),
+    age: async (ms) =>
+      void rawDb()
+        .prepare("UPDATE webhook_event SET receivedAt = ?")
+        .run(new Date(clock.now() - ms).toISOString().replace("Z", "+00:00")),
   },
   {
     name: "postgresql",
@@ -76,7 +85,13 @@ describe.each(backends)("webhook inbox on $name", (b) => {
     expect(rows.filter((r) => r.status !== "queued").every((r) => r.processedAt !== null)).toBe(true);
     expect(await inbox.watermark()).toEqual({ firstQueuedId: ids[1], maxId: ids[5] });
     expect(await inbox.watermark(ids[2])).toEqual({ firstQueuedId: ids[5], maxId: ids[5] });
-    await inbox.markMany([{ id: ids[1]!, reason: "" }, { id: ids[5]!, reason: "" }], "applied");
+    await inbox.markMany(
+      [
+        { id: ids[1]!, reason: "" },
+        { id: ids[5]!, reason: "" },
+      ],
+      "applied",
+    );
     expect(await inbox.watermark()).toEqual({ firstQueuedId: null, maxId: ids[5] });
   });
 

@@ -58,8 +58,22 @@ export function webhookEventStore(db: Database = processDatabase()): WebhookEven
 
     listQueued(limit, excludeIds = [], fromId = 0) {
       return db.dialect === "postgres"
-        ? q(all<WebhookEventRow>(`SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND NOT (id = ANY(CAST(? AS int[]))) ORDER BY id LIMIT ?`, fromId, excludeIds, limit))
-        : q(all<WebhookEventRow>(`SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`, fromId, JSON.stringify(excludeIds), limit));
+        ? q(
+            all<WebhookEventRow>(
+              `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND NOT (id = ANY(CAST(? AS int[]))) ORDER BY id LIMIT ?`,
+              fromId,
+              excludeIds,
+              limit,
+            ),
+          )
+        : q(
+            all<WebhookEventRow>(
+              `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+              fromId,
+              JSON.stringify(excludeIds),
+              limit,
+            ),
+          );
     },
 
     async watermark(fromId = 0) {
@@ -74,7 +88,9 @@ export function webhookEventStore(db: Database = processDatabase()): WebhookEven
     },
 
     async mark(id, status, error) {
-      await q(run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, error?.slice(0, 500) ?? null, toDbTime(clock.date()), id));
+      await q(
+        run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, error?.slice(0, 500) ?? null, toDbTime(clock.date()), id),
+      );
     },
 
     async markMany(rows, status) {
@@ -95,7 +111,8 @@ export function webhookEventStore(db: Database = processDatabase()): WebhookEven
         return;
       }
       await db.transaction(function* () {
-        for (const r of rows) yield* run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, r.reason.slice(0, 500), now, r.id);
+        for (const r of rows)
+          yield* run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, r.reason.slice(0, 500), now, r.id);
       });
     },
 

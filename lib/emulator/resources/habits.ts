@@ -80,7 +80,10 @@ export function makeHabits(prefix: string): Habits {
   const secondSetUpSecond = r.int(8 * HOUR, 22 * HOUR);
   const size = r.int(6, 13);
   const firstDesign = r.chance(0.6) ? "heritage" : "horizon";
-  const firstColors = firstDesign === "heritage" ? ["silver", "glossy_black", "stealth_black", "glossy_gold", "rose"] : ["silver", "stealth_black", "glossy_gold", "rose", "brushed_silver"];
+  const firstColors =
+    firstDesign === "heritage"
+      ? ["silver", "glossy_black", "stealth_black", "glossy_gold", "rose"]
+      : ["silver", "stealth_black", "glossy_gold", "rose", "brushed_silver"];
   const firstColor = firstColors[r.int(0, firstColors.length - 1)]!;
   const firstHardware = firstSetUpIdx < dayToIndex("2020-10-01") && r.chance(0.5) ? "gen2" : "gen3";
   const secondHardware = replacedIdx >= OR5_RELEASE && r.chance(0.5) ? "or5" : replacedIdx >= GEN4_RELEASE ? "gen4" : "gen3";

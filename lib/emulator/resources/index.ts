@@ -45,15 +45,7 @@ export { workoutWindows } from "./read";
 export { ringConfigurations, ringReplacementIndex } from "./ring";
 export { ResourceSource } from "./source";
 export { TAG_CODES } from "./tags";
-export {
-  DAY_RESOURCES,
-  RESOURCE_COLLECTIONS,
-  TIME_SERIES,
-  type DayResource,
-  type ResourceCollection,
-  type ResourceDocument,
-  type TimeSeries,
-} from "./types";
+export { DAY_RESOURCES, RESOURCE_COLLECTIONS, TIME_SERIES, type DayResource, type ResourceCollection, type ResourceDocument, type TimeSeries } from "./types";
 
 /** The webhook data_type of a collection (vO2_max is `vo2_max` there; facts §6.1). */
 export function webhookDataType(collection: string): string {

@@ -50,7 +50,6 @@ export function localSecondsFrom(idx: number, text: unknown): number | null {
 
 export type WorkoutWindow = { from: number; to: number; intensity: "easy" | "moderate" | "hard"; walk: boolean };
 
-
 /** High-activity runs of a day's class_5_min, before local midnight (block indices, [from, to)). */
 export function workoutWindows(cls: string): WorkoutWindow[] {
   const out: WorkoutWindow[] = [];

@@ -73,7 +73,10 @@ export function restModes(src: ResourceSource, idx: number, current: DayDocs, to
     const lastEpisodeDay = ongoing ? Math.min(today, idx + 7) : endIdx - 1;
     for (let d = idx; d <= Math.max(idx, lastEpisodeDay); d++) {
       if (d > idx && !r.chance(0.5)) continue;
-      episodes.push({ tags: REST_TAGS[r.int(0, REST_TAGS.length - 1)]!, timestamp: localDateTime(d, (d === idx ? startS : 10 * HOUR) + r.int(MIN, 2 * HOUR), src.offset) });
+      episodes.push({
+        tags: REST_TAGS[r.int(0, REST_TAGS.length - 1)]!,
+        timestamp: localDateTime(d, (d === idx ? startS : 10 * HOUR) + r.int(MIN, 2 * HOUR), src.offset),
+      });
     }
   }
   return [

@@ -63,7 +63,7 @@ export function sessions(src: ResourceSource, idx: number, current: DayDocs): Re
     const sr = rngFor(src.prefix, "ext", "session", idx, k);
     const type = weighted(sr, h.sessionWeights);
     const [lo, hi] = SESSION_MINUTES[type]!;
-    const durS = Math.round((lo + (hi - lo) * sr.next()) * MIN / 5) * 5;
+    const durS = Math.round(((lo + (hi - lo) * sr.next()) * MIN) / 5) * 5;
     const fits = runs.filter((run) => (run.to - run.from - 2) * BLOCK_S >= durS && !taken.some(([a, b]) => run.from < b && a < run.to));
     if (fits.length === 0) continue;
     const run = fits[Math.floor(sr.next() * fits.length)]!;

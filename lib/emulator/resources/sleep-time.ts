@@ -48,10 +48,17 @@ export function sleepTime(src: ResourceSource, idx: number, current: DayDocs): R
     const start = Math.round((meanBed - 30 * MIN) / quarter) * quarter;
     window = { day_tz: src.offsetMinutes * MIN, end_offset: start + HOUR, start_offset: start };
     recommendation =
-      lastBed === null ? "follow_optimal_bedtime" : lastBed < start - quarter ? "later_bedtime" : lastBed > start + HOUR + quarter ? "earlier_bedtime" : "follow_optimal_bedtime";
+      lastBed === null
+        ? "follow_optimal_bedtime"
+        : lastBed < start - quarter
+          ? "later_bedtime"
+          : lastBed > start + HOUR + quarter
+            ? "earlier_bedtime"
+            : "follow_optimal_bedtime";
   } else {
     status = "only_recommended_found";
-    recommendation = lastBed !== null && lastBed > meanBed + 20 * MIN ? "earlier_bedtime" : lastBed !== null && lastBed < meanBed - 40 * MIN ? "later_bedtime" : null;
+    recommendation =
+      lastBed !== null && lastBed > meanBed + 20 * MIN ? "earlier_bedtime" : lastBed !== null && lastBed < meanBed - 40 * MIN ? "later_bedtime" : null;
   }
   return [{ id: uuidFor(src.prefix, "ext", "sleep_time", idx), day: indexToDay(idx), optimal_bedtime: window, recommendation, status }];
 }

@@ -77,7 +77,8 @@ export function enhancedTags(src: ResourceSource, idx: number): ResourceDocument
   const sSick = 9 * HOUR + r.next() * 3 * HOUR;
   const uSickLen = r.next();
   const temp = num(base.daily_readiness[0]?.temperature_deviation) ?? 0;
-  if (uSick < (temp >= 0.5 ? 0.7 : 0.003)) drafts.push({ code: "tag_generic_sick", customName: null, second: sSick, durationDays: uSickLen < 0.3 ? 1 + Math.floor(uSickLen * 7) : 0 });
+  if (uSick < (temp >= 0.5 ? 0.7 : 0.003))
+    drafts.push({ code: "tag_generic_sick", customName: null, second: sSick, durationDays: uSickLen < 0.3 ? 1 + Math.floor(uSickLen * 7) : 0 });
   // Sauna, headache, travel (travel mostly on days the ring stayed at home).
   const uSauna = r.next();
   const sSauna = 17 * HOUR + r.next() * 3 * HOUR;

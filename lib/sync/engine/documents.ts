@@ -47,7 +47,13 @@ export function mapPage(ctx: EngineContext, collection: RingCollection, userId: 
 }
 
 /** A document collection's backfill: windows of days, page by page, each page with its checkpoint. */
-export async function backfillDocuments(ctx: EngineContext, userId: string, collection: RingCollection, initial: SyncStateRow | undefined, client: RingClient): Promise<CollectionOutcome> {
+export async function backfillDocuments(
+  ctx: EngineContext,
+  userId: string,
+  collection: RingCollection,
+  initial: SyncStateRow | undefined,
+  client: RingClient,
+): Promise<CollectionOutcome> {
   let state = initial;
   if (!state?.backfillFrom || !state.backfillTo) {
     const from = ctx.backfillStart;

@@ -13,12 +13,7 @@ function isPausedError(err: unknown): boolean {
 }
 
 /** How the job runner should treat an error thrown by the engine. */
-export type ErrorClass =
-  | { kind: "postpone"; until: number }
-  | { kind: "paused" }
-  | { kind: "stop"; status: SyncStatus }
-  | { kind: "bug" }
-  | { kind: "retry" };
+export type ErrorClass = { kind: "postpone"; until: number } | { kind: "paused" } | { kind: "stop"; status: SyncStatus } | { kind: "bug" } | { kind: "retry" };
 
 export function classifyError(err: unknown): ErrorClass {
   if (err instanceof RingRateLimitedError) return { kind: "postpone", until: err.until };

@@ -45,7 +45,13 @@ export async function applyDocumentEvent(ctx: EngineContext, event: DocumentEven
       if (r.ok && r.unknown) noteUnknownValues(collection, r.unknown);
       const rows = r.ok ? [r.row] : [];
       const rejected: RejectedInput[] = r.ok ? [] : [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }];
-      await commitPage(ctx, { userId, collection, write: documentsWrite({ collection, userId, rows, rejected }), mapMs: performance.now() - started, count: { pages: 0, rejected: 0 } });
+      await commitPage(ctx, {
+        userId,
+        collection,
+        write: documentsWrite({ collection, userId, rows, rejected }),
+        mapMs: performance.now() - started,
+        count: { pages: 0, rejected: 0 },
+      });
     }
   } catch (err) {
     const c = classifyError(err);
@@ -75,7 +81,11 @@ export async function snapshotPersonalInfo(ctx: EngineContext, userId: string): 
     // personal_info answers every token with its id: a 403 here means the membership lapsed.
     if (err instanceof RingApiError && err.status === 403) {
       for (const c of SYNC_COLLECTIONS) {
-        await updateSyncState(userId, c, { status: "expired", lastError: describeError(new RingApiError({ status: 403, endpoint: err.endpoint, detail: "membership expired" })), lastAttemptAt: ctx.now() });
+        await updateSyncState(userId, c, {
+          status: "expired",
+          lastError: describeError(new RingApiError({ status: 403, endpoint: err.endpoint, detail: "membership expired" })),
+          lastAttemptAt: ctx.now(),
+        });
       }
     }
     throw err;

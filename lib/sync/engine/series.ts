@@ -32,7 +32,9 @@ function mapSeriesPage(ctx: EngineContext, collection: SeriesCollection, rows: u
 /** The instant of each row of a page (NaN where it has none), from its samples or its raw rows. */
 function rowInstants(samples: readonly Sample[], rows: readonly unknown[]): number[] {
   if (samples.length) return samples.map((x) => x.t);
-  return rows.map((r) => (r && typeof r === "object" && typeof (r as { timestamp?: unknown }).timestamp === "string" ? instantOf((r as { timestamp: string }).timestamp) : Number.NaN));
+  return rows.map((r) =>
+    r && typeof r === "object" && typeof (r as { timestamp?: unknown }).timestamp === "string" ? instantOf((r as { timestamp: string }).timestamp) : Number.NaN,
+  );
 }
 
 /**
@@ -44,7 +46,13 @@ function rowInstants(samples: readonly Sample[], rows: readonly unknown[]): numb
  * merged into its UTC days together with its checkpoint (window start, next_token) in one
  * transaction; samples met twice (on a window's bound, or after a resumed page) are stored once.
  */
-export async function backfillSeries(ctx: EngineContext, userId: string, collection: SeriesCollection, initial: SyncStateRow | undefined, client: RingClient): Promise<CollectionOutcome> {
+export async function backfillSeries(
+  ctx: EngineContext,
+  userId: string,
+  collection: SeriesCollection,
+  initial: SyncStateRow | undefined,
+  client: RingClient,
+): Promise<CollectionOutcome> {
   let state = initial;
   if (!state?.backfillFrom || !state.backfillTo) {
     await updateSyncState(userId, collection, {
@@ -82,7 +90,11 @@ export async function backfillSeries(ctx: EngineContext, userId: string, collect
           // The long range is refused: read the whole range in windows from its start.
           cursor = startMs;
           token = null;
-          await updateSyncState(userId, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays) });
+          await updateSyncState(userId, collection, {
+            cursorStart: isoInstant(cursor),
+            cursorNextToken: null,
+            windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays),
+          });
           continue;
         }
         if (!token || retriedToken) throw err;
@@ -153,9 +165,20 @@ export async function backfillSeries(ctx: EngineContext, userId: string, collect
  * ended after a long pause), in windows of whole UTC days; each window's days then hold
  * exactly what the service sent (a sample it no longer has is gone).
  */
-export async function incrementalSeries(ctx: EngineContext, userId: string, collection: SeriesCollection, state: SyncStateRow, client: RingClient): Promise<CollectionOutcome> {
+export async function incrementalSeries(
+  ctx: EngineContext,
+  userId: string,
+  collection: SeriesCollection,
+  state: SyncStateRow,
+  client: RingClient,
+): Promise<CollectionOutcome> {
   const fetchedThrough = state.cursorStart ? instantOf(state.cursorStart) : null;
-  const windows = seriesRecheckWindows({ nowMs: ctx.clock.now(), trailingDays: ctx.trailingDays, fetchedThrough, maxDays: getResource(collection).window.maxDays });
+  const windows = seriesRecheckWindows({
+    nowMs: ctx.clock.now(),
+    trailingDays: ctx.trailingDays,
+    fetchedThrough,
+    maxDays: getResource(collection).window.maxDays,
+  });
   let samples = 0;
   let removed = 0;
   for (const w of windows) {
@@ -184,7 +207,8 @@ export async function incrementalSeries(ctx: EngineContext, userId: string, coll
       return gone;
     };
     const prepared = performance.now() - started;
-    removed += (await commitPage(ctx, { userId, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } })).written;
+    removed += (await commitPage(ctx, { userId, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } }))
+      .written;
     samples += fetched.length;
   }
   const s = await query(summarize(userId, collection));

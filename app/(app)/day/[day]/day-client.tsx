@@ -83,7 +83,13 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
           <RestModeBanner restMode={r.restMode} />
           <div className="grid gap-4 lg:grid-cols-3">
             <ScoreBlock title="Sleep" color="var(--sleep)" row={data.daily.daily_sleep} scoreId="sleep.score" contributors={contributorsOf("daily_sleep")} />
-            <ScoreBlock title="Readiness" color="var(--readiness)" row={data.daily.daily_readiness} scoreId="readiness.score" contributors={contributorsOf("daily_readiness")}>
+            <ScoreBlock
+              title="Readiness"
+              color="var(--readiness)"
+              row={data.daily.daily_readiness}
+              scoreId="readiness.score"
+              contributors={contributorsOf("daily_readiness")}
+            >
               {data.daily.daily_readiness ? (
                 <p className="text-xs text-slate-600 dark:text-slate-400">
                   Temperature deviation{" "}
@@ -93,7 +99,13 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
                 </p>
               ) : null}
             </ScoreBlock>
-            <ScoreBlock title="Activity" color="var(--activity)" row={data.daily.daily_activity} scoreId="activity.score" contributors={contributorsOf("daily_activity")} />
+            <ScoreBlock
+              title="Activity"
+              color="var(--activity)"
+              row={data.daily.daily_activity}
+              scoreId="activity.score"
+              contributors={contributorsOf("daily_activity")}
+            />
           </div>
 
           {notes}
@@ -102,7 +114,11 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
               <span aria-hidden className="h-2.5 w-2.5 rounded-full" style={{ background: "var(--sleep)" }} />
               Main sleep
             </h2>
-            {main ? <PeriodDetail p={main} units={units} withCurves /> : <p className="text-sm text-slate-500 dark:text-slate-400">No main sleep recorded for this day.</p>}
+            {main ? (
+              <PeriodDetail p={main} units={units} withCurves />
+            ) : (
+              <p className="text-sm text-slate-500 dark:text-slate-400">No main sleep recorded for this day.</p>
+            )}
           </Card>
 
           {naps.length ? (
@@ -148,20 +164,36 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <SmallDoc title="Blood oxygen" color="var(--spo2)" present={!!data.daily.daily_spo2}>
               <Fig label="SpO₂ average" value={formatValue(m("spo2.spo2_average"), num(data.daily.daily_spo2?.spo2_average), units)} />
-              <Fig label="Breathing disturbance index" value={formatValue(m("spo2.breathing_disturbance_index"), num(data.daily.daily_spo2?.breathing_disturbance_index), units)} />
+              <Fig
+                label="Breathing disturbance index"
+                value={formatValue(m("spo2.breathing_disturbance_index"), num(data.daily.daily_spo2?.breathing_disturbance_index), units)}
+              />
             </SmallDoc>
-            <SmallDoc title="Stress" color="var(--stress)" present={!!data.daily.daily_stress} category={{ metric: m("stress.day_summary"), value: data.daily.daily_stress?.day_summary }}>
+            <SmallDoc
+              title="Stress"
+              color="var(--stress)"
+              present={!!data.daily.daily_stress}
+              category={{ metric: m("stress.day_summary"), value: data.daily.daily_stress?.day_summary }}
+            >
               <Fig label="High stress" value={formatValue(m("stress.stress_high"), num(data.daily.daily_stress?.stress_high), units)} />
               <Fig label="High recovery" value={formatValue(m("stress.recovery_high"), num(data.daily.daily_stress?.recovery_high), units)} />
             </SmallDoc>
-            <SmallDoc title="Resilience" color="var(--resilience)" present={!!data.daily.daily_resilience} category={{ metric: m("resilience.level"), value: data.daily.daily_resilience?.level }}>
+            <SmallDoc
+              title="Resilience"
+              color="var(--resilience)"
+              present={!!data.daily.daily_resilience}
+              category={{ metric: m("resilience.level"), value: data.daily.daily_resilience?.level }}
+            >
               {(["sleep_recovery", "daytime_recovery", "stress"] as const).map((c) => (
                 <Fig key={c} label={m(`resilience.${c}`).label} value={formatValue(m(`resilience.${c}`), num(data.daily.daily_resilience?.[c]), units)} />
               ))}
             </SmallDoc>
             <SmallDoc title="Cardiovascular age" color="var(--heart)" present={!!data.daily.daily_cardiovascular_age}>
               <Fig label="Vascular age" value={formatValue(m("cardio.vascular_age"), num(data.daily.daily_cardiovascular_age?.vascular_age), units)} />
-              <Fig label="Pulse wave velocity" value={formatValue(m("cardio.pulse_wave_velocity"), num(data.daily.daily_cardiovascular_age?.pulse_wave_velocity), units)} />
+              <Fig
+                label="Pulse wave velocity"
+                value={formatValue(m("cardio.pulse_wave_velocity"), num(data.daily.daily_cardiovascular_age?.pulse_wave_velocity), units)}
+              />
             </SmallDoc>
           </div>
 
@@ -173,7 +205,8 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
               <ul className="space-y-1 text-sm text-slate-600 dark:text-slate-400">
                 {others.map((p) => (
                   <li key={p.documentId}>
-                    {p.type === "rest" ? "Rest (not counted as sleep)" : "Deleted"} · {p.start !== null ? formatClock(p.start) : "?"}–{p.end !== null ? formatClock(p.end) : "?"}
+                    {p.type === "rest" ? "Rest (not counted as sleep)" : "Deleted"} · {p.start !== null ? formatClock(p.start) : "?"}–
+                    {p.end !== null ? formatClock(p.end) : "?"}
                   </li>
                 ))}
               </ul>
@@ -188,7 +221,13 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
               {Object.entries(data.raw).map(([c, doc]) => (
                 <details key={c} className="rounded-lg border border-slate-200 dark:border-slate-800">
                   <summary className="cursor-pointer px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600">{c}</summary>
-                  <pre tabIndex={0} aria-label={`${c}, as sent`} className="max-h-80 overflow-auto border-t border-slate-200 p-3 text-xs leading-relaxed focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-800">{JSON.stringify(doc, null, 2)}</pre>
+                  <pre
+                    tabIndex={0}
+                    aria-label={`${c}, as sent`}
+                    className="max-h-80 overflow-auto border-t border-slate-200 p-3 text-xs leading-relaxed focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-800"
+                  >
+                    {JSON.stringify(doc, null, 2)}
+                  </pre>
                 </details>
               ))}
             </div>
@@ -271,7 +310,14 @@ function PeriodDetail({ p, units, withCurves }: { p: DayPeriod; units: Units; wi
         ))}
       </dl>
       {p.hypnogram && p.start !== null && p.end !== null ? (
-        <Hypnogram segments={p.hypnogram.segments} minutes={p.hypnogram.minutes} start={p.start} end={p.end} label={`Sleep stages ${span}`} height={withCurves ? 132 : 96} />
+        <Hypnogram
+          segments={p.hypnogram.segments}
+          minutes={p.hypnogram.minutes}
+          start={p.start}
+          end={p.end}
+          label={`Sleep stages ${span}`}
+          height={withCurves ? 132 : 96}
+        />
       ) : (
         <p className="text-xs text-slate-500 dark:text-slate-400">No sleep stages in this document.</p>
       )}
@@ -293,7 +339,15 @@ function PeriodDetail({ p, units, withCurves }: { p: DayPeriod; units: Units; wi
 }
 
 function ActivityFigures({ row, units }: { row: Record<string, unknown>; units: Units }) {
-  const ids: MetricId[] = ["activity.steps", "activity.active_calories", "activity.equivalent_walking_distance", "activity.high_activity_time", "activity.medium_activity_time", "activity.sedentary_time", "activity.non_wear_time"];
+  const ids: MetricId[] = [
+    "activity.steps",
+    "activity.active_calories",
+    "activity.equivalent_walking_distance",
+    "activity.high_activity_time",
+    "activity.medium_activity_time",
+    "activity.sedentary_time",
+    "activity.non_wear_time",
+  ];
   return (
     <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4 lg:grid-cols-7">
       {ids.map((id) => {

@@ -7,4 +7,6 @@ import { getSignalSettings, saveSignalSettings } from "@/lib/services/signals";
 export const GET = withUser(async ({ user }) => json<SignalSettings>(await getSignalSettings(user.id)));
 
 // PATCH /api/signals/settings – changes the sleep need and/or the free days (Settings → Signals)
-export const PATCH = withUser(async ({ user, req }) => json<SignalSettings>(await saveSignalSettings(user.id, await parseJsonBody(req, updateSignalSettingsBodySchema))));
+export const PATCH = withUser(async ({ user, req }) =>
+  json<SignalSettings>(await saveSignalSettings(user.id, await parseJsonBody(req, updateSignalSettingsBodySchema))),
+);
