@@ -2,7 +2,7 @@
 // `npm test`: every test runner, then one closing line with the totals of all of them:
 // `N passed, M failed`.
 //
-//   hygiene     TypeScript, ESLint, knip (one test each)
+//   hygiene     TypeScript, ESLint, knip, Prettier (one test each)
 //   vitest      unit, integration (real emulator, SQLite and a private PostgreSQL), conformance
 //   build       the production build, once, into a folder of its own (RINGSIDE_BUILD_DIR)
 //   playwright  the UI in Debian's Chromium, against that build
@@ -133,7 +133,11 @@ async function runLogged(runner, cmd, cmdArgs, env = {}) {
 /** The last lines of a runner's log (for a failure that wrote no report). */
 function tail(runner, lines = 40) {
   try {
-    return fs.readFileSync(path.join(logs, `${runner}.log`), "utf8").split("\n").slice(-lines).join("\n");
+    return fs
+      .readFileSync(path.join(logs, `${runner}.log`), "utf8")
+      .split("\n")
+      .slice(-lines)
+      .join("\n");
   } catch {
     return "";
   }
@@ -151,11 +155,22 @@ function readVitest(file, t) {
   t.skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
   for (const f of v.testResults ?? []) {
     for (const a of f.assertionResults ?? [])
-      if (a.status === "failed") t.failures.push(`${path.relative(root, f.name)} › ${a.fullName ?? a.title}\n    ${String(a.failureMessages?.[0] ?? "").split("\n").slice(0, 6).join("\n    ")}`);
+      if (a.status === "failed")
+        t.failures.push(
+          `${path.relative(root, f.name)} › ${a.fullName ?? a.title}\n    ${String(a.failureMessages?.[0] ?? "")
+            .split("\n")
+            .slice(0, 6)
+            .join("\n    ")}`,
+        );
     if (f.status === "failed" && !(f.assertionResults ?? []).some((/** @type {{status: string}} */ a) => a.status === "failed")) {
       // a file that failed as a whole (it did not load, a hook threw): one failure
       t.failed += 1;
-      t.failures.push(`${path.relative(root, f.name)}: ${String(f.message ?? "failed to run").split("\n").slice(0, 6).join("\n    ")}`);
+      t.failures.push(
+        `${path.relative(root, f.name)}: ${String(f.message ?? "failed to run")
+          .split("\n")
+          .slice(0, 6)
+          .join("\n    ")}`,
+      );
     }
   }
 }
@@ -167,6 +182,7 @@ async function hygiene() {
     ["tsc --noEmit", bin("tsc"), ["--noEmit", "-p", "."]],
     ["eslint", bin("eslint"), ["."]],
     ["knip", bin("knip"), []],
+    ["prettier --check", bin("prettier"), ["--check", "--log-level", "warn", "."]],
   ])) {
     if ((await runLogged("hygiene", cmd, cmdArgs)) === 0) t.passed += 1;
     else {
@@ -235,14 +251,24 @@ async function playwright() {
         for (const test of spec.tests ?? [])
           if (test.status === "unexpected") {
             const browser = [...(test.annotations ?? []), ...(test.results?.at(-1)?.annotations ?? [])].find((a) => a.type === "browser")?.description;
-            const lines = [...String(test.results?.at(-1)?.error?.message ?? "").split("\n").slice(0, 6), ...(browser ? ["in the browser:", ...browser.split("\n").slice(0, 8)] : [])];
+            const lines = [
+              ...String(test.results?.at(-1)?.error?.message ?? "")
+                .split("\n")
+                .slice(0, 6),
+              ...(browser ? ["in the browser:", ...browser.split("\n").slice(0, 8)] : []),
+            ];
             t.failures.push(`${[...trail, spec.title].filter(Boolean).join(" › ")}\n    ${lines.join("\n    ")}`);
           }
     };
     walk(p, []);
     if ((p.errors ?? []).length > 0 && !(p.stats?.unexpected > 0)) {
       t.failed += 1;
-      t.failures.push(`Playwright: ${String(p.errors[0]?.message ?? "error").split("\n").slice(0, 8).join("\n    ")}`);
+      t.failures.push(
+        `Playwright: ${String(p.errors[0]?.message ?? "error")
+          .split("\n")
+          .slice(0, 8)
+          .join("\n    ")}`,
+      );
     }
   } catch {
     t.failed += 1;
@@ -291,7 +317,9 @@ for (const [runner, t] of Object.entries(tallies)) {
   totals.passed += t.passed;
   totals.failed += t.failed;
   totals.skipped += t.skipped;
-  console.log(`${runner.padEnd(11)} ${String(t.passed).padStart(5)} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ""}  (${Math.round(t.seconds)} s; log e2e/test-results/logs/${runner}.log)`);
+  console.log(
+    `${runner.padEnd(11)} ${String(t.passed).padStart(5)} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ""}  (${Math.round(t.seconds)} s; log e2e/test-results/logs/${runner}.log)`,
+  );
 }
 const failures = Object.entries(tallies).flatMap(([runner, t]) => t.failures.map((f) => `[${runner}] ${f}`));
 if (failures.length > 0) {
@@ -301,6 +329,8 @@ if (failures.length > 0) {
 }
 const cpuEnd = cpuTicks();
 const busy = cpuStart && cpuEnd && cpuEnd.total > cpuStart.total ? Math.round((100 * (cpuEnd.busy - cpuStart.busy)) / (cpuEnd.total - cpuStart.total)) : null;
-console.log(`\nWhole run: ${Math.round((Date.now() - started) / 1000)} s on Node.js ${process.version}${busy === null ? "" : `; the machine's ${os.availableParallelism()} cores were ${busy}% busy (e2e/test-results/logs/cpu.log)`}.`);
+console.log(
+  `\nWhole run: ${Math.round((Date.now() - started) / 1000)} s on Node.js ${process.version}${busy === null ? "" : `; the machine's ${os.availableParallelism()} cores were ${busy}% busy (e2e/test-results/logs/cpu.log)`}.`,
+);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(totals.failed > 0 ? 1 : 0);
