@@ -27,7 +27,7 @@ const BOTH_DATABASES = [
   "app/api/v1/v1-routes.test.ts",
   "app/api/dashboard-routes.test.ts",
   "lib/auth/adapter.test.ts",
-  "lib/alerts/queries-claim.test.ts",
+  "lib/db/queries/alerts-claim.test.ts",
   "lib/signals/signals.integration.test.ts",
 ];
 

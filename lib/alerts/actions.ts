@@ -6,7 +6,7 @@ import { formDataArg, isActionError, runAction, settingsRowAction, type ActionEr
 import { rowIdSchema } from "@/lib/api/schemas";
 import { publicOrigin } from "@/lib/auth/origin";
 import { requireUser } from "@/lib/auth/session";
-import * as alerts from "@/lib/alerts/service";
+import * as alerts from "@/lib/services/alerts";
 
 /**
  * Server actions of Settings → Alerts (components/settings/alerts-*.tsx import them from

@@ -1,6 +1,6 @@
 // What the alerts core needs from storage and from the rest of Ringside, as interfaces: the
 // worker (lib/alerts/worker.ts) is written against these, so it runs on the real database
-// (lib/alerts/service.ts wires lib/alerts/queries.ts and the sync/metrics queries) and on
+// (lib/services/alerts.ts wires lib/db/queries/alerts.ts and the sync/metrics queries) and on
 // an in-memory store in unit tests, each with an injected clock.
 import type { Clock as ProcessClock } from "@/lib/clock";
 import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";

@@ -156,7 +156,7 @@ export const queryKeys = {
 };
 
 // What the Settings and Sync pages hand their components (server data, typed once where it is made).
-export type { AlertChannelView, AlertHistoryView, AlertRuleView, AlertsOverview } from "@/lib/alerts/service";
+export type { AlertChannelView, AlertHistoryView, AlertRuleView, AlertsOverview } from "@/lib/services/alerts";
 export type { SettingsPageData } from "@/lib/services/settings";
 export type { PendingInvite } from "@/lib/db/queries/invites";
 export type { HouseholdMember } from "@/lib/db/queries/users";

@@ -4,7 +4,7 @@ import { logger } from "@/lib/log";
 import { announceSetupCode } from "@/lib/auth/setup-code";
 import { startDailyBackups } from "@/lib/db/backup-schedule";
 import { startScheduler } from "@/lib/sync/scheduler";
-import { startAlertWorker } from "@/lib/alerts/service";
+import { startAlertWorker } from "@/lib/services/alerts";
 import { processSlot } from "@/lib/process-singleton";
 import { dialect } from "@/lib/db/sql";
 

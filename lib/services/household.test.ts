@@ -31,7 +31,7 @@ beforeAll(async () => {
   await person("member", "member");
   await person("other", "member");
   const { createApiToken } = await import("@/lib/services/api-tokens");
-  const { addAlertChannel } = await import("@/lib/alerts/service");
+  const { addAlertChannel } = await import("@/lib/services/alerts");
   const { setDayNote } = await import("@/lib/db/queries/notes");
   for (const id of ["owner", "member", "other"]) {
     tokens[id] = (await createApiToken(id, { name: "t", kinds: DATA_KINDS })).token;

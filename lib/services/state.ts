@@ -1,7 +1,7 @@
 import "server-only";
 import { BATTERY_FRESH_MS } from "@/lib/alerts/evaluate-ring";
 import { kindOfMetric, type DataKind } from "@/lib/auth/api-scopes";
-import { getAlertSettings } from "@/lib/alerts/queries";
+import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { getLatestDays } from "@/lib/db/queries/ring-data";
 import { bedtimeWindowOf, isoAtOffset } from "@/lib/metrics/bedtime";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";

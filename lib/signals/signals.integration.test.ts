@@ -124,7 +124,7 @@ describe("a planted episode, imported", () => {
   });
 
   it("the early_warning alert is delivered once through the configured channel", async () => {
-    const service = await import("@/lib/alerts/service");
+    const service = await import("@/lib/services/alerts");
     const clock = new ManualClock(Date.parse(`${LAST}T09:00:00Z`));
     const worker = service.createAlertWorker({ clock, evaluateEveryMs: 0 });
     await service.saveAlertSettings(USER, { includeValues: true, timeZone: "Pacific/Kiritimati" }, "https://ringside.test");

@@ -1,5 +1,5 @@
 // Test support, never imported by the app: an in-memory AlertStore (the same contract as
-// lib/alerts/queries.ts, including one open episode per rule and one digest per slot), a
+// lib/db/queries/alerts.ts, including one open episode per rule and one digest per slot), a
 // manual clock, and senders that record what they were given.
 import type { ChannelTarget, OutgoingMessage, SendResult, Senders } from "@/lib/alerts/channels/types";
 import { episodeFields } from "@/lib/alerts/store";
@@ -183,7 +183,7 @@ export function recordingSenders(answer: (target: ChannelTarget, message: Outgoi
  */
 export async function importAlertApp(clock: Clock) {
   const { SyncEngine } = await import("@/lib/sync/engine");
-  const service = await import("@/lib/alerts/service");
+  const service = await import("@/lib/services/alerts");
   return {
     service,
     engine: new SyncEngine({

@@ -11,7 +11,7 @@ import { AlertsSection } from "@/components/settings/alerts-section";
 import { ApiSection } from "@/components/settings/api-section";
 import { SignalSettingsSection } from "@/components/settings/signal-settings";
 import { getSignalSettings } from "@/lib/services/signals";
-import { getAlertsOverview } from "@/lib/alerts/service";
+import { getAlertsOverview } from "@/lib/services/alerts";
 import { publicOrigin } from "@/lib/auth/origin";
 import { createInviteLink, disconnectRing, reconnectRing, removeMemberAction, revokeInvite } from "@/app/(app)/settings/actions-connection";
 import { createApiTokenAction, revokeApiTokenAction } from "@/app/(app)/settings/actions-api";

@@ -139,7 +139,7 @@ describe("GET /api/v1/state", () => {
     expect(tomorrow.body).toMatchObject({ today: addDays(TODAY, 1), scores: { sleep: { day: TODAY, ageDays: 1 } }, bedtime: { ageDays: 1 } });
     expect((await state(bearer, { "if-none-match": tomorrow.etag! })).status).toBe(304);
     // another time zone in Settings → Alerts: another answer
-    const { saveAlertSettings } = await import("@/lib/alerts/service");
+    const { saveAlertSettings } = await import("@/lib/services/alerts");
     await saveAlertSettings(p.userId, { includeValues: false, timeZone: "Europe/London" }, null);
     const zoned = await state(bearer, { "if-none-match": tomorrow.etag! });
     expect(zoned.status).toBe(200);

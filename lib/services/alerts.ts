@@ -16,7 +16,7 @@ import { getPreferences } from "@/lib/services/people";
 import { getBatterySamples, getNewestBedtimeRow } from "@/lib/services/records";
 import { getSignals } from "@/lib/services/signals";
 import { nightFactOf } from "@/lib/alerts/early-warning";
-import * as q from "@/lib/alerts/queries";
+import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
@@ -49,7 +49,7 @@ const toMs = (v: string | Date | null | undefined): number | null => {
   return Number.isNaN(t) ? null : t;
 };
 
-/** The store on the real database (lib/alerts/queries.ts). */
+/** The store on the real database (lib/db/queries/alerts.ts). */
 export const dbAlertStore: AlertStore = {
   listUsersWithEnabledRules: q.listUsersWithEnabledRules,
   getSettings: q.getAlertSettings,

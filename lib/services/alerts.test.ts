@@ -11,7 +11,7 @@ import { ALERT_LIMITS } from "@/lib/alerts/catalog";
 process.env.ALERT_ALLOWED_PRIVATE_HOSTS = "127.0.0.1";
 
 const clock = new ManualClock(Date.parse("2026-11-23T10:00:00Z"));
-let service: typeof import("@/lib/alerts/service");
+let service: typeof import("@/lib/services/alerts");
 let ntfy: NtfyReceiver;
 let smtp: SmtpReceiver;
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   setClock(clock);
   smtp = await startSmtpReceiver();
   Object.assign(process.env, { SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port), SMTP_SECURE: "none", SMTP_FROM: "Ringside <alerts@ringside.test>" });
-  service = await import("@/lib/alerts/service");
+  service = await import("@/lib/services/alerts");
   ntfy = await startNtfyReceiver();
 });
 
