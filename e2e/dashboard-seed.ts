@@ -14,7 +14,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { sqliteFile } from "@/lib/db/sqlite.mjs";
-import { COLLECTIONS as FIXTURE_COLLECTIONS, generatePersonalInfo, generateRange, deriveUserId } from "@/lib/emulator/fixtures";
+import { COLLECTIONS as FIXTURE_COLLECTIONS, generatePersonalInfo, generateRange, deriveUserId } from "@/lib/emulator/generator";
 
 type Args = { days: number; email: string; today: string; userKey: string; seed: string };
 

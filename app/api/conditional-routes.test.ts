@@ -4,7 +4,7 @@
 // a preference, "delete my data") makes the same tag stale, so the next answer is the new one.
 import { clock } from "@/lib/clock";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { generateRange } from "@/lib/emulator/fixtures";
+import { generateRange } from "@/lib/emulator/generator";
 
 const session = vi.hoisted(() => ({ user: { id: "u-etag", email: "etag@example.test", role: "owner" as const } }));
 vi.mock("@/lib/auth/session", () => ({

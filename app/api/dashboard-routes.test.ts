@@ -4,7 +4,7 @@
 // preferences and deleting one person's data.
 import { clock } from "@/lib/clock";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { generateRange, COLLECTIONS as FIXTURE_COLLECTIONS } from "@/lib/emulator/fixtures";
+import { generateRange, COLLECTIONS as FIXTURE_COLLECTIONS } from "@/lib/emulator/generator";
 import { RESOURCE_COLLECTIONS } from "@/lib/emulator/resources";
 import { batteryRow, heartRateRow } from "@/lib/emulator/timeseries";
 import { UserDocuments } from "@/lib/emulator/user-data";

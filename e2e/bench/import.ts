@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { generateRange } from "@/lib/emulator/fixtures";
+import { generateRange } from "@/lib/emulator/generator";
 import { exportCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { connectThroughOAuth } from "./backfill";
 import { readRssMb, sampleRss } from "./memory";

@@ -25,7 +25,7 @@ import { ensureBuild, prodEnv, serverPid, startProdApp, type ProdApp } from "./s
 import { alive, cpuPercent, killGroup, listening, processesWith, processName, processTree, spawnPiped, until, waitGone } from "./support/processes";
 import { signWebhook } from "@/lib/emulator/webhooks";
 import { DEFAULT_SEED } from "@/lib/emulator/config";
-import { generateDay } from "@/lib/emulator/fixtures";
+import { generateDay } from "@/lib/emulator/generator";
 import { userIdFor } from "@/lib/emulator/store";
 import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
 

@@ -1,6 +1,6 @@
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COLLECTIONS } from "./fixtures";
+import { COLLECTIONS } from "./generator";
 import type { RunningEmulator } from "./server";
 import { DEMO, TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail, wornEmail } from "@/lib/test/emulator-kit";
 import { shiftDay } from "./dates";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { EmulatorContext } from "./context";
 import { isValidDay, isoDay, isoWithOffset, parseDateBound } from "./dates";
 import { json, problem, validationError } from "./errors";
-import { dayToIndex } from "./fixtures";
+import { dayToIndex } from "./generator";
 import { PORTALS, SCOPE_NAMES, developerNameFor, grantedScopes } from "./providers";
 import { TIME_SERIES, webhookDataType, type TimeSeries } from "./resources";
 import { ALL_SCOPES, type Scope, type User } from "./store";

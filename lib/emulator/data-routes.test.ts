@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAILY_COLLECTIONS, COLLECTIONS, type Collection } from "./fixtures";
+import { DAILY_COLLECTIONS, COLLECTIONS, type Collection } from "./generator";
 import { validateResponse } from "./openapi";
 import { SANDBOX_DOCUMENTS, SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, SANDBOX_SLEEP_DOCUMENTS } from "./sandbox-data";
 import type { RunningEmulator } from "./server";

@@ -10,13 +10,13 @@ import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from "node:
 import type { EmulatorContext, RequestMeta } from "./context";
 import { isoDay, parseDateBound, shiftDay, wallClock, type DateBound } from "./dates";
 import { documentNotFound, json, problem, unauthorized, validationError, type ValidationIssue } from "./errors";
-import { generatePersonalInfo } from "./fixtures";
+import { generatePersonalInfo } from "./generator";
 import { rateLimitHeaders } from "./rate-limit";
 import { TIME_SERIES, dayKeyOf, type TimeSeries } from "./resources";
 import { SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, sandboxDocuments, sandboxSeries } from "./sandbox-data";
 import { fingerprint, type AccessToken, type Scope } from "./store";
 import { batteryRow, heartRateRow, localDayOf, type Series } from "./timeseries";
-import { dayToIndex } from "./fixtures/calendar";
+import { dayToIndex } from "./generator/calendar";
 import { DOCUMENT_COLLECTIONS, firstAfter, orderKeyOf, type AnyDocument, type DocumentCollection, type UserDocuments } from "./user-data";
 
 type Family = "user" | "sandbox";

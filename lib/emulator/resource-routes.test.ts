@@ -3,7 +3,7 @@
 // come from (revisions, deletions), and the control API edits the new documents.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "./clock";
-import { DAILY_COLLECTIONS } from "./fixtures";
+import { DAILY_COLLECTIONS } from "./generator";
 import { RESOURCE_COLLECTIONS } from "./resources";
 import { shiftDay } from "./dates";
 import { startEmulator, type RunningEmulator } from "./server";

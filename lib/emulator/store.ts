@@ -6,7 +6,7 @@ import type { EmulatorConfig } from "./config";
 import { isoDay, shiftDay } from "./dates";
 import type { Portal } from "./providers";
 import type { RateTier } from "./rate-limit";
-import { dayToIndex } from "./fixtures";
+import { dayToIndex } from "./generator";
 import { UserDocuments } from "./user-data";
 
 export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;

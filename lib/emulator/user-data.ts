@@ -2,11 +2,11 @@
 // lazily (and memoized) from (seed, user id); only overrides are kept — per-day revisions,
 // days added by sync outside the base range, deleted document ids, and field edits.
 //
-// Besides the nine collections of fixtures/ it holds the derived resources of resources/
+// Besides the nine collections of generator/ it holds the derived resources of resources/
 // (workouts, sessions, tags, VO2 max, bedtime guidance, rest mode, the ring), generated with the
 // history. The two time series (heart rate, battery) are never stored whole: they are generated
 // per local day from the current documents when asked for, and a few recent days are cached.
-import { COLLECTIONS, dayToIndex, indexToDay, type Collection, type GenerateOptions, type RingDocument } from "./fixtures";
+import { COLLECTIONS, dayToIndex, indexToDay, type Collection, type GenerateOptions, type RingDocument } from "./generator";
 import { wallClock } from "./dates";
 import {
   DAY_RESOURCES,

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/test/prisma";
 import { AppError } from "@/lib/api/errors";
 import { ManualClock } from "@/lib/clock";
-import { generateRange } from "@/lib/emulator/fixtures";
+import { generateRange } from "@/lib/emulator/generator";
 import { setDayNote, getDayNote } from "@/lib/db/queries/notes";
 import { readImportState } from "@/lib/db/queries/imports";
 import { discardImport, resumeImport, runImport, type ImportUpload, type RunOptions } from "@/lib/import/run";

@@ -1,5 +1,5 @@
 // Property-based tests of the mapper's tolerance (fast-check) over mutated copies of the
-// emulator's generated documents (lib/emulator/fixtures and, derived from them, the other
+// emulator's generated documents (lib/emulator/generator and, derived from them, the other
 // resources of lib/emulator/resources): a value never seen in one of the
 // spec's closed lists keeps the document with that field stored as unknown; nulls, missing
 // optional keys and extra keys are accepted; and nothing at all makes mapDocument throw.

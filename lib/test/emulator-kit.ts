@@ -7,7 +7,7 @@ import { clock as suiteClock } from "@/lib/clock";
 import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { DEFAULT_SEED, type EmulatorConfig } from "@/lib/emulator/config";
 import { shiftDay } from "@/lib/emulator/dates";
-import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "@/lib/emulator/fixtures";
+import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "@/lib/emulator/generator";
 import { ResourceSource, generateDayResources, ringReplacementIndex, type DayResource } from "@/lib/emulator/resources";
 import { ManualClock } from "@/lib/emulator/clock";
 import type { EmulatorOptions } from "@/lib/emulator/handler";

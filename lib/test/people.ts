@@ -2,7 +2,7 @@
 // own mapping and upserts (as a backfill would), for tests of the read API and the MCP server.
 import { clock } from "@/lib/clock";
 import { sqlRun } from "@/lib/test/sql";
-import { generateRange, COLLECTIONS as FIXTURE_COLLECTIONS, type RingDocument } from "@/lib/emulator/fixtures";
+import { generateRange, COLLECTIONS as FIXTURE_COLLECTIONS, type RingDocument } from "@/lib/emulator/generator";
 
 export type SeededPerson = { userId: string; docs: Record<string, RingDocument[]> };
 

@@ -4,7 +4,7 @@
 import path from "node:path";
 import fs from "node:fs";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { generateRange } from "@/lib/emulator/fixtures";
+import { generateRange } from "@/lib/emulator/generator";
 import { exportCsv, trendsCsv, writeZip } from "@/lib/test/import-kit";
 import { sqlRun, sqlValue } from "@/lib/test/sql";
 

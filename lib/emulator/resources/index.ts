@@ -1,7 +1,7 @@
 // The V2 resources beyond the seven daily collections, personal_info and sleep: workouts,
 // sessions, enhanced tags, the deprecated tags, VO2 max, bedtime guidance (sleep_time), rest-mode
 // periods and the ring's configuration. They are derived from a user's generated documents of
-// lib/emulator/fixtures and never change them (tests pick generated people and days by those documents).
+// lib/emulator/generator and never change them (tests pick generated people and days by those documents).
 //
 // Everything here is a pure function of (seed, user, day, revision) and, for rest mode and the
 // ring, of the user's "today": no clock, no Math.random. A resource's existence and shape come from
@@ -29,8 +29,8 @@
 // One file per family: workouts.ts, sessions.ts, tags.ts (enhanced and deprecated), vo2-max.ts,
 // sleep-time.ts, rest-mode.ts, ring.ts; habits.ts draws a person's habits, read.ts reads the
 // generated documents, source.ts is one user's view of them.
-import { dayToIndex } from "../fixtures/calendar";
-import type { GenerateOptions } from "../fixtures/types";
+import { dayToIndex } from "../generator/calendar";
+import type { GenerateOptions } from "../generator/types";
 import { restModes } from "./rest-mode";
 import { sessions } from "./sessions";
 import { sleepTime } from "./sleep-time";

@@ -1,7 +1,7 @@
 // Reading a day's generated documents: its activity classes and METs, its long sleep, local
 // times, and the high-activity runs that become workouts.
-import { ACTIVITY_START_S, DAY_S, HOUR, MIN, dayToIndex } from "../fixtures/calendar";
-import type { DayDocs, RingDocument } from "../fixtures/types";
+import { ACTIVITY_START_S, DAY_S, HOUR, MIN, dayToIndex } from "../generator/calendar";
+import type { DayDocs, RingDocument } from "../generator/types";
 
 export const BLOCK_S = 300;
 /** Activity blocks before local midnight (04:00 → 24:00); later ones belong to the next calendar day. */

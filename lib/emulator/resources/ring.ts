@@ -2,8 +2,8 @@
 // may be 1970-01-01T00:00:00+00:00, as observed); firmware as of "today".
 import { keyOf, uuidFor } from "@/lib/emulator/prng";
 import { isoWithOffset } from "../dates";
-import { DAY_S } from "../fixtures/calendar";
-import type { GenerateOptions } from "../fixtures/types";
+import { DAY_S } from "../generator/calendar";
+import type { GenerateOptions } from "../generator/types";
 import { FIRMWARE_EPOCH, FIRMWARE_EVERY_DAYS, GEN4_RELEASE, makeHabits } from "./habits";
 import type { ResourceSource } from "./source";
 import type { ResourceDocument } from "./types";

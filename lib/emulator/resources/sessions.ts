@@ -1,8 +1,8 @@
 // session: on inactive blocks (class 2), away from workouts, with 5-second heart-rate, HRV and
 // motion samples.
 import { rngFor, uuidFor, type Rng } from "@/lib/emulator/prng";
-import { ACTIVITY_START_S, MIN, indexToDay, localDateTime } from "../fixtures/calendar";
-import type { DayDocs } from "../fixtures/types";
+import { ACTIVITY_START_S, MIN, indexToDay, localDateTime } from "../generator/calendar";
+import type { DayDocs } from "../generator/types";
 import { BLOCKS_BEFORE_MIDNIGHT, BLOCK_S, activityOf, longSleep, num, worn, type WorkoutWindow } from "./read";
 import type { ResourceSource } from "./source";
 import type { ResourceDocument } from "./types";

@@ -5,8 +5,8 @@
 // convention of the sleep periods' bedtimes relative to their wake-up day. day_tz is the UTC
 // offset in seconds.
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
-import { HOUR, MIN, indexToDay } from "../fixtures/calendar";
-import type { DayDocs } from "../fixtures/types";
+import { HOUR, MIN, indexToDay } from "../generator/calendar";
+import type { DayDocs } from "../generator/types";
 import { activityOf, localSecondsFrom, longSleep, num } from "./read";
 import type { ResourceSource } from "./source";
 import type { ResourceDocument } from "./types";

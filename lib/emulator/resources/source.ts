@@ -1,9 +1,9 @@
 // The source of a user's documents for the derivations: generated documents of any day
 // (revision 0 memoized, for neighbours), profile and habits.
 import { keyOf } from "@/lib/emulator/prng";
-import { formatOffset, indexToDay } from "../fixtures/calendar";
-import { dayGenerator, generatePersonalInfo, type DayGenerator } from "../fixtures";
-import type { DayDocs, GenerateOptions } from "../fixtures/types";
+import { formatOffset, indexToDay } from "../generator/calendar";
+import { dayGenerator, generatePersonalInfo, type DayGenerator } from "../generator";
+import type { DayDocs, GenerateOptions } from "../generator/types";
 import { makeHabits, type Habits } from "./habits";
 import { localSecondsFrom, longSleep, num, workoutWindows, type WorkoutWindow } from "./read";
 

@@ -2,7 +2,7 @@
 // nights of lower HRV, late meals before a higher night heart rate, sickness on fever days) and
 // the deprecated tag (some enhanced tags in the old note shape, one note per day).
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
-import { HOUR, dayOfWeek, indexToDay, localDateTime } from "../fixtures/calendar";
+import { HOUR, dayOfWeek, indexToDay, localDateTime } from "../generator/calendar";
 import { longSleep, num, worn } from "./read";
 import type { ResourceSource } from "./source";
 import type { ResourceDocument } from "./types";

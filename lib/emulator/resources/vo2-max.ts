@@ -1,9 +1,9 @@
 // vO2_max: about weekly, from the resting heart rate of the last two weeks (Uth et al.:
 // 15.3 × HRmax / HRrest, scaled).
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
-import { HOUR, dayOfWeek, indexToDay, localDateTime } from "../fixtures/calendar";
-import { clamp } from "../fixtures/numbers";
-import type { DayDocs } from "../fixtures/types";
+import { HOUR, dayOfWeek, indexToDay, localDateTime } from "../generator/calendar";
+import { clamp } from "../generator/numbers";
+import type { DayDocs } from "../generator/types";
 import { activityOf, longSleep, num, worn } from "./read";
 import type { ResourceSource } from "./source";
 import type { ResourceDocument } from "./types";

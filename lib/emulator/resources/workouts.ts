@@ -1,8 +1,8 @@
 // workout: on the day's high-activity runs of daily_activity.class_5_min, calories from that
 // day's minute METs; now and then a long walk is an autodetected walk.
 import { rngFor, uuidFor } from "@/lib/emulator/prng";
-import { ACTIVITY_START_S, indexToDay, localDateTime } from "../fixtures/calendar";
-import type { DayDocs } from "../fixtures/types";
+import { ACTIVITY_START_S, indexToDay, localDateTime } from "../generator/calendar";
+import type { DayDocs } from "../generator/types";
 import { BLOCK_S, activityOf, caloriesBetween, worn } from "./read";
 import type { ResourceSource } from "./source";
 import type { ResourceDocument } from "./types";

@@ -8,7 +8,7 @@ import {
   generateRange,
   type Collection,
   type RingDocument,
-} from "@/lib/emulator/fixtures";
+} from "@/lib/emulator/generator";
 import { SANDBOX_DOCUMENTS, SANDBOX_SLEEP_DOCUMENTS } from "@/lib/emulator/sandbox-data";
 import { openApiDocument, validateResponse, validateSchema } from "@/lib/emulator/openapi";
 
