@@ -10,7 +10,7 @@
 //   - gives every page its Content-Security-Policy with a fresh nonce (lib/security-headers.mjs):
 //     Next.js reads it from the request's policy and puts it on its scripts, the root layout on
 //     the theme script, so no script-src 'unsafe-inline' is needed;
-//   - while the database is away (lib/db/outage.ts, read through lib/process-singleton.ts), answers every page
+//   - while the database is away (lib/http/outage.ts, read through lib/process-singleton.ts), answers every page
 //     with a short 503 page and every API route with a 503 envelope and Retry-After, before
 //     any of them fails its own way (the webhook receiver and /api/health answer for
 //     themselves: 503 too);
@@ -21,11 +21,11 @@ import { NextResponse, type NextRequest } from "next/server";
 import { configuredPublicUrl, env } from "@/lib/env.mjs";
 import { contentSecurityPolicy, CSP_HEADER, HSTS_HEADER, isServedOverHttps } from "@/lib/security-headers.mjs";
 
-import type { DatabaseHealth } from "@/lib/db/outage";
+import type { DatabaseHealth } from "@/lib/http/outage";
 import { processSlot } from "@/lib/process-singleton";
 import { outagePageHtml } from "@/lib/server/outage-page";
 
-/** The server process's view of the database (lib/db/outage.ts), when it has one. */
+/** The server process's view of the database (lib/http/outage.ts), when it has one. */
 const databaseHealth = () => processSlot<{ health: DatabaseHealth }>("databaseHealth").get()?.health;
 /** A page's view of the database is at most this old (one cheap probe a second at most). */
 const PAGE_HEALTH_MAX_AGE_MS = 1_000;
@@ -37,7 +37,7 @@ async function outageAnswer(req: NextRequest): Promise<NextResponse | null> {
   if (!health) return null;
   const api = req.nextUrl.pathname.startsWith("/api/");
   // a page checks a state at most a second old; an API request the state already known (its
-  // own failure answers 503 too, lib/api/errors.ts)
+  // own failure answers 503 too, lib/http/errors.ts)
   const down = api ? health.down() : await health.fresh(PAGE_HEALTH_MAX_AGE_MS);
   if (down !== "unreachable") return null;
   const headers = { "retry-after": String(RETRY_AFTER_S), "cache-control": "no-store" };

@@ -26,10 +26,10 @@ const LAYER_TABLE = [
       "lib/security-headers.mjs",
       "lib/layers.mjs",
       "lib/limits/**",
-      "lib/api/errors.ts",
-      "lib/api/body.ts",
+      "lib/http/errors.ts",
+      "lib/http/body.ts",
       // the database's health (an error that means it is away, and the outage the process remembers): what the error envelope answers 503 for
-      "lib/db/outage.ts",
+      "lib/http/outage.ts",
       "lib/server/load-dotenv.mjs",
       "lib/auth/issuer.mjs",
     ],

@@ -15,7 +15,7 @@ const session = vi.hoisted(() => ({ user: { id: "u-dash", email: "dash@example.t
 vi.mock("@/lib/auth/session", () => ({
   requireUser: async () => {
     if (!session.user) {
-      const { AppError } = await import("@/lib/api/errors");
+      const { AppError } = await import("@/lib/http/errors");
       throw new AppError("unauthorized", "Sign in first.");
     }
     return session.user;

@@ -2,8 +2,8 @@ import "server-only";
 import { revalidatePath } from "next/cache";
 import { redirect, unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
-import { AppError, errorBody, type ErrorEnvelope } from "@/lib/api/errors";
-import { noteDatabaseError, OUTAGE_MESSAGE } from "@/lib/db/outage";
+import { AppError, errorBody, type ErrorEnvelope } from "@/lib/http/errors";
+import { noteDatabaseError, OUTAGE_MESSAGE } from "@/lib/http/outage";
 import { rowIdSchema } from "@/lib/api/schemas";
 
 /**
@@ -36,7 +36,7 @@ export async function runAction<T>(fn: () => Promise<T>, opts: RunOptions = {}):
       return errorBody(err.code, err.message);
     }
     if (err instanceof ZodError) return errorBody("unprocessable_entity", "The request is not valid.");
-    // the database away or the disk full: said as such, and remembered (lib/db/outage.ts)
+    // the database away or the disk full: said as such, and remembered (lib/http/outage.ts)
     const outage = noteDatabaseError(err);
     if (outage) return errorBody("service_unavailable", OUTAGE_MESSAGE[outage]);
     throw err;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseJsonBody, withRoute } from "@/lib/api/handler";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { streamedRequest } from "@/lib/test/requests";
 
 const schema = z.object({ text: z.string() });

@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError, toErrorResponse } from "@/lib/api/errors";
-import { drainBody, hasBody, parseMediaType, readBody, requireJsonMediaType } from "@/lib/api/body";
+import { AppError, toErrorResponse } from "@/lib/http/errors";
+import { drainBody, hasBody, parseMediaType, readBody, requireJsonMediaType } from "@/lib/http/body";
 import { checkSameOrigin } from "@/lib/auth/origin";
 import { requireUser, type SessionUser } from "@/lib/auth/session";
 import { etagFor, ifNoneMatchMatches, notModified, tagAnswer } from "@/lib/api/conditional";

@@ -1,7 +1,7 @@
 import "server-only";
 import { clock } from "@/lib/clock";
 import crypto from "node:crypto";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
 import { findApiTokenByHash, touchApiToken } from "@/lib/db/queries/api-tokens";
 

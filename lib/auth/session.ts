@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { auth } from "@/lib/auth";
 import { SESSION_COOKIES } from "@/lib/auth/callback-route";
 

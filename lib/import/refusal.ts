@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 
 /**
  * A file the import refuses, with a message that names the file and the row: 422, nothing stored.

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/test/prisma";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { ManualClock } from "@/lib/clock";
 import { generateRange } from "@/lib/emulator/generator";
 import { setDayNote, getDayNote } from "@/lib/db/queries/notes";

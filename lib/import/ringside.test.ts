@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/test/prisma";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { generateRange } from "@/lib/emulator/generator";
 import { IMPORT_LIMITS, ringsideExportSchema } from "@/lib/import/ringside";
 import { runImport, type RunOptions } from "@/lib/import/run";

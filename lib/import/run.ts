@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { clock as systemClock, type Clock } from "@/lib/clock";
 import { toDbTime } from "@/lib/db/dialect";
 import { claimImportLease, clearImportState, readImportState, releaseImportLease, saveImportState, type ImportState } from "@/lib/db/queries/imports";

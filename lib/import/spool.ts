@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { env } from "@/lib/env.mjs";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { ImportRefusal } from "@/lib/import/refusal";
 
 // An upload is spooled to a private folder of the data directory before anything is read from

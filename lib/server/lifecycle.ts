@@ -3,14 +3,14 @@ import { format } from "node:util";
 import { logger } from "@/lib/log";
 import { handleSignals, SHUTDOWN_DEADLINE_MS, stdioState, watchParent } from "@/lib/process.mjs";
 import { stopBackgroundWork, wakeBackgroundWork } from "@/lib/server/background";
-import { installDatabaseProbe } from "@/lib/db/outage";
+import { installDatabaseProbe } from "@/lib/http/outage";
 import { pingDatabase } from "@/lib/db/sql";
 import { processSlot } from "@/lib/process-singleton";
 
 // The server process's life (the app and the worker alike; instrumentation.ts installs it once):
 // output that cannot hurt it, SIGTERM/SIGINT ending it within SHUTDOWN_DEADLINE_MS with its
 // background work stopped first, and an exit when the launcher that started it is gone
-// (lib/process.mjs), and the database's health probe (lib/db/outage.ts). `npm start` sets
+// (lib/process.mjs), and the database's health probe (lib/http/outage.ts). `npm start` sets
 // NEXT_MANUAL_SIG_HANDLE so that Next.js leaves the signals to this.
 
 /** How long the background work's jobs in flight get to finish their page on a shutdown. */
@@ -35,7 +35,7 @@ export function installServerLifecycle(): void {
   installed.set(true);
   stdioState();
   if (process.env.NODE_ENV === "production") routeConsole();
-  // the database's health for pages and API routes (lib/db/outage.ts); when it is back, the
+  // the database's health for pages and API routes (lib/http/outage.ts); when it is back, the
   // background work looks again at once instead of at its next retry
   installDatabaseProbe(pingDatabase, wakeBackgroundWork);
   const { trigger } = handleSignals(

@@ -1,7 +1,7 @@
 // The page every address answers while the database is away (proxy.ts): short, in the app's
 // colours (light and dark), reloading itself while Ringside retries. Plain HTML with its style
 // inline: it must not need the database, the app's scripts or anything else to be served.
-import type { OutageKind } from "@/lib/db/outage";
+import type { OutageKind } from "@/lib/http/outage";
 
 const TEXT: Record<OutageKind, { title: string; body: string }> = {
   unreachable: {

@@ -2,7 +2,7 @@ import "server-only";
 import { clock as processClock } from "@/lib/clock";
 import crypto from "node:crypto";
 import { env } from "@/lib/env.mjs";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { configuredOrigin } from "@/lib/auth/origin";
 import { logger } from "@/lib/log";
 import { processSingleton, processSlot } from "@/lib/process-singleton";

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { API_TOKEN_DEFAULT_EXPIRY, API_TOKENS_PER_PERSON } from "@/lib/api/schemas";
 import { parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
 import { mintApiToken } from "@/lib/auth/api-tokens";

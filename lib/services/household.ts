@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { apiRateLimiter } from "@/lib/limits/api-limiter";
 import { logger } from "@/lib/log";
 import { disconnectAccount, findRingAccountByUserId, readTokenRow } from "@/lib/db/queries/accounts";

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import type { Preferences } from "@/lib/api/schemas";
 import { findPreferences, updatePreferences as writePreferences } from "@/lib/db/queries/preferences";
 import { deleteUserData, findUserById } from "@/lib/db/queries/users";

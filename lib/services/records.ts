@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { bedtimeOf, type Bedtime, type BedtimeRow } from "@/lib/metrics/bedtime";
 import type { BatterySample } from "@/lib/alerts/evaluate-ring";
 import { minutesFrom } from "@/lib/metrics/day-detail";

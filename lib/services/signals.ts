@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import type { SignalSettings } from "@/lib/api/schemas";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { getDailyColumns, getDocumentRows, getRestModes, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { RING_TAG_COLOR, RING_TAG_MAX_DAYS, ringTagOf, ringTagsOf, entryDays, type RingTagEntry } from "@/lib/metrics/ring-tags";
 import { addDays, MAX_DAY, MIN_DAY } from "@/lib/metrics/days";
 import { getDocumentRows } from "@/lib/db/queries/ring-data";

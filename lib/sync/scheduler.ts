@@ -23,7 +23,7 @@ import { SUBSCRIPTION_CHECK_MS, subscriptionsCheckedAt, webhookCallbackUrl, webh
 import { drainWebhookEvents, type WebhookDrainState } from "@/lib/sync/webhooks";
 import { processSlot } from "@/lib/process-singleton";
 import { backoffDelay } from "@/lib/limits/backoff";
-import { noteDatabaseError } from "@/lib/db/outage";
+import { noteDatabaseError } from "@/lib/http/outage";
 
 /** After failed ticks (the database away): 1 s doubling to at most TICK_RETRY_MAX_MS, with jitter. */
 const TICK_RETRY_MAX_MS = 4_000;

@@ -2,7 +2,7 @@
 
 import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { formDataArg, isActionError, runAction, settingsRowAction } from "@/lib/api/action";
 import { createApiTokenInputSchema } from "@/lib/api/schemas";
 import type { CreateApiTokenState } from "@/lib/api/contract";

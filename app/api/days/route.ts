@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { getCalendarQuerySchema } from "@/lib/api/schemas";
 import { getMetric } from "@/lib/metrics/catalog";
 import { getCalendar } from "@/lib/services/metrics";

@@ -1,5 +1,5 @@
 import { checkDatabase } from "@/lib/db";
-import { errorBody } from "@/lib/api/errors";
+import { errorBody } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { parseQuery, withUser } from "@/lib/api/handler";
-import { parseMediaType, streamBody } from "@/lib/api/body";
+import { parseMediaType, streamBody } from "@/lib/http/body";
 import { MAX_IMPORT_BYTES } from "@/lib/import/ringside";
 import { discardImport, importStatus, resumeImport, runImport, type ImportUpload } from "@/lib/import/run";
 import { logger } from "@/lib/log";

@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { AppError, ERROR_STATUS, errorBody, type ErrorCode } from "@/lib/api/errors";
-import { drainBody, readBody, requireJsonMediaType } from "@/lib/api/body";
+import { AppError, ERROR_STATUS, errorBody, type ErrorCode } from "@/lib/http/errors";
+import { drainBody, readBody, requireJsonMediaType } from "@/lib/http/body";
 import { checkSameOrigin } from "@/lib/auth/origin";
 import { authenticateRequest, chargeMore, methodNotAllowed, tokenErrorResponse } from "@/lib/api/v1/handler";
 import { logger } from "@/lib/log";

@@ -1,5 +1,5 @@
 import { withUser } from "@/lib/api/handler";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { enqueueSyncNow } from "@/lib/sync/jobs";
 import { wakeScheduler } from "@/lib/sync/scheduler";

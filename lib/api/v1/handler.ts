@@ -1,6 +1,6 @@
 import "server-only";
-import { AppError, toErrorResponse } from "@/lib/api/errors";
-import { drainBody } from "@/lib/api/body";
+import { AppError, toErrorResponse } from "@/lib/http/errors";
+import { drainBody } from "@/lib/http/body";
 import type { RouteContext } from "@/lib/api/handler";
 import { requireApiToken, type TokenPrincipal } from "@/lib/auth/api-tokens";
 import { apiRateLimiter } from "@/lib/limits/api-limiter";

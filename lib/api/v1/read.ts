@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import type {
   ApiCatalogResponse,
   ApiDayResponse,

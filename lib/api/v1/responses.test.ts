@@ -4,7 +4,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import type * as C from "@/lib/api/contract";
-import type { ErrorEnvelope } from "@/lib/api/errors";
+import type { ErrorEnvelope } from "@/lib/http/errors";
 import type * as res from "@/lib/api/v1/responses";
 
 type Out<S extends z.ZodType> = z.output<S>;

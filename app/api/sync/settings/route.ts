@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 import { parseJsonBody, withUser } from "@/lib/api/handler";
 import { changeDataFamily, changePollMinutes } from "@/lib/sync/admin";
 import { dataFamilySchema, getDataFamily, getPollMinutes, pollMinutesSchema } from "@/lib/sync/settings";

@@ -1,4 +1,4 @@
-import { toErrorResponse } from "@/lib/api/errors";
+import { toErrorResponse } from "@/lib/http/errors";
 import { wakeScheduler } from "@/lib/sync/scheduler";
 import { answerWebhookVerification, receiveWebhook } from "@/lib/sync/webhooks";
 

@@ -4,7 +4,7 @@ import { processSingleton } from "@/lib/process-singleton";
 
 // When the database is not there: PostgreSQL stopped or unreachable, SQLite's file unreadable,
 // or the disk full. Such an error is not the request's fault and not a bug: the request gets a
-// 503 that says so, with Retry-After (lib/api/errors.ts), and the process remembers the outage
+// 503 that says so, with Retry-After (lib/http/errors.ts), and the process remembers the outage
 // so that pages and API routes answer 503 at once (proxy.ts) instead of each failing its own
 // way, until a probe every second or so finds the database again. A full disk is not an outage
 // of reads: only the write that failed answers 503, and the next write simply tries again.

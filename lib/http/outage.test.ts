@@ -2,8 +2,8 @@
 // through the causes the drivers and Prisma wrap them in), the 503 with Retry-After in the one
 // envelope, the remembered state the pages read, and its recovery by the probe.
 import { describe, expect, it, vi } from "vitest";
-import { classifyDatabaseError, databaseHealth, installDatabaseProbe, noteDatabaseError } from "@/lib/db/outage";
-import { toErrorResponse } from "@/lib/api/errors";
+import { classifyDatabaseError, databaseHealth, installDatabaseProbe, noteDatabaseError } from "@/lib/http/outage";
+import { toErrorResponse } from "@/lib/http/errors";
 
 const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { ZodError } from "zod";
 import { logger } from "@/lib/log";
-import { noteDatabaseError, OUTAGE_MESSAGE, RETRY_AFTER_S } from "@/lib/db/outage";
+import { noteDatabaseError, OUTAGE_MESSAGE, RETRY_AFTER_S } from "@/lib/http/outage";
 
 /** Error codes of Ringside's own API, each with its HTTP status. */
 export const ERROR_STATUS = {
@@ -59,7 +59,7 @@ export function toErrorResponse(err: unknown): Response {
     });
   }
   // the database is away or the disk full: not the request's fault, worth retrying (remembered
-  // for the next requests, lib/db/outage.ts; logged there once)
+  // for the next requests, lib/http/outage.ts; logged there once)
   const outage = noteDatabaseError(err);
   if (outage) {
     return Response.json(errorBody("service_unavailable", OUTAGE_MESSAGE[outage]), {

@@ -1,7 +1,7 @@
 // The one body reader: caps that hold whatever content-length says, and the media-type parse.
 import { describe, expect, it, vi } from "vitest";
-import { AppError } from "@/lib/api/errors";
-import { DRAIN_MAX_BYTES, DRAIN_MAX_MS, drainBody, parseMediaType, readBody, requireJsonMediaType, streamBody } from "@/lib/api/body";
+import { AppError } from "@/lib/http/errors";
+import { DRAIN_MAX_BYTES, DRAIN_MAX_MS, drainBody, parseMediaType, readBody, requireJsonMediaType, streamBody } from "@/lib/http/body";
 import { streamedRequest } from "@/lib/test/requests";
 
 /** A request whose body is `total` bytes in 64 KB chunks, declaring `declared` (or nothing); reports how much was pulled. */

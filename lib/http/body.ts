@@ -1,6 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/http/errors";
 
 /**
  * Request bodies, read as streams with a cap. Every route that reads a body reads it here:
