@@ -1,8 +1,8 @@
 // The documentation holds together: the README stays a manual of at most 300 lines, every
 // relative link in it, in CONTRIBUTING.md, in docs/ and in the folders' README pointers leads to
 // a file of the repository, every #anchor names a heading of its page (GitHub's slugs, through
-// github-slugger, GitHub's own algorithm), and no page cites an issue number or a path outside
-// the repository. The checker is tested first on pages made up here, so it can be seen to fail.
+// github-slugger, GitHub's own algorithm), no page cites an issue number or a path outside the
+// repository, and no page's prose holds a dated run log (a date, a commit id, "in this run"). The checker is tested first on pages made up here, so it can be seen to fail.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,6 +131,28 @@ function outsideReferences(page: Page): string[] {
   return found;
 }
 
+const MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December";
+/** What marks a dated run log in prose: a calendar date (ISO, or with a month's name), a commit id, a run named by when or where it ran. */
+const RUN_LOG_MARKS: Array<[RegExp, string]> = [
+  [/\b(?:19|20)\d\d-\d\d-\d\d\b/, "a date"],
+  [new RegExp(`\\b\\d{1,2} (?:${MONTHS})\\b|\\b(?:${MONTHS}) (?:\\d{1,2}, )?\\d{4}\\b`), "a date"],
+  [/\bcommits? [0-9a-f]{7,40}\b/i, "a commit id"],
+  [/\bfresh-clone runs?\b|\bin this run\b|\bthe run before\b/i, "a run's narrative"],
+];
+
+/**
+ * Lines whose prose (outside code) dates a run: the docs hold current figures, and a decision's reasons live in its
+ * record, so a date, a commit id or "in this run" in prose is a run log. Dates as values (a default, an example) are code.
+ */
+function datedRunLogs(page: Page): string[] {
+  const found: string[] = [];
+  for (const { text, line } of proseLines(page.text)) {
+    const mark = RUN_LOG_MARKS.find(([re]) => re.test(text));
+    if (mark) found.push(`${page.file}:${line}: ${mark[1]}`);
+  }
+  return found;
+}
+
 function lineCount(text: string): number {
   return text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
 }
@@ -189,6 +211,24 @@ describe("the link checker", () => {
     ]);
   });
 
+  it("finds dated run logs in prose, and not dates written as code", () => {
+    const page = {
+      file: "docs/x.md",
+      text: [
+        "On 2026-11-26 the bench ran.",
+        "One run on 25 November 2026 on two cores.",
+        "The code before (commit 81f40fa) was slower.",
+        "Seen once in the fresh-clone runs; 11.6 ms in this run.",
+        "The default is `2015-01-01`; days lie between `2000-01-01` and `2099-12-31`.",
+        "```",
+        "pg_restore ringside-2026-11-24.dump",
+        "```",
+        "A run of the bench takes two minutes; May the tests pass.",
+      ].join("\n"),
+    };
+    expect(datedRunLogs(page)).toEqual(["docs/x.md:1: a date", "docs/x.md:2: a date", "docs/x.md:3: a commit id", "docs/x.md:4: a run's narrative"]);
+  });
+
   it("finds citations of issues and of paths outside the repository", () => {
     const page = {
       file: "docs/x.md",
@@ -217,6 +257,10 @@ describe("the repository's documentation", () => {
 
   it("has no broken relative link or anchor", () => {
     expect(brokenLinks(pages, inRepo, readRepo)).toEqual([]);
+  });
+
+  it("holds no dated run log: current figures only, reasons in docs/decisions", () => {
+    expect(pages.flatMap(datedRunLogs)).toEqual([]);
   });
 
   it("cites no issue number and no file outside the repository", () => {
