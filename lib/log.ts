@@ -6,7 +6,7 @@
 // later line counted). When lines were dropped and the stream takes lines again, the next
 // line is preceded by one saying how many. (pino was tried for this and not kept: with a
 // stalled reader its destination's flush at exit waits on EAGAIN with a blocking sleep, and the
-// process never ended; docs/reliability.md.)
+// process never ended; docs/decisions/0025-a-small-logger-of-its-own.md.)
 //
 // Values are redacted twice: by key (a field named like a secret), and by shape in every
 // string (a bearer token, a personal access token, a JWT, `token=…` in a query or body, a

@@ -1,7 +1,7 @@
 // Prisma's client on the database the process runs on (DATABASE_URL), for tests and seeding
 // scripts that write or inspect rows through Prisma's typed models. The app itself never uses
-// it: every table is read and written through lib/db/sql.ts (docs/architecture.md, "One way
-// into the database"); Prisma keeps the schema and the migrations.
+// it: every table is read and written through lib/db/sql.ts (docs/decisions/0003-one-sql-layer.md);
+// Prisma keeps the schema and the migrations.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
