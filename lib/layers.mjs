@@ -64,7 +64,7 @@ const LAYER_TABLE = [
   {
     type: "server",
     pattern: ["lib/server/**", "instrumentation.ts", "proxy.ts"],
-    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services", "server"],
+    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "server"],
   },
   // pages, route handlers and server actions; components render what pages give them
   {

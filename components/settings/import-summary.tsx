@@ -68,7 +68,7 @@ export function ImportSummary({ report }: { report: ImportResponse }) {
             {report.unmapped.map((u) => (
               <li key={u.name}>
                 {u.name}
-                {u.rows !== null && ` — ${count(u.rows)} rows`}
+                {u.size !== null && ` — ${fileSize(u.size)}`}
               </li>
             ))}
           </ul>
@@ -129,4 +129,11 @@ export function ImportProgress({ status }: { status: ImportStatusResponse }) {
       </p>
     </div>
   );
+}
+
+/** A file's size as shown: bytes, kB or MB (1,000s). */
+function fileSize(bytes: number): string {
+  if (bytes < 1_000) return `${count(bytes)} bytes`;
+  if (bytes < 1_000_000) return `${count(Math.round(bytes / 100) / 10)} kB`;
+  return `${count(Math.round(bytes / 100_000) / 10)} MB`;
 }

@@ -10,7 +10,8 @@ import { AppError } from "@/lib/http/errors";
 import { ManualClock } from "@/lib/clock";
 import { generateRange } from "@/lib/emulator/generator";
 import { setDayNote, getDayNote } from "@/lib/db/queries/notes";
-import { readImportState } from "@/lib/db/queries/imports";
+import { claimImportLease, readImportState, releaseImportLease } from "@/lib/db/queries/imports";
+import { IMPORT_RETRY_AFTER_S, ImportBusy } from "@/lib/import/gate";
 import { discardImport, resumeImport, runImport, type ImportUpload, type RunOptions } from "@/lib/import/run";
 import { exportCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { ZIP_LIMITS } from "@/lib/import/zip";
@@ -262,8 +263,14 @@ describe("the import rules (audit: medium — import)", () => {
     expect(await getDayNote({ userId, day: "2026-01-05" })).toMatchObject({ text: "late dinner", tags: [{ name: "alcohol" }] });
   });
 
-  it("one import at a time per person: a second one meanwhile is refused (409), another person's is not", async () => {
+  it("one import at a time per person (409 while another process holds their lease) and per process (429 with a retry delay)", async () => {
     const userId = await person();
+    // another process's import of theirs (its lease)
+    expect(await claimImportLease(userId, "another-process", clock.now())).toBe(true);
+    const second = await runImport(userId, file("b.json", '{"format":"ringside-export-v1","collections":{}}'), { clock }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ status: 409, message: "An import of yours is already running: wait for it to finish." });
+    await releaseImportLease(userId, "another-process", clock.now());
+
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     async function* slow(): AsyncGenerator<Uint8Array> {
@@ -272,12 +279,16 @@ describe("the import rules (audit: medium — import)", () => {
       yield Buffer.from('"collections":{},"notes":[{"day":"2026-01-01","text":"first","tags":[]}]}');
     }
     const first = runImport(userId, { type: "file", name: "a.json", body: slow() }, { clock });
-    while ((await readImportState(userId))?.status !== "checking") await new Promise((r) => setImmediate(r));
-    const second = await runImport(userId, file("b.json", '{"format":"ringside-export-v1","collections":{}}'), { clock }).catch((e: unknown) => e);
-    expect(second).toMatchObject({ status: 409, message: "An import of yours is already running: wait for it to finish." });
-    const other = await person();
-    await expect(runImport(other, file("c.json", '{"format":"ringside-export-v1","collections":{}}'), { clock })).resolves.toMatchObject({ kind: "ringside" });
-    open();
+    try {
+      while ((await readImportState(userId))?.status !== "checking") await new Promise((r) => setImmediate(r));
+      // anyone's, while one runs in this process: 429, with how long to wait
+      const other = await person();
+      const busy = await runImport(other, file("c.json", '{"format":"ringside-export-v1","collections":{}}'), { clock, dryRun: true }).catch((e: unknown) => e);
+      expect(busy).toBeInstanceOf(ImportBusy);
+      expect(busy).toMatchObject({ status: 429, retryAfterS: IMPORT_RETRY_AFTER_S });
+    } finally {
+      open();
+    }
     await expect(first).resolves.toMatchObject({ notes: { new: 1 } });
     // and once it is done, the next one runs
     await expect(runImport(userId, file("d.json", '{"format":"ringside-export-v1","collections":{}}'), { clock })).resolves.toMatchObject({ kind: "ringside" });

@@ -5,23 +5,39 @@ import path from "node:path";
 import { AppError } from "@/lib/http/errors";
 import { clock as systemClock, type Clock } from "@/lib/clock";
 import { toDbTime } from "@/lib/db/dialect";
-import { claimImportLease, clearImportState, readImportState, releaseImportLease, saveImportState, type ImportState } from "@/lib/db/queries/imports";
+import {
+  claimImportLease,
+  clearImportState,
+  deleteImportRows,
+  listImportStates,
+  readImportState,
+  releaseImportLease,
+  saveImportState,
+  type ImportState,
+} from "@/lib/db/queries/imports";
 import { logger } from "@/lib/log";
 import { estimateEtaSeconds } from "@/lib/sync/plan";
 import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, RingsideChecker, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
 import { ImportRefusal } from "@/lib/import/refusal";
-import { displayName, importSpoolDir, removeSpool, spoolMultipart, spoolStream, type SpoolOptions } from "@/lib/import/spool";
+import { displayName, importSpoolDir, removeSpool, spoolInUse, spoolMultipart, spoolRoot, spoolStream, type SpoolOptions } from "@/lib/import/spool";
 import { readVendorFiles, sniffFile, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
 import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/import/writer";
 import type { ZipLimits } from "@/lib/import/zip";
+import { ImportBudget, ImportStopped, type UPLOAD_LIMITS } from "@/lib/import/budget";
+import { runGated, runningDryState, stopImportOf } from "@/lib/import/gate";
 
 // One import, whatever was uploaded — Ringside's own export (JSON), the ring maker's account
 // export (ZIP) or CSV files of it, a Trends CSV —, always the same way:
-//  1. one at a time per person (a lease; a second import meanwhile → 409);
+//  0. one import at a time per process (lib/import/gate.ts; another meanwhile → 429 with
+//     Retry-After), within one CPU budget bounded by the bytes received (lib/import/budget.ts:
+//     over it → 413, nothing stored), stopping when its client goes away or it loses its lease;
+//  1. one at a time per person (a lease, renewed as the work goes; a second import meanwhile → 409);
 //  2. the upload is spooled to a private folder, keeping a free-disk margin (507);
 //  3. a check reads every row of every file and refuses the whole upload on the first bad one
 //     (naming file and row): nothing is stored before everything passed. A dry run stops here
-//     with what storing would do, per collection;
+//     with what storing would do, per collection. A dry run has no other effect: it takes no
+//     lease, writes no row (its progress is kept in memory, lib/import/gate.ts), leaves an
+//     interrupted import alone and removes its own spool;
 //  4. the rows are stored in chunks, each followed by a checkpoint (the rows stored so far). A
 //     failure part-way (the database going away) leaves the import "interrupted" with its spool:
 //     it resumes after the checkpoint (POST /api/import?resume=1) or is discarded. Every write
@@ -34,6 +50,8 @@ export type ImportFileReport = {
   role: "collection" | "trends" | "unmapped";
   collection: string | null;
   rows: number | null;
+  /** bytes (unpacked), when known */
+  size: number | null;
   unknownColumns: string[];
 };
 
@@ -43,8 +61,8 @@ export type ImportReport = {
   /** per collection: rows, and what storing them did (or would do) */
   collections: Record<string, CollectionCounts>;
   files: ImportFileReport[];
-  /** files Ringside does not map, by name, with their rows */
-  unmapped: Array<{ name: string; rows: number | null }>;
+  /** files Ringside does not map, by name, with their size (never parsed) */
+  unmapped: Array<{ name: string; size: number | null }>;
   /** a Ringside export's notes (null for the ring maker's files) */
   notes: NoteCounts | null;
   /** new tags */
@@ -78,6 +96,11 @@ export type RunOptions = {
   rowLimits?: RowLimits;
   /** tests: runs after each stored chunk (throw to simulate a failure part-way) */
   afterChunk?: (items: number) => void | Promise<void>;
+  /** the client went away (the request's signal): the import stops */
+  signal?: AbortSignal;
+  /** CPU-seconds the import may use (default: from the bytes received) */
+  cpuSeconds?: number;
+  uploadLimits?: typeof UPLOAD_LIMITS;
 };
 
 export const ROW_LIMITS: RowLimits = {
@@ -105,10 +128,14 @@ async function spoolUpload(
   dir: string,
   opts: SpoolOptions | undefined,
   progress: (rows: number) => Promise<void>,
-): Promise<{ sources: Source[]; ringside: RingsideChecked | null }> {
+): Promise<{ sources: Source[]; ringside: RingsideChecked | null; bytes: number }> {
   if (upload.type === "multipart") {
     const files = await spoolMultipart(upload.body, upload.contentType, dir, opts);
-    return { sources: await Promise.all(files.map(async (f) => ({ name: f.name, path: f.path, kind: await sniffFile(f.path) }))), ringside: null };
+    return {
+      sources: await Promise.all(files.map(async (f) => ({ name: f.name, path: f.path, kind: await sniffFile(f.path) }))),
+      ringside: null,
+      bytes: files.reduce((n, f) => n + f.size, 0),
+    };
   }
   const file = path.join(dir, "upload");
   let checker: RingsideChecker | null | undefined;
@@ -120,9 +147,10 @@ async function spoolUpload(
     }
     if (checker) await checker.write(chunk);
   };
-  if ((await spoolStream(upload.body, file, opts, inspect)) === 0) throw new AppError("bad_request", "The upload is empty.");
+  const bytes = await spoolStream(upload.body, file, opts, inspect);
+  if (bytes === 0) throw new AppError("bad_request", "The upload is empty.");
   const ringside = checker ? await checker.end() : null;
-  return { sources: [{ name: displayName(upload.name ?? undefined, "upload"), path: file, kind: ringside ? "json" : await sniffFile(file) }], ringside };
+  return { sources: [{ name: displayName(upload.name ?? undefined, "upload"), path: file, kind: ringside ? "json" : await sniffFile(file) }], ringside, bytes };
 }
 
 function kindOf(sources: readonly Source[]): ImportKind {
@@ -151,6 +179,7 @@ function report(
     role: f.role.kind,
     collection: f.role.kind === "collection" ? f.role.collection : f.role.kind === "trends" ? "trends" : null,
     rows: f.rows,
+    size: f.size,
     unknownColumns: f.unknownColumns,
   }));
   return {
@@ -158,7 +187,7 @@ function report(
     kind,
     collections: writer.counts,
     files: fileReports,
-    unmapped: fileReports.filter((f) => f.role === "unmapped").map((f) => ({ name: f.name, rows: f.rows })),
+    unmapped: fileReports.filter((f) => f.role === "unmapped").map((f) => ({ name: f.name, size: f.size })),
     notes: extra.notes,
     tags: extra.tags,
     documents,
@@ -173,6 +202,9 @@ class ImportRun {
     readonly userId: string,
     public state: ImportState,
     readonly opts: RunOptions,
+    readonly budget: ImportBudget,
+    /** a dry run's progress goes here, not to the database */
+    private readonly dryProgress: ((state: ImportState) => void) | null,
   ) {
     this.clock = opts.clock ?? systemClock;
   }
@@ -187,6 +219,8 @@ class ImportRun {
    */
   async progress(patch: Partial<ImportState>): Promise<void> {
     this.state = { ...this.state, ...patch };
+    await this.budget.tick();
+    if (this.dryProgress) return this.dryProgress(this.state);
     const now = this.clock.now();
     const routine = patch.status === undefined && patch.totalRows === undefined && patch.sources === undefined;
     if (routine && now - this.savedAt < 1_000) return;
@@ -194,7 +228,7 @@ class ImportRun {
     await saveImportState(this.userId, this.state);
     if (now - this.leasedAt >= 10_000 || !routine) {
       this.leasedAt = now;
-      await claimImportLease(this.userId, this.state.id, now);
+      if (!(await claimImportLease(this.userId, this.state.id, now))) throw new ImportStopped("lease_lost");
     }
   }
 
@@ -203,6 +237,7 @@ class ImportRun {
       now: this.clock.now(),
       limits: this.opts.rowLimits ?? ROW_LIMITS,
       zipLimits: this.opts.zipLimits,
+      budget: this.budget,
       progress: (file: string, rows: number) => this.progress({ file, rows }),
     };
   }
@@ -228,7 +263,8 @@ class ImportRun {
       return { total: files.reduce((n, f) => n + (f.role.kind === "unmapped" ? 0 : (f.rows ?? 0)), 0) };
     }
     const files = await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "documents");
-    const trends = await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "trends");
+    // (the first pass read every file whole)
+    const trends = await readVendorFiles(this.vendorFiles(), { ...this.readContext(), checkedBefore: true }, writer, "trends");
     await writer.flush();
     return report(kind, true, writer, inOrder(files, trends), { notes: null, tags: 0, ignoredCollections: [] });
   }
@@ -314,6 +350,11 @@ async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
     );
     return result;
   } catch (err) {
+    if (err instanceof ImportStopped && err.reason === "lease_lost") {
+      // another import took the lease over: its state and spool are its own now (kept here)
+      run.state = { ...run.state, status: "interrupted" };
+      throw err;
+    }
     const at = run.state.file ? ` in ${run.state.file}` : "";
     const message = `The import stopped part-way${at}: ${run.state.checkpoint} of ${run.state.totalRows ?? "?"} rows are stored. Resume it (Settings → Import) to store the rest; nothing is stored twice.`;
     // a refusal cannot happen here (the check passed), so this is the database or the disk: keep the spool to resume
@@ -330,23 +371,43 @@ function summary(r: ImportReport) {
 }
 
 /**
- * Imports an upload for a person (steps 1–4 above). Throws AppError: 409 another import of
- * theirs is running, 413/422/400 a refused upload (nothing stored), 507 the disk is too full,
- * 503 interrupted part-way (resumable).
+ * Imports an upload for a person (steps 0–4 above). Throws AppError: 429 another import is
+ * running in this process, 409 another import of theirs is running, 413/422/400 a refused
+ * upload (nothing stored), 507 the disk is too full, 503 interrupted part-way (resumable);
+ * ImportStopped when its client went away or it lost its lease.
  */
-export async function runImport(userId: string, upload: ImportUpload, opts: RunOptions = {}): Promise<ImportReport> {
+export function runImport(userId: string, upload: ImportUpload, opts: RunOptions = {}): Promise<ImportReport> {
+  return runGated(userId, opts.signal, (signal, self) => importOnce(userId, upload, opts, signal, opts.dryRun ? (state) => (self.dryState = state) : null));
+}
+
+async function importOnce(
+  userId: string,
+  upload: ImportUpload,
+  opts: RunOptions,
+  signal: AbortSignal,
+  dryProgress: ((state: ImportState) => void) | null,
+): Promise<ImportReport> {
   const clock = opts.clock ?? systemClock;
   const id = crypto.randomUUID();
-  if (!(await claimImportLease(userId, id, clock.now()))) throw new AppError("conflict", "An import of yours is already running: wait for it to finish.");
-  const run = new ImportRun(userId, newState(id, clock.now(), opts), opts);
+  const dryRun = dryProgress !== null;
+  if (!dryRun && !(await claimImportLease(userId, id, clock.now())))
+    throw new AppError("conflict", "An import of yours is already running: wait for it to finish.");
+  const budget = new ImportBudget(
+    { signal, cpuSeconds: opts.cpuSeconds, renew: dryRun ? undefined : () => claimImportLease(userId, id, clock.now()) },
+    opts.uploadLimits,
+  );
+  const run = new ImportRun(userId, newState(id, clock.now(), opts), opts, budget, dryProgress);
   let dir: string | null = null;
   try {
-    // a new import replaces one left interrupted (what that one stored stays)
-    const previous = await readImportState(userId);
+    // a new import replaces one left interrupted (what that one stored stays); a dry run leaves it be
+    const previous = dryRun ? null : await readImportState(userId);
     if (previous?.status === "interrupted" && previous.spoolDir) await removeSpool(previous.spoolDir);
     dir = importSpoolDir(id, opts.spoolRoot);
     await run.progress({ spoolDir: dir });
-    const { sources, ringside } = await spoolUpload(upload, dir, opts.spool, (rows) => run.progress({ rows }));
+    const { sources, ringside, bytes } = await spoolUpload(upload, dir, opts.spool, (rows) => run.progress({ rows }));
+    budget.received(bytes);
+    // storing gets what the check leaves; a dry run's check is all its work
+    budget.checkShare = dryRun ? 1 : CHECK_SHARE;
     await run.progress({ sources, kind: kindOf(sources) });
     const checkStarted = clock.now();
     const checked = await run.check(ringside);
@@ -357,27 +418,31 @@ export async function runImport(userId: string, upload: ImportUpload, opts: RunO
         dryRun: run.state.dryRun,
         checkMs: Math.round(clock.now() - checkStarted),
         spoolMs: Math.round(checkStarted - run.state.startedAt),
+        cpuS: Math.round(budget.cpuSeconds * 100) / 100,
       },
       "import checked",
     );
-    if ("dryRun" in checked) {
-      await run.progress({ status: "done", file: null, spoolDir: null, sources: [], result: summary(checked) });
-      return checked;
-    }
+    if ("dryRun" in checked) return checked;
+    budget.checkShare = 1;
     await run.progress({ totalRows: checked.total });
     return await storeAndFinish(run);
   } catch (err) {
-    if (run.state.status !== "interrupted") {
-      const message = err instanceof AppError ? err.message : "The import failed.";
+    // a dry run records nothing; an import that lost its lease leaves the state to the one that took it
+    const lost = err instanceof ImportStopped && err.reason === "lease_lost";
+    if (!dryRun && !lost && run.state.status !== "interrupted") {
+      const message = err instanceof AppError || err instanceof ImportStopped ? err.message : "The import failed.";
       await saveImportState(userId, { ...run.state, status: "failed", spoolDir: null, sources: [], message }).catch(() => undefined);
     }
     throw err;
   } finally {
     // an interrupted import keeps its spool to resume from
     if (dir && run.state.status !== "interrupted") await removeSpool(dir);
-    await releaseImportLease(userId, id, clock.now()).catch(() => undefined);
+    if (!dryRun) await releaseImportLease(userId, id, clock.now()).catch(() => undefined);
   }
 }
+
+/** The share of the CPU budget the check may use before anything is stored (the rest is for storing). */
+const CHECK_SHARE = 0.5;
 
 /** Resumes an interrupted import after its checkpoint. 409 when there is none (or it is running). */
 export async function resumeImport(userId: string, opts: RunOptions = {}): Promise<ImportReport> {
@@ -385,13 +450,19 @@ export async function resumeImport(userId: string, opts: RunOptions = {}): Promi
   const state = await readImportState(userId);
   if (!state || !(state.status === "interrupted" || state.status === "storing") || !state.spoolDir || !fs.existsSync(state.spoolDir))
     throw new AppError("conflict", "There is no interrupted import to resume.");
-  if (!(await claimImportLease(userId, state.id, clock.now()))) throw new AppError("conflict", "An import of yours is already running: wait for it to finish.");
-  const run = new ImportRun(userId, state, { ...opts, replaceNotes: state.options.replaceNotes });
-  try {
-    return await storeAndFinish(run);
-  } finally {
-    await releaseImportLease(userId, state.id, clock.now()).catch(() => undefined);
-  }
+  return runGated(userId, opts.signal, async (signal) => {
+    if (!(await claimImportLease(userId, state.id, clock.now())))
+      throw new AppError("conflict", "An import of yours is already running: wait for it to finish.");
+    const runOpts = { ...opts, replaceNotes: state.options.replaceNotes };
+    const budget = new ImportBudget({ signal, cpuSeconds: opts.cpuSeconds, renew: () => claimImportLease(userId, state.id, clock.now()) });
+    budget.received(state.sources.reduce((n, s) => n + (fs.existsSync(s.path) ? fs.statSync(s.path).size : 0), 0));
+    const run = new ImportRun(userId, state, runOpts, budget, null);
+    try {
+      return await storeAndFinish(run);
+    } finally {
+      await releaseImportLease(userId, state.id, clock.now()).catch(() => undefined);
+    }
+  });
 }
 
 /** Discards an interrupted import (its spool; what it stored stays). */
@@ -425,7 +496,7 @@ export type ImportStatus = {
 /** The person's import as the page shows it: phase, file, rows, progress and ETA. */
 export async function importStatus(userId: string, opts: { clock?: Clock } = {}): Promise<ImportStatus> {
   const now = (opts.clock ?? systemClock).now();
-  const s = await readImportState(userId);
+  const s = runningDryState(userId) ?? (await readImportState(userId));
   if (!s)
     return { status: "idle", dryRun: false, kind: null, file: null, rows: 0, totalRows: null, progress: null, etaSeconds: null, message: null, result: null };
   const fraction = s.status === "storing" && s.totalRows ? Math.min(1, s.rows / s.totalRows) : null;
@@ -441,4 +512,49 @@ export async function importStatus(userId: string, opts: { clock?: Clock } = {})
     message: s.message,
     result: s.result ?? null,
   };
+}
+
+/**
+ * Forgets a person's imports before their data is deleted (their removal): stops their import
+ * running in this process and waits for it to end, then removes their spool and their import's
+ * state and lease. (An import of theirs running in another process sharing the database is
+ * not reached from here: imports run where they were uploaded, the web process.)
+ */
+export async function forgetImportsOf(userId: string): Promise<void> {
+  await stopImportOf(userId);
+  const state = await readImportState(userId);
+  if (state?.spoolDir) await removeSpool(state.spoolDir);
+  await deleteImportRows(userId);
+}
+
+/**
+ * At start: removes every spool no import can use (one a crash left while checking or storing
+ * a dry run, or an import that failed without cleaning up): all but an interrupted import's
+ * (resumable) and those of imports running in another live process. An import left "checking"
+ * by a crash is marked failed and its lease freed, so its person can start again at once.
+ * Returns the spools removed.
+ */
+export async function sweepImports(opts: { root?: string; clock?: Clock } = {}): Promise<string[]> {
+  const now = (opts.clock ?? systemClock).now();
+  const root = spoolRoot(opts.root);
+  const states = await listImportStates();
+  const keep = new Set(
+    states.flatMap(({ state }) => (state.spoolDir && (state.status === "interrupted" || state.status === "storing") ? [state.spoolDir] : [])),
+  );
+  const removed: string[] = [];
+  const names = fs.existsSync(root) ? await fs.promises.readdir(root) : [];
+  for (const name of names) {
+    const dir = path.join(root, name);
+    if (keep.has(dir) || spoolInUse(dir)) continue;
+    await removeSpool(dir);
+    removed.push(dir);
+  }
+  for (const { userId, state } of states) {
+    if (state.status !== "checking" || (state.spoolDir && fs.existsSync(state.spoolDir))) continue;
+    const message = "The server stopped while it was checking the upload: nothing was stored. Upload it again.";
+    await saveImportState(userId, { ...state, status: "failed", spoolDir: null, sources: [], message });
+    await releaseImportLease(userId, state.id, now);
+  }
+  if (removed.length) logger.info({ spools: removed.length }, "import spools left by a stop removed");
+  return removed;
 }

@@ -171,10 +171,11 @@ describe("the account export, from a planted person's documents", () => {
       expect({ c, ...r.collections[c] }).toMatchObject({ c, rows: docs[c]!.length, new: docs[c]!.length, changed: 0, rejected: 0 });
     expect(r.collections.heartrate).toMatchObject({ rows: docs.heartrate!.length, new: docs.heartrate!.length });
     expect([...r.unmapped].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
-      { name: "Oura Export/App Data/BloodGlucose.csv", rows: 1 },
-      { name: "Oura Export/App Data/meal.csv", rows: 2 },
-      { name: "Oura Export/App Data/somethingnew.csv", rows: 3 },
-      { name: "Oura Export/README.txt", rows: null },
+      // listed by name and size, never parsed
+      { name: "Oura Export/App Data/BloodGlucose.csv", size: "timestamp;value\n2026-01-01T08:00:00+00:00;5.1\n".length },
+      { name: "Oura Export/App Data/meal.csv", size: "id;day;meal_type\n1;2026-01-01;lunch\n2;2026-01-02;dinner\n".length },
+      { name: "Oura Export/App Data/somethingnew.csv", size: "a;b\n1;2\n3;4\n5;6\n".length },
+      { name: "Oura Export/README.txt", size: "Your data.".length },
     ]);
     expect(r.files.find((f) => f.collection === "daily_sleep")?.unknownColumns).toEqual(["export_version", "Note"]);
     expect(await snapshot(userId)).toEqual(before);

@@ -7,13 +7,20 @@ import { ImportRefusal } from "@/lib/import/refusal";
 import { collectionForHeader, normalizeColumn, rowReader } from "@/lib/import/rows";
 import { isTrendsHeader, trendsReader } from "@/lib/import/trends";
 import type { ImportWriter } from "@/lib/import/writer";
-import { forEachZipEntry, listZip, type ZipLimits, ZIP_LIMITS } from "@/lib/import/zip";
+import type { ImportBudget } from "@/lib/import/budget";
+import { forEachZipEntry, listZip, type ZipEntryInfo, type ZipLimits, ZIP_LIMITS } from "@/lib/import/zip";
 
 // The ring maker's files: its account export (a ZIP) and loose CSV files (some of the export's,
 // or a Trends CSV). Each file is told apart by its content: a ZIP by its signature, a Trends
 // CSV by its header, an export CSV by its name (or, uploaded alone under another name, by the
 // columns it has). Read twice from the spool: a check of every row (nothing stored; the dry
-// run's counts), then — once everything passed — the same rows into the writer.
+// run's counts), then — once everything passed — the same rows into the writer. The check is
+// repeated rather than kept: storing starts only once every row passed, and keeping what the
+// check read until then is not bounded in memory (a 256 MB upload); parsing is linear in what
+// was sent and both passes draw on the import's one CPU budget (lib/import/budget.ts). Files
+// Ringside does not map are listed by name and size, never parsed (only their header is read,
+// to tell a Trends CSV apart), and an archive's entry outside the export's data folder is not
+// even inflated.
 
 /** A spooled upload of the ring maker's: a ZIP or one CSV file. */
 export type VendorFile = { name: string; path: string; kind: "zip" | "csv" };
@@ -27,8 +34,10 @@ export type CheckedFile = {
   entry: number | null;
   name: string;
   role: FileRole;
-  /** rows (lines of data); null for a file that is not a CSV */
+  /** rows (lines of data); null for a file that is not read (not a CSV, or unmapped) */
   rows: number | null;
+  /** its size in bytes (unpacked), when known */
+  size: number | null;
   /** columns of a mapped file that Ringside does not read */
   unknownColumns: string[];
 };
@@ -69,6 +78,8 @@ export type ReadContext = {
   checkedBefore?: boolean;
   /** progress: the file being read and its rows so far */
   progress: (file: string, rows: number) => Promise<void>;
+  /** the import's budget: ticked between batches, shared by every archive */
+  budget?: ImportBudget;
 };
 
 const ZIP_SIGNATURE = Buffer.from("PK\x03\x04", "latin1");
@@ -91,26 +102,6 @@ export async function sniffFile(file: string): Promise<"zip" | "json" | "csv"> {
   }
 }
 
-/** Counts the lines of data of a file Ringside does not map (its header and a `sep=` line aside). */
-async function countLines(bytes: AsyncIterable<Buffer>): Promise<number> {
-  let lines = 0;
-  let last = 0x0a;
-  let first: string | null = null;
-  for await (const chunk of bytes) {
-    if (first === null)
-      first = chunk
-        .subarray(0, 16)
-        .toString("utf8")
-        .replace(/^\ufeff/, "");
-    for (const b of chunk) if (b === 0x0a) lines++;
-    if (chunk.length) last = chunk[chunk.length - 1]!;
-  }
-  if (first === null || first === "") return 0;
-  if (last !== 0x0a) lines++;
-  if (/^"?sep=/i.test(first)) lines--;
-  return Math.max(0, lines - 1);
-}
-
 /** How a file's role is decided: the Trends header; the name; alone, by its columns (not inside an archive, where names are reliable). */
 function roleOf(name: string, header: readonly string[], inArchive: boolean): FileRole {
   if (isTrendsHeader(header)) return { kind: "trends" };
@@ -128,12 +119,12 @@ function roleOf(name: string, header: readonly string[], inArchive: boolean): Fi
  */
 async function readFile(
   bytes: AsyncIterable<Buffer>,
-  at: { source: number; entry: number | null; name: string; inArchive: boolean },
+  at: { source: number; entry: number | null; name: string; inArchive: boolean; size: number | null },
   ctx: ReadContext,
   writer: ImportWriter | null,
   only: "documents" | "trends" | "all",
 ): Promise<CheckedFile | null> {
-  const base: Omit<CheckedFile, "role" | "rows" | "unknownColumns"> = { source: at.source, entry: at.entry, name: at.name };
+  const base: Omit<CheckedFile, "role" | "rows" | "unknownColumns"> = { source: at.source, entry: at.entry, name: at.name, size: at.size };
   // a quoted empty cell is an empty text only where a document has text fields (not in a time series' numbers)
   const { head, batches } = await readCsv(bytes, at.name, {
     quotedEmpty: (header) => !header.map(normalizeColumn).includes("timestamp") || header.map(normalizeColumn).includes("id"),
@@ -146,16 +137,8 @@ async function readFile(
   // a file the other pass reads (every row was checked before): not parsed again; unmapped ones with the documents
   const wanted = only === "all" || (only === "trends") === (role.kind === "trends");
   if (!wanted) return null;
-  if (role.kind === "unmapped") {
-    let rows = 0;
-    try {
-      for await (const batch of batches) rows += batch.length;
-    } catch {
-      // a file Ringside does not read may be any kind of text: its rows are counted as lines
-      return { ...base, role, rows: null, unknownColumns: [] };
-    }
-    return { ...base, role, rows, unknownColumns: [] };
-  }
+  // a file Ringside does not read: listed, not parsed
+  if (role.kind === "unmapped") return { ...base, role, rows: null, unknownColumns: [] };
 
   // Each row is read synchronously within its batch; a promise is awaited only when there is
   // something to wait for (a full chunk to store, progress to record).
@@ -184,6 +167,7 @@ async function readFile(
     };
   }
   for await (const batch of batches) {
+    await ctx.budget?.tick();
     for (const cells of batch) {
       if (rows >= max) throw new ImportRefusal(`${at.name}: more than ${max} rows.`, { tooLarge: true });
       rows++;
@@ -216,31 +200,30 @@ export async function readVendorFiles(
   const out: CheckedFile[] = [];
   for (const [source, f] of files.entries()) {
     if (f.kind === "csv") {
-      const read = await readFile(fileBytes(f.path), { source, entry: null, name: f.name, inArchive: false }, ctx, writer, only);
+      const size = (await fs.promises.stat(f.path)).size;
+      const read = await readFile(fileBytes(f.path), { source, entry: null, name: f.name, inArchive: false, size }, ctx, writer, only);
       if (read) out.push(read);
       continue;
     }
-    const entries = await listZip(f.path, ctx.zipLimits ?? ZIP_LIMITS);
+    const entries = await listZip(f.path, ctx.zipLimits ?? ZIP_LIMITS, ctx.budget);
     const dataFolder = dataFolderOf(entries.filter((e) => !e.isDirectory).map((e) => e.name));
     const inData = (name: string) => dataFolder === null || folderOf(name) === dataFolder;
+    const read = (e: ZipEntryInfo) => isCsvName(e.name) && inData(e.name);
     if (only !== "trends")
       for (const e of entries)
-        if (!e.isDirectory && !isCsvName(e.name))
-          out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: null, unknownColumns: [] });
+        if (!e.isDirectory && !read(e))
+          out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: null, size: e.size, unknownColumns: [] });
     await forEachZipEntry(
       f.path,
-      (e) => isCsvName(e.name),
+      read,
       async (e, bytes) => {
-        if (!inData(e.name)) {
-          if (only !== "trends")
-            out.push({ source, entry: e.index, name: e.name, role: { kind: "unmapped" }, rows: await countLines(bytes), unknownColumns: [] });
-          return;
-        }
-        const read = await readFile(bytes, { source, entry: e.index, name: e.name, inArchive: true }, ctx, writer, only);
-        if (read) out.push(read);
+        const file = await readFile(bytes, { source, entry: e.index, name: e.name, inArchive: true, size: e.size }, ctx, writer, only);
+        if (file) out.push(file);
+        // a file Ringside does not read is not unpacked further
+        return file?.role.kind === "unmapped" ? "skip" : undefined;
       },
       ctx.zipLimits ?? ZIP_LIMITS,
-      { checkedBefore: ctx.checkedBefore },
+      { checkedBefore: ctx.checkedBefore, budget: ctx.budget },
     );
   }
   return out;

@@ -7,13 +7,15 @@ import { startScheduler } from "@/lib/sync/scheduler";
 import { startAlertWorker } from "@/lib/services/alerts";
 import { processSlot } from "@/lib/process-singleton";
 import { dialect } from "@/lib/db/sql";
+import { sweepImports } from "@/lib/import/run";
 
 // The process's background work, started once by instrumentation.ts register():
 // - the sync scheduler (backfills, polls, webhook notifications, the personal_info snapshot,
 //   and the upkeep of the webhook subscriptions, which its housekeeping queues);
 // - the alert worker (rules after each person's sync, digests on their schedule, deliveries);
 // - the daily backup;
-// - the first owner's setup code, printed in the log while the instance has no owner.
+// - the first owner's setup code, printed in the log while the instance has no owner;
+// - before them, the sweep of what a stop left of an import (lib/import/run.ts sweepImports).
 // ROLE decides which of them this process runs (backgroundPlan). Tests never come here: each
 // starts what it exercises (a Scheduler of its own, runDailyBackupIfDue).
 
@@ -40,6 +42,8 @@ export async function startBackgroundWork(): Promise<void> {
   // `next build` loads the server code to collect pages: nothing runs then.
   if (started.get() || process.env.NEXT_PHASE === "phase-production-build") return;
   started.set(true);
+  // what a stop left of an import (a spool, a state "checking"): before any request
+  await sweepImports().catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "import sweep failed"));
   const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED, sharedDatabase: dialect() === "postgres" });
   const alerts = plan.sync ? startAlertWorker() : null;
   const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId), idleMs: plan.idleMs }) : null;

@@ -43,12 +43,20 @@ export async function endRingAccess(userId: string, reason: string): Promise<voi
  * tokens, alert rules and channels, sessions and the person themselves are deleted. A removed
  * member can come back only with a new invite. The owner cannot remove themselves.
  */
-export async function removeMember(ownerId: string, memberId: string): Promise<{ rowsDeleted: number; apiTokens: number }> {
+export async function removeMember(
+  ownerId: string,
+  memberId: string,
+  opts: {
+    /** runs once the removal is allowed, before anything is deleted: the member's import is stopped and forgotten (lib/import/run.ts) */
+    beforeDelete?: (memberId: string) => Promise<void>;
+  } = {},
+): Promise<{ rowsDeleted: number; apiTokens: number }> {
   const owner = await findUserById(ownerId);
   if (owner?.role !== "owner") throw new AppError("forbidden", "Only the owner of this Ringside can do that.");
   if (memberId === ownerId) throw new AppError("unprocessable_entity", "The owner cannot remove themselves.");
   const member = await findUserById(memberId);
   if (!member || member.role !== "member") throw new AppError("not_found", "No such member.");
+  await opts.beforeDelete?.(memberId);
   await endRingAccess(memberId, "member removed");
   const deleted = await deleteUserData(memberId, member.ringUserId ?? null);
   const tokens = await deleteApiTokensOf(memberId);

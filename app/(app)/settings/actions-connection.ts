@@ -12,6 +12,7 @@ import { deletePendingInvite } from "@/lib/db/queries/invites";
 import { deleteUserData, deleteUserSessions, findUserById } from "@/lib/db/queries/users";
 import { endRingAccess, removeMember } from "@/lib/services/household";
 import type { CreateInviteState } from "@/lib/api/contract";
+import { forgetImportsOf } from "@/lib/import/run";
 
 /**
  * Server actions of Settings → Connection and Household. Each one gets the person from
@@ -80,4 +81,6 @@ export const revokeInvite = settingsRowAction(requireOwner, "inviteId", async (o
 });
 
 /** Owner only: removes a member with their data, tokens, alert channels and sessions. */
-export const removeMemberAction = settingsRowAction(requireOwner, "memberId", (owner, memberId) => removeMember(owner.id, memberId));
+export const removeMemberAction = settingsRowAction(requireOwner, "memberId", (owner, memberId) =>
+  removeMember(owner.id, memberId, { beforeDelete: forgetImportsOf }),
+);

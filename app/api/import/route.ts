@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { AppError } from "@/lib/http/errors";
+import { AppError, errorBody } from "@/lib/http/errors";
 import { parseQuery, withUser } from "@/lib/api/handler";
 import { parseMediaType, streamBody } from "@/lib/http/body";
 import { MAX_IMPORT_BYTES } from "@/lib/import/ringside";
 import { discardImport, importStatus, resumeImport, runImport, type ImportUpload } from "@/lib/import/run";
 import { logger } from "@/lib/log";
+import { ImportStopped } from "@/lib/import/budget";
+import { ImportBusy } from "@/lib/import/gate";
 
 export const dynamic = "force-dynamic";
 
@@ -23,30 +25,49 @@ export const GET = withUser(async ({ user }) => Response.json(await importStatus
 // answers what storing would do per collection, the conflicts and the files it does not map;
 // `?replace_notes=1` replaces a note that differs instead of keeping it; `?resume=1` (no body)
 // resumes an import that stopped part-way. A refused upload stores nothing (413, 422, 400);
-// one import at a time per person (409); 507 when the disk is too full to spool it.
+// one import at a time per person (409) and per server (429 with Retry-After); 507 when the
+// disk is too full to spool it. The import stops when the client goes away.
 export const POST = withUser(
-  async ({ user, req, searchParams }) => {
-    const q = parseQuery(searchParams, importQuerySchema);
-    if (q.resume) return Response.json(await resumeImport(user.id));
-    const contentType = req.headers.get("content-type");
-    const media = parseMediaType(contentType);
-    if (!media) throw new AppError("unsupported_media_type", "Send a file: application/json, application/zip, text/csv or multipart/form-data.");
-    const body = streamBody(req, { maxBytes: MAX_IMPORT_BYTES, tooLargeMessage: `The upload is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.` });
-    const name = req.headers.get("x-file-name");
-    const upload: ImportUpload =
-      media.type === "multipart/form-data"
-        ? { type: "multipart", contentType: contentType!, body }
-        : { type: "file", name: name ? safeDecode(name) : null, body, json: media.type === "application/json" };
-    const result = await runImport(user.id, upload, { dryRun: q.dry_run ?? false, replaceNotes: q.replace_notes ?? false });
-    const rows = Object.values(result.collections).reduce((n, c) => n + c.rows, 0);
-    logger.info(
-      { userId: user.id, kind: result.kind, dryRun: result.dryRun, rows, rejected: result.rejected, unmapped: result.unmapped.length },
-      "import answered",
-    );
-    return Response.json(result);
+  async (args) => {
+    try {
+      return await importUpload(args);
+    } catch (err) {
+      if (err instanceof ImportBusy) return busy(err);
+      if (err instanceof ImportStopped) throw new AppError(err.reason === "aborted" ? "bad_request" : "conflict", err.message);
+      throw err;
+    }
   },
   { bodyTypes: FILE_TYPES },
 );
+
+/** 429 with Retry-After: another import is running on this server. */
+function busy(err: ImportBusy): Response {
+  return Response.json(errorBody(err.code, err.message), {
+    status: err.status,
+    headers: { "retry-after": String(err.retryAfterS), "cache-control": "no-store" },
+  });
+}
+
+async function importUpload({ user, req, searchParams }: { user: { id: string }; req: Request; searchParams: URLSearchParams }): Promise<Response> {
+  const q = parseQuery(searchParams, importQuerySchema);
+  if (q.resume) return Response.json(await resumeImport(user.id, { signal: req.signal }));
+  const contentType = req.headers.get("content-type");
+  const media = parseMediaType(contentType);
+  if (!media) throw new AppError("unsupported_media_type", "Send a file: application/json, application/zip, text/csv or multipart/form-data.");
+  const body = streamBody(req, { maxBytes: MAX_IMPORT_BYTES, tooLargeMessage: `The upload is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.` });
+  const name = req.headers.get("x-file-name");
+  const upload: ImportUpload =
+    media.type === "multipart/form-data"
+      ? { type: "multipart", contentType: contentType!, body }
+      : { type: "file", name: name ? safeDecode(name) : null, body, json: media.type === "application/json" };
+  const result = await runImport(user.id, upload, { dryRun: q.dry_run ?? false, replaceNotes: q.replace_notes ?? false, signal: req.signal });
+  const rows = Object.values(result.collections).reduce((n, c) => n + c.rows, 0);
+  logger.info(
+    { userId: user.id, kind: result.kind, dryRun: result.dryRun, rows, rejected: result.rejected, unmapped: result.unmapped.length },
+    "import answered",
+  );
+  return Response.json(result);
+}
 
 // DELETE /api/import – discards an import that stopped part-way (what it stored stays)
 export const DELETE = withUser(async ({ user }) => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { query, type Work } from "@/lib/db/sql";
-import { claimLease, deleteAppSetting, getAppSetting, settingWrite } from "@/lib/db/queries/app-settings";
+import { claimLease, deleteAppSetting, getAppSetting, leaseSettingKey, listAppSettings, settingWrite } from "@/lib/db/queries/app-settings";
 
 // One import at a time per person, and where it is: a lease (`import:<person>`, held by the
 // running import and renewed as it goes, so a process that died frees it) and the import's
@@ -69,4 +69,27 @@ export async function saveImportState(userId: string, state: ImportState): Promi
 
 export function clearImportState(userId: string): Promise<void> {
   return deleteAppSetting(stateKey(userId));
+}
+
+/** Every person's import state (the start-up sweep reads them). */
+export async function listImportStates(): Promise<Array<{ userId: string; state: ImportState }>> {
+  const rows = await listAppSettings("import-state:");
+  return rows.flatMap((r) => {
+    const parsed = importStateSchema.safeParse(parseJson(r.value));
+    return parsed.success ? [{ userId: r.key.slice("import-state:".length), state: parsed.data }] : [];
+  });
+}
+
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets a person's import: its state and its lease (their removal). */
+export async function deleteImportRows(userId: string): Promise<void> {
+  await deleteAppSetting(stateKey(userId));
+  await deleteAppSetting(leaseSettingKey(leaseName(userId)));
 }

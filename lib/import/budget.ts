@@ -1,0 +1,153 @@
+import "server-only";
+import { ImportRefusal } from "@/lib/import/refusal";
+
+// What one import may cost, whatever was uploaded: bounded by what was sent. Every archive of an
+// upload draws on the same budget (entries, inflated bytes), and the work as a whole on one CPU
+// budget: 10 CPU-seconds per MiB received, 60 in all. The import's work is cooperative: it runs
+// on the request's thread and calls `tick()` between pieces of work (a batch of rows, a chunk
+// inflated); a tick measures the thread's CPU time, yields to the event loop now and then (so
+// other requests are answered while a long import runs), stops the work when its client went
+// away or its lease was lost, and renews the lease as the work goes.
+
+export const IMPORT_BUDGET = {
+  /** CPU-seconds per MiB received */
+  cpuSecondsPerMiB: 10,
+  /** CPU-seconds for one import in all */
+  maxCpuSeconds: 60,
+  /** CPU-seconds any upload gets, however small (its spooling, the archive's directory) */
+  minCpuSeconds: 0.25,
+  /** how long the work runs before it lets the event loop answer others (ms of wall time) */
+  sliceMs: 20,
+  /** how often the lease is renewed while the work goes (ms) */
+  renewEveryMs: 10_000,
+} as const;
+
+/** Archive entries and inflated bytes an upload may hold, over all its archives together. */
+export const UPLOAD_LIMITS = {
+  /** entries in all the upload's archives */
+  maxEntries: 5_000,
+  /** inflated bytes of every entry of every archive */
+  maxInflatedBytes: 4 * 1024 * 1024 * 1024,
+} as const;
+
+export type BudgetOptions = {
+  /** CPU-seconds this import may use (default: from the bytes received, IMPORT_BUDGET) */
+  cpuSeconds?: number;
+  /** the client went away: the work stops */
+  signal?: AbortSignal;
+  /** renews the lease; false when it was lost (another process holds it): the work stops */
+  renew?: () => Promise<boolean>;
+  /** the thread's CPU time in microseconds (tests) */
+  cpuMicros?: () => number;
+};
+
+const threadCpuMicros = () => {
+  const u = process.threadCpuUsage();
+  return u.user + u.system;
+};
+
+/** The CPU-seconds an upload of this many bytes may cost (pure). */
+export function cpuSecondsFor(bytesReceived: number): number {
+  const perMib = (bytesReceived / 1024 / 1024) * IMPORT_BUDGET.cpuSecondsPerMiB;
+  return Math.min(IMPORT_BUDGET.maxCpuSeconds, Math.max(IMPORT_BUDGET.minCpuSeconds, perMib));
+}
+
+/** Thrown when the work stops for its client or its lease (not a refusal of the file). */
+export class ImportStopped extends Error {
+  constructor(readonly reason: "aborted" | "lease_lost") {
+    super(reason === "aborted" ? "The upload was abandoned: the import stopped." : "The import lost its lease (another process took it over): it stopped.");
+    this.name = "ImportStopped";
+  }
+}
+
+/** One import's budget (see above). Entries and inflated bytes are counted by the archive reader. */
+export class ImportBudget {
+  private readonly cpuMicros: () => number;
+  private readonly cpuStart: number;
+  private cpuLimitMicros: number;
+  private sliceStart = performance.now();
+  private renewedAt = performance.now();
+  /** the share of the budget the work may use so far (the check leaves the rest to storing) */
+  checkShare = 1;
+  entries = 0;
+  inflatedBytes = 0;
+  declaredBytes = 0;
+  private readonly listed = new Set<string>();
+
+  constructor(
+    private readonly opts: BudgetOptions = {},
+    readonly limits: typeof UPLOAD_LIMITS = UPLOAD_LIMITS,
+  ) {
+    this.cpuMicros = opts.cpuMicros ?? threadCpuMicros;
+    this.cpuStart = this.cpuMicros();
+    this.cpuLimitMicros = (opts.cpuSeconds ?? IMPORT_BUDGET.maxCpuSeconds) * 1e6;
+  }
+
+  /** Sets the CPU budget from the bytes received (once the upload is spooled), unless given. */
+  received(bytes: number): void {
+    if (this.opts.cpuSeconds === undefined) this.cpuLimitMicros = cpuSecondsFor(bytes) * 1e6;
+  }
+
+  /** CPU-seconds used so far. */
+  get cpuSeconds(): number {
+    return (this.cpuMicros() - this.cpuStart) / 1e6;
+  }
+
+  /** Throws when the work must stop: over its CPU budget (a refusal, 413), its client gone. Synchronous. */
+  check(): void {
+    if (this.opts.signal?.aborted) throw new ImportStopped("aborted");
+    const limit = this.cpuLimitMicros * this.checkShare;
+    if (this.cpuMicros() - this.cpuStart > limit)
+      throw new ImportRefusal(
+        `The upload is refused: reading it took more than the ${Math.round((limit / 1e6) * 10) / 10} CPU-seconds ` +
+          `an upload of its size may cost (${IMPORT_BUDGET.cpuSecondsPerMiB} per MB sent, ${IMPORT_BUDGET.maxCpuSeconds} at most). Nothing was stored.`,
+        { tooLarge: true },
+      );
+  }
+
+  /** Between two pieces of work: checks, lets others run once a slice is used up, renews the lease. */
+  async tick(): Promise<void> {
+    this.check();
+    const now = performance.now();
+    if (now - this.sliceStart < IMPORT_BUDGET.sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+    if (this.opts.renew && now - this.renewedAt >= IMPORT_BUDGET.renewEveryMs) {
+      this.renewedAt = now;
+      if (!(await this.opts.renew())) throw new ImportStopped("lease_lost");
+    }
+    this.check();
+  }
+
+  /** Whether this archive is listed for the first time (its entries are counted once, however many passes read it). */
+  firstListing(file: string): boolean {
+    if (this.listed.has(file)) return false;
+    this.listed.add(file);
+    return true;
+  }
+
+  /** Counts an archive's entry (all archives of the upload together). */
+  addEntry(name: string): void {
+    if (++this.entries > this.limits.maxEntries)
+      throw new ImportRefusal(`The upload is refused: its archives hold more than ${this.limits.maxEntries} entries in all (at ${name}).`, { tooLarge: true });
+  }
+
+  /** Counts what an entry declares it inflates to (all archives together). */
+  declare(name: string, bytes: number): void {
+    this.declaredBytes += bytes;
+    if (this.declaredBytes > this.limits.maxInflatedBytes)
+      throw new ImportRefusal(
+        `The upload is refused: its archives declare more than ${mib(this.limits.maxInflatedBytes)} unpacked in all (at ${name}; a ZIP bomb?).`,
+        { tooLarge: true },
+      );
+  }
+
+  /** Counts bytes really inflated (all archives, every pass). */
+  inflate(name: string, bytes: number): void {
+    this.inflatedBytes += bytes;
+    if (this.inflatedBytes > this.limits.maxInflatedBytes * 2)
+      throw new ImportRefusal(`The upload is refused: ${name} unpacks to more than its archives may hold in all (a ZIP bomb?).`, { tooLarge: true });
+  }
+}
+
+const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
