@@ -50,7 +50,7 @@ const LAYER_TABLE = [
   { type: "auth", pattern: ["lib/auth/**"], may: ["shared", "registry", "db", "metrics", "auth"] },
   { type: "ring", pattern: ["lib/ring/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring"] },
   // the request schemas: the boundary's vocabulary (days, ranges, names, limits)
-  { type: "schemas", pattern: ["lib/api/schemas.ts"], may: ["shared", "registry", "db", "metrics", "auth", "schemas"] },
+  { type: "schemas", pattern: ["lib/schemas/requests.ts"], may: ["shared", "registry", "db", "metrics", "auth", "schemas"] },
   { type: "sync", pattern: ["lib/sync/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync"] },
   // files from elsewhere (Ringside's export, the ring maker's account export and Trends CSV) stored as a sync stores them
   { type: "import", pattern: ["lib/import/**"], may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import"] },
@@ -64,7 +64,7 @@ const LAYER_TABLE = [
   {
     type: "server",
     pattern: ["lib/server/**", "instrumentation.ts", "proxy.ts"],
-    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "import", "alerts", "services", "server"],
+    may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services", "server"],
   },
   // pages, route handlers and server actions; components render what pages give them
   {

@@ -2,7 +2,7 @@ import { SettingsSection } from "@/components/settings/settings-section";
 import { format } from "date-fns";
 import type { ApiTokenSummary, CreateApiTokenState, FormAction } from "@/lib/api/contract";
 import type { DataKind } from "@/lib/auth/api-scopes";
-import { API_TOKEN_NAME_MAX } from "@/lib/api/schemas";
+import { API_TOKEN_NAME_MAX } from "@/lib/schemas/requests";
 import { ApiTokenCreateForm } from "@/components/settings/api-token-create-form";
 import { RevokeButton } from "@/components/settings/revoke-button";
 

@@ -17,7 +17,7 @@ export function ApiTokenCreateForm({
   action: (prev: CreateApiTokenState, form: FormData) => Promise<CreateApiTokenState>;
   kinds: Array<{ kind: DataKind; label: string }>;
   origin: string;
-  /** the longest name the server takes (lib/api/schemas.ts; passed in so the page carries no zod) */
+  /** the longest name the server takes (lib/schemas/requests.ts; passed in so the page carries no zod) */
   nameMax: number;
 }) {
   const [state, formAction] = useActionState(action, {});

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import * as schemas from "@/lib/api/schemas";
+import * as schemas from "@/lib/schemas/requests";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { ringsideExportSchema } from "@/lib/import/ringside";
 import { alertChannelInputSchema, alertRuleInputSchema, alertSettingsInputSchema } from "@/lib/alerts/schemas";

@@ -15,7 +15,7 @@ import pg from "pg";
 import type Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startPostgresServer } from "@/lib/test/postgres-server.mjs";
-import { NOTE_TEXT_MAX } from "@/lib/api/schemas";
+import { NOTE_TEXT_MAX } from "@/lib/schemas/requests";
 import { countStored, openAppDb, SYNCED, waitFor, diffWithEmulator, summarize, COLLECTIONS } from "./support/app-db";
 import { connect } from "./support/browser";
 import { startChaosEmulator } from "./support/emulator";

@@ -3,7 +3,7 @@
 import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import { formDataArg, isActionError, runAction, settingsRowAction, type ActionError } from "@/lib/api/action";
-import { rowIdSchema } from "@/lib/api/schemas";
+import { rowIdSchema } from "@/lib/schemas/requests";
 import { publicOrigin } from "@/lib/auth/origin";
 import { requireUser } from "@/lib/auth/session";
 import * as alerts from "@/lib/services/alerts";

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
 import { findMetric, isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
-import { storedText } from "@/lib/api/schemas";
+import { storedText } from "@/lib/schemas/requests";
 import { EARLY_WARNING_RULE_LEVELS } from "@/lib/alerts/early-warning";
 
 const intIn = (r: { min: number; max: number }, what: string) =>

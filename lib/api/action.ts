@@ -4,7 +4,7 @@ import { redirect, unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
 import { AppError, errorBody, type ErrorEnvelope } from "@/lib/http/errors";
 import { noteDatabaseError, OUTAGE_MESSAGE } from "@/lib/http/outage";
-import { rowIdSchema } from "@/lib/api/schemas";
+import { rowIdSchema } from "@/lib/schemas/requests";
 
 /**
  * Server actions and bad input. Next answers an exception thrown by an action with a 500, so

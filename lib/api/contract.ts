@@ -9,7 +9,7 @@ import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { DayDetail } from "@/lib/metrics/day-detail";
 import type { MetricSeries } from "@/lib/metrics/series";
 import type { SeriesColumns } from "@/lib/metrics/columns";
-import type { Preferences } from "@/lib/api/schemas";
+import type { Preferences } from "@/lib/schemas/requests";
 import type {
   CalendarResponse,
   CorrelationColumns,
@@ -21,7 +21,7 @@ import type {
 } from "@/lib/services/metrics";
 import type { DeletedCounts } from "@/lib/services/people";
 import type { SignalsResponse } from "@/lib/services/signals";
-import type { SignalSettings } from "@/lib/api/schemas";
+import type { SignalSettings } from "@/lib/schemas/requests";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary, TagComparisonResponse } from "@/lib/services/tags";
 import type { ApiTokenSummary } from "@/lib/services/api-tokens";

@@ -2,7 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import { z } from "zod";
 import { AppError } from "@/lib/http/errors";
-import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, storedText, tagColorSchema, tagNameSchema } from "@/lib/api/schemas";
+import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, storedText, tagColorSchema, tagNameSchema } from "@/lib/schemas/requests";
 import { upsertPersonalInfo, personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
 import { insertTag, listTags } from "@/lib/db/queries/notes";
 import { mapPersonalInfo } from "@/lib/sync/map";

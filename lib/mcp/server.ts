@@ -6,7 +6,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, ZodError } from "zod";
-import { daySchema, dayRangeSchema, metricIdSchema, numericMetricIdSchema, tagNameSchema, withDayRange } from "@/lib/api/schemas";
+import { daySchema, dayRangeSchema, metricIdSchema, numericMetricIdSchema, tagNameSchema, withDayRange } from "@/lib/schemas/requests";
 import { getMetric, HEADLINE_METRICS, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays, maxDay, todayIn } from "@/lib/metrics/days";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";

@@ -22,7 +22,7 @@ export function isDay(s: unknown): s is string {
 /**
  * The days Ringside accepts from a request (a sane window for ring data), and the longest range
  * one request may cover (about 30 years; a dense series of it is ~11k points). Declared once:
- * the API's schemas (lib/api/schemas.ts) and the pages' range parsing use these.
+ * the API's schemas (lib/schemas/requests.ts) and the pages' range parsing use these.
  */
 export const MIN_DAY = "2000-01-01";
 export const MAX_DAY = "2099-12-31";

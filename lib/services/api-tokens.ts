@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/http/errors";
-import { API_TOKEN_DEFAULT_EXPIRY, API_TOKENS_PER_PERSON } from "@/lib/api/schemas";
+import { API_TOKEN_DEFAULT_EXPIRY, API_TOKENS_PER_PERSON } from "@/lib/schemas/requests";
 import { parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
 import { mintApiToken } from "@/lib/auth/api-tokens";
 import { deleteApiToken, insertApiToken, listApiTokens, type ApiTokenRow } from "@/lib/db/queries/api-tokens";

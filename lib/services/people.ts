@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/http/errors";
-import type { Preferences } from "@/lib/api/schemas";
+import type { Preferences } from "@/lib/schemas/requests";
 import { findPreferences, updatePreferences as writePreferences } from "@/lib/db/queries/preferences";
 import { deleteUserData, findUserById } from "@/lib/db/queries/users";
 

@@ -9,7 +9,7 @@ import { getMetricsOverview, type MetricsOverview } from "@/lib/services/metrics
 import { getPreferences } from "@/lib/services/people";
 import { getDataFamily, getPollMinutes } from "@/lib/sync/settings";
 import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
-import type { Preferences } from "@/lib/api/schemas";
+import type { Preferences } from "@/lib/schemas/requests";
 import type { ApiTokenSummary } from "@/lib/services/api-tokens";
 import { DATA_KIND_LABELS, DATA_KINDS, type DataKind } from "@/lib/auth/api-scopes";
 import { listApiTokenSummaries } from "@/lib/services/api-tokens";

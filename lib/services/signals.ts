@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/http/errors";
-import type { SignalSettings } from "@/lib/api/schemas";
+import type { SignalSettings } from "@/lib/schemas/requests";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { getDailyColumns, getDocumentRows, getRestModes, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
 import { findSignalSettings, updateSignalSettings } from "@/lib/db/queries/signal-settings";

@@ -15,7 +15,7 @@ import {
   type DayNoteEntry,
   type TagSummary,
 } from "@/lib/db/queries/notes";
-import { resolveDayRange, type PartialDayRange } from "@/lib/api/schemas";
+import { resolveDayRange, type PartialDayRange } from "@/lib/schemas/requests";
 import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { GroupComparison } from "@/lib/metrics/stats";
 import { compareTagDays, getMetricsOverview } from "@/lib/services/metrics";

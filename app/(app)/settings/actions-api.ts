@@ -4,7 +4,7 @@ import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
 import { AppError } from "@/lib/http/errors";
 import { formDataArg, isActionError, runAction, settingsRowAction } from "@/lib/api/action";
-import { createApiTokenInputSchema } from "@/lib/api/schemas";
+import { createApiTokenInputSchema } from "@/lib/schemas/requests";
 import type { CreateApiTokenState } from "@/lib/api/contract";
 import { requireUser } from "@/lib/auth/session";
 import { createApiToken, revokeApiToken } from "@/lib/services/api-tokens";

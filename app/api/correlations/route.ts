@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { getCorrelationQuerySchema } from "@/lib/api/schemas";
+import { getCorrelationQuerySchema } from "@/lib/schemas/requests";
 import { getMetric } from "@/lib/metrics/catalog";
 import { getCorrelationColumns } from "@/lib/services/metrics";
 import { json, type CorrelationColumns } from "@/lib/api/contract";

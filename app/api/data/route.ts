@@ -1,5 +1,5 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
-import { deleteDataBodySchema } from "@/lib/api/schemas";
+import { deleteDataBodySchema } from "@/lib/schemas/requests";
 import { deleteAllMyData } from "@/lib/services/people";
 import { logger } from "@/lib/log";
 import { json, type DeleteDataResponse } from "@/lib/api/contract";

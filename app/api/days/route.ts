@@ -1,6 +1,6 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
 import { AppError } from "@/lib/http/errors";
-import { getCalendarQuerySchema } from "@/lib/api/schemas";
+import { getCalendarQuerySchema } from "@/lib/schemas/requests";
 import { getMetric } from "@/lib/metrics/catalog";
 import { getCalendar } from "@/lib/services/metrics";
 

@@ -1,7 +1,7 @@
 import { clock } from "@/lib/clock";
 import { stringify } from "csv-stringify/sync";
 import { withUser, parseQuery } from "@/lib/api/handler";
-import { exportQuerySchema, type ExportQuery } from "@/lib/api/schemas";
+import { exportQuerySchema, type ExportQuery } from "@/lib/schemas/requests";
 import { COLLECTION_IDS, type CollectionId } from "@/lib/metrics/catalog";
 import { isSeriesCollection, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
 import { sampleRow } from "@/lib/db/sample-codec";

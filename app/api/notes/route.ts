@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { listNotesQuerySchema } from "@/lib/api/schemas";
+import { listNotesQuerySchema } from "@/lib/schemas/requests";
 import { listNotes } from "@/lib/services/tags";
 
 // GET /api/notes?from&to – the person's notes and tags of each day in the range, with the tags

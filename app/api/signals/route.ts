@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { signalsQuerySchema } from "@/lib/api/schemas";
+import { signalsQuerySchema } from "@/lib/schemas/requests";
 import { json, type SignalsResponse } from "@/lib/api/contract";
 import { getSignals } from "@/lib/services/signals";
 

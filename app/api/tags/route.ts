@@ -1,5 +1,5 @@
 import { withUser, parseJsonBody, withUserData } from "@/lib/api/handler";
-import { createTagBodySchema } from "@/lib/api/schemas";
+import { createTagBodySchema } from "@/lib/schemas/requests";
 import { listTags } from "@/lib/db/queries/notes";
 import { createTag, listRingTags } from "@/lib/services/tags";
 

@@ -371,7 +371,7 @@ describe("token expiry (the audit: tokens never expired)", () => {
       new Date(at).toISOString(),
     );
     const { createApiToken, listApiTokenSummaries } = await import("@/lib/services/api-tokens");
-    const { createApiTokenInputSchema } = await import("@/lib/api/schemas");
+    const { createApiTokenInputSchema } = await import("@/lib/schemas/requests");
     const { ManualClock, setClock } = await import("@/lib/clock");
     const clock = new ManualClock(at);
     setClock(clock);

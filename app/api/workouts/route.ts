@@ -1,6 +1,6 @@
 import { clock } from "@/lib/clock";
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { listWorkoutsQuerySchema, resolveDayRange } from "@/lib/api/schemas";
+import { listWorkoutsQuerySchema, resolveDayRange } from "@/lib/schemas/requests";
 import { json, type WorkoutsResponse } from "@/lib/api/contract";
 import { getMetricsOverview } from "@/lib/services/metrics";
 import { listWorkouts } from "@/lib/services/records";

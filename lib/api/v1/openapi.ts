@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import * as req from "@/lib/api/schemas";
+import * as req from "@/lib/schemas/requests";
 import { MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import * as res from "@/lib/api/v1/responses";
@@ -9,7 +9,7 @@ import { SIGNALS, SIGNALS_MAX_DAYS, SIGNAL_KINDS } from "@/lib/signals/catalog";
 import pkg from "@/package.json";
 
 // The OpenAPI 3.1 document of the read API, generated from the schemas the routes parse with
-// (lib/api/schemas.ts, the app's own) and the response schemas (lib/api/v1/responses.ts) by
+// (lib/schemas/requests.ts, the app's own) and the response schemas (lib/api/v1/responses.ts) by
 // zod 4's own z.toJSONSchema, which writes JSON Schema 2020-12, the dialect of OpenAPI 3.1.
 // This file only arranges them: which route takes which schemas, and the shared refusals.
 

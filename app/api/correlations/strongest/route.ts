@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { getStrongestQuerySchema } from "@/lib/api/schemas";
+import { getStrongestQuerySchema } from "@/lib/schemas/requests";
 import { getStrongestCorrelations } from "@/lib/services/metrics";
 
 // GET /api/correlations/strongest?from&to&limit – the strongest relationships between the

@@ -1,5 +1,5 @@
 import { withUserData } from "@/lib/api/handler";
-import { getDayParamsSchema } from "@/lib/api/schemas";
+import { getDayParamsSchema } from "@/lib/schemas/requests";
 import { getDayDetail } from "@/lib/services/metrics";
 import { getNote } from "@/lib/services/tags";
 

@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { getTodayQuerySchema } from "@/lib/api/schemas";
+import { getTodayQuerySchema } from "@/lib/schemas/requests";
 import { getTodaySummary } from "@/lib/services/metrics";
 
 // GET /api/days/latest?day – the Today page: the newest day of each collection against the

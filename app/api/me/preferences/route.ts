@@ -1,5 +1,5 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
-import { updatePreferencesBodySchema } from "@/lib/api/schemas";
+import { updatePreferencesBodySchema } from "@/lib/schemas/requests";
 import { getPreferences, updatePreferences } from "@/lib/services/people";
 import { servedOverHttps } from "@/lib/auth/origin";
 

@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { getMetricSeriesParamsSchema, getMetricSeriesQuerySchema } from "@/lib/api/schemas";
+import { getMetricSeriesParamsSchema, getMetricSeriesQuerySchema } from "@/lib/schemas/requests";
 import { getMetric } from "@/lib/metrics/catalog";
 import { getSeriesColumns } from "@/lib/services/metrics";
 import { json, type SeriesColumns } from "@/lib/api/contract";

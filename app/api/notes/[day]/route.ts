@@ -1,5 +1,5 @@
 import { withUser, parseJsonBody, withUserData } from "@/lib/api/handler";
-import { getDayParamsSchema, putDayNoteBodySchema } from "@/lib/api/schemas";
+import { getDayParamsSchema, putDayNoteBodySchema } from "@/lib/schemas/requests";
 import { setDayNote } from "@/lib/db/queries/notes";
 import { getNote } from "@/lib/services/tags";
 

@@ -1,5 +1,5 @@
 import { parseJsonBody, withUser } from "@/lib/api/handler";
-import { updateSignalSettingsBodySchema } from "@/lib/api/schemas";
+import { updateSignalSettingsBodySchema } from "@/lib/schemas/requests";
 import { json, type SignalSettings } from "@/lib/api/contract";
 import { getSignalSettings, saveSignalSettings } from "@/lib/services/signals";
 

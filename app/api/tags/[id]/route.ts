@@ -1,5 +1,5 @@
 import { withUser, parseJsonBody } from "@/lib/api/handler";
-import { tagRefParamsSchema, updateTagBodySchema } from "@/lib/api/schemas";
+import { tagRefParamsSchema, updateTagBodySchema } from "@/lib/schemas/requests";
 import { deleteTag, updateTag } from "@/lib/services/tags";
 
 // PATCH /api/tags/:id – renames or recolours a tag (the ring app's tags are read-only: 403)

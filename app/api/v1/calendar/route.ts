@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { getCalendarQuerySchema } from "@/lib/api/schemas";
+import { getCalendarQuerySchema } from "@/lib/schemas/requests";
 import { json, type CalendarResponse } from "@/lib/api/contract";
 import { readCalendar } from "@/lib/api/v1/read";
 

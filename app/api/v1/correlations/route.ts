@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { getCorrelationQuerySchema } from "@/lib/api/schemas";
+import { getCorrelationQuerySchema } from "@/lib/schemas/requests";
 import { json, type CorrelationResponse } from "@/lib/api/contract";
 import { readCorrelation } from "@/lib/api/v1/read";
 

@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { listDaysQuerySchema } from "@/lib/api/schemas";
+import { listDaysQuerySchema } from "@/lib/schemas/requests";
 import { json, type ApiDaysResponse } from "@/lib/api/contract";
 import { readDays } from "@/lib/api/v1/read";
 

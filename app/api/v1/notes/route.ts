@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { listNotesQuerySchema } from "@/lib/api/schemas";
+import { listNotesQuerySchema } from "@/lib/schemas/requests";
 import { json, type NotesResponse } from "@/lib/api/contract";
 import { readNotes } from "@/lib/api/v1/read";
 

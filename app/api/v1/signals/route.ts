@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { signalsQuerySchema } from "@/lib/api/schemas";
+import { signalsQuerySchema } from "@/lib/schemas/requests";
 import { json, type SignalsResponse } from "@/lib/api/contract";
 import { readSignals } from "@/lib/api/v1/read";
 

@@ -1,5 +1,5 @@
 import { withUserData } from "@/lib/api/handler";
-import { workoutIdParamsSchema } from "@/lib/api/schemas";
+import { workoutIdParamsSchema } from "@/lib/schemas/requests";
 import { json, type WorkoutResponse } from "@/lib/api/contract";
 import { getWorkout } from "@/lib/services/records";
 

@@ -1,5 +1,5 @@
 import { parseQuery, withUserData } from "@/lib/api/handler";
-import { tagComparisonQuerySchema, tagRefParamsSchema } from "@/lib/api/schemas";
+import { tagComparisonQuerySchema, tagRefParamsSchema } from "@/lib/schemas/requests";
 import { getMetric } from "@/lib/metrics/catalog";
 import { getTagComparison } from "@/lib/services/tags";
 

@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { getStrongestQuerySchema } from "@/lib/api/schemas";
+import { getStrongestQuerySchema } from "@/lib/schemas/requests";
 import { json, type StrongestResponse } from "@/lib/api/contract";
 import { readStrongest } from "@/lib/api/v1/read";
 

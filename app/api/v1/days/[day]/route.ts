@@ -1,5 +1,5 @@
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { getDayParamsSchema } from "@/lib/api/schemas";
+import { getDayParamsSchema } from "@/lib/schemas/requests";
 import { json, type ApiDayResponse } from "@/lib/api/contract";
 import { readDay } from "@/lib/api/v1/read";
 

@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { getTodayQuerySchema } from "@/lib/api/schemas";
+import { getTodayQuerySchema } from "@/lib/schemas/requests";
 import { json, type TodayResponse } from "@/lib/api/contract";
 import { readToday } from "@/lib/api/v1/read";
 

@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { getMetricSeriesParamsSchema, getMetricSeriesQuerySchema } from "@/lib/api/schemas";
+import { getMetricSeriesParamsSchema, getMetricSeriesQuerySchema } from "@/lib/schemas/requests";
 import { json, type SeriesResponse } from "@/lib/api/contract";
 import { readSeries } from "@/lib/api/v1/read";
 

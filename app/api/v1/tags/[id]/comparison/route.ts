@@ -1,6 +1,6 @@
 import { parseQuery } from "@/lib/api/handler";
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
-import { tagComparisonQuerySchema, tagIdParamsSchema } from "@/lib/api/schemas";
+import { tagComparisonQuerySchema, tagIdParamsSchema } from "@/lib/schemas/requests";
 import { json, type TagComparisonResponse } from "@/lib/api/contract";
 import { readTagComparison } from "@/lib/api/v1/read";
 

@@ -18,7 +18,7 @@ import {
   resolveDayRange,
   tagComparisonQuerySchema,
   tagIdParamsSchema,
-} from "@/lib/api/schemas";
+} from "@/lib/schemas/requests";
 import { addDays, diffDays } from "@/lib/metrics/days";
 
 const span = (r: { from: string; to: string }) => diffDays(r.from, r.to) + 1;
