@@ -30,7 +30,7 @@ const LAYER_TABLE = [
       "lib/http/body.ts",
       // the database's health (an error that means it is away, and the outage the process remembers): what the error envelope answers 503 for
       "lib/http/outage.ts",
-      "lib/server/load-dotenv.mjs",
+      "lib/load-dotenv.mjs",
       "lib/auth/issuer.mjs",
     ],
     may: ["shared"],

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { backupDatabase, restoreDatabase } from "./backup.mjs";
 import { sqliteFile } from "./sqlite.mjs";
-import { loadDotenv } from "../server/load-dotenv.mjs";
+import { loadDotenv } from "../load-dotenv.mjs";
 import { stdioState } from "../process.mjs";
 
 // a closed stdout (`npm run backup | head`) never turns a written backup into a crash

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadDotenv } from "./load-dotenv.mjs";
+import { loadDotenv } from "../load-dotenv.mjs";
 import { childEnv, handleSignals, SHUTDOWN_DEADLINE_MS, stdioState, watchParent, writeLine } from "../process.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
