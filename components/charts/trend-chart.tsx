@@ -7,14 +7,14 @@ import { bandPath, linearScale, linePath, niceTicks } from "@/components/charts/
 import { LiveReadout } from "@/components/charts/chart-a11y";
 import { dayAxisTicks, type DayAxisChartProps, DayAxisBox, DayAxisLabels, DayAxisSvg, dayRangeLabel, MARGIN } from "@/components/charts/day-axis";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
+import { SEVEN_DAY_MEAN, TREND_LAYER as L, type TrendLayers } from "@/lib/metrics/trend-layers";
 import type { TagRef } from "@/lib/api/contract";
 
-export type TrendLayers = { avg7: boolean; avg30: boolean; band: boolean; normal: boolean; tags: boolean };
-
 /**
- * One numeric metric over time: the daily values (gaps left open), the 7- and 30-day rolling
- * means, the 90-day baseline band, the personal normal range of the nightly physiology metrics
- * (with its 7-day mean), out-of-band days and tag markers. Everything it draws
+ * One numeric metric over time: the daily values (gaps left open) and the layers of
+ * lib/metrics/trend-layers.ts: the 7- and 30-day rolling means, the 90-day baseline band, the
+ * personal normal range of the nightly physiology metrics (with its 7-day mean), out-of-band days
+ * and tag markers, each in its declared colour. Everything it draws
  * comes computed from lib/metrics (through the API); it only scales and renders. The cursor is
  * shared with the other panels on the page, so several metrics read on one time axis.
  */
@@ -118,11 +118,11 @@ export function TrendChart({
             </g>
           ))}
           {showXAxis ? <DayAxisLabels ticks={geo.xTicks} xs={geo.xs} height={height} /> : null}
-          {geo.band ? <path d={geo.band} fill="var(--chart-band)" /> : null}
-          {geo.normal ? <path d={geo.normal} fill="var(--chart-normal)" data-testid="normal-band" /> : null}
-          {geo.normalEdges ? <path d={geo.normalEdges} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1} opacity={0.7} /> : null}
-          {geo.normalBase ? <path d={geo.normalBase} fill="none" stroke="var(--chart-normal-line)" strokeWidth={1.5} strokeDasharray="2 3" /> : null}
-          {geo.avg30 ? <path d={geo.avg30} fill="none" stroke="var(--chart-avg30)" strokeWidth={1.5} strokeDasharray="5 3" /> : null}
+          {geo.band ? <path d={geo.band} fill={L.band.color} /> : null}
+          {geo.normal ? <path d={geo.normal} fill={L.normal.color} data-testid="normal-band" /> : null}
+          {geo.normalEdges ? <path d={geo.normalEdges} fill="none" stroke={L.normal.lineColor} strokeWidth={1} opacity={0.7} /> : null}
+          {geo.normalBase ? <path d={geo.normalBase} fill="none" stroke={L.normal.lineColor} strokeWidth={1.5} strokeDasharray="2 3" /> : null}
+          {geo.avg30 ? <path d={geo.avg30} fill="none" stroke={L.avg30.color} strokeWidth={1.5} strokeDasharray="5 3" /> : null}
           <path
             d={geo.line}
             fill="none"
@@ -132,25 +132,16 @@ export function TrendChart({
             strokeLinecap="round"
             opacity={layers.avg7 && n > 120 ? 0.55 : 1}
           />
-          {geo.avg7 ? <path d={geo.avg7} fill="none" stroke="var(--chart-avg7)" strokeWidth={1.75} opacity={0.8} /> : null}
+          {geo.avg7 ? <path d={geo.avg7} fill="none" stroke={L.avg7.color} strokeWidth={1.75} opacity={0.8} /> : null}
           {geo.dots.map((d, i) =>
             d.flag ? (
-              <circle
-                key={i}
-                cx={d.cx}
-                cy={d.cy}
-                r={d.run ? 3.6 : 3}
-                fill="var(--chart-anomaly)"
-                stroke="white"
-                strokeWidth={1}
-                className="dark:stroke-slate-900"
-              />
+              <circle key={i} cx={d.cx} cy={d.cy} r={d.run ? 3.6 : 3} fill={L.flags.color} stroke="white" strokeWidth={1} className="dark:stroke-slate-900" />
             ) : (
               <circle key={i} cx={d.cx} cy={d.cy} r={2} fill={color} />
             ),
           )}
           {geo.runs.map((r, i) => (
-            <rect key={i} x={r.x1 - 2} width={Math.max(4, r.x2 - r.x1 + 4)} y={height - bottom + 1} height={3} rx={1.5} fill="var(--chart-anomaly)" />
+            <rect key={i} x={r.x1 - 2} width={Math.max(4, r.x2 - r.x1 + 4)} y={height - bottom + 1} height={3} rx={1.5} fill={L.flags.color} />
           ))}
           {layers.tags
             ? geo.xs.map((x, i) => {
@@ -162,7 +153,7 @@ export function TrendChart({
                     key={i}
                     data-tag-day={day}
                     d={`M${x - 3.5} ${MARGIN.top - 9}L${x + 3.5} ${MARGIN.top - 9}L${x} ${MARGIN.top - 3}Z`}
-                    fill={t[0]?.color ?? "var(--chart-tag)"}
+                    fill={t[0]?.color ?? L.tags.color}
                   >
                     <title>{t.map((x) => x.name).join(", ")}</title>
                   </path>
@@ -188,28 +179,28 @@ export function TrendChart({
           day={cursorDay}
           lines={[
             { label: metric.short, value: formatValue(metric, series.value[cursor] ?? null, units), color },
-            ...(layers.avg7 ? [{ label: "7-day mean", value: formatValue(metric, series.avg7[cursor] ?? null, units), color: "var(--chart-avg7)" }] : []),
-            ...(layers.avg30 ? [{ label: "30-day mean", value: formatValue(metric, series.avg30[cursor] ?? null, units), color: "var(--chart-avg30)" }] : []),
+            ...(layers.avg7 ? [{ label: L.avg7.label, value: formatValue(metric, series.avg7[cursor] ?? null, units), color: L.avg7.color }] : []),
+            ...(layers.avg30 ? [{ label: L.avg30.label, value: formatValue(metric, series.avg30[cursor] ?? null, units), color: L.avg30.color }] : []),
             ...(layers.band && series.baseLow[cursor] !== null
               ? [
                   {
-                    label: "Usual range",
+                    label: L.band.label,
                     value: `${formatValue(metric, series.baseLow[cursor] ?? null, units, { unit: false })} – ${formatValue(metric, series.baseHigh[cursor] ?? null, units)}`,
-                    color: "var(--chart-band)",
+                    color: L.band.color,
                   },
                 ]
               : []),
             ...(layers.normal && series.normal && series.normal.low[cursor] !== null && series.normal.low[cursor] !== undefined
               ? [
                   {
-                    label: "Normal range",
+                    label: L.normal.label,
                     value: `${formatValue(metric, series.normal.low[cursor] ?? null, units, { unit: false })} – ${formatValue(metric, series.normal.high[cursor] ?? null, units)}`,
-                    color: "var(--chart-normal-line)",
+                    color: L.normal.lineColor,
                   },
                   {
-                    label: `7-day mean (${series.normal.state[cursor] ?? "—"})`,
+                    label: `${SEVEN_DAY_MEAN.label} (${series.normal.state[cursor] ?? "—"})`,
                     value: formatValue(metric, series.normal.base7[cursor] ?? null, units),
-                    color: "var(--chart-normal-line)",
+                    color: L.normal.lineColor,
                   },
                 ]
               : []),

@@ -1,5 +1,6 @@
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { deltaTone, formatDelta, type Units } from "@/lib/metrics/format";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 import { cn } from "@/components/ui/cn";
 
 const TONE = {
@@ -13,7 +14,7 @@ export function DeltaChip({
   metric,
   delta,
   units,
-  against = "7-day mean",
+  against = SEVEN_DAY_MEAN.label,
   className,
 }: {
   metric: MetricDef;

@@ -3,11 +3,11 @@ import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog"
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { formatPct, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type MetricSeries } from "@/lib/metrics/series";
+import { isLayerShown, SEVEN_DAY_MEAN, TREND_LAYER, TREND_LAYERS, type TrendLayerDef, type TrendLayers } from "@/lib/metrics/trend-layers";
 import { formatDay } from "@/lib/metrics/days";
 import { LazyCategoryStrip, LazyTrendChart } from "@/components/charts/lazy";
 import { ChartFigure } from "@/components/charts/chart-a11y";
 import type { ChartTableProps } from "@/components/charts/chart-table";
-import type { TrendLayers } from "@/components/charts/trend-chart";
 import { metricColor } from "@/components/dashboard/colors";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
 import type { TagRef } from "@/lib/api/contract";
@@ -156,40 +156,28 @@ export function TrendsLegend({ layers }: { layers: TrendLayers }) {
       <li className="inline-flex items-center gap-1.5">
         <span aria-hidden className="h-0.5 w-4 rounded bg-slate-500" /> daily value
       </li>
-      {layers.avg7 ? (
-        <li className="inline-flex items-center gap-1.5">
-          <span aria-hidden className="h-0.5 w-4 rounded" style={{ background: "var(--chart-avg7)" }} /> 7-day mean
+      {TREND_LAYERS.filter((l) => isLayerShown(l, layers)).map((l) => (
+        <li key={l.id} className="inline-flex items-center gap-1.5">
+          <LayerSwatch layer={l} /> {l.legend}
         </li>
-      ) : null}
-      {layers.avg30 ? (
-        <li className="inline-flex items-center gap-1.5">
-          <span aria-hidden className="h-0 w-4 border-t-2 border-dashed" style={{ borderColor: "var(--chart-avg30)" }} /> 30-day mean
-        </li>
-      ) : null}
-      {layers.band ? (
-        <li className="inline-flex items-center gap-1.5">
-          <span aria-hidden className="h-2.5 w-4 rounded-sm" style={{ background: "var(--chart-band)" }} /> usual range (90-day mean ± 2 sd)
-        </li>
-      ) : null}
-      <li className="inline-flex items-center gap-1.5">
-        <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: "var(--chart-anomaly)" }} /> outside usual range (bar: 3+ days in a row)
-      </li>
-      {layers.normal ? (
-        <li className="inline-flex items-center gap-1.5">
-          <span aria-hidden className="h-2.5 w-4 rounded-sm" style={{ background: "var(--chart-normal)" }} /> normal range (nightly physiology: 60 nights, ± 0.5
-          sd; dotted: its 7-day mean)
-        </li>
-      ) : null}
-      {layers.tags ? (
-        <li className="inline-flex items-center gap-1.5">
-          <span aria-hidden className="text-[var(--chart-tag)]">
-            ▼
-          </span>{" "}
-          tagged day
-        </li>
-      ) : null}
+      ))}
     </ul>
   );
+}
+
+/** A layer's sample in the legend, drawn as the chart draws it. */
+function LayerSwatch({ layer }: { layer: TrendLayerDef }) {
+  const { swatch, color } = layer;
+  if (swatch === "marker") {
+    return (
+      <span aria-hidden style={{ color }}>
+        ▼
+      </span>
+    );
+  }
+  if (swatch === "dashed") return <span aria-hidden className="h-0 w-4 border-t-2 border-dashed" style={{ borderColor: color }} />;
+  const shape = { line: "h-0.5 w-4 rounded", band: "h-2.5 w-4 rounded-sm", dot: "h-2 w-2 rounded-full" }[swatch];
+  return <span aria-hidden className={shape} style={{ background: color }} />;
 }
 
 /** What the signals add to a panel: the normal range's state (or why there is none yet), with where it is explained. */
@@ -208,15 +196,16 @@ function SignalNote({ metric, series, units }: { metric: MetricDef; series: Extr
   if (i < 0) {
     return (
       <span className="block" data-testid="normal-range-note">
-        Normal range: needs {n.minNights} nights of history before a day; the newest day has {n.nights}. {link("normal-ranges", "About normal ranges")}
+        {TREND_LAYER.normal.label}: needs {n.minNights} nights of history before a day; the newest day has {n.nights}.{" "}
+        {link("normal-ranges", "About normal ranges")}
       </span>
     );
   }
   const state = n.state[i];
   return (
     <span className="block" data-testid="normal-range-note">
-      Normal range (your {n.windowDays} nights before, mean ± {n.k} sd{n.transform === "ln" ? " of ln HRV" : ""}):{" "}
-      {formatValue(metric, n.low[i] ?? null, units, { unit: false })} – {formatValue(metric, n.high[i] ?? null, units)}; the 7-day mean is{" "}
+      {TREND_LAYER.normal.label} (your {n.windowDays} nights before, mean ± {n.k} sd{n.transform === "ln" ? " of ln HRV" : ""}):{" "}
+      {formatValue(metric, n.low[i] ?? null, units, { unit: false })} – {formatValue(metric, n.high[i] ?? null, units)}; the {SEVEN_DAY_MEAN.label} is{" "}
       {state === "below" ? "below it" : state === "above" ? "above it" : state === "within" ? "within it" : "not known"}.
       {link("normal-ranges", "About normal ranges")}
     </span>
@@ -232,7 +221,7 @@ function trendTable(metric: MetricDef, series: MetricSeries, units: Units, tags:
     const label = new Map((metric.categories ?? []).map((c) => [c.value, c.label]));
     return {
       caption,
-      columns: [{ label: "Day" }, { label: metric.short }, { label: "Tags" }],
+      columns: [{ label: "Day" }, { label: metric.short }, { label: TREND_LAYER.tags.label }],
       rows: () => series.value.map((v, i) => ({ key: day(i), cells: [formatDay(day(i), { withYear: true }), v ? (label.get(v) ?? v) : "—", tagText(i)] })),
     };
   }
@@ -242,9 +231,9 @@ function trendTable(metric: MetricDef, series: MetricSeries, units: Units, tags:
     columns: [
       { label: "Day" },
       { label: metric.short, numeric: true },
-      { label: "7-day mean", numeric: true },
-      { label: "30-day mean", numeric: true },
-      { label: "Usual range", numeric: true },
+      { label: TREND_LAYER.avg7.label, numeric: true },
+      { label: TREND_LAYER.avg30.label, numeric: true },
+      { label: TREND_LAYER.band.label, numeric: true },
       { label: "Note" },
     ],
     rows: () =>

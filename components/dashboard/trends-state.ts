@@ -3,12 +3,12 @@
 import { isMetricId, type MetricId } from "@/lib/metrics/catalog";
 import { isDayInWindow } from "@/lib/metrics/days";
 import { isRangePreset, type RangePreset } from "@/lib/metrics/ranges";
-import type { TrendLayers } from "@/components/charts/trend-chart";
+import { TOGGLE_LAYER_IDS, type TrendLayers } from "@/lib/metrics/trend-layers";
 
 export const MAX_PANELS = 4;
 export const DEFAULT_METRICS: MetricId[] = ["sleep.score", "readiness.score"];
-export const DEFAULT_LAYERS: TrendLayers = { avg7: true, avg30: true, band: true, normal: true, tags: true };
-const LAYER_KEYS = ["avg7", "avg30", "band", "normal", "tags"] as const satisfies ReadonlyArray<keyof TrendLayers>;
+/** Every layer on. */
+export const DEFAULT_LAYERS = Object.fromEntries(TOGGLE_LAYER_IDS.map((k) => [k, true])) as TrendLayers;
 
 export type TrendsState = {
   metrics: MetricId[];
@@ -38,7 +38,7 @@ export function parseTrendsState(p: Params): TrendsState {
     range: isRangePreset(range) ? range : "90d",
     from: isDayInWindow(from) ? from : null,
     to: isDayInWindow(to) ? to : null,
-    layers: on ? (Object.fromEntries(LAYER_KEYS.map((k) => [k, on.has(k)])) as TrendLayers) : DEFAULT_LAYERS,
+    layers: on ? (Object.fromEntries(TOGGLE_LAYER_IDS.map((k) => [k, on.has(k)])) as TrendLayers) : DEFAULT_LAYERS,
   };
 }
 
@@ -50,7 +50,7 @@ export function trendsStateToQuery(s: TrendsState): string {
     sp.set("from", s.from);
     sp.set("to", s.to);
   }
-  const layers = LAYER_KEYS.filter((k) => s.layers[k]);
-  if (layers.length !== LAYER_KEYS.length) sp.set("layers", layers.join(","));
+  const layers = TOGGLE_LAYER_IDS.filter((k) => s.layers[k]);
+  if (layers.length !== TOGGLE_LAYER_IDS.length) sp.set("layers", layers.join(","));
   return sp.toString().replaceAll("%2C", ",");
 }

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { CATEGORY_METRICS, NUMERIC_METRICS, type MetricId } from "@/lib/metrics/catalog";
 import { formatDay, todayIn } from "@/lib/metrics/days";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
+import { TREND_LAYER, TOGGLE_LAYER_IDS } from "@/lib/metrics/trend-layers";
 import { TrendPanel, TrendsLegend } from "@/components/dashboard/trend-panel";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { MAX_PANELS, trendsStateToQuery, type TrendsState } from "@/components/dashboard/trends-state";
@@ -15,8 +16,6 @@ import { PageHeader } from "@/components/ui/card";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataPage } from "@/components/ui/states";
-
-const LAYER_LABELS = { avg7: "7-day mean", avg30: "30-day mean", band: "Usual range", normal: "Normal range", tags: "Tags" } as const;
 
 export function TrendsClient({ initial }: { initial: TrendsState }) {
   const [state, setState] = useState<TrendsState>(initial);
@@ -81,7 +80,7 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
         </div>
         <fieldset className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <legend className="sr-only">Layers</legend>
-          {(Object.keys(LAYER_LABELS) as Array<keyof typeof LAYER_LABELS>).map((k) => (
+          {TOGGLE_LAYER_IDS.map((k) => (
             <label key={k} className="inline-flex items-center gap-1.5 text-sm text-slate-700 dark:text-slate-300">
               <input
                 type="checkbox"
@@ -89,7 +88,7 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
                 checked={state.layers[k]}
                 onChange={(e) => update({ layers: { ...state.layers, [k]: e.target.checked } })}
               />
-              {LAYER_LABELS[k]}
+              {TREND_LAYER[k].label}
             </label>
           ))}
         </fieldset>
