@@ -7,7 +7,9 @@ import Link from "next/link";
 import { CHARTED_COLLECTIONS, COLLECTIONS, getMetric, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
-import { SCORE_CONTRIBUTORS, SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
+import { SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
+import { TODAY_LAYOUT } from "@/lib/metrics/today-layout";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 import type { SignalsResponse, SyncCollectionStatus, TodayResponse } from "@/lib/api/contract";
 import { ReadyDiv } from "@/components/charts/chart-ready";
 import { AnomalyMark } from "@/components/dashboard/anomaly-mark";
@@ -25,38 +27,7 @@ import { NoDataYet } from "@/components/ui/states";
 
 const m = getMetric;
 
-/** The three score cards, each with the contributors listed under its score. */
-const SCORE_CARDS: ReadonlyArray<{ title: string; scoreId: MetricId; color: string; contributorIds: readonly MetricId[] }> = [
-  {
-    title: "Sleep",
-    scoreId: "sleep.score",
-    color: "var(--sleep)",
-    contributorIds: SCORE_CONTRIBUTORS["sleep.score"],
-  },
-  {
-    title: "Readiness",
-    scoreId: "readiness.score",
-    color: "var(--readiness)",
-    contributorIds: SCORE_CONTRIBUTORS["readiness.score"],
-  },
-  {
-    title: "Activity",
-    scoreId: "activity.score",
-    color: "var(--activity)",
-    contributorIds: SCORE_CONTRIBUTORS["activity.score"],
-  },
-];
-const TILES: MetricId[] = [
-  "night.total_sleep_duration",
-  "night.average_hrv",
-  "readiness.temperature_deviation",
-  "activity.steps",
-  "activity.active_calories",
-  "spo2.spo2_average",
-  "spo2.breathing_disturbance_index",
-];
-/** Resting heart rate (the night's lowest), daytime heart rate (awake samples), and fitness. */
-const HEART_TILES: MetricId[] = ["night.lowest_heart_rate", "heartrate.daytime_mean", "heartrate.daytime_min", "vo2max.vo2_max"];
+const { scores, body, heart, stress, resilience, cardio } = TODAY_LAYOUT;
 
 export type TodayViewProps = {
   today: TodayResponse;
@@ -125,8 +96,18 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
       </div>
 
       <div className="grid gap-4 lg:grid-cols-3">
-        {SCORE_CARDS.map((c) => (
-          <ScoreCard key={c.scoreId} {...c} metrics={data.metrics} units={units} refDay={day} marks={marks(c.scoreId)} />
+        {scores.map((c) => (
+          <ScoreCard
+            key={c.score}
+            title={c.title}
+            color={c.color}
+            scoreId={c.score}
+            contributorIds={c.contributors}
+            metrics={data.metrics}
+            units={units}
+            refDay={day}
+            marks={marks(c.score)}
+          />
         ))}
       </div>
 
@@ -134,9 +115,9 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
         <TodaySignals signals={signals} units={units} />
       </Suspense>
 
-      <section aria-label="Body and movement">
+      <section aria-label={body.label}>
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
-          {TILES.map((id) => (
+          {body.metrics.map((id) => (
             <MetricTile key={id} metric={m(id)} data={data.metrics[id]} units={units} refDay={day} marks={marks(id)} />
           ))}
         </div>
@@ -144,13 +125,10 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
 
       <section aria-labelledby="heart-title">
         <h2 id="heart-title" className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">
-          Heart rate and fitness{" "}
-          <span className="font-normal text-slate-500 dark:text-slate-400">
-            · resting: the night&apos;s lowest · daytime: your awake samples · VO2 max: the ring&apos;s latest estimate
-          </span>
+          {heart.title} <span className="font-normal text-slate-500 dark:text-slate-400">· {heart.note}</span>
         </h2>
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
-          {HEART_TILES.map((id) => (
+          {heart.metrics.map((id) => (
             <MetricTile key={id} metric={m(id)} data={data.metrics[id]} units={units} refDay={day} marks={marks(id)} />
           ))}
         </div>
@@ -178,13 +156,12 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
 }
 
 function StressCard({ data, units }: { data: TodaySummary; units: "metric" | "imperial" }) {
-  const summary = data.categories["stress.day_summary"];
-  const rows = ["stress.stress_high", "stress.recovery_high"] as const;
+  const summary = data.categories[stress.category];
   return (
     <Card aria-labelledby="stress-title" data-metric="stress" className="space-y-3">
-      <CategoryHeading id="stress-title" color="var(--stress)" title="Stress" metric="stress.day_summary" value={summary?.value ?? null} />
+      <CategoryHeading id="stress-title" color={stress.color} title={stress.title} metric={stress.category} value={summary?.value ?? null} />
       <dl className="grid grid-cols-2 gap-3">
-        {rows.map((id) => {
+        {stress.metrics.map((id) => {
           const d = data.metrics[id];
           return (
             <div key={id} className="space-y-1">
@@ -193,28 +170,31 @@ function StressCard({ data, units }: { data: TodaySummary; units: "metric" | "im
                 {formatValue(m(id), d?.value ?? null, units)}
               </dd>
               <dd className="flex flex-wrap gap-1">
-                {d ? <DeltaChip metric={m(id)} delta={d.delta} units={units} against="7-day" /> : null}
+                {d ? <DeltaChip metric={m(id)} delta={d.delta} units={units} against={SEVEN_DAY_MEAN.short} /> : null}
                 <AnomalyMark flag={d?.flag ?? null} compact />
               </dd>
             </div>
           );
         })}
       </dl>
-      {summary ? <CategoryDays metric={m("stress.day_summary")} values={summary.recent} lastDay={summary.day} /> : null}
+      {summary ? <CategoryDays metric={m(stress.category)} values={summary.recent} lastDay={summary.day} /> : null}
     </Card>
   );
 }
 
 function ResilienceCard({ data }: { data: TodaySummary }) {
-  const level = data.categories["resilience.level"];
-  const ids: MetricId[] = ["resilience.sleep_recovery", "resilience.daytime_recovery", "resilience.stress"];
+  const level = data.categories[resilience.category];
   return (
     <Card aria-labelledby="resilience-title" data-metric="resilience" className="space-y-3">
-      <CategoryHeading id="resilience-title" color="var(--resilience)" title="Resilience" metric="resilience.level" value={level?.value ?? null} />
+      <CategoryHeading id="resilience-title" color={resilience.color} title={resilience.title} metric={resilience.category} value={level?.value ?? null} />
       {level ? (
         <>
-          <ContributorBars dense label="Resilience contributors" items={ids.map((id) => ({ metric: m(id), value: data.metrics[id]?.value ?? null }))} />
-          <CategoryDays metric={m("resilience.level")} values={level.recent} lastDay={level.day} />
+          <ContributorBars
+            dense
+            label={`${resilience.title} contributors`}
+            items={resilience.metrics.map((id) => ({ metric: m(id), value: data.metrics[id]?.value ?? null }))}
+          />
+          <CategoryDays metric={m(resilience.category)} values={level.recent} lastDay={level.day} />
         </>
       ) : (
         <p className="text-sm text-slate-500 dark:text-slate-400">Resilience appears after a few weeks of wearing the ring.</p>
@@ -224,17 +204,18 @@ function ResilienceCard({ data }: { data: TodaySummary }) {
 }
 
 function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "imperial" }) {
-  const va = data.metrics["cardio.vascular_age"];
-  const pwv = data.metrics["cardio.pulse_wave_velocity"];
+  const [vaId, pwvId] = cardio.metrics;
+  const va = data.metrics[vaId];
+  const pwv = data.metrics[pwvId];
   const diff = va?.value !== null && va?.value !== undefined && data.age !== null ? va.value - data.age : null;
   return (
     <Card aria-labelledby="cardio-title" data-metric="cardio" className="space-y-3">
-      <DotTitle id="cardio-title" color="var(--heart)">
-        Cardiovascular age
+      <DotTitle id="cardio-title" color={cardio.color}>
+        {cardio.title}
       </DotTitle>
       <div className="flex items-end gap-4">
         <div>
-          <p className="text-3xl font-semibold tabular-nums" data-testid="value-cardio.vascular_age">
+          <p className="text-3xl font-semibold tabular-nums" data-testid={`value-${vaId}`}>
             {va?.value ?? "—"}
             <span className="ml-1 text-base font-normal text-slate-500 dark:text-slate-400">years</span>
           </p>
@@ -254,9 +235,9 @@ function CardioCard({ data, units }: { data: TodaySummary; units: "metric" | "im
         <AnomalyMark flag={va?.flag ?? null} compact />
       </div>
       <div className="flex items-center justify-between border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
-        <span className="text-slate-500 dark:text-slate-400">Pulse wave velocity</span>
-        <span className="font-medium tabular-nums" data-testid="value-cardio.pulse_wave_velocity">
-          {formatValue(m("cardio.pulse_wave_velocity"), pwv?.value ?? null, units)}
+        <span className="text-slate-500 dark:text-slate-400">{m(pwvId).label}</span>
+        <span className="font-medium tabular-nums" data-testid={`value-${pwvId}`}>
+          {formatValue(m(pwvId), pwv?.value ?? null, units)}
         </span>
       </div>
       {va?.day ? <p className="text-xs text-slate-500 dark:text-slate-400">Measured {formatDay(va.day, { withYear: true })}</p> : null}

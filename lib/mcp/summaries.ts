@@ -13,6 +13,7 @@ import type {
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, weekdayMon0 } from "@/lib/metrics/days";
 import { meanSd } from "@/lib/metrics/stats";
+import { TODAY_CATEGORIES, TODAY_METRICS } from "@/lib/metrics/today-layout";
 
 /** Rows a series answer holds at most; longer ones keep the newest rows and say so. */
 export const MAX_ROWS = 120;
@@ -312,30 +313,33 @@ export function unusualDays(series: readonly SeriesResponse[], limit: number): {
   return { n, flagged: all.length, days: all.slice(0, Math.min(limit, MAX_UNUSUAL)) };
 }
 
+/** Today's figures of a day, in Today's order (lib/metrics/today-layout.ts): those from that day. */
+const onDay = <T extends { day: string }>(ids: readonly MetricId[], figures: Partial<Record<MetricId, T>>, day: string): T[] =>
+  ids.flatMap((id) => {
+    const f = figures[id];
+    return f?.day === day ? [f] : [];
+  });
+
 /** One day: each metric against the 7 days before and its usual range, sleep and activity, the note. */
 export function summarizeDay(day: string, today: TodayResponse, detail: ApiDayResponse) {
-  const metrics = Object.values(today.metrics)
-    .filter((t) => t && t.day === day)
-    .map((t) => {
-      const m = getMetric(t!.id);
-      const d = dec(m);
-      return {
-        metric: m.id,
-        label: m.label,
-        unit: m.unit,
-        value: t!.value,
-        prior7Mean: round(t!.prior7Mean, d),
-        change: round(t!.delta, d),
-        usualRange: t!.baseline ? { low: round(t!.baseline.low, d), high: round(t!.baseline.high, d) } : null,
-        flag: t!.flag,
-      };
-    });
-  const categories = Object.values(today.categories)
-    .filter((c) => c && c.day === day)
-    .map((c) => {
-      const m = getMetric(c!.id);
-      return { metric: m.id, label: m.label, value: m.categories?.find((x) => x.value === c!.value)?.label ?? c!.value };
-    });
+  const metrics = onDay(TODAY_METRICS, today.metrics, day).map((t) => {
+    const m = getMetric(t.id);
+    const d = dec(m);
+    return {
+      metric: m.id,
+      label: m.label,
+      unit: m.unit,
+      value: t.value,
+      prior7Mean: round(t.prior7Mean, d),
+      change: round(t.delta, d),
+      usualRange: t.baseline ? { low: round(t.baseline.low, d), high: round(t.baseline.high, d) } : null,
+      flag: t.flag,
+    };
+  });
+  const categories = onDay(TODAY_CATEGORIES, today.categories, day).map((c) => {
+    const m = getMetric(c.id);
+    return { metric: m.id, label: m.label, value: m.categories?.find((x) => x.value === c.value)?.label ?? c.value };
+  });
   const main = detail.periods.find((p) => p.role === "main");
   const minutesOf = (rec: Record<string, number> | undefined) => (rec ? Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, Math.round(v)])) : null);
   const note = detail.note;

@@ -1,68 +1,16 @@
-// The Today page's numbers: for each metric, its latest day's value against the 7 days before
-// it and against its 90-day baseline, plus the last weeks for a sparkline. Pure.
+// The Today page's numbers: for each metric of its layout (lib/metrics/today-layout.ts), its
+// latest day's value against the 7 days before it and against its 90-day baseline, plus the last
+// weeks for a sparkline. Pure.
 import { clampToMetric, getMetric, type CollectionId, type MetricId } from "@/lib/metrics/catalog";
 import { addDays, diffDays } from "@/lib/metrics/days";
 import { roundTo, toDense, type DayValue } from "@/lib/metrics/series";
 import { BASELINE_DAYS, PRIOR_MEAN_DAYS, summarizeDay, type AnomalyFlag, type Num } from "@/lib/metrics/stats";
+import { TODAY_CATEGORIES, TODAY_METRICS } from "@/lib/metrics/today-layout";
 
 /** Days of history Today reads before its latest day: the 90-day baseline plus the day itself. */
 export const TODAY_HISTORY_DAYS = BASELINE_DAYS + PRIOR_MEAN_DAYS;
 /** Days in each sparkline, ending on the metric's day. */
 export const SPARK_DAYS = 30;
-
-/** The three scores of Today, each with the contributors listed under it (one list for the page and the summary). */
-export const SCORE_CONTRIBUTORS = {
-  "sleep.score": ["sleep.total_sleep", "sleep.efficiency", "sleep.restfulness", "sleep.rem_sleep", "sleep.deep_sleep", "sleep.latency", "sleep.timing"],
-  "readiness.score": [
-    "readiness.previous_night",
-    "readiness.sleep_balance",
-    "readiness.sleep_regularity",
-    "readiness.previous_day_activity",
-    "readiness.activity_balance",
-    "readiness.body_temperature",
-    "readiness.resting_heart_rate",
-    "readiness.hrv_balance",
-    "readiness.recovery_index",
-  ],
-  "activity.score": [
-    "activity.stay_active",
-    "activity.move_every_hour",
-    "activity.meet_daily_targets",
-    "activity.training_frequency",
-    "activity.training_volume",
-    "activity.recovery_time",
-  ],
-} as const satisfies Record<string, readonly MetricId[]>;
-
-/** What Today shows, in order: the three scores with their contributors, then the rest. */
-export const TODAY_METRICS: readonly MetricId[] = [
-  "sleep.score",
-  ...SCORE_CONTRIBUTORS["sleep.score"],
-  "readiness.score",
-  ...SCORE_CONTRIBUTORS["readiness.score"],
-  "readiness.temperature_deviation",
-  "activity.score",
-  ...SCORE_CONTRIBUTORS["activity.score"],
-  "activity.steps",
-  "activity.active_calories",
-  "night.total_sleep_duration",
-  "night.average_hrv",
-  "night.lowest_heart_rate",
-  "heartrate.daytime_mean",
-  "heartrate.daytime_min",
-  "vo2max.vo2_max",
-  "spo2.spo2_average",
-  "spo2.breathing_disturbance_index",
-  "stress.stress_high",
-  "stress.recovery_high",
-  "resilience.sleep_recovery",
-  "resilience.daytime_recovery",
-  "resilience.stress",
-  "cardio.vascular_age",
-  "cardio.pulse_wave_velocity",
-] as const;
-
-export const TODAY_CATEGORIES: readonly MetricId[] = ["stress.day_summary", "resilience.level"];
 
 export type TodayMetric = {
   id: MetricId;

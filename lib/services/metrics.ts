@@ -18,7 +18,8 @@ import {
 } from "@/lib/metrics/series";
 import { encodePoints, encodeSeries, wireDecimals, type PointColumns, type SeriesColumns } from "@/lib/metrics/columns";
 import { compareTagged, correlationStrength, pearson, type Correlation, type GroupComparison } from "@/lib/metrics/stats";
-import { buildTodaySummary, todayWindowStart, TODAY_CATEGORIES, TODAY_METRICS, type TodaySummary } from "@/lib/metrics/today";
+import { buildTodaySummary, todayWindowStart, type TodaySummary } from "@/lib/metrics/today";
+import { TODAY_CATEGORIES, TODAY_METRICS } from "@/lib/metrics/today-layout";
 import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
 import { readSampleDays } from "@/lib/db/queries/time-series";
 import { getSleepDebtValues } from "@/lib/services/signals";

@@ -1,9 +1,10 @@
 "use client";
 import Link from "next/link";
-import { contributorsOf, getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { formatClock, type DayPeriod } from "@/lib/metrics/day-detail";
 import { addDays, formatDay } from "@/lib/metrics/days";
 import { formatDuration, formatValue, type Units } from "@/lib/metrics/format";
+import { documentCard, TODAY_LAYOUT, type DocumentCard, type ScoreCard } from "@/lib/metrics/today-layout";
 import { ActivityTimeline } from "@/components/charts/activity-timeline";
 import { Hypnogram } from "@/components/charts/hypnogram";
 import { LazyNightCurves } from "@/components/charts/lazy";
@@ -22,6 +23,19 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 
 const m = getMetric;
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/** A daily metric's value in its document's row (nothing for a metric from elsewhere). */
+const valueIn = (row: Record<string, unknown> | undefined, def: MetricDef): unknown => (def.source.type === "daily" ? row?.[def.source.column] : undefined);
+
+/** A small card of one daily document: its title and colour, its category (a badge) if it has one, and its figures. */
+type SmallDocCard = DocumentCard & { category?: MetricId; metrics: readonly MetricId[] };
+/** Today's cards (lib/metrics/today-layout.ts), for one day's documents, and the blood oxygen document's. */
+const { scores, stress, resilience, cardio } = TODAY_LAYOUT;
+const SMALL_DOCS: readonly SmallDocCard[] = [
+  { ...documentCard("daily_spo2"), metrics: ["spo2.spo2_average", "spo2.breathing_disturbance_index"] },
+  stress,
+  resilience,
+  cardio,
+];
 
 const navBtn =
   "rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800";
@@ -82,30 +96,18 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
         <>
           <RestModeBanner restMode={r.restMode} />
           <div className="grid gap-4 lg:grid-cols-3">
-            <ScoreBlock title="Sleep" color="var(--sleep)" row={data.daily.daily_sleep} scoreId="sleep.score" contributors={contributorsOf("daily_sleep")} />
-            <ScoreBlock
-              title="Readiness"
-              color="var(--readiness)"
-              row={data.daily.daily_readiness}
-              scoreId="readiness.score"
-              contributors={contributorsOf("daily_readiness")}
-            >
-              {data.daily.daily_readiness ? (
-                <p className="text-xs text-slate-600 dark:text-slate-400">
-                  Temperature deviation{" "}
-                  <span className="font-medium tabular-nums text-slate-900 dark:text-slate-100">
-                    {formatValue(m("readiness.temperature_deviation"), num(data.daily.daily_readiness.temperature_deviation), units)}
-                  </span>
-                </p>
-              ) : null}
-            </ScoreBlock>
-            <ScoreBlock
-              title="Activity"
-              color="var(--activity)"
-              row={data.daily.daily_activity}
-              scoreId="activity.score"
-              contributors={contributorsOf("daily_activity")}
-            />
+            {scores.map((c) => (
+              <ScoreBlock key={c.score} card={c} row={data.daily[c.collection]}>
+                {c.collection === "daily_readiness" && data.daily.daily_readiness ? (
+                  <p className="text-xs text-slate-600 dark:text-slate-400">
+                    {m("readiness.temperature_deviation").label}{" "}
+                    <span className="font-medium tabular-nums text-slate-900 dark:text-slate-100">
+                      {formatValue(m("readiness.temperature_deviation"), num(data.daily.daily_readiness.temperature_deviation), units)}
+                    </span>
+                  </p>
+                ) : null}
+              </ScoreBlock>
+            ))}
           </div>
 
           {notes}
@@ -162,39 +164,9 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
           </div>
 
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <SmallDoc title="Blood oxygen" color="var(--spo2)" present={!!data.daily.daily_spo2}>
-              <Fig label="SpO₂ average" value={formatValue(m("spo2.spo2_average"), num(data.daily.daily_spo2?.spo2_average), units)} />
-              <Fig
-                label="Breathing disturbance index"
-                value={formatValue(m("spo2.breathing_disturbance_index"), num(data.daily.daily_spo2?.breathing_disturbance_index), units)}
-              />
-            </SmallDoc>
-            <SmallDoc
-              title="Stress"
-              color="var(--stress)"
-              present={!!data.daily.daily_stress}
-              category={{ metric: m("stress.day_summary"), value: data.daily.daily_stress?.day_summary }}
-            >
-              <Fig label="High stress" value={formatValue(m("stress.stress_high"), num(data.daily.daily_stress?.stress_high), units)} />
-              <Fig label="High recovery" value={formatValue(m("stress.recovery_high"), num(data.daily.daily_stress?.recovery_high), units)} />
-            </SmallDoc>
-            <SmallDoc
-              title="Resilience"
-              color="var(--resilience)"
-              present={!!data.daily.daily_resilience}
-              category={{ metric: m("resilience.level"), value: data.daily.daily_resilience?.level }}
-            >
-              {(["sleep_recovery", "daytime_recovery", "stress"] as const).map((c) => (
-                <Fig key={c} label={m(`resilience.${c}`).label} value={formatValue(m(`resilience.${c}`), num(data.daily.daily_resilience?.[c]), units)} />
-              ))}
-            </SmallDoc>
-            <SmallDoc title="Cardiovascular age" color="var(--heart)" present={!!data.daily.daily_cardiovascular_age}>
-              <Fig label="Vascular age" value={formatValue(m("cardio.vascular_age"), num(data.daily.daily_cardiovascular_age?.vascular_age), units)} />
-              <Fig
-                label="Pulse wave velocity"
-                value={formatValue(m("cardio.pulse_wave_velocity"), num(data.daily.daily_cardiovascular_age?.pulse_wave_velocity), units)}
-              />
-            </SmallDoc>
+            {SMALL_DOCS.map((c) => (
+              <SmallDoc key={c.collection} card={c} row={data.daily[c.collection]} units={units} />
+            ))}
           </div>
 
           {others.length ? (
@@ -238,21 +210,8 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
   );
 }
 
-function ScoreBlock({
-  title,
-  color,
-  row,
-  scoreId,
-  contributors,
-  children,
-}: {
-  title: string;
-  color: string;
-  row: Record<string, unknown> | undefined;
-  scoreId: string;
-  contributors: MetricDef[];
-  children?: React.ReactNode;
-}) {
+function ScoreBlock({ card, row, children }: { card: ScoreCard; row: Record<string, unknown> | undefined; children?: React.ReactNode }) {
+  const { title, color, score: scoreId } = card;
   const score = num(row?.score);
   return (
     <Card aria-labelledby={`day-${scoreId}`} data-metric={scoreId} className="space-y-3">
@@ -269,11 +228,7 @@ function ScoreBlock({
             </p>
             {children ? <div className="min-w-0 flex-1">{children}</div> : null}
           </div>
-          <ContributorBars
-            dense
-            label={`${title} contributors`}
-            items={contributors.map((c) => ({ metric: c, value: c.source.type === "daily" ? num(row[c.source.column]) : null }))}
-          />
+          <ContributorBars dense label={`${title} contributors`} items={card.contributors.map((id) => ({ metric: m(id), value: num(valueIn(row, m(id))) }))} />
         </>
       ) : (
         <p className="text-sm text-slate-500 dark:text-slate-400">No {title.toLowerCase()} document.</p>
@@ -367,31 +322,28 @@ function ActivityFigures({ row, units }: { row: Record<string, unknown>; units: 
 }
 
 /** One small daily document: its heading, its category (a badge) if it has one, and its figures. */
-function SmallDoc({
-  title,
-  color,
-  present,
-  category,
-  children,
-}: {
-  title: string;
-  color: string;
-  present: boolean;
-  category?: { metric: Parameters<typeof CategoryBadge>[0]["metric"]; value: unknown };
-  children: React.ReactNode;
-}) {
+function SmallDoc({ card, row, units }: { card: SmallDocCard; row: Record<string, unknown> | undefined; units: Units }) {
+  const category = card.category ? valueIn(row, m(card.category)) : undefined;
   return (
     <Card className="!p-4">
       <h2 className="mb-2 flex items-center gap-2 text-sm font-semibold">
-        <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: color }} />
-        {title}
+        <span aria-hidden className="h-2 w-2 rounded-full" style={{ background: card.color }} />
+        {card.title}
       </h2>
-      {category && present && (
+      {card.category && row ? (
         <div className="mb-1">
-          <CategoryBadge metric={category.metric} value={typeof category.value === "string" ? category.value : null} />
+          <CategoryBadge metric={m(card.category)} value={typeof category === "string" ? category : null} />
         </div>
+      ) : null}
+      {row ? (
+        <dl className="space-y-1">
+          {card.metrics.map((id) => (
+            <Fig key={id} label={m(id).label} value={formatValue(m(id), num(valueIn(row, m(id))), units)} />
+          ))}
+        </dl>
+      ) : (
+        <p className="text-xs text-slate-500 dark:text-slate-400">No document.</p>
       )}
-      {present ? <dl className="space-y-1">{children}</dl> : <p className="text-xs text-slate-500 dark:text-slate-400">No document.</p>}
     </Card>
   );
 }
