@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import { stringify } from "csv-stringify/sync";
 import yazl from "yazl";
+import zlib from "node:zlib";
 
 type Doc = Record<string, unknown>;
 
@@ -129,4 +130,65 @@ export function trendsCsv(docs: Record<string, readonly Doc[]>, variant: keyof t
   tables.sleep = nights;
   const rows = days.map((day) => [day, ...columns.map(([, [c, f]]) => (c ? cell(at(tables[c]!.get(day), f)) : null))]);
   return stringify([["date", ...columns.map(([h]) => h)], ...rows]);
+}
+
+/** One entry of a hand-made ZIP: its name, its bytes and whether they are deflated. */
+export type RawEntry = { name: string; data: Buffer; deflate?: boolean };
+
+/**
+ * A ZIP written byte by byte (what yazl never writes): each entry's local header and data in
+ * order, then the central directory. `directory` lists the central records to write, each
+ * naming the entry (by index) whose bytes it points at, under a name of its own: several
+ * records pointing at one entry make an overlapping ZIP (a "quine" bomb); records in another
+ * order than the data make one out of order.
+ */
+export function rawZip(entries: readonly RawEntry[], directory?: ReadonlyArray<{ entry: number; name: string }>): Buffer {
+  const parts: Buffer[] = [];
+  const placed: Array<{ offset: number; crc: number; method: number; packed: number; size: number }> = [];
+  let offset = 0;
+  for (const e of entries) {
+    const method = e.deflate === false ? 0 : 8;
+    const packed = method === 8 ? zlib.deflateRawSync(e.data, { level: 9 }) : e.data;
+    const name = Buffer.from(e.name);
+    const h = Buffer.alloc(30);
+    h.writeUInt32LE(0x04034b50, 0);
+    h.writeUInt16LE(20, 4);
+    h.writeUInt16LE(0x0800, 6);
+    h.writeUInt16LE(method, 8);
+    const crc = zlib.crc32(e.data) >>> 0;
+    h.writeUInt32LE(crc, 14);
+    h.writeUInt32LE(packed.length, 18);
+    h.writeUInt32LE(e.data.length, 22);
+    h.writeUInt16LE(name.length, 26);
+    placed.push({ offset, crc, method, packed: packed.length, size: e.data.length });
+    parts.push(h, name, packed);
+    offset += 30 + name.length + packed.length;
+  }
+  const cdStart = offset;
+  const records = directory ?? entries.map((e, i) => ({ entry: i, name: e.name }));
+  for (const r of records) {
+    const p = placed[r.entry]!;
+    const name = Buffer.from(r.name);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt16LE(0x0800, 8);
+    c.writeUInt16LE(p.method, 10);
+    c.writeUInt32LE(p.crc, 16);
+    c.writeUInt32LE(p.packed, 20);
+    c.writeUInt32LE(p.size, 24);
+    c.writeUInt16LE(name.length, 28);
+    c.writeUInt32LE(p.offset, 42);
+    parts.push(c, name);
+    offset += 46 + name.length;
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(records.length, 8);
+  end.writeUInt16LE(records.length, 10);
+  end.writeUInt32LE(offset - cdStart, 12);
+  end.writeUInt32LE(cdStart, 16);
+  parts.push(end);
+  return Buffer.concat(parts);
 }
