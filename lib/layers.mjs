@@ -44,7 +44,7 @@ const LAYER_TABLE = [
   // the wiring of Auth.js (its config, adapter and session) sits with the services
   {
     type: "services",
-    pattern: ["lib/services/**", "lib/auth/config.ts", "lib/auth/adapter.ts", "lib/auth/index.ts", "lib/auth/session.ts"],
+    pattern: ["lib/services/**", "lib/services/auth/config.ts", "lib/services/auth/adapter.ts", "lib/services/auth/index.ts", "lib/services/auth/session.ts"],
     may: ["shared", "registry", "db", "metrics", "auth", "ring", "schemas", "sync", "alerts", "services"],
   },
   { type: "auth", pattern: ["lib/auth/**"], may: ["shared", "registry", "db", "metrics", "auth"] },

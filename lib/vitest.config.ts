@@ -26,7 +26,7 @@ const BOTH_DATABASES = [
   "lib/sync/webhook-throughput.test.ts",
   "app/api/v1/v1-routes.test.ts",
   "app/api/dashboard-routes.test.ts",
-  "lib/auth/adapter.test.ts",
+  "lib/services/auth/adapter.test.ts",
   "lib/db/queries/alerts-claim.test.ts",
   "lib/signals/signals.integration.test.ts",
 ];

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { redirect } from "next/navigation";
-import { auth } from "@/lib/auth";
+import { auth } from "@/lib/services/auth";
 import { AppNav } from "@/components/ui/app-nav";
 import { ClockAlign } from "@/components/ui/clock-align";
 import { clock } from "@/lib/clock";

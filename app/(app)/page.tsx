@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/services/auth/session";
 import { getTodaySummary } from "@/lib/services/metrics";
 import { getPreferences } from "@/lib/services/people";
 import { getSignals } from "@/lib/services/signals";

@@ -1,7 +1,7 @@
 "use server";
 
 import { cookies, headers } from "next/headers";
-import { signInWithRing } from "@/lib/auth";
+import { signInWithRing } from "@/lib/services/auth";
 import { servedOverHttps } from "@/lib/auth/origin";
 import { normalizeSetupCode, SETUP_CODE_COOKIE, SETUP_CODE_COOKIE_MAX_AGE_S } from "@/lib/auth/setup-code";
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { generateRange } from "@/lib/emulator/generator";
 
 const session = vi.hoisted(() => ({ user: { id: "u-etag", email: "etag@example.test", role: "owner" as const } }));
-vi.mock("@/lib/auth/session", () => ({
+vi.mock("@/lib/services/auth/session", () => ({
   requireUser: async () => session.user,
   currentUser: async () => session.user,
 }));

@@ -12,7 +12,7 @@ import { SYNC_COLLECTIONS } from "@/lib/resources";
 import { sqlAll, sqlRun, sqlValue } from "@/lib/test/sql";
 
 const session = vi.hoisted(() => ({ user: { id: "u-dash", email: "dash@example.test", role: "owner" as const } }));
-vi.mock("@/lib/auth/session", () => ({
+vi.mock("@/lib/services/auth/session", () => ({
   requireUser: async () => {
     if (!session.user) {
       const { AppError } = await import("@/lib/http/errors");

@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { formDataArg, isActionError, runAction, settingsRowAction, type ActionError } from "@/lib/api/action";
 import { rowIdSchema } from "@/lib/schemas/requests";
 import { publicOrigin } from "@/lib/auth/origin";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/services/auth/session";
 import * as alerts from "@/lib/services/alerts";
 
 /**

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { AppError, toErrorResponse } from "@/lib/http/errors";
 import { drainBody, hasBody, parseMediaType, readBody, requireJsonMediaType } from "@/lib/http/body";
 import { checkSameOrigin } from "@/lib/auth/origin";
-import { requireUser, type SessionUser } from "@/lib/auth/session";
+import { requireUser, type SessionUser } from "@/lib/services/auth/session";
 import { etagFor, ifNoneMatchMatches, notModified, tagAnswer } from "@/lib/api/conditional";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { clock } from "@/lib/clock";
 import { env } from "@/lib/env.mjs";
-import type { SessionUser } from "@/lib/auth/session";
+import type { SessionUser } from "@/lib/services/auth/session";
 import { findRingAccountByUserId, type RingAccountSummary } from "@/lib/db/queries/accounts";
 import { listPendingInvites, type PendingInvite } from "@/lib/db/queries/invites";
 import { findUserById, listHouseholdMembers, type HouseholdMember } from "@/lib/db/queries/users";

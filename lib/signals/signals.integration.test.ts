@@ -22,7 +22,7 @@ const LAST = "2026-04-10";
 const history = plantedHistory({ from: FROM, to: LAST, episodeNights: 3, offset: "+14:00" });
 
 const session = vi.hoisted(() => ({ user: { id: "u-signals", email: "signals@example.test", role: "owner" as const } }));
-vi.mock("@/lib/auth/session", () => ({ requireUser: async () => session.user, currentUser: async () => session.user }));
+vi.mock("@/lib/services/auth/session", () => ({ requireUser: async () => session.user, currentUser: async () => session.user }));
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 let ntfy: NtfyReceiver;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { connectPerson, emulatorDocuments, FAST_BACKOFF, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const session = vi.hoisted(() => ({ user: { id: "", email: "tolerance@example.test", role: "owner" as const } }));
-vi.mock("@/lib/auth/session", () => ({ requireUser: async () => session.user, currentUser: async () => session.user }));
+vi.mock("@/lib/services/auth/session", () => ({ requireUser: async () => session.user, currentUser: async () => session.user }));
 
 const TODAY = "2026-03-15";
 const FROM = "2026-02-14";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/services/auth/session";
 import { queryKeys } from "@/lib/api/contract";
 import { getMetric } from "@/lib/metrics/catalog";
 import { decodePoints } from "@/lib/metrics/columns";

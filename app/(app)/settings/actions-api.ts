@@ -6,7 +6,7 @@ import { AppError } from "@/lib/http/errors";
 import { formDataArg, isActionError, runAction, settingsRowAction } from "@/lib/api/action";
 import { createApiTokenInputSchema } from "@/lib/schemas/requests";
 import type { CreateApiTokenState } from "@/lib/api/contract";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/services/auth/session";
 import { createApiToken, revokeApiToken } from "@/lib/services/api-tokens";
 
 /**

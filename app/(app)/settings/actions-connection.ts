@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formAction, formDataArg, runAction, settingsRowAction, type ActionError } from "@/lib/api/action";
-import { signInWithRing, signOut } from "@/lib/auth";
-import { currentSessionToken, requireOwner, requireUser } from "@/lib/auth/session";
+import { signInWithRing, signOut } from "@/lib/services/auth";
+import { currentSessionToken, requireOwner, requireUser } from "@/lib/services/auth/session";
 import { inviteLink, issueInvite } from "@/lib/auth/invites";
 import { publicOrigin } from "@/lib/auth/origin";
 import { logger } from "@/lib/log";

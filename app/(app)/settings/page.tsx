@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/services/auth/session";
 import { getSettingsPageData } from "@/lib/services/settings";
 import { ConnectionSection } from "@/components/settings/connection-section";
 import { DataSectionClient } from "@/components/settings/data-section-client";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/services/auth/session";
 import { getSyncStatus } from "@/lib/sync/status";
 import { SyncClient } from "@/app/(app)/sync/sync-client";
 import { Providers } from "@/app/providers";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/services/auth/session";
 import { getMetric } from "@/lib/metrics/catalog";
 import { todayIn } from "@/lib/metrics/days";
 import { resolveRange } from "@/lib/metrics/ranges";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { env } from "@/lib/env.mjs";
 import { publicOrigin, ringRedirectUri } from "@/lib/auth/origin";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/lib/services/auth/session";
 import { isSetupCodeRequired } from "@/lib/auth/setup-code";
 import { countOwners } from "@/lib/db/queries/users";
 import { NEWER_PROVIDER_ISSUER } from "@/lib/auth/issuer.mjs";

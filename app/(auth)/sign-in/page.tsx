@@ -3,7 +3,7 @@ import Link from "next/link";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { env } from "@/lib/env.mjs";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/lib/services/auth/session";
 import { findUsableInvite, INVITE_COOKIE } from "@/lib/auth/invites";
 import { countOwners } from "@/lib/db/queries/users";
 import { announceSetupCode, isSetupCodeRequired } from "@/lib/auth/setup-code";

@@ -9,7 +9,7 @@ import { exportCsv, trendsCsv, writeZip } from "@/lib/test/import-kit";
 import { sqlRun, sqlValue } from "@/lib/test/sql";
 
 const session = vi.hoisted(() => ({ user: { id: "u-import", email: "import@example.test", role: "owner" as const } }));
-vi.mock("@/lib/auth/session", () => ({
+vi.mock("@/lib/services/auth/session", () => ({
   requireUser: async () => session.user,
   currentUser: async () => session.user,
 }));

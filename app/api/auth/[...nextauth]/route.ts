@@ -1,4 +1,4 @@
-import { handlers } from "@/lib/auth";
+import { handlers } from "@/lib/services/auth";
 import { withRingCallback } from "@/lib/auth/callback-route";
 
 // GET /api/auth/* – Auth.js (sign-in, callback, session); the ring callback is wrapped so that

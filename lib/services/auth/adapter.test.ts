@@ -2,7 +2,7 @@
 import { clock } from "@/lib/clock";
 import { beforeAll, describe, expect, it } from "vitest";
 
-let adapterMod: typeof import("@/lib/auth/adapter");
+let adapterMod: typeof import("@/lib/services/auth/adapter");
 let ctxMod: typeof import("@/lib/auth/callback-context");
 let dbMod: typeof import("@/lib/test/prisma");
 let invites: typeof import("@/lib/auth/invites");
@@ -12,7 +12,7 @@ let setupCode: typeof import("@/lib/auth/setup-code");
 beforeAll(async () => {
   process.env.RING_REVOKE_URL = "http://127.0.0.1:9/oauth/revoke"; // nothing listens: revocation is best effort
   process.env.RING_REQUEST_TIMEOUT_MS = "500";
-  adapterMod = await import("@/lib/auth/adapter");
+  adapterMod = await import("@/lib/services/auth/adapter");
   ctxMod = await import("@/lib/auth/callback-context");
   dbMod = await import("@/lib/test/prisma");
   invites = await import("@/lib/auth/invites");

@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { redirect } from "next/navigation";
 import NextAuth from "next-auth";
-import { authConfigFor } from "@/lib/auth/config";
+import { authConfigFor } from "@/lib/services/auth/config";
 import { ringOAuth } from "@/lib/auth/ring-oauth";
 
 // Lazy form: the ring provider's addresses may come from the identity provider's discovery

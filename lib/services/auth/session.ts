@@ -1,7 +1,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { AppError } from "@/lib/http/errors";
-import { auth } from "@/lib/auth";
+import { auth } from "@/lib/services/auth";
 import { SESSION_COOKIES } from "@/lib/auth/callback-route";
 
 export type SessionUser = { id: string; email: string | null; role: "owner" | "member" };

@@ -4,7 +4,7 @@ import { resolveSecret } from "@/lib/secrets";
 import { logger } from "@/lib/log";
 import { ringProvider, grantedScope } from "@/lib/auth/ring-provider";
 import type { RingOAuth } from "@/lib/auth/ring-oauth";
-import { ringsideAdapter } from "@/lib/auth/adapter";
+import { ringsideAdapter } from "@/lib/services/auth/adapter";
 import { authLogger } from "@/lib/auth/auth-errors";
 import { callbackContext, recordFailure } from "@/lib/auth/callback-context";
 import { decideAdmission } from "@/lib/auth/admission";
