@@ -7,6 +7,7 @@
 // Ringside later is not granted to older tokens (least privilege; create a new token for it).
 import { RESOURCES, type ResourceName } from "@/lib/resources";
 import type { MetricDef } from "@/lib/metrics/catalog";
+import { SIGNALS } from "@/lib/signals/catalog";
 
 export const NOTES_KIND = "notes";
 export type DataKind = ResourceName | typeof NOTES_KIND;
@@ -27,6 +28,14 @@ export function isDataKind(value: unknown): value is DataKind {
 /** The kind a metric's values belong to: its collection. */
 export function kindOfMetric(metric: Pick<MetricDef, "collection">): DataKind {
   return metric.collection;
+}
+
+/**
+ * The kinds a metric's values are computed from, each needed to read it: its collection's, and
+ * for a signal charted as a metric every kind that signal reads (lib/signals/catalog.ts).
+ */
+export function kindsOfMetric(metric: Pick<MetricDef, "collection" | "source">): readonly DataKind[] {
+  return metric.source.type === "signal" ? [...new Set<DataKind>([metric.collection, ...SIGNALS[metric.source.signal].reads])] : [metric.collection];
 }
 
 /** The kinds of a stored list (JSON text), unknown or duplicate names dropped, in DATA_KINDS order. */

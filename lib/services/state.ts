@@ -1,6 +1,6 @@
 import "server-only";
 import { BATTERY_FRESH_MS } from "@/lib/alerts/evaluate-ring";
-import { kindOfMetric, type DataKind } from "@/lib/auth/api-scopes";
+import { kindsOfMetric, type DataKind } from "@/lib/auth/api-scopes";
 import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { getLatestDays } from "@/lib/db/queries/ring-data";
 import { bedtimeWindowOf, isoAtOffset } from "@/lib/metrics/bedtime";
@@ -75,7 +75,9 @@ async function newestValues(userId: string, ids: readonly MetricId[], today: str
 /** The state document, with only what `can` allows (the rest null). */
 export async function getStateDocument(userId: string, can: (kind: DataKind) => boolean): Promise<StateDocument> {
   const { today, timeZone } = await stateToday(userId);
-  const wanted = [...Object.values(STATE_METRICS.scores), ...Object.values(STATE_METRICS.night)].filter((id) => can(kindOfMetric(getMetric(id))));
+  const wanted = [...Object.values(STATE_METRICS.scores), ...Object.values(STATE_METRICS.night)].filter((id) =>
+    kindsOfMetric(getMetric(id)).every((k) => can(k)),
+  );
   const values = await newestValues(userId, wanted, today);
   const pick = <K extends string>(group: Record<K, MetricId>) =>
     Object.fromEntries(Object.entries<MetricId>(group).map(([k, id]) => [k, values.get(id) ?? null])) as Record<K, StateValue | null>;

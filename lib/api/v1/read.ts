@@ -15,7 +15,7 @@ import type {
   TagsResponse,
   TodayResponse,
 } from "@/lib/api/contract";
-import { DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
+import { DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, kindsOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
 import type { TokenPrincipal } from "@/lib/auth/api-tokens";
 import { listTags } from "@/lib/db/queries/notes";
 import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
@@ -49,6 +49,11 @@ function can(p: TokenPrincipal, kind: DataKind): boolean {
   return p.kinds.has(kind);
 }
 
+/** Whether the token may read a metric: every kind it is computed from. */
+function canMetric(p: TokenPrincipal, metric: MetricDef): boolean {
+  return kindsOfMetric(metric).every((k) => can(p, k));
+}
+
 function requireKind(p: TokenPrincipal, kind: DataKind): void {
   if (!can(p, kind))
     throw new AppError("forbidden", `This token cannot read ${DATA_KIND_LABELS[kind].toLowerCase()} (${kind}); create one with that kind in Settings → API.`);
@@ -57,7 +62,7 @@ function requireKind(p: TokenPrincipal, kind: DataKind): void {
 /** The metric, if the token may read it (403 otherwise). */
 function readableMetric(p: TokenPrincipal, id: MetricId): MetricDef {
   const metric = getMetric(id);
-  requireKind(p, kindOfMetric(metric));
+  for (const kind of kindsOfMetric(metric)) requireKind(p, kind);
   return metric;
 }
 
@@ -82,7 +87,7 @@ export async function readCatalog(p: TokenPrincipal): Promise<ApiCatalogResponse
       dataKind: kindOfMetric(m),
       description: m.description ?? null,
       categories: m.categories ? m.categories.map((c) => ({ value: c.value, label: c.label })) : null,
-      readable: can(p, kindOfMetric(m)),
+      readable: canMetric(p, m),
     })),
   };
 }
@@ -94,7 +99,7 @@ export async function readSeries(p: TokenPrincipal, id: MetricId, range: Range):
 
 /** GET /api/v1/days: the metrics asked for (default: the headline metrics the token may read) by day */
 export async function readDays(p: TokenPrincipal, q: Range & { metrics?: MetricId[] }): Promise<ApiDaysResponse> {
-  const metrics = q.metrics ? q.metrics.map((id) => readableMetric(p, id)) : HEADLINE_METRICS.filter((m) => can(p, kindOfMetric(m)));
+  const metrics = q.metrics ? q.metrics.map((id) => readableMetric(p, id)) : HEADLINE_METRICS.filter((m) => canMetric(p, m));
   return await getDayTable({ userId: p.userId, metrics, from: q.from, to: q.to });
 }
 
@@ -102,7 +107,7 @@ export async function readDays(p: TokenPrincipal, q: Range & { metrics?: MetricI
 export async function readToday(p: TokenPrincipal, day?: string): Promise<TodayResponse> {
   const t = await getTodaySummary(p.userId, day);
   const keep = <T>(rec: Partial<Record<MetricId, T>>) =>
-    Object.fromEntries(Object.entries(rec).filter(([id]) => can(p, kindOfMetric(getMetric(id as MetricId))))) as Partial<Record<MetricId, T>>;
+    Object.fromEntries(Object.entries(rec).filter(([id]) => canMetric(p, getMetric(id as MetricId)))) as Partial<Record<MetricId, T>>;
   const metrics = keep(t.metrics);
   const categories = keep(t.categories);
   // the newest day of what the token may read (not of a collection it cannot see)
@@ -161,7 +166,7 @@ export async function readCorrelation(p: TokenPrincipal, q: Range & { x: MetricI
 
 /** GET /api/v1/correlations/strongest, among the headline metrics the token may read */
 export async function readStrongest(p: TokenPrincipal, q: Range & { limit: number }): Promise<StrongestResponse> {
-  return await getStrongestCorrelations({ userId: p.userId, ...q, include: (m) => can(p, kindOfMetric(m)) });
+  return await getStrongestCorrelations({ userId: p.userId, ...q, include: (m) => canMetric(p, m) });
 }
 
 /** A day's note with the ring app's tags only when the token may read them (enhanced_tag). */
