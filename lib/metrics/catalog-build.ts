@@ -6,7 +6,7 @@
 // windows stay out of the browser).
 import { getResource, RESOURCES, sampleSpecOf, SYNC_COLLECTIONS } from "@/lib/resources";
 import type { CategoryDef, ColumnDef, MetricDisplay, MetricSpec } from "@/lib/resources/define";
-import { SIGNAL_METRICS } from "@/lib/signals/catalog";
+import { SIGNAL_METRICS } from "@/lib/metrics/signal-metrics";
 import type { CollectionDef, MetricDef, MetricId, MetricSource } from "@/lib/metrics/catalog";
 
 /** Every stored collection (documents and time series), in the registry's order. */

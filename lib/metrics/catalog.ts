@@ -7,7 +7,7 @@
 // their union.
 import type { RESOURCES, DailyCollection, EventCollection, SeriesCollection, SyncCollection } from "@/lib/resources";
 import type { CategoryDef, MetricDisplay } from "@/lib/resources/define";
-import type { SIGNAL_METRICS, SignalMetricId } from "@/lib/signals/catalog";
+import type { SIGNAL_METRICS, SignalMetricId } from "@/lib/metrics/signal-metrics";
 import { COLLECTION_DEFS, METRIC_DEFS } from "@/lib/metrics/catalog-data";
 
 export type { CategoryDef };

@@ -4,8 +4,6 @@ import { addDays, dayToIndex, diffDays, indexToDay } from "@/lib/metrics/days";
 import { clampToMetric, type MetricDef } from "@/lib/metrics/catalog";
 import { BASELINE_DAYS, comparePeriods, computeSeriesStats, countCategories, type Num, type PeriodComparison, type SeriesStats } from "@/lib/metrics/stats";
 
-import type { NormalRangeSeries } from "@/lib/signals/normal-range";
-
 export type DayValue<T = number | null> = { day: string; value: T };
 
 /**
@@ -65,6 +63,31 @@ export type CategorySeries = {
 };
 
 export type MetricSeries = NumericSeries | CategorySeries;
+
+/** The scale a normal range's maths is done on: the value itself, or its logarithm (HRV). */
+export type Transform = "none" | "ln";
+
+export type NormalState = "below" | "within" | "above";
+
+/**
+ * One metric's personal normal range, one slot per day (values in the metric's own unit): the
+ * band a numeric series carries for the nightly physiology metrics. Its maths are the signals'
+ * (lib/signals/normal-range.ts); the shape is the series', so the metrics never import them.
+ */
+export type NormalRangeSeries = {
+  transform: Transform;
+  windowDays: number;
+  baseDays: number;
+  minNights: number;
+  k: number;
+  low: Num[];
+  high: Num[];
+  /** the 7-day rolling mean read against the band (geometric for HRV) */
+  base7: Num[];
+  state: Array<NormalState | null>;
+  /** nights of history the last day's range had (below minNights: no range yet) */
+  nights: number;
+};
 
 /**
  * A numeric metric's series for [from, to] with rolling means, baseline band, anomaly flags

@@ -1,8 +1,8 @@
 // The explained signals: what each one is, where docs/signals.md explains it, and the data it
 // reads. Pure data, safe in the browser; the maths live beside it (lib/signals/*.ts), the
 // reads in lib/services/signals.ts. One declaration: the read API's schemas, the MCP tool, the
-// cards' links and the token checks derive from it.
-import type { MetricSpec } from "@/lib/resources/define";
+// cards' links and the token checks derive from it. The signals charted as metrics are the
+// metric catalog's (lib/metrics/signal-metrics.ts).
 import type { ResourceName } from "@/lib/resources";
 
 export const SIGNAL_KINDS = ["early_warning", "sleep_debt", "regularity", "training_load"] as const;
@@ -53,24 +53,3 @@ export const DEFAULT_FREE_DAYS: readonly number[] = [6, 7];
 
 /** A sleep need the person may set, in minutes (4 h – 12 h). */
 export const SLEEP_NEED_LIMITS = { min: 240, max: 720 } as const;
-
-/**
- * Signals charted like any metric (Trends, Calendar, the read API's series): each one's id,
- * display and the signal it comes from. lib/metrics/catalog.ts appends them to the catalog.
- */
-export const SIGNAL_METRICS = {
-  "signals.sleep_debt": {
-    signal: "sleep_debt",
-    collection: "sleep",
-    spec: {
-      label: "Sleep debt",
-      group: "Signals",
-      unit: "s",
-      direction: "lower",
-      kind: "duration",
-      durationIn: "h",
-      description: "Hours owed over the last 14 nights against your sleep need, recent nights weighing more.",
-    },
-  },
-} as const satisfies Record<string, { signal: SignalKind; collection: "sleep"; spec: Omit<MetricSpec, "from"> }>;
-export type SignalMetricId = keyof typeof SIGNAL_METRICS;

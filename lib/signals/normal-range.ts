@@ -7,7 +7,7 @@
 // "smallest worthwhile change"), not a validated threshold: docs/signals.md says so.
 import type { MetricId } from "@/lib/metrics/catalog";
 import { diffDays } from "@/lib/metrics/days";
-import { toDense, warmupFrom, type DayValue } from "@/lib/metrics/series";
+import { toDense, warmupFrom, type DayValue, type NormalRangeSeries, type NormalState, type Transform } from "@/lib/metrics/series";
 import type { Num } from "@/lib/metrics/stats";
 
 export const NORMAL_RANGE = {
@@ -23,8 +23,6 @@ export const NORMAL_RANGE = {
   k: 0.5,
 } as const;
 
-export type Transform = "none" | "ln";
-
 /** The metrics that get a normal range, and the scale their maths is done on. */
 export const NORMAL_RANGE_METRICS = {
   "readiness.temperature_deviation": "none",
@@ -38,24 +36,6 @@ export type NormalRangeMetricId = keyof typeof NORMAL_RANGE_METRICS;
 export function isNormalRangeMetric(id: string): id is NormalRangeMetricId {
   return Object.prototype.hasOwnProperty.call(NORMAL_RANGE_METRICS, id);
 }
-
-export type NormalState = "below" | "within" | "above";
-
-/** One metric's normal range, one slot per day (values in the metric's own unit). */
-export type NormalRangeSeries = {
-  transform: Transform;
-  windowDays: number;
-  baseDays: number;
-  minNights: number;
-  k: number;
-  low: Num[];
-  high: Num[];
-  /** the 7-day rolling mean read against the band (geometric for HRV) */
-  base7: Num[];
-  state: Array<NormalState | null>;
-  /** nights of history the last day's range had (below minNights: no range yet) */
-  nights: number;
-};
 
 /** The value on the maths' scale: ln for HRV (null for a value ≤ 0, which ln cannot take). */
 export function toScale(v: number | null | undefined, t: Transform): Num {
