@@ -1,6 +1,7 @@
 "use client";
 
 import { useFormStatus } from "react-dom";
+import { cn } from "@/components/ui/cn";
 
 /** Submit button of a server-action form, disabled while the action runs. */
 export function ConnectButton({
@@ -24,7 +25,11 @@ export function ConnectButton({
       type="submit"
       disabled={pending}
       aria-disabled={pending}
-      className={`w-full rounded-lg px-4 py-3 font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-60 sm:w-auto ${styles}`}
+      className={cn(
+        "w-full rounded-lg px-4 py-3 font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600",
+        "disabled:opacity-60 sm:w-auto",
+        styles,
+      )}
     >
       {pending ? pendingLabel : label}
     </button>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { ConnectButton } from "@/components/auth/connect-button";
+import { cn } from "@/components/ui/cn";
 
 /**
  * Disconnect with the keep/delete choice. The first click only opens the choice; nothing
@@ -14,7 +15,11 @@ export function DisconnectForm({ action }: { action: (formData: FormData) => Pro
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className="w-full rounded-lg border border-red-300 px-4 py-3 font-medium text-red-700 hover:bg-red-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950 sm:w-auto"
+        className={cn(
+          "w-full rounded-lg border border-red-300 px-4 py-3 font-medium text-red-700 hover:bg-red-50",
+          "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600",
+          "dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950 sm:w-auto",
+        )}
       >
         Disconnect…
       </button>

@@ -1,10 +1,15 @@
+import { cn } from "@/components/ui/cn";
+
 /** The ring service's 10-person cap for unapproved apps, explained for someone hosting Ringside. */
 export function UserLimitHelp({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   const H = headingLevel === 2 ? "h2" : "h3";
   return (
     <section
       data-testid="user-limit-help"
-      className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100"
+      className={cn(
+        "space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950",
+        "dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100",
+      )}
     >
       <H className="font-semibold">About the 10-person limit</H>
       <p>

@@ -16,7 +16,8 @@ const REASON_TEXT: Record<string, string> = {
   token_unreadable: "the stored access cannot be read (the encryption key changed)",
   no_refresh_token: "the ring service gave no renewable access",
   wrong_portal:
-    "the ring service's older token address refuses this app: it belongs to the newer developer portal. The owner sets RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous, restarts Ringside, then you reconnect",
+    "the ring service's older token address refuses this app: it belongs to the newer developer portal. " +
+    "The owner sets RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous, restarts Ringside, then you reconnect",
   disconnected_by_user: "you disconnected",
 };
 

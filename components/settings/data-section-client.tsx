@@ -7,6 +7,7 @@ import { formatNumber } from "@/lib/metrics/format";
 import { apiFetch, withQuery } from "@/components/hooks/api-fetch";
 import type { CollectionRange, DeleteDataResponse } from "@/lib/api/contract";
 import { Button, Field, inputClass } from "@/components/ui/field";
+import { cn } from "@/components/ui/cn";
 import { Segmented } from "@/components/ui/segmented";
 import { useHydrated } from "@/components/hooks/use-hydrated";
 
@@ -100,7 +101,10 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
             aria-disabled={hydrated ? undefined : true}
             download
             data-testid="export-link"
-            className="inline-flex items-center gap-1.5 rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            className={cn(
+              "inline-flex items-center gap-1.5 rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700",
+              "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600",
+            )}
           >
             Download {format.toUpperCase()}
           </a>

@@ -7,6 +7,11 @@ import { RevokeButton } from "@/components/settings/revoke-button";
 
 const STATUS_TEXT: Record<string, string> = { active: "connected", needs_reconnect: "needs reconnect", disconnected: "disconnected" };
 
+/** A member's ring connection in words: its status, or "no ring" before they connected one. */
+function connectionText(status: string | null): string {
+  return status ? (STATUS_TEXT[status] ?? status) : "no ring";
+}
+
 /** Settings → Household (owner only): invite links, pending invites, members. */
 export function HouseholdSection({
   userId,
@@ -59,8 +64,7 @@ export function HouseholdSection({
                 {m.id === userId && <span className="text-slate-500 dark:text-slate-400"> (you)</span>}
               </span>
               <span className="text-xs text-slate-500 dark:text-slate-400">
-                {m.role === "owner" ? "owner" : "member"} · {m.connectionStatus ? (STATUS_TEXT[m.connectionStatus] ?? m.connectionStatus) : "no ring"} · since{" "}
-                {format(m.createdAt, "d MMM yyyy")}
+                {m.role === "owner" ? "owner" : "member"} · {connectionText(m.connectionStatus)} · since {format(m.createdAt, "d MMM yyyy")}
               </span>
               {m.role === "member" && (
                 <details className="w-full text-xs">

@@ -42,7 +42,8 @@ export function RegularityCard({ signal }: { signal: RegularitySignal }) {
           <dd className="font-medium tabular-nums" data-testid="social-jet-lag">
             {j.hours === null
               ? "— (needs 2 free and 2 work nights in 4 weeks)"
-              : `${j.hours.toFixed(1)} h: mid-sleep ${clockText(j.midSleepWork)} on work nights, ${clockText(j.midSleepFree)} on free nights; chronotype ${clockText(j.chronotype)}`}
+              : `${j.hours.toFixed(1)} h: mid-sleep ${clockText(j.midSleepWork)} on work nights, ` +
+                `${clockText(j.midSleepFree)} on free nights; chronotype ${clockText(j.chronotype)}`}
           </dd>
         </div>
       </dl>

@@ -1,5 +1,6 @@
 "use client";
 import { useSyncNow } from "@/components/hooks/use-sync-status";
+import { cn } from "@/components/ui/cn";
 
 /** "Sync now": continues backfills and re-checks the recent days of every collection. */
 export function SyncNowButton({ disabled }: { disabled?: boolean }) {
@@ -10,7 +11,10 @@ export function SyncNowButton({ disabled }: { disabled?: boolean }) {
         type="button"
         onClick={() => sync.mutate()}
         disabled={disabled || sync.isPending}
-        className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-60"
+        className={cn(
+          "rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700",
+          "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-60",
+        )}
       >
         {sync.isPending ? "Starting…" : "Sync now"}
       </button>

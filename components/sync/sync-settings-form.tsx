@@ -3,8 +3,15 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch } from "@/components/hooks/api-fetch";
 import { useHydrated } from "@/components/hooks/use-hydrated";
+import { cn } from "@/components/ui/cn";
 
 type Props = { dataFamily: "usercollection" | "sandbox"; pollMinutes: number; canEdit: boolean };
+
+/** The look of the form's select and number field (each adds its width). */
+const controlClass = cn(
+  "rounded-md border border-slate-500 bg-white px-2 py-1",
+  "focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-900",
+);
 
 /** Owner-only: data family (real data or the service's sandbox samples) and poll interval. */
 export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
@@ -50,7 +57,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
         value={family}
         disabled={!canEdit || busy}
         onChange={(e) => setFamily(e.target.value as Props["dataFamily"])}
-        className="w-full max-w-xs rounded-md border border-slate-500 bg-white px-2 py-1 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-900"
+        className={cn("w-full max-w-xs", controlClass)}
       >
         <option value="usercollection">Your ring data</option>
         <option value="sandbox">Sandbox sample data (for trying Ringside out)</option>
@@ -69,7 +76,7 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
           value={minutes}
           disabled={!canEdit || busy}
           onChange={(e) => setMinutes(e.target.value)}
-          className="w-24 rounded-md border border-slate-500 bg-white px-2 py-1 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-900"
+          className={cn("w-24", controlClass)}
         />
         <span>minutes</span>
       </div>
@@ -78,7 +85,10 @@ export function SyncSettingsForm({ dataFamily, pollMinutes, canEdit }: Props) {
           <button
             type="submit"
             disabled={busy || !hydrated}
-            className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-60"
+            className={cn(
+              "rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700",
+              "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-60",
+            )}
           >
             {busy ? "Saving…" : "Save"}
           </button>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { NavLinks } from "@/components/ui/nav-links";
+import { cn } from "@/components/ui/cn";
 
 const LINKS = [
   { href: "/", label: "Today" },
@@ -17,7 +18,10 @@ export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: stri
     <header className="border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-slate-900 focus:shadow-lg dark:focus:bg-slate-900 dark:focus:text-white"
+        className={cn(
+          "sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2",
+          "focus:text-sm focus:font-medium focus:text-slate-900 focus:shadow-lg dark:focus:bg-slate-900 dark:focus:text-white",
+        )}
       >
         Skip to content
       </a>

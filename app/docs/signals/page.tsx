@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Marked } from "marked";
 import { headingAnchor } from "@/lib/signals/catalog";
+import { cn } from "@/components/ui/cn";
 
 export const metadata: Metadata = { title: "Signals: methods and sources" };
 // The page is docs/signals.md itself (the one text of the signals' methods), so the cards' "How
@@ -47,7 +48,15 @@ export default function SignalsDocsPage() {
       </p>
       <article
         data-testid="signals-docs"
-        className="space-y-3 text-[15px] leading-relaxed text-slate-800 dark:text-slate-200 [&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_code]:text-[13px] dark:[&_code]:bg-slate-800 [&_h1]:text-3xl [&_h1]:font-semibold [&_h2]:mt-10 [&_h2]:scroll-mt-4 [&_h2]:border-t [&_h2]:border-slate-200 [&_h2]:pt-6 [&_h2]:text-xl [&_h2]:font-semibold dark:[&_h2]:border-slate-800 [&_h3]:mt-6 [&_h3]:scroll-mt-4 [&_h3]:font-semibold [&_li]:ml-5 [&_li]:list-disc [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-slate-100 [&_pre]:p-3 dark:[&_pre]:bg-slate-800 [&_table]:block [&_table]:overflow-x-auto [&_table]:text-sm [&_td]:border [&_td]:border-slate-200 [&_td]:px-2 [&_td]:py-1 dark:[&_td]:border-slate-700 [&_th]:border [&_th]:border-slate-200 [&_th]:px-2 [&_th]:py-1 [&_th]:text-left dark:[&_th]:border-slate-700"
+        className={cn(
+          "space-y-3 text-[15px] leading-relaxed text-slate-800 dark:text-slate-200",
+          "[&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_code]:text-[13px] dark:[&_code]:bg-slate-800",
+          "[&_h1]:text-3xl [&_h1]:font-semibold [&_h2]:mt-10 [&_h2]:scroll-mt-4 [&_h2]:border-t [&_h2]:border-slate-200 [&_h2]:pt-6",
+          "[&_h2]:text-xl [&_h2]:font-semibold dark:[&_h2]:border-slate-800 [&_h3]:mt-6 [&_h3]:scroll-mt-4 [&_h3]:font-semibold",
+          "[&_li]:ml-5 [&_li]:list-disc [&_pre]:overflow-x-auto [&_pre]:rounded-lg [&_pre]:bg-slate-100 [&_pre]:p-3 dark:[&_pre]:bg-slate-800",
+          "[&_table]:block [&_table]:overflow-x-auto [&_table]:text-sm [&_td]:border [&_td]:border-slate-200 [&_td]:px-2 [&_td]:py-1",
+          "dark:[&_td]:border-slate-700 [&_th]:border [&_th]:border-slate-200 [&_th]:px-2 [&_th]:py-1 [&_th]:text-left dark:[&_th]:border-slate-700",
+        )}
         dangerouslySetInnerHTML={{ __html: html }}
       />
     </main>
