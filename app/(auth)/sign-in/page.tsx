@@ -8,6 +8,7 @@ import { findUsableInvite, INVITE_COOKIE } from "@/lib/auth/invites";
 import { countOwners } from "@/lib/db/queries/users";
 import { announceSetupCode, isSetupCodeRequired } from "@/lib/auth/setup-code";
 import { ConnectButton } from "@/components/auth/connect-button";
+import { cn } from "@/components/ui/cn";
 import { connectRing } from "@/app/(auth)/actions";
 
 export const dynamic = "force-dynamic";
@@ -67,7 +68,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
               spellCheck={false}
               maxLength={32}
               placeholder="XXXX-XXXX-XXXX"
-              className="rounded-lg border border-slate-500 bg-white px-3 py-2 font-mono uppercase tracking-wider focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-900"
+              className={cn(
+                "rounded-lg border border-slate-500 bg-white px-3 py-2 font-mono uppercase tracking-wider",
+                "focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 dark:border-slate-500 dark:bg-slate-900",
+              )}
             />
             <span className="text-xs text-slate-500 dark:text-slate-400">
               From the server log (&ldquo;Ringside has no owner yet&rdquo;). Not needed if your e-mail is on this Ringside&apos;s ALLOWED_EMAILS list.
