@@ -117,7 +117,8 @@ export async function announceSetupCode(): Promise<void> {
     const allowed = env.ALLOWED_EMAILS.length > 0 ? " (people listed in ALLOWED_EMAILS need no code)" : "";
     logger.warn(
       { event: "setup_code" },
-      `Ringside has no owner yet. To become its owner, open the sign-in page, enter the setup code ${formatSetupCode(code)} and connect your ring${allowed}. The code works once.`,
+      `Ringside has no owner yet. To become its owner, open the sign-in page, ` +
+        `enter the setup code ${formatSetupCode(code)} and connect your ring${allowed}. The code works once.`,
     );
   } catch (err) {
     announced.set(undefined);

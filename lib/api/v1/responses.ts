@@ -87,7 +87,8 @@ const numericSeries = z.object({
     })
     .optional()
     .describe(
-      "the personal normal range of a nightly physiology metric: the band (mean ± k sd of the windowDays nights before each day) and the baseDays-day mean read against it; no band before minNights nights",
+      "the personal normal range of a nightly physiology metric: the band (mean ± k sd of the windowDays nights before each day) " +
+        "and the baseDays-day mean read against it; no band before minNights nights",
     ),
 });
 const categorySeries = z.object({
