@@ -356,10 +356,10 @@ export async function confirmAlertChannel(userId: string, channelId: string, cod
   if (c.confirmedAt) return;
   if (!c.codeHash || !c.expiresAt || c.expiresAt.getTime() <= processClock.now())
     throw new AppError("unprocessable_entity", "The code has expired: send a new one.");
-  if (c.attempts >= CONFIRM_CODE_MAX_TRIES) throw new AppError("unprocessable_entity", "Too many wrong codes: send a new one.");
+  // every try is taken before it is judged (atomically: parallel guesses get no more than the limit)
+  if (!(await q.takeConfirmTry(userId, channelId, CONFIRM_CODE_MAX_TRIES))) throw new AppError("unprocessable_entity", "Too many wrong codes: send a new one.");
   const hash = confirmCodeHash(channelId, typed);
   if (!crypto.timingSafeEqual(Buffer.from(hash), Buffer.from(c.codeHash)) || !(await q.markChannelConfirmed(userId, channelId, hash, processClock.date()))) {
-    await q.countWrongConfirmCode(userId, channelId);
     throw new AppError("unprocessable_entity", "That is not the code sent to this address.");
   }
   logger.info({ userId, channelId }, "alert address confirmed");

@@ -316,16 +316,22 @@ export async function setChannelConfirmCode(userId: string, channelId: string, c
   return changed > 0;
 }
 
-/** One wrong try at the code (counted under the row's own lock). */
-export async function countWrongConfirmCode(userId: string, channelId: string): Promise<void> {
-  await query(
+/**
+ * Takes one try at the code, atomically: false once the code's tries are used up (counted and
+ * checked in one statement, so guesses sent in parallel cannot take more than `maxTries`).
+ */
+export async function takeConfirmTry(userId: string, channelId: string, maxTries: number): Promise<boolean> {
+  const changed = await query(
     run(
-      `UPDATE alert_channel SET confirmAttempts = confirmAttempts + 1, updatedAt = ? WHERE id = ? AND userId = ? AND confirmedAt IS NULL`,
+      `UPDATE alert_channel SET confirmAttempts = confirmAttempts + 1, updatedAt = ?
+        WHERE id = ? AND userId = ? AND confirmedAt IS NULL AND confirmAttempts < ?`,
       nowText(),
       channelId,
       userId,
+      maxTries,
     ),
   );
+  return changed > 0;
 }
 
 /** Confirms the address if the code it was sent is still the pending one; the code is spent. */
