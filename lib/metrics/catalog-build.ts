@@ -104,7 +104,7 @@ export function renderCatalogData(): string {
     "// and the closed lists (lib/metrics/sources.ts) read it, so the pages carry these definitions",
     "// and not the registry.",
     'import type { CategoryDef } from "@/lib/resources/define";',
-    'import type { CollectionDef, MetricDef } from "@/lib/metrics/catalog";',
+    'import type { CollectionDef, MetricDef } from "@/lib/metrics/catalog-types";',
     "",
     "export const COLLECTION_DEFS: readonly CollectionDef[] = [",
     ...buildCollections().map(line),

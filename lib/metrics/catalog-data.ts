@@ -3,7 +3,7 @@
 // and the closed lists (lib/metrics/sources.ts) read it, so the pages carry these definitions
 // and not the registry.
 import type { CategoryDef } from "@/lib/resources/define";
-import type { CollectionDef, MetricDef } from "@/lib/metrics/catalog";
+import type { CollectionDef, MetricDef } from "@/lib/metrics/catalog-types";
 
 export const COLLECTION_DEFS: readonly CollectionDef[] = [
   {"id":"daily_sleep","table":"daily_sleep","label":"Sleep","color":"var(--sleep)"},

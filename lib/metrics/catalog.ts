@@ -4,56 +4,18 @@
 // (lib/metrics/catalog-build.ts; prisma/models.test.ts holds the two equal), so the browser,
 // which uses this module, carries the definitions and not the registry's parsers and columns.
 // Metric ids are "<prefix>.<column>" (e.g. "readiness.hrv_balance") and typed: MetricId is
-// their union.
-import type { RESOURCES, DailyCollection, EventCollection, SeriesCollection, SyncCollection } from "@/lib/resources";
-import type { CategoryDef, MetricDisplay } from "@/lib/resources/define";
-import type { SIGNAL_METRICS, SignalMetricId } from "@/lib/metrics/signal-metrics";
+// their union (the types in catalog-types.ts, re-exported here).
+import type { DailyCollection } from "@/lib/resources";
+import type { CollectionDef, CollectionId, MetricDef, MetricId } from "@/lib/metrics/catalog-types";
 import { COLLECTION_DEFS, METRIC_DEFS } from "@/lib/metrics/catalog-data";
 
-export type { CategoryDef };
-
-/** The ring-service collections Ringside stores (documents and time series), by their upstream name. */
-export type CollectionId = SyncCollection;
-
-/** A collection as the pages show it: its table, label and colour (a CSS variable). */
-export type CollectionDef = { id: CollectionId; table: string; label: string; color: string };
+export type { CategoryDef } from "@/lib/resources/define";
+export type { CollectionDef, CollectionId, MetricDef, MetricId, MetricSource } from "@/lib/metrics/catalog-types";
 
 export const COLLECTIONS = Object.fromEntries(COLLECTION_DEFS.map((c) => [c.id, c])) as Record<CollectionId, CollectionDef>;
 
 /** In the registry's order. */
 export const COLLECTION_IDS: readonly CollectionId[] = COLLECTION_DEFS.map((c) => c.id);
-
-/**
- * Where the value comes from: a typed column of a daily table; the day's main sleep period
- * (see pickMainSleep); an aggregate over the day's naps; the sum of a column over the day's
- * events (0 on a day with a `zeroOn` document and no event); an aggregate of a time series'
- * samples over the person's local day; or one of the explained signals (lib/signals), derived
- * from the stored documents when read.
- */
-export type MetricSource =
-  | { type: "daily"; collection: DailyCollection; column: string }
-  | { type: "night"; column: string }
-  | { type: "naps"; aggregate: "total_sleep" | "count" }
-  | { type: "sum"; collection: EventCollection; column: string; zeroOn: DailyCollection | null }
-  | { type: "samples"; collection: SeriesCollection; aggregate: "mean" | "min"; field: string; only: { field: string; values: readonly string[] } | null }
-  | { type: "signal"; signal: (typeof SIGNAL_METRICS)[SignalMetricId]["signal"] };
-
-type AnyResource = (typeof RESOURCES)[number];
-/** Every metric id: the registry's, and the signals charted as metrics. */
-export type MetricId = { [R in AnyResource as R["name"]]: keyof R["metrics"] & string }[AnyResource["name"]] | SignalMetricId;
-
-export type MetricDef = Omit<MetricDisplay, "short" | "decimals"> & {
-  id: MetricId;
-  source: MetricSource;
-  collection: CollectionId;
-  short: string;
-  decimals: number;
-  /** category metrics: the values, worst first */
-  categories?: readonly CategoryDef[];
-  /** the natural bounds of the value (scores 0–100, amounts ≥ 0); baseline bands are clipped to them */
-  min?: number;
-  max?: number;
-};
 
 /** A value clipped to the metric's natural bounds (for band edges, never for data). */
 export function clampToMetric(m: Pick<MetricDef, "min" | "max">, v: number): number {
