@@ -30,49 +30,63 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
   denied: {
     title: "You chose not to share",
     message:
-      "The ring service says access was denied, so nothing was connected and nothing was stored. If that was a slip, try again and choose Allow on the consent page.",
+      "The ring service says access was denied, so nothing was connected and nothing was stored. " +
+      "If that was a slip, try again and choose Allow on the consent page.",
     canRetry: true,
   },
   user_limit: {
     title: "The ring service's 10-person limit was reached",
     message:
-      "Every app registered with the ring service starts out unapproved, and an unapproved app may be connected by at most 10 ring accounts. This Ringside's registration has reached that limit, so the service refused another person. Nothing was stored.",
+      "Every app registered with the ring service starts out unapproved, and an unapproved app may be connected by at most 10 ring accounts. " +
+      "This Ringside's registration has reached that limit, so the service refused another person. Nothing was stored.",
     canRetry: false,
   },
   state_mismatch: {
     title: "The sign-in could not be verified",
     message:
-      "The answer from the ring service did not match the sign-in this browser started (the security checks \u2014 state and PKCE \u2014 failed). This happens when a sign-in tab is old, was opened twice, or cookies were cleared. Nothing was stored; start again from here.",
+      "The answer from the ring service did not match the sign-in this browser started (the security checks \u2014 state and PKCE \u2014 failed). " +
+      "This happens when a sign-in tab is old, was opened twice, or cookies were cleared. Nothing was stored; start again from here.",
     canRetry: true,
   },
   state_missing: {
     title: "The ring service's answer carried no state",
     message:
-      "Ringside sends a random state with every sign-in and requires the ring service to return it unchanged, so that nobody can slip a foreign sign-in into this browser. This answer came back without it, so it was refused and nothing was stored. Some reports say the newer identity provider may not return state: if this happens every time with your real account, tell the project (the technical detail below is safe to share).",
+      "Ringside sends a random state with every sign-in and requires the ring service to return it unchanged, so that nobody can slip a foreign " +
+      "sign-in into this browser. This answer came back without it, so it was refused and nothing was stored. " +
+      "Some reports say the newer identity provider may not return state: if this happens every time with your real account, " +
+      "tell the project (the technical detail below is safe to share).",
     canRetry: true,
   },
   issuer_mismatch: {
     title: "The answer did not come from the expected ring service",
     message:
-      "This Ringside uses the newer identity provider (RING_OAUTH_ISSUER), which names itself in every answer (the \u201ciss\u201d parameter). This answer named another issuer, or none, so it was refused: it may have been forged or come from another service. Nothing was stored. If it keeps happening, the owner should check that RING_OAUTH_ISSUER is exactly the issuer of the portal the app was registered in.",
+      "This Ringside uses the newer identity provider (RING_OAUTH_ISSUER), which names itself in every answer (the \u201ciss\u201d parameter). " +
+      "This answer named another issuer, or none, so it was refused: it may have been forged or come from another service. Nothing was stored. " +
+      "If it keeps happening, the owner should check that RING_OAUTH_ISSUER is exactly the issuer of the portal the app was registered in.",
     canRetry: true,
   },
   wrong_portal: {
     title: "This app is registered in the newer developer portal",
     message:
-      "The ring service refused Ringside at its older token address with \u201cinvalid request\u201d \u2014 what it answers for applications registered in the newer developer portal. Those get their tokens from the newer identity provider. The owner should set RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous (keeping RING_CLIENT_ID and RING_CLIENT_SECRET), restart Ringside and connect again; /setup shows the details. Nothing was stored.",
+      "The ring service refused Ringside at its older token address with \u201cinvalid request\u201d \u2014 what it answers for applications " +
+      "registered in the newer developer portal. Those get their tokens from the newer identity provider. " +
+      "The owner should set RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous (keeping RING_CLIENT_ID and " +
+      "RING_CLIENT_SECRET), restart Ringside and connect again; /setup shows the details. Nothing was stored.",
     canRetry: false,
   },
   token_error: {
     title: "The ring service did not issue access",
     message:
-      "Ringside received the approval but the ring service refused to exchange it for access (for example, the approval had already been used or had expired). Nothing was stored; please try again.",
+      "Ringside received the approval but the ring service refused to exchange it for access (for example, the approval had already been used or " +
+      "had expired). Nothing was stored; please try again.",
     canRetry: true,
   },
   client_rejected: {
     title: "The ring service does not recognise this Ringside",
     message:
-      "The ring service rejected Ringside's client credentials. The owner should check RING_CLIENT_ID and RING_CLIENT_SECRET, and that Ringside uses the identity provider of the portal the app was registered in: apps from the newer developer portal need RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous, apps from the older portal must leave it unset. Nothing was stored.",
+      "The ring service rejected Ringside's client credentials. The owner should check RING_CLIENT_ID and RING_CLIENT_SECRET, and that Ringside " +
+      "uses the identity provider of the portal the app was registered in: apps from the newer developer portal need " +
+      "RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous, apps from the older portal must leave it unset. Nothing was stored.",
     canRetry: true,
   },
   profile_error: {
@@ -83,7 +97,9 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
   not_invited: {
     title: "This Ringside is private",
     message:
-      "This Ringside already has an owner, and your ring account is not on its guest list. Ask the owner for an invite link (Settings \u2192 Household), then open that link in this browser. Nothing was stored, and the access you just granted was handed back to the ring service.",
+      "This Ringside already has an owner, and your ring account is not on its guest list. " +
+      "Ask the owner for an invite link (Settings \u2192 Household), then open that link in this browser. " +
+      "Nothing was stored, and the access you just granted was handed back to the ring service.",
     canRetry: false,
   },
   invite_invalid: {
@@ -94,25 +110,31 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
   setup_code_required: {
     title: "This Ringside needs its setup code",
     message:
-      "Nobody owns this Ringside yet, and the first person to connect becomes its owner, so the first connect needs the one-time setup code. Whoever runs Ringside finds it in the server log (\u201cRingside has no owner yet\u201d). Enter it on the sign-in page and connect again. Nothing was stored, and the access you just granted was handed back to the ring service.",
+      "Nobody owns this Ringside yet, and the first person to connect becomes its owner, so the first connect needs the one-time setup code. " +
+      "Whoever runs Ringside finds it in the server log (\u201cRingside has no owner yet\u201d). Enter it on the sign-in page and connect again. " +
+      "Nothing was stored, and the access you just granted was handed back to the ring service.",
     canRetry: false,
   },
   setup_code_invalid: {
     title: "That setup code is not right",
     message:
-      "The setup code entered on the sign-in page does not match the one in the server log, or it was already used. Check the code (letters and digits; dashes and case do not matter) and try again from the sign-in page. Nothing was stored, and the access you just granted was handed back to the ring service.",
+      "The setup code entered on the sign-in page does not match the one in the server log, or it was already used. " +
+      "Check the code (letters and digits; dashes and case do not matter) and try again from the sign-in page. " +
+      "Nothing was stored, and the access you just granted was handed back to the ring service.",
     canRetry: false,
   },
   different_account: {
     title: "That is a different ring account",
     message:
-      "You are signed in to Ringside with another ring account. To reconnect, choose the same ring account you connected before; to use another account, sign out first.",
+      "You are signed in to Ringside with another ring account. To reconnect, choose the same ring account you connected before; " +
+      "to use another account, sign out first.",
     canRetry: true,
   },
   email_in_use: {
     title: "That e-mail address is already used here",
     message:
-      "Another member of this Ringside shared the same e-mail address with a different ring account. Nothing was stored. Connect the ring account you used before, or ask the owner.",
+      "Another member of this Ringside shared the same e-mail address with a different ring account. Nothing was stored. " +
+      "Connect the ring account you used before, or ask the owner.",
     canRetry: false,
   },
   provider_error: {
@@ -123,7 +145,9 @@ export const SIGN_IN_ERRORS: Record<SignInErrorCode, SignInErrorText> = {
   provider_unreachable: {
     title: "The ring service's sign-in could not be reached",
     message:
-      "Ringside reads the newer identity provider's settings (its discovery document, from RING_OAUTH_ISSUER) before a sign-in, and could not read them just now. Nothing was stored; try again in a moment. If it keeps failing, the owner should check RING_OAUTH_ISSUER and the server's network.",
+      "Ringside reads the newer identity provider's settings (its discovery document, from RING_OAUTH_ISSUER) before a sign-in, and could not read " +
+      "them just now. Nothing was stored; try again in a moment. " +
+      "If it keeps failing, the owner should check RING_OAUTH_ISSUER and the server's network.",
     canRetry: true,
   },
   unknown: {
