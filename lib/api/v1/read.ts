@@ -35,7 +35,6 @@ import { getSyncStatus } from "@/lib/sync/status";
 import { getStateDocument } from "@/lib/services/state";
 import { getSignals, type SignalsResponse } from "@/lib/services/signals";
 import { SIGNAL_KINDS, SIGNALS } from "@/lib/signals/catalog";
-import type { RingsideReader } from "@/lib/mcp/reader";
 
 // What a personal access token reads: the same service functions as the app's pages and routes
 // (so the API's figures are the pages' figures), narrowed to the token's owner and data kinds.
@@ -232,19 +231,4 @@ export async function readSignals(p: TokenPrincipal, range: Range): Promise<Sign
     );
   }
   return await getSignals({ userId: p.userId, ...range, kinds });
-}
-
-/** The token's reader, as the MCP server's tools read (lib/mcp/reader.ts). */
-export function readerFor(p: TokenPrincipal): RingsideReader {
-  return {
-    catalog: async () => await readCatalog(p),
-    series: async (metric, range) => await readSeries(p, metric, range),
-    today: async (day) => await readToday(p, day),
-    day: (day) => readDay(p, day),
-    correlation: async (q) => await readCorrelation(p, q),
-    tags: () => readTags(p),
-    tagComparison: (id, q) => readTagComparison(p, id, q),
-    state: () => readState(p),
-    signals: (range) => readSignals(p, range),
-  };
 }
