@@ -1,17 +1,35 @@
 "use client";
 
-// The pieces every form of Settings → Alerts is built from (lib/alerts/actions.ts runs them):
-// the button styles, a server action run from a form's submit event, a labelled field, the
+// The pieces every form of Settings → Alerts is built from (app/(app)/settings/actions-alerts.ts
+// runs them; the page hands the actions down as `AlertActions`): the button styles, a server action run from a form's submit event, a labelled field, the
 // outcome line, a time in the browser's zone, and a rule's or channel's row buttons.
 import { startTransition, useActionState, useId, type FormEvent, type ReactNode } from "react";
 import { useHydrated } from "@/components/hooks/use-hydrated";
-import type { AlertFormState } from "@/lib/alerts/actions";
+import type { AlertFormAction, AlertFormState, FormAction } from "@/lib/api/contract";
 import { cn } from "@/components/ui/cn";
 
+/** The server actions of Settings → Alerts (the page passes them; their names are the actions' own). */
+export type AlertActions = {
+  saveAlertSettingsAction: AlertFormAction;
+  addAlertRuleAction: AlertFormAction;
+  sendAlertRuleTestAction: AlertFormAction;
+  toggleAlertRuleAction: FormAction;
+  removeAlertRuleAction: FormAction;
+  addAlertChannelAction: AlertFormAction;
+  sendAlertTestAction: AlertFormAction;
+  confirmAlertChannelAction: AlertFormAction;
+  resendAlertConfirmationAction: AlertFormAction;
+  toggleAlertChannelAction: FormAction;
+  removeAlertChannelAction: FormAction;
+};
+
 const buttonClass =
-  "inline-flex items-center justify-center rounded-lg px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60";
+  "inline-flex items-center justify-center rounded-lg px-3 py-1.5 text-sm font-medium " +
+  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60";
 export const primary = `${buttonClass} bg-brand-600 text-white hover:bg-brand-700`;
-export const secondary = `${buttonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800`;
+export const secondary =
+  `${buttonClass} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 ` +
+  "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
 export const small = "rounded-md px-2 py-1 text-xs font-medium";
 
 /**
@@ -20,7 +38,7 @@ export const small = "rounded-md px-2 py-1 text-xs font-medium";
  * controlled select never drifts from its state). Forms that should start empty after success
  * are remounted with a new key instead.
  */
-export function useFormAction(action: (prev: AlertFormState, form: FormData) => Promise<AlertFormState>) {
+export function useFormAction(action: AlertFormAction) {
   const [state, dispatch, pending] = useActionState(action, {});
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -85,17 +103,7 @@ export function TestButton({ id, onSubmit, busy }: { id: string; onSubmit: (e: F
 }
 
 /** A rule's or a channel's "Switch off/on" and "Remove" (server actions that take its id). */
-export function SwitchAndRemove({
-  id,
-  enabled,
-  toggle,
-  remove,
-}: {
-  id: string;
-  enabled: boolean;
-  toggle: (form: FormData) => Promise<void>;
-  remove: (form: FormData) => Promise<void>;
-}) {
+export function SwitchAndRemove({ id, enabled, toggle, remove }: { id: string; enabled: boolean; toggle: FormAction; remove: FormAction }) {
   return (
     <>
       <form action={toggle}>

@@ -1,8 +1,9 @@
 import type { AlertsOverview } from "@/lib/api/contract";
 import { AlertsSettings } from "@/components/settings/alerts-settings";
+import type { AlertActions } from "@/components/settings/alert-form-parts";
 
-/** Settings → Alerts: message settings, channels, rules and the history of what was sent (the page reads the overview). */
-export function AlertsSection({ overview }: { overview: AlertsOverview }) {
+/** Settings → Alerts: message settings, channels, rules and the history of what was sent (the page reads the overview and passes the actions). */
+export function AlertsSection({ overview, actions }: { overview: AlertsOverview; actions: AlertActions }) {
   return (
     <section
       id="alerts"
@@ -19,7 +20,7 @@ export function AlertsSection({ overview }: { overview: AlertsOverview }) {
           Each alert is sent once while its condition lasts, to every channel that is switched on.
         </p>
       </div>
-      <AlertsSettings overview={overview} />
+      <AlertsSettings overview={overview} actions={actions} />
     </section>
   );
 }

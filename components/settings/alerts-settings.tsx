@@ -2,20 +2,12 @@
 
 import { useState } from "react";
 import { useClientValue } from "@/components/hooks/use-hydrated";
-import {
-  addAlertChannelAction,
-  confirmAlertChannelAction,
-  removeAlertChannelAction,
-  resendAlertConfirmationAction,
-  saveAlertSettingsAction,
-  sendAlertTestAction,
-  toggleAlertChannelAction,
-} from "@/lib/alerts/actions";
 import type { AlertChannelView, AlertHistoryView, AlertsOverview } from "@/lib/api/contract";
 import { ALERT_CHANNEL_LABELS, ALERT_LIMITS, type AlertChannelKind } from "@/lib/alerts/catalog";
 import { inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import {
+  type AlertActions,
   FieldBox,
   ListSection,
   secondary,
@@ -29,12 +21,12 @@ import {
 } from "@/components/settings/alert-form-parts";
 import { Rules } from "@/components/settings/alert-rules";
 
-export function AlertsSettings({ overview }: { overview: AlertsOverview }) {
+export function AlertsSettings({ overview, actions }: { overview: AlertsOverview; actions: AlertActions }) {
   return (
     <div className="space-y-8">
-      <MessageSettings settings={overview.settings} />
-      <Channels channels={overview.channels} emailAvailable={overview.emailAvailable} />
-      <Rules rules={overview.rules} />
+      <MessageSettings settings={overview.settings} actions={actions} />
+      <Channels channels={overview.channels} emailAvailable={overview.emailAvailable} actions={actions} />
+      <Rules rules={overview.rules} kinds={overview.ruleKinds} actions={actions} />
       <History history={overview.history} />
     </div>
   );
@@ -47,8 +39,8 @@ const clockText = (minutes: number | undefined) =>
   minutes === undefined ? "" : `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
 /** A browser value that never changes while the page is open. */
-function MessageSettings({ settings }: { settings: AlertsOverview["settings"] }) {
-  const { state, onSubmit, pending } = useFormAction(saveAlertSettingsAction);
+function MessageSettings({ settings, actions }: { settings: AlertsOverview["settings"]; actions: AlertActions }) {
+  const { state, onSubmit, pending } = useFormAction(actions.saveAlertSettingsAction);
   // Not saved yet: start from this browser's zone (the server renders the stored default).
   const browserZone = useClientValue(() => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC", settings.timeZone);
   const [typed, setTimeZone] = useState<string | null>(null);
@@ -105,24 +97,24 @@ function MessageSettings({ settings }: { settings: AlertsOverview["settings"] })
 
 // -----------------------------------------------------------------------------------------
 
-function Channels({ channels, emailAvailable }: { channels: AlertChannelView[]; emailAvailable: boolean }) {
+function Channels({ channels, emailAvailable, actions }: { channels: AlertChannelView[]; emailAvailable: boolean; actions: AlertActions }) {
   return (
     <ListSection
       title="Channels"
       count={channels.length}
       empty="No channel yet: add one below, then send it a test."
       testId="alert-channels"
-      add={{ max: ALERT_LIMITS.maxChannels, noun: "channels", form: <AddChannel emailAvailable={emailAvailable} /> }}
+      add={{ max: ALERT_LIMITS.maxChannels, noun: "channels", form: <AddChannel emailAvailable={emailAvailable} actions={actions} /> }}
     >
       {channels.map((c) => (
-        <ChannelRow key={c.id} channel={c} />
+        <ChannelRow key={c.id} channel={c} actions={actions} />
       ))}
     </ListSection>
   );
 }
 
-function ChannelRow({ channel }: { channel: AlertChannelView }) {
-  const { state, onSubmit: test, pending } = useFormAction(sendAlertTestAction);
+function ChannelRow({ channel, actions }: { channel: AlertChannelView; actions: AlertActions }) {
+  const { state, onSubmit: test, pending } = useFormAction(actions.sendAlertTestAction);
   return (
     <li data-testid="alert-channel" data-kind={channel.kind} className="space-y-1 py-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -135,19 +127,19 @@ function ChannelRow({ channel }: { channel: AlertChannelView }) {
         </span>
         <span className="flex items-center gap-1">
           {channel.confirmed && <TestButton id={channel.id} onSubmit={test} busy={pending} />}
-          <SwitchAndRemove id={channel.id} enabled={channel.enabled} toggle={toggleAlertChannelAction} remove={removeAlertChannelAction} />
+          <SwitchAndRemove id={channel.id} enabled={channel.enabled} toggle={actions.toggleAlertChannelAction} remove={actions.removeAlertChannelAction} />
         </span>
       </div>
       {(state.message || state.error) && <Status state={state} testId="alert-test-status" />}
-      {!channel.confirmed && <ConfirmChannel id={channel.id} />}
+      {!channel.confirmed && <ConfirmChannel id={channel.id} actions={actions} />}
     </li>
   );
 }
 
 /** An e-mail address not confirmed yet: the code it was sent, or a new one. */
-function ConfirmChannel({ id }: { id: string }) {
-  const confirm = useFormAction(confirmAlertChannelAction);
-  const resend = useFormAction(resendAlertConfirmationAction);
+function ConfirmChannel({ id, actions }: { id: string; actions: AlertActions }) {
+  const confirm = useFormAction(actions.confirmAlertChannelAction);
+  const resend = useFormAction(actions.resendAlertConfirmationAction);
   const shown = confirm.state.at && (!resend.state.at || confirm.state.at > resend.state.at) ? confirm.state : resend.state;
   return (
     <div className="flex flex-wrap items-end gap-2">
@@ -169,8 +161,8 @@ function ConfirmChannel({ id }: { id: string }) {
   );
 }
 
-function AddChannel({ emailAvailable }: { emailAvailable: boolean }) {
-  const { state, onSubmit, pending } = useFormAction(addAlertChannelAction);
+function AddChannel({ emailAvailable, actions }: { emailAvailable: boolean; actions: AlertActions }) {
+  const { state, onSubmit, pending } = useFormAction(actions.addAlertChannelAction);
   // a fresh form after each channel added (the outcome and a webhook's secret stay on show)
   return <AddChannelForm key={state.ok ? state.at : "form"} emailAvailable={emailAvailable} state={state} onSubmit={onSubmit} pending={pending} />;
 }

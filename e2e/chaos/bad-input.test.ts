@@ -12,8 +12,9 @@ import { z } from "zod";
 import * as schemas from "@/lib/schemas/requests";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { ringsideExportSchema } from "@/lib/import/ringside";
-import { alertChannelInputSchema, alertRuleInputSchema, alertSettingsInputSchema } from "@/lib/alerts/schemas";
-import { ALERT_CHANNEL_KINDS, ALERT_RULE_KINDS } from "@/lib/alerts/catalog";
+import { alertChannelInputSchema, alertSettingsInputSchema } from "@/lib/alerts/schemas";
+import { ALERT_CHANNEL_KINDS } from "@/lib/alerts/catalog";
+import { ALERT_RULE_KINDS, alertRuleInputSchema, ruleParamsFromForm } from "@/lib/alerts/kinds";
 import { CATEGORY_METRICS, NUMERIC_METRICS } from "@/lib/metrics/catalog";
 import { STATE_TABLES, fingerprint, openAppDb, waitFor, SYNCED } from "./support/app-db";
 import { asEnvelope, callAction, type ActionArg } from "./support/actions";
@@ -511,7 +512,7 @@ const ACTIONS: Record<string, ActionCase> = {
     ),
   },
   // Settings → Alerts: (previous state, form) actions, and form actions on the person's own ids
-  "lib/alerts/actions.ts#saveAlertSettingsAction": {
+  "app/(app)/settings/actions-alerts.ts#saveAlertSettingsAction": {
     as: () => member,
     args: stateAndForm({
       includeValues: fc.constantFrom("on", "off"),
@@ -528,7 +529,7 @@ const ACTIONS: Record<string, ActionCase> = {
       }).success;
     }),
   },
-  "lib/alerts/actions.ts#addAlertRuleAction": {
+  "app/(app)/settings/actions-alerts.ts#addAlertRuleAction": {
     as: () => member,
     args: stateAndForm({
       kind: fc.constantFrom(...ALERT_RULE_KINDS, "bogus"),
@@ -541,21 +542,21 @@ const ACTIONS: Record<string, ActionCase> = {
       level: fc.constantFrom("4", "101", "x", ""),
     }).filter((args) => !isValidRuleForm(args)),
   },
-  "lib/alerts/actions.ts#toggleAlertRuleAction": {
+  "app/(app)/settings/actions-alerts.ts#toggleAlertRuleAction": {
     as: () => member,
     args: fc.oneof(
       wrongArgs,
       formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a]),
     ),
   },
-  "lib/alerts/actions.ts#removeAlertRuleAction": {
+  "app/(app)/settings/actions-alerts.ts#removeAlertRuleAction": {
     as: () => member,
     args: fc.oneof(
       wrongArgs,
       formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
     ),
   },
-  "lib/alerts/actions.ts#addAlertChannelAction": {
+  "app/(app)/settings/actions-alerts.ts#addAlertChannelAction": {
     as: () => member,
     args: stateAndForm({
       kind: fc.constantFrom(...ALERT_CHANNEL_KINDS, "sms"),
@@ -573,27 +574,30 @@ const ACTIONS: Record<string, ActionCase> = {
       label: fc.constantFrom("x".repeat(61), "ok"),
     }).filter((args) => !isValidChannelForm(args)),
   },
-  "lib/alerts/actions.ts#toggleAlertChannelAction": {
+  "app/(app)/settings/actions-alerts.ts#toggleAlertChannelAction": {
     as: () => member,
     args: fc.oneof(
       wrongArgs,
       formArg({ id: fc.string({ minLength: 1, maxLength: 30 }), enabled: fc.constantFrom("true", "false") }).map((a) => [a]),
     ),
   },
-  "lib/alerts/actions.ts#removeAlertChannelAction": {
+  "app/(app)/settings/actions-alerts.ts#removeAlertChannelAction": {
     as: () => member,
     args: fc.oneof(
       wrongArgs,
       formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
     ),
   },
-  "lib/alerts/actions.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
-  "lib/alerts/actions.ts#sendAlertRuleTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
-  "lib/alerts/actions.ts#confirmAlertChannelAction": {
+  "app/(app)/settings/actions-alerts.ts#sendAlertTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  "app/(app)/settings/actions-alerts.ts#sendAlertRuleTestAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  "app/(app)/settings/actions-alerts.ts#confirmAlertChannelAction": {
     as: () => member,
     args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }), code: fc.constantFrom("", "12345", "abcdef", "1234567", "x".repeat(500)) }),
   },
-  "lib/alerts/actions.ts#resendAlertConfirmationAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
+  "app/(app)/settings/actions-alerts.ts#resendAlertConfirmationAction": {
+    as: () => member,
+    args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }),
+  },
   // Settings → API: a token's name and kinds; revoking only ever finds the person's own tokens
   "app/(app)/settings/actions-api.ts#createApiTokenAction": {
     as: () => member,
@@ -636,17 +640,7 @@ function isValidRuleForm(args: ActionArg[]): boolean {
   const f = formOf(args);
   if (!f) return false;
   const kind = f.get("kind");
-  const params =
-    kind === "metric_out_of_range"
-      ? { metric: f.get("metric"), side: f.get("side"), days: f.get("days") }
-      : kind === "no_new_sleep"
-        ? { days: f.get("days") }
-        : kind === "connection"
-          ? { hours: f.get("hours") }
-          : kind === "ring_battery_low" || kind === "ring_charged"
-            ? { level: f.get("level") }
-            : { weekday: f.get("weekday"), hour: f.get("hour") };
-  return alertRuleInputSchema.safeParse({ kind, params }).success;
+  return alertRuleInputSchema.safeParse({ kind, params: ruleParamsFromForm(kind, (name) => f.get(name)) }).success;
 }
 
 function isValidChannelForm(args: ActionArg[]): boolean {

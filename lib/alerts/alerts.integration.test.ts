@@ -24,7 +24,7 @@ import {
   type WebhookReceiver,
 } from "@/lib/test/alert-receivers";
 import { importAlertApp, ManualClock, type AlertApp } from "@/lib/test/alert-kit";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 
 const TODAY = "2026-11-23"; // a Monday
 const HOUR = 3_600_000;

@@ -1,38 +1,15 @@
-// What alerts exist and their bounds: the one declaration the schemas (lib/alerts/schemas.ts),
-// the evaluation, the Settings forms and the README follow. Pure data, safe in the browser.
+// The alerts feature's vocabulary and bounds besides the rule kinds (those are the registry,
+// lib/alerts/kinds/): the channel kinds, how many rules and channels a person may have, the
+// lengths of what they type, the history kept, the weekdays and the digest's metrics. Pure data,
+// safe in the browser.
 import type { MetricId } from "@/lib/metrics/catalog";
-
-export const ALERT_RULE_KINDS = [
-  "metric_out_of_range",
-  "no_new_sleep",
-  "connection",
-  "weekly_digest",
-  "ring_battery_low",
-  "ring_charged",
-  "bedtime_window",
-  "early_warning",
-] as const;
-export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
-
-export const ALERT_RULE_LABELS: Record<AlertRuleKind, string> = {
-  metric_out_of_range: "A metric outside its usual range",
-  no_new_sleep: "No new night of sleep",
-  connection: "The connection needs attention",
-  weekly_digest: "Weekly digest",
-  ring_battery_low: "The ring's battery is low",
-  ring_charged: "The ring is charged",
-  bedtime_window: "Your bedtime window opens",
-  early_warning: "Early warning (several night markers off your baseline)",
-};
-
-/**
- * Rules sent at a moment rather than while a condition holds (checked on every tick, one message
- * each time): the digest's weekly slot, the bedtime window's start.
- */
-export const TIMED_RULE_KINDS: readonly AlertRuleKind[] = ["weekly_digest", "bedtime_window"];
 
 export const ALERT_CHANNEL_KINDS = ["ntfy", "email", "webhook"] as const;
 export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
+
+export function isAlertChannelKind(kind: string): kind is AlertChannelKind {
+  return (ALERT_CHANNEL_KINDS as readonly string[]).includes(kind);
+}
 
 export const ALERT_CHANNEL_LABELS: Record<AlertChannelKind, string> = {
   ntfy: "ntfy",
@@ -40,25 +17,12 @@ export const ALERT_CHANNEL_LABELS: Record<AlertChannelKind, string> = {
   webhook: "Webhook",
 };
 
-/** Which side of the usual range a metric rule watches. */
-export const METRIC_SIDES = ["below", "above", "either"] as const;
-
-/** Bounds of everything a person can set (each sizes work or storage). */
+/** Bounds of what a person can set (each sizes work or storage); each rule kind holds its own parameters' bounds. */
 export const ALERT_LIMITS = {
   /** rules per person */
   maxRules: 20,
   /** channels per person */
   maxChannels: 5,
-  /** metric rule: days in a row outside the range */
-  metricDays: { min: 1, max: 14, default: 3 },
-  /** no new night for this many days (1 would fire every morning before the ring syncs) */
-  sleepDays: { min: 2, max: 14, default: 2 },
-  /** sync failing for this many hours */
-  failingHours: { min: 1, max: 168, default: 12 },
-  /** ring battery at or under this level (%), not charging */
-  batteryLow: { min: 5, max: 50, default: 20 },
-  /** ring charging and at or over this level (%) */
-  batteryCharged: { min: 50, max: 100, default: 100 },
   /** http(s) addresses of channels */
   urlMaxLength: 2048,
   labelMaxLength: 60,

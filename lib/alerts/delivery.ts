@@ -1,7 +1,7 @@
 // Delivery policy, pure: how long to wait before the next attempt, when to give up, and what
 // a channel row becomes for its sender.
 import type { ChannelTarget, OutgoingMessage } from "@/lib/alerts/channels/types";
-import type { AlertChannelRow, DueDelivery } from "@/lib/alerts/store";
+import type { AlertChannelRow, DueDelivery } from "@/lib/db/queries/alert-rows";
 
 /** Attempts per delivery, the first included (30 s, 1, 2, 4, 8, 16, 32 min between them: about an hour). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -24,6 +24,8 @@ export function channelTarget(channel: AlertChannelRow, decrypt: (stored: string
       return channel.recipient ? { kind: "email", recipient: channel.recipient } : null;
     case "webhook":
       return channel.url && channel.secret ? { kind: "webhook", url: channel.url, secret: decrypt(channel.secret) } : null;
+    default:
+      return null;
   }
 }
 

@@ -1,11 +1,13 @@
 // The weekly digest's facts: the week against the week before and against the usual range,
-// its best and worst days, and its tags. Pure: the caller reads the rows.
+// its best and worst days, its tags, and the other kinds' lines (each kind's `digest`, read by
+// the worker). Pure: the caller reads the rows. The digest's rule kind is
+// lib/alerts/kinds/weekly-digest.ts.
 import { getMetric, type MetricId } from "@/lib/metrics/catalog";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { toDense, type DayValue } from "@/lib/metrics/series";
 import { BASELINE_DAYS, computeSeriesStats, meanOf, periodMinCount } from "@/lib/metrics/stats";
 import { DIGEST_DAY_METRICS, DIGEST_METRICS } from "@/lib/alerts/catalog";
-import { digestEarlyWarning, type DigestEarlyWarning, type EarlyWarningNightFact } from "@/lib/alerts/early-warning";
+import type { DigestSection } from "@/lib/alerts/kinds/define";
 
 /** The seven days a digest sent on `slotDay` covers: the week that ended the day before. */
 export function digestWeek(slotDay: string): { from: string; to: string } {
@@ -45,8 +47,8 @@ export type DigestFacts = {
   /** tags of the week with the days they were on, most used first */
   tags: Array<{ name: string; days: number }>;
   taggedDays: number;
-  /** the week's early-warning nights (absent when the person's signals were not read) */
-  earlyWarning?: DigestEarlyWarning;
+  /** the other rule kinds' lines (lib/alerts/kinds: each kind's `digest`), in the registry's order */
+  sections: DigestSection[];
 };
 
 /** A change under 0.5 % of the week before counts as no change. */
@@ -59,7 +61,7 @@ export function buildDigestFacts(opts: {
   /** rows of each digest metric from digestRowsFrom(week) to week.to */
   rows: Readonly<Record<string, readonly DayValue<number | null>[]>>;
   tags: ReadonlyArray<{ day: string; name: string }>;
-  earlyWarning?: readonly EarlyWarningNightFact[];
+  sections?: DigestSection[];
 }): DigestFacts {
   const start = digestRowsFrom(opts.week);
   const off = BASELINE_DAYS + 7; // index of week.from in the dense series
@@ -126,6 +128,6 @@ export function buildDigestFacts(opts: {
     worst,
     tags,
     taggedDays: tagged.size,
-    ...(opts.earlyWarning ? { earlyWarning: digestEarlyWarning(opts.earlyWarning, opts.week) } : {}),
+    sections: opts.sections ?? [],
   };
 }

@@ -1,20 +1,22 @@
 // The early_warning rule: its condition, its words and its digest line (pure), and the worker
 // delivering it once per episode on an in-memory store with a manual clock.
 import { describe, expect, it } from "vitest";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { AlertWorker } from "@/lib/alerts/worker";
 import { ManualClock, MemoryAlertStore, quietFacts, recordingSenders } from "@/lib/test/alert-kit";
-import { alertRuleInputSchema } from "@/lib/alerts/schemas";
+import { alertRuleInputSchema, describeRule } from "@/lib/alerts/kinds";
 import { buildDigestFacts } from "@/lib/alerts/digest";
-import { digestMessage, describeRule } from "@/lib/alerts/messages";
+import { digestMessage } from "@/lib/alerts/kinds/weekly-digest";
+import type { RuleEnv } from "@/lib/alerts/kinds/define";
+import type { EarlyWarningNightFact } from "@/lib/alerts/facts";
 import {
   digestEarlyWarning,
   digestEarlyWarningLine,
+  earlyWarning,
   earlyWarningMessage,
   evaluateEarlyWarningRule,
   nightFactOf,
-  type EarlyWarningNightFact,
-} from "@/lib/alerts/early-warning";
+} from "@/lib/alerts/kinds/early-warning";
 
 const TODAY = "2026-03-10";
 const ctx = { includeValues: false, units: "metric" as const, timeZone: "UTC", linkBase: "https://ring.example" };
@@ -67,7 +69,7 @@ describe("the early_warning rule", () => {
     expect(values.data.values).toMatchObject({ resting_heart_rate: { value: 62, baseline: 55, change: 7 } });
   });
 
-  it("names the week's early-warning nights in the digest", () => {
+  it("names the week's early-warning nights in the digest", async () => {
     const week = { from: "2026-03-02", to: "2026-03-08" };
     const nights = [
       night("2026-03-01", "likely"),
@@ -86,14 +88,25 @@ describe("the early_warning rule", () => {
     expect(digestEarlyWarningLine(digestEarlyWarning(nights, week))).toBe("Early warning: watch on Thu 5 Mar, likely on Fri 6 Mar (not a diagnosis).");
     expect(digestEarlyWarningLine(digestEarlyWarning([night("2026-03-03", "none")], week))).toBe("Early warning: none this week.");
     expect(digestEarlyWarningLine(digestEarlyWarning([], week))).toBe("Early warning: not enough nights with a baseline this week.");
-    const facts = buildDigestFacts({ week, rows: {}, tags: [], earlyWarning: nights });
+    const env = (f: RuleEnv["facts"]): RuleEnv => ({
+      userId: "u",
+      facts: f,
+      today: TODAY,
+      now: Date.parse(`${TODAY}T08:00:00Z`),
+      timeZone: "UTC",
+      quietHours: null,
+      digestSections: async () => [],
+    });
+    const section = await earlyWarning.digest!(env(quietFacts({ earlyWarning: async () => nights })), week);
+    const facts = buildDigestFacts({ week, rows: {}, tags: [], sections: section ? [section] : [] });
     const msg = digestMessage(facts, ctx);
     expect(msg.body).toContain("Early warning: watch on Thu 5 Mar, likely on Fri 6 Mar");
     expect(msg.data.early_warning).toEqual([
       { day: "2026-03-05", level: "watch" },
       { day: "2026-03-06", level: "likely" },
     ]);
-    // without the facts (a store that cannot read signals) the digest is as before
+    // without the facts (a store that cannot read signals) the kind has no line and the digest is as before
+    expect(await earlyWarning.digest!(env(quietFacts()), week)).toBeNull();
     expect(digestMessage(buildDigestFacts({ week, rows: {}, tags: [] }), ctx).body).not.toContain("Early warning");
   });
 

@@ -1,7 +1,10 @@
 // The ring's battery and bedtime conditions, pure: readings in, a condition out.
 import { describe, expect, it } from "vitest";
-import { nextEpisodeStep, type Condition } from "@/lib/alerts/evaluate";
-import { BATTERY_FRESH_MS, evaluateBatteryLowRule, evaluateChargedRule, isOnCharger, openBedtimeWindow, type BatterySample } from "@/lib/alerts/evaluate-ring";
+import { nextEpisodeStep, type Condition } from "@/lib/alerts/condition";
+import { BATTERY_FRESH_MS, isOnCharger, type BatterySample } from "@/lib/alerts/battery";
+import { evaluateBatteryLowRule } from "@/lib/alerts/kinds/ring-battery-low";
+import { evaluateChargedRule } from "@/lib/alerts/kinds/ring-charged";
+import { openBedtimeWindow } from "@/lib/alerts/kinds/bedtime-window";
 import { bedtimeWindowOf, isoAtOffset } from "@/lib/metrics/bedtime";
 
 const T0 = Date.parse("2026-11-20T08:00:00Z");

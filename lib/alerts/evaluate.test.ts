@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
-import { addDays } from "@/lib/metrics/days";
-import { evaluateConnectionRule, evaluateMetricRule, evaluateNoSleepRule, isDigestDue, nextEpisodeStep, type Condition } from "@/lib/alerts/evaluate";
+import { addDays } from "@/lib/days";
+import { nextEpisodeStep, type Condition } from "@/lib/alerts/condition";
+import { evaluateConnectionRule } from "@/lib/alerts/kinds/connection";
+import { evaluateMetricRule } from "@/lib/alerts/kinds/metric-out-of-range";
+import { evaluateNoSleepRule } from "@/lib/alerts/kinds/no-new-sleep";
+import { isDigestDue } from "@/lib/alerts/kinds/weekly-digest";
 
 const readiness = getMetric("readiness.score") as MetricDef;
 const TODAY = "2026-11-23";

@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { buildDigestFacts, digestRowsFrom, digestWeek } from "@/lib/alerts/digest";
-import {
-  batteryLowMessage,
-  bedtimeMessage,
-  chargedMessage,
-  connectionMessage,
-  describeRule,
-  digestMessage,
-  metricAlertMessage,
-  noSleepMessage,
-  ruleTestMessage,
-  testMessage,
-  type MessageContext,
-} from "@/lib/alerts/messages";
+import { ruleTestMessage, testMessage, type MessageContext } from "@/lib/alerts/messages";
+import { alertKind, describeRule } from "@/lib/alerts/kinds";
+import { bedtimeMessage } from "@/lib/alerts/kinds/bedtime-window";
+import { connectionMessage } from "@/lib/alerts/kinds/connection";
+import { metricAlertMessage } from "@/lib/alerts/kinds/metric-out-of-range";
+import { noSleepMessage } from "@/lib/alerts/kinds/no-new-sleep";
+import { batteryLowMessage } from "@/lib/alerts/kinds/ring-battery-low";
+import { chargedMessage } from "@/lib/alerts/kinds/ring-charged";
+import { digestMessage } from "@/lib/alerts/kinds/weekly-digest";
 import { DIGEST_METRICS } from "@/lib/alerts/catalog";
 
 const ctx = (includeValues: boolean, linkBase: string | null = "https://ring.example"): MessageContext => ({
@@ -145,7 +141,7 @@ describe("alert messages", () => {
     expect(describeRule("ring_battery_low", { level: 20 })).toBe("Ring battery at or under 20 %, not charging");
     expect(describeRule("ring_charged", { level: 100 })).toBe("Ring charged to 100 % on the charger");
     expect(describeRule("bedtime_window", {})).toBe("When tonight's recommended bedtime window opens");
-    expect(ruleTestMessage("ring_charged", "Ring charged to 100 % on the charger", ctx(false))).toMatchObject({
+    expect(ruleTestMessage(alertKind("ring_charged")!, "Ring charged to 100 % on the charger", ctx(false))).toMatchObject({
       title: "Test from Ringside: the ring is charged",
       link: "https://ring.example/settings#alerts",
       data: { rule: "ring_charged" },

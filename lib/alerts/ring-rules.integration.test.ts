@@ -6,7 +6,7 @@
 // Greenwich. Time is lib/clock.ts's manual clock, walked forward: no sleeps.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, setClock } from "@/lib/clock";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import {
   connectPerson,
   emulatorControl,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alertChannelInputSchema, alertRuleInputSchema, alertSettingsInputSchema, firstIssue } from "@/lib/alerts/schemas";
+import { alertChannelInputSchema, alertSettingsInputSchema, firstIssue } from "@/lib/alerts/schemas";
+import { alertRuleInputSchema } from "@/lib/alerts/kinds";
 
 const channelError = (input: unknown) => {
   const r = alertChannelInputSchema.safeParse(input);

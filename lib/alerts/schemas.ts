@@ -1,76 +1,11 @@
-// zod schemas of the alerts feature: what a rule's parameters, a channel and the person's
-// alert settings may be. Shared by the server actions (form input) and the service (rows read
-// back), so a stored value is held to the same rules as a typed one. Pure, safe in the browser.
+// zod schemas of the alerts feature: what a channel and the person's alert settings may be (a
+// rule's parameters: each kind's own schema, lib/alerts/kinds/). Shared by the server actions
+// (form input) and the service (rows read back), so a stored value is held to the same rules as
+// a typed one. Pure, safe in the browser.
 import { z } from "zod";
-import { ALERT_LIMITS, METRIC_SIDES } from "@/lib/alerts/catalog";
-import { findMetric, isNumericMetric, type MetricId } from "@/lib/metrics/catalog";
+import { ALERT_LIMITS } from "@/lib/alerts/catalog";
 import { storedText } from "@/lib/schemas/requests";
-import { EARLY_WARNING_RULE_LEVELS } from "@/lib/alerts/early-warning";
-
-const intIn = (r: { min: number; max: number }, what: string) =>
-  z.coerce
-    .number({ message: `${what} must be a number.` })
-    .int(`${what} must be a whole number.`)
-    .min(r.min, `${what} must be at least ${r.min}.`)
-    .max(r.max, `${what} must be at most ${r.max}.`);
-
-export const metricRuleParamsSchema = z.object({
-  metric: z
-    .string()
-    .max(64)
-    .refine((id) => {
-      const m = findMetric(id);
-      return !!m && isNumericMetric(m);
-    }, "Choose a metric with numbers.")
-    .transform((id) => id as MetricId),
-  side: z.enum(METRIC_SIDES, { message: "Choose below, above or either." }),
-  days: intIn(ALERT_LIMITS.metricDays, "Days in a row"),
-});
-
-export const noSleepRuleParamsSchema = z.object({
-  days: intIn(ALERT_LIMITS.sleepDays, "Days without a new night"),
-});
-
-export const connectionRuleParamsSchema = z.object({
-  hours: intIn(ALERT_LIMITS.failingHours, "Hours of failing sync"),
-});
-
-export const digestRuleParamsSchema = z.object({
-  weekday: intIn({ min: 1, max: 7 }, "Weekday"),
-  hour: intIn({ min: 0, max: 23 }, "Hour"),
-});
-
-export const batteryLowRuleParamsSchema = z.object({
-  level: intIn(ALERT_LIMITS.batteryLow, "Battery level"),
-});
-
-export const chargedRuleParamsSchema = z.object({
-  level: intIn(ALERT_LIMITS.batteryCharged, "Charged level"),
-});
-
-/** The bedtime window has no parameters: the ring's guidance sets the time. */
-export const bedtimeRuleParamsSchema = z.object({});
-
-export const earlyWarningRuleParamsSchema = z.object({
-  level: z.enum(EARLY_WARNING_RULE_LEVELS, { message: "Choose watch or likely." }),
-});
-
-/** A rule as the person sets it: its kind and that kind's parameters. */
-export const alertRuleInputSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("metric_out_of_range"), params: metricRuleParamsSchema }),
-  z.object({ kind: z.literal("no_new_sleep"), params: noSleepRuleParamsSchema }),
-  z.object({ kind: z.literal("connection"), params: connectionRuleParamsSchema }),
-  z.object({ kind: z.literal("weekly_digest"), params: digestRuleParamsSchema }),
-  z.object({ kind: z.literal("ring_battery_low"), params: batteryLowRuleParamsSchema }),
-  z.object({ kind: z.literal("ring_charged"), params: chargedRuleParamsSchema }),
-  z.object({ kind: z.literal("bedtime_window"), params: bedtimeRuleParamsSchema }),
-  z.object({ kind: z.literal("early_warning"), params: earlyWarningRuleParamsSchema }),
-]);
-export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
-export type MetricRuleParams = z.infer<typeof metricRuleParamsSchema>;
-export type NoSleepRuleParams = z.infer<typeof noSleepRuleParamsSchema>;
-export type ConnectionRuleParams = z.infer<typeof connectionRuleParamsSchema>;
-export type BatteryRuleParams = z.infer<typeof batteryLowRuleParamsSchema>;
+import type { QuietHours } from "@/lib/db/queries/alert-rows";
 
 /**
  * An address Ringside posts to: http or https only, bounded, no user name or password in it
@@ -162,9 +97,6 @@ const clockTimeSchema = z
   .refine((v) => v === "" || /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(v), "Enter a time such as 22:00.")
   .optional()
   .transform((v) => (v === undefined || v === "" ? null : Number(v.slice(0, 2)) * 60 + Number(v.slice(3, 5))));
-
-/** Quiet hours: alerts that start between `from` and `to` (minutes from midnight, local) wait until `to`. */
-export type QuietHours = { from: number; to: number };
 
 export const alertSettingsInputSchema = z
   .object({

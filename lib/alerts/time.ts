@@ -1,8 +1,8 @@
 // Wall-clock time in the person's time zone, with Intl only (no time-zone library): their
 // day ("today"), weekday and hour, and the instant of a local hour on a local day (the
 // digest's slot). Pure: every function takes the instant it works on.
-import { addDays } from "@/lib/metrics/days";
-import type { QuietHours } from "@/lib/alerts/schemas";
+import { addDays } from "@/lib/days";
+import type { QuietHours } from "@/lib/db/queries/alert-rows";
 
 export type LocalTime = {
   /** YYYY-MM-DD */

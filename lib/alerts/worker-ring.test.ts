@@ -6,8 +6,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/clock";
 import { AlertWorker } from "@/lib/alerts/worker";
 import { MemoryAlertStore, quietFacts, recordingSenders } from "@/lib/test/alert-kit";
-import type { AlertFacts, AlertSettingsRow } from "@/lib/alerts/store";
-import type { BatterySample } from "@/lib/alerts/evaluate-ring";
+import type { AlertFacts } from "@/lib/alerts/facts";
+import type { AlertSettingsRow } from "@/lib/db/queries/alert-rows";
+import type { BatterySample } from "@/lib/alerts/battery";
 import type { BedtimeRow } from "@/lib/metrics/bedtime";
 
 const USER = "user-1";

@@ -2,12 +2,11 @@
 // database, no network, no sleeps. Each rule reaches each channel once per episode; retries
 // follow the backoff; the digest goes out at its hour, once.
 import { beforeEach, describe, expect, it } from "vitest";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { AlertWorker } from "@/lib/alerts/worker";
 import { deliveryRetryDelay, MAX_DELIVERY_ATTEMPTS } from "@/lib/alerts/delivery";
 import { ManualClock, MemoryAlertStore, recordingSenders } from "@/lib/test/alert-kit";
-import type { AlertFacts } from "@/lib/alerts/store";
-import type { ConnectionFactsInput } from "@/lib/alerts/evaluate";
+import type { AlertFacts, ConnectionFactsInput } from "@/lib/alerts/facts";
 import type { SendResult } from "@/lib/alerts/channels/types";
 
 const USER = "user-1";

@@ -1,39 +1,21 @@
-// The alerts worker: evaluates people's rules after their syncs and every few minutes, sends
-// each weekly digest at its hour, and delivers queued messages with retries. Everything it
+// The alerts worker: evaluates people's rules after their syncs and every few minutes (each rule
+// kind of the registry, lib/alerts/kinds/, says what it watches), sends each moment (a weekly
+// digest, a bedtime window) when it is due, and delivers queued messages with retries. Everything it
 // touches comes in through its options (store, facts, senders, clock), so tests drive it with
 // `tick()` on a manual clock and in-memory or real storage. `start()` only adds a timer that
 // calls `tick()`; it is called once, at startup, next to the sync scheduler.
-import { getMetric } from "@/lib/metrics/catalog";
 import { logger as defaultLogger } from "@/lib/log";
-import { alertRuleInputSchema, type AlertRuleInput } from "@/lib/alerts/schemas";
-import {
-  evaluateConnectionRule,
-  evaluateMetricRule,
-  evaluateNoSleepRule,
-  isDigestDue,
-  metricRuleWindow,
-  nextEpisodeStep,
-  type Condition,
-} from "@/lib/alerts/evaluate";
-import { BATTERY_LOOKBACK_MS, evaluateBatteryLowRule, evaluateChargedRule, openBedtimeWindow } from "@/lib/alerts/evaluate-ring";
-import { buildDigestFacts, digestRowsFrom, digestWeek } from "@/lib/alerts/digest";
-import { earlyWarningMessage, earlyWarningWindow, evaluateEarlyWarningRule } from "@/lib/alerts/early-warning";
-import {
-  batteryLowMessage,
-  bedtimeMessage,
-  chargedMessage,
-  connectionMessage,
-  digestMessage,
-  metricAlertMessage,
-  noSleepMessage,
-  type AlertMessage,
-  type MessageContext,
-} from "@/lib/alerts/messages";
+import { nextEpisodeStep } from "@/lib/alerts/condition";
+import { ALERT_KINDS, parseRule, type AlertKind } from "@/lib/alerts/kinds";
+import type { DigestSection, RuleEnv } from "@/lib/alerts/kinds/define";
+import type { AlertMessage, MessageContext } from "@/lib/alerts/messages";
 import { channelTarget, DELIVERY_LEASE_MS, deliveryRetryDelay, MAX_DELIVERY_ATTEMPTS, outgoingMessage } from "@/lib/alerts/delivery";
-import { isQuietAt, lastWeeklySlot, localTime, quietHoursEnd } from "@/lib/alerts/time";
-import { ALERT_LIMITS, DIGEST_METRICS, TIMED_RULE_KINDS } from "@/lib/alerts/catalog";
+import { isQuietAt, localTime, quietHoursEnd } from "@/lib/alerts/time";
+import { ALERT_LIMITS } from "@/lib/alerts/catalog";
 import type { Senders } from "@/lib/alerts/channels/types";
-import type { AlertChannelRow, AlertFacts, AlertRuleRow, AlertSettingsRow, AlertStore, Clock, DueDelivery, NewDelivery } from "@/lib/alerts/store";
+import type { AlertFacts } from "@/lib/alerts/facts";
+import type { AlertStore, Clock } from "@/lib/alerts/store";
+import type { AlertChannelRow, AlertRuleRow, AlertSettingsRow, DueDelivery, NewDelivery } from "@/lib/db/queries/alert-rows";
 
 type Log = Pick<typeof defaultLogger, "info" | "warn" | "error">;
 
@@ -61,10 +43,11 @@ export type TickReport = { evaluated: number; opened: number; ended: number; dig
 
 const DAY_MS = 86_400_000;
 
-type ParsedRule = AlertRuleRow & { input: AlertRuleInput };
+/** A rule checked against its kind: the kind and its parameters. */
+type ParsedRule = AlertRuleRow & { def: AlertKind; params: unknown };
 
 /** Sent at a moment (checked every tick), not while a condition holds. */
-const isTimed = (kind: AlertRuleRow["kind"]) => TIMED_RULE_KINDS.includes(kind);
+const isMoment = (kind: string) => ALERT_KINDS.some((k) => k.kind === kind && k.watch.type === "moment");
 
 export class AlertWorker {
   private readonly store: AlertStore;
@@ -191,8 +174,7 @@ export class AlertWorker {
             report.evaluated++;
           }
         }
-        await this.sendDueDigests(userId, now, report);
-        await this.sendDueNudges(userId, now, report);
+        await this.sendDueMoments(userId, now, report);
       } catch (err) {
         this.log.error({ userId, err: err instanceof Error ? err.message : String(err) }, "alert evaluation failed");
       }
@@ -218,23 +200,23 @@ export class AlertWorker {
   }
 
   private parse(rule: AlertRuleRow): ParsedRule | null {
-    const r = alertRuleInputSchema.safeParse({ kind: rule.kind, params: rule.params });
-    if (!r.success) {
+    const r = parseRule(rule);
+    if (!r) {
       this.log.warn({ ruleId: rule.id, kind: rule.kind }, "alert rule with unreadable parameters skipped");
       return null;
     }
-    return { ...rule, input: r.data };
+    return { ...rule, def: r.kind, params: r.params };
   }
 
   /** Evaluates the person's alert rules (digests aside) and moves their episodes. */
   async evaluatePerson(userId: string, now: number, report?: TickReport): Promise<void> {
-    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && !isTimed(r.kind)).map((r) => this.parse(r));
+    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && !isMoment(r.kind)).map((r) => this.parse(r));
     const open = await this.store.listOpenEpisodes(userId);
     const byRule = new Map(open.map((e) => [e.ruleId, e]));
     // Episodes whose rule is gone or off end (a rule switched on again starts afresh).
     const live = new Set(rules.filter((r): r is ParsedRule => r !== null).map((r) => r.id));
     for (const e of open) {
-      if (!isTimed(e.kind) && (!e.ruleId || !live.has(e.ruleId))) {
+      if (!isMoment(e.kind) && (!e.ruleId || !live.has(e.ruleId))) {
         await this.store.endEpisode(e.id, new Date(now));
         if (report) report.ended++;
       }
@@ -244,9 +226,11 @@ export class AlertWorker {
     const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
     // an alert that starts in the person's quiet hours is kept (history) and sent when they end
     const sendAt = new Date(quietHoursEnd(now, settings.timeZone, settings.quietHours));
+    const env = this.env(userId, today, now, settings);
     for (const rule of rules) {
-      if (!rule) continue;
-      const { condition, compose } = await this.evaluateRule(userId, rule, today, now, ctx);
+      if (!rule || rule.def.watch.type !== "condition") continue;
+      const condition = await rule.def.watch.evaluate(rule.params, env);
+      const compose = () => (condition.state === "active" ? rule.def.message(condition.facts, ctx, rule.params) : null);
       const current = byRule.get(rule.id) ?? null;
       const step = nextEpisodeStep(current, condition);
       if (step.action === "keep" && current) await this.store.touchEpisode(current.id, new Date(now));
@@ -268,114 +252,61 @@ export class AlertWorker {
     }
   }
 
-  private async evaluateRule(
-    userId: string,
-    rule: ParsedRule,
-    today: string,
-    now: number,
-    ctx: MessageContext,
-  ): Promise<{ condition: Condition; compose: () => AlertMessage | null }> {
-    const input = rule.input;
-    switch (input.kind) {
-      case "metric_out_of_range": {
-        const metric = getMetric(input.params.metric);
-        const w = metricRuleWindow(today, input.params.days);
-        const c = evaluateMetricRule(metric, input.params, await this.facts.metricRows(userId, metric.id, w.from, w.to), today);
-        return { condition: c, compose: () => (c.state === "active" ? metricAlertMessage(metric, c.facts, ctx) : null) };
-      }
-      case "no_new_sleep": {
-        const c = evaluateNoSleepRule(input.params, await this.facts.newestNight(userId), today);
-        return { condition: c, compose: () => (c.state === "active" ? noSleepMessage(c.facts, ctx) : null) };
-      }
-      case "connection": {
-        const c = evaluateConnectionRule(input.params, await this.facts.connection(userId), now);
-        return { condition: c, compose: () => (c.state === "active" ? connectionMessage(c.facts, ctx) : null) };
-      }
-      case "ring_battery_low": {
-        const c = evaluateBatteryLowRule(input.params, await this.facts.batterySamples(userId, now - BATTERY_LOOKBACK_MS, now), now);
-        return { condition: c, compose: () => (c.state === "active" ? batteryLowMessage(c.facts, ctx) : null) };
-      }
-      case "ring_charged": {
-        const c = evaluateChargedRule(input.params, await this.facts.batterySamples(userId, now - BATTERY_LOOKBACK_MS, now), now);
-        return { condition: c, compose: () => (c.state === "active" ? chargedMessage(c.facts, ctx) : null) };
-      }
-      case "weekly_digest":
-      case "bedtime_window":
-        return { condition: { state: "unknown" }, compose: () => null };
-      case "early_warning": {
-        const w = earlyWarningWindow(today);
-        const nights = this.facts.earlyWarning ? await this.facts.earlyWarning(userId, w.from, w.to) : [];
-        const c = evaluateEarlyWarningRule(input.params, nights, today);
-        return { condition: c, compose: () => (c.state === "active" ? earlyWarningMessage(c.facts, ctx) : null) };
-      }
-    }
+  /** What a kind reads about the person (lib/alerts/kinds/define.ts). */
+  private env(userId: string, today: string, now: number, settings: AlertSettingsRow): RuleEnv {
+    const env: RuleEnv = {
+      userId,
+      facts: this.facts,
+      today,
+      now,
+      timeZone: settings.timeZone,
+      quietHours: settings.quietHours,
+      // each kind's line in a weekly digest, in the registry's order
+      digestSections: async (week) => {
+        const sections: DigestSection[] = [];
+        for (const k of ALERT_KINDS) {
+          const section = k.digest ? await k.digest(env, week) : null;
+          if (section) sections.push(section);
+        }
+        return sections;
+      },
+    };
+    return env;
   }
 
   /**
-   * Sends each bedtime rule's message once a night, when the newest guidance's window is open
-   * (from its start; outside the person's quiet hours: then when they end, if the window still is).
+   * Sends each of the person's moments that is due (a digest's weekly slot, a bedtime window's
+   * start): once per rule and moment, kind by kind in the registry's order. A kind held back by
+   * quiet hours is looked at again on the next tick (then when they end, if it is still due).
    */
-  private async sendDueNudges(userId: string, now: number, report: TickReport): Promise<void> {
-    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && r.kind === "bedtime_window");
-    if (rules.length === 0) return;
-    const open = openBedtimeWindow(await this.facts.newestBedtime(userId), now);
-    if (!open) return;
-    const { ctx, settings } = await this.context(userId);
-    if (isQuietAt(now, settings.timeZone, settings.quietHours)) return;
-    for (const rule of rules) {
-      const dedupeKey = `bedtime:${rule.id}:${open.day}`;
-      if (await this.store.episodeExists(dedupeKey)) continue;
-      const message = bedtimeMessage(open, ctx);
-      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled);
-      const opened = await this.store.openEpisode(
-        { userId, ruleId: rule.id, kind: "bedtime_window", key: open.day, dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
-        deliveriesFor(channels, "alert", message),
-        new Date(now),
-      );
-      if (opened) {
-        report.nudges++;
-        this.log.info({ userId, ruleId: rule.id, episodeId: opened.id, channels: channels.length }, "bedtime nudge queued");
-      }
-    }
-  }
-
-  /** Sends each of the person's digests whose weekly slot has come (once per slot). */
-  private async sendDueDigests(userId: string, now: number, report: TickReport): Promise<void> {
-    const rules = (await this.store.listRules(userId)).filter((r) => r.enabled && r.kind === "weekly_digest").map((r) => this.parse(r));
-    if (!rules.some(Boolean)) return;
+  private async sendDueMoments(userId: string, now: number, report: TickReport): Promise<void> {
+    const listed = (await this.store.listRules(userId)).filter((r) => r.enabled && isMoment(r.kind));
+    if (listed.length === 0) return;
+    const rules = listed.map((r) => this.parse(r)).filter((r): r is ParsedRule => r !== null);
     const settings = await this.store.getSettings(userId);
-    for (const rule of rules) {
-      if (!rule || rule.input.kind !== "weekly_digest") continue;
-      const slot = lastWeeklySlot(now, settings.timeZone, rule.input.params.weekday, rule.input.params.hour);
-      if (!isDigestDue(slot.instant, now)) continue;
-      const dedupeKey = `digest:${rule.id}:${new Date(slot.instant).toISOString()}`;
-      if (await this.store.episodeExists(dedupeKey)) continue;
-      const { ctx } = await this.context(userId);
-      const week = digestWeek(slot.day);
-      const from = digestRowsFrom(week);
-      const rows: Record<string, Awaited<ReturnType<AlertFacts["metricRows"]>>> = {};
-      for (const id of DIGEST_METRICS) rows[id] = await this.facts.metricRows(userId, id, from, week.to);
-      const earlyWarning = this.facts.earlyWarning ? await this.facts.earlyWarning(userId, week.from, week.to) : undefined;
-      const facts = buildDigestFacts({ week, rows, tags: await this.facts.tags(userId, week.from, week.to), earlyWarning });
-      const message = digestMessage(facts, ctx);
-      const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
-      const opened = await this.store.openEpisode(
-        {
-          userId,
-          ruleId: rule.id,
-          kind: "weekly_digest",
-          key: new Date(slot.instant).toISOString(),
-          dedupeKey,
-          title: message.title,
-          at: new Date(now),
-          endedAt: new Date(now),
-        },
-        deliveriesFor(channels, "digest", message),
-        new Date(now),
-      );
-      if (opened) {
-        report.digests++;
-        this.log.info({ userId, ruleId: rule.id, episodeId: opened.id, channels: channels.length }, "weekly digest queued");
+    const env = this.env(userId, localTime(now, settings.timeZone).day, now, settings);
+    for (const def of ALERT_KINDS) {
+      for (const rule of rules.filter((r) => r.def === def)) {
+        const watch = rule.def.watch;
+        if (watch.type !== "moment") continue;
+        const due = await watch.due(rule.params, env);
+        if (!due) continue;
+        if (watch.quiet && isQuietAt(now, settings.timeZone, settings.quietHours)) continue;
+        const dedupeKey = `${watch.prefix}:${rule.id}:${due.key}`;
+        if (await this.store.episodeExists(dedupeKey)) continue;
+        const { ctx } = await this.context(userId);
+        const message = rule.def.message(await due.facts(), ctx, rule.params);
+        const channels = (await this.store.listChannels(userId)).filter((c) => c.enabled && c.confirmed);
+        const opened = await this.store.openEpisode(
+          { userId, ruleId: rule.id, kind: rule.kind, key: due.key, dedupeKey, title: message.title, at: new Date(now), endedAt: new Date(now) },
+          deliveriesFor(channels, watch.purpose, message),
+          new Date(now),
+        );
+        if (opened) {
+          if (watch.purpose === "digest") report.digests++;
+          else report.nudges++;
+          this.log.info({ userId, ruleId: rule.id, kind: rule.kind, episodeId: opened.id, channels: channels.length }, "alert moment queued");
+        }
       }
     }
   }
@@ -415,7 +346,7 @@ export class AlertWorker {
     if (!target) return finish("failed", "The channel is incomplete: remove it and add it again.");
     let result;
     try {
-      result = await this.senders[channel.kind](target, outgoingMessage(d));
+      result = await this.senders[target.kind](target, outgoingMessage(d));
     } catch (err) {
       this.log.error({ deliveryId: d.id, channel: channel.kind, err: err instanceof Error ? err.name : "error" }, "alert sender crashed");
       result = { ok: false as const, retry: true, error: "internal error while sending" };

@@ -118,6 +118,10 @@ export type CreateApiTokenState = { token?: string; name?: string; error?: { cod
 export type FormAction = (formData: FormData) => Promise<void>;
 /** Settings → Household's "Create invite link" (useActionState). */
 export type CreateInviteState = { link?: string; expiresAt?: string; error?: { code: string; message: string } };
+/** A form of Settings → Alerts: a message, or the error envelope's `error`; `at` tells one outcome from the next; `secret` a new webhook's. */
+export type AlertFormState = { ok?: boolean; message?: string; error?: { code: string; message: string }; secret?: string; at?: number };
+/** A server action of Settings → Alerts run from a form (useActionState). */
+export type AlertFormAction = (prev: AlertFormState, form: FormData) => Promise<AlertFormState>;
 
 /** A route handler's JSON answer, checked against its contract type. */
 export function json<T>(body: T, init?: ResponseInit): Response {

@@ -15,33 +15,27 @@ import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { getPreferences } from "@/lib/services/people";
 import { getBatterySamples, getNewestBedtimeRow } from "@/lib/services/records";
 import { getSignals } from "@/lib/services/signals";
-import { nightFactOf } from "@/lib/alerts/early-warning";
+import { nightFactOf } from "@/lib/alerts/kinds/early-warning";
 import * as q from "@/lib/db/queries/alerts";
-import { ALERT_LIMITS, type AlertRuleKind } from "@/lib/alerts/catalog";
+import { ALERT_LIMITS, isAlertChannelKind, type AlertChannelKind } from "@/lib/alerts/catalog";
+import { alertRuleInputSchema, describeRule, parseRule, RULE_KIND_FORMS, type AlertRuleInput } from "@/lib/alerts/kinds";
+import type { RuleKindForm } from "@/lib/alerts/kinds/define";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
 import { addressPolicy, isRefusedAtOnce } from "@/lib/alerts/channels/address";
 import { BLOCKED_MESSAGE } from "@/lib/alerts/channels/http";
 import { TokenBuckets } from "@/lib/limits/token-buckets";
 import { channelTarget, outgoingMessage } from "@/lib/alerts/delivery";
-import { confirmationMessage, describeRule, ruleTestMessage, testMessage, type AlertMessage, type MessageContext } from "@/lib/alerts/messages";
-import {
-  alertChannelInputSchema,
-  alertRuleInputSchema,
-  alertSettingsInputSchema,
-  firstIssue,
-  type AlertChannelInput,
-  type AlertRuleInput,
-  type AlertSettingsInput,
-  type QuietHours,
-} from "@/lib/alerts/schemas";
-import { nextWeeklySlot } from "@/lib/alerts/time";
-import type { AlertFacts, AlertStore } from "@/lib/alerts/store";
+import { confirmationMessage, ruleTestMessage, testMessage, type AlertMessage, type MessageContext } from "@/lib/alerts/messages";
+import { alertChannelInputSchema, alertSettingsInputSchema, firstIssue, type AlertChannelInput, type AlertSettingsInput } from "@/lib/alerts/schemas";
+import type { AlertFacts } from "@/lib/alerts/facts";
+import type { AlertStore } from "@/lib/alerts/store";
+import type { QuietHours } from "@/lib/db/queries/alert-rows";
 import { AlertWorker } from "@/lib/alerts/worker";
 
 // The alerts feature as the rest of Ringside sees it: the worker wired to the real database,
 // senders and clock (started once, at startup, beside the sync scheduler), and what Settings →
-// Alerts does (lib/alerts/actions.ts calls these with the signed-in person's id).
+// Alerts does (app/(app)/settings/actions-alerts.ts calls these with the signed-in person's id).
 
 const toMs = (v: string | Date | null | undefined): number | null => {
   if (!v) return null;
@@ -161,10 +155,11 @@ function wakeAlertWorker(): void {
 // Settings → Alerts
 // ---------------------------------------------------------------------------------------
 
-export type AlertRuleView = { id: string; kind: AlertRuleKind; enabled: boolean; description: string; active: boolean; nextDigestAt: string | null };
+/** A rule as Settings shows it; `nextAt`: the next time a moment at a fixed time (a digest) is sent. */
+export type AlertRuleView = { id: string; kind: string; enabled: boolean; description: string; active: boolean; nextAt: string | null };
 export type AlertChannelView = {
   id: string;
-  kind: "ntfy" | "email" | "webhook";
+  kind: AlertChannelKind;
   label: string;
   target: string;
   hasToken: boolean;
@@ -193,6 +188,8 @@ export type AlertsOverview = {
   history: AlertHistoryView[];
   emailAvailable: boolean;
   limits: { maxRules: number; maxChannels: number };
+  /** the rule kinds the "Add a rule" form offers, with their fields */
+  ruleKinds: readonly RuleKindForm[];
 };
 
 export async function getAlertsOverview(userId: string, now = processClock.now()): Promise<AlertsOverview> {
@@ -208,29 +205,28 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
   return {
     settings: { includeValues: settings.includeValues, timeZone: settings.timeZone, quietHours: settings.quietHours, saved },
     rules: rules.map((r) => {
-      const parsed = alertRuleInputSchema.safeParse({ kind: r.kind, params: r.params });
-      const next =
-        parsed.success && parsed.data.kind === "weekly_digest" && r.enabled
-          ? new Date(nextWeeklySlot(now, settings.timeZone, parsed.data.params.weekday, parsed.data.params.hour).instant).toISOString()
-          : null;
+      const parsed = parseRule(r);
+      const next = parsed?.kind.next && r.enabled ? new Date(parsed.kind.next(parsed.params, now, settings.timeZone)).toISOString() : null;
       return {
         id: r.id,
         kind: r.kind,
         enabled: r.enabled,
-        description: parsed.success ? describeRule(parsed.data.kind, parsed.data.params) : "Unreadable rule: remove it",
+        description: describeRule(r.kind, r.params) ?? "Unreadable rule: remove it",
         active: openRules.has(r.id),
-        nextDigestAt: next,
+        nextAt: next,
       };
     }),
-    channels: channels.map((c) => ({
-      id: c.id,
-      kind: c.kind,
-      label: c.label,
-      target: c.kind === "email" ? (c.recipient ?? "") : (c.url ?? ""),
-      hasToken: c.kind === "ntfy" && !!c.secret,
-      enabled: c.enabled,
-      confirmed: c.confirmed,
-    })),
+    channels: channels
+      .flatMap((c) => (isAlertChannelKind(c.kind) ? [{ ...c, kind: c.kind }] : []))
+      .map((c) => ({
+        id: c.id,
+        kind: c.kind,
+        label: c.label,
+        target: c.kind === "email" ? (c.recipient ?? "") : (c.url ?? ""),
+        hasToken: c.kind === "ntfy" && !!c.secret,
+        enabled: c.enabled,
+        confirmed: c.confirmed,
+      })),
     history: history.map((h) => ({
       id: h.id,
       at: h.createdAt.toISOString(),
@@ -248,6 +244,7 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
     })),
     emailAvailable: !!env.SMTP,
     limits: { maxRules: ALERT_LIMITS.maxRules, maxChannels: ALERT_LIMITS.maxChannels },
+    ruleKinds: RULE_KIND_FORMS,
   };
 }
 
@@ -408,7 +405,7 @@ export async function sendAlertTest(
   try {
     const target = channelTarget(channel, decryptToken);
     result = target
-      ? await createSenders({ smtp: env.SMTP, allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS })[channel.kind](
+      ? await createSenders({ smtp: env.SMTP, allowedPrivateHosts: env.ALERT_ALLOWED_PRIVATE_HOSTS })[target.kind](
           target,
           outgoingMessage({ ...row, episode: null }),
         )
@@ -433,14 +430,14 @@ export async function sendAlertTest(
 export async function sendAlertRuleTest(userId: string, ruleId: string, linkBase: string | null): Promise<{ sent: number; failed: string[] }> {
   const rule = (await q.listAlertRules(userId)).find((r) => r.id === ruleId);
   if (!rule) throw new AppError("not_found", "No such rule.");
-  const parsed = alertRuleInputSchema.safeParse({ kind: rule.kind, params: rule.params });
-  if (!parsed.success) throw new AppError("unprocessable_entity", "This rule cannot be read: remove it and add it again.");
+  const parsed = parseRule(rule);
+  if (!parsed) throw new AppError("unprocessable_entity", "This rule cannot be read: remove it and add it again.");
   const channels = (await q.listAlertChannels(userId)).filter((c) => c.enabled);
   if (channels.length === 0) throw new AppError("unprocessable_entity", "No channel is switched on: add one under Channels first.");
-  const description = describeRule(parsed.data.kind, parsed.data.params);
+  const description = parsed.kind.describe(parsed.params);
   const failed: string[] = [];
   for (const c of channels) {
-    const r = await sendAlertTest(userId, c.id, linkBase, (ctx) => ruleTestMessage(parsed.data.kind, description, ctx));
+    const r = await sendAlertTest(userId, c.id, linkBase, (ctx) => ruleTestMessage(parsed.kind, description, ctx));
     if (!r.ok) failed.push(`${c.label}: ${r.error}`);
   }
   return { sent: channels.length - failed.length, failed };

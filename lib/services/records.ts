@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/http/errors";
 import { bedtimeOf, type Bedtime, type BedtimeRow } from "@/lib/metrics/bedtime";
-import type { BatterySample } from "@/lib/alerts/evaluate-ring";
+import type { BatterySample } from "@/lib/alerts/battery";
 import { minutesFrom } from "@/lib/metrics/day-detail";
 import { addDays } from "@/lib/metrics/days";
 import { localDayCurve, offsetOfIso, offsetResolver, stretchCurve, utcDaysFor, type CurvePoint } from "@/lib/metrics/heart-rate";

@@ -1,5 +1,5 @@
 import "server-only";
-import { BATTERY_FRESH_MS } from "@/lib/alerts/evaluate-ring";
+import { BATTERY_FRESH_MS } from "@/lib/alerts/battery";
 import { kindsOfMetric, type DataKind } from "@/lib/auth/api-scopes";
 import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { getLatestDays } from "@/lib/db/queries/ring-data";

@@ -2,18 +2,12 @@
 // lib/db/queries/alerts.ts, including one open episode per rule and one digest per slot), a
 // manual clock, and senders that record what they were given.
 import type { ChannelTarget, OutgoingMessage, SendResult, Senders } from "@/lib/alerts/channels/types";
-import { episodeFields } from "@/lib/alerts/store";
-import type {
-  AlertChannelRow,
-  AlertDeliveryRow,
-  AlertEpisodeRow,
-  AlertRuleRow,
-  AlertFacts,
-  AlertSettingsRow,
-  AlertStore,
-  Clock,
-  DueDelivery,
-} from "@/lib/alerts/store";
+import type { AlertFacts } from "@/lib/alerts/facts";
+import type { RuleEnv } from "@/lib/alerts/kinds/define";
+import type { MessageContext } from "@/lib/alerts/messages";
+import type { AlertStore, Clock } from "@/lib/alerts/store";
+import { episodeFields } from "@/lib/db/queries/alert-rows";
+import type { AlertChannelRow, AlertDeliveryRow, AlertEpisodeRow, AlertRuleRow, AlertSettingsRow, DueDelivery } from "@/lib/db/queries/alert-rows";
 
 export class ManualClock implements Clock {
   constructor(public t: number) {}
@@ -195,3 +189,25 @@ export async function importAlertApp(clock: Clock) {
   };
 }
 export type AlertApp = Awaited<ReturnType<typeof importAlertApp>>;
+
+/** What a rule kind reads when it is looked at (lib/alerts/kinds/define.ts): quiet facts but for `facts`, at `now` in UTC. */
+export function ruleEnv(now: string, facts: Partial<AlertFacts> = {}, overrides: Partial<RuleEnv> = {}): RuleEnv {
+  return {
+    userId: "u",
+    facts: quietFacts(facts),
+    today: now.slice(0, 10),
+    now: Date.parse(now),
+    timeZone: "UTC",
+    quietHours: null,
+    digestSections: async () => [],
+    ...overrides,
+  };
+}
+
+/** A message's context for kinds' tests: metric units, UTC, a link base; values as asked. */
+export const messageContext = (includeValues: boolean): MessageContext => ({
+  includeValues,
+  units: "metric",
+  timeZone: "UTC",
+  linkBase: "https://ring.example",
+});

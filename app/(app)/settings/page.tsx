@@ -15,6 +15,7 @@ import { getAlertsOverview } from "@/lib/services/alerts";
 import { publicOrigin } from "@/lib/auth/origin";
 import { createInviteLink, disconnectRing, reconnectRing, removeMemberAction, revokeInvite } from "@/app/(app)/settings/actions-connection";
 import { createApiTokenAction, revokeApiTokenAction } from "@/app/(app)/settings/actions-api";
+import * as alertActions from "@/app/(app)/settings/actions-alerts";
 import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -39,7 +40,7 @@ export default async function SettingsPage() {
           />
         )}
         <SyncSection {...s.sync} canEdit={user.role === "owner"} />
-        <AlertsSection overview={alerts} />
+        <AlertsSection overview={alerts} actions={{ ...alertActions }} />
         <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
         <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
         <ImportSection />

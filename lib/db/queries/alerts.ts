@@ -2,8 +2,7 @@ import "server-only";
 import { clock } from "@/lib/clock";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
-import type { AlertChannelKind, AlertRuleKind } from "@/lib/alerts/catalog";
-import { episodeFields } from "@/lib/alerts/store";
+import { episodeFields } from "@/lib/db/queries/alert-rows";
 import type {
   AlertChannelRow,
   AlertDeliveryRow,
@@ -15,7 +14,7 @@ import type {
   DueDelivery,
   NewDelivery,
   NewEpisode,
-} from "@/lib/alerts/store";
+} from "@/lib/db/queries/alert-rows";
 
 // The alerts tables (prisma/schema.prisma "Alerts and digests"): rows in, rows out. Decisions
 // (what to open, when to retry, what a message says) live in lib/alerts; these only read and
@@ -61,7 +60,7 @@ type DeliveryRecord = Omit<AlertDeliveryRow, "channelKind" | "purpose" | "status
 const toRule = (r: RuleRecord): AlertRuleRow => ({
   id: r.id,
   userId: r.userId,
-  kind: r.kind as AlertRuleKind,
+  kind: r.kind,
   enabled: Boolean(r.enabled),
   params: parseJson(r.params),
   createdAt: at(r.createdAt),
@@ -69,7 +68,7 @@ const toRule = (r: RuleRecord): AlertRuleRow => ({
 const toChannel = (c: ChannelRecord): AlertChannelRow => ({
   id: c.id,
   userId: c.userId,
-  kind: c.kind as AlertChannelKind,
+  kind: c.kind,
   label: c.label,
   url: c.url,
   recipient: c.recipient,
@@ -80,7 +79,7 @@ const toChannel = (c: ChannelRecord): AlertChannelRow => ({
 });
 const toEpisode = (e: EpisodeRecord): AlertEpisodeRow => ({
   ...e,
-  kind: e.kind as AlertRuleKind,
+  kind: e.kind,
   startedAt: at(e.startedAt),
   lastSeenAt: at(e.lastSeenAt),
   endedAt: atOrNull(e.endedAt),
@@ -90,7 +89,7 @@ const toDelivery = (d: DeliveryRecord): AlertDeliveryRow => ({
   userId: d.userId,
   episodeId: d.episodeId,
   channelId: d.channelId,
-  channelKind: d.channelKind as AlertChannelKind,
+  channelKind: d.channelKind,
   channelLabel: d.channelLabel,
   purpose: d.purpose as DeliveryPurpose,
   title: d.title,
@@ -166,7 +165,7 @@ export async function countAlertRules(userId: string): Promise<number> {
   return Number((await query(get<{ n: number }>(`SELECT COUNT(*) AS n FROM alert_rule WHERE userId = ?`, userId)))?.n ?? 0);
 }
 
-export async function createAlertRule(userId: string, rule: { kind: AlertRuleKind; params: unknown }): Promise<AlertRuleRow> {
+export async function createAlertRule(userId: string, rule: { kind: string; params: unknown }): Promise<AlertRuleRow> {
   const id = crypto.randomUUID();
   const now = nowText();
   const params = JSON.stringify(rule.params);
@@ -242,7 +241,7 @@ export async function findAlertChannel(userId: string, channelId: string): Promi
 export async function createAlertChannel(
   userId: string,
   c: {
-    kind: AlertChannelKind;
+    kind: string;
     label: string;
     url: string | null;
     recipient: string | null;
@@ -436,9 +435,7 @@ const WITH_EPISODE = `SELECT ${DELIVERY}, e.kind AS episodeKind, e.key AS episod
   FROM alert_delivery d LEFT JOIN alert_episode e ON e.id = d.episodeId`;
 
 const episodeOf = (r: DeliveryWithEpisode) =>
-  r.episodeKind === null
-    ? null
-    : { kind: r.episodeKind as AlertRuleKind, key: r.episodeKey ?? "", startedAt: at(r.episodeStartedAt), endedAt: atOrNull(r.episodeEndedAt) };
+  r.episodeKind === null ? null : { kind: r.episodeKind, key: r.episodeKey ?? "", startedAt: at(r.episodeStartedAt), endedAt: atOrNull(r.episodeEndedAt) };
 
 /**
  * Takes up to `limit` due deliveries (each gets one more attempt and a lease until
@@ -512,7 +509,7 @@ export async function recordDelivery(
   return toDelivery(row!);
 }
 
-export type AlertHistoryRow = AlertDeliveryRow & { episode: { kind: AlertRuleKind; key: string; startedAt: Date; endedAt: Date | null } | null };
+export type AlertHistoryRow = AlertDeliveryRow & { episode: { kind: string; key: string; startedAt: Date; endedAt: Date | null } | null };
 
 /** The person's newest deliveries, newest first. */
 export async function listAlertHistory(userId: string, limit: number): Promise<AlertHistoryRow[]> {

@@ -2,21 +2,20 @@
 
 import { clock } from "@/lib/clock";
 import { revalidatePath } from "next/cache";
-import { formDataArg, isActionError, runAction, settingsRowAction, type ActionError } from "@/lib/api/action";
+import { formDataArg, isActionError, runAction, settingsRowAction } from "@/lib/api/action";
 import { rowIdSchema } from "@/lib/schemas/requests";
 import { publicOrigin } from "@/lib/auth/origin";
 import { requireUser } from "@/lib/services/auth/session";
 import * as alerts from "@/lib/services/alerts";
+import { ruleParamsFromForm } from "@/lib/alerts/kinds";
+import type { AlertFormState } from "@/lib/api/contract";
 
 /**
- * Server actions of Settings → Alerts (components/settings/alerts-*.tsx import them from
- * here). Each one gets the person from requireUser(); ids in the form only ever select among
+ * Server actions of Settings → Alerts (the page hands them to components/settings/alerts-*.tsx
+ * as props). Each one gets the person from requireUser(); ids in the form only ever select among
  * the person's own rules and channels. Refusals come back as `{ error }` for the form, never
  * as a 500.
  */
-
-/** A form's outcome: a message, or the error envelope `{ error: { code, message } }`; `at` tells one outcome from the next. */
-export type AlertFormState = { ok?: boolean; message?: string; error?: ActionError["error"]; secret?: string; at?: number };
 
 const field = (form: FormData, name: string): string | undefined => {
   const v = form.get(name);
@@ -50,22 +49,11 @@ export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormD
   });
 }
 
-/** Adds a rule of the kind chosen in the form with that kind's fields. */
+/** Adds a rule of the kind chosen in the form with that kind's fields (lib/alerts/kinds: each kind's form). */
 export async function addAlertRuleAction(_prev: AlertFormState, form: FormData): Promise<AlertFormState> {
   return asState(form, async (user, f) => {
     const kind = field(f, "kind");
-    const params =
-      kind === "metric_out_of_range"
-        ? { metric: field(f, "metric"), side: field(f, "side"), days: field(f, "days") }
-        : kind === "no_new_sleep"
-          ? { days: field(f, "days") }
-          : kind === "connection"
-            ? { hours: field(f, "hours") }
-            : kind === "weekly_digest"
-              ? { weekday: field(f, "weekday"), hour: field(f, "hour") }
-              : kind === "ring_battery_low" || kind === "ring_charged" || kind === "early_warning"
-                ? { level: field(f, "level") }
-                : {};
+    const params = ruleParamsFromForm(kind, (name) => field(f, name));
     await alerts.addAlertRule(user.id, { kind, params });
     revalidatePath("/settings");
     return { ok: true, message: "Rule added." };

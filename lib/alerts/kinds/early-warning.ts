@@ -1,28 +1,25 @@
-// The `early_warning` alert rule: its condition, its message and its line in the weekly digest.
-// Pure. The level of each night comes from the explained signals (lib/signals/early-warning.ts,
-// read through AlertFacts.earlyWarning); this file only decides when that is worth a message.
-// An episode is a stretch of nights at or above the rule's level: one message when it starts,
-// nothing more until a night below the level ends it.
-import { addDays, diffDays, formatDay } from "@/lib/metrics/days";
+// "Early warning": several night markers off the person's own baseline together. Its condition,
+// its message and its line in the weekly digest. The level of each night comes from the
+// explained signals (lib/signals/early-warning.ts, read through AlertFacts.earlyWarning); this
+// file only decides when that is worth a message. An episode is a stretch of nights at or above
+// the rule's level: one message when it starts, nothing more until a night below the level ends it.
+import { z } from "zod";
+import { addDays, diffDays, formatDay } from "@/lib/days";
 import { EARLY_WARNING_MARKERS, levelAtLeast, MARKER_LABELS, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
 import { signalDocsHref } from "@/lib/signals/catalog";
-import { METRIC_STALE_DAYS, type Condition } from "@/lib/alerts/evaluate";
+import { METRIC_STALE_DAYS, type Condition } from "@/lib/alerts/condition";
+import type { EarlyWarningNightFact } from "@/lib/alerts/facts";
 import type { AlertMessage, MessageContext } from "@/lib/alerts/messages";
+import { defineAlertKind } from "@/lib/alerts/kinds/define";
 
 /** The levels a rule can ask for, least first. */
 export const EARLY_WARNING_RULE_LEVELS = ["watch", "likely"] as const;
 export type EarlyWarningRuleLevel = (typeof EARLY_WARNING_RULE_LEVELS)[number];
-export type EarlyWarningRuleParams = { level: EarlyWarningRuleLevel };
 
-/** One night as the rule reads it (AlertFacts.earlyWarning). */
-export type EarlyWarningNightFact = {
-  day: string;
-  level: EarlyWarningLevel | null;
-  /** rest mode was on: never alerted */
-  muted: boolean;
-  /** the markers that left their baseline, with how far (HRV: a fraction) */
-  moved: Array<{ marker: Marker; delta: number; value: number | null; baseline: number | null }>;
-};
+export const earlyWarningRuleParamsSchema = z.object({
+  level: z.enum(EARLY_WARNING_RULE_LEVELS, { message: "Choose watch or likely." }),
+});
+export type EarlyWarningRuleParams = z.infer<typeof earlyWarningRuleParamsSchema>;
 
 /** The nights a rule reads before `today`: the newest may be a day or two old. */
 export function earlyWarningWindow(today: string): { from: string; to: string } {
@@ -61,7 +58,8 @@ export function earlyWarningMessage(facts: EarlyWarningFacts, ctx: MessageContex
   const which = facts.moved.map((m) => MARKER_LABELS[m.marker].toLowerCase()).join(", ");
   let body =
     `Several of your night's markers left your own baseline together on ${formatDay(facts.day)} (${which}). ` +
-    "Illness often shows like this a day or two before symptoms, but so can alcohol, a late meal, travel or a hard day. This is not a diagnosis.";
+    "Illness often shows like this a day or two before symptoms, but so can alcohol, a late meal, travel or a hard day. " +
+    "This is not a diagnosis.";
   if (ctx.includeValues && facts.moved.length) body += ` Against your baseline: ${facts.moved.map(formatMove).join("; ")}.`;
   if (base) body += ` How it works: ${base}${signalDocsHref("early-warning")}`;
   return {
@@ -117,3 +115,42 @@ export function nightFactOf(
   }
   return { day, level: s.level, muted: s.muted, moved };
 }
+
+export const earlyWarning = defineAlertKind({
+  kind: "early_warning",
+  label: "Early warning (several night markers off your baseline)",
+  params: earlyWarningRuleParamsSchema,
+  form: {
+    fields: [
+      {
+        type: "select",
+        name: "level",
+        label: "Tell me at",
+        options: [
+          { value: "likely", label: "Likely (several markers moved together)" },
+          { value: "watch", label: "Watch or likely (one marker moved)" },
+        ],
+        default: "likely",
+      },
+    ],
+    note:
+      "Temperature, resting heart rate, HRV and breathing rate against your own baseline, checked each night; " +
+      "quiet while rest mode is on. Not a diagnosis.",
+    link: { href: signalDocsHref("early-warning"), label: "How it works" },
+  },
+  describe: (params) => (params.level === "watch" ? "Early warning: watch or likely" : "Early warning: likely"),
+  watch: {
+    type: "condition",
+    async evaluate(params, env) {
+      const w = earlyWarningWindow(env.today);
+      const nights = env.facts.earlyWarning ? await env.facts.earlyWarning(env.userId, w.from, w.to) : [];
+      return evaluateEarlyWarningRule(params, nights, env.today);
+    },
+  },
+  message: (facts: EarlyWarningFacts, ctx) => earlyWarningMessage(facts, ctx),
+  async digest(env, week) {
+    if (!env.facts.earlyWarning) return null;
+    const e = digestEarlyWarning(await env.facts.earlyWarning(env.userId, week.from, week.to), week);
+    return { kind: "early_warning", line: digestEarlyWarningLine(e), data: e.nights };
+  },
+});
