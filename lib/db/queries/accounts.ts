@@ -128,7 +128,8 @@ export async function createAccount(a: NewAccount): Promise<void> {
   const now = toDbTime(clock.date());
   await query(
     run(
-      `INSERT INTO "Account" (id, userId, type, provider, providerAccountId, access_token, refresh_token, expires_at, token_type, scope, status, tokenUpdatedAt, createdAt, updatedAt)
+      `INSERT INTO "Account" (id, userId, type, provider, providerAccountId, access_token, refresh_token, expires_at, token_type, scope,
+         status, tokenUpdatedAt, createdAt, updatedAt)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
       crypto.randomUUID(),
       a.userId,
@@ -163,7 +164,8 @@ export function storeTokensAfterSignIn(accountId: string, userId: string, t: Enc
   const now = toDbTime(clock.date());
   return transaction(function* () {
     yield* run(
-      `UPDATE "Account" SET access_token = ?, refresh_token = ?, expires_at = ?, token_type = ?, scope = ?, status = 'active', statusReason = NULL, tokenUpdatedAt = ?, updatedAt = ?
+      `UPDATE "Account" SET access_token = ?, refresh_token = ?, expires_at = ?, token_type = ?, scope = ?,
+         status = 'active', statusReason = NULL, tokenUpdatedAt = ?, updatedAt = ?
        WHERE id = ?`,
       ...tokenValues(t),
       now,
@@ -179,7 +181,8 @@ export function disconnectAccount(accountId: string, userId: string): Promise<vo
   const now = toDbTime(clock.date());
   return transaction(function* () {
     yield* run(
-      `UPDATE "Account" SET access_token = NULL, refresh_token = NULL, expires_at = NULL, status = 'disconnected', statusReason = 'disconnected_by_user', tokenUpdatedAt = ?, updatedAt = ?
+      `UPDATE "Account" SET access_token = NULL, refresh_token = NULL, expires_at = NULL,
+         status = 'disconnected', statusReason = 'disconnected_by_user', tokenUpdatedAt = ?, updatedAt = ?
        WHERE id = ?`,
       now,
       now,

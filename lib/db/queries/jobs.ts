@@ -257,7 +257,8 @@ export function jobStore(db: Database = processDatabase()): JobStore {
       const atLeastZero = db.dialect === "postgres" ? "GREATEST(0, attempts - 1)" : "MAX(0, attempts - 1)";
       await q(
         run(
-          `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = ${atLeastZero}, lastError = COALESCE(?, lastError), updatedAt = ? WHERE id = ?`,
+          `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = ${atLeastZero}, lastError = COALESCE(?, lastError), updatedAt = ?
+           WHERE id = ?`,
           toDbTime(runAt),
           note ?? null,
           nowText(),

@@ -62,7 +62,8 @@ export async function setDayNote(opts: { userId: string; day: string; text: stri
   await transaction(function* () {
     if (text) {
       yield* run(
-        `INSERT INTO day_note (userId, day, text, updatedAt) VALUES (?, ?, ?, ?) ON CONFLICT(userId, day) DO UPDATE SET text = excluded.text, updatedAt = excluded.updatedAt`,
+        `INSERT INTO day_note (userId, day, text, updatedAt) VALUES (?, ?, ?, ?)
+         ON CONFLICT(userId, day) DO UPDATE SET text = excluded.text, updatedAt = excluded.updatedAt`,
         userId,
         day,
         text,

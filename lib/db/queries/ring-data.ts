@@ -41,7 +41,8 @@ export function getDailyColumns(opts: RangeOptions & { collection: DailyCollecti
 /** Sleep periods in a range with `columns`, oldest first (by day, then bedtime). */
 export function getSleepPeriodColumns<Row extends DayRow = DayRow>(opts: RangeOptions & { columns: ReadonlyArray<keyof Row & string> }): Promise<Row[]> {
   return rows<Row>(
-    `SELECT ${[...new Set(["day", ...opts.columns])].map(ident).join(", ")} FROM ${ident(tableOf("sleep"))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, bedtime_start, id`,
+    `SELECT ${[...new Set(["day", ...opts.columns])].map(ident).join(", ")} FROM ${ident(tableOf("sleep"))}
+     WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, bedtime_start, id`,
     opts.userId,
     opts.from,
     opts.to,
@@ -146,7 +147,8 @@ export async function getDayDocuments(userId: string, day: string): Promise<DayD
 /** Per day in a range, the sum of a column over an event collection's documents (days without one left out). */
 export function getEventDaySums(opts: RangeOptions & { collection: EventCollection; column: string }): Promise<Array<{ day: string; value: number | null }>> {
   return rows<{ day: string; value: number | null }>(
-    `SELECT day, SUM(${ident(opts.column)}) AS value FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? GROUP BY day ORDER BY day`,
+    `SELECT day, SUM(${ident(opts.column)}) AS value FROM ${ident(tableOf(opts.collection))}
+     WHERE userId = ? AND day >= ? AND day <= ? GROUP BY day ORDER BY day`,
     opts.userId,
     opts.from,
     opts.to,
@@ -219,7 +221,8 @@ export function getRestModes(
   opts: RangeOptions,
 ): Promise<Array<{ documentId: string; day: string; end_day: string | null; start_time: string | null; end_time: string | null }>> {
   return rows(
-    `SELECT documentId, day, end_day, start_time, end_time FROM ${ident(tableOf("rest_mode_period"))} WHERE userId = ? AND day <= ? AND (end_day IS NULL OR end_day >= ?) ORDER BY day, id`,
+    `SELECT documentId, day, end_day, start_time, end_time FROM ${ident(tableOf("rest_mode_period"))}
+     WHERE userId = ? AND day <= ? AND (end_day IS NULL OR end_day >= ?) ORDER BY day, id`,
     opts.userId,
     opts.to,
     opts.from,
@@ -239,7 +242,8 @@ export function getRings(userId: string): Promise<
   }>
 > {
   return rows(
-    `SELECT documentId, hardware_type, design, color, size, firmware_version, set_up_at FROM ${ident(tableOf("ring_configuration"))} WHERE userId = ? ORDER BY set_up_at IS NULL, set_up_at DESC, id DESC`,
+    `SELECT documentId, hardware_type, design, color, size, firmware_version, set_up_at FROM ${ident(tableOf("ring_configuration"))}
+     WHERE userId = ? ORDER BY set_up_at IS NULL, set_up_at DESC, id DESC`,
     userId,
   );
 }
