@@ -1,5 +1,5 @@
 import { clock } from "@/lib/clock";
-import { stringify } from "csv-stringify/sync";
+import { stringify, type Options as CsvOptions } from "csv-stringify/sync";
 import { withUser, parseQuery } from "@/lib/api/handler";
 import { exportQuerySchema, type ExportQuery } from "@/lib/schemas/requests";
 import { COLLECTION_IDS, type CollectionId } from "@/lib/metrics/catalog";
@@ -17,6 +17,21 @@ import {
 } from "@/lib/db/queries/export";
 import { getMetricsOverview } from "@/lib/services/metrics";
 import { signalCsvFields, signalDaysInChunks } from "@/lib/services/signals";
+
+/**
+ * A text cell a spreadsheet would read as a formula — starting with = + - @, a tab or a
+ * carriage return — is written with a leading single quote, and quoted (OWASP, CSV injection):
+ * imported text (a workout's label, a note) is anyone's. Numbers are written as they are.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const escapeCell = (s: string) => (FORMULA_START.test(s) ? { value: `'${s}`, quoted: true } : s);
+
+/** Rows as CSV text, every text cell escaped as above. */
+function csvText(rows: unknown[], opts: CsvOptions = {}): string {
+  return stringify(rows, { ...opts, cast: { ...opts.cast, string: escapeCell } });
+}
+
+const BOOLEAN_WORDS: CsvOptions["cast"] = { boolean: (b) => (b ? "true" : "false") };
 
 const PAGE = 500;
 /** Days of a time series read at a time (about 300 heart-rate samples a day). */
@@ -56,10 +71,10 @@ async function* seriesRows(userId: string, collection: SeriesCollection, q: Expo
 
 async function* seriesCsv(userId: string, collection: SeriesCollection, q: ExportQuery) {
   const columns = ["timestamp", ...sampleSpecOf(collection).fields.map((f) => f.name)];
-  yield stringify([columns]);
+  yield csvText([columns]);
   for await (const days of seriesRows(userId, collection, q)) {
     const rows = days.flatMap((d) => d.rows);
-    if (rows.length) yield stringify(rows, { columns, cast: { boolean: (b) => (b ? "true" : "false") } });
+    if (rows.length) yield csvText(rows, { columns, cast: BOOLEAN_WORDS });
   }
 }
 
@@ -78,18 +93,18 @@ async function* seriesJsonArray(userId: string, collection: SeriesCollection, q:
 
 async function* collectionCsv(userId: string, collection: RingCollection, q: ExportQuery) {
   const columns = exportColumns(collection);
-  yield stringify([columns]);
+  yield csvText([columns]);
   let after: PageCursor = null;
   do {
     const page = await readCollectionRows({ userId, collection, from: q.from, to: q.to, after, limit: PAGE });
-    if (page.items.length) yield stringify(page.items, { columns, cast: { boolean: (b) => (b ? "true" : "false") } });
+    if (page.items.length) yield csvText(page.items, { columns, cast: BOOLEAN_WORDS });
     after = page.next;
   } while (after);
 }
 
 /** Every collection as one long CSV: collection, document_id, day, field, value. */
 async function* allCsv(userId: string, q: ExportQuery) {
-  yield stringify([["collection", "document_id", "day", "field", "value"]]);
+  yield csvText([["collection", "document_id", "day", "field", "value"]]);
   for (const collection of COLLECTION_IDS) {
     if (isSeriesCollection(collection)) {
       // one line per sample and field, the sample's timestamp where a document's id goes
@@ -97,7 +112,7 @@ async function* allCsv(userId: string, q: ExportQuery) {
       for await (const days of seriesRows(userId, collection, q)) {
         const lines: unknown[][] = [];
         for (const d of days) for (const r of d.rows) for (const f of fields) lines.push([collection, r.timestamp, d.day, f, r[f]]);
-        if (lines.length) yield stringify(lines);
+        if (lines.length) yield csvText(lines);
       }
       continue;
     }
@@ -109,7 +124,7 @@ async function* allCsv(userId: string, q: ExportQuery) {
       for (const r of page.items) {
         for (const c of columns) lines.push([collection, r.documentId ?? "", r.day, c, r[c]]);
       }
-      if (lines.length) yield stringify(lines);
+      if (lines.length) yield csvText(lines);
       after = page.next;
     } while (after);
   }
@@ -124,10 +139,10 @@ async function* notesCsvRows(userId: string, q: ExportQuery, long: boolean) {
       if (n.text) lines.push(["notes", "", n.day, "text", n.text]);
       if (n.tags.length) lines.push(["notes", "", n.day, "tags", n.tags.join(";")]);
     }
-    if (lines.length) yield stringify(lines);
+    if (lines.length) yield csvText(lines);
     return;
   }
-  yield stringify([["day", "text", "tags"], ...notes.map((n) => [n.day, n.text, n.tags.join(";")])]);
+  yield csvText([["day", "text", "tags"], ...notes.map((n) => [n.day, n.text, n.tags.join(";")])]);
 }
 
 async function* documentsJsonArray(userId: string, collection: CollectionId, q: ExportQuery) {
@@ -182,7 +197,7 @@ async function* signalsExport(userId: string, q: ExportQuery, csv: boolean) {
   const overview = await getMetricsOverview(userId);
   const from = q.from ?? overview.firstDay;
   const to = q.to ?? overview.lastDay;
-  if (csv) yield stringify([["day", "kind", "level", "value", "unit", "status"]]);
+  if (csv) yield csvText([["day", "kind", "level", "value", "unit", "status"]]);
   else {
     const head = {
       format: "ringside-signals-v1",
@@ -198,7 +213,7 @@ async function* signalsExport(userId: string, q: ExportQuery, csv: boolean) {
   if (from && to && from <= to) {
     for await (const days of signalDaysInChunks(userId, from, to)) {
       if (csv)
-        yield stringify(
+        yield csvText(
           days.flatMap((d) => d.signals.map((s) => ({ day: d.day, kind: s.kind, ...signalCsvFields(s) }))),
           { columns: ["day", "kind", "level", "value", "unit", "status"] },
         );
