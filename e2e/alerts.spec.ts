@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Page } from "@playwright/test";
 import { clock } from "@/lib/clock";
-import { addDays, utcDay } from "@/lib/metrics/days";
+import { addDays, utcDay } from "@/lib/days";
 import { SYNC_COLLECTIONS, WEBHOOK_DATA_TYPES } from "@/lib/resources";
 import {
   startNtfyReceiver,

@@ -9,7 +9,7 @@
 // Prints {"userId","sessionToken","email","firstDay","lastDay","documents"} on stdout. The
 // session cookie is `authjs.session-token` (http).
 import { clock } from "@/lib/clock";
-import { addDays, utcDay } from "@/lib/metrics/days";
+import { addDays, utcDay } from "@/lib/days";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,5 +1,5 @@
 import { clock } from "@/lib/clock";
-import { addDays, utcDay } from "@/lib/metrics/days";
+import { addDays, utcDay } from "@/lib/days";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { clock } from "@/lib/clock";
-import { addDays, todayIn } from "@/lib/metrics/days";
+import { addDays, todayIn } from "@/lib/days";
 import { plantedHistory } from "@/lib/test/signal-history";
 import { expect, SESSION_COOKIE, test, uniqueEmail } from "./fixtures";
 import { screenshot, setTheme } from "./dashboard-support";

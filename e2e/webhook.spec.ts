@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { expect, test } from "./fixtures";
 import { E2E_CLIENT } from "./support/ports";
 import { clock } from "@/lib/clock";
-import { addDays, utcDay } from "@/lib/metrics/days";
+import { addDays, utcDay } from "@/lib/days";
 import { SYNC_COLLECTIONS, WEBHOOK_DATA_TYPES } from "@/lib/resources";
 
 test.describe.configure({ mode: "serial" });

@@ -16,6 +16,7 @@ const LAYER_TABLE = [
     type: "shared",
     pattern: [
       "lib/clock.ts",
+      "lib/days.ts",
       "lib/log.ts",
       "lib/env.mjs",
       "lib/secrets.ts",

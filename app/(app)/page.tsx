@@ -7,7 +7,7 @@ import { listNotes } from "@/lib/services/tags";
 import { getSyncStatus } from "@/lib/sync/status";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { SPARK_DAYS } from "@/lib/metrics/today";
 import { normaliseSyncStatus } from "@/components/dashboard/freshness";
 import { RECENT_NIGHTS } from "@/components/signals/today-signals";

@@ -5,7 +5,7 @@
 import { Suspense, type ReactNode } from "react";
 import Link from "next/link";
 import { CHARTED_COLLECTIONS, COLLECTIONS, getMetric, type MetricId } from "@/lib/metrics/catalog";
-import { addDays, dayRange, formatDay } from "@/lib/metrics/days";
+import { addDays, dayRange, formatDay } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import { SPARK_DAYS, type TodaySummary } from "@/lib/metrics/today";
 import { TODAY_LAYOUT } from "@/lib/metrics/today-layout";

@@ -1,6 +1,6 @@
 "use client";
 import { useMemo } from "react";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { dayAt, type CategorySeries } from "@/lib/metrics/series";
 import { categoryRank, linearScale } from "@/components/charts/scale";
 import { Tooltip } from "@/components/charts/trend-chart";

@@ -4,7 +4,7 @@
 // DaysTable takes what a server-drawn chart can hand over (one formatted value a day, strings)
 // and builds the same rows in the browser when opened, so the page carries the values once.
 import { useState, type ReactNode } from "react";
-import { addDays, formatDay } from "@/lib/metrics/days";
+import { addDays, formatDay } from "@/lib/days";
 
 export type TableColumn = { label: string; numeric?: boolean };
 /** One row: the first cell names the row (a day, a time, a stage), the rest are its values. */

@@ -5,7 +5,7 @@
 import { useId, type PointerEvent, type ReactNode, type RefObject } from "react";
 import type { TagRef } from "@/lib/api/contract";
 import type { MetricDef } from "@/lib/metrics/catalog";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { dayTicks, nearestIndex, type DayTick, type Scale } from "@/components/charts/scale";
 import { chartFocusClass, CursorHint, cursorKeyHandler } from "@/components/charts/chart-a11y";
 

@@ -2,7 +2,7 @@
 // Pure and small on purpose: the Today and Trends pages draw with these instead of a chart
 // library, which keeps their JavaScript under the 200 kB (gzip) budget.
 import type { MetricDef } from "@/lib/metrics/catalog";
-import { dayToIndex, formatMonth, indexToDay } from "@/lib/metrics/days";
+import { dayToIndex, formatMonth, indexToDay } from "@/lib/days";
 
 export type Scale = ((v: number) => number) & { domain: [number, number]; range: [number, number] };
 

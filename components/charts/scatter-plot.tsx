@@ -1,7 +1,7 @@
 "use client";
 import { useMemo, useState, type PointerEvent } from "react";
 import type { MetricDef } from "@/lib/metrics/catalog";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { linearScale, niceTicks } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";

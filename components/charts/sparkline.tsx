@@ -1,6 +1,6 @@
 // A sparkline: drawn where it is rendered (on the server for the Today page, in the browser
 // for the Workouts page's cards), with no state; only its readiness mark runs in the browser.
-import { addDays, formatDay } from "@/lib/metrics/days";
+import { addDays, formatDay } from "@/lib/days";
 import { describeSeries } from "@/lib/metrics/describe";
 import { bandPath, linearScale, linePath } from "@/components/charts/scale";
 import { ReadySvg } from "@/components/charts/chart-ready";

@@ -1,6 +1,6 @@
 "use client";
 import { useMemo } from "react";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { displayScale, formatTick, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type NumericSeries } from "@/lib/metrics/series";
 import { bandPath, linearScale, linePath, niceTicks } from "@/components/charts/scale";

@@ -2,7 +2,7 @@
 import { useId } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { TOOLTIP_STYLE } from "@/components/charts/tooltip-style";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { describeSeries } from "@/lib/metrics/describe";
 import type { WeeklyTotals } from "@/lib/metrics/workouts";
 import { useRechartsReady } from "@/components/charts/use-recharts-ready";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useRef, useState, type KeyboardEvent } from "react";
 import type { CalendarStatus } from "@/lib/metrics/calendar";
 import type { MetricDef } from "@/lib/metrics/catalog";
-import { addDays, formatDay, MONTH_NAMES, weekdayMon0 } from "@/lib/metrics/days";
+import { addDays, formatDay, MONTH_NAMES, weekdayMon0 } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import { useChartReady } from "@/components/charts/use-chart-size";
 import { cn } from "@/components/ui/cn";

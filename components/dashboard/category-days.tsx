@@ -1,5 +1,5 @@
 import type { MetricDef } from "@/lib/metrics/catalog";
-import { addDays, formatDay } from "@/lib/metrics/days";
+import { addDays, formatDay } from "@/lib/days";
 import { DaysTable } from "@/components/charts/chart-table";
 import { categoryRank } from "@/components/charts/scale";
 

@@ -1,6 +1,6 @@
 "use client";
 import { useId, useState, type KeyboardEvent } from "react";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import type { DayNote } from "@/lib/api/contract";
 import { useHydrated } from "@/components/hooks/use-hydrated";
 import { useSaveDayNote } from "@/components/hooks/use-notes";

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import { useClientValue } from "@/components/hooks/use-hydrated";
-import { todayIn } from "@/lib/metrics/days";
+import { todayIn } from "@/lib/days";
 import { cn } from "@/components/ui/cn";
 import { freshnessOf, normaliseSyncStatus, type FreshnessSource } from "@/components/dashboard/freshness";
 import { apiFetch } from "@/components/hooks/api-fetch";

@@ -4,7 +4,7 @@
 // of each collection (its label, its newest day) comes with the page, not from the catalog.
 import { clock } from "@/lib/clock";
 import type { CollectionId } from "@/lib/metrics/catalog";
-import { diffDays, formatDay } from "@/lib/metrics/days";
+import { diffDays, formatDay } from "@/lib/days";
 import type { SyncCollectionStatus } from "@/lib/api/contract";
 
 /** A charted collection as the chips need it: its label and its newest stored day. */

@@ -1,7 +1,7 @@
 // The day's heart rate on the Day page: the samples by source and the chart (drawn in the
 // browser, its code loaded on demand).
 import type { DayRecords } from "@/lib/api/contract";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { labelOf, SESSION_TYPES } from "@/lib/metrics/sources";
 import { activityName } from "@/lib/metrics/workouts";
 import { LazyDayHeartRate } from "@/components/charts/lazy";

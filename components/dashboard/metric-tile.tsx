@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { MetricDef } from "@/lib/metrics/catalog";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { TodayMetric } from "@/lib/metrics/today";
 import { DaysTable } from "@/components/charts/chart-table";

@@ -4,7 +4,7 @@
 // browser, is heart-rate-card.tsx).
 import Link from "next/link";
 import type { DayRecords, DayResponse, TodayResponse } from "@/lib/api/contract";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { formatDuration } from "@/lib/metrics/format";
 import { BEDTIME_RECOMMENDATIONS, BEDTIME_STATUSES, labelOf, SESSION_TYPES, WORKOUT_INTENSITIES } from "@/lib/metrics/sources";
 import { activityName } from "@/lib/metrics/workouts";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { getMetric, type MetricId } from "@/lib/metrics/catalog";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { TodaySummary } from "@/lib/metrics/today";
 import { ScoreRing } from "@/components/charts/score-ring";

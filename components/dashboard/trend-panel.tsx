@@ -4,7 +4,7 @@ import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/des
 import { formatPct, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type MetricSeries } from "@/lib/metrics/series";
 import { isLayerShown, SEVEN_DAY_MEAN, TREND_LAYER, TREND_LAYERS, type TrendLayerDef, type TrendLayers } from "@/lib/metrics/trend-layers";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { LazyCategoryStrip, LazyTrendChart } from "@/components/charts/lazy";
 import { ChartFigure } from "@/components/charts/chart-a11y";
 import type { ChartTableProps } from "@/components/charts/chart-table";

@@ -1,7 +1,7 @@
 // The Trends page's state as it lives in the URL (?m=a,b&range=90d&from&to&layers=...), so a
 // view can be bookmarked and shared. Pure: parsed on the server page and in the client.
 import { isMetricId, type MetricId } from "@/lib/metrics/catalog";
-import { isDayInWindow } from "@/lib/metrics/days";
+import { isDayInWindow } from "@/lib/days";
 import { isRangePreset, type RangePreset } from "@/lib/metrics/ranges";
 import { TOGGLE_LAYER_IDS, type TrendLayers } from "@/lib/metrics/trend-layers";
 

@@ -1,5 +1,5 @@
 import { getMetric } from "@/lib/metrics/catalog";
-import { addDays, formatDay } from "@/lib/metrics/days";
+import { addDays, formatDay } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { EarlyWarningSignal } from "@/lib/signals/signal-days";
 import { EARLY_WARNING, MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";

@@ -1,5 +1,5 @@
 import { formatDuration } from "@/lib/metrics/format";
-import { addDays, formatDay } from "@/lib/metrics/days";
+import { addDays, formatDay } from "@/lib/days";
 import type { SleepDebtSignal } from "@/lib/signals/signal-days";
 import { SLEEP_DEBT } from "@/lib/signals/sleep-debt";
 import { Badge, SignalCard } from "@/components/signals/signal-card";

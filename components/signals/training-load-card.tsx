@@ -1,6 +1,6 @@
 "use client";
 import { useMemo } from "react";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { formatNumber } from "@/lib/metrics/format";
 import type { SignalDay, TrainingLoadSignal } from "@/lib/signals/signal-days";
 import { TRAINING_LOAD, type LoadZone } from "@/lib/signals/training-load";

@@ -1,5 +1,5 @@
 "use client";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { useSignals } from "@/components/hooks/use-signals";
 import { TrainingLoadCard } from "@/components/signals/training-load-card";
 import { Skeleton } from "@/components/ui/skeleton";

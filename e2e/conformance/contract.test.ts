@@ -5,7 +5,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "@/lib/emulator/server";
-import { DAILY_COLLECTIONS, DEMO_CLIENT, TEST_DEFAULTS, TODAY, Ring, addDays, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
+import { addDays } from "@/lib/days";
+import { DAILY_COLLECTIONS, DEMO_CLIENT, TEST_DEFAULTS, TODAY, Ring, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
 const ring: Ring = useEmulator({ historyDays: 30 });

@@ -1,7 +1,8 @@
 // Conformance: ring-api-facts §2.4 — date-range semantics per endpoint (inclusivity of
 // start_date/end_date, date vs date-time bounds, defaults, lenient parsing, start after end).
 import { beforeAll, describe, expect, it } from "vitest";
-import { DAILY_COLLECTIONS, TODAY, type Connection, type Ring, addDays, useEmulator } from "@/e2e/conformance/support";
+import { addDays } from "@/lib/days";
+import { DAILY_COLLECTIONS, TODAY, type Connection, type Ring, useEmulator } from "@/e2e/conformance/support";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
 const ring: Ring = useEmulator({ pageSize: 100, historyDays: 40 });

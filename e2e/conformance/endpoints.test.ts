@@ -2,6 +2,7 @@
 // routes), §5.1 items 1–3 (bearer tokens), §7 (errors) and the pagination facts (§2.2 of
 // ring-api-facts). Every JSON body is validated against the OpenAPI document.
 import { beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "@/lib/days";
 import {
   DAILY,
   DAILY_COLLECTIONS,
@@ -10,7 +11,6 @@ import {
   type Connection,
   type Ring,
   type TestClient,
-  addDays,
   expectOpenApiResponse,
   expectSchema,
   uniqueEmail,

@@ -7,13 +7,13 @@
 // validated against the OpenAPI document.
 import { clock } from "@/lib/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "@/lib/days";
 import {
   TODAY,
   type Connection,
   type Ring,
   type TestClient,
   WebhookReceiver,
-  addDays,
   expectOpenApiResponse,
   expectSchema,
   uniqueEmail,

@@ -77,12 +77,6 @@ export async function waitUntil<T>(
   }
 }
 
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
-
 /** A new e-mail, the same on every run (lib/test/emulator-kit.ts): the emulator derives a person's data from it. */
 export function uniqueEmail(tag = "user"): string {
   return kitEmail(tag);

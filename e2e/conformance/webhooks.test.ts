@@ -4,13 +4,13 @@
 // contract's webhook decisions (local callbacks, delivery log, 403 for unknown ids).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wornEmail } from "@/lib/test/emulator-kit";
+import { addDays } from "@/lib/days";
 import {
   TODAY,
   type Connection,
   type Ring,
   type TestClient,
   WebhookReceiver,
-  addDays,
   expectOpenApiResponse,
   expectSchema,
   signatureOf,

@@ -2,6 +2,7 @@
 // printed at start. The emulator is a test double, so every value has a safe default.
 import { z } from "zod";
 import { parsePinnedClock } from "../clock";
+import { isDay } from "../days";
 
 export type EmulatorConfig = {
   port: number;
@@ -64,9 +65,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-    message: "must be a real calendar date",
-  });
+  .refine(isDay, { message: "must be a real calendar date" });
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 

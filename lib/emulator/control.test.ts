@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTIONS } from "./generator";
 import type { RunningEmulator } from "./server";
 import { DEMO, TEST_TODAY, call, connect, registerClient, startTestEmulator, uniqueEmail, wornEmail } from "@/lib/test/emulator-kit";
-import { shiftDay } from "./dates";
+import { addDays } from "@/lib/days";
 
 let emu: RunningEmulator;
 let base: string;
@@ -70,13 +70,13 @@ describe("test people", () => {
   });
 
   it('wear "always" wears the ring every night but the days named', async () => {
-    const off = [shiftDay(TEST_TODAY, -3), shiftDay(TEST_TODAY, -10)];
+    const off = [addDays(TEST_TODAY, -3), addDays(TEST_TODAY, -10)];
     const u = await call(base, "/_emulator/users", { json: { email: uniqueEmail("wear"), wear: "always", not_worn_days: off } });
     expect(u.status).toBe(201);
     const days = new Set((await docs(u.body.user_id, "daily_sleep")).map((d) => d.day));
     const sleepDays = new Set((await docs(u.body.user_id, "sleep")).map((d) => d.day));
     for (let i = 0; i < 30; i++) {
-      const d = shiftDay(TEST_TODAY, -i);
+      const d = addDays(TEST_TODAY, -i);
       expect({ d, scored: days.has(d), slept: sleepDays.has(d) }).toEqual({ d, scored: !off.includes(d), slept: !off.includes(d) });
     }
     const bad = await call(base, "/_emulator/users", { json: { email: uniqueEmail("wear"), wear: "sometimes", not_worn_days: ["2026-02-30"] } });
@@ -102,7 +102,7 @@ describe("users", () => {
       history_days: 30,
       subscription: "active",
       last_day: TEST_TODAY,
-      first_day: shiftDay(TEST_TODAY, -29),
+      first_day: addDays(TEST_TODAY, -29),
     });
     const b = await call(base, "/_emulator/users", { json: { email: email.toUpperCase() } });
     expect(b.status).toBe(200);
@@ -128,9 +128,9 @@ describe("users", () => {
 
   it("honours history_days and patches the membership", async () => {
     const u = (await call(base, "/_emulator/users", { json: { email: uniqueEmail(), history_days: 5, subscription: "expired" } })).body;
-    expect(u).toMatchObject({ history_days: 5, subscription: "expired", first_day: shiftDay(TEST_TODAY, -4) });
+    expect(u).toMatchObject({ history_days: 5, subscription: "expired", first_day: addDays(TEST_TODAY, -4) });
     const readiness = (await call(base, `/_emulator/users/${u.user_id}/documents/daily_readiness`)).body.data;
-    expect(readiness.every((d: { day: string }) => d.day >= shiftDay(TEST_TODAY, -4) && d.day <= TEST_TODAY)).toBe(true);
+    expect(readiness.every((d: { day: string }) => d.day >= addDays(TEST_TODAY, -4) && d.day <= TEST_TODAY)).toBe(true);
     const patched = await call(base, `/_emulator/users/${u.user_id}`, { method: "PATCH", json: { subscription: "active" } });
     expect(patched.status).toBe(200);
     expect(patched.body.subscription).toBe("active");
@@ -147,7 +147,7 @@ describe("users", () => {
       expect(r.body.data.length).toBeGreaterThan(15);
       const days = r.body.data.map((d: { day: string }) => d.day);
       expect(days).toEqual([...days].sort());
-      expect(days[0] >= shiftDay(TEST_TODAY, -29)).toBe(true);
+      expect(days[0] >= addDays(TEST_TODAY, -29)).toBe(true);
     }
     expect((await call(base, `/_emulator/users/${u.user_id}/documents/no_such_thing`)).status).toBe(404);
   });
@@ -181,7 +181,7 @@ describe("users", () => {
 describe("sync", () => {
   it("creates documents for a new day and revises an existing day with the same ids", async () => {
     const t = await connect(base, undefined, { email: wornEmail() });
-    const tomorrow = shiftDay(TEST_TODAY, 1);
+    const tomorrow = addDays(TEST_TODAY, 1);
     const created = await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day: tomorrow } });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ user_id: t.user_id, day: tomorrow, revision: 0, updated: 0 });

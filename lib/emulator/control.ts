@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { EmulatorContext } from "./context";
-import { isValidDay, isoDay, isoWithOffset, parseDateBound } from "./dates";
+import { isoWithOffset, parseDateBound } from "./date-params";
 import { json, problem, validationError } from "./errors";
-import { dayToIndex } from "./generator";
+import { dayToIndex, isDay, utcDay } from "@/lib/days";
 import { PORTALS, SCOPE_NAMES, developerNameFor, grantedScopes } from "./providers";
 import { TIME_SERIES, webhookDataType, type TimeSeries } from "./resources";
 import { ALL_SCOPES, type Scope, type User } from "./store";
@@ -13,7 +13,7 @@ import { batteryRow, heartRateRow, localDayOf } from "./timeseries";
 import { DOCUMENT_COLLECTIONS, type DocumentCollection } from "./user-data";
 import { toValidationIssues, type WebhookEvent } from "./webhooks";
 
-const day = z.string().refine(isValidDay, "Input should be a valid date YYYY-MM-DD");
+const day = z.string().refine(isDay, "Input should be a valid date YYYY-MM-DD");
 
 const clientSchema = z.object({
   client_id: z.string().min(1).max(200),
@@ -143,7 +143,7 @@ function listSamples(
   const from = Number.isFinite(start.ms) ? Math.max(first, localDayOf(start.ms, docs.offsetMinutes)) : first;
   const to = Number.isFinite(end.ms) ? Math.min(last, localDayOf(end.ms, docs.offsetMinutes)) : last;
   // What the data routes serve: on the data's last day, nothing after now.
-  const until = Math.min(end.ms, isoDay(now) === today ? now : Infinity);
+  const until = Math.min(end.ms, utcDay(now) === today ? now : Infinity);
   const data: Record<string, unknown>[] = [];
   for (let idx = from; idx <= to; idx++) {
     const s = docs.seriesDay(kind, idx);

@@ -4,7 +4,7 @@ import { validateResponse } from "./openapi";
 import { SANDBOX_DOCUMENTS, SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, SANDBOX_SLEEP_DOCUMENTS } from "./sandbox-data";
 import type { RunningEmulator } from "./server";
 import { TEST_TODAY, call, connect, registerClient, startManualClockEmulator, startTestEmulator, uniqueEmail, wornEmail } from "@/lib/test/emulator-kit";
-import { shiftDay } from "./dates";
+import { addDays } from "@/lib/days";
 
 type Doc = Record<string, unknown> & { id: string; day: string };
 type Page = { data: Doc[]; next_token: string | null };
@@ -59,7 +59,7 @@ const daysOf = (pages: Page[]) => pages.flatMap((p) => p.data.map((d) => d.day))
 /** A day in the history on which every collection has at least one document. */
 function fullDay(): string {
   for (let i = 3; i < 35; i++) {
-    const d = shiftDay(TEST_TODAY, -i);
+    const d = addDays(TEST_TODAY, -i);
     if (COLLECTIONS.every((c) => stored[c].some((doc) => doc.day === d))) return d;
   }
   throw new Error("no fully worn day");
@@ -82,7 +82,7 @@ describe("authentication", () => {
 describe("documents", () => {
   it("serves every collection's list and documents, valid against OpenAPI 1.37", async () => {
     for (const c of COLLECTIONS) {
-      const r = await list(c, { start_date: shiftDay(TEST_TODAY, -10), end_date: TEST_TODAY });
+      const r = await list(c, { start_date: addDays(TEST_TODAY, -10), end_date: TEST_TODAY });
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toBe("application/json");
       expectValid(`/v2/usercollection/${c}`, 200, r.body, true);
@@ -126,8 +126,8 @@ describe("date windows (facts §2.4)", () => {
     const D = fullDay();
     const r = await list(c, { start_date: D, end_date: D });
     expect(r.body.data.map((d: Doc) => d.day)).toEqual([D]);
-    const two = await listAll(c, { start_date: D, end_date: shiftDay(D, 1) });
-    expect(new Set(daysOf(two))).toEqual(new Set(stored[c as Collection].filter((d) => d.day === D || d.day === shiftDay(D, 1)).map((d) => d.day)));
+    const two = await listAll(c, { start_date: D, end_date: addDays(D, 1) });
+    expect(new Set(daysOf(two))).toEqual(new Set(stored[c as Collection].filter((d) => d.day === D || d.day === addDays(D, 1)).map((d) => d.day)));
   });
 
   it("daily_activity: a date-only end_date excludes that day; DT23:59:59 or D+1 includes it", async () => {
@@ -135,31 +135,31 @@ describe("date windows (facts §2.4)", () => {
     expect((await list("daily_activity", { start_date: D, end_date: D })).body.data).toEqual([]);
     const late = await list("daily_activity", { start_date: D, end_date: `${D}T23:59:59` });
     expect(late.body.data.map((d: Doc) => d.day)).toEqual([D]);
-    const plus = await list("daily_activity", { start_date: D, end_date: shiftDay(D, 1) });
+    const plus = await list("daily_activity", { start_date: D, end_date: addDays(D, 1) });
     expect(plus.body.data.map((d: Doc) => d.day)).toEqual([D]);
     // the document's timestamp (04:00 local) is what is compared
     expect((await list("daily_activity", { start_date: D, end_date: `${D}T03:59:59` })).body.data).toEqual([]);
     expect((await list("daily_activity", { start_date: D, end_date: `${D}T04:00:00` })).body.data).toHaveLength(1);
-    expect((await list("daily_activity", { start_date: `${D}T04:00:01`, end_date: shiftDay(D, 1) })).body.data).toEqual([]);
+    expect((await list("daily_activity", { start_date: `${D}T04:00:01`, end_date: addDays(D, 1) })).body.data).toEqual([]);
   });
 
   it("sleep: end=D misses periods of day D, end=D+1 returns them; the start is inclusive", async () => {
     const D = fullDay();
     expect((await list("sleep", { start_date: D, end_date: D })).body.data).toEqual([]);
-    const r = await listAll("sleep", { start_date: D, end_date: shiftDay(D, 1) });
+    const r = await listAll("sleep", { start_date: D, end_date: addDays(D, 1) });
     const expected = stored.sleep.filter((d) => d.day === D).map((d) => d.id);
     expect(r.flatMap((p) => p.data.map((d) => d.id))).toEqual(expected);
   });
 
   it("defaults to start = end - 1 day, end = today", async () => {
-    const yesterday = shiftDay(TEST_TODAY, -1);
+    const yesterday = addDays(TEST_TODAY, -1);
     const readiness = await list("daily_readiness", {});
     const expected = stored.daily_readiness.filter((d) => d.day === yesterday || d.day === TEST_TODAY).map((d) => d.day);
     expect(readiness.body.data.map((d: Doc) => d.day)).toEqual(expected);
     const activity = await list("daily_activity", {});
     expect(activity.body.data.map((d: Doc) => d.day)).toEqual(stored.daily_activity.filter((d) => d.day === yesterday).map((d) => d.day));
     const onlyEnd = await list("daily_readiness", { end_date: yesterday });
-    expect(onlyEnd.body.data.every((d: Doc) => d.day === yesterday || d.day === shiftDay(yesterday, -1))).toBe(true);
+    expect(onlyEnd.body.data.every((d: Doc) => d.day === yesterday || d.day === addDays(yesterday, -1))).toBe(true);
   });
 
   it("accepts date-times and lenient Unix-time values", async () => {
@@ -182,7 +182,7 @@ describe("date windows (facts §2.4)", () => {
   });
 
   it("answers 400 when start is after end", async () => {
-    const r = await list("daily_sleep", { start_date: TEST_TODAY, end_date: shiftDay(TEST_TODAY, -3) });
+    const r = await list("daily_sleep", { start_date: TEST_TODAY, end_date: addDays(TEST_TODAY, -3) });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ detail: expect.stringMatching(/before/), status: 400, title: "Bad Request" });
   });
@@ -190,7 +190,7 @@ describe("date windows (facts §2.4)", () => {
 
 describe("pagination", () => {
   it("pages with an opaque next_token, with or without the filters repeated, and returns exactly the window", async () => {
-    const window = { start_date: shiftDay(TEST_TODAY, -39), end_date: TEST_TODAY };
+    const window = { start_date: addDays(TEST_TODAY, -39), end_date: TEST_TODAY };
     for (const c of ["daily_readiness", "sleep"] as const) {
       // sleep is end-exclusive: today's periods are outside [start, today)
       const expected = stored[c].filter((d) => c !== "sleep" || d.day < TEST_TODAY).map((d) => d.id);
@@ -206,9 +206,9 @@ describe("pagination", () => {
 
   it("keeps paging correctly when a day changes between pages", async () => {
     const other = await connect(base);
-    const window = { start_date: shiftDay(TEST_TODAY, -20), end_date: TEST_TODAY };
+    const window = { start_date: addDays(TEST_TODAY, -20), end_date: TEST_TODAY };
     const first = await list("daily_readiness", window, other.access_token);
-    await call(base, `/_emulator/users/${other.user_id}/sync`, { json: { day: shiftDay(TEST_TODAY, -2) } });
+    await call(base, `/_emulator/users/${other.user_id}/sync`, { json: { day: addDays(TEST_TODAY, -2) } });
     const pages: Page[] = [first.body];
     let next = first.body.next_token;
     while (next) {
@@ -225,7 +225,7 @@ describe("pagination", () => {
   });
 
   it("answers 400 for garbage, tampered, or foreign next_token values", async () => {
-    const first = await list("daily_readiness", { start_date: shiftDay(TEST_TODAY, -30), end_date: TEST_TODAY });
+    const first = await list("daily_readiness", { start_date: addDays(TEST_TODAY, -30), end_date: TEST_TODAY });
     const good: string = first.body.next_token;
     expect(good).toBeTruthy();
     const tampered = `${good.slice(0, 10)}${good[10] === "A" ? "B" : "A"}${good.slice(11)}`;
@@ -242,16 +242,16 @@ describe("pagination", () => {
 
 describe("fields", () => {
   it("projects to the requested fields plus id, day and timestamp; the result is a valid MultiDocumentResponseDict", async () => {
-    const r = await list("daily_readiness", { start_date: shiftDay(TEST_TODAY, -5), end_date: TEST_TODAY, fields: "score,temperature_deviation,nonsense" });
+    const r = await list("daily_readiness", { start_date: addDays(TEST_TODAY, -5), end_date: TEST_TODAY, fields: "score,temperature_deviation,nonsense" });
     expect(r.status).toBe(200);
     for (const d of r.body.data) expect(Object.keys(d).sort()).toEqual(["day", "id", "score", "temperature_deviation", "timestamp"]);
     expectValid("/v2/usercollection/daily_readiness", 200, r.body);
-    const spo2 = await list("daily_spo2", { start_date: shiftDay(TEST_TODAY, -5), end_date: TEST_TODAY, fields: "breathing_disturbance_index" });
+    const spo2 = await list("daily_spo2", { start_date: addDays(TEST_TODAY, -5), end_date: TEST_TODAY, fields: "breathing_disturbance_index" });
     for (const d of spo2.body.data) expect(Object.keys(d).sort()).toEqual(["breathing_disturbance_index", "day", "id"]);
   });
 
   it("keeps bedtime_start on sleep, returns full documents when no requested field exists, and is ignored by daily_resilience", async () => {
-    const window = { start_date: shiftDay(TEST_TODAY, -5), end_date: TEST_TODAY };
+    const window = { start_date: addDays(TEST_TODAY, -5), end_date: TEST_TODAY };
     const sleep = await list("sleep", { ...window, fields: "average_hrv" });
     for (const d of sleep.body.data) expect(Object.keys(d).sort()).toEqual(["average_hrv", "bedtime_start", "day", "id"]);
     const unknownOnly = await list("daily_sleep", { ...window, fields: "nope,zilch" });
@@ -262,7 +262,7 @@ describe("fields", () => {
   });
 
   it("keeps the projection across pages when only next_token is sent", async () => {
-    const pages = await listAll("daily_stress", { start_date: shiftDay(TEST_TODAY, -30), end_date: TEST_TODAY, fields: "day_summary" }, false);
+    const pages = await listAll("daily_stress", { start_date: addDays(TEST_TODAY, -30), end_date: TEST_TODAY, fields: "day_summary" }, false);
     expect(pages.length).toBeGreaterThan(1);
     for (const d of pages.flatMap((p) => p.data)) expect(Object.keys(d).sort()).toEqual(["day", "day_summary", "id"]);
   });
@@ -403,7 +403,7 @@ describe("scale", () => {
     const big = await startTestEmulator({ historyDays: 1826, pageSize: 100 });
     try {
       const t = await connect(big.url, undefined, { email: uniqueEmail("big") });
-      const query = { start_date: shiftDay(TEST_TODAY, -1825), end_date: TEST_TODAY };
+      const query = { start_date: addDays(TEST_TODAY, -1825), end_date: TEST_TODAY };
       let r = await call(big.url, `/v2/usercollection/sleep?${new URLSearchParams(query)}`, { token: t.access_token });
       expect(r.status).toBe(200);
       let pages = 1;

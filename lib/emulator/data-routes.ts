@@ -8,7 +8,7 @@
 // subscription (403) → window/next_token (400) → document (404).
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from "node:crypto";
 import type { EmulatorContext, RequestMeta } from "./context";
-import { isoDay, parseDateBound, shiftDay, wallClock, type DateBound } from "./dates";
+import { parseDateBound, wallClock, type DateBound } from "./date-params";
 import { documentNotFound, json, problem, unauthorized, validationError, type ValidationIssue } from "./errors";
 import { generatePersonalInfo } from "./generator";
 import { rateLimitHeaders } from "./rate-limit";
@@ -16,7 +16,7 @@ import { TIME_SERIES, dayKeyOf, type TimeSeries } from "./resources";
 import { SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, sandboxDocuments, sandboxSeries } from "./sandbox-data";
 import { fingerprint, type AccessToken, type Scope } from "./store";
 import { batteryRow, heartRateRow, localDayOf, type Series } from "./timeseries";
-import { dayToIndex } from "./generator/calendar";
+import { addDays, dayToIndex, utcDay } from "@/lib/days";
 import { DOCUMENT_COLLECTIONS, firstAfter, orderKeyOf, type AnyDocument, type DocumentCollection, type UserDocuments } from "./user-data";
 
 type Family = "user" | "sandbox";
@@ -197,7 +197,7 @@ function parseBool(raw: string): boolean | null {
 /** End of the served data: now on the data's last day, else the end of that day (tests fix "today"). */
 function dataNow(ctx: EmulatorContext): number {
   const [today, now] = [ctx.state.today(), ctx.now()];
-  return isoDay(now) === today ? now : Date.parse(`${shiftDay(today, 1)}T00:00:00Z`) - 1000;
+  return utcDay(now) === today ? now : Date.parse(`${addDays(today, 1)}T00:00:00Z`) - 1000;
 }
 
 // ---- time series -------------------------------------------------------------------------
@@ -264,7 +264,7 @@ function userSeries(ctx: EmulatorContext, docs: UserDocuments, kind: TimeSeries)
     last,
     offsetMinutes: docs.offsetMinutes,
     // On the data's last day, samples stop at "now" (a day synced after today was recorded whole).
-    until: isoDay(now) === ctx.state.today() && last <= dayToIndex(ctx.state.today()) ? now : Infinity,
+    until: utcDay(now) === ctx.state.today() && last <= dayToIndex(ctx.state.today()) ? now : Infinity,
   };
 }
 
@@ -396,7 +396,7 @@ export async function handleDataRoute(ctx: EmulatorContext, deps: DataRouteDeps,
       // days in the past, so there the defaults cover the whole sample instead.
       if (family === "sandbox") {
         startMs = bounds.start_datetime?.instant ?? Date.parse(`${SANDBOX_FIRST_DAY}T00:00:00Z`);
-        endMs = bounds.end_datetime?.instant ?? Date.parse(`${shiftDay(SANDBOX_LAST_DAY, 1)}T00:00:00Z`);
+        endMs = bounds.end_datetime?.instant ?? Date.parse(`${addDays(SANDBOX_LAST_DAY, 1)}T00:00:00Z`);
       } else {
         endMs = bounds.end_datetime?.instant ?? dataNow(ctx);
         startMs = bounds.start_datetime?.instant ?? endMs - 86_400_000;
@@ -455,9 +455,9 @@ export async function handleDataRoute(ctx: EmulatorContext, deps: DataRouteDeps,
   } else {
     // Omitted bounds: end = today, start = end - 1 day. The sandbox's fixed sample days lie in
     // the past, so there the defaults cover the whole sample instead.
-    const today = family === "sandbox" ? shiftDay(SANDBOX_LAST_DAY, 1) : ctx.state.today();
+    const today = family === "sandbox" ? addDays(SANDBOX_LAST_DAY, 1) : ctx.state.today();
     const end = bounds.end_date?.wall ?? `${today}T00:00:00`;
-    const defaultStart = family === "sandbox" && !bounds.end_date ? SANDBOX_FIRST_DAY : shiftDay(end.slice(0, 10), -1);
+    const defaultStart = family === "sandbox" && !bounds.end_date ? SANDBOX_FIRST_DAY : addDays(end.slice(0, 10), -1);
     const start = bounds.start_date?.wall ?? `${defaultStart}T00:00:00`;
     window = {
       start,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "./clock";
 import { DAILY_COLLECTIONS } from "./generator";
 import { RESOURCE_COLLECTIONS } from "./resources";
-import { shiftDay } from "./dates";
+import { addDays } from "@/lib/days";
 import { startEmulator, type RunningEmulator } from "./server";
 import { TEST_TODAY, call, connect, uniqueEmail, wornEmail } from "@/lib/test/emulator-kit";
 
@@ -65,7 +65,7 @@ describe("time series and the clock", () => {
 
 describe("the series follow the documents they come from", () => {
   it("a revised night's own heart_rate samples are the series' sleep samples after sync", async () => {
-    const day = shiftDay(TEST_TODAY, -4);
+    const day = addDays(TEST_TODAY, -4);
     const t = await connect(base, undefined, { email: wornEmail("rev", [day]) });
     const sleepOf = async () =>
       ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find(
@@ -84,7 +84,7 @@ describe("the series follow the documents they come from", () => {
   });
 
   it("a deleted sleep period leaves its night without sleep samples; a deleted workout leaves no workout samples", async () => {
-    const day = shiftDay(TEST_TODAY, -6);
+    const day = addDays(TEST_TODAY, -6);
     const t = await connect(base, undefined, { email: wornEmail("del", [day]) });
     const night = ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find(
       (s) => s.day === day && s.type === "long_sleep",
@@ -123,7 +123,7 @@ describe("the control API and the new documents", () => {
   });
 
   it("sync of a new day answers every collection's documents (the new ones included) and the day's sample counts", async () => {
-    const day = shiftDay(TEST_TODAY, 2);
+    const day = addDays(TEST_TODAY, 2);
     const t = await connect(base, undefined, { email: wornEmail("sync", [day]) });
     const r = await call(base, `/_emulator/users/${t.user_id}/sync`, { json: { day } });
     expect(Object.keys(r.body.documents).sort()).toEqual([...DAILY_COLLECTIONS, "sleep", ...RESOURCE_COLLECTIONS].sort());

@@ -1,7 +1,8 @@
 // The derived resources and the time series: schema-valid, consistent with the documents they
 // come from (which they never change), deterministic, and bounded in size.
 import { describe, expect, it } from "vitest";
-import { COLLECTIONS, addDays, dayToIndex, generateRange, indexToDay, type RingDocument } from "./generator";
+import { addDays, dayToIndex, indexToDay } from "@/lib/days";
+import { COLLECTIONS, generateRange, type RingDocument } from "./generator";
 import { validateResponse, validateSchema } from "./openapi";
 import {
   DAY_RESOURCES,

@@ -4,7 +4,8 @@
 // They come from the deterministic generator with a fixed seed and user key (chosen so that
 // every one of the 14 days was worn), so they never change between runs or machines.
 // The objects are deeply frozen: copy before changing anything.
-import { DAILY_COLLECTIONS, addDays, dayToIndex, generateRange, type DailyCollection, type RingDocument } from "@/lib/emulator/generator";
+import { addDays, dayToIndex } from "@/lib/days";
+import { DAILY_COLLECTIONS, generateRange, type DailyCollection, type RingDocument } from "@/lib/emulator/generator";
 import { uuidFor } from "@/lib/emulator/prng";
 import type { TimeSeries } from "@/lib/emulator/resources";
 import type { Series } from "@/lib/emulator/timeseries";

@@ -3,10 +3,9 @@
 // empty; only the generated data is deterministic (same seed + e-mail → same user and data).
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { EmulatorConfig } from "./config";
-import { isoDay, shiftDay } from "./dates";
+import { addDays, dayToIndex, utcDay } from "@/lib/days";
 import type { Portal } from "./providers";
 import type { RateTier } from "./rate-limit";
-import { dayToIndex } from "./generator";
 import { UserDocuments } from "./user-data";
 
 export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
@@ -222,7 +221,7 @@ export class EmulatorState {
 
   /** "Today" of the data: config.today, else the current UTC date. */
   today(): string {
-    return this.config.today ?? isoDay(this.now());
+    return this.config.today ?? utcDay(this.now());
   }
 
   reset(): void {
@@ -279,7 +278,7 @@ export class EmulatorState {
       if (opts.subscription) user.subscription = opts.subscription;
       if (opts.historyDays !== undefined && opts.historyDays !== user.historyDays) {
         user.historyDays = opts.historyDays;
-        user.docs.setFirstDay(shiftDay(user.creationDay, 1 - opts.historyDays));
+        user.docs.setFirstDay(addDays(user.creationDay, 1 - opts.historyDays));
       }
       return { user, created: false };
     }
@@ -302,7 +301,7 @@ export class EmulatorState {
           wear: opts.wear,
           notWornDays: opts.notWornDays && new Set(opts.notWornDays.map(dayToIndex)),
         },
-        shiftDay(today, 1 - historyDays),
+        addDays(today, 1 - historyDays),
         () => this.today(),
         (docs) => this.touchHistory(docs),
       ),

@@ -6,8 +6,9 @@
 // (workouts, sessions, tags, VO2 max, bedtime guidance, rest mode, the ring), generated with the
 // history. The two time series (heart rate, battery) are never stored whole: they are generated
 // per local day from the current documents when asked for, and a few recent days are cached.
-import { COLLECTIONS, dayToIndex, indexToDay, type Collection, type GenerateOptions, type RingDocument } from "./generator";
-import { wallClock } from "./dates";
+import { dayToIndex, indexToDay } from "@/lib/days";
+import { COLLECTIONS, type Collection, type GenerateOptions, type RingDocument } from "./generator";
+import { wallClock } from "./date-params";
 import {
   DAY_RESOURCES,
   RESOURCE_COLLECTIONS,

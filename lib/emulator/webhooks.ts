@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { EmulatorClock, TimerHandle } from "./clock";
 import type { EmulatorConfig } from "./config";
 import type { EmulatorContext, RequestMeta } from "./context";
-import { isoWithOffset } from "./dates";
+import { isoWithOffset } from "./date-params";
 import { empty, json, problem, validationError, type ValidationIssue } from "./errors";
 import type { Client, EmulatorState, WebhookSubscription } from "./store";
 import { logger } from "@/lib/log";

@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, ZodError } from "zod";
 import { daySchema, dayRangeSchema, metricIdSchema, numericMetricIdSchema, tagNameSchema, withDayRange } from "@/lib/schemas/requests";
 import { getMetric, HEADLINE_METRICS, type MetricId } from "@/lib/metrics/catalog";
-import { addDays, diffDays, maxDay, todayIn } from "@/lib/metrics/days";
+import { addDays, diffDays, maxDay, todayIn } from "@/lib/days";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
 import type { Range, RingsideReader } from "@/lib/mcp/reader";
 import {

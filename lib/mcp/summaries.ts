@@ -11,7 +11,7 @@ import type {
   TodayResponse,
 } from "@/lib/api/contract";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
-import { addDays, weekdayMon0 } from "@/lib/metrics/days";
+import { addDays, weekdayMon0 } from "@/lib/days";
 import { meanSd } from "@/lib/metrics/stats";
 import { TODAY_CATEGORIES, TODAY_METRICS } from "@/lib/metrics/today-layout";
 

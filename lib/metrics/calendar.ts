@@ -6,7 +6,7 @@
 //   missing    – other documents exist that day but none for this metric.
 // Days before the person's first document are "before_history": the ring was not yet
 // connected (or not yet owned), so they are neither missing nor unworn.
-import { dayToIndex, indexToDay } from "@/lib/metrics/days";
+import { dayToIndex, indexToDay } from "@/lib/days";
 import type { Num } from "@/lib/metrics/stats";
 
 export type CalendarStatus = "value" | "not_worn" | "missing" | "not_synced" | "before_history";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getMetric } from "@/lib/metrics/catalog";
 import { decodePoints, decodeSeries, encodePoints, encodeSeries, wireDecimals } from "@/lib/metrics/columns";
 import { buildCategorySeries, buildNumericSeries, warmupFrom, type NumericSeries } from "@/lib/metrics/series";
-import { addDays, dayRange } from "@/lib/metrics/days";
+import { addDays, dayRange } from "@/lib/days";
 
 const FROM = "2021-01-01";
 const TO = "2025-12-31";

@@ -4,7 +4,7 @@
 // flags, runs of them) listed where they are instead of one slot per day. Pure, shared by the
 // routes (encode) and the hooks (decode): the charts keep drawing the full shapes of
 // lib/metrics/series.ts, and the read API (/api/v1) keeps answering those.
-import { dayToIndex, indexToDay } from "@/lib/metrics/days";
+import { dayToIndex, indexToDay } from "@/lib/days";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import type { CategorySeries, MetricSeries, NumericSeries } from "@/lib/metrics/series";
 import type { AnomalyFlag, Num } from "@/lib/metrics/stats";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getMetric } from "@/lib/metrics/catalog";
-import { dayRange } from "@/lib/metrics/days";
+import { dayRange } from "@/lib/days";
 import { describeNumericSeries, describeSeries } from "@/lib/metrics/describe";
 import { buildNumericSeries } from "@/lib/metrics/series";
 

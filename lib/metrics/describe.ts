@@ -1,7 +1,7 @@
 // Plain-language summaries of what a chart shows (the text next to every chart, for people
 // who do not read the picture). Pure.
 import type { MetricDef } from "@/lib/metrics/catalog";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { formatDelta, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type CategorySeries, type NumericSeries } from "@/lib/metrics/series";
 

@@ -3,7 +3,7 @@
 // samples and the person's UTC offsets come in, numbers go out. Samples are UTC instants; a
 // person's local day is found with the offset their documents carry for that day (the ring
 // service writes it into every local timestamp: "2026-03-14T04:00:00+01:00").
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 
 const DAY_MS = 86_400_000;
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { getMetric } from "@/lib/metrics/catalog";
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { resolveRange } from "@/lib/metrics/ranges";
-import { diffDays, MAX_RANGE_DAYS } from "@/lib/metrics/days";
+import { diffDays, MAX_RANGE_DAYS } from "@/lib/days";
 import { buildCategorySeries, buildNumericSeries } from "@/lib/metrics/series";
-import { dayRange } from "@/lib/metrics/days";
+import { dayRange } from "@/lib/days";
 
 describe("ranges", () => {
   const data = { firstDay: "2022-01-10", lastDay: "2024-05-31" };

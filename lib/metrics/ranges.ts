@@ -1,5 +1,5 @@
 // Named time ranges (7d … all) → concrete [from, to] days, ending on the newest day with data.
-import { addDays, diffDays, isDayInWindow, maxDay, MAX_RANGE_DAYS } from "@/lib/metrics/days";
+import { addDays, diffDays, isDayInWindow, maxDay, MAX_RANGE_DAYS } from "@/lib/days";
 
 export const RANGE_PRESETS = ["7d", "30d", "90d", "1y", "all", "custom"] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];

@@ -1,7 +1,7 @@
 // The ring app's enhanced tags as Ringside tags: each distinct tag type (or custom name) is one
 // read-only tag "from the ring", named readably, on the days its entries cover. Pure, safe in
 // the browser.
-import { addDays, diffDays } from "@/lib/metrics/days";
+import { addDays, diffDays } from "@/lib/days";
 
 /** Readable names of the tag types the ring's app offers (tag_type_code → name). */
 const TAG_NAMES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getMetric } from "@/lib/metrics/catalog";
-import { addDays, dayRange } from "@/lib/metrics/days";
+import { addDays, dayRange } from "@/lib/days";
 import { buildCategorySeries, buildNumericSeries, pickMainSleep, sleepPeriodValues, toDense, warmupFrom, type SleepPeriodLike } from "@/lib/metrics/series";
 
 const sleepScore = getMetric("sleep.score");

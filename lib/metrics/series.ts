@@ -1,6 +1,6 @@
 // Rows from the database → the series the charts display. Pure: the API routes call these
 // with rows they read, and the charts only draw the result.
-import { addDays, dayToIndex, diffDays, indexToDay } from "@/lib/metrics/days";
+import { addDays, dayToIndex, diffDays, indexToDay } from "@/lib/days";
 import { clampToMetric, type MetricDef } from "@/lib/metrics/catalog";
 import { BASELINE_DAYS, comparePeriods, computeSeriesStats, countCategories, type Num, type PeriodComparison, type SeriesStats } from "@/lib/metrics/stats";
 

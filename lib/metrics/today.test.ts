@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { buildTodaySummary } from "@/lib/metrics/today";
 
 const DAY = "2026-11-24";

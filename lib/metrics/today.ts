@@ -2,7 +2,7 @@
 // latest day's value against the 7 days before it and against its 90-day baseline, plus the last
 // weeks for a sparkline. Pure.
 import { clampToMetric, getMetric, type CollectionId, type MetricId } from "@/lib/metrics/catalog";
-import { addDays, diffDays } from "@/lib/metrics/days";
+import { addDays, diffDays } from "@/lib/days";
 import { roundTo, toDense, type DayValue } from "@/lib/metrics/series";
 import { BASELINE_DAYS, PRIOR_MEAN_DAYS, summarizeDay, type AnomalyFlag, type Num } from "@/lib/metrics/stats";
 import { TODAY_CATEGORIES, TODAY_METRICS } from "@/lib/metrics/today-layout";

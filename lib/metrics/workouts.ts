@@ -1,6 +1,6 @@
 // Workouts → what the Workouts page draws: the list's items and the weekly totals by activity and
 // by intensity. Pure.
-import { addDays, dayToIndex } from "@/lib/metrics/days";
+import { addDays, weekdayMon0 } from "@/lib/days";
 
 export type WorkoutItem = {
   id: string;
@@ -26,9 +26,7 @@ export function activityName(activity: string): string {
 
 /** The Monday of a day's week (ISO weeks). */
 export function weekOf(day: string): string {
-  // 1970-01-01 (index 0) was a Thursday: (index + 3) mod 7 is the days since Monday
-  const sinceMonday = (((dayToIndex(day) + 3) % 7) + 7) % 7;
-  return addDays(day, -sinceMonday);
+  return addDays(day, -weekdayMon0(day));
 }
 
 export type WeeklyTotals = {

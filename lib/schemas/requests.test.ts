@@ -19,7 +19,7 @@ import {
   tagComparisonQuerySchema,
   tagIdParamsSchema,
 } from "@/lib/schemas/requests";
-import { addDays, diffDays } from "@/lib/metrics/days";
+import { addDays, diffDays } from "@/lib/days";
 
 const span = (r: { from: string; to: string }) => diffDays(r.from, r.to) + 1;
 

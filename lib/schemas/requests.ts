@@ -4,7 +4,7 @@ import { clock } from "@/lib/clock";
 import { z } from "zod";
 import { DATA_KINDS, isDataKind } from "@/lib/auth/api-scopes";
 import { COLLECTION_IDS, findMetric, isMetricId } from "@/lib/metrics/catalog";
-import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, utcDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
+import { addDays, diffDays, isDay, isDayInWindow, maxDay, minDay, utcDay, MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/days";
 import { SIGNALS_MAX_DAYS, SLEEP_NEED_LIMITS } from "@/lib/signals/catalog";
 import { isRingTagId } from "@/lib/metrics/ring-tags";
 import { THEMES, UNITS, type Preferences } from "@/lib/preferences";

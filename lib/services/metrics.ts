@@ -4,7 +4,7 @@ import type { DailyCollection } from "@/lib/resources";
 import { classifyCalendarDays, heatLevel, heatThresholds, type CalendarStatus } from "@/lib/metrics/calendar";
 import { rankCorrelations, RANK_MIN_N } from "@/lib/metrics/correlations";
 import { buildDayDetail, type DayDetail } from "@/lib/metrics/day-detail";
-import { addDays, dayRange, diffDays } from "@/lib/metrics/days";
+import { addDays, dayRange, diffDays } from "@/lib/days";
 import {
   buildCategorySeries,
   buildNumericSeries,

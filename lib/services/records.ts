@@ -3,7 +3,7 @@ import { AppError } from "@/lib/http/errors";
 import { bedtimeOf, type Bedtime, type BedtimeRow } from "@/lib/metrics/bedtime";
 import type { BatterySample } from "@/lib/alerts/battery";
 import { minutesFrom } from "@/lib/metrics/day-detail";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { localDayCurve, offsetOfIso, offsetResolver, stretchCurve, utcDaysFor, type CurvePoint } from "@/lib/metrics/heart-rate";
 import { ringTagOf } from "@/lib/metrics/ring-tags";
 import { weeklyTotals, type WeeklyTotals, type WorkoutItem } from "@/lib/metrics/workouts";

@@ -4,7 +4,7 @@ import type { SignalSettings } from "@/lib/schemas/requests";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { getDailyColumns, getDocumentRows, getRestModes, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
 import { findSignalSettings, updateSignalSettings } from "@/lib/db/queries/signal-settings";
-import { addDays, dayRange, diffDays } from "@/lib/metrics/days";
+import { addDays, dayRange, diffDays } from "@/lib/days";
 import { pickMainSleep, groupByDay, toDense, type DayValue } from "@/lib/metrics/series";
 import type { Num } from "@/lib/metrics/stats";
 import { DEFAULT_FREE_DAYS, SIGNAL_KINDS, SIGNALS_MAX_DAYS, type SignalKind } from "@/lib/signals/catalog";

@@ -5,7 +5,7 @@ import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { getLatestDays } from "@/lib/db/queries/ring-data";
 import { bedtimeWindowOf, isoAtOffset } from "@/lib/metrics/bedtime";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
-import { addDays, diffDays, todayIn } from "@/lib/metrics/days";
+import { addDays, diffDays, todayIn } from "@/lib/days";
 import { getMetricValues } from "@/lib/services/metrics";
 import { getNewestBedtimeRow } from "@/lib/services/records";
 import { latestSample } from "@/lib/db/queries/time-series";

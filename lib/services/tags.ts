@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/http/errors";
 import { RING_TAG_COLOR, RING_TAG_MAX_DAYS, ringTagOf, ringTagsOf, entryDays, type RingTagEntry } from "@/lib/metrics/ring-tags";
-import { addDays, MAX_DAY, MIN_DAY } from "@/lib/metrics/days";
+import { addDays, MAX_DAY, MIN_DAY } from "@/lib/days";
 import { getDocumentRows } from "@/lib/db/queries/ring-data";
 import {
   deleteTagById,

@@ -6,7 +6,7 @@
 // "below", above it "above", else "within". The band is the method's convention (the
 // "smallest worthwhile change"), not a validated threshold: docs/signals.md says so.
 import type { MetricId } from "@/lib/metrics/catalog";
-import { diffDays } from "@/lib/metrics/days";
+import { diffDays } from "@/lib/days";
 import { toDense, warmupFrom, type DayValue, type NormalRangeSeries, type NormalState, type Transform } from "@/lib/metrics/series";
 import type { Num } from "@/lib/metrics/stats";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import { computeRegularity, isoWeekday, sleepRegularityIndex } from "@/lib/signals/regularity";
 import { parseLocalTime, sleepIntervals, type SleepPeriodInput } from "@/lib/signals/sleep-times";
 

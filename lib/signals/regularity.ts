@@ -13,7 +13,7 @@
 //   mid-sleep of nights before free days (MSF) against nights before work days (MSW),
 //   SJL = |MSF − MSW|, and the chronotype MSF_sc = MSF − (SD_f − SD_week)/2 when free-day sleep
 //   is longer. A night belongs to the day it ends on, so Friday night is Saturday's.
-import { addDays, weekdayMon0 } from "@/lib/metrics/days";
+import { addDays, weekdayMon0 } from "@/lib/days";
 import { mainSleepsByDay, minutesFromNoon, type SleepInterval } from "@/lib/signals/sleep-times";
 
 export const REGULARITY = {

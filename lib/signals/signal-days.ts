@@ -1,7 +1,7 @@
 // One row per day of every signal, as the read API, the MCP tool, the pages and the export
 // show them: each signal with its level or value, the inputs it used and the baseline it
 // compared them with. Pure: lib/services/signals.ts reads the rows and calls buildSignalDays.
-import { addDays, dayRange, diffDays } from "@/lib/metrics/days";
+import { addDays, dayRange, diffDays } from "@/lib/days";
 import type { Num } from "@/lib/metrics/stats";
 import type { SignalKind } from "@/lib/signals/catalog";
 import { computeEarlyWarning, EARLY_WARNING_MARKERS, type EarlyWarningInputs, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";

@@ -7,7 +7,7 @@
 // message for the episode however often the worker looks or the data is imported again.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
-import { addDays, dayRange } from "@/lib/metrics/days";
+import { addDays, dayRange } from "@/lib/days";
 import { plantedHistory } from "@/lib/test/signal-history";
 import { startNtfyReceiver, type NtfyReceiver } from "@/lib/test/alert-receivers";
 import { ManualClock } from "@/lib/test/alert-kit";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addDays, diffDays as daysBetween } from "@/lib/metrics/days";
+import { addDays, diffDays as daysBetween } from "@/lib/days";
 import * as plan from "@/lib/sync/plan";
 import { getResource, RING_COLLECTIONS } from "@/lib/resources";
 

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { addDays, diffDays, utcDay } from "@/lib/metrics/days";
+import { addDays, diffDays, utcDay } from "@/lib/days";
 import type { DateWindowRule, Inclusivity, NoWindow } from "@/lib/resources/define";
 
 // Pure: which date windows to ask for, and how to read the answers (ring-api-facts §2.4).

@@ -6,8 +6,8 @@ import { expect } from "vitest";
 import { clock as suiteClock } from "@/lib/clock";
 import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { DEFAULT_SEED, type EmulatorConfig } from "@/lib/emulator/config";
-import { shiftDay } from "@/lib/emulator/dates";
-import { COLLECTIONS, dayToIndex, generateDay, indexToDay, type Collection } from "@/lib/emulator/generator";
+import { addDays, dayToIndex, indexToDay } from "@/lib/days";
+import { COLLECTIONS, generateDay, type Collection } from "@/lib/emulator/generator";
 import { ResourceSource, generateDayResources, ringReplacementIndex, type DayResource } from "@/lib/emulator/resources";
 import { ManualClock } from "@/lib/emulator/clock";
 import type { EmulatorOptions } from "@/lib/emulator/handler";
@@ -73,7 +73,7 @@ export function uniqueEmail(tag = "u"): string {
  */
 export function wornEmail(
   tag = "w",
-  days: string[] = [TEST_TODAY, shiftDay(TEST_TODAY, 1)],
+  days: string[] = [TEST_TODAY, addDays(TEST_TODAY, 1)],
   changing: Collection[] = ["daily_readiness", "daily_sleep", "sleep", "daily_activity", "daily_stress"],
   seed = TEST_SEED,
   changeDay = TEST_TODAY,

@@ -2,7 +2,7 @@
 // ("ringside-export-v1", what POST /api/import takes), planted night by night so a test knows
 // every value. A steady life (small, fixed wobbles), then an episode of nights with the
 // markers moved as illness moves them. Used by the signals' integration test and Playwright.
-import { addDays, dayRange } from "@/lib/metrics/days";
+import { addDays, dayRange } from "@/lib/days";
 
 export type PlantedHistoryOptions = {
   /** the first and the last day of the history (the episode ends on `to`) */

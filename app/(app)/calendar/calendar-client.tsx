@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { getMetric, numericMetricIdOr } from "@/lib/metrics/catalog";
 import { summarizeCalendar } from "@/lib/metrics/calendar";
-import { formatDay } from "@/lib/metrics/days";
+import { formatDay } from "@/lib/days";
 import { formatValue } from "@/lib/metrics/format";
 import { LazyYearHeatmap } from "@/components/charts/lazy";
 import { HeatLegend, STATUS_TEXT } from "@/components/charts/year-heatmap";

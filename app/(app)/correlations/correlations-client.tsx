@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { getMetric, type MetricDef } from "@/lib/metrics/catalog";
 import { CORRELATION_PRESETS, parseCorrelationsState, type CorrelationsInitial } from "@/components/dashboard/correlations-state";
-import { formatDay, todayIn } from "@/lib/metrics/days";
+import { formatDay, todayIn } from "@/lib/days";
 import { displayScale, formatTick, type Units } from "@/lib/metrics/format";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
 import { LazyScatterPlot } from "@/components/charts/lazy";

@@ -4,7 +4,7 @@ import { requireUser } from "@/lib/services/auth/session";
 import { queryKeys } from "@/lib/api/contract";
 import { getMetric } from "@/lib/metrics/catalog";
 import { decodePoints } from "@/lib/metrics/columns";
-import { todayIn } from "@/lib/metrics/days";
+import { todayIn } from "@/lib/days";
 import { resolveRange } from "@/lib/metrics/ranges";
 import { getCorrelationColumns, getMetricsOverview, getStrongestCorrelations } from "@/lib/services/metrics";
 import { parseCorrelationsState } from "@/components/dashboard/correlations-state";

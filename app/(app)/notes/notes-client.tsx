@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
-import { addDays, formatDay, isDay, todayIn } from "@/lib/metrics/days";
+import { addDays, formatDay, isDay, todayIn } from "@/lib/days";
 import { deltaTone, formatDelta, formatValue, type Units } from "@/lib/metrics/format";
 import { DayNoteEditor } from "@/components/dashboard/day-note-editor";
 import type { Tag } from "@/lib/api/contract";

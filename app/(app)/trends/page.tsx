@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { requireUser } from "@/lib/services/auth/session";
 import { getMetric } from "@/lib/metrics/catalog";
-import { todayIn } from "@/lib/metrics/days";
+import { todayIn } from "@/lib/days";
 import { resolveRange } from "@/lib/metrics/ranges";
 import { getMetricsOverview, getSeriesColumns } from "@/lib/services/metrics";
 import { decodeSeries } from "@/lib/metrics/columns";

@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useMemo, useState } from "react";
 import { CATEGORY_METRICS, NUMERIC_METRICS, type MetricId } from "@/lib/metrics/catalog";
-import { formatDay, todayIn } from "@/lib/metrics/days";
+import { formatDay, todayIn } from "@/lib/days";
 import { resolveRange, type RangePreset } from "@/lib/metrics/ranges";
 import { TREND_LAYER, TOGGLE_LAYER_IDS } from "@/lib/metrics/trend-layers";
 import { TrendPanel, TrendsLegend } from "@/components/dashboard/trend-panel";

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { WorkoutsResponse } from "@/lib/api/contract";
-import { addDays, formatDay, todayIn } from "@/lib/metrics/days";
+import { addDays, formatDay, todayIn } from "@/lib/days";
 import { formatDuration } from "@/lib/metrics/format";
 import { labelOf, WORKOUT_INTENSITIES } from "@/lib/metrics/sources";
 import { activityName, type WorkoutItem } from "@/lib/metrics/workouts";

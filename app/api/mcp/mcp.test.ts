@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { getMetric } from "@/lib/metrics/catalog";
-import { addDays, todayIn } from "@/lib/metrics/days";
+import { addDays, todayIn } from "@/lib/days";
 import { resolveRange } from "@/lib/metrics/ranges";
 import { seedPerson } from "@/lib/test/people";
 import { serveRoutes, type RouteServer } from "@/lib/test/route-server";

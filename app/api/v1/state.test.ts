@@ -6,7 +6,7 @@ import { ManualClock, setClock } from "@/lib/clock";
 import type { DataKind } from "@/lib/auth/api-scopes";
 import type { RingCollection } from "@/lib/resources";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
-import { addDays } from "@/lib/metrics/days";
+import { addDays } from "@/lib/days";
 import {
   connectPerson,
   emulatorControl,

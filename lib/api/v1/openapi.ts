@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import * as req from "@/lib/schemas/requests";
-import { MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/metrics/days";
+import { MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/days";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import * as res from "@/lib/api/v1/responses";
 import { configuredOrigin } from "@/lib/auth/origin";

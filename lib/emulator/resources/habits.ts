@@ -1,7 +1,8 @@
 // A person's habits beyond the generated profile, drawn once in a fixed order: their workouts,
 // sessions and tags, battery drain, and their rings (replaced once on a fixed day).
 import { rngFor, type Rng } from "@/lib/emulator/prng";
-import { HOUR, dayToIndex } from "../generator/calendar";
+import { dayToIndex } from "@/lib/days";
+import { HOUR } from "../generator/local-time";
 import { clamp } from "../generator/numbers";
 
 export type Habits = {

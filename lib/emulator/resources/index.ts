@@ -29,7 +29,7 @@
 // One file per family: workouts.ts, sessions.ts, tags.ts (enhanced and deprecated), vo2-max.ts,
 // sleep-time.ts, rest-mode.ts, ring.ts; habits.ts draws a person's habits, read.ts reads the
 // generated documents, source.ts is one user's view of them.
-import { dayToIndex } from "../generator/calendar";
+import { dayToIndex } from "@/lib/days";
 import type { GenerateOptions } from "../generator/types";
 import { restModes } from "./rest-mode";
 import { sessions } from "./sessions";

@@ -1,6 +1,7 @@
 // Reading a day's generated documents: its activity classes and METs, its long sleep, local
 // times, and the high-activity runs that become workouts.
-import { ACTIVITY_START_S, DAY_S, HOUR, MIN, dayToIndex } from "../generator/calendar";
+import { dayToIndex } from "@/lib/days";
+import { ACTIVITY_START_S, DAY_S, HOUR, MIN } from "../generator/local-time";
 import type { DayDocs, RingDocument } from "../generator/types";
 
 export const BLOCK_S = 300;

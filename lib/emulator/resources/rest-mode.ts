@@ -1,7 +1,8 @@
 // rest_mode_period: on low-activity days (steps well below the person's 28-day median, more
 // readily with a fever), plus zero-length toggles (start_time == end_time, as observed).
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
-import { HOUR, MIN, indexToDay, localDateTime } from "../generator/calendar";
+import { indexToDay } from "@/lib/days";
+import { HOUR, MIN, localDateTime } from "../generator/local-time";
 import type { DayDocs } from "../generator/types";
 import { activityOf, localSecondsFrom, longSleep, num, type Activity } from "./read";
 import type { ResourceSource } from "./source";

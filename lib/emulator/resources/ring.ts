@@ -1,8 +1,8 @@
 // ring_configuration: one ring, replaced once on a fixed day per person (the old one's set_up_at
 // may be 1970-01-01T00:00:00+00:00, as observed); firmware as of "today".
 import { keyOf, uuidFor } from "@/lib/emulator/prng";
-import { isoWithOffset } from "../dates";
-import { DAY_S } from "../generator/calendar";
+import { isoWithOffset } from "../date-params";
+import { DAY_S } from "../generator/local-time";
 import type { GenerateOptions } from "../generator/types";
 import { FIRMWARE_EPOCH, FIRMWARE_EVERY_DAYS, GEN4_RELEASE, makeHabits } from "./habits";
 import type { ResourceSource } from "./source";

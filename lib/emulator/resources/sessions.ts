@@ -1,7 +1,8 @@
 // session: on inactive blocks (class 2), away from workouts, with 5-second heart-rate, HRV and
 // motion samples.
 import { rngFor, uuidFor, type Rng } from "@/lib/emulator/prng";
-import { ACTIVITY_START_S, MIN, indexToDay, localDateTime } from "../generator/calendar";
+import { indexToDay } from "@/lib/days";
+import { ACTIVITY_START_S, MIN, localDateTime } from "../generator/local-time";
 import type { DayDocs } from "../generator/types";
 import { BLOCKS_BEFORE_MIDNIGHT, BLOCK_S, activityOf, longSleep, num, worn, type WorkoutWindow } from "./read";
 import type { ResourceSource } from "./source";

@@ -5,7 +5,8 @@
 // convention of the sleep periods' bedtimes relative to their wake-up day. day_tz is the UTC
 // offset in seconds.
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
-import { HOUR, MIN, indexToDay } from "../generator/calendar";
+import { indexToDay } from "@/lib/days";
+import { HOUR, MIN } from "../generator/local-time";
 import type { DayDocs } from "../generator/types";
 import { activityOf, localSecondsFrom, longSleep, num } from "./read";
 import type { ResourceSource } from "./source";

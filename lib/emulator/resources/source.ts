@@ -1,7 +1,8 @@
 // The source of a user's documents for the derivations: generated documents of any day
 // (revision 0 memoized, for neighbours), profile and habits.
 import { keyOf } from "@/lib/emulator/prng";
-import { formatOffset, indexToDay } from "../generator/calendar";
+import { indexToDay } from "@/lib/days";
+import { formatOffset } from "../generator/local-time";
 import { dayGenerator, generatePersonalInfo, type DayGenerator } from "../generator";
 import type { DayDocs, GenerateOptions } from "../generator/types";
 import { makeHabits, type Habits } from "./habits";

@@ -2,7 +2,8 @@
 // nights of lower HRV, late meals before a higher night heart rate, sickness on fever days) and
 // the deprecated tag (some enhanced tags in the old note shape, one note per day).
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
-import { HOUR, dayOfWeek, indexToDay, localDateTime } from "../generator/calendar";
+import { indexToDay } from "@/lib/days";
+import { HOUR, sundayFirstWeekday, localDateTime } from "../generator/local-time";
 import { longSleep, num, worn } from "./read";
 import type { ResourceSource } from "./source";
 import type { ResourceDocument } from "./types";
@@ -49,7 +50,7 @@ export function enhancedTags(src: ResourceSource, idx: number): ResourceDocument
   const base = src.base(idx);
   const next = src.base(idx + 1);
   const r = rngFor(src.prefix, "ext", "enhanced_tag", idx);
-  const dow = dayOfWeek(idx); // 0 = Sunday
+  const dow = sundayFirstWeekday(idx); // 0 = Sunday
   const drafts: TagDraft[] = [];
   const wornToday = worn(base);
   // Morning caffeine.

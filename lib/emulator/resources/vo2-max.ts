@@ -1,7 +1,8 @@
 // vO2_max: about weekly, from the resting heart rate of the last two weeks (Uth et al.:
 // 15.3 × HRmax / HRrest, scaled).
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
-import { HOUR, dayOfWeek, indexToDay, localDateTime } from "../generator/calendar";
+import { indexToDay } from "@/lib/days";
+import { HOUR, sundayFirstWeekday, localDateTime } from "../generator/local-time";
 import { clamp } from "../generator/numbers";
 import type { DayDocs } from "../generator/types";
 import { activityOf, longSleep, num, worn } from "./read";
@@ -12,7 +13,7 @@ export function vo2Max(src: ResourceSource, idx: number, current: DayDocs): Reso
   const h = src.habits;
   const base = src.base(idx);
   if (!worn(base) || !activityOf(base)) return [];
-  const dow = dayOfWeek(idx);
+  const dow = sundayFirstWeekday(idx);
   if (dow !== h.vo2Dow && hashUnit(src.prefix, "ext", "vo2-extra", idx) >= 0.06) return [];
   const lows: number[] = [];
   for (let k = 0; k < 14; k++) {

@@ -1,7 +1,8 @@
 // workout: on the day's high-activity runs of daily_activity.class_5_min, calories from that
 // day's minute METs; now and then a long walk is an autodetected walk.
 import { rngFor, uuidFor } from "@/lib/emulator/prng";
-import { ACTIVITY_START_S, indexToDay, localDateTime } from "../generator/calendar";
+import { indexToDay } from "@/lib/days";
+import { ACTIVITY_START_S, localDateTime } from "../generator/local-time";
 import type { DayDocs } from "../generator/types";
 import { BLOCK_S, activityOf, caloriesBetween, worn } from "./read";
 import type { ResourceSource } from "./source";

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { formatClock, type DayPeriod } from "@/lib/metrics/day-detail";
-import { addDays, formatDay } from "@/lib/metrics/days";
+import { addDays, formatDay } from "@/lib/days";
 import { formatDuration, formatValue, type Units } from "@/lib/metrics/format";
 import { documentCard, TODAY_LAYOUT, type DocumentCard, type ScoreCard } from "@/lib/metrics/today-layout";
 import { ActivityTimeline } from "@/components/charts/activity-timeline";

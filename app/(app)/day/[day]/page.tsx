@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { formatDay, isDay } from "@/lib/metrics/days";
+import { formatDay, isDay } from "@/lib/days";
 import { DayClient } from "@/app/(app)/day/[day]/day-client";
 import { Providers } from "@/app/providers";
 

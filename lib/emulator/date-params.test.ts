@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { daysBetween, parseDateBound, shiftDay, wallClock } from "./dates";
+import { parseDateBound, wallClock } from "./date-params";
 
 describe("parseDateBound", () => {
   it("reads a date as local midnight (as an instant: UTC midnight)", () => {
@@ -34,13 +34,7 @@ describe("parseDateBound", () => {
   );
 });
 
-describe("day helpers", () => {
-  it("shifts across month and year ends", () => {
-    expect(shiftDay("2024-02-28", 1)).toBe("2024-02-29");
-    expect(shiftDay("2025-01-01", -1)).toBe("2024-12-31");
-    expect(daysBetween("2024-12-30", "2025-01-02")).toEqual(["2024-12-30", "2024-12-31", "2025-01-01", "2025-01-02"]);
-  });
-
+describe("wallClock", () => {
   it("extracts a document's local wall clock", () => {
     expect(wallClock("2024-11-11T04:00:00+01:00")).toBe("2024-11-11T04:00:00");
     expect(wallClock("2024-10-10T01:01:59.000+02:00")).toBe("2024-10-10T01:01:59");

@@ -1,32 +1,7 @@
-// Date helpers for the emulator: calendar-day arithmetic on "YYYY-MM-DD" strings and the
-// lenient start_date/end_date parser (date, date-time, or Unix seconds like Pydantic).
-
-const DAY_MS = 86_400_000;
-
-export function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-export function dayToMs(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`);
-}
-
-export function shiftDay(day: string, n: number): string {
-  return isoDay(dayToMs(day) + n * DAY_MS);
-}
-
-/** Inclusive list of days from `first` to `last`. */
-export function daysBetween(first: string, last: string): string[] {
-  const out: string[] = [];
-  for (let t = dayToMs(first), end = dayToMs(last); t <= end; t += DAY_MS) out.push(isoDay(t));
-  return out;
-}
-
-export function isValidDay(day: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
-  const t = dayToMs(day);
-  return !Number.isNaN(t) && isoDay(t) === day;
-}
+// The emulator's reading of request dates: the lenient start_date/end_date parser (a date, a
+// date-time, or Unix seconds, like Pydantic) and the wall-clock and offset texts the routes
+// compare and write. Day arithmetic is lib/days.ts's.
+import { isDay } from "@/lib/days";
 
 /**
  * A parsed date bound as local wall-clock text "YYYY-MM-DDTHH:MM:SS". Documents are compared
@@ -53,14 +28,14 @@ function normalizeOffset(offset: string): string {
 export function parseDateBound(value: string): DateBound | null {
   const v = value.trim();
   const d = DATE_RE.exec(v);
-  if (d) return isValidDay(v) ? { wall: `${v}T00:00:00`, dateOnly: true, instant: Date.parse(`${v}T00:00:00Z`) } : null;
+  if (d) return isDay(v) ? { wall: `${v}T00:00:00`, dateOnly: true, instant: Date.parse(`${v}T00:00:00Z`) } : null;
   const dt = DATETIME_RE.exec(v);
   if (dt) {
     const day = `${dt[1]}-${dt[2]}-${dt[3]}`;
     const h = Number(dt[4]);
     const m = Number(dt[5]);
     const s = Number(dt[6] ?? "0");
-    if (!isValidDay(day) || h > 23 || m > 59 || s > 59) return null;
+    if (!isDay(day) || h > 23 || m > 59 || s > 59) return null;
     const wall = `${day}T${dt[4]}:${dt[5]}:${dt[6] ?? "00"}`;
     const fraction = /[.,](\d{1,3})/.exec(v.slice(16))?.[1] ?? "";
     const offset = OFFSET_RE.exec(v)?.[0] ?? "";
