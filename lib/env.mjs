@@ -322,12 +322,14 @@ export function runtimeEnvProblems(e) {
   if (e.RINGSIDE_DEMO) return [];
   if (!e.RING_CLIENT_SECRET) {
     return [
-      "RING_CLIENT_SECRET is not set. Outside demo mode Ringside needs the client secret of your app from the ring service's developer portal (it also verifies webhook signatures with it). Set RING_CLIENT_SECRET, or RINGSIDE_DEMO=1 to run the demo against the built-in emulator.",
+      "RING_CLIENT_SECRET is not set. Outside demo mode Ringside needs the client secret of your app from the ring service's developer portal " +
+        "(it also verifies webhook signatures with it). Set RING_CLIENT_SECRET, or RINGSIDE_DEMO=1 to run the demo against the built-in emulator.",
     ];
   }
   if (e.RING_CLIENT_SECRET === DEMO_CLIENT_SECRET) {
     return [
-      "RING_CLIENT_SECRET is the built-in demo secret of the emulator, which is public. Outside demo mode set the client secret of your app from the ring service's developer portal, or RINGSIDE_DEMO=1 to run the demo.",
+      "RING_CLIENT_SECRET is the built-in demo secret of the emulator, which is public. " +
+        "Outside demo mode set the client secret of your app from the ring service's developer portal, or RINGSIDE_DEMO=1 to run the demo.",
     ];
   }
   return [];

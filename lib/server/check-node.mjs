@@ -7,7 +7,8 @@ const major = parts[0];
 const minor = parts[1];
 if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(
-    `Ringside needs Node.js 24 LTS (22.12 at least); this is Node.js ${process.versions.node}. Install Node.js 24 (https://nodejs.org, your package manager, or nvm install 24) and run this again.\n`,
+    `Ringside needs Node.js 24 LTS (22.12 at least); this is Node.js ${process.versions.node}. ` +
+      "Install Node.js 24 (https://nodejs.org, your package manager, or nvm install 24) and run this again.\n",
   );
   process.exit(1);
 }

@@ -21,11 +21,14 @@ export function outagePageHtml(kind: OutageKind, retryAfterS: number): string {
 <meta http-equiv="refresh" content="${retryAfterS}"><title>${t.title} · Ringside</title>
 <style>
   :root { color-scheme: light dark; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; font-family: ui-sans-serif, system-ui, sans-serif; background: #f8fafc; color: #0f172a; }
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; font-family: ui-sans-serif, system-ui, sans-serif;
+         background: #f8fafc; color: #0f172a; }
   main { max-width: 28rem; margin: 1.5rem; padding: 1.5rem; border-radius: 0.75rem; background: #fff; border: 1px solid #e2e8f0; }
   h1 { font-size: 1.125rem; margin: 0 0 0.5rem; } p { margin: 0; line-height: 1.5; color: #475569; font-size: 0.875rem; }
   .brand { font-weight: 600; color: #2563eb; margin-bottom: 0.75rem; font-size: 0.875rem; }
-  @media (prefers-color-scheme: dark) { body { background: #020617; color: #f1f5f9; } main { background: #0f172a; border-color: #1e293b; } p { color: #94a3b8; } .brand { color: #3b82f6; } }
+  @media (prefers-color-scheme: dark) {
+    body { background: #020617; color: #f1f5f9; } main { background: #0f172a; border-color: #1e293b; } p { color: #94a3b8; } .brand { color: #3b82f6; }
+  }
 </style></head>
 <body><main role="alert"><div class="brand">Ringside</div><h1>${t.title}</h1><p>${t.body}</p></main></body></html>
 `;

@@ -53,7 +53,22 @@ export async function freePorts(n) {
  * @returns {number[]}
  */
 export function freePortsSync(n) {
-  const script = `const net=require("node:net");const s=[];let left=${n};const out=[];for(let i=0;i<${n};i++){const v=net.createServer();s.push(v);v.listen(0,"127.0.0.1",()=>{out.push(v.address().port);if(--left===0){process.stdout.write(out.join(","));s.forEach(x=>x.close());}});}`;
+  const script = `
+    const net = require("node:net");
+    const servers = [];
+    const out = [];
+    let left = ${n};
+    for (let i = 0; i < ${n}; i++) {
+      const server = net.createServer();
+      servers.push(server);
+      server.listen(0, "127.0.0.1", () => {
+        out.push(server.address().port);
+        if (--left === 0) {
+          process.stdout.write(out.join(","));
+          servers.forEach((s) => s.close());
+        }
+      });
+    }`;
   return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).split(",").map(Number);
 }
 

@@ -49,7 +49,8 @@ export function suiteToday(env = process.env) {
  */
 export function replayLine(env = process.env) {
   const instant = (env.RINGSIDE_NOW ?? DEFAULT_TEST_NOW).split("@")[0];
-  return `seed ${JSON.stringify(env.RING_EMULATOR_SEED ?? DEFAULT_TEST_SEED)}, now ${instant} (today ${suiteToday(env)}); replay: RINGSIDE_TEST_NOW=${instant} RING_EMULATOR_SEED=${JSON.stringify(env.RING_EMULATOR_SEED ?? DEFAULT_TEST_SEED)} npm test`;
+  const seed = JSON.stringify(env.RING_EMULATOR_SEED ?? DEFAULT_TEST_SEED);
+  return `seed ${seed}, now ${instant} (today ${suiteToday(env)}); replay: RINGSIDE_TEST_NOW=${instant} RING_EMULATOR_SEED=${seed} npm test`;
 }
 
 /**
