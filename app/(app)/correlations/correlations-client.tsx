@@ -81,7 +81,10 @@ export function CorrelationsClient({ initial }: { initial: CorrelationsInitial }
                 setX(y);
                 setY(x);
               }}
-              className="rounded-lg px-2 py-1.5 text-sm text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-300 dark:hover:bg-slate-800"
+              className={cn(
+                "rounded-lg px-2 py-1.5 text-sm text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600",
+                "dark:text-slate-300 dark:hover:bg-slate-800",
+              )}
             >
               ⇄ Swap
             </button>
@@ -185,7 +188,9 @@ function PairView({ data, mx, my, units, tagged }: { data: CorrelationResponse; 
     const step = span > 0 ? 10 ** Math.floor(Math.log10(span / 4)) : 1;
     const dy = c.slope * (step / sx.factor) * sy.factor;
     const fmt = (v: number) => formatTick({ ...sy, decimals: Math.max(1, sy.decimals) }, Number(v.toPrecision(2)));
-    line = ` Fitted line: every ${formatTick(sx, step)}${sx.unit ? ` ${sx.unit}` : ""} more of ${mx.label.toLowerCase()} goes with ${dy >= 0 ? "+" : "−"}${fmt(Math.abs(dy))}${sy.unit ? ` ${sy.unit}` : ""} of ${my.label.toLowerCase()}.`;
+    const xStep = `${formatTick(sx, step)}${sx.unit ? ` ${sx.unit}` : ""}`;
+    const yChange = `${dy >= 0 ? "+" : "−"}${fmt(Math.abs(dy))}${sy.unit ? ` ${sy.unit}` : ""}`;
+    line = ` Fitted line: every ${xStep} more of ${mx.label.toLowerCase()} goes with ${yChange} of ${my.label.toLowerCase()}.`;
   }
   return (
     <figure className="m-0">
