@@ -13,8 +13,8 @@ import ipaddr from "ipaddr.js";
 // Refused unless allowed: every address that is not ordinary unicast — loopback (127/8, ::1),
 // link-local (169.254/16, fe80::/10), private (10/8, 172.16/12, 192.168/16), unique-local
 // (fc00::/7), carrier-grade NAT, unspecified, multicast, reserved, and the IPv6 forms that
-// carry an IPv4 address (::ffff:a.b.c.d, NAT64, 6to4, Teredo) judged by the address they carry
-// or refused. ALERT_ALLOWED_PRIVATE_HOSTS lists host names, addresses or CIDR ranges the owner
+// carry an IPv4 address (::ffff:a.b.c.d, the IPv4-compatible ::a.b.c.d, NAT64, 6to4, Teredo)
+// judged by the address they carry or refused. ALERT_ALLOWED_PRIVATE_HOSTS lists host names, addresses or CIDR ranges the owner
 // allows anyway (ntfy on the LAN: "ntfy.lan" or "192.168.1.20" or "192.168.1.0/24").
 
 export type AddressPolicy = {
@@ -51,12 +51,26 @@ export function hostOf(url: URL): string {
     .replace(/\.$/, "");
 }
 
+/**
+ * The IPv4 address an IPv6 one carries in its last 32 bits as is: the IPv4-mapped form
+ * (::ffff:a.b.c.d) and the deprecated IPv4-compatible one (::a.b.c.d, the first 96 bits zero,
+ * which the network stack may still route to the IPv4 address); null for any other.
+ */
+function embeddedIPv4(a: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (a.kind() !== "ipv6") return null;
+  const v6 = a as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  const p = v6.parts;
+  if (p.slice(0, 6).every((x) => x === 0)) return ipaddr.fromByteArray(v6.toByteArray().slice(12)) as ipaddr.IPv4;
+  return null;
+}
+
 function inRanges(a: ipaddr.IPv4 | ipaddr.IPv6, policy: AddressPolicy): boolean {
+  const v4 = embeddedIPv4(a);
   return policy.ranges.some(([net, bits]) => {
     if (a.kind() === net.kind()) return a.match(net, bits);
-    // an IPv4 range also covers its IPv4-mapped IPv6 form, and the other way round
-    if (a.kind() === "ipv6" && (a as ipaddr.IPv6).isIPv4MappedAddress()) return (a as ipaddr.IPv6).toIPv4Address().match(net, bits);
-    return false;
+    // an IPv4 range also covers the IPv6 forms that carry an IPv4 address
+    return v4 !== null && net.kind() === "ipv4" && v4.match(net, bits);
   });
 }
 
@@ -64,10 +78,10 @@ function inRanges(a: ipaddr.IPv4 | ipaddr.IPv6, policy: AddressPolicy): boolean 
 export function isAllowedAddress(address: string, host: string, policy: AddressPolicy): boolean {
   if (policy.hosts.has(host)) return true;
   if (!ipaddr.isValid(address)) return false;
-  let a = ipaddr.parse(address);
+  const a = ipaddr.parse(address);
   if (inRanges(a, policy)) return true;
-  if (a.kind() === "ipv6" && (a as ipaddr.IPv6).isIPv4MappedAddress()) a = (a as ipaddr.IPv6).toIPv4Address();
-  return a.range() === "unicast";
+  // (:: and ::1 carry 0.0.0.0 and 0.0.0.1: refused as such)
+  return (embeddedIPv4(a) ?? a).range() === "unicast";
 }
 
 /** The error a refused connection fails with (its code tells the sender's wording). */

@@ -331,6 +331,17 @@ describe("internal addresses (the audit: channels reached loopback, link-local a
     expect(isAllowedAddress("fd00::6", "x", lan)).toBe(false);
   });
 
+  it("the IPv4-compatible form ::a.b.c.d is judged as the IPv4 address it embeds (it counted as public)", () => {
+    const none = addressPolicy();
+    for (const a of ["::127.0.0.1", "::7f00:1", "::10.0.0.1", "::192.168.1.20", "::169.254.169.254", "::0.0.0.2"])
+      expect(isAllowedAddress(a, "x", none), a).toBe(false);
+    expect(isAllowedAddress("::8.8.8.8", "x", none)).toBe(true);
+    // (the URL parser writes [::127.0.0.1] as [::7f00:1])
+    expect(new URL("http://[::127.0.0.1]:3000/hook").hostname).toBe("[::7f00:1]");
+    expect(isAllowedLiteral(new URL("http://[::127.0.0.1]:3000/hook"), none)).toBe(false);
+    expect(isAllowedAddress("::192.168.1.20", "x", addressPolicy(["192.168.1.0/24"]))).toBe(true);
+  });
+
   it("a failure text carries the status only, never what the receiver answered", async () => {
     const talker = await server((_req, res) =>
       res.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ error: "db password is hunter2", message: "x" })),
