@@ -32,7 +32,10 @@ export function NotesClient({ initialDay }: { initialDay: string | null }) {
     <div className="space-y-4" data-testid="notes">
       <PageHeader
         title="Notes & tags"
-        subtitle="Tag days (alcohol, travel, sick…) and see what they do to your numbers. Tags you enter in the ring's app appear here too, marked “from the ring”."
+        subtitle={
+          "Tag days (alcohol, travel, sick…) and see what they do to your numbers. " +
+          "Tags you enter in the ring's app appear here too, marked “from the ring”."
+        }
       />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
@@ -132,7 +135,10 @@ function RingTagChip({ name }: { name: string }) {
     <span
       data-testid="ring-tag-chip"
       title="From the ring app (read-only)"
-      className="inline-flex items-center gap-1 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800"
+      className={cn(
+        "inline-flex items-center gap-1 rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200",
+        "dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800",
+      )}
     >
       #{name}
       <span className="text-[0.65rem] font-normal text-teal-700 dark:text-teal-300">from the ring</span>
@@ -220,7 +226,10 @@ function ComparisonView({ data, metric, units }: { data: NonNullable<ReturnType<
   const summary =
     c.difference === null
       ? `Not enough days to compare: ${c.tagged.n} tagged and ${c.untagged.n} untagged days have a value (at least 3 each are needed).`
-      : `${metric.label} ${when} days tagged #${data.tag.name}${"source" in data.tag ? " (from the ring)" : ""} averages ${formatValue(metric, c.tagged.mean, units)} (n = ${c.tagged.n}), against ${formatValue(metric, c.untagged.mean, units)} on other days (n = ${c.untagged.n}): a difference of ${formatDelta(metric, c.difference, units)}.`;
+      : `${metric.label} ${when} days tagged #${data.tag.name}${"source" in data.tag ? " (from the ring)" : ""} ` +
+        `averages ${formatValue(metric, c.tagged.mean, units)} (n = ${c.tagged.n}), ` +
+        `against ${formatValue(metric, c.untagged.mean, units)} on other days (n = ${c.untagged.n}): ` +
+        `a difference of ${formatDelta(metric, c.difference, units)}.`;
   return (
     <figure className="m-0 space-y-2" data-testid="tag-comparison">
       <div role="img" aria-label={summary} className="space-y-1.5">
