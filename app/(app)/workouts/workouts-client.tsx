@@ -326,5 +326,6 @@ function curveSummary(d: NonNullable<ReturnType<typeof useWorkout>["data"]>): st
   const bpm = d.heartRate.map((p) => p.bpm);
   if (!bpm.length) return "No heart-rate samples during this workout.";
   const mean = Math.round(bpm.reduce((a, b) => a + b, 0) / bpm.length);
-  return `Heart rate during ${activityName(d.workout.activity)}: ${bpm.length} samples, from ${Math.min(...bpm)} to ${Math.max(...bpm)} bpm, average ${mean} bpm.`;
+  const range = `from ${Math.min(...bpm)} to ${Math.max(...bpm)} bpm`;
+  return `Heart rate during ${activityName(d.workout.activity)}: ${bpm.length} samples, ${range}, average ${mean} bpm.`;
 }
