@@ -52,6 +52,7 @@ export function EarlyWarningCard({
       </Badge>
     );
   const b = signal.baseline.resting_heart_rate ?? signal.baseline.temperature_deviation;
+  const flagged = signal.markers.filter((m) => m.flagged).length;
   return (
     <SignalCard kind="early_warning" badge={badge}>
       <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -59,7 +60,8 @@ export function EarlyWarningCard({
           ? `Needs ${EARLY_WARNING.minNights} nights of history for at least two markers before it can compare a night with your own baseline.`
           : signal.level === "none"
             ? `Night of ${formatDay(day)}: your markers are where they usually are.`
-            : `Night of ${formatDay(day)}: ${signal.markers.filter((m) => m.flagged).length} of 4 markers left your baseline${signal.heartRateTwoNights ? ", resting heart rate two nights in a row" : ""}.`}
+            : `Night of ${formatDay(day)}: ${flagged} of 4 markers left your baseline` +
+              `${signal.heartRateTwoNights ? ", resting heart rate two nights in a row" : ""}.`}
         {signal.muted ? " Rest mode is on, so no alert is sent." : ""}
       </p>
       <table className="w-full text-xs tabular-nums sm:text-[13px]">
