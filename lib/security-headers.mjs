@@ -1,6 +1,7 @@
 // @ts-check
 // Security headers sent on every response (next.config.mjs `headers()`), and the page's
 // Content-Security-Policy with its per-request nonce (proxy.ts).
+import { env } from "./env.mjs";
 
 /**
  * The Content-Security-Policy. With a nonce (a page, proxy.ts makes one per request): only
@@ -19,9 +20,29 @@ export function contentSecurityPolicy({ isProduction, nonce }) {
     "connect-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self' http: https:",
+    `form-action ${formActionSources().join(" ")}`,
     "object-src 'none'",
   ].join("; ");
+}
+
+/**
+ * Where a form may lead: Ringside itself (its server actions and Auth.js routes), and the ring
+ * service's authorization page, where signing in redirects after the form is sent (browsers
+ * apply form-action to those redirects): the origin of RING_AUTHORIZE_URL and, with the newer
+ * identity provider, of its issuer (whose discovery names the authorization endpoint).
+ * @returns {string[]}
+ */
+export function formActionSources() {
+  const origins = new Set(["'self'"]);
+  for (const url of [env.RING_AUTHORIZE_URL, env.RING_OAUTH_ISSUER]) {
+    if (!url) continue;
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // (lib/env.mjs has checked both: a URL)
+    }
+  }
+  return [...origins];
 }
 
 /** The name every answer carries its policy under (proxy.ts replaces the value on pages). */
