@@ -42,10 +42,16 @@ export default defineConfig([
   },
   {
     // Imports point one way (lib/layers.mjs): pages → services → domain → db, shared small things
-    // importable from every layer, the emulator and test support apart.
+    // importable from every layer, the emulator and test support apart. Every kind of import is
+    // held to it: values and types (`import type`, `export type … from`), re-exports, dynamic
+    // imports, and type queries (`typeof import("…")`, added below).
     files: ["**/*.{ts,tsx,mjs}"],
     plugins: { boundaries },
-    settings: { "boundaries/elements": LAYERS, "boundaries/legacy-warnings": false },
+    settings: {
+      "boundaries/elements": LAYERS,
+      "boundaries/additional-dependency-nodes": [{ selector: "TSImportType > Literal", kind: "type", name: "import-type" }],
+      "boundaries/legacy-warnings": false,
+    },
     rules: { "boundaries/dependencies": ["error", { default: "disallow", policies: layerRules() }] },
   },
   globalIgnores([
