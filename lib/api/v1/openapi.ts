@@ -30,7 +30,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
     path: "/api/v1/metrics",
     summary: "The metric catalog and what data exists",
     description:
-      "Every metric with its label, unit, group and direction, whether this token may read it, the data kinds, and the first and last day of each readable collection.",
+      "Every metric with its label, unit, group and direction, whether this token may read it, " +
+      "the data kinds, and the first and last day of each readable collection.",
     response: "Catalog",
     errors: [],
   },
@@ -38,7 +39,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
     path: "/api/v1/metrics/{metric}",
     summary: "One metric's series",
     description:
-      "Daily values from `from` to `to` (default: the last 30 days) with 7- and 30-day rolling means, the 90-day baseline band (mean ± 2 sd), anomaly flags and the comparison with the previous period of equal length — what the Trends page charts.",
+      "Daily values from `from` to `to` (default: the last 30 days) with 7- and 30-day rolling means, the 90-day baseline band (mean ± 2 sd), " +
+      "anomaly flags and the comparison with the previous period of equal length — what the Trends page charts.",
     params: req.getMetricSeriesParamsSchema,
     query: req.getMetricSeriesQuerySchema,
     response: "Series",
@@ -47,7 +49,9 @@ export const V1_OPERATIONS: readonly Operation[] = [
   {
     path: "/api/v1/days",
     summary: "Several metrics by day",
-    description: `A table: one row per day with a value, one column per metric (\`metrics\`: comma-separated ids, at most ${req.DAY_TABLE_METRICS_MAX}; default: the headline metrics this token may read). Default range: the last 30 days.`,
+    description:
+      `A table: one row per day with a value, one column per metric (\`metrics\`: comma-separated ids, at most ${req.DAY_TABLE_METRICS_MAX}; ` +
+      "default: the headline metrics this token may read). Default range: the last 30 days.",
     query: req.listDaysQuerySchema,
     response: "Days",
     errors: [403, 422],
@@ -64,7 +68,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
     path: "/api/v1/days/{day}",
     summary: "One day in detail",
     description:
-      "The day's documents (typed columns and as the ring service sent them), sleep periods with hypnogram, heart rate and HRV, the activity timeline, and the note with its tags.",
+      "The day's documents (typed columns and as the ring service sent them), sleep periods with hypnogram, heart rate and HRV, " +
+      "the activity timeline, and the note with its tags.",
     params: req.getDayParamsSchema,
     response: "Day",
     errors: [422],
@@ -105,7 +110,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
     path: "/api/v1/tags/{id}/comparison",
     summary: "Tagged days against the others",
     description:
-      "A metric on days with the tag against days without it (lag 1: the day after each tagged day), with means, sd, n and the difference. A missing end of the range is the first or last day with data.",
+      "A metric on days with the tag against days without it (lag 1: the day after each tagged day), with means, sd, n and the difference. " +
+      "A missing end of the range is the first or last day with data.",
     params: req.tagIdParamsSchema,
     query: req.tagComparisonQuerySchema,
     response: "TagComparison",
@@ -123,7 +129,10 @@ export const V1_OPERATIONS: readonly Operation[] = [
     path: "/api/v1/state",
     summary: "The person's state, for home automation",
     description:
-      "One small document to poll: the newest readiness, sleep and activity scores and last night's lowest heart rate, average HRV, breathing rate and temperature deviation (each with its day and age in days), the ring's newest battery reading (with when it stops telling the ring's state) and the newest bedtime window. A value the token's data kinds do not cover is null. The ETag also changes at the person's midnight (the ages count from their today).",
+      "One small document to poll: the newest readiness, sleep and activity scores and last night's lowest heart rate, average HRV, breathing rate " +
+      "and temperature deviation (each with its day and age in days), the ring's newest battery reading (with when it stops telling the ring's " +
+      "state) and the newest bedtime window. A value the token's data kinds do not cover is null. " +
+      "The ETag also changes at the person's midnight (the ages count from their today).",
     response: "State",
     errors: [],
   },
