@@ -111,7 +111,9 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "The person's state now",
       description:
-        "The newest readiness, sleep and activity scores, last night's lowest heart rate, HRV, breathing rate and temperature deviation (each with its day and age in days), the ring's battery (level, charging, when it was read) and the newest bedtime window: what GET /api/v1/state answers.",
+        "The newest readiness, sleep and activity scores, last night's lowest heart rate, HRV, breathing rate and temperature deviation " +
+        "(each with its day and age in days), the ring's battery (level, charging, when it was read) and the newest bedtime window: " +
+        "what GET /api/v1/state answers.",
       inputSchema: z.strictObject({}),
       annotations: { readOnlyHint: true },
     },
@@ -131,7 +133,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "A metric over time",
       description:
-        "One metric over a range (default: the last 90 days, as the Trends page): mean, min, max, n, days outside the usual range, the change against the previous period of the same length, the latest 7- and 30-day means and usual range, and rows by day, week or month (at most 120).",
+        "One metric over a range (default: the last 90 days, as the Trends page): mean, min, max, n, days outside the usual range, the change against " +
+        "the previous period of the same length, the latest 7- and 30-day means and usual range, and rows by day, week or month (at most 120).",
       inputSchema: seriesInput,
       annotations: { readOnlyHint: true },
     },
@@ -150,7 +153,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Compare two periods",
       description:
-        "One metric in two periods: each one's mean, sd, min, max and n (the figures Trends shows for that range), and the change from the first to the second.",
+        "One metric in two periods: each one's mean, sd, min, max and n (the figures Trends shows for that range), " +
+        "and the change from the first to the second.",
       inputSchema: z.strictObject({
         metric: metricIdSchema.describe("a metric id from list_data"),
         first: dayRangeSchema.describe("the earlier (or reference) period: {from, to}"),
@@ -174,7 +178,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Correlate two metrics",
       description:
-        "Pearson's r between x on a day and y on the same day (lag 0) or the next day (lag 1), with n, strength, the 95% interval and the fitted line (default range: the last year, as the Correlations page).",
+        "Pearson's r between x on a day and y on the same day (lag 0) or the next day (lag 1), with n, strength, the 95% interval and the fitted line " +
+        "(default range: the last year, as the Correlations page).",
       inputSchema: withDayRange({
         x: numericMetricIdSchema.describe("a numeric metric id, e.g. activity.steps"),
         y: numericMetricIdSchema.describe("a numeric metric id, e.g. sleep.score"),
@@ -196,7 +201,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Tagged days against the others",
       description:
-        "A metric on days with a tag against days without it (lag 1: the day after each tagged day), with n, mean and sd of each group and the difference (default range: all days with data).",
+        "A metric on days with a tag against days without it (lag 1: the day after each tagged day), " +
+        "with n, mean and sd of each group and the difference (default range: all days with data).",
       inputSchema: withDayRange({
         tag: tagNameSchema.describe("the tag's name, as list_data or the tags resource shows it"),
         metric: numericMetricIdSchema.describe("a numeric metric id"),
@@ -221,7 +227,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const text =
           c.difference === null
             ? `Not enough days to compare (${c.tagged?.n ?? 0} tagged, ${c.untagged?.n ?? 0} untagged; at least 3 each).`
-            : `${c.label} (${c.unit}) ${c.lag ? "the day after" : "on"} #${c.tag} days: ${c.tagged!.mean} (n = ${c.tagged!.n}) against ${c.untagged!.mean} (n = ${c.untagged!.n}), difference ${c.difference}.`;
+            : `${c.label} (${c.unit}) ${c.lag ? "the day after" : "on"} #${c.tag} days: ${c.tagged!.mean} (n = ${c.tagged!.n}) ` +
+              `against ${c.untagged!.mean} (n = ${c.untagged!.n}), difference ${c.difference}.`;
         return answer(text, c);
       })(),
   );
@@ -231,7 +238,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Summarise a day",
       description:
-        "One day (default: the newest with data): each metric against the 7 days before and its usual range, the main sleep's times and stage minutes, activity minutes by class, and the note and tags.",
+        "One day (default: the newest with data): each metric against the 7 days before and its usual range, the main sleep's times and stage " +
+        "minutes, activity minutes by class, and the note and tags.",
       inputSchema: z.strictObject({ day: daySchema.optional().describe("YYYY-MM-DD") }),
       annotations: { readOnlyHint: true },
     },
@@ -250,7 +258,9 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     "find_unusual_days",
     {
       title: "Find unusual days",
-      description: `Days when a metric was outside its usual range (the mean ± 2 sd of the 90 days before), furthest out first (at most ${MAX_UNUSUAL}). Without a metric, the headline metrics are searched. Default range: the last 90 days.`,
+      description:
+        `Days when a metric was outside its usual range (the mean ± 2 sd of the 90 days before), furthest out first (at most ${MAX_UNUSUAL}). ` +
+        "Without a metric, the headline metrics are searched. Default range: the last 90 days.",
       inputSchema: withDayRange({
         metric: numericMetricIdSchema.optional().describe("a numeric metric id (default: every headline metric)"),
         range: presetSchema.optional(),
@@ -268,7 +278,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const u = unusualDays(series, args.limit);
         const data = { from: range.from, to: range.to, metrics: ids, ...u };
         return answer(
-          `${u.flagged} values outside the usual range among ${u.n} (${ids.length === 1 ? getMetric(ids[0]!).label : `${ids.length} metrics`}), ${range.from} to ${range.to}.`,
+          `${u.flagged} values outside the usual range among ${u.n} (${ids.length === 1 ? getMetric(ids[0]!).label : `${ids.length} metrics`}), ` +
+            `${range.from} to ${range.to}.`,
           data,
         );
       })(),
@@ -279,10 +290,11 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Explained signals",
       description:
-        "The person's explained signals by day (default: the last 30 days with data; at most the newest 90 days of a range): early warning (none, watch or likely, " +
-        "from temperature deviation, resting heart rate, HRV and breathing rate against their own baseline), sleep debt (hours owed over 14 nights against their need), " +
-        "regularity (Sleep Regularity Index, bedtime spread, social jet lag) and training load (acute:chronic ratio, VO2 max). One compact row per day and the newest day " +
-        "in full, with each signal's inputs and baseline. Not a diagnosis.",
+        "The person's explained signals by day (default: the last 30 days with data; at most the newest 90 days of a range): " +
+        "early warning (none, watch or likely, from temperature deviation, resting heart rate, HRV and breathing rate against their own baseline), " +
+        "sleep debt (hours owed over 14 nights against their need), " +
+        "regularity (Sleep Regularity Index, bedtime spread, social jet lag) and training load (acute:chronic ratio, VO2 max). " +
+        "One compact row per day and the newest day in full, with each signal's inputs and baseline. Not a diagnosis.",
       inputSchema: withDayRange({ range: presetSchema.optional() }).strict(),
       annotations: { readOnlyHint: true },
     },
