@@ -12,8 +12,10 @@ export function describeNumericSeries(metric: MetricDef, s: NumericSeries, units
   if (s.summary.n === 0) return `${head}: no values.`;
   let last = s.value.length - 1;
   while (last > 0 && s.value[last] === null) last--;
+  const value = (v: number | null) => formatValue(metric, v, units);
   const parts = [
-    `${head}: mean ${formatValue(metric, s.summary.mean, units)} over ${s.summary.n} of ${s.summary.days} days, lowest ${formatValue(metric, s.summary.min, units)}, highest ${formatValue(metric, s.summary.max, units)}; latest ${formatValue(metric, s.value[last] ?? null, units)} (${d(dayAt(s.from, last))}).`,
+    `${head}: mean ${value(s.summary.mean)} over ${s.summary.n} of ${s.summary.days} days, ` +
+      `lowest ${value(s.summary.min)}, highest ${value(s.summary.max)}; latest ${value(s.value[last] ?? null)} (${d(dayAt(s.from, last))}).`,
   ];
   if (s.summary.anomalies) {
     parts.push(`${s.summary.anomalies} ${s.summary.anomalies === 1 ? "day was" : "days were"} outside your usual range.`);
@@ -23,7 +25,8 @@ export function describeNumericSeries(metric: MetricDef, s: NumericSeries, units
     parts.push(
       formatDelta(metric, c.delta, units) === "±0"
         ? `The same mean as the ${c.days} days before.`
-        : `Against the ${c.days} days before, the mean ${c.delta > 0 ? "rose" : "fell"} by ${formatDelta(metric, Math.abs(c.delta), units).replace(/^\+/, "")}.`,
+        : `Against the ${c.days} days before, the mean ${c.delta > 0 ? "rose" : "fell"} ` +
+            `by ${formatDelta(metric, Math.abs(c.delta), units).replace(/^\+/, "")}.`,
     );
   } else {
     parts.push(`Not enough data in the ${c.days} days before to compare.`);
