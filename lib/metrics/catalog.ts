@@ -9,7 +9,6 @@ import type { DailyCollection } from "@/lib/resources";
 import type { CollectionDef, CollectionId, MetricDef, MetricId } from "@/lib/metrics/catalog-types";
 import { COLLECTION_DEFS, METRIC_DEFS } from "@/lib/metrics/catalog-data";
 
-export type { CategoryDef } from "@/lib/resources/define";
 export type { CollectionDef, CollectionId, MetricDef, MetricId, MetricSource } from "@/lib/metrics/catalog-types";
 
 export const COLLECTIONS = Object.fromEntries(COLLECTION_DEFS.map((c) => [c.id, c])) as Record<CollectionId, CollectionDef>;
