@@ -20,7 +20,7 @@ import { estimateEtaSeconds } from "@/lib/sync/plan";
 import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, RingsideChecker, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
 import { ImportRefusal } from "@/lib/import/refusal";
 import { displayName, importSpoolDir, removeSpool, spoolInUse, spoolMultipart, spoolRoot, spoolStream, type SpoolOptions } from "@/lib/import/spool";
-import { readVendorFiles, sniffFile, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
+import { entryKey, readVendorFiles, sniffFile, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
 import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/import/writer";
 import type { ZipLimits } from "@/lib/import/zip";
 import { ImportBudget, ImportStopped, type UPLOAD_LIMITS } from "@/lib/import/budget";
@@ -209,6 +209,8 @@ class ImportRun {
     this.clock = opts.clock ?? systemClock;
   }
 
+  /** the archive entries the check found mapped (unknown after a restart: every CSV is opened) */
+  private mapped: ReadonlySet<string> | undefined;
   private savedAt = Number.NEGATIVE_INFINITY;
   private leasedAt = Number.NEGATIVE_INFINITY;
 
@@ -260,6 +262,8 @@ class ImportRun {
     }
     if (!dryRun) {
       const files = await readVendorFiles(this.vendorFiles(), this.readContext(), null);
+      // storing opens only the files the check found Ringside maps
+      this.mapped = new Set(files.filter((f) => f.role.kind !== "unmapped").map((f) => entryKey(f.source, f.entry)));
       return { total: files.reduce((n, f) => n + (f.role.kind === "unmapped" ? 0 : (f.rows ?? 0)), 0) };
     }
     const files = await readVendorFiles(this.vendorFiles(), this.readContext(), writer, "documents");
@@ -287,7 +291,7 @@ class ImportRun {
       },
     });
     // the check read every file whole: storing unpacks only what it parses
-    const ctx = { ...this.readContext(), checkedBefore: true, progress: async (file: string) => this.progress({ file }) };
+    const ctx = { ...this.readContext(), checkedBefore: true, entries: this.mapped, progress: async (file: string) => this.progress({ file }) };
     if (kind === "ringside") {
       const file = this.state.sources[0]!;
       const checked = await checkRingsideFile(file.path, async () => undefined);

@@ -76,6 +76,11 @@ export type ReadContext = {
    * unpacks only the files it parses, not the rest of the others to check them again.
    */
   checkedBefore?: boolean;
+  /**
+   * The archive entries a pass reads (`source:entry`), when the check told which files Ringside
+   * maps: the others, unmapped, are listed without being opened again.
+   */
+  entries?: ReadonlySet<string>;
   /** progress: the file being read and its rows so far */
   progress: (file: string, rows: number) => Promise<void>;
   /** the import's budget: ticked between batches, shared by every archive */
@@ -208,7 +213,8 @@ export async function readVendorFiles(
     const entries = await listZip(f.path, ctx.zipLimits ?? ZIP_LIMITS, ctx.budget);
     const dataFolder = dataFolderOf(entries.filter((e) => !e.isDirectory).map((e) => e.name));
     const inData = (name: string) => dataFolder === null || folderOf(name) === dataFolder;
-    const read = (e: ZipEntryInfo) => isCsvName(e.name) && inData(e.name);
+    const known = ctx.entries;
+    const read = (e: ZipEntryInfo) => isCsvName(e.name) && inData(e.name) && (!known || known.has(entryKey(source, e.index)));
     if (only !== "trends")
       for (const e of entries)
         if (!e.isDirectory && !read(e))
@@ -227,4 +233,9 @@ export async function readVendorFiles(
     );
   }
   return out;
+}
+
+/** An archive entry's key in ReadContext.entries. */
+export function entryKey(source: number, entry: number | null): string {
+  return `${source}:${entry ?? ""}`;
 }
