@@ -18,6 +18,7 @@ import type { DayResponse } from "@/lib/api/contract";
 import { useDay } from "@/components/hooks/use-day";
 import { useUnits } from "@/components/hooks/use-preferences";
 import { Card, PageHeader } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 
@@ -37,8 +38,10 @@ const SMALL_DOCS: readonly SmallDocCard[] = [
   cardio,
 ];
 
-const navBtn =
-  "rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800";
+const navBtn = cn(
+  "rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600",
+  "dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800",
+);
 
 export function DayClient({ day }: { day: string }) {
   const q = useDay(day);
@@ -196,7 +199,10 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
                   <pre
                     tabIndex={0}
                     aria-label={`${c}, as sent`}
-                    className="max-h-80 overflow-auto border-t border-slate-200 p-3 text-xs leading-relaxed focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-800"
+                    className={cn(
+                      "max-h-80 overflow-auto border-t border-slate-200 p-3 text-xs leading-relaxed focus-visible:outline-2 focus-visible:outline-brand-600",
+                      "dark:border-slate-800",
+                    )}
                   >
                     {JSON.stringify(doc, null, 2)}
                   </pre>
