@@ -5,6 +5,7 @@
 // and builds the same rows in the browser when opened, so the page carries the values once.
 import { useState, type ReactNode } from "react";
 import { addDays, formatDay } from "@/lib/days";
+import { cn } from "@/components/ui/cn";
 
 export type TableColumn = { label: string; numeric?: boolean };
 /** One row: the first cell names the row (a day, a time, a stage), the rest are its values. */
@@ -20,13 +21,21 @@ export function ChartTable({ caption, columns, rows, label = "Show as table" }: 
   const [open, setOpen] = useState(false);
   return (
     <details className="mt-1.5 text-xs" data-testid="chart-table" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="inline-block cursor-pointer rounded px-0.5 font-medium text-brand-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-100">
+      <summary
+        className={cn(
+          "inline-block cursor-pointer rounded px-0.5 font-medium text-brand-700 underline-offset-2 hover:underline",
+          "focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-brand-100",
+        )}
+      >
         {label}
         <span className="sr-only">: {caption}</span>
       </summary>
       {open ? (
         <div
-          className="mt-1.5 max-h-72 overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700"
+          className={cn(
+            "mt-1.5 max-h-72 overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600",
+            "dark:border-slate-700",
+          )}
           tabIndex={0}
           role="region"
           aria-label={caption}

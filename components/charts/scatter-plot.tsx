@@ -7,6 +7,7 @@ import { linearScale, niceTicks } from "@/components/charts/scale";
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import { chartFocusClass, CursorHint, LiveReadout, useChartCursor } from "@/components/charts/chart-a11y";
 import { ChartTable } from "@/components/charts/chart-table";
+import { cn } from "@/components/ui/cn";
 
 type Point = { day: string; x: number; y: number };
 
@@ -110,7 +111,8 @@ export function ScatterPlot({
   const active = cursor !== null ? (order[cursor] ?? null) : hover;
   const hp = active !== null && geo ? points[active] : undefined;
   const point = (p: Point) =>
-    `${formatDay(p.day, { withYear: true })}: ${xMetric.short} ${formatValue(xMetric, p.x, units)}, ${yMetric.short} ${formatValue(yMetric, p.y, units)}${tagged.has(p.day) ? ", tagged" : ""}`;
+    `${formatDay(p.day, { withYear: true })}: ${xMetric.short} ${formatValue(xMetric, p.x, units)}, ` +
+    `${yMetric.short} ${formatValue(yMetric, p.y, units)}${tagged.has(p.day) ? ", tagged" : ""}`;
   return (
     <>
       <div
@@ -165,7 +167,10 @@ export function ScatterPlot({
         ) : null}
         {hp && geo && active !== null ? (
           <div
-            className="pointer-events-none absolute z-10 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-xs shadow-lg dark:border-slate-700 dark:bg-slate-900"
+            className={cn(
+              "pointer-events-none absolute z-10 rounded-lg border border-slate-200 bg-white px-2.5 py-2 text-xs shadow-lg",
+              "dark:border-slate-700 dark:bg-slate-900",
+            )}
             style={{ left: Math.min(geo.cx[active]! + 10, Math.max(0, width - 170)), top: Math.max(0, geo.cy[active]! - 70) }}
           >
             <p className="font-semibold">{formatDay(hp.day, { withYear: true })}</p>

@@ -9,6 +9,7 @@ import { dayAxisTicks, type DayAxisChartProps, DayAxisBox, DayAxisLabels, DayAxi
 import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import { SEVEN_DAY_MEAN, TREND_LAYER as L, type TrendLayers } from "@/lib/metrics/trend-layers";
 import type { TagRef } from "@/lib/api/contract";
+import { cn } from "@/components/ui/cn";
 
 /**
  * One numeric metric over time: the daily values (gaps left open) and the layers of
@@ -104,6 +105,9 @@ export function TrendChart({
 
   const cursorDay = cursor !== null && cursor >= 0 && cursor < n ? dayAt(series.from, cursor) : null;
   const cursorTags = cursorDay ? tags.get(cursorDay) : undefined;
+  /** A range at the cursor (low – high), its unit written once, after the high end. */
+  const range = (low: number | null | undefined, high: number | null | undefined) =>
+    `${formatValue(metric, low ?? null, units, { unit: false })} – ${formatValue(metric, high ?? null, units)}`;
 
   return (
     <DayAxisBox boxRef={wrapRef} ready={ready} height={height} label={label} cursor={cursor} n={n} onCursor={onCursor}>
@@ -185,7 +189,7 @@ export function TrendChart({
               ? [
                   {
                     label: L.band.label,
-                    value: `${formatValue(metric, series.baseLow[cursor] ?? null, units, { unit: false })} – ${formatValue(metric, series.baseHigh[cursor] ?? null, units)}`,
+                    value: range(series.baseLow[cursor], series.baseHigh[cursor]),
                     color: L.band.color,
                   },
                 ]
@@ -194,7 +198,7 @@ export function TrendChart({
               ? [
                   {
                     label: L.normal.label,
-                    value: `${formatValue(metric, series.normal.low[cursor] ?? null, units, { unit: false })} – ${formatValue(metric, series.normal.high[cursor] ?? null, units)}`,
+                    value: range(series.normal.low[cursor], series.normal.high[cursor]),
                     color: L.normal.lineColor,
                   },
                   {
@@ -212,7 +216,9 @@ export function TrendChart({
       <LiveReadout
         text={
           cursorDay
-            ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}${series.flag[cursor!] ? ", outside your usual range" : ""}${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
+            ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}` +
+              `${series.flag[cursor!] ? ", outside your usual range" : ""}` +
+              `${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
             : ""
         }
       />
@@ -252,7 +258,10 @@ export function Tooltip({
   const left = x > width / 2;
   return (
     <div
-      className="pointer-events-none absolute top-1 z-10 min-w-40 rounded-lg border border-slate-200 bg-white/95 px-2.5 py-2 text-xs shadow-lg backdrop-blur dark:border-slate-700 dark:bg-slate-900/95"
+      className={cn(
+        "pointer-events-none absolute top-1 z-10 min-w-40 rounded-lg border border-slate-200 bg-white/95 px-2.5 py-2 text-xs shadow-lg backdrop-blur",
+        "dark:border-slate-700 dark:bg-slate-900/95",
+      )}
       style={left ? { right: Math.max(4, width - x + 10) } : { left: Math.min(width - 160, x + 10) }}
     >
       <p className="mb-1 font-semibold text-slate-800 dark:text-slate-100">{formatDay(day, { withYear: true })}</p>

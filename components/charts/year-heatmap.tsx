@@ -67,6 +67,8 @@ export function YearHeatmap({
     setFocus(next);
     rootRef.current?.querySelector<HTMLElement>(`[data-day="${next}"]`)?.focus();
   };
+  /** What a day holds, in words: its value, or why it has none. */
+  const dayText = (c: HeatDay) => (c.status === "value" ? formatValue(metric, c.value, units) : STATUS_TEXT[c.status]);
 
   return (
     <div
@@ -98,8 +100,8 @@ export function YearHeatmap({
                   data-status={c.status}
                   tabIndex={c.day === focus ? 0 : -1}
                   onFocus={() => setFocus(c.day)}
-                  aria-label={`${formatDay(c.day, { withYear: true })}: ${c.status === "value" ? formatValue(metric, c.value, units) : STATUS_TEXT[c.status]}${tagged.has(c.day) ? ", tagged" : ""}`}
-                  title={`${formatDay(c.day, { withYear: true })} · ${c.status === "value" ? formatValue(metric, c.value, units) : STATUS_TEXT[c.status]}`}
+                  aria-label={`${formatDay(c.day, { withYear: true })}: ${dayText(c)}${tagged.has(c.day) ? ", tagged" : ""}`}
+                  title={`${formatDay(c.day, { withYear: true })} · ${dayText(c)}`}
                   className={cn(
                     "relative aspect-square rounded-[4px] outline-offset-1 focus-visible:outline-2 focus-visible:outline-brand-600",
                     c.status === "value" && "hover:ring-2 hover:ring-slate-900/30 dark:hover:ring-white/40",
