@@ -10,7 +10,8 @@ export function AnomalyMark({ flag, className, compact }: { flag: AnomalyFlag; c
       data-testid="anomaly-mark"
       title={`${text} (mean ± 2 sd of the 90 days before)`}
       className={cn(
-        "inline-flex items-center gap-1 rounded-full bg-amber-100 px-1.5 py-0.5 text-[0.7rem] font-semibold text-amber-900 dark:bg-amber-400/15 dark:text-amber-300",
+        "inline-flex items-center gap-1 rounded-full bg-amber-100 px-1.5 py-0.5 text-[0.7rem] font-semibold text-amber-900",
+        "dark:bg-amber-400/15 dark:text-amber-300",
         className,
       )}
     >

@@ -74,13 +74,17 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
         <div
           className={cn(
             inputClass,
-            "mt-1 flex flex-wrap items-center gap-1.5 py-1 focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-brand-600",
+            "mt-1 flex flex-wrap items-center gap-1.5 py-1",
+            "focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-offset-1 focus-within:outline-brand-600",
           )}
         >
           {tags.map((t) => (
             <span
               key={t}
-              className="inline-flex items-center gap-1 rounded-full bg-violet-100 py-0.5 pl-2 pr-1 text-xs font-medium text-violet-900 dark:bg-violet-500/20 dark:text-violet-200"
+              className={cn(
+                "inline-flex items-center gap-1 rounded-full bg-violet-100 py-0.5 pl-2 pr-1 text-xs font-medium text-violet-900",
+                "dark:bg-violet-500/20 dark:text-violet-200",
+              )}
               data-testid="tag-chip"
             >
               #{t}
@@ -91,7 +95,10 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
                   setSaved(false);
                 }}
                 aria-label={`Remove tag ${t}`}
-                className="rounded-full px-1 leading-none hover:bg-violet-200 focus-visible:outline-2 focus-visible:outline-violet-600 dark:hover:bg-violet-500/30"
+                className={cn(
+                  "rounded-full px-1 leading-none hover:bg-violet-200 focus-visible:outline-2 focus-visible:outline-violet-600",
+                  "dark:hover:bg-violet-500/30",
+                )}
               >
                 ×
               </button>
@@ -120,7 +127,10 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
                 key={s}
                 type="button"
                 onClick={() => add(s)}
-                className="rounded-full border border-slate-200 px-2 py-0.5 text-xs text-slate-600 hover:border-violet-300 hover:text-violet-800 focus-visible:outline-2 focus-visible:outline-violet-600 dark:border-slate-700 dark:text-slate-400 dark:hover:text-violet-200"
+                className={cn(
+                  "rounded-full border border-slate-200 px-2 py-0.5 text-xs text-slate-600 hover:border-violet-300 hover:text-violet-800",
+                  "focus-visible:outline-2 focus-visible:outline-violet-600 dark:border-slate-700 dark:text-slate-400 dark:hover:text-violet-200",
+                )}
               >
                 + {s}
               </button>
@@ -152,7 +162,10 @@ export function DayNoteEditor({ day, note, compact }: { day: string; note: DayNo
             <span
               key={t.id}
               title="Entered in the ring's app (read-only)"
-              className="rounded-full bg-teal-50 px-2 py-0.5 font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800"
+              className={cn(
+                "rounded-full bg-teal-50 px-2 py-0.5 font-medium text-teal-900 ring-1 ring-inset ring-teal-200",
+                "dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800",
+              )}
             >
               #{t.name}
             </span>

@@ -48,7 +48,10 @@ export function FreshnessChips({ sources, initialStatus }: { sources: FreshnessS
           title={f.title}
           data-collection={f.collection}
           data-tone={f.tone}
-          className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300"
+          className={cn(
+            "inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700",
+            "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300",
+          )}
         >
           <span aria-hidden className={cn("h-1.5 w-1.5 rounded-full", DOT[f.tone])} />
           <span className="font-medium" aria-hidden>

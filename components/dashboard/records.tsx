@@ -9,6 +9,7 @@ import { formatDuration } from "@/lib/metrics/format";
 import { BEDTIME_RECOMMENDATIONS, BEDTIME_STATUSES, labelOf, SESSION_TYPES, WORKOUT_INTENSITIES } from "@/lib/metrics/sources";
 import { activityName } from "@/lib/metrics/workouts";
 import { Card } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 
 type Workout = DayRecords["workouts"][number];
 type Session = DayRecords["sessions"][number];
@@ -28,7 +29,10 @@ export function RestModeBanner({ restMode }: { restMode: DayRecords["restMode"] 
     <div
       role="status"
       data-testid="rest-mode-banner"
-      className="flex items-start gap-2 rounded-xl border border-teal-300 bg-teal-50 px-3 py-2 text-sm text-teal-950 dark:border-teal-800 dark:bg-teal-950/40 dark:text-teal-100"
+      className={cn(
+        "flex items-start gap-2 rounded-xl border border-teal-300 bg-teal-50 px-3 py-2 text-sm text-teal-950",
+        "dark:border-teal-800 dark:bg-teal-950/40 dark:text-teal-100",
+      )}
     >
       <span aria-hidden>🌿</span>
       <p>
@@ -112,7 +116,10 @@ export function RingTagsCard({ tags }: { tags: DayRecords["ringTags"] }) {
           {tags.map((t) => (
             <li
               key={t.id}
-              className="rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200 dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800"
+              className={cn(
+                "rounded-full bg-teal-50 px-2 py-0.5 text-xs font-medium text-teal-900 ring-1 ring-inset ring-teal-200",
+                "dark:bg-teal-950/50 dark:text-teal-100 dark:ring-teal-800",
+              )}
               title={t.comment || undefined}
             >
               #{t.name}
@@ -182,8 +189,10 @@ function BatteryIcon({ level, charging }: { level: number | null; charging: bool
 export function RingChips({ status }: { status: Pick<TodayResponse["records"], "battery" | "ring"> }) {
   const { battery, ring } = status;
   if (!battery && !ring) return null;
-  const chip =
-    "inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300";
+  const chip = cn(
+    "inline-flex items-center gap-1.5 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700",
+    "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300",
+  );
   return (
     <ul aria-label="The ring" data-testid="ring-chips" className="flex flex-wrap gap-1.5">
       {battery ? (

@@ -12,6 +12,7 @@ import { metricColor } from "@/components/dashboard/colors";
 import { DeltaChip } from "@/components/dashboard/delta-chip";
 import type { TagRef } from "@/lib/api/contract";
 import { Card } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { signalDocsHref, SIGNALS } from "@/lib/signals/catalog";
@@ -61,7 +62,10 @@ export function TrendPanel({
               type="button"
               onClick={onRemove}
               aria-label={`Remove ${metric.label}`}
-              className="-mr-1 -mt-1 shrink-0 rounded-md px-1.5 text-lg leading-none text-slate-500 dark:text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200"
+              className={cn(
+                "-mr-1 -mt-1 shrink-0 rounded-md px-1.5 text-lg leading-none text-slate-500 dark:text-slate-400 hover:bg-slate-100 hover:text-slate-700",
+                "focus-visible:outline-2 focus-visible:outline-brand-600 dark:hover:bg-slate-800 dark:hover:text-slate-200",
+              )}
             >
               ×
             </button>
