@@ -1,10 +1,12 @@
 // `npm run bench:import`: the import step of the benchmark on its own (e2e/bench/import.ts),
 // against an emulator and the production build it starts (ports chosen at run time, each in a
-// process group of its own; data in e2e/bench/.data-import). Writes the
-// `import` figures into e2e/bench/results/latest.json and leaves the other figures as they are.
+// process group of its own; data in e2e/bench/.data-import), then the import's guard
+// (e2e/bench/import-guard.ts). Writes the `import` and `guard` figures into
+// e2e/bench/results/latest.json and leaves the other figures as they are.
 import fs from "node:fs";
 import path from "node:path";
 import { measureImport } from "./import";
+import { measureGuard } from "./import-guard";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import { benchAppEnv, buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
@@ -45,15 +47,16 @@ async function main(): Promise<void> {
     app = await startAppProcess(ROOT, { port: APP_PORT, dataDir, env: benchAppEnv({ port: APP_PORT, dataDir, emulatorUrl: emulator.url, client: CLIENT }) });
     log(`app on ${app.url} (server pid ${app.serverPid})`);
     const figures = await measureImport({ appUrl: APP_URL, serverPid: app.serverPid, emulatorUrl: emulator.url, dir: DATA, log });
+    const guard = await measureGuard({ appUrl: APP_URL, serverPid: app.serverPid, emulatorUrl: emulator.url, log });
     const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as BenchResult) : null;
     if (previous && isBenchResult(previous)) {
-      const merged: BenchResult = { ...previous, import: figures };
+      const merged: BenchResult = { ...previous, import: figures, guard };
       fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(merged, null, 2) + "\n");
       fs.renameSync(`${RESULTS}.tmp`, RESULTS);
       process.stdout.write(
-        `\n${formatTable(checkTargets(merged).filter((c) => c.measure.startsWith("Import")))}\n\nWrote the import figures into ${path.relative(ROOT, RESULTS)}\n`,
+        `\n${formatTable(checkTargets(merged).filter((c) => c.measure.startsWith("Import")))}\n\nWrote the import and guard figures into ${path.relative(ROOT, RESULTS)}\n`,
       );
-    } else process.stdout.write(`\n${JSON.stringify({ import: figures }, null, 2)}\n(no complete ${path.relative(ROOT, RESULTS)} to add them to)\n`);
+    } else process.stdout.write(`\n${JSON.stringify({ import: figures, guard }, null, 2)}\n(no complete ${path.relative(ROOT, RESULTS)} to add them to)\n`);
   } finally {
     if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");
     await app?.stop().catch(() => undefined);

@@ -2,6 +2,7 @@
 // date, the version, and the small box's method and verdict) and the table printed with them,
 // each measure beside its target, and the small box's figure beside the main one.
 import { CEILING_METHODS, type CeilingMethod } from "./small-box";
+import { GUARD_TARGETS, type GuardFigures } from "./import-guard";
 
 type PageResult = { charts_ms: number; js_gzip_kb: number };
 type PagesResult = { today: PageResult; trends: PageResult; correlations: PageResult };
@@ -77,6 +78,8 @@ export type BenchResult = {
    * (e2e/bench/import.ts): its wall time and the server's RSS at rest before and its peak
    */
   import?: { years: number; samples: number; documents: number; zip_mb: number; wall_s: number; rest_mb: number; peak_mb: number; peak_above_rest_mb: number };
+  /** the import's guard (e2e/bench/import-guard.ts): the fuzz corpus's worst cases posted to the server */
+  guard?: GuardFigures;
   /** the small box's pass, after the main one */
   small?: SmallBoxResult;
 };
@@ -220,6 +223,25 @@ export function checkTargets(r: BenchResult): Check[] {
             value: `${r.import.wall_s} s for ${r.import.samples} heart-rate samples and ${r.import.documents} documents (${r.import.zip_mb} MB ZIP); RSS +${r.import.peak_above_rest_mb} MB above ${r.import.rest_mb} MB at rest`,
             target: `≤ ${IMPORT_TARGETS.wall_s} s; ≤ +${IMPORT_TARGETS.peak_above_rest_mb} MB`,
             ok: r.import.wall_s <= IMPORT_TARGETS.wall_s && r.import.peak_above_rest_mb <= IMPORT_TARGETS.peak_above_rest_mb,
+          },
+        ]
+      : []),
+    ...(r.guard
+      ? [
+          {
+            measure: "Import guard: worst upload of the fuzz corpus",
+            value:
+              `${r.guard.worst_cpu_s} CPU-s, ${r.guard.worst_cpu_s_per_mib} CPU-s per MiB; /api/health p95 ${r.guard.health_p95_ms_during} ms and ` +
+              `Today ${r.guard.today_ms_during} ms during it; 30 kB overlapping ZIP refused in ${r.guard.overlap_refused_ms} ms`,
+            target:
+              `≤ ${GUARD_TARGETS.cpu_s} CPU-s, ≤ ${GUARD_TARGETS.cpu_s_per_mib} per MiB; health ≤ ${GUARD_TARGETS.health_p95_ms} ms; ` +
+              `Today answers; refused < ${GUARD_TARGETS.overlap_refused_ms} ms`,
+            ok:
+              r.guard.worst_cpu_s <= GUARD_TARGETS.cpu_s &&
+              r.guard.worst_cpu_s_per_mib <= GUARD_TARGETS.cpu_s_per_mib &&
+              r.guard.health_p95_ms_during <= GUARD_TARGETS.health_p95_ms &&
+              r.guard.today_ms_during >= 0 &&
+              r.guard.overlap_refused_ms < GUARD_TARGETS.overlap_refused_ms,
           },
         ]
       : []),

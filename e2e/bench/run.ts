@@ -32,6 +32,7 @@ import {
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
+import { measureGuard } from "./import-guard";
 import { readRssMb, sampleGroup, sampleRss } from "./memory";
 import { launchChromium, measurePageSet } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
@@ -385,6 +386,8 @@ async function mainPass(emu: string): Promise<BenchResult> {
 
     // ---------------------------------------------------------------- 6. Import (e2e/bench/import.ts)
     const imported = await measureImport({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
+    // ---------------------------------------------------------------- 7. The import's guard (e2e/bench/import-guard.ts)
+    const guard = await measureGuard({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, log });
 
     return {
       date: new Date().toISOString(),
@@ -433,6 +436,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
       pages,
       memory: { idle_mb: round(idleAtStartMb, 0), rest_mb: round(idleAtEndMb, 0), peak_mb: round(runPeak.peakMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
       import: imported,
+      guard,
     };
   } finally {
     await stopBenchApp(app, path.join(DATA, "app.log"));

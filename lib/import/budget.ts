@@ -22,13 +22,15 @@ export const IMPORT_BUDGET = {
   renewEveryMs: 10_000,
 } as const;
 
+export type UploadLimits = { readonly maxEntries: number; readonly maxInflatedBytes: number };
+
 /** Archive entries and inflated bytes an upload may hold, over all its archives together. */
-export const UPLOAD_LIMITS = {
+export const UPLOAD_LIMITS: UploadLimits = {
   /** entries in all the upload's archives */
   maxEntries: 5_000,
   /** inflated bytes of every entry of every archive */
   maxInflatedBytes: 4 * 1024 * 1024 * 1024,
-} as const;
+};
 
 export type BudgetOptions = {
   /** CPU-seconds this import may use (default: from the bytes received, IMPORT_BUDGET) */
@@ -76,7 +78,7 @@ export class ImportBudget {
 
   constructor(
     private readonly opts: BudgetOptions = {},
-    readonly limits: typeof UPLOAD_LIMITS = UPLOAD_LIMITS,
+    readonly limits: UploadLimits = UPLOAD_LIMITS,
   ) {
     this.cpuMicros = opts.cpuMicros ?? threadCpuMicros;
     this.cpuStart = this.cpuMicros();

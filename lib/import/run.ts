@@ -23,7 +23,7 @@ import { displayName, importSpoolDir, removeSpool, spoolInUse, spoolMultipart, s
 import { entryKey, readVendorFiles, sniffFile, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
 import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/import/writer";
 import type { ZipLimits } from "@/lib/import/zip";
-import { ImportBudget, ImportStopped, type UPLOAD_LIMITS } from "@/lib/import/budget";
+import { ImportBudget, ImportStopped, type UploadLimits } from "@/lib/import/budget";
 import { runGated, runningDryState, stopImportOf } from "@/lib/import/gate";
 
 // One import, whatever was uploaded — Ringside's own export (JSON), the ring maker's account
@@ -100,7 +100,7 @@ export type RunOptions = {
   signal?: AbortSignal;
   /** CPU-seconds the import may use (default: from the bytes received) */
   cpuSeconds?: number;
-  uploadLimits?: typeof UPLOAD_LIMITS;
+  uploadLimits?: UploadLimits;
 };
 
 export const ROW_LIMITS: RowLimits = {
