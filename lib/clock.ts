@@ -117,8 +117,12 @@ export function setClock(next: Clock | undefined): void {
 type Pending = { id: number; at: number; order: number; fn: () => void };
 
 /**
- * A clock that moves only when told (tests). `sleep` resolves when `advance` passes its due
- * time; `advance(ms, settle)` fires what is due in time order, awaiting `settle()` after each.
+ * The one clock that moves only when told (tests: the app's modules through `setClock`, the
+ * alerts' worker, the emulator's webhook timers). `sleep` and `schedule` wait for `advance` to pass
+ * their due time; `advance(ms, settle)` fires what is due in time order, setting `now()` to each
+ * one's due time and awaiting `settle()` after each (the emulator's deliveries in flight). With no
+ * timer and no `settle`, `advance` moves the time at once, so a caller may skip the await; `set`
+ * jumps to an instant (epoch ms or an ISO text).
  */
 export class ManualClock implements Clock {
   private current: number;
@@ -162,12 +166,20 @@ export class ManualClock implements Clock {
     return this.pending.size;
   }
 
-  set(instant: number): void {
-    this.current = instant;
+  set(instant: number | string): void {
+    this.current = typeof instant === "string" ? Date.parse(instant) : instant;
   }
 
-  async advance(ms: number, settle: () => Promise<void> = async () => {}): Promise<void> {
+  advance(ms: number, settle?: () => Promise<void>): Promise<void> {
     const target = this.current + Math.max(0, ms);
+    if (!settle && this.pending.size === 0) {
+      this.current = target;
+      return Promise.resolve();
+    }
+    return this.fireUntil(target, settle ?? (async () => {}));
+  }
+
+  private async fireUntil(target: number, settle: () => Promise<void>): Promise<void> {
     await settle();
     for (;;) {
       let next: Pending | undefined;

@@ -1,7 +1,7 @@
 // Shared fixtures of the conformance suite: one emulator per test file (small settings),
 // helpers that obtain tokens through the real OAuth flow (oauth4webapi), a raw HTTP client
 // for the data routes, OpenAPI assertions and a local webhook receiver.
-import { clock as suiteClock } from "@/lib/clock";
+import { ManualClock, clock as suiteClock } from "@/lib/clock";
 import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
@@ -10,7 +10,6 @@ import * as oauth from "oauth4webapi";
 import { uniqueEmail as kitEmail } from "@/lib/test/emulator-kit";
 import { afterAll, beforeAll, expect } from "vitest";
 import { validateResponse, validateSchema } from "@/lib/emulator/openapi";
-import { ManualClock } from "@/lib/emulator/clock";
 import { startEmulator } from "@/lib/emulator/server";
 
 export type EmulatorOverrides = NonNullable<Parameters<typeof startEmulator>[0]>;

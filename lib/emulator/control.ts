@@ -4,14 +4,14 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { EmulatorContext } from "./context";
 import { isoWithOffset, parseDateBound } from "./date-params";
-import { json, problem, validationError } from "./errors";
+import { json, problem, toValidationIssues, validationError } from "./errors";
 import { dayToIndex, isDay, utcDay } from "@/lib/days";
-import { PORTALS, SCOPE_NAMES, developerNameFor, grantedScopes } from "./providers";
+import { ALL_SCOPES, PORTALS, SCOPE_NAMES, developerNameFor, grantedScopes, type Scope } from "./providers";
 import { TIME_SERIES, webhookDataType, type TimeSeries } from "./resources";
-import { ALL_SCOPES, type Scope, type User } from "./store";
+import type { User } from "./store";
 import { batteryRow, heartRateRow, localDayOf } from "./timeseries";
 import { DOCUMENT_COLLECTIONS, type DocumentCollection } from "./user-data";
-import { toValidationIssues, type WebhookEvent } from "./webhooks";
+import type { WebhookEvent } from "./webhooks";
 
 const day = z.string().refine(isDay, "Input should be a valid date YYYY-MM-DD");
 

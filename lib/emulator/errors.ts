@@ -2,6 +2,7 @@
 // service uses (FastAPI `{detail}` plus RFC 7807 `status`/`title`, HTTPValidationError,
 // RFC 6749 token errors) and small HTML pages.
 import { randomBytes } from "node:crypto";
+import type { z } from "zod";
 
 const TITLES: Record<number, string> = {
   400: "Bad Request",
@@ -61,6 +62,18 @@ export type ValidationIssue = { loc: Array<string | number>; msg: string; type: 
 /** 422 HTTPValidationError: `{detail: [{loc, msg, type, input?}]}`. */
 export function validationError(issues: ValidationIssue[]): Response {
   return json({ detail: issues }, 422);
+}
+
+/** zod issues → FastAPI/Pydantic-style ValidationError entries. */
+export function toValidationIssues(error: z.ZodError, root: "body" | "query"): ValidationIssue[] {
+  return error.issues.map((issue) => {
+    const loc = [root, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))];
+    const input = (issue as { input?: unknown }).input;
+    if (issue.code === "invalid_type" && input === undefined) return { loc, msg: "Field required", type: "missing" };
+    if (issue.code === "invalid_value") return { loc, msg: issue.message, type: "enum", input };
+    if (issue.code === "invalid_type") return { loc, msg: issue.message, type: `${issue.expected}_type`, input };
+    return { loc, msg: issue.message, type: "value_error", input };
+  });
 }
 
 export function unauthorized(detail: string, errorCode?: "invalid_token"): Response {

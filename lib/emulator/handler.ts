@@ -12,7 +12,8 @@ import { handleDeveloperRevoke, handleDiscovery, handleIntrospect, handleRevoke,
 import { DEVELOPER_PATHS, LEGACY_PATHS } from "./providers";
 import { TwoTierRateLimiter, rateLimitHeaders } from "./rate-limit";
 import { EmulatorState, type Fault } from "./store";
-import { WebhookEngine, handleWebhookRoute } from "./webhooks";
+import { handleWebhookRoute } from "./webhook-routes";
+import { WebhookEngine } from "./webhooks";
 import { logger } from "@/lib/log";
 
 export type Emulator = {

@@ -10,7 +10,10 @@
 //            Addendum of 2026-11-23): discovery, /oauth/v2/ext/oauth-{authorize,token,revoke,
 //            introspect}; `extapi:` names; `iss` on every callback; `id_token: null`.
 import type { BareScopes } from "./config";
-import { ALL_SCOPES, type Scope } from "./store";
+
+/** The emulator's internal scopes: the eight legacy scopes of interface §5.1.5, which decide what the data routes serve. */
+export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
 
 export const PORTALS = ["legacy", "developer"] as const;
 export type Portal = (typeof PORTALS)[number];

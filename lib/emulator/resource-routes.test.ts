@@ -2,7 +2,7 @@
 // suite checks: the series follow the clock on the data's last day, follow the documents they
 // come from (revisions, deletions), and the control API edits the new documents.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "./clock";
+import { ManualClock } from "@/lib/clock";
 import { DAILY_COLLECTIONS } from "./generator";
 import { RESOURCE_COLLECTIONS } from "./resources";
 import { addDays } from "@/lib/days";

@@ -4,12 +4,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { EmulatorConfig } from "./config";
 import { addDays, dayToIndex, utcDay } from "@/lib/days";
-import type { Portal } from "./providers";
+import type { Portal, Scope } from "./providers";
 import type { RateTier } from "./rate-limit";
 import { UserDocuments } from "./user-data";
 
-export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
-export type Scope = (typeof ALL_SCOPES)[number];
 export const IMPLICIT_TOKEN_TTL_S = 2_592_000;
 
 export const DEMO_CLIENT = {

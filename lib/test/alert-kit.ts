@@ -9,18 +9,8 @@ import type { AlertStore, Clock } from "@/lib/alerts/store";
 import { episodeFields } from "@/lib/db/queries/alert-rows";
 import type { AlertChannelRow, AlertDeliveryRow, AlertEpisodeRow, AlertRuleRow, AlertSettingsRow, DueDelivery } from "@/lib/db/queries/alert-rows";
 
-export class ManualClock implements Clock {
-  constructor(public t: number) {}
-  now(): number {
-    return this.t;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
-  set(iso: string): void {
-    this.t = Date.parse(iso);
-  }
-}
+// the one manual clock (lib/clock.ts): advance() without timers moves it at once, set() takes an ISO instant
+export { ManualClock } from "@/lib/clock";
 
 /** Facts of a person with nothing to tell (no rows, no night, an active connection, metric units), but for `overrides`. */
 export function quietFacts(overrides: Partial<AlertFacts> = {}): AlertFacts {

@@ -3,13 +3,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import { expect } from "vitest";
-import { clock as suiteClock } from "@/lib/clock";
+import { ManualClock, clock as suiteClock } from "@/lib/clock";
 import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { DEFAULT_SEED, type EmulatorConfig } from "@/lib/emulator/config";
 import { addDays, dayToIndex, indexToDay } from "@/lib/days";
 import { COLLECTIONS, generateDay, type Collection } from "@/lib/emulator/generator";
 import { ResourceSource, generateDayResources, ringReplacementIndex, type DayResource } from "@/lib/emulator/resources";
-import { ManualClock } from "@/lib/emulator/clock";
 import type { EmulatorOptions } from "@/lib/emulator/handler";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { userIdFor } from "@/lib/emulator/store";
