@@ -61,6 +61,36 @@ describe("ManualClock", () => {
     await expect(p).rejects.toThrow("stop");
     expect(c.scheduled).toBe(0);
   });
+
+  it("with nothing scheduled, moves at once (the await may be skipped); set takes epoch ms or an ISO instant", async () => {
+    const c = new ManualClock(T);
+    void c.advance(60_000);
+    expect(c.now()).toBe(T + 60_000);
+    c.set("2026-03-02T00:00:00Z");
+    expect(c.now()).toBe(Date.parse("2026-03-02T00:00:00Z"));
+    c.set(T);
+    expect(c.now()).toBe(T);
+    await c.advance(-5); // never backwards
+    expect(c.now()).toBe(T);
+  });
+
+  it("runs scheduled timers at their due time in order, not cancelled ones (the emulator's webhook timers)", async () => {
+    const c = new ManualClock(T);
+    const seen: Array<[string, number]> = [];
+    c.schedule(() => seen.push(["late", c.now()]), 300);
+    const dropped = c.schedule(() => seen.push(["dropped", c.now()]), 100);
+    c.schedule(() => seen.push(["early", c.now()]), 200);
+    c.cancel(dropped);
+    await c.advance(250);
+    expect(seen).toEqual([["early", T + 200]]);
+    expect(c.now()).toBe(T + 250);
+    await c.advance(50);
+    expect(seen).toEqual([
+      ["early", T + 200],
+      ["late", T + 300],
+    ]);
+    expect(c.scheduled).toBe(0);
+  });
 });
 
 describe("alignClock (the browser)", () => {
