@@ -107,7 +107,8 @@ const toDelivery = (d: DeliveryRecord): AlertDeliveryRow => ({
 /** A new delivery's message columns, in the order channelId, channelKind, channelLabel, purpose, title, body, link, data. */
 const deliveryValues = (d: NewDelivery) => [d.channelId, d.channelKind, d.channelLabel, d.purpose, d.title, d.body, d.link, d.data] as const;
 
-const DELIVERY = `d.id, d.userId, d.episodeId, d.channelId, d.channelKind, d.channelLabel, d.purpose, d.title, d.body, d.link, d.data, d.status, d.attempts, d.nextAttemptAt, d.lastError, d.sentAt, d.createdAt`;
+const DELIVERY = `d.id, d.userId, d.episodeId, d.channelId, d.channelKind, d.channelLabel, d.purpose, d.title, d.body, d.link, d.data,
+  d.status, d.attempts, d.nextAttemptAt, d.lastError, d.sentAt, d.createdAt`;
 const nowText = () => toDbTime(clock.date());
 
 // ---------------------------------------------------------------------------------------
@@ -254,7 +255,8 @@ export async function createAlertChannel(
   const now = clock.date();
   await query(
     run(
-      `INSERT INTO alert_channel (id, userId, kind, label, url, recipient, secret, enabled, confirmCodeHash, confirmExpiresAt, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO alert_channel (id, userId, kind, label, url, recipient, secret, enabled, confirmCodeHash, confirmExpiresAt, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       id,
       userId,
       c.kind,
@@ -290,7 +292,8 @@ export async function getChannelConfirmation(
 ): Promise<{ kind: string; confirmedAt: Date | null; codeHash: string | null; expiresAt: Date | null; attempts: number } | null> {
   const c = await query(
     get<{ kind: string; confirmedAt: Time; codeHash: string | null; expiresAt: Time; attempts: number }>(
-      `SELECT kind, confirmedAt, confirmCodeHash AS codeHash, confirmExpiresAt AS expiresAt, confirmAttempts AS attempts FROM alert_channel WHERE id = ? AND userId = ?`,
+      `SELECT kind, confirmedAt, confirmCodeHash AS codeHash, confirmExpiresAt AS expiresAt, confirmAttempts AS attempts
+       FROM alert_channel WHERE id = ? AND userId = ?`,
       channelId,
       userId,
     ),
@@ -304,7 +307,8 @@ export async function getChannelConfirmation(
 export async function setChannelConfirmCode(userId: string, channelId: string, codeHash: string, expiresAt: Date): Promise<boolean> {
   const changed = await query(
     run(
-      `UPDATE alert_channel SET confirmCodeHash = ?, confirmExpiresAt = ?, confirmAttempts = 0, updatedAt = ? WHERE id = ? AND userId = ? AND confirmedAt IS NULL`,
+      `UPDATE alert_channel SET confirmCodeHash = ?, confirmExpiresAt = ?, confirmAttempts = 0, updatedAt = ?
+       WHERE id = ? AND userId = ? AND confirmedAt IS NULL`,
       codeHash,
       toDbTime(expiresAt),
       nowText(),
@@ -358,7 +362,8 @@ export function deleteAlertChannel(userId: string, channelId: string): Promise<b
   return transaction(function* () {
     if (!(yield* get(`SELECT id FROM alert_channel WHERE id = ? AND userId = ?`, channelId, userId))) return false;
     yield* run(
-      `UPDATE alert_delivery SET status = 'cancelled', lastError = 'The channel was removed.', nextAttemptAt = NULL, updatedAt = ? WHERE channelId = ? AND status = 'pending'`,
+      `UPDATE alert_delivery SET status = 'cancelled', lastError = 'The channel was removed.', nextAttemptAt = NULL, updatedAt = ?
+       WHERE channelId = ? AND status = 'pending'`,
       nowText(),
       channelId,
     );
@@ -403,7 +408,8 @@ export function openEpisode(e: NewEpisode, deliveries: NewDelivery[], firstAttem
     if (!episode) return null;
     for (const d of deliveries) {
       yield* run(
-        `INSERT INTO alert_delivery (userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data, status, attempts, nextAttemptAt, createdAt, updatedAt)
+        `INSERT INTO alert_delivery (userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data,
+           status, attempts, nextAttemptAt, createdAt, updatedAt)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
         e.userId,
         episode.id,
@@ -494,9 +500,11 @@ export async function recordDelivery(
 ): Promise<AlertDeliveryRow> {
   const row = await query(
     get<DeliveryRecord>(
-      `INSERT INTO alert_delivery (userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data, status, attempts, lastError, sentAt, createdAt, updatedAt)
+      `INSERT INTO alert_delivery (userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data,
+         status, attempts, lastError, sentAt, createdAt, updatedAt)
        VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
-       RETURNING id, userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data, status, attempts, nextAttemptAt, lastError, sentAt, createdAt`,
+       RETURNING id, userId, episodeId, channelId, channelKind, channelLabel, purpose, title, body, link, data,
+         status, attempts, nextAttemptAt, lastError, sentAt, createdAt`,
       userId,
       ...deliveryValues(d),
       outcome.status,
@@ -535,7 +543,8 @@ export function pruneAlertHistory(opts: { before: Date; keep: number }): Promise
       for (const d of newestFirst.slice(opts.keep)) if (d.status !== "pending") removed += yield* run(`DELETE FROM alert_delivery WHERE id = ?`, d.id);
     }
     yield* run(
-      `DELETE FROM alert_episode WHERE endedAt IS NOT NULL AND startedAt < ? AND NOT EXISTS (SELECT 1 FROM alert_delivery d WHERE d.episodeId = alert_episode.id)`,
+      `DELETE FROM alert_episode
+       WHERE endedAt IS NOT NULL AND startedAt < ? AND NOT EXISTS (SELECT 1 FROM alert_delivery d WHERE d.episodeId = alert_episode.id)`,
       before,
     );
     return removed;
@@ -564,7 +573,8 @@ export async function getNewestNightDay(userId: string): Promise<string | null> 
 export async function countActiveSyncJobs(userId: string, now: Date, graceMs = 5_000): Promise<number> {
   const row = await query(
     get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM job WHERE userId = ? AND kind IN ('backfill', 'incremental', 'personal_info') AND (status = 'running' OR (status = 'queued' AND runAt <= ?))`,
+      `SELECT COUNT(*) AS n FROM job
+       WHERE userId = ? AND kind IN ('backfill', 'incremental', 'personal_info') AND (status = 'running' OR (status = 'queued' AND runAt <= ?))`,
       userId,
       toDbTime(now.getTime() + graceMs),
     ),
