@@ -237,7 +237,8 @@ export function summarizeCorrelation(c: CorrelationResponse) {
     slope: r ? round(r.slope, 6) : null,
     intercept: r ? round(r.intercept, 4) : null,
     reading: r
-      ? `Over ${r.n} days, when ${x.label.toLowerCase()} is higher, ${when} tends to be ${r.r >= 0 ? "higher" : "lower"} (r = ${r.r.toFixed(2)}, ${r.strength}). A correlation is not a cause.`
+      ? `Over ${r.n} days, when ${x.label.toLowerCase()} is higher, ${when} tends to be ${r.r >= 0 ? "higher" : "lower"} ` +
+        `(r = ${r.r.toFixed(2)}, ${r.strength}). A correlation is not a cause.`
       : `Not enough days with both values (${c.points.length}; at least 10 are needed).`,
   };
 }
