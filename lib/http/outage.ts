@@ -51,8 +51,18 @@ const UNREACHABLE_CODES = new Set([
   "SQLITE_NOTADB",
 ]);
 
-const UNREACHABLE_TEXT =
-  /Connection terminated|connection (?:is )?closed|Can't reach database server|timeout exceeded when trying to connect|terminating connection due to administrator command|the database system is (?:shutting down|starting up)|Client has encountered a connection error|ECONNREFUSED/i;
+/** What the drivers say when the database cannot be reached (pg, Prisma, the server shutting down or starting). */
+const UNREACHABLE_MESSAGES = [
+  "Connection terminated",
+  "connection (?:is )?closed",
+  "Can't reach database server",
+  "timeout exceeded when trying to connect",
+  "terminating connection due to administrator command",
+  "the database system is (?:shutting down|starting up)",
+  "Client has encountered a connection error",
+  "ECONNREFUSED",
+];
+const UNREACHABLE_TEXT = new RegExp(UNREACHABLE_MESSAGES.join("|"), "i");
 const FULL_TEXT = /database or disk is full|SQLITE_FULL|ENOSPC|no space left on device|could not extend file/i;
 
 /** Whether an error is the database being away (or the disk full), looking through causes. */
