@@ -11,7 +11,8 @@ import { AppError } from "@/lib/http/errors";
 import { ManualClock } from "@/lib/clock";
 import { generateRange } from "@/lib/emulator/generator";
 import { claimImportLease, readImportState, saveImportState } from "@/lib/db/queries/imports";
-import { forgetImportsOf, importStatus, runImport, sweepImports, type ImportUpload, type RunOptions } from "@/lib/import/run";
+import { forgetImportsOf, importStatus, runImport, type ImportUpload, type RunOptions } from "@/lib/import/run";
+import { sweepImports } from "@/lib/import/sweep";
 import { ImportStopped, UPLOAD_LIMITS, cpuSecondsFor } from "@/lib/import/budget";
 import { listZip } from "@/lib/import/zip";
 import { exportCsv, rawZip, writeZip } from "@/lib/test/import-kit";
@@ -157,6 +158,7 @@ describe("work bounded by the input", () => {
 
   it("a CPU budget stops the work with a clear refusal (413), storing nothing; the budget follows the bytes received", async () => {
     expect(cpuSecondsFor(MB)).toBe(10);
+    expect(cpuSecondsFor(1_000)).toBe(1);
     expect(cpuSecondsFor(100 * MB)).toBe(60);
     const csv = exportCsv(heartRows(12_000));
     const r = await refusal(await person(), file("heartrate.csv", csv), { cpuSeconds: 0.001 });

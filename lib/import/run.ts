@@ -9,7 +9,6 @@ import {
   claimImportLease,
   clearImportState,
   deleteImportRows,
-  listImportStates,
   readImportState,
   releaseImportLease,
   saveImportState,
@@ -19,7 +18,8 @@ import { logger } from "@/lib/log";
 import { estimateEtaSeconds } from "@/lib/sync/plan";
 import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, RingsideChecker, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
 import { ImportRefusal } from "@/lib/import/refusal";
-import { displayName, importSpoolDir, removeSpool, spoolInUse, spoolMultipart, spoolRoot, spoolStream, type SpoolOptions } from "@/lib/import/spool";
+import { displayName, spoolMultipart, spoolStream, type SpoolOptions } from "@/lib/import/spool";
+import { importSpoolDir, removeSpool } from "@/lib/import/spool-dir";
 import { entryKey, readVendorFiles, sniffFile, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
 import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/import/writer";
 import type { ZipLimits } from "@/lib/import/zip";
@@ -529,36 +529,4 @@ export async function forgetImportsOf(userId: string): Promise<void> {
   const state = await readImportState(userId);
   if (state?.spoolDir) await removeSpool(state.spoolDir);
   await deleteImportRows(userId);
-}
-
-/**
- * At start: removes every spool no import can use (one a crash left while checking or storing
- * a dry run, or an import that failed without cleaning up): all but an interrupted import's
- * (resumable) and those of imports running in another live process. An import left "checking"
- * by a crash is marked failed and its lease freed, so its person can start again at once.
- * Returns the spools removed.
- */
-export async function sweepImports(opts: { root?: string; clock?: Clock } = {}): Promise<string[]> {
-  const now = (opts.clock ?? systemClock).now();
-  const root = spoolRoot(opts.root);
-  const states = await listImportStates();
-  const keep = new Set(
-    states.flatMap(({ state }) => (state.spoolDir && (state.status === "interrupted" || state.status === "storing") ? [state.spoolDir] : [])),
-  );
-  const removed: string[] = [];
-  const names = fs.existsSync(root) ? await fs.promises.readdir(root) : [];
-  for (const name of names) {
-    const dir = path.join(root, name);
-    if (keep.has(dir) || spoolInUse(dir)) continue;
-    await removeSpool(dir);
-    removed.push(dir);
-  }
-  for (const { userId, state } of states) {
-    if (state.status !== "checking" || (state.spoolDir && fs.existsSync(state.spoolDir))) continue;
-    const message = "The server stopped while it was checking the upload: nothing was stored. Upload it again.";
-    await saveImportState(userId, { ...state, status: "failed", spoolDir: null, sources: [], message });
-    await releaseImportLease(userId, state.id, now);
-  }
-  if (removed.length) logger.info({ spools: removed.length }, "import spools left by a stop removed");
-  return removed;
 }

@@ -30,51 +30,6 @@ export async function diskFreeBytes(dir: string): Promise<number> {
   return Number(s.bavail) * Number(s.bsize);
 }
 
-/** The folder every import's spool is in. */
-export function spoolRoot(root = env.DATA_DIR): string {
-  // (the file tracer must not follow this path: it is the data directory, not a source)
-  return path.join(/* turbopackIgnore: true */ path.resolve(/* turbopackIgnore: true */ root), "imports");
-}
-
-/** The file naming the process an import's spool belongs to (its pid). */
-const OWNER_FILE = ".owner";
-
-/** The folder an import keeps its upload in (created private), marked with the process's pid. */
-export function importSpoolDir(importId: string, root = env.DATA_DIR): string {
-  const dir = path.join(/* turbopackIgnore: true */ spoolRoot(root), importId);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dir, OWNER_FILE), String(process.pid), { mode: 0o600 });
-  return dir;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Whether a spool belongs to an import running in another live process. This process has
- * just started, so a spool marked with its own pid (a restarted container reuses pids) or a
- * dead one's is left over from a crash.
- */
-export function spoolInUse(dir: string): boolean {
-  let pid: number;
-  try {
-    pid = Number(fs.readFileSync(path.join(dir, OWNER_FILE), "utf8"));
-  } catch {
-    return false;
-  }
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid);
-}
-
-export function removeSpool(dir: string): Promise<void> {
-  return fs.promises.rm(dir, { recursive: true, force: true });
-}
-
 function diskGuard(dir: string, opts: SpoolOptions) {
   const free = opts.freeBytes ?? diskFreeBytes;
   const margin = opts.minFreeBytes ?? env.IMPORT_MIN_FREE_DISK_MB * 1024 * 1024;

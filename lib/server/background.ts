@@ -7,7 +7,7 @@ import { startScheduler } from "@/lib/sync/scheduler";
 import { startAlertWorker } from "@/lib/services/alerts";
 import { processSlot } from "@/lib/process-singleton";
 import { dialect } from "@/lib/db/sql";
-import { sweepImports } from "@/lib/import/run";
+import { sweepImports } from "@/lib/import/sweep";
 
 // The process's background work, started once by instrumentation.ts register():
 // - the sync scheduler (backfills, polls, webhook notifications, the personal_info snapshot,
@@ -15,7 +15,7 @@ import { sweepImports } from "@/lib/import/run";
 // - the alert worker (rules after each person's sync, digests on their schedule, deliveries);
 // - the daily backup;
 // - the first owner's setup code, printed in the log while the instance has no owner;
-// - before them, the sweep of what a stop left of an import (lib/import/run.ts sweepImports).
+// - before them, the sweep of what a stop left of an import (lib/import/sweep.ts).
 // ROLE decides which of them this process runs (backgroundPlan). Tests never come here: each
 // starts what it exercises (a Scheduler of its own, runDailyBackupIfDue).
 
