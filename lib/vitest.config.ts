@@ -22,6 +22,7 @@ const BOTH_DATABASES = [
   "lib/import/ringside.test.ts",
   "lib/import/vendor-import.test.ts",
   "lib/import/refusals.test.ts",
+  "lib/import/bounds.test.ts",
   "lib/sync/webhooks.test.ts",
   "lib/sync/webhook-throughput.test.ts",
   "app/api/v1/v1-routes.test.ts",

@@ -17,6 +17,7 @@ import { ImportStopped, UPLOAD_LIMITS, cpuSecondsFor } from "@/lib/import/budget
 import { listZip } from "@/lib/import/zip";
 import { exportCsv, rawZip, writeZip } from "@/lib/test/import-kit";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
+import { dialect } from "@/lib/db/sql";
 
 const clock = new ManualClock(Date.parse("2026-03-15T12:00:00Z"));
 const MB = 1024 * 1024;
@@ -214,10 +215,15 @@ describe("work bounded by the input", () => {
 
 /** Every table's rows (a digest per table) and every file under the data directory (path, size, mtime). */
 async function everything(): Promise<{ tables: Record<string, string>; files: string[] }> {
-  const names = (await sqlAll<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)).map((r) => r.name);
+  const list =
+    dialect() === "postgres"
+      ? `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
+      : `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`;
+  const names = (await sqlAll<{ name: string }>(list)).map((r) => r.name);
   const tables: Record<string, string> = {};
   for (const t of names) {
-    const rows = await sqlAll(`SELECT * FROM "${t}"`);
+    // (in a fixed order: PostgreSQL returns rows in any order)
+    const rows = (await sqlAll(`SELECT * FROM "${t}"`)).map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? String(v) : v))).sort();
     tables[t] = crypto
       .createHash("sha256")
       .update(JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v)))
@@ -321,7 +327,7 @@ describe("removing a member stops and forgets their import", () => {
     await removal;
     expect(Number(await sqlValue(`SELECT COUNT(*) FROM heart_rate WHERE userId = ?`, member.id))).toBe(0);
     expect(await readImportState(member.id)).toBeUndefined();
-    expect(await sqlValue(`SELECT COUNT(*) FROM "AppSetting" WHERE key LIKE ?`, `%${member.id}%`)).toBe(0);
+    expect(Number(await sqlValue(`SELECT COUNT(*) FROM "AppSetting" WHERE key LIKE ?`, `%${member.id}%`))).toBe(0);
     expect(spools()).toEqual([]);
   });
 });
