@@ -104,7 +104,10 @@ function describeCsvError(err: CsvError, file: string, headerColumns: number): s
   const where = `${file}${row !== null ? `, row ${row}` : ""}${line !== null ? ` (line ${line})` : ""}`;
   switch (err.code) {
     case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
-      return `${where}: the row has ${Array.isArray(e.record) ? e.record.length : "another number of"} cells, the header has ${headerColumns} (mismatched column count).`;
+      return (
+        `${where}: the row has ${Array.isArray(e.record) ? e.record.length : "another number of"} cells, ` +
+        `the header has ${headerColumns} (mismatched column count).`
+      );
     case "CSV_MAX_RECORD_SIZE":
       return `${where}: a row is longer than ${MAX_RECORD_BYTES} bytes.`;
     case "CSV_QUOTE_NOT_CLOSED":

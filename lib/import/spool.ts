@@ -42,7 +42,8 @@ function diskGuard(dir: string, opts: SpoolOptions) {
     if (left - adding < margin)
       throw new AppError(
         "insufficient_storage",
-        `The server's disk is almost full (${Math.max(0, Math.floor(left / 1024 / 1024))} MB free; imports keep ${Math.round(margin / 1024 / 1024)} MB free): the import is refused and nothing was stored.`,
+        `The server's disk is almost full (${Math.max(0, Math.floor(left / 1024 / 1024))} MB free; ` +
+          `imports keep ${Math.round(margin / 1024 / 1024)} MB free): the import is refused and nothing was stored.`,
       );
   };
 }

@@ -81,7 +81,8 @@ function checkEntry(entry: yauzl.Entry, name: string, limits: ZipLimits): void {
     throw new ImportRefusal(`The ZIP is refused: the folder ${name} declares content (a ZIP bomb?).`, { tooLarge: true });
   if (entry.uncompressedSize > limits.maxEntryBytes)
     throw new ImportRefusal(
-      `The ZIP is refused: ${name} declares ${mib(entry.uncompressedSize)} unpacked, more than the ${mib(limits.maxEntryBytes)} an entry may hold (a ZIP bomb?).`,
+      `The ZIP is refused: ${name} declares ${mib(entry.uncompressedSize)} unpacked, ` +
+        `more than the ${mib(limits.maxEntryBytes)} an entry may hold (a ZIP bomb?).`,
       { tooLarge: true },
     );
   if (entry.uncompressedSize > limits.ratioFromBytes && entry.uncompressedSize / Math.max(1, entry.compressedSize) > limits.maxRatio)
