@@ -133,6 +133,31 @@ describe("POST /api/import", () => {
     expect((await call("GET", "/api/import")).body).toMatchObject({ status: "failed", message: expect.stringContaining("dailysleep.csv, row 2") });
   });
 
+  it("while an import runs on the server, another one answers 429 with Retry-After, and its dry run shows in GET meanwhile", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const slow = new ReadableStream<Uint8Array>({
+      async start(c) {
+        c.enqueue(new TextEncoder().encode("id;day;score\n"));
+        await gate;
+        c.enqueue(new TextEncoder().encode("z;2026-01-02;3\n"));
+        c.close();
+      },
+    });
+    const first = call("POST", "/api/import?dry_run=1", { body: slow, headers: { "content-type": "text/csv", "x-file-name": "dailysleep.csv" } });
+    while ((await call("GET", "/api/import")).body.status !== "checking") await new Promise((r) => setImmediate(r));
+    expect((await call("GET", "/api/import")).body).toMatchObject({ status: "checking", dryRun: true });
+    const headers = new Headers({ "content-type": "application/zip", origin: "http://localhost" });
+    const res = await route.POST(new Request("http://localhost/api/import", { method: "POST", headers, body: new Uint8Array(zip) }), {
+      params: Promise.resolve({}),
+    });
+    open();
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("15");
+    expect(await res.json()).toMatchObject({ error: { code: "rate_limited", message: expect.stringContaining("Another import is running") } });
+    expect(await first).toMatchObject({ status: 200, body: { dryRun: true } });
+  });
+
   it("?resume=1 without an interrupted import → 409; DELETE forgets the last import", async () => {
     expect((await call("POST", "/api/import?resume=1")).status).toBe(409);
     expect((await call("DELETE", "/api/import")).status).toBe(204);

@@ -40,11 +40,11 @@ export const POST = withUser(
   { bodyTypes: FILE_TYPES },
 );
 
-/** 429 with Retry-After: another import is running on this server. */
+/** 429 with Retry-After: another import is running on this server (the upload is not read: the connection is not reused). */
 function busy(err: ImportBusy): Response {
   return Response.json(errorBody(err.code, err.message), {
     status: err.status,
-    headers: { "retry-after": String(err.retryAfterS), "cache-control": "no-store" },
+    headers: { "retry-after": String(err.retryAfterS), "cache-control": "no-store", connection: "close" },
   });
 }
 
