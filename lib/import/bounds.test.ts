@@ -268,6 +268,14 @@ describe("a dry run has no side effect", () => {
     const before = await everything();
     const r = await runImport(userId, file("export.zip", upload), { clock, dryRun: true });
     expect(r.collections.daily_sleep).toMatchObject({ new: docs.daily_sleep!.length });
+    // Ringside's own export (notes, a new tag, documents) neither
+    const json = JSON.stringify({
+      format: "ringside-export-v1",
+      notes: [{ day: "2026-01-03", text: "a note", tags: ["brand-new"] }],
+      tags: [{ name: "brand-new" }],
+      collections: { daily_sleep: docs.daily_sleep!.slice(0, 3) },
+    });
+    expect(await runImport(userId, file("export.json", json), { clock, dryRun: true })).toMatchObject({ dryRun: true, tags: 1 });
     // refused dry runs neither
     await runImport(userId, file("bad.zip", upload.subarray(0, 100)), { clock, dryRun: true }).catch(() => undefined);
     expect(await everything()).toEqual(before);
