@@ -221,16 +221,18 @@ class ImportRun {
    */
   async progress(patch: Partial<ImportState>): Promise<void> {
     this.state = { ...this.state, ...patch };
-    await this.budget.tick();
+    const routine = patch.status === undefined && patch.totalRows === undefined && patch.sources === undefined;
+    // (a change of phase is recorded whatever the budget: the work it ends is done)
+    if (routine) await this.budget.tick();
     if (this.dryProgress) return this.dryProgress(this.state);
     const now = this.clock.now();
-    const routine = patch.status === undefined && patch.totalRows === undefined && patch.sources === undefined;
     if (routine && now - this.savedAt < 1_000) return;
     this.savedAt = now;
     await saveImportState(this.userId, this.state);
     if (now - this.leasedAt >= 10_000 || !routine) {
       this.leasedAt = now;
-      if (!(await claimImportLease(this.userId, this.state.id, now))) throw new ImportStopped("lease_lost");
+      const held = await claimImportLease(this.userId, this.state.id, now);
+      if (!held && patch.status !== "done") throw new ImportStopped("lease_lost");
     }
   }
 
