@@ -66,7 +66,6 @@ export const TREND_LAYERS = [
 ] as const satisfies readonly TrendLayerDef[];
 
 type AnyLayer = (typeof TREND_LAYERS)[number];
-export type TrendLayerId = AnyLayer["id"];
 /** The layers a switch turns on and off. */
 export type ToggleLayerId = Extract<AnyLayer, { toggle: true }>["id"];
 /** Which switchable layers are on. */

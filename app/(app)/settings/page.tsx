@@ -15,7 +15,19 @@ import { getAlertsOverview } from "@/lib/services/alerts";
 import { publicOrigin } from "@/lib/auth/origin";
 import { createInviteLink, disconnectRing, reconnectRing, removeMemberAction, revokeInvite } from "@/app/(app)/settings/actions-connection";
 import { createApiTokenAction, revokeApiTokenAction } from "@/app/(app)/settings/actions-api";
-import * as alertActions from "@/app/(app)/settings/actions-alerts";
+import {
+  saveAlertSettingsAction,
+  addAlertRuleAction,
+  toggleAlertRuleAction,
+  removeAlertRuleAction,
+  addAlertChannelAction,
+  toggleAlertChannelAction,
+  removeAlertChannelAction,
+  confirmAlertChannelAction,
+  resendAlertConfirmationAction,
+  sendAlertTestAction,
+  sendAlertRuleTestAction,
+} from "@/app/(app)/settings/actions-alerts";
 import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -40,7 +52,22 @@ export default async function SettingsPage() {
           />
         )}
         <SyncSection {...s.sync} canEdit={user.role === "owner"} />
-        <AlertsSection overview={alerts} actions={{ ...alertActions }} />
+        <AlertsSection
+          overview={alerts}
+          actions={{
+            saveAlertSettingsAction,
+            addAlertRuleAction,
+            toggleAlertRuleAction,
+            removeAlertRuleAction,
+            addAlertChannelAction,
+            toggleAlertChannelAction,
+            removeAlertChannelAction,
+            confirmAlertChannelAction,
+            resendAlertConfirmationAction,
+            sendAlertTestAction,
+            sendAlertRuleTestAction,
+          }}
+        />
         <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
         <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
         <ImportSection />

@@ -14,7 +14,6 @@ import { defineAlertKind } from "@/lib/alerts/kinds/define";
 
 /** The levels a rule can ask for, least first. */
 export const EARLY_WARNING_RULE_LEVELS = ["watch", "likely"] as const;
-export type EarlyWarningRuleLevel = (typeof EARLY_WARNING_RULE_LEVELS)[number];
 
 export const earlyWarningRuleParamsSchema = z.object({
   level: z.enum(EARLY_WARNING_RULE_LEVELS, { message: "Choose watch or likely." }),

@@ -46,10 +46,6 @@ export function alertKind(kind: string): AlertKind | undefined {
   return byKind.get(kind);
 }
 
-export function isAlertRuleKind(kind: string): kind is AlertRuleKind {
-  return byKind.has(kind);
-}
-
 /** A stored or typed rule checked against its kind: the kind and its parameters, or null. */
 export function parseRule(rule: { kind: string; params: unknown }): { kind: AlertKind; params: unknown } | null {
   const r = alertRuleInputSchema.safeParse(rule);

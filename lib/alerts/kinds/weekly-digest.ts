@@ -17,7 +17,6 @@ export const digestRuleParamsSchema = z.object({
   weekday: intIn({ min: 1, max: 7 }, "Weekday"),
   hour: intIn({ min: 0, max: 23 }, "Hour"),
 });
-export type DigestRuleParams = z.infer<typeof digestRuleParamsSchema>;
 
 /** How long after its slot a digest is still sent (Ringside was down at the hour, say). */
 export const DIGEST_GRACE_MS = 6 * 3_600_000;
