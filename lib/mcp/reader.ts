@@ -1,5 +1,5 @@
 // Where the MCP server's tools read from. Two implementations of one interface:
-// - in the app (/api/mcp): the token's reader over the page services (lib/mcp/token-reader.ts);
+// - in the app (/api/mcp): the token's reader over the page services (app/api/mcp/token-reader.ts);
 // - in `npm run mcp` (stdio): the running Ringside's read API over HTTP with the token
 //   (httpReader below), so only the server ever opens the database, and the token's kinds,
 //   rate limit and revocation apply to a local assistant exactly as to anything else.

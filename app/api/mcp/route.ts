@@ -5,7 +5,7 @@ import { checkSameOrigin } from "@/lib/auth/origin";
 import { authenticateRequest, chargeMore, methodNotAllowed, tokenErrorResponse } from "@/lib/api/v1/handler";
 import { logger } from "@/lib/log";
 import { createRingsideMcpServer } from "@/lib/mcp/server";
-import { readerFor } from "@/lib/mcp/token-reader";
+import { readerFor } from "@/app/api/mcp/token-reader";
 
 export const dynamic = "force-dynamic";
 
