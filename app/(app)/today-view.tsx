@@ -1,7 +1,7 @@
 // The Today page's view, rendered on the server from what the page read (app/(app)/page.tsx):
 // nothing on it changes in the browser but the freshness chips (the browser's today, the sync
 // status polled), the tables opened under the charts, and the readiness marks. So the page
-// ships no query client and none of its cards' code (docs/architecture.md, "Today on the server").
+// ships no query client and none of its cards' code (docs/decisions/0022-what-a-page-ships-to-the-browser.md).
 import { Suspense, type ReactNode } from "react";
 import Link from "next/link";
 import { CHARTED_COLLECTIONS, COLLECTIONS, getMetric, type MetricId } from "@/lib/metrics/catalog";
