@@ -7,6 +7,9 @@ export async function register(): Promise<void> {
   // first: output, signals and the parent (lib/server/lifecycle.ts), then the background work
   const { installServerLifecycle } = await import("@/lib/server/lifecycle");
   installServerLifecycle();
+  // the gate proxy.ts asks before a report's share link page is drawn (lib/report-link-gate.ts)
+  const { installReportLinkGate } = await import("@/lib/services/report-links");
+  installReportLinkGate();
   const { startBackgroundWork } = await import("@/lib/server/background");
   await startBackgroundWork();
 }

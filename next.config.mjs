@@ -1,7 +1,7 @@
 // Validates the environment first: a bad variable fails `next build` and `next start`.
 import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_SERVER } from "next/constants.js";
 import { assertRunnableEnv, env } from "./lib/env.mjs";
-import { HSTS_HEADER, securityHeaders } from "./lib/security-headers.mjs";
+import { HSTS_HEADER, REPORT_LINK_HEADERS, securityHeaders } from "./lib/security-headers.mjs";
 import { buildDir } from "./lib/server/build-dir.mjs";
 
 const testBuild = process.env.RINGSIDE_TEST_BUILD === "1";
@@ -45,6 +45,8 @@ const nextConfig = {
   async headers() {
     return [
       { source: "/:path*", headers: securityHeaders(process.env.NODE_ENV === "production") },
+      // a report's share link: no index, no referrer, no cache (after the rule above: these win)
+      { source: "/r/:path*", headers: REPORT_LINK_HEADERS },
       // HSTS behind an https reverse proxy (X-Forwarded-Proto), on every answer (static files
       // and the webhook receiver included); without that header proxy.ts decides per request.
       { source: "/:path*", has: [{ type: "header", key: "x-forwarded-proto", value: "https(?:\\s*,.*)?" }], headers: [HSTS_HEADER] },

@@ -14,6 +14,9 @@
 //     with a short 503 page and every API route with a 503 envelope and Retry-After, before
 //     any of them fails its own way (the webhook receiver and /api/health answer for
 //     themselves: 503 too);
+//   - asks the report link gate (lib/report-link-gate.ts) before a share link's page (/r/<secret>)
+//     is drawn, and answers a refused link itself with a plain page and its status (410 revoked
+//     or expired, 404, 400, 429): a page cannot set its status;
 //   - adds Strict-Transport-Security to answers served over https (lib/security-headers.mjs
 //     isServedOverHttps), never over plain http, for requests that did not come through an https
 //     proxy: a configured https public URL decides then, known only at run time, not at build.
@@ -24,6 +27,8 @@ import { contentSecurityPolicy, CSP_HEADER, HSTS_HEADER, isServedOverHttps } fro
 import type { DatabaseHealth } from "@/lib/http/outage";
 import { processSlot } from "@/lib/process-singleton";
 import { outagePageHtml } from "@/lib/server/outage-page";
+import { REPORT_LINK_PAGE_RE, reportLinkGateSlot, reportLinkRefusalHtml } from "@/lib/report-link-gate";
+import { REPORT_LINK_HEADERS } from "@/lib/security-headers.mjs";
 
 /** The server process's view of the database (lib/http/outage.ts), when it has one. */
 const databaseHealth = () => processSlot<{ health: DatabaseHealth }>("databaseHealth").get()?.health;
@@ -44,6 +49,31 @@ async function outageAnswer(req: NextRequest): Promise<NextResponse | null> {
   if (api)
     return NextResponse.json({ error: { code: "service_unavailable", message: "The database is not reachable; Ringside retries." } }, { status: 503, headers });
   return new NextResponse(outagePageHtml("unreachable", RETRY_AFTER_S), { status: 503, headers: { ...headers, "content-type": "text/html; charset=utf-8" } });
+}
+
+/**
+ * A share link's page: the gate counts the view and says whether the link is open; a refused
+ * link gets a plain page with the gate's status (never a 500, nothing about the person). Null:
+ * draw the page (no gate in this process, as in a build, leaves it to the page).
+ */
+async function reportLinkAnswer(req: NextRequest): Promise<NextResponse | null> {
+  const m = REPORT_LINK_PAGE_RE.exec(req.nextUrl.pathname);
+  const gate = reportLinkGateSlot().get();
+  if (!m || !gate || (req.method !== "GET" && req.method !== "HEAD") || req.headers.has("next-action")) return null;
+  let status: number;
+  let message: string;
+  let retryAfterS: number | undefined;
+  try {
+    const answer = await gate(m[1]!);
+    if (answer.status === 200) return null;
+    ({ status, message, retryAfterS } = answer);
+  } catch {
+    [status, message] = [503, "This report cannot be opened right now; try again in a minute."];
+  }
+  const res = new NextResponse(reportLinkRefusalHtml(message), { status, headers: { "content-type": "text/html; charset=utf-8" } });
+  for (const h of REPORT_LINK_HEADERS) res.headers.set(h.key, h.value);
+  if (retryAfterS) res.headers.set("retry-after", String(retryAfterS));
+  return res;
 }
 
 /** The request header the root layout reads the page's nonce from. */
@@ -171,6 +201,8 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   }
   const outage = await outageAnswer(req);
   if (outage) return withHsts(req, outage);
+  const refusedLink = await reportLinkAnswer(req);
+  if (refusedLink) return withHsts(req, refusedLink);
   return withHsts(req, next(req));
 }
 

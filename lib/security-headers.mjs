@@ -59,6 +59,17 @@ export function securityHeaders(isProduction) {
   ];
 }
 
+/**
+ * Headers of every answer under /r/ (a report's share link, its page and its PDF): not indexed,
+ * no referrer sent onwards (the link's secret is in the address), never cached. next.config.mjs
+ * adds them after the headers above, so they win where both set one.
+ */
+export const REPORT_LINK_HEADERS = [
+  { key: "X-Robots-Tag", value: "noindex, nofollow" },
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "Cache-Control", value: "private, no-store" },
+];
+
 /** HTTP Strict Transport Security: sent only on answers served over https. */
 export const HSTS_HEADER = { key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" };
 

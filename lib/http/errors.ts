@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   not_acceptable: 406,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable_entity: 422,
