@@ -1,0 +1,288 @@
+import "server-only";
+import { clock } from "@/lib/clock";
+import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
+import { groupByDay, pickMainSleep, toDense, type NumericSeries, type SleepPeriodLike } from "@/lib/metrics/series";
+import { ROLLING_MIN_COUNT, rollingMean } from "@/lib/metrics/stats";
+import { activityName } from "@/lib/metrics/workouts";
+import {
+  clockHoursOn,
+  comparedPeriod,
+  countByType,
+  flaggedNights,
+  gapsOf,
+  hoursOf,
+  lineChart,
+  REPORT_DISCLAIMER,
+  REPORT_METHOD_NOTES,
+  REPORT_PHYSIOLOGY_METRICS,
+  REPORT_SCORE_METRICS,
+  REPORT_SUMMARY_METRICS,
+  reportFigure,
+  reportMean,
+  tagsWithDays,
+  type Report,
+  type ReportChart,
+  type ReportEvents,
+  type ReportMethods,
+  type ReportNote,
+  type ReportQuery,
+  type ReportSummary,
+} from "@/lib/metrics/report";
+import { getDaysWithDocuments, getDocumentRows, getPersonalAge, getRestModes, getRings, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
+import { findUser } from "@/lib/db/queries/users";
+import { listSyncStates } from "@/lib/db/queries/sync-state";
+import { readImportState } from "@/lib/db/queries/imports";
+import { getMetricSeries, getMetricValues } from "@/lib/services/metrics";
+import { getSignals } from "@/lib/services/signals";
+import { listWorkouts } from "@/lib/services/records";
+import { listNotes } from "@/lib/services/tags";
+import type { Signal, SignalDay } from "@/lib/signals/signal-days";
+
+// The report for a doctor or a coach (issue 45): read through the same services as the read API
+// (the metrics' series, the signals, the workouts, the notes), so each of its means, counts and
+// flagged nights equals what /api/v1/metrics/:metric, /api/v1/signals and the others answer for
+// the same period. The maths and the shapes are lib/metrics/report.ts; docs/report.md says what
+// each figure is. The page, the PDF, the share links and the read API all build it here.
+
+/** The metrics charted besides the summary's: the night's sleep, steps and active calories. */
+const SLEEP_CHART_METRIC = "night.total_sleep_duration" satisfies MetricId;
+const ACTIVITY_CHART_METRICS = ["activity.steps", "activity.active_calories"] as const satisfies readonly MetricId[];
+const STAGE_METRICS = [
+  "night.deep_sleep_duration",
+  "night.rem_sleep_duration",
+  "night.light_sleep_duration",
+  "night.awake_time",
+] as const satisfies readonly MetricId[];
+
+type Range = { from: string; to: string };
+
+const numeric = (s: Awaited<ReturnType<typeof getMetricSeries>>): NumericSeries => {
+  if (s.kind !== "numeric") throw new Error(`the report charts numeric metrics only (${s.metric})`);
+  return s;
+};
+
+/** Each metric's series over the period (and over the compared period), as the read API gives them. */
+async function readSeries(userId: string, ids: readonly MetricId[], range: Range): Promise<Map<MetricId, NumericSeries>> {
+  const out = new Map<MetricId, NumericSeries>();
+  for (const id of ids) out.set(id, numeric(await getMetricSeries({ userId, metric: getMetric(id), ...range })));
+  return out;
+}
+
+const signalOf = <K extends Signal["kind"]>(d: SignalDay, kind: K) => d.signals.find((s): s is Extract<Signal, { kind: K }> => s.kind === kind) ?? null;
+
+function summaryOf(opts: {
+  q: ReportQuery;
+  person: ReportSummary["person"];
+  series: Map<MetricId, NumericSeries>;
+  compared: Map<MetricId, NumericSeries> | null;
+  signals: SignalDay[];
+  daysWithData: number;
+}): ReportSummary {
+  const { q, series, compared, signals } = opts;
+  const mean = (id: (typeof REPORT_SUMMARY_METRICS)[number]) => {
+    const def = getMetric(id);
+    return reportMean({ ...def, id }, series.get(id)!, compared?.get(id) ?? null);
+  };
+  const regularity = signals.map((d) => ({ day: d.day, r: signalOf(d, "regularity") }));
+  return {
+    person: opts.person,
+    from: q.from,
+    to: q.to,
+    days: series.get(SLEEP_CHART_METRIC)!.summary.days,
+    compare: q.compare,
+    compared: comparedPeriod(q),
+    nightsWithData: series.get(SLEEP_CHART_METRIC)!.summary.n,
+    daysWithData: opts.daysWithData,
+    scores: REPORT_SCORE_METRICS.map(mean),
+    physiology: REPORT_PHYSIOLOGY_METRICS.map(mean),
+    earlyWarning: flaggedNights(
+      signals.flatMap((d) => {
+        const s = signalOf(d, "early_warning");
+        return s ? [{ day: d.day, level: s.level, flags: s.flags, muted: s.muted, flagged: s.markers.filter((m) => m.flagged).map((m) => m.marker) }] : [];
+      }),
+    ),
+    sleepDebt: reportFigure(
+      signals.map((d) => ({ day: d.day, value: signalOf(d, "sleep_debt")?.value ?? null })),
+      2,
+    ),
+    regularity: {
+      sri: reportFigure(
+        regularity.map((d) => ({ day: d.day, value: d.r?.value ?? null })),
+        1,
+      ),
+      bedtimeSdMin: reportFigure(
+        regularity.map((d) => ({ day: d.day, value: d.r?.spread.bedtimeSdMin ?? null })),
+        0,
+      ),
+      wakeTimeSdMin: reportFigure(
+        regularity.map((d) => ({ day: d.day, value: d.r?.spread.wakeTimeSdMin ?? null })),
+        0,
+      ),
+    },
+  };
+}
+
+const unitWords = (m: MetricDef) => (m.unit === "s" ? "hours" : m.unit === "score" ? "points" : m.unit);
+const rangeWords = (id: MetricId, hasNormal: boolean) =>
+  hasNormal ? "your normal range (mean ± 0.5 SD of the 60 nights before each day)" : "your baseline (mean ± 2 SD of the 90 days before each day)";
+const captionOf = (m: MetricDef, what: string, hasNormal: boolean) =>
+  `${what} each day in ${unitWords(m)}, its 7-day mean, and ${rangeWords(m.id, hasNormal)}. Gaps are days without a value.`;
+
+/** The charts: sleep (duration, stages, timing), the nightly physiology, activity (steps, active calories, training load), the scores. */
+async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, NumericSeries>, signals: SignalDay[]): Promise<ReportChart[]> {
+  const line = (id: MetricId, group: Parameters<typeof lineChart>[0]["group"], what: string) => {
+    const m = getMetric(id);
+    const s = series.get(id)!;
+    return lineChart({
+      id,
+      group,
+      metric: id,
+      title: m.label,
+      unit: m.unit,
+      decimals: m.decimals,
+      series: s,
+      hours: m.unit === "s",
+      caption: captionOf(m, what, !!s.normal),
+    });
+  };
+  const stages = await getMetricValues({ userId, metrics: STAGE_METRICS.map(getMetric), ...q });
+  const stage = (id: (typeof STAGE_METRICS)[number]) => hoursOf(toDense(stages.get(id) ?? [], q.from, q.to) as Array<number | null>);
+  const periods = await getSleepPeriodColumns<SleepPeriodLike & { day: string; bedtime_start: unknown; bedtime_end: unknown }>({
+    userId,
+    from: q.from,
+    to: q.to,
+    columns: ["type", "total_sleep_duration", "time_in_bed", "bedtime_start", "bedtime_end"],
+  });
+  const mains = [...groupByDay(periods)].map(([day, list]) => ({ day, main: pickMainSleep(list) }));
+  const at = (col: "bedtime_start" | "bedtime_end") =>
+    toDense(
+      mains.map(({ day, main }) => ({ day, value: clockHoursOn(day, typeof main?.[col] === "string" ? main[col] : null) })),
+      q.from,
+      q.to,
+    );
+  const load = signals.map((d) => signalOf(d, "training_load")?.inputs.load ?? null);
+  const loadAvg7 = rollingMean(load, 7, ROLLING_MIN_COUNT[7]).map((v) => (v === null ? null : Math.round(v * 10) / 10));
+  return [
+    line(SLEEP_CHART_METRIC, "sleep", "The main sleep's total sleep"),
+    {
+      kind: "stages",
+      id: "sleep.stages",
+      group: "sleep",
+      title: "Sleep stages",
+      unit: "h",
+      deep: stage("night.deep_sleep_duration"),
+      rem: stage("night.rem_sleep_duration"),
+      light: stage("night.light_sleep_duration"),
+      awake: stage("night.awake_time"),
+      caption: "Hours of deep, REM and light sleep and of time awake in each night's main sleep. Gaps are nights without a main sleep.",
+    },
+    {
+      kind: "timing",
+      id: "sleep.timing",
+      group: "sleep",
+      title: "Sleep timing",
+      unit: "h",
+      bedtime: at("bedtime_start"),
+      wakeTime: at("bedtime_end"),
+      caption: "When each night's main sleep began (bedtime) and ended (wake time), on the clock the ring recorded that night.",
+    },
+    ...REPORT_PHYSIOLOGY_METRICS.map((id) => line(id, "physiology", `The night's ${getMetric(id).label.toLowerCase()}`)),
+    ...ACTIVITY_CHART_METRICS.map((id) => line(id, "activity", getMetric(id).label)),
+    {
+      kind: "line",
+      id: "signals.training_load",
+      group: "activity",
+      metric: "signals.training_load",
+      title: "Training load",
+      unit: "load",
+      decimals: 0,
+      value: load,
+      avg7: loadAvg7,
+      low: load.map(() => null),
+      high: load.map(() => null),
+      rangeSource: null,
+      caption: "Each day's training load (MET-minutes of medium and high activity and workouts, weighted) and its 7-day mean. No normal range is drawn.",
+    },
+    ...REPORT_SCORE_METRICS.map((id) => line(id, "scores", `The ${getMetric(id).label.toLowerCase()}`)),
+  ];
+}
+
+async function eventsOf(userId: string, q: ReportQuery): Promise<ReportEvents> {
+  const range = { userId, from: q.from, to: q.to };
+  const workouts = (await listWorkouts(range)).workouts;
+  const sessions = await getDocumentRows({ ...range, collection: "session", columns: ["type", "duration"] });
+  const restModes = (await getRestModes(range)).filter((m) => !(m.start_time && m.start_time === m.end_time));
+  return {
+    workouts: countByType(
+      workouts.map((w) => ({ type: w.activity, seconds: w.duration, calories: w.calories })),
+      activityName,
+    ),
+    sessions: countByType(
+      sessions.map((s) => ({ type: typeof s.type === "string" ? s.type : "session", seconds: typeof s.duration === "number" ? s.duration : null })),
+      activityName,
+    ),
+    tags: tagsWithDays(await listNotes(range)),
+    restModes: restModes.map((m) => ({ from: m.day, to: m.end_day })),
+  };
+}
+
+async function notesOf(userId: string, q: ReportQuery): Promise<ReportNote[]> {
+  return (await listNotes({ userId, from: q.from, to: q.to }))
+    .filter((n) => n.text.trim() !== "")
+    .map((n) => ({ day: n.day, text: n.text, tags: [...n.tags.map((t) => t.name), ...n.ringTags.map((t) => t.name)] }));
+}
+
+async function methodsOf(userId: string, q: ReportQuery, withData: ReadonlySet<string>): Promise<ReportMethods> {
+  const ring = (await getRings(userId))[0] ?? null;
+  const imported = await readImportState(userId);
+  const units = ([...REPORT_SUMMARY_METRICS, SLEEP_CHART_METRIC, ...ACTIVITY_CHART_METRICS] as MetricId[]).map((id) => {
+    const m = getMetric(id);
+    return { label: m.label, unit: m.unit === "s" ? "h" : m.unit };
+  });
+  return {
+    device: ring ? { hardware: ring.hardware_type, firmware: ring.firmware_version } : null,
+    sources: {
+      synced: (await listSyncStates(userId)).some((s) => s.lastSuccessAt !== null),
+      imported: !!imported && imported.status === "done" && !imported.dryRun,
+    },
+    units,
+    baselines: [...REPORT_METHOD_NOTES],
+    gaps: gapsOf(withData, q.from, q.to),
+    disclaimer: REPORT_DISCLAIMER,
+  };
+}
+
+/** The report of one person for a query (the schema has checked it: lib/schemas/report.ts). */
+export async function buildReport(userId: string, q: ReportQuery): Promise<Report> {
+  const has = new Set(q.sections);
+  const report: Report = {
+    query: q,
+    generatedAt: clock.date().toISOString(),
+    title: `Ringside report, ${q.from} to ${q.to}`,
+    lang: "en",
+  };
+  const needsSeries = has.has("summary") || has.has("charts");
+  const ids: MetricId[] = [...REPORT_SUMMARY_METRICS, SLEEP_CHART_METRIC, ...(has.has("charts") ? ACTIVITY_CHART_METRICS : [])];
+  const series = needsSeries ? await readSeries(userId, ids, q) : new Map<MetricId, NumericSeries>();
+  const signals = needsSeries ? (await getSignals({ userId, from: q.from, to: q.to })).days : [];
+  const withData = has.has("summary") || has.has("methods") ? await getDaysWithDocuments({ userId, from: q.from, to: q.to }) : new Set<string>();
+  if (has.has("summary")) {
+    const cmp = comparedPeriod(q);
+    const user = await findUser(userId);
+    report.summary = summaryOf({
+      q,
+      person: { name: user?.name ?? user?.email ?? null, age: await getPersonalAge(userId) },
+      series,
+      compared: cmp ? await readSeries(userId, REPORT_SUMMARY_METRICS, cmp) : null,
+      signals,
+      daysWithData: withData.size,
+    });
+  }
+  if (has.has("charts")) report.charts = await chartsOf(userId, q, series, signals);
+  if (has.has("events")) report.events = await eventsOf(userId, q);
+  if (has.has("methods")) report.methods = await methodsOf(userId, q, withData);
+  if (has.has("notes")) report.notes = await notesOf(userId, q);
+  // cycle tracking does not exist yet: the section says so
+  if (has.has("cycle")) report.cycle = { tracked: false };
+  return report;
+}
