@@ -22,6 +22,7 @@ import { MetricTile } from "@/components/dashboard/metric-tile";
 import { ScoreCard } from "@/components/dashboard/score-card";
 import { BedtimeCard, RestModeBanner, RingChips, WorkoutsSessionsCard } from "@/components/dashboard/records";
 import { Card, PageHeader } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { TodaySignals, TodaySignalsSkeleton } from "@/components/signals/today-signals";
 import { NoDataYet } from "@/components/ui/states";
 
@@ -84,7 +85,10 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
         <Link
           href={`/day/${day}`}
           prefetch={false}
-          className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+          className={cn(
+            "rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50",
+            "focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800",
+          )}
         >
           Open the whole day →
         </Link>
