@@ -100,6 +100,23 @@ export const REPORT_PHYSIOLOGY_METRICS = [
 export const REPORT_SUMMARY_METRICS = [...REPORT_SCORE_METRICS, ...REPORT_PHYSIOLOGY_METRICS] as const;
 export type ReportSummaryMetricId = (typeof REPORT_SUMMARY_METRICS)[number];
 
+/** The metrics charted besides the summary's: the night's sleep and its stages, steps and active calories. */
+export const REPORT_SLEEP_CHART_METRIC = "night.total_sleep_duration" as const satisfies MetricId;
+export const REPORT_STAGE_METRICS = [
+  "night.deep_sleep_duration",
+  "night.rem_sleep_duration",
+  "night.light_sleep_duration",
+  "night.awake_time",
+] as const satisfies readonly MetricId[];
+export const REPORT_ACTIVITY_CHART_METRICS = ["activity.steps", "activity.active_calories"] as const satisfies readonly MetricId[];
+/** Every metric the report reads (its summary, its charts, its methods' units). */
+export const REPORT_METRICS: readonly MetricId[] = [
+  ...REPORT_SUMMARY_METRICS,
+  REPORT_SLEEP_CHART_METRIC,
+  ...REPORT_STAGE_METRICS,
+  ...REPORT_ACTIVITY_CHART_METRICS,
+];
+
 /** Where a metric's normal range comes from: the personal normal range (nightly physiology) or the 90-day baseline band. */
 export type ReportRangeSource = "normal_range" | "baseline";
 export type ReportRangeState = "below" | "within" | "above";

@@ -12,10 +12,14 @@ import {
   gapsOf,
   hoursOf,
   lineChart,
+  REPORT_ACTIVITY_CHART_METRICS,
   REPORT_DISCLAIMER,
   REPORT_METHOD_NOTES,
+  REPORT_METRICS,
   REPORT_PHYSIOLOGY_METRICS,
   REPORT_SCORE_METRICS,
+  REPORT_SLEEP_CHART_METRIC,
+  REPORT_STAGE_METRICS,
   REPORT_SUMMARY_METRICS,
   reportFigure,
   reportMean,
@@ -43,16 +47,6 @@ import type { Signal, SignalDay } from "@/lib/signals/signal-days";
 // flagged nights equals what /api/v1/metrics/:metric, /api/v1/signals and the others answer for
 // the same period. The maths and the shapes are lib/metrics/report.ts; docs/report.md says what
 // each figure is. The page, the PDF, the share links and the read API all build it here.
-
-/** The metrics charted besides the summary's: the night's sleep, steps and active calories. */
-const SLEEP_CHART_METRIC = "night.total_sleep_duration" satisfies MetricId;
-const ACTIVITY_CHART_METRICS = ["activity.steps", "activity.active_calories"] as const satisfies readonly MetricId[];
-const STAGE_METRICS = [
-  "night.deep_sleep_duration",
-  "night.rem_sleep_duration",
-  "night.light_sleep_duration",
-  "night.awake_time",
-] as const satisfies readonly MetricId[];
 
 type Range = { from: string; to: string };
 
@@ -88,10 +82,10 @@ function summaryOf(opts: {
     person: opts.person,
     from: q.from,
     to: q.to,
-    days: series.get(SLEEP_CHART_METRIC)!.summary.days,
+    days: series.get(REPORT_SLEEP_CHART_METRIC)!.summary.days,
     compare: q.compare,
     compared: comparedPeriod(q),
-    nightsWithData: series.get(SLEEP_CHART_METRIC)!.summary.n,
+    nightsWithData: series.get(REPORT_SLEEP_CHART_METRIC)!.summary.n,
     daysWithData: opts.daysWithData,
     scores: REPORT_SCORE_METRICS.map(mean),
     physiology: REPORT_PHYSIOLOGY_METRICS.map(mean),
@@ -145,8 +139,8 @@ async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, Nu
       caption: captionOf(m, what, !!s.normal),
     });
   };
-  const stages = await getMetricValues({ userId, metrics: STAGE_METRICS.map(getMetric), ...q });
-  const stage = (id: (typeof STAGE_METRICS)[number]) => hoursOf(toDense(stages.get(id) ?? [], q.from, q.to) as Array<number | null>);
+  const stages = await getMetricValues({ userId, metrics: REPORT_STAGE_METRICS.map(getMetric), ...q });
+  const stage = (id: (typeof REPORT_STAGE_METRICS)[number]) => hoursOf(toDense(stages.get(id) ?? [], q.from, q.to) as Array<number | null>);
   const periods = await getSleepPeriodColumns<SleepPeriodLike & { day: string; bedtime_start: unknown; bedtime_end: unknown }>({
     userId,
     from: q.from,
@@ -163,7 +157,7 @@ async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, Nu
   const load = signals.map((d) => signalOf(d, "training_load")?.inputs.load ?? null);
   const loadAvg7 = rollingMean(load, 7, ROLLING_MIN_COUNT[7]).map((v) => (v === null ? null : Math.round(v * 10) / 10));
   return [
-    line(SLEEP_CHART_METRIC, "sleep", "The main sleep's total sleep"),
+    line(REPORT_SLEEP_CHART_METRIC, "sleep", "The main sleep's total sleep"),
     {
       kind: "stages",
       id: "sleep.stages",
@@ -187,7 +181,7 @@ async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, Nu
       caption: "When each night's main sleep began (bedtime) and ended (wake time), on the clock the ring recorded that night.",
     },
     ...REPORT_PHYSIOLOGY_METRICS.map((id) => line(id, "physiology", `The night's ${getMetric(id).label.toLowerCase()}`)),
-    ...ACTIVITY_CHART_METRICS.map((id) => line(id, "activity", getMetric(id).label)),
+    ...REPORT_ACTIVITY_CHART_METRICS.map((id) => line(id, "activity", getMetric(id).label)),
     {
       kind: "line",
       id: "signals.training_load",
@@ -235,7 +229,7 @@ async function notesOf(userId: string, q: ReportQuery): Promise<ReportNote[]> {
 async function methodsOf(userId: string, q: ReportQuery, withData: ReadonlySet<string>): Promise<ReportMethods> {
   const ring = (await getRings(userId))[0] ?? null;
   const imported = await readImportState(userId);
-  const units = ([...REPORT_SUMMARY_METRICS, SLEEP_CHART_METRIC, ...ACTIVITY_CHART_METRICS] as MetricId[]).map((id) => {
+  const units = REPORT_METRICS.filter((id) => !(REPORT_STAGE_METRICS as readonly MetricId[]).includes(id)).map((id) => {
     const m = getMetric(id);
     return { label: m.label, unit: m.unit === "s" ? "h" : m.unit };
   });
@@ -262,7 +256,7 @@ export async function buildReport(userId: string, q: ReportQuery): Promise<Repor
     lang: "en",
   };
   const needsSeries = has.has("summary") || has.has("charts");
-  const ids: MetricId[] = [...REPORT_SUMMARY_METRICS, SLEEP_CHART_METRIC, ...(has.has("charts") ? ACTIVITY_CHART_METRICS : [])];
+  const ids: MetricId[] = [...REPORT_SUMMARY_METRICS, REPORT_SLEEP_CHART_METRIC, ...(has.has("charts") ? REPORT_ACTIVITY_CHART_METRICS : [])];
   const series = needsSeries ? await readSeries(userId, ids, q) : new Map<MetricId, NumericSeries>();
   const signals = needsSeries ? (await getSignals({ userId, from: q.from, to: q.to })).days : [];
   const withData = has.has("summary") || has.has("methods") ? await getDaysWithDocuments({ userId, from: q.from, to: q.to }) : new Set<string>();

@@ -35,6 +35,8 @@ import { getSyncStatus } from "@/lib/sync/status";
 import { getStateDocument } from "@/lib/services/state";
 import { getSignals, type SignalsResponse } from "@/lib/services/signals";
 import { SIGNAL_KINDS, SIGNALS } from "@/lib/signals/catalog";
+import { REPORT_METRICS, REPORT_SLEEP_CHART_METRIC, REPORT_SUMMARY_METRICS, type Report, type ReportQuery, type ReportSection } from "@/lib/metrics/report";
+import { buildReport } from "@/lib/services/report";
 
 // What a personal access token reads: the same service functions as the app's pages and routes
 // (so the API's figures are the pages' figures), narrowed to the token's owner and data kinds.
@@ -231,4 +233,33 @@ export async function readSignals(p: TokenPrincipal, range: Range): Promise<Sign
     );
   }
   return await getSignals({ userId: p.userId, ...range, kinds });
+}
+
+/** The kinds of some metrics and signals, and any others, once each, in DATA_KINDS order. */
+function kindsOf(metrics: readonly MetricId[], signals: readonly (keyof typeof SIGNALS)[], others: readonly DataKind[] = []): readonly DataKind[] {
+  const all = new Set<DataKind>([...metrics.flatMap((id) => kindsOfMetric(getMetric(id))), ...signals.flatMap((k) => SIGNALS[k].reads), ...others]);
+  return DATA_KINDS.filter((k) => all.has(k));
+}
+
+/** The data kinds each section of the report draws on (a token needs every kind of the sections it asks for). */
+export const REPORT_SECTION_KINDS: Readonly<Record<ReportSection, readonly DataKind[]>> = {
+  summary: kindsOf([...REPORT_SUMMARY_METRICS, REPORT_SLEEP_CHART_METRIC], ["early_warning", "sleep_debt", "regularity"], ["personal_info"]),
+  charts: kindsOf(REPORT_METRICS, ["training_load"]),
+  events: kindsOf([], [], ["workout", "session", "rest_mode_period", "enhanced_tag", NOTES_KIND]),
+  methods: kindsOf([], [], ["ring_configuration"]),
+  notes: kindsOf([], [], ["enhanced_tag", NOTES_KIND]),
+  // cycle tracking does not exist yet: the section reads nothing
+  cycle: [],
+};
+
+/** GET /api/v1/report: the report of the sections asked for, when the token holds every kind they draw on (403 naming the missing ones). */
+export async function readReport(p: TokenPrincipal, q: ReportQuery): Promise<Report> {
+  const missing = DATA_KINDS.filter((k) => !can(p, k) && q.sections.some((s) => REPORT_SECTION_KINDS[s].includes(k)));
+  if (missing.length > 0) {
+    throw new AppError(
+      "forbidden",
+      `This report needs every data kind its sections draw on; this token lacks ${missing.join(", ")}. Create a token with them in Settings → API.`,
+    );
+  }
+  return await buildReport(p.userId, q);
 }
