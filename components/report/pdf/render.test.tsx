@@ -1,0 +1,119 @@
+// The report's PDF (issue 45): it opens in a standard reader (poppler's pdftoppm renders every
+// page), its text is real (pdftotext finds the person's figures), and its title and language are
+// set. The report is a made-up one (lib/test/report-fixture.ts); the figures' agreement with the
+// read API is lib/services/report's test. Needs poppler-utils (.ci/run installs it).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { formatDay } from "@/lib/days";
+import { formatNumber } from "@/lib/metrics/format";
+import { reportFileName } from "@/lib/metrics/report";
+import { reportFixture } from "@/lib/test/report-fixture";
+import { renderReportPdf } from "./render";
+import { pdfText } from "./text";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-report-pdf-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function rendered(name: string, report: Parameters<typeof renderReportPdf>[0], docsUrl?: string) {
+  const bytes = await renderReportPdf(report, { docsUrl });
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  const info = execFileSync("pdfinfo", [file], { encoding: "utf8" });
+  const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
+  // the text as a reader extracts it, runs of white space as one space
+  const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+  return { bytes, file, info, pages, text };
+}
+
+/** pdftoppm renders every page (at a low resolution): one image a page, none empty. */
+function renderEveryPage(file: string, pages: number): void {
+  const prefix = path.join(dir, path.basename(file, ".pdf"));
+  execFileSync("pdftoppm", ["-r", "20", "-png", file, prefix], { stdio: ["ignore", "ignore", "pipe"] });
+  const images = fs.readdirSync(dir).filter((f) => f.startsWith(path.basename(prefix) + "-") && f.endsWith(".png"));
+  expect(images).toHaveLength(pages);
+  for (const img of images) expect(fs.statSync(path.join(dir, img)).size).toBeGreaterThan(100);
+}
+
+describe("the report's PDF", () => {
+  it("a 90-day report opens, every page renders, its text holds the person's figures, its title and language are set", async () => {
+    const report = reportFixture({ from: "2026-01-01", days: 90, name: "Ada Fixture" });
+    const { bytes, file, info, pages, text } = await rendered(reportFileName(report.query), report, "https://ringside.example/docs/report");
+    expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(pages).toBeGreaterThanOrEqual(4); // summary, charts (several pages), events, methods
+    renderEveryPage(file, pages);
+
+    expect(info).toMatch(/^Title:\s+Ringside report$/m);
+    expect(bytes.toString("latin1")).toMatch(/\/Lang \(en\)/);
+
+    // who and when, the means with their change and range, the flagged nights, debt and regularity
+    const s = report.summary!;
+    expect(text).toContain("Ada Fixture, 41 years");
+    expect(text).toContain("1 Jan 2026 to 31 Mar 2026 (90 days)");
+    expect(text).toContain(`${s.nightsWithData} of 90`);
+    expect(text).toContain("52.3 bpm");
+    expect(text).toContain(`${formatNumber(52.3 - 1.25, 1)} bpm`); // the compared period's mean
+    expect(text).toContain("Days Compared Change");
+    expect(text).toContain("+1.3 bpm"); // the change
+    expect(text).toContain("49.3 bpm to 55.3 bpm"); // the normal range
+    expect(text).toContain("+0.13 °C");
+    expect(text).toContain("96.4%");
+    expect(text).toContain("81.4");
+    for (const n of s.earlyWarning.nights) expect(text).toContain(formatDay(n.day, { withYear: true, withWeekday: false }));
+    expect(text).toContain(`${s.earlyWarning.watch + s.earlyWarning.likely} of ${s.earlyWarning.judged} judged nights flagged`);
+    expect(text).toContain("Resting heart rate");
+    expect(text).toContain("1.7 h mean");
+    expect(text).toContain("78 mean over"); // the SRI, whole points
+
+    // charts with their captions, events, notes, the cycle, methods and "not a diagnosis"
+    for (const c of report.charts!) expect(text).toContain(c.caption);
+    expect(text).toContain("7-day mean");
+    expect(text).toContain("Normal range");
+    expect(text).toContain("Running");
+    expect(text).toContain("alcohol");
+    expect(text).toContain("Slept badly after a late flight.");
+    expect(text).toContain("Not tracked");
+    expect(text).toContain("not a diagnosis");
+    expect(text).toContain("docs/report.md");
+    expect(text).toMatch(/Page 1 of \d+/);
+  });
+
+  it("leaves out every section the report does not hold", async () => {
+    const report = reportFixture({ from: "2026-01-01", days: 30, compare: "none", sections: ["summary", "methods"] });
+    const { file, pages, text } = await rendered("summary-only.pdf", report);
+    renderEveryPage(file, pages);
+    expect(text).toContain("Lowest heart rate");
+    expect(text).not.toContain("Days Compared Change"); // no comparison columns
+    expect(text).toContain("No comparison");
+    expect(text).not.toContain("Charts");
+    expect(text).not.toContain("Workouts by type");
+    expect(text).not.toContain("Slept badly");
+    expect(text).not.toContain("Cycle");
+    expect(text).toContain("Methods");
+  });
+
+  it("a year's report renders whole, its charts as vector paths (no image in the file)", async () => {
+    const report = reportFixture({ from: "2025-01-01", days: 365, compare: "year" });
+    const { bytes, file, pages, text } = await rendered("year.pdf", report);
+    renderEveryPage(file, pages);
+    expect(text).toContain("1 Jan 2025 to 31 Dec 2025 (365 days)");
+    expect(bytes.toString("latin1")).not.toMatch(/\/Subtype\s*\/Image/);
+  });
+
+  it("a note in any script comes out as text Helvetica can set, never as stray glyphs", async () => {
+    const report = reportFixture({ from: "2026-01-01", days: 30, noteText: "Fièvre −0,5 °C ≤ 2 nuits → mieux. Łódź. 日本" });
+    const { text } = await rendered("note.pdf", report);
+    expect(text).toContain("Fièvre -0,5 °C <= 2 nuits -> mieux. Lódz. ??");
+  });
+});
+
+describe("pdfText", () => {
+  it("keeps Windows-1252, turns Ringside's signs into plain ones, strips accents outside the set, and marks the rest", () => {
+    expect(pdfText("52.3 bpm · +0.13 °C — ±1 … “ok” € é")).toBe("52.3 bpm · +0.13 °C — ±1 … “ok” € é");
+    expect(pdfText("−1.3 ≤ 2 ≥ 1 → SpO₂")).toBe("-1.3 <= 2 >= 1 -> SpO2");
+    expect(pdfText("Łódź ő")).toBe("Lódz o");
+    expect(pdfText("日本\u0000")).toBe("???");
+  });
+});
