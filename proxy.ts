@@ -65,7 +65,7 @@ async function reportLinkAnswer(req: NextRequest): Promise<NextResponse | null> 
   let retryAfterS: number | undefined;
   try {
     const answer = await gate(m[1]!);
-    if (answer.status === 200) return null;
+    if (answer.open) return null;
     ({ status, message, retryAfterS } = answer);
   } catch {
     [status, message] = [503, "This report cannot be opened right now; try again in a minute."];

@@ -6,7 +6,7 @@
 import { processSlot } from "@/lib/process-singleton";
 
 /** What the gate answers for a link page: open (the view counted), or a refusal. */
-export type ReportLinkGateAnswer = { status: 200 } | { status: number; message: string; retryAfterS?: number };
+export type ReportLinkGateAnswer = { open: true } | { open: false; status: number; message: string; retryAfterS?: number };
 export type ReportLinkGate = (secret: string) => Promise<ReportLinkGateAnswer>;
 
 /** The slot the server process puts the gate in. */

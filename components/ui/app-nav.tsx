@@ -9,13 +9,14 @@ const LINKS = [
   { href: "/calendar", label: "Calendar" },
   { href: "/correlations", label: "Correlations" },
   { href: "/notes", label: "Notes" },
+  { href: "/report", label: "Report" },
   { href: "/sync", label: "Sync" },
   { href: "/settings", label: "Settings" },
 ] as const;
 
 export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: string }) {
   return (
-    <header className="border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+    <header className="border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90 print:hidden">
       <a
         href="#main"
         className={cn(

@@ -25,6 +25,7 @@ import type { SignalSettings } from "@/lib/schemas/requests";
 import type { DayRecords, WorkoutDetail, WorkoutsResponse as WorkoutsAnswer } from "@/lib/services/records";
 import type { DayNoteWithRing, RingTagSummary, TagComparisonResponse } from "@/lib/services/tags";
 import type { ApiTokenSummary } from "@/lib/services/api-tokens";
+import type { ReportLinkSummary } from "@/lib/services/report-links";
 import type { StateDocument } from "@/lib/services/state";
 import type { ImportReport, ImportStatus } from "@/lib/import/run";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
@@ -113,6 +114,11 @@ export type ApiStateResponse = StateDocument;
 export type { ApiTokenSummary };
 /** Settings → API's "Create token": the token, shown once. */
 export type CreateApiTokenState = { token?: string; name?: string; error?: { code: string; message: string }; at?: number };
+
+/** Settings → Report links: one of the person's share links (never its secret). */
+export type { ReportLinkSummary };
+/** The report page's "Create share link": the link, shown once (only its hash is kept). */
+export type CreateReportLinkState = { link?: string; label?: string | null; expiresAt?: string; error?: { code: string; message: string }; at?: number };
 
 /** A server action bound to a form (it answers refusals as the error envelope, lib/api/action.ts). */
 export type FormAction = (formData: FormData) => Promise<void>;

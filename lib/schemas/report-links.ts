@@ -47,3 +47,13 @@ export const storedReportQuerySchema = z.object({
 
 /** A link's secret: 32 random bytes, base64url (43 characters). */
 export const REPORT_LINK_SECRET_RE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A page's search parameters as the report's query schema reads them: one value a name, a
+ * repeated name (the chooser's section checkboxes) joined with commas.
+ */
+export function reportQueryInput(params: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(",") : v;
+  return out;
+}

@@ -153,11 +153,11 @@ export async function openReportLink(secret: string, opts: { view: boolean }): P
 export async function reportLinkGate(secret: string): Promise<ReportLinkGateAnswer> {
   try {
     await openReportLink(secret, { view: true });
-    return { status: 200 };
+    return { open: true };
   } catch (err) {
     if (err instanceof AppError) {
       const retry = (err.details as { retryAfterS?: number } | undefined)?.retryAfterS;
-      return { status: err.status, message: err.message, ...(retry ? { retryAfterS: retry } : {}) };
+      return { open: false, status: err.status, message: err.message, ...(retry ? { retryAfterS: retry } : {}) };
     }
     throw err;
   }

@@ -9,6 +9,9 @@ import { PreferencesForm } from "@/components/settings/preferences-form";
 import { SyncSection } from "@/components/settings/sync-section";
 import { AlertsSection } from "@/components/settings/alerts-section";
 import { ApiSection } from "@/components/settings/api-section";
+import { ReportLinksSection } from "@/components/settings/report-links-section";
+import { listReportLinkSummaries } from "@/lib/services/report-links";
+import { revokeReportLinkAction } from "@/app/(app)/report/actions";
 import { SignalSettingsSection } from "@/components/settings/signal-settings";
 import { getSignalSettings } from "@/lib/services/signals";
 import { getAlertsOverview } from "@/lib/services/alerts";
@@ -36,7 +39,13 @@ export const metadata: Metadata = { title: "Settings" };
 // and the server actions it submits to; the sections only render.
 export default async function SettingsPage() {
   const user = await requireUser();
-  const [s, alerts, origin, signals] = await Promise.all([getSettingsPageData(user), getAlertsOverview(user.id), publicOrigin(), getSignalSettings(user.id)]);
+  const [s, alerts, origin, signals, reportLinks] = await Promise.all([
+    getSettingsPageData(user),
+    getAlertsOverview(user.id),
+    publicOrigin(),
+    getSignalSettings(user.id),
+    listReportLinkSummaries(user.id),
+  ]);
   return (
     <Providers>
       <div className="space-y-6">
@@ -69,6 +78,7 @@ export default async function SettingsPage() {
           }}
         />
         <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
+        <ReportLinksSection links={reportLinks} revoke={revokeReportLinkAction} />
         <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
         <ImportSection />
         <PreferencesForm initial={s.preferences} />
