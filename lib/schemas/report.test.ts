@@ -1,7 +1,7 @@
 // The report's query: the periods, the comparison, the sections, and a clear error for each bad input.
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock, setClock } from "@/lib/clock";
-import { reportFormatSchema, reportQuerySchema } from "@/lib/schemas/report";
+import { reportApiQuerySchema, reportQuerySchema } from "@/lib/schemas/report";
 import { comparedPeriod, reportSearchParams, sameDayYearEarlier, DEFAULT_REPORT_SECTIONS } from "@/lib/metrics/report";
 
 const parse = (q: Record<string, string>) => reportQuerySchema.safeParse(q);
@@ -47,8 +47,11 @@ describe("report query", () => {
     expect(messages({ period: "custom", from: "2026-01-01" })[0]).toMatch(/^to: a custom period needs both/);
     expect(messages({ from: "2026-13-01", to: "2026-12-31" })[0]).toMatch(/^from: must be a date/);
     expect(messages({ month: "2026-1" })[0]).toMatch(/^month: must be a month/);
-    expect(reportFormatSchema.safeParse({ format: "docx" }).success).toBe(false);
-    expect(reportFormatSchema.parse({})).toEqual({ format: "json" });
+    expect(reportApiQuerySchema.safeParse({ format: "docx" }).error?.issues[0]?.message).toMatch(/must be one of json, pdf/);
+    expect(reportApiQuerySchema.parse({ from: "2026-01-01", to: "2026-01-31" })).toEqual({
+      format: "json",
+      query: { from: "2026-01-01", to: "2026-01-31", compare: "none", sections: [...DEFAULT_REPORT_SECTIONS] },
+    });
   });
 
   it("accepts a whole leap year", () => {

@@ -50,33 +50,36 @@ function lastDayOfMonth(month: string): string {
   return utcDay(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0));
 }
 
+/** The query's parameters as they come (before the period is resolved). */
+const reportQueryFields = z.object({
+  from: daySchema.optional(),
+  to: daySchema.optional(),
+  period: z.enum(REPORT_PERIODS, { message: `must be one of ${REPORT_PERIODS.join(", ")}` }).optional(),
+  month: monthSchema.optional(),
+  compare: z.enum(REPORT_COMPARE_MODES, { message: `must be one of ${REPORT_COMPARE_MODES.join(", ")}` }).default("none"),
+  sections: sectionsSchema,
+});
+
+/** The parameters → the query: the period resolved and checked (ordered, at most REPORT_MAX_DAYS days), the sections defaulted. */
+function resolveQuery(v: z.output<typeof reportQueryFields>, ctx: z.RefinementCtx): ReportQuery {
+  const range = resolvePeriod(v, ctx);
+  if (isDay(range.from) && isDay(range.to)) {
+    if (range.to < range.from) ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be before from" });
+    else if (diffDays(range.from, range.to) + 1 > REPORT_MAX_DAYS) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: `a report covers at most ${REPORT_MAX_DAYS} days (a year)` });
+    }
+  }
+  const sections: ReportSection[] = v.sections ?? [...DEFAULT_REPORT_SECTIONS];
+  return { ...range, compare: v.compare, sections };
+}
+
 /**
  * A report's query string: `from` and `to` (days), or `period` (30d, 90d: the days up to `to` or
  * today, UTC; month: the calendar month `month`, YYYY-MM; custom: `from` and `to`), `compare`
  * (none, previous, year; default none) and `sections` (a comma-separated list; default every
  * section but notes and cycle). Without a period or days: the last 30 days.
  */
-export const reportQuerySchema = z
-  .object({
-    from: daySchema.optional(),
-    to: daySchema.optional(),
-    period: z.enum(REPORT_PERIODS, { message: `must be one of ${REPORT_PERIODS.join(", ")}` }).optional(),
-    month: monthSchema.optional(),
-    compare: z.enum(REPORT_COMPARE_MODES, { message: `must be one of ${REPORT_COMPARE_MODES.join(", ")}` }).default("none"),
-    sections: sectionsSchema,
-  })
-  .transform((v, ctx): ReportQuery => {
-    const range = resolvePeriod(v, ctx);
-    const sections: ReportSection[] = v.sections ?? [...DEFAULT_REPORT_SECTIONS];
-    return { ...range, compare: v.compare, sections };
-  })
-  .superRefine((q, ctx) => {
-    if (!isDay(q.from) || !isDay(q.to)) return;
-    if (q.to < q.from) ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be before from" });
-    else if (diffDays(q.from, q.to) + 1 > REPORT_MAX_DAYS) {
-      ctx.addIssue({ code: "custom", path: ["from"], message: `a report covers at most ${REPORT_MAX_DAYS} days (a year)` });
-    }
-  });
+export const reportQuerySchema = reportQueryFields.transform(resolveQuery);
 
 type RawQuery = { from?: string; to?: string; period?: (typeof REPORT_PERIODS)[number]; month?: string };
 
@@ -104,6 +107,8 @@ function resolvePeriod(v: RawQuery, ctx: z.RefinementCtx): { from: string; to: s
   return { from: addDays(to, -span), to };
 }
 
-/** The read API's form of the answer (default json): GET /api/v1/report?format=pdf|json, beside the report's query. */
+/** The read API's query (GET /api/v1/report): the report's, and the form of the answer, `format` json (default) or pdf. */
 export const REPORT_FORMATS = ["json", "pdf"] as const;
-export const reportFormatSchema = z.object({ format: z.enum(REPORT_FORMATS, { message: `must be one of ${REPORT_FORMATS.join(", ")}` }).default("json") });
+export const reportApiQuerySchema = reportQueryFields
+  .extend({ format: z.enum(REPORT_FORMATS, { message: `must be one of ${REPORT_FORMATS.join(", ")}` }).default("json") })
+  .transform(({ format, ...v }, ctx) => ({ format, query: resolveQuery(v, ctx) }));

@@ -138,6 +138,7 @@ describe("every route's answers conform to the document", () => {
     ["/api/v1/sync/status", "/api/v1/sync/status"],
     ["/api/v1/state", "/api/v1/state"],
     ["/api/v1/signals", `/api/v1/signals?${range}`],
+    ["/api/v1/report", `/api/v1/report?${range}&compare=previous&sections=summary,charts,events,methods,notes,cycle`],
   ];
   for (const [apiPath, url, params] of cases) {
     it(`${url.split("?")[0]}: 200, 401 without a token, 401 with a session cookie only`, async () => {
@@ -175,6 +176,9 @@ describe("every route's answers conform to the document", () => {
     const noSignals = await call("/api/v1/signals", "/api/v1/signals", { token: tokens.sleepOnly });
     expect(noSignals.status).toBe(403);
     expectConforms("/api/v1/signals", noSignals);
+    const noReport = await call("/api/v1/report", "/api/v1/report", { token: tokens.sleepOnly });
+    expect(noReport.status).toBe(403);
+    expectConforms("/api/v1/report", noReport);
     const foreign = await call("/api/v1/tags/{id}/comparison", `/api/v1/tags/${aTagId}/comparison?metric=sleep.score`, {
       token: tokens.b,
       params: { id: String(aTagId) },
@@ -198,6 +202,8 @@ describe("every route's answers conform to the document", () => {
       ["/api/v1/days", "/api/v1/days?metrics="],
       ["/api/v1/signals", "/api/v1/signals?from=2023-01-01&to=2024-06-30"],
       ["/api/v1/signals", "/api/v1/signals?to=2024-02-31"],
+      ["/api/v1/report", "/api/v1/report?from=2023-01-01&to=2024-06-30"],
+      ["/api/v1/report", "/api/v1/report?sections=summary,vitals"],
     ] as Array<[string, string, Record<string, string>?]>) {
       const r = await call(apiPath, url, { token: tokens.a, params });
       expect({ url, status: r.status }).toEqual({ url, status: 422 });

@@ -6,6 +6,9 @@ import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import * as res from "@/lib/api/v1/responses";
 import { configuredOrigin } from "@/lib/auth/origin";
 import { SIGNALS, SIGNALS_MAX_DAYS, SIGNAL_KINDS } from "@/lib/signals/catalog";
+import { DEFAULT_REPORT_SECTIONS, REPORT_MAX_DAYS, REPORT_SECTIONS } from "@/lib/metrics/report";
+import { reportApiQuerySchema } from "@/lib/schemas/report";
+import { REPORT_SECTION_KINDS } from "@/lib/api/v1/read";
 import pkg from "@/package.json";
 
 // The OpenAPI 3.1 document of the read API, generated from the schemas the routes parse with
@@ -20,6 +23,8 @@ type Operation = {
   params?: z.ZodObject;
   query?: z.ZodType;
   response: string;
+  /** the answer may also be a PDF (`format=pdf`) */
+  pdf?: boolean;
   /** refusals besides 401 and 429 */
   errors: Array<403 | 404 | 422>;
 };
@@ -149,6 +154,23 @@ export const V1_OPERATIONS: readonly Operation[] = [
     errors: [403, 422],
   },
   {
+    path: "/api/v1/report",
+    summary: "The report for a doctor or a coach",
+    description:
+      `One period (at most ${REPORT_MAX_DAYS} days: \`from\` and \`to\`, or \`period\` 30d, 90d, month with \`month\`, custom), optionally compared ` +
+      "with the period before or the same days a year earlier (`compare`), in the sections asked for (`sections`, comma-separated; default " +
+      `${DEFAULT_REPORT_SECTIONS.join(", ")}): the summary's means against the compared period and the person's normal range, the nights early ` +
+      "warning flagged, sleep debt and regularity; the charts' daily values, 7-day means and ranges; workouts, sessions, tags and rest mode; methods; " +
+      "notes; the cycle. `format=json` (default) gives the numbers behind the report, equal to the other routes' for the same period; " +
+      "`format=pdf` the document the report page offers. The token needs every data kind the sections asked for draw on: " +
+      `${REPORT_SECTIONS.map((sec) => `${sec}: ${REPORT_SECTION_KINDS[sec].join(", ") || "none"}`).join("; ")}. ` +
+      "What each figure is: the report page of this Ringside (/docs/report). Not a diagnosis.",
+    query: reportApiQuerySchema,
+    response: "Report",
+    pdf: true,
+    errors: [403, 422],
+  },
+  {
     path: "/api/v1/sync/status",
     summary: "Sync status",
     description: "Whether a sync is running, and each readable collection's documents, backfill progress, last success and newest day.",
@@ -175,6 +197,10 @@ const COMPONENTS = {
   Notes: { schema: res.notesResponseSchema },
   SyncStatus: { schema: res.syncStatusResponseSchema },
   State: { schema: res.stateResponseSchema, description: "null: no data yet, or a kind this token may not read." },
+  Report: {
+    schema: res.reportResponseSchema,
+    description: "A section left out of the query is absent. Chart slots are one per day from `query.from` to `query.to`.",
+  },
   Signals: {
     schema: res.signalsResponseSchema,
     description: "`kinds` lists the signals in each day's row; `level`/`value` is null where the history is too short (`status` says why).",
@@ -244,7 +270,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 
   const paths: Record<string, unknown> = {};
   for (const op of V1_OPERATIONS) {
-    const responses: Record<string, unknown> = { 200: { description: "OK", content: { "application/json": { schema: REF(op.response) } } } };
+    const content = {
+      "application/json": { schema: REF(op.response) },
+      ...(op.pdf ? { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } } : {}),
+    };
+    const responses: Record<string, unknown> = { 200: { description: "OK", content } };
     for (const status of [401, ...op.errors, 429].sort()) responses[status] = errorResponse(status);
     const params = parameters(op);
     paths[op.path] = {

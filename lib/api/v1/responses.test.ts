@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type * as C from "@/lib/api/contract";
 import type { ErrorEnvelope } from "@/lib/http/errors";
 import type * as res from "@/lib/api/v1/responses";
+import type { Report } from "@/lib/metrics/report";
 
 type Out<S extends z.ZodType> = z.output<S>;
 /** A is assignable to B and B to A: every answer fits the document, every document-valid value fits the type. */
@@ -27,6 +28,7 @@ describe("response schemas = contract types", () => {
     expectTypeOf<Mutual<Out<typeof res.syncStatusResponseSchema>, C.ApiSyncStatusResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.stateResponseSchema>, C.ApiStateResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.signalsResponseSchema>, C.SignalsResponse>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof res.reportResponseSchema>, Report>>().toEqualTypeOf<true>();
     expectTypeOf<
       Mutual<
         NonNullable<Extract<Out<typeof res.seriesResponseSchema>, { kind: "numeric" }>["normal"]>,
