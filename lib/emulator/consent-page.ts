@@ -19,7 +19,8 @@ export function renderConsentPage(input: {
   const boxes = input.scopes
     .map(
       (s) =>
-        `  <label><input type="checkbox" name="granted_scope" value="${escapeHtml(s.name)}" checked> <strong>${escapeHtml(s.name)}</strong> — ${escapeHtml(s.label)}</label>`,
+        `  <label><input type="checkbox" name="granted_scope" value="${escapeHtml(s.name)}" checked> ` +
+        `<strong>${escapeHtml(s.name)}</strong> — ${escapeHtml(s.label)}</label>`,
     )
     .join("\n");
   const body = `<h1>Connect your ring</h1>

@@ -65,7 +65,8 @@ export const DEVELOPER_SCOPE_NAMES: readonly ScopeName[] = [
     name: "extapi:daily",
     grants: "daily",
     label:
-      "Daily summaries of sleep, activity, readiness, stress, resilience and cardiovascular age; VO2 max, bedtime guidance, rest mode; ring battery and configuration",
+      "Daily summaries of sleep, activity, readiness, stress, resilience and cardiovascular age; " +
+      "VO2 max, bedtime guidance, rest mode; ring battery and configuration",
     inDefault: true,
   },
   { name: "extapi:heartrate", grants: "heartrate", label: "Heart rate time series", inDefault: true },
