@@ -12,8 +12,8 @@ applySuiteEnv();
 // and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a
 // database of its own on the run's private server). Sync, webhooks, the import, the dashboard's
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
-// household's admission, the alert deliveries' claims under concurrency, and the explained signals
-// (imported, read, alerted, exported).
+// household's admission, the alert deliveries' claims under concurrency, the explained signals
+// (imported, read, alerted, exported), and report share links (views counted, revoked, expired).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -30,6 +30,7 @@ const BOTH_DATABASES = [
   "lib/services/auth/adapter.test.ts",
   "lib/db/queries/alerts-claim.test.ts",
   "lib/signals/signals.integration.test.ts",
+  "lib/services/report-links.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

@@ -1,0 +1,121 @@
+// A report's share link over HTTP: its PDF (/r/<secret>/pdf) and the gate proxy.ts asks before
+// its page (/r/<secret>) is drawn. Open: the PDF with a meaningful file name, the link's headers
+// (noindex, no referrer, no cache) and no cookie. Refused, with a plain page that names nobody:
+// malformed 400, never issued 404, revoked 410, expired 410 (the clock is moved, not waited
+// for), too many views 429 with Retry-After. Never a 500.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
+import { ManualClock, setClock } from "@/lib/clock";
+import { sqlRun } from "@/lib/test/sql";
+import { REPORT_LINK_VIEWS_PER_MINUTE, createReportLinkInputSchema } from "@/lib/schemas/report-links";
+
+const T0 = Date.parse("2026-03-10T12:00:00Z");
+const PERSON = { id: "pat", name: "Pat Quietly", email: "pat.quietly@example.test" };
+
+beforeAll(async () => {
+  const at = new Date(T0).toISOString();
+  await sqlRun(
+    `INSERT INTO "User" (id, name, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'owner', 'metric', 'system', ?, ?)`,
+    PERSON.id,
+    PERSON.name,
+    PERSON.email,
+    at,
+    at,
+  );
+});
+afterEach(() => setClock(undefined));
+
+async function link(days = 7, query = "from=2026-02-01&to=2026-02-28&sections=summary,methods") {
+  const { createReportLink } = await import("@/lib/services/report-links");
+  return createReportLink(PERSON.id, createReportLinkInputSchema.parse({ query, expiresDays: days, label: "Dr. Lee" }));
+}
+
+async function pdf(secret: string): Promise<Response> {
+  const { GET } = await import("@/app/(share)/r/[secret]/pdf/route");
+  return GET(new Request(`http://localhost/r/${secret}/pdf`), { params: Promise.resolve({ secret }) });
+}
+
+async function page(secret: string): Promise<Response> {
+  const { installReportLinkGate } = await import("@/lib/services/report-links");
+  installReportLinkGate();
+  const { proxy } = await import("@/proxy");
+  return proxy(new NextRequest(`http://localhost/r/${secret}`));
+}
+
+function expectLinkHeaders(res: Response): void {
+  expect(res.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+  expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(res.headers.get("cache-control")).toContain("no-store");
+  expect(res.headers.get("set-cookie")).toBeNull();
+}
+
+async function expectRefused(res: Response, status: number, words: string): Promise<void> {
+  expect(res.status).toBe(status);
+  expectLinkHeaders(res);
+  const body = await res.text();
+  expect(body).toContain(words);
+  for (const hint of [PERSON.name, PERSON.email, PERSON.id, "Dr. Lee", "2026-02"]) expect(body).not.toContain(hint);
+}
+
+describe("a share link's PDF", () => {
+  it("downloads the report as a PDF with a meaningful name, no cookie, noindex and no referrer", async () => {
+    setClock(new ManualClock(T0));
+    const { secret } = await link();
+    const res = await pdf(secret);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="ringside-report-2026-02-01-to-2026-02-28.pdf"');
+    expectLinkHeaders(res);
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+  });
+
+  it("answers 400 for a malformed secret, 404 for one never issued, 410 once revoked or expired", async () => {
+    const clock = new ManualClock(T0);
+    setClock(clock);
+    await expectRefused(await pdf("not-a-secret"), 400, "not a report link");
+    await expectRefused(await pdf("B".repeat(43)), 404, "no report at this address");
+    const revoked = await link();
+    const { revokeReportLinkOf } = await import("@/lib/services/report-links");
+    await revokeReportLinkOf(PERSON.id, revoked.summary.id);
+    await expectRefused(await pdf(revoked.secret), 410, "This link is no longer valid.");
+    const expiring = await link(1);
+    clock.set(T0 + 86_400_000);
+    await expectRefused(await pdf(expiring.secret), 410, "This link is no longer valid.");
+  });
+});
+
+describe("a share link's page (the gate in proxy.ts)", () => {
+  it("lets an open link's page be drawn and counts the view; refuses a revoked, expired, unknown or malformed one with its status", async () => {
+    const clock = new ManualClock(T0);
+    setClock(clock);
+    const open = await link(2);
+    const res = await page(open.secret);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-middleware-next")).toBe("1");
+    const { listReportLinkSummaries, revokeReportLinkOf } = await import("@/lib/services/report-links");
+    expect((await listReportLinkSummaries(PERSON.id)).find((l) => l.id === open.summary.id)?.views).toBe(1);
+
+    await expectRefused(await page("%20"), 400, "not a report link");
+    await expectRefused(await page("C".repeat(43)), 404, "no report at this address");
+    clock.set(T0 + 2 * 86_400_000);
+    await expectRefused(await page(open.secret), 410, "This link is no longer valid.");
+    const revoked = await link(5);
+    await revokeReportLinkOf(PERSON.id, revoked.summary.id);
+    await expectRefused(await page(revoked.secret), 410, "This link is no longer valid.");
+  });
+
+  it("answers 429 with Retry-After past the link's views a minute, the PDF counted with the page", async () => {
+    setClock(new ManualClock(T0));
+    const busy = await link();
+    for (let i = 0; i < REPORT_LINK_VIEWS_PER_MINUTE - 1; i++) expect((await page(busy.secret)).status).toBe(200);
+    expect((await pdf(busy.secret)).status).toBe(200);
+    const res = await page(busy.secret);
+    await expectRefused(res, 429, "opened too often");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await pdf(busy.secret)).status).toBe(429);
+  });
+});
