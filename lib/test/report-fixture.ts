@@ -82,7 +82,7 @@ export function reportFixture(opts: ReportFixtureOptions): Report {
   return {
     query,
     generatedAt: `${addDays(to, 1)}T08:00:00.000Z`,
-    title: "Ringside report",
+    title: `Ringside report, ${from} to ${to}`,
     lang: "en",
     ...(has("summary")
       ? {

@@ -12,6 +12,7 @@ import { formatNumber } from "@/lib/metrics/format";
 import { reportFileName } from "@/lib/metrics/report";
 import { reportFixture } from "@/lib/test/report-fixture";
 import { renderReportPdf } from "./render";
+import { formatFigure } from "./format";
 import { pdfText } from "./text";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-report-pdf-"));
@@ -45,7 +46,7 @@ describe("the report's PDF", () => {
     expect(pages).toBeGreaterThanOrEqual(4); // summary, charts (several pages), events, methods
     renderEveryPage(file, pages);
 
-    expect(info).toMatch(/^Title:\s+Ringside report$/m);
+    expect(info).toMatch(/^Title:\s+Ringside report, 2026-01-01 to 2026-03-31$/m);
     expect(bytes.toString("latin1")).toMatch(/\/Lang \(en\)/);
 
     // who and when, the means with their change and range, the flagged nights, debt and regularity
@@ -106,6 +107,18 @@ describe("the report's PDF", () => {
     const report = reportFixture({ from: "2026-01-01", days: 30, noteText: "Fièvre −0,5 °C ≤ 2 nuits → mieux. Łódź. 日本" });
     const { text } = await rendered("note.pdf", report);
     expect(text).toContain("Fièvre -0,5 °C <= 2 nuits -> mieux. Lódz. ??");
+  });
+});
+
+describe("formatFigure", () => {
+  it("writes the number at the report's decimals with its unit, a sign for changes, ±0 for none, — for no value", () => {
+    expect(formatFigure(52.34, "bpm", 1)).toBe("52.3 bpm");
+    expect(formatFigure(96.4, "%", 1)).toBe("96.4%");
+    expect(formatFigure(78, "score", 0)).toBe("78");
+    expect(formatFigure(0.21, "°C", 2, true)).toBe("+0.21 °C");
+    expect(formatFigure(-1.5, "ms", 1, true)).toBe("−1.5 ms");
+    expect(formatFigure(0.004, "°C", 2, true)).toBe("±0 °C");
+    expect(formatFigure(null, "bpm", 1)).toBe("—");
   });
 });
 

@@ -9,6 +9,7 @@ import type { ComponentProps } from "react";
 import { Document, Link, Page, Text, View } from "@react-pdf/renderer";
 import { formatDay } from "@/lib/days";
 import { formatNumber } from "@/lib/metrics/format";
+import { formatFigure } from "./format";
 import {
   REPORT_CHART_GROUPS,
   REPORT_CHART_GROUP_LABELS,
@@ -33,13 +34,6 @@ export type ReportDocumentOptions = { docsUrl?: string };
 
 const day = (d: string) => formatDay(d, { withYear: true, withWeekday: false });
 const period = (p: { from: string; to: string }) => `${day(p.from)} to ${day(p.to)}`;
-
-/** A figure with its unit: "52.3 bpm", "94.1%", "+0.21 °C", "—" when there is none. */
-function figure(v: number | null | undefined, unit: string, decimals: number, signed = false): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return "—";
-  const n = `${signed && v > 0 ? "+" : ""}${formatNumber(v, decimals)}`;
-  return unit === "%" ? `${n}%` : unit ? `${n} ${unit}` : n;
-}
 
 const signedUnit = (m: Pick<ReportMean, "metric">) => m.metric === "readiness.temperature_deviation";
 
@@ -99,12 +93,12 @@ const RANGE_WORDS = { below: "below", within: "within", above: "above" } as cons
 
 function meanRow(m: ReportMean, compared: boolean): string[] {
   const signed = signedUnit(m);
-  const range = m.range ? `${figure(m.range.low, m.unit, m.decimals, signed)} to ${figure(m.range.high, m.unit, m.decimals, signed)}` : "—";
+  const range = m.range ? `${formatFigure(m.range.low, m.unit, m.decimals, signed)} to ${formatFigure(m.range.high, m.unit, m.decimals, signed)}` : "—";
   return [
     m.label,
-    figure(m.mean, m.unit, m.decimals, signed),
+    formatFigure(m.mean, m.unit, m.decimals, signed),
     String(m.n),
-    ...(compared ? [figure(m.compared?.mean, m.unit, m.decimals, signed), figure(m.compared?.delta, m.unit, m.decimals, true)] : []),
+    ...(compared ? [formatFigure(m.compared?.mean, m.unit, m.decimals, signed), formatFigure(m.compared?.delta, m.unit, m.decimals, true)] : []),
     range,
     m.range ? `${RANGE_WORDS[m.range.state]}${m.range.source === "baseline" ? " (baseline band)" : ""}` : "—",
   ];
@@ -128,8 +122,8 @@ function MeansTable({ means, compared }: { means: ReportMean[]; compared: boolea
 }
 
 const figureLine = (f: ReportFigure, unit: string, decimals: number) =>
-  `${figure(f.mean, unit, decimals)} mean over ${f.n} ${f.n === 1 ? "day" : "days"}` +
-  (f.last ? `; last ${figure(f.last.value, unit, decimals)} on ${day(f.last.day)}` : "");
+  `${formatFigure(f.mean, unit, decimals)} mean over ${f.n} ${f.n === 1 ? "day" : "days"}` +
+  (f.last ? `; last ${formatFigure(f.last.value, unit, decimals)} on ${day(f.last.day)}` : "");
 
 function SummarySection({ s, docsUrl }: { s: ReportSummary; docsUrl?: string }) {
   const compared = s.compared !== null;
@@ -343,7 +337,7 @@ export function ReportDocument({ report, docsUrl }: { report: Report } & ReportD
         {report.cycle ? <CycleSection docsUrl={docsUrl} /> : null}
         {report.methods ? <MethodsSection m={report.methods} docsUrl={docsUrl} /> : null}
         <View style={styles.footer} fixed>
-          <T>{`${report.title} · ${q.from} to ${q.to} · not a diagnosis`}</T>
+          <T>{`${report.title} · not a diagnosis`}</T>
           <Text render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`} />
         </View>
       </Page>
