@@ -15,6 +15,7 @@ import type {
   TodayResponse,
 } from "@/lib/api/contract";
 import type { MetricId } from "@/lib/metrics/catalog";
+import type { Report, ReportQuery } from "@/lib/metrics/report";
 
 export type Range = { from: string; to: string };
 
@@ -28,6 +29,7 @@ export type RingsideReader = {
   tagComparison(id: number, q: { metric: MetricId; lag: 0 | 1; from?: string; to?: string }): Promise<TagComparisonResponse>;
   state(): Promise<ApiStateResponse>;
   signals(range: Range): Promise<SignalsResponse>;
+  report(q: ReportQuery): Promise<Report>;
 };
 
 /** A refusal from Ringside (the error envelope), or Ringside not answering (status 0). */
@@ -83,5 +85,6 @@ export function httpReader(baseUrl: string, token: string, fetchImpl: typeof fet
     tagComparison: (id, q) => get(`/tags/${id}/comparison`, { metric: q.metric, lag: q.lag, from: q.from, to: q.to }),
     state: () => get("/state"),
     signals: (range) => get("/signals", range),
+    report: (q) => get("/report", { from: q.from, to: q.to, compare: q.compare, sections: q.sections.join(","), format: "json" }),
   };
 }

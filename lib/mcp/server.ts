@@ -25,6 +25,7 @@ import {
   type Resolution,
 } from "@/lib/mcp/summaries";
 import { MAX_SIGNAL_DAYS, summarizeSignals } from "@/lib/mcp/signals-summary";
+import { REPORT_COMPARE_MODES, REPORT_MAX_DAYS } from "@/lib/metrics/report";
 
 export const MCP_SERVER_NAME = "ringside";
 
@@ -64,7 +65,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         "Ringside holds one person's ring data (sleep, readiness, activity, SpO2, stress, resilience, cardiovascular age) and their notes and tags. " +
         "Start with list_data to see which metrics and days exist. Metric ids look like sleep.score; values are in each metric's unit (s = seconds). " +
         "Answers state n (days with a value) and units; a correlation is not a cause. " +
-        "get_signals explains early warning, sleep debt, regularity and training load with their inputs and baselines; they are not a diagnosis.",
+        "get_signals explains early warning, sleep debt, regularity and training load with their inputs and baselines; they are not a diagnosis. " +
+        "get_report_summary gives a period's summary as the report for a doctor or a coach shows it.",
     },
   );
 
@@ -305,6 +307,34 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const s = summarizeSignals(await reader.signals(range));
         const warn = s.early_warning_days.length;
         return answer(`Signals ${s.from} to ${s.to} (${s.kinds.join(", ")}): ${warn} day${warn === 1 ? "" : "s"} with an early warning of watch or likely.`, s);
+      })(),
+  );
+
+  server.registerTool(
+    "get_report_summary",
+    {
+      title: "Report summary",
+      description:
+        "The summary page of the report for a doctor or a coach, as structured data, for a period (default: the last 30 days with data; " +
+        `at most the newest ${REPORT_MAX_DAYS} days of a range): nights with data; the means of the sleep, readiness and activity scores and of the ` +
+        "nightly physiology (lowest heart rate, HRV, temperature deviation, breathing rate, SpO2, breathing disturbance index), each with its change " +
+        "against the compared period (compare: none, previous, year) and where it lies against the person's normal range; the nights early warning " +
+        "flagged; sleep debt and regularity (SRI, bedtime and wake-time spread). The same numbers as the report page and PDF. Not a diagnosis.",
+      inputSchema: withDayRange({ range: presetSchema.optional(), compare: z.enum(REPORT_COMPARE_MODES).default("none") }).strict(),
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      run(async () => {
+        const r = await rangeOf(args, "30d");
+        const range = { from: maxDay(r.from, addDays(r.to, -(REPORT_MAX_DAYS - 1))), to: r.to };
+        const report = await reader.report({ ...range, compare: args.compare, sections: ["summary"] });
+        const s = report.summary!;
+        const flagged = s.earlyWarning.nights.length;
+        return answer(
+          `Report summary ${s.from} to ${s.to}: ${s.nightsWithData} of ${s.days} nights with data; ` +
+            `${flagged} night${flagged === 1 ? "" : "s"} flagged by early warning (${s.earlyWarning.likely} likely, ${s.earlyWarning.watch} watch).`,
+          s,
+        );
       })(),
   );
 

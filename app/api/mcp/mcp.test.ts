@@ -81,6 +81,7 @@ const TOOLS = [
   "summarize_day",
   "find_unusual_days",
   "get_signals",
+  "get_report_summary",
 ];
 
 /** Bad arguments for every tool: each must come back as a tool error naming the problem. */
@@ -117,6 +118,7 @@ const BAD: Record<string, Array<Record<string, unknown>>> = {
   summarize_day: [{ day: "yesterday" }, { date: "2024-06-01" }, { day: "1999-12-31" }, { day: 20240601 }],
   find_unusual_days: [{ limit: 0 }, { metric: "readiness.score", days: 30 }, { limit: 21 }, { metric: "resilience.level" }, { from: "2024-13-01" }],
   get_signals: [{ from: "2024-13-01" }, { range: "forever" }, { kind: "sleep_debt" }, { from: "2024-06-30", to: "2024-06-01" }],
+  get_report_summary: [{ compare: "week" }, { range: "forever" }, { sections: "notes" }, { from: "2024-06-30", to: "2024-06-01" }],
 };
 
 for (const transport of ["http", "stdio"] as const) {
@@ -363,6 +365,22 @@ for (const transport of ["http", "stdio"] as const) {
       expect(year.data.to).toBe(r.to);
     });
 
+    it("get_report_summary: the report's summary of the last 30 days with data, the same numbers as the report", async () => {
+      const { range } = await pages();
+      const r = range("90d");
+      const last30 = { from: addDays(r.to, -29), to: r.to };
+      const { buildReport } = await import("@/lib/services/report");
+      const report = await buildReport(USER, { ...last30, compare: "previous", sections: ["summary"] });
+      const { data, text } = await tool(client, "get_report_summary", { compare: "previous" });
+      expect(data).toEqual(JSON.parse(JSON.stringify(report.summary)));
+      expect(data.scores.map((m: { metric: string }) => m.metric)).toEqual(["sleep.score", "readiness.score", "activity.score"]);
+      expect(data.compared).toEqual({ from: addDays(last30.from, -30), to: addDays(last30.from, -1) });
+      expect(text).toMatch(/^Report summary 2024-\d\d-\d\d to 2024-\d\d-\d\d: \d+ of 30 nights with data/);
+      // the whole history is cut to its newest year
+      const all = await tool(client, "get_report_summary", { range: "all" });
+      expect({ to: all.data.to, days: all.data.days }).toEqual({ to: r.to, days: 182 });
+    });
+
     it("bad input to every tool: a tool error naming the problem, and the server answers on", async () => {
       expect(Object.keys(BAD).sort()).toEqual([...TOOLS].sort());
       for (const [name, cases] of Object.entries(BAD)) {
@@ -387,6 +405,9 @@ for (const transport of ["http", "stdio"] as const) {
         expect(refused.text).toMatch(/cannot read readiness/i);
         const tags = await tool(limited, "compare_tagged_days", { tag: "late-dinner", metric: "sleep.score" });
         expect(tags.result.isError).toBe(true);
+        const report = await tool(limited, "get_report_summary");
+        expect(report.result.isError).toBe(true);
+        expect(report.text).toMatch(/lacks/);
         const state = await tool(limited, "get_state");
         expect([state.data.scores.sleep === null, state.data.scores.readiness, state.data.night.averageHrv, state.data.battery]).toEqual([
           false,

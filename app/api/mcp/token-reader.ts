@@ -3,7 +3,18 @@
 // which `npm run mcp` loads, so the stdio server never loads server code.
 import "server-only";
 import type { TokenPrincipal } from "@/lib/auth/api-tokens";
-import { readCatalog, readCorrelation, readDay, readSeries, readSignals, readState, readTagComparison, readTags, readToday } from "@/lib/api/v1/read";
+import {
+  readCatalog,
+  readCorrelation,
+  readDay,
+  readReport,
+  readSeries,
+  readSignals,
+  readState,
+  readTagComparison,
+  readTags,
+  readToday,
+} from "@/lib/api/v1/read";
 import type { RingsideReader } from "@/lib/mcp/reader";
 
 /** The token's reader, as the MCP server's tools read. */
@@ -18,5 +29,6 @@ export function readerFor(p: TokenPrincipal): RingsideReader {
     tagComparison: (id, q) => readTagComparison(p, id, q),
     state: () => readState(p),
     signals: (range) => readSignals(p, range),
+    report: (q) => readReport(p, q),
   };
 }
