@@ -3,6 +3,7 @@
 // each measure beside its target, and the small box's figure beside the main one.
 import { CEILING_METHODS, type CeilingMethod } from "./small-box";
 import { GUARD_TARGETS, type GuardFigures } from "./import-guard";
+import { REPORT_TARGETS, type ReportFigures } from "./report-pdf";
 
 type PageResult = { charts_ms: number; js_gzip_kb: number };
 type PagesResult = { today: PageResult; trends: PageResult; correlations: PageResult };
@@ -25,6 +26,8 @@ export type SmallBoxResult = {
   backfill?: { years: number; documents: number; wall_s: number; heart_rate_wall_s: number };
   pages?: PagesResult;
   webhooks?: WebhooksResult;
+  /** the report's PDF for the same five-year person (e2e/bench/report-pdf.ts) */
+  report?: ReportFigures;
   /** peaks over the pass, every 50 ms: the server process's RSS (as memory.peak_mb), and launcher and server together (memory.ts readGroupMemory) */
   memory: { peak_mb: number; group_peak_mb: number };
 };
@@ -80,6 +83,11 @@ export type BenchResult = {
   import?: { years: number; samples: number; documents: number; zip_mb: number; wall_s: number; rest_mb: number; peak_mb: number; peak_above_rest_mb: number };
   /** the import's guard (e2e/bench/import-guard.ts): the fuzz corpus's worst cases posted to the server */
   guard?: GuardFigures;
+  /**
+   * the report's PDF (e2e/bench/report-pdf.ts): the five-year person's last 90 days and last year
+   * downloaded from GET /api/report, and the server's RSS peak during them above rest
+   */
+  report?: ReportFigures;
   /** the small box's pass, after the main one */
   small?: SmallBoxResult;
 };
@@ -132,6 +140,10 @@ function smallBoxCheck(s: SmallBoxResult): Check {
     ok: !s.killed && !!s.pages && PAGE_NAMES.every((p) => s.pages![p].charts_ms <= SMALL_PAGE_BUDGET_MS),
   };
 }
+
+/** The report's targets (issue 45): the 90-day PDF ≤ 2 s, the year's ≤ 5 s, the server's RSS ≤ +60 MB above rest while rendering. */
+const reportMet = (p: ReportFigures) =>
+  p.pdf_90d_s <= REPORT_TARGETS.pdf_90d_s && p.pdf_1y_s <= REPORT_TARGETS.pdf_1y_s && p.render_peak_above_rest_mb <= REPORT_TARGETS.render_peak_above_rest_mb;
 
 /** Every target of the issue, checked against one run's figures (the small box's beside them). */
 export function checkTargets(r: BenchResult): Check[] {
@@ -245,6 +257,17 @@ export function checkTargets(r: BenchResult): Check[] {
           },
         ]
       : []),
+    ...(r.report
+      ? [
+          {
+            measure: "Report PDF (5-year person): 90 days, a year; RSS during",
+            value: `${r.report.pdf_90d_s} s, ${r.report.pdf_1y_s} s; +${r.report.render_peak_above_rest_mb} MB above rest`,
+            target: `≤ ${REPORT_TARGETS.pdf_90d_s} s, ≤ ${REPORT_TARGETS.pdf_1y_s} s; ≤ +${REPORT_TARGETS.render_peak_above_rest_mb} MB`,
+            ok: reportMet(r.report) && (!s?.report || reportMet(s.report)),
+            ...small(s?.report, (p) => `${p.pdf_90d_s} s, ${p.pdf_1y_s} s; +${p.render_peak_above_rest_mb} MB`),
+          },
+        ]
+      : []),
     {
       measure: "App memory (RSS)",
       value: `${r.memory.rest_mb} MB at rest after the run (${r.memory.idle_mb} MB after start); peak ${r.memory.peak_mb} MB (backfill ${r.memory.peak_backfill_mb} MB)`,
@@ -271,6 +294,14 @@ export function formatTable(checks: Check[]): string {
 const PAGE_SHAPE = { charts_ms: 0, js_gzip_kb: 0 };
 const PAGES_SHAPE = { today: PAGE_SHAPE, trends: PAGE_SHAPE, correlations: PAGE_SHAPE };
 const WEBHOOKS_SHAPE = { acks_per_s: 0, p99_ms: 0, concurrency: 0, duration_s: 0 };
+const REPORT_SHAPE: Record<keyof ReportFigures, 0> = { pdf_90d_s: 0, pdf_1y_s: 0, render_peak_above_rest_mb: 0 };
+const GUARD_SHAPE: Record<keyof GuardFigures, 0> = {
+  worst_cpu_s: 0,
+  worst_cpu_s_per_mib: 0,
+  health_p95_ms_during: 0,
+  today_ms_during: 0,
+  overlap_refused_ms: 0,
+};
 
 /**
  * True when `value` has exactly the published shape: finite numbers, the date/node strings, the
@@ -304,6 +335,8 @@ export function isBenchResult(value: unknown): value is BenchResult {
     pages: PAGES_SHAPE,
     memory: { idle_mb: 0, rest_mb: 0, peak_mb: 0, peak_backfill_mb: 0 },
     import: { years: 0, samples: 0, documents: 0, zip_mb: 0, wall_s: 0, rest_mb: 0, peak_mb: 0, peak_above_rest_mb: 0 },
+    guard: GUARD_SHAPE,
+    report: REPORT_SHAPE,
     small: {
       ceiling: "s",
       ceiling_mb: 0,
@@ -314,11 +347,12 @@ export function isBenchResult(value: unknown): value is BenchResult {
       backfill: { years: 0, documents: 0, wall_s: 0, heart_rate_wall_s: 0 },
       pages: PAGES_SHAPE,
       webhooks: WEBHOOKS_SHAPE,
+      report: REPORT_SHAPE,
       memory: { peak_mb: 0, group_peak_mb: 0 },
     },
   };
   /** parts a result may lack (a run that did not measure them), by path */
-  const optional = new Set(["import", "small", "small.killed_reason", "small.backfill", "small.pages", "small.webhooks"]);
+  const optional = new Set(["import", "guard", "report", "small", "small.killed_reason", "small.backfill", "small.pages", "small.webhooks", "small.report"]);
   const same = (v: unknown, s: unknown, at: string): boolean => {
     if (s === "s") return typeof v === "string";
     if (typeof s === "number") return typeof v === "number" && Number.isFinite(v);

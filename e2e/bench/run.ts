@@ -4,10 +4,11 @@
 // production build through `node lib/server/start.mjs` (data in e2e/bench/.data), each on a
 // port chosen at run time and in a process group of its own, building first into
 // e2e/bench/.build when that build is missing or older than the sources. Then, in one run: connect a person through the real OAuth flow and time the
-// backfill; trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory.
+// backfill; trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory;
+// the report's PDF from rest (e2e/bench/report-pdf.ts).
 // Then the small box (e2e/bench/small-box.ts): that app stopped, a fresh one (data in
 // e2e/bench/.data/app-small) pinned to one CPU under a 256 MB memory ceiling, a new person on
-// the same emulator, and the same backfill, pages and webhook load; killed, it says so and why.
+// the same emulator, and the same backfill, pages, report PDF and webhook load; killed, it says so and why.
 // Prints a table and writes e2e/bench/results/latest.json. Exit code 0 when it measured
 // (targets missed, and a small box killed for memory, are reported, not failures); 1 when it
 // could not measure.
@@ -34,6 +35,7 @@ import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads
 import { measureImport } from "./import";
 import { measureGuard } from "./import-guard";
 import { readRssMb, sampleGroup, sampleRss } from "./memory";
+import { measureReport } from "./report-pdf";
 import { launchChromium, measurePageSet } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
@@ -92,6 +94,8 @@ const SMALL_BOX_MB = 256;
 // the main pass (about two minutes, more on a busy machine), the small box (about two more)
 const TIME_LIMIT_MS = 15 * 60_000;
 const REST_WAIT_MS = 30_000;
+/** the small box's quiet spell before the report's PDF (the backfill's and pages' garbage collected) */
+const REPORT_REST_WAIT_MS = 10_000;
 
 // BENCH_PROFILE_DIR (with BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=<the same>"): every
 // line below is also written there with the monotonic clock's microseconds, the clock of V8's CPU
@@ -384,6 +388,10 @@ async function mainPass(emu: string): Promise<BenchResult> {
         `${round(after5sMb, 0)} MB after 5 s), peak ${round(runPeak.peakMb, 0)} MB`,
     );
 
+    // ---------------------------------------------------------------- 5b. The report's PDF (e2e/bench/report-pdf.ts)
+    // from rest (just measured): the 90-day and the year's report of the five-year person
+    const report = await measureReport({ appUrl, serverPid: app.serverPid, cookie, lastDay: to, log });
+
     // ---------------------------------------------------------------- 6. Import (e2e/bench/import.ts)
     const imported = await measureImport({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
     // ---------------------------------------------------------------- 7. The import's guard (e2e/bench/import-guard.ts)
@@ -437,6 +445,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
       memory: { idle_mb: round(idleAtStartMb, 0), rest_mb: round(idleAtEndMb, 0), peak_mb: round(runPeak.peakMb, 0), peak_backfill_mb: round(peak.peakMb, 0) },
       import: imported,
       guard,
+      report,
     };
   } finally {
     await stopBenchApp(app, path.join(DATA, "app.log"));
@@ -466,7 +475,7 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
   // set as soon as the app's group exists: its exit, and its memory (the largest process's RSS: the server's)
   const seen: { child?: ChildProcess; exit?: Promise<string>; memory?: ReturnType<typeof sampleGroup> } = {};
   const stopLoad = new AbortController();
-  const measured: Pick<SmallBoxResult, "backfill" | "pages" | "webhooks"> = {};
+  const measured: Pick<SmallBoxResult, "backfill" | "pages" | "webhooks" | "report"> = {};
   const memory: SmallBoxResult["memory"] = { peak_mb: 0, group_peak_mb: 0 };
   let killedReason: string | null = null;
   try {
@@ -490,6 +499,12 @@ async function smallPass(emu: string): Promise<SmallBoxResult> {
     measured.backfill = { years: YEARS, documents, wall_s: round(backfill.wallS, 2), heart_rate_wall_s: round(backfill.heartWallS, 2) };
     log(`small box: backfill ${measured.backfill.wall_s} s, heart rate ${measured.backfill.heart_rate_wall_s} s`);
     measured.pages = await step(measurePages(app.url, backfill.connected.jar));
+    // the report's PDF from rest (e2e/bench/report-pdf.ts): a quiet spell first, then the 90-day and the year's report
+    await step(sleep(REPORT_REST_WAIT_MS));
+    const smallLog = (msg: string) => log(`small box: ${msg}`);
+    measured.report = await step(
+      measureReport({ appUrl: app.url, serverPid: app.serverPid, cookie: backfill.connected.jar.header(), lastDay: user.last_day, log: smallLog }),
+    );
     const hooks = await step(webhookLoad(app.url, stopLoad.signal));
     measured.webhooks = webhooksResult(hooks);
     log(`small box: webhooks ${hooks.acks_per_s}/s, p50 ${hooks.p50_ms} ms, p99 ${hooks.p99_ms} ms (${hooks.acked} acknowledged)`);

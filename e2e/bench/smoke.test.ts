@@ -387,6 +387,18 @@ it("publishes exactly the documented shape and checks every target", () => {
   expect(smallTable).toContain("590 ms, 180 kB gzip");
   expect(formatTable(checkTargets(result))).not.toContain("Small box");
   expect(isBenchResult({ ...result, trends: { ...result.trends, ratio: Number.NaN } })).toBe(false);
+  // the report's PDF (issue 45): its block (and the small box's) in the published shape, its row held to 2 s, 5 s and +60 MB
+  const report = { pdf_90d_s: 0.9, pdf_1y_s: 2.4, render_peak_above_rest_mb: 35 };
+  expect(isBenchResult({ ...result, report, small: { ...small, report } })).toBe(true);
+  expect(isBenchResult({ ...result, report: { ...report, pdf_1y_s: "2.4" } })).toBe(false);
+  const reportRow = (r: BenchResult) => checkTargets(r).find((c) => c.measure.startsWith("Report PDF"));
+  expect(reportRow({ ...result, report })).toMatchObject({ ok: true, value: "0.9 s, 2.4 s; +35 MB above rest" });
+  expect(reportRow({ ...result, report: { ...report, pdf_90d_s: 2.1 } })?.ok).toBe(false);
+  expect(reportRow({ ...result, report, small: { ...small, report: { ...report, render_peak_above_rest_mb: 61 } } })).toMatchObject({
+    ok: false,
+    small: "0.9 s, 2.4 s; +61 MB",
+  });
+  expect(reportRow(result)).toBeUndefined();
   const checks = checkTargets(result);
   expect(checks).toHaveLength(15);
   expect(checks.every((c) => c.ok)).toBe(true);
