@@ -16,8 +16,8 @@ const nextConfig = {
   // tell which, so it takes in the whole checkout (the sources, the docs, the root package.json
   // with its "type": "module", which broke the standalone server). It needs none of them; the
   // build's own folder (.next, e2e/.build, e2e/bench/.build) is not among these patterns.
-  // the signals' methods page reads docs/signals.md when it first renders
-  outputFileTracingIncludes: { "/docs/signals": ["./docs/signals.md"] },
+  // the docs pages (the signals' methods, the report's figures) read their docs/*.md when they first render
+  outputFileTracingIncludes: { "/docs/signals": ["./docs/signals.md"], "/docs/report": ["./docs/report.md"] },
   outputFileTracingExcludes: {
     "/api/import": [
       "*.{md,json,ts,mjs,yaml}",
