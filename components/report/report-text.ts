@@ -16,7 +16,7 @@ export function reportFigure(v: number | null | undefined, unit: string, decimal
 }
 
 /** The temperature deviation is a signed figure (+0.2 °C); the others are not. */
-export const isSignedMean = (m: Pick<ReportMean, "metric">) => m.metric === "readiness.temperature_deviation";
+const isSignedMean = (m: Pick<ReportMean, "metric">) => m.metric === "readiness.temperature_deviation";
 
 const RANGE_WORDS = { below: "below", within: "within", above: "above" } as const;
 

@@ -11,7 +11,7 @@ export const REPORT_LINK_EXPIRY_MAX_DAYS = 90;
 /** The expiry the form starts with. */
 export const REPORT_LINK_DEFAULT_EXPIRY_DAYS = 14;
 export const REPORT_LINK_LABEL_MAX = 80;
-/** Links a person may hold (open, revoked and expired ones until they are cleared). */
+/** Links a person may hold (open ones, and revoked or expired ones until they are cleared). */
 export const REPORT_LINKS_PER_PERSON = 50;
 /** Views (page or PDF) of one link a minute, and the burst. */
 export const REPORT_LINK_VIEWS_PER_MINUTE = 20;

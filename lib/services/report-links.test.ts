@@ -101,6 +101,26 @@ describe("report share links", () => {
     await openReportLink(busy.secret, { view: true });
   });
 
+  it("clears a link 90 days after it closed, when the person makes a new one", async () => {
+    const clock = new ManualClock(T0);
+    setClock(clock);
+    await person("cat");
+    const { createReportLink, revokeReportLinkOf, listReportLinkSummaries } = await import("@/lib/services/report-links");
+    const old = await createReportLink("cat", input("from=2026-01-01&to=2026-01-31", 3));
+    const revoked = await createReportLink("cat", input("from=2026-01-01&to=2026-01-31", 30));
+    await revokeReportLinkOf("cat", revoked.summary.id);
+    clock.advance(89 * 86_400_000);
+    await createReportLink("cat", input("from=2026-01-01&to=2026-01-31", 3));
+    expect((await listReportLinkSummaries("cat")).map((l) => l.id)).toContain(revoked.summary.id);
+    clock.advance(2 * 86_400_000);
+    await createReportLink("cat", input("from=2026-01-01&to=2026-01-31", 3));
+    const ids = (await listReportLinkSummaries("cat")).map((l) => l.id);
+    // revoked at day 0: cleared after day 90; expired at day 3: kept until day 93
+    expect(ids).not.toContain(revoked.summary.id);
+    expect(ids).toContain(old.summary.id);
+    expect(ids).toHaveLength(3);
+  });
+
   it("refuses an expiry outside 1 to 90 days, an unknown section, a period over a year, to before from", () => {
     const bad = (query: string, days: number | string) => createReportLinkInputSchema.safeParse({ query, expiresDays: days }).success;
     expect(bad("from=2026-01-01&to=2026-01-31", 0)).toBe(false);

@@ -15,6 +15,7 @@ import {
   type CreateReportLinkInput,
 } from "@/lib/schemas/report-links";
 import {
+  deleteClosedReportLinks,
   findReportLinkByHash,
   insertReportLink,
   listReportLinks,
@@ -51,9 +52,12 @@ export type ReportLinkSummary = {
 /** What a person shares a link for, once opened: whose report, and which. */
 export type OpenedReportLink = { id: string; userId: string; query: ReportQuery; expiresAt: Date };
 
-export const REPORT_LINK_GONE_MESSAGE = "This link is no longer valid.";
+const REPORT_LINK_GONE_MESSAGE = "This link is no longer valid.";
 const UNKNOWN_MESSAGE = "There is no report at this address.";
 const MALFORMED_MESSAGE = "This is not a report link.";
+
+/** A revoked or expired link stays listed (and answers 410) this long, then it is cleared when the person makes a new one. */
+const CLOSED_LINK_KEPT_MS = 90 * 86_400_000;
 
 function hashSecret(secret: string): string {
   return crypto.createHash("sha256").update(secret, "utf8").digest("hex");
@@ -98,6 +102,7 @@ export function reportLinkUrl(origin: string, secret: string): string {
 export async function createReportLink(userId: string, input: CreateReportLinkInput): Promise<{ secret: string; summary: ReportLinkSummary }> {
   const secret = crypto.randomBytes(32).toString("base64url");
   const now = clock.now();
+  await deleteClosedReportLinks(userId, new Date(now - CLOSED_LINK_KEPT_MS));
   const row = await insertReportLink({
     userId,
     secretHash: hashSecret(secret),

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AppError } from "@/lib/http/errors";
 import { buildReport } from "@/lib/services/report";
-import { openReportLink } from "@/lib/services/report-links";
+import { openReportLink, type OpenedReportLink } from "@/lib/services/report-links";
 import { ReportView } from "@/components/report/report-view";
 import { reportDay, reportPeriod } from "@/components/report/report-text";
 import { primaryAction } from "@/components/report/styles";
@@ -21,7 +21,7 @@ export const metadata: Metadata = {
 
 export default async function SharedReportPage({ params }: { params: Promise<{ secret: string }> }) {
   const { secret } = await params;
-  let link: Awaited<ReturnType<typeof openReportLink>>;
+  let link: OpenedReportLink;
   try {
     link = await openReportLink(secret, { view: false });
   } catch (err) {
