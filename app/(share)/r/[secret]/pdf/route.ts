@@ -1,12 +1,13 @@
 import { AppError } from "@/lib/http/errors";
 import { noteDatabaseError } from "@/lib/http/outage";
 import { logger } from "@/lib/log";
-import { reportFileName } from "@/lib/metrics/report";
+import { REPORT_DOCS_PATH } from "@/lib/metrics/report";
+import { publicOriginFrom } from "@/lib/auth/origin";
 import { reportLinkRefusalHtml } from "@/lib/report-link-gate";
 import { REPORT_LINK_HEADERS } from "@/lib/security-headers.mjs";
 import { buildReport } from "@/lib/services/report";
 import { openReportLink } from "@/lib/services/report-links";
-import { renderReportPdf } from "@/components/report/pdf/render";
+import { reportPdfResponse } from "@/components/report/pdf/render";
 
 export const dynamic = "force-dynamic";
 
@@ -20,19 +21,14 @@ function refusal(status: number, message: string, retryAfterS?: number): Respons
 
 // GET /r/:secret/pdf – the shared report's PDF (a view of the link: counted, and within its
 // allowance); no account, no cookie. A revoked or expired link answers 410, never a 500.
-export async function GET(_req: Request, { params }: { params: Promise<{ secret: string }> }): Promise<Response> {
+export async function GET(req: Request, { params }: { params: Promise<{ secret: string }> }): Promise<Response> {
   const { secret } = await params;
   try {
     const link = await openReportLink(secret, { view: true });
     const report = await buildReport(link.userId, link.query);
-    const pdf = await renderReportPdf(report);
-    return new Response(new Uint8Array(pdf), {
-      headers: {
-        ...linkHeaders(),
-        "content-type": "application/pdf",
-        "content-disposition": `attachment; filename="${reportFileName(link.query)}"`,
-      },
-    });
+    const res = await reportPdfResponse(report, { docsUrl: `${publicOriginFrom(req.headers, req.url)}${REPORT_DOCS_PATH}` });
+    for (const h of REPORT_LINK_HEADERS) res.headers.set(h.key, h.value);
+    return res;
   } catch (err) {
     if (err instanceof AppError) return refusal(err.status, err.message, (err.details as { retryAfterS?: number } | undefined)?.retryAfterS);
     noteDatabaseError(err);
