@@ -1,19 +1,16 @@
 // The report's figures in words, as the page (/report and a share link's /r/<secret>) writes
 // them: a value with its unit, a mean's row, a figure over the period, a clock time, a period.
-// Plain functions (no React, no PDF library), so any form of the report may use them.
+// Plain functions (no React, no PDF library); a figure is written as the PDF writes it
+// (components/report/pdf/format.ts).
 import { formatDay } from "@/lib/days";
-import { formatNumber } from "@/lib/metrics/format";
+import { formatFigure } from "@/components/report/pdf/format";
 import type { ReportFigure, ReportMean } from "@/lib/metrics/report";
 
 export const reportDay = (d: string) => formatDay(d, { withYear: true, withWeekday: false });
 export const reportPeriod = (p: { from: string; to: string }) => `${reportDay(p.from)} to ${reportDay(p.to)}`;
 
-/** A figure with its unit: "52.3 bpm", "94.1%", "+0.21 °C", "—" when there is none. */
-export function reportFigure(v: number | null | undefined, unit: string, decimals: number, signed = false): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return "—";
-  const n = `${signed && v > 0 ? "+" : ""}${formatNumber(v, decimals)}`;
-  return unit === "%" ? `${n}%` : unit ? `${n} ${unit}` : n;
-}
+/** A figure with its unit ("52.3 bpm", "+0.21 °C", "—"), written as the PDF writes it. */
+export const reportFigure = formatFigure;
 
 /** The temperature deviation is a signed figure (+0.2 °C); the others are not. */
 const isSignedMean = (m: Pick<ReportMean, "metric">) => m.metric === "readiness.temperature_deviation";
