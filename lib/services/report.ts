@@ -116,11 +116,24 @@ function summaryOf(opts: {
   };
 }
 
-const unitWords = (m: MetricDef) => (m.unit === "s" ? "hours" : m.unit === "score" ? "points" : m.unit);
-const rangeWords = (id: MetricId, hasNormal: boolean) =>
+/** How a chart's caption names its unit. */
+const UNIT_WORDS: Record<string, string> = {
+  s: "hours",
+  score: "points out of 100",
+  bpm: "beats a minute",
+  ms: "milliseconds",
+  "°C": "°C against your long-term norm",
+  "/min": "breaths a minute",
+  "%": "per cent",
+  // the one count charted: the breathing disturbance index
+  count: "disturbances per hour of sleep",
+  steps: "steps",
+  kcal: "kilocalories",
+};
+const rangeWords = (hasNormal: boolean) =>
   hasNormal ? "your normal range (mean ± 0.5 SD of the 60 nights before each day)" : "your baseline (mean ± 2 SD of the 90 days before each day)";
 const captionOf = (m: MetricDef, what: string, hasNormal: boolean) =>
-  `${what} each day in ${unitWords(m)}, its 7-day mean, and ${rangeWords(m.id, hasNormal)}. Gaps are days without a value.`;
+  `${what} each day, in ${UNIT_WORDS[m.unit] ?? m.unit}, with its 7-day mean and ${rangeWords(hasNormal)}. Gaps are days without a value.`;
 
 /** The charts: sleep (duration, stages, timing), the nightly physiology, activity (steps, active calories, training load), the scores. */
 async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, NumericSeries>, signals: SignalDay[]): Promise<ReportChart[]> {
@@ -157,7 +170,7 @@ async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, Nu
   const load = signals.map((d) => signalOf(d, "training_load")?.inputs.load ?? null);
   const loadAvg7 = rollingMean(load, 7, ROLLING_MIN_COUNT[7]).map((v) => (v === null ? null : Math.round(v * 10) / 10));
   return [
-    line(REPORT_SLEEP_CHART_METRIC, "sleep", "The main sleep's total sleep"),
+    line(REPORT_SLEEP_CHART_METRIC, "sleep", "Total sleep of the night's main sleep"),
     {
       kind: "stages",
       id: "sleep.stages",
@@ -180,7 +193,7 @@ async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, Nu
       wakeTime: at("bedtime_end"),
       caption: "When each night's main sleep began (bedtime) and ended (wake time), on the clock the ring recorded that night.",
     },
-    ...REPORT_PHYSIOLOGY_METRICS.map((id) => line(id, "physiology", `The night's ${getMetric(id).label.toLowerCase()}`)),
+    ...REPORT_PHYSIOLOGY_METRICS.map((id) => line(id, "physiology", getMetric(id).label)),
     ...REPORT_ACTIVITY_CHART_METRICS.map((id) => line(id, "activity", getMetric(id).label)),
     {
       kind: "line",
@@ -195,9 +208,11 @@ async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, Nu
       low: load.map(() => null),
       high: load.map(() => null),
       rangeSource: null,
-      caption: "Each day's training load (MET-minutes of medium and high activity and workouts, weighted) and its 7-day mean. No normal range is drawn.",
+      caption:
+        "Training load each day, in MET-minutes (the ring's medium and high activity, or the day's workouts when they add up to more), " +
+        "with its 7-day mean. No normal range is drawn.",
     },
-    ...REPORT_SCORE_METRICS.map((id) => line(id, "scores", `The ${getMetric(id).label.toLowerCase()}`)),
+    ...REPORT_SCORE_METRICS.map((id) => line(id, "scores", getMetric(id).label)),
   ];
 }
 
