@@ -169,7 +169,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const [a, b] = await Promise.all([reader.series(args.metric, args.first), reader.series(args.metric, args.second)]);
         const c = comparePeriodSeries(a, b);
         return answer(
-          `${c.label} (${c.unit}): ${c.first.mean ?? "—"} (n = ${c.first.n}) then ${c.second.mean ?? "—"} (n = ${c.second.n}), change ${c.change ?? "—"}.`,
+          `${c.label} (${c.unit}): ${c.first.mean ?? "—"} (n = ${c.first.n}) ` + `then ${c.second.mean ?? "—"} (n = ${c.second.n}), change ${c.change ?? "—"}.`,
           c,
         );
       })(),
