@@ -168,10 +168,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
       run(async () => {
         const [a, b] = await Promise.all([reader.series(args.metric, args.first), reader.series(args.metric, args.second)]);
         const c = comparePeriodSeries(a, b);
-        return answer(
-          `${c.label} (${c.unit}): ${c.first.mean ?? "—"} (n = ${c.first.n}) ` + `then ${c.second.mean ?? "—"} (n = ${c.second.n}), change ${c.change ?? "—"}.`,
-          c,
-        );
+        const first = `${c.label} (${c.unit}): ${c.first.mean ?? "—"} (n = ${c.first.n})`;
+        return answer(`${first} then ${c.second.mean ?? "—"} (n = ${c.second.n}), change ${c.change ?? "—"}.`, c);
       })(),
   );
 
