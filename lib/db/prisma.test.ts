@@ -175,6 +175,31 @@ describe("Prisma Client on SQLite: one connection, its transactions apart", () =
     expect(await keys(db)).toEqual(["after", "outside-inside"]);
   });
 
+  it("a transaction that waited longer than its maxWait at the gate fails; when its turn comes it is rolled back unrun, and the gate goes on", async () => {
+    const opened = later();
+    const finish = later();
+    const first = db.$transaction(async (t) => {
+      await setting(t, "first");
+      opened.resolve();
+      await finish.promise;
+    });
+    await opened.promise;
+    let ran = false;
+    const late = db.$transaction(
+      async (t) => {
+        ran = true;
+        await setting(t, "late");
+      },
+      { maxWait: 50 },
+    );
+    await expect(late).rejects.toThrow(/transaction/i);
+    finish.resolve();
+    await first;
+    await setting(db, "after");
+    expect(ran).toBe(false);
+    expect(await keys(db)).toEqual(["after", "first"]);
+  });
+
   it("a failed statement inside a transaction rolls the whole transaction back and frees the gate", async () => {
     await setting(db, "taken");
     await expect(
