@@ -9,6 +9,7 @@ import { bandPath, dayTicks, linePath, linearScale, niceTicks, type Scale } from
 import { formatNumber } from "@/lib/metrics/format";
 import type { Num } from "@/lib/metrics/stats";
 import type { ReportChart, ReportLineChart, ReportStagesChart, ReportTimingChart } from "@/lib/metrics/report";
+import { writtenUnit } from "./format";
 import { PDF_COLOURS, PDF_CONTENT_WIDTH, styles } from "./styles";
 import { pdfText } from "./text";
 
@@ -83,7 +84,7 @@ function Legend({ items }: { items: Array<{ label: string; colour: string; thin?
 function ChartFrame({ title, unit, caption, children }: { title: string; unit: string; caption: string; children: React.ReactNode }) {
   return (
     <View style={styles.chart} wrap={false}>
-      <Text style={styles.chartTitle}>{pdfText(unit ? `${title} (${unit})` : title)}</Text>
+      <Text style={styles.chartTitle}>{pdfText(writtenUnit(unit) ? `${title} (${unit})` : title)}</Text>
       {children}
       <Text style={styles.caption}>{pdfText(caption)}</Text>
     </View>

@@ -5,6 +5,9 @@ import { formatNumber } from "@/lib/metrics/format";
 /** Units not written after the number: a score is just its number. */
 const UNWRITTEN_UNITS = new Set(["", "score"]);
 
+/** A unit as a title shows it in parentheses: "" for a unit not written ("score"). */
+export const writtenUnit = (unit: string): string => (UNWRITTEN_UNITS.has(unit) ? "" : unit);
+
 /** `v` at `decimals` with `unit`; `signed`: a plus sign before a positive value, "±0" for one that rounds to zero. */
 export function formatFigure(v: number | null | undefined, unit: string, decimals: number, signed = false): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return "—";

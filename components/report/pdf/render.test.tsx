@@ -12,7 +12,7 @@ import { formatNumber } from "@/lib/metrics/format";
 import { reportFileName } from "@/lib/metrics/report";
 import { reportFixture } from "@/lib/test/report-fixture";
 import { renderReportPdf } from "./render";
-import { formatFigure } from "./format";
+import { formatFigure, writtenUnit } from "./format";
 import { pdfText } from "./text";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-report-pdf-"));
@@ -119,6 +119,7 @@ describe("formatFigure", () => {
     expect(formatFigure(-1.5, "ms", 1, true)).toBe("−1.5 ms");
     expect(formatFigure(0.004, "°C", 2, true)).toBe("±0 °C");
     expect(formatFigure(null, "bpm", 1)).toBe("—");
+    expect([writtenUnit("bpm"), writtenUnit("score"), writtenUnit("")]).toEqual(["bpm", "", ""]);
   });
 });
 
