@@ -30,8 +30,9 @@ async function createShareLink(page: Page, label: string, days: number): Promise
   await page.getByLabel("Link lasts (days)").fill(String(days));
   await page.getByLabel("Label (optional)").fill(label);
   await page.getByRole("button", { name: "Create share link" }).click();
+  // this link's answer (an earlier one may still be shown until it comes): named by its label
+  await expect(page.getByTestId("share-link-created")).toContainText(`Your link for ${label}`);
   const shown = page.getByTestId("share-link");
-  await expect(shown).toBeVisible();
   const link = (await shown.textContent())!.trim();
   expect(link).toMatch(new RegExp(`^${E2E_APP_URL}/r/[A-Za-z0-9_-]{43}$`));
   return link;
