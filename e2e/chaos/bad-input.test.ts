@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import * as schemas from "@/lib/schemas/requests";
+import { createReportLinkInputSchema } from "@/lib/schemas/report-links";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { ringsideExportSchema } from "@/lib/import/ringside";
 import { alertChannelInputSchema, alertSettingsInputSchema } from "@/lib/alerts/schemas";
@@ -196,6 +197,8 @@ type Kind =
   | "webhook"
   /** an invite link: an unusable one ends on the sign-in error page */
   | "invite"
+  /** a report's share link (its PDF): no session; a bad secret gets a plain 4xx page (400, 404), never a 5xx */
+  | "link"
   /** the read API (/api/v1): a personal access token only (401 without one, and with a session cookie alone), 4xx envelopes for bad input */
   | "token"
   /** the MCP endpoint: like "token", and a body that is not a JSON-RPC message is refused in the envelope */
@@ -378,6 +381,7 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /api/webhooks/ring": { kind: "webhook", path: () => "/api/webhooks/ring" },
   "POST /api/webhooks/ring": { kind: "webhook", path: () => "/api/webhooks/ring" },
   "GET /invite/[secret]": { kind: "invite", path: () => "/invite/x", badPath: junkSegment.map((s) => `/invite/${s}`) },
+  "GET /r/[secret]/pdf": { kind: "link", path: () => `/r/${"A".repeat(43)}/pdf`, badPath: junkSegment.map((s) => `/r/${s}/pdf`) },
 };
 
 // The read API: every GET route with its bad input (sent with the owner's token), and its write
@@ -605,6 +609,22 @@ const ACTIONS: Record<string, ActionCase> = {
       (args) => !isValidTokenForm(args),
     ),
   },
+  // The report page's share link: its query, expiry (1 to 90 days) and label; revoking only ever finds the person's own links
+  "app/(app)/report/actions.ts#createReportLinkAction": {
+    as: () => member,
+    args: stateAndForm({
+      query: fc.constantFrom("", "from=2026-02-01&to=2026-01-01", "from=2024-01-01&to=2026-01-01", "sections=summary,nope", "compare=never", "x".repeat(2_100)),
+      expiresDays: fc.constantFrom("", "0", "91", "1.5", "-3", "seven", "7"),
+      label: fc.constantFrom("", "Dr. Lee", "x".repeat(81), "a\u0000b"),
+    }).filter((args) => !isValidReportLinkForm(args)),
+  },
+  "app/(app)/report/actions.ts#revokeReportLinkAction": {
+    as: () => member,
+    args: fc.oneof(
+      wrongArgs,
+      formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
+    ),
+  },
   "app/(app)/settings/actions-api.ts#revokeApiTokenAction": {
     as: () => member,
     args: fc.oneof(
@@ -613,6 +633,13 @@ const ACTIONS: Record<string, ActionCase> = {
     ),
   },
 };
+
+function isValidReportLinkForm(args: ActionArg[]): boolean {
+  const a = args[1];
+  if (!a || !("form" in a)) return false;
+  const first = (k: string) => a.form.find(([name]) => name === k)?.[1];
+  return createReportLinkInputSchema.safeParse({ query: first("query") ?? "", expiresDays: first("expiresDays") ?? "", label: first("label") ?? "" }).success;
+}
 
 function isValidTokenForm(args: ActionArg[]): boolean {
   const a = args[1];
