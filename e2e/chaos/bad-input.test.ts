@@ -11,6 +11,8 @@ import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import * as schemas from "@/lib/schemas/requests";
 import { createReportLinkInputSchema } from "@/lib/schemas/report-links";
+import { reportApiQuerySchema, reportQuerySchema } from "@/lib/schemas/report";
+import { REPORT_COMPARE_MODES, REPORT_PERIODS, REPORT_SECTIONS } from "@/lib/metrics/report";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { ringsideExportSchema } from "@/lib/import/ringside";
 import { alertChannelInputSchema, alertSettingsInputSchema } from "@/lib/alerts/schemas";
@@ -236,6 +238,13 @@ function decodeSafe(s: string): string {
   }
 }
 const rangeFields = () => ({ from: validDay(), to: validDay() });
+/** A report's query: a period or days, a compare mode, sections (any of them may be junk in the cases). */
+const reportFields = () => ({
+  ...rangeFields(),
+  period: fc.constantFrom(...REPORT_PERIODS),
+  compare: fc.constantFrom(...REPORT_COMPARE_MODES),
+  sections: fc.subarray([...REPORT_SECTIONS], { minLength: 1 }).map((x) => x.join(",")),
+});
 // The body schema of PATCH /api/sync/settings (local to its route file).
 const syncSettingsSchema = z
   .object({ dataFamily: z.enum(["usercollection", "sandbox"]).optional(), pollMinutes: z.number().int().min(1).max(1440).optional() })
@@ -302,6 +311,7 @@ const ROUTES: Record<string, RouteCase> = {
     mutates: true,
   },
   "GET /api/me": { kind: "user", path: () => "/api/me" },
+  "GET /api/report": { kind: "user", path: () => "/api/report", query: { schema: reportQuerySchema, fields: reportFields() } },
   "GET /api/signals": { kind: "user", path: () => "/api/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
   "GET /api/signals/settings": { kind: "user", path: () => "/api/signals/settings" },
   "PATCH /api/signals/settings": {
@@ -436,6 +446,10 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
   "/api/v1/sync/status": { path: () => "/api/v1/sync/status" },
   "/api/v1/state": { path: () => "/api/v1/state" },
   "/api/v1/signals": { path: () => "/api/v1/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
+  "/api/v1/report": {
+    path: () => "/api/v1/report",
+    query: { schema: reportApiQuerySchema, fields: { ...reportFields(), format: fc.constantFrom("json", "pdf") } },
+  },
 };
 for (const [p, spec] of Object.entries(V1_ROUTES)) {
   ROUTES[`GET ${p}`] = { kind: "token", ...spec };
