@@ -12,6 +12,7 @@ import type { ReportChart, ReportLineChart, ReportStagesChart, ReportTimingChart
 import { writtenUnit } from "./format";
 import { PDF_COLOURS, PDF_CONTENT_WIDTH, styles } from "./styles";
 import { pdfText } from "./text";
+import { reportClockTime } from "@/components/report/report-text";
 
 const HEIGHT = 112;
 /** A chart's height on the page with its title, legend and caption (a heading before one keeps at least this below it). */
@@ -151,14 +152,8 @@ function StagesChart({ chart, from }: { chart: ReportStagesChart; from: string }
   );
 }
 
-/** Hours after the evening's midnight as a clock time: −1.5 → "22:30", 7.25 → "07:15". */
-export function clockTime(hours: number): string {
-  const minutes = (((Math.round(hours * 60) % 1440) + 1440) % 1440) as number;
-  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-}
-
 function TimingChart({ chart, from }: { chart: ReportTimingChart; from: string }) {
-  const f = frame(from, chart.bedtime.length, [chart.bedtime, chart.wakeTime], clockTime);
+  const f = frame(from, chart.bedtime.length, [chart.bedtime, chart.wakeTime], reportClockTime);
   const x = xs(f);
   return (
     <ChartFrame title={chart.title} unit="" caption={chart.caption}>
