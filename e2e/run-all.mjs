@@ -58,6 +58,16 @@ if (!findPostgresBinDir()) {
   console.error("No PostgreSQL for the PostgreSQL suites: install Debian's package (sudo apt-get install -y postgresql) or set PG_BIN_DIR to its bin folder.");
   process.exit(1);
 }
+// The report's PDF tests open each PDF with poppler's pdftoppm and read its text with pdftotext.
+const hasPoppler = () => ["pdftotext", "pdftoppm"].every((b) => (process.env.PATH ?? "").split(":").some((d) => d && fs.existsSync(path.join(d, b))));
+if (!hasPoppler() && isRoot && hasApt) {
+  console.log("pdftotext/pdftoppm not found: installing Debian's poppler-utils package (apt-get install -y poppler-utils) for the report's PDF tests.");
+  await aptInstall(["poppler-utils"]);
+}
+if (!hasPoppler()) {
+  console.error("No pdftotext/pdftoppm for the report's PDF tests: install Debian's package (sudo apt-get install -y poppler-utils).");
+  process.exit(1);
+}
 
 // 2. The run's clock, seed, build folder and ports, inherited by every runner and server.
 applySuiteEnv();
