@@ -12,8 +12,8 @@
 //     the theme script, so no script-src 'unsafe-inline' is needed;
 //   - while the database is away (lib/http/outage.ts, read through lib/process-singleton.ts), answers every page
 //     with a short 503 page and every API route with a 503 envelope and Retry-After, before
-//     any of them fails its own way (the webhook receiver and /api/health answer for
-//     themselves: 503 too);
+//     any of them fails its own way (the webhook receiver, /api/health and the import, which
+//     this proxy never runs for, answer for themselves: 503 too);
 //   - asks the report link gate (lib/report-link-gate.ts) before a share link's page (/r/<secret>)
 //     is drawn, and answers a refused link itself with a plain page and its status (410 revoked
 //     or expired, 404, 400, 429): a page cannot set its status;
@@ -210,16 +210,22 @@ export const config = {
   matcher: [
     // every page (its policy's nonce); API routes, static files and icons never
     { source: "/((?!api/|_next/static|_next/image|favicon\\.ico|apple-icon\\.png|manifest\\.webmanifest).*)" },
-    // API routes (503 while the database is away), but the webhook receiver and the health check
-    { source: "/api/((?!webhooks/|health).*)" },
+    // API routes (503 while the database is away), but the webhook receiver, the health check and
+    // the import: Next.js buffers the body of a request a proxy runs for and gives the route only
+    // its first 10 MB, after the last byte (app/api/import/import-proxy.test.ts). The import
+    // streams its upload to disk and answers a database away with its own 503.
+    { source: "/api/((?!webhooks/|health|import$).*)" },
     // server-action posts (they carry the `next-action` header) and paths with a percent sign
     // (the only ones that can be broken)
-    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "next-action" }] },
+    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/|api/import$).*)", has: [{ type: "header", key: "next-action" }] },
     "/(.*%.*)",
     // HSTS for a configured https URL: requests without an X-Forwarded-Proto of https (with
     // one, next.config.mjs's header rule adds it at no cost, so behind an https proxy no request
-    // pays for this). Static files and the webhook receiver never do.
-    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", has: [{ type: "header", key: "x-forwarded-proto", value: "http(?:\\s*,.*)?" }] },
-    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/).*)", missing: [{ type: "header", key: "x-forwarded-proto" }] },
+    // pays for this). Static files, the webhook receiver and the import never do.
+    {
+      source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/|api/import$).*)",
+      has: [{ type: "header", key: "x-forwarded-proto", value: "http(?:\\s*,.*)?" }],
+    },
+    { source: "/((?!_next/static|_next/image|favicon\\.ico|api/webhooks/|api/import$).*)", missing: [{ type: "header", key: "x-forwarded-proto" }] },
   ],
 };
