@@ -2,8 +2,11 @@
 // ZIP entries, ratios, the caps shared by an upload's archives, unmapped files never parsed, a
 // CPU budget, a client gone, a lost lease); a dry run has no side effect; a start sweeps what a
 // crash left; removing a member stops and forgets their import.
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
+import events from "node:events";
 import fs from "node:fs";
+import readline from "node:readline";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/test/prisma";
@@ -18,6 +21,7 @@ import { listZip } from "@/lib/import/zip";
 import { exportCsv, rawZip, writeZip } from "@/lib/test/import-kit";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
 import { dialect } from "@/lib/db/sql";
+import { waitFor } from "@/lib/test/wait";
 
 const clock = new ManualClock(Date.parse("2026-03-15T12:00:00Z"));
 const MB = 1024 * 1024;
@@ -315,6 +319,24 @@ describe("a start sweeps what a stop left", () => {
     fs.rmSync(live, { recursive: true });
     await forgetImportsOf(interruptedUser);
     expect(spools()).toEqual([]);
+  });
+
+  it("removes the spool of a process killed but not yet reaped (a zombie: a server killed with its launcher)", async () => {
+    // `sleep 0` exits at once; its parent, become `sleep 60`, never reaps it
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const [line] = await events.once(readline.createInterface({ input: parent.stdout! }), "line");
+      const zombie = Number(line);
+      const state = () => fs.readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]?.charAt(0);
+      await waitFor("the child to exit", () => state() === "Z");
+      const killed = path.join(IMPORTS, "killed-unreaped");
+      fs.mkdirSync(killed, { recursive: true });
+      fs.writeFileSync(path.join(killed, ".owner"), String(zombie));
+      expect(await sweepImports({ clock })).toEqual([killed]);
+      expect(spools()).toEqual([]);
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 });
 

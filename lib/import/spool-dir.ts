@@ -24,13 +24,30 @@ export function importSpoolDir(importId: string, root = env.DATA_DIR): string {
   return dir;
 }
 
+/** A process's state letter on Linux (`R`, `S`, `Z`…: /proc/<pid>/stat), null where it cannot be read. */
+function procState(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(/* turbopackIgnore: true */ `/proc/${pid}/stat`, "utf8");
+    // "<pid> (<name>) <state> …": the name may hold spaces and parentheses, the state follows the last ")"
+    return stat.charAt(stat.lastIndexOf(")") + 2) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a process runs. A zombie does not: killed, it stays in the process table until its
+ * parent reaps it, and a server killed with its launcher (SIGKILL to the group) waits for init,
+ * which may take its time; signal 0 still reaches it meanwhile.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const state = procState(pid);
+  return state !== "Z" && state !== "X";
 }
 
 /**
