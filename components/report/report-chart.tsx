@@ -9,6 +9,7 @@ import { formatNumber } from "@/lib/metrics/format";
 import type { Num } from "@/lib/metrics/stats";
 import type { ReportChart, ReportLineChart, ReportStagesChart, ReportTimingChart } from "@/lib/metrics/report";
 import { reportClockTime } from "@/components/report/report-text";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 
 const W = 720;
 const H = 170;
@@ -92,7 +93,7 @@ function LineChart({ chart, from }: { chart: ReportLineChart; from: string }) {
   const band = bandPath(x, pixels(f, chart.low), pixels(f, chart.high));
   const legend: LegendItem[] = [
     { label: "Daily value", colour: DAILY, shape: "thin" },
-    { label: "7-day mean", colour: MEAN, shape: "line" },
+    { label: SEVEN_DAY_MEAN.label, colour: MEAN, shape: "line" },
     ...(band ? [{ label: chart.rangeSource === "baseline" ? "Baseline band" : "Normal range", colour: BAND, shape: "area" as const }] : []),
   ];
   return (

@@ -8,6 +8,7 @@ import { addDays, diffDays } from "@/lib/days";
 import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { NumericSeries } from "@/lib/metrics/series";
 import type { Num } from "@/lib/metrics/stats";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 
 // ---------------------------------------------------------------------------------------
 // The query
@@ -489,5 +490,5 @@ export const REPORT_METHOD_NOTES: readonly string[] = [
     "one flag is 'watch', two at once or a heart-rate flag on two nights running 'likely'.",
   "Sleep debt: hours short of the sleep need over the last 14 nights. Regularity: the Sleep Regularity Index over 14 days, " +
     "and the standard deviation of bedtime and wake time.",
-  "The 7-day mean of a chart needs at least 4 of the 7 days.",
+  `The ${SEVEN_DAY_MEAN.label} of a chart needs at least 4 of the 7 days.`,
 ];

@@ -41,6 +41,7 @@ import { getSignals } from "@/lib/services/signals";
 import { listWorkouts } from "@/lib/services/records";
 import { listNotes } from "@/lib/services/tags";
 import type { Signal, SignalDay } from "@/lib/signals/signal-days";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 
 // The report for a doctor or a coach (issue 45): read through the same services as the read API
 // (the metrics' series, the signals, the workouts, the notes), so each of its means, counts and
@@ -133,7 +134,7 @@ const UNIT_WORDS: Record<string, string> = {
 const rangeWords = (hasNormal: boolean) =>
   hasNormal ? "your normal range (mean ± 0.5 SD of the 60 nights before each day)" : "your baseline (mean ± 2 SD of the 90 days before each day)";
 const captionOf = (m: MetricDef, what: string, hasNormal: boolean) =>
-  `${what} each day, in ${UNIT_WORDS[m.unit] ?? m.unit}, with its 7-day mean and ${rangeWords(hasNormal)}. Gaps are days without a value.`;
+  `${what} each day, in ${UNIT_WORDS[m.unit] ?? m.unit}, with its ${SEVEN_DAY_MEAN.label} and ${rangeWords(hasNormal)}. Gaps are days without a value.`;
 
 /** The charts: sleep (duration, stages, timing), the nightly physiology, activity (steps, active calories, training load), the scores. */
 async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, NumericSeries>, signals: SignalDay[]): Promise<ReportChart[]> {
@@ -210,7 +211,7 @@ async function chartsOf(userId: string, q: ReportQuery, series: Map<MetricId, Nu
       rangeSource: null,
       caption:
         "Training load each day, in MET-minutes (the ring's medium and high activity, or the day's workouts when they add up to more), " +
-        "with its 7-day mean. No normal range is drawn.",
+        `with its ${SEVEN_DAY_MEAN.label}. No normal range is drawn.`,
     },
     ...REPORT_SCORE_METRICS.map((id) => line(id, "scores", getMetric(id).label)),
   ];

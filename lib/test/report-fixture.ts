@@ -14,6 +14,7 @@ import {
   type ReportSection,
 } from "@/lib/metrics/report";
 import type { Num } from "@/lib/metrics/stats";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 
 export type ReportFixtureOptions = {
   from: string;
@@ -49,7 +50,7 @@ function lineChart(id: string, group: "sleep" | "physiology" | "activity" | "sco
     low: value.map((_, i) => (i < 3 ? null : base - amp)),
     high: value.map((_, i) => (i < 3 ? null : base + amp)),
     rangeSource: "normal_range",
-    caption: `${title}: each day's value, its 7-day mean and the normal range built from the 60 nights before each day.`,
+    caption: `${title}: each day's value, its ${SEVEN_DAY_MEAN.label} and the normal range built from the 60 nights before each day.`,
   } as ReportChart;
 }
 

@@ -13,6 +13,7 @@ import { writtenUnit } from "./format";
 import { PDF_COLOURS, PDF_CONTENT_WIDTH, styles } from "./styles";
 import { pdfText } from "./text";
 import { reportClockTime } from "@/components/report/report-text";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 
 const HEIGHT = 112;
 /** A chart's height on the page with its title, legend and caption (a heading before one keeps at least this below it). */
@@ -107,7 +108,7 @@ function LineChart({ chart, from }: { chart: ReportLineChart; from: string }) {
       <Legend
         items={[
           { label: "Daily value", colour: PDF_COLOURS.daily, thin: true },
-          { label: "7-day mean", colour: PDF_COLOURS.mean },
+          { label: SEVEN_DAY_MEAN.label, colour: PDF_COLOURS.mean },
           ...(band ? [{ label: chart.rangeSource === "baseline" ? "Baseline band" : "Normal range", colour: PDF_COLOURS.band, area: true }] : []),
         ]}
       />

@@ -10,6 +10,7 @@ import { DEFAULT_REPORT_SECTIONS, REPORT_MAX_DAYS, REPORT_SECTIONS } from "@/lib
 import { reportApiQuerySchema } from "@/lib/schemas/report";
 import { REPORT_SECTION_KINDS } from "@/lib/api/v1/read";
 import pkg from "@/package.json";
+import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 
 // The OpenAPI 3.1 document of the read API, generated from the schemas the routes parse with
 // (lib/schemas/requests.ts, the app's own) and the response schemas (lib/api/v1/responses.ts) by
@@ -160,8 +161,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
       `One period (at most ${REPORT_MAX_DAYS} days: \`from\` and \`to\`, or \`period\` 30d, 90d, month with \`month\`, custom), optionally compared ` +
       "with the period before or the same days a year earlier (`compare`), in the sections asked for (`sections`, comma-separated; default " +
       `${DEFAULT_REPORT_SECTIONS.join(", ")}): the summary's means against the compared period and the person's normal range, the nights early ` +
-      "warning flagged, sleep debt and regularity; the charts' daily values, 7-day means and ranges; workouts, sessions, tags and rest mode; methods; " +
-      "notes; the cycle. `format=json` (default) gives the numbers behind the report, equal to the other routes' for the same period; " +
+      `warning flagged, sleep debt and regularity; the charts' daily values, ${SEVEN_DAY_MEAN.label}s and ranges; ` +
+      "workouts, sessions, tags and rest mode; methods; notes; the cycle. `format=json` (default) gives the numbers behind the report, equal to the other routes' for the same period; " +
       "`format=pdf` the document the report page offers. The token needs every data kind the sections asked for draw on: " +
       `${REPORT_SECTIONS.map((sec) => `${sec}: ${REPORT_SECTION_KINDS[sec].join(", ") || "none"}`).join("; ")}. ` +
       "What each figure is: the report page of this Ringside (/docs/report). Not a diagnosis.",
