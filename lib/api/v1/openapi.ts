@@ -162,7 +162,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
       "with the period before or the same days a year earlier (`compare`), in the sections asked for (`sections`, comma-separated; default " +
       `${DEFAULT_REPORT_SECTIONS.join(", ")}): the summary's means against the compared period and the person's normal range, the nights early ` +
       `warning flagged, sleep debt and regularity; the charts' daily values, ${SEVEN_DAY_MEAN.label}s and ranges; ` +
-      "workouts, sessions, tags and rest mode; methods; notes; the cycle. `format=json` (default) gives the numbers behind the report, equal to the other routes' for the same period; " +
+      "workouts, sessions, tags and rest mode; methods; notes; the cycle. " +
+      "`format=json` (default) gives the numbers behind the report, equal to the other routes' for the same period; " +
       "`format=pdf` the document the report page offers. The token needs every data kind the sections asked for draw on: " +
       `${REPORT_SECTIONS.map((sec) => `${sec}: ${REPORT_SECTION_KINDS[sec].join(", ") || "none"}`).join("; ")}. ` +
       "What each figure is: the report page of this Ringside (/docs/report). Not a diagnosis.",
