@@ -22,7 +22,7 @@
 //     proxy: a configured https public URL decides then, known only at run time, not at build.
 import { NextResponse, type NextRequest } from "next/server";
 import { configuredPublicUrl, env } from "@/lib/env.mjs";
-import { contentSecurityPolicy, CSP_HEADER, HSTS_HEADER, isServedOverHttps } from "@/lib/security-headers.mjs";
+import { contentSecurityPolicy, CSP_HEADER, HSTS_HEADER, isServedOverHttps, securityHeaders } from "@/lib/security-headers.mjs";
 
 import type { DatabaseHealth } from "@/lib/http/outage";
 import { processSlot } from "@/lib/process-singleton";
@@ -71,7 +71,8 @@ async function reportLinkAnswer(req: NextRequest): Promise<NextResponse | null> 
     [status, message] = [503, "This report cannot be opened right now; try again in a minute."];
   }
   const res = new NextResponse(reportLinkRefusalHtml(message), { status, headers: { "content-type": "text/html; charset=utf-8" } });
-  for (const h of REPORT_LINK_HEADERS) res.headers.set(h.key, h.value);
+  // every answer's security headers (a page that runs no script: the policy without a nonce), then the link's own
+  for (const h of [...securityHeaders(process.env.NODE_ENV === "production"), ...REPORT_LINK_HEADERS]) res.headers.set(h.key, h.value);
   if (retryAfterS) res.headers.set("retry-after", String(retryAfterS));
   return res;
 }

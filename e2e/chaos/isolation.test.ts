@@ -39,6 +39,8 @@ const A = {
   battery: "",
   token: "",
   tokenId: "",
+  linkId: "",
+  linkSecret: "",
 };
 const B = {
   email: `member-${tag}@invited.chaos.test`,
@@ -144,6 +146,26 @@ beforeAll(async () => {
   }
   A.tokenId = (db.prepare(`SELECT id FROM api_token WHERE userId = ?`).get(A.userId) as { id: string }).id;
   A.channelId = (db.prepare(`SELECT id FROM alert_channel WHERE userId = ?`).get(A.userId) as { id: string }).id;
+  // A's report share link, with the notes section in it (the real action, from the report page).
+  const createLink = builtServerActions().find((a) => a.name === "createReportLinkAction")!;
+  const made = await callAction(A.browser, {
+    id: createLink.id,
+    page: pagePath(createLink.pages[0]!),
+    args: [
+      { json: {} },
+      {
+        form: [
+          ["query", `${range()}&sections=summary,events,notes`],
+          ["expiresDays", "7"],
+          ["label", `a-link-${tag}`],
+        ],
+      },
+    ],
+  });
+  const sharedLink = (made.result as { link?: string }).link ?? "";
+  expect(sharedLink).toMatch(/\/r\/[^/]+$/);
+  A.linkSecret = sharedLink.split("/r/")[1]!;
+  A.linkId = (db.prepare(`SELECT id FROM report_link WHERE userId = ?`).get(A.userId) as { id: string }).id;
 });
 
 afterAll(async () => {
@@ -169,6 +191,7 @@ function stateOfA() {
     "alert_episode",
     "alert_delivery",
     "api_token",
+    "report_link",
   ]) {
     rows[t] = JSON.stringify(
       db
@@ -237,6 +260,13 @@ const PROBES: Record<string, Probe> = {
   "GET /api/workouts/[id]": async (b) => Promise.all(A.workoutIds.slice(0, 5).map((id) => get(b, `/api/workouts/${encodeURIComponent(id)}`))),
   "GET /api/tags": async (b) => [await get(b, "/api/tags")],
   "GET /api/signals": async (b) => [await get(b, `/api/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`)],
+  // B's report over A's whole range, notes included: B's own numbers and notes only (the JSON form carries the same numbers).
+  "GET /api/report": async (b) => [await get(b, `/api/report?${range()}&sections=summary,charts,events,methods,notes`)],
+  // A share link's PDF with a secret B made up: refused, and it says nothing of A (B does not hold A's secret).
+  "GET /r/[secret]/pdf": async (b) => [
+    await get(b, `/r/${crypto.randomBytes(32).toString("base64url")}/pdf`),
+    await get(b, `/r/${A.linkSecret.slice(0, -2)}xx/pdf`),
+  ],
   "GET /api/signals/settings": async (b) => [await get(b, "/api/signals/settings")],
   "PATCH /api/signals/settings": async (b) => [await get(b, "/api/signals/settings", { method: "PATCH", ...json({ sleepNeedMinutes: 600, freeDays: [1] }) })],
   // Writes aimed at A's resources.
@@ -287,6 +317,7 @@ const PROBES: Record<string, Probe> = {
   "GET /api/v1/sync/status": async (b) => [await get(b, "/api/v1/sync/status", asB())],
   "GET /api/v1/state": async (b) => [await get(b, "/api/v1/state", asB())],
   "GET /api/v1/signals": async (b) => [await get(b, `/api/v1/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`, asB())],
+  "GET /api/v1/report": async (b) => [await get(b, `/api/v1/report?${range()}&sections=summary,charts,events,methods,notes`, asB())],
   "POST /api/mcp": async (b) => {
     const call = (name: string, args: Record<string, unknown>) =>
       get(b, "/api/mcp", {
@@ -445,6 +476,22 @@ describe("[CHAOS 7] isolation", () => {
       const r = await call(name, [{ json: {} }, { form }]);
       expect({ name, code: asEnvelope(r.result)?.code }).toEqual({ name, code: "not_found" });
     }
+    // A's share link is not B's to revoke; B's own link is B's report (B's numbers, B's notes).
+    const revokeLink = await call("revokeReportLinkAction", [{ form: [["id", A.linkId]] }]);
+    expect(asEnvelope(revokeLink.result)?.code).toBe("not_found");
+    const bLink = await call("createReportLinkAction", [
+      { json: {} },
+      {
+        form: [
+          ["query", `${range()}&sections=summary,events,notes`],
+          ["expiresDays", "1"],
+        ],
+      },
+    ]);
+    const bLinkUrl = (bLink.result as { link?: string }).link ?? "";
+    expect(bLinkUrl).toMatch(/\/r\/[^/]+$/);
+    const bShared = await get(new Browser(), new URL(bLinkUrl).pathname);
+    expect({ status: bShared.status, leaks: leaksOfA(bShared.text) }).toEqual({ status: 200, leaks: [] });
     // only the owner removes a member: B cannot remove A (nor anyone)
     const remove = await call("removeMemberAction", [{ form: [["memberId", A.userId]] }]);
     expect(asEnvelope(remove.result)?.code).toBe("forbidden");

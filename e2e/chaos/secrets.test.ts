@@ -167,9 +167,28 @@ describe("[CHAOS 8] secrets", () => {
     const signedIn = (await connect(`headers-${crypto.randomBytes(3).toString("hex")}@${ALLOWED_DOMAIN}`)).browser;
     const pages = listPages();
     expect(pages).toContain("/");
+    // A report share link's page is checked at an open link (the signed-in person's own, made on the report page);
+    // a refused link (here the literal "[secret]") gets a plain page that runs no script.
+    const createLink = builtServerActions().find((a) => a.name === "createReportLinkAction")!;
+    const made = await callAction(signedIn, {
+      id: createLink.id,
+      page: pagePath(createLink.pages[0]!),
+      args: [
+        { json: {} },
+        {
+          form: [
+            ["query", "sections=summary"],
+            ["expiresDays", "1"],
+          ],
+        },
+      ],
+    });
+    const openLink = new URL((made.result as { link?: string }).link ?? "http://invalid/").pathname;
+    expect(openLink).toMatch(/^\/r\/[^/]+$/);
+    const REFUSED_LINK = "/r/[secret]";
     const targets = [
       ...pages.flatMap((p) => [
-        { who: "signed in", b: signedIn, path: p },
+        { who: "signed in", b: signedIn, path: p === REFUSED_LINK ? openLink : p },
         { who: "anonymous", b: new Browser(), path: p },
       ]),
       { who: "anonymous", b: new Browser(), path: "/api/health" },
@@ -190,7 +209,9 @@ describe("[CHAOS 8] secrets", () => {
       // scripts: never 'unsafe-inline'; a page's inline scripts all carry its own fresh nonce
       const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";
       expect({ path: t.path, unsafeInline: scriptSrc.includes("unsafe-inline") }).toEqual({ path: t.path, unsafeInline: false });
-      if (!t.path.startsWith("/api/") && (res.headers.get("content-type") ?? "").includes("text/html")) {
+      if (t.path === REFUSED_LINK) {
+        expect({ path: t.path, status: res.status, scripts: [...html.matchAll(/<script\b/g)].length }).toEqual({ path: t.path, status: 400, scripts: 0 });
+      } else if (!t.path.startsWith("/api/") && (res.headers.get("content-type") ?? "").includes("text/html")) {
         const nonce = /'nonce-([^']+)'/.exec(scriptSrc)?.[1];
         expect({ path: t.path, nonce: !!nonce, fresh: !!nonce && !nonces.has(nonce) }).toEqual({ path: t.path, nonce: true, fresh: true });
         nonces.add(nonce!);
