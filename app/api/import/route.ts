@@ -33,8 +33,11 @@ export const POST = withUser(
       return await importUpload(args);
     } catch (err) {
       if (err instanceof ImportBusy) return busy(err);
-      if (err instanceof ImportStopped) throw new AppError(err.reason === "aborted" ? "bad_request" : "conflict", err.message);
-      throw err;
+      const refusal = err instanceof ImportStopped ? new AppError(err.reason === "aborted" ? "bad_request" : "conflict", err.message) : err;
+      // a refusal while the upload is still arriving closes the connection, which a client still
+      // sending may see as a reset before it reads the answer: the log says what was answered
+      if (refusal instanceof AppError) logger.info({ userId: args.user.id, status: refusal.status, code: refusal.code }, "import refused");
+      throw refusal;
     }
   },
   { bodyTypes: FILE_TYPES },
