@@ -7,9 +7,10 @@ export async function register(): Promise<void> {
   // first: output, signals and the parent (lib/server/lifecycle.ts), then the background work
   const { installServerLifecycle } = await import("@/lib/server/lifecycle");
   installServerLifecycle();
-  // the gate proxy.ts asks before a report's share link page is drawn (lib/report-link-gate.ts)
-  const { installReportLinkGate } = await import("@/lib/services/report-links");
-  installReportLinkGate();
+  // the gate proxy.ts asks before a report's share link page is drawn (lib/report-link-gate.ts); the
+  // service behind it loads at the first share link asked for, not at start (a start stays as quick as before)
+  const { reportLinkGateSlot } = await import("@/lib/report-link-gate");
+  reportLinkGateSlot().set(async (secret) => (await import("@/lib/services/report-links")).reportLinkGate(secret));
   const { startBackgroundWork } = await import("@/lib/server/background");
   await startBackgroundWork();
 }
