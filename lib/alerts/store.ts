@@ -1,6 +1,6 @@
 // What the alerts core needs from storage, as an interface: the worker (lib/alerts/worker.ts)
 // is written against it, so it runs on the real database (lib/services/alerts.ts wires
-// lib/db/queries/alerts.ts) and on an in-memory store in unit tests, each with an injected
+// lib/db/queries/alerts.ts, alert-episodes.ts) and on an in-memory store in unit tests, each with an injected
 // clock. The rows are the db layer's (lib/db/queries/alert-rows.ts); what rules read about a
 // person is lib/alerts/facts.ts.
 import type { Clock as ProcessClock } from "@/lib/clock";

@@ -16,6 +16,7 @@ import { getPreferences } from "@/lib/services/people";
 import { getBatterySamples, getNewestBedtimeRow } from "@/lib/services/records";
 import { getSignals } from "@/lib/services/signals";
 import { nightFactOf } from "@/lib/alerts/kinds/early-warning";
+import * as ep from "@/lib/db/queries/alert-episodes";
 import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, isAlertChannelKind, type AlertChannelKind } from "@/lib/alerts/catalog";
 import { alertRuleInputSchema, describeRule, parseRule, RULE_KIND_FORMS, type AlertRuleInput } from "@/lib/alerts/kinds";
@@ -43,22 +44,22 @@ const toMs = (v: string | Date | null | undefined): number | null => {
   return Number.isNaN(t) ? null : t;
 };
 
-/** The store on the real database (lib/db/queries/alerts.ts). */
+/** The store on the real database (lib/db/queries/alerts.ts, alert-episodes.ts). */
 export const dbAlertStore: AlertStore = {
   listUsersWithEnabledRules: q.listUsersWithEnabledRules,
   getSettings: q.getAlertSettings,
   listRules: q.listAlertRules,
   listChannels: q.listAlertChannels,
   getChannel: q.getAlertChannel,
-  listOpenEpisodes: q.listOpenEpisodes,
-  episodeExists: q.episodeExists,
-  openEpisode: q.openEpisode,
-  touchEpisode: q.touchEpisode,
-  endEpisode: q.endEpisode,
-  claimDueDeliveries: q.claimDueDeliveries,
-  finishDelivery: q.finishDelivery,
-  recordDelivery: q.recordDelivery,
-  pruneHistory: q.pruneAlertHistory,
+  listOpenEpisodes: ep.listOpenEpisodes,
+  episodeExists: ep.episodeExists,
+  openEpisode: ep.openEpisode,
+  touchEpisode: ep.touchEpisode,
+  endEpisode: ep.endEpisode,
+  claimDueDeliveries: ep.claimDueDeliveries,
+  finishDelivery: ep.finishDelivery,
+  recordDelivery: ep.recordDelivery,
+  pruneHistory: ep.pruneAlertHistory,
 };
 
 /** What rules read about a person, from the sync and metrics tables. */
@@ -198,8 +199,8 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
     q.hasAlertSettings(userId),
     q.listAlertRules(userId),
     q.listAlertChannels(userId),
-    q.listAlertHistory(userId, ALERT_LIMITS.historyShown),
-    q.listOpenEpisodes(userId),
+    ep.listAlertHistory(userId, ALERT_LIMITS.historyShown),
+    ep.listOpenEpisodes(userId),
   ]);
   const openRules = new Set(open.map((e) => e.ruleId));
   return {
@@ -400,7 +401,7 @@ export async function sendAlertTest(
     data: JSON.stringify(message.data),
   };
   // recorded first (its id is the message's), never claimed by the worker (no next attempt)
-  const row = await q.recordDelivery(userId, delivery, { status: "pending", lastError: null, sentAt: null, at: processClock.date() });
+  const row = await ep.recordDelivery(userId, delivery, { status: "pending", lastError: null, sentAt: null, at: processClock.date() });
   let result: SendResult;
   try {
     const target = channelTarget(channel, decryptToken);
@@ -413,7 +414,7 @@ export async function sendAlertTest(
   } catch {
     result = { ok: false, retry: false, error: "The channel's secret cannot be read (the encryption key changed?): remove the channel and add it again." };
   }
-  await q.finishDelivery(row.id, {
+  await ep.finishDelivery(row.id, {
     status: result.ok ? "sent" : "failed",
     lastError: result.ok ? null : result.error,
     sentAt: result.ok ? processClock.date() : null,

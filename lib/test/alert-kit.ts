@@ -1,5 +1,5 @@
 // Test support, never imported by the app: an in-memory AlertStore (the same contract as
-// lib/db/queries/alerts.ts, including one open episode per rule and one digest per slot), a
+// lib/db/queries/alerts.ts and alert-episodes.ts, including one open episode per rule and one digest per slot), a
 // manual clock, and senders that record what they were given.
 import type { ChannelTarget, OutgoingMessage, SendResult, Senders } from "@/lib/alerts/channels/types";
 import type { AlertFacts } from "@/lib/alerts/facts";

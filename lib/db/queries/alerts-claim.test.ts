@@ -3,11 +3,11 @@
 import { clock } from "@/lib/clock";
 import { beforeAll, expect, it } from "vitest";
 
-let alerts: typeof import("@/lib/db/queries/alerts");
+let alerts: typeof import("@/lib/db/queries/alert-episodes");
 let dbMod: typeof import("@/lib/test/prisma");
 
 beforeAll(async () => {
-  alerts = await import("@/lib/db/queries/alerts");
+  alerts = await import("@/lib/db/queries/alert-episodes");
   dbMod = await import("@/lib/test/prisma");
   await dbMod.db.user.create({ data: { id: "u-claims", email: "claims@example.test" } });
 });
