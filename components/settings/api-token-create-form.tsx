@@ -3,11 +3,15 @@
 import { useActionState } from "react";
 import type { CreateApiTokenState } from "@/lib/api/contract";
 import type { DataKind } from "@/lib/auth/api-scopes";
+import { CYCLE_DATA_KIND } from "@/lib/cycle";
 import { ConnectButton } from "@/components/auth/connect-button";
 import { inputClass } from "@/components/ui/field";
 import { CopyableValue, FormError } from "@/components/ui/shown-once";
 
-/** Creates a token with a name and the data kinds ticked, and shows it once with a copy button. */
+/**
+ * Creates a token with a name and the data kinds ticked, and shows it once with a copy button.
+ * Every kind starts ticked but the cycle, which a person gives a token only on purpose.
+ */
 export function ApiTokenCreateForm({
   action,
   kinds,
@@ -35,7 +39,7 @@ export function ApiTokenCreateForm({
           <div className="mt-1 grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-2">
             {kinds.map((k) => (
               <label key={k.kind} className="inline-flex items-center gap-2">
-                <input type="checkbox" name="kinds" value={k.kind} defaultChecked className="h-4 w-4 rounded accent-brand-600" />
+                <input type="checkbox" name="kinds" value={k.kind} defaultChecked={k.kind !== CYCLE_DATA_KIND} className="h-4 w-4 rounded accent-brand-600" />
                 {k.label}
               </label>
             ))}

@@ -33,6 +33,14 @@ export type EarlyWarningNightFact = {
   moved: Array<{ marker: Marker; delta: number; value: number | null; baseline: number | null }>;
 };
 
+/**
+ * The person's cycle as the cycle rules read it (lib/services/cycle.ts): the predicted window of
+ * the next period and the newest period start (logged or served). The fact is null while cycle
+ * tracking is off or the cycle does not apply (hormonal contraception, pregnancy): no cycle rule
+ * then ever fires.
+ */
+export type CycleFact = { prediction: { from: string; to: string } | null; lastStart: string | null };
+
 export type AlertFacts = {
   metricRows(userId: string, metricId: string, from: string, to: string): Promise<DayValue<number | null>[]>;
   /** the newest day with a night of sleep (a main sleep or a daily sleep score), if any */
@@ -48,4 +56,6 @@ export type AlertFacts = {
   isSyncing(userId: string, now: number): Promise<boolean>;
   /** each night's early warning (lib/signals) in a range; without it the rule is unknown and the digest leaves it out */
   earlyWarning?(userId: string, from: string, to: string): Promise<EarlyWarningNightFact[]>;
+  /** the person's cycle on `today` (null: tracking off or not applicable); without it the cycle rules never fire */
+  cycle?(userId: string, today: string): Promise<CycleFact | null>;
 };

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DATA_KIND_LABELS, DATA_KINDS, isDataKind, kindOfMetric, NOTES_KIND, parseStoredKinds } from "@/lib/auth/api-scopes";
+import { CYCLE_DATA_KIND, DATA_KIND_LABELS, DATA_KINDS, isDataKind, kindOfMetric, NOTES_KIND, parseStoredKinds } from "@/lib/auth/api-scopes";
 import { METRICS } from "@/lib/metrics/catalog";
 import { RESOURCES } from "@/lib/resources";
 
 describe("data kinds of personal access tokens", () => {
-  it("are the registry's resources plus notes, each with a label", () => {
-    expect(DATA_KINDS).toEqual([...RESOURCES.map((r) => r.name), NOTES_KIND]);
+  it("are the registry's resources plus notes and the cycle, each with a label", () => {
+    expect(DATA_KINDS).toEqual([...RESOURCES.map((r) => r.name), NOTES_KIND, CYCLE_DATA_KIND]);
     for (const k of DATA_KINDS) expect(DATA_KIND_LABELS[k].length).toBeGreaterThan(3);
   });
 
@@ -18,6 +18,9 @@ describe("data kinds of personal access tokens", () => {
   it("a stored list keeps known kinds only, in order, once each", () => {
     expect(parseStoredKinds('["notes","daily_sleep","nope","daily_sleep"]')).toEqual(["daily_sleep", "notes"]);
     expect(parseStoredKinds("not json")).toEqual([]);
+    // a token stored before the cycle kind existed keeps exactly its kinds: it never gains "cycle"
+    expect(parseStoredKinds('["daily_sleep","notes"]')).not.toContain(CYCLE_DATA_KIND);
+    expect(parseStoredKinds('["cycle"]')).toEqual([CYCLE_DATA_KIND]);
     expect(parseStoredKinds('{"daily_sleep":true}')).toEqual([]);
   });
 });

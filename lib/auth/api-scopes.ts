@@ -1,24 +1,27 @@
 // What a personal access token may read: its data kinds. One kind per resource of the registry
 // (lib/resources: a resource added there is a kind here at once, metrics and all) plus the
-// person's own notes and tags. Pure (no server imports): the settings form lists them and the
-// read API checks them.
+// person's own notes and tags, and their cycle (the days the cycle service derives: lib/cycle.ts).
+// Pure (no server imports): the settings form lists them and the read API checks them.
 //
 // A token is created with the kinds the person ticks and keeps exactly those: a kind added to
 // Ringside later is not granted to older tokens (least privilege; create a new token for it).
 import { RESOURCES, type ResourceName } from "@/lib/resources";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { SIGNALS } from "@/lib/signals/catalog";
+import { CYCLE_DATA_KIND } from "@/lib/cycle";
 
 export const NOTES_KIND = "notes";
-export type DataKind = ResourceName | typeof NOTES_KIND;
+export { CYCLE_DATA_KIND };
+export type DataKind = ResourceName | typeof NOTES_KIND | typeof CYCLE_DATA_KIND;
 
-/** Every data kind, in the registry's order, notes last. */
-export const DATA_KINDS: readonly DataKind[] = [...RESOURCES.map((r) => r.name), NOTES_KIND];
+/** Every data kind, in the registry's order, then notes and the cycle. */
+export const DATA_KINDS: readonly DataKind[] = [...RESOURCES.map((r) => r.name), NOTES_KIND, CYCLE_DATA_KIND];
 
 /** What each kind shares, as the settings form lists it. */
 export const DATA_KIND_LABELS: Record<DataKind, string> = {
   ...(Object.fromEntries(RESOURCES.map((r) => [r.name, r.sharedLabel])) as Record<ResourceName, string>),
   [NOTES_KIND]: "Your notes and tags",
+  [CYCLE_DATA_KIND]: "Your cycle: cycle day, phase, ovulation and the next period (only while cycle tracking is on)",
 };
 
 export function isDataKind(value: unknown): value is DataKind {

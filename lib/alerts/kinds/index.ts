@@ -12,16 +12,29 @@
 import { z } from "zod";
 import { bedtimeWindow } from "@/lib/alerts/kinds/bedtime-window";
 import { connection } from "@/lib/alerts/kinds/connection";
+import { cycleLate } from "@/lib/alerts/kinds/cycle-late";
 import { earlyWarning } from "@/lib/alerts/kinds/early-warning";
 import { metricOutOfRange } from "@/lib/alerts/kinds/metric-out-of-range";
 import { noNewSleep } from "@/lib/alerts/kinds/no-new-sleep";
+import { periodExpected } from "@/lib/alerts/kinds/period-expected";
 import { ringBatteryLow } from "@/lib/alerts/kinds/ring-battery-low";
 import { ringCharged } from "@/lib/alerts/kinds/ring-charged";
 import { weeklyDigest } from "@/lib/alerts/kinds/weekly-digest";
 import type { AlertKindSpec, RuleKindForm } from "@/lib/alerts/kinds/define";
 
 /** In the order Settings lists them (the first is the form's default); moments are sent in this order too. */
-export const ALERT_KINDS = [metricOutOfRange, noNewSleep, connection, weeklyDigest, ringBatteryLow, ringCharged, bedtimeWindow, earlyWarning] as const;
+export const ALERT_KINDS = [
+  metricOutOfRange,
+  noNewSleep,
+  connection,
+  weeklyDigest,
+  ringBatteryLow,
+  ringCharged,
+  bedtimeWindow,
+  earlyWarning,
+  periodExpected,
+  cycleLate,
+] as const;
 
 type AnyKind = (typeof ALERT_KINDS)[number];
 export type AlertRuleKind = AnyKind["kind"];
