@@ -13,7 +13,8 @@ applySuiteEnv();
 // database of its own on the run's private server). Sync, webhooks, the import, the dashboard's
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
 // household's admission, the alert deliveries' claims under concurrency, the explained signals
-// (imported, read, alerted, exported), and report share links (views counted, revoked, expired).
+// (imported, read, alerted, exported), report share links (views counted, revoked, expired), and
+// the cycle's own entries and settings (logged once, only the person's own).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -32,6 +33,7 @@ const BOTH_DATABASES = [
   "lib/signals/signals.integration.test.ts",
   "app/api/v1/report/report.test.ts",
   "lib/services/report-links.test.ts",
+  "lib/services/cycle-entries.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

@@ -149,14 +149,14 @@ export function deleteUserSessions(userId: string, keepSessionToken?: string | n
 }
 
 /** The person's tables emptied by "delete my data", after the ring data tables (alert history: messages may carry values). */
-const PERSON_TABLES = ["rejected_document", "sync_state", "job", "day_tag", "tag", "day_note"] as const;
+const PERSON_TABLES = ["rejected_document", "sync_state", "job", "day_tag", "tag", "day_note", "cycle_entry"] as const;
 const HISTORY_TABLES = ["alert_delivery", "alert_episode"] as const;
 
 /**
  * Deletes every row carrying the person's userId in the data tables (ring data, rejected
- * documents, sync state and jobs, notes and tags, alert history) plus webhook events for their ring id.
+ * documents, sync state and jobs, notes and tags, period entries, alert history) plus webhook events for their ring id.
  * The User and Account rows stay (the person keeps their place in the household); the person's
- * alert rules and channels are settings and stay too.
+ * alert rules and channels and cycle settings are settings and stay too.
  */
 export function deleteUserData(userId: string, ringUserId: string | null): Promise<Record<string, number>> {
   // every table of the resource registry (documents, time series, personal_info), by its name
