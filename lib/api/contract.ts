@@ -27,7 +27,8 @@ import type { DayNoteWithRing, RingTagSummary, TagComparisonResponse } from "@/l
 import type { ApiTokenSummary } from "@/lib/services/api-tokens";
 import type { ReportLinkSummary } from "@/lib/services/report-links";
 import type { StateDocument } from "@/lib/services/state";
-import type { ImportReport, ImportStatus } from "@/lib/import/run";
+import type { ImportReport } from "@/lib/import/run";
+import type { ImportStatus } from "@/lib/import/status";
 import type { SyncStatusResponse, CollectionSyncStatus } from "@/lib/sync/status";
 
 export type {

@@ -5,17 +5,8 @@ import path from "node:path";
 import { AppError } from "@/lib/http/errors";
 import { clock as systemClock, type Clock } from "@/lib/clock";
 import { toDbTime } from "@/lib/db/dialect";
-import {
-  claimImportLease,
-  clearImportState,
-  deleteImportRows,
-  readImportState,
-  releaseImportLease,
-  saveImportState,
-  type ImportState,
-} from "@/lib/db/queries/imports";
+import { claimImportLease, readImportState, releaseImportLease, saveImportState, type ImportState } from "@/lib/db/queries/imports";
 import { logger } from "@/lib/log";
-import { estimateEtaSeconds } from "@/lib/sync/plan";
 import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, RingsideChecker, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
 import { ImportRefusal } from "@/lib/import/refusal";
 import { displayName, spoolMultipart, spoolStream, type SpoolOptions } from "@/lib/import/spool";
@@ -24,7 +15,7 @@ import { entryKey, readVendorFiles, sniffFile, type CheckedFile, type RowLimits,
 import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/import/writer";
 import type { ZipLimits } from "@/lib/import/zip";
 import { ImportBudget, ImportStopped, type UploadLimits } from "@/lib/import/budget";
-import { runGated, runningDryState, stopImportOf } from "@/lib/import/gate";
+import { runGated } from "@/lib/import/gate";
 
 // One import, whatever was uploaded — Ringside's own export (JSON), the ring maker's account
 // export (ZIP) or CSV files of it, a Trends CSV —, always the same way:
@@ -471,66 +462,4 @@ export async function resumeImport(userId: string, opts: RunOptions = {}): Promi
       await releaseImportLease(userId, state.id, clock.now()).catch(() => undefined);
     }
   });
-}
-
-/** Discards an interrupted import (its spool; what it stored stays). */
-export async function discardImport(userId: string, opts: { clock?: Clock } = {}): Promise<void> {
-  const clock = opts.clock ?? systemClock;
-  const state = await readImportState(userId);
-  if (!state) return;
-  if (state.status === "checking" || state.status === "storing") {
-    // running (its lease held): not discarded under its feet
-    if (!(await claimImportLease(userId, state.id, clock.now()))) throw new AppError("conflict", "An import of yours is running: wait for it to finish.");
-    await releaseImportLease(userId, state.id, clock.now());
-  }
-  if (state.spoolDir) await removeSpool(state.spoolDir);
-  await clearImportState(userId);
-}
-
-export type ImportStatus = {
-  status: "idle" | ImportState["status"];
-  dryRun: boolean;
-  kind: ImportKind | null;
-  file: string | null;
-  rows: number;
-  totalRows: number | null;
-  /** 0–1 while storing */
-  progress: number | null;
-  etaSeconds: number | null;
-  message: string | null;
-  result: unknown;
-};
-
-/** The person's import as the page shows it: phase, file, rows, progress and ETA. */
-export async function importStatus(userId: string, opts: { clock?: Clock } = {}): Promise<ImportStatus> {
-  const now = (opts.clock ?? systemClock).now();
-  const s = runningDryState(userId) ?? (await readImportState(userId));
-  if (!s)
-    return { status: "idle", dryRun: false, kind: null, file: null, rows: 0, totalRows: null, progress: null, etaSeconds: null, message: null, result: null };
-  const fraction = s.status === "storing" && s.totalRows ? Math.min(1, s.rows / s.totalRows) : null;
-  return {
-    status: s.status,
-    dryRun: s.dryRun,
-    kind: s.kind,
-    file: s.file,
-    rows: s.rows,
-    totalRows: s.totalRows,
-    progress: fraction,
-    etaSeconds: fraction !== null ? estimateEtaSeconds(fraction, now - s.phaseStartedAt) : null,
-    message: s.message,
-    result: s.result ?? null,
-  };
-}
-
-/**
- * Forgets a person's imports before their data is deleted (their removal): stops their import
- * running in this process and waits for it to end, then removes their spool and their import's
- * state and lease. (An import of theirs running in another process sharing the database is
- * not reached from here: imports run where they were uploaded, the web process.)
- */
-export async function forgetImportsOf(userId: string): Promise<void> {
-  await stopImportOf(userId);
-  const state = await readImportState(userId);
-  if (state?.spoolDir) await removeSpool(state.spoolDir);
-  await deleteImportRows(userId);
 }

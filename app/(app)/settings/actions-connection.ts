@@ -12,7 +12,7 @@ import { deletePendingInvite } from "@/lib/db/queries/invites";
 import { deleteUserData, deleteUserSessions, findUserById } from "@/lib/db/queries/users";
 import { endRingAccess, removeMember } from "@/lib/services/household";
 import type { CreateInviteState } from "@/lib/api/contract";
-import { forgetImportsOf } from "@/lib/import/run";
+import { forgetImportsOf } from "@/lib/import/status";
 
 /**
  * Server actions of Settings → Connection and Household. Each one gets the person from
