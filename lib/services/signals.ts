@@ -14,6 +14,9 @@ import { sleepIntervals, sleepSecondsByDay, type SleepPeriodInput } from "@/lib/
 import { dailyLoad, type DayLoad } from "@/lib/signals/training-load";
 import { REGULARITY } from "@/lib/signals/regularity";
 import { VersionedMemo } from "@/lib/limits/versioned-memo";
+import type { CycleSource } from "@/lib/signals/cycle";
+import { cycleApplies, readCycleSource } from "@/lib/services/cycle";
+import { getCycleSettings } from "@/lib/services/cycle-entries";
 
 // The explained signals of one person (lib/signals: the maths): read from the stored documents
 // on request, never stored, so an import, a re-sync or a deleted document can never leave a
@@ -115,12 +118,22 @@ async function readLoads(userId: string, from: string, to: string): Promise<Arra
   return dayRange(from, to).map((day) => dailyLoad({ activity: act.get(day) ?? null, workouts: wk.get(day) ?? [] }));
 }
 
+/** Days of nights before the signals' own start the phase correction reads (the shift's 120 nights and the cycles before). */
+const CYCLE_SIGNAL_HISTORY_DAYS = 200;
+
+/** The person's cycle for the phase correction: null unless tracking is on and applies. */
+async function cycleOf(userId: string, from: string, to: string): Promise<CycleSource | null> {
+  if (cycleApplies(await getCycleSettings(userId)).status !== null) return null;
+  return (await readCycleSource(userId, from, to)).source;
+}
+
 async function computeSignals(userId: string, from: string, to: string, kinds: ReadonlySet<SignalKind>): Promise<SignalsResponse> {
   const start = addDays(from, -SIGNAL_WARMUP_DAYS);
   const loadStart = addDays(from, -LOAD_WARMUP_DAYS);
   const needsSleep = kinds.has("early_warning") || kinds.has("sleep_debt") || kinds.has("regularity");
   const needsReadiness = kinds.has("early_warning") || kinds.has("sleep_debt");
-  const [settings, periods, readiness, vo2, restModes, loads, phases] = await Promise.all([
+  const cycleStart = addDays(start, -CYCLE_SIGNAL_HISTORY_DAYS);
+  const [settings, periods, readiness, vo2, restModes, loads, phases, cycle] = await Promise.all([
     getSignalSettings(userId),
     needsSleep ? readPeriods(userId, start, to) : Promise.resolve([]),
     needsReadiness
@@ -130,6 +143,7 @@ async function computeSignals(userId: string, from: string, to: string, kinds: R
     kinds.has("early_warning") ? getRestModes({ userId, from: start, to }) : Promise.resolve([]),
     kinds.has("training_load") ? readLoads(userId, loadStart, to) : Promise.resolve([]),
     kinds.has("regularity") ? sleepPhases(userId, addDays(from, -(REGULARITY.jetLagDays + 1)), to) : Promise.resolve(new Map<string, string>()),
+    kinds.has("early_warning") ? cycleOf(userId, cycleStart, to) : Promise.resolve(null),
   ]);
   const dense = (rows: DayValue<number | null>[]): Num[] => toDense(rows, start, to);
   const mains = [...groupByDay(periods)].map(([day, list]) => ({ day, main: pickMainSleep(list) }));
@@ -161,6 +175,7 @@ async function computeSignals(userId: string, from: string, to: string, kinds: R
     loads,
     settings: { sleepNeedS: settings.sleepNeedMinutes === null ? null : settings.sleepNeedMinutes * 60, freeDays: settings.freeDays },
     kinds,
+    cycle: cycle && { source: cycle, offset: diffDays(cycleStart, start) },
   });
   return { from, to, kinds: SIGNAL_KINDS.filter((k) => kinds.has(k)), settings, days };
 }

@@ -12,6 +12,10 @@
 // Level: "likely" when ≥ 2 flags co-occur, or when the heart-rate flag holds two nights in a
 // row (NightSignal's red); "watch" with one flag (NightSignal's yellow); else "none". Too few
 // markers to judge (no value, or no baseline yet): no level at all.
+//
+// For a person who tracks their cycle, a night can come with a phase correction
+// (lib/signals/cycle-adjust.ts): the night is judged on the corrected series, and its values and
+// baselines are shown back on the night's own level.
 import type { Num } from "@/lib/metrics/stats";
 
 export const EARLY_WARNING_MARKERS = ["temperature_deviation", "resting_heart_rate", "hrv", "breathing_rate"] as const;
@@ -59,6 +63,9 @@ export type MarkerResult = {
   mean3?: number | null;
 };
 
+/** A night's phase correction: the series to judge it on, and the share of each marker's shift tonight carries. */
+export type EarlyWarningCorrection = { inputs: EarlyWarningInputs; share: number; shift: Record<Marker, number | null> };
+
 export type EarlyWarningNight = {
   level: EarlyWarningLevel | null;
   status: "ok" | "insufficient_history" | "no_data";
@@ -96,15 +103,22 @@ export function markerBaseline(x: readonly Num[], i: number): MarkerBaseline | n
 
 const lnOrNull = (v: Num | undefined): Num => (v === null || v === undefined || !(v > 0) ? null : Math.log(v));
 
-/** The early warning of every slot (one per night) of the inputs, oldest first. */
-export function computeEarlyWarning(inputs: EarlyWarningInputs): EarlyWarningNight[] {
+/**
+ * The early warning of every slot (one per night) of the inputs, oldest first; a night with a
+ * correction is judged on its corrected series.
+ */
+export function computeEarlyWarning(inputs: EarlyWarningInputs, corrections?: ReadonlyArray<EarlyWarningCorrection | null>): EarlyWarningNight[] {
   const n = Math.max(...EARLY_WARNING_MARKERS.map((m) => inputs[m].length));
   const hrvLn = inputs.hrv.map(lnOrNull);
   const hrDelta: Num[] = new Array(n).fill(null);
   const out: EarlyWarningNight[] = [];
   for (let i = 0; i < n; i++) {
+    const c = corrections?.[i] ?? null;
     const markers: MarkerResult[] = [];
-    for (const marker of EARLY_WARNING_MARKERS) markers.push(assessMarker(marker, inputs, hrvLn, i));
+    for (const marker of EARLY_WARNING_MARKERS)
+      markers.push(
+        c ? shownAtNightLevel(assessMarker(marker, c.inputs, correctedLn(c.inputs.hrv, i), i), inputs, c, i) : assessMarker(marker, inputs, hrvLn, i),
+      );
     const hr = markers.find((m) => m.marker === "resting_heart_rate")!;
     hrDelta[i] = hr.delta;
     const prev = i > 0 ? hrDelta[i - 1] : null;
@@ -120,6 +134,20 @@ export function computeEarlyWarning(inputs: EarlyWarningInputs): EarlyWarningNig
     out.push({ level, status: "ok", flags, heartRateTwoNights, markers });
   }
   return out;
+}
+
+/** ln HRV of the nights a night's baseline reads (the window and the night). */
+function correctedLn(hrv: readonly Num[], i: number): Num[] {
+  const out: Num[] = new Array(i + 1).fill(null);
+  for (let j = Math.max(0, i - EARLY_WARNING.windowDays); j <= i; j++) out[j] = lnOrNull(hrv[j]);
+  return out;
+}
+
+/** A marker judged on corrected values, shown with tonight's raw value and the baseline moved to tonight's level (the delta is unchanged). */
+function shownAtNightLevel(m: MarkerResult, raw: EarlyWarningInputs, c: EarlyWarningCorrection, i: number): MarkerResult {
+  const s = (c.shift[m.marker] ?? 0) * c.share;
+  const baseline = m.baseline && { ...m.baseline, median: m.marker === "hrv" ? m.baseline.median * Math.exp(s) : m.baseline.median + s };
+  return { ...m, value: raw[m.marker][i] ?? null, baseline };
 }
 
 function assessMarker(marker: Marker, inputs: EarlyWarningInputs, hrvLn: readonly Num[], i: number): MarkerResult {

@@ -5,6 +5,8 @@ import { addDays, dayRange, diffDays } from "@/lib/days";
 import type { Num } from "@/lib/metrics/stats";
 import type { SignalKind } from "@/lib/signals/catalog";
 import { computeEarlyWarning, EARLY_WARNING_MARKERS, type EarlyWarningInputs, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
+import type { CycleSource } from "@/lib/signals/cycle";
+import { cycleCorrections } from "@/lib/signals/cycle-adjust";
 import { computeRegularity } from "@/lib/signals/regularity";
 import { sleepDebtAt, sleepNeedAt, type NeedSource } from "@/lib/signals/sleep-debt";
 import type { SleepInterval } from "@/lib/signals/sleep-times";
@@ -30,6 +32,10 @@ export type EarlyWarningSignal = {
   /** each marker's baseline: the median of nights d−60 … d−3 (HRV's median in ms, its sd on the ln scale) */
   baseline: Record<Marker, { median: number; sd: number | null; nights: number } | null>;
   markers: Array<{ marker: Marker; delta: number | null; threshold: number | null; flagged: boolean; mean3: number | null }>;
+  /** the night was judged against the person's cycle phase (cycle tracking on, enough nights of each phase) */
+  cycle_adjusted: boolean;
+  /** what the correction was, in words (only when cycle_adjusted) */
+  cycle_correction?: string;
 };
 
 export type SleepDebtSignal = {
@@ -93,6 +99,8 @@ export type SignalInputs = {
   loads: ReadonlyArray<DayLoad | null>;
   settings: SignalSettings;
   kinds: ReadonlySet<SignalKind>;
+  /** the person's cycle (tracking on and applicable): its nights and period days, and the source's index of `start` */
+  cycle?: { source: CycleSource; offset: number } | null;
 };
 
 const r = (v: number | null | undefined, d: number): number | null => {
@@ -105,7 +113,8 @@ const DECIMALS: Record<Marker, number> = { temperature_deviation: 2, resting_hea
 
 export function buildSignalDays(x: SignalInputs): SignalDay[] {
   const off = diffDays(x.start, x.from);
-  const ew = x.kinds.has("early_warning") ? computeEarlyWarning(x.physiology) : [];
+  const corrections = x.kinds.has("early_warning") && x.cycle ? cycleCorrections(x.physiology, x.cycle.source, x.cycle.offset) : [];
+  const ew = x.kinds.has("early_warning") ? computeEarlyWarning(x.physiology, corrections) : [];
   const loadOff = diffDays(x.loadStart, x.from);
   const load = x.kinds.has("training_load") ? computeTrainingLoad(x.loads.map((l) => l?.load ?? null)) : [];
   let vo2: { value: number; day: string } | null = null;
@@ -116,7 +125,7 @@ export function buildSignalDays(x: SignalInputs): SignalDay[] {
   return dayRange(x.from, x.to).map((day, k) => {
     const i = off + k;
     const signals: Signal[] = [];
-    if (x.kinds.has("early_warning")) signals.push(earlyWarningOf(ew[i]!, x.restMode[i] ?? false));
+    if (x.kinds.has("early_warning")) signals.push(earlyWarningOf(ew[i]!, x.restMode[i] ?? false, corrections[i]?.description ?? null));
     if (x.kinds.has("sleep_debt")) {
       const need = sleepNeedAt(x.sleepTotal, x.readiness, i, x.settings.sleepNeedS);
       const debt = sleepDebtAt(x.sleepTotal, i, need.seconds);
@@ -168,7 +177,7 @@ export function buildSignalDays(x: SignalInputs): SignalDay[] {
   });
 }
 
-function earlyWarningOf(n: ReturnType<typeof computeEarlyWarning>[number], muted: boolean): EarlyWarningSignal {
+function earlyWarningOf(n: ReturnType<typeof computeEarlyWarning>[number], muted: boolean, correction: string | null): EarlyWarningSignal {
   const byMarker = <T>(f: (m: (typeof n.markers)[number]) => T) => Object.fromEntries(n.markers.map((m) => [m.marker, f(m)])) as Record<Marker, T>;
   return {
     kind: "early_warning",
@@ -184,5 +193,7 @@ function earlyWarningOf(n: ReturnType<typeof computeEarlyWarning>[number], muted
       const d = id === "hrv" ? 3 : DECIMALS[id];
       return { marker: id, delta: r(m.delta, d), threshold: r(m.threshold, d), flagged: m.flagged, mean3: r(m.mean3 ?? null, 2) };
     }),
+    cycle_adjusted: correction !== null,
+    ...(correction !== null ? { cycle_correction: correction } : {}),
   };
 }

@@ -357,6 +357,8 @@ const earlyWarningSignal = z.object({
   markers: z.array(z.object({ marker, delta: num, threshold: num, flagged: z.boolean(), mean3: num })),
 });
 const sleepDebtSignal = z.object({
+  cycle_adjusted: z.boolean().describe("judged against the person's cycle phase (cycle tracking on, enough nights of each phase)"),
+  cycle_correction: z.string().optional().describe("the phase correction made, in words (only when cycle_adjusted)"),
   kind: z.literal("sleep_debt"),
   value: num.describe("hours owed over the last 14 nights"),
   unit: z.literal("h"),

@@ -1,0 +1,284 @@
+// The menstrual cycle from the ring's own nights and the person's own entries. Pure.
+//
+// Period starts come from the person's entries and from the ring service's served
+// daily_cycle_phases documents (a day with cycle_day 1, or the first menstrual day), an entry
+// winning over a document a few days away. Ovulation is read from the biphasic nightly
+// temperature deviation (docs/signals.md cites each rule):
+//   - in the current cycle, the three-over-six rule: three nights each above the highest of the
+//     six nights before them (Bioscience Reports 2018, BSR20171279), confirmed on the third;
+//   - in a completed cycle (its next start known), a least-squares step fit of the cycle's
+//     nights (a change point, as in Royston & Abrams 1980), kept when the rise is significant.
+// The ovulation is the night before the first high night. The next period is predicted from the
+// person's own completed cycles: ovulation + their median luteal length once a shift is seen,
+// else the cycle's start + their median cycle length, with the spread of those lengths.
+import type { CycleEntry, CyclePhase } from "@/lib/cycle";
+import { addDays, diffDays } from "@/lib/days";
+import type { Num } from "@/lib/metrics/stats";
+
+export const CYCLE = {
+  /** three-over-six: high nights, and the low nights before them whose highest they must clear */
+  highNights: 3,
+  lowNights: 6,
+  /** °C each high night must clear the highest low night by */
+  margin: 0.05,
+  /** the largest rise read as the luteal shift (°C): a larger jump is fever, not progesterone */
+  maxRise: 0.8,
+  /** the earliest cycle day a shift may start on (follicular phase 95 % range 10–30 days, Bull et al. 2019) */
+  minShiftCycleDay: 8,
+  /** step fit: nights needed each side, the t statistic and rise (°C) a completed cycle's shift must reach */
+  fitMinSide: 4,
+  fitMinT: 3,
+  fitMinRise: 0.1,
+  /** a completed cycle's first luteal night lies 5 … 18 nights before its end (luteal phase 7–17 days, Bull et al.) */
+  lutealMin: 5,
+  lutealMax: 18,
+  /** the current cycle: also a step fit over its nights so far, with this many nights after the split and this t statistic */
+  onlineFit: true,
+  onlineMinAfter: 3,
+  onlineMinT: 3.5,
+  /** menstrual days when no period end was logged */
+  menstrualDays: 5,
+  /** a logged period end counts within this many days of its start */
+  maxMenstrualDays: 10,
+  /** cycle lengths read as cycles (shorter: the same period logged twice; longer: a start not logged) */
+  minLength: 15,
+  maxLength: 60,
+  /** completed cycles needed before a prediction, and the most recent read */
+  predictionMinCycles: 2,
+  predictionCycles: 12,
+  /** luteal length (days from ovulation to the next start) until the person has two of their own (Bull et al. 12.4) */
+  defaultLuteal: 13,
+  /** the smallest spread of a prediction (days) */
+  minSd: 1,
+  /** a document's period start within this many days of an entry's is the same period */
+  sameStartDays: 5,
+  /** the longest follicular phase assumed before the current cycle's phase becomes unknown */
+  defaultMaxFollicular: 21,
+} as const;
+
+/** A served daily_cycle_phases document's fields that are read (every one optional). */
+export type CycleDocument = { day: string; phase: string | null; cycle_day: number | null; predicted: boolean | null };
+
+/** The nights and the period starts and ends, from `start` (index 0) on. */
+export type CycleSource = {
+  start: string;
+  /** nightly temperature deviation (°C), one slot per day from `start` */
+  temperature: readonly Num[];
+  /** period start days, sorted */
+  periodStarts: readonly string[];
+  /** period end days, sorted */
+  periodEnds: readonly string[];
+};
+
+export type DetectedCycle = {
+  /** index of the first day */
+  start: number;
+  /** index of the next cycle's first day (null: the current cycle) */
+  end: number | null;
+  /** index of the last menstrual day */
+  menstrualEnd: number;
+  /** index of the first luteal night (null: no shift found) */
+  shift: number | null;
+  /** index of the ovulation (the night before the shift) */
+  ovulation: number | null;
+};
+
+export type CyclePrediction = { center: number; from: number; to: number; sd: number; basis: "ovulation" | "cycle_length" };
+
+export type CycleAnalysis = {
+  cycles: DetectedCycle[];
+  prediction: CyclePrediction | null;
+  /** the person's own completed cycle lengths and luteal lengths read (most recent last) */
+  lengths: number[];
+  lutealLengths: number[];
+  /** the longest follicular phase seen (days from start to ovulation), or the default */
+  maxFollicular: number;
+};
+
+const isMenstrualPhase = (p: string | null): boolean => p !== null && /menstru|period|bleed/i.test(p);
+
+/** Period starts and ends from the entries and the served documents (predicted ones left out), sorted. */
+export function periodDaysFrom(entries: readonly CycleEntry[], documents: readonly CycleDocument[]): { starts: string[]; ends: string[] } {
+  const starts = new Set(entries.filter((e) => e.kind === "period_start").map((e) => e.day));
+  const ends = new Set(entries.filter((e) => e.kind === "period_end").map((e) => e.day));
+  const fromEntries = [...starts];
+  const docs = [...documents].filter((d) => d.predicted !== true).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  const byDay = new Map(docs.map((d) => [d.day, d]));
+  for (const d of docs) {
+    const prev = byDay.get(addDays(d.day, -1));
+    const isStart = d.cycle_day === 1 || (d.cycle_day === null && isMenstrualPhase(d.phase) && !(prev && isMenstrualPhase(prev.phase)));
+    if (!isStart) continue;
+    if (fromEntries.some((e) => Math.abs(diffDays(e, d.day)) <= CYCLE.sameStartDays)) continue;
+    starts.add(d.day);
+  }
+  return { starts: [...starts].sort(), ends: [...ends].sort() };
+}
+
+function nonNull(t: readonly Num[], from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let j = Math.max(0, from); j <= to; j++) {
+    const v = t[j];
+    if (v !== null && v !== undefined) out.push(v);
+  }
+  return out;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * The three-over-six rule on nights from..to: the first night k with a value such that it and
+ * the next two nights with a value (within four nights) are each above the highest of the six
+ * nights with a value before k (plus the margin), and the rise is not fever-sized.
+ * Answers k and the night that confirmed it, or null.
+ */
+export function threeOverSix(t: readonly Num[], from: number, to: number): { shift: number; confirmed: number } | null {
+  const { highNights, lowNights, margin, maxRise } = CYCLE;
+  for (let k = Math.max(from, 0); k <= to; k++) {
+    if (t[k] === null || t[k] === undefined) continue;
+    const lows: number[] = [];
+    for (let j = k - 1; j >= 0 && j >= k - lowNights - 3 && lows.length < lowNights; j--) {
+      const v = t[j];
+      if (v !== null && v !== undefined) lows.push(v);
+    }
+    if (lows.length < lowNights) continue;
+    const highs: number[] = [];
+    let last = k;
+    for (let j = k; j <= Math.min(to, k + highNights + 1) && highs.length < highNights; j++) {
+      const v = t[j];
+      if (v !== null && v !== undefined) {
+        highs.push(v);
+        last = j;
+      }
+    }
+    if (highs.length < highNights) continue;
+    const cover = Math.max(...lows);
+    if (highs.every((h) => h > cover + margin) && mean(highs) - mean(lows) <= maxRise) return { shift: k, confirmed: last };
+  }
+  return null;
+}
+
+/**
+ * A completed cycle's shift (the first luteal night) by a least-squares step fit over its nights
+ * start..end−1: the split with the largest t statistic of the rise, kept when it is significant.
+ */
+export function fitShift(t: readonly Num[], start: number, end: number, online = false): number | null {
+  const { fitMinSide, fitMinT, fitMinRise, maxRise, lutealMin, lutealMax, minShiftCycleDay } = CYCLE;
+  let best: { k: number; t: number; rise: number } | null = null;
+  const lo = online ? start + minShiftCycleDay - 1 : Math.max(start + minShiftCycleDay - 1, end - lutealMax);
+  const hi = online ? end - CYCLE.onlineMinAfter : end - lutealMin;
+  for (let k = lo; k <= hi; k++) {
+    const before = nonNull(t, start, k - 1);
+    const after = nonNull(t, k, end - 1);
+    if (before.length < fitMinSide || after.length < fitMinSide) continue;
+    const mb = mean(before);
+    const ma = mean(after);
+    const ss = before.reduce((a, v) => a + (v - mb) ** 2, 0) + after.reduce((a, v) => a + (v - ma) ** 2, 0);
+    const sd = Math.max(Math.sqrt(ss / (before.length + after.length - 2)), 0.03);
+    const stat = ((ma - mb) / sd) * Math.sqrt((before.length * after.length) / (before.length + after.length));
+    if (!best || stat > best.t) best = { k, t: stat, rise: ma - mb };
+  }
+  if (!best || best.t < (online ? CYCLE.onlineMinT : fitMinT) || best.rise < fitMinRise || best.rise > maxRise) return null;
+  return best.k;
+}
+
+function sampleSd(xs: readonly number[]): number | null {
+  if (xs.length < 2) return null;
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Completed cycles' fits, kept between the nights of one computation (a cycle's fit reads only its own nights). */
+export type FitCache = Map<string, number | null>;
+
+/**
+ * The cycles as they were known on night `asOf` (index): the starts up to it, each completed
+ * cycle's fitted shift, the current cycle's three-over-six shift confirmed by then, and the
+ * prediction of the next start made then.
+ */
+export function analyseCycles(src: CycleSource, asOf: number, cache: FitCache = new Map()): CycleAnalysis {
+  const t = src.temperature;
+  const startIdx: number[] = [];
+  for (const day of src.periodStarts) {
+    const i = diffDays(src.start, day);
+    if (i < 0 || i > asOf) continue;
+    const prev = startIdx[startIdx.length - 1];
+    if (prev !== undefined && i - prev < CYCLE.minLength) continue;
+    startIdx.push(i);
+  }
+  const endIdx = src.periodEnds.map((d) => diffDays(src.start, d)).filter((i) => i <= asOf);
+  const cycles: DetectedCycle[] = [];
+  const lengths: number[] = [];
+  const lutealLengths: number[] = [];
+  const follicular: number[] = [];
+  for (let c = 0; c < startIdx.length; c++) {
+    const s = startIdx[c]!;
+    const next = startIdx[c + 1] ?? null;
+    const loggedEnd = endIdx.find((e) => e >= s && e - s < CYCLE.maxMenstrualDays && (next === null || e < next));
+    const menstrualEnd = loggedEnd ?? s + CYCLE.menstrualDays - 1;
+    let shift: number | null;
+    if (next !== null) {
+      const key = `${s}:${next}`;
+      if (!cache.has(key)) cache.set(key, next - s <= CYCLE.maxLength ? fitShift(t, s, next) : null);
+      shift = cache.get(key)!;
+      if (next - s <= CYCLE.maxLength) {
+        lengths.push(next - s);
+        if (shift !== null) {
+          lutealLengths.push(next - (shift - 1));
+          follicular.push(shift - 1 - s);
+        }
+      }
+    } else {
+      const found = threeOverSix(t, s + CYCLE.minShiftCycleDay - 1, asOf);
+      shift = found && found.confirmed <= asOf ? found.shift : CYCLE.onlineFit ? fitShift(t, s, asOf + 1, true) : null;
+    }
+    cycles.push({ start: s, end: next, menstrualEnd, shift, ovulation: shift === null ? null : shift - 1 });
+  }
+  const recent = lengths.slice(-CYCLE.predictionCycles);
+  const recentLuteal = lutealLengths.slice(-CYCLE.predictionCycles);
+  const maxFollicular = follicular.length >= 2 ? Math.max(...follicular) + 2 : CYCLE.defaultMaxFollicular;
+  const current = cycles[cycles.length - 1];
+  let prediction: CyclePrediction | null = null;
+  if (current && current.end === null && recent.length >= CYCLE.predictionMinCycles) {
+    if (current.ovulation !== null) {
+      const own = recentLuteal.length >= CYCLE.predictionMinCycles;
+      const center = current.ovulation + (own ? Math.round(median(recentLuteal)) : CYCLE.defaultLuteal);
+      const sd = Math.max(CYCLE.minSd, own ? (sampleSd(recentLuteal) ?? CYCLE.minSd) : 2);
+      prediction = window(center, sd, "ovulation");
+    } else {
+      const center = current.start + Math.round(median(recent));
+      prediction = window(center, Math.max(CYCLE.minSd, sampleSd(recent) ?? CYCLE.minSd), "cycle_length");
+    }
+  }
+  return { cycles, prediction, lengths: recent, lutealLengths: recentLuteal, maxFollicular };
+}
+
+function window(center: number, sd: number, basis: CyclePrediction["basis"]): CyclePrediction {
+  const half = Math.max(1, Math.round(sd));
+  return { center, from: center - half, to: center + half, sd: Math.round(sd * 10) / 10, basis };
+}
+
+/** The cycle a night belongs to (null: before the first start). */
+export function cycleAt(cycles: readonly DetectedCycle[], i: number): DetectedCycle | null {
+  for (let c = cycles.length - 1; c >= 0; c--) if (cycles[c]!.start <= i) return cycles[c]!;
+  return null;
+}
+
+/**
+ * A night's phase in an analysis: menstrual to the period's end, luteal from the shift, follicular
+ * before it; unknown before the first start, in a completed cycle without a shift, and in the
+ * current cycle once it runs past the longest follicular phase without one.
+ */
+export function phaseIn(a: CycleAnalysis, i: number): CyclePhase {
+  const c = cycleAt(a.cycles, i);
+  if (!c || (c.end !== null && i >= c.end)) return "unknown";
+  if (i <= c.menstrualEnd) return "menstrual";
+  if (c.shift !== null) return i >= c.shift ? "luteal" : "follicular";
+  if (c.end !== null) return "unknown";
+  return i - c.start <= a.maxFollicular ? "follicular" : "unknown";
+}
