@@ -12,6 +12,10 @@ import { SPARK_DAYS } from "@/lib/metrics/today";
 import { normaliseSyncStatus } from "@/components/dashboard/freshness";
 import { RECENT_NIGHTS } from "@/components/signals/today-signals";
 import { TodayView } from "@/app/(app)/today-view";
+import { CycleCard } from "@/components/cycle/cycle-card";
+import { getCycleSettings } from "@/lib/services/cycle-entries";
+import { cycleApplies, getCycleToday } from "@/lib/services/cycle";
+import { logPeriodStartAction } from "@/app/(app)/cycle/actions";
 
 export const metadata: Metadata = { title: "Today" };
 
@@ -20,7 +24,16 @@ export const metadata: Metadata = { title: "Today" };
 // and drawn on the server; the signals, the slowest part, stream in when computed.
 export default async function TodayPage() {
   const user = await requireUser();
-  const [today, preferences, syncStatus] = await Promise.all([getTodaySummary(user.id), getPreferences(user.id), getSyncStatus(user.id)]);
+  const [today, preferences, syncStatus, cycleSettings] = await Promise.all([
+    getTodaySummary(user.id),
+    getPreferences(user.id),
+    getSyncStatus(user.id),
+    getCycleSettings(user.id),
+  ]);
+  // the Cycle card only for a person with cycle tracking on (the one-tap log first on a phone)
+  const cycle = cycleSettings.tracking ? (
+    <CycleCard today={await getCycleToday(user.id)} message={cycleApplies(cycleSettings).message} logAction={logPeriodStartAction} />
+  ) : null;
   const day = today.day;
   const signals = day
     ? getSignals({ userId: user.id, from: addDays(day, -(RECENT_NIGHTS - 1)), to: day }).catch((err: unknown) => {
@@ -38,6 +51,7 @@ export default async function TodayPage() {
       syncStatus={normaliseSyncStatus(syncStatus)}
       signals={signals}
       isDemo={env.RINGSIDE_DEMO}
+      cycle={cycle}
     />
   );
 }

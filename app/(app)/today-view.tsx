@@ -40,14 +40,17 @@ export type TodayViewProps = {
   /** the newest day's signals, being computed (null: they could not be) */
   signals: Promise<SignalsResponse | null>;
   isDemo: boolean;
+  /** the Cycle card (components/cycle/cycle-card.tsx), first under the title; null with cycle tracking off */
+  cycle?: ReactNode;
 };
 
-export function TodayView({ today: data, units, taggedDays, syncStatus, signals, isDemo }: TodayViewProps) {
+export function TodayView({ today: data, units, taggedDays, syncStatus, signals, isDemo, cycle = null }: TodayViewProps) {
   const day = data.day;
   if (!day) {
     return (
-      <div data-testid="today">
+      <div data-testid="today" className="space-y-5">
         <PageHeader title="Today" />
+        {cycle}
         <NoDataYet />
       </div>
     );
@@ -93,6 +96,7 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
           Open the whole day →
         </Link>
       </PageHeader>
+      {cycle}
       <RestModeBanner restMode={data.records.restMode} />
       <div className="flex flex-wrap items-start gap-1.5">
         <FreshnessChips sources={sources} initialStatus={syncStatus} />

@@ -10,6 +10,8 @@ import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import { SEVEN_DAY_MEAN, TREND_LAYER as L, type TrendLayers } from "@/lib/metrics/trend-layers";
 import type { TagRef } from "@/lib/api/contract";
 import { cn } from "@/components/ui/cn";
+import type { CyclePhase } from "@/lib/cycle";
+import { PHASE_FILL, PHASE_LABEL, phaseRuns } from "@/components/cycle/phase";
 
 /**
  * One numeric metric over time: the daily values (gaps left open) and the layers of
@@ -30,7 +32,15 @@ export function TrendChart({
   onCursor,
   height = 200,
   showXAxis = true,
-}: DayAxisChartProps & { series: NumericSeries; units: Units; color: string; layers: TrendLayers }) {
+  phases = null,
+}: DayAxisChartProps & {
+  series: NumericSeries;
+  units: Units;
+  color: string;
+  layers: TrendLayers;
+  /** each slot's cycle phase (cycle tracking on, the markers the cycle moves): period and luteal days shaded */
+  phases?: ReadonlyArray<CyclePhase | null> | null;
+}) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const n = series.value.length;
   const scale = useMemo(() => displayScale(metric, units), [metric, units]);
@@ -97,14 +107,21 @@ export function TrendChart({
       dots,
       xTicks: dayAxisTicks(series.from, n, width),
       runs: runSegments(series.run, xs),
+      phaseRects: phases
+        ? phaseRuns(phases).map((r) => {
+            const half = n > 1 ? (xs[1]! - xs[0]!) / 2 : 4;
+            return { x: xs[r.start]! - half, w: xs[r.end]! - xs[r.start]! + 2 * half, phase: r.phase };
+          })
+        : [],
     };
-  }, [width, n, series, layers, scale, height, bottom]);
+  }, [width, n, series, layers, scale, height, bottom, phases]);
 
   const ready = useChartReady<HTMLDivElement>(!!geo && !geo.empty);
   const label = dayRangeLabel(metric.label, series.from, series.to);
 
   const cursorDay = cursor !== null && cursor >= 0 && cursor < n ? dayAt(series.from, cursor) : null;
   const cursorTags = cursorDay ? tags.get(cursorDay) : undefined;
+  const cursorPhase = cursor !== null ? (phases?.[cursor] ?? null) : null;
   /** A range at the cursor (low – high), its unit written once, after the high end. */
   const range = (low: number | null | undefined, high: number | null | undefined) =>
     `${formatValue(metric, low ?? null, units, { unit: false })} – ${formatValue(metric, high ?? null, units)}`;
@@ -122,6 +139,9 @@ export function TrendChart({
             </g>
           ))}
           {showXAxis ? <DayAxisLabels ticks={geo.xTicks} xs={geo.xs} height={height} /> : null}
+          {geo.phaseRects.map((r) => (
+            <rect key={r.x} data-phase={r.phase} x={r.x} width={r.w} y={MARGIN.top} height={height - bottom - MARGIN.top} fill={PHASE_FILL[r.phase]!} />
+          ))}
           {geo.band ? <path d={geo.band} fill={L.band.color} /> : null}
           {geo.normal ? <path d={geo.normal} fill={L.normal.color} data-testid="normal-band" /> : null}
           {geo.normalEdges ? <path d={geo.normalEdges} fill="none" stroke={L.normal.lineColor} strokeWidth={1} opacity={0.7} /> : null}
@@ -211,6 +231,7 @@ export function TrendChart({
           ]}
           flag={series.flag[cursor] ?? null}
           tags={cursorTags}
+          phase={cursorPhase && cursorPhase !== "unknown" ? PHASE_LABEL[cursorPhase] : null}
         />
       ) : null}
       <LiveReadout
@@ -218,7 +239,8 @@ export function TrendChart({
           cursorDay
             ? `${formatDay(cursorDay, { withYear: true })}: ${formatValue(metric, series.value[cursor!] ?? null, units)}` +
               `${series.flag[cursor!] ? ", outside your usual range" : ""}` +
-              `${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}`
+              `${cursorTags?.length ? `, tagged ${cursorTags.map((t) => t.name).join(", ")}` : ""}` +
+              `${cursorPhase && cursorPhase !== "unknown" ? `, ${PHASE_LABEL[cursorPhase].toLowerCase()} phase` : ""}`
             : ""
         }
       />
@@ -247,6 +269,7 @@ export function Tooltip({
   lines,
   flag,
   tags,
+  phase,
 }: {
   x: number;
   width: number;
@@ -254,6 +277,8 @@ export function Tooltip({
   lines: Array<{ label: string; value: string; color: string }>;
   flag?: string | null;
   tags?: TagRef[];
+  /** the day's cycle phase, in words */
+  phase?: string | null;
 }) {
   const left = x > width / 2;
   return (
@@ -276,6 +301,7 @@ export function Tooltip({
       ))}
       {flag ? <p className="mt-1 font-medium text-[var(--chart-anomaly)]">{flag === "high" ? "Above" : "Below"} your usual range</p> : null}
       {tags?.length ? <p className="mt-1 text-[var(--chart-tag)]">#{tags.map((t) => t.name).join(" #")}</p> : null}
+      {phase ? <p className="mt-1 text-slate-600 dark:text-slate-300">{phase} phase</p> : null}
     </div>
   );
 }

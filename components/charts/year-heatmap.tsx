@@ -7,6 +7,11 @@ import { addDays, formatDay, MONTH_NAMES, weekdayMon0 } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import { useChartReady } from "@/components/charts/use-chart-size";
 import { cn } from "@/components/ui/cn";
+import type { CyclePhase } from "@/lib/cycle";
+import { PHASE_SWATCH } from "@/components/cycle/phase";
+
+/** The cycle's days a calendar marks (a stripe along the cell's foot), in words. */
+export const MARKED_PHASES: Partial<Record<CyclePhase, string>> = { menstrual: "period", luteal: "luteal phase" };
 
 export type HeatDay = { day: string; status: CalendarStatus; value: number | null; level: number | null };
 
@@ -28,12 +33,15 @@ export function YearHeatmap({
   units,
   tagged,
   label,
+  phases = null,
 }: {
   metric: MetricDef;
   days: HeatDay[];
   units: Units;
   tagged: ReadonlySet<string>;
   label: string;
+  /** each day's cycle phase (cycle tracking on): period and luteal days get a stripe */
+  phases?: ReadonlyMap<string, CyclePhase> | null;
 }) {
   const byDay = new Map(days.map((d) => [d.day, d]));
   const first = days[0]?.day;
@@ -69,6 +77,11 @@ export function YearHeatmap({
   };
   /** What a day holds, in words: its value, or why it has none. */
   const dayText = (c: HeatDay) => (c.status === "value" ? formatValue(metric, c.value, units) : STATUS_TEXT[c.status]);
+  /** the day's marked phase, if any */
+  const phaseOf = (day: string): CyclePhase | null => {
+    const p = phases?.get(day);
+    return p && MARKED_PHASES[p] ? p : null;
+  };
 
   return (
     <div
@@ -100,7 +113,10 @@ export function YearHeatmap({
                   data-status={c.status}
                   tabIndex={c.day === focus ? 0 : -1}
                   onFocus={() => setFocus(c.day)}
-                  aria-label={`${formatDay(c.day, { withYear: true })}: ${dayText(c)}${tagged.has(c.day) ? ", tagged" : ""}`}
+                  data-phase={phaseOf(c.day) ?? undefined}
+                  aria-label={`${formatDay(c.day, { withYear: true })}: ${dayText(c)}${tagged.has(c.day) ? ", tagged" : ""}${
+                    phaseOf(c.day) ? `, ${MARKED_PHASES[phaseOf(c.day)!]}` : ""
+                  }`}
                   title={`${formatDay(c.day, { withYear: true })} · ${dayText(c)}`}
                   className={cn(
                     "relative aspect-square rounded-[4px] outline-offset-1 focus-visible:outline-2 focus-visible:outline-brand-600",
@@ -118,6 +134,9 @@ export function YearHeatmap({
                       className="absolute right-[1px] top-[1px] h-1.5 w-1.5 rounded-full bg-[var(--chart-tag)] ring-1 ring-white dark:ring-slate-900"
                     />
                   ) : null}
+                  {phaseOf(c.day) ? (
+                    <span aria-hidden className="absolute inset-x-0 bottom-0 h-[3px] rounded-b-[4px]" style={{ background: PHASE_SWATCH[phaseOf(c.day)!] }} />
+                  ) : null}
                 </Link>
               ) : (
                 <span key={`pad-${i}`} aria-hidden />
@@ -131,7 +150,7 @@ export function YearHeatmap({
 }
 
 /** Legend of the heatmap's colours and states. */
-export function HeatLegend({ thresholds, metric, units }: { thresholds: number[]; metric: MetricDef; units: Units }) {
+export function HeatLegend({ thresholds, metric, units, phases = false }: { thresholds: number[]; metric: MetricDef; units: Units; phases?: boolean }) {
   const fmt = (v: number) => formatValue(metric, v, units);
   const levels =
     thresholds.length === 3
@@ -172,6 +191,13 @@ export function HeatLegend({ thresholds, metric, units }: { thresholds: number[]
       <li className="inline-flex items-center gap-1.5">
         <span aria-hidden className="h-1.5 w-1.5 rounded-full bg-[var(--chart-tag)]" /> tagged
       </li>
+      {phases
+        ? (Object.keys(MARKED_PHASES) as CyclePhase[]).map((p) => (
+            <li key={p} className="inline-flex items-center gap-1.5">
+              <span aria-hidden className="h-[3px] w-3 rounded-sm" style={{ background: PHASE_SWATCH[p] }} /> {MARKED_PHASES[p]}
+            </li>
+          ))
+        : null}
     </ul>
   );
 }

@@ -1,4 +1,5 @@
 "use client";
+import { useMemo } from "react";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { describeCategorySeries, describeNumericSeries } from "@/lib/metrics/describe";
 import { formatPct, formatValue, type Units } from "@/lib/metrics/format";
@@ -16,6 +17,8 @@ import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { signalDocsHref, SIGNALS } from "@/lib/signals/catalog";
+import type { CyclePhase } from "@/lib/cycle";
+import { CYCLE_SHADED_METRICS } from "@/components/cycle/phase";
 
 /** One metric of the Trends page: header with period figures, the chart, its text summary. */
 export function TrendPanel({
@@ -31,6 +34,7 @@ export function TrendPanel({
   onCursor,
   onRemove,
   showXAxis,
+  phases = null,
 }: {
   metricId: MetricId;
   series: MetricSeries | undefined;
@@ -44,8 +48,17 @@ export function TrendPanel({
   onCursor: (i: number | null) => void;
   onRemove?: () => void;
   showXAxis: boolean;
+  /** each day's cycle phase (cycle tracking on): shaded on the charts of the markers the cycle moves */
+  phases?: ReadonlyMap<string, CyclePhase> | null;
 }) {
   const metric = getMetric(metricId);
+  const slots = useMemo(
+    () =>
+      phases && series?.kind === "numeric" && CYCLE_SHADED_METRICS.includes(metricId)
+        ? series.value.map((_, i) => phases.get(dayAt(series.from, i)) ?? null)
+        : null,
+    [phases, series, metricId],
+  );
   const color = metricColor(metric);
   const headingId = `panel-${metricId}`;
   return (
@@ -101,6 +114,7 @@ export function TrendPanel({
               cursor={cursor}
               onCursor={onCursor}
               showXAxis={showXAxis}
+              phases={slots}
             />
           ) : (
             <LazyCategoryStrip metric={metric} series={series} tags={tags} showTags={layers.tags} cursor={cursor} onCursor={onCursor} showXAxis={showXAxis} />

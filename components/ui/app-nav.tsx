@@ -13,8 +13,11 @@ const LINKS = [
   { href: "/sync", label: "Sync" },
   { href: "/settings", label: "Settings" },
 ] as const;
+/** The Cycle view's link, after the Calendar's: only for a person with cycle tracking on. */
+const CYCLE_LINK = { href: "/cycle", label: "Cycle" };
+const withCycle = LINKS.flatMap((l) => (l.href === "/calendar" ? [l, CYCLE_LINK] : [l]));
 
-export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: string }) {
+export function AppNav({ isDemo, userLabel, showCycle = false }: { isDemo: boolean; userLabel: string; showCycle?: boolean }) {
   return (
     <header className="border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90 print:hidden">
       <a
@@ -41,7 +44,7 @@ export function AppNav({ isDemo, userLabel }: { isDemo: boolean; userLabel: stri
           </span>
         )}
         <nav aria-label="Main" className="order-last -mx-1 flex w-full flex-wrap gap-x-0.5 gap-y-1 sm:order-none sm:w-auto">
-          <NavLinks links={LINKS} />
+          <NavLinks links={showCycle ? withCycle : LINKS} />
         </nav>
         <span className="ml-auto min-w-0 break-all text-xs text-slate-500 dark:text-slate-400" title={userLabel}>
           {userLabel}

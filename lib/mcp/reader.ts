@@ -14,6 +14,7 @@ import type {
   TagsResponse,
   TodayResponse,
 } from "@/lib/api/contract";
+import type { ApiCycleResponse } from "@/lib/api/contract-cycle";
 import type { MetricId } from "@/lib/metrics/catalog";
 import type { Report, ReportQuery } from "@/lib/metrics/report";
 
@@ -30,6 +31,7 @@ export type RingsideReader = {
   state(): Promise<ApiStateResponse>;
   signals(range: Range): Promise<SignalsResponse>;
   report(q: ReportQuery): Promise<Report>;
+  cycle(range: Range): Promise<ApiCycleResponse>;
 };
 
 /** A refusal from Ringside (the error envelope), or Ringside not answering (status 0). */
@@ -85,6 +87,7 @@ export function httpReader(baseUrl: string, token: string, fetchImpl: typeof fet
     tagComparison: (id, q) => get(`/tags/${id}/comparison`, { metric: q.metric, lag: q.lag, from: q.from, to: q.to }),
     state: () => get("/state"),
     signals: (range) => get("/signals", range),
+    cycle: (range) => get("/cycle", range),
     report: (q) => get("/report", { from: q.from, to: q.to, compare: q.compare, sections: q.sections.join(","), format: "json" }),
   };
 }

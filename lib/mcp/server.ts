@@ -26,6 +26,7 @@ import {
 } from "@/lib/mcp/summaries";
 import { MAX_SIGNAL_DAYS, summarizeSignals } from "@/lib/mcp/signals-summary";
 import { REPORT_COMPARE_MODES, REPORT_MAX_DAYS } from "@/lib/metrics/report";
+import { cycleHeadline, MAX_CYCLE_DAYS, summarizeCycle } from "@/lib/mcp/cycle-summary";
 
 export const MCP_SERVER_NAME = "ringside";
 
@@ -66,7 +67,8 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         "Start with list_data to see which metrics and days exist. Metric ids look like sleep.score; values are in each metric's unit (s = seconds). " +
         "Answers state n (days with a value) and units; a correlation is not a cause. " +
         "get_signals explains early warning, sleep debt, regularity and training load with their inputs and baselines; they are not a diagnosis. " +
-        "get_report_summary gives a period's summary as the report for a doctor or a coach shows it.",
+        "get_report_summary gives a period's summary as the report for a doctor or a coach shows it. " +
+        "get_cycle gives the menstrual cycle by day (only with the cycle kind and the person's cycle tracking on).",
     },
   );
 
@@ -305,6 +307,27 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
         const s = summarizeSignals(await reader.signals(range));
         const warn = s.early_warning_days.length;
         return answer(`Signals ${s.from} to ${s.to} (${s.kinds.join(", ")}): ${warn} day${warn === 1 ? "" : "s"} with an early warning of watch or likely.`, s);
+      })(),
+  );
+
+  server.registerTool(
+    "get_cycle",
+    {
+      title: "Menstrual cycle",
+      description:
+        `The person's menstrual cycle by day (default: the last 90 days with data; at most the newest ${MAX_CYCLE_DAYS} days of a range): ` +
+        "each day's cycle day, phase (menstrual, follicular, luteal, unknown) and whether ovulation was detected, the cycles' lengths, " +
+        "the predicted window of the next period and the period starts and ends logged; what GET /api/v1/cycle answers. " +
+        "Needs a token with the cycle kind; nothing while the person's cycle tracking is off. Not a diagnosis, not contraception.",
+      inputSchema: withDayRange({ range: presetSchema.optional() }).strict(),
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      run(async () => {
+        const r = await rangeOf(args, "90d");
+        const range = { from: maxDay(r.from, addDays(r.to, -(MAX_CYCLE_DAYS - 1))), to: r.to };
+        const s = summarizeCycle(await reader.cycle(range));
+        return answer(cycleHeadline(s), s);
       })(),
   );
 

@@ -15,6 +15,8 @@ import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { getPreferences } from "@/lib/services/people";
 import { getBatterySamples, getNewestBedtimeRow } from "@/lib/services/records";
 import { getSignals } from "@/lib/services/signals";
+import { getCycle } from "@/lib/services/cycle";
+import { addDays } from "@/lib/days";
 import { nightFactOf } from "@/lib/alerts/kinds/early-warning";
 import * as ep from "@/lib/db/queries/alert-episodes";
 import * as q from "@/lib/db/queries/alerts";
@@ -62,6 +64,9 @@ export const dbAlertStore: AlertStore = {
   pruneHistory: ep.pruneAlertHistory,
 };
 
+/** The days before today the cycle rules read (more than a long cycle). */
+const CYCLE_FACT_DAYS = 120;
+
 /** What rules read about a person, from the sync and metrics tables. */
 export const dbAlertFacts: AlertFacts = {
   async metricRows(userId, metricId, from, to) {
@@ -98,6 +103,13 @@ export const dbAlertFacts: AlertFacts = {
   async earlyWarning(userId, from, to) {
     const { days } = await getSignals({ userId, from, to, kinds: ["early_warning"] });
     return days.flatMap((d) => d.signals.flatMap((s) => (s.kind === "early_warning" ? [nightFactOf(d.day, s)] : [])));
+  },
+  async cycle(userId, today) {
+    // the prediction as of today, and the newest start among the last cycle's worth of entries
+    const c = await getCycle({ userId, from: addDays(today, -CYCLE_FACT_DAYS), to: today });
+    if (c.status === "off" || c.status === "not_applicable") return null;
+    const starts = [...c.cycles.map((x) => x.start), ...c.entries.filter((e) => e.kind === "period_start").map((e) => e.day)].sort();
+    return { prediction: c.prediction ? { from: c.prediction.from, to: c.prediction.to } : null, lastStart: starts.at(-1) ?? null };
   },
 };
 

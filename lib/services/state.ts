@@ -1,6 +1,8 @@
 import "server-only";
 import { BATTERY_FRESH_MS } from "@/lib/alerts/battery";
-import { kindsOfMetric, type DataKind } from "@/lib/auth/api-scopes";
+import { CYCLE_DATA_KIND, kindsOfMetric, type DataKind } from "@/lib/auth/api-scopes";
+import type { CyclePhase } from "@/lib/cycle";
+import { getCycleToday } from "@/lib/services/cycle";
 import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { getLatestDays } from "@/lib/db/queries/ring-data";
 import { bedtimeWindowOf, isoAtOffset } from "@/lib/metrics/bedtime";
@@ -29,7 +31,15 @@ export type StateDocument = {
   battery: { level: number; charging: boolean | null; inCharger: boolean | null; at: string; freshUntil: string } | null;
   /** the newest bedtime guidance: the evening of `day`; `start`/`end` at the ring's UTC offset, null without a window */
   bedtime: { day: string; start: string | null; end: string | null; status: string | null; recommendation: string | null; ageDays: number } | null;
+  /**
+   * today's cycle day and phase, and the next period window: present only for a reader with the
+   * cycle kind and a person with cycle tracking on (and not paused); absent otherwise, never null.
+   * Its keys are those of a row of GET /api/v1/cycle.
+   */
+  cycle?: StateCycle;
 };
+
+export type StateCycle = { day: string; cycle_day: number | null; phase: CyclePhase; next_period: { from: string; to: string } | null };
 
 /** What each value of the document is: one metric of the catalog. */
 export const STATE_METRICS = {
@@ -85,6 +95,7 @@ export async function getStateDocument(userId: string, can: (kind: DataKind) => 
   const flag = (v: unknown) => (typeof v === "boolean" ? v : null);
   const bedtimeRow = can("sleep_time") ? await getNewestBedtimeRow(userId) : null;
   const window = bedtimeRow ? bedtimeWindowOf(bedtimeRow) : null;
+  const cycle = can(CYCLE_DATA_KIND) ? await getCycleToday(userId) : null;
   return {
     today,
     timeZone,
@@ -110,5 +121,6 @@ export async function getStateDocument(userId: string, can: (kind: DataKind) => 
           ageDays: diffDays(bedtimeRow.day, today),
         }
       : null,
+    ...(cycle ? { cycle: { day: cycle.day, cycle_day: cycle.cycle_day, phase: cycle.phase, next_period: cycle.next_period } } : {}),
   };
 }

@@ -5,7 +5,8 @@ import { summarizeCalendar } from "@/lib/metrics/calendar";
 import { formatDay } from "@/lib/days";
 import { formatValue } from "@/lib/metrics/format";
 import { LazyYearHeatmap } from "@/components/charts/lazy";
-import { HeatLegend, STATUS_TEXT } from "@/components/charts/year-heatmap";
+import { HeatLegend, MARKED_PHASES, STATUS_TEXT } from "@/components/charts/year-heatmap";
+import { useCyclePhases } from "@/components/cycle/use-cycle";
 import { ChartTable } from "@/components/charts/chart-table";
 import { useCalendar } from "@/components/hooks/use-calendar";
 import { useMetricsOverview } from "@/components/hooks/use-metrics-overview";
@@ -25,7 +26,16 @@ function firstOfMonthBefore(day: string, months: number): string {
   return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, "0")}-01`;
 }
 
-export function CalendarClient({ initialMetric, initialYear }: { initialMetric: string | null; initialYear: string | null }) {
+export function CalendarClient({
+  initialMetric,
+  initialYear,
+  cycleTracking = false,
+}: {
+  initialMetric: string | null;
+  initialYear: string | null;
+  /** the person's cycle tracking is on: period and luteal days are marked */
+  cycleTracking?: boolean;
+}) {
   const overview = useMetricsOverview();
   const units = useUnits();
   const [metricId, setMetricId] = useState(numericMetricIdOr(initialMetric, "sleep.score"));
@@ -43,6 +53,11 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
   const cal = useCalendar(metricId, range?.from ?? null, range?.to ?? null);
   const notes = useNotes(range?.from ?? null, range?.to ?? null);
   const tagged = useMemo(() => new Set((notes.data?.days ?? []).filter((d) => d.tags.length || d.ringTags.length).map((d) => d.day)), [notes.data]);
+  const phases = useCyclePhases(range?.from ?? null, range?.to ?? null, cycleTracking);
+  const phaseText = (day: string) => {
+    const p = phases?.get(day);
+    return (p && MARKED_PHASES[p]) ?? "";
+  };
 
   useEffect(() => {
     const q = new URLSearchParams({ m: metricId, ...(year !== LAST_12 ? { year } : {}) }).toString();
@@ -83,11 +98,11 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
           <Skeleton className="h-80" />
         ) : (
           <figure className="m-0 space-y-4">
-            <LazyYearHeatmap metric={metric} days={cal.data.days} units={units} tagged={tagged} label={`${metric.label} by day, ${title}`} />
-            <HeatLegend thresholds={cal.data.thresholds} metric={metric} units={units} />
+            <LazyYearHeatmap metric={metric} days={cal.data.days} units={units} tagged={tagged} phases={phases} label={`${metric.label} by day, ${title}`} />
+            <HeatLegend thresholds={cal.data.thresholds} metric={metric} units={units} phases={cycleTracking} />
             <ChartTable
               caption={`${metric.label} by day, ${title}`}
-              columns={[{ label: "Day" }, { label: metric.short, numeric: true }, { label: "Tagged" }]}
+              columns={[{ label: "Day" }, { label: metric.short, numeric: true }, { label: "Tagged" }, ...(cycleTracking ? [{ label: "Cycle" }] : [])]}
               rows={() =>
                 cal.data.days
                   .filter((d) => d.status !== "before_history")
@@ -97,6 +112,7 @@ export function CalendarClient({ initialMetric, initialYear }: { initialMetric: 
                       formatDay(d.day, { withYear: true }),
                       d.status === "value" ? formatValue(metric, d.value, units) : STATUS_TEXT[d.status],
                       tagged.has(d.day) ? "yes" : "",
+                      ...(cycleTracking ? [phaseText(d.day)] : []),
                     ],
                   }))
                   .reverse()

@@ -14,6 +14,9 @@ import { listReportLinkSummaries } from "@/lib/services/report-links";
 import { revokeReportLinkAction } from "@/app/(app)/report/actions";
 import { SignalSettingsSection } from "@/components/settings/signal-settings";
 import { getSignalSettings } from "@/lib/services/signals";
+import { CycleSection } from "@/components/settings/cycle-section";
+import { getCycleSettings } from "@/lib/services/cycle-entries";
+import { removeCycleDataAction, saveCycleSettingsAction } from "@/app/(app)/settings/actions-cycle";
 import { getAlertsOverview } from "@/lib/services/alerts";
 import { publicOrigin } from "@/lib/auth/origin";
 import { createInviteLink, disconnectRing, reconnectRing, removeMemberAction, revokeInvite } from "@/app/(app)/settings/actions-connection";
@@ -39,12 +42,13 @@ export const metadata: Metadata = { title: "Settings" };
 // and the server actions it submits to; the sections only render.
 export default async function SettingsPage() {
   const user = await requireUser();
-  const [s, alerts, origin, signals, reportLinks] = await Promise.all([
+  const [s, alerts, origin, signals, reportLinks, cycle] = await Promise.all([
     getSettingsPageData(user),
     getAlertsOverview(user.id),
     publicOrigin(),
     getSignalSettings(user.id),
     listReportLinkSummaries(user.id),
+    getCycleSettings(user.id),
   ]);
   return (
     <Providers>
@@ -83,6 +87,7 @@ export default async function SettingsPage() {
         <ImportSection />
         <PreferencesForm initial={s.preferences} />
         <SignalSettingsSection initial={signals} />
+        <CycleSection initial={cycle} save={saveCycleSettingsAction} removeData={removeCycleDataAction} />
       </div>
     </Providers>
   );

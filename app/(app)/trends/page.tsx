@@ -10,6 +10,7 @@ import { parseTrendsState } from "@/components/dashboard/trends-state";
 import { TrendsClient } from "@/app/(app)/trends/trends-client";
 import { queryKeys } from "@/lib/api/contract";
 import { Providers } from "@/app/providers";
+import { getCycleSettings } from "@/lib/services/cycle-entries";
 
 export const metadata: Metadata = { title: "Trends" };
 
@@ -18,7 +19,7 @@ export const metadata: Metadata = { title: "Trends" };
 export default async function TrendsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const state = parseTrendsState(await searchParams);
-  const overview = await getMetricsOverview(user.id);
+  const [overview, cycle] = await Promise.all([getMetricsOverview(user.id), getCycleSettings(user.id)]);
   const { from, to } = resolveRange(state.range, overview, todayIn(), { from: state.from, to: state.to });
   const qc = new QueryClient();
   qc.setQueryData(queryKeys.metricsOverview, overview);
@@ -29,7 +30,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   return (
     <Providers>
       <HydrationBoundary state={dehydrate(qc)}>
-        <TrendsClient initial={state} />
+        <TrendsClient initial={state} cycleTracking={cycle.tracking} />
       </HydrationBoundary>
     </Providers>
   );

@@ -16,8 +16,11 @@ import { PageHeader } from "@/components/ui/card";
 import { MetricSelect } from "@/components/ui/metric-select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState, NoDataPage } from "@/components/ui/states";
+import { useCyclePhases } from "@/components/cycle/use-cycle";
+import { CYCLE_SHADED_METRICS, PHASE_FILL, PHASE_LABEL } from "@/components/cycle/phase";
 
-export function TrendsClient({ initial }: { initial: TrendsState }) {
+/** `cycleTracking`: the person's cycle tracking is on (the markers' charts shade period and luteal days). */
+export function TrendsClient({ initial, cycleTracking = false }: { initial: TrendsState; cycleTracking?: boolean }) {
   const [state, setState] = useState<TrendsState>(initial);
   const [cursor, setCursor] = useState<number | null>(null);
   const [adding, setAdding] = useState<MetricId | "">("");
@@ -27,6 +30,8 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
   const range = overview.data ? resolveRange(state.range, overview.data, todayIn(), { from: state.from, to: state.to }) : null;
   const series = useMetricSeriesMany(state.metrics, range?.from ?? null, range?.to ?? null);
   const notes = useNotes(range?.from ?? null, range?.to ?? null);
+  const shading = cycleTracking && state.metrics.some((id) => CYCLE_SHADED_METRICS.includes(id));
+  const phases = useCyclePhases(range?.from ?? null, range?.to ?? null, shading);
   const tags = useMemo(() => {
     const m = new Map<string, TagRef[]>();
     for (const d of notes.data?.days ?? []) if (d.tags.length || d.ringTags.length) m.set(d.day, [...d.tags, ...d.ringTags]);
@@ -95,6 +100,17 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
       </div>
 
       <TrendsLegend layers={state.layers} />
+      {shading ? (
+        <ul aria-label="Cycle shading" className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
+          {(["menstrual", "luteal"] as const).map((p) => (
+            <li key={p} className="inline-flex items-center gap-1.5">
+              <span aria-hidden className="h-3 w-3 rounded-[3px] border border-slate-300 dark:border-slate-600" style={{ background: PHASE_FILL[p]! }} />
+              {PHASE_LABEL[p]} days
+            </li>
+          ))}
+          <li>shaded on temperature, lowest heart rate, HRV and breathing rate</li>
+        </ul>
+      ) : null}
 
       <div className="space-y-3">
         {state.metrics.map((id, i) => {
@@ -113,6 +129,7 @@ export function TrendsClient({ initial }: { initial: TrendsState }) {
               cursor={cursor}
               onCursor={setCursor}
               showXAxis
+              phases={phases}
               onRemove={state.metrics.length > 1 ? () => update({ metrics: state.metrics.filter((x) => x !== id) }) : undefined}
             />
           );

@@ -21,6 +21,8 @@ const USER = "u-mcp";
 const TAGGED = ["2024-05-03", "2024-05-10", "2024-05-17", "2024-05-24", "2024-05-31", "2024-06-07"];
 let server: RouteServer;
 let token = "";
+/** the stdio transport's own token: each transport's calls count against their token's rate limit, and the suite's come close to one */
+let stdioToken = "";
 let sleepOnly = "";
 
 beforeAll(async () => {
@@ -29,6 +31,7 @@ beforeAll(async () => {
   for (const d of TAGGED) await setDayNote({ userId: USER, day: d, text: `dinner at ten on ${d}`, tags: ["late-dinner"] });
   const { createApiToken } = await import("@/lib/services/api-tokens");
   token = (await createApiToken(USER, { name: "assistant", kinds: DATA_KINDS })).token;
+  stdioToken = (await createApiToken(USER, { name: "local assistant", kinds: DATA_KINDS })).token;
   sleepOnly = (await createApiToken(USER, { name: "sleep only", kinds: ["daily_sleep"] })).token;
   server = await serveRoutes(["app/api/v1", "app/api/mcp"]);
 });
@@ -82,6 +85,7 @@ const TOOLS = [
   "find_unusual_days",
   "get_signals",
   "get_report_summary",
+  "get_cycle",
 ];
 
 /** Bad arguments for every tool: each must come back as a tool error naming the problem. */
@@ -119,13 +123,14 @@ const BAD: Record<string, Array<Record<string, unknown>>> = {
   find_unusual_days: [{ limit: 0 }, { metric: "readiness.score", days: 30 }, { limit: 21 }, { metric: "resilience.level" }, { from: "2024-13-01" }],
   get_signals: [{ from: "2024-13-01" }, { range: "forever" }, { kind: "sleep_debt" }, { from: "2024-06-30", to: "2024-06-01" }],
   get_report_summary: [{ compare: "week" }, { range: "forever" }, { sections: "notes" }, { from: "2024-06-30", to: "2024-06-01" }],
+  get_cycle: [{ from: "2024-13-01" }, { range: "forever" }, { phase: "luteal" }, { from: "2024-06-30", to: "2024-06-01" }],
 };
 
 for (const transport of ["http", "stdio"] as const) {
   describe(`MCP over ${transport}`, () => {
     let client: Client;
     beforeAll(async () => {
-      client = await open(transport);
+      client = await open(transport, transport === "stdio" ? stdioToken : token);
     }, 60_000);
     afterAll(async () => {
       await client?.close();
@@ -415,6 +420,10 @@ for (const transport of ["http", "stdio"] as const) {
           null,
           null,
         ]);
+        const cycle = await tool(limited, "get_cycle");
+        expect(cycle.result.isError).toBe(true);
+        expect(cycle.text).toMatch(/cannot read your cycle/i);
+        expect(state.data).not.toHaveProperty("cycle");
         const list = await tool(limited, "list_data");
         expect(list.data.tags).toBeNull();
         expect(list.data.metricGroups.flatMap((g: { metrics: string[] }) => g.metrics).every((m: string) => m.startsWith("sleep."))).toBe(true);
@@ -424,6 +433,33 @@ for (const transport of ["http", "stdio"] as const) {
     });
   });
 }
+
+describe("get_cycle", () => {
+  it("answers no rows while the person's cycle tracking is off, then their days once it is on", async () => {
+    const { createApiToken } = await import("@/lib/services/api-tokens");
+    const client = await open("http", (await createApiToken(USER, { name: "cycle reader", kinds: DATA_KINDS })).token);
+    try {
+      const off = await tool(client, "get_cycle", { from: "2024-05-01", to: "2024-06-30" });
+      expect(off.result.isError).toBeFalsy();
+      expect([off.data.status, off.data.rows]).toEqual(["off", []]);
+      expect(off.text).toMatch(/tracking is off/i);
+      const { saveCycleSettings, logCycleEntry } = await import("@/lib/services/cycle-entries");
+      await saveCycleSettings(USER, { tracking: true });
+      await logCycleEntry(USER, { day: "2024-06-03", kind: "period_start" });
+      const on = await tool(client, "get_cycle", { from: "2024-06-01", to: "2024-06-10" });
+      expect(on.data.rows).toHaveLength(10);
+      expect(on.data.rows.find((r: { day: string }) => r.day === "2024-06-04")).toMatchObject({ cycle_day: 2 });
+      expect(on.data.entries).toEqual([expect.objectContaining({ day: "2024-06-03", kind: "period_start" })]);
+      const state = await tool(client, "get_state");
+      expect(Object.keys(state.data.cycle ?? {}).sort()).toEqual(["cycle_day", "day", "next_period", "phase"]);
+    } finally {
+      const { saveCycleSettings, removeCycleData } = await import("@/lib/services/cycle-entries");
+      await removeCycleData(USER);
+      await saveCycleSettings(USER, { tracking: false });
+      await client.close();
+    }
+  });
+});
 
 describe("revocation", () => {
   it("a revoked token no longer opens either transport", async () => {

@@ -6,6 +6,7 @@ import type { TokenPrincipal } from "@/lib/auth/api-tokens";
 import {
   readCatalog,
   readCorrelation,
+  readCycle,
   readDay,
   readReport,
   readSeries,
@@ -30,5 +31,6 @@ export function readerFor(p: TokenPrincipal): RingsideReader {
     state: () => readState(p),
     signals: (range) => readSignals(p, range),
     report: (q) => readReport(p, q),
+    cycle: (range) => readCycle(p, range),
   };
 }

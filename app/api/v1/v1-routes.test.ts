@@ -138,6 +138,7 @@ describe("every route's answers conform to the document", () => {
     ["/api/v1/sync/status", "/api/v1/sync/status"],
     ["/api/v1/state", "/api/v1/state"],
     ["/api/v1/signals", `/api/v1/signals?${range}`],
+    ["/api/v1/cycle", `/api/v1/cycle?from=2024-06-01&to=${LAST}`],
     ["/api/v1/report", `/api/v1/report?${range}&compare=previous&sections=summary,charts,events,methods,notes,cycle`],
   ];
   for (const [apiPath, url, params] of cases) {

@@ -11,6 +11,8 @@ import { reportApiQuerySchema } from "@/lib/schemas/report";
 import { REPORT_SECTION_KINDS } from "@/lib/api/v1/read";
 import pkg from "@/package.json";
 import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
+import { cycleResponseSchema } from "@/lib/api/v1/responses-cycle";
+import { cycleQuerySchema, CYCLE_MAX_DAYS } from "@/lib/schemas/cycle-query";
 
 // The OpenAPI 3.1 document of the read API, generated from the schemas the routes parse with
 // (lib/schemas/requests.ts, the app's own) and the response schemas (lib/api/v1/responses.ts) by
@@ -137,7 +139,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
     description:
       "One small document to poll: the newest readiness, sleep and activity scores and last night's lowest heart rate, average HRV, breathing rate " +
       "and temperature deviation (each with its day and age in days), the ring's newest battery reading (with when it stops telling the ring's " +
-      "state) and the newest bedtime window. A value the token's data kinds do not cover is null. " +
+      "state) and the newest bedtime window. A value the token's data kinds do not cover is null. With the cycle kind and cycle tracking on, " +
+      "`cycle` holds today's cycle day, phase and next period window (absent otherwise). " +
       "The ETag also changes at the person's midnight (the ages count from their today).",
     response: "State",
     errors: [],
@@ -152,6 +155,19 @@ export const V1_OPERATIONS: readonly Operation[] = [
       "methods, thresholds and sources: the signals page of this Ringside (/docs/signals). Not a diagnosis.",
     query: req.signalsQuerySchema,
     response: "Signals",
+    errors: [403, 422],
+  },
+  {
+    path: "/api/v1/cycle",
+    summary: "The menstrual cycle by day",
+    description:
+      `One row per day from \`from\` to \`to\` (default: the last 30 days; at most ${CYCLE_MAX_DAYS}): the cycle day, the phase ` +
+      "(menstrual, follicular, luteal or unknown), whether ovulation was detected that night and the predicted window of the next period; " +
+      "with the cycles' lengths, the prediction's spread and the period starts and ends the person logged. Needs the data kind `cycle`, " +
+      "which no token has unless it was created with it. No rows while the person's cycle tracking is off (`status` off) or paused by " +
+      "hormonal contraception or pregnancy (`not_applicable`). Method and sources: /docs/signals. Not a diagnosis, not contraception.",
+    query: cycleQuerySchema,
+    response: "Cycle",
     errors: [403, 422],
   },
   {
@@ -184,7 +200,10 @@ export const V1_OPERATIONS: readonly Operation[] = [
 const COMPONENTS = {
   MetricId: { schema: res.metricIdEnum, description: "A metric of the catalog (GET /api/v1/metrics)." },
   NumericMetricId: { schema: res.numericMetricIdEnum, description: "A metric of the catalog with numbers for values (not a category)." },
-  DataKind: { schema: res.dataKindEnum, description: "What a token may read: a resource of the ring service, or `notes` (the person's notes and tags)." },
+  DataKind: {
+    schema: res.dataKindEnum,
+    description: "What a token may read: a resource of the ring service, `notes` (the person's notes and tags) or `cycle` (their cycle days).",
+  },
   Error: { schema: res.errorEnvelopeSchema, description: "Every refusal: `{error:{code,message}}`, with `details` for an invalid request." },
   Catalog: { schema: res.catalogResponseSchema },
   Series: { schema: res.seriesResponseSchema, description: "One slot per day from `from` to `to` (null: no value that day)." },
@@ -203,6 +222,7 @@ const COMPONENTS = {
     schema: res.reportResponseSchema,
     description: "A section left out of the query is absent. Chart slots are one per day from `query.from` to `query.to`.",
   },
+  Cycle: { schema: cycleResponseSchema, description: "`days` is empty unless `status` is ok or insufficient_data." },
   Signals: {
     schema: res.signalsResponseSchema,
     description: "`kinds` lists the signals in each day's row; `level`/`value` is null where the history is too short (`status` says why).",

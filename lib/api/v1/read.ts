@@ -15,7 +15,9 @@ import type {
   TagsResponse,
   TodayResponse,
 } from "@/lib/api/contract";
-import { DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, kindsOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
+import { CYCLE_DATA_KIND, DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, kindsOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
+import type { ApiCycleResponse } from "@/lib/api/contract-cycle";
+import { getCycle } from "@/lib/services/cycle";
 import type { TokenPrincipal } from "@/lib/auth/api-tokens";
 import { listTags } from "@/lib/db/queries/notes";
 import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
@@ -233,6 +235,13 @@ export async function readSignals(p: TokenPrincipal, range: Range): Promise<Sign
     );
   }
   return await getSignals({ userId: p.userId, ...range, kinds });
+}
+
+/** GET /api/v1/cycle: the owner's cycle by day (403 without the cycle kind; no rows while their tracking is off) */
+export async function readCycle(p: TokenPrincipal, range: Range): Promise<ApiCycleResponse> {
+  requireKind(p, CYCLE_DATA_KIND);
+  const { temperature: _nights, ...cycle } = await getCycle({ userId: p.userId, ...range });
+  return cycle;
 }
 
 /** The kinds of some metrics and signals, and any others, once each, in DATA_KINDS order. */

@@ -7,6 +7,7 @@ import { SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { SIGNAL_KINDS, type SignalKind } from "@/lib/signals/catalog";
 import { EARLY_WARNING_LEVELS, EARLY_WARNING_MARKERS, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
 import type { LoadZone } from "@/lib/signals/training-load";
+import { stateCycleSchema } from "@/lib/api/v1/responses-cycle";
 import {
   REPORT_CHART_GROUPS,
   REPORT_COMPARE_MODES,
@@ -339,6 +340,7 @@ export const stateResponseSchema = z.object({
       ageDays: z.number().int(),
     })
     .nullable(),
+  cycle: stateCycleSchema,
 });
 
 const marker = enumOf<Marker>(EARLY_WARNING_MARKERS);

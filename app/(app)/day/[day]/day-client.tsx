@@ -1,4 +1,5 @@
 "use client";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
 import { formatClock, type DayPeriod } from "@/lib/metrics/day-detail";
@@ -43,7 +44,8 @@ const navBtn = cn(
   "dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800",
 );
 
-export function DayClient({ day }: { day: string }) {
+/** `cycle`: the day's cycle entries and log buttons (drawn on the server; null with cycle tracking off). */
+export function DayClient({ day, cycle = null }: { day: string; cycle?: ReactNode }) {
   const q = useDay(day);
   const units = useUnits();
   const d = q.data;
@@ -59,6 +61,7 @@ export function DayClient({ day }: { day: string }) {
           </Link>
         </nav>
       </PageHeader>
+      {cycle}
       {q.isPending ? (
         <div className="grid gap-4 lg:grid-cols-3">
           <Skeleton className="h-64" />
