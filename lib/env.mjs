@@ -6,7 +6,7 @@ import fs from "node:fs";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
-const ALL_SCOPES = "email personal daily heartrate workout tag session spo2Daily";
+const ALL_SCOPES = "email personal daily heartrate workout tag session spo2Daily reproductive_cycle";
 
 /** The built-in emulator's public demo client (README): usable in demo mode only. */
 export const DEMO_CLIENT_ID = "ringside-demo";

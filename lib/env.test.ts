@@ -9,7 +9,7 @@ describe("lib/env.mjs", () => {
     expect(env.RING_API_BASE_URL).toBe("http://localhost:4010");
     expect(env.RING_AUTHORIZE_URL).toBe("http://localhost:4010/oauth/authorize");
     expect(env.RING_TOKEN_URL).toBe("http://localhost:4010/oauth/token");
-    expect(env.RING_SCOPES).toHaveLength(8);
+    expect(env.RING_SCOPES).toHaveLength(9);
     expect(env.IS_EMULATOR_DEFAULT).toBe(true);
   });
 

@@ -19,6 +19,8 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 export const TODAY = suiteToday();
 
 export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
+/** Scopes the emulator grants beyond the interface spec's eight: the menstrual cycle's phases (cycle-facts.md). */
+export const EXTRA_SCOPES = ["reproductive_cycle"] as const;
 
 /** Spec §2.1 / §4.1: the seven daily collections and their schema names. */
 export const DAILY = {

@@ -123,6 +123,7 @@ describe("newerProviderScopeRequest", () => {
       "extapi:tag",
       "extapi:session",
       "extapi:spo2",
+      "extapi:reproductive_cycle",
     ]);
   });
   it("leaves out an internal scope the provider lists no name for", () => {
@@ -132,7 +133,9 @@ describe("newerProviderScopeRequest", () => {
     for (let mask = 0; mask < 1 << RING_SCOPES.length; mask++) {
       const wanted = RING_SCOPES.filter((_, i) => mask & (1 << i));
       expect(normalizeScopes(newerProviderScopeRequest(wanted, null))).toEqual(wanted);
-      expect(normalizeScopes(newerProviderScopeRequest(wanted, DOC.scopes_supported))).toEqual(wanted);
+      // this discovery document lists no name for the cycle's phases: they are not asked for
+      expect(normalizeScopes(newerProviderScopeRequest(wanted, DOC.scopes_supported))).toEqual(wanted.filter((s) => s !== "reproductive_cycle"));
+      expect(normalizeScopes(newerProviderScopeRequest(wanted, [...DOC.scopes_supported, "extapi:reproductive_cycle"]))).toEqual(wanted);
     }
     for (const e of PROVIDER_SCOPE_NAMES) expect(normalizeScopes(e.name)).toEqual(e.scope ? [e.scope] : []);
   });

@@ -25,8 +25,8 @@ const DAILY = [
   "ring_configuration",
   "ring_battery_level",
 ];
-// what the four scopes of the ring's other records bring, in scope order (heartrate, workout, tag, session)
-const OTHERS = ["heartrate", "workout", "enhanced_tag", "tag", "session"];
+// what the five scopes of the ring's other records bring, in scope order (heartrate, workout, tag, session, reproductive_cycle)
+const OTHERS = ["heartrate", "workout", "enhanced_tag", "tag", "session", "daily_cycle_phases"];
 
 describe("normalizeScopes", () => {
   it("accepts space- or comma-separated strings and lists, in canonical order without duplicates", () => {
@@ -51,7 +51,8 @@ describe("collectionsForScopes / missingCollections", () => {
     expect(collectionsForScopes("spo2Daily")).toEqual(["daily_spo2"]);
     expect(collectionsForScopes("personal")).toEqual(["personal_details"]);
     expect(collectionsForScopes("email")).toEqual(["email"]);
-    expect(collectionsForScopes("heartrate workout tag session")).toEqual(OTHERS);
+    expect(collectionsForScopes("heartrate workout tag session reproductive_cycle")).toEqual(OTHERS);
+    expect(collectionsForScopes("extapi:reproductive_cycle")).toEqual(["daily_cycle_phases"]);
     expect(collectionsForScopes("heartrate")).toEqual(["heartrate"]);
     expect(collectionsForScopes("tag")).toEqual(["enhanced_tag", "tag"]);
   });

@@ -28,7 +28,7 @@ const SHARED_SOURCES = [
 ] as const satisfies ReadonlyArray<{ item: string; scope: RingScope; label: string }>;
 export type SharedItem = (typeof SHARED_SOURCES)[number]["item"];
 
-const SCOPE_ORDER: readonly RingScope[] = ["daily", "spo2Daily", "personal", "email", "heartrate", "workout", "tag", "session"];
+const SCOPE_ORDER: readonly RingScope[] = ["daily", "spo2Daily", "personal", "email", "heartrate", "workout", "tag", "session", "reproductive_cycle"];
 const ordered = [...SHARED_SOURCES].sort((a, b) => SCOPE_ORDER.indexOf(a.scope) - SCOPE_ORDER.indexOf(b.scope));
 
 export const SHARED_ITEMS: readonly SharedItem[] = ordered.map((s) => s.item);
@@ -48,6 +48,7 @@ export const SCOPE_LABELS: Record<RingScope, string> = {
   tag: "Tags",
   session: "Sessions",
   spo2Daily: "Blood oxygen (SpO2)",
+  reproductive_cycle: "Menstrual cycle",
 };
 
 /** What a scope brings to Ringside: the labels of the things it shares, in SHARED_ITEMS order. */
@@ -73,6 +74,7 @@ export const PROVIDER_SCOPE_NAMES: ReadonlyArray<{ name: string; scope: RingScop
   { name: "extapi:tag", scope: "tag" },
   { name: "extapi:session", scope: "session" },
   { name: "extapi:spo2", scope: "spo2Daily" },
+  { name: "extapi:reproductive_cycle", scope: "reproductive_cycle" },
   { name: "extapi:stress", scope: null, with: "daily" },
   { name: "extapi:heart_health", scope: null, with: "daily" },
   // the spelling of the older documentation copy (facts §5.6: "[AUTH] writes spo2")

@@ -102,7 +102,16 @@ describe("Connect your ring through the newer identity provider (RING_OAUTH_ISSU
     const account = await flow.db.account.findFirstOrThrow({ where: { userId: user.id } });
     expect(account.scope).toBe("email daily");
     const { missingCollections, dataCollectionsForScopes } = await import("@/lib/auth/scopes");
-    expect(missingCollections(account.scope)).toEqual(["daily_spo2", "personal_details", "heartrate", "workout", "enhanced_tag", "tag", "session"]);
+    expect(missingCollections(account.scope)).toEqual([
+      "daily_spo2",
+      "personal_details",
+      "heartrate",
+      "workout",
+      "enhanced_tag",
+      "tag",
+      "session",
+      "daily_cycle_phases",
+    ]);
     expect(dataCollectionsForScopes(account.scope)).not.toContain("daily_spo2");
   });
 

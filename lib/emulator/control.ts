@@ -154,20 +154,19 @@ function listSamples(
   return { ok: true, data };
 }
 
-/** Turns document changes into webhook events and schedules them. */
+/** Turns document changes into webhook events and schedules them (a collection without a webhook data type has none). */
 function emitEvents(
   ctx: EmulatorContext,
   user: User,
   changes: Array<{ collection: DocumentCollection; event_type: WebhookEvent["event_type"]; document: { id?: string } }>,
 ): WebhookEvent[] {
   const eventTime = isoWithOffset(ctx.now());
-  const events = changes.map((c) => ({
-    event_type: c.event_type,
-    data_type: webhookDataType(c.collection),
-    object_id: c.document.id ?? null,
-    event_time: eventTime,
-    user_id: user.id,
-  }));
+  const events: WebhookEvent[] = [];
+  for (const c of changes) {
+    const dataType = webhookDataType(c.collection);
+    if (dataType === null) continue;
+    events.push({ event_type: c.event_type, data_type: dataType, object_id: c.document.id ?? null, event_time: eventTime, user_id: user.id });
+  }
   ctx.webhooks.notify(events);
   return events;
 }

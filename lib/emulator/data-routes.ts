@@ -26,7 +26,8 @@ export type DataResource = DocumentCollection | TimeSeries;
 /**
  * The scope each resource needs. Facts §5.6 for the documented ones; ring_battery_level and
  * ring_configuration have no source: they need `daily` here (device data that comes with the
- * daily summaries; a token without any data scope reads none of it). See lib/emulator/README.md.
+ * daily summaries; a token without any data scope reads none of it). daily_cycle_phases needs
+ * reproductive_cycle (cycle-facts.md). See lib/emulator/README.md.
  */
 export const COLLECTION_SCOPE: Record<DataResource, Scope> = {
   daily_activity: "daily",
@@ -36,6 +37,7 @@ export const COLLECTION_SCOPE: Record<DataResource, Scope> = {
   daily_sleep: "daily",
   daily_spo2: "spo2Daily",
   daily_stress: "daily",
+  daily_cycle_phases: "reproductive_cycle",
   sleep: "daily",
   enhanced_tag: "tag",
   tag: "tag",

@@ -95,9 +95,10 @@ describe("generated documents conform to the OpenAPI 1.37 schemas", () => {
 
 describe("interface and ordering", () => {
   it("generates every daily collection of the interface, plus sleep", () => {
+    // daily_cycle_phases, beyond the published document, is a derived resource (lib/emulator/resources)
     const daily = Object.keys(openApiDocument().paths)
       .map((p) => /^\/v2\/usercollection\/(daily_[a-z0-9_]+)$/.exec(p)?.[1])
-      .filter((c): c is string => Boolean(c));
+      .filter((c): c is string => Boolean(c) && c !== "daily_cycle_phases");
     expect([...DAILY_COLLECTIONS].sort()).toEqual(daily.sort());
     expect([...COLLECTIONS]).toEqual([...DAILY_COLLECTIONS, "sleep"]);
   });

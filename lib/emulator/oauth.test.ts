@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-const ALL = "email personal daily heartrate workout tag session spo2Daily";
+const ALL = "email personal daily heartrate workout tag session spo2Daily reproductive_cycle";
 
 async function getCode(c: Client, opts: { challenge?: string | null; redirect?: string | null; scope?: string; email?: string } = {}) {
   const v = verifier();
@@ -65,12 +65,12 @@ describe("GET /oauth/authorize", () => {
     }
   });
 
-  it("lists all 8 scopes when scope is blank or absent", async () => {
+  it("lists all 9 scopes when scope is blank or absent", async () => {
     for (const scope of [undefined, "", "   "]) {
       const res = await fetch(authorizeUrl(base, { response_type: "code", client_id: client.client_id, scope }), { redirect: "manual" });
       const html = await res.text();
       expect(res.status).toBe(200);
-      expect(html.match(/type="checkbox" name="granted_scope"/g)).toHaveLength(8);
+      expect(html.match(/type="checkbox" name="granted_scope"/g)).toHaveLength(9);
     }
   });
 

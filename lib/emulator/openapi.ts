@@ -8,6 +8,11 @@
 //
 // Both return { ok: true } or { ok: false, errors: [...] } (at most MAX_ERRORS messages).
 // Unknown schema names, paths, methods or statuses are reported as { ok: false } too.
+//
+// What the service serves beyond its published document (daily_cycle_phases: scope
+// reproductive_cycle, fields known from one public client) is described in
+// openapi-unpublished.json beside it and added to the document here, so the emulator's answers
+// on those routes are held to one declared shape like every other.
 import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020";
 import type { ErrorObject, ValidateFunction } from "ajv";
@@ -32,6 +37,7 @@ type OpenApiDocument = {
 };
 
 const DOCUMENT_FILE = new URL("./openapi-1.37.json", import.meta.url);
+const UNPUBLISHED_FILE = new URL("./openapi-unpublished.json", import.meta.url);
 const RESOURCE_ID = "https://ringside.invalid/openapi-1.37.json";
 const MAX_ERRORS = 20;
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
@@ -42,6 +48,9 @@ let state: { doc: OpenApiDocument; ajv: Ajv2020; cache: Map<string, ValidateFunc
 function load() {
   if (state) return state;
   const doc = JSON.parse(readFileSync(DOCUMENT_FILE, "utf8")) as OpenApiDocument;
+  const unpublished = JSON.parse(readFileSync(UNPUBLISHED_FILE, "utf8")) as OpenApiDocument;
+  doc.paths = { ...doc.paths, ...unpublished.paths };
+  doc.components.schemas = { ...doc.components.schemas, ...unpublished.components.schemas };
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addFormat("uuid4", UUID4);

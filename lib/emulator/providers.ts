@@ -11,8 +11,12 @@
 //            introspect}; `extapi:` names; `iss` on every callback; `id_token: null`.
 import type { BareScopes } from "./config";
 
-/** The emulator's internal scopes: the eight legacy scopes of interface §5.1.5, which decide what the data routes serve. */
-export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily"] as const;
+/**
+ * The emulator's internal scopes: the eight legacy scopes of interface §5.1.5, which decide what
+ * the data routes serve, and `reproductive_cycle` (daily_cycle_phases; cycle-facts: used by
+ * public clients, `extapi:reproductive_cycle` at the newer provider).
+ */
+export const ALL_SCOPES = ["email", "personal", "daily", "heartrate", "workout", "tag", "session", "spo2Daily", "reproductive_cycle"] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 
 export const PORTALS = ["legacy", "developer"] as const;
@@ -38,9 +42,10 @@ const LEGACY_LABELS: Record<Scope, string> = {
   tag: "Tags (enhanced tags and the older notes)",
   session: "Sessions (meditation, breathing, rest)",
   spo2Daily: "SpO2 average during sleep",
+  reproductive_cycle: "Menstrual cycle phases",
 };
 
-/** Legacy provider: the eight names of interface §5.1.5, each granting itself. */
+/** Legacy provider: the eight names of interface §5.1.5 and reproductive_cycle, each granting itself. */
 export const LEGACY_SCOPE_NAMES: readonly ScopeName[] = ALL_SCOPES.map((s) => ({ name: s, grants: s, label: LEGACY_LABELS[s], inDefault: true }));
 
 /**
@@ -74,6 +79,7 @@ export const DEVELOPER_SCOPE_NAMES: readonly ScopeName[] = [
   { name: "extapi:tag", grants: "tag", label: "Tags (enhanced tags and the older notes)", inDefault: true },
   { name: "extapi:session", grants: "session", label: "Sessions (meditation, breathing, rest)", inDefault: true },
   { name: "extapi:spo2", grants: "spo2Daily", label: "SpO2 average during sleep", inDefault: true },
+  { name: "extapi:reproductive_cycle", grants: "reproductive_cycle", label: "Menstrual cycle phases", inDefault: true },
   { name: "extapi:stress", grants: null, label: "Stress (included in the daily summaries here)", inDefault: true },
   { name: "extapi:heart_health", grants: null, label: "Heart health (included in the daily summaries here)", inDefault: true },
   { name: "extapi:biomarkers", grants: null, label: "Biomarkers (no data in the emulator)", inDefault: false },

@@ -19,6 +19,7 @@ import { BATTERY_CHARGING, BATTERY_IN_CHARGER, HEART_RATE_SOURCES, batteryRow, d
 import { UserDocuments, type AnyDocument } from "./user-data";
 
 const MODEL: Record<string, string> = {
+  daily_cycle_phases: "DailyCyclePhasesModel",
   enhanced_tag: "EnhancedTagModel",
   rest_mode_period: "PublicRestModePeriod",
   ring_configuration: "PublicRingConfiguration",
@@ -462,6 +463,7 @@ describe("determinism and revisions", () => {
   it("vO2_max is the webhook data_type vo2_max", () => {
     expect(webhookDataType("vO2_max")).toBe("vo2_max");
     expect(webhookDataType("workout")).toBe("workout");
+    expect(webhookDataType("daily_cycle_phases")).toBeNull();
   });
 });
 

@@ -78,7 +78,8 @@ describe("file and entry names", () => {
       ["RingBatteryLevel.csv", "ring_battery_level"],
       ["meal.csv", null],
       ["personalinfo.csv", null],
-      ["dailycyclephases.csv", null],
+      ["DailyCyclePhases.csv", "daily_cycle_phases"],
+      ["dailycyclephases.csv", "daily_cycle_phases"],
     ];
     for (const [file, collection] of cases) expect(collectionForFile(file), file).toBe(collection);
   });

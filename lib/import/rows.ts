@@ -8,13 +8,15 @@ import { QUOTED_EMPTY } from "@/lib/import/csv";
 // One row of a CSV file of the account export → the document the API serves for it. The
 // columns carry the API's field names (any order, any casing); each cell is read as the
 // registry's zod schema types that field: text as it is, numbers and booleans parsed, nested
-// objects and series from their JSON text. An empty cell is null (a quoted empty cell `""` is
+// objects and series from their JSON text, and a field whose type is not known (the cycle's
+// phases: `unknown` in its schema) as what it looks like — a number, true or false, JSON of an
+// object or a list, else the text. An empty cell is null (a quoted empty cell `""` is
 // an empty text). Columns the schema does not
 // name are left out (and counted). The document then goes through the same validation and
 // mapping as a synced one (lib/sync/map.ts); what is checked here is only what decides where
 // the row goes (its day) and what cannot be read at all (a cell that is not JSON).
 
-type CellKind = "string" | "number" | "boolean" | "json";
+type CellKind = "string" | "number" | "boolean" | "json" | "any";
 
 /** What a field's schema reads: through optional, nullable, defaults and pipes to its base type. */
 function kindOf(schema: z.ZodType): CellKind {
@@ -34,6 +36,8 @@ function kindOf(schema: z.ZodType): CellKind {
       return "number";
     case "boolean":
       return "boolean";
+    case "unknown":
+      return "any";
     default:
       return "json";
   }
@@ -62,6 +66,21 @@ export function normalizeColumn(name: string): string {
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A cell of a field of no known type: a number, true or false, an object or list (JSON), else its text. */
+function asItLooks(text: string): unknown {
+  if (NUMBER.test(text)) return Number(text);
+  const lower = text.toLowerCase();
+  if (lower === "true" || lower === "false") return lower === "true";
+  if (/^[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
 const TIMESTAMP_START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** The earliest day a ring document can be of (the first rings synced in 2013). */
@@ -132,6 +151,7 @@ export function rowReader(collection: SyncCollection, header: readonly string[],
         }
         if (c.kind === "string") doc[c.name] = cell;
         else if (c.kind === "number") doc[c.name] = NUMBER.test(text) ? Number(text) : text;
+        else if (c.kind === "any") doc[c.name] = asItLooks(text);
         else if (c.kind === "boolean") {
           const lower = text.toLowerCase();
           doc[c.name] = lower === "true" || lower === "1" ? true : lower === "false" || lower === "0" ? false : text;

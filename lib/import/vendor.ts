@@ -52,7 +52,6 @@ export const KNOWN_UNMAPPED_FILES = [
   "bloodglucose",
   "medication",
   "glp1settings",
-  "dailycyclephases",
   "dailymetabolicscore",
   "labtestresult",
   "personalinfo",

@@ -24,6 +24,7 @@ export const COLLECTION_DEFS: readonly CollectionDef[] = [
   {"id":"tag","table":"ring_tag","label":"Notes from the ring app (old)","color":"var(--chart-tag)"},
   {"id":"ring_configuration","table":"ring_configuration","label":"Ring","color":"var(--chart-cursor)"},
   {"id":"ring_battery_level","table":"ring_battery_level","label":"Ring battery","color":"var(--warn)"},
+  {"id":"daily_cycle_phases","table":"daily_cycle_phases","label":"Cycle phases","color":"var(--chart-4)"},
 ];
 
 export const METRIC_DEFS: readonly MetricDef[] = [

@@ -47,8 +47,9 @@ describe("metric catalog", () => {
   it("covers every numeric and category column of the daily tables", () => {
     const cols = schemaColumns();
     const skip = new Set(["id", "userId", "documentId", "day", "timestamp", "raw", "syncedAt", "class_5_min"]);
-    // bedtime guidance is advice for an evening (shown on Day and Today), not a measurement to chart
-    const guidance = new Set(["sleep_time"]);
+    // bedtime guidance is advice for an evening (shown on Day and Today), not a measurement to chart;
+    // the cycle's phases are read by the cycle (opt-in, its own data kind), never charted as metrics
+    const guidance = new Set(["sleep_time", "daily_cycle_phases"]);
     for (const c of Object.values(COLLECTIONS)) {
       if (getResource(c.id).kind !== "daily" || guidance.has(c.id)) continue;
       for (const [col, type] of cols.get(c.table) ?? []) {

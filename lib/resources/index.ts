@@ -14,6 +14,7 @@
 // `npm run db:models` (rewrites the models in prisma/schema.prisma) and create the migration.
 import { dailyActivity } from "@/lib/resources/daily-activity";
 import { dailyCardiovascularAge } from "@/lib/resources/daily-cardiovascular-age";
+import { dailyCyclePhases } from "@/lib/resources/daily-cycle-phases";
 import { dailyReadiness } from "@/lib/resources/daily-readiness";
 import { dailyResilience } from "@/lib/resources/daily-resilience";
 import { dailySleep } from "@/lib/resources/daily-sleep";
@@ -53,6 +54,7 @@ export const RESOURCES = [
   ringTag,
   ringConfiguration,
   ringBatteryLevel,
+  dailyCyclePhases,
   personalInfo,
 ] as const;
 

@@ -52,6 +52,8 @@ describe("backfill", () => {
       rest_mode_period: 10,
       sleep_time: 1000,
       ring_configuration: 1,
+      // women up to 50 only (lib/sync/cycle-phases.test.ts picks one)
+      daily_cycle_phases: 0,
     };
     let total = 0;
     let minRequests = 0;

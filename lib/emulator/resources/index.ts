@@ -24,13 +24,16 @@
 // - rest_mode_period on low-activity days (steps well below the person's 28-day median, more
 //   readily with a fever), plus zero-length toggles (start_time == end_time, as observed);
 // - ring_configuration: one ring, replaced once on a fixed day per person (the old one's
-//   set_up_at may be 1970-01-01T00:00:00+00:00, as observed); firmware as of "today".
+//   set_up_at may be 1970-01-01T00:00:00+00:00, as observed); firmware as of "today";
+// - daily_cycle_phases: every day of a woman's cycles (the generator's cycleAt), phase and cycle
+//   day consistent with her temperature; not in the published OpenAPI document.
 //
 // One file per family: workouts.ts, sessions.ts, tags.ts (enhanced and deprecated), vo2-max.ts,
-// sleep-time.ts, rest-mode.ts, ring.ts; habits.ts draws a person's habits, read.ts reads the
+// sleep-time.ts, rest-mode.ts, ring.ts, cycle-phases.ts; habits.ts draws a person's habits, read.ts reads the
 // generated documents, source.ts is one user's view of them.
 import { dayToIndex } from "@/lib/days";
 import type { GenerateOptions } from "../generator/types";
+import { cyclePhases } from "./cycle-phases";
 import { restModes } from "./rest-mode";
 import { sessions } from "./sessions";
 import { sleepTime } from "./sleep-time";
@@ -47,8 +50,9 @@ export { ResourceSource } from "./source";
 export { TAG_CODES } from "./tags";
 export { DAY_RESOURCES, RESOURCE_COLLECTIONS, TIME_SERIES, type DayResource, type ResourceCollection, type ResourceDocument, type TimeSeries } from "./types";
 
-/** The webhook data_type of a collection (vO2_max is `vo2_max` there; facts §6.1). */
-export function webhookDataType(collection: string): string {
+/** The webhook data_type of a collection (vO2_max is `vo2_max` there; facts §6.1); null for daily_cycle_phases, which has none. */
+export function webhookDataType(collection: string): string | null {
+  if (collection === "daily_cycle_phases") return null;
   return collection === "vO2_max" ? "vo2_max" : collection;
 }
 
@@ -69,6 +73,7 @@ export function generateDayResources(src: ResourceSource, idx: number, revision:
   const current = src.at(idx, revision);
   const enhanced = enhancedTags(src, idx);
   return {
+    daily_cycle_phases: cyclePhases(src, idx, today),
     enhanced_tag: enhanced,
     rest_mode_period: restModes(src, idx, current, today),
     session: sessions(src, idx, current),

@@ -3,7 +3,7 @@
 import { keyOf } from "@/lib/emulator/prng";
 import { indexToDay } from "@/lib/days";
 import { formatOffset } from "../generator/local-time";
-import { dayGenerator, generatePersonalInfo, type DayGenerator } from "../generator";
+import { dayGenerator, generatePersonalInfo, type CycleDay, type DayGenerator } from "../generator";
 import type { DayDocs, GenerateOptions } from "../generator/types";
 import { makeHabits, type Habits } from "./habits";
 import { localSecondsFrom, longSleep, num, workoutWindows, type WorkoutWindow } from "./read";
@@ -38,6 +38,11 @@ export class ResourceSource {
       this.memo.set(idx, d);
     }
     return d;
+  }
+
+  /** The person's menstrual cycle on a day; null when they have none. */
+  cycle(idx: number): CycleDay | null {
+    return this.gen.cycleAt(idx);
   }
 
   /** The day's documents at a revision. */
