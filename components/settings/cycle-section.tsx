@@ -25,7 +25,7 @@ export function CycleSection({
 }: {
   initial: CycleSettings;
   save: (patch: Partial<CycleSettings>) => Promise<CycleSettingsState>;
-  removeData: () => Promise<CycleRemoveState>;
+  removeData: (confirm: "remove") => Promise<CycleRemoveState>;
 }) {
   const hydrated = useHydrated();
   const [settings, setSettings] = useState(initial);
@@ -83,13 +83,13 @@ export function CycleSection({
   );
 }
 
-function RemoveCycleData({ removeData, disabled }: { removeData: () => Promise<CycleRemoveState>; disabled: boolean }) {
+function RemoveCycleData({ removeData, disabled }: { removeData: (confirm: "remove") => Promise<CycleRemoveState>; disabled: boolean }) {
   const [open, setOpen] = useState(false);
   const [outcome, setOutcome] = useState<{ error: boolean; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
   const run = () =>
     startTransition(async () => {
-      const r = await removeData();
+      const r = await removeData("remove");
       setOpen(false);
       setOutcome(
         r.deleted

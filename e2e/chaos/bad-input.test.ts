@@ -12,6 +12,9 @@ import { z } from "zod";
 import * as schemas from "@/lib/schemas/requests";
 import { createReportLinkInputSchema } from "@/lib/schemas/report-links";
 import { reportApiQuerySchema, reportQuerySchema } from "@/lib/schemas/report";
+import { cycleQuerySchema } from "@/lib/schemas/cycle-query";
+import { cycleSettingsPatchSchema } from "@/lib/schemas/cycle";
+import { CYCLE_ENTRY_KINDS } from "@/lib/cycle";
 import { REPORT_COMPARE_MODES, REPORT_PERIODS, REPORT_SECTIONS } from "@/lib/metrics/report";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { ringsideExportSchema } from "@/lib/import/ringside";
@@ -313,6 +316,7 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /api/me": { kind: "user", path: () => "/api/me" },
   "GET /api/report": { kind: "user", path: () => "/api/report", query: { schema: reportQuerySchema, fields: reportFields() } },
   "GET /api/signals": { kind: "user", path: () => "/api/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
+  "GET /api/cycle": { kind: "user", path: () => "/api/cycle", query: { schema: cycleQuerySchema, fields: rangeFields() } },
   "GET /api/signals/settings": { kind: "user", path: () => "/api/signals/settings" },
   "PATCH /api/signals/settings": {
     kind: "user",
@@ -446,6 +450,7 @@ const V1_ROUTES: Record<string, Omit<RouteCase, "kind">> = {
   "/api/v1/sync/status": { path: () => "/api/v1/sync/status" },
   "/api/v1/state": { path: () => "/api/v1/state" },
   "/api/v1/signals": { path: () => "/api/v1/signals", query: { schema: schemas.signalsQuerySchema, fields: rangeFields() } },
+  "/api/v1/cycle": { path: () => "/api/v1/cycle", query: { schema: cycleQuerySchema, fields: rangeFields() } },
   "/api/v1/report": {
     path: () => "/api/v1/report",
     query: { schema: reportApiQuerySchema, fields: { ...reportFields(), format: fc.constantFrom("json", "pdf") } },
@@ -646,6 +651,31 @@ const ACTIONS: Record<string, ActionCase> = {
       formArg({ id: fc.string({ minLength: 1, maxLength: 30 }) }).map((a) => [a]),
     ),
   },
+  // Settings → Your cycle: a settings patch of booleans; removing the data only with its confirmation
+  "app/(app)/settings/actions-cycle.ts#saveCycleSettingsAction": {
+    as: () => member,
+    args: fc
+      .oneof(
+        wrongArgs,
+        fc.record({ tracking: junkJson, pregnant: fc.constantFrom("yes", 1, null) }).map((json) => [{ json }]),
+      )
+      .filter((args) => !(args[0] && "json" in args[0] && cycleSettingsPatchSchema.safeParse(args[0].json).success)),
+  },
+  "app/(app)/settings/actions-cycle.ts#removeCycleDataAction": {
+    as: () => member,
+    args: wrongArgs.filter((args) => !(args[0] && "json" in args[0] && args[0].json === "remove")),
+  },
+  // the cycle's entries (the member's tracking is off: every log is refused, whatever the form)
+  "app/(app)/cycle/actions.ts#logPeriodStartAction": { as: () => member, args: stateAndForm({}) },
+  "app/(app)/cycle/actions.ts#logCycleEntryAction": {
+    as: () => member,
+    args: stateAndForm({ day: validDay(), kind: fc.constantFrom(...CYCLE_ENTRY_KINDS, "period", "") }),
+  },
+  "app/(app)/cycle/actions.ts#editCycleEntryAction": {
+    as: () => member,
+    args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }), day: validDay(), kind: fc.constantFrom(...CYCLE_ENTRY_KINDS) }),
+  },
+  "app/(app)/cycle/actions.ts#removeCycleEntryAction": { as: () => member, args: stateAndForm({ id: fc.string({ minLength: 1, maxLength: 30 }) }) },
 };
 
 function isValidReportLinkForm(args: ActionArg[]): boolean {

@@ -21,8 +21,9 @@ async function run(fn: (userId: string, form: FormData) => Promise<Omit<CycleEnt
   const r = await runAction(
     async () => {
       const user = await requireUser();
+      const f = formDataArg(form);
       if (!(await getCycleSettings(user.id)).tracking) throw new AppError("conflict", "Cycle tracking is off: turn it on in Settings → Your cycle.");
-      const out = await fn(user.id, formDataArg(form));
+      const out = await fn(user.id, f);
       revalidatePath("/", "layout");
       return out;
     },

@@ -13,7 +13,8 @@ export const metadata: Metadata = { title: "Cycle" };
 
 // The Cycle view: the signed-in person's own cycle up to their today (90 days, 6 months or a
 // year: `?days=`). Not there at all while their cycle tracking is off (404, like any page
-// that does not exist). Drawn on the server; the charts load in the browser.
+// that does not exist; so no loading.tsx: its boundary would send the page's 200 first). Drawn
+// on the server; the charts load in the browser.
 export default async function CyclePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   if (!(await getCycleSettings(user.id)).tracking) notFound();

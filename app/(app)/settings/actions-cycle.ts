@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { isActionError, runAction } from "@/lib/api/action";
 import type { CycleRemoveState, CycleSettingsState } from "@/lib/api/contract-cycle";
 import { requireUser } from "@/lib/services/auth/session";
@@ -24,10 +25,14 @@ export async function saveCycleSettingsAction(patch: unknown): Promise<CycleSett
   return isActionError(r) ? { error: r.error } : r;
 }
 
-/** Deletes the person's cycle entries and the cycle documents the ring service sent; the settings stay. */
-export async function removeCycleDataAction(): Promise<CycleRemoveState> {
+/** What the confirmation of "Remove cycle data" sends: nothing is removed without it. */
+const confirmSchema = z.literal("remove", { message: 'confirm with "remove"' });
+
+/** Deletes the person's cycle entries and the cycle documents the ring service sent, once confirmed; the settings stay. */
+export async function removeCycleDataAction(confirm: unknown): Promise<CycleRemoveState> {
   const r = await runAction(async () => {
     const user = await requireUser();
+    confirmSchema.parse(confirm);
     const deleted = await removeCycleData(user.id);
     revalidatePath("/", "layout");
     return { deleted };

@@ -153,6 +153,8 @@ export const STATE_TABLES = [
   "alert_episode",
   "alert_delivery",
   "api_token",
+  "cycle_entry",
+  "cycle_settings",
   ...Object.values(TABLE_OF),
   ...SERIES_TABLES,
 ];
