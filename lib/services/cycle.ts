@@ -5,9 +5,9 @@ import { addDays, diffDays, todayIn } from "@/lib/days";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { listCycleEntries } from "@/lib/db/queries/cycle";
-import { getDailyColumns, getDocumentRows } from "@/lib/db/queries/ring-data";
+import { getDailyColumns, getDocumentRows, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
 import { isRingCollection } from "@/lib/resources";
-import { toDense } from "@/lib/metrics/series";
+import { groupByDay, pickMainSleep, toDense } from "@/lib/metrics/series";
 import { VersionedMemo } from "@/lib/limits/versioned-memo";
 import { periodDaysFrom, type CycleDocument, type CycleSource } from "@/lib/signals/cycle";
 import { cycleDayRows } from "@/lib/signals/cycle-days";
@@ -77,10 +77,16 @@ function readDocument(day: string, raw: unknown): CycleDocument | null {
   }
 }
 
-/** The nights and period days from `start` to `to` (for the cycle and the phase-aware signals). */
+/** The nights (temperature deviation, the main sleep's lowest heart rate) and period days from `start` to `to` (for the cycle and the phase-aware signals). */
 export async function readCycleSource(userId: string, start: string, to: string): Promise<{ source: CycleSource; entries: CycleEntry[] }> {
-  const [readiness, entries, docs] = await Promise.all([
+  const [readiness, periods, entries, docs] = await Promise.all([
     getDailyColumns({ userId, collection: "daily_readiness", columns: ["temperature_deviation"], from: start, to }),
+    getSleepPeriodColumns({
+      userId,
+      from: start,
+      to,
+      columns: ["type", "bedtime_start", "bedtime_end", "total_sleep_duration", "time_in_bed", "lowest_heart_rate"],
+    }),
     listCycleEntries(userId, { from: start, to }),
     isRingCollection(CYCLE_COLLECTION) ? getDocumentRows({ userId, collection: CYCLE_COLLECTION, from: start, to, columns: [], withRaw: true }) : [],
   ]);
@@ -91,7 +97,21 @@ export async function readCycleSource(userId: string, start: string, to: string)
     start,
     to,
   );
-  return { source: { start, temperature, periodStarts: starts, periodEnds: ends }, entries };
+  const nights = periods.map((p) => ({
+    day: p.day,
+    type: typeof p.type === "string" ? p.type : null,
+    bedtime_start: typeof p.bedtime_start === "string" ? p.bedtime_start : null,
+    bedtime_end: typeof p.bedtime_end === "string" ? p.bedtime_end : null,
+    total_sleep_duration: num(p.total_sleep_duration),
+    time_in_bed: num(p.time_in_bed),
+    lowest_heart_rate: num(p.lowest_heart_rate),
+  }));
+  const heartRate = toDense(
+    [...groupByDay(nights)].map(([day, list]) => ({ day, value: pickMainSleep(list)?.lowest_heart_rate ?? null })),
+    start,
+    to,
+  );
+  return { source: { start, temperature, heartRate, periodStarts: starts, periodEnds: ends }, entries };
 }
 
 async function computeCycle(userId: string, from: string, to: string): Promise<CycleResponse> {

@@ -53,6 +53,9 @@ export function phasesKnownAt(src: CycleSource, a: CycleAnalysis, lo: number, d:
   const current = a.cycles[a.cycles.length - 1];
   if (current && current.end === null && current.shift === null && d - current.start + 1 >= CYCLE.minShiftCycleDay) {
     for (let j = Math.max(d - 1, lo); j <= d; j++) if (out[j - lo] === "follicular" && risesAbove(src.temperature, j)) out[j - lo] = "unknown";
+    // past the day the shift usually comes, a night not yet confirmed luteal may be
+    const usual = a.usualShiftFrom;
+    if (usual !== null) for (let j = Math.max(current.start + usual, lo); j <= d; j++) if (out[j - lo] === "follicular") out[j - lo] = "unknown";
   }
   return out;
 }

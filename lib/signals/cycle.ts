@@ -27,11 +27,21 @@ export const CYCLE = {
   minShiftCycleDay: 8,
   /** step fit: nights needed each side, the t statistic and rise (°C) a completed cycle's shift must reach */
   fitMinSide: 4,
-  fitMinT: 3,
+  fitMinT: 2.5,
   fitMinRise: 0.1,
   /** a completed cycle's first luteal night lies 5 … 18 nights before its end (luteal phase 7–17 days, Bull et al.) */
-  lutealMin: 5,
-  lutealMax: 18,
+  lutealMin: 6,
+  lutealMax: 16,
+  /** the refit of a completed cycle near the person's usual luteal length: cycles with a shift needed, days either side, t statistic */
+  priorCycles: 3,
+  priorDays: 3,
+  priorMinT: 2,
+  /** a night this much (°C) warmer than its cycle's median, or its score as much higher, is left out of the fit (an illness) */
+  feverAbove: 0.5,
+  /** a night whose lowest heart rate is this much (bpm) above its cycle's median is an illness's (the early warning's +4) */
+  illHeartRateAbove: 4,
+  /** the step fit's score: each marker's usual nightly noise, and the heart rate's weight against the temperature's */
+  score: { temperature: { noise: 0.1 }, heartRate: { noise: 1.5, weight: 0.5 } },
   /** the current cycle: also a step fit over its nights so far, with this many nights after the split and this t statistic */
   onlineFit: true,
   onlineMinAfter: 3,
@@ -64,6 +74,8 @@ export type CycleSource = {
   start: string;
   /** nightly temperature deviation (°C), one slot per day from `start` */
   temperature: readonly Num[];
+  /** the night's lowest heart rate (bpm), same slots; helps the step fit where there */
+  heartRate?: readonly Num[];
   /** period start days, sorted */
   periodStarts: readonly string[];
   /** period end days, sorted */
@@ -93,6 +105,8 @@ export type CycleAnalysis = {
   lutealLengths: number[];
   /** the longest follicular phase seen (days from start to ovulation), or the default */
   maxFollicular: number;
+  /** the earliest the shift usually comes (days from the start: the person's shortest usual follicular phase), null before two cycles with one */
+  usualShiftFrom: number | null;
 };
 
 const isMenstrualPhase = (p: string | null): boolean => p !== null && /menstru|period|bleed/i.test(p);
@@ -161,11 +175,24 @@ export function threeOverSix(t: readonly Num[], from: number, to: number): { shi
  * A completed cycle's shift (the first luteal night) by a least-squares step fit over its nights
  * start..end−1: the split with the largest t statistic of the rise, kept when it is significant.
  */
-export function fitShift(t: readonly Num[], start: number, end: number, online = false): number | null {
-  const { fitMinSide, fitMinT, fitMinRise, maxRise, lutealMin, lutealMax, minShiftCycleDay } = CYCLE;
+export function fitShift(
+  t: readonly Num[],
+  start: number,
+  end: number,
+  online = false,
+  temperature: readonly Num[] = t,
+  usualLuteal: number | null = null,
+  heartRate: readonly Num[] | undefined = undefined,
+): number | null {
+  const { fitMinSide, fitMinRise, maxRise, lutealMin, lutealMax, minShiftCycleDay } = CYCLE;
   let best: { k: number; t: number; rise: number } | null = null;
-  const lo = online ? start + minShiftCycleDay - 1 : Math.max(start + minShiftCycleDay - 1, end - lutealMax);
-  const hi = online ? end - CYCLE.onlineMinAfter : end - lutealMin;
+  const kept = withoutFever(t, temperature, heartRate, start, end);
+  const temps = kept === t ? temperature : temperature.map((v, j) => (kept[j] === null ? null : v));
+  t = kept;
+  const prior = usualLuteal === null ? null : { lo: end - usualLuteal - CYCLE.priorDays, hi: end - usualLuteal + CYCLE.priorDays };
+  const lo = Math.max(online ? start + minShiftCycleDay - 1 : Math.max(start + minShiftCycleDay - 1, end - lutealMax), prior?.lo ?? -Infinity);
+  const hi = Math.min(online ? end - CYCLE.onlineMinAfter : end - lutealMin, prior?.hi ?? Infinity);
+  const fitMinT = online ? CYCLE.onlineMinT : prior ? CYCLE.priorMinT : CYCLE.fitMinT;
   for (let k = lo; k <= hi; k++) {
     const before = nonNull(t, start, k - 1);
     const after = nonNull(t, k, end - 1);
@@ -173,12 +200,15 @@ export function fitShift(t: readonly Num[], start: number, end: number, online =
     const mb = mean(before);
     const ma = mean(after);
     const ss = before.reduce((a, v) => a + (v - mb) ** 2, 0) + after.reduce((a, v) => a + (v - ma) ** 2, 0);
-    const sd = Math.max(Math.sqrt(ss / (before.length + after.length - 2)), 0.03);
+    const sd = Math.max(Math.sqrt(ss / (before.length + after.length - 2)), 0.3);
     const stat = ((ma - mb) / sd) * Math.sqrt((before.length * after.length) / (before.length + after.length));
     if (!best || stat > best.t) best = { k, t: stat, rise: ma - mb };
   }
-  if (!best || best.t < (online ? CYCLE.onlineMinT : fitMinT) || best.rise < fitMinRise || best.rise > maxRise) return null;
-  return best.k;
+  if (!best || best.t < fitMinT) return null;
+  const before = nonNull(temps, start, best.k - 1);
+  const after = nonNull(temps, best.k, end - 1);
+  const rise = before.length && after.length ? mean(after) - mean(before) : 0;
+  return rise >= fitMinRise && rise <= maxRise ? best.k : null;
 }
 
 function sampleSd(xs: readonly number[]): number | null {
@@ -193,6 +223,50 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/**
+ * The score with the nights of a fever left out: a night warmer than the cycle's median by more
+ * than CYCLE.feverAbove is an illness, not the luteal phase, and would pull the fit to it.
+ */
+function withoutFever(score: readonly Num[], temperature: readonly Num[], heartRate: readonly Num[] | undefined, start: number, end: number): readonly Num[] {
+  const temps = nonNull(temperature, start, end - 1);
+  if (temps.length === 0) return score;
+  const limit = median(temps) + CYCLE.feverAbove;
+  const scoreLimit = median(nonNull(score, start, end - 1)) + CYCLE.feverAbove / CYCLE.score.temperature.noise;
+  const rates = heartRate ? nonNull(heartRate, start, end - 1) : [];
+  const hrLimit = rates.length ? median(rates) + CYCLE.illHeartRateAbove : Infinity;
+  const ill = (j: number) => {
+    const v = temperature[j];
+    const x = score[j];
+    const h = heartRate?.[j];
+    return (v !== null && v !== undefined && v > limit) || (x !== null && x !== undefined && x > scoreLimit) || (h !== null && h !== undefined && h > hrLimit);
+  };
+  let out: Num[] | null = null;
+  for (let j = Math.max(0, start); j < end; j++) {
+    if (ill(j)) (out ??= score.slice())[j] = null;
+  }
+  return out ?? score;
+}
+
+const scores = new WeakMap<CycleSource, Num[]>();
+
+/**
+ * The nightly score the step fit reads: temperature and, where the night has one, the lowest
+ * heart rate, both biphasic (Alzueta et al. 2022; Shilaih et al. 2017), each in units of its usual
+ * nightly noise and weighted by how clearly it shifts (temperature ≈ 3 noise units, heart rate ≈ 1.3).
+ */
+export function shiftScore(src: CycleSource): Num[] {
+  const kept = scores.get(src);
+  if (kept) return kept;
+  const { temperature, heartRate } = CYCLE.score;
+  const out = src.temperature.map((v, i) => {
+    if (v === null || v === undefined) return null;
+    const hr = src.heartRate?.[i];
+    return v / temperature.noise + (hr === null || hr === undefined ? 0 : (heartRate.weight * hr) / heartRate.noise);
+  });
+  scores.set(src, out);
+  return out;
+}
+
 /** Completed cycles' fits, kept between the nights of one computation (a cycle's fit reads only its own nights). */
 export type FitCache = Map<string, number | null>;
 
@@ -203,6 +277,7 @@ export type FitCache = Map<string, number | null>;
  */
 export function analyseCycles(src: CycleSource, asOf: number, cache: FitCache = new Map()): CycleAnalysis {
   const t = src.temperature;
+  const score = shiftScore(src);
   const startIdx: number[] = [];
   for (const day of src.periodStarts) {
     const i = diffDays(src.start, day);
@@ -224,20 +299,36 @@ export function analyseCycles(src: CycleSource, asOf: number, cache: FitCache = 
     let shift: number | null;
     if (next !== null) {
       const key = `${s}:${next}`;
-      if (!cache.has(key)) cache.set(key, next - s <= CYCLE.maxLength ? fitShift(t, s, next) : null);
+      if (!cache.has(key)) cache.set(key, next - s <= CYCLE.maxLength ? fitShift(score, s, next, false, t, null, src.heartRate) : null);
       shift = cache.get(key)!;
-      if (next - s <= CYCLE.maxLength) {
-        lengths.push(next - s);
-        if (shift !== null) {
-          lutealLengths.push(next - (shift - 1));
-          follicular.push(shift - 1 - s);
-        }
-      }
     } else {
       const found = threeOverSix(t, s + CYCLE.minShiftCycleDay - 1, asOf);
-      shift = found && found.confirmed <= asOf ? found.shift : CYCLE.onlineFit ? fitShift(t, s, asOf + 1, true) : null;
+      shift = found && found.confirmed <= asOf ? found.shift : CYCLE.onlineFit ? fitShift(score, s, asOf + 1, true, t, null, src.heartRate) : null;
     }
     cycles.push({ start: s, end: next, menstrualEnd, shift, ovulation: shift === null ? null : shift - 1 });
+  }
+  // The luteal phase is the steady one within a woman: once three cycles have a shift, each
+  // completed cycle is fitted again within a few days of her usual luteal length.
+  const free = cycles.filter((c) => c.end !== null && c.shift !== null).map((c) => c.end! - c.shift!);
+  const usual = free.length >= CYCLE.priorCycles ? Math.round(median(free.slice(-CYCLE.predictionCycles))) : null;
+  for (const c of cycles) {
+    if (c.end === null) continue;
+    if (usual !== null && c.end - c.start <= CYCLE.maxLength) {
+      const key = `${c.start}:${c.end}:${usual}`;
+      if (!cache.has(key)) cache.set(key, fitShift(score, c.start, c.end, false, t, usual, src.heartRate));
+      const refit = cache.get(key)!;
+      if (refit !== null || (c.shift !== null && Math.abs(c.end - c.shift - usual) > CYCLE.priorDays)) {
+        c.shift = refit;
+        c.ovulation = refit === null ? null : refit - 1;
+      }
+    }
+    if (c.end - c.start <= CYCLE.maxLength) {
+      lengths.push(c.end - c.start);
+      if (c.shift !== null) {
+        lutealLengths.push(c.end - (c.shift - 1));
+        follicular.push(c.shift - 1 - c.start);
+      }
+    }
   }
   const recent = lengths.slice(-CYCLE.predictionCycles);
   const recentLuteal = lutealLengths.slice(-CYCLE.predictionCycles);
@@ -255,7 +346,9 @@ export function analyseCycles(src: CycleSource, asOf: number, cache: FitCache = 
       prediction = window(center, Math.max(CYCLE.minSd, sampleSd(recent) ?? CYCLE.minSd), "cycle_length");
     }
   }
-  return { cycles, prediction, lengths: recent, lutealLengths: recentLuteal, maxFollicular };
+  const fol = follicular.slice(-CYCLE.predictionCycles).sort((x, y) => x - y);
+  const usualShiftFrom = fol.length >= 2 ? fol[Math.floor((fol.length - 1) / 4)]! + 1 : null;
+  return { cycles, prediction, lengths: recent, lutealLengths: recentLuteal, maxFollicular, usualShiftFrom };
 }
 
 function window(center: number, sd: number, basis: CyclePrediction["basis"]): CyclePrediction {
