@@ -146,6 +146,37 @@ describe("cycle entries", () => {
     expect(await listCycleEntriesFor("eve", "2026-01-01", "2026-03-10")).toEqual([{ id: b.id, day: "2026-03-01", kind: "period_start" }]);
   });
 
+  it("removing the cycle data deletes the person's entries and the ring's cycle documents, nobody else's, and keeps the settings", async () => {
+    setClock(new ManualClock(T0));
+    const { logCycleEntry, removeCycleData, saveCycleSettings, getCycleSettings } = await svc();
+    await person("fay");
+    await person("gus");
+    await saveCycleSettings("fay", { tracking: true });
+    for (const id of ["fay", "gus"]) {
+      await logCycleEntry(id, { day: "2026-02-01", kind: "period_start" });
+      await logCycleEntry(id, { day: "2026-02-05", kind: "period_end" });
+      for (const day of ["2026-02-01", "2026-02-02", "2026-02-03"])
+        await sqlRun(
+          `INSERT INTO daily_cycle_phases (userId, documentId, day, cycle_day, phase, raw) VALUES (?, ?, ?, ?, ?, ?)`,
+          id,
+          `${id}-${day}`,
+          day,
+          1,
+          "menstrual",
+          JSON.stringify({ id: `${id}-${day}`, day, cycle_day: 1, phase: "menstrual" }),
+        );
+    }
+    const v0 = await version("fay");
+    expect(await removeCycleData("fay")).toEqual({ entries: 2, documents: 3 });
+    expect(await version("fay")).toBeGreaterThan(v0);
+    expect(await entryCount("fay")).toBe(0);
+    expect(Number(await sqlValue(`SELECT COUNT(*) FROM daily_cycle_phases WHERE userId = ?`, "fay"))).toBe(0);
+    expect(await getCycleSettings("fay")).toEqual({ tracking: true, hormonalContraception: false, pregnant: false });
+    expect(await entryCount("gus")).toBe(2);
+    expect(Number(await sqlValue(`SELECT COUNT(*) FROM daily_cycle_phases WHERE userId = ?`, "gus"))).toBe(3);
+    expect(await removeCycleData("fay")).toEqual({ entries: 0, documents: 0 });
+  });
+
   it("lists a range only when both ends are days in order", async () => {
     const { listCycleEntriesFor } = await svc();
     for (const [from, to] of [

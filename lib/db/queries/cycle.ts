@@ -5,6 +5,7 @@ import { ident, toDbTime } from "@/lib/db/dialect";
 import { all, get, query, run, transaction, type SqlValue } from "@/lib/db/sql";
 import { bumpDataVersion } from "@/lib/db/queries/data-version";
 import { CYCLE_ENTRY_KINDS, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
+import { getResource } from "@/lib/resources";
 
 // The menstrual cycle's own rows (prisma/schema.prisma CycleEntry and CycleSettings): the
 // period starts and ends a person logged, and their cycle settings. Rows in, rows out; every
@@ -13,7 +14,7 @@ import { CYCLE_ENTRY_KINDS, type CycleEntry, type CycleEntryKind, type CycleSett
 // stored by the sync like every resource; "remove my cycle data" deletes it here too.
 
 /** The table of the ring service's cycle documents (the resource daily_cycle_phases). */
-const CYCLE_DOCUMENTS_TABLE = "daily_cycle_phases";
+const CYCLE_DOCUMENTS_TABLE = getResource("daily_cycle_phases").table;
 
 type EntryRow = { id: string; day: string; kind: string };
 
