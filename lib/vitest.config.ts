@@ -14,7 +14,7 @@ applySuiteEnv();
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
 // household's admission, the alert deliveries' claims under concurrency, the explained signals
 // (imported, read, alerted, exported), report share links (views counted, revoked, expired), and
-// the cycle's own entries and settings (logged once, only the person's own).
+// the cycle's own entries and settings (logged once, only the person's own; exported and imported).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -34,6 +34,7 @@ const BOTH_DATABASES = [
   "app/api/v1/report/report.test.ts",
   "lib/services/report-links.test.ts",
   "lib/services/cycle-entries.test.ts",
+  "lib/import/cycle-export.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

@@ -122,6 +122,25 @@ describe("a row into a document", () => {
     expect(sleep.read(["s", "2026-01-05", "False", "0011"], 1)).toEqual({ id: "s", day: "2026-01-05", low_battery_alert: false, movement_30_sec: "0011" });
   });
 
+  it("reads the cycle phases' fields of unknown type as they look: numbers, true or false, JSON of objects, else text", () => {
+    const reader = rowReader("daily_cycle_phases", ["id", "day", "cycle_day", "phase", "predicted", "fertile_window"], "dailycyclephases.csv", NOW);
+    expect(reader.unknownColumns).toEqual(["fertile_window"]);
+    expect(reader.read(["c", "2026-01-05", "12", "luteal", "false", "x"], 1)).toEqual({
+      id: "c",
+      day: "2026-01-05",
+      cycle_day: 12,
+      phase: "luteal",
+      predicted: false,
+    });
+    // a value Ringside does not know stays as it is written; an empty cell is null, a quoted empty one an empty text
+    expect(reader.read(["c", "2026-01-06", "day 3", "late_luteal", "TRUE", ""], 2)).toMatchObject({
+      cycle_day: "day 3",
+      phase: "late_luteal",
+      predicted: true,
+    });
+    expect(reader.read(["c", "2026-01-07", "", '{"a":1}', "[1", ""], 3)).toMatchObject({ cycle_day: null, phase: { a: 1 }, predicted: "[1" });
+  });
+
   it("refuses malformed JSON in a cell, a day outside the plausible range, a file without its day column", () => {
     const reader = rowReader("daily_sleep", ["id", "day", "contributors"], "dailysleep.csv", NOW);
     expect(() => reader.read(["a", "2026-01-05", "{deep_sleep: 70"], 7)).toThrow("dailysleep.csv, row 7, column `contributors`: the cell is not valid JSON.");

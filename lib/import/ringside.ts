@@ -5,6 +5,8 @@ import { AppError } from "@/lib/http/errors";
 import { NOTE_TAGS_MAX, NOTE_TEXT_MAX, daySchema, storedText, tagColorSchema, tagNameSchema } from "@/lib/schemas/requests";
 import { upsertPersonalInfo, personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
 import { insertTag, listTags } from "@/lib/db/queries/notes";
+import { findCycleSettings, insertCycleEntry, listCycleEntries, saveCycleSettingsRow } from "@/lib/db/queries/cycle";
+import { CYCLE_DEFAULT_SETTINGS, CYCLE_ENTRY_KINDS, type CycleSettings } from "@/lib/cycle";
 import { mapPersonalInfo } from "@/lib/sync/map";
 import { ExportScanError, ExportScanner, type ExportScanEvent, type ExportScanLimits } from "@/lib/sync/export-scanner";
 import type { ImportWriter } from "@/lib/import/writer";
@@ -15,7 +17,9 @@ import { isRingCollection, isSeriesCollection, type SeriesCollection } from "@/l
  * for moving between instances: its check and its reading into the import's writer
  * (lib/import/writer.ts), which validates and maps every document as a sync does; the import
  * as a whole (spool, lock, dry run, checkpoints) is lib/import/run.ts. A document that fails
- * validation is kept aside (shown on the Sync page). Re-importing the same file changes nothing.
+ * validation is kept aside (shown on the Sync page). The person's cycle settings and period
+ * entries (`cycle`, one top-level field) are stored as they are, an entry already there kept.
+ * Re-importing the same file changes nothing.
  *
  * Bounded, whatever the file: it is read as a stream (lib/sync/export-scanner.ts) and never
  * held whole, checked piece by piece against the limits below in a first pass over the spooled
@@ -62,12 +66,26 @@ export const importNoteSchema = z.object({
 });
 export const importTagSchema = z.object({ name: tagNameSchema, color: tagColorSchema.optional() });
 
+/** Period entries an export may carry (two a day at most; some fifty years of them). */
+export const IMPORT_CYCLE_ENTRIES_MAX = 2_000;
+
+/** The cycle section: the settings (null when the person never changed one) and the period entries. */
+export const importCycleSchema = z.object({
+  settings: z.object({ tracking: z.boolean(), hormonalContraception: z.boolean(), pregnant: z.boolean() }).nullable().optional(),
+  entries: z
+    .array(z.object({ day: daySchema, kind: z.enum(CYCLE_ENTRY_KINDS) }))
+    .max(IMPORT_CYCLE_ENTRIES_MAX)
+    .default([]),
+});
+export type ImportCycle = z.infer<typeof importCycleSchema>;
+
 /** The file as a whole (what the streaming reader enforces, declared for tests and callers). */
 export const ringsideExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
   personal_info: z.unknown().optional(),
   notes: z.array(importNoteSchema).max(IMPORT_LIMITS.maxNotes).optional(),
   tags: z.array(importTagSchema).max(IMPORT_LIMITS.maxTags).optional(),
+  cycle: importCycleSchema.optional(),
   collections: z
     .record(z.string().max(IMPORT_LIMITS.maxKeyBytes), z.array(z.unknown()))
     .refine((c) => Object.keys(c).length <= IMPORT_LIMITS.maxCollections, { message: `at most ${IMPORT_LIMITS.maxCollections} collections` })
@@ -83,7 +101,7 @@ export const ringsideExportSchema = z.object({
 });
 
 /** What the check of a Ringside export found: the parts applied before and after its items, and how many items it has. */
-export type RingsideChecked = { personalInfo: unknown; tags: Array<z.infer<typeof importTagSchema>>; items: number };
+export type RingsideChecked = { personalInfo: unknown; tags: Array<z.infer<typeof importTagSchema>>; cycle: ImportCycle | null; items: number };
 
 function refusal(err: ExportScanError): AppError {
   if (err.reason === "too_large") return new AppError("payload_too_large", err.message);
@@ -107,7 +125,7 @@ async function* spoolChunks(file: string): AsyncGenerator<Buffer> {
  */
 export class RingsideChecker {
   private readonly scanner = new ExportScanner(IMPORT_LIMITS);
-  private readonly checked: RingsideChecked = { personalInfo: undefined, tags: [], items: 0 };
+  private readonly checked: RingsideChecked = { personalInfo: undefined, tags: [], cycle: null, items: 0 };
 
   constructor(private readonly progress: (items: number) => Promise<void> = async () => undefined) {}
 
@@ -117,6 +135,11 @@ export class RingsideChecker {
       if (e.kind === "field") {
         if (e.key === "format" && e.value !== EXPORT_FORMAT) throw invalid(`This is not a Ringside export (format must be "${EXPORT_FORMAT}").`);
         if (e.key === "personal_info") checked.personalInfo = e.value;
+        if (e.key === "cycle") {
+          const cycle = importCycleSchema.safeParse(e.value);
+          if (!cycle.success) throw invalid("The cycle section of the file is not valid.");
+          checked.cycle = cycle.data;
+        }
       } else if (e.kind === "note") {
         if (!importNoteSchema.safeParse(e.value).success) throw invalid(`Note ${checked.items + 1} of the file is not valid.`);
         checked.items++;
@@ -159,10 +182,34 @@ export async function checkRingsideFile(file: string, progress: (items: number) 
   return checker.end();
 }
 
+const sameSettings = (a: CycleSettings, b: CycleSettings) =>
+  a.tracking === b.tracking && a.hormonalContraception === b.hormonalContraception && a.pregnant === b.pregnant;
+
+/**
+ * Stores (or, in a dry run, counts) the cycle section: the entries not there yet, and the
+ * settings when they differ from the person's. How many entries are new.
+ */
+async function applyCycle(userId: string, cycle: ImportCycle | null, dryRun: boolean): Promise<number> {
+  if (!cycle) return 0;
+  const have = new Set((await listCycleEntries(userId)).map((e) => `${e.day}|${e.kind}`));
+  let added = 0;
+  for (const e of cycle.entries) {
+    const key = `${e.day}|${e.kind}`;
+    if (have.has(key)) continue;
+    have.add(key);
+    added += 1;
+    if (!dryRun) await insertCycleEntry(userId, e);
+  }
+  const current = (await findCycleSettings(userId)) ?? CYCLE_DEFAULT_SETTINGS;
+  if (!dryRun && cycle.settings && !sameSettings(cycle.settings, current)) await saveCycleSettingsRow(userId, cycle.settings);
+  return added;
+}
+
 /**
  * Reads a checked Ringside export into the writer (every document, sample and note is an
- * item, in file order); stores the tags first and personal_info last unless it is a dry run.
- * Returns the collections of the file Ringside does not keep, and how many tags are new.
+ * item, in file order); stores the tags first, and the cycle section and personal_info last,
+ * unless it is a dry run. Returns the collections of the file Ringside does not keep, and how
+ * many tags and period entries are new.
  */
 export async function readRingsideFile(
   userId: string,
@@ -170,7 +217,7 @@ export async function readRingsideFile(
   checked: RingsideChecked,
   writer: ImportWriter,
   opts: { dryRun: boolean; progress: (items: number) => Promise<void> },
-): Promise<{ ignoredCollections: string[]; tags: number }> {
+): Promise<{ ignoredCollections: string[]; tags: number; cycleEntries: number }> {
   const ignoredCollections: string[] = [];
   // Tags first, so notes find them with their colours.
   let tags = 0;
@@ -201,7 +248,8 @@ export async function readRingsideFile(
 
   // personal_info only when this instance has none yet (a sync replaces it anyway), and only
   // with its account id (without one there is nothing to tie it to; the next sync brings it)
+  const cycleEntries = await applyCycle(userId, checked.cycle, opts.dryRun);
   const info = mapPersonalInfo(checked.personalInfo, userId, null);
   if (!opts.dryRun && info && !(await personalInfoSyncedAt(userId))) await upsertPersonalInfo(info);
-  return { ignoredCollections, tags };
+  return { ignoredCollections, tags, cycleEntries };
 }

@@ -58,6 +58,8 @@ export type ImportReport = {
   notes: NoteCounts | null;
   /** new tags */
   tags: number;
+  /** a Ringside export's new period entries (0 for the ring maker's files) */
+  cycleEntries: number;
   /** documents (samples for a time series) stored or unchanged, per collection */
   documents: Record<string, number>;
   rejected: number;
@@ -157,7 +159,7 @@ function report(
   dryRun: boolean,
   writer: ImportWriter,
   files: CheckedFile[],
-  extra: { notes: NoteCounts | null; tags: number; ignoredCollections: string[] },
+  extra: { notes: NoteCounts | null; tags: number; cycleEntries?: number; ignoredCollections: string[] },
 ): ImportReport {
   const documents: Record<string, number> = {};
   let rejected = 0;
@@ -181,6 +183,7 @@ function report(
     unmapped: fileReports.filter((f) => f.role === "unmapped").map((f) => ({ name: f.name, size: f.size })),
     notes: extra.notes,
     tags: extra.tags,
+    cycleEntries: extra.cycleEntries ?? 0,
     documents,
     rejected,
     ignoredCollections: extra.ignoredCollections,
@@ -251,7 +254,12 @@ class ImportRun {
       const checked = ringside ?? (await checkRingsideFile(file.path, (rows) => this.progress({ file: file.name, rows })));
       if (!dryRun) return { total: checked.items };
       const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: true, progress: async () => undefined });
-      return report(kind, true, writer, [], { notes: writer.notes, tags: read.tags, ignoredCollections: read.ignoredCollections });
+      return report(kind, true, writer, [], {
+        notes: writer.notes,
+        tags: read.tags,
+        cycleEntries: read.cycleEntries,
+        ignoredCollections: read.ignoredCollections,
+      });
     }
     if (!dryRun) {
       const files = await readVendorFiles(this.vendorFiles(), this.readContext(), null);
@@ -289,7 +297,12 @@ class ImportRun {
       const file = this.state.sources[0]!;
       const checked = await checkRingsideFile(file.path, async () => undefined);
       const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: false, progress: async () => this.progress({ file: file.name }) });
-      return report(kind, false, writer, [], { notes: writer.notes, tags: read.tags, ignoredCollections: read.ignoredCollections });
+      return report(kind, false, writer, [], {
+        notes: writer.notes,
+        tags: read.tags,
+        cycleEntries: read.cycleEntries,
+        ignoredCollections: read.ignoredCollections,
+      });
     }
     const files = await readVendorFiles(this.vendorFiles(), ctx, writer, "documents");
     await writer.flush();

@@ -8,6 +8,7 @@ import { sampleRow } from "@/lib/db/sample-codec";
 import { readSamplePage } from "@/lib/db/queries/time-series";
 import {
   exportColumns,
+  getCycleForExport,
   getNotesForExport,
   getPersonalInfoRaw,
   getTagsForExport,
@@ -180,6 +181,7 @@ async function* allJson(userId: string, q: ExportQuery) {
     personal_info: await getPersonalInfoRaw(userId),
     notes: await getNotesForExport({ userId, from: q.from, to: q.to }),
     tags: await getTagsForExport(userId),
+    cycle: await getCycleForExport({ userId, from: q.from, to: q.to }),
   };
   yield JSON.stringify(head).slice(0, -1) + ',"collections":{';
   for (const [i, collection] of COLLECTION_IDS.entries()) {

@@ -2,6 +2,8 @@ import "server-only";
 import { all, dialect, get, query } from "@/lib/db/sql";
 import { ident as q } from "@/lib/db/dialect";
 import { columnsOf, tableOf, type RingCollection as CollectionId } from "@/lib/resources";
+import { findCycleSettings, listCycleEntries } from "@/lib/db/queries/cycle";
+import type { CycleEntryKind, CycleSettings } from "@/lib/cycle";
 
 // Documents of no day (the ring's configuration) belong to every range and sort first: the
 // cursor and the order read `COALESCE(day, '')`.
@@ -131,4 +133,14 @@ export async function getPersonalInfoRaw(userId: string): Promise<unknown> {
   } catch {
     return null;
   }
+}
+
+/** The cycle section of Ringside's export: the person's cycle settings (null: never changed) and period entries, oldest first. */
+export type CycleExport = { settings: CycleSettings | null; entries: Array<{ day: string; kind: CycleEntryKind }> };
+
+/** The person's cycle settings and their entries of a range (every entry without one), for the export. */
+export async function getCycleForExport(opts: { userId: string; from?: string; to?: string }): Promise<CycleExport> {
+  const range = opts.from || opts.to ? { from: opts.from ?? "0000-01-01", to: opts.to ?? "9999-12-31" } : undefined;
+  const entries = await listCycleEntries(opts.userId, range);
+  return { settings: await findCycleSettings(opts.userId), entries: entries.map((e) => ({ day: e.day, kind: e.kind })) };
 }
