@@ -111,6 +111,14 @@ test("[A11Y] a person with 60 days, notes and tags (planted through the emulator
   const noteDays = [addDays(today, -2), addDays(today, -3), addDays(today, -9), addDays(today, -16)];
   await plantNotes(page.context(), noteDays);
   days = { chartDay: chartDay!, noteDays };
+  // cycle tracking on and a period start logged: Today's Cycle card, the Cycle view, the
+  // Calendar's and Trends' shading and the Day page's log are scanned with the rest
+  await page.goto("/settings");
+  await page.getByRole("checkbox", { name: "Track my cycle" }).check();
+  await expect(page.getByTestId("cycle-settings-status")).toHaveText("Saved.");
+  await page.goto("/");
+  await page.getByRole("button", { name: "Log period start" }).click();
+  await expect(page.getByTestId("cycle-log-status").first()).toContainText("Period start logged");
 });
 
 /** The signed-in views, each scanned in a test of its own (a failure names its view). */
@@ -135,6 +143,20 @@ const SIGNED_IN: Array<Omit<View, "path"> & { path: () => string }> = [
     open: openTables,
   },
   { name: "Notes", path: () => `/notes?day=${days!.noteDays[0]}`, ready: shown("[data-testid=tag-comparison]") },
+  {
+    name: "Cycle, an entry's edit open",
+    path: () => "/cycle",
+    ready: shown("[data-testid=cycle-temperature-chart][data-chart-ready]"),
+    open: async (p) => {
+      await p.getByTestId("cycle-entry").first().locator("summary").click();
+      await openTables(p);
+    },
+  },
+  {
+    name: "Trends of the cycle's markers, shaded",
+    path: () => "/trends?m=readiness.temperature_deviation,night.lowest_heart_rate,night.average_hrv,night.average_breath&range=30d",
+    ready: chartsDrawn,
+  },
   { name: "Workouts, one open", path: () => "/workouts", ready: shown("[data-testid=workout-detail] h2"), open: openWorkoutWithHeartRate },
   { name: "Sync", path: () => "/sync", ready: shown("[data-testid=sync-page]") },
   { name: "Settings, every form open", path: () => "/settings", ready: shown("[data-testid=preferences-section]"), open: openSettings },
@@ -235,6 +257,7 @@ async function openSettings(page: Page) {
   await expect(page.getByTestId("api-token-value")).toBeVisible();
   await page.getByRole("button", { name: "Disconnect…" }).click();
   await page.getByRole("button", { name: "Delete all my data…" }).click();
+  await page.getByRole("button", { name: "Remove cycle data…" }).click();
   await page.getByTestId("data-section").getByRole("radio", { name: "From – to" }).click();
   // the import's refusal of a file it does not read (its error text in the section)
   const importSection = page.getByRole("region", { name: "Import" });

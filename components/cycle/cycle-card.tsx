@@ -43,7 +43,7 @@ export function CycleCard({ today, message, logAction }: { today: CycleToday | n
               {message ?? "No cycle days to show."}
             </p>
           )}
-          <Link href="/cycle" prefetch={false} className="inline-block text-sm font-medium text-brand-700 underline dark:text-brand-300">
+          <Link href="/cycle" prefetch={false} className="inline-block text-sm font-medium text-brand-700 underline dark:text-brand-100">
             Open the cycle view
           </Link>
         </div>

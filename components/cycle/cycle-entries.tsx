@@ -46,7 +46,7 @@ function EditEntry({ entry, today, action }: { entry: CycleEntry; today: string;
   const what = `${KIND_LABEL[entry.kind].toLowerCase()} of ${formatDay(entry.day, { withYear: true })}`;
   return (
     <details className="text-xs">
-      <summary className="cursor-pointer rounded-md px-2 py-1 font-medium text-brand-700 dark:text-brand-300">Edit</summary>
+      <summary className="cursor-pointer rounded-md px-2 py-1 font-medium text-brand-700 dark:text-brand-100">Edit</summary>
       <form action={formAction} className="mt-1 flex flex-wrap items-center gap-2">
         <input type="hidden" name="id" value={entry.id} />
         <input type="date" name="day" defaultValue={entry.day} max={today} required aria-label={`Day of the ${what}`} className={inputClass} />

@@ -3,6 +3,12 @@
 import type { CyclePhase } from "@/lib/cycle";
 import type { MetricId } from "@/lib/metrics/catalog";
 
+/**
+ * The most days the pages ask GET /api/cycle for at once: the route's cap (CYCLE_MAX_DAYS of
+ * lib/schemas/cycle-query.ts, held equal by phase.test.ts), kept here so no page carries zod.
+ */
+export const CYCLE_FETCH_MAX_DAYS = 366;
+
 /** The Trends charts shaded by phase (cycle tracking on): the four markers the cycle moves. */
 export const CYCLE_SHADED_METRICS: readonly MetricId[] = [
   "readiness.temperature_deviation",

@@ -4,11 +4,9 @@ import { rangeQuery } from "@/components/hooks/api-fetch";
 import { cycleQueryKeys, type CycleResponse } from "@/lib/api/contract-cycle";
 import type { CyclePhase } from "@/lib/cycle";
 import { addDays, diffDays, maxDay } from "@/lib/days";
+import { CYCLE_FETCH_MAX_DAYS as MAX_DAYS } from "@/components/cycle/phase";
 
 const phasesOf = (c: CycleResponse): ReadonlyMap<string, CyclePhase> => new Map(c.days.map((d) => [d.day, d.phase]));
-
-/** The most days one request asks for (the route's cap). */
-const MAX_DAYS = 366;
 
 /**
  * Each day's phase from `from` to `to` for shading a page's charts (GET /api/cycle), asked only

@@ -41,6 +41,7 @@ const A = {
   tokenId: "",
   linkId: "",
   linkSecret: "",
+  cycleEntryId: "",
 };
 const B = {
   email: `member-${tag}@invited.chaos.test`,
@@ -166,6 +167,23 @@ beforeAll(async () => {
   expect(sharedLink).toMatch(/\/r\/[^/]+$/);
   A.linkSecret = sharedLink.split("/r/")[1]!;
   A.linkId = (db.prepare(`SELECT id FROM report_link WHERE userId = ?`).get(A.userId) as { id: string }).id;
+  // A's cycle: tracking on and a period start (the real actions, from Settings and the Day page)
+  const cycleAction = async (name: string, args: Parameters<typeof callAction>[1]["args"]) => {
+    const built = builtServerActions().find((a) => a.name === name)!;
+    return (await callAction(A.browser, { id: built.id, page: pagePath(built.pages[0]!), args })).result as { settings?: unknown; entry?: { id: string } };
+  };
+  expect((await cycleAction("saveCycleSettingsAction", [{ json: { tracking: true } }])).settings).toMatchObject({ tracking: true });
+  const logged = await cycleAction("logCycleEntryAction", [
+    { json: {} },
+    {
+      form: [
+        ["day", A.days.at(-3)!],
+        ["kind", "period_start"],
+      ],
+    },
+  ]);
+  A.cycleEntryId = logged.entry?.id ?? "";
+  expect(A.cycleEntryId).not.toBe("");
 });
 
 afterAll(async () => {
@@ -192,6 +210,8 @@ function stateOfA() {
     "alert_delivery",
     "api_token",
     "report_link",
+    "cycle_entry",
+    "cycle_settings",
   ]) {
     rows[t] = JSON.stringify(
       db
@@ -217,7 +237,7 @@ function stateOfA() {
 
 /** A's markers that must never appear in anything B reads. */
 function leaksOfA(text: string): string[] {
-  const found = [A.note, A.tagName, A.email, A.ringUserId, A.userId].filter((m) => text.includes(m));
+  const found = [A.note, A.tagName, A.email, A.ringUserId, A.userId, A.cycleEntryId].filter((m) => m && text.includes(m));
   for (const id of A.docIds) if (text.includes(id)) found.push(`document ${id.slice(0, 8)}`);
   return found.slice(0, 5);
 }
@@ -260,6 +280,8 @@ const PROBES: Record<string, Probe> = {
   "GET /api/workouts/[id]": async (b) => Promise.all(A.workoutIds.slice(0, 5).map((id) => get(b, `/api/workouts/${encodeURIComponent(id)}`))),
   "GET /api/tags": async (b) => [await get(b, "/api/tags")],
   "GET /api/signals": async (b) => [await get(b, `/api/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`)],
+  // A's cycle days and entry, asked by B over A's range: B's own cycle (tracking off: none)
+  "GET /api/cycle": async (b) => [await get(b, `/api/cycle?from=${A.days.at(-60) ?? A.days[0]}&to=${A.days.at(-1)}`)],
   // B's report over A's whole range, notes included: B's own numbers and notes only (the JSON form carries the same numbers).
   "GET /api/report": async (b) => [await get(b, `/api/report?${range()}&sections=summary,charts,events,methods,notes`)],
   // A share link's PDF with a secret B made up: refused, and it says nothing of A (B does not hold A's secret).
@@ -317,6 +339,7 @@ const PROBES: Record<string, Probe> = {
   "GET /api/v1/sync/status": async (b) => [await get(b, "/api/v1/sync/status", asB())],
   "GET /api/v1/state": async (b) => [await get(b, "/api/v1/state", asB())],
   "GET /api/v1/signals": async (b) => [await get(b, `/api/v1/signals?from=${A.days.at(-30) ?? A.days[0]}&to=${A.days.at(-1)}`, asB())],
+  "GET /api/v1/cycle": async (b) => [await get(b, `/api/v1/cycle?from=${A.days.at(-60) ?? A.days[0]}&to=${A.days.at(-1)}`, asB())],
   "GET /api/v1/report": async (b) => [await get(b, `/api/v1/report?${range()}&sections=summary,charts,events,methods,notes`, asB())],
   "POST /api/mcp": async (b) => {
     const call = (name: string, args: Record<string, unknown>) =>
@@ -332,6 +355,7 @@ const PROBES: Record<string, Probe> = {
       await call("get_metric_series", { metric, from: A.days[0], to: A.days.at(-1) }),
       await call("find_unusual_days", { from: A.days[0], to: A.days.at(-1), limit: 20 }),
       await call("get_signals", { from: A.days.at(-30) ?? A.days[0], to: A.days.at(-1) }),
+      await call("get_cycle", { from: A.days.at(-60) ?? A.days[0], to: A.days.at(-1) }),
       await get(b, "/api/mcp", {
         method: "POST",
         headers: { ...asB().headers, origin: "", "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -532,6 +556,38 @@ describe("[CHAOS 7] isolation", () => {
       expect({ name, ok: (r.result as { ok?: boolean }).ok }).toEqual({ name, ok: true });
     }
     expect((db.prepare(`SELECT COUNT(*) AS n FROM alert_rule WHERE userId = ?`).get(B.userId) as { n: number }).n).toBe(1);
+    // A's cycle entry is not B's to edit or remove (with B's own tracking on: "not found"); B's
+    // logs and removal touch B's cycle only.
+    const tracking = await call("saveCycleSettingsAction", [{ json: { tracking: true } }]);
+    expect((tracking.result as { settings?: { tracking: boolean } }).settings?.tracking).toBe(true);
+    for (const [name, form] of [
+      [
+        "editCycleEntryAction",
+        [
+          ["id", A.cycleEntryId],
+          ["kind", "period_end"],
+        ],
+      ],
+      ["removeCycleEntryAction", [["id", A.cycleEntryId]]],
+    ] as Array<[string, Array<[string, string]>]>) {
+      const r = await call(name, [{ json: {} }, { form }]);
+      expect({ name, code: asEnvelope(r.result)?.code }).toEqual({ name, code: "not_found" });
+    }
+    const bStart = await call("logPeriodStartAction", [{ json: {} }, { form: [] }]);
+    const bDay = await call("logCycleEntryAction", [
+      { json: {} },
+      {
+        form: [
+          ["day", A.days.at(-3)!],
+          ["kind", "period_start"],
+        ],
+      },
+    ]);
+    for (const r of [bStart, bDay]) expect((r.result as { entry?: { id: string } }).entry?.id).not.toBe(A.cycleEntryId);
+    const bCycle = await B.browser.json<{ entries: Array<{ id: string }> }>(`/api/cycle?from=${A.days.at(-60) ?? A.days[0]}&to=${A.days.at(-1)}`);
+    expect(bCycle.body.entries.map((e) => e.id)).not.toContain(A.cycleEntryId);
+    const removed = await call("removeCycleDataAction", [{ json: "remove" }]);
+    expect((removed.result as { deleted?: { entries: number } }).deleted?.entries).toBeGreaterThanOrEqual(1);
     // Sign-in actions only ever start B's own round trip.
     const reconnect = await call("reconnectRing", []);
     expect(reconnect.redirect ?? "").toMatch(/\/oauth\/authorize\?/);

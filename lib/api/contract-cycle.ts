@@ -2,9 +2,9 @@
 // GET /api/cycle and /api/v1/cycle, Today's card, the server actions' states and the React
 // Query keys. Types and key builders only, so the browser may import it.
 import type { CycleEntry, CycleSettings } from "@/lib/cycle";
-import type { CycleDay, CycleResponse, CycleStatus, getCycleToday } from "@/lib/services/cycle";
+import type { CycleResponse, getCycleToday } from "@/lib/services/cycle";
 
-export type { CycleDay, CycleResponse, CycleStatus };
+export type { CycleResponse };
 
 /**
  * GET /api/v1/cycle: the cycle without the nights' temperature (that is the readiness kind's

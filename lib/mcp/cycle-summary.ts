@@ -2,9 +2,6 @@
 // row per day (cycle day, phase, ovulation) and the newest day in full. Pure.
 import type { ApiCycleResponse } from "@/lib/api/contract-cycle";
 
-/** Days the tool answers at most (the newest of a longer range; the read API's own cap). */
-export const MAX_CYCLE_DAYS = 366;
-
 export type CycleRow = { day: string; cycle_day: number | null; phase: string; ovulation?: true };
 
 export function summarizeCycle(c: ApiCycleResponse) {

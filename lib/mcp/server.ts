@@ -26,7 +26,8 @@ import {
 } from "@/lib/mcp/summaries";
 import { MAX_SIGNAL_DAYS, summarizeSignals } from "@/lib/mcp/signals-summary";
 import { REPORT_COMPARE_MODES, REPORT_MAX_DAYS } from "@/lib/metrics/report";
-import { cycleHeadline, MAX_CYCLE_DAYS, summarizeCycle } from "@/lib/mcp/cycle-summary";
+import { cycleHeadline, summarizeCycle } from "@/lib/mcp/cycle-summary";
+import { CYCLE_MAX_DAYS } from "@/lib/schemas/cycle-query";
 
 export const MCP_SERVER_NAME = "ringside";
 
@@ -315,7 +316,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     {
       title: "Menstrual cycle",
       description:
-        `The person's menstrual cycle by day (default: the last 90 days with data; at most the newest ${MAX_CYCLE_DAYS} days of a range): ` +
+        `The person's menstrual cycle by day (default: the last 90 days with data; at most the newest ${CYCLE_MAX_DAYS} days of a range): ` +
         "each day's cycle day, phase (menstrual, follicular, luteal, unknown) and whether ovulation was detected, the cycles' lengths, " +
         "the predicted window of the next period and the period starts and ends logged; what GET /api/v1/cycle answers. " +
         "Needs a token with the cycle kind; nothing while the person's cycle tracking is off. Not a diagnosis, not contraception.",
@@ -325,7 +326,7 @@ export function createRingsideMcpServer(reader: RingsideReader, opts: Options = 
     (args) =>
       run(async () => {
         const r = await rangeOf(args, "90d");
-        const range = { from: maxDay(r.from, addDays(r.to, -(MAX_CYCLE_DAYS - 1))), to: r.to };
+        const range = { from: maxDay(r.from, addDays(r.to, -(CYCLE_MAX_DAYS - 1))), to: r.to };
         const s = summarizeCycle(await reader.cycle(range));
         return answer(cycleHeadline(s), s);
       })(),

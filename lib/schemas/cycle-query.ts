@@ -1,7 +1,6 @@
 // GET /api/cycle and /api/v1/cycle?from&to: the days of the person's cycle. A missing end is 29
 // days from the other (both missing: the last 30 days up to today, UTC); at most CYCLE_MAX_DAYS
 // days; a bad day, `to` before `from` or a longer period is a 422 naming the parameter.
-import { z } from "zod";
 import { clock } from "@/lib/clock";
 import { addDays, diffDays, isDay, utcDay } from "@/lib/days";
 import { DEFAULT_RANGE_DAYS, withDayRange } from "@/lib/schemas/requests";
@@ -22,4 +21,3 @@ export const cycleQuerySchema = withDayRange({})
     const to = v.to ?? utcDay(clock.now());
     return { from: addDays(to, -span), to };
   });
-export type CycleQuery = z.output<typeof cycleQuerySchema>;
