@@ -102,6 +102,11 @@ export function EarlyWarningCard({
         {b ? ` (${b.nights} nights)` : ""}. <strong className="font-semibold text-slate-700 dark:text-slate-200">This is not a diagnosis:</strong> alcohol, a
         late meal, travel or hard training move these markers too.
       </p>
+      {signal.cycle_adjusted && signal.cycle_correction ? (
+        <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="early-warning-cycle">
+          Cycle-aware: {signal.cycle_correction}
+        </p>
+      ) : null}
       <ol aria-label="Early warning, last 14 nights" className="flex gap-1" data-testid="early-warning-recent">
         {recent.map((r) => (
           <li

@@ -4,6 +4,7 @@
 import { CEILING_METHODS, type CeilingMethod } from "./small-box";
 import { GUARD_TARGETS, type GuardFigures } from "./import-guard";
 import { REPORT_TARGETS, type ReportFigures } from "./report-pdf";
+import type { CycleFigures } from "./cycle-measure";
 
 type PageResult = { charts_ms: number; js_gzip_kb: number };
 type PagesResult = { today: PageResult; trends: PageResult; correlations: PageResult };
@@ -88,6 +89,11 @@ export type BenchResult = {
    * downloaded from GET /api/report, and the server's RSS peak during them above rest
    */
   report?: ReportFigures;
+  /**
+   * the cycle (e2e/bench/cycle-measure.ts): synthetic women and men imported, their early warning
+   * scored night by night with cycle tracking on (and off: `before`), the cycle's detection
+   */
+  cycle?: CycleFigures;
   /** the small box's pass, after the main one */
   small?: SmallBoxResult;
 };

@@ -33,6 +33,7 @@ import {
 } from "./backfill";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
+import { CYCLE_BENCH_SEED, measureCycle } from "./cycle-measure";
 import { measureGuard } from "./import-guard";
 import { readRssMb, sampleGroup, sampleRss } from "./memory";
 import { measureReport } from "./report-pdf";
@@ -396,6 +397,8 @@ async function mainPass(emu: string): Promise<BenchResult> {
     const imported = await measureImport({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, dir: DATA, log });
     // ---------------------------------------------------------------- 7. The import's guard (e2e/bench/import-guard.ts)
     const guard = await measureGuard({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, log });
+    // ---------------------------------------------------------------- 8. The cycle (e2e/bench/cycle-measure.ts)
+    const cycle = await measureCycle({ appUrl, emulatorUrl: emu, seed: CYCLE_BENCH_SEED, women: 12, men: 12, log });
 
     return {
       date: new Date().toISOString(),
@@ -446,6 +449,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
       import: imported,
       guard,
       report,
+      cycle,
     };
   } finally {
     await stopBenchApp(app, path.join(DATA, "app.log"));

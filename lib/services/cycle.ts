@@ -11,6 +11,7 @@ import { groupByDay, pickMainSleep, toDense } from "@/lib/metrics/series";
 import { VersionedMemo } from "@/lib/limits/versioned-memo";
 import { periodDaysFrom, type CycleDocument, type CycleSource } from "@/lib/signals/cycle";
 import { cycleDayRows } from "@/lib/signals/cycle-days";
+import { normalRangeRowsFrom } from "@/lib/signals/normal-range";
 import { getCycleSettings } from "@/lib/services/cycle-entries";
 
 // The person's cycle (lib/signals/cycle.ts: the maths), read from their nights, their own
@@ -112,6 +113,13 @@ export async function readCycleSource(userId: string, start: string, to: string)
     to,
   );
   return { source: { start, temperature, heartRate, periodStarts: starts, periodEnds: ends }, entries };
+}
+
+/** The person's cycle for the phase-aware normal ranges of a chart from `from` to `to`: null unless tracking is on and applies. */
+export async function cycleForNormalRange(userId: string, from: string, to: string): Promise<CycleSource | null> {
+  if (cycleApplies(await getCycleSettings(userId)).status !== null) return null;
+  const start = addDays(normalRangeRowsFrom(from, to, true), -CYCLE_HISTORY_DAYS);
+  return (await readCycleSource(userId, start, to)).source;
 }
 
 async function computeCycle(userId: string, from: string, to: string): Promise<CycleResponse> {

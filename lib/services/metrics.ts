@@ -24,7 +24,8 @@ import { localDayAggregates, utcDaysFor } from "@/lib/metrics/heart-rate";
 import { readSampleDays } from "@/lib/db/queries/time-series";
 import { getSleepDebtValues } from "@/lib/services/signals";
 import { VersionedMemo } from "@/lib/limits/versioned-memo";
-import { isNormalRangeMetric, normalRangeForChart } from "@/lib/signals/normal-range";
+import { isNormalRangeMetric, NORMAL_RANGE_MARKERS, normalRangeForChart, normalRangeRowsFrom } from "@/lib/signals/normal-range";
+import { cycleForNormalRange } from "@/lib/services/cycle";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { dayOffsets, getDayRecords, getTodayRecords, type DayRecords, type TodayRecords } from "@/lib/services/records";
 import {
@@ -126,9 +127,16 @@ export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef }
     const start = addDays(from, -(diffDays(from, to) + 1));
     return buildCategorySeries(metric, (await getMetricDayValues({ userId, metric, from: start, to })) as DayValue<string | null>[], from, to);
   }
-  const rows = numbers(await getMetricDayValues({ userId, metric, from: warmupFrom(from, to), to }));
-  const series = buildNumericSeries(metric, rows, from, to);
-  return isNormalRangeMetric(metric.id) ? { ...series, normal: normalRangeForChart(metric.id, rows, from, to, metric.decimals + 2) } : series;
+  const warm = warmupFrom(from, to);
+  const cycle = isNormalRangeMetric(metric.id) && NORMAL_RANGE_MARKERS[metric.id] ? await cycleForNormalRange(userId, from, to) : null;
+  const rows = numbers(await getMetricDayValues({ userId, metric, from: normalRangeRowsFrom(from, to, cycle !== null), to }));
+  const series = buildNumericSeries(
+    metric,
+    rows.filter((r) => r.day >= warm),
+    from,
+    to,
+  );
+  return isNormalRangeMetric(metric.id) ? { ...series, normal: normalRangeForChart(metric.id, rows, from, to, metric.decimals + 2, cycle) } : series;
 }
 
 /** One metric's chart series in the compact form the dashboard's route sends (lib/metrics/columns.ts). */

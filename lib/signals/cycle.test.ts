@@ -5,6 +5,7 @@ import { analyseCycles, CYCLE, fitShift, periodDaysFrom, phaseIn, threeOverSix, 
 import { cycleDayRows } from "@/lib/signals/cycle-days";
 import { cycleCorrections } from "@/lib/signals/cycle-adjust";
 import { computeEarlyWarning } from "@/lib/signals/early-warning";
+import { normalRangeForChart } from "@/lib/signals/normal-range";
 
 const START = "2026-01-01";
 /** a small fixed wobble, so no two nights are equal (no randomness) */
@@ -166,6 +167,19 @@ describe("the phase correction of the early warning", () => {
       const ew = computeEarlyWarning(ill, cycleCorrections(ill, src, 0));
       expect([ew[onset]!.level, ew[onset + 1]!.level]).toContain("likely");
     }
+  });
+
+  it("the normal range of the temperature steps up with the luteal phase instead of calling it above", () => {
+    const rows = temperature.map((value, i) => ({ day: addDays(START, i), value }));
+    const from = addDays(START, 28 * 8);
+    const to = addDays(START, 28 * 9 - 1);
+    const plain = normalRangeForChart("readiness.temperature_deviation", rows, from, to, 4);
+    const aware = normalRangeForChart("readiness.temperature_deviation", rows, from, to, 4, src);
+    const lateLuteal = 24;
+    expect(plain.state[lateLuteal]).toBe("above");
+    expect(aware.state[lateLuteal]).toBe("within");
+    expect(aware.low[lateLuteal]!).toBeGreaterThan(plain.low[lateLuteal]!);
+    expect(aware.state[10]).toBe("within");
   });
 
   it("without a period start there is no correction", () => {

@@ -5,8 +5,13 @@
 // the mean ± 0.5 SD of the 60 nights before the day. A 7-day mean below the range is
 // "below", above it "above", else "within". The band is the method's convention (the
 // "smallest worthwhile change"), not a validated threshold: docs/signals.md says so.
+// For a person who tracks their cycle, the four early-warning markers' ranges take the phase
+// into account as the early warning does (withCycleCorrections).
 import type { MetricId } from "@/lib/metrics/catalog";
-import { diffDays } from "@/lib/days";
+import { addDays, diffDays } from "@/lib/days";
+import type { CycleSource } from "@/lib/signals/cycle";
+import { CYCLE_ADJUST, cycleCorrections } from "@/lib/signals/cycle-adjust";
+import type { Marker } from "@/lib/signals/early-warning";
 import { toDense, warmupFrom, type DayValue, type NormalRangeSeries, type NormalState, type Transform } from "@/lib/metrics/series";
 import type { Num } from "@/lib/metrics/stats";
 
@@ -129,7 +134,9 @@ export function sliceNormalRange(s: NormalRangeSeries, from: number, decimals: n
 
 /**
  * A metric's normal range for the days `from` … `to` of a chart, from rows that reach back to
- * warmupFrom(from, to) (the series' own warm-up, longer than the 60 + 7 nights needed).
+ * normalRangeRowsFrom (the series' own warm-up, longer than the 60 + 7 nights needed; with the
+ * person's cycle, 120 nights more for their phase shift): phase-corrected for the four
+ * early-warning markers when a cycle is given.
  */
 export function normalRangeForChart(
   id: NormalRangeMetricId,
@@ -137,7 +144,71 @@ export function normalRangeForChart(
   from: string,
   to: string,
   decimals: number,
+  cycle: CycleSource | null = null,
 ): NormalRangeSeries {
-  const start = warmupFrom(from, to);
-  return sliceNormalRange(computeNormalRange(toDense(rows, start, to), NORMAL_RANGE_METRICS[id]), diffDays(start, from), decimals);
+  const marker = NORMAL_RANGE_MARKERS[id];
+  const start = normalRangeRowsFrom(from, to, cycle !== null && marker !== undefined);
+  const dense = toDense(rows, start, to);
+  let range = computeNormalRange(dense, NORMAL_RANGE_METRICS[id]);
+  if (cycle && marker) {
+    const inputs = { temperature_deviation: [], resting_heart_rate: [], hrv: [], breathing_rate: [], [marker]: dense };
+    const corrections = cycleCorrections(inputs, cycle, diffDays(cycle.start, start)).map((c) => {
+      const shift = c?.shift[marker];
+      return c && shift ? { values: c.inputs[marker], share: c.share, shift } : null;
+    });
+    range = withCycleCorrections(range, corrections);
+  }
+  return sliceNormalRange(range, diffDays(start, from), decimals);
+}
+
+/** The early-warning marker of each metric whose normal range knows the cycle (the average heart rate has no shift of its own here). */
+export const NORMAL_RANGE_MARKERS: Partial<Record<NormalRangeMetricId, Marker>> = {
+  "readiness.temperature_deviation": "temperature_deviation",
+  "night.lowest_heart_rate": "resting_heart_rate",
+  "night.average_hrv": "hrv",
+  "night.average_breath": "breathing_rate",
+};
+
+/** The first day of the rows normalRangeForChart reads: the chart's warm-up, and the phase shift's 120 nights before it with the cycle. */
+export function normalRangeRowsFrom(from: string, to: string, withCycle: boolean): string {
+  return addDays(warmupFrom(from, to), withCycle ? -CYCLE_ADJUST.shiftWindow : 0);
+}
+
+/** A day's phase correction of one metric: the metric's values with the shift taken off its luteal nights, and the share of the shift the day carries. */
+export type NormalRangeCorrection = { values: readonly Num[]; share: number; shift: number } | null;
+
+/**
+ * The normal range with each day's phase correction (lib/signals/cycle-adjust.ts): the day's
+ * band and 7-day mean from the corrected nights (what was known that day), then moved back to the
+ * day's own level by its share of the shift, so the band steps up in the luteal phase while the
+ * state compares like with like. Days without a correction keep the plain range.
+ */
+export function withCycleCorrections(plain: NormalRangeSeries, corrections: readonly NormalRangeCorrection[]): NormalRangeSeries {
+  const { windowDays, baseDays, baseMinNights, minNights, k } = NORMAL_RANGE;
+  const t = plain.transform;
+  const out = { ...plain, low: [...plain.low], high: [...plain.high], base7: [...plain.base7], state: [...plain.state] };
+  corrections.forEach((c, i) => {
+    if (!c) return;
+    const x = (j: number) => toScale(c.values[j], t);
+    const win: number[] = [];
+    for (let j = Math.max(0, i - windowDays); j < i; j++) {
+      const v = x(j);
+      if (v !== null) win.push(v);
+    }
+    const week: number[] = [];
+    for (let j = Math.max(0, i - baseDays + 1); j <= i; j++) {
+      const v = x(j);
+      if (v !== null) week.push(v);
+    }
+    const back = c.share * c.shift;
+    const b = week.length >= baseMinNights ? week.reduce((a, v) => a + v, 0) / week.length : null;
+    out.base7[i] = b === null ? null : fromScale(b + back, t);
+    if (win.length < Math.max(2, minNights)) return;
+    const mean = win.reduce((a, v) => a + v, 0) / win.length;
+    const sd = Math.sqrt(win.reduce((a, v) => a + (v - mean) ** 2, 0) / (win.length - 1));
+    out.low[i] = fromScale(mean - k * sd + back, t);
+    out.high[i] = fromScale(mean + k * sd + back, t);
+    out.state[i] = b === null ? null : b < mean - k * sd ? "below" : b > mean + k * sd ? "above" : "within";
+  });
+  return out;
 }
