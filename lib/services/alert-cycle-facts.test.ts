@@ -25,6 +25,11 @@ describe("the cycle alerts' facts", () => {
     const { logCycleEntry } = await import("@/lib/services/cycle-entries");
     for (const day of STARTS) await logCycleEntry(USER, { day, kind: "period_start" });
     expect(await dbAlertFacts.cycle!(USER, TODAY)).toBeNull();
+    // nor are the cycle's kinds offered in Settings → Alerts
+    const { getAlertsOverview } = await import("@/lib/services/alerts");
+    const offered = (await getAlertsOverview(USER)).ruleKinds.map((k) => k.kind);
+    expect(offered).toContain("early_warning");
+    expect(offered.filter((k) => k === "period_expected" || k === "cycle_late")).toEqual([]);
     expect(evaluatePeriodExpectedRule({ daysBefore: 14 }, null, TODAY).state).toBe("inactive");
     expect(evaluateCycleLateRule({ daysAfter: 1 }, null, TODAY).state).toBe("inactive");
   });
@@ -33,6 +38,8 @@ describe("the cycle alerts' facts", () => {
     const { saveCycleSettings } = await import("@/lib/services/cycle-entries");
     const { dbAlertFacts } = await import("@/lib/services/alerts");
     await saveCycleSettings(USER, { tracking: true });
+    const { getAlertsOverview } = await import("@/lib/services/alerts");
+    expect((await getAlertsOverview(USER)).ruleKinds.map((k) => k.kind)).toEqual(expect.arrayContaining(["period_expected", "cycle_late"]));
     const fact = await dbAlertFacts.cycle!(USER, TODAY);
     expect(fact?.lastStart).toBe("2024-06-02");
     const p = fact!.prediction!;

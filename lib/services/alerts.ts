@@ -21,7 +21,8 @@ import { nightFactOf } from "@/lib/alerts/kinds/early-warning";
 import * as ep from "@/lib/db/queries/alert-episodes";
 import * as q from "@/lib/db/queries/alerts";
 import { ALERT_LIMITS, isAlertChannelKind, type AlertChannelKind } from "@/lib/alerts/catalog";
-import { alertRuleInputSchema, describeRule, parseRule, RULE_KIND_FORMS, type AlertRuleInput } from "@/lib/alerts/kinds";
+import { alertRuleInputSchema, CYCLE_RULE_KINDS, describeRule, parseRule, RULE_KIND_FORMS, type AlertRuleInput } from "@/lib/alerts/kinds";
+import { getCycleSettings } from "@/lib/services/cycle-entries";
 import type { RuleKindForm } from "@/lib/alerts/kinds/define";
 import { createSenders, type SendResult } from "@/lib/alerts/channels";
 import { newWebhookSecret } from "@/lib/alerts/channels/webhook";
@@ -206,13 +207,14 @@ export type AlertsOverview = {
 };
 
 export async function getAlertsOverview(userId: string, now = processClock.now()): Promise<AlertsOverview> {
-  const [settings, saved, rules, channels, history, open] = await Promise.all([
+  const [settings, saved, rules, channels, history, open, cycle] = await Promise.all([
     q.getAlertSettings(userId),
     q.hasAlertSettings(userId),
     q.listAlertRules(userId),
     q.listAlertChannels(userId),
     ep.listAlertHistory(userId, ALERT_LIMITS.historyShown),
     ep.listOpenEpisodes(userId),
+    getCycleSettings(userId),
   ]);
   const openRules = new Set(open.map((e) => e.ruleId));
   return {
@@ -257,7 +259,8 @@ export async function getAlertsOverview(userId: string, now = processClock.now()
     })),
     emailAvailable: !!env.SMTP,
     limits: { maxRules: ALERT_LIMITS.maxRules, maxChannels: ALERT_LIMITS.maxChannels },
-    ruleKinds: RULE_KIND_FORMS,
+    // the cycle's kinds only while the person tracks their cycle
+    ruleKinds: cycle.tracking ? RULE_KIND_FORMS : RULE_KIND_FORMS.filter((k) => !(CYCLE_RULE_KINDS as readonly string[]).includes(k.kind)),
   };
 }
 

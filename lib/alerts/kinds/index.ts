@@ -78,5 +78,8 @@ export function ruleParamsFromForm(kind: string | undefined, field: (name: strin
   return Object.fromEntries((def?.form.fields ?? []).map((f) => [f.name, field(f.name)]));
 }
 
+/** The kinds about the person's cycle: offered only while their cycle tracking is on (they never fire otherwise). */
+export const CYCLE_RULE_KINDS: readonly AlertRuleKind[] = [periodExpected.kind, cycleLate.kind];
+
 /** What Settings' "Add a rule" form needs of each kind, in order (plain data for the browser). */
 export const RULE_KIND_FORMS: readonly RuleKindForm[] = ALERT_KINDS.map((k) => ({ kind: k.kind, label: k.label, form: k.form }));
