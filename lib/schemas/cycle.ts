@@ -12,13 +12,11 @@ export const cycleEntryInputSchema = z.object({ day: daySchema, kind: cycleEntry
   day: string;
   kind: CycleEntryKind;
 }>;
-export type CycleEntryInput = z.infer<typeof cycleEntryInputSchema>;
 
 /** A change to an entry: its day, its kind, or both. */
 export const cycleEntryPatchSchema = z
   .object({ day: daySchema.optional(), kind: cycleEntryKindSchema.optional() })
   .refine((p) => p.day !== undefined || p.kind !== undefined, { message: "give a day or a kind to change" });
-export type CycleEntryPatch = z.infer<typeof cycleEntryPatchSchema>;
 
 /** An entry's id as Ringside makes them (a UUID); anything else is no entry. */
 export const cycleEntryIdSchema = z.string().min(1, "an entry's id is needed").max(64, "not an entry's id");
@@ -33,7 +31,6 @@ export const cycleSettingsPatchSchema = z
   .refine((p) => p.tracking !== undefined || p.hormonalContraception !== undefined || p.pregnant !== undefined, {
     message: "give a setting to change",
   }) satisfies z.ZodType<Partial<CycleSettings>>;
-export type CycleSettingsPatch = z.infer<typeof cycleSettingsPatchSchema>;
 
 /** The days to list entries of: both ends, ordered, within the usual cap. */
 export const cycleEntriesRangeSchema = dayRangeSchema;
