@@ -32,11 +32,11 @@ export const PHASE_FILL: Record<CyclePhase, string | null> = {
   unknown: null,
 };
 
-/** The solid colour of a phase in legends and marks. */
+/** The solid colour of a phase in legends and marks: at least 3:1 against the card in both themes (rose-600, sky-600, amber-700). */
 export const PHASE_SWATCH: Record<CyclePhase, string> = {
   menstrual: "#e11d48",
-  follicular: "#0ea5e9",
-  luteal: "#f59e0b",
+  follicular: "#0284c7",
+  luteal: "#b45309",
   unknown: "#94a3b8",
 };
 
