@@ -148,7 +148,9 @@ describe("daily_cycle_phases", () => {
       const [doc, ...more] = resourcesOfDay({ seed: TEST_SEED, userKey }, day, 0, TEST_TODAY).daily_cycle_phases;
       const c = src.cycle(dayToIndex(day))!;
       expect(more).toEqual([]);
-      expect(doc).toMatchObject({ day, cycle_day: c.cycleDay, phase: c.phase, predicted: dayToIndex(TEST_TODAY) < c.shiftStart + 2 });
+      const unconfirmed = dayToIndex(day) > c.ovulation && dayToIndex(TEST_TODAY) < c.shiftStart + 2;
+      expect(doc).toMatchObject({ day, cycle_day: c.cycleDay, phase: c.phase, predicted: unconfirmed });
+      if (c.phase !== "luteal") expect(doc!.predicted).toBe(false);
     }
     expect(generatePersonalInfo({ seed: TEST_SEED, userKey, userId: "", email: "" }).biological_sex).toBe("female");
     expect(resourcesOfDay({ seed: TEST_SEED, userKey: userIdFor(TEST_SEED, man) }, TEST_TODAY).daily_cycle_phases).toEqual([]);

@@ -3,8 +3,9 @@
 // client reads (`cycle_day`, `phase`, `predicted`, cycle-facts.md), described in
 // ../openapi-unpublished.json. `phase` is menstrual, follicular or luteal, consistent with the
 // temperature the same person's readiness documents show (the luteal nights are the raised ones).
-// `predicted`: the phase is the service's guess until the temperature shift after ovulation has
-// held for three nights by the person's today (a day whose cycle is not confirmed yet).
+// `predicted`: a luteal day whose ovulation the temperature has not confirmed yet by the person's
+// today (the shift has not held three nights); periods and follicular days are observed, never
+// predicted. A flag changes at most three days back, inside any client's trailing re-read.
 import { uuidFor } from "@/lib/emulator/prng";
 import { indexToDay } from "@/lib/days";
 import type { ResourceSource } from "./source";
@@ -23,7 +24,7 @@ export function cyclePhases(src: ResourceSource, idx: number, today: number): Re
       day: indexToDay(idx),
       cycle_day: c.cycleDay,
       phase: c.phase,
-      predicted: today < c.shiftStart + CONFIRMING_NIGHTS - 1,
+      predicted: idx > c.ovulation && today < c.shiftStart + CONFIRMING_NIGHTS - 1,
     },
   ];
 }
