@@ -6,7 +6,6 @@ import { readDataVersion } from "@/lib/db/queries/data-version";
 import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { listCycleEntries } from "@/lib/db/queries/cycle";
 import { getDailyColumns, getDocumentRows, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
-import { isRingCollection } from "@/lib/resources";
 import { groupByDay, pickMainSleep, toDense } from "@/lib/metrics/series";
 import { VersionedMemo } from "@/lib/limits/versioned-memo";
 import { periodDaysFrom, type CycleDocument, type CycleSource } from "@/lib/signals/cycle";
@@ -48,9 +47,6 @@ const MESSAGES = {
   noStart: "Log a period start to see your cycle days.",
 } as const;
 
-/** the ring service's cycle documents (read raw: their fields are not public) */
-const CYCLE_COLLECTION: string = "daily_cycle_phases";
-
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** Whether the settings give phases at all, and why not. */
@@ -61,7 +57,7 @@ export function cycleApplies(s: CycleSettings): { status: "off" | "not_applicabl
   return { status: null, message: null };
 }
 
-/** The fields read from a served daily_cycle_phases document (every one optional; unknown ones ignored). */
+/** The fields read from a served daily_cycle_phases document's raw JSON (every one optional; unknown ones ignored). */
 function readDocument(day: string, raw: unknown): CycleDocument | null {
   if (typeof raw !== "string") return null;
   try {
@@ -89,7 +85,7 @@ export async function readCycleSource(userId: string, start: string, to: string)
       columns: ["type", "bedtime_start", "bedtime_end", "total_sleep_duration", "time_in_bed", "lowest_heart_rate"],
     }),
     listCycleEntries(userId, { from: start, to }),
-    isRingCollection(CYCLE_COLLECTION) ? getDocumentRows({ userId, collection: CYCLE_COLLECTION, from: start, to, columns: [], withRaw: true }) : [],
+    getDocumentRows({ userId, collection: "daily_cycle_phases", from: start, to, columns: [], withRaw: true }),
   ]);
   const documents = docs.map((d) => readDocument(d.day, d.raw)).filter((d): d is CycleDocument => d !== null);
   const { starts, ends } = periodDaysFrom(entries, documents);
