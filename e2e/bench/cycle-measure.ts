@@ -19,7 +19,7 @@ import { cycleBlock, scoreAlarms, scoreDetection, type AlarmScore, type CycleBlo
 import { encodeArgs, parseFlight, type ActionArg } from "../chaos/support/actions";
 import { builtServerActions, pagePath, type ManifestAction } from "../chaos/support/surface";
 
-export type CycleFigures = CycleBlock & { before: Pick<CycleBlock, "false_watch_per_year" | "false_likely_per_year" | "recall">; seed: string };
+export type CycleFigures = CycleBlock & { before: Pick<CycleBlock, "false_watch_per_year" | "false_likely_per_year" | "recall"> };
 
 /** the people: RINGSIDE_CYCLE_SEED, or the bench's own */
 export const CYCLE_BENCH_SEED = process.env.RINGSIDE_CYCLE_SEED || "ringside-cycle-bench";
@@ -56,7 +56,6 @@ export async function measureCycle(o: MeasureCycleOptions): Promise<CycleFigures
   return {
     ...cycleBlock(people, after, found),
     before: { false_watch_per_year: b.false_watch_per_year, false_likely_per_year: b.false_likely_per_year, recall: b.recall },
-    seed: o.seed,
   };
 }
 

@@ -65,6 +65,29 @@ export function scoreDetection(
   return { ovulations, ovulationsFound, starts, startsPredicted };
 }
 
+/** The targets for the cycle block (not asserted by a timed test: printed by the bench). */
+export const CYCLE_TARGETS = {
+  /** women's false watch nights a year at most this many times men's */
+  watch_ratio: 1.5,
+  false_likely_women: 1,
+  recall: 0.95,
+  ovulation_within_2d: 0.8,
+  period_start_within_3d: 0.75,
+} as const;
+
+/** Whether a cycle block meets every target. */
+export function cycleMet(c: CycleBlock): boolean {
+  const t = CYCLE_TARGETS;
+  return (
+    c.false_watch_per_year.women <= t.watch_ratio * c.false_watch_per_year.men &&
+    c.false_likely_per_year.women <= t.false_likely_women &&
+    c.recall.women >= t.recall &&
+    c.recall.men >= t.recall &&
+    c.ovulation_within_2d >= t.ovulation_within_2d &&
+    c.period_start_within_3d >= t.period_start_within_3d
+  );
+}
+
 export type CycleBlock = {
   people: number;
   ovulation_within_2d: number;

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { CYCLE_BENCH_SEED, measureCycle } from "./cycle-measure";
+import { cycleMet } from "./cycle-score";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import { benchAppEnv, buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
 
@@ -41,7 +42,8 @@ async function main(): Promise<void> {
     app = await startAppProcess(ROOT, { port: APP_PORT, dataDir, env: benchAppEnv({ port: APP_PORT, dataDir, emulatorUrl: emulator.url, client: CLIENT }) });
     log(`app on ${app.url} (server pid ${app.serverPid})`);
     const cycle = await measureCycle({ appUrl: app.url, emulatorUrl: emulator.url, seed: CYCLE_BENCH_SEED, women: 12, men: 12, log });
-    process.stdout.write(`\n${JSON.stringify({ cycle }, null, 2)}\n`);
+    process.stdout.write(`\n${JSON.stringify({ cycle }, null, 2)}\n\n`);
+    process.stdout.write(`${cycleMet(cycle) ? "Every cycle target met." : "Cycle targets NOT met."}\n`);
     const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify({ ...previous, cycle }, null, 2) + "\n");

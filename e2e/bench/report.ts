@@ -5,6 +5,7 @@ import { CEILING_METHODS, type CeilingMethod } from "./small-box";
 import { GUARD_TARGETS, type GuardFigures } from "./import-guard";
 import { REPORT_TARGETS, type ReportFigures } from "./report-pdf";
 import type { CycleFigures } from "./cycle-measure";
+import { CYCLE_TARGETS, cycleMet } from "./cycle-score";
 
 type PageResult = { charts_ms: number; js_gzip_kb: number };
 type PagesResult = { today: PageResult; trends: PageResult; correlations: PageResult };
@@ -274,6 +275,21 @@ export function checkTargets(r: BenchResult): Check[] {
           },
         ]
       : []),
+    ...(r.cycle
+      ? [
+          {
+            measure: "Cycle (24 synthetic people): false watch, false likely a year; recall; ovulation ±2 d; period start ±3 d",
+            value:
+              `women ${r.cycle.false_watch_per_year.women} (off: ${r.cycle.before.false_watch_per_year.women}), men ${r.cycle.false_watch_per_year.men}; ` +
+              `women ${r.cycle.false_likely_per_year.women}; ${r.cycle.recall.women} / ${r.cycle.recall.men}; ` +
+              `${r.cycle.ovulation_within_2d}; ${r.cycle.period_start_within_3d}`,
+            target:
+              `women ≤ ${CYCLE_TARGETS.watch_ratio}× men; ≤ ${CYCLE_TARGETS.false_likely_women}; ≥ ${CYCLE_TARGETS.recall} both; ` +
+              `≥ ${CYCLE_TARGETS.ovulation_within_2d}; ≥ ${CYCLE_TARGETS.period_start_within_3d}`,
+            ok: cycleMet(r.cycle),
+          },
+        ]
+      : []),
     {
       measure: "App memory (RSS)",
       value: `${r.memory.rest_mb} MB at rest after the run (${r.memory.idle_mb} MB after start); peak ${r.memory.peak_mb} MB (backfill ${r.memory.peak_backfill_mb} MB)`,
@@ -300,6 +316,15 @@ export function formatTable(checks: Check[]): string {
 const PAGE_SHAPE = { charts_ms: 0, js_gzip_kb: 0 };
 const PAGES_SHAPE = { today: PAGE_SHAPE, trends: PAGE_SHAPE, correlations: PAGE_SHAPE };
 const WEBHOOKS_SHAPE = { acks_per_s: 0, p99_ms: 0, concurrency: 0, duration_s: 0 };
+const SEXES = { women: 0, men: 0 };
+const CYCLE_ALARMS = { false_watch_per_year: SEXES, false_likely_per_year: SEXES, recall: SEXES };
+const CYCLE_SHAPE: Record<keyof CycleFigures, unknown> = {
+  people: 0,
+  ovulation_within_2d: 0,
+  period_start_within_3d: 0,
+  ...CYCLE_ALARMS,
+  before: CYCLE_ALARMS,
+};
 const REPORT_SHAPE: Record<keyof ReportFigures, 0> = { pdf_90d_s: 0, pdf_1y_s: 0, render_peak_above_rest_mb: 0 };
 const GUARD_SHAPE: Record<keyof GuardFigures, 0> = {
   worst_cpu_s: 0,
@@ -343,6 +368,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     import: { years: 0, samples: 0, documents: 0, zip_mb: 0, wall_s: 0, rest_mb: 0, peak_mb: 0, peak_above_rest_mb: 0 },
     guard: GUARD_SHAPE,
     report: REPORT_SHAPE,
+    cycle: CYCLE_SHAPE,
     small: {
       ceiling: "s",
       ceiling_mb: 0,
@@ -358,7 +384,18 @@ export function isBenchResult(value: unknown): value is BenchResult {
     },
   };
   /** parts a result may lack (a run that did not measure them), by path */
-  const optional = new Set(["import", "guard", "report", "small", "small.killed_reason", "small.backfill", "small.pages", "small.webhooks", "small.report"]);
+  const optional = new Set([
+    "import",
+    "guard",
+    "report",
+    "cycle",
+    "small",
+    "small.killed_reason",
+    "small.backfill",
+    "small.pages",
+    "small.webhooks",
+    "small.report",
+  ]);
   const same = (v: unknown, s: unknown, at: string): boolean => {
     if (s === "s") return typeof v === "string";
     if (typeof s === "number") return typeof v === "number" && Number.isFinite(v);
