@@ -78,9 +78,6 @@ export function CycleView({
                 your own cycles)
               </p>
             ) : null}
-            {cycle.status === "insufficient_data" && cycle.message && now?.cycle_day !== null ? (
-              <p className="text-sm text-slate-600 dark:text-slate-300">{cycle.message}</p>
-            ) : null}
           </div>
         </div>
       </Card>
