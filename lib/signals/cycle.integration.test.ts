@@ -2,7 +2,8 @@
 // through Ringside's own import (the bench's file, e2e/bench/cycle-measure.ts), her period starts
 // logged and tracking turned on through the entries service, then read back through
 // GET /api/v1/signals (cycle_adjusted on every row, a correction said on luteal nights) and
-// getCycle (phases, ovulations, a prediction). With tracking off, nothing is corrected.
+// getCycle (phases, ovulations, a prediction), and the temperature's normal range on a chart.
+// With tracking off, nothing is corrected.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { addDays } from "@/lib/days";
@@ -74,8 +75,19 @@ describe("a woman who tracks her cycle", () => {
   });
 
   it("with tracking off: nothing is corrected, and the cycle says so", async () => {
+    const { getMetricSeries } = await import("@/lib/services/metrics");
+    const { getMetric } = await import("@/lib/metrics/catalog");
+    const chart = async () => {
+      const series = await getMetricSeries({ userId: USER, metric: getMetric("readiness.temperature_deviation"), from: addDays(LAST, -59), to: LAST });
+      return series.kind === "numeric" ? series.normal : undefined;
+    };
+    const aware = await chart();
     const { saveCycleSettings } = await import("@/lib/services/cycle-entries");
     await saveCycleSettings(USER, { tracking: false });
+    const plain = await chart();
+    // the cycle-aware band steps up and down with the phase; the plain one does not
+    const spread = (xs: Array<number | null> | undefined) => Math.max(...xs!.map((v) => v ?? -Infinity)) - Math.min(...xs!.map((v) => v ?? Infinity));
+    expect(spread(aware?.low)).toBeGreaterThan(spread(plain?.low) + 0.1);
     const rows = earlyWarnings(await readSignals(addDays(LAST, -29), LAST));
     expect(rows.every((r) => r.cycle_adjusted === false)).toBe(true);
     const { getCycle } = await import("@/lib/services/cycle");
