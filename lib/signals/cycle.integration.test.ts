@@ -74,6 +74,19 @@ describe("a woman who tracks her cycle", () => {
     expect(c.temperature).toHaveLength(120);
   });
 
+  it("someone tracking without a period start known is told so, and gets no made-up phase", async () => {
+    const { db } = await import("@/lib/test/prisma");
+    await db.user.create({ data: { id: "u-cycle-new", email: "cycle-new@example.test", role: "member" } });
+    const { saveCycleSettings } = await import("@/lib/services/cycle-entries");
+    await saveCycleSettings("u-cycle-new", { tracking: true });
+    const { getCycle, getCycleToday } = await import("@/lib/services/cycle");
+    const c = await getCycle({ userId: "u-cycle-new", from: "2025-03-01", to: "2025-03-31" });
+    expect(c).toMatchObject({ status: "insufficient_data", message: "Log a period start to see your cycle days.", prediction: null });
+    expect(c.days.every((d) => d.phase === "unknown" && d.cycle_day === null && !d.ovulation)).toBe(true);
+    expect(await getCycleToday("u-cycle-new")).toMatchObject({ cycle_day: null, phase: "unknown", next_period: null });
+    await expect(getCycle({ userId: "u-cycle-new", from: "2025-03-31", to: "2025-03-01" })).rejects.toMatchObject({ status: 422 });
+  });
+
   it("with tracking off: nothing is corrected, and the cycle says so", async () => {
     const { getMetricSeries } = await import("@/lib/services/metrics");
     const { getMetric } = await import("@/lib/metrics/catalog");
