@@ -5,10 +5,13 @@
 // winning over a document a few days away. Ovulation is read from the biphasic nightly
 // temperature deviation (docs/signals.md cites each rule):
 //   - in the current cycle, the three-over-six rule: three nights each above the highest of the
-//     six nights before them (Bioscience Reports 2018, BSR20171279), confirmed on the third;
+//     six nights before them (Bioscience Reports 2018, BSR20171279), confirmed on the third, or
+//     earlier by a strict step fit of the cycle's nights so far;
 //   - in a completed cycle (its next start known), a least-squares step fit of the cycle's
-//     nights (a change point, as in Royston & Abrams 1980), kept when the rise is significant.
-// The ovulation is the night before the first high night. The next period is predicted from the
+//     nights (a change point, as in Royston & Abrams 1980), kept when the rise is significant,
+//     fitted again near the person's usual luteal length once three cycles show one.
+// The fits read temperature and the lowest heart rate together (both biphasic) and leave an
+// illness's nights out. The ovulation is the night before the first high night. The next period is predicted from the
 // person's own completed cycles: ovulation + their median luteal length once a shift is seen,
 // else the cycle's start + their median cycle length, with the spread of those lengths.
 import type { CycleEntry, CyclePhase } from "@/lib/cycle";
@@ -29,7 +32,7 @@ export const CYCLE = {
   fitMinSide: 4,
   fitMinT: 2.5,
   fitMinRise: 0.1,
-  /** a completed cycle's first luteal night lies 5 … 18 nights before its end (luteal phase 7–17 days, Bull et al.) */
+  /** a completed cycle's first luteal night lies 6 … 16 nights before its end (luteal phase, ovulation to next start, 7–17 days: Bull et al.) */
   lutealMin: 6,
   lutealMax: 16,
   /** the refit of a completed cycle near the person's usual luteal length: cycles with a shift needed, days either side, t statistic */
@@ -43,7 +46,6 @@ export const CYCLE = {
   /** the step fit's score: each marker's usual nightly noise, and the heart rate's weight against the temperature's */
   score: { temperature: { noise: 0.1 }, heartRate: { noise: 1.5, weight: 0.5 } },
   /** the current cycle: also a step fit over its nights so far, with this many nights after the split and this t statistic */
-  onlineFit: true,
   onlineMinAfter: 3,
   onlineMinT: 3.5,
   /** menstrual days when no period end was logged */
@@ -303,7 +305,7 @@ export function analyseCycles(src: CycleSource, asOf: number, cache: FitCache = 
       shift = cache.get(key)!;
     } else {
       const found = threeOverSix(t, s + CYCLE.minShiftCycleDay - 1, asOf);
-      shift = found && found.confirmed <= asOf ? found.shift : CYCLE.onlineFit ? fitShift(score, s, asOf + 1, true, t, null, src.heartRate) : null;
+      shift = found && found.confirmed <= asOf ? found.shift : fitShift(score, s, asOf + 1, true, t, null, src.heartRate);
     }
     cycles.push({ start: s, end: next, menstrualEnd, shift, ovulation: shift === null ? null : shift - 1 });
   }
