@@ -185,6 +185,7 @@ export function fitShift(
   temperature: readonly Num[] = t,
   usualLuteal: number | null = null,
   heartRate: readonly Num[] | undefined = undefined,
+  earliest: number | null = null,
 ): number | null {
   const { fitMinSide, fitMinRise, maxRise, lutealMin, lutealMax, minShiftCycleDay } = CYCLE;
   let best: { k: number; t: number; rise: number } | null = null;
@@ -192,7 +193,11 @@ export function fitShift(
   const temps = kept === t ? temperature : temperature.map((v, j) => (kept[j] === null ? null : v));
   t = kept;
   const prior = usualLuteal === null ? null : { lo: end - usualLuteal - CYCLE.priorDays, hi: end - usualLuteal + CYCLE.priorDays };
-  const lo = Math.max(online ? start + minShiftCycleDay - 1 : Math.max(start + minShiftCycleDay - 1, end - lutealMax), prior?.lo ?? -Infinity);
+  const lo = Math.max(
+    online ? start + minShiftCycleDay - 1 : Math.max(start + minShiftCycleDay - 1, end - lutealMax),
+    prior?.lo ?? -Infinity,
+    earliest ?? -Infinity,
+  );
   const hi = Math.min(online ? end - CYCLE.onlineMinAfter : end - lutealMin, prior?.hi ?? Infinity);
   const fitMinT = online ? CYCLE.onlineMinT : prior ? CYCLE.priorMinT : CYCLE.fitMinT;
   for (let k = lo; k <= hi; k++) {
@@ -303,10 +308,7 @@ export function analyseCycles(src: CycleSource, asOf: number, cache: FitCache = 
       const key = `${s}:${next}`;
       if (!cache.has(key)) cache.set(key, next - s <= CYCLE.maxLength ? fitShift(score, s, next, false, t, null, src.heartRate) : null);
       shift = cache.get(key)!;
-    } else {
-      const found = threeOverSix(t, s + CYCLE.minShiftCycleDay - 1, asOf);
-      shift = found && found.confirmed <= asOf ? found.shift : fitShift(score, s, asOf + 1, true, t, null, src.heartRate);
-    }
+    } else shift = null; // the current cycle's, below: once the person's usual follicular phase is known
     cycles.push({ start: s, end: next, menstrualEnd, shift, ovulation: shift === null ? null : shift - 1 });
   }
   // The luteal phase is the steady one within a woman: once three cycles have a shift, each
@@ -332,10 +334,19 @@ export function analyseCycles(src: CycleSource, asOf: number, cache: FitCache = 
       }
     }
   }
+  // The current cycle: a shift confirmed by tonight, not before the earliest the person's
+  // completed cycles had theirs (less a margin), so a chance rise early in the cycle is no ovulation.
+  const current = cycles[cycles.length - 1];
+  if (current && current.end === null) {
+    const own = follicular.slice(-CYCLE.predictionCycles);
+    const earliest = current.start + Math.max(CYCLE.minShiftCycleDay - 1, own.length >= CYCLE.priorCycles ? Math.min(...own) + 1 - CYCLE.priorDays : 0);
+    const found = threeOverSix(t, earliest, asOf);
+    current.shift = found && found.confirmed <= asOf ? found.shift : fitShift(score, current.start, asOf + 1, true, t, null, src.heartRate, earliest);
+    current.ovulation = current.shift === null ? null : current.shift - 1;
+  }
   const recent = lengths.slice(-CYCLE.predictionCycles);
   const recentLuteal = lutealLengths.slice(-CYCLE.predictionCycles);
   const maxFollicular = follicular.length >= 2 ? Math.max(...follicular) + 2 : CYCLE.defaultMaxFollicular;
-  const current = cycles[cycles.length - 1];
   let prediction: CyclePrediction | null = null;
   if (current && current.end === null && recent.length >= CYCLE.predictionMinCycles) {
     if (current.ovulation !== null) {
