@@ -12,6 +12,7 @@ import {
   REPORT_SECTION_LABELS,
   type Report,
   type ReportCount,
+  type ReportCycle,
   type ReportEvents,
   type ReportMean,
   type ReportMethods,
@@ -22,6 +23,7 @@ import {
 import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
 import { formatNumber } from "@/lib/metrics/format";
 import { ReportChartView } from "@/components/report/report-chart";
+import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
 import { reportDay, reportFigureLine, reportMeanCells, reportMeanHeads, reportMinutes, reportPeriod } from "@/components/report/report-text";
 
 function Section({ id, first, children }: { id: ReportSection; first?: boolean; children: ReactNode }) {
@@ -232,10 +234,12 @@ function NotesSection({ notes, first }: { notes: ReportNote[]; first: boolean })
   );
 }
 
-function CycleSection({ first }: { first: boolean }) {
+function CycleSection({ cycle, first }: { cycle: ReportCycle; first: boolean }) {
+  const rows = reportCycleRows(cycle);
   return (
     <Section id="cycle" first={first}>
-      <Muted>Not tracked: cycle tracking is not available in this Ringside.</Muted>
+      <Muted>{reportCycleNote(cycle)}</Muted>
+      {rows.length ? <Table caption="Cycles" heads={REPORT_CYCLE_HEADS} rows={rows} /> : null}
     </Section>
   );
 }
@@ -285,7 +289,7 @@ export function ReportView({ report }: { report: Report }) {
       {report.charts && <ChartsSection report={report} first={first("charts")} />}
       {report.events && <EventsSection e={report.events} first={first("events")} />}
       {report.notes && <NotesSection notes={report.notes} first={first("notes")} />}
-      {report.cycle && <CycleSection first={first("cycle")} />}
+      {report.cycle && <CycleSection cycle={report.cycle} first={first("cycle")} />}
       {report.methods && <MethodsSection m={report.methods} first={first("methods")} />}
     </div>
   );

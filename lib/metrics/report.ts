@@ -257,7 +257,21 @@ export type ReportMethods = {
   disclaimer: string;
 };
 
-export type ReportCycle = { tracked: false };
+/**
+ * The cycle section: not tracked (the person's cycle tracking is off), or their cycles that
+ * start in the period with their lengths and detected ovulations, and the next period's window
+ * (status not_applicable: paused by hormonal contraception or pregnancy; insufficient_data: no
+ * start known yet).
+ */
+export type ReportCycle =
+  | { tracked: false }
+  | {
+      tracked: true;
+      status: "not_applicable" | "insufficient_data" | "ok";
+      message: string | null;
+      cycles: Array<{ start: string; length: number | null; ovulation: string | null }>;
+      prediction: { from: string; to: string; sd_days: number } | null;
+    };
 
 /** The report: what the query asked for, its sections (absent when left out). */
 export type Report = {

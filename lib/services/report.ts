@@ -26,6 +26,7 @@ import {
   tagsWithDays,
   type Report,
   type ReportChart,
+  type ReportCycle,
   type ReportEvents,
   type ReportMethods,
   type ReportNote,
@@ -38,6 +39,7 @@ import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { readImportState } from "@/lib/db/queries/imports";
 import { getMetricSeries, getMetricValues } from "@/lib/services/metrics";
 import { getSignals } from "@/lib/services/signals";
+import { getCycle } from "@/lib/services/cycle";
 import { listWorkouts } from "@/lib/services/records";
 import { listNotes } from "@/lib/services/tags";
 import type { Signal, SignalDay } from "@/lib/signals/signal-days";
@@ -292,7 +294,19 @@ export async function buildReport(userId: string, q: ReportQuery): Promise<Repor
   if (has.has("events")) report.events = await eventsOf(userId, q);
   if (has.has("methods")) report.methods = await methodsOf(userId, q, withData);
   if (has.has("notes")) report.notes = await notesOf(userId, q);
-  // cycle tracking does not exist yet: the section says so
-  if (has.has("cycle")) report.cycle = { tracked: false };
+  if (has.has("cycle")) report.cycle = await cycleOf(userId, q);
   return report;
+}
+
+/** The cycle section: not tracked while tracking is off; else the cycles starting in the period and the next window. */
+async function cycleOf(userId: string, q: ReportQuery): Promise<ReportCycle> {
+  const c = await getCycle({ userId, from: q.from, to: q.to });
+  if (c.status === "off") return { tracked: false };
+  return {
+    tracked: true,
+    status: c.status,
+    message: c.message,
+    cycles: c.cycles.filter((x) => x.start >= q.from && x.start <= q.to).map((x) => ({ start: x.start, length: x.length, ovulation: x.ovulation })),
+    prediction: c.prediction,
+  };
 }

@@ -16,6 +16,7 @@ import {
   REPORT_COMPARE_LABELS,
   REPORT_SECTION_LABELS,
   type Report,
+  type ReportCycle,
   type ReportEvents,
   type ReportFigure,
   type ReportMean,
@@ -27,6 +28,7 @@ import {
 import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
 import { CHART_HEIGHT, ReportChartPdf } from "./charts";
 import { styles } from "./styles";
+import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
 import { pdfText } from "./text";
 
 /** Where the figures are explained: the docs page's address, when the caller knows the server's origin. */
@@ -271,12 +273,14 @@ function NotesSection({ notes, docsUrl }: { notes: ReportNote[]; docsUrl?: strin
   );
 }
 
-function CycleSection({ docsUrl }: { docsUrl?: string }) {
+function CycleSection({ cycle, docsUrl }: { cycle: ReportCycle; docsUrl?: string }) {
+  const rows = reportCycleRows(cycle);
   return (
     <View>
       <T style={styles.h2}>Cycle</T>
       <DocsRef section="cycle" docsUrl={docsUrl} />
-      <T style={styles.muted}>Not tracked: cycle tracking is not available in this Ringside.</T>
+      <T style={styles.muted}>{reportCycleNote(cycle)}</T>
+      {rows.length ? <Table columns={REPORT_CYCLE_HEADS.map((head, i) => ({ head, width: i === 1 ? "20%" : "40%" }))} rows={rows} /> : null}
     </View>
   );
 }
@@ -334,7 +338,7 @@ export function ReportDocument({ report, docsUrl }: { report: Report } & ReportD
         {report.charts ? <ChartsSection report={report} docsUrl={docsUrl} /> : null}
         {report.events ? <EventsSection e={report.events} docsUrl={docsUrl} /> : null}
         {report.notes ? <NotesSection notes={report.notes} docsUrl={docsUrl} /> : null}
-        {report.cycle ? <CycleSection docsUrl={docsUrl} /> : null}
+        {report.cycle ? <CycleSection cycle={report.cycle} docsUrl={docsUrl} /> : null}
         {report.methods ? <MethodsSection m={report.methods} docsUrl={docsUrl} /> : null}
         <View style={styles.footer} fixed>
           <T>{`${report.title} · not a diagnosis`}</T>

@@ -257,8 +257,7 @@ export const REPORT_SECTION_KINDS: Readonly<Record<ReportSection, readonly DataK
   events: kindsOf([], [], ["workout", "session", "rest_mode_period", "enhanced_tag", NOTES_KIND]),
   methods: kindsOf([], [], ["ring_configuration"]),
   notes: kindsOf([], [], ["enhanced_tag", NOTES_KIND]),
-  // cycle tracking does not exist yet: the section reads nothing
-  cycle: [],
+  cycle: [CYCLE_DATA_KIND],
 };
 
 /** GET /api/v1/report: the report of the sections asked for, when the token holds every kind they draw on (403 naming the missing ones). */

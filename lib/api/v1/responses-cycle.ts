@@ -40,3 +40,17 @@ export const cycleResponseSchema = z.object({
   prediction: z.object({ from: day, to: day, sd_days: z.number() }).nullable(),
   entries: z.array(z.object({ id: z.string(), day, kind: z.enum(CYCLE_ENTRY_KINDS) })).describe("the period starts and ends the person logged"),
 });
+
+/** The report's cycle section (GET /api/v1/report with `cycle` among the sections). */
+export const reportCycleSchema = z
+  .discriminatedUnion("tracked", [
+    z.object({ tracked: z.literal(false) }),
+    z.object({
+      tracked: z.literal(true),
+      status: z.enum(["not_applicable", "insufficient_data", "ok"]),
+      message: z.string().nullable(),
+      cycles: z.array(z.object({ start: day, length: z.number().int().nullable(), ovulation: day.nullable() })),
+      prediction: z.object({ from: day, to: day, sd_days: z.number() }).nullable(),
+    }),
+  ])
+  .describe("not tracked while the person's cycle tracking is off; else the cycles that start in the period and the next period's window");

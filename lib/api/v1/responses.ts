@@ -7,7 +7,7 @@ import { SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { SIGNAL_KINDS, type SignalKind } from "@/lib/signals/catalog";
 import { EARLY_WARNING_LEVELS, EARLY_WARNING_MARKERS, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
 import type { LoadZone } from "@/lib/signals/training-load";
-import { stateCycleSchema } from "@/lib/api/v1/responses-cycle";
+import { reportCycleSchema, stateCycleSchema } from "@/lib/api/v1/responses-cycle";
 import {
   REPORT_CHART_GROUPS,
   REPORT_COMPARE_MODES,
@@ -514,5 +514,5 @@ export const reportResponseSchema = z.object({
     })
     .optional(),
   notes: z.array(z.object({ day, text: z.string(), tags: z.array(z.string()) })).optional(),
-  cycle: z.object({ tracked: z.literal(false) }).optional(),
+  cycle: reportCycleSchema.optional(),
 });

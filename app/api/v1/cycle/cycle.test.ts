@@ -128,6 +128,21 @@ describe("GET /api/v1/cycle", () => {
   });
 });
 
+describe("the report's cycle section", () => {
+  it("needs the cycle kind; shows the cycles that started in the period while tracking is on, 'not tracked' while off", async () => {
+    const report = (await import("@/app/api/v1/report/route")).GET as unknown as Handler;
+    const q = "/api/v1/report?from=2024-06-01&to=2024-06-30&sections=cycle";
+    const refused = await get(report, q, tokens.aAllButCycle);
+    expect([refused.status, refused.body?.error.message]).toEqual([403, expect.stringContaining("cycle")]);
+    const a = await get(report, q, tokens.aCycle);
+    expect(a.status).toBe(200);
+    expect(a.body!.cycle).toMatchObject({ tracked: true, cycles: [expect.objectContaining({ start: "2024-06-10" })] });
+    const { saveCycleSettings } = await import("@/lib/services/cycle-entries");
+    await saveCycleSettings(B, { tracking: false });
+    expect((await get(report, q, tokens.bCycle)).body!.cycle).toEqual({ tracked: false });
+  });
+});
+
 describe("GET /api/cycle (the pages' route)", () => {
   it("answers the signed-in person's own cycle, with the nights' temperature", async () => {
     session.user = { id: A, email: "a@example.test", role: "owner" };
