@@ -76,6 +76,9 @@ export default defineConfig([
       ],
     },
   },
+  // what git ignores (.gitignore) is not source: builds, generated code, run-time data. The bench's
+  // data folders hold whole app builds (e2e/bench/.data-report/build): linting them failed lint and
+  // tripled its CPU after an `npm run bench`
   globalIgnores([
     ".next/**",
     "e2e/.build/**",
@@ -83,9 +86,13 @@ export default defineConfig([
     "lib/generated/**",
     "node_modules/**",
     "e2e/test-results/**",
+    "e2e/playwright-report/**",
     "e2e/.data/**",
     "e2e/bench/.data/**",
+    "e2e/bench/.data-*/**",
     "e2e/chaos/.data/**",
+    "data/**",
+    "coverage/**",
     "next-env.d.ts",
   ]),
 ]);
