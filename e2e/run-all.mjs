@@ -188,11 +188,16 @@ function readVitest(file, t) {
 async function hygiene() {
   const t = (tallies.hygiene = tally());
   const t0 = Date.now();
+  // tsc is incremental (tsconfig.json), and ESLint and Prettier keep a cache of their verdicts in
+  // node_modules/.cache keyed by each file's content and the tool's configuration: a run in the same
+  // clone checks again only the files that changed (ESLint 2 CPU-s instead of 39, Prettier 2 instead
+  // of 20); a fresh clone checks them all
+  const cache = (/** @type {string} */ tool) => ["--cache", "--cache-strategy", "content", "--cache-location", path.join(root, "node_modules/.cache", tool)];
   for (const [name, cmd, cmdArgs] of /** @type {Array<[string, string, string[]]>} */ ([
     ["tsc --noEmit", bin("tsc"), ["--noEmit", "-p", "."]],
-    ["eslint", bin("eslint"), ["."]],
+    ["eslint", bin("eslint"), [...cache("eslint/"), "."]],
     ["knip", bin("knip"), []],
-    ["prettier --check", bin("prettier"), ["--check", "--log-level", "warn", "."]],
+    ["prettier --check", bin("prettier"), ["--check", "--log-level", "warn", ...cache("prettier/.prettier-cache"), "."]],
   ])) {
     if ((await runLogged("hygiene", cmd, cmdArgs)) === 0) t.passed += 1;
     else {
