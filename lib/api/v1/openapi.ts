@@ -4,6 +4,7 @@ import * as req from "@/lib/schemas/requests";
 import { MAX_DAY, MAX_RANGE_DAYS, MIN_DAY } from "@/lib/days";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import * as res from "@/lib/api/v1/responses";
+import { reportResponseSchema } from "@/lib/api/v1/responses-report";
 import { configuredOrigin } from "@/lib/auth/origin";
 import { SIGNALS, SIGNALS_MAX_DAYS, SIGNAL_KINDS } from "@/lib/signals/catalog";
 import { DEFAULT_REPORT_SECTIONS, REPORT_MAX_DAYS, REPORT_SECTIONS } from "@/lib/metrics/report";
@@ -219,7 +220,7 @@ const COMPONENTS = {
   SyncStatus: { schema: res.syncStatusResponseSchema },
   State: { schema: res.stateResponseSchema, description: "null: no data yet, or a kind this token may not read." },
   Report: {
-    schema: res.reportResponseSchema,
+    schema: reportResponseSchema,
     description: "A section left out of the query is absent. Chart slots are one per day from `query.from` to `query.to`.",
   },
   Cycle: { schema: cycleResponseSchema, description: "`days` is empty unless `status` is ok or insufficient_data." },

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type * as C from "@/lib/api/contract";
 import type { ErrorEnvelope } from "@/lib/http/errors";
 import type * as res from "@/lib/api/v1/responses";
+import type { reportResponseSchema } from "@/lib/api/v1/responses-report";
 import type { cycleResponseSchema } from "@/lib/api/v1/responses-cycle";
 import type { ApiCycleResponse } from "@/lib/api/contract-cycle";
 import type { Report } from "@/lib/metrics/report";
@@ -30,7 +31,7 @@ describe("response schemas = contract types", () => {
     expectTypeOf<Mutual<Out<typeof res.syncStatusResponseSchema>, C.ApiSyncStatusResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.stateResponseSchema>, C.ApiStateResponse>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof res.signalsResponseSchema>, C.SignalsResponse>>().toEqualTypeOf<true>();
-    expectTypeOf<Mutual<Out<typeof res.reportResponseSchema>, Report>>().toEqualTypeOf<true>();
+    expectTypeOf<Mutual<Out<typeof reportResponseSchema>, Report>>().toEqualTypeOf<true>();
     expectTypeOf<Mutual<Out<typeof cycleResponseSchema>, ApiCycleResponse>>().toEqualTypeOf<true>();
     expectTypeOf<
       Mutual<
