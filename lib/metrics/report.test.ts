@@ -1,5 +1,6 @@
 // The report's pure builders: each figure from the series and days it is given.
 import { describe, expect, it } from "vitest";
+import { reportFileName } from "@/lib/metrics/report";
 import {
   clockHoursOn,
   countByType,
@@ -7,11 +8,10 @@ import {
   gapsOf,
   lineChart,
   reportFigure,
-  reportFileName,
   reportMean,
   tagsWithDays,
   type ReportSeriesInput,
-} from "@/lib/metrics/report";
+} from "@/lib/metrics/report-build";
 
 const series = (over: Partial<ReportSeriesInput> = {}): ReportSeriesInput => ({
   value: [60, null, 62],

@@ -5,25 +5,15 @@ import { groupByDay, pickMainSleep, toDense, type NumericSeries, type SleepPerio
 import { ROLLING_MIN_COUNT, rollingMean } from "@/lib/metrics/stats";
 import { activityName } from "@/lib/metrics/workouts";
 import {
-  clockHoursOn,
   comparedPeriod,
-  countByType,
-  flaggedNights,
-  gapsOf,
-  hoursOf,
-  lineChart,
   REPORT_ACTIVITY_CHART_METRICS,
   REPORT_DISCLAIMER,
-  REPORT_METHOD_NOTES,
   REPORT_METRICS,
   REPORT_PHYSIOLOGY_METRICS,
   REPORT_SCORE_METRICS,
   REPORT_SLEEP_CHART_METRIC,
   REPORT_STAGE_METRICS,
   REPORT_SUMMARY_METRICS,
-  reportFigure,
-  reportMean,
-  tagsWithDays,
   type Report,
   type ReportChart,
   type ReportCycle,
@@ -33,6 +23,18 @@ import {
   type ReportQuery,
   type ReportSummary,
 } from "@/lib/metrics/report";
+import {
+  clockHoursOn,
+  countByType,
+  flaggedNights,
+  gapsOf,
+  hoursOf,
+  lineChart,
+  REPORT_METHOD_NOTES,
+  reportFigure,
+  reportMean,
+  tagsWithDays,
+} from "@/lib/metrics/report-build";
 import { getDaysWithDocuments, getDocumentRows, getPersonalAge, getRestModes, getRings, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
 import { findUser } from "@/lib/db/queries/users";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
