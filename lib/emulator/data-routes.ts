@@ -6,7 +6,6 @@
 // latest, fields; no single-document route).
 // Order of checks: bearer (401) → rate limit (429) → parameters (422) → scope and
 // subscription (403) → window/next_token (400) → document (404).
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from "node:crypto";
 import type { EmulatorContext, RequestMeta } from "./context";
 import { parseDateBound, wallClock, type DateBound } from "./date-params";
 import { documentNotFound, json, problem, unauthorized, validationError, type ValidationIssue } from "./errors";
@@ -16,11 +15,11 @@ import { TIME_SERIES, dayKeyOf, type TimeSeries } from "./resources";
 import { SANDBOX_FIRST_DAY, SANDBOX_LAST_DAY, sandboxDocuments, sandboxSeries } from "./sandbox-data";
 import type { Scope } from "./providers";
 import { fingerprint, type AccessToken } from "./store";
+import { CursorCodec, type Family } from "./cursor";
 import { batteryRow, heartRateRow, localDayOf, type Series } from "./timeseries";
 import { addDays, dayToIndex, utcDay } from "@/lib/days";
 import { DOCUMENT_COLLECTIONS, firstAfter, orderKeyOf, type AnyDocument, type DocumentCollection, type UserDocuments } from "./user-data";
 
-type Family = "user" | "sandbox";
 export type DataResource = DocumentCollection | TimeSeries;
 
 /**
@@ -110,50 +109,6 @@ export function windowPredicate(family: Family, collection: DocumentCollection, 
       };
     default:
       return (doc) => dayKey(doc) >= start && dayKey(doc) <= end;
-  }
-}
-
-// ---- next_token ------------------------------------------------------------------------
-
-type Cursor = {
-  v: 1;
-  f: Family;
-  c: string;
-  u: string;
-  s: string;
-  e: string;
-  /** Window as instants (workouts, sessions, time series). */
-  si?: number;
-  ei?: number;
-  a: string;
-  p: string | null;
-};
-
-export class CursorCodec {
-  private readonly key = createSecretKey(randomBytes(32)); // prepared once, not per signature
-
-  encode(cursor: Omit<Cursor, "v">): string {
-    const payload = Buffer.from(JSON.stringify({ v: 1, ...cursor })).toString("base64url");
-    return `${payload}.${this.sign(payload)}`;
-  }
-
-  decode(token: string): Cursor | null {
-    const dot = token.lastIndexOf(".");
-    if (dot <= 0) return null;
-    const payload = token.slice(0, dot);
-    const sig = Buffer.from(token.slice(dot + 1), "base64url");
-    const expected = Buffer.from(this.sign(payload), "base64url");
-    if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) return null;
-    try {
-      const parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Cursor;
-      return parsed.v === 1 ? parsed : null;
-    } catch {
-      return null;
-    }
-  }
-
-  private sign(payload: string): string {
-    return createHmac("sha256", this.key).update(payload).digest().subarray(0, 16).toString("base64url");
   }
 }
 
