@@ -22,7 +22,7 @@ test.describe.configure({ mode: "serial" });
 const DEMO_URL = `http://localhost:${E2E_DEMO_APP_PORT}`;
 const DEMO_EMULATOR = `http://localhost:${E2E_DEMO_EMULATOR_PORT}`;
 const ISSUER = `${DEMO_EMULATOR}/oauth/v2/ext/oauth-anonymous`;
-const ALL = "email personal daily heartrate workout tag session spo2Daily";
+const ALL = "email personal daily heartrate workout tag session spo2Daily reproductive_cycle";
 
 let demo: ChildProcess | null = null;
 let dataDir = "";

@@ -144,13 +144,13 @@ test("[CONNECT] connect with a subset and see which collections are not shared, 
     await member.page.goto("/settings");
     const notShared = member.page.getByTestId("not-shared");
     await expect(notShared).toBeVisible();
-    await expect(notShared).toHaveAttribute("data-items", "daily_spo2 personal_details heartrate workout enhanced_tag tag session");
+    await expect(notShared).toHaveAttribute("data-items", "daily_spo2 personal_details heartrate workout enhanced_tag tag session daily_cycle_phases");
     await expect(notShared).toContainText("Blood oxygen (SpO2)");
     await expect(notShared).toContainText("Age, sex, height and weight");
     await expect(member.page.getByTestId("granted-scopes")).toHaveAttribute("data-scopes", "email daily");
     const me = await (await member.page.request.get("/api/me")).json();
     expect(me.scopes).toEqual(["email", "daily"]);
-    expect(me.notShared).toEqual(["daily_spo2", "personal_details", "heartrate", "workout", "enhanced_tag", "tag", "session"]);
+    expect(me.notShared).toEqual(["daily_spo2", "personal_details", "heartrate", "workout", "enhanced_tag", "tag", "session", "daily_cycle_phases"]);
 
     // Re-consent: the offered button goes through the consent page again; all data stays.
     await member.page.getByRole("button", { name: "Reconnect to share more" }).click();

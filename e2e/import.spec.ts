@@ -14,6 +14,12 @@ import { RING_COLLECTIONS } from "@/lib/resources";
 
 const ZIP = path.resolve(import.meta.dirname, "test-results", "import-fixture.zip");
 const HEART_SAMPLES = 100_000;
+/**
+ * A sample's heart rate: 45–124 bpm, scattered by a multiplicative hash as real samples are. A
+ * periodic series (55 + j mod 30) compressed twenty times better than a real export's, so the
+ * upload's CPU budget (a share per MiB received, lib/import/budget.ts) was a real export's fraction.
+ */
+const bpmAt = (j: number): number => 45 + ((Math.imul(j, 2654435761) >>> 24) % 80);
 
 test.describe.configure({ mode: "serial" });
 
@@ -35,7 +41,7 @@ test.beforeAll(async () => {
       for (let i = HEART_SAMPLES; i > 0; i -= 1_000) {
         let chunk = "";
         for (let j = i; j > Math.max(0, i - 1_000); j--)
-          chunk += `${new Date(end - j * 300_000).toISOString().replace(".000Z", "+00:00")};${55 + (j % 30)};awake\r\n`;
+          chunk += `${new Date(end - j * 300_000).toISOString().replace(".000Z", "+00:00")};${bpmAt(j)};awake\r\n`;
         yield chunk;
       }
     },

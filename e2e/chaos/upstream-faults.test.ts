@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateSchema } from "@/lib/emulator/openapi";
-import { COLLECTIONS, diffDocuments, keyOf, summarize, type Collection } from "./support/app-db";
+import { COLLECTIONS, diffDocuments, keyedByDay, keyOf, summarize, type Collection } from "./support/app-db";
 import { startChaosEmulator, type Emulator, type FaultSpec } from "./support/emulator";
 import { pick } from "./support/env";
 import { recordFigures, rng, SEED } from "./support/figures";
@@ -245,7 +245,7 @@ describe("[CHAOS 5] upstream faults", () => {
           // The documents never fail a collection: each is stored or set aside on its own.
           expect(outcomes.filter((o) => o.result !== "done").map((o) => `${o.collection}: ${o.reason}`)).toEqual([]);
           const rejected = (await m.db.db.rejectedDocument.findMany({ where: { userId: person_.userId } })).map((r) => ({
-            key: `${r.collection}|${r.collection === "daily_cardiovascular_age" ? r.day : (r.documentId ?? r.day)}`,
+            key: `${r.collection}|${keyedByDay(r.collection as Collection) ? r.day : (r.documentId ?? r.day)}`,
             raw: r.raw,
             error: r.error,
           }));

@@ -4,7 +4,16 @@ import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import type { Doc, Emulator } from "./emulator";
 import { decodeDay, sampleRow } from "@/lib/db/sample-codec";
-import { RING_COLLECTIONS, SERIES_COLLECTIONS, SYNC_COLLECTIONS, sampleSpecOf, tableOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
+import {
+  getResource,
+  RING_COLLECTIONS,
+  SERIES_COLLECTIONS,
+  SYNC_COLLECTIONS,
+  sampleSpecOf,
+  tableOf,
+  type RingCollection,
+  type SeriesCollection,
+} from "@/lib/resources";
 
 /** The document collections a backfill fetches, and their tables: the app's resource registry. */
 export const COLLECTIONS = RING_COLLECTIONS;
@@ -40,8 +49,11 @@ export function openAppDb(file: string): Database.Database {
 }
 
 /** The key a stored document is unique by: the document id (cardiovascular age: the day). */
+/** Whether the registry keys a collection's documents by their day (the service may omit their id). */
+export const keyedByDay = (collection: Collection): boolean => getResource(collection).key === "day";
+
 export function keyOf(collection: Collection, d: { id?: unknown; day?: unknown; documentId?: unknown }): string {
-  if (collection === "daily_cardiovascular_age") return String(d.day);
+  if (keyedByDay(collection)) return String(d.day);
   return String(d.documentId ?? d.id);
 }
 
