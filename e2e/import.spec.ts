@@ -16,8 +16,8 @@ const ZIP = path.resolve(import.meta.dirname, "test-results", "import-fixture.zi
 const HEART_SAMPLES = 100_000;
 /**
  * A sample's heart rate: 45–124 bpm, scattered by a multiplicative hash as real samples are. A
- * periodic series (55 + j mod 30) compressed twenty times better than a real export's, so the
- * upload's CPU budget (a share per MiB received, lib/import/budget.ts) was a real export's fraction.
+ * periodic series (55 + j mod 30) compressed about 20 % better than this, and the upload's CPU
+ * budget is a share per MiB received (lib/import/budget.ts), so it was smaller than a real export's.
  */
 const bpmAt = (j: number): number => 45 + ((Math.imul(j, 2654435761) >>> 24) % 80);
 
