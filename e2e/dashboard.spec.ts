@@ -411,6 +411,13 @@ test("[DASHBOARD] delete all my data removes one person's data only", async ({ b
   await page.getByTestId("day-note-editor").getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("day-note-editor").getByRole("status")).toHaveText("Saved.");
 
+  // Nothing of the member's sync still in flight: a job or a webhook fetch finishing after the delete would store its
+  // page again (the connection stays, so syncing goes on), which is not what this test asks about.
+  const inFlight = appDb.prepare(
+    `SELECT (SELECT COUNT(*) FROM job WHERE userId = ? AND status = 'running')
+          + (SELECT COUNT(*) FROM webhook_event WHERE status = 'queued' AND ringUserId = (SELECT ringUserId FROM "User" WHERE id = ?)) AS n`,
+  );
+  await expect.poll(() => (inFlight.get(memberId, memberId) as { n: number }).n, { timeout: 60_000 }).toBe(0);
   await page.goto("/settings");
   await page.getByRole("button", { name: "Delete all my data…" }).click();
   await expect(page.getByTestId("delete-all")).toBeDisabled();
