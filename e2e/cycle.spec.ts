@@ -3,45 +3,18 @@
 // Settings ("Track my cycle"), a phone's Today starts with "Log period start", one tap logs
 // today's start, and the Cycle view shows it after a reload; the Day page logs and removes an
 // end; turned off again, all of it is gone.
-import crypto from "node:crypto";
-import path from "node:path";
-import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { clock } from "@/lib/clock";
 import { addDays, todayIn } from "@/lib/days";
 import { plantedHistory } from "@/lib/test/signal-history";
-import { expect, SESSION_COOKIE, test, uniqueEmail } from "./fixtures";
-import { E2E_APP_URL, E2E_DATA_DIR } from "./support/ports";
+import { expect, plantSessionPerson, SESSION_COOKIE, test } from "./fixtures";
+import { E2E_APP_URL } from "./support/ports";
 
 test.describe.configure({ mode: "serial" });
 test.use({ timezoneId: "UTC" });
 
 const TODAY = todayIn("UTC", clock.date());
 let sessionToken = "";
-
-/** A person of their own (no ring account, so no sync adds to the planted history), signed in by a session row. */
-function createPerson(): string {
-  const db = new Database(path.resolve(E2E_DATA_DIR, "ringside.db"), { fileMustExist: true });
-  try {
-    db.pragma("busy_timeout = 5000");
-    const id = `cyc${crypto.randomBytes(8).toString("hex")}`;
-    const now = clock.date().toISOString().replace("Z", "+00:00");
-    const email = uniqueEmail("cycle");
-    db.prepare(`INSERT INTO "User" (id, name, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'member', 'metric', 'system', ?, ?)`).run(
-      id,
-      email,
-      email,
-      now,
-      now,
-    );
-    const token = crypto.randomBytes(24).toString("hex");
-    // Auth.js checks a session against the machine's clock, not Ringside's (pinned in a run)
-    db.prepare(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`).run(`s${id}`, token, id, "9999-12-31T00:00:00+00:00");
-    return token;
-  } finally {
-    db.close();
-  }
-}
 
 /** A phone (390 × 844, touch) or a desktop window, signed in as the person; console errors collected. */
 async function signedIn(browser: Browser, phone: boolean): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
@@ -93,7 +66,7 @@ async function expectNoCycle(page: Page) {
 }
 
 test.beforeAll(async ({ playwright }) => {
-  sessionToken = createPerson();
+  sessionToken = plantSessionPerson("cyc", "cycle");
   const history = plantedHistory({ from: addDays(TODAY, -99), to: TODAY, episodeNights: 0, offset: "+00:00" });
   const request = await playwright.request.newContext({
     baseURL: E2E_APP_URL,

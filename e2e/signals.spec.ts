@@ -6,47 +6,19 @@
 // Workouts shows the training load with VO2 max. In light and dark, at phone and desktop
 // widths, with no console errors; each card links to its section of the signals page; the
 // sleep need set in Settings moves the sleep debt.
-import crypto from "node:crypto";
-import path from "node:path";
-import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { clock } from "@/lib/clock";
 import { addDays, todayIn } from "@/lib/days";
 import { plantedHistory } from "@/lib/test/signal-history";
-import { expect, SESSION_COOKIE, test, uniqueEmail } from "./fixtures";
+import { expect, plantSessionPerson, SESSION_COOKIE, test } from "./fixtures";
 import { screenshot, setTheme } from "./dashboard-support";
-import { E2E_APP_URL, E2E_DATA_DIR } from "./support/ports";
+import { E2E_APP_URL } from "./support/ports";
 
 test.describe.configure({ mode: "serial" });
 test.use({ timezoneId: "UTC" });
 
 const TODAY = todayIn("UTC", clock.date());
 let sessionToken = "";
-
-/** A person of their own (no ring account, so no sync adds to the planted history), signed in by a session row. */
-function createPerson(): string {
-  const db = new Database(path.resolve(E2E_DATA_DIR, "ringside.db"), { fileMustExist: true });
-  try {
-    db.pragma("busy_timeout = 5000");
-    const id = `sig${crypto.randomBytes(8).toString("hex")}`;
-    const now = clock.date().toISOString().replace("Z", "+00:00");
-    const email = uniqueEmail("signals");
-    db.prepare(`INSERT INTO "User" (id, name, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, ?, 'member', 'metric', 'system', ?, ?)`).run(
-      id,
-      email,
-      email,
-      now,
-      now,
-    );
-    const token = crypto.randomBytes(24).toString("hex");
-    // Auth.js checks a session against the machine's clock, not Ringside's (pinned in a run)
-    const expires = "9999-12-31T00:00:00+00:00";
-    db.prepare(`INSERT INTO "Session" (id, sessionToken, userId, expires) VALUES (?, ?, ?, ?)`).run(`s${id}`, token, id, expires);
-    return token;
-  } finally {
-    db.close();
-  }
-}
 
 async function signedIn(
   browser: Browser,
@@ -79,7 +51,7 @@ async function checkLayout(page: Page, name: string, theme: "light" | "dark", wi
 }
 
 test.beforeAll(async ({ playwright }) => {
-  sessionToken = createPerson();
+  sessionToken = plantSessionPerson("sig", "signals");
   const history = plantedHistory({ from: addDays(TODAY, -99), to: TODAY, episodeNights: 3, offset: "+14:00" });
   const request = await playwright.request.newContext({
     baseURL: E2E_APP_URL,

@@ -10,6 +10,8 @@
 // period start with the app's own action (as on the Day page), and turns tracking off again.
 // /api/v1/signals is scored night by night with tracking off ("before"), then, for the women,
 // with it on ("after"); /api/v1/cycle gives the ovulations and the predictions.
+import crypto from "node:crypto";
+import { clock } from "@/lib/clock";
 import { addDays, diffDays, utcDay } from "@/lib/days";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { generateRange } from "@/lib/emulator/generator";
@@ -18,6 +20,9 @@ import { makePeople, type SyntheticPerson } from "./cycle-people";
 import { cycleBlock, scoreAlarms, scoreDetection, type AlarmScore, type CycleBlock, type DetectionScore, type Level } from "./cycle-score";
 import { encodeArgs, parseFlight, type ActionArg } from "../chaos/support/actions";
 import { builtServerActions, pagePath, type ManifestAction } from "../chaos/support/surface";
+
+/** This run's own id, so its people never meet an earlier run's in the emulator. */
+const RUN_ID = crypto.randomBytes(4).toString("hex");
 
 export type CycleFigures = CycleBlock & { before: Pick<CycleBlock, "false_watch_per_year" | "false_likely_per_year" | "recall"> };
 
@@ -40,7 +45,7 @@ export async function measureCycle(o: MeasureCycleOptions): Promise<CycleFigures
     settings: findAction(built, "saveCycleSettingsAction"),
     log: findAction(built, "logCycleEntryAction"),
   };
-  const last = addDays(utcDay(Date.now()), -1);
+  const last = addDays(utcDay(clock.now()), -1);
   const people = makePeople({ seed: o.seed, women: o.women, men: o.men, days: CYCLE_BENCH_DAYS, first: addDays(last, -(CYCLE_BENCH_DAYS - 1)) });
   const before = new Map<string, AlarmScore>();
   const after = new Map<string, AlarmScore>();
@@ -156,7 +161,7 @@ async function measurePerson(
   emulatorUrl: string,
   actions: { token: ManifestAction; settings: ManifestAction; log: ManifestAction },
 ): Promise<{ before: AlarmScore; after: AlarmScore; detection: DetectionScore | null }> {
-  const email = `bench-cycle-${p.key}-${Date.now().toString(36)}@bench.example.test`;
+  const email = `bench-cycle-${p.key}-${RUN_ID}@bench.example.test`;
   const created = await fetch(`${emulatorUrl}/_emulator/users`, {
     method: "POST",
     headers: { "content-type": "application/json" },
