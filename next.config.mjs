@@ -17,7 +17,8 @@ const nextConfig = {
   // with its "type": "module", which broke the standalone server). It needs none of them; the
   // build's own folder (.next, e2e/.build, e2e/bench/.build) is not among these patterns.
   // the docs pages (the signals' methods, the report's figures) read their docs/*.md when they first render
-  // the report's PDF: pdfkit loads the built-in fonts' metrics through a require of its own
+  // the report's PDF: pdfkit stays in node_modules (serverExternalPackages below), where
+  // components/report/pdf/lean-library.ts can stub two of its imports; it loads the built-in fonts' metrics through a require of its own
   // (`#standard-fonts/Helvetica`), which the tracer may not follow; the standalone build carries
   // them (one node_modules for every route)
   outputFileTracingIncludes: {
@@ -25,6 +26,7 @@ const nextConfig = {
     "/docs/report": ["./docs/report.md"],
     "/api/report": ["./node_modules/pdfkit/js/standard-fonts/*.cjs"],
   },
+  serverExternalPackages: ["pdfkit"],
   outputFileTracingExcludes: {
     "/api/import": [
       "*.{md,json,ts,mjs,yaml}",

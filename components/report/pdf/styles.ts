@@ -1,7 +1,6 @@
-// The PDF's look: A4, the built-in Helvetica (components/report/pdf/text.ts), dark text on white,
-// one accent for the 7-day mean, a pale band for the normal range. Colours print in grey as well:
-// the daily values are a thin grey line, the mean a thick dark one, the range a light area.
-import { StyleSheet } from "@react-pdf/renderer";
+// The PDF's look: A4, the built-in Helvetica (./text.ts), dark text on white, one accent for the
+// 7-day mean, a pale band for the normal range. Colours print in grey as well: the daily values
+// are a thin grey line, the mean a thick dark one, the range a light area. Sizes in points.
 
 export const PDF_COLOURS = {
   text: "#1f2328",
@@ -10,57 +9,39 @@ export const PDF_COLOURS = {
   daily: "#8c959f",
   mean: "#0b5cad",
   band: "#9ec5ee",
-  watch: "#9a6700",
-  likely: "#cf222e",
   stages: { deep: "#0b3d91", rem: "#4f8fdc", light: "#a9c8ef", awake: "#e6a23c" },
   bedtime: "#6639ba",
   wake: "#1a7f37",
 } as const;
 
-/** A4 in points, and the page's margins: the charts' width follows from them. */
-export const PDF_PAGE = { width: 595.28, height: 841.89, margin: 40 } as const;
+/** A4 in points, and the page's margins (the bottom one leaves room for the footer): the charts' width follows from them. */
+export const PDF_PAGE = { width: 595.28, height: 841.89, margin: 40, bottom: 50, footer: 22 } as const;
 export const PDF_CONTENT_WIDTH = PDF_PAGE.width - 2 * PDF_PAGE.margin;
 
-export const styles = StyleSheet.create({
-  page: {
-    paddingTop: PDF_PAGE.margin,
-    paddingBottom: PDF_PAGE.margin + 10,
-    paddingHorizontal: PDF_PAGE.margin,
-    fontFamily: "Helvetica",
-    fontSize: 9,
-    // no lineHeight here: inherited by the footer, it hides the page number (a render-prop text)
-    color: PDF_COLOURS.text,
-  },
-  title: { fontSize: 18, fontFamily: "Helvetica-Bold", marginBottom: 4 },
-  subtitle: { fontSize: 10, color: PDF_COLOURS.muted, marginBottom: 2 },
-  h2: { fontSize: 13, fontFamily: "Helvetica-Bold", marginTop: 10, marginBottom: 4 },
-  h3: { fontSize: 10.5, fontFamily: "Helvetica-Bold", marginTop: 8, marginBottom: 3 },
-  ref: { fontSize: 7.5, color: PDF_COLOURS.muted, marginBottom: 4 },
-  link: { color: PDF_COLOURS.mean, textDecoration: "none" },
-  paragraph: { marginBottom: 4, lineHeight: 1.35 },
-  muted: { color: PDF_COLOURS.muted },
-  bold: { fontFamily: "Helvetica-Bold" },
-  table: { borderTopWidth: 0.5, borderTopColor: PDF_COLOURS.rule, marginBottom: 6 },
-  row: { flexDirection: "row", borderBottomWidth: 0.5, borderBottomColor: PDF_COLOURS.rule, paddingVertical: 2.5 },
-  headRow: { flexDirection: "row", borderBottomWidth: 0.8, borderBottomColor: PDF_COLOURS.muted, paddingVertical: 2.5 },
-  cell: { paddingRight: 4 },
-  headCell: { paddingRight: 4, fontFamily: "Helvetica-Bold", fontSize: 8 },
-  chart: { marginBottom: 10 },
-  chartTitle: { fontSize: 9.5, fontFamily: "Helvetica-Bold", marginBottom: 2 },
-  caption: { fontSize: 8, color: PDF_COLOURS.muted, marginTop: 2 },
-  legend: { flexDirection: "row", flexWrap: "wrap", marginTop: 2 },
-  legendItem: { flexDirection: "row", alignItems: "center", marginRight: 10, fontSize: 7.5, color: PDF_COLOURS.muted },
-  swatch: { width: 10, height: 5, marginRight: 3 },
-  footer: {
-    position: "absolute",
-    bottom: 22,
-    left: PDF_PAGE.margin,
-    right: PDF_PAGE.margin,
-    flexDirection: "row",
-    justifyContent: "space-between",
-    fontSize: 7,
-    color: PDF_COLOURS.muted,
-  },
-  keyValue: { flexDirection: "row", marginBottom: 1.5 },
-  key: { width: 150, color: PDF_COLOURS.muted },
-});
+export const PDF_FONT = { regular: "Helvetica", bold: "Helvetica-Bold" } as const;
+
+/** A run of text's look: font size, bold or not, colour, and the space above and below it. */
+export type TextStyle = { size: number; bold?: boolean; colour?: string; above?: number; below?: number; lineGap?: number };
+
+export const STYLES = {
+  body: { size: 9 },
+  title: { size: 18, bold: true, below: 4 },
+  subtitle: { size: 10, colour: PDF_COLOURS.muted, below: 2 },
+  h2: { size: 13, bold: true, above: 10, below: 4 },
+  h3: { size: 10.5, bold: true, above: 8, below: 3 },
+  ref: { size: 7.5, colour: PDF_COLOURS.muted, below: 4 },
+  link: { size: 7.5, colour: PDF_COLOURS.mean, below: 4 },
+  paragraph: { size: 9, below: 4, lineGap: 3 },
+  muted: { size: 9, colour: PDF_COLOURS.muted },
+  headCell: { size: 8, bold: true },
+  cell: { size: 9, lineGap: 1 },
+  chartTitle: { size: 9.5, bold: true, below: 2 },
+  caption: { size: 8, colour: PDF_COLOURS.muted, above: 2 },
+  legend: { size: 7.5, colour: PDF_COLOURS.muted },
+  footer: { size: 7, colour: PDF_COLOURS.muted },
+} as const satisfies Record<string, TextStyle>;
+
+/** A table's rows: the padding above and below each row's text, and the rules' widths. */
+export const TABLE = { padding: 3, cellGap: 4, rule: 0.5, headRule: 0.8, below: 6 } as const;
+/** A key and its value: the key's column. */
+export const KEY_WIDTH = 150;

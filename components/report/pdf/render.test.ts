@@ -11,15 +11,15 @@ import { formatDay } from "@/lib/days";
 import { formatNumber } from "@/lib/metrics/format";
 import { reportFileName } from "@/lib/metrics/report";
 import { reportFixture } from "@/lib/test/report-fixture";
-import { renderReportPdf, renderReportPdfHere } from "./render";
+import { renderReportPdf } from "./render";
 import { formatFigure, writtenUnit } from "./format";
 import { pdfText } from "./text";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-report-pdf-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function rendered(name: string, report: Parameters<typeof renderReportPdf>[0], docsUrl?: string, render = renderReportPdf) {
-  const bytes = await render(report, { docsUrl });
+async function rendered(name: string, report: Parameters<typeof renderReportPdf>[0], docsUrl?: string) {
+  const bytes = await renderReportPdf(report, { docsUrl });
   const file = path.join(dir, name);
   fs.writeFileSync(file, bytes);
   const info = execFileSync("pdfinfo", [file], { encoding: "utf8" });
@@ -101,15 +101,6 @@ describe("the report's PDF", () => {
     renderEveryPage(file, pages);
     expect(text).toContain("1 Jan 2025 to 31 Dec 2025 (365 days)");
     expect(bytes.toString("latin1")).not.toMatch(/\/Subtype\s*\/Image/);
-  });
-
-  it("is the same document on the server's own thread (where its semi-spaces are capped) as on the render thread", async () => {
-    const report = reportFixture({ from: "2026-01-01", days: 90, name: "Ada Fixture" });
-    const thread = await rendered("on-thread.pdf", report, "https://ringside.example/docs/report");
-    const here = await rendered("here.pdf", report, "https://ringside.example/docs/report", renderReportPdfHere);
-    expect(here.pages).toBe(thread.pages);
-    expect(here.text).toBe(thread.text);
-    expect(here.info.replace(/^(CreationDate|ModDate):.*$/gm, "")).toBe(thread.info.replace(/^(CreationDate|ModDate):.*$/gm, ""));
   });
 
   it("a note in any script comes out as text Helvetica can set, never as stray glyphs", async () => {
