@@ -101,6 +101,17 @@ describe("the report's PDF", () => {
     renderEveryPage(file, pages);
     expect(text).toContain("1 Jan 2025 to 31 Dec 2025 (365 days)");
     expect(bytes.toString("latin1")).not.toMatch(/\/Subtype\s*\/Image/);
+
+    // every page numbered of the whole; each chart's title and caption on one page (no chart cut across pages)
+    const pageTexts = Array.from({ length: pages }, (_, i) =>
+      execFileSync("pdftotext", ["-f", String(i + 1), "-l", String(i + 1), file, "-"], { encoding: "utf8" }).replace(/\s+/g, " "),
+    );
+    pageTexts.forEach((t, i) => expect(t).toContain(`Page ${i + 1} of ${pages}`));
+    for (const c of report.charts!) {
+      const onPages = pageTexts.flatMap((t, i) => (t.includes(pdfText(c.caption)) ? [i] : []));
+      expect(onPages, c.id).toHaveLength(1);
+      expect(pageTexts[onPages[0]!], c.id).toContain(c.title);
+    }
   });
 
   it("a note in any script comes out as text Helvetica can set, never as stray glyphs", async () => {
