@@ -33,10 +33,13 @@ export default defineConfig({
   use: {
     baseURL: E2E_APP_URL,
     headless: true,
-    // a failed test keeps its trace (actions, DOM snapshots, network, console) and a screenshot;
-    // the trace's screencast is left out: it had Chromium encode a frame at every paint of every
-    // test, a fifth of the browser's CPU in the accessibility spec
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
+    // a failed test keeps a screenshot, and its browser's script errors, failed requests and 5xx
+    // answers (e2e/fixtures); PW_TRACE=1 also records each test's trace (actions, DOM snapshots,
+    // network, console), kept when it fails. Recording is off by default: it cost a fifth of the
+    // browser specs' CPU (the accessibility spec: 128 → 102 CPU-s, Chromium and the test worker),
+    // which every passing run paid. The trace's screencast is left out even then: it had Chromium
+    // encode a frame at every paint.
+    trace: process.env.PW_TRACE === "1" ? { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true } : "off",
     screenshot: "only-on-failure",
     contextOptions: { reducedMotion: "reduce" },
     // an action that cannot happen (a disabled button) fails with its name, not at the test timeout
