@@ -153,10 +153,34 @@ export class PdfWriter {
     this.y += height;
   }
 
-  /** A table: a heading row (again at the top of each page it goes on to), then one row per entry, each kept whole. */
-  table(columns: readonly Column[], rows: ReadonlyArray<readonly string[]>): void {
+  /** `text` cut into pieces of at most `maxHeight` each over `width`: after a list's commas, else at spaces. */
+  private pieces(text: string, width: number, maxHeight: number): string[] {
+    const out: string[] = [];
+    let piece = "";
+    const items = text.split(/(?<=,) /);
+    for (const word of items.length > 1 ? items : text.split(" ")) {
+      const longer = piece ? `${piece} ${word}` : word;
+      if (piece && this.heightOf(longer, STYLES.cell, width) > maxHeight) {
+        out.push(piece);
+        piece = word;
+      } else piece = longer;
+    }
+    return [...out, piece];
+  }
+
+  /** A row taller than a page (a tag on every day of a year) as several rows, each cell's text going on in the next. */
+  private fitRow(cells: readonly string[], columns: readonly Column[], maxHeight: number): Array<readonly string[]> {
+    if (this.rowHeight(cells, columns, STYLES.cell) <= maxHeight) return [cells];
+    const split = cells.map((c, j) => this.pieces(c, columns[j]!.width * PDF_CONTENT_WIDTH - TABLE.cellGap, maxHeight - 2 * TABLE.padding));
+    return Array.from({ length: Math.max(...split.map((p) => p.length)) }, (_, k) => split.map((p) => p[k] ?? ""));
+  }
+
+  /** A table: a heading row (again at the top of each page it goes on to), then one row per entry, each kept whole on a page. */
+  table(columns: readonly Column[], entries: ReadonlyArray<readonly string[]>): void {
     const heads = columns.map((c) => c.head);
     const headHeight = this.rowHeight(heads, columns, STYLES.headCell);
+    // a row fits below the heading row on an empty page
+    const rows = entries.flatMap((r) => this.fitRow(r, columns, PdfWriter.BOTTOM - PDF_PAGE.margin - headHeight - 2 * TABLE.rule));
     const head = () => {
       this.rule(TABLE.rule, PDF_COLOURS.rule);
       this.row(heads, columns, STYLES.headCell, headHeight);

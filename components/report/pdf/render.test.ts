@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatDay } from "@/lib/days";
+import { addDays, formatDay } from "@/lib/days";
 import { formatNumber } from "@/lib/metrics/format";
 import { reportFileName } from "@/lib/metrics/report";
 import { reportFixture } from "@/lib/test/report-fixture";
@@ -112,6 +112,27 @@ describe("the report's PDF", () => {
       expect(onPages, c.id).toHaveLength(1);
       expect(pageTexts[onPages[0]!], c.id).toContain(c.title);
     }
+  });
+
+  it("a table row taller than a page goes on over the next page, nothing lost or cut", async () => {
+    // a year's days twice over: taller than a page (a tag on every day of a year fits on one)
+    const report = reportFixture({ from: "2025-01-01", days: 365 });
+    const days = Array.from({ length: 730 }, (_, i) => addDays("2024-01-01", i));
+    report.events!.tags = [{ name: "every day", source: "own", days }];
+    const { file, pages, text } = await rendered("long-row.pdf", report);
+    renderEveryPage(file, pages);
+    const onPage = (day: string) =>
+      Array.from({ length: pages }, (_, i) => i + 1).filter((p) =>
+        execFileSync("pdftotext", ["-f", String(p), "-l", String(p), file, "-"], { encoding: "utf8" })
+          .replace(/\s+/g, " ")
+          .includes(formatDay(day, { withYear: true, withWeekday: false })),
+      );
+    const [first, last] = [onPage(days[0]!), onPage(days[729]!)];
+    expect(first).toHaveLength(1);
+    expect(last).toHaveLength(1);
+    expect(last[0]!).toBeGreaterThan(first[0]!); // the row went on over the next pages
+    for (const d of [days[0]!, days[365]!, days[729]!]) expect(text).toContain(formatDay(d, { withYear: true, withWeekday: false }));
+    expect(text).toContain("Rest mode");
   });
 
   it("a note in any script comes out as text Helvetica can set, never as stray glyphs", async () => {
