@@ -166,6 +166,10 @@ child = spawn(process.execPath, [...heapFlags, server], {
     DATABASE_URL: databaseUrl,
     BACKUP_DIR: backupDir,
     NEXT_MANUAL_SIG_HANDLE: "true",
+    // An idle keep-alive connection stays open 65 s, not Node's 5 s: a client or a reverse proxy
+    // that reuses a connection the server is closing at that moment gets a reset (ECONNRESET, or
+    // a proxy's 502); proxies keep idle connections up to 60 s (nginx's default)
+    KEEP_ALIVE_TIMEOUT: "65000",
   }),
 });
 
