@@ -10,8 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getMetric } from "@/lib/metrics/catalog";
 import { formatValue } from "@/lib/metrics/format";
 import { expect, test } from "./fixtures";
-import path from "node:path";
-import { SCREENSHOT_DIR, waitForChart } from "./dashboard-support";
+import { screenshot, waitForChart } from "./dashboard-support";
 import { E2E_APP_URL } from "./support/ports";
 
 test.use({ timezoneId: "UTC" });
@@ -37,7 +36,7 @@ test("[API] a token made in Settings → API reads the API and the MCP server gi
   const token = (await shown.textContent())!;
   await expect(section.getByTestId("api-token")).toHaveCount(1);
   await expect(section.getByTestId("api-token-usage")).toContainText("never used");
-  await section.screenshot({ path: path.join(SCREENSHOT_DIR, "settings-api.png"), animations: "disabled" });
+  await screenshot(section, "settings-api");
   const stored = appDb.prepare(`SELECT tokenHash, kinds FROM api_token WHERE userId = ?`).get(person.userId) as { tokenHash: string; kinds: string };
   expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
   expect(JSON.stringify(stored)).not.toContain(token.slice(7));

@@ -2,7 +2,7 @@
 // read CSV and shown numbers. (Signing in and waiting for the backfill: e2e/fixtures.)
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { E2E_APP_URL } from "./support/ports";
 
 export const SCREENSHOT_DIR = path.resolve("e2e/test-results/screenshots");
@@ -17,10 +17,18 @@ export async function waitForChart(page: Page, selector = "[data-chart-ready]") 
   await page.locator(selector).first().waitFor({ state: "attached", timeout: 60_000 });
 }
 
-export async function screenshot(page: Page, name: string) {
+/**
+ * Keeps a picture of what the page (or one part of it) shows, in e2e/test-results/screenshots,
+ * when E2E_SCREENSHOTS=1: for a person looking over the pages, not for an assertion. Off by
+ * default: a full-page PNG of a long page is rasterised and encoded by the browser, and the
+ * specs' 45 pictures cost every run that CPU (measured in docs/testing.md).
+ */
+export async function screenshot(target: Page | Locator, name: string): Promise<string | null> {
+  if (process.env.E2E_SCREENSHOTS !== "1") return null;
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
+  if ("goto" in target) await target.screenshot({ path: file, fullPage: true, animations: "disabled" });
+  else await target.screenshot({ path: file, animations: "disabled" });
   return file;
 }
 

@@ -1,6 +1,6 @@
 // The dashboard end to end, on data that came through the real connect flow and sync from the
-// emulator: every page in light and dark at phone and desktop widths (screenshots kept in
-// e2e/test-results/screenshots), the numbers shown equal the emulator's documents, keyboard
+// emulator: every page in light and dark at phone and desktop widths (screenshots with
+// E2E_SCREENSHOTS=1 in e2e/test-results/screenshots), the numbers shown equal the emulator's documents, keyboard
 // reading of charts, tags round-trip onto the charts, CSV export equals the stored rows,
 // preferences, and "delete all my data" for one person only.
 import type { Browser, BrowserContext, Page } from "@playwright/test";

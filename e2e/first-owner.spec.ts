@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { screenshot } from "./dashboard-support";
 import { connectRing, expect, test, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { startInstance, type Instance } from "./support/instance";
@@ -106,7 +107,7 @@ test("[SETUP] the first connect needs the setup code from the server log", async
   await expect(page.getByTestId("household-section")).toBeVisible(); // the owner's section
   await page.goto(`${fresh.url}/setup`);
   await expect(page.getByTestId("setup-checks")).toBeVisible();
-  await page.screenshot({ path: "e2e/test-results/screenshots/setup-as-owner.png", fullPage: true });
+  await screenshot(page, "setup-as-owner");
 });
 
 test("[SETUP] with an owner, the sign-in page no longer asks for a code and /setup shows others nothing", async ({ browser }) => {

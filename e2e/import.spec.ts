@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { clock } from "@/lib/clock";
 import { addDays, utcDay } from "@/lib/days";
+import { screenshot } from "./dashboard-support";
 import { expect, test, testPerson, uniqueEmail } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { exportCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
@@ -99,12 +100,12 @@ for (const layout of [
               : `not yet: ${status} ${valueNow} ${text}`;
           });
         await expect.poll(read, { timeout: 120_000 }).toMatch(/^(storing|ended)$/);
-        if (await progress.isVisible()) await page.screenshot({ path: `e2e/test-results/screenshots/import-progress-${layout.name}.png`, fullPage: true });
+        if (await progress.isVisible()) await screenshot(page, `import-progress-${layout.name}`);
       }
 
       await expect(section.getByTestId("import-done")).toBeVisible({ timeout: 180_000 });
       await expect(section.getByTestId("import-summary")).toHaveAttribute("data-dry-run", "false");
-      await page.screenshot({ path: `e2e/test-results/screenshots/import-done-${layout.name}.png`, fullPage: true });
+      await screenshot(page, `import-done-${layout.name}`);
 
       await section.getByRole("link", { name: "See it on Trends" }).click();
       await expect(page).toHaveURL(/\/trends/);

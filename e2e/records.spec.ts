@@ -1,6 +1,6 @@
 // Everything the ring records, end to end: a person's history (documents, heart rate, battery)
 // synced from the emulator by the app, then Day, Workouts, Today and Notes & tags walked in light
-// and dark at phone and desktop widths (screenshots in e2e/test-results/screenshots), the numbers
+// and dark at phone and desktop widths (screenshots with E2E_SCREENSHOTS=1), the numbers
 // shown against the emulator's documents and samples, and a tag from the ring app in a
 // tagged-versus-untagged comparison.
 import { clock } from "@/lib/clock";

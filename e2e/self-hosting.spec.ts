@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { APIRequestContext, Browser } from "@playwright/test";
+import { screenshot } from "./dashboard-support";
 import { test, expect, connectRing } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { startInstance, type Instance } from "./support/instance";
@@ -175,7 +176,7 @@ test("[SELF-HOST] export from one instance and import into another gives the sam
     await page2.goto(`${other.url}/trends`);
     await expect(page2.getByRole("heading", { name: /trends/i })).toBeVisible();
     await expect(page2.locator('[data-chart-ready="true"]').first()).toBeVisible({ timeout: 60_000 });
-    await page2.screenshot({ path: "e2e/test-results/screenshots/imported-trends.png", fullPage: true });
+    await screenshot(page2, "imported-trends");
   } finally {
     await context.close();
     await other.stop();
