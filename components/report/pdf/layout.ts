@@ -81,9 +81,13 @@ export class PdfWriter {
       .fillColor(style.colour ?? PDF_COLOURS.text);
   }
 
-  /** The height `text` takes in `style` over `width` points, its spaces above and below excluded. */
+  /**
+   * The height `text` takes in `style` over `width` points, its spaces above and below excluded.
+   * Only the font and size are set: a colour is an operator written into the page at once, which
+   * measuring (and the whole dry run) must not leave behind.
+   */
   heightOf(text: string, style: TextStyle, width = PDF_CONTENT_WIDTH): number {
-    this.use(style);
+    this.doc.font(style.bold ? PDF_FONT.bold : PDF_FONT.regular).fontSize(style.size);
     return this.doc.heightOfString(pdfText(text), { width, lineGap: style.lineGap ?? 0 });
   }
 
