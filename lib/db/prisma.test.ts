@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { PrismaClient, Prisma } from "@/lib/generated/prisma/client";
 import type { Prisma as PostgresPrisma } from "@/lib/generated/prisma-postgresql/client";
-import { dbProvider, postgresClient, sqliteClient, type Db, type ProcessDb } from "@/lib/db/prisma";
+import { dbProvider, postgresClient, sqliteClient, sqliteGate, type Db, type ProcessDb } from "@/lib/db/prisma";
 import { SqliteGate } from "@/lib/db/prisma-sqlite";
 import { sqliteFile } from "@/lib/db/sqlite.mjs";
 import { useMigratedPostgres } from "@/lib/test/postgres";
@@ -160,6 +160,27 @@ describe("Prisma Client on SQLite: one connection, its transactions apart", () =
     } finally {
       other.close();
     }
+  });
+
+  it("lib/db/sql.ts's work on the process's own connection waits at the process's gate while a transaction is open (the two layers side by side)", async () => {
+    const { query, run, all } = await import("@/lib/db/sql");
+    const processDb = client(() => sqliteClient(file(), sqliteGate()));
+    const opened = later();
+    const finish = later();
+    const tx = processDb.$transaction(async (t) => {
+      await setting(t, "tx");
+      opened.resolve();
+      await finish.promise;
+    });
+    await opened.promise;
+    let written = false;
+    const write = query(run(`INSERT INTO "AppSetting" (key, value, updatedAt) VALUES ('sql', '1', '')`)).then(() => (written = true));
+    await turns();
+    expect(written).toBe(false); // waiting its turn, asynchronously: not in SQLite's busy wait, not failed
+    finish.resolve();
+    await tx;
+    await write;
+    expect((await query(all<{ key: string }>(`SELECT key FROM "AppSetting" ORDER BY key`))).map((r) => r.key)).toEqual(["sql", "tx"]);
   });
 
   it("the process's client used inside a transaction waits for it: the transaction's timeout ends the wait (rolled back), and the gate is free again", async () => {

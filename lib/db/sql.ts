@@ -5,6 +5,7 @@ import type pg from "pg";
 import { env } from "@/lib/env.mjs";
 import { postgresPool, rawDb } from "@/lib/db/client";
 import { toPostgresSql } from "@/lib/db/dialect";
+import { sqliteGate } from "@/lib/db/prisma";
 import { processSingleton } from "@/lib/process-singleton";
 
 // Raw SQL written once for both databases. A query module writes its work as a generator of
@@ -131,23 +132,26 @@ function runSqlite<T>(db: BetterSqlite3.Database, work: Work<T>): T {
  * transaction being one IMMEDIATE transaction that never spans an event-loop turn.
  */
 export function sqliteDatabase(open: () => BetterSqlite3.Database = rawDb): Database {
+  const now = <T>(fn: () => T): Promise<T> => {
+    // Prisma Client writes the same file on its own connection: while one of its transactions
+    // is open (or waits), this work waits its turn at the process's gate, asynchronously, never
+    // in SQLite's busy wait on a lock the process itself holds (docs/decisions/0031).
+    const gate = sqliteGate();
+    if (gate.busy) return gate.run(async () => fn());
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  };
   return {
     dialect: "sqlite",
-    query<T>(work: Work<T>): Promise<T> {
-      try {
-        return Promise.resolve(runSqlite(open(), work));
-      } catch (err) {
-        return Promise.reject(err as Error);
-      }
-    },
-    transaction<T>(work: () => Work<T>): Promise<T> {
-      try {
+    query: (work) => now(() => runSqlite(open(), work)),
+    transaction: (work) =>
+      now(() => {
         const db = open();
-        return Promise.resolve(db.transaction(() => runSqlite(db, work())).immediate());
-      } catch (err) {
-        return Promise.reject(err as Error);
-      }
-    },
+        return db.transaction(() => runSqlite(db, work())).immediate();
+      }),
   };
 }
 
