@@ -147,7 +147,7 @@ describe("conditional data routes", () => {
   it("computes the strongest relationships once per data version and range", async () => {
     const { getStrongestCorrelations } = await import("@/lib/services/metrics");
     const { bumpDataVersion } = await import("@/lib/db/queries/data-version");
-    const { transaction } = await import("@/lib/db/sql");
+    const { prisma } = await import("@/lib/db/prisma");
     const q = { userId: "u-etag", from: FIRST, to: LAST, limit: 5 };
     const first = await getStrongestCorrelations(q);
     expect(await getStrongestCorrelations(q)).toBe(first);
@@ -156,7 +156,7 @@ describe("conditional data routes", () => {
     expect(await getStrongestCorrelations({ ...q, userId: "u-other" })).not.toBe(first);
     // a narrower set of metrics (a token's kinds) is another question
     expect(await getStrongestCorrelations({ ...q, include: (m) => m.id.startsWith("sleep.") })).not.toBe(first);
-    await transaction(() => bumpDataVersion("u-etag"));
+    await bumpDataVersion(prisma(), "u-etag");
     const after = await getStrongestCorrelations(q);
     expect(after).not.toBe(first);
     expect(after).toEqual(first);

@@ -131,6 +131,6 @@ export async function getSyncStatus(userId: string, now = clock.now()): Promise<
       rejected: collections.reduce((n, c) => n + c.rejected, 0),
     },
     collections,
-    rejected: (await listRejectedDocuments(userId, 20)).map((r) => ({ ...r, seenAt: iso(r.seenAt) ?? r.seenAt })),
+    rejected: (await listRejectedDocuments(userId, 20)).map((r) => ({ ...r, seenAt: r.seenAt.toISOString() })),
   };
 }

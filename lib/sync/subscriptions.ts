@@ -9,7 +9,7 @@ import { RingApiError } from "@/lib/ring/errors";
 import type { RingWebhookSubscription, WebhookOperation } from "@/lib/ring/schemas";
 import { WEBHOOK_DATA_TYPES } from "@/lib/resources";
 import { getAppSetting, setAppSetting } from "@/lib/db/queries/app-settings";
-import { listWebhookSubscriptions, markWebhookSubscription, saveWebhookSubscription, type WebhookSubscriptionRow } from "@/lib/db/queries/subscriptions";
+import { listWebhookSubscriptions, markWebhookSubscription, saveWebhookSubscription, type WebhookSubscriptionStatus } from "@/lib/db/queries/subscriptions";
 
 // Webhook subscriptions at the ring service (facts §6.1, §6.4). With PUBLIC_URL set, Ringside
 // holds one subscription per (event type, data type) for every data type it stores, all
@@ -69,7 +69,7 @@ async function syncOnce(opts: SyncOptions): Promise<SubscriptionSyncResult> {
   const verificationToken = requireSecret("webhook-verification-token");
   const now = opts.now ?? clock.now();
   const existing = await admin.list();
-  const save = (s: RingWebhookSubscription, status: WebhookSubscriptionRow["status"] = "active") =>
+  const save = (s: RingWebhookSubscription, status: WebhookSubscriptionStatus = "active") =>
     saveWebhookSubscription({
       id: s.id,
       callbackUrl: s.callback_url,

@@ -1,15 +1,14 @@
 import "server-only";
 import { clock } from "@/lib/clock";
 import type { z } from "zod";
-import { all, get, processDatabase, query, run, sqlDialect, type Database, type Work } from "@/lib/db/sql";
-import { toDbTime } from "@/lib/db/dialect";
+import { dbProvider, prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
 import { processSingleton } from "@/lib/process-singleton";
 
 // Instance-wide key/value settings (AppSetting), values stored as JSON text.
 
 /** Reads a setting and validates it; undefined when missing or not valid. */
 export async function getAppSetting<T extends z.ZodType>(key: string, schema: T): Promise<z.infer<T> | undefined> {
-  const row = await query(get<{ value: string }>(`SELECT value FROM "AppSetting" WHERE key = ?`, key));
+  const row = await prisma().appSetting.findUnique({ where: { key }, select: { value: true } });
   if (!row) return undefined;
   try {
     const parsed = schema.safeParse(JSON.parse(row.value));
@@ -20,16 +19,16 @@ export async function getAppSetting<T extends z.ZodType>(key: string, schema: T)
 }
 
 export async function setAppSetting(key: string, value: unknown): Promise<void> {
-  await query(settingWrite(key, JSON.stringify(value)));
+  await settingWrite(prisma(), key, JSON.stringify(value));
 }
 
 export async function deleteAppSetting(key: string): Promise<void> {
-  await query(run(`DELETE FROM "AppSetting" WHERE key = ?`, key));
+  await prisma().appSetting.deleteMany({ where: { key } });
 }
 
 /** Every setting whose key starts with `prefix` (raw JSON values). */
 export function listAppSettings(prefix: string): Promise<Array<{ key: string; value: string }>> {
-  return query(all<{ key: string; value: string }>(`SELECT key, value FROM "AppSetting" WHERE key >= ? AND key < ? ORDER BY key`, prefix, `${prefix}\uffff`));
+  return prisma().appSetting.findMany({ where: { key: { gte: prefix, lt: `${prefix}\uffff` } }, select: { key: true, value: true }, orderBy: { key: "asc" } });
 }
 
 /** A stored lease's holder and end, or nothing (an unreadable lease is a free one). */
@@ -50,9 +49,9 @@ export function leaseFree(value: string | undefined, holder: string, now: number
 /**
  * Named leases among the processes that share the database. Work that must run on one process
  * at a time (the daily backup) takes one first. The read-decide-write runs in one transaction:
- * on SQLite an IMMEDIATE one (one writer at a time); on PostgreSQL under a transaction-scoped
- * advisory lock on the lease's key, so two processes claiming at once are ordered even when no
- * row exists yet. Held to the same tests on both databases (leases.test.ts).
+ * on SQLite an IMMEDIATE one (one writer at a time: lib/db/prisma-sqlite.ts); on PostgreSQL
+ * under a transaction-scoped advisory lock on the lease's key, so two processes claiming at once
+ * are ordered even when no row exists yet. Held to the same tests on both databases (leases.test.ts).
  */
 export interface LeaseStore {
   /**
@@ -64,27 +63,23 @@ export interface LeaseStore {
 
 export const leaseSettingKey = (name: string) => `lease:${name}`;
 
-/** Writes a setting (a step of the caller's work). */
-export function* settingWrite(key: string, value: string): Work<void> {
-  yield* run(
-    `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
-     ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-    key,
-    value,
-    toDbTime(clock.date()),
-  );
+/** Writes a setting (on the process's client, or as a step of the caller's transaction). */
+export async function settingWrite(db: Db, key: string, value: string): Promise<void> {
+  const updatedAt = clock.date();
+  await db.appSetting.upsert({ where: { key }, create: { key, value, updatedAt }, update: { value, updatedAt } });
 }
 
 /** The leases on a database (by default the process's). */
-export function leaseStore(db: Database = processDatabase()): LeaseStore {
+export function leaseStore(db: ProcessDb = prisma()): LeaseStore {
   return {
     claim(name, holder, ttlMs, now = clock.now()) {
       const key = leaseSettingKey(name);
-      return db.transaction(function* () {
-        if ((yield* sqlDialect()) === "postgres") yield* get(`SELECT pg_advisory_xact_lock(hashtext(?))`, key);
-        const row = yield* get<{ value: string }>(`SELECT value FROM "AppSetting" WHERE key = ?`, key);
+      return db.$transaction(async (tx) => {
+        // PostgreSQL: processes claiming at once wait here, one after the other (SQLite: the IMMEDIATE transaction is the lock)
+        if (dbProvider(tx) === "postgresql") await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+        const row = await tx.appSetting.findUnique({ where: { key }, select: { value: true } });
         if (!leaseFree(row?.value, holder, now)) return false;
-        yield* settingWrite(key, JSON.stringify({ holder, until: now + ttlMs }));
+        await settingWrite(tx, key, JSON.stringify({ holder, until: now + ttlMs }));
         return true;
       });
     },

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { clock } from "@/lib/clock";
 import { ident, toDbTime } from "@/lib/db/dialect";
 import { all, get, query, run, transaction, type SqlValue } from "@/lib/db/sql";
-import { bumpDataVersion } from "@/lib/db/queries/data-version";
+import { bumpDataVersionWork as bumpDataVersion } from "@/lib/db/queries/data-version";
 import { CYCLE_ENTRY_KINDS, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
 import { getResource } from "@/lib/resources";
 

@@ -1,25 +1,34 @@
 import "server-only";
-import { get, query, run, type Work } from "@/lib/db/sql";
+import { prisma, type Db } from "@/lib/db/prisma";
+import { run, type Work } from "@/lib/db/sql";
 
 // The person's data version (User.dataVersion): one counter that every write able to change
 // an answer about the person moves forward — a sync or webhook page, an import, a note or
 // tag edit, a preference, "delete my data". The conditional requests (lib/api/conditional.ts)
 // build their ETags from it, so an answer is computed again only after something changed.
-// Every write bumps it inside its own transaction (`yield* bumpDataVersion(…)`), so a reader
+// Every write bumps it inside its own transaction (`await bumpDataVersion(tx, …)`), so a reader
 // never pairs new data with an old version, nor an old answer with a new one.
 
 /** Moves the person's data version forward (a step of the caller's transaction). */
-export function* bumpDataVersion(userId: string): Work<void> {
-  yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1 WHERE id = ?`, userId);
-}
-
-/** Moves every person's data version forward (a change to everyone's data). */
-export function* bumpEveryDataVersion(): Work<void> {
-  yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1`);
+export async function bumpDataVersion(db: Db, userId: string): Promise<void> {
+  await db.user.updateMany({ where: { id: userId }, data: { dataVersion: { increment: 1 } } });
 }
 
 /** The person's data version, or null when there is no such person. */
 export async function readDataVersion(userId: string): Promise<number | null> {
-  const row = await query(get<{ dataVersion: number }>(`SELECT dataVersion FROM "User" WHERE id = ?`, userId));
-  return row === undefined ? null : Number(row.dataVersion);
+  const row = await prisma().user.findUnique({ where: { id: userId }, select: { dataVersion: true } });
+  return row?.dataVersion ?? null;
+}
+
+// The same bumps as steps of lib/db/sql.ts work, for the sync's writes that still run there
+// (ring documents, time series, sync state) until the ingest store takes them over.
+
+/** Moves the person's data version forward (a step of the caller's lib/db/sql.ts transaction). */
+export function* bumpDataVersionWork(userId: string): Work<void> {
+  yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1 WHERE id = ?`, userId);
+}
+
+/** Moves every person's data version forward (a change to everyone's data). */
+export function* bumpEveryDataVersionWork(): Work<void> {
+  yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1`);
 }

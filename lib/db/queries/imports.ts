@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { query, type Work } from "@/lib/db/sql";
+import { prisma, type Db } from "@/lib/db/prisma";
 import { claimLease, deleteAppSetting, getAppSetting, leaseSettingKey, listAppSettings, settingWrite } from "@/lib/db/queries/app-settings";
 
 // One import at a time per person, and where it is: a lease (`import:<person>`, held by the
@@ -59,12 +59,12 @@ export function readImportState(userId: string): Promise<ImportState | undefined
 }
 
 /** Records the state as a step of the caller's transaction (the checkpoint of a chunk). */
-export function* importStateWrite(userId: string, state: ImportState): Work<void> {
-  yield* settingWrite(stateKey(userId), JSON.stringify(state));
+export function importStateWrite(db: Db, userId: string, state: ImportState): Promise<void> {
+  return settingWrite(db, stateKey(userId), JSON.stringify(state));
 }
 
-export async function saveImportState(userId: string, state: ImportState): Promise<void> {
-  await query(importStateWrite(userId, state));
+export function saveImportState(userId: string, state: ImportState): Promise<void> {
+  return importStateWrite(prisma(), userId, state);
 }
 
 export function clearImportState(userId: string): Promise<void> {

@@ -1,17 +1,16 @@
 // Named leases (one process at a time for the daily backup), held to both databases.
 import { beforeEach, describe, expect, it } from "vitest";
-import { rawDb } from "@/lib/db";
 import { leaseStore, type LeaseStore } from "@/lib/db/queries/app-settings";
-import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
 import { useMigratedPostgres } from "@/lib/test/postgres";
+import { db, otherSqliteClient, pgClient } from "@/lib/test/prisma";
 
 const pg = useMigratedPostgres("leases");
 
 const backends: Array<{ name: string; store: () => LeaseStore; clear: () => Promise<void> }> = [
-  { name: "sqlite", store: () => leaseStore(sqliteDatabase()), clear: async () => void rawDb().prepare(`DELETE FROM "AppSetting"`).run() },
+  { name: "sqlite", store: () => leaseStore(otherSqliteClient()), clear: async () => void (await db.appSetting.deleteMany()) },
   {
     name: "postgresql",
-    store: () => leaseStore(postgresDatabase(pg.otherProcess())),
+    store: () => leaseStore(pgClient(pg.otherProcess)),
     clear: async () => void (await pg.pool().query(`DELETE FROM "AppSetting"`)),
   },
 ];

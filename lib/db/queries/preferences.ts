@@ -1,14 +1,13 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { toDbTime } from "@/lib/db/dialect";
-import { get, query, run } from "@/lib/db/sql";
+import { prisma } from "@/lib/db/prisma";
 import type { Preferences } from "@/lib/preferences";
 
 // The person's preferences (their values: lib/preferences.ts).
 
 /** The person's preferences, or null when there is no such person. */
 export async function findPreferences(userId: string): Promise<Preferences | null> {
-  const u = await query(get<{ units: string; theme: string }>(`SELECT units, theme FROM "User" WHERE id = ?`, userId));
+  const u = await prisma().user.findUnique({ where: { id: userId }, select: { units: true, theme: true } });
   if (!u) return null;
   return {
     units: u.units === "imperial" ? "imperial" : "metric",
@@ -18,13 +17,8 @@ export async function findPreferences(userId: string): Promise<Preferences | nul
 
 export async function updatePreferences(userId: string, patch: Partial<Preferences>): Promise<void> {
   // units change the answers' numbers: the same bump as a data change
-  await query(
-    run(
-      `UPDATE "User" SET units = COALESCE(?, units), theme = COALESCE(?, theme), dataVersion = dataVersion + 1, updatedAt = ? WHERE id = ?`,
-      patch.units ?? null,
-      patch.theme ?? null,
-      toDbTime(clock.date()),
-      userId,
-    ),
-  );
+  await prisma().user.updateMany({
+    where: { id: userId },
+    data: { units: patch.units, theme: patch.theme, dataVersion: { increment: 1 }, updatedAt: clock.date() },
+  });
 }

@@ -3,7 +3,7 @@ import { clock } from "@/lib/clock";
 import { all, dialect, get, query, run, transaction, type SqlValue, type Work } from "@/lib/db/sql";
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { ident, inJsonArray, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
-import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
+import { bumpDataVersionWork as bumpDataVersion, bumpEveryDataVersionWork as bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
 // The ring data tables (one per resource of lib/resources) written by the sync engine. Bulk
 // writes are raw SQL (lib/db/sql.ts: prepared statements on SQLite), one transaction per page:

@@ -1,7 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { toDbTime } from "@/lib/db/dialect";
-import { get, query, run, type SqlValue } from "@/lib/db/sql";
+import { prisma } from "@/lib/db/prisma";
 
 // The person's settings of the explained signals as stored: the sleep need they set
 // (User.sleepNeedMin) and their free days (User.freeDays, ISO weekdays as "6,7"). What a
@@ -14,9 +13,8 @@ export type StoredSignalSettings = {
   freeDays: number[] | null;
 };
 
-/** "6,7" → [6, 7]; "" → none; nothing or anything unreadable → null. */
-function parseFreeDays(text: string | null): number[] | null {
-  if (text === null) return null;
+/** "6,7" → [6, 7]; "" → none; anything unreadable → null. */
+function parseFreeDays(text: string): number[] | null {
   if (text === "") return [];
   const days = text.split(",").map(Number);
   return days.every((d) => Number.isInteger(d) && d >= 1 && d <= 7) ? [...new Set(days)].sort((a, b) => a - b) : null;
@@ -24,25 +22,16 @@ function parseFreeDays(text: string | null): number[] | null {
 
 /** The person's settings, or null when there is no such person. */
 export async function findSignalSettings(userId: string): Promise<StoredSignalSettings | null> {
-  const u = await query(get<{ sleepNeedMin: number | null; freeDays: string | null }>(`SELECT sleepNeedMin, freeDays FROM "User" WHERE id = ?`, userId));
+  const u = await prisma().user.findUnique({ where: { id: userId }, select: { sleepNeedMin: true, freeDays: true } });
   if (!u) return null;
-  return { sleepNeedMinutes: u.sleepNeedMin === null ? null : Number(u.sleepNeedMin), freeDays: parseFreeDays(u.freeDays) };
+  return { sleepNeedMinutes: u.sleepNeedMin, freeDays: parseFreeDays(u.freeDays) };
 }
 
 /** Changes what the patch names (a null sleep need: estimated again). */
 export async function updateSignalSettings(userId: string, patch: { sleepNeedMinutes?: number | null; freeDays?: readonly number[] }): Promise<void> {
-  const set: string[] = [];
-  const values: SqlValue[] = [];
-  if (patch.sleepNeedMinutes !== undefined) {
-    set.push("sleepNeedMin = ?");
-    values.push(patch.sleepNeedMinutes);
-  }
-  if (patch.freeDays !== undefined) {
-    set.push("freeDays = ?");
-    values.push(patch.freeDays.join(","));
-  }
   // the settings change the signals' answers: the same bump as a data change
-  await query(
-    run(`UPDATE "User" SET ${[...set, "dataVersion = dataVersion + 1", "updatedAt = ?"].join(", ")} WHERE id = ?`, ...values, toDbTime(clock.date()), userId),
-  );
+  await prisma().user.updateMany({
+    where: { id: userId },
+    data: { sleepNeedMin: patch.sleepNeedMinutes, freeDays: patch.freeDays?.join(","), dataVersion: { increment: 1 }, updatedAt: clock.date() },
+  });
 }

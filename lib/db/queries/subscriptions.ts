@@ -1,54 +1,36 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { all, query, run, transaction } from "@/lib/db/sql";
-import { toDbTime } from "@/lib/db/dialect";
+import { prisma } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 // Webhook subscriptions Ringside holds at the ring service (one per event type × data type).
 
-export type WebhookSubscriptionRow = {
+export type WebhookSubscriptionStatus = "active" | "expired" | "error";
+
+/** A stored subscription (its status one of WebhookSubscriptionStatus, as written below). */
+export type WebhookSubscriptionRow = Prisma.WebhookSubscriptionModel;
+
+export function listWebhookSubscriptions(): Promise<WebhookSubscriptionRow[]> {
+  return prisma().webhookSubscription.findMany({ orderBy: [{ dataType: "asc" }, { eventType: "asc" }] });
+}
+
+/** Saves what the service answered for one (event type, data type) pair. */
+export async function saveWebhookSubscription(s: {
   id: string;
   callbackUrl: string;
   eventType: string;
   dataType: string;
   expirationTime: string;
-  status: "active" | "expired" | "error";
-  lastError: string | null;
-  updatedAt: string;
-};
-
-export function listWebhookSubscriptions(): Promise<WebhookSubscriptionRow[]> {
-  return query(all<WebhookSubscriptionRow>(`SELECT * FROM webhook_subscription ORDER BY dataType, eventType`));
-}
-
-/** Saves what the service answered for one (event type, data type) pair. */
-export function saveWebhookSubscription(s: Omit<WebhookSubscriptionRow, "updatedAt" | "lastError"> & { lastError?: string | null }): Promise<void> {
-  return transaction(function* () {
-    yield* run(`DELETE FROM webhook_subscription WHERE eventType = ? AND dataType = ? AND id != ?`, s.eventType, s.dataType, s.id);
-    yield* run(
-      `INSERT INTO webhook_subscription (id, callbackUrl, eventType, dataType, expirationTime, status, lastError, updatedAt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET callbackUrl = excluded.callbackUrl, eventType = excluded.eventType, dataType = excluded.dataType,
-         expirationTime = excluded.expirationTime, status = excluded.status, lastError = excluded.lastError, updatedAt = excluded.updatedAt`,
-      s.id,
-      s.callbackUrl,
-      s.eventType,
-      s.dataType,
-      s.expirationTime,
-      s.status,
-      s.lastError ?? null,
-      toDbTime(clock.date()),
-    );
+  status: WebhookSubscriptionStatus;
+  lastError?: string | null;
+}): Promise<void> {
+  const row = { ...s, lastError: s.lastError ?? null, updatedAt: clock.date() };
+  await prisma().$transaction(async (tx) => {
+    await tx.webhookSubscription.deleteMany({ where: { eventType: s.eventType, dataType: s.dataType, id: { not: s.id } } });
+    await tx.webhookSubscription.upsert({ where: { id: s.id }, create: row, update: row });
   });
 }
 
-export async function markWebhookSubscription(id: string, status: WebhookSubscriptionRow["status"], lastError: string | null): Promise<void> {
-  await query(
-    run(
-      `UPDATE webhook_subscription SET status = ?, lastError = ?, updatedAt = ? WHERE id = ?`,
-      status,
-      lastError?.slice(0, 500) ?? null,
-      toDbTime(clock.date()),
-      id,
-    ),
-  );
+export async function markWebhookSubscription(id: string, status: WebhookSubscriptionStatus, lastError: string | null): Promise<void> {
+  await prisma().webhookSubscription.updateMany({ where: { id }, data: { status, lastError: lastError?.slice(0, 500) ?? null, updatedAt: clock.date() } });
 }

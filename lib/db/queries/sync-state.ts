@@ -2,7 +2,7 @@ import "server-only";
 import { clock } from "@/lib/clock";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
-import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
+import { bumpDataVersionWork as bumpDataVersion, bumpEveryDataVersionWork as bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 
 // SyncState: one row per person and collection (backfill checkpoint, freshness, sharing).
 

@@ -5,7 +5,7 @@ import { ident, inJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
 import { insertRejected, type CollectionSummary, type RejectedInput } from "@/lib/db/queries/ring-documents";
-import { bumpDataVersion } from "@/lib/db/queries/data-version";
+import { bumpDataVersionWork as bumpDataVersion } from "@/lib/db/queries/data-version";
 
 // The time-series tables (heart rate, ring battery): one row per person and UTC day, the day's
 // samples packed (lib/db/sample-codec.ts). A page of samples is merged into the days it

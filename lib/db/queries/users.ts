@@ -4,7 +4,7 @@ import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { inviteConsume } from "@/lib/db/queries/invites";
 import { fromDbTime, ident, toDbTime } from "@/lib/db/dialect";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
-import { bumpDataVersion } from "@/lib/db/queries/data-version";
+import { bumpDataVersionWork as bumpDataVersion } from "@/lib/db/queries/data-version";
 import { RESOURCES } from "@/lib/resources";
 
 /** People of this Ringside: the owner (first to connect) and invited members. */
