@@ -12,7 +12,8 @@ applySuiteEnv();
 // and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a
 // database of its own on the run's private server). Sync, webhooks, the import, the dashboard's
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
-// household's admission, the alert deliveries' claims under concurrency, the explained signals
+// household's admission and sign-in (both identity providers' flows, invites, disconnect), the
+// alert deliveries' claims under concurrency, the explained signals
 // (imported, read, alerted, exported), report share links (views counted, revoked, expired), and
 // the cycle's own entries and settings (logged once, only the person's own; exported and imported).
 const BOTH_DATABASES = [
@@ -29,6 +30,8 @@ const BOTH_DATABASES = [
   "app/api/v1/v1-routes.test.ts",
   "app/api/dashboard-routes.test.ts",
   "lib/services/auth/adapter.test.ts",
+  "lib/auth/sign-in-flow.test.ts",
+  "lib/auth/sign-in-newer-provider.test.ts",
   "lib/db/queries/alerts-claim.test.ts",
   "lib/signals/signals.integration.test.ts",
   "app/api/v1/report/report.test.ts",

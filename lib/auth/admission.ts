@@ -6,7 +6,7 @@ import { findUsableInvite } from "@/lib/auth/invites";
 import { findRingAccountByRingUserId } from "@/lib/db/queries/accounts";
 import { countOwners } from "@/lib/db/queries/users";
 import { checkSetupCode } from "@/lib/auth/setup-code";
-import { withDatabaseLock } from "@/lib/db/sql";
+import { withDatabaseLock } from "@/lib/db/prisma";
 
 /**
  * Who may connect: someone already in the household (by ring account id), the very first

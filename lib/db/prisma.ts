@@ -84,6 +84,27 @@ export function sqliteGate(): SqliteGate {
   return processSingleton("sqliteGate", () => new SqliteGate());
 }
 
+/** How long work under `withDatabaseLock` may take (a refused sign-in asks the ring service to revoke its token meanwhile). */
+const DATABASE_LOCK_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs `fn` holding a lock that every process on the database shares: on PostgreSQL a
+ * transaction-scoped advisory lock (`pg_advisory_xact_lock`, in a transaction that stays open
+ * while `fn` runs; `fn`'s own queries go through the process's client, on other connections);
+ * on SQLite, one process per file serves sign-ins, so `fn` runs as it is (callers serialise
+ * within the process).
+ */
+export async function withDatabaseLock<T>(key: number, fn: () => Promise<T>, db: ProcessDb = prisma()): Promise<T> {
+  if (dbProvider(db) !== "postgresql") return fn();
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${key})`;
+      return fn();
+    },
+    { maxWait: BUSY_TIMEOUT_MS, timeout: DATABASE_LOCK_TIMEOUT_MS },
+  );
+}
+
 /** The process's client on DATABASE_URL (made on first use). */
 export function prisma(): ProcessDb {
   return processSingleton("prisma", () => {

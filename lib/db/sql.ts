@@ -244,23 +244,3 @@ export async function pingDatabase(): Promise<void> {
 export function transaction<T>(work: () => Work<T>): Promise<T> {
   return processDatabase().transaction(work);
 }
-
-/**
- * Runs `fn` holding a lock that every process on the database shares: a PostgreSQL advisory lock
- * (session-level, on a pooled connection held meanwhile); on SQLite, one process per file serves
- * sign-ins, so `fn` runs as it is (callers serialise within the process).
- */
-export async function withDatabaseLock<T>(key: number, fn: () => Promise<T>): Promise<T> {
-  if (dialect() !== "postgres") return fn();
-  const c = await (await postgresPool()).connect();
-  try {
-    await c.query("SELECT pg_advisory_lock($1)", [key]);
-    try {
-      return await fn();
-    } finally {
-      await c.query("SELECT pg_advisory_unlock($1)", [key]);
-    }
-  } finally {
-    c.release();
-  }
-}

@@ -1,7 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { fromDbTime, toDbTime } from "@/lib/db/dialect";
-import { all, get, query, run, type Work } from "@/lib/db/sql";
+import { prisma, type Db } from "@/lib/db/prisma";
 
 /**
  * Household invites: single-use, expiring links. Only the sha256 of the secret is stored
@@ -13,62 +12,43 @@ export async function createInvite(options: {
   tokenHash: string;
   expiresAt: Date;
 }): Promise<{ id: string; expiresAt: Date; createdAt: Date }> {
-  const id = crypto.randomUUID();
-  const createdAt = clock.date();
-  await query(
-    run(
-      `INSERT INTO "Invite" (id, tokenHash, createdById, expiresAt, createdAt) VALUES (?, ?, ?, ?, ?)`,
-      id,
-      options.tokenHash,
-      options.createdById,
-      toDbTime(options.expiresAt),
-      toDbTime(createdAt),
-    ),
-  );
-  return { id, expiresAt: options.expiresAt, createdAt };
+  return prisma().invite.create({
+    data: { id: crypto.randomUUID(), tokenHash: options.tokenHash, createdById: options.createdById, expiresAt: options.expiresAt, createdAt: clock.date() },
+    select: { id: true, expiresAt: true, createdAt: true },
+  });
 }
 
 /** The invite with this hash when it is still usable (not used, not expired). */
-export async function findUsableInviteByHash(tokenHash: string, now = clock.date()): Promise<{ id: string; expiresAt: Date; createdById: string } | null> {
-  const row = await query(
-    get<{ id: string; expiresAt: string; createdById: string }>(
-      `SELECT id, expiresAt, createdById FROM "Invite" WHERE tokenHash = ? AND usedAt IS NULL AND expiresAt > ?`,
-      tokenHash,
-      toDbTime(now),
-    ),
-  );
-  return row ? { ...row, expiresAt: fromDbTime(row.expiresAt)! } : null;
+export function findUsableInviteByHash(tokenHash: string, now = clock.date()): Promise<{ id: string; expiresAt: Date; createdById: string } | null> {
+  return prisma().invite.findFirst({
+    where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+    select: { id: true, expiresAt: true, createdById: true },
+  });
 }
 
 /** Marks the invite used by this person (a step of the caller's transaction); false when it was used or expired meanwhile. */
-export function* inviteConsume(options: { inviteId: string; userId: string; now?: Date }): Work<boolean> {
-  const now = toDbTime(options.now ?? clock.date());
-  const changed = yield* run(
-    `UPDATE "Invite" SET usedAt = ?, usedByUserId = ? WHERE id = ? AND usedAt IS NULL AND expiresAt > ?`,
-    now,
-    options.userId,
-    options.inviteId,
-    now,
-  );
-  return changed === 1;
+export async function inviteConsume(tx: Db, options: { inviteId: string; userId: string; now?: Date }): Promise<boolean> {
+  const now = options.now ?? clock.date();
+  const { count } = await tx.invite.updateMany({
+    where: { id: options.inviteId, usedAt: null, expiresAt: { gt: now } },
+    data: { usedAt: now, usedByUserId: options.userId },
+  });
+  return count === 1;
 }
 
 export type PendingInvite = { id: string; createdAt: Date; expiresAt: Date; createdByEmail: string | null };
 
 /** Invites not yet used and not expired, newest first. */
 export async function listPendingInvites(now = clock.date()): Promise<PendingInvite[]> {
-  const rows = await query(
-    all<{ id: string; createdAt: string; expiresAt: string; createdByEmail: string | null }>(
-      `SELECT i.id, i.createdAt, i.expiresAt, u.email AS createdByEmail
-         FROM "Invite" i JOIN "User" u ON u.id = i.createdById
-        WHERE i.usedAt IS NULL AND i.expiresAt > ? ORDER BY i.createdAt DESC`,
-      toDbTime(now),
-    ),
-  );
-  return rows.map((r) => ({ id: r.id, createdAt: fromDbTime(r.createdAt)!, expiresAt: fromDbTime(r.expiresAt)!, createdByEmail: r.createdByEmail }));
+  const rows = await prisma().invite.findMany({
+    where: { usedAt: null, expiresAt: { gt: now } },
+    select: { id: true, createdAt: true, expiresAt: true, createdBy: { select: { email: true } } },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map((r) => ({ id: r.id, createdAt: r.createdAt, expiresAt: r.expiresAt, createdByEmail: r.createdBy.email }));
 }
 
 /** Revokes (deletes) an invite that has not been used. Returns whether one was removed. */
 export async function deletePendingInvite(inviteId: string): Promise<boolean> {
-  return (await query(run(`DELETE FROM "Invite" WHERE id = ? AND usedAt IS NULL`, inviteId))) === 1;
+  return (await prisma().invite.deleteMany({ where: { id: inviteId, usedAt: null } })).count === 1;
 }

@@ -3,7 +3,8 @@ import { clock } from "@/lib/clock";
 import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { inviteConsume } from "@/lib/db/queries/invites";
 import { fromDbTime, ident, toDbTime } from "@/lib/db/dialect";
-import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
+import { all, get, query, run, transaction } from "@/lib/db/sql";
+import { prisma } from "@/lib/db/prisma";
 import { bumpDataVersionWork as bumpDataVersion } from "@/lib/db/queries/data-version";
 import { RESOURCES } from "@/lib/resources";
 
@@ -22,40 +23,14 @@ export type UserRow = {
   ringUserId: string | null;
 };
 
-type StoredUser = Omit<UserRow, "emailVerified"> & { emailVerified: string | number | null };
+/** A person's columns as `UserRow` has them. */
+const USER = { id: true, name: true, email: true, emailVerified: true, image: true, role: true, ringUserId: true } as const;
 
-const USER_COLUMNS = `id, name, email, emailVerified, image, role, ringUserId`;
+/** A person by id. */
+export const findUser = (id: string): Promise<UserRow | null> => prisma().user.findUnique({ where: { id }, select: USER });
 
-const toUser = (u: StoredUser): UserRow => ({ ...u, emailVerified: fromDbTime(u.emailVerified) });
-
-/** A person by a condition on the User table (one statement, typed). */
-function* userWhere(condition: string, ...params: string[]): Work<UserRow | null> {
-  const u = yield* get<StoredUser>(`SELECT ${USER_COLUMNS} FROM "User" WHERE ${condition}`, ...params);
-  return u ? toUser(u) : null;
-}
-
-/** A person by id, e-mail or ring connection (Auth.js's adapter). */
-export const findUser = (id: string) => query(userWhere(`id = ?`, id));
-export const findUserByEmail = (email: string) => query(userWhere(`email = ?`, email));
-export const findUserByAccount = (provider: string, providerAccountId: string) =>
-  query(userWhere(`id = (SELECT userId FROM "Account" WHERE provider = ? AND providerAccountId = ?)`, provider, providerAccountId));
-
-/** Changes what Auth.js may change of a person (name, e-mail, picture, e-mail verification); the person after. */
-export function updateUserProfile(id: string, patch: Partial<Pick<UserRow, "name" | "email" | "image" | "emailVerified">>): Promise<UserRow | null> {
-  const set = (["name", "email", "image", "emailVerified"] as const).filter((k) => patch[k] !== undefined);
-  const values = set.map((k) => {
-    const v = patch[k];
-    return v instanceof Date ? toDbTime(v) : (v ?? null);
-  });
-  return transaction(function* () {
-    yield* run(`UPDATE "User" SET ${[...set.map((k) => `${k} = ?`), "updatedAt = ?"].join(", ")} WHERE id = ?`, ...values, toDbTime(clock.date()), id);
-    return yield* userWhere(`id = ?`, id);
-  });
-}
-
-export async function countOwners(): Promise<number> {
-  const row = await query(get<{ n: number }>(`SELECT COUNT(*) AS n FROM "User" WHERE role = 'owner'`));
-  return Number(row?.n ?? 0);
+export function countOwners(): Promise<number> {
+  return prisma().user.count({ where: { role: "owner" } });
 }
 
 export async function findUserById(
@@ -91,24 +66,11 @@ export class InviteUnavailableError extends Error {
  * InviteUnavailableError thrown, when the invite was used or expired meanwhile).
  */
 export function createUser(data: NewUser, options: { inviteId?: string } = {}): Promise<UserRow> {
-  const id = crypto.randomUUID();
   const now = clock.date();
-  return transaction(function* () {
-    yield* run(
-      `INSERT INTO "User" (id, name, email, emailVerified, image, role, ringUserId, units, theme, dataVersion, createdAt, updatedAt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'metric', 'system', 0, ?, ?)`,
-      id,
-      data.name,
-      data.email,
-      data.emailVerified ? toDbTime(data.emailVerified) : null,
-      data.image,
-      data.role,
-      data.ringUserId,
-      toDbTime(now),
-      toDbTime(now),
-    );
-    if (options.inviteId && !(yield* inviteConsume({ inviteId: options.inviteId, userId: id, now }))) throw new InviteUnavailableError();
-    return { id, name: data.name, email: data.email, emailVerified: data.emailVerified, image: data.image, role: data.role, ringUserId: data.ringUserId };
+  return prisma().$transaction(async (tx) => {
+    const user = await tx.user.create({ data: { id: crypto.randomUUID(), ...data, createdAt: now, updatedAt: now }, select: USER });
+    if (options.inviteId && !(await inviteConsume(tx, { inviteId: options.inviteId, userId: user.id, now }))) throw new InviteUnavailableError();
+    return user;
   });
 }
 

@@ -148,6 +148,26 @@ describe("ringsideAdapter", () => {
     await adapter.deleteSession!("sess-raw-read");
     expect(await adapter.getSessionAndUser!("sess-raw-read")).toBeNull();
   });
+
+  it("on Prisma's official adapter: a person without e-mail reaches Auth.js with an empty string, a session already gone is nothing to do, updateUser changes only the profile", async () => {
+    const adapter = adapterMod.ringsideAdapter();
+    const member = await dbMod.db.user.create({ data: { id: "no-mail", role: "member", ringUserId: "ring-no-mail", units: "imperial" } });
+    await adapter.linkAccount!({ userId: member.id, type: "oauth", provider: "ring", providerAccountId: "ring-no-mail", access_token: "PLAIN-NO-MAIL" });
+    expect(await adapter.getUser!(member.id)).toMatchObject({ id: member.id, email: "" });
+    expect(await adapter.getUserByAccount!({ provider: "ring", providerAccountId: "ring-no-mail" })).toMatchObject({ id: member.id, email: "" });
+    const expires = new Date(clock.now() + 3_600_000);
+    await adapter.createSession!({ sessionToken: "sess-no-mail", userId: member.id, expires });
+    expect((await adapter.getSessionAndUser!("sess-no-mail"))?.user).toMatchObject({ id: member.id, email: "", role: "member" });
+    // removed meanwhile (a disconnect ends the person's sessions): Auth.js's renewal and sign-out find nothing to do
+    await dbMod.db.session.deleteMany({ where: { userId: member.id } });
+    expect(await adapter.updateSession!({ sessionToken: "sess-no-mail", expires: new Date(clock.now() + 7_200_000) })).toBeNull();
+    await expect(Promise.resolve(adapter.deleteSession!("sess-no-mail"))).resolves.toBeUndefined();
+    // Auth.js may change the profile, never the household's columns
+    const patch = { id: member.id, name: "Named", role: "owner", units: "metric" };
+    expect(await adapter.updateUser!(patch)).toMatchObject({ id: member.id, name: "Named", email: "" });
+    expect(await dbMod.db.user.findUniqueOrThrow({ where: { id: member.id } })).toMatchObject({ name: "Named", role: "member", units: "imperial" });
+    await dbMod.db.user.delete({ where: { id: member.id } });
+  });
 });
 
 describe("ALLOWED_EMAILS", () => {
