@@ -1,11 +1,14 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { all, dialect, get, query, run, transaction } from "@/lib/db/sql";
-import { fromDbTime, toDbTime } from "@/lib/db/dialect";
+import { prisma } from "@/lib/db/prisma";
+import { lockUserRow } from "@/lib/db/queries/user-lock";
 
 // Personal access tokens (prisma/schema.prisma ApiToken, table api_token): rows in, rows out.
-// Prepared statements: the lookup runs on every API request, like the session lookup. Only the
-// token's SHA-256 is ever stored or asked for.
+// The lookup runs on every API request, like the session lookup. Only the token's SHA-256 is
+// ever stored or asked for.
+
+/** A token as the app sees it (its hash aside). */
+const TOKEN = { id: true, userId: true, name: true, prefix: true, kinds: true, lastUsedAt: true, expiresAt: true, createdAt: true } as const;
 
 export type ApiTokenRow = {
   id: string;
@@ -20,27 +23,14 @@ export type ApiTokenRow = {
   createdAt: Date;
 };
 
-type Stored = Omit<ApiTokenRow, "lastUsedAt" | "createdAt" | "expiresAt"> & {
-  lastUsedAt: string | number | null;
-  expiresAt: string | number | null;
-  createdAt: string | number;
-};
-
-const COLUMNS = `id, userId, name, prefix, kinds, lastUsedAt, expiresAt, createdAt`;
-
-function toRow(r: Stored): ApiTokenRow {
-  return { ...r, lastUsedAt: fromDbTime(r.lastUsedAt), expiresAt: fromDbTime(r.expiresAt), createdAt: fromDbTime(r.createdAt) ?? new Date(0) };
-}
-
 /** The token with this hash, if it exists (revoked tokens are deleted). */
-export async function findApiTokenByHash(tokenHash: string): Promise<ApiTokenRow | null> {
-  const row = await query(get<Stored>(`SELECT ${COLUMNS} FROM api_token WHERE tokenHash = ?`, tokenHash));
-  return row ? toRow(row) : null;
+export function findApiTokenByHash(tokenHash: string): Promise<ApiTokenRow | null> {
+  return prisma().apiToken.findUnique({ where: { tokenHash }, select: TOKEN });
 }
 
 /** Records a use of the token. */
 export async function touchApiToken(id: string, at: Date): Promise<void> {
-  await query(run(`UPDATE api_token SET lastUsedAt = ? WHERE id = ?`, toDbTime(at), id));
+  await prisma().apiToken.updateMany({ where: { id }, data: { lastUsedAt: at } });
 }
 
 /**
@@ -48,7 +38,7 @@ export async function touchApiToken(id: string, at: Date): Promise<void> {
  * transaction, the person's row locked first on PostgreSQL (SQLite has one writer at a time),
  * so two requests at once, on any process, cannot both pass the bound. Null when it was reached.
  */
-export async function insertApiToken(opts: {
+export function insertApiToken(opts: {
   userId: string;
   name: string;
   tokenHash: string;
@@ -58,53 +48,40 @@ export async function insertApiToken(opts: {
   expiresAt?: Date | null;
   now?: Date;
 }): Promise<ApiTokenRow | null> {
-  const id = crypto.randomUUID();
-  const createdAt = toDbTime(opts.now ?? clock.date());
-  const expiresAt = opts.expiresAt ? toDbTime(opts.expiresAt) : null;
-  const lock = dialect() === "postgres";
-  const changes = await transaction(function* () {
-    if (lock) yield* get(`SELECT id FROM "User" WHERE id = ? FOR UPDATE`, opts.userId);
-    return yield* run(
-      `INSERT INTO api_token (id, userId, name, tokenHash, prefix, kinds, expiresAt, createdAt)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM api_token WHERE userId = ?) < ?`,
-      id,
-      opts.userId,
-      opts.name,
-      opts.tokenHash,
-      opts.prefix,
-      opts.kinds,
-      expiresAt,
-      createdAt,
-      opts.userId,
-      opts.max,
-    );
+  return prisma().$transaction(async (tx) => {
+    await lockUserRow(tx, opts.userId);
+    if ((await tx.apiToken.count({ where: { userId: opts.userId } })) >= opts.max) return null;
+    return tx.apiToken.create({
+      data: {
+        id: crypto.randomUUID(),
+        userId: opts.userId,
+        name: opts.name,
+        tokenHash: opts.tokenHash,
+        prefix: opts.prefix,
+        kinds: opts.kinds,
+        expiresAt: opts.expiresAt ?? null,
+        createdAt: opts.now ?? clock.date(),
+      },
+      select: TOKEN,
+    });
   });
-  if (changes === 0) return null;
-  return {
-    id,
-    userId: opts.userId,
-    name: opts.name,
-    prefix: opts.prefix,
-    kinds: opts.kinds,
-    lastUsedAt: null,
-    expiresAt: fromDbTime(expiresAt),
-    createdAt: fromDbTime(createdAt)!,
-  };
 }
 
 /** The person's tokens, newest first. */
-export async function listApiTokens(userId: string): Promise<ApiTokenRow[]> {
-  return (await query(all<Stored>(`SELECT ${COLUMNS} FROM api_token WHERE userId = ? ORDER BY createdAt DESC, id`, userId))).map(toRow);
+export function listApiTokens(userId: string): Promise<ApiTokenRow[]> {
+  return prisma().apiToken.findMany({ where: { userId }, select: TOKEN, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
 }
 
 /** Deletes every token of a person (a member removed by the owner); their ids. */
-export async function deleteApiTokensOf(userId: string): Promise<string[]> {
-  const ids = (await query(all<{ id: string }>(`SELECT id FROM api_token WHERE userId = ?`, userId))).map((r) => r.id);
-  await query(run(`DELETE FROM api_token WHERE userId = ?`, userId));
-  return ids;
+export function deleteApiTokensOf(userId: string): Promise<string[]> {
+  return prisma().$transaction(async (tx) => {
+    const ids = (await tx.apiToken.findMany({ where: { userId }, select: { id: true } })).map((r) => r.id);
+    await tx.apiToken.deleteMany({ where: { userId } });
+    return ids;
+  });
 }
 
 /** Deletes one of the person's tokens; false when it is not theirs (or gone already). */
 export async function deleteApiToken(userId: string, id: string): Promise<boolean> {
-  return (await query(run(`DELETE FROM api_token WHERE id = ? AND userId = ?`, id, userId))) === 1;
+  return (await prisma().apiToken.deleteMany({ where: { id, userId } })).count === 1;
 }

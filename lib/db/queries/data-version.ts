@@ -1,4 +1,5 @@
 import "server-only";
+import { clock } from "@/lib/clock";
 import { prisma, type Db } from "@/lib/db/prisma";
 import { run, type Work } from "@/lib/db/sql";
 
@@ -11,7 +12,8 @@ import { run, type Work } from "@/lib/db/sql";
 
 /** Moves the person's data version forward (a step of the caller's transaction). */
 export async function bumpDataVersion(db: Db, userId: string): Promise<void> {
-  await db.user.updateMany({ where: { id: userId }, data: { dataVersion: { increment: 1 } } });
+  // (Prisma Client writes updatedAt with every update: the clock's)
+  await db.user.updateMany({ where: { id: userId }, data: { dataVersion: { increment: 1 }, updatedAt: clock.date() } });
 }
 
 /** The person's data version, or null when there is no such person. */
