@@ -2,10 +2,10 @@
 // and PostgreSQL (a database of this file's own on the run's private server).
 import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
-import { rawDb } from "@/lib/db";
 import { webhookEventStore, type WebhookEventRow, type WebhookEventStore } from "@/lib/db/queries/webhook-events";
-import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
+import type { ProcessDb } from "@/lib/db/prisma";
 import { useMigratedPostgres } from "@/lib/test/postgres";
+import { db, pgClient } from "@/lib/test/prisma";
 
 const pg = useMigratedPostgres("inbox");
 
@@ -17,25 +17,18 @@ type Backend = {
   age: (ms: number) => Promise<void>;
 };
 
-const backends: Backend[] = [
-  {
-    name: "sqlite",
-    store: () => webhookEventStore(sqliteDatabase()),
-    clear: async () => void rawDb().prepare("DELETE FROM webhook_event").run(),
-    all: async () => rawDb().prepare("SELECT * FROM webhook_event ORDER BY id").all() as WebhookEventRow[],
-    age: async (ms) =>
-      void rawDb()
-        .prepare("UPDATE webhook_event SET receivedAt = ?")
-        .run(new Date(clock.now() - ms).toISOString().replace("Z", "+00:00")),
-  },
-  {
-    name: "postgresql",
-    store: () => webhookEventStore(postgresDatabase(pg.pool())),
-    clear: async () => void (await pg.pool().query("DELETE FROM webhook_event")),
-    all: async () => (await pg.pool().query<WebhookEventRow>("SELECT * FROM webhook_event ORDER BY id")).rows,
-    age: async (ms) => void (await pg.pool().query(`UPDATE webhook_event SET "receivedAt" = $1`, [new Date(clock.now() - ms).toISOString()])),
-  },
-];
+function backend(name: string, client: () => ProcessDb): Backend {
+  return {
+    name,
+    store: () => webhookEventStore(client()),
+    clear: async () => void (await client().webhookEvent.deleteMany()),
+    all: () => client().webhookEvent.findMany({ orderBy: { id: "asc" } }),
+    age: async (ms) => void (await client().webhookEvent.updateMany({ data: { receivedAt: new Date(clock.now() - ms) } })),
+  };
+}
+
+let pgDb: ProcessDb | undefined;
+const backends: Backend[] = [backend("sqlite", () => db), backend("postgresql", () => (pgDb ??= pgClient(pg.pool)))];
 
 const event = (n: number, over: Partial<WebhookEventRow> = {}) => ({
   dedupeKey: `key-${n}`,
@@ -55,12 +48,14 @@ describe.each(backends)("webhook inbox on $name", (b) => {
   });
 
   it("records a notification once: the duplicate is acknowledged and changes nothing", async () => {
+    const before = clock.now();
     expect(await inbox.record(event(1))).toBe(true);
     expect(await inbox.record(event(1, { objectId: "other" }))).toBe(false);
     const rows = await b.all();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ dedupeKey: "key-1", objectId: "doc-1", status: "queued", processedAt: null, error: null });
-    expect(Number.isNaN(Date.parse(rows[0]!.receivedAt))).toBe(false);
+    expect(rows[0]!.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(rows[0]!.receivedAt.getTime()).toBeLessThanOrEqual(clock.now());
   });
 
   it("lists queued notifications oldest first from a watermark, without excluded ones; settles one or many", async () => {

@@ -1,13 +1,13 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { all, get, processDatabase, run, type Database, type Work } from "@/lib/db/sql";
-import { toDbTime } from "@/lib/db/dialect";
+import { prisma, type ProcessDb } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { processSingleton } from "@/lib/process-singleton";
 
-// Webhook notifications as received. The receiver's hot path is one prepared insert that
-// ignores a duplicate (dedupeKey unique): a duplicate changes nothing and is acknowledged.
-// One contract (`WebhookEventStore`), one implementation on lib/db/sql.ts, held to the same
-// tests on both databases (lib/db/queries/webhook-events.test.ts).
+// Webhook notifications as received. The receiver's hot path is one insert; a duplicate
+// (dedupeKey unique) changes nothing and is acknowledged. One contract (`WebhookEventStore`),
+// one implementation on Prisma Client, held to the same tests on both databases
+// (lib/db/queries/webhook-events.test.ts).
 
 export type WebhookEventInput = {
   dedupeKey: string;
@@ -18,13 +18,8 @@ export type WebhookEventInput = {
   eventTime: string | null;
 };
 
-export type WebhookEventRow = WebhookEventInput & {
-  id: number;
-  receivedAt: string;
-  processedAt: string | null;
-  status: "queued" | "applied" | "ignored" | "failed";
-  error: string | null;
-};
+/** A stored notification (its status "queued", "applied", "ignored" or "failed"). */
+export type WebhookEventRow = Prisma.WebhookEventModel;
 
 export type SettledStatus = "applied" | "ignored" | "failed";
 
@@ -39,85 +34,57 @@ export interface WebhookEventStore {
   /** The id of the oldest queued notification from `fromId` on, or null; and the newest id of all. */
   watermark(fromId?: number): Promise<{ firstQueuedId: number | null; maxId: number }>;
   mark(id: number, status: SettledStatus, error?: string): Promise<void>;
-  /** Settles many notifications at once (one statement or transaction). */
+  /** Settles many notifications at once (one statement per distinct reason, in one transaction). */
   markMany(rows: Array<{ id: number; reason: string }>, status: SettledStatus): Promise<void>;
   /** Forgets processed notifications received before `before`. */
   prune(before: number): Promise<number>;
 }
 
-const INSERT = `INSERT OR IGNORE INTO webhook_event (dedupeKey, ringUserId, dataType, eventType, objectId, eventTime, receivedAt, status)
-  VALUES (?, ?, ?, ?, ?, ?, ?, 'queued')`;
-
 /** The inbox on a database (by default the process's). */
-export function webhookEventStore(db: Database = processDatabase()): WebhookEventStore {
-  const q = <T>(work: Work<T>) => db.query(work);
+export function webhookEventStore(db: ProcessDb = prisma()): WebhookEventStore {
   return {
     async record(e) {
-      return (await q(run(INSERT, e.dedupeKey, e.ringUserId, e.dataType, e.eventType, e.objectId, e.eventTime, toDbTime(clock.date())))) > 0;
+      try {
+        await db.webhookEvent.create({ data: { ...e, receivedAt: clock.date(), status: "queued" }, select: { id: true } });
+        return true;
+      } catch (err) {
+        // the same notification again (dedupeKey unique): acknowledged, nothing changes
+        if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return false;
+        throw err;
+      }
     },
 
     listQueued(limit, excludeIds = [], fromId = 0) {
-      return db.dialect === "postgres"
-        ? q(
-            all<WebhookEventRow>(
-              `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND NOT (id = ANY(CAST(? AS int[]))) ORDER BY id LIMIT ?`,
-              fromId,
-              excludeIds,
-              limit,
-            ),
-          )
-        : q(
-            all<WebhookEventRow>(
-              `SELECT * FROM webhook_event WHERE id >= ? AND status = 'queued' AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
-              fromId,
-              JSON.stringify(excludeIds),
-              limit,
-            ),
-          );
+      return db.webhookEvent.findMany({ where: { id: { gte: fromId, notIn: excludeIds }, status: "queued" }, orderBy: { id: "asc" }, take: limit });
     },
 
     async watermark(fromId = 0) {
-      const row = await q(
-        get<{ first: number | null; max: number | null }>(
-          `SELECT (SELECT id FROM webhook_event WHERE id >= ? AND status = 'queued' ORDER BY id LIMIT 1) AS first,
-                  (SELECT MAX(id) FROM webhook_event) AS max`,
-          fromId,
-        ),
-      );
-      return { firstQueuedId: row?.first ?? null, maxId: row?.max ?? 0 };
+      const [first, all] = await Promise.all([
+        db.webhookEvent.findFirst({ where: { id: { gte: fromId }, status: "queued" }, select: { id: true }, orderBy: { id: "asc" } }),
+        db.webhookEvent.aggregate({ _max: { id: true } }),
+      ]);
+      return { firstQueuedId: first?.id ?? null, maxId: all._max.id ?? 0 };
     },
 
     async mark(id, status, error) {
-      await q(
-        run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, error?.slice(0, 500) ?? null, toDbTime(clock.date()), id),
-      );
+      await db.webhookEvent.updateMany({ where: { id }, data: { status, error: error?.slice(0, 500) ?? null, processedAt: clock.date() } });
     },
 
     async markMany(rows, status) {
       if (rows.length === 0) return;
-      const now = toDbTime(clock.date());
-      if (db.dialect === "postgres") {
-        // one statement for the lot
-        await q(
-          run(
-            `UPDATE webhook_event AS w SET status = ?, error = v.reason, processedAt = ?
-               FROM unnest(CAST(? AS int[]), CAST(? AS text[])) AS v(id, reason) WHERE w.id = v.id`,
-            status,
-            now,
-            rows.map((r) => r.id),
-            rows.map((r) => r.reason.slice(0, 500)),
-          ),
-        );
-        return;
+      const processedAt = clock.date();
+      const byReason = new Map<string, number[]>();
+      for (const r of rows) {
+        const reason = r.reason.slice(0, 500);
+        byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
       }
-      await db.transaction(function* () {
-        for (const r of rows)
-          yield* run(`UPDATE webhook_event SET status = ?, error = ?, processedAt = ? WHERE id = ?`, status, r.reason.slice(0, 500), now, r.id);
+      await db.$transaction(async (tx) => {
+        for (const [error, ids] of byReason) await tx.webhookEvent.updateMany({ where: { id: { in: ids } }, data: { status, error, processedAt } });
       });
     },
 
-    prune(before) {
-      return q(run(`DELETE FROM webhook_event WHERE status <> 'queued' AND receivedAt < ?`, toDbTime(before)));
+    async prune(before) {
+      return (await db.webhookEvent.deleteMany({ where: { status: { not: "queued" }, receivedAt: { lt: new Date(before) } } })).count;
     },
   };
 }
