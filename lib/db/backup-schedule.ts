@@ -7,7 +7,7 @@ import { logger } from "@/lib/log";
 import { sqliteFile } from "@/lib/db/sqlite.mjs";
 import { backupDatabase, backupStamp, pruneBackups } from "@/lib/db/backup.mjs";
 import { claimLease } from "@/lib/db/queries/app-settings";
-import { dialect } from "@/lib/db/sql";
+import { dbProvider, prisma } from "@/lib/db/prisma";
 import { processSlot } from "@/lib/process-singleton";
 
 // The daily backup: once a day, in the hour BACKUP_HOUR (server time), an online backup
@@ -56,7 +56,7 @@ const timer = processSlot<NodeJS.Timeout>("backupTimer");
 /** Checks every few minutes whether today's backup is due. Returns false when BACKUP_HOUR turns it off. */
 export function startDailyBackups(): boolean {
   if (env.BACKUP_HOUR < 0) return false;
-  if (dialect() === "postgres") {
+  if (dbProvider(prisma()) === "postgresql") {
     logger.info({}, "daily backups are pg_dump's on PostgreSQL (see the README): BACKUP_HOUR is not used");
     return false;
   }

@@ -105,6 +105,11 @@ export async function withDatabaseLock<T>(key: number, fn: () => Promise<T>, db:
   );
 }
 
+/** One trivial statement through the process's client: whether the database answers (the outage probe, lib/http/outage.ts). */
+export async function pingDatabase(db: ProcessDb = prisma()): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}
+
 /** The process's client on DATABASE_URL (made on first use). */
 export function prisma(): ProcessDb {
   return processSingleton("prisma", () => {

@@ -235,11 +235,6 @@ export function query<T>(work: Work<T>): Promise<T> {
   return processDatabase().query(work);
 }
 
-/** One trivial statement on the process's own connections: whether the database answers (the outage probe). */
-export async function pingDatabase(): Promise<void> {
-  await query(get("SELECT 1"));
-}
-
 /** Runs work on the process's database in one write transaction. */
 export function transaction<T>(work: () => Work<T>): Promise<T> {
   return processDatabase().transaction(work);

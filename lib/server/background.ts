@@ -6,7 +6,7 @@ import { startDailyBackups } from "@/lib/db/backup-schedule";
 import { startScheduler } from "@/lib/sync/scheduler";
 import { startAlertWorker } from "@/lib/services/alerts";
 import { processSlot } from "@/lib/process-singleton";
-import { dialect } from "@/lib/db/sql";
+import { dbProvider, prisma } from "@/lib/db/prisma";
 import { sweepImports } from "@/lib/import/sweep";
 
 // The process's background work, started once by instrumentation.ts register():
@@ -44,7 +44,7 @@ export async function startBackgroundWork(): Promise<void> {
   started.set(true);
   // what a stop left of an import (a spool, a state "checking"): before any request
   await sweepImports().catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "import sweep failed"));
-  const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED, sharedDatabase: dialect() === "postgres" });
+  const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED, sharedDatabase: dbProvider(prisma()) === "postgresql" });
   const alerts = plan.sync ? startAlertWorker() : null;
   const scheduler = alerts ? startScheduler({ onSynced: (userId) => alerts.markSynced(userId), idleMs: plan.idleMs }) : null;
   const backups = plan.dailyBackup && startDailyBackups();

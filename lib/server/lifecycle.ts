@@ -4,7 +4,7 @@ import { logger } from "@/lib/log";
 import { handleSignals, SHUTDOWN_DEADLINE_MS, stdioState, watchParent } from "@/lib/process.mjs";
 import { stopBackgroundWork, wakeBackgroundWork } from "@/lib/server/background";
 import { installDatabaseProbe } from "@/lib/http/outage";
-import { pingDatabase } from "@/lib/db/sql";
+import { pingDatabase } from "@/lib/db/prisma";
 import { processSlot } from "@/lib/process-singleton";
 
 // The server process's life (the app and the worker alike; instrumentation.ts installs it once):
