@@ -7,8 +7,8 @@ import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
 import { tokenStore, type TokenStore } from "@/lib/db/queries/accounts";
-import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
 import { useMigratedPostgres } from "@/lib/test/postgres";
+import { db, otherSqliteClient, pgClient } from "@/lib/test/prisma";
 
 const pg = useMigratedPostgres("tokens");
 
@@ -25,8 +25,8 @@ type Backend = {
 const backends: Backend[] = [
   {
     name: "sqlite",
-    store: () => tokenStore(sqliteDatabase()),
-    otherProcess: () => tokenStore(sqliteDatabase()),
+    store: () => tokenStore(db),
+    otherProcess: () => tokenStore(otherSqliteClient()),
     exec: async (sql, params = []) => {
       const stmt = rawDb().prepare(sql.replace(/\$\d+/g, "?"));
       if (stmt.reader) return stmt.all(...params) as Array<Record<string, unknown>>;
@@ -36,8 +36,8 @@ const backends: Backend[] = [
   },
   {
     name: "postgresql",
-    store: () => tokenStore(postgresDatabase(pg.pool())),
-    otherProcess: () => tokenStore(postgresDatabase(pg.otherProcess())),
+    store: () => tokenStore(pgClient(pg.pool)),
+    otherProcess: () => tokenStore(pgClient(pg.otherProcess)),
     exec: async (sql, params = []) => (await pg.pool().query(sql, params)).rows,
   },
 ];

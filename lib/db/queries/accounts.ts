@@ -1,7 +1,8 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { fromDbTime, toDbTime } from "@/lib/db/dialect";
-import { get, processDatabase, query, run, sqlDialect, transaction, type Database, type Work } from "@/lib/db/sql";
+import { dbProvider, prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
+import { settingWrite } from "@/lib/db/queries/app-settings";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { processSingleton } from "@/lib/process-singleton";
 
 /**
@@ -24,6 +25,8 @@ export type AccountStatus = "active" | "needs_reconnect" | "disconnected";
 // Reads
 // ---------------------------------------------------------------------------
 
+const TOKEN_ROW = { id: true, userId: true, status: true, access_token: true, refresh_token: true, expires_at: true } as const;
+
 export type TokenRow = {
   id: string;
   userId: string;
@@ -33,17 +36,18 @@ export type TokenRow = {
   expires_at: number | null;
 };
 
-/** The token columns of one account (locked for the transaction on PostgreSQL when `lock`). */
-function* tokenRow(accountId: string, lock = false): Work<TokenRow | null> {
-  const forUpdate = lock && (yield* sqlDialect()) === "postgres" ? " FOR UPDATE" : "";
-  const row = yield* get<TokenRow>(
-    `SELECT id, userId, status, access_token, refresh_token, expires_at FROM "Account" WHERE id = ? AND provider = ?${forUpdate}`,
-    accountId,
-    RING_PROVIDER,
-  );
-  if (!row) return null;
-  return { ...row, expires_at: row.expires_at === null ? null : Number(row.expires_at) };
+/**
+ * Locks the account's row for the caller's transaction on PostgreSQL (`FOR UPDATE`: of several
+ * processes refreshing one account, one reads, decides and writes while the others wait for its
+ * commit); on SQLite the IMMEDIATE transaction is the lock already.
+ */
+async function lockAccountRow(tx: Db, accountId: string): Promise<void> {
+  if (dbProvider(tx) === "postgresql") await tx.$queryRaw<Array<Pick<Prisma.AccountModel, "id">>>`SELECT id FROM "Account" WHERE id = ${accountId} FOR UPDATE`;
 }
+
+/** The token columns of one ring account. */
+const tokenRow = (db: Db, accountId: string): Promise<TokenRow | null> =>
+  db.account.findFirst({ where: { id: accountId, provider: RING_PROVIDER }, select: TOKEN_ROW });
 
 export type RingAccountSummary = {
   accountId: string;
@@ -57,28 +61,23 @@ export type RingAccountSummary = {
   hasTokens: boolean;
 };
 
-type SummaryRow = {
-  id: string;
-  userId: string;
-  providerAccountId: string;
-  status: string;
-  statusReason: string | null;
-  scope: string | null;
-  expires_at: number | null;
-  tokenUpdatedAt: string | null;
-  hasTokens: number;
-};
-
 export async function findRingAccountByUserId(userId: string): Promise<RingAccountSummary | null> {
-  const a = await query(
-    get<SummaryRow>(
-      `SELECT id, userId, providerAccountId, status, statusReason, scope, expires_at, tokenUpdatedAt,
-              CASE WHEN access_token IS NOT NULL OR refresh_token IS NOT NULL THEN 1 ELSE 0 END AS hasTokens
-         FROM "Account" WHERE userId = ? AND provider = ? ORDER BY createdAt LIMIT 1`,
-      userId,
-      RING_PROVIDER,
-    ),
-  );
+  const a = await prisma().account.findFirst({
+    where: { userId, provider: RING_PROVIDER },
+    orderBy: { createdAt: "asc" },
+    select: {
+      id: true,
+      userId: true,
+      providerAccountId: true,
+      status: true,
+      statusReason: true,
+      scope: true,
+      expires_at: true,
+      tokenUpdatedAt: true,
+      access_token: true,
+      refresh_token: true,
+    },
+  });
   if (!a) return null;
   return {
     accountId: a.id,
@@ -87,22 +86,17 @@ export async function findRingAccountByUserId(userId: string): Promise<RingAccou
     status: a.status,
     statusReason: a.statusReason,
     scope: a.scope,
-    expiresAt: a.expires_at === null ? null : Number(a.expires_at),
-    tokenUpdatedAt: fromDbTime(a.tokenUpdatedAt),
-    hasTokens: Number(a.hasTokens) === 1,
+    expiresAt: a.expires_at,
+    tokenUpdatedAt: a.tokenUpdatedAt,
+    hasTokens: a.access_token !== null || a.refresh_token !== null,
   };
 }
 
-export async function findRingAccountByRingUserId(ringUserId: string): Promise<{ id: string; userId: string; status: string } | null> {
-  return (
-    (await query(
-      get<{ id: string; userId: string; status: string }>(
-        `SELECT id, userId, status FROM "Account" WHERE provider = ? AND providerAccountId = ?`,
-        RING_PROVIDER,
-        ringUserId,
-      ),
-    )) ?? null
-  );
+export function findRingAccountByRingUserId(ringUserId: string): Promise<{ id: string; userId: string; status: string } | null> {
+  return prisma().account.findUnique({
+    where: { provider_providerAccountId: { provider: RING_PROVIDER, providerAccountId: ringUserId } },
+    select: { id: true, userId: true, status: true },
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -125,27 +119,26 @@ export type NewAccount = {
 
 /** Stores a new connection (the sign-in's account), active, tokens as given (encrypted). */
 export async function createAccount(a: NewAccount): Promise<void> {
-  const now = toDbTime(clock.date());
-  await query(
-    run(
-      `INSERT INTO "Account" (id, userId, type, provider, providerAccountId, access_token, refresh_token, expires_at, token_type, scope,
-         status, tokenUpdatedAt, createdAt, updatedAt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-      crypto.randomUUID(),
-      a.userId,
-      a.type,
-      a.provider,
-      a.providerAccountId,
-      a.accessToken,
-      a.refreshToken,
-      a.expiresAt,
-      a.tokenType,
-      a.scope,
-      now,
-      now,
-      now,
-    ),
-  );
+  const now = clock.date();
+  await prisma().account.create({
+    data: {
+      id: crypto.randomUUID(),
+      userId: a.userId,
+      type: a.type,
+      provider: a.provider,
+      providerAccountId: a.providerAccountId,
+      access_token: a.accessToken,
+      refresh_token: a.refreshToken,
+      expires_at: a.expiresAt,
+      token_type: a.tokenType,
+      scope: a.scope,
+      status: "active",
+      tokenUpdatedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    },
+    select: { id: true },
+  });
 }
 
 export type EncryptedTokenSet = {
@@ -156,44 +149,50 @@ export type EncryptedTokenSet = {
   scope: string;
 };
 
-/** A token set's columns, in the order access_token, refresh_token, expires_at, token_type, scope. */
-const tokenValues = (t: RefreshedTokens) => [t.accessToken, t.refreshToken, t.expiresAt, t.tokenType, t.scope] as const;
-
 /** Stores the tokens of a fresh consent on an existing account, re-activates it and resumes its paused sync. */
 export function storeTokensAfterSignIn(accountId: string, userId: string, t: EncryptedTokenSet): Promise<void> {
-  const now = toDbTime(clock.date());
-  return transaction(function* () {
-    yield* run(
-      `UPDATE "Account" SET access_token = ?, refresh_token = ?, expires_at = ?, token_type = ?, scope = ?,
-         status = 'active', statusReason = NULL, tokenUpdatedAt = ?, updatedAt = ?
-       WHERE id = ?`,
-      ...tokenValues(t),
-      now,
-      now,
-      accountId,
-    );
-    yield* run(`UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status = 'paused'`, now, userId);
+  const now = clock.date();
+  return prisma().$transaction(async (tx) => {
+    await tx.account.updateMany({
+      where: { id: accountId },
+      data: {
+        access_token: t.accessToken,
+        refresh_token: t.refreshToken,
+        expires_at: t.expiresAt,
+        token_type: t.tokenType,
+        scope: t.scope,
+        status: "active",
+        statusReason: null,
+        tokenUpdatedAt: now,
+        updatedAt: now,
+      },
+    });
+    await tx.syncState.updateMany({ where: { userId, status: "paused" }, data: { status: "idle", lastError: null, updatedAt: now } });
   });
 }
 
 /** Deletes the tokens and marks the connection disconnected; pauses the person's sync. */
 export function disconnectAccount(accountId: string, userId: string): Promise<void> {
-  const now = toDbTime(clock.date());
-  return transaction(function* () {
-    yield* run(
-      `UPDATE "Account" SET access_token = NULL, refresh_token = NULL, expires_at = NULL,
-         status = 'disconnected', statusReason = 'disconnected_by_user', tokenUpdatedAt = ?, updatedAt = ?
-       WHERE id = ?`,
-      now,
-      now,
-      accountId,
-    );
-    yield* run(`UPDATE sync_state SET status = 'paused', updatedAt = ? WHERE userId = ?`, now, userId);
+  const now = clock.date();
+  return prisma().$transaction(async (tx) => {
+    await tx.account.updateMany({
+      where: { id: accountId },
+      data: {
+        access_token: null,
+        refresh_token: null,
+        expires_at: null,
+        status: "disconnected",
+        statusReason: "disconnected_by_user",
+        tokenUpdatedAt: now,
+        updatedAt: now,
+      },
+    });
+    await tx.syncState.updateMany({ where: { userId }, data: { status: "paused", updatedAt: now } });
   });
 }
 
 // ---------------------------------------------------------------------------
-// The refresh path: one contract, one implementation per database
+// The refresh path: one contract, one implementation for both databases
 // ---------------------------------------------------------------------------
 
 export const leaseKey = (accountId: string) => `ring-token-refresh-lease:${accountId}`;
@@ -257,75 +256,71 @@ export interface TokenStore {
   markNeedsReconnect(accountId: string, reason: string): Promise<void>;
 }
 
-const readLease = (accountId: string) => get<{ value: string }>(`SELECT value FROM "AppSetting" WHERE key = ?`, leaseKey(accountId));
-const dropLease = (accountId: string) => run(`DELETE FROM "AppSetting" WHERE key = ?`, leaseKey(accountId));
+const readLease = async (tx: Db, accountId: string) =>
+  (await tx.appSetting.findUnique({ where: { key: leaseKey(accountId) }, select: { value: true } }))?.value;
+const dropLease = (tx: Db, accountId: string) => tx.appSetting.deleteMany({ where: { key: leaseKey(accountId) } });
 
 /** The refresh path on a database (by default the process's), each step one write transaction. */
-export function tokenStore(db: Database = processDatabase()): TokenStore {
+export function tokenStore(db: ProcessDb = prisma()): TokenStore {
   return {
     readTokenRow(accountId) {
-      return db.query(tokenRow(accountId));
+      return tokenRow(db, accountId);
     },
 
     claimRefresh(options) {
-      return db.transaction(function* (): Work<RefreshClaim> {
-        const row = yield* tokenRow(options.accountId, true);
+      return db.$transaction(async (tx): Promise<RefreshClaim> => {
+        await lockAccountRow(tx, options.accountId);
+        const row = await tokenRow(tx, options.accountId);
         if (!row) return { kind: "missing" };
         if (row.status !== "active") return { kind: "unavailable", status: row.status };
         if (row.access_token && !options.needsRefresh(row)) return { kind: "fresh", storedAccessToken: row.access_token };
         const now = clock.now();
-        if (leaseHeldByOther((yield* readLease(options.accountId))?.value, options.owner, now)) return { kind: "busy" };
-        yield* run(
-          `INSERT INTO "AppSetting" (key, value, updatedAt) VALUES (?, ?, ?)
-           ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt`,
-          leaseKey(options.accountId),
-          JSON.stringify({ owner: options.owner, until: now + options.leaseMs }),
-          toDbTime(now),
-        );
+        if (leaseHeldByOther(await readLease(tx, options.accountId), options.owner, now)) return { kind: "busy" };
+        await settingWrite(tx, leaseKey(options.accountId), JSON.stringify({ owner: options.owner, until: now + options.leaseMs }));
         return { kind: "claimed", storedRefreshToken: row.refresh_token };
       });
     },
 
     storeRefreshed(accountId, t) {
-      const now = toDbTime(clock.date());
-      return db.transaction(function* () {
-        yield* run(
-          `UPDATE "Account" SET access_token = ?, refresh_token = COALESCE(?, refresh_token), expires_at = ?,
-             token_type = COALESCE(?, token_type), scope = COALESCE(?, scope), tokenUpdatedAt = ?, updatedAt = ?
-           WHERE id = ?`,
-          ...tokenValues(t),
-          now,
-          now,
-          accountId,
-        );
-        yield* dropLease(accountId);
+      const now = clock.date();
+      return db.$transaction(async (tx) => {
+        // a rotation without a new refresh token (or type, or scope) keeps the stored one
+        await tx.account.updateMany({
+          where: { id: accountId },
+          data: {
+            access_token: t.accessToken,
+            refresh_token: t.refreshToken ?? undefined,
+            expires_at: t.expiresAt,
+            token_type: t.tokenType ?? undefined,
+            scope: t.scope ?? undefined,
+            tokenUpdatedAt: now,
+            updatedAt: now,
+          },
+        });
+        await dropLease(tx, accountId);
       });
     },
 
     releaseLease(accountId, owner) {
-      return db.transaction(function* () {
-        yield* tokenRow(accountId, true);
-        const lease = yield* readLease(accountId);
-        if (lease && leaseDroppableBy(lease.value, owner)) yield* dropLease(accountId);
+      return db.$transaction(async (tx) => {
+        await lockAccountRow(tx, accountId);
+        const lease = await readLease(tx, accountId);
+        if (lease !== undefined && leaseDroppableBy(lease, owner)) await dropLease(tx, accountId);
       });
     },
 
     markNeedsReconnect(accountId, reason) {
-      const now = toDbTime(clock.date());
-      return db.transaction(function* () {
-        const forUpdate = (yield* sqlDialect()) === "postgres" ? " FOR UPDATE" : "";
-        const row = yield* get<{ userId: string }>(`SELECT userId FROM "Account" WHERE id = ?${forUpdate}`, accountId);
+      const now = clock.date();
+      return db.$transaction(async (tx) => {
+        await lockAccountRow(tx, accountId);
+        const row = await tx.account.findUnique({ where: { id: accountId }, select: { userId: true } });
         if (!row) return;
-        yield* run(
-          `UPDATE "Account" SET status = 'needs_reconnect', statusReason = ?, access_token = NULL, refresh_token = NULL,
-             tokenUpdatedAt = ?, updatedAt = ? WHERE id = ?`,
-          reason,
-          now,
-          now,
-          accountId,
-        );
-        yield* run(`UPDATE sync_state SET status = 'paused', updatedAt = ? WHERE userId = ?`, now, row.userId);
-        yield* dropLease(accountId);
+        await tx.account.updateMany({
+          where: { id: accountId },
+          data: { status: "needs_reconnect", statusReason: reason, access_token: null, refresh_token: null, tokenUpdatedAt: now, updatedAt: now },
+        });
+        await tx.syncState.updateMany({ where: { userId: row.userId }, data: { status: "paused", updatedAt: now } });
+        await dropLease(tx, accountId);
       });
     },
   };
