@@ -4,11 +4,11 @@ import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
 import { claimDueJobs, enqueueJob, listActiveJobs, type JobRow } from "@/lib/db/queries/jobs";
-import { rawDb } from "@/lib/db";
+import { db } from "@/lib/test/prisma";
 import { runJob } from "@/lib/sync/jobs";
 import type { SyncEngine } from "@/lib/sync/engine";
 
-const row = (id: number) => rawDb().prepare("SELECT * FROM job WHERE id = ?").get(id) as JobRow;
+const row = (id: number): Promise<JobRow> => db.job.findUniqueOrThrow({ where: { id } });
 
 function engineThrowing(err: unknown): SyncEngine {
   return {
@@ -23,11 +23,11 @@ async function runOnce(err: unknown, now = clock.now()): Promise<JobRow> {
   const [job] = await claimDueJobs({ now, leaseMs: 60_000, limit: 1 });
   expect(job).toBeDefined();
   await runJob(engineThrowing(err), job!, () => now);
-  return row(job!.id);
+  return await row(job!.id);
 }
 
-beforeEach(() => {
-  rawDb().prepare("DELETE FROM job").run();
+beforeEach(async () => {
+  await db.job.deleteMany();
 });
 
 describe("runJob", () => {
@@ -43,13 +43,13 @@ describe("runJob", () => {
     const first = await runOnce(new RingApiError({ status: 503, endpoint: "/v2/usercollection/sleep" }), now);
     expect(first).toMatchObject({ status: "queued", attempts: 1 });
     expect(first.lastError).toMatch(/503/);
-    const wait1 = Date.parse(first.runAt) - now;
+    const wait1 = first.runAt.getTime() - now;
     expect(wait1).toBeGreaterThanOrEqual(15_000);
-    now = Date.parse(first.runAt);
+    now = first.runAt.getTime();
     const second = await runOnce(new RingApiError({ status: 0, endpoint: "/v2/usercollection/sleep" }), now);
     expect(second).toMatchObject({ status: "queued", attempts: 2 });
-    expect(Date.parse(second.runAt) - now).toBeGreaterThanOrEqual(30_000);
-    now = Date.parse(second.runAt);
+    expect(second.runAt.getTime() - now).toBeGreaterThanOrEqual(30_000);
+    now = second.runAt.getTime();
     const last = await runOnce(new RingApiError({ status: 500, endpoint: "/v2/usercollection/sleep" }), now);
     expect(last).toMatchObject({ status: "failed", attempts: 3, activeKey: null });
     // The key is free: the next poll may queue a fresh job.
@@ -62,7 +62,7 @@ describe("runJob", () => {
     const until = clock.now() + 300_000;
     const r = await runOnce(new RingRateLimitedError(until, "application"));
     expect(r).toMatchObject({ status: "queued", attempts: 0 });
-    expect(Date.parse(r.runAt)).toBe(until);
+    expect(r.runAt.getTime()).toBe(until);
   });
 
   it("stops without retry on 403 and on a 400 bug", async () => {
@@ -77,11 +77,11 @@ describe("runJob", () => {
     await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" });
     const active = await listActiveJobs("u");
     expect(active).toHaveLength(1);
-    expect(Date.parse(active[0]!.runAt)).toBeLessThanOrEqual(clock.now());
+    expect(active[0]!.runAt.getTime()).toBeLessThanOrEqual(clock.now());
     const [job] = await claimDueJobs({ now: clock.now(), leaseMs: 60_000, limit: 1 });
     await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep" }); // arrives while it runs
     await runJob({ incrementalCollection: async () => ({ collection: "sleep", result: "done" }) } as unknown as SyncEngine, job!);
-    expect(row(job!.id)).toMatchObject({ status: "queued", attempts: 0 });
+    expect(await row(job!.id)).toMatchObject({ status: "queued", attempts: 0 });
     await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", ifAbsent: true });
     expect(await listActiveJobs("u")).toHaveLength(1);
   });

@@ -4,10 +4,10 @@
 // differ (which running jobs a restarted scheduler takes up).
 import { clock } from "@/lib/clock";
 import { beforeEach, describe, expect, it } from "vitest";
-import { rawDb } from "@/lib/db";
 import { jobStore, type JobRow, type JobStore } from "@/lib/db/queries/jobs";
-import { postgresDatabase, sqliteDatabase } from "@/lib/db/sql";
+import type { ProcessDb } from "@/lib/db/prisma";
 import { useMigratedPostgres } from "@/lib/test/postgres";
+import { db, otherSqliteClient, pgClient } from "@/lib/test/prisma";
 
 type Backend = {
   name: "sqlite" | "postgresql";
@@ -20,20 +20,23 @@ type Backend = {
 
 const pg = useMigratedPostgres("jobs");
 
+let pgDb: ProcessDb | undefined;
+const pgProcess = () => (pgDb ??= pgClient(pg.pool));
+
 const sqlite: Backend = {
   name: "sqlite",
-  store: () => jobStore(sqliteDatabase()),
-  otherProcess: () => jobStore(sqliteDatabase()),
-  clear: async () => void rawDb().prepare("DELETE FROM job").run(),
-  row: async (id) => rawDb().prepare("SELECT * FROM job WHERE id = ?").get(id) as JobRow,
+  store: () => jobStore(db),
+  otherProcess: () => jobStore(otherSqliteClient()),
+  clear: async () => void (await db.job.deleteMany()),
+  row: (id) => db.job.findUniqueOrThrow({ where: { id } }),
 };
 
 const postgres: Backend = {
   name: "postgresql",
-  store: () => jobStore(postgresDatabase(pg.pool())),
-  otherProcess: () => jobStore(postgresDatabase(pg.otherProcess())),
-  clear: async () => void (await pg.pool().query("DELETE FROM job")),
-  row: async (id) => (await pg.pool().query<JobRow>("SELECT * FROM job WHERE id = $1", [id])).rows[0]!,
+  store: () => jobStore(pgProcess()),
+  otherProcess: () => jobStore(pgClient(pg.otherProcess)),
+  clear: async () => void (await pgProcess().job.deleteMany()),
+  row: (id) => pgProcess().job.findUniqueOrThrow({ where: { id } }),
 };
 
 const MIN = 60_000;
@@ -62,7 +65,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
       maxAttempts: 8,
       activeKey: "incremental:u:sleep",
     });
-    expect(Date.parse(active[0]!.runAt)).toBe(t0); // to the millisecond, in UTC
+    expect(active[0]!.runAt.getTime()).toBe(t0); // to the millisecond, in UTC
     await jobs.enqueue({ kind: "backfill", userId: "u", collection: "sleep", runAt: t0 });
     await jobs.enqueue({ kind: "personal_info", userId: "v" });
     expect((await jobs.listActive("u")).map((j) => j.kind)).toEqual(["incremental", "backfill"]);
@@ -76,7 +79,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
     const first = await jobs.claimDue({ now, leaseMs: 2 * MIN, limit: 2 });
     expect(first.map((j) => j.userId)).toEqual(["u0", "u1"]);
     expect(first[0]).toMatchObject({ status: "running", attempts: 1 });
-    expect(Date.parse(first[0]!.leaseUntil!)).toBe(now + 2 * MIN);
+    expect(first[0]!.leaseUntil!.getTime()).toBe(now + 2 * MIN);
     const all = await jobs.listActive();
     const u3 = all.find((j) => j.userId === "u3")!;
     const next = await jobs.claimDue({ now, leaseMs: 2 * MIN, limit: 10, excludeIds: [u3.id] });
@@ -122,7 +125,7 @@ describe.each([sqlite, postgres])("job table on $name", (b) => {
     const retried = await b.row(job!.id);
     expect(retried).toMatchObject({ status: "queued", attempts: 1, leaseUntil: null });
     expect(retried.lastError).toHaveLength(500);
-    expect(Date.parse(retried.runAt)).toBe(now + MIN);
+    expect(retried.runAt.getTime()).toBe(now + MIN);
     [job] = await jobs.claimDue({ now: now + MIN, leaseMs: MIN, limit: 1 });
     await jobs.postpone(job!.id, now + 5 * MIN, "rate limited");
     expect(await b.row(job!.id)).toMatchObject({ status: "queued", attempts: 1, lastError: "rate limited" });

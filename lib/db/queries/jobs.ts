@@ -1,34 +1,23 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { all, get, processDatabase, run, type Database, type Dialect, type Work } from "@/lib/db/sql";
-import { fromDbTime, toDbTime } from "@/lib/db/dialect";
+import { dbProvider, prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { processSingleton } from "@/lib/process-singleton";
 
 // The durable job table behind the scheduler (lib/sync/scheduler.ts). Claiming must be atomic
 // and cheap enough to run every second: on SQLite a claim is one IMMEDIATE transaction (one
-// writer at a time), on PostgreSQL one statement that locks rows with FOR UPDATE SKIP LOCKED
-// (several processes claim side by side and a job runs once). One contract (`JobStore`), one
-// implementation on lib/db/sql.ts, held to the same tests on both databases
-// (lib/db/queries/jobs.test.ts). Times are stored as lib/db/dialect.ts toDbTime writes them and
-// come back in that text form from both.
+// writer at a time), on PostgreSQL one transaction that locks the rows it takes with
+// FOR UPDATE SKIP LOCKED (several processes claim side by side and a job runs once). Every
+// read-decide-write of one job (enqueue, complete, fail, postpone) is a transaction that locks
+// the job's row first on PostgreSQL, so that, say, a job asked for again while it finishes is
+// neither lost nor run twice. One contract (`JobStore`), one implementation on Prisma Client,
+// held to the same tests on both databases (lib/db/queries/jobs.test.ts).
 
 export type JobKind = "backfill" | "incremental" | "personal_info" | "subscriptions";
 export type JobStatus = "queued" | "running" | "done" | "failed";
 
-export type JobRow = {
-  id: number;
-  kind: JobKind;
-  userId: string | null;
-  collection: string | null;
-  payload: string;
-  status: JobStatus;
-  runAt: string;
-  leaseUntil: string | null;
-  attempts: number;
-  maxAttempts: number;
-  lastError: string | null;
-  activeKey: string | null;
-};
+/** A stored job (its kind a JobKind, its status a JobStatus, as written below). */
+export type JobRow = Prisma.JobModel;
 
 export type EnqueueJobOptions = {
   kind: JobKind;
@@ -91,207 +80,211 @@ export function jobActiveKey(kind: string, userId?: string | null, collection?: 
   return `${kind}:${userId ?? "-"}:${collection ?? "-"}`;
 }
 
-/** The parameters of an enqueue, resolved the same way for every database. */
-export function enqueueValues(opts: EnqueueJobOptions) {
-  const now = toDbTime(clock.date());
-  return {
-    kind: opts.kind,
-    userId: opts.userId ?? null,
-    collection: opts.collection ?? null,
-    payload: JSON.stringify(opts.payload ?? {}),
-    runAt: toDbTime(opts.runAt ?? clock.date()),
-    maxAttempts: opts.maxAttempts ?? 8,
-    activeKey: opts.activeKey ?? jobActiveKey(opts.kind, opts.userId, opts.collection),
-    now,
-  };
-}
-
-const again = (d: Dialect) => (d === "postgres" ? `COALESCE((payload::jsonb ->> 'again')::boolean, false)` : `json_extract(payload, '$.again')`);
-const byDue = (a: JobRow, b: JobRow) => (a.runAt < b.runAt ? -1 : a.runAt > b.runAt ? 1 : a.id - b.id);
-
-const INSERT = `INSERT INTO job (kind, userId, collection, payload, status, runAt, attempts, maxAttempts, activeKey, createdAt, updatedAt)
-  VALUES (?, ?, ?, ?, 'queued', ?, 0, ?, ?, ?, ?)`;
-
-/** An enqueue's statement: insert, or fold into the active job with the same key. */
-function enqueueSql(d: Dialect, ifAbsent: boolean): string {
-  if (ifAbsent) return `${INSERT} ON CONFLICT(activeKey) DO NOTHING`;
-  const runAgain = d === "postgres" ? `(job.payload::jsonb || '{"again": true}'::jsonb)::text` : `json_set(job.payload, '$.again', json('true'))`;
-  return `${INSERT}
-    ON CONFLICT(activeKey) DO UPDATE SET
-      runAt = CASE WHEN job.status = 'queued' AND excluded.runAt < job.runAt THEN excluded.runAt ELSE job.runAt END,
-      payload = CASE WHEN job.status = 'running' THEN ${runAgain} ELSE job.payload END,
-      updatedAt = excluded.updatedAt`;
-}
-
-const DUE = `(status = 'queued' AND runAt <= ?) OR (status = 'running' AND leaseUntil < ?)`;
-
-/**
- * Takes up to `limit` due jobs. SQLite: a cheap read first (most looks find nothing due, and no
- * write lock is taken then), then the ids and their claims in one IMMEDIATE transaction (one
- * writer at a time). PostgreSQL: one statement that locks the rows it takes with
- * FOR UPDATE SKIP LOCKED, so processes claiming at the same moment take different jobs and
- * neither waits for the other.
- */
-async function claimDue(db: Database, opts: ClaimOptions): Promise<JobRow[]> {
-  const now = toDbTime(opts.now);
-  const lease = toDbTime(opts.now + opts.leaseMs);
-  const exclude = opts.excludeIds ?? [];
-  if (db.dialect === "postgres") {
-    const claimed = await db.query(
-      all<JobRow>(
-        `UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ?
-          WHERE id IN (
-            SELECT id FROM job WHERE (${DUE}) AND NOT (id = ANY(CAST(? AS int[])))
-             ORDER BY runAt, id LIMIT ? FOR UPDATE SKIP LOCKED)
-          RETURNING *`,
-        lease,
-        now,
-        now,
-        now,
-        exclude,
-        opts.limit,
-      ),
-    );
-    return claimed.sort(byDue);
+/** What a job's payload says (JSON text): `again` marks a job asked for again while it ran. */
+function readPayload(payload: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : {};
+  } catch {
+    return {};
   }
-  if (!(await db.query(get(`SELECT 1 FROM job WHERE ${DUE} LIMIT 1`, now, now)))) return [];
-  return db.transaction(function* () {
-    const ids = yield* all<{ id: number }>(
-      `SELECT id FROM job WHERE (${DUE}) AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY runAt, id LIMIT ?`,
-      now,
-      now,
-      JSON.stringify(exclude),
-      opts.limit,
-    );
-    const claimed: JobRow[] = [];
-    for (const { id } of ids) {
-      const row = yield* get<JobRow>(
-        `UPDATE job SET status = 'running', leaseUntil = ?, attempts = attempts + 1, updatedAt = ? WHERE id = ? RETURNING *`,
-        lease,
-        now,
-        id,
-      );
-      if (row) claimed.push(row);
-    }
-    return claimed;
-  });
+}
+
+const due = (now: Date): Prisma.JobWhereInput => ({
+  OR: [
+    { status: "queued", runAt: { lte: now } },
+    { status: "running", leaseUntil: { lt: now } },
+  ],
+});
+
+/** Locks a job's row for the caller's transaction on PostgreSQL (SQLite: the IMMEDIATE transaction is the lock). */
+async function lockJob(tx: Db, id: number): Promise<void> {
+  if (dbProvider(tx) === "postgresql") await tx.$queryRaw<Array<Pick<JobRow, "id">>>`SELECT id FROM job WHERE id = ${id} FOR UPDATE`;
 }
 
 /**
- * The job table on a database (by default the process's). Statements are written once; where
- * the two databases differ (JSON, locking, which running jobs a restart takes up) the choice
- * is made here by the database's dialect.
+ * Orders the enqueues of one key on PostgreSQL, the key's job row or none yet: an advisory lock
+ * on the key, then the row's lock (what complete and fail take).
  */
-export function jobStore(db: Database = processDatabase()): JobStore {
-  const q = <T>(work: Work<T>) => db.query(work);
-  const nowText = () => toDbTime(clock.date());
+async function lockActiveKey(tx: Db, activeKey: string): Promise<void> {
+  if (dbProvider(tx) !== "postgresql") return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${activeKey}))`;
+  await tx.$queryRaw<Array<Pick<JobRow, "id">>>`SELECT id FROM job WHERE "activeKey" = ${activeKey} FOR UPDATE`;
+}
+
+/** The ids of up to `limit` due jobs, oldest first, locked for the caller's transaction (PostgreSQL: others' locked rows skipped). */
+async function dueIds(tx: Db, opts: ClaimOptions, now: Date): Promise<number[]> {
+  const exclude = opts.excludeIds ?? [];
+  if (dbProvider(tx) === "postgresql") {
+    const rows = await tx.$queryRaw<Array<Pick<JobRow, "id">>>`
+      SELECT id FROM job
+       WHERE ((status = 'queued' AND "runAt" <= ${now}) OR (status = 'running' AND "leaseUntil" < ${now})) AND NOT (id = ANY(${exclude}::int[]))
+       ORDER BY "runAt", id LIMIT ${opts.limit} FOR UPDATE SKIP LOCKED`;
+    return rows.map((r) => r.id);
+  }
+  const rows = await tx.job.findMany({
+    where: { ...due(now), id: { notIn: exclude } },
+    select: { id: true },
+    orderBy: [{ runAt: "asc" }, { id: "asc" }],
+    take: opts.limit,
+  });
+  return rows.map((r) => r.id);
+}
+
+/** The job table on a database (by default the process's). */
+export function jobStore(db: ProcessDb = prisma()): JobStore {
   return {
     async enqueue(opts) {
-      const v = enqueueValues(opts);
-      await q(
-        run(enqueueSql(db.dialect, Boolean(opts.ifAbsent)), v.kind, v.userId, v.collection, v.payload, v.runAt, v.maxAttempts, v.activeKey, v.now, v.now),
-      );
+      const now = clock.date();
+      const runAt = new Date(opts.runAt ?? now);
+      const activeKey = opts.activeKey ?? jobActiveKey(opts.kind, opts.userId, opts.collection);
+      await db.$transaction(async (tx) => {
+        await lockActiveKey(tx, activeKey);
+        const active = await tx.job.findUnique({ where: { activeKey }, select: { id: true, status: true, runAt: true, payload: true } });
+        if (!active) {
+          await tx.job.create({
+            data: {
+              kind: opts.kind,
+              userId: opts.userId ?? null,
+              collection: opts.collection ?? null,
+              payload: JSON.stringify(opts.payload ?? {}),
+              status: "queued",
+              runAt,
+              attempts: 0,
+              maxAttempts: opts.maxAttempts ?? 8,
+              activeKey,
+              createdAt: now,
+              updatedAt: now,
+            },
+            select: { id: true },
+          });
+          return;
+        }
+        if (opts.ifAbsent) return;
+        // queued: the earlier run time wins; running: run once more when it finishes
+        await tx.job.update({
+          where: { id: active.id },
+          data: {
+            runAt: active.status === "queued" && runAt < active.runAt ? runAt : undefined,
+            payload: active.status === "running" ? JSON.stringify({ ...readPayload(active.payload), again: true }) : undefined,
+            updatedAt: now,
+          },
+          select: { id: true },
+        });
+      });
     },
 
-    claimDue: (opts) => claimDue(db, opts),
+    async claimDue(opts) {
+      const now = new Date(opts.now);
+      // SQLite: most looks find nothing due, and then no write lock is taken
+      if (dbProvider(db) === "sqlite" && !(await db.job.findFirst({ where: due(now), select: { id: true } }))) return [];
+      return db.$transaction(async (tx) => {
+        const ids = await dueIds(tx, opts, now);
+        if (ids.length === 0) return [];
+        await tx.job.updateMany({
+          where: { id: { in: ids } },
+          data: { status: "running", leaseUntil: new Date(opts.now + opts.leaseMs), attempts: { increment: 1 }, updatedAt: now },
+        });
+        return tx.job.findMany({ where: { id: { in: ids } }, orderBy: [{ runAt: "asc" }, { id: "asc" }] });
+      });
+    },
 
     async nextDueAt() {
-      const row = await q(
-        get<{ t: string | null }>(
-          `SELECT MIN(t) AS t FROM (
-             SELECT MIN(runAt) AS t FROM job WHERE status = 'queued'
-             UNION ALL SELECT MIN(leaseUntil) FROM job WHERE status = 'running') AS due`,
-        ),
-      );
-      return fromDbTime(row?.t ?? null);
+      const [queued, running] = await Promise.all([
+        db.job.aggregate({ where: { status: "queued" }, _min: { runAt: true } }),
+        db.job.aggregate({ where: { status: "running" }, _min: { leaseUntil: true } }),
+      ]);
+      const times = [queued._min.runAt, running._min.leaseUntil].filter((t) => t !== null);
+      return times.length === 0 ? null : new Date(Math.min(...times.map((t) => t.getTime())));
     },
 
     async renewLease(id, until) {
-      await q(run(`UPDATE job SET leaseUntil = ?, updatedAt = ? WHERE id = ? AND status = 'running'`, toDbTime(until), nowText(), id));
+      await db.job.updateMany({ where: { id, status: "running" }, data: { leaseUntil: new Date(until), updatedAt: clock.date() } });
     },
 
     async complete(id) {
-      const now = nowText();
-      const a = again(db.dialect);
-      const dropAgain = db.dialect === "postgres" ? `(payload::jsonb - 'again')::text` : `json_remove(payload, '$.again')`;
-      await q(
-        run(
-          `UPDATE job SET
-             status = CASE WHEN ${a} THEN 'queued' ELSE 'done' END,
-             activeKey = CASE WHEN ${a} THEN activeKey ELSE NULL END,
-             attempts = CASE WHEN ${a} THEN 0 ELSE attempts END,
-             runAt = CASE WHEN ${a} THEN ? ELSE runAt END,
-             payload = ${dropAgain},
-             leaseUntil = NULL, lastError = NULL, updatedAt = ?
-           WHERE id = ?`,
-          now,
-          now,
-          id,
-        ),
-      );
+      const now = clock.date();
+      await db.$transaction(async (tx) => {
+        await lockJob(tx, id);
+        const job = await tx.job.findUnique({ where: { id }, select: { payload: true } });
+        if (!job) return;
+        const { again, ...payload } = readPayload(job.payload);
+        const finished = { payload: JSON.stringify(payload), leaseUntil: null, lastError: null, updatedAt: now };
+        await tx.job.update({
+          where: { id },
+          data: again === true ? { ...finished, status: "queued", attempts: 0, runAt: now } : { ...finished, status: "done", activeKey: null },
+          select: { id: true },
+        });
+      });
     },
 
     async fail(id, error, retryAt) {
-      const at = db.dialect === "postgres" ? "CAST(? AS timestamp(3))" : "?";
-      const retry = retryAt === null ? null : toDbTime(retryAt);
-      const row = await q(
-        get<{ status: JobStatus }>(
-          `UPDATE job SET
-             status = CASE WHEN ${at} IS NOT NULL AND attempts < maxAttempts THEN 'queued' ELSE 'failed' END,
-             activeKey = CASE WHEN ${at} IS NOT NULL AND attempts < maxAttempts THEN activeKey ELSE NULL END,
-             runAt = COALESCE(${at}, runAt),
-             leaseUntil = NULL, lastError = ?, updatedAt = ?
-           WHERE id = ? RETURNING status`,
-          retry,
-          retry,
-          retry,
-          error.slice(0, 500),
-          nowText(),
-          id,
-        ),
-      );
-      return row?.status ?? "failed";
+      return db.$transaction(async (tx): Promise<JobStatus> => {
+        await lockJob(tx, id);
+        const job = await tx.job.findUnique({ where: { id }, select: { attempts: true, maxAttempts: true } });
+        if (!job) return "failed";
+        const retry = retryAt !== null && job.attempts < job.maxAttempts;
+        const common = { leaseUntil: null, lastError: error.slice(0, 500), updatedAt: clock.date() };
+        await tx.job.update({
+          where: { id },
+          data: retry
+            ? { ...common, status: "queued", runAt: new Date(retryAt) }
+            : { ...common, status: "failed", activeKey: null, runAt: retryAt === null ? undefined : new Date(retryAt) },
+          select: { id: true },
+        });
+        return retry ? "queued" : "failed";
+      });
     },
 
     async postpone(id, runAt, note) {
-      const atLeastZero = db.dialect === "postgres" ? "GREATEST(0, attempts - 1)" : "MAX(0, attempts - 1)";
-      await q(
-        run(
-          `UPDATE job SET status = 'queued', runAt = ?, leaseUntil = NULL, attempts = ${atLeastZero}, lastError = COALESCE(?, lastError), updatedAt = ?
-           WHERE id = ?`,
-          toDbTime(runAt),
-          note ?? null,
-          nowText(),
-          id,
-        ),
-      );
+      await db.$transaction(async (tx) => {
+        await lockJob(tx, id);
+        const job = await tx.job.findUnique({ where: { id }, select: { attempts: true } });
+        if (!job) return;
+        await tx.job.update({
+          where: { id },
+          data: {
+            status: "queued",
+            runAt: new Date(runAt),
+            leaseUntil: null,
+            attempts: Math.max(0, job.attempts - 1),
+            lastError: note ?? undefined,
+            updatedAt: clock.date(),
+          },
+          select: { id: true },
+        });
+      });
     },
 
     listActive(userId) {
-      return userId === undefined
-        ? q(all<JobRow>(`SELECT * FROM job WHERE status IN ('queued','running') ORDER BY runAt, id`))
-        : q(all<JobRow>(`SELECT * FROM job WHERE status IN ('queued','running') AND userId = ? ORDER BY runAt, id`, userId));
+      return db.job.findMany({ where: { status: { in: ["queued", "running"] }, userId }, orderBy: [{ runAt: "asc" }, { id: "asc" }] });
     },
 
     listRecentFailed(userId, limit = 20) {
-      return q(all<JobRow>(`SELECT * FROM job WHERE status = 'failed' AND userId = ? ORDER BY updatedAt DESC, id DESC LIMIT ?`, userId, limit));
+      return db.job.findMany({ where: { status: "failed", userId }, orderBy: [{ updatedAt: "desc" }, { id: "desc" }], take: limit });
     },
 
-    cancelQueued(userId) {
-      const set = `UPDATE job SET status = 'failed', activeKey = NULL, lastError = 'cancelled', updatedAt = ? WHERE status = 'queued'`;
-      return userId === null ? q(run(`${set} AND userId IS NOT NULL`, nowText())) : q(run(`${set} AND userId = ?`, nowText(), userId));
+    async cancelQueued(userId) {
+      const { count } = await db.job.updateMany({
+        where: { status: "queued", userId: userId ?? { not: null } },
+        data: { status: "failed", activeKey: null, lastError: "cancelled", updatedAt: clock.date() },
+      });
+      return count;
     },
 
-    pruneFinished(before) {
-      return q(run(`DELETE FROM job WHERE status IN ('done','failed') AND updatedAt < ?`, toDbTime(before)));
+    async pruneFinished(before) {
+      return (await db.job.deleteMany({ where: { status: { in: ["done", "failed"] }, updatedAt: { lt: new Date(before) } } })).count;
     },
 
-    recoverInterrupted(now) {
+    async recoverInterrupted(now) {
       // SQLite: one scheduler per file, so every job still marked running was this process's.
       // PostgreSQL: other processes' jobs are running too; only those whose lease ran out are this one's.
-      return db.dialect === "postgres"
-        ? q(run(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running' AND leaseUntil < ?`, nowText(), toDbTime(now)))
-        : q(run(`UPDATE job SET status = 'queued', leaseUntil = NULL, updatedAt = ? WHERE status = 'running'`, nowText()));
+      const expired = dbProvider(db) === "postgresql" ? { leaseUntil: { lt: new Date(now) } } : {};
+      const { count } = await db.job.updateMany({
+        where: { status: "running", ...expired },
+        data: { status: "queued", leaseUntil: null, updatedAt: clock.date() },
+      });
+      return count;
     },
   };
 }
