@@ -33,13 +33,24 @@ export type SleepNeedPerson = {
 
 export type SleepNeedPeopleOptions = { seed: string; plateau: number; rising: number; days: number; first: string };
 
-/** The bench's people: three seeds of 8 whose readiness plateaus above the need and 4 whose readiness still rises a little, 150 days each. */
+/**
+ * The bench's people: three seeds of 8 whose readiness plateaus above the need and 4 whose
+ * readiness still rises a little, 150 days each from a fixed first day (the same people on every
+ * run, and in the accuracy test).
+ */
 export const SLEEP_NEED_BENCH = {
   seeds: ["ringside-sleep-need-bench-1", "ringside-sleep-need-bench-2", "ringside-sleep-need-bench-3"],
   plateau: 8,
   rising: 4,
   days: 150,
+  first: "2025-09-01",
 } as const;
+
+/** The bench's people of every seed. */
+export function sleepNeedBenchPeople(): Array<SleepNeedPerson & { seed: string }> {
+  const { seeds, plateau, rising, days, first } = SLEEP_NEED_BENCH;
+  return seeds.flatMap((seed) => makeSleepNeedPeople({ seed, plateau, rising, days, first }).map((p) => ({ ...p, seed })));
+}
 
 const H = 3600;
 const MIN = 60;

@@ -5,16 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { sleepDebtAt } from "@/lib/signals/sleep-debt";
 import { sleepNeedAt, sleepNeeds } from "@/lib/signals/sleep-need";
-import { makeSleepNeedPeople, makeSleepNeedPerson, SLEEP_NEED_BENCH } from "../../e2e/bench/sleep-need-people";
+import { makeSleepNeedPerson, SLEEP_NEED_BENCH, sleepNeedBenchPeople } from "../../e2e/bench/sleep-need-people";
 import { mulberry32, Rng, seedOf } from "../../e2e/bench/cycle-people";
 import { SLEEP_NEED_TARGETS, sleepNeedBlock, truthAndBefore, type NeedReading } from "../../e2e/bench/sleep-need-score";
 
 const H = 3600;
-const FIRST = "2025-09-01";
 
-function read(seed: string): NeedReading[] {
-  const { plateau, rising, days } = SLEEP_NEED_BENCH;
-  return makeSleepNeedPeople({ seed, plateau, rising, days, first: FIRST }).map((p) => {
+function readAll(): NeedReading[] {
+  return sleepNeedBenchPeople().map((p) => {
     const i = p.days - 1;
     const need = sleepNeedAt(p.sleep, p.readiness, i, null);
     return {
@@ -28,7 +26,7 @@ function read(seed: string): NeedReading[] {
 }
 
 describe("sleep need on planted people (3 seeds × 12: 8 whose readiness plateaus above the need, 4 whose readiness still rises a little)", () => {
-  const readings = SLEEP_NEED_BENCH.seeds.flatMap(read);
+  const readings = readAll();
   const block = sleepNeedBlock(readings);
 
   it("before: the top-quartile estimator put the need too high and the debt far above the truth", () => {
@@ -55,7 +53,7 @@ describe("a person who sleeps exactly their need, ± 35 minutes", () => {
       const p = makeSleepNeedPerson(new Rng(mulberry32(seedOf(`exact-${needH}`))), {
         key: "exact",
         variant: "plateau",
-        first: FIRST,
+        first: SLEEP_NEED_BENCH.first,
         days: SLEEP_NEED_BENCH.days,
         needS: needH * H,
         shortMin: 0,
