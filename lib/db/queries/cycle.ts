@@ -1,11 +1,10 @@
 import "server-only";
 import crypto from "node:crypto";
 import { clock } from "@/lib/clock";
-import { ident, toDbTime } from "@/lib/db/dialect";
-import { all, get, query, run, transaction, type SqlValue } from "@/lib/db/sql";
-import { bumpDataVersionWork as bumpDataVersion } from "@/lib/db/queries/data-version";
+import { prisma, type Db } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { bumpDataVersion } from "@/lib/db/queries/data-version";
 import { CYCLE_ENTRY_KINDS, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
-import { getResource } from "@/lib/resources";
 
 // The menstrual cycle's own rows (prisma/schema.prisma CycleEntry and CycleSettings): the
 // period starts and ends a person logged, and their cycle settings. Rows in, rows out; every
@@ -13,15 +12,12 @@ import { getResource } from "@/lib/resources";
 // phase-aware signals) are computed again. What the ring service sends (daily_cycle_phases) is
 // stored by the sync like every resource; "remove my cycle data" deletes it here too.
 
-/** The table of the ring service's cycle documents (the resource daily_cycle_phases). */
-const CYCLE_DOCUMENTS_TABLE = getResource("daily_cycle_phases").table;
-
-type EntryRow = { id: string; day: string; kind: string };
+const ENTRY = { id: true, day: true, kind: true } as const;
 
 const isKind = (k: string): k is CycleEntryKind => (CYCLE_ENTRY_KINDS as readonly string[]).includes(k);
 
 /** Rows of a kind Ringside does not know (none are written) are left out rather than guessed. */
-function toEntries(rows: EntryRow[]): CycleEntry[] {
+function toEntries(rows: Array<{ id: string; day: string; kind: string }>): CycleEntry[] {
   const out: CycleEntry[] = [];
   for (const r of rows) if (isKind(r.kind)) out.push({ id: r.id, day: r.day, kind: r.kind });
   return out;
@@ -29,122 +25,89 @@ function toEntries(rows: EntryRow[]): CycleEntry[] {
 
 /** The person's entries (of every day, or of the days in [from, to]), by day, a start before an end. */
 export async function listCycleEntries(userId: string, range?: { from: string; to: string }): Promise<CycleEntry[]> {
-  const rows = range
-    ? await query(
-        all<EntryRow>(
-          `SELECT id, day, kind FROM cycle_entry WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, kind DESC, id`,
-          userId,
-          range.from,
-          range.to,
-        ),
-      )
-    : await query(all<EntryRow>(`SELECT id, day, kind FROM cycle_entry WHERE userId = ? ORDER BY day, kind DESC, id`, userId));
+  const rows = await prisma().cycleEntry.findMany({
+    where: { userId, day: range ? { gte: range.from, lte: range.to } : undefined },
+    select: ENTRY,
+    orderBy: [{ day: "asc" }, { kind: "desc" }, { id: "asc" }],
+  });
   return toEntries(rows);
 }
 
 /** One of the person's entries, or null (another person's entries do not exist for them). */
 export async function findCycleEntry(userId: string, id: string): Promise<CycleEntry | null> {
-  return toEntries(await query(all<EntryRow>(`SELECT id, day, kind FROM cycle_entry WHERE id = ? AND userId = ?`, id, userId)))[0] ?? null;
+  return toEntries(await prisma().cycleEntry.findMany({ where: { id, userId }, select: ENTRY }))[0] ?? null;
 }
 
 /** Stores an entry; the same day and kind again answers the entry there is (`created: false`) and writes nothing. */
 export async function insertCycleEntry(userId: string, entry: { day: string; kind: CycleEntryKind }): Promise<CycleEntry & { created: boolean }> {
-  const id = crypto.randomUUID();
-  const now = toDbTime(clock.date());
-  return transaction(function* () {
-    const inserted = yield* run(
-      `INSERT INTO cycle_entry (id, userId, day, kind, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(userId, day, kind) DO NOTHING`,
-      id,
-      userId,
-      entry.day,
-      entry.kind,
-      now,
-      now,
-    );
-    if (inserted > 0) {
-      yield* bumpDataVersion(userId);
+  const key = { userId_day_kind: { userId, day: entry.day, kind: entry.kind } };
+  const existing = async (db: Db) => {
+    const row = await db.cycleEntry.findUnique({ where: key, select: { id: true } });
+    return row && { id: row.id, day: entry.day, kind: entry.kind, created: false };
+  };
+  try {
+    return await prisma().$transaction(async (tx) => {
+      const there = await existing(tx);
+      if (there) return there;
+      const now = clock.date();
+      const { id } = await tx.cycleEntry.create({
+        data: { id: crypto.randomUUID(), userId, day: entry.day, kind: entry.kind, createdAt: now, updatedAt: now },
+        select: { id: true },
+      });
+      await bumpDataVersion(tx, userId);
       return { id, day: entry.day, kind: entry.kind, created: true };
-    }
-    const existing = yield* get<EntryRow>(`SELECT id FROM cycle_entry WHERE userId = ? AND day = ? AND kind = ?`, userId, entry.day, entry.kind);
-    return { id: existing!.id, day: entry.day, kind: entry.kind, created: false };
-  });
+    });
+  } catch (err) {
+    // the same entry stored meanwhile by another request (the unique key): that one is the answer
+    const there = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002" ? await existing(prisma()) : null;
+    if (there) return there;
+    throw err;
+  }
 }
 
 /**
  * Moves one of the person's entries to another day or kind. Null when they have no such entry;
- * throws the database's unique-key error when another entry already has that day and kind
+ * throws the database's unique-key error (P2002) when another entry already has that day and kind
  * (the service asks first and answers 409).
  */
-export async function updateCycleEntry(userId: string, id: string, patch: { day?: string; kind?: CycleEntryKind }): Promise<CycleEntry | null> {
-  const set: string[] = [];
-  const values: SqlValue[] = [];
-  if (patch.day !== undefined) {
-    set.push("day = ?");
-    values.push(patch.day);
-  }
-  if (patch.kind !== undefined) {
-    set.push("kind = ?");
-    values.push(patch.kind);
-  }
-  return transaction(function* () {
-    const changed = yield* run(
-      `UPDATE cycle_entry SET ${[...set, "updatedAt = ?"].join(", ")} WHERE id = ? AND userId = ?`,
-      ...values,
-      toDbTime(clock.date()),
-      id,
-      userId,
-    );
-    if (changed === 0) return null;
-    yield* bumpDataVersion(userId);
-    const row = yield* get<EntryRow>(`SELECT id, day, kind FROM cycle_entry WHERE id = ?`, id);
-    return row ? (toEntries([row])[0] ?? null) : null;
+export function updateCycleEntry(userId: string, id: string, patch: { day?: string; kind?: CycleEntryKind }): Promise<CycleEntry | null> {
+  return prisma().$transaction(async (tx) => {
+    const { count } = await tx.cycleEntry.updateMany({ where: { id, userId }, data: { day: patch.day, kind: patch.kind, updatedAt: clock.date() } });
+    if (count === 0) return null;
+    await bumpDataVersion(tx, userId);
+    return toEntries(await tx.cycleEntry.findMany({ where: { id }, select: ENTRY }))[0] ?? null;
   });
 }
 
 /** Deletes one of the person's entries; false when they have no such entry. */
 export function deleteCycleEntry(userId: string, id: string): Promise<boolean> {
-  return transaction(function* () {
-    if ((yield* run(`DELETE FROM cycle_entry WHERE id = ? AND userId = ?`, id, userId)) === 0) return false;
-    yield* bumpDataVersion(userId);
+  return prisma().$transaction(async (tx) => {
+    if ((await tx.cycleEntry.deleteMany({ where: { id, userId } })).count === 0) return false;
+    await bumpDataVersion(tx, userId);
     return true;
   });
 }
 
-/** Deletes the person's entries and the cycle documents the ring service sent; how many of each. Settings stay. */
+/** Deletes the person's entries and the cycle documents the ring service sent (daily_cycle_phases); how many of each. Settings stay. */
 export function deleteCycleData(userId: string): Promise<{ entries: number; documents: number }> {
-  return transaction(function* () {
-    const entries = yield* run(`DELETE FROM cycle_entry WHERE userId = ?`, userId);
-    const documents = yield* run(`DELETE FROM ${ident(CYCLE_DOCUMENTS_TABLE)} WHERE userId = ?`, userId);
-    yield* bumpDataVersion(userId);
+  return prisma().$transaction(async (tx) => {
+    const entries = (await tx.cycleEntry.deleteMany({ where: { userId } })).count;
+    const documents = (await tx.dailyCyclePhases.deleteMany({ where: { userId } })).count;
+    await bumpDataVersion(tx, userId);
     return { entries, documents };
   });
 }
 
-type SettingsRow = { tracking: number | boolean; hormonalContraception: number | boolean; pregnant: number | boolean };
-
 /** The person's cycle settings as stored, or null when they never changed one (the defaults apply). */
-export async function findCycleSettings(userId: string): Promise<CycleSettings | null> {
-  const row = await query(get<SettingsRow>(`SELECT tracking, hormonalContraception, pregnant FROM cycle_settings WHERE userId = ?`, userId));
-  if (!row) return null;
-  return { tracking: Boolean(row.tracking), hormonalContraception: Boolean(row.hormonalContraception), pregnant: Boolean(row.pregnant) };
+export function findCycleSettings(userId: string): Promise<CycleSettings | null> {
+  return prisma().cycleSettings.findUnique({ where: { userId }, select: { tracking: true, hormonalContraception: true, pregnant: true } });
 }
-
-const SETTING_COLUMNS = ["tracking", "hormonalContraception", "pregnant"] as const satisfies ReadonlyArray<keyof CycleSettings>;
 
 /** Changes the settings the patch names (a first change stores the others at their defaults). */
 export async function saveCycleSettingsRow(userId: string, patch: Partial<CycleSettings>): Promise<void> {
-  const named = SETTING_COLUMNS.filter((c) => patch[c] !== undefined);
-  const now = toDbTime(clock.date());
-  await transaction(function* () {
-    const columns = ["userId", ...named, "updatedAt"];
-    const update = [...named.map((c) => `${ident(c)} = excluded.${ident(c)}`), `${ident("updatedAt")} = excluded.${ident("updatedAt")}`];
-    yield* run(
-      `INSERT INTO cycle_settings (${columns.map(ident).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})
-       ON CONFLICT(${ident("userId")}) DO UPDATE SET ${update.join(", ")}`,
-      userId,
-      ...named.map((c) => patch[c] as boolean),
-      now,
-    );
-    yield* bumpDataVersion(userId);
+  const named = { tracking: patch.tracking, hormonalContraception: patch.hormonalContraception, pregnant: patch.pregnant, updatedAt: clock.date() };
+  await prisma().$transaction(async (tx) => {
+    await tx.cycleSettings.upsert({ where: { userId }, create: { userId, ...named }, update: named });
+    await bumpDataVersion(tx, userId);
   });
 }
