@@ -35,14 +35,16 @@ export type Manifest = {
   apiToken: { token: string } | null;
   apiTokens?: Array<{ name: string; prefix: string; tokenHash: string; kinds: string[]; expiresAt?: string | null }>;
   personalInfo: string;
-  collections: Record<string, { count: number; documents: ManifestDocument[] }>;
+  /** by collection: its documents, and each typed column's [values, checksum] (e2e/upgrade/manifest.mjs, columnChecksums) */
+  collections: Record<string, { count: number; documents: ManifestDocument[]; columns: Record<string, [number, string]> }>;
   /** by collection: samples in all, and each UTC day's [count, checksum] */
   series: Record<string, { count: number; days: Record<string, [number, string]> }>;
   notes: Array<{ day: string; text: string; tags: string[] }>;
   tags: Array<{ name: string; color: string | null; days: number }>;
   invites: Array<{ tokenHash: string }>;
   alerts?: {
-    settings: { includeValues: boolean; timeZone: string; quietFrom: string | null; quietTo: string | null };
+    /** quiet hours: minutes of the day, from and to (null before the schema had them, or none set) */
+    settings: { includeValues: boolean; timeZone: string; quietHours: { from: number; to: number } | null };
     rules: Array<{ id: string; kind: string; enabled: boolean; params: unknown }>;
     channels: Array<{ id: string; kind: string; label: string; url: string | null; enabled: boolean; secret: string | null }>;
   };

@@ -75,6 +75,54 @@ export function seriesChecksums(samples) {
   return Object.fromEntries([...days.keys()].sort().map((d) => [d, seriesDayChecksum(/** @type {SeriesSample[]} */ (days.get(d)))]));
 }
 
+const NUMBER_TEXT = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * A typed column's value as text, the same whichever way it was read: SQLite's 0/1 and
+ * PostgreSQL's booleans alike, numbers and numeric text alike (a PostgreSQL bigint, a CSV cell),
+ * dates as ISO instants; null for no value (null, or an empty cell).
+ * @param {unknown} v
+ * @returns {string | null}
+ */
+export function cellText(v) {
+  if (v === null || v === undefined || v === "") return null;
+  if (v === true || v === "true") return "1";
+  if (v === false || v === "false") return "0";
+  if (typeof v === "number" || typeof v === "bigint") return String(Number(v));
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "string") return NUMBER_TEXT.test(v) ? String(Number(v)) : v;
+  return canonicalJson(v);
+}
+
+/** The columns a document's row carries beside its typed values. */
+export const ROW_KEY_COLUMNS = ["id", "userId", "documentId", "day", "raw", "syncedAt"];
+
+/**
+ * A collection's typed columns (the values Ringside derived from each document: what Trends and
+ * the exports read), each as [values, checksum] over every document's non-null value, keyed by
+ * the document: a column dropped, renamed without its data, or emptied changes its entry.
+ * @param {Iterable<{ key: string, row: Record<string, unknown> }>} docs
+ * @returns {Record<string, [number, string]>}
+ */
+export function columnChecksums(docs) {
+  /** @type {Map<string, string[]>} */
+  const columns = new Map();
+  for (const { key, row } of docs)
+    for (const [name, value] of Object.entries(row)) {
+      if (ROW_KEY_COLUMNS.includes(name)) continue;
+      const text = cellText(value);
+      const lines = columns.get(name) ?? [];
+      if (text !== null) lines.push(`${key} ${text}`);
+      columns.set(name, lines);
+    }
+  return Object.fromEntries(
+    [...columns.keys()].sort().map((name) => {
+      const lines = /** @type {string[]} */ (columns.get(name)).sort();
+      return [name, [lines.length, short(lines.join("\n"))]];
+    }),
+  );
+}
+
 /** A secret's fingerprint for the manifest (tokens are compared by it, never written). @param {string} secret */
 export function secretChecksum(secret) {
   return crypto.createHash("sha256").update(secret).digest("hex");

@@ -5,12 +5,13 @@
 // the person's settings, tokens, alerts, invites and links through today's services. Each check
 // returns what differs, one line each (empty when nothing does).
 import { addDays } from "@/lib/days";
-import { documentChecksum, secretChecksum, seriesChecksums, type SeriesSample } from "@/e2e/upgrade/manifest.mjs";
+import { parse } from "csv-parse/sync";
+import { columnChecksums, documentChecksum, secretChecksum, seriesChecksums, type SeriesSample } from "@/e2e/upgrade/manifest.mjs";
 import type { Manifest } from "@/e2e/upgrade/fixtures";
 
 type Json = Record<string, unknown>;
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type Route = { GET: Handler };
+/** A route module's GET (a method: each route's own params type is accepted). */
+type Route = { GET(req: Request, ctx: { params: Promise<Record<string, string>> }): Promise<Response> };
 
 /** Today's modules the checks read through, loaded for the upgraded database (e2e/upgrade/app.ts). */
 export type App = {
@@ -79,18 +80,20 @@ function compareSeries(
 
 const docKey = (doc: Json) => String(doc.id ?? doc.day);
 
+/** A CSV cell as stored: the export writes text a spreadsheet would take for a formula with a leading quote. */
+const unescapeCell = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
 /** The read API, with the fixture's token: every day's documents and heart rate, notes, tags, counts, the cycle. */
 export async function checkReadApi(app: App, m: Manifest, token: string): Promise<string[]> {
   const auth = { authorization: `Bearer ${token}` };
   const out: string[] = [];
   const [from, to] = m.made.range;
-  const kindOf = (c: string) => app.resources.getResource(c as never).kind as string;
+  const daily = Object.keys(m.collections).filter((c) => (app.resources.DAILY_COLLECTIONS as readonly string[]).includes(c));
   const byDay = (c: string) => {
     const map = new Map<string, Array<[string, string]>>();
     for (const [id, day, sum] of m.collections[c]?.documents ?? []) map.set(day, [...(map.get(day) ?? []), [id, sum]]);
     return map;
   };
-  const daily = Object.keys(m.collections).filter((c) => kindOf(c) === "daily");
   const dailyByDay = new Map(daily.map((c) => [c, byDay(c)]));
   const sleepByDay = byDay("sleep");
   const records: Array<[string, string]> = [
@@ -147,11 +150,14 @@ export async function checkReadApi(app: App, m: Manifest, token: string): Promis
   if (hr) out.push(...compareSeries("read API heartrate", hr.days, seriesChecksums(heart)));
 
   const notes = await get(app.routes.notes, `/api/v1/notes?from=${from}&to=${to}`, auth);
-  const haveNotes = (notes.days as Array<{ day: string; text: string; tags: Array<{ name: string }> }>).map((n) => ({
-    day: n.day,
-    text: n.text,
-    tags: n.tags.map((x) => x.name).sort(),
-  }));
+  // the person's own notes and tags (days with only the ring app's tags left out)
+  const haveNotes = (notes.days as Array<{ day: string; text: string; tags: Array<{ name: string }> }>)
+    .filter((n) => n.text || n.tags.length)
+    .map((n) => ({
+      day: n.day,
+      text: n.text,
+      tags: n.tags.map((x) => x.name).sort(),
+    }));
   const wantNotes = m.notes.map((n) => ({ day: n.day, text: n.text, tags: [...n.tags].sort() }));
   if (JSON.stringify(haveNotes) !== JSON.stringify(wantNotes)) out.push(`read API notes: want ${JSON.stringify(wantNotes)}, have ${JSON.stringify(haveNotes)}`);
   const tags = await get(app.routes.tags, `/api/v1/tags`, auth);
@@ -209,6 +215,22 @@ export async function checkExport(app: App, m: Manifest): Promise<string[]> {
     }));
     if (samples.length !== v.count) out.push(`export ${c}: want ${v.count} samples, have ${samples.length}`);
     out.push(...compareSeries(`export ${c}`, v.days, seriesChecksums(samples)));
+  }
+  // each collection's typed columns as stored (its CSV), by the names the old version had
+  for (const [c, v] of Object.entries(m.collections)) {
+    const res = await app.routes.exportAll.GET(new Request(`http://localhost/api/export?collection=${c}&format=csv`), { params: Promise.resolve({}) });
+    const [header, ...lines] = parse(await res.text(), { relax_column_count: false }) as string[][];
+    const docs = lines.map((cells) => {
+      const row = Object.fromEntries(header!.map((h, i) => [h, unescapeCell(cells[i] ?? "")]));
+      return { key: row.documentId || row.day || "", row };
+    });
+    const have = columnChecksums(docs);
+    for (const [column, want] of Object.entries(v.columns)) {
+      // a column with no value in any document (or no documents at all): nothing to lose
+      const got = have[column] ?? (header!.includes(column) || lines.length === 0 ? columnChecksums([{ key: "", row: { [column]: null } }])[column] : null);
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        out.push(`export ${c}.${column}: want ${JSON.stringify(want)}, have ${JSON.stringify(got ?? "no such column")}`);
+    }
   }
   if (documentChecksum(all.personal_info) !== m.personalInfo) out.push(`export personal_info: checksum differs`);
   const notes = (all.notes as Array<{ day: string; text: string; tags: string[] }>).map((n) => ({ day: n.day, text: n.text, tags: [...n.tags].sort() }));
@@ -282,7 +304,7 @@ export async function checkSettings(app: App, m: Manifest): Promise<string[]> {
     const a = m.alerts.settings;
     differs(
       "alert settings",
-      { includeValues: a.includeValues, timeZone: a.timeZone, quietHours: a.quietFrom ? { from: a.quietFrom, to: a.quietTo } : null },
+      { includeValues: a.includeValues, timeZone: a.timeZone, quietHours: a.quietHours },
       { includeValues: overview.settings.includeValues, timeZone: overview.settings.timeZone, quietHours: overview.settings.quietHours },
     );
     differs(

@@ -17,7 +17,7 @@ let t: SyncTestEnv;
 afterAll(async () => t?.close());
 
 it("makes the fixture", { timeout: 600_000 }, async () => {
-  const { MANIFEST_FORMAT, documentChecksum, secretChecksum } = (await import(manifestLib)) as typeof import("../manifest.mjs");
+  const { MANIFEST_FORMAT, columnChecksums, documentChecksum, secretChecksum } = (await import(manifestLib)) as typeof import("../manifest.mjs");
   t = await startSyncTestEnv({ historyDays: 366, today: TODAY, pageSize: 100 });
   const person = await connectPerson(t, { email: "upgrade-fixture@ringside.test" });
   const { SyncEngine } = await import("@/lib/sync/engine");
@@ -49,14 +49,21 @@ it("makes the fixture", { timeout: 600_000 }, async () => {
   await createInvite({ createdById: person.userId, tokenHash: secretChecksum("upgrade-fixture-invite"), expiresAt: new Date("2099-01-01T00:00:00Z") });
 
   // the manifest, read back by this commit's own queries
-  const { RING_COLLECTIONS } = await import("@/lib/resources");
+  const { RING_COLLECTIONS, tableOf } = await import("@/lib/resources");
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
   const { decryptToken } = await import("@/lib/ring/tokens");
   const { rawDb } = await import("@/lib/db");
-  const collections: Record<string, { count: number; documents: Array<[string, string, string]> }> = {};
+  const collections: Record<string, { count: number; documents: Array<[string, string, string]>; columns: Record<string, [number, string]> }> = {};
   for (const c of RING_COLLECTIONS) {
     const docs = listRawDocuments(c, person.userId);
-    collections[c] = { count: docs.length, documents: docs.map((d) => [d.documentId ?? d.day, d.day, documentChecksum(JSON.parse(d.raw))]) };
+    const rows = rawDb()
+      .prepare(`SELECT * FROM "${tableOf(c)}" WHERE "userId" = ?`)
+      .all(person.userId) as Array<Record<string, unknown>>;
+    collections[c] = {
+      count: docs.length,
+      documents: docs.map((d) => [d.documentId ?? d.day, d.day, documentChecksum(JSON.parse(d.raw))]),
+      columns: columnChecksums(rows.map((row) => ({ key: String(row.documentId ?? row.day), row }))),
+    };
   }
   const info = rawDb().prepare("SELECT raw FROM personal_info WHERE userId = ?").get(person.userId) as { raw: string };
   const user = (await db.user.findUnique({ where: { id: person.userId } }))!;

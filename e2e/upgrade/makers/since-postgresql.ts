@@ -39,11 +39,14 @@ let close: (() => Promise<void>) | undefined;
 afterAll(async () => close?.());
 
 it("makes the fixture", { timeout: 900_000 }, async () => {
-  const { MANIFEST_FORMAT, documentChecksum, secretChecksum, seriesChecksums } = (await import(manifestLib)) as typeof import("../manifest.mjs");
+  const { MANIFEST_FORMAT, columnChecksums, documentChecksum, secretChecksum, seriesChecksums } = (await import(
+    manifestLib
+  )) as typeof import("../manifest.mjs");
   const kit = await importFirst("lib/test/sync-kit.ts");
   const t = await kit.startSyncTestEnv({ historyDays: 366, today: TODAY, pageSize: 100 });
   close = () => t.close();
-  const person = await kit.connectPerson(t, { email: "upgrade-fixture@ringside.test" });
+  // a woman of the emulator's seed with cycles (where the emulator has them: her daily_cycle_phases)
+  const person = await kit.connectPerson(t, { email: "upgrade-fixture-4@ringside.test" });
   const { SyncEngine } = await import("@/lib/sync/engine");
   const engine = new SyncEngine();
   await engine.snapshotPersonalInfo(person.userId);
@@ -68,7 +71,7 @@ it("makes the fixture", { timeout: 900_000 }, async () => {
   // the explained signals' settings, where the schema has them
   if (has("lib/db/queries/signal-settings.ts")) {
     const s = await import(path.resolve("lib/db/queries/signal-settings.ts"));
-    await s.saveSignalSettings(person.userId, { sleepNeedMin: 465, freeDays: [6, 7] });
+    await s.updateSignalSettings(person.userId, { sleepNeedMinutes: 465, freeDays: [6, 7] });
   }
   // a signed-in browser, and an invitation not yet used
   const session = { sessionToken: "upgrade-fixture-session-token", userId: person.userId, expires: new Date("2099-01-01T00:00:00Z") };
@@ -95,7 +98,7 @@ it("makes the fixture", { timeout: 900_000 }, async () => {
   await alerts.addAlertRule(person.userId, { kind: "weekly_digest", params: { weekday: 1, hour: 8 } });
   await alerts.addAlertChannel(person.userId, { kind: "ntfy", label: "Phone", url: "https://ntfy.example.net/ringside-fixture", token: "tk_upgradefixture" });
   const webhook = await alerts.addAlertChannel(person.userId, { kind: "webhook", label: "Home", url: "https://hooks.example.net/ringside" });
-  const aq = await import("@/lib/alerts/queries");
+  const aq = await importFirst("lib/db/queries/alerts.ts", "lib/alerts/queries.ts");
   const rules = await aq.listAlertRules(person.userId);
   await alerts.setAlertRuleEnabled(person.userId, rules.find((r: { kind: string }) => r.kind === "weekly_digest")!.id, false);
 
@@ -104,33 +107,47 @@ it("makes the fixture", { timeout: 900_000 }, async () => {
   if (has("lib/services/cycle-entries.ts")) {
     const c = await import(path.resolve("lib/services/cycle-entries.ts"));
     await c.saveCycleSettings(person.userId, { tracking: true, hormonalContraception: false, pregnant: false });
-    for (const day of ["2026-01-04", "2026-01-05", "2026-02-01", "2026-03-01"]) await c.logCycleEntry(person.userId, { day, kind: "period" });
-    cycle = { settings: await c.getCycleSettings(person.userId), entries: await c.listCycleEntries(person.userId, { from: FROM, to: TODAY }) };
+    for (const [day, kind] of [
+      ["2026-01-04", "period_start"],
+      ["2026-01-08", "period_end"],
+      ["2026-02-01", "period_start"],
+      ["2026-03-01", "period_start"],
+    ])
+      await c.logCycleEntry(person.userId, { day, kind });
+    const entries = await c.listCycleEntriesFor(person.userId, FROM, TODAY);
+    const settings = await c.getCycleSettings(person.userId);
+    cycle = {
+      settings: { tracking: settings.tracking, hormonalContraception: settings.hormonalContraception, pregnant: settings.pregnant },
+      entries: entries.map((e: { day: string; kind: string }) => ({ day: e.day, kind: e.kind })),
+    };
   }
   let reportLinks: unknown[] = [];
-  if (has("lib/services/report-links.ts")) {
-    const r = await import(path.resolve("lib/services/report-links.ts"));
-    const link = await r.createReportLink(person.userId, {
-      from: "2026-01-01",
-      to: "2026-03-14",
-      compare: "previous",
-      sections: ["summary", "charts"],
-      expiresInDays: 30,
+  if (has("lib/schemas/report-links.ts")) {
+    const { createReportLinkInputSchema } = await import(path.resolve("lib/schemas/report-links.ts"));
+    const { createReportLink } = await import(path.resolve("lib/services/report-links.ts"));
+    const input = createReportLinkInputSchema.parse({
+      query: "from=2026-01-01&to=2026-03-14&compare=previous&sections=summary,charts",
+      expiresDays: 30,
+      label: "For the doctor",
     });
-    reportLinks = [{ id: link.id ?? link.summary?.id, secretChecksum: secretChecksum(link.secret ?? link.token ?? "") }];
+    const link = await createReportLink(person.userId, input);
+    reportLinks = [{ id: link.summary.id, secretChecksum: secretChecksum(link.secret) }];
   }
 
   // the manifest, read back by this commit's own queries
-  const { RING_COLLECTIONS, SERIES_COLLECTIONS, sampleSpecOf } = await import("@/lib/resources");
+  const { RING_COLLECTIONS, SERIES_COLLECTIONS, sampleSpecOf, tableOf } = await import("@/lib/resources");
+  const { sqlAll } = await import("@/lib/test/sql");
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
   const { readSampleDays } = await import("@/lib/db/queries/time-series");
   const { decryptToken } = await import("@/lib/ring/tokens");
-  const collections: Record<string, { count: number; documents: Array<[string, string, string]> }> = {};
+  const collections: Record<string, { count: number; documents: Array<[string, string, string]>; columns: Record<string, [number, string]> }> = {};
   for (const c of RING_COLLECTIONS) {
     const docs = await listRawDocuments(c, person.userId);
+    const rows = (await sqlAll(`SELECT * FROM "${tableOf(c)}" WHERE "userId" = ?`, person.userId)) as Array<Record<string, unknown>>;
     collections[c] = {
       count: docs.length,
       documents: docs.map((d: { documentId: string | null; day: string; raw: string }) => [d.documentId ?? d.day, d.day, documentChecksum(JSON.parse(d.raw))]),
+      columns: columnChecksums(rows.map((row) => ({ key: String(row.documentId ?? row.day), row }))),
     };
   }
   const series: Record<string, { count: number; days: Record<string, [number, string]> }> = {};
@@ -198,8 +215,7 @@ it("makes the fixture", { timeout: 900_000 }, async () => {
       settings: {
         includeValues: settings.includeValues,
         timeZone: settings.timeZone,
-        quietFrom: settings.quietFrom ?? null,
-        quietTo: settings.quietTo ?? null,
+        quietHours: settings.quietHours ?? null,
       },
       rules: (await aq.listAlertRules(person.userId)).map((r: { id: string; kind: string; enabled: boolean; params: unknown }) => ({
         id: r.id,
