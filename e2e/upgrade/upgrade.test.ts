@@ -2,9 +2,11 @@
 // made by e2e/upgrade/make-fixture.mjs) is upgraded the way `npm start` upgrades
 // (lib/db/upgrade.mjs: the applied migrations checked, a backup, the migrations, foreign keys),
 // then read through today's app and held, row by row, to the manifest its maker wrote: every
-// document and sample through the read API with the fixture's token and through the export,
-// notes, tags, tokens, alerts and settings through today's services. On SQLite in the "sqlite"
-// project, on PostgreSQL (the dumps) in the "postgres" one (lib/vitest.config.ts, BOTH_DATABASES).
+// document, sample and typed column through the export, a third of the days' documents and heart
+// rate, every count, the notes, tags and cycle through the read API with the fixture's token, and
+// the session, tokens, alerts and settings through today's services (e2e/upgrade/verify.ts).
+// On SQLite in the "sqlite" project, on PostgreSQL (the dumps) in the "postgres" one
+// (lib/vitest.config.ts, BOTH_DATABASES).
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
@@ -30,6 +32,13 @@ const fixtures = listFixtures(postgres ? "postgresql" : "sqlite");
 const migrationsDir = path.resolve(postgres ? "prisma/postgresql/migrations" : "prisma/migrations");
 const today = readMigrations(migrationsDir).map((m) => m.name);
 const baseDir = process.env.DATA_DIR!;
+
+/** A token with every data kind, made by today's Settings → API. */
+async function readerToken(userId: string): Promise<string> {
+  const { createApiToken } = await import("@/lib/services/api-tokens");
+  const { DATA_KINDS } = await import("@/lib/auth/api-scopes");
+  return (await createApiToken(userId, { name: "Upgrade reader", kinds: DATA_KINDS, expires: null })).token;
+}
 
 it("has fixtures: the first schema, one from the middle and the current one", () => {
   expect(fixtures.length).toBeGreaterThanOrEqual(3);
@@ -60,24 +69,18 @@ describe.each(fixtures.map((f) => [f.name, f] as const))("%s", (_name, fixture: 
     signedIn.token = m.session.token;
     app = await loadApp();
     // a fixture from before personal access tokens gets one from today's Settings → API
-    token =
-      m.apiToken?.token ??
-      (
-        await (
-          await import("@/lib/services/api-tokens")
-        ).createApiToken(m.person.userId, { name: "Upgrade reader", kinds: (await import("@/lib/auth/api-scopes")).DATA_KINDS, expires: null })
-      ).token;
+    token = m.apiToken?.token ?? (await readerToken(m.person.userId));
   });
   afterAll(async () => {
     await unloadApp();
     fs.rmSync(path.join(baseDir, fixture.name), { recursive: true, force: true });
   });
 
-  it("every document, heart-rate sample, note and tag through the read API, day by day", async () => {
+  it("documents and heart rate of a third of the days, every count, note, tag and cycle entry through the read API", async () => {
     expect((await checkReadApi(app, m, token)).slice(0, 20)).toEqual([]);
   });
 
-  it("every document and sample of every collection through the export", async () => {
+  it("every document, sample and typed column of every collection through the export", async () => {
     expect((await checkExport(app, m)).slice(0, 20)).toEqual([]);
   });
 
