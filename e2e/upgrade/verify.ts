@@ -325,13 +325,13 @@ export async function checkSettings(app: App, m: Manifest): Promise<string[]> {
     differs(
       "alert settings",
       { includeValues: a.includeValues, timeZone: a.timeZone, quietHours: a.quietHours },
-      { includeValues: overview.settings.includeValues, timeZone: overview.settings.timeZone, quietHours: overview.settings.quietHours },
+      { includeValues: Boolean(overview.settings.includeValues), timeZone: overview.settings.timeZone, quietHours: overview.settings.quietHours },
     );
     differs(
       "alert rules",
       m.alerts.rules.map((r) => ({ id: r.id, kind: r.kind, enabled: r.enabled, readable: true })).sort((x, y) => x.id.localeCompare(y.id)),
       overview.rules
-        .map((r) => ({ id: r.id, kind: r.kind, enabled: r.enabled, readable: !/^Unreadable/.test(r.description) }))
+        .map((r) => ({ id: r.id, kind: r.kind, enabled: Boolean(r.enabled), readable: !/^Unreadable/.test(r.description) }))
         .sort((x, y) => x.id.localeCompare(y.id)),
     );
     const rules = await app.alertQueries.listAlertRules(person.userId);
@@ -346,7 +346,7 @@ export async function checkSettings(app: App, m: Manifest): Promise<string[]> {
           kind: c.kind,
           label: c.label,
           url: c.url,
-          enabled: c.enabled,
+          enabled: Boolean(c.enabled),
           secret: c.secret ? secretChecksum(app.tokens.decryptToken(c.secret)) : null,
         }))
         .sort((x, y) => x.id.localeCompare(y.id)),
