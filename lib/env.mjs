@@ -109,6 +109,8 @@ const serverSchema = z
     ROLE: opt(z.enum(["web", "worker", "all"], { message: 'must be "web", "worker" or "all"' })),
     BACKUP_DIR: opt(z.string().min(1)),
     BACKUP_KEEP: opt(intIn(1, 3650)),
+    // The copies npm start takes before it migrates (ringside-pre-migrate-*): how many it keeps.
+    BACKUP_KEEP_PRE_MIGRATE: opt(intIn(1, 1000)),
     BACKUP_HOUR: opt(intIn(-1, 23)),
     LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
     RINGSIDE_DEMO: opt(bool),
@@ -238,6 +240,8 @@ export function parseEnv(source) {
     ROLE: /** @type {"web" | "worker" | "all"} */ (e.ROLE ?? "all"),
     BACKUP_DIR: e.BACKUP_DIR ?? `${dataDir.replace(/\/+$/, "")}/backups`,
     BACKUP_KEEP: e.BACKUP_KEEP ?? 14,
+    /** Backups taken before migrating (ringside-pre-migrate-*) kept after a start that migrated: the newest ones. */
+    BACKUP_KEEP_PRE_MIGRATE: e.BACKUP_KEEP_PRE_MIGRATE ?? 3,
     BACKUP_HOUR: e.BACKUP_HOUR ?? 3,
     LOG_LEVEL: e.LOG_LEVEL ?? "info",
     RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,

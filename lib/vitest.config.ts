@@ -13,8 +13,9 @@ applySuiteEnv();
 // database of its own on the run's private server). Sync, webhooks, the import, the dashboard's
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
 // household's admission, the alert deliveries' claims under concurrency, the explained signals
-// (imported, read, alerted, exported), report share links (views counted, revoked, expired), and
-// the cycle's own entries and settings (logged once, only the person's own; exported and imported).
+// (imported, read, alerted, exported), report share links (views counted, revoked, expired), the
+// cycle's own entries and settings (logged once, only the person's own; exported and imported), and
+// the upgrade suite (each database's own fixtures, made by older versions).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -36,6 +37,7 @@ const BOTH_DATABASES = [
   "lib/services/report-links.test.ts",
   "lib/services/cycle-entries.test.ts",
   "lib/import/cycle-export.test.ts",
+  "e2e/upgrade/upgrade.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:
