@@ -123,6 +123,8 @@ describe("[CHAOS 1] crash during backfill", () => {
       missing: 0,
       duplicates: 0,
       storedAtKills: kills.map((k) => k.storedAtKill),
+      // per time series: samples through the sync's cursor, and those it stored after it
+      series: Object.fromEntries(series.map((d) => [d.collection, { through: d.through, samples: d.expected, afterCursor: d.storedTotal - d.stored }])),
       seconds: Math.round((performance.now() - started) / 1000),
     });
   });
