@@ -20,6 +20,7 @@ const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
   "lib/sync/everything.test.ts",
+  "lib/sync/series-crash.test.ts",
   "lib/sync/scheduler.test.ts",
   "lib/import/ringside.test.ts",
   "lib/import/vendor-import.test.ts",

@@ -25,22 +25,39 @@ export const SYNCED = SYNC_COLLECTIONS;
 export const SERIES_TABLES = SERIES_COLLECTIONS.map(tableOf);
 
 /**
- * A time series stored against the emulator's samples, in time order: counts and the first
- * sample that differs (none when equal: no gap, no duplicate).
+ * A time series stored against the emulator's samples, in time order, up to where its sync says
+ * it read (the sync state's `cursorStart`: every sample up to the moment its last page was asked
+ * for), since the emulator's ring keeps recording while the test runs (as case 12 does). The
+ * stored samples are the emulator's from the first on — none missing, none extra, none changed —
+ * through the cursor, and those stored after it (a page brings what the service had when it
+ * answered) are the emulator's next ones. The sync state and the samples are read in one snapshot
+ * (a re-check may commit meanwhile), the emulator's samples after them.
  */
 export async function diffSeriesWithEmulator(db: Database.Database, emu: Emulator, userId: string, ringUserId: string, collection: SeriesCollection) {
-  const want = await emu.documents(ringUserId, collection);
   const spec = sampleSpecOf(collection);
-  const rows = db.prepare(`SELECT day, samples FROM "${tableOf(collection)}" WHERE userId = ? ORDER BY day`).all(userId) as Array<{
-    day: string;
-    samples: Buffer;
-  }>;
+  const { state, rows } = db.transaction(() => ({
+    state: db.prepare(`SELECT cursorStart, documentsTotal FROM sync_state WHERE userId = ? AND collection = ?`).get(userId, collection) as
+      { cursorStart: string | null; documentsTotal: number } | undefined,
+    rows: db.prepare(`SELECT day, samples FROM "${tableOf(collection)}" WHERE userId = ? ORDER BY day`).all(userId) as Array<{ day: string; samples: Buffer }>,
+  }))();
+  const through = state?.cursorStart ? Date.parse(state.cursorStart) : Number.NaN;
+  const want = await emu.documents(ringUserId, collection);
   const have = rows.flatMap((r) => decodeDay(spec, r.day, r.samples).map((x) => sampleRow(spec, x)));
+  const upTo = (list: Array<Record<string, unknown>>) => list.filter((x) => Number(x.timestamp_unix) <= through).length;
+  const expected = upTo(want);
   let firstDifference: number | null = null;
-  for (let i = 0; i < Math.max(want.length, have.length) && firstDifference === null; i++) {
+  for (let i = 0; i < Math.max(expected, have.length) && firstDifference === null; i++) {
     if (JSON.stringify(want[i] ?? null) !== JSON.stringify(have[i] ?? null)) firstDifference = i;
   }
-  return { collection, expected: want.length, stored: have.length, firstDifference };
+  return {
+    collection,
+    through: state?.cursorStart ?? null,
+    expected,
+    stored: upTo(have),
+    firstDifference,
+    storedTotal: have.length,
+    documentsTotal: state?.documentsTotal ?? null,
+  };
 }
 
 export function openAppDb(file: string): Database.Database {

@@ -81,9 +81,11 @@ export async function backfillSeries(
     for (;;) {
       const probe = cursor === null;
       const w = probe ? { start: startMs, end: endMs } : nextSeriesWindow(cursor!, endMs, maxDays);
+      // the service answers with what it had when it was asked: every sample up to this instant
+      const askedAt = ctx.clock.now();
       try {
         const listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: probe ? null : token }, { mayRefuse: probe });
-        return { probe, w, listed };
+        return { probe, w, listed, askedAt };
       } catch (err) {
         if (!(err instanceof RingApiError && err.status === 400)) throw err;
         if (probe) {
@@ -109,7 +111,7 @@ export async function backfillSeries(
     unit: "samples",
     async next(): Promise<BackfillPage | null> {
       if (finished) return null;
-      const { probe, w, listed } = await fetchPage();
+      const { probe, w, listed, askedAt } = await fetchPage();
       const mapped = mapSeriesPage(ctx, collection, listed.data);
       let nextCursor: number;
       let nextToken: string | null = null;
@@ -136,8 +138,9 @@ export async function backfillSeries(
         mapMs: mapped.ms,
         write: sampleDaysMerge({ collection, userId, days: mapped.days, rejected: mapped.rejected }),
         patch: {
-          // once done, the cursor says how far the history was fetched (the re-check starts there at the latest)
-          cursorStart: isoInstant(done ? Math.min(endMs, now.getTime()) : nextCursor),
+          // once done, the cursor says how far the history was fetched — everything up to when its last
+          // page was asked for (the re-check starts there at the latest)
+          cursorStart: isoInstant(done ? Math.min(endMs, askedAt) : nextCursor),
           cursorNextToken: nextToken,
           windowsDone: nextDone,
           windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
@@ -173,8 +176,10 @@ export async function incrementalSeries(
   client: RingClient,
 ): Promise<CollectionOutcome> {
   const fetchedThrough = state.cursorStart ? instantOf(state.cursorStart) : null;
+  // every window is asked for after this instant: the service's samples up to it are all read
+  const startedAt = ctx.clock.now();
   const windows = seriesRecheckWindows({
-    nowMs: ctx.clock.now(),
+    nowMs: startedAt,
     trailingDays: ctx.trailingDays,
     fetchedThrough,
     maxDays: getResource(collection).window.maxDays,
@@ -214,7 +219,7 @@ export async function incrementalSeries(
   const s = await query(summarize(userId, collection));
   await updateSyncState(userId, collection, {
     status: "idle",
-    cursorStart: isoInstant(Math.min(ctx.clock.now(), windows.at(-1)?.end ?? ctx.clock.now())),
+    cursorStart: isoInstant(Math.min(startedAt, windows.at(-1)?.end ?? startedAt)),
     lastSuccessAt: ctx.now(),
     lastError: null,
     ...s,
