@@ -108,6 +108,40 @@ describe("a share link's page (the gate in proxy.ts)", () => {
     await expectRefused(await page(revoked.secret), 410, "This link is no longer valid.");
   });
 
+  it("draws only for GET and HEAD: any other method, or a server action's Next-Action header, answers 405 with Allow and counts nothing", async () => {
+    setClock(new ManualClock(T0));
+    const { installReportLinkGate } = await import("@/lib/services/report-links");
+    installReportLinkGate();
+    const open = await link();
+    const views = async () => {
+      const { listReportLinkSummaries } = await import("@/lib/services/report-links");
+      return (await listReportLinkSummaries(PERSON.id)).find((l) => l.id === open.summary.id)?.views;
+    };
+    const { proxy } = await import("@/proxy");
+    for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      for (const path of [`/r/${open.secret}`, `/r/${open.secret}/pdf`]) {
+        const res = await proxy(new NextRequest(`http://localhost${path}`, { method, ...(method === "POST" ? { body: "[]" } : {}) }));
+        expect({ method, path, status: res.status, allow: res.headers.get("allow") }).toEqual({ method, path, status: 405, allow: "GET, HEAD" });
+        expect(res.headers.get("x-middleware-next")).toBeNull();
+        expectLinkHeaders(res);
+      }
+    }
+    // a server action's request, whatever its method and origin, never reaches the page
+    for (const init of [
+      { method: "POST", headers: { "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8", origin: "http://localhost" }, body: "[]" },
+      { method: "GET", headers: { "next-action": "0".repeat(42) } },
+    ]) {
+      const res = await proxy(new NextRequest(`http://localhost/r/${open.secret}`, init));
+      expect({ method: init.method, status: res.status }).toEqual({ method: init.method, status: 405 });
+      expect(res.headers.get("x-middleware-next")).toBeNull();
+    }
+    expect(await views()).toBe(0);
+    // GET and HEAD go through the gate: each is a view
+    expect((await page(open.secret)).status).toBe(200);
+    expect((await proxy(new NextRequest(`http://localhost/r/${open.secret}`, { method: "HEAD" }))).headers.get("x-middleware-next")).toBe("1");
+    expect(await views()).toBe(2);
+  });
+
   it("answers 429 with Retry-After past the link's views a minute, the PDF counted with the page", async () => {
     setClock(new ManualClock(T0));
     const busy = await link();
