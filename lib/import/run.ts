@@ -16,6 +16,7 @@ import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/impo
 import type { ZipLimits } from "@/lib/import/zip";
 import { ImportBudget, ImportStopped, type UploadLimits } from "@/lib/import/budget";
 import { runGated } from "@/lib/import/gate";
+import { findCycleSettings } from "@/lib/db/queries/cycle";
 
 // One import, whatever was uploaded — Ringside's own export (JSON), the ring maker's account
 // export (ZIP) or CSV files of it, a Trends CSV —, always the same way:
@@ -230,6 +231,15 @@ class ImportRun {
     }
   }
 
+  /**
+   * Whether the import keeps the ring's cycle phases: only for a person who tracks their cycle
+   * (a Ringside export's cycle settings, which the import stores, say so for them).
+   */
+  private async keepsCycle(ringside: RingsideChecked | null): Promise<boolean> {
+    const fromFile = ringside?.cycle?.settings?.tracking;
+    return fromFile ?? Boolean((await findCycleSettings(this.userId))?.tracking);
+  }
+
   private readContext() {
     return {
       now: this.clock.now(),
@@ -248,12 +258,18 @@ class ImportRun {
   async check(ringside: RingsideChecked | null): Promise<ImportReport | { total: number }> {
     const kind = this.state.kind!;
     const dryRun = this.state.dryRun;
-    const writer = new ImportWriter({ userId: this.userId, dryRun: true, syncedAt: toDbTime(this.clock.now()), replaceNotes: this.state.options.replaceNotes });
-    if (kind === "ringside") {
-      const file = this.state.sources[0]!;
-      const checked = ringside ?? (await checkRingsideFile(file.path, (rows) => this.progress({ file: file.name, rows })));
-      if (!dryRun) return { total: checked.items };
-      const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: true, progress: async () => undefined });
+    const first = this.state.sources[0]!;
+    const checkedFile = kind === "ringside" ? (ringside ?? (await checkRingsideFile(first.path, (rows) => this.progress({ file: first.name, rows })))) : null;
+    const writer = new ImportWriter({
+      userId: this.userId,
+      dryRun: true,
+      syncedAt: toDbTime(this.clock.now()),
+      replaceNotes: this.state.options.replaceNotes,
+      keepCycle: await this.keepsCycle(checkedFile),
+    });
+    if (checkedFile) {
+      if (!dryRun) return { total: checkedFile.items };
+      const read = await readRingsideFile(this.userId, first.path, checkedFile, writer, { dryRun: true, progress: async () => undefined });
       return report(kind, true, writer, [], {
         notes: writer.notes,
         tags: read.tags,
@@ -279,10 +295,12 @@ class ImportRun {
     const kind = this.state.kind!;
     const skip = this.state.checkpoint;
     await this.progress({ status: "storing", rows: skip, phaseStartedAt: this.clock.now(), message: null });
+    const checkedFile = kind === "ringside" ? await checkRingsideFile(this.state.sources[0]!.path, async () => undefined) : null;
     const writer = new ImportWriter({
       userId: this.userId,
       dryRun: false,
       syncedAt: toDbTime(this.clock.now()),
+      keepCycle: await this.keepsCycle(checkedFile),
       skip,
       replaceNotes: this.state.options.replaceNotes,
       afterChunk: async (items) => {
@@ -293,10 +311,12 @@ class ImportRun {
     });
     // the check read every file whole: storing unpacks only what it parses
     const ctx = { ...this.readContext(), checkedBefore: true, entries: this.mapped, progress: async (file: string) => this.progress({ file }) };
-    if (kind === "ringside") {
+    if (checkedFile) {
       const file = this.state.sources[0]!;
-      const checked = await checkRingsideFile(file.path, async () => undefined);
-      const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: false, progress: async () => this.progress({ file: file.name }) });
+      const read = await readRingsideFile(this.userId, file.path, checkedFile, writer, {
+        dryRun: false,
+        progress: async () => this.progress({ file: file.name }),
+      });
       return report(kind, false, writer, [], {
         notes: writer.notes,
         tags: read.tags,

@@ -74,7 +74,7 @@ describe("daily_cycle_phases", () => {
     const person = await connectPerson(t, { email });
     await tracking(person.userId, true);
     const outcomes = await (await engine()).backfillUser(person.userId, ["daily_cycle_phases", "daily_readiness"]);
-    expect(outcomes.map((o) => [o.collection, o.result])).toEqual([
+    expect(outcomes.map((o) => [o.collection, o.result]).sort()).toEqual([
       ["daily_cycle_phases", "done"],
       ["daily_readiness", "done"],
     ]);

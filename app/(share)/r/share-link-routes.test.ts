@@ -127,10 +127,11 @@ describe("a share link's page (the gate in proxy.ts)", () => {
       }
     }
     // a server action's request, whatever its method and origin, never reaches the page
-    for (const init of [
+    const actions: Array<NonNullable<ConstructorParameters<typeof NextRequest>[1]> & { method: string }> = [
       { method: "POST", headers: { "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8", origin: "http://localhost" }, body: "[]" },
       { method: "GET", headers: { "next-action": "0".repeat(42) } },
-    ]) {
+    ];
+    for (const init of actions) {
       const res = await proxy(new NextRequest(`http://localhost/r/${open.secret}`, init));
       expect({ method: init.method, status: res.status }).toEqual({ method: init.method, status: 405 });
       expect(res.headers.get("x-middleware-next")).toBeNull();

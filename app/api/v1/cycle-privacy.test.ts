@@ -120,7 +120,9 @@ async function mcpAll(token: string): Promise<Record<string, unknown>> {
     for (const [name, args] of calls) {
       const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
       expect({ name, isError: r.isError ?? false }).toEqual({ name, isError: false });
-      out[name] = { content: r.content, data: r.structuredContent };
+      // the answer's headline (its text goes on with the structured data as JSON)
+      const text = r.content.map((c) => (c.type === "text" ? c.text.split("\n")[0] : "")).join("\n");
+      out[name] = { text, data: r.structuredContent };
     }
   } finally {
     await client.close();

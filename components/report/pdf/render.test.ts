@@ -118,7 +118,7 @@ describe("the report's PDF", () => {
     // a year's days twice over: taller than a page (a tag on every day of a year fits on one)
     const report = reportFixture({ from: "2025-01-01", days: 365 });
     const days = Array.from({ length: 730 }, (_, i) => addDays("2024-01-01", i));
-    report.events!.tags = [{ name: "every day", source: "own", days }];
+    report.tags = [{ name: "every day", source: "own", days }];
     const { file, pages, text } = await rendered("long-row.pdf", report);
     renderEveryPage(file, pages);
     const onPage = (day: string) =>
