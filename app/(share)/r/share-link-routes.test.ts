@@ -88,6 +88,32 @@ describe("a share link's PDF", () => {
   });
 });
 
+describe("a share link's PDF when the render queue is full", () => {
+  it("answers 503 with Retry-After and counts no view; once the queue frees, the PDF comes", async () => {
+    setClock(new ManualClock(T0));
+    const open = await link();
+    const { REPORT_PDF_QUEUE_MAX, reportPdfResponse } = await import("@/components/report/pdf/render");
+    const { buildReport } = await import("@/lib/services/report");
+    const { listReportLinkSummaries } = await import("@/lib/services/report-links");
+    const views = async () => (await listReportLinkSummaries(PERSON.id)).find((l) => l.id === open.summary.id)?.views;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const query = { from: "2026-02-01", to: "2026-02-28", compare: "none" as const, sections: ["summary" as const] };
+    const held = Array.from({ length: REPORT_PDF_QUEUE_MAX }, () => reportPdfResponse(() => gate.then(() => buildReport(PERSON.id, query))));
+    try {
+      const res = await pdf(open.secret);
+      await expectRefused(res, 503, "try again");
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await views()).toBe(0);
+    } finally {
+      release();
+    }
+    for (const r of await Promise.all(held)) expect(r.status).toBe(200);
+    expect((await pdf(open.secret)).status).toBe(200);
+    expect(await views()).toBe(1);
+  });
+});
+
 describe("a share link's page (the gate in proxy.ts)", () => {
   it("lets an open link's page be drawn and counts the view; refuses a revoked, expired, unknown or malformed one with its status", async () => {
     const clock = new ManualClock(T0);
