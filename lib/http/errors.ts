@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  request_timeout: 408,
   conflict: 409,
   gone: 410,
   payload_too_large: 413,

@@ -11,7 +11,7 @@ import { ManualClock } from "@/lib/clock";
 import { generateRange } from "@/lib/emulator/generator";
 import { setDayNote, getDayNote } from "@/lib/db/queries/notes";
 import { claimImportLease, readImportState, releaseImportLease } from "@/lib/db/queries/imports";
-import { IMPORT_RETRY_AFTER_S, ImportBusy } from "@/lib/import/gate";
+import { IMPORT_MAX_UPLOADS, IMPORT_RETRY_AFTER_S, ImportBusy } from "@/lib/import/gate";
 import { resumeImport, runImport, type ImportUpload, type RunOptions } from "@/lib/import/run";
 import { discardImport } from "@/lib/import/status";
 import { exportCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
@@ -264,7 +264,7 @@ describe("the import rules (audit: medium — import)", () => {
     expect(await getDayNote({ userId, day: "2026-01-05" })).toMatchObject({ text: "late dinner", tags: [{ name: "alcohol" }] });
   });
 
-  it("one import at a time per person (409 while another process holds their lease) and per process (429 with a retry delay)", async () => {
+  it("one import at a time per person (409 while another process holds their lease); per process, whole uploads take the slot in turn and past the most it takes: 429 with a retry delay", async () => {
     const userId = await person();
     // another process's import of theirs (its lease)
     expect(await claimImportLease(userId, "another-process", clock.now())).toBe(true);
@@ -291,7 +291,7 @@ describe("the import rules (audit: medium — import)", () => {
     }
     await expect(first).resolves.toMatchObject({ notes: { new: 1 } });
 
-    // the slot is taken once the upload is spooled: while one import stores, another gets 429, with how long to wait
+    // the slot is taken once the upload is spooled: while one import stores, another whole upload waits its turn
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     let storing!: () => void;
@@ -303,17 +303,34 @@ describe("the import rules (audit: medium — import)", () => {
         await released;
       },
     });
+    await isStoring;
+    let waitedDone = false;
+    const waiter = runImport(await person(), file("c.json", '{"format":"ringside-export-v1","collections":{}}'), { clock, dryRun: true }).then((r) => {
+      waitedDone = true;
+      return r;
+    });
+    // more imports than the server takes at once: 429 at once, with how long to wait, the upload not read
+    const fill = Array.from({ length: IMPORT_MAX_UPLOADS - 2 }, async () =>
+      runImport(await person(), file("g.json", '{"format":"ringside-export-v1","collections":{}}'), { clock, dryRun: true }),
+    );
+    let read = false;
+    async function* unread(): AsyncGenerator<Uint8Array> {
+      read = true;
+      yield Buffer.from("{}");
+    }
     try {
-      await isStoring;
-      const busy = await runImport(await person(), file("c.json", '{"format":"ringside-export-v1","collections":{}}'), { clock, dryRun: true }).catch(
-        (e: unknown) => e,
-      );
+      const stranger = await person();
+      const busy = await runImport(stranger, { type: "file", name: "h.json", body: unread() }, { clock, dryRun: true }).catch((e: unknown) => e);
       expect(busy).toBeInstanceOf(ImportBusy);
       expect(busy).toMatchObject({ status: 429, retryAfterS: IMPORT_RETRY_AFTER_S });
+      expect(read).toBe(false);
+      expect(waitedDone).toBe(false);
     } finally {
       release();
     }
     await expect(holder).resolves.toMatchObject({ kind: "csv" });
+    await expect(waiter).resolves.toMatchObject({ dryRun: true, kind: "ringside" });
+    for (const f of fill) await expect(f).resolves.toMatchObject({ dryRun: true });
     // and once it is done, the next one runs
     await expect(runImport(userId, file("d.json", '{"format":"ringside-export-v1","collections":{}}'), { clock })).resolves.toMatchObject({ kind: "ringside" });
   });

@@ -157,10 +157,11 @@ describe("POST /api/import", () => {
     expect(await first).toMatchObject({ status: 200, body: { dryRun: true } });
   });
 
-  it("while an import holds the server's slot, another one answers 429 with Retry-After", async () => {
-    const { runGated } = await import("@/lib/import/gate");
+  it("with as many imports as the server takes at once, another answers 429 with Retry-After", async () => {
+    const { IMPORT_MAX_UPLOADS, runTracked } = await import("@/lib/import/gate");
     let release!: () => void;
-    const held = runGated("someone-else", undefined, () => new Promise<void>((r) => (release = r)));
+    const released = new Promise<void>((r) => (release = r));
+    const held = Array.from({ length: IMPORT_MAX_UPLOADS }, (_, i) => runTracked(`someone-${i}`, undefined, () => released));
     try {
       const headers = new Headers({ "content-type": "application/zip", origin: "http://localhost" });
       const res = await route.POST(new Request("http://localhost/api/import?dry_run=1", { method: "POST", headers, body: new Uint8Array(zip) }), {
@@ -171,7 +172,7 @@ describe("POST /api/import", () => {
       expect(await res.json()).toMatchObject({ error: { code: "rate_limited", message: expect.stringContaining("Another import is running") } });
     } finally {
       release();
-      await held;
+      await Promise.all(held);
     }
   });
 
