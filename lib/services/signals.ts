@@ -26,9 +26,9 @@ import { getCycleSettings } from "@/lib/services/cycle-entries";
 //
 // The early warning is judged against the person's cycle phase only for a reader of the cycle
 // (`cycle`: the person's own pages, a token with the cycle kind) and while they track; for any
-// other reader it is computed as for a person who does not track, and its rows carry no cycle
-// field at all (cycle_adjusted, cycle_correction), so nothing of the answer tells the phase.
-// The two are different answers, kept apart in the cache.
+// other reader, or while they do not track, it is computed as for a person who does not track,
+// and its rows carry no cycle field at all (cycle_adjusted, cycle_correction), so nothing of the
+// answer tells the phase. The two are different answers, kept apart in the cache.
 
 export type SignalsResponse = {
   from: string;
@@ -145,7 +145,9 @@ function withoutCycle(day: SignalDay): SignalDay {
   };
 }
 
-async function computeSignals(userId: string, from: string, to: string, kinds: ReadonlySet<SignalKind>, withCycle = true): Promise<SignalsResponse> {
+async function computeSignals(userId: string, from: string, to: string, kinds: ReadonlySet<SignalKind>, forCycleReader = true): Promise<SignalsResponse> {
+  // the cycle's fields only for a reader of the cycle, and only while the person tracks it
+  const withCycle = forCycleReader && (await getCycleSettings(userId)).tracking;
   const start = addDays(from, -SIGNAL_WARMUP_DAYS);
   const loadStart = addDays(from, -LOAD_WARMUP_DAYS);
   const needsSleep = kinds.has("early_warning") || kinds.has("sleep_debt") || kinds.has("regularity");

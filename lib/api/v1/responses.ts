@@ -351,7 +351,8 @@ const earlyWarningSignal = z.object({
     .boolean()
     .optional()
     .describe(
-      "judged against the person's cycle phase (cycle tracking on, enough nights of each phase); present only for a token with the cycle kind while the person tracks their cycle",
+      "judged against the person's cycle phase (cycle tracking on, enough nights of each phase); " +
+        "present only for a token with the cycle kind while the person tracks their cycle",
     ),
   cycle_correction: z.string().optional().describe("the phase correction made, in words (only when cycle_adjusted)"),
 });

@@ -166,7 +166,10 @@ export class SyncEngine {
     return this.forEachCollection(collections, (c) => this.incrementalCollection(userId, c));
   }
 
-  /** Applies one notification: fetch the document, then upsert it, or delete it when the service answers 404 (the cycle's phases: ignored while not tracked). */
+  /**
+   * Applies one notification: fetch the document, then upsert it, or delete it when the service
+   * answers 404 (the cycle's phases: ignored while the person does not track their cycle).
+   */
   async applyDocumentEvent(event: DocumentEvent): Promise<"applied" | "ignored"> {
     if (await this.cycleOff(event.userId, event.collection)) return "ignored";
     try {
