@@ -25,7 +25,7 @@ import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
 import { formatNumber } from "@/lib/metrics/format";
 import { ReportChartView } from "@/components/report/report-chart";
 import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
-import { reportDay, reportFigureLine, reportMeanCells, reportMeanHeads, reportMinutes, reportPeriod } from "@/components/report/report-text";
+import { reportDay, reportFigureLine, reportMeanCells, reportMeanHeads, reportMinutes, reportPeriod, reportPerson } from "@/components/report/report-text";
 
 function Section({ id, first, children }: { id: ReportSection; first?: boolean; children: ReactNode }) {
   return (
@@ -116,7 +116,7 @@ function SummarySection({ s }: { s: ReportSummary }) {
     <Section id="summary" first>
       <KeyValues
         items={[
-          ...(s.person.name ? [["Person", `${s.person.name}${s.person.age !== null ? `, ${s.person.age} years` : ""}`] as [string, string]] : []),
+          ...(reportPerson(s.person) ? [["Person", reportPerson(s.person)] as [string, string]] : []),
           ["Period", `${reportPeriod(s)} (${s.days} days)`],
           ["Compared with", s.compared ? `${REPORT_COMPARE_LABELS[s.compare]}: ${reportPeriod(s.compared)}` : REPORT_COMPARE_LABELS.none],
           ["Nights with data", `${s.nightsWithData} of ${s.days}`],

@@ -127,6 +127,16 @@ function summaryOf(opts: {
   };
 }
 
+/**
+ * The name a report gives its person: a name Ringside knows, never an e-mail address (the ring
+ * service gives no name, and an account may hold its address as one).
+ */
+function personName(user: { name: string | null; email: string | null } | null): string | null {
+  const name = user?.name?.trim();
+  if (!name || name.includes("@") || name.toLowerCase() === user?.email?.toLowerCase()) return null;
+  return name;
+}
+
 /** How a chart's caption names its unit. */
 const UNIT_WORDS: Record<string, string> = {
   s: "hours",
@@ -301,8 +311,7 @@ export async function buildReport(userId: string, q: ReportQuery, opts: { ringTa
     const user = await findUser(userId);
     report.summary = summaryOf({
       q,
-      // the name the person set, never their e-mail address
-      person: { name: user?.name ?? null, age: await getPersonalAge(userId) },
+      person: { name: personName(user), age: await getPersonalAge(userId) },
       series,
       compared: cmp ? await readSeries(userId, REPORT_SUMMARY_METRICS, cmp, cycle) : null,
       signals,

@@ -212,13 +212,15 @@ describe("the token and the query", () => {
     expect(tags.tags?.map((t) => t.name)).toEqual(["alcohol", "travel"]);
   });
 
-  it("names the person by the name they set, never by their e-mail address", async () => {
+  it("names the person by their name, never by their e-mail address (none set, or the address kept as one)", async () => {
     const { db } = await import("@/lib/test/prisma");
-    await db.user.update({ where: { id: USER }, data: { name: null } });
     try {
-      const r = (await (await get(`/api/v1/report?from=${FROM}&to=${LAST}&sections=summary`)).json()) as Report;
-      expect(r.summary!.person.name).toBeNull();
-      expect(JSON.stringify(r)).not.toContain("report@example.test");
+      for (const name of [null, "report@example.test", "Report@Example.test"]) {
+        await db.user.update({ where: { id: USER }, data: { name } });
+        const r = (await (await get(`/api/v1/report?from=${FROM}&to=${LAST}&sections=summary`)).json()) as Report;
+        expect({ name, shown: r.summary!.person.name }).toEqual({ name, shown: null });
+        expect(JSON.stringify(r).toLowerCase()).not.toContain("report@example.test");
+      }
     } finally {
       await db.user.update({ where: { id: USER }, data: { name: "Robin Report" } });
     }
