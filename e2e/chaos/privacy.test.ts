@@ -1,4 +1,4 @@
-// 11. Privacy (production process): the cycle only through the `cycle` kind and only while the
+// 15. Privacy (production process): the cycle only through the `cycle` kind and only while the
 // person tracks, and a share link that answers only what its gate lets through.
 //   1 cycle   a woman whose ring serves her cycle's phases connects: nothing of the cycle is asked
 //             for or stored until she turns tracking on. A token without the `cycle` kind reads
@@ -154,7 +154,7 @@ afterAll(async () => {
   recordFigures("privacy", figures);
 });
 
-describe("[CHAOS 11] privacy", () => {
+describe("[CHAOS 15] privacy", () => {
   it("the cycle: nothing fetched before tracking; a token without the cycle kind reads the same before and after", async () => {
     // she granted the scope, but does not track: not one request for her phases, none stored
     expect(await emu.requests({ path_prefix: "/v2/usercollection/daily_cycle_phases" })).toEqual([]);
