@@ -14,8 +14,10 @@ applySuiteEnv();
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
 // household's admission, the alert deliveries' claims under concurrency, the explained signals
 // (imported, read, alerted, exported), report share links (views counted, revoked, expired), the
-// cycle's own entries and settings (logged once, only the person's own; exported and imported), and
-// the upgrade suite (each database's own fixtures, made by older versions).
+// cycle's own entries and settings (logged once, only the person's own; exported and imported), the
+// cycle's privacy (no cycle to a reader without the kind; phases only while tracking), the share
+// links' gate (GET and HEAD only, every view counted), and the upgrade suite (each database's own
+// fixtures, made by older versions).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -39,6 +41,9 @@ const BOTH_DATABASES = [
   "lib/services/cycle-entries.test.ts",
   "lib/import/cycle-export.test.ts",
   "e2e/upgrade/upgrade.test.ts",
+  "app/api/v1/cycle-privacy.test.ts",
+  "app/(share)/r/share-link-routes.test.ts",
+  "lib/sync/cycle-phases.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

@@ -9,7 +9,13 @@ import { SettingsSection } from "@/components/settings/settings-section";
 type Key = keyof CycleSettings;
 
 const BOXES: ReadonlyArray<{ key: Key; label: string; hint: string }> = [
-  { key: "tracking", label: "Track my cycle", hint: "Off until you turn it on. Off hides every cycle view, card, API answer and alert." },
+  {
+    key: "tracking",
+    label: "Track my cycle",
+    hint:
+      "Off until you turn it on. Off hides every cycle view, card, API answer and alert, " +
+      "and keeps none of the cycle phases the ring service sends (turning it off deletes them).",
+  },
   { key: "hormonalContraception", label: "Hormonal contraception", hint: "No phase is derived while it is on (the pill, a hormonal IUD, an implant)." },
   { key: "pregnant", label: "Pregnant", hint: "No phase is derived while it is on." },
 ];

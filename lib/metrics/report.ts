@@ -13,10 +13,14 @@ import type { Num } from "@/lib/metrics/stats";
 // ---------------------------------------------------------------------------------------
 
 /** The report's sections, in the order it shows them. */
-export const REPORT_SECTIONS = ["summary", "charts", "events", "methods", "notes", "cycle"] as const;
+export const REPORT_SECTIONS = ["summary", "charts", "events", "methods", "notes", "tags", "cycle"] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 
-/** The sections a new report includes: everything but the person's notes and the cycle (opt-in). */
+/**
+ * The sections a new report includes: everything but the person's own words (their notes and
+ * their tags) and the cycle, each opt-in. Only a report with the cycle section judges the nights
+ * and draws the normal ranges against the cycle's phase (lib/services/report.ts).
+ */
 export const DEFAULT_REPORT_SECTIONS: readonly ReportSection[] = ["summary", "charts", "events", "methods"];
 
 export const REPORT_SECTION_LABELS: Record<ReportSection, string> = {
@@ -25,6 +29,7 @@ export const REPORT_SECTION_LABELS: Record<ReportSection, string> = {
   events: "Events",
   methods: "Methods",
   notes: "Notes",
+  tags: "Tags",
   cycle: "Cycle",
 };
 
@@ -249,10 +254,11 @@ export type ReportCount = { type: string; label: string; count: number; minutes:
 export type ReportEvents = {
   workouts: ReportCount[];
   sessions: ReportCount[];
-  /** the person's tags and the ring app's, each with the days it was on */
-  tags: Array<{ name: string; source: "own" | "ring"; days: string[] }>;
   restModes: Array<{ from: string; to: string | null }>;
 };
+
+/** The tags section: the person's tags and the ring app's, each with the days it was on. */
+export type ReportTag = { name: string; source: "own" | "ring"; days: string[] };
 
 export type ReportNote = { day: string; text: string; tags: string[] };
 
@@ -298,6 +304,7 @@ export type Report = {
   events?: ReportEvents;
   methods?: ReportMethods;
   notes?: ReportNote[];
+  tags?: ReportTag[];
   cycle?: ReportCycle;
 };
 

@@ -120,15 +120,19 @@ export async function getMetricDayValues(opts: RangeOptions & { metric: MetricDe
 
 const numbers = (rows: DayValue<Value>[]) => rows as DayValue<number | null>[];
 
-/** One metric's chart series for [from, to] (numeric: with statistics; category: with counts). */
-export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): Promise<MetricSeries> {
+/**
+ * One metric's chart series for [from, to] (numeric: with statistics; category: with counts).
+ * Its normal range follows the cycle's phase while the person tracks, unless `cycle` is false
+ * (a reader without the cycle: the range as for a person who does not track).
+ */
+export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef; cycle?: boolean }): Promise<MetricSeries> {
   const { metric, from, to, userId } = opts;
   if (metric.kind === "category") {
     const start = addDays(from, -(diffDays(from, to) + 1));
     return buildCategorySeries(metric, (await getMetricDayValues({ userId, metric, from: start, to })) as DayValue<string | null>[], from, to);
   }
   const warm = warmupFrom(from, to);
-  const cycle = isNormalRangeMetric(metric.id) && NORMAL_RANGE_MARKERS[metric.id] ? await cycleForNormalRange(userId, from, to) : null;
+  const cycle = opts.cycle !== false && isNormalRangeMetric(metric.id) && NORMAL_RANGE_MARKERS[metric.id] ? await cycleForNormalRange(userId, from, to) : null;
   const rows = numbers(await getMetricDayValues({ userId, metric, from: normalRangeRowsFrom(from, to, cycle !== null), to }));
   const series = buildNumericSeries(
     metric,

@@ -33,8 +33,11 @@ export type EarlyWarningSignal = {
   /** each marker's baseline: the median of nights d−60 … d−3 (HRV's median in ms, its sd on the ln scale) */
   baseline: Record<Marker, { median: number; sd: number | null; nights: number } | null>;
   markers: Array<{ marker: Marker; delta: number | null; threshold: number | null; flagged: boolean; mean3: number | null }>;
-  /** the night was judged against the person's cycle phase (cycle tracking on, enough nights of each phase) */
-  cycle_adjusted: boolean;
+  /**
+   * the night was judged against the person's cycle phase (cycle tracking on, enough nights of
+   * each phase); absent for a reader without the cycle (lib/services/signals.ts)
+   */
+  cycle_adjusted?: boolean;
   /** what the correction was, in words (only when cycle_adjusted) */
   cycle_correction?: string;
 };

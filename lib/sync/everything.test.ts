@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe("everything the ring records", () => {
   it("a person with five years connects: for every resource the database equals the emulator's documents", { timeout: 300_000 }, async () => {
-    const person = await connectPerson(t);
+    const person = await connectPerson(t, { tracksCycle: true });
     await clearEmulatorRequests(t);
     const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } }), { idleMs: 100, housekeepingMs: 3_600_000 });
     await m.scheduler.replaceScheduler(s);
@@ -99,7 +99,7 @@ describe("everything the ring records", () => {
 
   it("re-checks a time series' recent days: a day synced upstream is replaced, a sample the service dropped is removed", { timeout: 120_000 }, async () => {
     // a generated person who wore the ring on the day the service revises below (not worn on about one day in 30)
-    const person = await connectPerson(t, { email: wornEmail("recheck-series", ["2026-03-14"], [], undefined, TODAY) });
+    const person = await connectPerson(t, { tracksCycle: true, email: wornEmail("recheck-series", ["2026-03-14"], [], undefined, TODAY) });
     const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: "2025-06-01", trailingDays: 10 });
     await engine.backfillUser(person.userId, ["heartrate"]);
     const since = { start: "2025-06-01" };
@@ -155,7 +155,7 @@ describe("everything the ring records", () => {
   );
 
   it("resumes a heart-rate backfill after a crash inside a page's transaction: no gap, no duplicate", { timeout: 120_000 }, async () => {
-    const person = await connectPerson(t, { email: "crash-series@example.test" });
+    const person = await connectPerson(t, { tracksCycle: true, email: "crash-series@example.test" });
     let crashed = 0;
     const crashing = new m.engine.SyncEngine({
       clock,
@@ -198,7 +198,7 @@ describe("a service that refuses long ranges", () => {
   });
 
   it("reads the time series in 30-day windows from the backfill start instead", { timeout: 120_000 }, async () => {
-    const person = await connectPerson(limited);
+    const person = await connectPerson(limited, { tracksCycle: true });
     await clearEmulatorRequests(limited);
     const engine = new m.engine.SyncEngine({ clock, backfillStart: "2025-01-01", clientOptions: { backoff: FAST_BACKOFF, baseUrl: limited.url } });
     const outcomes = await engine.backfillUser(person.userId, ["heartrate", "ring_battery_level"]);

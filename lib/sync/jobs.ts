@@ -61,6 +61,12 @@ export async function enqueueBackfill(userId: string, opts: { runAt?: number } =
   await enqueueJob({ kind: "personal_info", userId, ifAbsent: true });
 }
 
+/** Queues the backfill of one collection (the cycle's phases once tracking is turned on); one already queued is kept. */
+export async function enqueueCollectionBackfill(userId: string, collection: SyncCollection): Promise<void> {
+  await ensureSyncStates(userId, [collection]);
+  await enqueueJob({ kind: "backfill", userId, collection, ifAbsent: true });
+}
+
 /**
  * "Sync now": errors are forgiven (a 400-bug or an expired membership is asked again),
  * backfills continue, backfilled collections get an incremental run now.

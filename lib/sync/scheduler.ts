@@ -15,6 +15,8 @@ import {
 } from "@/lib/db/queries/jobs";
 import { ensureSyncStates, listRingUsers, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
 import { personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
+import { findCycleSettings } from "@/lib/db/queries/cycle";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { pruneWebhookEvents, queuedWebhookWatermark } from "@/lib/db/queries/webhook-events";
 import { getSyncEngine, type SyncEngine } from "@/lib/sync/engine";
 import { runJob } from "@/lib/sync/jobs";
@@ -247,7 +249,7 @@ export class Scheduler {
 
   /**
    * Periodic duties: start the backfill of people who connected while nothing ran (no
-   * SyncState yet), queue due polls (every SYNC_POLL_MINUTES without webhooks, every 6 h
+   * SyncState yet; the cycle's phases only for people who track their cycle), queue due polls (every SYNC_POLL_MINUTES without webhooks, every 6 h
    * with them), the daily personal_info snapshot, subscription upkeep, pruning.
    */
   private async housekeeping(now: number): Promise<void> {
@@ -261,8 +263,11 @@ export class Scheduler {
         continue;
       }
       await ensureSyncStates(u.userId, SYNC_COLLECTIONS);
+      // the cycle's phases only while the person tracks their cycle (turning it on queues their backfill)
+      const tracksCycle = Boolean((await findCycleSettings(u.userId))?.tracking);
       for (const s of await listSyncStates(u.userId)) {
         if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
+        if (s.collection === CYCLE_RESOURCE && !tracksCycle) continue;
         if (s.status === "paused")
           await updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
         const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;

@@ -8,7 +8,7 @@
 import type { Report } from "@/lib/metrics/report";
 import { reportDay, reportPeriod } from "@/components/report/report-text";
 import { PdfWriter } from "./layout";
-import { chartsSection, cycleSection, eventsSection, methodsSection, notesSection } from "./sections";
+import { chartsSection, cycleSection, eventsSection, methodsSection, notesSection, tagsSection } from "./sections";
 import { PDF_PAGE, STYLES } from "./styles";
 import { summarySection } from "./summary";
 import { pdfText } from "./text";
@@ -35,6 +35,7 @@ function writeSections(w: PdfWriter, report: Report, docsUrl?: string): void {
   if (report.charts) section(true, () => chartsSection(w, report, docsUrl));
   if (report.events) section(true, () => eventsSection(w, report.events!, docsUrl));
   if (report.notes) section(false, () => notesSection(w, report.notes!, docsUrl));
+  if (report.tags) section(false, () => tagsSection(w, report.tags!, docsUrl));
   if (report.cycle) section(false, () => cycleSection(w, report.cycle!, docsUrl));
   if (report.methods) section(true, () => methodsSection(w, report.methods!, docsUrl));
 }

@@ -9,9 +9,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { addDays, formatDay } from "@/lib/days";
 import { formatNumber } from "@/lib/metrics/format";
-import { reportFileName } from "@/lib/metrics/report";
+import { reportFileName, type Report } from "@/lib/metrics/report";
 import { reportFixture } from "@/lib/test/report-fixture";
-import { renderReportPdf } from "./render";
+import { renderReportPdf, REPORT_PDF_QUEUE_MAX, reportPdfResponse } from "./render";
 import { formatFigure, writtenUnit } from "./format";
 import { pdfText } from "./text";
 
@@ -120,7 +120,7 @@ describe("the report's PDF", () => {
     // a year's days twice over: taller than a page (a tag on every day of a year fits on one)
     const report = reportFixture({ from: "2025-01-01", days: 365 });
     const days = Array.from({ length: 730 }, (_, i) => addDays("2024-01-01", i));
-    report.events!.tags = [{ name: "every day", source: "own", days }];
+    report.tags = [{ name: "every day", source: "own", days }];
     const { file, pages, text } = await rendered("long-row.pdf", report);
     renderEveryPage(file, pages);
     const onPage = (day: string) =>
@@ -141,6 +141,29 @@ describe("the report's PDF", () => {
     const report = reportFixture({ from: "2026-01-01", days: 30, noteText: "Fièvre −0,5 °C ≤ 2 nuits → mieux. Łódź. 日本" });
     const { text } = await rendered("note.pdf", report);
     expect(text).toContain("Fièvre -0,5 °C <= 2 nuits -> mieux. Lódz. ??");
+  });
+});
+
+describe("the render queue", () => {
+  it(`holds at most ${REPORT_PDF_QUEUE_MAX} reports (building or waiting to be drawn); past that, 503 with when to come back, and it frees as they end`, async () => {
+    const report = reportFixture({ from: "2026-01-01", days: 30, name: "Ada Queue" });
+    let release!: () => void;
+    const held = new Promise<Report>((r) => (release = () => r(report)));
+    const queued = Array.from({ length: REPORT_PDF_QUEUE_MAX }, () => reportPdfResponse(() => held));
+    let built = 0;
+    const refused = await reportPdfResponse(async () => {
+      built++;
+      return report;
+    }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 503, code: "service_unavailable", details: { retryAfterS: expect.any(Number) } });
+    expect(built).toBe(0);
+    const { toErrorResponse } = await import("@/lib/http/errors");
+    expect(Number(toErrorResponse(refused).headers.get("retry-after"))).toBeGreaterThan(0);
+    release();
+    for (const res of await Promise.all(queued)) expect(res.status).toBe(200);
+    // a build that fails frees its place too
+    await expect(reportPdfResponse(() => Promise.reject(new Error("no database")))).rejects.toThrow("no database");
+    expect((await reportPdfResponse(async () => report)).status).toBe(200);
   });
 });
 

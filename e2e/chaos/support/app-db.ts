@@ -14,13 +14,18 @@ import {
   type RingCollection,
   type SeriesCollection,
 } from "@/lib/resources";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 
-/** The document collections a backfill fetches, and their tables: the app's resource registry. */
-export const COLLECTIONS = RING_COLLECTIONS;
+/**
+ * The document collections a backfill fetches for the suite's people, and their tables: the app's
+ * resource registry, but the cycle's phases (fetched only for a person who tracks their cycle,
+ * and nobody here does).
+ */
+export const COLLECTIONS = RING_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE);
 export type Collection = RingCollection;
 export const TABLE_OF = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<Collection, string>;
-/** Everything a backfill fetches (documents and time series): one sync state each. */
-export const SYNCED = SYNC_COLLECTIONS;
+/** Everything a backfill fetches for them (documents and time series): one sync state each that ends backfilled. */
+export const SYNCED = SYNC_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE);
 /** The time series' tables (heart rate, battery: one row per person and UTC day). */
 export const SERIES_TABLES = SERIES_COLLECTIONS.map(tableOf);
 

@@ -123,7 +123,6 @@ export const reportResponseSchema = z.object({
     .object({
       workouts: z.array(reportCount),
       sessions: z.array(reportCount),
-      tags: z.array(z.object({ name: z.string(), source: z.enum(["own", "ring"]), days: z.array(day) })),
       restModes: z.array(z.object({ from: day, to: day.nullable() })),
     })
     .optional(),
@@ -138,5 +137,9 @@ export const reportResponseSchema = z.object({
     })
     .optional(),
   notes: z.array(z.object({ day, text: z.string(), tags: z.array(z.string()) })).optional(),
+  tags: z
+    .array(z.object({ name: z.string(), source: z.enum(["own", "ring"]), days: z.array(day) }))
+    .describe("the person's tags (and the ring app's, for a token that may read them) with the days each was on")
+    .optional(),
   cycle: reportCycleSchema.optional(),
 });

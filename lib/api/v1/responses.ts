@@ -347,7 +347,13 @@ const earlyWarningSignal = z.object({
   inputs: byMarker(num).describe("the night's values: °C, bpm (the night's lowest), ms, breaths a minute"),
   baseline: byMarker(markerBaseline).describe("the median of nights d−60 … d−3 (HRV: in ms; its sd on the ln scale)"),
   markers: z.array(z.object({ marker, delta: num, threshold: num, flagged: z.boolean(), mean3: num })),
-  cycle_adjusted: z.boolean().describe("judged against the person's cycle phase (cycle tracking on, enough nights of each phase)"),
+  cycle_adjusted: z
+    .boolean()
+    .optional()
+    .describe(
+      "judged against the person's cycle phase (cycle tracking on, enough nights of each phase); " +
+        "present only for a token with the cycle kind while the person tracks their cycle",
+    ),
   cycle_correction: z.string().optional().describe("the phase correction made, in words (only when cycle_adjusted)"),
 });
 const sleepDebtSignal = z.object({

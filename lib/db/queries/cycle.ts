@@ -2,19 +2,21 @@ import "server-only";
 import crypto from "node:crypto";
 import { clock } from "@/lib/clock";
 import { ident, toDbTime } from "@/lib/db/dialect";
-import { all, get, query, run, transaction, type SqlValue } from "@/lib/db/sql";
+import { all, get, query, run, sqlDialect, transaction, type SqlValue, type Work } from "@/lib/db/sql";
 import { bumpDataVersion } from "@/lib/db/queries/data-version";
-import { CYCLE_ENTRY_KINDS, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
+import { CYCLE_ENTRY_KINDS, CYCLE_RESOURCE, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
 import { getResource } from "@/lib/resources";
 
 // The menstrual cycle's own rows (prisma/schema.prisma CycleEntry and CycleSettings): the
 // period starts and ends a person logged, and their cycle settings. Rows in, rows out; every
 // write moves the person's data version in its transaction, so cached answers (the cycle, the
 // phase-aware signals) are computed again. What the ring service sends (daily_cycle_phases) is
-// stored by the sync like every resource; "remove my cycle data" deletes it here too.
+// stored by the sync like every resource, and only while the person tracks their cycle: turning
+// tracking off deletes it with its sync state (in the same transaction), and the sync's page
+// commit asks cycleTrackingIn in its own; "remove my cycle data" deletes it here too.
 
 /** The table of the ring service's cycle documents (the resource daily_cycle_phases). */
-const CYCLE_DOCUMENTS_TABLE = getResource("daily_cycle_phases").table;
+const CYCLE_DOCUMENTS_TABLE = getResource(CYCLE_RESOURCE).table;
 
 type EntryRow = { id: string; day: string; kind: string };
 
@@ -120,6 +122,18 @@ export function deleteCycleData(userId: string): Promise<{ entries: number; docu
   });
 }
 
+/**
+ * Whether the person tracks their cycle, as a step of a transaction (the sync's page commit: no
+ * cycle document is written unless this says yes). On PostgreSQL the settings row is read FOR
+ * SHARE: a change of tracking waits for the commit, or the commit for the change, never both
+ * at once (turning tracking off then deletes what was committed before it).
+ */
+export function* cycleTrackingIn(userId: string): Work<boolean> {
+  const lock = (yield* sqlDialect()) === "postgres" ? " FOR SHARE" : "";
+  const row = yield* get<{ tracking: number | boolean }>(`SELECT tracking FROM cycle_settings WHERE userId = ?${lock}`, userId);
+  return Boolean(row?.tracking);
+}
+
 type SettingsRow = { tracking: number | boolean; hormonalContraception: number | boolean; pregnant: number | boolean };
 
 /** The person's cycle settings as stored, or null when they never changed one (the defaults apply). */
@@ -131,11 +145,15 @@ export async function findCycleSettings(userId: string): Promise<CycleSettings |
 
 const SETTING_COLUMNS = ["tracking", "hormonalContraception", "pregnant"] as const satisfies ReadonlyArray<keyof CycleSettings>;
 
-/** Changes the settings the patch names (a first change stores the others at their defaults). */
-export async function saveCycleSettingsRow(userId: string, patch: Partial<CycleSettings>): Promise<void> {
+/**
+ * Changes the settings the patch names (a first change stores the others at their defaults).
+ * Tracking turned off deletes the ring service's cycle documents and their sync state (turned on
+ * again, the sync fetches them anew): how many documents went.
+ */
+export async function saveCycleSettingsRow(userId: string, patch: Partial<CycleSettings>): Promise<{ documents: number }> {
   const named = SETTING_COLUMNS.filter((c) => patch[c] !== undefined);
   const now = toDbTime(clock.date());
-  await transaction(function* () {
+  return transaction(function* () {
     const columns = ["userId", ...named, "updatedAt"];
     const update = [...named.map((c) => `${ident(c)} = excluded.${ident(c)}`), `${ident("updatedAt")} = excluded.${ident("updatedAt")}`];
     yield* run(
@@ -145,6 +163,12 @@ export async function saveCycleSettingsRow(userId: string, patch: Partial<CycleS
       ...named.map((c) => patch[c] as boolean),
       now,
     );
+    let documents = 0;
+    if (patch.tracking === false) {
+      documents = yield* run(`DELETE FROM ${ident(CYCLE_DOCUMENTS_TABLE)} WHERE userId = ?`, userId);
+      yield* run(`DELETE FROM sync_state WHERE userId = ? AND collection = ?`, userId, CYCLE_RESOURCE);
+    }
     yield* bumpDataVersion(userId);
+    return { documents };
   });
 }

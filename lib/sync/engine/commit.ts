@@ -3,6 +3,8 @@ import { logger } from "@/lib/log";
 import type { SyncCollection } from "@/lib/resources";
 import { syncStateUpdate, type SyncStatePatch } from "@/lib/db/queries/sync-state";
 import { dialect, query, transaction, type Work } from "@/lib/db/sql";
+import { cycleTrackingIn } from "@/lib/db/queries/cycle";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import type { CollectionSummary } from "@/lib/db/queries/ring-documents";
 import { storedSummary, summarize, type BackfillProgress, type CollectionOutcome, type EngineContext, type Totals } from "./context";
 
@@ -10,6 +12,16 @@ import { storedSummary, summarize, type BackfillProgress, type CollectionOutcome
 // rejected ones set aside) and, for a backfill, its checkpoint, so a crash at any point resumes
 // with no gap and no duplicate (commitPage). A backfill is one loop over the pages of a source
 // (runBackfill); documents and time series differ only in how they fetch, map and move their cursor.
+// A page of the cycle's phases is written only while the person tracks their cycle, asked in
+// the page's own transaction: tracking turned off while the page was in flight rolls it back.
+
+/** A page of the cycle's phases met a person who does not track their cycle (now): nothing of it was written. */
+export class CycleTrackingOff extends Error {
+  constructor() {
+    super("cycle tracking is off: the cycle's phases are not kept");
+    this.name = "CycleTrackingOff";
+  }
+}
 
 export type PageCommit = {
   userId: string;
@@ -35,6 +47,7 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
   const beforeCommit = ctx.hooks.beforeCommit;
   const writeStarted = performance.now();
   const pending = transaction(function* () {
+    if (collection === CYCLE_RESOURCE && !(yield* cycleTrackingIn(userId))) throw new CycleTrackingOff();
     const n = yield* write;
     if (checkpoint) {
       beforeCommit?.({ userId, collection, page: checkpoint.page });

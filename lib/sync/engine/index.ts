@@ -6,10 +6,13 @@ import { RingAccountPausedError, RingApiError } from "@/lib/ring/errors";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { findCycleSettings } from "@/lib/db/queries/cycle";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { getDataFamily } from "@/lib/sync/settings";
 import { processSingleton } from "@/lib/process-singleton";
 import type { BackfillProgress, CollectionOutcome, EngineContext, EngineHooks, RingAccess, SyncStats } from "./context";
 import { backfillDocuments, incrementalDocuments } from "./documents";
+import { CycleTrackingOff } from "./commit";
 import { describeError, recordFailure } from "./errors";
 import { applyDocumentEvent, snapshotPersonalInfo, type DocumentEvent } from "./events";
 import { backfillSeries, incrementalSeries } from "./series";
@@ -21,6 +24,9 @@ import { backfillSeries, incrementalSeries } from "./series";
 // duplicate. The parts: documents.ts and series.ts (the two kinds of collection), events.ts
 // (webhook documents, personal_info), commit.ts (a page's transaction, a backfill's page loop),
 // errors.ts (what an error means for the job, the sync page and the SyncState).
+// The cycle's phases (daily_cycle_phases) are fetched only while the person tracks their cycle:
+// otherwise they are skipped ("cycle_off") without a request, and a page met after tracking was
+// turned off is not written (commit.ts).
 
 export type { BackfillProgress, CollectionOutcome, EngineHooks, SyncStats } from "./context";
 export { classifyError, type ErrorClass } from "./errors";
@@ -78,6 +84,17 @@ export class SyncEngine {
     };
   }
 
+  /** The cycle's phases while the person does not track their cycle: nothing is fetched or kept. */
+  private async cycleOff(userId: string, collection: SyncCollection): Promise<boolean> {
+    return collection === CYCLE_RESOURCE && !(await findCycleSettings(userId))?.tracking;
+  }
+
+  /** What is left of a run that met tracking turned off: the page rolled back, nothing recorded as failed. */
+  private cycleStopped(userId: string, collection: SyncCollection): CollectionOutcome {
+    this.progress.delete(`${userId}:${collection}`);
+    return { collection, result: "skipped", reason: "cycle_off" };
+  }
+
   private skipReason(state: SyncStateRow | undefined, scopes: string[], collection: SyncCollection): string | null {
     if (scopes.length > 0 && !scopes.includes(getResource(collection).scope)) return "not_shared";
     if (state?.status === "not_shared") return "not_shared";
@@ -94,6 +111,7 @@ export class SyncEngine {
    * the checkpoint. Idempotent: a finished backfill returns at once.
    */
   async backfillCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
+    if (await this.cycleOff(userId, collection)) return { collection, result: "skipped", reason: "cycle_off" };
     await ensureSyncStates(userId, [collection]);
     const state = await getSyncState(userId, collection);
     if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
@@ -110,6 +128,7 @@ export class SyncEngine {
         ? await backfillSeries(this.ctx, userId, collection, state, client)
         : await backfillDocuments(this.ctx, userId, collection, state, client);
     } catch (err) {
+      if (err instanceof CycleTrackingOff) return this.cycleStopped(userId, collection);
       return await recordFailure(this.ctx, userId, collection, err, "backfilling");
     }
   }
@@ -124,6 +143,7 @@ export class SyncEngine {
    * time series: the recent UTC days, back to where the last fetch ended).
    */
   async incrementalCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
+    if (await this.cycleOff(userId, collection)) return { collection, result: "skipped", reason: "cycle_off" };
     await ensureSyncStates(userId, [collection]);
     const state = await getSyncState(userId, collection);
     if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
@@ -136,6 +156,7 @@ export class SyncEngine {
         ? await incrementalSeries(this.ctx, userId, collection, state, client)
         : await incrementalDocuments(this.ctx, userId, collection, client);
     } catch (err) {
+      if (err instanceof CycleTrackingOff) return this.cycleStopped(userId, collection);
       return await recordFailure(this.ctx, userId, collection, err, "idle");
     }
   }
@@ -145,9 +166,18 @@ export class SyncEngine {
     return this.forEachCollection(collections, (c) => this.incrementalCollection(userId, c));
   }
 
-  /** Applies one notification: fetch the document, then upsert it, or delete it when the service answers 404. */
-  applyDocumentEvent(event: DocumentEvent): Promise<"applied" | "ignored"> {
-    return applyDocumentEvent(this.ctx, event);
+  /**
+   * Applies one notification: fetch the document, then upsert it, or delete it when the service
+   * answers 404 (the cycle's phases: ignored while the person does not track their cycle).
+   */
+  async applyDocumentEvent(event: DocumentEvent): Promise<"applied" | "ignored"> {
+    if (await this.cycleOff(event.userId, event.collection)) return "ignored";
+    try {
+      return await applyDocumentEvent(this.ctx, event);
+    } catch (err) {
+      if (err instanceof CycleTrackingOff) return "ignored";
+      throw err;
+    }
   }
 
   /** Takes the personal_info snapshot (on connect and daily). */
