@@ -20,6 +20,7 @@ const BOTH_DATABASES = [
   "lib/sync/incremental.test.ts",
   "lib/sync/everything.test.ts",
   "lib/sync/scheduler.test.ts",
+  "lib/sync/deletes.test.ts",
   "lib/import/ringside.test.ts",
   "lib/import/vendor-import.test.ts",
   "lib/import/refusals.test.ts",

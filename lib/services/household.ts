@@ -39,6 +39,23 @@ export async function endRingAccess(userId: string, reason: string): Promise<voi
 }
 
 /**
+ * "Disconnect" (Settings → Connection): ends the ring access, then keeps or deletes the person's
+ * stored data as they chose. Returns how many rows were deleted.
+ */
+export async function disconnectRingAccount(userId: string, data: "keep" | "delete"): Promise<number> {
+  await endRingAccess(userId, "disconnect");
+  if (data === "keep") return 0;
+  const person = await findUserById(userId);
+  const sweep = async () => Object.values(await deleteUserData(userId, person?.ringUserId ?? null)).reduce((a, b) => a + b, 0);
+  const rowsDeleted = await sweep();
+  // A sync request already in flight when the connection was stopped may still store its page: sweep once more.
+  setTimeout(() => {
+    sweep().catch((err: unknown) => logger.error({ userId, error: err instanceof Error ? err.name : "error" }, "second data sweep failed"));
+  }, 3_000).unref?.();
+  return rowsDeleted;
+}
+
+/**
  * The owner removes a member: the ring access is handed back, then the member's data, API
  * tokens, alert rules and channels, sessions and the person themselves are deleted. A removed
  * member can come back only with a new invite. The owner cannot remove themselves.
