@@ -7,6 +7,7 @@ import { deleteApiTokensOf } from "@/lib/db/queries/api-tokens";
 import { deleteUser, deleteUserData, findUserById } from "@/lib/db/queries/users";
 import { decryptToken } from "@/lib/ring/crypto";
 import { revokeToken } from "@/lib/ring/oauth";
+import { stopSyncOf } from "@/lib/sync";
 
 // The household as the owner manages it, and a person's ring access as both "Disconnect" and
 // the owner's removal of a member end it.
@@ -30,8 +31,10 @@ export async function endRingAccess(userId: string, reason: string): Promise<voi
   };
   const accessToken = readable(row?.access_token);
   const refreshToken = readable(row?.refresh_token);
-  // first stop all use of the connection (the sync engine checks the status before every request)
+  // first stop all use of the connection: its sync generation moves on (nothing in flight is
+  // stored after this) and its syncs running here are stopped where they are
   await disconnectAccount(account.accountId, userId);
+  stopSyncOf(userId);
   await Promise.all([
     accessToken ? revokeToken(accessToken, "access_token", reason) : null,
     refreshToken ? revokeToken(refreshToken, "refresh_token", reason) : null,
@@ -46,13 +49,8 @@ export async function disconnectRingAccount(userId: string, data: "keep" | "dele
   await endRingAccess(userId, "disconnect");
   if (data === "keep") return 0;
   const person = await findUserById(userId);
-  const sweep = async () => Object.values(await deleteUserData(userId, person?.ringUserId ?? null)).reduce((a, b) => a + b, 0);
-  const rowsDeleted = await sweep();
-  // A sync request already in flight when the connection was stopped may still store its page: sweep once more.
-  setTimeout(() => {
-    sweep().catch((err: unknown) => logger.error({ userId, error: err instanceof Error ? err.name : "error" }, "second data sweep failed"));
-  }, 3_000).unref?.();
-  return rowsDeleted;
+  // nothing a sync had in flight is stored after this: the fence (lib/db/queries/sync-fence.ts)
+  return Object.values(await deleteUserData(userId, person?.ringUserId ?? null)).reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -78,8 +76,10 @@ export async function removeMember(
   const deleted = await deleteUserData(memberId, member.ringUserId ?? null);
   const tokens = await deleteApiTokensOf(memberId);
   for (const id of tokens) apiRateLimiter().drop(id);
-  // sessions, the ring account, alert rules, channels and settings, invites they made: with the person
+  // sessions, the ring account, alert rules, channels and settings, invites they made, and every
+  // row naming them without a foreign key: with the person (a sync of theirs finds no generation)
   await deleteUser(memberId);
+  stopSyncOf(memberId);
   const rowsDeleted = Object.values(deleted).reduce((a, b) => a + b, 0);
   logger.info({ userId: ownerId, memberId, rowsDeleted, apiTokens: tokens.length }, "member removed");
   return { rowsDeleted, apiTokens: tokens.length };

@@ -14,6 +14,7 @@ import { clock, ManualClock, setClock } from "@/lib/clock";
 import { AppError } from "@/lib/http/errors";
 import { startHoldingProxy, type Hold, type HoldingProxy } from "@/lib/test/holding-proxy";
 import { rowsNaming } from "@/lib/test/person-rows";
+import { uniqueEmail } from "@/lib/test/emulator-kit";
 import { waitFor } from "@/lib/test/wait";
 import {
   connectPerson,
@@ -124,7 +125,7 @@ const rowsOf = (p: ConnectedPerson) => rowsNaming([p.userId, p.ringUserId, p.acc
 /** The person made a member of a household whose owner is someone else; the owner's id. */
 async function asMember(p: ConnectedPerson): Promise<string> {
   await m.db.db.user.update({ where: { id: p.userId }, data: { role: "member" } });
-  const owner = await m.db.db.user.create({ data: { email: `owner-of-${p.userId}@example.test`, role: "owner" } });
+  const owner = await m.db.db.user.create({ data: { email: uniqueEmail("owner"), role: "owner" } });
   return owner.id;
 }
 
