@@ -8,6 +8,7 @@ import { deleteUser, deleteUserData, findUserById } from "@/lib/db/queries/users
 import { decryptToken } from "@/lib/ring/crypto";
 import { revokeToken } from "@/lib/ring/oauth";
 import { stopSyncOf } from "@/lib/sync";
+import { forgetImportsOf } from "@/lib/import/status";
 
 // The household as the owner manages it, and a person's ring access as both "Disconnect" and
 // the owner's removal of a member end it.
@@ -43,14 +44,16 @@ export async function endRingAccess(userId: string, reason: string): Promise<voi
 
 /**
  * "Disconnect" (Settings → Connection): ends the ring access, then keeps or deletes the person's
- * stored data as they chose. Returns how many rows were deleted.
+ * stored data as they chose (deleted: their import and its spool go first, their share links
+ * are revoked with the data). Nothing a sync had in flight is stored after it (the fence,
+ * lib/db/queries/sync-fence.ts). Returns how many rows were deleted.
  */
 export async function disconnectRingAccount(userId: string, data: "keep" | "delete"): Promise<number> {
   await endRingAccess(userId, "disconnect");
   if (data === "keep") return 0;
   const person = await findUserById(userId);
-  // nothing a sync had in flight is stored after this: the fence (lib/db/queries/sync-fence.ts)
-  return Object.values(await deleteUserData(userId, person?.ringUserId ?? null)).reduce((a, b) => a + b, 0);
+  await forgetImportsOf(userId);
+  return Object.values(await deleteUserData(userId, person?.ringUserId ?? null, { revokeReportLinks: true })).reduce((a, b) => a + b, 0);
 }
 
 /**

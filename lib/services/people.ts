@@ -34,7 +34,7 @@ export async function deleteAllMyData(userId: string): Promise<DeletedCounts> {
   const user = await findUserById(userId);
   if (!user) throw new AppError("not_found", "No such person.");
   await forgetImportsOf(userId);
-  const deleted = await deleteUserData(userId, user.ringUserId ?? null, { ownDelete: true });
+  const deleted = await deleteUserData(userId, user.ringUserId ?? null, { pauseSync: true, revokeReportLinks: true });
   stopSyncOf(userId);
   return deleted;
 }

@@ -155,8 +155,10 @@ const PERSON_TABLES = ["rejected_document", "sync_state", "job", "day_tag", "tag
 const HISTORY_TABLES = ["alert_delivery", "alert_episode"] as const;
 
 export type DeleteUserDataOptions = {
-  /** "Delete all my data": the person's sync waits for "Download my history again", and their share links are revoked */
-  ownDelete?: boolean;
+  /** "Delete all my data": the person's sync waits for "Download my history again" */
+  pauseSync?: boolean;
+  /** the person's share links answer 410 from now on (their report would be empty) */
+  revokeReportLinks?: boolean;
 };
 
 /**
@@ -171,8 +173,8 @@ export function deleteUserData(userId: string, ringUserId: string | null, opts: 
   // every table of the resource registry (documents, time series, personal_info), by its name
   const ringTables = RESOURCES.map((r) => r.table);
   return transaction(function* () {
-    yield* bumpSyncGeneration(userId, { pause: opts.ownDelete });
-    if (opts.ownDelete) yield* reportLinksRevoke(userId, clock.date());
+    yield* bumpSyncGeneration(userId, { pause: opts.pauseSync });
+    if (opts.revokeReportLinks) yield* reportLinksRevoke(userId, clock.date());
     const counts: Record<string, number> = {};
     for (const t of [...ringTables, ...PERSON_TABLES]) counts[t] = yield* run(`DELETE FROM ${ident(t)} WHERE userId = ?`, userId);
     // (without a ring account id there are none)
