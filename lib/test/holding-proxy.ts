@@ -21,10 +21,11 @@ export type Hold = {
 export type HoldingProxy = {
   url: string;
   /**
-   * Holds the answers of requests whose path starts with `pathPrefix` (the first `count` of
-   * them; every one until the release when not given).
+   * Holds the answers of requests for `path` or a path under it (`/v2/usercollection/sleep`: its
+   * list pages and its documents, not `sleep_time`'s): after letting the first `skip` of them
+   * through (default none), the next `count` (every one until the release when not given).
    */
-  hold(pathPrefix: string, opts?: { count?: number }): Hold;
+  hold(path: string, opts?: { count?: number; skip?: number }): Hold;
   close(): Promise<void>;
 };
 
@@ -32,6 +33,8 @@ type Waiter = { n: () => boolean; resolve: () => void };
 
 class HoldState implements Hold {
   held = 0;
+  /** matching requests let through before the first one held */
+  passed = 0;
   delivered = 0;
   gaveUp = 0;
   released = false;
@@ -39,12 +42,19 @@ class HoldState implements Hold {
   private readonly waiters: Waiter[] = [];
 
   constructor(
-    readonly pathPrefix: string,
+    readonly path: string,
     readonly count: number,
+    readonly skip: number,
   ) {}
 
+  /** Whether this hold takes the request (one it lets through before its first is counted here). */
   matches(pathname: string): boolean {
-    return !this.released && this.held < this.count && pathname.startsWith(this.pathPrefix);
+    if (this.released || this.held >= this.count || !(pathname === this.path || pathname.startsWith(`${this.path}/`))) return false;
+    if (this.passed < this.skip) {
+      this.passed++;
+      return false;
+    }
+    return true;
   }
 
   /** Takes a request: `send` runs at the release, or at once when released meanwhile. */
@@ -139,8 +149,8 @@ export async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    hold(pathPrefix, opts = {}) {
-      const h = new HoldState(pathPrefix, opts.count ?? Number.POSITIVE_INFINITY);
+    hold(path, opts = {}) {
+      const h = new HoldState(path, opts.count ?? Number.POSITIVE_INFINITY, opts.skip ?? 0);
       holds.push(h);
       return h;
     },
