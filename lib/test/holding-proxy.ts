@@ -21,8 +21,8 @@ export type Hold = {
 export type HoldingProxy = {
   url: string;
   /**
-   * Holds the answers of requests for `path` or a path under it (`/v2/usercollection/sleep`: its
-   * list pages and its documents, not `sleep_time`'s): after letting the first `skip` of them
+   * Holds the answers of requests for exactly `path` (`/v2/usercollection/sleep`: its list
+   * pages, not one of its documents, nor `sleep_time`'s): after letting the first `skip` of them
    * through (default none), the next `count` (every one until the release when not given).
    */
   hold(path: string, opts?: { count?: number; skip?: number }): Hold;
@@ -49,7 +49,7 @@ class HoldState implements Hold {
 
   /** Whether this hold takes the request (one it lets through before its first is counted here). */
   matches(pathname: string): boolean {
-    if (this.released || this.held >= this.count || !(pathname === this.path || pathname.startsWith(`${this.path}/`))) return false;
+    if (this.released || this.held >= this.count || pathname !== this.path) return false;
     if (this.passed < this.skip) {
       this.passed++;
       return false;

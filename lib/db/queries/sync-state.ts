@@ -107,14 +107,15 @@ export function* syncStateUpdate(userId: string, collection: string, patch: Sync
     const v = (patch as Record<string, unknown>)[k];
     return (v instanceof Date ? toDbTime(v) : v) as string | number | null;
   });
-  // the calendar's "not yet synced" reads newestDay: a new one changes answers
+  // the calendar's "not yet synced" reads newestDay: a new one changes answers. The person's row
+  // is written before the sync state's, as a page writes them (on PostgreSQL the other order
+  // deadlocks against a page of the same collection).
   const before =
     "newestDay" in patch
       ? yield* get<{ newestDay: string | null }>(`SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection)
       : undefined;
-  const changed = yield* run(sql, ...values, now, userId, collection);
-  if (changed > 0 && "newestDay" in patch && (before?.newestDay ?? null) !== (patch.newestDay ?? null)) yield* bumpDataVersion(userId);
-  return changed > 0;
+  if (before && (before.newestDay ?? null) !== (patch.newestDay ?? null)) yield* bumpDataVersion(userId);
+  return (yield* run(sql, ...values, now, userId, collection)) > 0;
 }
 
 /** Updates some fields of one row (never creates it); false when there is none. */
