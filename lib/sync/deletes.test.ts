@@ -9,7 +9,7 @@
 // for their history again.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock, ManualClock, setClock } from "@/lib/clock";
 import { AppError } from "@/lib/http/errors";
 import { startHoldingProxy, type Hold, type HoldingProxy } from "@/lib/test/holding-proxy";
@@ -26,6 +26,24 @@ import {
   type SyncModules,
   type SyncTestEnv,
 } from "@/lib/test/sync-kit";
+
+// the signed-in person of the routes this file calls
+const session = vi.hoisted(() => ({ user: null as { id: string; email: string; role: "owner" | "member" } | null }));
+vi.mock("@/lib/services/auth/session", () => ({
+  requireUser: async () => {
+    if (!session.user) {
+      const { AppError } = await import("@/lib/http/errors");
+      throw new AppError("unauthorized", "Sign in first.");
+    }
+    return session.user;
+  },
+  currentUser: async () => session.user,
+}));
+
+type Route = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+/** A POST from this Ringside's own page (its Origin, as a browser sends it). */
+const post = (route: Route, url: string) =>
+  route(new Request(`http://localhost${url}`, { method: "POST", headers: { origin: "http://localhost" } }), { params: Promise.resolve({}) });
 
 let t: SyncTestEnv;
 let proxy: HoldingProxy;
@@ -182,6 +200,25 @@ describe("a delete while the person's sync is in flight", () => {
   });
 });
 
+describe("a delete made by another process", () => {
+  it("stops this process's running job at its heartbeat: its request in flight is given up", async () => {
+    const p = await connectPerson(t);
+    await m.state.ensureSyncStates(p.userId, m.resources.SYNC_COLLECTIONS);
+    const page = proxy.hold("/v2/usercollection/daily_sleep", { count: 1 });
+    await m.jobs.enqueueJob({ kind: "backfill", userId: p.userId, collection: "daily_sleep" });
+    // a short lease: the job's heartbeat (which renews it and reads the person's sync generation) comes every second
+    const s = new m.scheduler.Scheduler(engine(), { idleMs: 20, housekeepingMs: 3_600_000, leaseMs: 3_000 });
+    await m.scheduler.replaceScheduler(s);
+    await page.arrived();
+    // what "Delete all my data" writes, from another process: no abort of this one's syncs is called
+    await m.users.deleteUserData(p.userId, p.ringUserId, { pauseSync: true });
+    await waitFor("the held request given up by the scheduler's job", () => page.counts().abandoned === 1, { timeoutMs: 60_000 });
+    page.release();
+    await s.settled();
+    expect(await rowsOf(p)).toEqual({ User: 1, Account: 1 });
+  });
+});
+
 describe('"Delete all my data" means deleted', () => {
   it("revokes the person's share links (410), removes their interrupted import and its spool, and syncs nothing until they ask again", async () => {
     const p = await connectPerson(t);
@@ -225,5 +262,34 @@ describe('"Delete all my data" means deleted', () => {
     expect(await m.jobs.listActiveJobs(p.userId)).toEqual([]);
     expect(await m.state.listSyncStates(p.userId)).toEqual([]);
     expect(await rowsOf(p)).toEqual({ User: 1, Account: 1, report_link: 1 });
+  });
+
+  it('"Download my history again" (POST /api/sync/history) starts the sync again; until then "Sync now" answers 409', async () => {
+    const p = await connectPerson(t);
+    session.user = { id: p.userId, email: p.email, role: "owner" };
+    const syncNow = (await import("@/app/api/sync/route")).POST as unknown as Route;
+    const again = (await import("@/app/api/sync/history/route")).POST as unknown as Route;
+    // not paused: nothing to download again
+    expect((await post(again, "/api/sync/history")).status).toBe(409);
+    await m.people.deleteAllMyData(p.userId);
+    const refused = await post(syncNow, "/api/sync");
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/Download my history again/);
+    expect(await m.jobs.listActiveJobs(p.userId)).toEqual([]);
+
+    const res = await post(again, "/api/sync/history");
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as { historyDeleted: boolean }).historyDeleted).toBe(false);
+    const queued = await m.jobs.listActiveJobs(p.userId);
+    expect(new Set(queued.map((j) => `${j.kind}:${j.collection ?? ""}`))).toEqual(
+      new Set([...m.resources.SYNC_COLLECTIONS.map((c) => `backfill:${c}`), "personal_info:"]),
+    );
+    expect((await m.state.listSyncStates(p.userId)).length).toBe(m.resources.SYNC_COLLECTIONS.length);
+    expect((await post(again, "/api/sync/history")).status).toBe(409);
+    // and the history comes back
+    expect((await engine().backfillCollection(p.userId, "daily_sleep")).result).toBe("done");
+    expect((await m.docs.collectionSummary("daily_sleep", p.userId)).documents).toBeGreaterThan(0);
+    expect((await post(syncNow, "/api/sync")).status).toBe(202);
+    session.user = null;
   });
 });
