@@ -349,6 +349,8 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /api/notes": { kind: "user", path: () => "/api/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
   // A valid request starts a sync, whose writes land after this case's own check.
   "POST /api/sync": { kind: "user", path: () => "/api/sync", mutates: true },
+  // "Download my history again": 409 unless "Delete all my data" paused the person's sync
+  "POST /api/sync/history": { kind: "user", path: () => "/api/sync/history", mutates: true },
   "GET /api/sync/settings": { kind: "user", path: () => "/api/sync/settings" },
   "PATCH /api/sync/settings": {
     kind: "user",

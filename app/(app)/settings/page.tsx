@@ -83,7 +83,7 @@ export default async function SettingsPage() {
         />
         <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
         <ReportLinksSection links={reportLinks} revoke={revokeReportLinkAction} />
-        <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
+        <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} historyDeleted={s.historyDeleted} />
         <ImportSection />
         <PreferencesForm initial={s.preferences} />
         <SignalSettingsSection initial={signals} />

@@ -7,6 +7,7 @@ import type { SyncStatusResponse } from "@/lib/api/contract";
 import { CollectionProgress } from "@/components/sync/collection-progress";
 import { RejectedDocuments } from "@/components/sync/rejected-documents";
 import { SyncNowButton } from "@/components/sync/sync-now-button";
+import { DownloadHistoryAgain } from "@/components/sync/download-history-button";
 import { count, timeAgo } from "@/components/sync/format";
 
 function useNow(intervalMs: number): number {
@@ -42,7 +43,7 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">{deliveryText(s)}</p>
         </div>
-        <SyncNowButton disabled={paused} />
+        <SyncNowButton disabled={paused || s.historyDeleted} />
       </div>
 
       {isError && (
@@ -50,6 +51,7 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
           Could not refresh the status: {error.message}
         </p>
       )}
+      {s.historyDeleted && <DownloadHistoryAgain />}
       {paused && (
         <p role="alert" className="rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/50 dark:text-amber-100">
           Syncing is paused until your ring is reconnected.{" "}

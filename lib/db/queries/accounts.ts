@@ -3,6 +3,7 @@ import { clock } from "@/lib/clock";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 import { get, processDatabase, query, run, sqlDialect, transaction, type Database, type Work } from "@/lib/db/sql";
 import { processSingleton } from "@/lib/process-singleton";
+import { bumpSyncGeneration } from "@/lib/db/queries/sync-fence";
 
 /**
  * The ring connection (Auth.js `Account` row, provider "ring"). Token columns hold only
@@ -180,6 +181,8 @@ export function storeTokensAfterSignIn(accountId: string, userId: string, t: Enc
 export function disconnectAccount(accountId: string, userId: string): Promise<void> {
   const now = toDbTime(clock.date());
   return transaction(function* () {
+    // every sync of the person in flight stores nothing after this (lib/db/queries/sync-fence.ts)
+    yield* bumpSyncGeneration(userId);
     yield* run(
       `UPDATE "Account" SET access_token = NULL, refresh_token = NULL, expires_at = NULL,
          status = 'disconnected', statusReason = 'disconnected_by_user', tokenUpdatedAt = ?, updatedAt = ?

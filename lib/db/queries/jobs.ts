@@ -3,6 +3,7 @@ import { clock } from "@/lib/clock";
 import { all, get, processDatabase, run, type Database, type Dialect, type Work } from "@/lib/db/sql";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 import { processSingleton } from "@/lib/process-singleton";
+import { syncGenerationHolds } from "@/lib/db/queries/sync-fence";
 
 // The durable job table behind the scheduler (lib/sync/scheduler.ts). Claiming must be atomic
 // and cheap enough to run every second: on SQLite a claim is one IMMEDIATE transaction (one
@@ -41,6 +42,11 @@ export type EnqueueJobOptions = {
   activeKey?: string;
   /** leave an active job with the same key as it is (no earlier run, no re-run) */
   ifAbsent?: boolean;
+  /**
+   * queue only while the person's sync generation is still this one (read before deciding to
+   * queue): a job a delete has overtaken is not queued (lib/db/queries/sync-fence.ts)
+   */
+  generation?: number;
 };
 
 export type ClaimOptions = { now: number; leaseMs: number; limit: number; excludeIds?: number[] };
@@ -49,9 +55,10 @@ export type ClaimOptions = { now: number; leaseMs: number; limit: number; exclud
 export interface JobStore {
   /**
    * Queues a job, or folds it into the active one with the same key: a queued job keeps the
-   * earlier run time; a running job is marked to run once more when it finishes.
+   * earlier run time; a running job is marked to run once more when it finishes. False when
+   * `generation` no longer holds (nothing queued).
    */
-  enqueue(opts: EnqueueJobOptions): Promise<void>;
+  enqueue(opts: EnqueueJobOptions): Promise<boolean>;
   /**
    * Takes up to `limit` due jobs: queued ones whose time has come, and running ones whose
    * lease expired (their process died). Each taken job gets a lease and one more attempt.
@@ -188,9 +195,18 @@ export function jobStore(db: Database = processDatabase()): JobStore {
   return {
     async enqueue(opts) {
       const v = enqueueValues(opts);
-      await q(
-        run(enqueueSql(db.dialect, Boolean(opts.ifAbsent)), v.kind, v.userId, v.collection, v.payload, v.runAt, v.maxAttempts, v.activeKey, v.now, v.now),
-      );
+      const insert = () =>
+        run(enqueueSql(db.dialect, Boolean(opts.ifAbsent)), v.kind, v.userId, v.collection, v.payload, v.runAt, v.maxAttempts, v.activeKey, v.now, v.now);
+      const { userId, generation } = opts;
+      if (generation === undefined || !userId) {
+        await q(insert());
+        return true;
+      }
+      return db.transaction(function* () {
+        if (!(yield* syncGenerationHolds(userId, generation))) return false;
+        yield* insert();
+        return true;
+      });
     },
 
     claimDue: (opts) => claimDue(db, opts),

@@ -1,6 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { all, dialect, get, query, run, transaction } from "@/lib/db/sql";
+import { all, dialect, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { fromDbTime, toDbTime } from "@/lib/db/dialect";
 
 // Report share links (prisma/schema.prisma ReportLink, table report_link): rows in, rows out.
@@ -115,6 +115,11 @@ export async function listReportLinks(userId: string): Promise<ReportLinkRow[]> 
 /** Revokes one of the person's open links; false when it is not theirs or was revoked already. */
 export async function revokeReportLink(userId: string, id: string, at: Date): Promise<boolean> {
   return (await query(run(`UPDATE report_link SET revokedAt = ? WHERE id = ? AND userId = ? AND revokedAt IS NULL`, toDbTime(at), id, userId))) === 1;
+}
+
+/** Revokes every open link of the person ("Delete all my data"), as a step of the caller's transaction; how many. */
+export function* reportLinksRevoke(userId: string, at: Date): Work<number> {
+  return yield* run(`UPDATE report_link SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL`, toDbTime(at), userId);
 }
 
 /** Removes the person's links that closed (revoked or expired) before `before`; how many. */

@@ -5,6 +5,8 @@ import { inviteConsume } from "@/lib/db/queries/invites";
 import { fromDbTime, ident, toDbTime } from "@/lib/db/dialect";
 import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
 import { bumpDataVersion } from "@/lib/db/queries/data-version";
+import { bumpSyncGeneration } from "@/lib/db/queries/sync-fence";
+import { reportLinksRevoke } from "@/lib/db/queries/report-links";
 import { RESOURCES } from "@/lib/resources";
 
 /** People of this Ringside: the owner (first to connect) and invited members. */
@@ -152,16 +154,27 @@ export function deleteUserSessions(userId: string, keepSessionToken?: string | n
 const PERSON_TABLES = ["rejected_document", "sync_state", "job", "day_tag", "tag", "day_note", "cycle_entry"] as const;
 const HISTORY_TABLES = ["alert_delivery", "alert_episode"] as const;
 
+export type DeleteUserDataOptions = {
+  /** "Delete all my data": the person's sync waits for "Download my history again" */
+  pauseSync?: boolean;
+  /** the person's share links answer 410 from now on (their report would be empty) */
+  revokeReportLinks?: boolean;
+};
+
 /**
  * Deletes every row carrying the person's userId in the data tables (ring data, rejected
  * documents, sync state and jobs, notes and tags, period entries, alert history) plus webhook events for their ring id.
  * The User and Account rows stay (the person keeps their place in the household); the person's
- * alert rules and channels and cycle settings are settings and stay too.
+ * alert rules and channels and cycle settings are settings and stay too. First, in the same
+ * transaction, the person's sync generation moves on: whatever a sync had in flight stores
+ * nothing after this (lib/db/queries/sync-fence.ts).
  */
-export function deleteUserData(userId: string, ringUserId: string | null): Promise<Record<string, number>> {
+export function deleteUserData(userId: string, ringUserId: string | null, opts: DeleteUserDataOptions = {}): Promise<Record<string, number>> {
   // every table of the resource registry (documents, time series, personal_info), by its name
   const ringTables = RESOURCES.map((r) => r.table);
   return transaction(function* () {
+    yield* bumpSyncGeneration(userId, { pause: opts.pauseSync });
+    if (opts.revokeReportLinks) yield* reportLinksRevoke(userId, clock.date());
     const counts: Record<string, number> = {};
     for (const t of [...ringTables, ...PERSON_TABLES]) counts[t] = yield* run(`DELETE FROM ${ident(t)} WHERE userId = ?`, userId);
     // (without a ring account id there are none)
@@ -173,9 +186,22 @@ export function deleteUserData(userId: string, ringUserId: string | null): Promi
   });
 }
 
-/** Deletes the person; their sessions, ring account, tokens and alert settings go with them (cascade). */
+/**
+ * Deletes the person; their sessions, ring account, tokens, alert settings, report links and
+ * cycle settings go with them (cascade), and here the rows that name them without a foreign key:
+ * the invite they joined with, the settings keyed by their id or their ring account's (an
+ * import's state and lease, a rate-limit pause, a token refresh lease: keys ending ":<id>"),
+ * a sign-in token for their e-mail.
+ */
 export async function deleteUser(userId: string): Promise<boolean> {
-  return (await query(run(`DELETE FROM "User" WHERE id = ?`, userId))) > 0;
+  return transaction(function* () {
+    const accounts = yield* all<{ id: string }>(`SELECT id FROM "Account" WHERE userId = ?`, userId);
+    const person = yield* get<{ email: string | null }>(`SELECT email FROM "User" WHERE id = ?`, userId);
+    yield* run(`DELETE FROM "Invite" WHERE usedByUserId = ?`, userId);
+    for (const id of [userId, ...accounts.map((a) => a.id)]) yield* run(`DELETE FROM "AppSetting" WHERE key LIKE ?`, `%:${id}`);
+    if (person?.email) yield* run(`DELETE FROM "VerificationToken" WHERE identifier = ?`, person.email);
+    return (yield* run(`DELETE FROM "User" WHERE id = ?`, userId)) > 0;
+  });
 }
 
 /** The person a (database) session token belongs to, when the session is still valid. */

@@ -4,15 +4,16 @@ import type { RingClient } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
 import { getResource, type SeriesCollection } from "@/lib/resources";
 import type { RejectedInput } from "@/lib/db/queries/ring-documents";
-import { getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { sampleDaysMerge, sampleDaysReplace } from "@/lib/db/queries/time-series";
 import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
 import { query, type Work } from "@/lib/db/sql";
 import { instantOf, mapSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { isoInstant, latestPossibleDay, nextSeriesWindow, seriesQuery, seriesRecheckWindows, seriesWindowsLeft, windowsStartAfterProbe } from "@/lib/sync/plan";
-import { commitPage, runBackfill, type BackfillPage } from "./commit";
+import { commitPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
+import type { SyncRun } from "./runs";
 
 // Time series (heart rate, ring battery): stored per person and UTC day, fetched in windows of
 // instants. There are no webhooks for them (facts §6.1): the incremental poll keeps them current.
@@ -48,14 +49,15 @@ function rowInstants(samples: readonly Sample[], rows: readonly unknown[]): numb
  */
 export async function backfillSeries(
   ctx: EngineContext,
-  userId: string,
+  run: SyncRun,
   collection: SeriesCollection,
   initial: SyncStateRow | undefined,
   client: RingClient,
 ): Promise<CollectionOutcome> {
+  const { userId } = run;
   let state = initial;
   if (!state?.backfillFrom || !state.backfillTo) {
-    await updateSyncState(userId, collection, {
+    await updateRunState(run, collection, {
       backfillFrom: ctx.backfillStart,
       backfillTo: latestPossibleDay(ctx.clock.now()),
       windowsTotal: 1,
@@ -73,7 +75,7 @@ export async function backfillSeries(
   let token = state.cursorNextToken;
   let windowsDone = state.windowsDone;
   let finished = false;
-  await updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
+  await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
 
   /** The next page: the probe of the whole range first, then window by window. */
   async function fetchPage() {
@@ -92,7 +94,7 @@ export async function backfillSeries(
           // The long range is refused: read the whole range in windows from its start.
           cursor = startMs;
           token = null;
-          await updateSyncState(userId, collection, {
+          await updateRunState(run, collection, {
             cursorStart: isoInstant(cursor),
             cursorNextToken: null,
             windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays),
@@ -107,7 +109,7 @@ export async function backfillSeries(
     }
   }
 
-  return runBackfill(ctx, userId, collection, () => ({
+  return runBackfill(ctx, run, collection, () => ({
     unit: "samples",
     async next(): Promise<BackfillPage | null> {
       if (finished) return null;
@@ -170,11 +172,12 @@ export async function backfillSeries(
  */
 export async function incrementalSeries(
   ctx: EngineContext,
-  userId: string,
+  run: SyncRun,
   collection: SeriesCollection,
   state: SyncStateRow,
   client: RingClient,
 ): Promise<CollectionOutcome> {
+  const { userId } = run;
   const fetchedThrough = state.cursorStart ? instantOf(state.cursorStart) : null;
   // every window is asked for after this instant: the service's samples up to it are all read
   const startedAt = ctx.clock.now();
@@ -212,12 +215,11 @@ export async function incrementalSeries(
       return gone;
     };
     const prepared = performance.now() - started;
-    removed += (await commitPage(ctx, { userId, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } }))
-      .written;
+    removed += (await commitPage(ctx, { run, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } })).written;
     samples += fetched.length;
   }
   const s = await query(summarize(userId, collection));
-  await updateSyncState(userId, collection, {
+  await updateRunState(run, collection, {
     status: "idle",
     cursorStart: isoInstant(Math.min(startedAt, windows.at(-1)?.end ?? startedAt)),
     lastSuccessAt: ctx.now(),
