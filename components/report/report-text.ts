@@ -44,6 +44,9 @@ export function reportFigureLine(f: ReportFigure, unit: string, decimals: number
   );
 }
 
+/** Why a chart of a report drawn during the back-fill is empty. */
+export const REPORT_EMPTY_DOWNLOADING = "The history is still downloading.";
+
 /** Minutes as "1 h 05 min" or "45 min". */
 export function reportMinutes(m: number): string {
   return m >= 60 ? `${Math.floor(m / 60)} h ${String(Math.round(m % 60)).padStart(2, "0")} min` : `${Math.round(m)} min`;

@@ -3,6 +3,7 @@ import { addDays, formatDay } from "@/lib/days";
 import type { SleepDebtSignal } from "@/lib/signals/signal-days";
 import { SLEEP_DEBT } from "@/lib/signals/sleep-debt";
 import { Badge, SignalCard } from "@/components/signals/signal-card";
+import { settingsHref } from "@/lib/settings-sections";
 
 /** RISE's advice: keep the debt under 5 hours (a convention, not a threshold). */
 const ADVISED_MAX_H = 5;
@@ -37,7 +38,7 @@ export function SleepDebtCard({ day, signal }: { day: string; signal: SleepDebtS
           : `Owed over the last ${SLEEP_DEBT.nights} nights, recent nights weighing more.`}{" "}
         Need: <span className="font-medium tabular-nums">{formatDuration(need * 3600)}</span> ({NEED_SOURCE[signal.baseline.needSource]}
         {signal.baseline.needSource === "estimated" ? `, ${signal.baseline.needNights} nights` : ""}).{" "}
-        <a href="/settings#signals" className="underline decoration-dotted underline-offset-2">
+        <a href={settingsHref("signals", "sleep-need")} className="underline decoration-dotted underline-offset-2">
           Set it
         </a>
       </p>
