@@ -64,8 +64,3 @@ export function missingReason(f: NightFacts): MissingReason | null {
   if (f.heartRateSamples >= n.minHeartRateSamples) return "worn_no_sleep";
   return "not_worn";
 }
-
-/** "No main sleep: on the charger." */
-export function missingReasonSentence(reason: MissingReason): string {
-  return `No main sleep: ${MISSING_REASON_TEXT[reason]}.`;
-}
