@@ -261,7 +261,14 @@ const PURPOSE_TEXT: Record<AlertHistoryView["purpose"], string> = { alert: "Aler
 
 function History({ history }: { history: AlertHistoryView[] }) {
   return (
-    <ListSection title="History" count={history.length} empty="Nothing sent yet." testId="alert-history" className="space-y-2">
+    // the newest messages first; a long history scrolls in its own box, so the section stays about two screens high
+    <ListSection
+      title="History"
+      count={history.length}
+      empty="Nothing sent yet."
+      testId="alert-history"
+      className="space-y-2 [&>ul]:max-h-[32rem] [&>ul]:overflow-y-auto [&>ul]:pr-1"
+    >
       {history.map((h) => (
         <li key={h.id} data-testid="alert-history-row" data-status={h.status} data-purpose={h.purpose} className="space-y-0.5 py-2">
           <div className="flex flex-wrap items-baseline justify-between gap-2">

@@ -2,7 +2,12 @@
 // the real emulator with nights planted without a sleep (in the charger all night, worn without
 // a sleep, rest mode on, not worn, and today not recorded yet), synced by the real engine, then
 // read back as the Day view, the Calendar and GET /api/v1/days/:day read them; and a person whose
-// sleep periods the service will not give yet (their back-fill fails): every day "not downloaded yet".
+// sleep periods the service will not give yet (their back-fill fails): every day "not downloaded yet",
+// and their report (page data and PDF) says the history is still downloading.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock, setClock } from "@/lib/clock";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
@@ -93,6 +98,23 @@ describe("why a night is missing", () => {
     const reasons = await getMissingReasons({ userId: p.userId, from: addDays(TODAY, -6), to: TODAY });
     expect([...reasons.values()]).toEqual(Array.from({ length: 7 }, () => "not_synced"));
     const { historyDownloading } = await import("@/lib/services/history");
-    expect(await historyDownloading(p.userId)).toEqual({ from: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    const downloading = await historyDownloading(p.userId);
+    expect(downloading).toEqual({ from: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+
+    // its report says so at the top, on the page's data and in the PDF; its sleep charts say "No data in this period"
+    const { buildReport } = await import("@/lib/services/report");
+    const report = await buildReport(p.userId, { from: addDays(TODAY, -29), to: TODAY, compare: "none", sections: ["summary", "charts"] });
+    expect(report.downloading).toEqual(downloading);
+    const { isEmptyChart } = await import("@/lib/metrics/report");
+    const empty = report.charts!.filter(isEmptyChart).map((c) => c.id);
+    expect(empty).toEqual(expect.arrayContaining(["night.total_sleep_duration", "sleep.stages", "sleep.timing"]));
+    expect(empty).not.toContain("activity.steps");
+    const { renderReportPdf } = await import("@/components/report/pdf/render");
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ringside-missing-")), "report.pdf");
+    fs.writeFileSync(file, await renderReportPdf(report));
+    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" });
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    expect(text).toContain("History still downloading: data from");
+    expect(text.split("No data in this period").length - 1).toBe(empty.length);
   });
 });
