@@ -11,8 +11,14 @@ import { settingsHrefForAnchor } from "@/lib/settings-sections";
 export function SettingsHashRedirect() {
   const router = useRouter();
   useEffect(() => {
-    const href = settingsHrefForAnchor(window.location.hash);
-    if (href) router.replace(href);
+    const move = () => {
+      const href = settingsHrefForAnchor(window.location.hash);
+      if (href) router.replace(href);
+    };
+    move();
+    // an old link followed while /settings is open changes only the hash
+    window.addEventListener("hashchange", move);
+    return () => window.removeEventListener("hashchange", move);
   }, [router]);
   return null;
 }
