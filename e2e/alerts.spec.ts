@@ -273,6 +273,9 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   await row.getByText("Why, and what was sent").click();
   await expect(row).toContainText("has been below your usual range for 2 days in a row");
   await expect(page.getByTestId("alert-rule").filter({ hasText: "Readiness score below" })).toContainText("happening now");
+  // with its channels, rules and history, the section stays within about two screens at desktop width (the history scrolls in its box)
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height, `Settings → Alerts: ${height}px high`).toBeLessThanOrEqual(2000);
 
   // A rule switched off shows as off
   const digestRule = page.getByTestId("alert-rule").filter({ hasText: "Weekly digest" });

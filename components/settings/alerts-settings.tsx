@@ -24,8 +24,11 @@ import { Rules } from "@/components/settings/alert-rules";
 export function AlertsSettings({ overview, actions }: { overview: AlertsOverview; actions: AlertActions }) {
   return (
     <div className="space-y-8">
-      <MessageSettings settings={overview.settings} actions={actions} />
-      <Channels channels={overview.channels} emailAvailable={overview.emailAvailable} actions={actions} />
+      {/* how messages go out and where, side by side on a wide screen (the section stays about two screens high) */}
+      <div className="grid gap-8 xl:grid-cols-2">
+        <MessageSettings settings={overview.settings} actions={actions} />
+        <Channels channels={overview.channels} emailAvailable={overview.emailAvailable} actions={actions} />
+      </div>
       <Rules rules={overview.rules} kinds={overview.ruleKinds} actions={actions} />
       <History history={overview.history} />
     </div>
