@@ -270,7 +270,7 @@ function History({ history }: { history: AlertHistoryView[] }) {
       count={history.length}
       empty="Nothing sent yet."
       testId="alert-history"
-      className="space-y-2 [&>ul]:max-h-[32rem] [&>ul]:overflow-y-auto [&>ul]:pr-1"
+      className="space-y-2 [&>ul]:max-h-[24rem] [&>ul]:overflow-y-auto [&>ul]:pr-1"
     >
       {history.map((h) => (
         <li key={h.id} data-testid="alert-history-row" data-status={h.status} data-purpose={h.purpose} className="space-y-0.5 py-2">
