@@ -33,6 +33,7 @@ import {
   reportMeanHeads,
   reportMinutes,
   reportPeriod,
+  reportSleepNeedLine,
 } from "@/components/report/report-text";
 
 const DOWNLOADING = [
@@ -162,6 +163,7 @@ function SummarySection({ s }: { s: ReportSummary }) {
       <KeyValues
         items={[
           ["Sleep debt", reportFigureLine(s.sleepDebt, "h", 1)],
+          ["Sleep need", reportSleepNeedLine(s.sleepNeed)],
           ["Sleep Regularity Index (SRI)", reportFigureLine(s.regularity.sri, "", 0)],
           ["Bedtime spread (SD)", reportFigureLine(s.regularity.bedtimeSdMin, "min", 0)],
           ["Wake-time spread (SD)", reportFigureLine(s.regularity.wakeTimeSdMin, "min", 0)],

@@ -34,6 +34,7 @@ import {
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
 import { CYCLE_BENCH_SEED, measureCycle } from "./cycle-measure";
+import { measureSleepNeed } from "./sleep-need-measure";
 import { measureGuard } from "./import-guard";
 import { readRssMb, sampleGroup, sampleRss } from "./memory";
 import { measureReport } from "./report-pdf";
@@ -399,6 +400,8 @@ async function mainPass(emu: string): Promise<BenchResult> {
     const guard = await measureGuard({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, log });
     // ---------------------------------------------------------------- 8. The cycle (e2e/bench/cycle-measure.ts)
     const cycle = await measureCycle({ appUrl, emulatorUrl: emu, seed: CYCLE_BENCH_SEED, women: 12, men: 12, log });
+    // ---------------------------------------------------------------- 9. The sleep need (e2e/bench/sleep-need-measure.ts)
+    const sleepNeed = await measureSleepNeed({ appUrl, emulatorUrl: emu, log });
 
     return {
       date: new Date().toISOString(),
@@ -450,6 +453,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
       guard,
       report,
       cycle,
+      sleep_need: sleepNeed,
     };
   } finally {
     await stopBenchApp(app, path.join(DATA, "app.log"));

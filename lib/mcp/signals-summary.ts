@@ -15,6 +15,9 @@ export type SignalRow = {
   /** for each flagged marker, the rule that fired with its value and threshold, in words */
   why?: string[];
   sleep_debt_h?: number | null;
+  /** the need the debt is measured against, hours ("at least" when sleep_need_at_least) */
+  sleep_need_h?: number;
+  sleep_need_at_least?: boolean;
   sri?: number | null;
   social_jet_lag_h?: number | null;
   acute_chronic_ratio?: number | null;
@@ -45,8 +48,11 @@ function rowOf(day: string, signals: readonly Signal[]): SignalRow {
         m.flagged && m.rule ? [`${MARKER_LABELS[m.marker]}: ${flagRuleText(m.rule, (v) => signedChange(m.marker, v))}`] : [],
       );
       if (why.length) row.why = why;
-    } else if (s.kind === "sleep_debt") row.sleep_debt_h = s.value;
-    else if (s.kind === "regularity") {
+    } else if (s.kind === "sleep_debt") {
+      row.sleep_debt_h = s.value;
+      row.sleep_need_h = s.baseline.needH;
+      row.sleep_need_at_least = s.baseline.needAtLeast;
+    } else if (s.kind === "regularity") {
       row.sri = s.value;
       row.social_jet_lag_h = s.socialJetLag.hours;
     } else {
@@ -55,6 +61,20 @@ function rowOf(day: string, signals: readonly Signal[]): SignalRow {
     }
   }
   return row;
+}
+
+/** The newest day's sleep need: its hours, its range, whether it is a lower bound, and where it came from (in words). */
+function sleepNeedOf(newest: SignalsResponse["days"][number] | null) {
+  const debt = newest?.signals.find((x) => x.kind === "sleep_debt");
+  if (debt?.kind !== "sleep_debt") return null;
+  const b = debt.baseline;
+  return {
+    hours: b.needH,
+    range_h: b.needRange && [b.needRange.lowH, b.needRange.highH],
+    at_least: b.needAtLeast,
+    source: b.needSource,
+    source_text: b.needSourceText,
+  };
 }
 
 export function summarizeSignals(s: SignalsResponse) {
@@ -69,6 +89,7 @@ export function summarizeSignals(s: SignalsResponse) {
       const e = d.signals.find((x) => x.kind === "early_warning");
       return { day: d.day, level: e?.kind === "early_warning" ? e.level : null };
     }),
+    sleep_need: sleepNeedOf(newest),
     rows: s.days.map((d) => rowOf(d.day, d.signals)),
     newest: newest ? { day: newest.day, signals: newest.signals } : null,
     note: "Signals describe changes against the person's own history; they are not a diagnosis. Methods and sources: /docs/signals.",
