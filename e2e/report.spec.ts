@@ -120,7 +120,7 @@ test("[REPORT] a share link in a browser with no cookies: the report and its PDF
   expect((await other.get(`${E2E_APP_URL}/r/${"A".repeat(43)}`)).status()).toBe(404);
 
   // Settings lists it with its views, and revokes it
-  await owner.page.goto("/settings");
+  await owner.page.goto("/settings/report-links");
   const row = owner.page.getByTestId("report-link").filter({ hasText: "Dr. Lee" });
   await expect(row).toContainText(`${period!.from} to ${period!.to}`);
   await expect(row.getByTestId("report-link-usage")).toContainText("2 views, last");

@@ -48,6 +48,9 @@ export function reportFigureLine(f: ReportFigure, unit: string, decimals: number
   );
 }
 
+/** Why a chart of a report drawn during the back-fill is empty. */
+export const REPORT_EMPTY_DOWNLOADING = "The history is still downloading.";
+
 /** "7 h 20 min (7 h 05 min – 7 h 40 min), estimated from 84 nights, on 31 Mar 2026"; a lower bound says so. */
 export function reportSleepNeedLine(n: ReportSleepNeed | null): string {
   if (!n) return "—";

@@ -22,10 +22,12 @@ import {
   type ReportTag,
 } from "@/lib/metrics/report";
 import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
+import { downloadingLine } from "@/lib/metrics/report";
 import { formatNumber } from "@/lib/metrics/format";
 import { ReportChartView } from "@/components/report/report-chart";
 import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
 import {
+  REPORT_EMPTY_DOWNLOADING,
   reportDay,
   reportFigureLine,
   reportMeanCells,
@@ -35,6 +37,11 @@ import {
   reportPerson,
   reportSleepNeedLine,
 } from "@/components/report/report-text";
+
+const DOWNLOADING = [
+  "rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950",
+  "dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100 print:border-slate-400 print:bg-white print:text-black",
+].join(" ");
 
 function Section({ id, first, children }: { id: ReportSection; first?: boolean; children: ReactNode }) {
   return (
@@ -180,7 +187,7 @@ function ChartsSection({ report, first }: { report: Report; first: boolean }) {
             <H3>{REPORT_CHART_GROUP_LABELS[g]}</H3>
             <div className="grid gap-3 lg:grid-cols-2 print:block print:space-y-3">
               {inGroup.map((c) => (
-                <ReportChartView key={c.id} chart={c} from={report.query.from} />
+                <ReportChartView key={c.id} chart={c} from={report.query.from} emptyReason={report.downloading ? REPORT_EMPTY_DOWNLOADING : null} />
               ))}
             </div>
           </div>
@@ -302,6 +309,11 @@ export function ReportView({ report }: { report: Report }) {
   const first = (id: ReportSection) => (shown.push(id), shown.length === 1);
   return (
     <div className="space-y-8" data-testid="report">
+      {report.downloading ? (
+        <p role="status" data-testid="history-downloading" className={DOWNLOADING}>
+          {downloadingLine(report.downloading, reportDay)} Its charts fill in as it arrives.
+        </p>
+      ) : null}
       {report.summary && first("summary") && <SummarySection s={report.summary} />}
       {report.charts && <ChartsSection report={report} first={first("charts")} />}
       {report.events && <EventsSection e={report.events} first={first("events")} />}

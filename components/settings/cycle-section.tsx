@@ -66,6 +66,7 @@ export function CycleSection({
             <div key={b.key} className="max-w-xs space-y-0.5">
               <label className="inline-flex items-center gap-2 text-sm font-medium">
                 <input
+                  id={`cycle-${b.key}`}
                   type="checkbox"
                   className="h-4 w-4 rounded accent-brand-600"
                   checked={settings[b.key]}

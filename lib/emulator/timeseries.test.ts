@@ -25,6 +25,7 @@ function viewWithSession(offsetMinutes: number, t0: number, items: number[]): Se
     isDay: (idx) => idx === D || idx === D + 1,
     docs: (collection, idx) => (collection === "session" && idx === D ? [session] : []),
     restModes: () => [],
+    chargerNight: () => false,
   };
 }
 

@@ -45,6 +45,8 @@ export type SeriesView = {
   docs(collection: "daily_activity" | "sleep" | "session" | "workout", idx: number): readonly Doc[];
   /** Every current rest-mode period. */
   restModes(): readonly Doc[];
+  /** Whether the night ending on that day was planted in the charger (the test person's `nights`). */
+  chargerNight(idx: number): boolean;
 };
 
 /** One day of samples in time order: instants (ms), values, and a source code (heart rate) or flags (battery). */
@@ -282,6 +284,9 @@ const NO_RING = 4;
 const FLOOR = 3;
 const CHARGE_PER_BLOCK = 3.2 * 5;
 const FULL_CHARGE_BLOCKS = 6;
+/** A charger night's blocks: until 07:00, and from 21:00 the evening before. */
+const CHARGER_NIGHT_MORNING = 84;
+const CHARGER_NIGHT_EVENING = 252;
 
 /** What the ring did in each 5-minute block of local day `idx`. */
 function blockStates(view: SeriesView, idx: number): Uint8Array {
@@ -320,6 +325,9 @@ function blockStates(view: SeriesView, idx: number): Uint8Array {
     }
     if (start >= 0) for (let j = start; j < start + 24; j++) states[j] = CHARGING;
   }
+  // A night planted in the charger: from 21:00 the evening before to 07:00.
+  if (view.chargerNight(idx)) states.fill(CHARGING, 0, CHARGER_NIGHT_MORNING);
+  if (view.chargerNight(idx + 1)) states.fill(CHARGING, CHARGER_NIGHT_EVENING, 288);
   return states;
 }
 

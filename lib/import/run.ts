@@ -340,7 +340,7 @@ async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
     const at = run.state.file ? ` in ${run.state.file}` : "";
     const message =
       `The import stopped part-way${at}: ${run.state.checkpoint} of ${run.state.totalRows ?? "?"} rows are stored. ` +
-      "Resume it (Settings → Import) to store the rest; nothing is stored twice.";
+      "Resume it (Settings → Your data → Import) to store the rest; nothing is stored twice.";
     // a refusal cannot happen here (the check passed), so this is the database or the disk: keep the spool to resume
     run.state = { ...run.state, status: "interrupted", message };
     await saveImportState(userId, run.state).catch(() => undefined);

@@ -298,6 +298,8 @@ export type Report = {
   title: string;
   /** the document's language (BCP 47) */
   lang: string;
+  /** the person's history is still downloading: the first day not here yet (null: not known); null when it is all in */
+  downloading: { from: string | null } | null;
   summary?: ReportSummary;
   /** the days the charts' slots stand for (from … to) */
   charts?: ReportChart[];
@@ -307,6 +309,24 @@ export type Report = {
   tags?: ReportTag[];
   cycle?: ReportCycle;
 };
+
+/** Whether a chart has no value to draw in its period (it says "No data in this period" instead). */
+export function isEmptyChart(c: ReportChart): boolean {
+  const none = (xs: readonly Num[]) => xs.every((v) => v === null || !Number.isFinite(v));
+  switch (c.kind) {
+    case "line":
+      return none(c.value);
+    case "stages":
+      return none(c.deep) && none(c.rem) && none(c.light) && none(c.awake);
+    case "timing":
+      return none(c.bedtime) && none(c.wakeTime);
+  }
+}
+
+/** The line at the top of a report drawn while the history is still downloading. */
+export function downloadingLine(d: NonNullable<Report["downloading"]>, formatDay: (day: string) => string): string {
+  return d.from ? `History still downloading: data from ${formatDay(d.from)} on.` : "History still downloading.";
+}
 
 /** A gap worth naming in Methods: this many days in a row without any data. */
 export const REPORT_GAP_MIN_DAYS = 3;

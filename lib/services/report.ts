@@ -47,6 +47,7 @@ import { listWorkouts } from "@/lib/services/records";
 import { listNotes } from "@/lib/services/tags";
 import type { Signal, SignalDay } from "@/lib/signals/signal-days";
 import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
+import { historyDownloading } from "@/lib/services/history";
 
 // The report for a doctor or a coach (issue 45): read through the same services as the read API
 // (the metrics' series, the signals, the workouts, the notes), so each of its means, counts and
@@ -320,6 +321,7 @@ export async function buildReport(userId: string, q: ReportQuery, opts: { ringTa
     generatedAt: clock.date().toISOString(),
     title: `Ringside report, ${q.from} to ${q.to}`,
     lang: "en",
+    downloading: await historyDownloading(userId),
   };
   const needsSeries = has.has("summary") || has.has("charts");
   const ids: MetricId[] = [...REPORT_SUMMARY_METRICS, REPORT_SLEEP_CHART_METRIC, ...(has.has("charts") ? REPORT_ACTIVITY_CHART_METRICS : [])];

@@ -24,6 +24,8 @@ export type ReportFixtureOptions = {
   sections?: ReportSection[];
   /** a note's text (notes may hold anything a person typed) */
   noteText?: string;
+  /** the history still downloading (default: all in) */
+  downloading?: Report["downloading"];
 };
 
 const wave = (i: number, period: number, amp: number) => amp * Math.sin((2 * Math.PI * i) / period);
@@ -85,6 +87,7 @@ export function reportFixture(opts: ReportFixtureOptions): Report {
     generatedAt: `${addDays(to, 1)}T08:00:00.000Z`,
     title: `Ringside report, ${from} to ${to}`,
     lang: "en",
+    downloading: opts.downloading ?? null,
     ...(has("summary")
       ? {
           summary: {

@@ -13,6 +13,7 @@ import { deleteUserSessions } from "@/lib/db/queries/users";
 import { disconnectRingAccount, removeMember } from "@/lib/services/household";
 import type { CreateInviteState } from "@/lib/api/contract";
 import { forgetImportsOf } from "@/lib/import/status";
+import { settingsHref } from "@/lib/settings-sections";
 
 /**
  * Server actions of Settings → Connection and Household. Each one gets the person from
@@ -25,7 +26,7 @@ export const reconnectRing = formAction(async (): Promise<void | ActionError> =>
   runAction(
     async () => {
       await requireUser();
-      await signInWithRing("/settings");
+      await signInWithRing(settingsHref("account"));
     },
     { signInWhenSignedOut: true },
   ),
@@ -59,7 +60,7 @@ export async function createInviteLink(_prev: CreateInviteState, _formData: Form
     const invite = await issueInvite(owner.id);
     const origin = await publicOrigin();
     logger.info({ userId: owner.id, inviteId: invite.id }, "invite created");
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     return { link: inviteLink(origin, invite.secret), expiresAt: invite.expiresAt.toISOString() };
   });
 }

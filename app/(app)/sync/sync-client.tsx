@@ -9,6 +9,7 @@ import { RejectedDocuments } from "@/components/sync/rejected-documents";
 import { SyncNowButton } from "@/components/sync/sync-now-button";
 import { DownloadHistoryAgain } from "@/components/sync/download-history-button";
 import { count, timeAgo } from "@/components/sync/format";
+import { settingsHref } from "@/lib/settings-sections";
 
 function useNow(intervalMs: number): number {
   const [now, setNow] = useState(() => clock.now());
@@ -55,7 +56,7 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
       {paused && (
         <p role="alert" className="rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/50 dark:text-amber-100">
           Syncing is paused until your ring is reconnected.{" "}
-          <Link className="underline" href="/settings">
+          <Link className="underline" href={settingsHref("account")}>
             Go to Settings
           </Link>
         </p>

@@ -12,7 +12,7 @@ import {
   type ReportNote,
   type ReportTag,
 } from "@/lib/metrics/report";
-import { reportDay, reportMinutes, reportPeriod } from "@/components/report/report-text";
+import { REPORT_EMPTY_DOWNLOADING, reportDay, reportMinutes, reportPeriod } from "@/components/report/report-text";
 import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
 import { chartHeight, drawChart } from "./charts";
 import type { Column, PdfWriter } from "./layout";
@@ -27,8 +27,8 @@ export function chartsSection(w: PdfWriter, report: Report, docsUrl?: string): v
   for (const g of REPORT_CHART_GROUPS) {
     const inGroup = charts.filter((c) => c.group === g);
     if (inGroup.length === 0) continue;
-    w.text(REPORT_CHART_GROUP_LABELS[g], STYLES.h3, { keepWith: chartHeight(w, inGroup[0]!) });
-    for (const c of inGroup) drawChart(w, c, report.query.from);
+    w.text(REPORT_CHART_GROUP_LABELS[g], STYLES.h3, { keepWith: chartHeight(w, inGroup[0]!, report.downloading ? REPORT_EMPTY_DOWNLOADING : null) });
+    for (const c of inGroup) drawChart(w, c, report.query.from, report.downloading ? REPORT_EMPTY_DOWNLOADING : null);
   }
 }
 

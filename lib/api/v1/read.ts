@@ -41,6 +41,7 @@ import { getSignals, type SignalsResponse } from "@/lib/services/signals";
 import { SIGNAL_KINDS, SIGNALS } from "@/lib/signals/catalog";
 import { REPORT_METRICS, REPORT_SLEEP_CHART_METRIC, REPORT_SUMMARY_METRICS, type Report, type ReportQuery, type ReportSection } from "@/lib/metrics/report";
 import { buildReport } from "@/lib/services/report";
+import type { MissingNightSources } from "@/lib/services/missing-nights";
 
 // What a personal access token reads: the same service functions as the app's pages and routes
 // (so the API's figures are the pages' figures), narrowed to the token's owner and data kinds.
@@ -78,6 +79,11 @@ function canMetric(p: TokenPrincipal, metric: MetricDef): boolean {
 function requireKind(p: TokenPrincipal, kind: DataKind): void {
   if (!can(p, kind))
     throw new AppError("forbidden", `This token cannot read ${DATA_KIND_LABELS[kind].toLowerCase()} (${kind}); create one with that kind in Settings → API.`);
+}
+
+/** What the reason of a night without a main sleep may read: the token's kinds. */
+function missingSources(p: TokenPrincipal): MissingNightSources {
+  return { battery: can(p, "ring_battery_level"), heartRate: can(p, "heartrate"), restMode: can(p, "rest_mode_period") };
 }
 
 /** The metric, if the token may read it (403 otherwise). */
@@ -155,7 +161,7 @@ export async function readToday(p: TokenPrincipal, day?: string): Promise<TodayR
 /** GET /api/v1/days/:day (the day page) */
 export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayResponse> {
   const may = await readableNow(p);
-  const d = await getDayDetail(p.userId, day);
+  const d = await getDayDetail(p.userId, day, missingSources(p));
   const pick = <T>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).filter(([c]) => collectionOf(may, c as ResourceName)));
   return {
     ...d,
@@ -173,6 +179,7 @@ export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayRes
       restMode: can(p, "rest_mode_period") ? d.records.restMode : null,
     },
     note: can(p, NOTES_KIND) ? ringTagsIfAllowed(p, await getNote({ userId: p.userId, day })) : null,
+    missing_reason: can(p, "sleep") ? d.missing_reason : null,
   };
 }
 
@@ -180,7 +187,7 @@ export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayRes
 export async function readCalendar(p: TokenPrincipal, id: MetricId, range: Range): Promise<CalendarResponse> {
   const metric = readableMetric(p, id);
   if (metric.kind === "category") throw new AppError("unprocessable_entity", "The calendar shows numeric metrics.");
-  return await getCalendar({ userId: p.userId, metric, ...range });
+  return await getCalendar({ userId: p.userId, metric, ...range, missing: can(p, "sleep") ? missingSources(p) : null });
 }
 
 /** GET /api/v1/correlations (the Correlations page's pair) */

@@ -117,6 +117,10 @@ export const reportResponseSchema = z.object({
   generatedAt: instant,
   title: z.string(),
   lang: z.string(),
+  downloading: z
+    .object({ from: day.nullable().describe("the first day not downloaded yet") })
+    .nullable()
+    .describe("the person's history is still downloading (a back-fill is running): the report's charts may miss days from `from` on; null when it is all in"),
   summary: reportSummary.optional(),
   charts: z.array(reportChart).optional(),
   events: z
