@@ -295,7 +295,7 @@ export function parseEnv(source) {
 
 /**
  * The broker's settings from the variables (MQTT_URL set).
- * @param {{ MQTT_URL?: string; MQTT_USERNAME?: string; MQTT_PASSWORD?: string; MQTT_CLIENT_ID?: string; MQTT_BASE_TOPIC?: string; MQTT_DISCOVERY_PREFIX?: string }} e
+ * @param {Partial<Record<"MQTT_URL" | "MQTT_USERNAME" | "MQTT_PASSWORD" | "MQTT_CLIENT_ID" | "MQTT_BASE_TOPIC" | "MQTT_DISCOVERY_PREFIX", string>>} e
  */
 function mqttSettings(e) {
   const u = new URL(/** @type {string} */ (e.MQTT_URL));

@@ -64,7 +64,7 @@ export function listenPostgres(
   const stopped = new AbortController();
   let client: pg.Client | null = null;
   const run = async () => {
-    for (let attempt = 0; !stopped.signal.aborted; ) {
+    for (let attempt = 0; !stopped.signal.aborted;) {
       const c = new pg.Client({ connectionString: url, application_name: "ringside-listen" });
       const lost = new Promise<void>((resolve) => {
         c.on("error", () => resolve());

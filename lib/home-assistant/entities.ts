@@ -1,7 +1,7 @@
 import { CYCLE_DATA_KIND, kindsOfMetric, type DataKind } from "@/lib/auth/api-scopes";
 import { CYCLE_PHASES, type CyclePhase } from "@/lib/cycle";
 import { getMetric, METRICS, type MetricId } from "@/lib/metrics/catalog";
-import { SIGNALS } from "@/lib/signals/catalog";
+import { SIGNALS, type SignalKind } from "@/lib/signals/catalog";
 import { EARLY_WARNING_LEVELS, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
 
 // The entities of a person's Home Assistant device, each declared once: how Home Assistant shows it
@@ -43,6 +43,8 @@ export type EntityDef = {
   kinds: readonly DataKind[];
   /** only while the person tracks their cycle (the cycle kind too) */
   whileTracking?: true;
+  /** the explained signal it shows (the service computes only those) */
+  signal?: SignalKind;
   deviceClass?: string;
   stateClass?: "measurement" | "total_increasing";
   unit?: string;
@@ -130,6 +132,7 @@ export const ENTITIES: readonly EntityDef[] = [
     component: "sensor",
     name: "Early warning",
     kinds: SIGNALS.early_warning.reads,
+    signal: "early_warning",
     deviceClass: "enum",
     options: EARLY_WARNING_LEVELS,
     icon: "mdi:alert-decagram",
@@ -140,6 +143,7 @@ export const ENTITIES: readonly EntityDef[] = [
     component: "sensor",
     name: "Sleep debt",
     kinds: SIGNALS.sleep_debt.reads,
+    signal: "sleep_debt",
     deviceClass: "duration",
     stateClass: "measurement",
     unit: "h",
@@ -232,6 +236,11 @@ export function entitiesFor(kinds: ReadonlySet<DataKind>, tracking: boolean): En
 /** The metrics those entities read (what the service asks for). */
 export function metricsOf(entities: readonly EntityDef[]): MetricId[] {
   return [...new Set(entities.flatMap((e) => METRICS_OF.get(e.object) ?? []))];
+}
+
+/** The signals those entities show. */
+export function signalsOf(entities: readonly EntityDef[]): SignalKind[] {
+  return [...new Set(entities.flatMap((e) => (e.signal ? [e.signal] : [])))];
 }
 
 /** The state document of those entities: each one's value and attributes, by object id. */
