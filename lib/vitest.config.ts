@@ -14,7 +14,8 @@ applySuiteEnv();
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
 // household's admission, the alert deliveries' claims under concurrency, the explained signals
 // (imported, read, alerted, exported), report share links (views counted, revoked, expired), and
-// the cycle's own entries and settings (logged once, only the person's own; exported and imported).
+// the cycle's own entries and settings (logged once, only the person's own; exported and imported), and
+// the Home Assistant publisher (on PostgreSQL the changes reach it by LISTEN, from any process).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -35,6 +36,7 @@ const BOTH_DATABASES = [
   "lib/services/report-links.test.ts",
   "lib/services/cycle-entries.test.ts",
   "lib/import/cycle-export.test.ts",
+  "lib/services/home-assistant-publisher.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

@@ -5,7 +5,13 @@ import { clock, type Clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
 import { claimLease } from "@/lib/db/queries/app-settings";
 import { watchDataChanges, type DataChange, type DataChangeWatch } from "@/lib/db/data-changes";
-import { deleteHomeAssistantRetraction, findPublishingPerson, listHomeAssistantRetractions, listPublishingPeople } from "@/lib/db/queries/home-assistant";
+import {
+  deleteHomeAssistantRetraction,
+  findPublishingPerson,
+  hasHomeAssistantRetraction,
+  listHomeAssistantRetractions,
+  listPublishingPeople,
+} from "@/lib/db/queries/home-assistant";
 import { BrokerConnection, type BrokerSettings } from "@/lib/home-assistant/connection";
 import { discoveryMessages, personLabel, retractionMessages, type RetainedMessage } from "@/lib/home-assistant/discovery";
 import { stateDocument } from "@/lib/home-assistant/entities";
@@ -60,6 +66,9 @@ const RETRACTIONS = "\u0000retractions";
 
 type Published = { configKey: string; state: string };
 
+/** Nodes whose last press is remembered (a press on any topic of the form is counted, known device or not): a bound. */
+const MAX_PRESSED_NODES = 256;
+
 const digest = (messages: readonly RetainedMessage[]) =>
   createHash("sha256")
     .update(messages.map((m) => `${m.topic}\n${m.payload}`).join("\n\n"))
@@ -79,9 +88,11 @@ export class HomeAssistantPublisher implements PublisherHandle {
   private leaseLoop: Promise<void> | null = null;
   /** what the broker holds of each person, on this connection */
   private readonly published = new Map<string, Published>();
-  /** node id → person, of everyone seen publishing (a button press names a node) */
+  /** node id → person, of everyone seen publishing (a button press names a node); the last press of each node */
   private readonly nodes = new Map<string, string>();
   private readonly lastPress = new Map<string, number>();
+  /** "Sync now" presses taken and ignored (too soon, no device, no connection to the ring) */
+  readonly presses = { taken: 0, ignored: 0 };
 
   constructor(private readonly opts: PublisherOptions) {
     this.clock = opts.clock ?? clock;
@@ -206,26 +217,38 @@ export class HomeAssistantPublisher implements PublisherHandle {
 
   /** "Sync now" on a device: a sync of that person, at most once a minute. */
   private async pressed(node: string): Promise<void> {
+    // taken or not, decided before anything is awaited: presses in a burst are one
+    const now = this.clock.now();
+    if (now - (this.lastPress.get(node) ?? Number.NEGATIVE_INFINITY) < this.syncPressIntervalMs) {
+      this.presses.ignored++;
+      logger.info({ node }, "home assistant: sync now pressed again too soon, ignored");
+      return;
+    }
+    if (this.lastPress.size >= MAX_PRESSED_NODES) for (const [n, at] of this.lastPress) if (now - at >= this.syncPressIntervalMs) this.lastPress.delete(n);
+    if (this.lastPress.size >= MAX_PRESSED_NODES) {
+      this.presses.ignored++;
+      return;
+    }
+    this.lastPress.set(node, now);
     try {
       let userId = this.nodes.get(node);
       if (!userId) {
         for (const p of await listPublishingPeople()) this.nodes.set(nodeIdOf(p.userId), p.userId);
         userId = this.nodes.get(node);
       }
-      if (!userId || !(await findPublishingPerson(userId))) return;
-      const now = this.clock.now();
-      if (now - (this.lastPress.get(userId) ?? Number.NEGATIVE_INFINITY) < this.syncPressIntervalMs) {
-        logger.info({ userId }, "home assistant: sync now pressed again too soon, ignored");
+      if (!userId || !(await findPublishingPerson(userId))) {
+        this.presses.ignored++;
         return;
       }
-      this.lastPress.set(userId, now);
       const account = await getRingAccountForUser(userId);
       if (account?.status !== "active") {
+        this.presses.ignored++;
         logger.info({ userId }, "home assistant: sync now pressed without an active ring connection, ignored");
         return;
       }
       await enqueueSyncNow(userId);
       wakeScheduler();
+      this.presses.taken++;
       logger.info({ userId }, "home assistant: sync now pressed");
     } catch (err) {
       logger.warn({ err: err instanceof Error ? err.name : "error" }, "home assistant: sync now failed");
@@ -242,15 +265,15 @@ export class HomeAssistantPublisher implements PublisherHandle {
 
   private async publishPerson(userId: string): Promise<void> {
     if (!this.connected) return;
+    const node = nodeIdOf(userId);
     try {
       const person = await findPublishingPerson(userId);
       if (!person) {
-        // not (or no longer) publishing: a retraction may be waiting
-        this.published.delete(userId);
-        this.throttle.mark(RETRACTIONS);
+        // not (or no longer) publishing: their device is emptied when it is to be (in this person's
+        // turn, so never beside a publish of theirs still in flight)
+        if (await hasHomeAssistantRetraction(node)) await this.retractNode(node, userId);
         return;
       }
-      const node = nodeIdOf(userId);
       this.nodes.set(node, userId);
       const t = this.opts.topics;
       const entities = await homeAssistantEntitiesOf(userId, person.kinds);
@@ -266,20 +289,31 @@ export class HomeAssistantPublisher implements PublisherHandle {
     }
   }
 
-  /** Empties the devices of people who stopped publishing; each row goes once the broker took its messages. */
+  /**
+   * Every device waiting to be emptied (a new connection: some may have waited for it). A device of
+   * someone this process knows is left to their own turn; the others (a removed member's, one
+   * retracted while no publisher ran) are emptied here.
+   */
   private async retract(): Promise<void> {
     if (!this.connected) return;
     try {
       for (const node of await listHomeAssistantRetractions()) {
-        if (!(await this.publishAll(retractionMessages(this.opts.topics, node)))) return;
-        await deleteHomeAssistantRetraction(node);
         const userId = this.nodes.get(node);
-        if (userId) this.published.delete(userId);
-        logger.info({ node }, "home assistant: a device was removed");
+        if (userId) this.throttle.mark(userId);
+        else if (!(await this.retractNode(node))) return;
       }
     } catch (err) {
       logger.warn({ err: err instanceof Error ? err.name : "error" }, "home assistant: devices could not be removed");
     }
+  }
+
+  /** Empties one device at the broker; its row goes once the broker took every message. */
+  private async retractNode(node: string, userId?: string): Promise<boolean> {
+    if (!(await this.publishAll(retractionMessages(this.opts.topics, node)))) return false;
+    await deleteHomeAssistantRetraction(node);
+    if (userId) this.published.delete(userId);
+    logger.info({ node }, "home assistant: a device was removed");
+    return true;
   }
 }
 

@@ -7,6 +7,7 @@ import { deleteApiTokensOf } from "@/lib/db/queries/api-tokens";
 import { deleteUser, deleteUserData, findUserById } from "@/lib/db/queries/users";
 import { decryptToken } from "@/lib/ring/crypto";
 import { revokeToken } from "@/lib/ring/oauth";
+import { endHomeAssistant } from "@/lib/services/home-assistant";
 
 // The household as the owner manages it, and a person's ring access as both "Disconnect" and
 // the owner's removal of a member end it.
@@ -58,6 +59,8 @@ export async function removeMember(
   if (!member || member.role !== "member") throw new AppError("not_found", "No such member.");
   await opts.beforeDelete?.(memberId);
   await endRingAccess(memberId, "member removed");
+  // their device disappears from Home Assistant
+  await endHomeAssistant(memberId);
   const deleted = await deleteUserData(memberId, member.ringUserId ?? null);
   const tokens = await deleteApiTokensOf(memberId);
   for (const id of tokens) apiRateLimiter().drop(id);

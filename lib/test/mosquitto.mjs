@@ -39,10 +39,11 @@ export async function startMosquitto() {
       `listener ${port} 127.0.0.1`,
       "allow_anonymous true",
       "persistence false",
-      "log_dest stdout",
+      "log_dest stderr",
       "log_type error",
       "log_type warning",
       "log_type notice",
+      "log_type information",
       // as root it would switch to the `mosquitto` user, which a machine may not have
       ...(root ? ["user root"] : []),
       "",

@@ -87,6 +87,11 @@ export async function listHomeAssistantRetractions(): Promise<string[]> {
   return (await query(all<{ nodeId: string }>(`SELECT nodeId FROM home_assistant_retraction ORDER BY createdAt, nodeId`))).map((r) => r.nodeId);
 }
 
+/** Whether the device's retained messages are still to be emptied. */
+export async function hasHomeAssistantRetraction(nodeId: string): Promise<boolean> {
+  return (await query(get<{ nodeId: string }>(`SELECT nodeId FROM home_assistant_retraction WHERE nodeId = ?`, nodeId))) !== undefined;
+}
+
 /** The device's retained messages are emptied. */
 export async function deleteHomeAssistantRetraction(nodeId: string): Promise<void> {
   await query(run(`DELETE FROM home_assistant_retraction WHERE nodeId = ?`, nodeId));
