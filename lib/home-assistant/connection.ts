@@ -89,7 +89,9 @@ export class BrokerConnection {
     let reached = false;
     let lossLogged = false;
     while (!this.stopped.signal.aborted) {
-      const c = mqtt.connect(this.opts.url, {
+      // the address given apart (MQTT.js would parse a URL string with the deprecated url.parse)
+      const c = mqtt.connect({
+        ...brokerAddress(this.opts.url),
         clientId: this.opts.clientId,
         username: this.opts.username,
         password: this.opts.password,
@@ -139,6 +141,13 @@ export class BrokerConnection {
       await this.clock.sleep(backoffDelay(attempt++, { baseMs: 500, maxMs: 5_000 }), this.stopped.signal).catch(() => undefined);
     }
   }
+}
+
+/** The broker's protocol, host and port (mqtt:// 1883, mqtts:// 8883 by default). */
+export function brokerAddress(url: string): { protocol: "mqtt" | "mqtts"; host: string; port: number } {
+  const u = new URL(url);
+  const protocol = u.protocol === "mqtts:" ? "mqtts" : "mqtt";
+  return { protocol, host: u.hostname.replace(/^\[(.*)\]$/, "$1"), port: u.port ? Number(u.port) : protocol === "mqtts" ? 8883 : 1883 };
 }
 
 /** The broker's host and port, for the log (the URL carries no login: lib/env.mjs). */

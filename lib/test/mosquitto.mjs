@@ -23,14 +23,15 @@ export function findMosquitto() {
 }
 
 /**
- * Starts a broker; resolves when it accepts connections.
+ * Starts a broker (on `port`, else a free one); resolves when it accepts connections.
+ * @param {{ port?: number }} [opts]
  * @returns {Promise<{ url: string, port: number, stop: () => Promise<void>, pause: () => Promise<void>, resume: () => Promise<void> }>}
  */
-export async function startMosquitto() {
+export async function startMosquitto(opts = {}) {
   const bin = findMosquitto();
   if (!bin) throw new Error("No MQTT broker for the tests: install Debian's package (sudo apt-get install -y mosquitto) or set MOSQUITTO_BIN.");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-mqtt-"));
-  const port = /** @type {number} */ ((await freePorts(1))[0]);
+  const port = opts.port ?? /** @type {number} */ ((await freePorts(1))[0]);
   const conf = path.join(dir, "mosquitto.conf");
   const root = typeof process.getuid === "function" && process.getuid() === 0;
   fs.writeFileSync(

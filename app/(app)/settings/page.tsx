@@ -35,6 +35,9 @@ import {
   sendAlertRuleTestAction,
 } from "@/app/(app)/settings/actions-alerts";
 import { Providers } from "@/app/providers";
+import { HomeAutomationSection } from "@/components/settings/home-automation-section";
+import { getHomeAssistantSettings } from "@/lib/services/home-assistant";
+import { saveHomeAssistantAction } from "@/app/(app)/settings/actions-home-automation";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -42,13 +45,14 @@ export const metadata: Metadata = { title: "Settings" };
 // and the server actions it submits to; the sections only render.
 export default async function SettingsPage() {
   const user = await requireUser();
-  const [s, alerts, origin, signals, reportLinks, cycle] = await Promise.all([
+  const [s, alerts, origin, signals, reportLinks, cycle, homeAssistant] = await Promise.all([
     getSettingsPageData(user),
     getAlertsOverview(user.id),
     publicOrigin(),
     getSignalSettings(user.id),
     listReportLinkSummaries(user.id),
     getCycleSettings(user.id),
+    getHomeAssistantSettings(user.id),
   ]);
   return (
     <Providers>
@@ -82,6 +86,7 @@ export default async function SettingsPage() {
           }}
         />
         <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />
+        <HomeAutomationSection initial={homeAssistant} kinds={s.api.kinds} save={saveHomeAssistantAction} />
         <ReportLinksSection links={reportLinks} revoke={revokeReportLinkAction} />
         <DataSectionClient ranges={s.data.ranges} firstDay={s.data.firstDay} lastDay={s.data.lastDay} />
         <ImportSection />
