@@ -95,9 +95,14 @@ export type BenchResult = {
    * scored night by night with cycle tracking on (and off: `before`), the cycle's detection
    */
   cycle?: CycleFigures;
+  /** Home Assistant over MQTT (e2e/bench/mqtt.ts): people syncing at once, from each one's data version move to their state at the broker */
+  mqtt?: { people: number; publish_p95_ms: number };
   /** the small box's pass, after the main one */
   small?: SmallBoxResult;
 };
+
+/** Home Assistant over MQTT: a person's state at the broker within 5 s of their data version's move. */
+export const MQTT_TARGET_MS = 5_000;
 
 /** The import's targets: a 5-year export within a minute, the server's memory peak within 100 MB above rest. */
 export const IMPORT_TARGETS = { wall_s: 60, peak_above_rest_mb: 100 } as const;
@@ -275,6 +280,16 @@ export function checkTargets(r: BenchResult): Check[] {
           },
         ]
       : []),
+    ...(r.mqtt
+      ? [
+          {
+            measure: `Home Assistant over MQTT (${r.mqtt.people} people syncing at once): data version → state at the broker, p95`,
+            value: `${r.mqtt.publish_p95_ms} ms`,
+            target: `≤ ${MQTT_TARGET_MS} ms`,
+            ok: r.mqtt.publish_p95_ms <= MQTT_TARGET_MS,
+          },
+        ]
+      : []),
     ...(r.cycle
       ? [
           {
@@ -369,6 +384,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     guard: GUARD_SHAPE,
     report: REPORT_SHAPE,
     cycle: CYCLE_SHAPE,
+    mqtt: { people: 0, publish_p95_ms: 0 },
     small: {
       ceiling: "s",
       ceiling_mb: 0,
@@ -389,6 +405,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     "guard",
     "report",
     "cycle",
+    "mqtt",
     "small",
     "small.killed_reason",
     "small.backfill",
