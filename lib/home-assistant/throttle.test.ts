@@ -73,7 +73,7 @@ describe("at most once a second per person, once per change", () => {
     expect(runs.map((r) => r.key)).toEqual(["a", "b", "c"]);
   });
 
-  it("reset forgets what waits (a lost connection): nothing runs for it, later marks run again", async () => {
+  it("reset forgets what waits (a lost connection): nothing runs for it, later marks run again, still once a second", async () => {
     const { clock, runs, throttle, settle } = setup();
     throttle.mark("a");
     await settle();
@@ -84,9 +84,16 @@ describe("at most once a second per person, once per change", () => {
     throttle.mark("a");
     await settle();
     expect(runs).toHaveLength(2);
+    // a reset right after a run (Home Assistant saying "online" again and again) does not hurry the next one
+    throttle.reset();
+    throttle.mark("a");
+    await settle();
+    expect(runs).toHaveLength(2);
+    await clock.advance(1_000, settle);
+    expect(runs).toHaveLength(3);
     throttle.stop();
     throttle.mark("a");
     await clock.advance(2_000, settle);
-    expect(runs).toHaveLength(2);
+    expect(runs).toHaveLength(3);
   });
 });

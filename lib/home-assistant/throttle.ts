@@ -44,14 +44,17 @@ export class KeyedThrottle {
       );
   }
 
-  /** Forgets every waiting mark (runs in progress end on their own); marks are taken again after. */
+  /**
+   * Forgets every waiting mark (runs in progress end on their own, without a run after them);
+   * marks are taken again after, each key still at most once per interval.
+   */
   reset(): void {
     this.stopped.abort();
     this.stopped = new AbortController();
     this.ready.clear();
-    for (const [key, s] of this.keys) {
-      if (s.running) s.again = false;
-      else this.keys.delete(key);
+    for (const s of this.keys.values()) {
+      s.waiting = false;
+      s.again = false;
     }
   }
 

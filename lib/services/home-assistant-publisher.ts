@@ -183,8 +183,8 @@ export class HomeAssistantPublisher implements PublisherHandle {
 
   /** Everyone's device is published again (a new connection, Home Assistant's "online", a resync). */
   private async markEveryone(): Promise<void> {
+    // what the broker holds is published again (still at most once a second a person)
     this.published.clear();
-    this.throttle.reset();
     this.throttle.mark(RETRACTIONS);
     try {
       for (const p of await listPublishingPeople()) {
