@@ -37,6 +37,7 @@ const BOTH_DATABASES = [
   "lib/services/cycle-entries.test.ts",
   "lib/import/cycle-export.test.ts",
   "lib/services/home-assistant-publisher.test.ts",
+  "lib/db/data-changes.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

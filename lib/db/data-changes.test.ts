@@ -1,6 +1,6 @@
 // The data version's moves, announced: on PostgreSQL by the trigger's notification at commit (from
 // any connection: another process), heard by a LISTEN that comes back after its connection is cut;
-// on SQLite in the process, after the writing transaction.
+// on SQLite in the process, after the writing transaction. The second part runs on both databases.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyPendingPostgresMigrations } from "@/lib/db/migrate-postgres.mjs";
@@ -96,26 +96,34 @@ describe("on PostgreSQL: the trigger's notification and the listener", () => {
   });
 });
 
-describe("on SQLite: announced in the process, after the transaction", () => {
-  it("a bump is heard with the person's id after its transaction; everyone's with null", async () => {
-    const { watchDataChanges } = await import("@/lib/db/data-changes");
+const NOW = new Date(0).toISOString();
+
+describe("the process's database (SQLite: in the process; PostgreSQL: the trigger and LISTEN)", () => {
+  it("a bump is heard with the person's id after its transaction, everyone's too; a change without a version move when notified", async () => {
+    const { watchDataChanges, notifyDataChange } = await import("@/lib/db/data-changes");
     const { bumpDataVersion, bumpEveryDataVersion } = await import("@/lib/db/queries/data-version");
-    const { transaction } = await import("@/lib/db/sql");
+    const { transaction, dialect } = await import("@/lib/db/sql");
     await sqlRun(
       `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES ('s1', 's1@example.test', 'member', 'metric', 'system', ?, ?)`,
-      "x",
-      "x",
+      NOW,
+      NOW,
     );
     const heard: Array<string | null> = [];
+    const resyncs: number[] = [];
     const wake = new Set<() => void>();
     const watch = await watchDataChanges({
       onChange: (c) => {
         heard.push(c);
         [...wake].forEach((w) => w());
       },
-      onResync: () => undefined,
+      onResync: () => {
+        resyncs.push(1);
+        [...wake].forEach((w) => w());
+      },
     });
     try {
+      // on PostgreSQL the listener says when it listens (what came before it is missed)
+      if (dialect() === "postgres") await nextOf(resyncs, wake, "listening");
       let inside: Array<string | null> | null = null;
       await transaction(function* () {
         yield* bumpDataVersion("s1");
@@ -126,7 +134,10 @@ describe("on SQLite: announced in the process, after the transaction", () => {
       await transaction(function* () {
         yield* bumpEveryDataVersion();
       });
-      expect(await nextOf(heard, wake, "everyone's move")).toBeNull();
+      // everyone: one announcement in the process; the trigger's notification per person
+      expect(await nextOf(heard, wake, "everyone's move")).toBe(dialect() === "postgres" ? "s1" : null);
+      await notifyDataChange("s1");
+      expect(await nextOf(heard, wake, "s1's last sync")).toBe("s1");
     } finally {
       await watch.stop();
     }

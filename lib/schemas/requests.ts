@@ -248,6 +248,5 @@ export const createApiTokenInputSchema = z.object({
 export const homeAssistantSettingsInputSchema = z
   .object({ enabled: z.boolean(), kinds: dataKindList.transform(inKindOrder) })
   .refine((v) => !v.enabled || v.kinds.length > 0, { message: CHOOSE_A_KIND, path: ["kinds"] });
-export type HomeAssistantSettingsInput = z.infer<typeof homeAssistantSettingsInputSchema>;
 /** The id of one of the person's rows named by a settings form (a token, rule, channel, invite, member). */
 export const rowIdSchema = z.string().min(1).max(64);

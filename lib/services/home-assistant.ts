@@ -4,7 +4,7 @@ import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { addDays } from "@/lib/days";
 import { CYCLE_DATA_KIND, DATA_KINDS, parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
-import { homeAssistantSettingsInputSchema, type HomeAssistantSettingsInput } from "@/lib/schemas/requests";
+import { homeAssistantSettingsInputSchema } from "@/lib/schemas/requests";
 import { endHomeAssistantPublish, findHomeAssistantPublish, saveHomeAssistantPublish } from "@/lib/db/queries/home-assistant";
 import { fromDbTime } from "@/lib/db/dialect";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
@@ -38,7 +38,7 @@ export async function getHomeAssistantSettings(userId: string): Promise<HomeAssi
 }
 
 /** Turns publishing on or off with the kinds given (a bad input is a 422 that changes nothing). */
-export async function saveHomeAssistantSettings(userId: string, input: HomeAssistantSettingsInput | unknown): Promise<HomeAssistantSettings> {
+export async function saveHomeAssistantSettings(userId: string, input: unknown): Promise<HomeAssistantSettings> {
   const parsed = homeAssistantSettingsInputSchema.safeParse(input);
   if (!parsed.success) throw new AppError("unprocessable_entity", parsed.error.issues[0]?.message ?? "The request is not valid.");
   const before = await findHomeAssistantPublish(userId);
