@@ -1,5 +1,15 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_APP_PORT, E2E_APP_URL, E2E_CLIENT, E2E_DATA_DIR, E2E_EMULATOR_PORT, E2E_EMULATOR_URL, E2E_MQTT_PORT, E2E_SMTP_PORT, E2E_TOKEN_KEY } from "./support/ports";
+import {
+  E2E_APP_PORT,
+  E2E_APP_URL,
+  E2E_CLIENT,
+  E2E_DATA_DIR,
+  E2E_EMULATOR_PORT,
+  E2E_EMULATOR_URL,
+  E2E_MQTT_PORT,
+  E2E_SMTP_PORT,
+  E2E_TOKEN_KEY,
+} from "./support/ports";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // The build the suite runs: npm test makes it once (e2e/run-all.mjs); alone, make it first with
