@@ -58,6 +58,8 @@ test("[REPORT] the page shows the chosen period's report, notes and cycle off by
   await expect(page.getByRole("checkbox", { name: "Cycle" })).not.toBeChecked();
   await expect(page.getByTestId("report-chart").first()).toBeVisible();
   await expect(page.getByTestId("report-flagged")).toContainText("judged nights flagged");
+  // the need the last debt was measured against, with its source (and its range when estimated)
+  await expect(page.getByTestId("report-section-summary")).toContainText(/Sleep need.*(estimated from \d+ nights|default), on /);
 
   // the chooser: a section ticked, another left out
   await page.getByRole("checkbox", { name: "Notes" }).check();

@@ -5,7 +5,8 @@
 // regularity; Trends draws the normal range on the physiology charts and charts sleep debt;
 // Workouts shows the training load with VO2 max. In light and dark, at phone and desktop
 // widths, with no console errors; each card links to its section of the signals page; the
-// sleep need set in Settings moves the sleep debt.
+// sleep need shows its range and source on the card and the Day view; the sleep need set in
+// Settings moves the sleep debt.
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { clock } from "@/lib/clock";
 import { addDays, todayIn } from "@/lib/days";
@@ -77,7 +78,10 @@ for (const theme of ["light", "dark"] as const) {
       await expect(warning).toContainText(/Baseline: the median of your nights .* \(58 nights\)/);
       await expect(warning.getByTestId("signal-docs-link")).toHaveAttribute("href", "/docs/signals#early-warning");
       await expect(page.getByTestId("sleep-debt-value")).toHaveText(/\d+ (h \d{2} )?min/);
-      await expect(page.getByTestId("signal-sleep_debt")).toContainText("estimated from your nights with your best readiness");
+      // the need the debt is measured against: its range and where it came from
+      const need = page.getByTestId("signal-sleep_debt").getByTestId("sleep-need");
+      await expect(need).toHaveText(/^Need: \d+ h \d{2} min \(\d+ h \d{2} min – \d+ h \d{2} min\), estimated from 90 nights\.$/);
+      await expect(need.getByTestId("sleep-need-source")).toHaveText("estimated from 90 nights");
       await expect(page.getByTestId("sri-value")).toHaveText(/^\d+$/);
       await expect(page.getByTestId("social-jet-lag")).toContainText(" h: mid-sleep ");
       await page.waitForLoadState("networkidle");
@@ -109,6 +113,21 @@ for (const theme of ["light", "dark"] as const) {
     });
   }
 }
+
+test("[SIGNALS] the Day view shows that day's sleep debt and the need's range and source, as the card does", async ({ browser }) => {
+  const { context, page, errors } = await signedIn(browser, { width: 390, theme: "light" });
+  await page.goto("/");
+  const card = page.getByTestId("signal-sleep_debt");
+  const words = (await card.getByTestId("sleep-need").textContent())!;
+  const owed = (await card.getByTestId("sleep-debt-value").textContent())!;
+  await page.goto(`/day/${TODAY}`);
+  const day = page.getByTestId("day-sleep-debt");
+  await expect(day.getByTestId("sleep-need")).toHaveText(words);
+  await expect(day.getByTestId("day-sleep-debt-value")).toHaveText(owed);
+  await expect(day.getByRole("link", { name: "How this is worked out" })).toHaveAttribute("href", "/docs/signals#sleep-debt");
+  expect(errors).toEqual([]);
+  await context.close();
+});
 
 test("[SIGNALS] a card's link opens its section of the signals page", async ({ browser }) => {
   const { context, page, errors } = await signedIn(browser, { width: 1280, theme: "light" });
@@ -144,7 +163,7 @@ test("[SIGNALS] the sleep need set in Settings is the one sleep debt uses", asyn
   await page.getByRole("button", { name: "Save need" }).click();
   await expect(page.getByTestId("signal-settings").getByRole("status")).toHaveText("Saved.");
   await page.goto("/");
-  await expect(page.getByTestId("signal-sleep_debt")).toContainText("Need: 9 h 00 min (your setting)");
+  await expect(page.getByTestId("signal-sleep_debt").getByTestId("sleep-need")).toHaveText("Need: 9 h 00 min, your setting.");
   await page.goto("/settings#signals");
   await page.getByLabel("Sleep need (hours)").fill("");
   await page.getByRole("button", { name: "Save need" }).click();

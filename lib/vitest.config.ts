@@ -32,6 +32,7 @@ const BOTH_DATABASES = [
   "lib/services/auth/adapter.test.ts",
   "lib/db/queries/alerts-claim.test.ts",
   "lib/signals/signals.integration.test.ts",
+  "lib/signals/sleep-need.integration.test.ts",
   "app/api/v1/report/report.test.ts",
   "lib/services/report-links.test.ts",
   "lib/services/cycle-entries.test.ts",

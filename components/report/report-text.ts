@@ -4,7 +4,8 @@
 // (components/report/pdf/format.ts).
 import { formatDay } from "@/lib/days";
 import { formatFigure } from "@/components/report/pdf/format";
-import type { ReportFigure, ReportMean } from "@/lib/metrics/report";
+import type { ReportFigure, ReportMean, ReportSleepNeed } from "@/lib/metrics/report";
+import { needWords } from "@/lib/signals/sleep-need-words";
 
 export const reportDay = (d: string) => formatDay(d, { withYear: true, withWeekday: false });
 export const reportPeriod = (p: { from: string; to: string }) => `${reportDay(p.from)} to ${reportDay(p.to)}`;
@@ -42,6 +43,13 @@ export function reportFigureLine(f: ReportFigure, unit: string, decimals: number
     `${reportFigure(f.mean, unit, decimals)} mean over ${f.n} ${f.n === 1 ? "day" : "days"}` +
     (f.last ? `; last ${reportFigure(f.last.value, unit, decimals)} on ${reportDay(f.last.day)}` : "")
   );
+}
+
+/** "7 h 20 min (7 h 05 min – 7 h 40 min), estimated from 84 nights, on 31 Mar 2026"; a lower bound says so. */
+export function reportSleepNeedLine(n: ReportSleepNeed | null): string {
+  if (!n) return "—";
+  const bound = n.needAtLeast ? " (the nights never reached the point where more sleep stops helping: the debt is a lower bound)" : "";
+  return `${needWords(n)}, on ${reportDay(n.day)}${bound}`;
 }
 
 /** Minutes as "1 h 05 min" or "45 min". */

@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { reportFixture } from "@/lib/test/report-fixture";
 import { ReportView } from "@/components/report/report-view";
-import { reportFigure, reportMeanCells } from "@/components/report/report-text";
+import { reportFigure, reportMeanCells, reportSleepNeedLine } from "@/components/report/report-text";
 
 /** Text as React writes it into HTML. */
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -44,6 +44,10 @@ describe("ReportView", () => {
     const ew = report.summary!.earlyWarning;
     expect(out).toContain(`${ew.watch + ew.likely} of ${ew.judged} judged nights flagged`);
     expect(out).toContain(reportFigure(report.summary!.sleepDebt.mean, "h", 1));
+    expect(out).toContain(esc(reportSleepNeedLine(report.summary!.sleepNeed)));
+    expect(reportSleepNeedLine(report.summary!.sleepNeed)).toBe("7 h 24 min (7 h 08 min – 7 h 40 min), estimated from 84 nights, on 31 Mar 2026");
+    expect(reportSleepNeedLine({ ...report.summary!.sleepNeed!, needAtLeast: true })).toMatch(/^at least 7 h 24 min, .* the debt is a lower bound\)$/);
+    expect(reportSleepNeedLine(null)).toBe("—");
   });
 
   it("draws every chart as an SVG with an accessible name and its caption, never cut across a printed page", () => {

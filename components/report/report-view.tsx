@@ -24,7 +24,15 @@ import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
 import { formatNumber } from "@/lib/metrics/format";
 import { ReportChartView } from "@/components/report/report-chart";
 import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
-import { reportDay, reportFigureLine, reportMeanCells, reportMeanHeads, reportMinutes, reportPeriod } from "@/components/report/report-text";
+import {
+  reportDay,
+  reportFigureLine,
+  reportMeanCells,
+  reportMeanHeads,
+  reportMinutes,
+  reportPeriod,
+  reportSleepNeedLine,
+} from "@/components/report/report-text";
 
 function Section({ id, first, children }: { id: ReportSection; first?: boolean; children: ReactNode }) {
   return (
@@ -148,6 +156,7 @@ function SummarySection({ s }: { s: ReportSummary }) {
       <KeyValues
         items={[
           ["Sleep debt", reportFigureLine(s.sleepDebt, "h", 1)],
+          ["Sleep need", reportSleepNeedLine(s.sleepNeed)],
           ["Sleep Regularity Index (SRI)", reportFigureLine(s.regularity.sri, "", 0)],
           ["Bedtime spread (SD)", reportFigureLine(s.regularity.bedtimeSdMin, "min", 0)],
           ["Wake-time spread (SD)", reportFigureLine(s.regularity.wakeTimeSdMin, "min", 0)],

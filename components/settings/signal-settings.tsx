@@ -64,7 +64,7 @@ export function SignalSettingsSection({ initial }: { initial: SignalSettings }) 
             </Button>
           </div>
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            Empty: estimated from your nights before your best readiness (8 h until there are enough).
+            Empty: estimated from your nights, where more sleep stops raising your readiness (8 h until there are enough).
           </p>
         </form>
         <fieldset className="space-y-1.5">

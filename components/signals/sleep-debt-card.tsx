@@ -2,25 +2,38 @@ import { formatDuration } from "@/lib/metrics/format";
 import { addDays, formatDay } from "@/lib/days";
 import type { SleepDebtSignal } from "@/lib/signals/signal-days";
 import { SLEEP_DEBT } from "@/lib/signals/sleep-debt";
+import { needNote, needValueWords } from "@/lib/signals/sleep-need-words";
 import { Badge, SignalCard } from "@/components/signals/signal-card";
 
 /** RISE's advice: keep the debt under 5 hours (a convention, not a threshold). */
 const ADVISED_MAX_H = 5;
 
-const NEED_SOURCE = {
-  setting: "your setting",
-  estimated: "estimated from your nights with your best readiness",
-  default: "the default, until there is enough history to estimate it",
-} as const;
+/** The need the debt is measured against: its value and range, its source, and why when that needs saying. */
+export function SleepNeedLine({ signal }: { signal: SleepDebtSignal }) {
+  const b = signal.baseline;
+  const note = needNote(b);
+  return (
+    <>
+      <span data-testid="sleep-need">
+        Need: <span className="font-medium tabular-nums">{needValueWords(b)}</span>, <span data-testid="sleep-need-source">{b.needSourceText}</span>.
+      </span>
+      {note ? <span className="mt-1 block text-xs text-slate-500 dark:text-slate-400">{note}</span> : null}
+    </>
+  );
+}
 
 /** Today's sleep debt: hours owed over 14 nights, the need it is measured against, each night's sleep. */
 export function SleepDebtCard({ day, signal }: { day: string; signal: SleepDebtSignal }) {
   const need = signal.baseline.needH;
+  const atLeast = signal.baseline.needAtLeast;
   const nights = [...signal.inputs.nights].reverse(); // oldest first
   const top = Math.max(need, ...nights.map((h) => h ?? 0)) * 1.1;
   const badge =
     signal.value === null ? (
       <Badge tone="neutral">Not enough nights</Badge>
+    ) : atLeast && signal.value < ADVISED_MAX_H ? (
+      // a lower bound under 5 h says nothing of whether the debt is under 5 h
+      <Badge tone="neutral">a lower bound</Badge>
     ) : (
       <Badge tone={signal.value < 1 ? "good" : signal.value < ADVISED_MAX_H ? "warn" : "bad"}>
         {signal.value < ADVISED_MAX_H ? `under ${ADVISED_MAX_H} h` : `over ${ADVISED_MAX_H} h`}
@@ -29,14 +42,14 @@ export function SleepDebtCard({ day, signal }: { day: string; signal: SleepDebtS
   return (
     <SignalCard kind="sleep_debt" badge={badge}>
       <p className="text-3xl font-semibold tabular-nums" data-testid="sleep-debt-value">
+        {atLeast && signal.value !== null ? <span className="text-base font-medium">at least </span> : null}
         {signal.value === null ? "—" : formatDuration(signal.value * 3600)}
       </p>
       <p className="text-sm text-slate-600 dark:text-slate-300">
         {signal.value === null
           ? `Needs ${SLEEP_DEBT.minNights} of the last ${SLEEP_DEBT.nights} nights; ${signal.inputs.nightsWithData} so far.`
           : `Owed over the last ${SLEEP_DEBT.nights} nights, recent nights weighing more.`}{" "}
-        Need: <span className="font-medium tabular-nums">{formatDuration(need * 3600)}</span> ({NEED_SOURCE[signal.baseline.needSource]}
-        {signal.baseline.needSource === "estimated" ? `, ${signal.baseline.needNights} nights` : ""}).{" "}
+        <SleepNeedLine signal={signal} />{" "}
         <a href="/settings#signals" className="underline decoration-dotted underline-offset-2">
           Set it
         </a>

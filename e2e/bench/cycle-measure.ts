@@ -13,13 +13,12 @@
 import crypto from "node:crypto";
 import { clock } from "@/lib/clock";
 import { addDays, diffDays, utcDay } from "@/lib/days";
-import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { generateRange } from "@/lib/emulator/generator";
-import { connectThroughOAuth } from "./backfill";
+import { findAction, getJson, makeToken, signInAndImport } from "./app-session";
 import { makePeople, type SyntheticPerson } from "./cycle-people";
 import { cycleBlock, scoreAlarms, scoreDetection, type AlarmScore, type CycleBlock, type DetectionScore, type Level } from "./cycle-score";
-import { encodeArgs, parseFlight, type ActionArg } from "../chaos/support/actions";
-import { builtServerActions, pagePath, type ManifestAction } from "../chaos/support/surface";
+import type { ActionArg } from "../chaos/support/actions";
+import { builtServerActions, type ManifestAction } from "../chaos/support/surface";
 
 /** This run's own id, so its people never meet an earlier run's in the emulator. */
 const RUN_ID = crypto.randomBytes(4).toString("hex");
@@ -82,44 +81,6 @@ export function exportOf(p: SyntheticPerson, seed: string): string {
   return JSON.stringify({ format: "ringside-export-v1", collections: { daily_readiness: readiness, sleep } });
 }
 
-class Session {
-  constructor(
-    readonly appUrl: string,
-    readonly cookie: string,
-  ) {}
-
-  async fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    headers.set("cookie", this.cookie);
-    if (init.method && init.method !== "GET") headers.set("origin", this.appUrl);
-    return fetch(`${this.appUrl}${pathname}`, { ...init, headers, redirect: "manual" });
-  }
-
-  /** Calls a built server action as the browser does; answers its result. */
-  async action(a: ManifestAction, args: ActionArg[]): Promise<unknown> {
-    const enc = encodeArgs(args);
-    const headers: Record<string, string> = { "next-action": a.id, accept: "text/x-component" };
-    if (enc.contentType) headers["content-type"] = enc.contentType;
-    const res = await this.fetch(pagePath(a.pages[0]!), { method: "POST", headers, body: enc.body as BodyInit });
-    const text = await res.text();
-    const parsed = parseFlight(text);
-    if (!res.ok || parsed.error) throw new Error(`${a.name}: ${res.status} ${text.slice(0, 200)}`);
-    return parsed.result;
-  }
-}
-
-function findAction(actions: readonly ManifestAction[], name: string): ManifestAction {
-  const a = actions.find((x) => x.name === name && x.pages.length > 0);
-  if (!a) throw new Error(`no built server action ${name}`);
-  return a;
-}
-
-async function getJson<T>(appUrl: string, token: string, pathname: string): Promise<T> {
-  const res = await fetch(`${appUrl}${pathname}`, { headers: { authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new Error(`GET ${pathname.split("?")[0]} → ${res.status} ${(await res.text()).slice(0, 200)}`);
-  return (await res.json()) as T;
-}
-
 /** The early warning's level of each night of the person (null outside the scored year). */
 async function levels(appUrl: string, p: SyntheticPerson, token: string): Promise<Level[]> {
   const from = addDays(p.first, p.scoredFrom);
@@ -162,21 +123,7 @@ async function measurePerson(
   actions: { token: ManifestAction; settings: ManifestAction; log: ManifestAction },
 ): Promise<{ before: AlarmScore; after: AlarmScore; detection: DetectionScore | null }> {
   const email = `bench-cycle-${p.key}-${RUN_ID}@bench.example.test`;
-  const created = await fetch(`${emulatorUrl}/_emulator/users`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, history_days: 1, subscription: "expired" }),
-  });
-  if (!created.ok) throw new Error(`emulator user: ${created.status}`);
-  const session = new Session(appUrl, (await connectThroughOAuth(appUrl, email)).jar.header());
-  const imported = await session.fetch("/api/import", {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-file-name": "ringside-export.json" },
-    body: exportOf(p, seed),
-  });
-  const report = await imported.text();
-  if (!imported.ok) throw new Error(`import: ${imported.status} ${report.slice(0, 300)}`);
-  if ((JSON.parse(report) as { rejected?: number }).rejected) throw new Error(`import rejected documents: ${report.slice(0, 300)}`);
+  const session = await signInAndImport(appUrl, emulatorUrl, email, exportOf(p, seed));
   const answer = async (a: ManifestAction, args: ActionArg[]) => {
     const r = (await session.action(a, args)) as { error?: { message?: string } } | null;
     if (r && typeof r === "object" && r.error) throw new Error(`${a.name}: ${r.error.message ?? "refused"}`);
@@ -198,17 +145,11 @@ async function measurePerson(
       ]);
     await answer(actions.settings, [{ json: { tracking: false } }]);
   }
-  const made = (await session.action(actions.token, [
-    { json: {} },
-    { form: [["name", "bench-cycle"], ...DATA_KINDS.map((k) => ["kinds", k] as [string, string])] },
-  ])) as {
-    token?: string;
-  };
-  if (!made.token) throw new Error("no token made");
-  const before = scoreAlarms(p, await levels(appUrl, p, made.token));
+  const token = await makeToken(session, actions.token, "bench-cycle");
+  const before = scoreAlarms(p, await levels(appUrl, p, token));
   if (p.sex === "man") return { before, after: before, detection: null };
   await answer(actions.settings, [{ json: { tracking: true } }]);
-  const after = scoreAlarms(p, await levels(appUrl, p, made.token));
-  const found = await detection(appUrl, p, made.token);
+  const after = scoreAlarms(p, await levels(appUrl, p, token));
+  const found = await detection(appUrl, p, token);
   return { before, after, detection: scoreDetection(p, found.detected, found.windows) };
 }

@@ -54,7 +54,7 @@ export function seedOf(text: string): number {
   return h >>> 0;
 }
 
-class Rng {
+export class Rng {
   constructor(private readonly next: () => number) {}
   u(a = 0, b = 1): number {
     return a + (b - a) * this.next();

@@ -6,6 +6,7 @@ import { GUARD_TARGETS, type GuardFigures } from "./import-guard";
 import { REPORT_TARGETS, type ReportFigures } from "./report-pdf";
 import type { CycleFigures } from "./cycle-measure";
 import { CYCLE_TARGETS, cycleMet } from "./cycle-score";
+import { SLEEP_NEED_TARGETS, sleepNeedMet, type SleepNeedFigures } from "./sleep-need-score";
 
 type PageResult = { charts_ms: number; js_gzip_kb: number };
 type PagesResult = { today: PageResult; trends: PageResult; correlations: PageResult };
@@ -95,6 +96,12 @@ export type BenchResult = {
    * scored night by night with cycle tracking on (and off: `before`), the cycle's detection
    */
   cycle?: CycleFigures;
+  /**
+   * the sleep need (e2e/bench/sleep-need-measure.ts): planted people imported, the need and the
+   * debt of /api/v1/signals against the planted need and the true debt (`before`: the estimator
+   * before issue 56 on the same nights)
+   */
+  sleep_need?: SleepNeedFigures;
   /** Home Assistant over MQTT (e2e/bench/mqtt.ts): people syncing at once, from each one's data version move to their state at the broker */
   mqtt?: { people: number; publish_p95_ms: number };
   /** the small box's pass, after the main one */
@@ -305,6 +312,18 @@ export function checkTargets(r: BenchResult): Check[] {
           },
         ]
       : []),
+    ...(r.sleep_need
+      ? [
+          {
+            measure: `Sleep need (${r.sleep_need.people} planted people): need error mean, worst; debt error mean`,
+            value:
+              `${r.sleep_need.need_error_min.mean} min, ${r.sleep_need.need_error_min.worst} min; ${r.sleep_need.debt_error_pct.mean} % ` +
+              `(before: ${r.sleep_need.before.need_error_min.mean} min, ${r.sleep_need.before.need_error_min.worst} min; ${r.sleep_need.before.debt_error_pct.mean} %)`,
+            target: `±${SLEEP_NEED_TARGETS.mean_need_error_min} min, ±${SLEEP_NEED_TARGETS.worst_need_error_min} min; ±${SLEEP_NEED_TARGETS.mean_debt_error_pct} %`,
+            ok: sleepNeedMet(r.sleep_need),
+          },
+        ]
+      : []),
     {
       measure: "App memory (RSS)",
       value: `${r.memory.rest_mb} MB at rest after the run (${r.memory.idle_mb} MB after start); peak ${r.memory.peak_mb} MB (backfill ${r.memory.peak_backfill_mb} MB)`,
@@ -339,6 +358,15 @@ const CYCLE_SHAPE: Record<keyof CycleFigures, unknown> = {
   period_start_within_3d: 0,
   ...CYCLE_ALARMS,
   before: CYCLE_ALARMS,
+};
+const ERRORS = { mean: 0, worst: 0 };
+const SLEEP_NEED_SHAPE: Record<keyof SleepNeedFigures, unknown> = {
+  people: 0,
+  need_error_min: ERRORS,
+  debt_error_pct: ERRORS,
+  range_holds: 0,
+  rising_need_error_min: ERRORS,
+  before: { need_error_min: ERRORS, debt_error_pct: ERRORS, rising_need_error_min: ERRORS },
 };
 const REPORT_SHAPE: Record<keyof ReportFigures, 0> = { pdf_90d_s: 0, pdf_1y_s: 0, render_peak_above_rest_mb: 0 };
 const GUARD_SHAPE: Record<keyof GuardFigures, 0> = {
@@ -384,6 +412,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     guard: GUARD_SHAPE,
     report: REPORT_SHAPE,
     cycle: CYCLE_SHAPE,
+    sleep_need: SLEEP_NEED_SHAPE,
     mqtt: { people: 0, publish_p95_ms: 0 },
     small: {
       ceiling: "s",
@@ -405,6 +434,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     "guard",
     "report",
     "cycle",
+    "sleep_need",
     "mqtt",
     "small",
     "small.killed_reason",

@@ -34,6 +34,7 @@ import {
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
 import { CYCLE_BENCH_SEED, measureCycle } from "./cycle-measure";
+import { measureSleepNeed } from "./sleep-need-measure";
 import { measureGuard } from "./import-guard";
 import { readRssMb, sampleGroup, sampleRss } from "./memory";
 import { measureReport } from "./report-pdf";
@@ -414,7 +415,9 @@ async function mainPass(emu: string): Promise<BenchResult> {
     const guard = await measureGuard({ appUrl, serverPid: app.serverPid, emulatorUrl: emu, log });
     // ---------------------------------------------------------------- 8. The cycle (e2e/bench/cycle-measure.ts)
     const cycle = await measureCycle({ appUrl, emulatorUrl: emu, seed: CYCLE_BENCH_SEED, women: 12, men: 12, log });
-    // ---------------------------------------------------------------- 9. Home Assistant over MQTT (e2e/bench/mqtt.ts)
+    // ---------------------------------------------------------------- 9. The sleep need (e2e/bench/sleep-need-measure.ts)
+    const sleepNeed = await measureSleepNeed({ appUrl, emulatorUrl: emu, log });
+    // ---------------------------------------------------------------- 10. Home Assistant over MQTT (e2e/bench/mqtt.ts)
     const mqtt = await measureMqtt();
     log(
       `mqtt: ${mqtt.people} people syncing at once (${mqtt.sync_wall_s} s): data version → state at the broker p50 ${mqtt.publish_p50_ms} ms, ` +
@@ -471,6 +474,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
       guard,
       report,
       cycle,
+      sleep_need: sleepNeed,
       mqtt: { people: mqtt.people, publish_p95_ms: mqtt.publish_p95_ms },
     };
   } finally {

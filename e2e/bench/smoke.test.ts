@@ -406,6 +406,23 @@ it("publishes exactly the documented shape and checks every target", () => {
     small: "0.9 s, 2.4 s; +61 MB",
   });
   expect(reportRow(result)).toBeUndefined();
+  // the sleep need (issue 56): its block in the published shape, its row held to ±10 min, ±30 min and ±15 %
+  const errors = (mean: number, worst: number) => ({ mean, worst });
+  const sleepNeed = {
+    people: 36,
+    need_error_min: errors(-1.4, 21.7),
+    debt_error_pct: errors(-1.4, 68.9),
+    range_holds: 0.86,
+    rising_need_error_min: errors(1.5, 21.7),
+    before: { need_error_min: errors(25.1, 53.3), debt_error_pct: errors(64.4, 206.7), rising_need_error_min: errors(31.9, 51.2) },
+  };
+  expect(isBenchResult({ ...result, sleep_need: sleepNeed })).toBe(true);
+  expect(isBenchResult({ ...result, sleep_need: { ...sleepNeed, before: { need_error_min: errors(25, 53) } } })).toBe(false);
+  const needRow = (r: BenchResult) => checkTargets(r).find((c) => c.measure.startsWith("Sleep need"));
+  expect(needRow({ ...result, sleep_need: sleepNeed })).toMatchObject({ ok: true, value: "-1.4 min, 21.7 min; -1.4 % (before: 25.1 min, 53.3 min; 64.4 %)" });
+  expect(needRow({ ...result, sleep_need: { ...sleepNeed, need_error_min: errors(-1.4, -30.5) } })?.ok).toBe(false);
+  expect(needRow({ ...result, sleep_need: { ...sleepNeed, debt_error_pct: errors(15.2, 68.9) } })?.ok).toBe(false);
+  expect(needRow(result)).toBeUndefined();
   const checks = checkTargets(result);
   expect(checks).toHaveLength(15);
   expect(checks.every((c) => c.ok)).toBe(true);

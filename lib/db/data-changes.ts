@@ -3,7 +3,7 @@ import { env } from "@/lib/env.mjs";
 import { dialect, query, get } from "@/lib/db/sql";
 import { processSingleton } from "@/lib/process-singleton";
 
-// The data version's moves, announced (docs/decisions/0033-home-assistant-over-mqtt.md). Work that
+// The data version's moves, announced (docs/decisions/0034-home-assistant-over-mqtt.md). Work that
 // follows a person's data as it changes (the Home Assistant publisher) listens here instead of
 // reading the database on a timer:
 // - PostgreSQL: a trigger on User."dataVersion" (the migration home_assistant) notifies the channel

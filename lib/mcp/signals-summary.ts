@@ -12,6 +12,9 @@ export type SignalRow = {
   early_warning?: string | null;
   flagged?: string[];
   sleep_debt_h?: number | null;
+  /** the need the debt is measured against, hours ("at least" when sleep_need_at_least) */
+  sleep_need_h?: number;
+  sleep_need_at_least?: boolean;
   sri?: number | null;
   social_jet_lag_h?: number | null;
   acute_chronic_ratio?: number | null;
@@ -24,8 +27,11 @@ function rowOf(day: string, signals: readonly Signal[]): SignalRow {
     if (s.kind === "early_warning") {
       row.early_warning = s.level;
       row.flagged = s.markers.filter((m) => m.flagged).map((m) => m.marker);
-    } else if (s.kind === "sleep_debt") row.sleep_debt_h = s.value;
-    else if (s.kind === "regularity") {
+    } else if (s.kind === "sleep_debt") {
+      row.sleep_debt_h = s.value;
+      row.sleep_need_h = s.baseline.needH;
+      row.sleep_need_at_least = s.baseline.needAtLeast;
+    } else if (s.kind === "regularity") {
       row.sri = s.value;
       row.social_jet_lag_h = s.socialJetLag.hours;
     } else {
@@ -34,6 +40,20 @@ function rowOf(day: string, signals: readonly Signal[]): SignalRow {
     }
   }
   return row;
+}
+
+/** The newest day's sleep need: its hours, its range, whether it is a lower bound, and where it came from (in words). */
+function sleepNeedOf(newest: SignalsResponse["days"][number] | null) {
+  const debt = newest?.signals.find((x) => x.kind === "sleep_debt");
+  if (debt?.kind !== "sleep_debt") return null;
+  const b = debt.baseline;
+  return {
+    hours: b.needH,
+    range_h: b.needRange && [b.needRange.lowH, b.needRange.highH],
+    at_least: b.needAtLeast,
+    source: b.needSource,
+    source_text: b.needSourceText,
+  };
 }
 
 export function summarizeSignals(s: SignalsResponse) {
@@ -48,6 +68,7 @@ export function summarizeSignals(s: SignalsResponse) {
       const e = d.signals.find((x) => x.kind === "early_warning");
       return { day: d.day, level: e?.kind === "early_warning" ? e.level : null };
     }),
+    sleep_need: sleepNeedOf(newest),
     rows: s.days.map((d) => rowOf(d.day, d.signals)),
     newest: newest ? { day: newest.day, signals: newest.signals } : null,
     note: "Signals describe changes against the person's own history; they are not a diagnosis. Methods and sources: /docs/signals.",

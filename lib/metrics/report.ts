@@ -146,6 +146,17 @@ export type ReportFlaggedNight = {
   markers: string[];
 };
 
+/** The sleep need on a day, as the sleep-debt row's baseline gives it (lib/signals/signal-days.ts). */
+export type ReportSleepNeed = {
+  day: string;
+  needH: number;
+  needSource: "setting" | "estimated" | "default";
+  needNights: number;
+  needRange: { lowH: number; highH: number } | null;
+  needAtLeast: boolean;
+  needSourceText: string;
+};
+
 /** A figure over the period's days: its mean, the days it had a value, and its last value. */
 export type ReportFigure = { mean: number | null; n: number; last: { day: string; value: number } | null };
 
@@ -165,6 +176,8 @@ export type ReportSummary = {
   earlyWarning: { nights: ReportFlaggedNight[]; watch: number; likely: number; judged: number };
   /** sleep debt, hours (the signal's daily value) */
   sleepDebt: ReportFigure;
+  /** the sleep need the period's last debt was measured against (null without the sleep debt) */
+  sleepNeed: ReportSleepNeed | null;
   regularity: {
     /** the Sleep Regularity Index (0–100) */
     sri: ReportFigure;

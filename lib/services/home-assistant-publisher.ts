@@ -30,7 +30,7 @@ import { enqueueSyncNow } from "@/lib/sync/jobs";
 import { wakeScheduler } from "@/lib/sync/scheduler";
 import { homeAssistantEntitiesOf, readHomeAssistantSnapshot } from "@/lib/services/home-assistant";
 
-// The Home Assistant publisher (docs/decisions/0033-home-assistant-over-mqtt.md): one per
+// The Home Assistant publisher (docs/decisions/0034-home-assistant-over-mqtt.md): one per
 // installation, in a process that runs the background work, however many share the database
 // (a lease). When a person's data version moves (lib/db/data-changes.ts: a trigger's notification
 // on PostgreSQL, the process's own announcement on SQLite) their device is published again, at

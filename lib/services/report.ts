@@ -69,6 +69,25 @@ async function readSeries(userId: string, ids: readonly MetricId[], range: Range
 
 const signalOf = <K extends Signal["kind"]>(d: SignalDay, kind: K) => d.signals.find((s): s is Extract<Signal, { kind: K }> => s.kind === kind) ?? null;
 
+/** The need of the period's last day with a sleep debt row. */
+function sleepNeedOf(signals: readonly SignalDay[]): ReportSummary["sleepNeed"] {
+  for (let k = signals.length - 1; k >= 0; k--) {
+    const s = signalOf(signals[k]!, "sleep_debt");
+    if (!s) continue;
+    const b = s.baseline;
+    return {
+      day: signals[k]!.day,
+      needH: b.needH,
+      needSource: b.needSource,
+      needNights: b.needNights,
+      needRange: b.needRange,
+      needAtLeast: b.needAtLeast,
+      needSourceText: b.needSourceText,
+    };
+  }
+  return null;
+}
+
 function summaryOf(opts: {
   q: ReportQuery;
   person: ReportSummary["person"];
@@ -104,6 +123,7 @@ function summaryOf(opts: {
       signals.map((d) => ({ day: d.day, value: signalOf(d, "sleep_debt")?.value ?? null })),
       2,
     ),
+    sleepNeed: sleepNeedOf(signals),
     regularity: {
       sri: reportFigure(
         regularity.map((d) => ({ day: d.day, value: d.r?.value ?? null })),

@@ -215,6 +215,7 @@ export async function getSleepDebtValues(opts: { userId: string; from: string; t
     start,
     opts.to,
   );
+  const off = diffDays(start, opts.from);
   const debt = sleepDebtSeries(
     sleep,
     toDense(
@@ -223,8 +224,8 @@ export async function getSleepDebtValues(opts: { userId: string; from: string; t
       opts.to,
     ),
     settings.sleepNeedMinutes === null ? null : settings.sleepNeedMinutes * 60,
+    off,
   );
-  const off = diffDays(start, opts.from);
   return dayRange(opts.from, opts.to)
     .map((day, k) => ({ day, value: debt[off + k] ?? null }))
     .filter((d) => d.value !== null);

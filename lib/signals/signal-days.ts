@@ -8,7 +8,8 @@ import { computeEarlyWarning, EARLY_WARNING_MARKERS, type EarlyWarningInputs, ty
 import type { CycleSource } from "@/lib/signals/cycle";
 import { cycleCorrections } from "@/lib/signals/cycle-adjust";
 import { computeRegularity } from "@/lib/signals/regularity";
-import { sleepDebtAt, sleepNeedAt, type NeedSource } from "@/lib/signals/sleep-debt";
+import { sleepDebtAt } from "@/lib/signals/sleep-debt";
+import { needSourceWords, sleepNeeds, type NeedSource } from "@/lib/signals/sleep-need";
 import type { SleepInterval } from "@/lib/signals/sleep-times";
 import { computeTrainingLoad, type DayLoad, type LoadZone } from "@/lib/signals/training-load";
 
@@ -45,7 +46,18 @@ export type SleepDebtSignal = {
   unit: "h";
   status: "ok" | "no_data";
   inputs: { nights: Array<number | null>; nightsWithData: number };
-  baseline: { needH: number; needSource: NeedSource; needNights: number };
+  baseline: {
+    needH: number;
+    needSource: NeedSource;
+    /** the nights the estimate read (estimated), or had so far (default); 0 for the setting */
+    needNights: number;
+    /** how sure the estimate is: the need lies within lowH … highH (null for the setting and the default) */
+    needRange: { lowH: number; highH: number } | null;
+    /** the nights never reached the plateau: the need is at least needH, and the debt a lower bound */
+    needAtLeast: boolean;
+    /** the source in words: "your setting", "estimated from 84 nights", "default" */
+    needSourceText: string;
+  };
 };
 
 export type RegularitySignal = {
@@ -122,12 +134,13 @@ export function buildSignalDays(x: SignalInputs): SignalDay[] {
     const v = x.vo2Max[i];
     if (v !== null && v !== undefined) vo2 = { value: v, day: addDays(x.start, i) };
   }
+  const needs = x.kinds.has("sleep_debt") ? sleepNeeds(x.sleepTotal, x.readiness, off, diffDays(x.start, x.to), x.settings.sleepNeedS) : [];
   return dayRange(x.from, x.to).map((day, k) => {
     const i = off + k;
     const signals: Signal[] = [];
     if (x.kinds.has("early_warning")) signals.push(earlyWarningOf(ew[i]!, x.restMode[i] ?? false, corrections[i]?.description ?? null));
     if (x.kinds.has("sleep_debt")) {
-      const need = sleepNeedAt(x.sleepTotal, x.readiness, i, x.settings.sleepNeedS);
+      const need = needs[k]!;
       const debt = sleepDebtAt(x.sleepTotal, i, need.seconds);
       signals.push({
         kind: "sleep_debt",
@@ -135,7 +148,14 @@ export function buildSignalDays(x: SignalInputs): SignalDay[] {
         unit: "h",
         status: debt.seconds === null ? "no_data" : "ok",
         inputs: { nights: debt.nights.map((s) => (s === null ? null : r(s / 3600, 2))), nightsWithData: debt.nightsWithData },
-        baseline: { needH: r(need.seconds / 3600, 2)!, needSource: need.source, needNights: need.nights },
+        baseline: {
+          needH: r(need.seconds / 3600, 2)!,
+          needSource: need.source,
+          needNights: need.nights,
+          needRange: need.range && { lowH: r(need.range.low / 3600, 2)!, highH: r(need.range.high / 3600, 2)! },
+          needAtLeast: need.atLeast,
+          needSourceText: needSourceWords(need),
+        },
       });
     }
     if (x.kinds.has("regularity")) {

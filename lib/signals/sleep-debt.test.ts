@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { debtWeights, estimateSleepNeed, quantileSorted, sleepDebtAt, sleepNeedAt, SLEEP_NEED } from "@/lib/signals/sleep-debt";
+import { debtWeights, sleepDebtAt, sleepDebtSeries } from "@/lib/signals/sleep-debt";
 import { sleepSecondsByDay, type SleepPeriodInput } from "@/lib/signals/sleep-times";
 
 const H = 3600;
@@ -88,33 +88,12 @@ describe("a person east of UTC+12 and one west of UTC−10", () => {
   }
 });
 
-describe("sleep need", () => {
-  it("quantile type 7: the 0.75 quantile of 1 … 28 is 21.25", () => {
-    expect(
-      quantileSorted(
-        Array.from({ length: 28 }, (_, i) => i + 1),
-        0.75,
-      ),
-    ).toBe(21.25);
-  });
-
-  it("estimated as the mean sleep of the nights with a top-quartile readiness (readiness 22 … 28 → 8.5 h)", () => {
-    const sleep: number[] = [];
-    const readiness: number[] = [];
-    for (let i = 1; i <= 28; i++) {
-      readiness.push(i);
-      sleep.push(i >= 22 ? 8.5 * H : 7 * H);
-    }
-    expect(estimateSleepNeed([...sleep, 0], [...readiness, 0], 28)).toEqual({ seconds: 8.5 * H, nights: 7 });
-    expect(sleepNeedAt([...sleep, 0], [...readiness, 0], 28, null)).toEqual({ seconds: 8.5 * H, source: "estimated", nights: 7 });
-  });
-
-  it("kept within 6–10 h; 27 nights with both are too few (the default 8 h); the setting wins", () => {
-    const sleep = Array.from({ length: 28 }, () => 11 * H);
-    const readiness = Array.from({ length: 28 }, (_, i) => i);
-    expect(estimateSleepNeed([...sleep, 0], [...readiness, 0], 28)?.seconds).toBe(SLEEP_NEED.maxS);
-    const gappy = readiness.map((r, i) => (i === 5 ? null : r));
-    expect(sleepNeedAt([...sleep, 0], [...gappy, 0], 28, null)).toEqual({ seconds: 8 * H, source: "default", nights: 0 });
-    expect(sleepNeedAt(sleep, readiness, 27, 7.5 * H)).toEqual({ seconds: 7.5 * H, source: "setting", nights: 0 });
+describe("the debt series (the Trends metric) is each day's debt against that day's need", () => {
+  it("with the setting: every slot from `from` on, nothing before it", () => {
+    const sleep = Array.from({ length: 30 }, (_, i) => (i % 7 === 3 ? null : 7 * H));
+    const series = sleepDebtSeries(sleep, sleep, 8 * H, 10);
+    expect(series.slice(0, 10)).toEqual(new Array(10).fill(null));
+    for (let i = 10; i < 30; i++) expect(series[i]).toBe(sleepDebtAt(sleep, i, 8 * H).seconds);
+    expect(series[29]).toBeGreaterThan(0);
   });
 });

@@ -122,6 +122,15 @@ export function reportFixture(opts: ReportFixtureOptions): Report {
               judged: days - 3,
             },
             sleepDebt: { mean: 1.7, n: days - 7, last: { day: to, value: 2.1 } },
+            sleepNeed: {
+              day: to,
+              needH: 7.4,
+              needSource: "estimated",
+              needNights: 84,
+              needRange: { lowH: 7.13, highH: 7.67 },
+              needAtLeast: false,
+              needSourceText: "estimated from 84 nights",
+            },
             regularity: {
               sri: { mean: 78.3, n: days - 7, last: { day: to, value: 80 } },
               bedtimeSdMin: { mean: 41.5, n: days - 7, last: null },

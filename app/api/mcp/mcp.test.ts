@@ -363,6 +363,17 @@ for (const transport of ["http", "stdio"] as const) {
       expect(data.newest).toEqual(api.days.at(-1));
       const debt = api.days.at(-1)!.signals.find((s) => s.kind === "sleep_debt");
       expect(data.rows.at(-1).sleep_debt_h).toBe(debt?.kind === "sleep_debt" ? debt.value : undefined);
+      // the need the debt is measured against: its hours, range, lower bound and source in words
+      if (debt?.kind !== "sleep_debt") throw new Error("no sleep debt row");
+      const b = debt.baseline;
+      expect(data.rows.at(-1)).toMatchObject({ sleep_need_h: b.needH, sleep_need_at_least: b.needAtLeast });
+      expect(data.sleep_need).toEqual({
+        hours: b.needH,
+        range_h: b.needRange && [b.needRange.lowH, b.needRange.highH],
+        at_least: b.needAtLeast,
+        source: b.needSource,
+        source_text: b.needSourceText,
+      });
       expect(text).toMatch(/^Signals 2024-/);
       // a year is cut to its newest 90 days
       const year = await tool(client, "get_signals", { range: "1y" });

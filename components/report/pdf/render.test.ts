@@ -66,6 +66,8 @@ describe("the report's PDF", () => {
     expect(text).toContain(`${s.earlyWarning.watch + s.earlyWarning.likely} of ${s.earlyWarning.judged} judged nights flagged`);
     expect(text).toContain("Resting heart rate");
     expect(text).toContain("1.7 h mean");
+    // the need the debt was measured against: its range and its source (a key's value may wrap onto a second line)
+    expect(text.replace(/\s+/g, " ")).toContain("7 h 24 min (7 h 08 min – 7 h 40 min), estimated from 84 nights, on 31 Mar 2026");
     expect(text).toContain("78 mean over"); // the SRI, whole points
 
     // charts with their captions, events, notes, the cycle, methods and "not a diagnosis"

@@ -3,7 +3,7 @@
 // flagged, then sleep debt and regularity. The words are the page's (components/report/report-text.ts).
 import { REPORT_COMPARE_LABELS, REPORT_SECTION_LABELS, type ReportMean, type ReportSection, type ReportSummary } from "@/lib/metrics/report";
 import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
-import { reportDay, reportFigureLine, reportMeanCells, reportMeanHeads, reportPeriod } from "@/components/report/report-text";
+import { reportDay, reportFigureLine, reportMeanCells, reportMeanHeads, reportPeriod, reportSleepNeedLine } from "@/components/report/report-text";
 import type { Column, PdfWriter } from "./layout";
 import { STYLES } from "./styles";
 
@@ -67,11 +67,12 @@ export function summarySection(w: PdfWriter, s: ReportSummary, docsUrl?: string)
 
   const regularity: Array<[string, string]> = [
     ["Sleep debt", reportFigureLine(s.sleepDebt, "h", 1)],
+    ["Sleep need", reportSleepNeedLine(s.sleepNeed)],
     ["Sleep Regularity Index (SRI)", reportFigureLine(s.regularity.sri, "", 0)],
     ["Bedtime spread (SD)", reportFigureLine(s.regularity.bedtimeSdMin, "min", 0)],
     ["Wake-time spread (SD)", reportFigureLine(s.regularity.wakeTimeSdMin, "min", 0)],
   ];
-  // the heading and its four lines on one page
+  // the heading and its lines on one page
   w.ensure(w.blockHeight("Sleep debt and regularity", STYLES.h3) + regularity.reduce((h, [k, v]) => h + w.keyValueHeight(k, v), 0));
   w.text("Sleep debt and regularity", STYLES.h3);
   for (const [k, v] of regularity) w.keyValue(k, v);

@@ -152,7 +152,8 @@ export const V1_OPERATIONS: readonly Operation[] = [
     description:
       `One row per day from \`from\` to \`to\` (default: the last 30 days; at most ${SIGNALS_MAX_DAYS}), each with the signals this token may read ` +
       `(${SIGNAL_KINDS.map((k) => `\`${k}\` needs ${SIGNALS[k].reads.join(", ")}`).join("; ")}): ` +
-      "its `level` or `value`, the inputs it used and the baseline it compared them with. Derived from the stored data when read; " +
+      "its `level` or `value`, the inputs it used and the baseline it compared them with (sleep debt: the need it was measured against, " +
+      "with its range and its source, `needAtLeast` when the debt is a lower bound). Derived from the stored data when read; " +
       "methods, thresholds and sources: the signals page of this Ringside (/docs/signals). Not a diagnosis.",
     query: req.signalsQuerySchema,
     response: "Signals",

@@ -55,6 +55,18 @@ const reportSummary = z.object({
     judged: z.number().int(),
   }),
   sleepDebt: reportFigure.describe("hours owed over 14 nights, each day's"),
+  sleepNeed: z
+    .object({
+      day,
+      needH: z.number(),
+      needSource: z.enum(["setting", "estimated", "default"]),
+      needNights: z.number().int(),
+      needRange: z.object({ lowH: z.number(), highH: z.number() }).nullable(),
+      needAtLeast: z.boolean(),
+      needSourceText: z.string(),
+    })
+    .nullable()
+    .describe("the sleep need the period's last debt was measured against: as a sleep-debt row of /api/v1/signals gives it"),
   regularity: z.object({ sri: reportFigure, bedtimeSdMin: reportFigure, wakeTimeSdMin: reportFigure }),
 });
 const chartGroup = enumOf<ReportChartGroup>(REPORT_CHART_GROUPS);

@@ -356,7 +356,19 @@ const sleepDebtSignal = z.object({
   unit: z.literal("h"),
   status: z.enum(["ok", "no_data"]),
   inputs: z.object({ nights: z.array(num).describe("each night's sleep in hours, last night first"), nightsWithData: z.number().int() }),
-  baseline: z.object({ needH: z.number(), needSource: z.enum(["setting", "estimated", "default"]), needNights: z.number().int() }),
+  baseline: z.object({
+    needH: z.number().describe("the sleep need the debt is measured against, hours"),
+    needSource: z.enum(["setting", "estimated", "default"]),
+    needNights: z.number().int().describe("the nights the estimate read (estimated), or had so far (default); 0 for the setting"),
+    needRange: z
+      .object({ lowH: z.number(), highH: z.number() })
+      .nullable()
+      .describe("how sure the estimate is: the need lies within lowH … highH hours (a 95 % profile-likelihood range); null for the setting and the default"),
+    needAtLeast: z
+      .boolean()
+      .describe("the nights never reached the point where more sleep stops helping: the need is at least needH, and the debt a lower bound"),
+    needSourceText: z.string().describe('the source in words: "your setting", "estimated from 84 nights", "default"'),
+  }),
 });
 const regularitySignal = z.object({
   kind: z.literal("regularity"),

@@ -13,6 +13,7 @@ import { ScoreRing } from "@/components/charts/score-ring";
 import { CategoryBadge } from "@/components/dashboard/category-days";
 import { ContributorBars } from "@/components/dashboard/contributor-bars";
 import { DayNoteEditor } from "@/components/dashboard/day-note-editor";
+import { DaySleepDebt } from "@/components/signals/day-sleep-debt";
 import { HeartRateCard } from "@/components/dashboard/heart-rate-card";
 import { BedtimeCard, RestModeBanner, RingTagsCard, timelineEvents, WorkoutsSessionsCard } from "@/components/dashboard/records";
 import type { DayResponse } from "@/lib/api/contract";
@@ -128,6 +129,7 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
               <p className="text-sm text-slate-500 dark:text-slate-400">No main sleep recorded for this day.</p>
             )}
           </Card>
+          <DaySleepDebt day={data.day} />
 
           {naps.length ? (
             <Card aria-labelledby="naps-title" data-testid="naps">

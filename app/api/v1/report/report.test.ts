@@ -147,6 +147,11 @@ describe("the report's numbers are the read API's", () => {
     expect(s.regularity.sri).toMatchObject({ mean: mean(sri, 1), n: sri.length });
     expect(s.regularity.bedtimeSdMin).toMatchObject({ mean: mean(bed, 0), n: bed.length });
     expect(s.sleepDebt.n).toBeGreaterThan(80);
+    // the need the last debt was measured against: the last day's row, its range and its source
+    const last = signals.days.at(-1)!;
+    const row = last.signals.find((x) => x.kind === "sleep_debt");
+    expect(row?.kind).toBe("sleep_debt");
+    if (row?.kind === "sleep_debt") expect(s.sleepNeed).toEqual({ day: last.day, ...row.baseline });
   });
 
   it("the charts carry the series' daily values, 7-day means and range, one slot per day", async () => {
