@@ -132,6 +132,7 @@ const SETTINGS_TESTIDS: Record<SettingsSlug, string> = {
   preferences: "preferences-section",
   data: "data-section",
   api: "api-section",
+  "home-automation": "home-automation-section",
   "report-links": "report-links-section",
   sync: "sync-section",
 };

@@ -70,6 +70,12 @@ export const SETTINGS_SECTIONS = [
     anchors: ["api", "api-token-name"],
   },
   {
+    slug: "home-automation",
+    title: "Home automation",
+    description: "Your readiness, sleep and battery in Home Assistant, over MQTT.",
+    anchors: ["home-automation"],
+  },
+  {
     slug: "report-links",
     title: "Report links",
     description: "The share links of your reports: views, expiry, revoke.",

@@ -16,8 +16,9 @@ applySuiteEnv();
 // (imported, read, alerted, exported), report share links (views counted, revoked, expired), the
 // cycle's own entries and settings (logged once, only the person's own; exported and imported), the
 // cycle's privacy (no cycle to a reader without the kind; phases only while tracking), the share
-// links' gate (GET and HEAD only, every view counted), and the upgrade suite (each database's own
-// fixtures, made by older versions).
+// links' gate (GET and HEAD only, every view counted), the upgrade suite (each database's own
+// fixtures, made by older versions), and the Home Assistant publisher (on PostgreSQL the changes
+// reach it by LISTEN, from any process).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
@@ -45,6 +46,8 @@ const BOTH_DATABASES = [
   "app/api/v1/cycle-privacy.test.ts",
   "app/(share)/r/share-link-routes.test.ts",
   "lib/sync/cycle-phases.test.ts",
+  "lib/services/home-assistant-publisher.test.ts",
+  "lib/db/data-changes.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

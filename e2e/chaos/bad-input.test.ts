@@ -667,6 +667,15 @@ const ACTIONS: Record<string, ActionCase> = {
     as: () => member,
     args: wrongArgs.filter((args) => !(args[0] && "json" in args[0] && args[0].json === "remove")),
   },
+  // Settings → Home automation: "Publish to Home Assistant" with its kinds; no field names a person
+  "app/(app)/settings/actions-home-automation.ts#saveHomeAssistantAction": {
+    as: () => member,
+    args: stateAndForm({
+      enabled: fc.constantFrom("on", ""),
+      kinds: fc.constantFrom("nope", "DAILY_SLEEP", "", "daily_sleep"),
+      userId: fc.constantFrom("someone-else"),
+    }).filter((args) => !isValidHomeAssistantForm(args)),
+  },
   // the cycle's entries (the member's tracking is off: every log is refused, whatever the form)
   "app/(app)/cycle/actions.ts#logPeriodStartAction": { as: () => member, args: stateAndForm({}) },
   "app/(app)/cycle/actions.ts#logCycleEntryAction": {
@@ -692,6 +701,13 @@ function isValidTokenForm(args: ActionArg[]): boolean {
   if (!a || !("form" in a)) return false;
   const all = (k: string) => a.form.filter(([name]) => name === k).map(([, v]) => v);
   return schemas.createApiTokenInputSchema.safeParse({ name: all("name")[0] ?? "", kinds: all("kinds"), expires: all("expires")[0] }).success;
+}
+
+function isValidHomeAssistantForm(args: ActionArg[]): boolean {
+  const a = args[1];
+  if (!a || !("form" in a)) return false;
+  const all = (k: string) => a.form.filter(([name]) => name === k).map(([, v]) => v);
+  return schemas.homeAssistantSettingsInputSchema.safeParse({ enabled: all("enabled")[0] === "on", kinds: all("kinds") }).success;
 }
 
 /** Arguments of a (previous state, form) action: junk, or a state followed by form fields. */

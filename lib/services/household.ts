@@ -9,6 +9,7 @@ import { decryptToken } from "@/lib/ring/crypto";
 import { revokeToken } from "@/lib/ring/oauth";
 import { stopSyncOf } from "@/lib/sync";
 import { forgetImportsOf } from "@/lib/import/status";
+import { endHomeAssistant } from "@/lib/services/home-assistant";
 
 // The household as the owner manages it, and a person's ring access as both "Disconnect" and
 // the owner's removal of a member end it.
@@ -76,6 +77,8 @@ export async function removeMember(
   if (!member || member.role !== "member") throw new AppError("not_found", "No such member.");
   await opts.beforeDelete?.(memberId);
   await endRingAccess(memberId, "member removed");
+  // their device disappears from Home Assistant
+  await endHomeAssistant(memberId);
   const deleted = await deleteUserData(memberId, member.ringUserId ?? null);
   const tokens = await deleteApiTokensOf(memberId);
   for (const id of tokens) apiRateLimiter().drop(id);

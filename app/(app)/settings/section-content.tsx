@@ -9,6 +9,9 @@ import { PreferencesForm } from "@/components/settings/preferences-form";
 import { SyncSection } from "@/components/settings/sync-section";
 import { AlertsSection } from "@/components/settings/alerts-section";
 import { ApiSection } from "@/components/settings/api-section";
+import { HomeAutomationSection } from "@/components/settings/home-automation-section";
+import { getHomeAssistantSettings } from "@/lib/services/home-assistant";
+import { saveHomeAssistantAction } from "@/app/(app)/settings/actions-home-automation";
 import { ReportLinksSection } from "@/components/settings/report-links-section";
 import { listReportLinkSummaries } from "@/lib/services/report-links";
 import { revokeReportLinkAction } from "@/app/(app)/report/actions";
@@ -94,6 +97,10 @@ export async function SettingsSectionContent({ slug, user }: { slug: SettingsSlu
     case "api": {
       const [s, origin] = await Promise.all([getSettingsPageData(user), publicOrigin()]);
       return <ApiSection {...s.api} origin={origin} createToken={createApiTokenAction} revokeToken={revokeApiTokenAction} />;
+    }
+    case "home-automation": {
+      const [s, homeAssistant] = await Promise.all([getSettingsPageData(user), getHomeAssistantSettings(user.id)]);
+      return <HomeAutomationSection initial={homeAssistant} kinds={s.api.kinds} save={saveHomeAssistantAction} />;
     }
     case "report-links":
       return <ReportLinksSection links={await listReportLinkSummaries(user.id)} revoke={revokeReportLinkAction} />;

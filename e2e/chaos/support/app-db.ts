@@ -189,6 +189,8 @@ export const STATE_TABLES = [
   "api_token",
   "cycle_entry",
   "cycle_settings",
+  "home_assistant_publish",
+  "home_assistant_retraction",
   ...Object.values(TABLE_OF),
   ...SERIES_TABLES,
 ];

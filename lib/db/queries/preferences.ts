@@ -1,5 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
+import { announceDataChange } from "@/lib/db/data-changes";
 import { toDbTime } from "@/lib/db/dialect";
 import { get, query, run } from "@/lib/db/sql";
 import type { Preferences } from "@/lib/preferences";
@@ -27,4 +28,5 @@ export async function updatePreferences(userId: string, patch: Partial<Preferenc
       userId,
     ),
   );
+  announceDataChange(userId);
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
+import { announceDataChange } from "@/lib/db/data-changes";
 import { toDbTime } from "@/lib/db/dialect";
 import { get, query, run, type SqlValue } from "@/lib/db/sql";
 
@@ -45,4 +46,5 @@ export async function updateSignalSettings(userId: string, patch: { sleepNeedMin
   await query(
     run(`UPDATE "User" SET ${[...set, "dataVersion = dataVersion + 1", "updatedAt = ?"].join(", ")} WHERE id = ?`, ...values, toDbTime(clock.date()), userId),
   );
+  announceDataChange(userId);
 }
