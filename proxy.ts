@@ -14,9 +14,11 @@
 //     with a short 503 page and every API route with a 503 envelope and Retry-After, before
 //     any of them fails its own way (the webhook receiver, /api/health and the import, which
 //     this proxy never runs for, answer for themselves: 503 too);
-//   - asks the report link gate (lib/report-link-gate.ts) before a share link's page (/r/<secret>)
-//     is drawn, and answers a refused link itself with a plain page and its status (410 revoked
-//     or expired, 404, 400, 429): a page cannot set its status;
+//   - puts every request to a share link (/r/…) through its gate (lib/report-link-gate.ts): any
+//     method but GET and HEAD, and any server action's request (a Next-Action header), is a 405
+//     with Allow before anything is drawn; the gate is asked before the page (/r/<secret>) is
+//     drawn, counting the view, and a refused link is answered here with a plain page and its
+//     status (410 revoked or expired, 404, 400, 429): a page cannot set its status;
 //   - adds Strict-Transport-Security to answers served over https (lib/security-headers.mjs
 //     isServedOverHttps), never over plain http, for requests that did not come through an https
 //     proxy: a configured https public URL decides then, known only at run time, not at build.
@@ -27,7 +29,7 @@ import { contentSecurityPolicy, CSP_HEADER, HSTS_HEADER, isServedOverHttps, secu
 import type { DatabaseHealth } from "@/lib/http/outage";
 import { processSlot } from "@/lib/process-singleton";
 import { outagePageHtml } from "@/lib/server/outage-page";
-import { REPORT_LINK_PAGE_RE, reportLinkGateSlot, reportLinkRefusalHtml } from "@/lib/report-link-gate";
+import { REPORT_LINK_METHODS, REPORT_LINK_PAGE_RE, REPORT_LINK_PATH_RE, reportLinkGateSlot, reportLinkRefusalHtml } from "@/lib/report-link-gate";
 import { REPORT_LINK_HEADERS } from "@/lib/security-headers.mjs";
 
 /** The server process's view of the database (lib/http/outage.ts), when it has one. */
@@ -51,30 +53,39 @@ async function outageAnswer(req: NextRequest): Promise<NextResponse | null> {
   return new NextResponse(outagePageHtml("unreachable", RETRY_AFTER_S), { status: 503, headers: { ...headers, "content-type": "text/html; charset=utf-8" } });
 }
 
-/**
- * A share link's page: the gate counts the view and says whether the link is open; a refused
- * link gets a plain page with the gate's status (never a 500, nothing about the person). Null:
- * draw the page (no gate in this process, as in a build, leaves it to the page).
- */
-async function reportLinkAnswer(req: NextRequest): Promise<NextResponse | null> {
-  const m = REPORT_LINK_PAGE_RE.exec(req.nextUrl.pathname);
-  const gate = reportLinkGateSlot().get();
-  if (!m || !gate || (req.method !== "GET" && req.method !== "HEAD") || req.headers.has("next-action")) return null;
-  let status: number;
-  let message: string;
-  let retryAfterS: number | undefined;
-  try {
-    const answer = await gate(m[1]!);
-    if (answer.open) return null;
-    ({ status, message, retryAfterS } = answer);
-  } catch {
-    [status, message] = [503, "This report cannot be opened right now; try again in a minute."];
-  }
+/** A share link's refusal: a plain page that says nothing about the person, with its status and headers. */
+function linkRefusal(status: number, message: string, headers: Record<string, string> = {}): NextResponse {
   const res = new NextResponse(reportLinkRefusalHtml(message), { status, headers: { "content-type": "text/html; charset=utf-8" } });
   // every answer's security headers (a page that runs no script: the policy without a nonce), then the link's own
   for (const h of [...securityHeaders(process.env.NODE_ENV === "production"), ...REPORT_LINK_HEADERS]) res.headers.set(h.key, h.value);
-  if (retryAfterS) res.headers.set("retry-after", String(retryAfterS));
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
   return res;
+}
+
+/**
+ * Every request to a share link (/r/…) goes through its gate: only GET and HEAD, never a server
+ * action (405 with Allow); the page's view is counted by the gate and a refused link gets a plain
+ * page with the gate's status (never a 500, nothing about the person). Null: go on (the page,
+ * its view counted; the PDF, whose route counts its own). With no gate in this process, no page
+ * is drawn uncounted: 503.
+ */
+async function reportLinkAnswer(req: NextRequest): Promise<NextResponse | null> {
+  const path = req.nextUrl.pathname;
+  if (!REPORT_LINK_PATH_RE.test(path)) return null;
+  if (!(REPORT_LINK_METHODS as readonly string[]).includes(req.method) || req.headers.has("next-action"))
+    return linkRefusal(405, "A report link can only be opened.", { allow: REPORT_LINK_METHODS.join(", ") });
+  const m = REPORT_LINK_PAGE_RE.exec(path);
+  if (!m) return null;
+  const gate = reportLinkGateSlot().get();
+  const unavailable = "This report cannot be opened right now; try again in a minute.";
+  if (!gate) return linkRefusal(503, unavailable, { "retry-after": String(RETRY_AFTER_S) });
+  try {
+    const answer = await gate(m[1]!);
+    if (answer.open) return null;
+    return linkRefusal(answer.status, answer.message, answer.retryAfterS ? { "retry-after": String(answer.retryAfterS) } : {});
+  } catch {
+    return linkRefusal(503, unavailable, { "retry-after": String(RETRY_AFTER_S) });
+  }
 }
 
 /** The request header the root layout reads the page's nonce from. */
@@ -196,14 +207,19 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   } catch {
     return withHsts(req, refuse(400, "bad_request", "The address is not valid."));
   }
+  // a share link answers only what its gate lets through (a server action's request included)
+  if (REPORT_LINK_PATH_RE.test(req.nextUrl.pathname)) {
+    const outage = await outageAnswer(req);
+    if (outage) return withHsts(req, outage);
+    const refusedLink = await reportLinkAnswer(req);
+    return withHsts(req, refusedLink ?? next(req));
+  }
   if (req.method === "POST" && req.headers.has("next-action")) {
     const refused = await screenAction(req);
     if (refused) return withHsts(req, refused);
   }
   const outage = await outageAnswer(req);
   if (outage) return withHsts(req, outage);
-  const refusedLink = await reportLinkAnswer(req);
-  if (refusedLink) return withHsts(req, refusedLink);
   return withHsts(req, next(req));
 }
 

@@ -27,6 +27,7 @@ import {
   type Violation,
 } from "./a11y-support";
 import { E2E_APP_URL } from "./support/ports";
+import { SETTINGS_SECTIONS, type SettingsSlug } from "@/lib/settings-sections";
 
 test.describe.configure({ mode: "serial" });
 
@@ -113,13 +114,80 @@ test("[A11Y] a person with 60 days, notes and tags (planted through the emulator
   days = { chartDay: chartDay!, noteDays };
   // cycle tracking on and a period start logged: Today's Cycle card, the Cycle view, the
   // Calendar's and Trends' shading and the Day page's log are scanned with the rest
-  await page.goto("/settings");
+  await page.goto("/settings/cycle");
   await page.getByRole("checkbox", { name: "Track my cycle" }).check();
   await expect(page.getByTestId("cycle-settings-status")).toHaveText("Saved.");
   await page.goto("/");
   await page.getByRole("button", { name: "Log period start" }).click();
   await expect(page.getByTestId("cycle-log-status").first()).toContainText("Period start logged");
 });
+
+/** Each Settings section's test id, what shows once it is drawn. */
+const SETTINGS_TESTIDS: Record<SettingsSlug, string> = {
+  account: "connection-section",
+  household: "household-section",
+  cycle: "cycle-section",
+  alerts: "alerts-section",
+  signals: "signal-settings",
+  preferences: "preferences-section",
+  data: "data-section",
+  api: "api-section",
+  "home-automation": "home-automation-section",
+  "report-links": "report-links-section",
+  sync: "sync-section",
+};
+
+/** What each Settings section opens before its scan: every form, confirmation and outcome it can show. */
+const SETTINGS_OPEN: Partial<Record<SettingsSlug, (page: Page) => Promise<void>>> = {
+  account: async (page) => {
+    await page.getByRole("button", { name: "Disconnect…" }).click();
+  },
+  household: async (page) => {
+    await page.getByRole("button", { name: "Create invite link" }).click();
+    await expect(page.getByTestId("invite-link")).toBeVisible();
+  },
+  cycle: async (page) => {
+    await page.getByRole("button", { name: "Remove cycle data…" }).click();
+  },
+  alerts: async (page) => {
+    const alerts = page.getByTestId("alerts-section");
+    if ((await alerts.getByTestId("alert-channel").count()) === 0) {
+      const add = page.getByRole("form", { name: "Add a channel" });
+      await add.getByLabel("Channel").selectOption("webhook");
+      await add.getByLabel("Webhook URL").fill("http://127.0.0.1:9/ringside-a11y");
+      await add.getByRole("button", { name: "Add channel" }).click();
+      await expect(page.getByTestId("webhook-secret")).toBeVisible();
+      await alerts.getByRole("button", { name: "Send a test" }).click();
+      await expect(alerts.getByTestId("alert-test-status")).not.toBeEmpty();
+      const rule = page.getByRole("form", { name: "Add a rule" });
+      await rule.getByLabel("Rule").selectOption("weekly_digest");
+      await rule.getByRole("button", { name: "Add rule" }).click();
+      await expect(alerts.getByTestId("alert-rule")).toHaveCount(1);
+      await page.reload();
+      await page.getByTestId("alerts-section").waitFor();
+    }
+    const details = alerts.locator("details");
+    for (let i = 0; i < (await details.count()); i++) await details.nth(i).locator("summary").click();
+    await page.waitForLoadState("networkidle");
+  },
+  data: async (page) => {
+    await page.getByRole("button", { name: "Delete all my data…" }).click();
+    await page.getByTestId("data-section").getByRole("radio", { name: "From – to" }).click();
+    // the import's refusal of a file it does not read (its error text in the section)
+    const importSection = page.getByRole("region", { name: "Import" });
+    await importSection
+      .getByLabel("Files to import")
+      .setInputFiles({ name: "export.json", mimeType: "application/json", buffer: Buffer.from('{ "format": "ringside-export-v1", "collections": ') });
+    await importSection.getByRole("button", { name: "Check first" }).click();
+    await expect(importSection.locator("p.text-red-700")).toBeVisible();
+  },
+  api: async (page) => {
+    const token = page.getByRole("form", { name: "Create a token" });
+    await token.getByLabel("Token name").fill("Accessibility check");
+    await token.getByRole("button", { name: "Create token" }).click();
+    await expect(page.getByTestId("api-token-value")).toBeVisible();
+  },
+};
 
 /** The signed-in views, each scanned in a test of its own (a failure names its view). */
 const SIGNED_IN: Array<Omit<View, "path"> & { path: () => string }> = [
@@ -159,7 +227,21 @@ const SIGNED_IN: Array<Omit<View, "path"> & { path: () => string }> = [
   },
   { name: "Workouts, one open", path: () => "/workouts", ready: shown("[data-testid=workout-detail] h2"), open: openWorkoutWithHeartRate },
   { name: "Sync", path: () => "/sync", ready: shown("[data-testid=sync-page]") },
-  { name: "Settings, every form open", path: () => "/settings", ready: shown("[data-testid=preferences-section]"), open: openSettings },
+  // Settings: the list (on a desktop with the first section beside it), then each section with its forms open
+  {
+    name: "Settings, the list",
+    path: () => "/settings",
+    ready: async (p) => {
+      await p.getByRole("link", { name: "Your cycle" }).waitFor();
+      await p.waitForLoadState("networkidle");
+    },
+  },
+  ...SETTINGS_SECTIONS.map((s) => ({
+    name: `Settings, ${s.title}${SETTINGS_OPEN[s.slug] ? ", its forms open" : ""}`,
+    path: () => `/settings/${s.slug}`,
+    ready: shown(`[data-testid=${SETTINGS_TESTIDS[s.slug]}]`),
+    open: SETTINGS_OPEN[s.slug],
+  })),
   { name: "Setup (the owner's checks)", path: () => "/setup", ready: shown("[data-testid=setup-checks]") },
   { name: "Signals explained", path: () => "/docs/signals", ready: shown("h1") },
   { name: "A page that does not exist", path: () => "/no-such-page" },
@@ -179,7 +261,7 @@ test("[A11Y] signed out: sign-in, invite, setup and error pages have no WCAG 2.1
   test.setTimeout(240_000);
   // an invite link from the owner, followed in a browser that is not signed in
   const owner = await signedInPage(browser);
-  await owner.page.goto("/settings");
+  await owner.page.goto("/settings/household");
   await owner.page.getByRole("button", { name: "Create invite link" }).click();
   const link = (await owner.page.getByTestId("invite-link").textContent())!.trim();
   await owner.context.close();
@@ -232,41 +314,3 @@ async function openWorkoutWithHeartRate(page: Page) {
  * a failed test show), an invite link and a token created (shown once), the disconnect choice,
  * the delete confirmation, a custom export range, the import's error and an alert's details.
  */
-async function openSettings(page: Page) {
-  const alerts = page.getByTestId("alerts-section");
-  if ((await alerts.getByTestId("alert-channel").count()) === 0) {
-    const add = page.getByRole("form", { name: "Add a channel" });
-    await add.getByLabel("Channel").selectOption("webhook");
-    await add.getByLabel("Webhook URL").fill("http://127.0.0.1:9/ringside-a11y");
-    await add.getByRole("button", { name: "Add channel" }).click();
-    await expect(page.getByTestId("webhook-secret")).toBeVisible();
-    await alerts.getByRole("button", { name: "Send a test" }).click();
-    await expect(alerts.getByTestId("alert-test-status")).not.toBeEmpty();
-    const rule = page.getByRole("form", { name: "Add a rule" });
-    await rule.getByLabel("Rule").selectOption("weekly_digest");
-    await rule.getByRole("button", { name: "Add rule" }).click();
-    await expect(alerts.getByTestId("alert-rule")).toHaveCount(1);
-    await page.reload();
-    await page.getByTestId("preferences-section").waitFor();
-  }
-  await page.getByRole("button", { name: "Create invite link" }).click();
-  await expect(page.getByTestId("invite-link")).toBeVisible();
-  const token = page.getByRole("form", { name: "Create a token" });
-  await token.getByLabel("Token name").fill("Accessibility check");
-  await token.getByRole("button", { name: "Create token" }).click();
-  await expect(page.getByTestId("api-token-value")).toBeVisible();
-  await page.getByRole("button", { name: "Disconnect…" }).click();
-  await page.getByRole("button", { name: "Delete all my data…" }).click();
-  await page.getByRole("button", { name: "Remove cycle data…" }).click();
-  await page.getByTestId("data-section").getByRole("radio", { name: "From – to" }).click();
-  // the import's refusal of a file it does not read (its error text in the section)
-  const importSection = page.getByRole("region", { name: "Import" });
-  await importSection
-    .getByLabel("Files to import")
-    .setInputFiles({ name: "export.json", mimeType: "application/json", buffer: Buffer.from('{ "format": "ringside-export-v1", "collections": ') });
-  await importSection.getByRole("button", { name: "Check first" }).click();
-  await expect(importSection.locator("p.text-red-700")).toBeVisible();
-  const details = alerts.locator("details");
-  for (let i = 0; i < (await details.count()); i++) await details.nth(i).locator("summary").click();
-  await page.waitForLoadState("networkidle");
-}

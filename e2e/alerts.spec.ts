@@ -112,7 +112,7 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
     .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 })
     .toBe(3 * WEBHOOK_DATA_TYPES.length);
 
-  await page.goto("/settings#alerts");
+  await page.goto("/settings/alerts");
   const section = page.getByTestId("alerts-section");
   await expect(section.getByRole("heading", { name: "Alerts" })).toBeVisible();
 
@@ -256,7 +256,7 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   expect(Object.values(arrived(email, "digest")).map((x) => x.length)).toEqual([1, 1, 1]);
 
   // The history in Settings: what was sent, why, where
-  await page.goto("/settings#alerts");
+  await page.goto("/settings/alerts");
   const history = page.getByTestId("alert-history-row");
   await expect(history).toHaveCount(15);
   await expect(page.getByTestId("alert-history-row").filter({ has: page.getByTestId("alert-history-status").filter({ hasText: /^sent/ }) })).toHaveCount(15);
@@ -273,6 +273,9 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   await row.getByText("Why, and what was sent").click();
   await expect(row).toContainText("has been below your usual range for 2 days in a row");
   await expect(page.getByTestId("alert-rule").filter({ hasText: "Readiness score below" })).toContainText("happening now");
+  // with its channels, rules and history, the section stays within about two screens at desktop width (the history scrolls in its box)
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height, `Settings → Alerts: ${height}px high`).toBeLessThanOrEqual(2000);
 
   // A rule switched off shows as off
   const digestRule = page.getByTestId("alert-rule").filter({ hasText: "Weekly digest" });
@@ -284,7 +287,7 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
 test("[ALERTS] bad channel input is refused with a clear message and stores nothing", async ({ page, appDb }) => {
   const { ringUserId } = await connectRing(page, {});
   const userId = (appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string }).id;
-  await page.goto("/settings#alerts");
+  await page.goto("/settings/alerts");
   const add = page.getByRole("form", { name: "Add a channel" });
   await add.getByLabel("Channel", { exact: true }).selectOption("webhook");
   // the browser's own check lets http(s)-looking URLs through; the server refuses credentials in them

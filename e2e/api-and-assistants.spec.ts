@@ -27,7 +27,7 @@ test("[API] a token made in Settings → API reads the API and the MCP server gi
   const person = await login({ role: "member" });
 
   // 1. Create a token in the UI: shown once, in the list with no use yet.
-  await page.goto("/settings#api");
+  await page.goto("/settings/api");
   const section = page.getByTestId("api-section");
   await section.getByLabel("Token name").fill("Home Assistant");
   await section.getByRole("button", { name: "Create token" }).click();
@@ -115,7 +115,7 @@ test("[API] a token made in Settings → API reads the API and the MCP server gi
   console.log(`[API] figures: ${JSON.stringify(figures)}`);
 
   // 5. Revoke it in the UI: 401 from the API, and the MCP endpoint shuts it out.
-  await page.goto("/settings#api");
+  await page.goto("/settings/api");
   await section.getByRole("button", { name: "Revoke Home Assistant" }).click();
   await expect(section.getByTestId("api-token")).toHaveCount(0);
   const revoked = await page.request.get(`${E2E_APP_URL}/api/v1/days/latest`, { headers: bearer });

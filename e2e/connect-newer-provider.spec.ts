@@ -134,7 +134,7 @@ test("[NEWER] npm run demo connects through the newer identity provider: button 
   const shown = (await page.getByTestId("value-readiness.score").first().textContent()) ?? "";
   if (latest.score === null) expect(shown).toContain("—");
   else expect(shown).toContain(String(latest.score));
-  await page.goto(`${DEMO_URL}/settings`);
+  await page.goto(`${DEMO_URL}/settings/account`);
   await expect(page.getByTestId("all-shared")).toBeVisible();
 
   // /setup says which provider is in use and where its addresses came from
@@ -248,7 +248,7 @@ test("[NEWER] a refresh refused at the legacy token address (the app moved to th
     const banner = page.getByTestId("reconnect-banner");
     await expect(banner).toBeVisible();
     await expect(banner.getByTestId("wrong-portal-advice")).toContainText("RING_OAUTH_ISSUER=https://moi.ouraring.com/oauth/v2/ext/oauth-anonymous");
-    await page.goto("/settings");
+    await page.goto("/settings/account");
     await expect(page.getByTestId("token-state")).toContainText("newer developer portal");
     await expect(page.getByTestId("token-state")).toContainText("RING_OAUTH_ISSUER");
   } finally {

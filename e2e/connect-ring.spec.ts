@@ -83,7 +83,7 @@ async function signInAsOwner(page: Page, db: Database.Database): Promise<{ email
 
 /** As the owner (on `page`): Settings → Household → Create invite link. */
 async function createInvite(page: Page): Promise<string> {
-  await page.goto("/settings");
+  await page.goto("/settings/household");
   await page.getByRole("button", { name: "Create invite link" }).click();
   const link = (await page.getByTestId("invite-link").textContent())?.trim() ?? "";
   expect(link).toMatch(new RegExp(`^${E2E_APP_URL}/invite/[A-Za-z0-9_-]{43}$`));
@@ -119,12 +119,13 @@ test("[CONNECT] connect with all scopes", async ({ page, appDb }) => {
   const cookies = await page.context().cookies();
   expect(cookies.find((c) => c.name === "authjs.session-token")?.httpOnly).toBe(true);
 
-  await page.goto("/settings");
+  await page.goto("/settings/account");
   const section = page.getByTestId("connection-section");
   await expect(section.getByTestId("ring-user-id")).toHaveText(ringUserId);
   await expect(section.getByTestId("token-state")).toContainText(/Active/);
   await expect(section.getByTestId("token-state")).not.toContainText(/v1:/);
   await expect(section.getByTestId("all-shared")).toBeVisible();
+  await page.goto("/settings/household");
   await expect(page.getByTestId("household-section")).toBeVisible();
 
   const me = await (await page.request.get("/api/me")).json();
@@ -141,7 +142,7 @@ test("[CONNECT] connect with a subset and see which collections are not shared, 
     expect(user.role).toBe("member");
     expect(accountOf(appDb, user.id)!.scope).toBe("email daily");
 
-    await member.page.goto("/settings");
+    await member.page.goto("/settings/account");
     const notShared = member.page.getByTestId("not-shared");
     await expect(notShared).toBeVisible();
     await expect(notShared).toHaveAttribute("data-items", "daily_spo2 personal_details heartrate workout enhanced_tag tag session daily_cycle_phases");
@@ -157,7 +158,7 @@ test("[CONNECT] connect with a subset and see which collections are not shared, 
     await member.page.waitForURL((u) => u.port === new URL(E2E_EMULATOR_URL).port);
     await member.page.locator('input[name="user"]').fill(member.email);
     await member.page.getByRole("button", { name: /allow/i }).click();
-    await expect(member.page).toHaveURL(`${E2E_APP_URL}/settings`);
+    await expect(member.page).toHaveURL(`${E2E_APP_URL}/settings/account`);
     await expect(member.page.getByTestId("all-shared")).toBeVisible();
     expect(accountOf(appDb, user.id)!.scope!.split(" ").sort()).toEqual([...ALL_SCOPES].sort());
     expect(userByRing(appDb, member.ringUserId)!.id).toBe(user.id);
@@ -222,9 +223,13 @@ test("[CONNECT] an invited second person connects and cannot reach the first per
     // Who am I: always the member, whatever the request says.
     const me = await (await member.page.request.get(`/api/me?userId=${owner.id}`)).json();
     expect(me).toMatchObject({ id: memberUser.id, role: "member", ringUserId: member.ringUserId });
-    await member.page.goto("/settings");
+    await member.page.goto("/settings/account");
     await expect(member.page.getByTestId("ring-user-id")).toHaveText(member.ringUserId);
-    await expect(member.page.getByTestId("household-section")).toHaveCount(0);
+    // a member's list has no Household; its address says the owner manages it
+    await expect(member.page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Household" })).toHaveCount(0);
+    await member.page.goto("/settings/household");
+    await expect(member.page.getByTestId("household-section")).toContainText("The owner of this Ringside invites others");
+    await expect(member.page.getByRole("button", { name: "Create invite link" })).toHaveCount(0);
 
     // The owner's tag cannot be changed or deleted by the member.
     const created = await page.request.post("/api/tags", { data: { name: `owner-only-${crypto.randomUUID().slice(0, 8)}` }, headers: { origin: E2E_APP_URL } });
@@ -242,14 +247,14 @@ test("[CONNECT] an invited second person connects and cannot reach the first per
 
     // An owner-only settings action, posted by the member, does nothing.
     await createInvite(page);
-    await page.goto("/settings");
+    await page.goto("/settings/household");
     const pending = page.getByTestId("pending-invite").first();
     const inviteId = await pending.getAttribute("data-invite-id");
     const actionField = await pending.locator('input[name^="$ACTION_ID_"]').getAttribute("name");
     expect(inviteId).toBeTruthy();
     expect(actionField).toBeTruthy();
     const post = (p: Page) =>
-      p.request.post("/settings", { multipart: { [actionField!]: "", inviteId: inviteId! }, headers: { origin: E2E_APP_URL }, maxRedirects: 0 });
+      p.request.post("/settings/household", { multipart: { [actionField!]: "", inviteId: inviteId! }, headers: { origin: E2E_APP_URL }, maxRedirects: 0 });
     const asMember = await post(member.page);
     // Refused with the error envelope as the action's result (lib/api/action.ts), never a 500.
     expect(asMember.status()).toBeLessThan(500);
@@ -288,7 +293,7 @@ test("[CONNECT] refused stored access shows Reconnect; reconnecting keeps the pe
     await member.page.waitForURL((u) => u.port === new URL(E2E_EMULATOR_URL).port);
     await member.page.locator('input[name="user"]').fill(member.email);
     await member.page.getByRole("button", { name: /allow/i }).click();
-    await expect(member.page).toHaveURL(`${E2E_APP_URL}/settings`);
+    await expect(member.page).toHaveURL(`${E2E_APP_URL}/settings/account`);
     await expect(member.page.getByTestId("reconnect-banner")).toHaveCount(0);
 
     const after = accountOf(appDb, user.id)!;
@@ -319,7 +324,7 @@ test("[CONNECT] disconnect revokes both tokens at the service and deletes the to
       // Let the first sync store something for this person.
       await expect.poll(dataRows, { timeout: 60_000 }).toBeGreaterThan(0);
 
-      await member.page.goto("/settings");
+      await member.page.goto("/settings/account");
       await member.page.getByRole("button", { name: "Disconnect…" }).click();
       const form = member.page.getByTestId("disconnect-form");
       await form.getByLabel(choice === "keep" ? /Keep my stored data/ : /Delete my stored data/).check();

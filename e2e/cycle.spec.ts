@@ -38,7 +38,7 @@ async function signedIn(browser: Browser, phone: boolean): Promise<{ context: Br
 
 /** Ticks or clears "Track my cycle" in Settings and waits until it is saved. */
 async function setTracking(page: Page, on: boolean) {
-  await page.goto("/settings");
+  await page.goto("/settings/cycle");
   const box = page.getByRole("checkbox", { name: "Track my cycle" });
   await expect(page.getByRole("checkbox", { name: "Hormonal contraception" })).toBeVisible();
   if ((await box.isChecked()) !== on) {
@@ -80,7 +80,7 @@ test.beforeAll(async ({ playwright }) => {
 test("[CYCLE] off until the person turns it on: no card, no log button, no view, no rows", async ({ browser }) => {
   const { context, page, errors } = await signedIn(browser, false);
   await expectNoCycle(page);
-  await page.goto("/settings");
+  await page.goto("/settings/cycle");
   await expect(page.getByRole("checkbox", { name: "Track my cycle" })).not.toBeChecked();
   expect(errors).toEqual([]);
   await context.close();

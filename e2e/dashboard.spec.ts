@@ -90,7 +90,7 @@ const PAGES: Array<{ name: string; path: (day: string) => string; ready?: string
   { name: "day", path: (day) => `/day/${day}`, heading: /\d{4}$/ },
   { name: "correlations", path: () => "/correlations", heading: /^Correlations$/ },
   { name: "notes", path: () => "/notes", heading: /^Notes & tags$/, ready: "[data-testid=notes-list], [data-testid=notes-empty]" },
-  { name: "settings", path: () => "/settings", heading: /^Settings$/, ready: "[data-testid=preferences-section]" },
+  { name: "settings", path: () => "/settings/preferences", heading: /^Settings$/, ready: "[data-testid=preferences-section]" },
 ];
 
 test("[DASHBOARD] every page in light and dark, at phone and desktop widths", async ({ browser, emulator }) => {
@@ -366,7 +366,7 @@ test("[DASHBOARD] CSV and JSON exports equal the stored rows", async ({ browser,
   const raw = appDb.prepare(`SELECT raw FROM daily_stress WHERE userId = ? ORDER BY day, id LIMIT 1`).get(person!.userId) as { raw: string };
   expect(all.collections.daily_stress?.[0]).toEqual(JSON.parse(raw.raw));
   // the settings page offers the same download
-  await page.goto("/settings");
+  await page.goto("/settings/data");
   await page.getByTestId("export-collection").selectOption("daily_spo2");
   await page.getByRole("radio", { name: "CSV" }).click();
   const download = page.waitForEvent("download");
@@ -378,7 +378,7 @@ test("[DASHBOARD] CSV and JSON exports equal the stored rows", async ({ browser,
 test("[DASHBOARD] preferences: units and theme", async ({ browser, appDb, emulator }) => {
   const activity = latest(await emulatorDocs(emulator, "daily_activity"));
   const { context, page } = await signedIn(browser);
-  await page.goto("/settings");
+  await page.goto("/settings/preferences");
   const prefs = page.getByTestId("preferences-section");
   await prefs.getByRole("radio", { name: /Imperial/ }).click();
   await prefs.getByRole("radio", { name: "Dark" }).click();
@@ -389,7 +389,7 @@ test("[DASHBOARD] preferences: units and theme", async ({ browser, appDb, emulat
   const miles = (Number(activity.equivalent_walking_distance) / 1609.344).toFixed(Number(activity.equivalent_walking_distance) / 1609.344 < 10 ? 2 : 1);
   await expect(page.getByTestId("day-value-activity.equivalent_walking_distance")).toHaveText(`${miles} mi`);
   // back to the defaults for the other specs
-  await page.goto("/settings");
+  await page.goto("/settings/preferences");
   await page
     .getByTestId("preferences-section")
     .getByRole("radio", { name: /Metric/ })
@@ -418,7 +418,7 @@ test("[DASHBOARD] delete all my data removes one person's data only", async ({ b
           + (SELECT COUNT(*) FROM webhook_event WHERE status = 'queued' AND ringUserId = (SELECT ringUserId FROM "User" WHERE id = ?)) AS n`,
   );
   await expect.poll(() => (inFlight.get(memberId, memberId) as { n: number }).n, { timeout: 60_000 }).toBe(0);
-  await page.goto("/settings");
+  await page.goto("/settings/data");
   await page.getByRole("button", { name: "Delete all my data…" }).click();
   await expect(page.getByTestId("delete-all")).toBeDisabled();
   await page.getByTestId("delete-confirm").fill("DELETE");

@@ -57,7 +57,7 @@ for (const size of SIZES) {
     try {
       const who = await signIn(context, appDb, { backfill: false });
       const topic = `home-${size.name}-${Date.now().toString(36)}`;
-      await page.goto("/settings#alerts");
+      await page.goto("/settings/alerts");
       const section = page.getByTestId("alerts-section");
       await expect(section.getByRole("heading", { name: "Alerts" })).toBeVisible();
       // the form is React's once the page has loaded (typed into before, the value is lost)

@@ -64,7 +64,7 @@ for (const layout of [
       test.setTimeout(300_000);
       // a person who shares no data with Ringside (as after a lapsed membership): the history on Trends is the import's
       await login({ backfill: false, scope: "email" });
-      await page.goto("/settings");
+      await page.goto("/settings/data");
       const section = page.getByRole("region", { name: "Import" });
       await section.getByLabel("Files to import").setInputFiles(ZIP);
 

@@ -1,5 +1,15 @@
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_APP_PORT, E2E_APP_URL, E2E_CLIENT, E2E_DATA_DIR, E2E_EMULATOR_PORT, E2E_EMULATOR_URL, E2E_SMTP_PORT, E2E_TOKEN_KEY } from "./support/ports";
+import {
+  E2E_APP_PORT,
+  E2E_APP_URL,
+  E2E_CLIENT,
+  E2E_DATA_DIR,
+  E2E_EMULATOR_PORT,
+  E2E_EMULATOR_URL,
+  E2E_MQTT_PORT,
+  E2E_SMTP_PORT,
+  E2E_TOKEN_KEY,
+} from "./support/ports";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // The build the suite runs: npm test makes it once (e2e/run-all.mjs); alone, make it first with
@@ -120,6 +130,7 @@ export default defineConfig({
         SMTP_FROM: "Ringside <alerts@ringside.test>",
         // the alert receivers of e2e/alerts.spec.ts listen on this machine
         ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1",
+        MQTT_URL: `mqtt://127.0.0.1:${E2E_MQTT_PORT}`,
         LOG_LEVEL: "warn",
         NEXT_TELEMETRY_DISABLED: "1",
       },

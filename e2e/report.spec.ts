@@ -38,7 +38,7 @@ async function createShareLink(page: Page, label: string, days: number): Promise
   return link;
 }
 
-test("[REPORT] the page shows the chosen period's report, notes and cycle off by default, and downloads its PDF", async ({ page, login }) => {
+test("[REPORT] the page shows the chosen period's report, notes, tags and cycle off by default, and downloads its PDF", async ({ page, login }) => {
   test.setTimeout(180_000);
   const today = await emulatorToday();
   await login({ role: "owner", historyDays: 60 });
@@ -53,9 +53,10 @@ test("[REPORT] the page shows the chosen period's report, notes and cycle off by
   await page.goto(reportPath());
   await expect(page.locator("h1")).toHaveText(`Ringside report, ${period.from} to ${period.to}`);
   for (const s of ["summary", "charts", "events", "methods"]) await expect(page.getByTestId(`report-section-${s}`)).toBeVisible();
-  for (const s of ["notes", "cycle"]) await expect(page.getByTestId(`report-section-${s}`)).toHaveCount(0);
-  await expect(page.getByRole("checkbox", { name: "Notes" })).not.toBeChecked();
-  await expect(page.getByRole("checkbox", { name: "Cycle" })).not.toBeChecked();
+  for (const s of ["notes", "tags", "cycle"]) await expect(page.getByTestId(`report-section-${s}`)).toHaveCount(0);
+  for (const name of ["Notes", "Tags", "Cycle"]) await expect(page.getByRole("checkbox", { name, exact: true })).not.toBeChecked();
+  // the events list workouts, sessions and rest mode: the person's tags only in their own section
+  await expect(page.getByTestId("report-section-events").getByRole("heading", { name: "Tags" })).toHaveCount(0);
   await expect(page.getByTestId("report-chart").first()).toBeVisible();
   await expect(page.getByTestId("report-flagged")).toContainText("judged nights flagged");
   // the need the last debt was measured against, with its source (and its range when estimated)
@@ -63,11 +64,13 @@ test("[REPORT] the page shows the chosen period's report, notes and cycle off by
 
   // the chooser: a section ticked, another left out
   await page.getByRole("checkbox", { name: "Notes" }).check();
+  await page.getByRole("checkbox", { name: "Tags", exact: true }).check();
   await page.getByRole("checkbox", { name: "Charts" }).uncheck();
   await page.getByRole("button", { name: "Show report" }).click();
   await expect(page.getByTestId("report-section-notes")).toBeVisible();
+  await expect(page.getByTestId("report-section-tags")).toBeVisible();
   await expect(page.getByTestId("report-section-charts")).toHaveCount(0);
-  expect(new URL(page.url()).searchParams.getAll("sections")).toEqual(["summary", "events", "methods", "notes"]);
+  expect(new URL(page.url()).searchParams.getAll("sections")).toEqual(["summary", "events", "methods", "notes", "tags"]);
 
   await page.goto(reportPath());
   const download = page.waitForEvent("download");
@@ -117,7 +120,7 @@ test("[REPORT] a share link in a browser with no cookies: the report and its PDF
   expect((await other.get(`${E2E_APP_URL}/r/${"A".repeat(43)}`)).status()).toBe(404);
 
   // Settings lists it with its views, and revokes it
-  await owner.page.goto("/settings");
+  await owner.page.goto("/settings/report-links");
   const row = owner.page.getByTestId("report-link").filter({ hasText: "Dr. Lee" });
   await expect(row).toContainText(`${period!.from} to ${period!.to}`);
   await expect(row.getByTestId("report-link-usage")).toContainText("2 views, last");

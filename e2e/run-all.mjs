@@ -18,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findPostgresBinDir } from "../lib/test/postgres-server.mjs";
+import { findMosquitto } from "../lib/test/mosquitto.mjs";
 import { applySuiteEnv, replayLine } from "../lib/test/suite-env.mjs";
 import { exited, freePorts, spawnGroup, stopGroupsOnExit } from "../lib/test/processes.mjs";
 
@@ -31,7 +32,7 @@ const logs = path.join(results, "logs");
 const started = Date.now();
 stopGroupsOnExit();
 
-// 1. What the runners need: a browser and a PostgreSQL server, never skipped silently.
+// 1. What the runners need: a browser, a PostgreSQL server, poppler and an MQTT broker, never skipped silently.
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const hasApt = fs.existsSync("/usr/bin/apt-get");
 /** @param {string[]} pkgs */
@@ -68,11 +69,20 @@ if (!hasPoppler()) {
   console.error("No pdftotext/pdftoppm for the report's PDF tests: install Debian's package (sudo apt-get install -y poppler-utils).");
   process.exit(1);
 }
+// The Home Assistant tests start a private MQTT broker (lib/test/mosquitto.mjs).
+if (!findMosquitto() && isRoot && hasApt) {
+  console.log("mosquitto not found: installing Debian's mosquitto package (apt-get install -y mosquitto) for the Home Assistant tests.");
+  await aptInstall(["mosquitto"]);
+}
+if (!findMosquitto()) {
+  console.error("No MQTT broker for the Home Assistant tests: install Debian's package (sudo apt-get install -y mosquitto) or set MOSQUITTO_BIN.");
+  process.exit(1);
+}
 
 // 2. The run's clock, seed, build folder and ports, inherited by every runner and server.
 applySuiteEnv();
 const buildDir = process.env.RINGSIDE_BUILD_DIR || "e2e/.build";
-const [e2eApp, e2eEmulator, restored, other, fresh, demoApp, demoEmulator, smtp, chaosApp, chaosEmulator] = await freePorts(10);
+const [e2eApp, e2eEmulator, restored, other, fresh, demoApp, demoEmulator, smtp, mqtt, chaosApp, chaosEmulator] = await freePorts(11);
 /** @type {Record<string, string>} */
 const runEnv = {
   CHROMIUM_PATH: chromium,
@@ -86,6 +96,7 @@ const runEnv = {
   E2E_DEMO_APP_PORT: String(demoApp),
   E2E_DEMO_EMULATOR_PORT: String(demoEmulator),
   E2E_SMTP_PORT: String(smtp),
+  E2E_MQTT_PORT: String(mqtt),
   CHAOS_APP_PORT: String(chaosApp),
   CHAOS_EMULATOR_PORT: String(chaosEmulator),
   CHAOS_FULL: withChaos ? "1" : "",

@@ -114,6 +114,47 @@ for (const theme of ["light", "dark"] as const) {
   }
 }
 
+test("[SIGNALS] a night flagged by the temperature's 3-night mean while tonight's change is near 0: the card, the Day view and the API name the rule, its value and threshold", async ({
+  playwright,
+  browser,
+}) => {
+  // another person: a steady history, then two nights at +0.55 °C and tonight back at the usual ±0
+  const token = plantSessionPerson("mean3", "signals-mean3");
+  const history = plantedHistory({
+    from: addDays(TODAY, -99),
+    to: TODAY,
+    episodeNights: 0,
+    offset: "+14:00",
+    temperature: { [addDays(TODAY, -2)]: 0.55, [addDays(TODAY, -1)]: 0.55, [TODAY]: 0 },
+  });
+  const request = await playwright.request.newContext({
+    baseURL: E2E_APP_URL,
+    extraHTTPHeaders: { cookie: `${SESSION_COOKIE}=${token}`, origin: E2E_APP_URL },
+  });
+  expect((await request.post("/api/import", { data: history.file })).status()).toBe(200);
+  const row = (await (await request.get(`/api/signals?from=${TODAY}&to=${TODAY}`)).json()).days[0].signals.find(
+    (x: { kind: string }) => x.kind === "early_warning",
+  );
+  const temp = row.markers.find((m: { marker: string }) => m.marker === "temperature_deviation");
+  expect(Math.abs(temp.delta)).toBeLessThan(0.05);
+  expect(temp.rule).toEqual({ name: "mean3", value: expect.closeTo(0.37, 1), threshold: 0.3 });
+  await request.dispose();
+
+  const context = await browser.newContext({ baseURL: E2E_APP_URL, viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", timezoneId: "UTC" });
+  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: E2E_APP_URL, httpOnly: true, sameSite: "Lax" }]);
+  const page = await context.newPage();
+  await page.goto("/");
+  const card = page.getByTestId("signal-early_warning");
+  await expect(card.getByTestId("early-warning-level")).toHaveText("Watch");
+  await expect(card.getByTestId("marker-temperature_deviation")).toHaveAttribute("data-flagged", "true");
+  const why = card.getByTestId("rule-temperature_deviation");
+  await expect(why).toHaveAttribute("data-rule", "mean3");
+  await expect(why).toContainText(/Temperature: the mean of the last 3 nights \+0\.3\d °C, at least \+0\.30 °C above baseline/);
+  await page.goto(`/day/${TODAY}`);
+  await expect(page.getByTestId("signal-early_warning").getByTestId("rule-temperature_deviation")).toContainText("the mean of the last 3 nights");
+  await context.close();
+});
+
 test("[SIGNALS] the Day view shows that day's sleep debt and the need's range and source, as the card does", async ({ browser }) => {
   const { context, page, errors } = await signedIn(browser, { width: 390, theme: "light" });
   await page.goto("/");
@@ -144,27 +185,31 @@ test("[SIGNALS] before Settings has hydrated, its forms' submit buttons and its 
   browser,
 }) => {
   const { context, page } = await signedIn(browser, { width: 1280, theme: "light", scripts: false });
-  await page.goto("/settings");
-  const waiting = ["Save need", "Add rule", "Add channel"];
-  for (const name of waiting) await expect(page.getByRole("button", { name, exact: true }), name).toBeDisabled();
-  for (const name of ["Dark", "CSV"]) await expect(page.getByRole("radio", { name, exact: true }), name).toBeDisabled();
+  await page.goto("/settings/alerts");
+  for (const name of ["Add rule", "Add channel"]) await expect(page.getByRole("button", { name, exact: true }), name).toBeDisabled();
+  await page.goto("/settings/preferences");
+  await expect(page.getByRole("radio", { name: "Dark", exact: true })).toBeDisabled();
+  await page.goto("/settings/data");
+  await expect(page.getByRole("radio", { name: "CSV", exact: true })).toBeDisabled();
   await expect(page.getByTestId("export-collection")).toBeDisabled();
   await expect(page.getByTestId("export-link")).not.toHaveAttribute("href");
+  await page.goto("/settings/signals");
+  await expect(page.getByRole("button", { name: "Save need", exact: true })).toBeDisabled();
   await page.getByLabel("Sleep need (hours)").fill("9");
   await page.getByRole("button", { name: "Save need" }).click({ force: true });
-  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page).toHaveURL(/\/settings\/signals$/);
   await context.close();
 });
 
 test("[SIGNALS] the sleep need set in Settings is the one sleep debt uses", async ({ browser }) => {
   const { context, page, errors } = await signedIn(browser, { width: 1280, theme: "light" });
-  await page.goto("/settings#signals");
+  await page.goto("/settings/signals");
   await page.getByLabel("Sleep need (hours)").fill("9");
   await page.getByRole("button", { name: "Save need" }).click();
   await expect(page.getByTestId("signal-settings").getByRole("status")).toHaveText("Saved.");
   await page.goto("/");
   await expect(page.getByTestId("signal-sleep_debt").getByTestId("sleep-need")).toHaveText("Need: 9 h 00 min, your setting.");
-  await page.goto("/settings#signals");
+  await page.goto("/settings/signals");
   await page.getByLabel("Sleep need (hours)").fill("");
   await page.getByRole("button", { name: "Save need" }).click();
   await expect(page.getByTestId("signal-settings").getByRole("status")).toHaveText("Saved.");

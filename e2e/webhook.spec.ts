@@ -34,7 +34,7 @@ test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is v
   await expect
     .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, user.id), { timeout: 60_000 })
     .toBe(SYNC_COLLECTIONS.length);
-  await page.goto("/settings");
+  await page.goto("/settings/sync");
   await expect(page.getByTestId("webhook-state")).toHaveAttribute("data-mode", "active");
 
   // Tomorrow, which the app does not have yet, synced at the emulator: this spec's person wears

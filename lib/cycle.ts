@@ -16,3 +16,10 @@ export const CYCLE_DEFAULT_SETTINGS: CycleSettings = { tracking: false, hormonal
 
 /** the data kind of a personal access token that reads cycle data (not a ring resource) */
 export const CYCLE_DATA_KIND = "cycle";
+
+/**
+ * the ring service's resource of cycle phases: its documents belong to the cycle kind (a reader
+ * needs that kind, and the person's tracking on), and nothing of it is fetched or kept while the
+ * person does not track their cycle
+ */
+export const CYCLE_RESOURCE = "daily_cycle_phases";

@@ -51,6 +51,9 @@ const hostOrRange = (/** @type {string} */ v) => {
   const e = v.replace(/^\[(.*)\]$/, "$1");
   return e.includes("/") ? ipaddr.isValidCIDR(e) : ipaddr.isValid(e) || HOST_NAME_RE.test(e);
 };
+/** An MQTT topic prefix: one or more levels, no wildcards, no empty level, no spaces. */
+const TOPIC_RE = /^[^\s/#+]+(\/[^\s/#+]+)*$/;
+const TOPIC_MESSAGE = "must be a topic such as ringside or home/ringside (no wildcards, spaces or empty levels)";
 const bool = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 const intIn = (/** @type {number} */ min, /** @type {number} */ max) => z.coerce.number().int().min(min).max(max);
 
@@ -109,6 +112,8 @@ const serverSchema = z
     ROLE: opt(z.enum(["web", "worker", "all"], { message: 'must be "web", "worker" or "all"' })),
     BACKUP_DIR: opt(z.string().min(1)),
     BACKUP_KEEP: opt(intIn(1, 3650)),
+    // The copies npm start takes before it migrates (ringside-pre-migrate-*): how many it keeps.
+    BACKUP_KEEP_PRE_MIGRATE: opt(intIn(1, 1000)),
     BACKUP_HOUR: opt(intIn(-1, 23)),
     LOG_LEVEL: opt(z.enum(["debug", "info", "warn", "error", "silent"])),
     RINGSIDE_DEMO: opt(bool),
@@ -146,6 +151,22 @@ const serverSchema = z
           message: 'must be an e-mail address, or "Name <address>"',
         }),
     ),
+    // Home Assistant over MQTT (docs/home-automation.md): off unless MQTT_URL is set. The broker's
+    // address (mqtt:// or mqtts://, a user and password may be in it), or the login apart; the
+    // client id; the topic states and availability go under; Home Assistant's discovery prefix.
+    MQTT_URL: opt(
+      z
+        .string()
+        .max(2000)
+        .refine((v) => /^mqtts?:\/\/[^\s/?#]+(\/)?$/.test(v) && URL.canParse(v), {
+          message: "must be a broker address such as mqtt://mqtt.lan:1883 or mqtts://user:password@mqtt.example.net:8883 (no path)",
+        }),
+    ),
+    MQTT_USERNAME: opt(z.string().max(512)),
+    MQTT_PASSWORD: opt(z.string().max(512)),
+    MQTT_CLIENT_ID: opt(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -")),
+    MQTT_BASE_TOPIC: opt(z.string().max(100).regex(TOPIC_RE, TOPIC_MESSAGE)),
+    MQTT_DISCOVERY_PREFIX: opt(z.string().max(100).regex(TOPIC_RE, TOPIC_MESSAGE)),
     // Host names, addresses or CIDR ranges on this server's own network that alert channels may
     // post to (ntfy on the LAN); everything that is not a public address is refused otherwise.
     ALERT_ALLOWED_PRIVATE_HOSTS: opt(
@@ -238,6 +259,8 @@ export function parseEnv(source) {
     ROLE: /** @type {"web" | "worker" | "all"} */ (e.ROLE ?? "all"),
     BACKUP_DIR: e.BACKUP_DIR ?? `${dataDir.replace(/\/+$/, "")}/backups`,
     BACKUP_KEEP: e.BACKUP_KEEP ?? 14,
+    /** Backups taken before migrating (ringside-pre-migrate-*) kept after a start that migrated: the newest ones. */
+    BACKUP_KEEP_PRE_MIGRATE: e.BACKUP_KEEP_PRE_MIGRATE ?? 3,
     BACKUP_HOUR: e.BACKUP_HOUR ?? 3,
     LOG_LEVEL: e.LOG_LEVEL ?? "info",
     RINGSIDE_DEMO: e.RINGSIDE_DEMO ?? false,
@@ -264,8 +287,32 @@ export function parseEnv(source) {
           from: /** @type {string} */ (e.SMTP_FROM).trim(),
         }
       : null,
+    /**
+     * Home Assistant over MQTT, or null when MQTT_URL is unset. `url` carries no login: the user
+     * and password (MQTT_USERNAME / MQTT_PASSWORD, else the URL's) are apart, and never logged.
+     */
+    MQTT: e.MQTT_URL ? mqttSettings(e) : null,
     /** true when the ring URLs/credentials were left at the built-in emulator defaults */
     IS_EMULATOR_DEFAULT: !e.RING_API_BASE_URL && !e.RING_CLIENT_ID,
+  };
+}
+
+/**
+ * The broker's settings from the variables (MQTT_URL set).
+ * @param {Partial<Record<"MQTT_URL" | "MQTT_USERNAME" | "MQTT_PASSWORD" | "MQTT_CLIENT_ID" | "MQTT_BASE_TOPIC" | "MQTT_DISCOVERY_PREFIX", string>>} e
+ */
+function mqttSettings(e) {
+  const u = new URL(/** @type {string} */ (e.MQTT_URL));
+  const username = e.MQTT_USERNAME ?? (u.username ? decodeURIComponent(u.username) : undefined);
+  const password = e.MQTT_PASSWORD ?? (u.password ? decodeURIComponent(u.password) : undefined);
+  return {
+    url: `${u.protocol}//${u.host}`,
+    username,
+    password,
+    /** null: Ringside makes one per start (ringside-<random>) */
+    clientId: e.MQTT_CLIENT_ID ?? null,
+    baseTopic: e.MQTT_BASE_TOPIC ?? "ringside",
+    discoveryPrefix: e.MQTT_DISCOVERY_PREFIX ?? "homeassistant",
   };
 }
 

@@ -148,3 +148,42 @@ describe("the audit's settings", () => {
     }
   });
 });
+
+describe("Home Assistant over MQTT's settings", () => {
+  it("off unless MQTT_URL is set; the login from the URL or apart (apart wins), never in the URL kept; the topics' defaults", () => {
+    expect(parseEnv({}).MQTT).toBeNull();
+    expect(parseEnv({ MQTT_URL: "mqtt://ringside:p%40ss@ha.lan:1883" }).MQTT).toEqual({
+      url: "mqtt://ha.lan:1883",
+      username: "ringside",
+      password: "p@ss",
+      clientId: null,
+      baseTopic: "ringside",
+      discoveryPrefix: "homeassistant",
+    });
+    expect(
+      parseEnv({
+        MQTT_URL: "mqtts://old:secret@mqtt.example.net:8883",
+        MQTT_USERNAME: "ringside",
+        MQTT_PASSWORD: "new",
+        MQTT_CLIENT_ID: "ringside-1",
+        MQTT_BASE_TOPIC: "home/ringside",
+        MQTT_DISCOVERY_PREFIX: "ha",
+      }).MQTT,
+    ).toEqual({
+      url: "mqtts://mqtt.example.net:8883",
+      username: "ringside",
+      password: "new",
+      clientId: "ringside-1",
+      baseTopic: "home/ringside",
+      discoveryPrefix: "ha",
+    });
+  });
+
+  it("refuses what is not a broker address or a topic, naming the variable", () => {
+    expect(() => parseEnv({ MQTT_URL: "http://ha.lan:1883" })).toThrow(/MQTT_URL: must be a broker address/);
+    expect(() => parseEnv({ MQTT_URL: "mqtt://ha.lan:1883/path" })).toThrow(/MQTT_URL/);
+    expect(() => parseEnv({ MQTT_URL: "mqtt://ha.lan", MQTT_BASE_TOPIC: "ringside/#" })).toThrow(/MQTT_BASE_TOPIC: must be a topic/);
+    expect(() => parseEnv({ MQTT_URL: "mqtt://ha.lan", MQTT_DISCOVERY_PREFIX: "/homeassistant" })).toThrow(/MQTT_DISCOVERY_PREFIX/);
+    expect(() => parseEnv({ MQTT_URL: "mqtt://ha.lan", MQTT_CLIENT_ID: "a b" })).toThrow(/MQTT_CLIENT_ID/);
+  });
+});

@@ -35,6 +35,8 @@ const STACK = [
   // files from elsewhere (Ringside's export, the ring maker's account export and Trends CSV) stored as a sync stores them
   { type: "import", folders: ["lib/import/**"] },
   { type: "alerts", folders: ["lib/alerts/**"] },
+  // Home Assistant over MQTT: the entities, their discovery configs and states (pure), the broker's connection
+  { type: "home-assistant", folders: ["lib/home-assistant/**"] },
   // what the pages show, and Auth.js's wiring (lib/services/auth)
   { type: "services", folders: ["lib/services/**"] },
   // route and action wrappers, the dashboard API's contract, the read API

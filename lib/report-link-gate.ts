@@ -1,5 +1,8 @@
-// The gate in front of a report's share link page (/r/<secret>). A page cannot answer 410 or
-// 429 itself, so proxy.ts asks the gate first: the server process installs it at start
+// The gate in front of a report's share link page (/r/<secret>). Every request to a link goes
+// through it: only GET and HEAD are answered (any other method, and any request carrying a server
+// action's Next-Action header, is a 405 before anything is drawn), and each GET or HEAD of the
+// page is a view, counted and limited. A page cannot answer 405, 410 or 429 itself, so proxy.ts
+// asks the gate first: the server process installs it at start
 // (instrumentation.ts → lib/services/report-links.ts) in a process slot, and proxy.ts reads it
 // from there without importing any database code. Also the plain page a refused link gets, which says nothing about the
 // person (the headers every link answer carries are in lib/security-headers.mjs). Imports nothing but the process slot, so every layer may use it.
@@ -15,11 +18,17 @@ export const reportLinkGateSlot = () => processSlot<ReportLinkGate>("reportLinkG
 /** The share link pages' path: /r/<secret> (the PDF at /r/<secret>/pdf). */
 export const REPORT_LINK_PAGE_RE = /^\/r\/([^/]*)\/?$/;
 
+/** Every address of a share link: /r/ and all under it (the page, its PDF, anything else there). */
+export const REPORT_LINK_PATH_RE = /^\/r(\/|$)/;
+
+/** The methods a share link answers: it only ever draws (anything else, a server action's POST included, 405). */
+export const REPORT_LINK_METHODS = ["GET", "HEAD"] as const;
+
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The plain page of a refused link (410 "no longer valid", 404, 400, 429). */
+/** The plain page of a refused link (410 "no longer valid", 404, 400, 405, 429). */
 export function reportLinkRefusalHtml(message: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -14,13 +14,19 @@ applySuiteEnv();
 // routes and exports, one person's data kept from another (read API, "delete my data"), the
 // household's admission and sign-in (both identity providers' flows, invites, disconnect), the
 // alert deliveries' claims under concurrency, the explained signals
-// (imported, read, alerted, exported), report share links (views counted, revoked, expired), and
-// the cycle's own entries and settings (logged once, only the person's own; exported and imported).
+// (imported, read, alerted, exported), report share links (views counted, revoked, expired), the
+// cycle's own entries and settings (logged once, only the person's own; exported and imported), the
+// cycle's privacy (no cycle to a reader without the kind; phases only while tracking), the share
+// links' gate (GET and HEAD only, every view counted), the upgrade suite (each database's own
+// fixtures, made by older versions), and the Home Assistant publisher (on PostgreSQL the changes
+// reach it by LISTEN, from any process).
 const BOTH_DATABASES = [
   "lib/sync/backfill.test.ts",
   "lib/sync/incremental.test.ts",
   "lib/sync/everything.test.ts",
+  "lib/sync/series-crash.test.ts",
   "lib/sync/scheduler.test.ts",
+  "lib/sync/deletes.test.ts",
   "lib/import/ringside.test.ts",
   "lib/import/vendor-import.test.ts",
   "lib/import/refusals.test.ts",
@@ -39,6 +45,12 @@ const BOTH_DATABASES = [
   "lib/services/report-links.test.ts",
   "lib/services/cycle-entries.test.ts",
   "lib/import/cycle-export.test.ts",
+  "e2e/upgrade/upgrade.test.ts",
+  "app/api/v1/cycle-privacy.test.ts",
+  "app/(share)/r/share-link-routes.test.ts",
+  "lib/sync/cycle-phases.test.ts",
+  "lib/services/home-assistant-publisher.test.ts",
+  "lib/db/data-changes.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

@@ -67,13 +67,8 @@ if (cliCommand) {
 // ---- JSON-RPC server backed by the wasm schema engine ----------------------
 const { PrismaBetterSqlite3 } = await import("@prisma/adapter-better-sqlite3");
 const { bindMigrationAwareSqlAdapterFactory } = await import("@prisma/driver-adapter-utils");
-const runtime = await import("@prisma/schema-engine-wasm/schema_engine_bg");
-const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
-const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(wasmPath)), {
-  "./schema_engine_bg.js": runtime,
-});
-runtime.__wbg_set_wasm(instance.exports);
-instance.exports.__wbindgen_start();
+const { loadSchemaEngineRuntime } = await import("./schema-engine-wasm.mjs");
+const runtime = await loadSchemaEngineRuntime();
 
 const factory = new PrismaBetterSqlite3(
   { url: datasource.url ?? "file:./dev.db" },

@@ -16,6 +16,9 @@ import { CycleCard } from "@/components/cycle/cycle-card";
 import { getCycleSettings } from "@/lib/services/cycle-entries";
 import { cycleApplies, getCycleToday } from "@/lib/services/cycle";
 import { logPeriodStartAction } from "@/app/(app)/cycle/actions";
+import { stateToday } from "@/lib/services/state";
+import { getMissingReason } from "@/lib/services/missing-nights";
+import { historyDownloading } from "@/lib/services/history";
 
 export const metadata: Metadata = { title: "Today" };
 
@@ -24,12 +27,16 @@ export const metadata: Metadata = { title: "Today" };
 // and drawn on the server; the signals, the slowest part, stream in when computed.
 export default async function TodayPage() {
   const user = await requireUser();
-  const [today, preferences, syncStatus, cycleSettings] = await Promise.all([
+  const [today, preferences, syncStatus, cycleSettings, personToday, downloading] = await Promise.all([
     getTodaySummary(user.id),
     getPreferences(user.id),
     getSyncStatus(user.id),
     getCycleSettings(user.id),
+    stateToday(user.id),
+    historyDownloading(user.id),
   ]);
+  // last night, if it has no main sleep: why (on the charger, not downloaded yet…)
+  const missing = await getMissingReason(user.id, personToday.today);
   // the Cycle card only for a person with cycle tracking on (the one-tap log first on a phone)
   const cycle = cycleSettings.tracking ? (
     <CycleCard today={await getCycleToday(user.id)} message={cycleApplies(cycleSettings).message} logAction={logPeriodStartAction} />
@@ -52,6 +59,8 @@ export default async function TodayPage() {
       signals={signals}
       isDemo={env.RINGSIDE_DEMO}
       cycle={cycle}
+      missingNight={missing ? { day: personToday.today, reason: missing } : null}
+      downloading={downloading}
     />
   );
 }

@@ -25,6 +25,9 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { TodaySignals, TodaySignalsSkeleton } from "@/components/signals/today-signals";
 import { NoDataYet } from "@/components/ui/states";
+import { MissingNight } from "@/components/dashboard/missing-night";
+import { HistoryDownloading, type HistoryDownloadingState } from "@/components/ui/history-downloading";
+import type { MissingReason } from "@/lib/metrics/missing-night";
 
 const m = getMetric;
 
@@ -42,15 +45,32 @@ export type TodayViewProps = {
   isDemo: boolean;
   /** the Cycle card (components/cycle/cycle-card.tsx), first under the title; null with cycle tracking off */
   cycle?: ReactNode;
+  /** the person's today when it has no main sleep, and why */
+  missingNight?: { day: string; reason: MissingReason } | null;
+  /** the person's history still downloading (lib/services/history.ts), said at the top */
+  downloading?: HistoryDownloadingState;
 };
 
-export function TodayView({ today: data, units, taggedDays, syncStatus, signals, isDemo, cycle = null }: TodayViewProps) {
+export function TodayView({
+  today: data,
+  units,
+  taggedDays,
+  syncStatus,
+  signals,
+  isDemo,
+  cycle = null,
+  missingNight = null,
+  downloading = null,
+}: TodayViewProps) {
   const day = data.day;
+  const missing = missingNight ? <MissingNight reason={missingNight.reason} lead={`Last night (${formatDay(missingNight.day)}), no main sleep`} /> : null;
   if (!day) {
     return (
       <div data-testid="today" className="space-y-5">
         <PageHeader title="Today" />
+        <HistoryDownloading downloading={downloading} />
         {cycle}
+        {missing}
         <NoDataYet />
       </div>
     );
@@ -96,7 +116,9 @@ export function TodayView({ today: data, units, taggedDays, syncStatus, signals,
           Open the whole day →
         </Link>
       </PageHeader>
+      <HistoryDownloading downloading={downloading} />
       {cycle}
+      {missing}
       <RestModeBanner restMode={data.records.restMode} />
       <div className="flex flex-wrap items-start gap-1.5">
         <FreshnessChips sources={sources} initialStatus={syncStatus} />

@@ -241,7 +241,9 @@ describe("conditional data routes", () => {
 
   it("a webhook's delete, a tag rename, a preference and deleting the data each move the version", async () => {
     const { readDataVersion } = await import("@/lib/db/queries/data-version");
-    const { deleteDocumentById } = await import("@/lib/db/queries/ring-documents");
+    const { documentDelete } = await import("@/lib/db/queries/ring-documents");
+    const { transaction } = await import("@/lib/db/sql");
+    const deleteDocumentById = (c: "daily_sleep", u: string, id: string) => transaction(() => documentDelete(c, u, id));
     const { createTag, updateTag, deleteTag } = await import("@/lib/services/tags");
     const { updatePreferences, deleteAllMyData } = await import("@/lib/services/people");
     const v = async () => (await readDataVersion("u-etag"))!;

@@ -13,6 +13,21 @@ describe("chart geometry", () => {
     expect(niceTicks(61, 94, 4)).toEqual({ ticks: [60, 70, 80, 90, 100], domain: [60, 100] });
     expect(niceTicks(0.12, 0.47, 4).ticks).toEqual([0.1, 0.2, 0.3, 0.4, 0.5]);
     expect(niceTicks(50, 50, 4).domain[0]).toBeLessThan(50);
+    // with the axis's labels, no two ticks read the same (an empty night's stages read 1, 1, 0, −1, −1 before)
+    const whole = (v: number) => String(Math.round(v));
+    for (const [lo, hi] of [
+      [0, 0],
+      [0, 1],
+      [7.2, 7.9],
+      [-0.4, 0.4],
+      [55, 58],
+    ] as const) {
+      const labels = niceTicks(lo, hi, 4, whole).ticks.map(whole);
+      expect(new Set(labels).size, `${lo}…${hi}: ${labels.join(", ")}`).toBe(labels.length);
+      expect(labels.length).toBeGreaterThanOrEqual(1);
+    }
+    expect(niceTicks(0, 0, 4, whole).ticks).toEqual([-1, 0, 1]);
+    expect(niceTicks(61, 94, 4, whole)).toEqual(niceTicks(61, 94, 4));
   });
 
   it("breaks lines at gaps instead of drawing to zero", () => {

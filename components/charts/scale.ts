@@ -24,8 +24,24 @@ function niceStep(span: number, count: number): number {
   return mult * pow;
 }
 
-/** Round tick values covering [min, max] (about `count` of them) and the domain they span. */
-export function niceTicks(min: number, max: number, count = 4): { ticks: number[]; domain: [number, number] } {
+/**
+ * Round tick values covering [min, max] (about `count` of them) and the domain they span. With
+ * `label` (how the axis writes a tick), no two ticks read the same: fewer, wider steps are taken
+ * until every label differs (an axis of whole numbers never reads 1, 1, 0, −1, −1).
+ */
+export function niceTicks(min: number, max: number, count = 4, label?: (v: number) => string): { ticks: number[]; domain: [number, number] } {
+  if (!label) return plainTicks(min, max, count);
+  for (let c = count; c >= 1; c--) {
+    const t = plainTicks(min, max, c);
+    if (new Set(t.ticks.map(label)).size === t.ticks.length) return t;
+  }
+  // still alike at one step: keep the first tick of each label
+  const t = plainTicks(min, max, 1);
+  const seen = new Set<string>();
+  return { ...t, ticks: t.ticks.filter((v) => !seen.has(label(v)) && Boolean(seen.add(label(v)))) };
+}
+
+function plainTicks(min: number, max: number, count: number): { ticks: number[]; domain: [number, number] } {
   if (!Number.isFinite(min) || !Number.isFinite(max)) return { ticks: [], domain: [0, 1] };
   if (min === max) {
     const pad = Math.abs(min) > 0 ? Math.abs(min) * 0.1 : 1;

@@ -73,8 +73,8 @@ export function ScatterPlot({
       yLo = Math.min(yLo, p.y);
       yHi = Math.max(yHi, p.y);
     }
-    const nx = niceTicks(xLo, xHi, Math.max(2, Math.min(6, Math.floor((width - MARGIN.left - MARGIN.right) / 80))));
-    const ny = niceTicks(yLo, yHi, 5);
+    const nx = niceTicks(xLo, xHi, Math.max(2, Math.min(6, Math.floor((width - MARGIN.left - MARGIN.right) / 80))), (t) => formatTick(sx, t));
+    const ny = niceTicks(yLo, yHi, 5, (t) => formatTick(sy, t));
     const x = linearScale(nx.domain, [MARGIN.left, width - MARGIN.right]);
     const y = linearScale(ny.domain, [HEIGHT - MARGIN.bottom, MARGIN.top]);
     const cx = dx.map((v) => x(v));

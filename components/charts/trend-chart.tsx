@@ -10,6 +10,7 @@ import { useChartReady, useWidth } from "@/components/charts/use-chart-size";
 import { SEVEN_DAY_MEAN, TREND_LAYER as L, type TrendLayers } from "@/lib/metrics/trend-layers";
 import type { TagRef } from "@/lib/api/contract";
 import { cn } from "@/components/ui/cn";
+import { NO_DATA_IN_PERIOD } from "@/lib/metrics/describe";
 import type { CyclePhase } from "@/lib/cycle";
 import { PHASE_FILL, PHASE_LABEL, phaseRuns } from "@/components/cycle/phase";
 
@@ -33,6 +34,7 @@ export function TrendChart({
   height = 200,
   showXAxis = true,
   phases = null,
+  emptyReason = null,
 }: DayAxisChartProps & {
   series: NumericSeries;
   units: Units;
@@ -40,6 +42,8 @@ export function TrendChart({
   layers: TrendLayers;
   /** each slot's cycle phase (cycle tracking on, the markers the cycle moves): period and luteal days shaded */
   phases?: ReadonlyArray<CyclePhase | null> | null;
+  /** why it may have no value in its period, when known (said under "No data in this period") */
+  emptyReason?: string | null;
 }) {
   const [wrapRef, width] = useWidth<HTMLDivElement>();
   const n = series.value.length;
@@ -77,7 +81,7 @@ export function TrendChart({
     take(nLows);
     take(nHighs);
     if (!Number.isFinite(lo)) return { empty: true as const };
-    const nice = niceTicks(lo, hi, height < 150 ? 3 : 4);
+    const nice = niceTicks(lo, hi, height < 150 ? 3 : 4, (t) => formatTick(scale, t));
     const x = linearScale([0, Math.max(1, n - 1)], [MARGIN.left, width - MARGIN.right]);
     const y = linearScale(nice.domain, [height - bottom, MARGIN.top]);
     const xs = Array.from({ length: n }, (_, i) => x(i));
@@ -194,7 +198,10 @@ export function TrendChart({
           ) : null}
         </DayAxisSvg>
       ) : geo?.empty ? (
-        <div className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">No values in this range.</div>
+        <div className="flex h-full flex-col items-center justify-center text-sm text-slate-500 dark:text-slate-400" data-testid="chart-empty">
+          <p>{NO_DATA_IN_PERIOD}</p>
+          {emptyReason ? <p className="text-xs">{emptyReason}</p> : null}
+        </div>
       ) : null}
       {geo && !geo.empty && cursor !== null && cursorDay ? (
         <Tooltip

@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useRef, useState, type KeyboardEvent } from "react";
 import type { CalendarStatus } from "@/lib/metrics/calendar";
+import { MISSING_REASON_TEXT, type MissingReason } from "@/lib/metrics/missing-night";
 import type { MetricDef } from "@/lib/metrics/catalog";
 import { addDays, formatDay, MONTH_NAMES, weekdayMon0 } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
@@ -13,7 +14,7 @@ import { PHASE_SWATCH } from "@/components/cycle/phase";
 /** The cycle's days a calendar marks (a stripe along the cell's foot), in words. */
 export const MARKED_PHASES: Partial<Record<CyclePhase, string>> = { menstrual: "period", luteal: "luteal phase" };
 
-export type HeatDay = { day: string; status: CalendarStatus; value: number | null; level: number | null };
+export type HeatDay = { day: string; status: CalendarStatus; value: number | null; level: number | null; missingReason?: MissingReason | null };
 
 export const STATUS_TEXT: Record<CalendarStatus, string> = {
   value: "",
@@ -22,6 +23,12 @@ export const STATUS_TEXT: Record<CalendarStatus, string> = {
   not_synced: "not synced yet",
   before_history: "before your history",
 };
+
+/** What a calendar day holds, in words: its value, or why it has none; and why it has no main sleep. */
+export function calendarDayText(c: HeatDay, format: (v: number | null) => string): string {
+  const text = c.status === "value" ? format(c.value) : STATUS_TEXT[c.status];
+  return c.missingReason ? `${text}; no main sleep: ${MISSING_REASON_TEXT[c.missingReason]}` : text;
+}
 
 /**
  * A year as twelve month grids (Monday first). Each day is a link to its day view; one Tab
@@ -76,7 +83,7 @@ export function YearHeatmap({
     rootRef.current?.querySelector<HTMLElement>(`[data-day="${next}"]`)?.focus();
   };
   /** What a day holds, in words: its value, or why it has none. */
-  const dayText = (c: HeatDay) => (c.status === "value" ? formatValue(metric, c.value, units) : STATUS_TEXT[c.status]);
+  const dayText = (c: HeatDay) => calendarDayText(c, (v) => formatValue(metric, v, units));
   /** the day's marked phase, if any */
   const phaseOf = (day: string): CyclePhase | null => {
     const p = phases?.get(day);

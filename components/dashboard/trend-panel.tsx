@@ -35,6 +35,7 @@ export function TrendPanel({
   onRemove,
   showXAxis,
   phases = null,
+  emptyReason = null,
 }: {
   metricId: MetricId;
   series: MetricSeries | undefined;
@@ -50,6 +51,8 @@ export function TrendPanel({
   showXAxis: boolean;
   /** each day's cycle phase (cycle tracking on): shaded on the charts of the markers the cycle moves */
   phases?: ReadonlyMap<string, CyclePhase> | null;
+  /** why the chart may have no data in its period, when known */
+  emptyReason?: string | null;
 }) {
   const metric = getMetric(metricId);
   const slots = useMemo(
@@ -115,6 +118,7 @@ export function TrendPanel({
               onCursor={onCursor}
               showXAxis={showXAxis}
               phases={slots}
+              emptyReason={emptyReason}
             />
           ) : (
             <LazyCategoryStrip metric={metric} series={series} tags={tags} showTags={layers.tags} cursor={cursor} onCursor={onCursor} showXAxis={showXAxis} />

@@ -26,3 +26,12 @@ export function useSyncNow() {
     onSuccess: (data) => qc.setQueryData(KEY, data),
   });
 }
+
+/** "Download my history again" (after "Delete all my data"): the sync runs again and the whole history is queued. */
+export function useDownloadHistoryAgain() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<SyncStatusResponse>("/api/sync/history", { method: "POST" }),
+    onSuccess: (data) => qc.setQueryData(KEY, data),
+  });
+}

@@ -7,9 +7,11 @@ import type { ReactNode } from "react";
 import { bandPath, dayTicks, linePath, linearScale, niceTicks, type Scale } from "@/components/charts/scale";
 import { formatNumber } from "@/lib/metrics/format";
 import type { Num } from "@/lib/metrics/stats";
-import type { ReportChart, ReportLineChart, ReportStagesChart, ReportTimingChart } from "@/lib/metrics/report";
+import { isEmptyChart, type ReportChart, type ReportLineChart, type ReportStagesChart, type ReportTimingChart } from "@/lib/metrics/report";
 import { reportClockTime } from "@/components/report/report-text";
 import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
+import { NO_DATA_IN_PERIOD } from "@/lib/metrics/describe";
+import { cn } from "@/components/ui/cn";
 
 const W = 720;
 const H = 170;
@@ -27,7 +29,8 @@ function frame(from: string, days: number, values: Num[][], label: (v: number) =
       hi = Math.max(hi, v);
     }
   if (zero && lo > 0) lo = 0;
-  const { ticks, domain } = Number.isFinite(lo) ? niceTicks(lo, hi, 4) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
+  if (zero && hi <= lo) hi = lo + 1;
+  const { ticks, domain } = Number.isFinite(lo) ? niceTicks(lo, hi, 4, label) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
   return { from, days, x: linearScale([0, Math.max(1, days - 1)], [PAD.left, W - PAD.right]), y: linearScale(domain, [H - PAD.bottom, PAD.top]), ticks, label };
 }
 
@@ -58,6 +61,27 @@ function Axes({ f }: { f: Frame }) {
 const titled = (c: ReportChart) => (c.unit ? `${c.title} (${c.unit})` : c.title);
 
 type LegendItem = { label: string; colour: string; shape: "line" | "thin" | "area" };
+
+/** A chart with no value in its period: its title, "No data in this period" and the reason when known, and its caption. */
+function EmptyFigure({ title, caption, reason }: { title: string; caption: string; reason: string | null }) {
+  return (
+    <figure className="break-inside-avoid rounded-lg border border-slate-200 p-3 dark:border-slate-800" data-testid="report-chart" data-empty="true">
+      <h4 className="text-sm font-semibold">{title}</h4>
+      <div
+        className={cn(
+          "mt-1 flex min-h-24 flex-col items-center justify-center rounded-md border border-dashed border-slate-300 p-3 text-center",
+          "dark:border-slate-700",
+        )}
+      >
+        <p className="text-sm font-medium" data-testid="chart-empty">
+          {NO_DATA_IN_PERIOD}
+        </p>
+        {reason ? <p className="text-xs text-slate-600 dark:text-slate-300">{reason}</p> : null}
+      </div>
+      <figcaption className="mt-1 text-sm text-slate-600 dark:text-slate-300">{caption}</figcaption>
+    </figure>
+  );
+}
 
 function Figure({ title, caption, legend, children }: { title: string; caption: string; legend: LegendItem[]; children: ReactNode }) {
   return (
@@ -153,8 +177,9 @@ function TimingChart({ chart, from }: { chart: ReportTimingChart; from: string }
   );
 }
 
-/** One chart of the report, over the days from `from` (one slot a day). */
-export function ReportChartView({ chart, from }: { chart: ReportChart; from: string }) {
+/** One chart of the report, over the days from `from` (one slot a day); an empty one says so, with `emptyReason` when known. */
+export function ReportChartView({ chart, from, emptyReason = null }: { chart: ReportChart; from: string; emptyReason?: string | null }) {
+  if (isEmptyChart(chart)) return <EmptyFigure title={chart.kind === "timing" ? chart.title : titled(chart)} caption={chart.caption} reason={emptyReason} />;
   if (chart.kind === "stages") return <StagesChart chart={chart} from={from} />;
   if (chart.kind === "timing") return <TimingChart chart={chart} from={from} />;
   return <LineChart chart={chart} from={from} />;

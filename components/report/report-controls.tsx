@@ -1,5 +1,5 @@
 // The report page's chooser: the period (the last 30 or 90 days, a calendar month, or any range
-// of at most a year), what it is compared with, and the sections (notes and cycle off unless
+// of at most a year), what it is compared with, and the sections (notes, tags and cycle off unless
 // ticked). A plain GET form to /report: it works without a script, and its address is the
 // report's (the page's query string is what the PDF link and a share link are made of).
 import {

@@ -9,6 +9,9 @@ import { needWords } from "@/lib/signals/sleep-need-words";
 
 export const reportDay = (d: string) => formatDay(d, { withYear: true, withWeekday: false });
 export const reportPeriod = (p: { from: string; to: string }) => `${reportDay(p.from)} to ${reportDay(p.to)}`;
+/** Who the report is about, as far as it says: the name, the age ("" when it knows neither). */
+export const reportPerson = (p: { name: string | null; age: number | null }) =>
+  [p.name, p.age !== null ? `${p.age} years` : null].filter((x): x is string => x !== null && x !== "").join(", ");
 
 /** A figure with its unit ("52.3 bpm", "+0.21 °C", "—"), written as the PDF writes it. */
 export const reportFigure = formatFigure;
@@ -44,6 +47,9 @@ export function reportFigureLine(f: ReportFigure, unit: string, decimals: number
     (f.last ? `; last ${reportFigure(f.last.value, unit, decimals)} on ${reportDay(f.last.day)}` : "")
   );
 }
+
+/** Why a chart of a report drawn during the back-fill is empty. */
+export const REPORT_EMPTY_DOWNLOADING = "The history is still downloading.";
 
 /** "7 h 20 min (7 h 05 min – 7 h 40 min), estimated from 84 nights, on 31 Mar 2026"; a lower bound says so. */
 export function reportSleepNeedLine(n: ReportSleepNeed | null): string {

@@ -1,5 +1,5 @@
-// The report on the page: the sections in the report's order, only those included (notes and the
-// cycle only when asked for), the summary's figures as the report holds them, every chart an SVG
+// The report on the page: the sections in the report's order, only those included (notes, tags
+// and the cycle only when asked for; Events lists no tags), the summary's figures as the report holds them, every chart an SVG
 // with an accessible name and a caption in words, kept whole in print, each section after the
 // first on a new printed page. The report is a made-up one (lib/test/report-fixture.ts).
 import { renderToStaticMarkup } from "react-dom/server";
@@ -15,7 +15,7 @@ const html = (r: Parameters<typeof ReportView>[0]["report"]) => renderToStaticMa
 describe("ReportView", () => {
   it("shows the included sections in the report's order, each after the first on a new printed page", () => {
     const out = html(reportFixture({ from: "2026-01-01", days: 90 }));
-    const order = ["summary", "charts", "events", "notes", "cycle", "methods"].map((s) => out.indexOf(`data-testid="report-section-${s}"`));
+    const order = ["summary", "charts", "events", "notes", "tags", "cycle", "methods"].map((s) => out.indexOf(`data-testid="report-section-${s}"`));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     const sections = out.match(/<section[^>]*>/g)!;
@@ -24,11 +24,14 @@ describe("ReportView", () => {
     expect(out).toContain("Not tracked");
   });
 
-  it("leaves out what the report left out (notes and cycle by default)", () => {
+  it("leaves out what the report left out (notes, tags and cycle by default)", () => {
     const out = html(reportFixture({ from: "2026-01-01", days: 30, sections: ["summary", "charts", "events", "methods"], noteText: "private words" }));
     expect(out).not.toContain("report-section-notes");
+    expect(out).not.toContain("report-section-tags");
     expect(out).not.toContain("report-section-cycle");
     expect(out).not.toContain("private words");
+    // the person's tags are in no section of the default report, Events included
+    expect(out).not.toContain("alcohol");
     const onlyEvents = html(reportFixture({ from: "2026-01-01", days: 30, sections: ["events"] }));
     expect(onlyEvents).toContain("report-section-events");
     expect(onlyEvents).not.toContain("report-section-summary");

@@ -1,5 +1,5 @@
 // The report on the page: the same Report the PDF and the read API give (lib/metrics/report.ts),
-// in the same order (summary, charts, events, notes, cycle, methods), each section saying where
+// in the same order (summary, charts, events, notes, tags, cycle, methods), each section saying where
 // its figures are explained (docs/report.md). Rendered on the server, no script: the report page
 // and a share link's page draw it alike. In print, each section starts a new page and no chart
 // or table row is cut across one.
@@ -19,20 +19,29 @@ import {
   type ReportNote,
   type ReportSection,
   type ReportSummary,
+  type ReportTag,
 } from "@/lib/metrics/report";
 import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
+import { downloadingLine } from "@/lib/metrics/report";
 import { formatNumber } from "@/lib/metrics/format";
 import { ReportChartView } from "@/components/report/report-chart";
 import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
 import {
+  REPORT_EMPTY_DOWNLOADING,
   reportDay,
   reportFigureLine,
   reportMeanCells,
   reportMeanHeads,
   reportMinutes,
   reportPeriod,
+  reportPerson,
   reportSleepNeedLine,
 } from "@/components/report/report-text";
+
+const DOWNLOADING = [
+  "rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950",
+  "dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100 print:border-slate-400 print:bg-white print:text-black",
+].join(" ");
 
 function Section({ id, first, children }: { id: ReportSection; first?: boolean; children: ReactNode }) {
   return (
@@ -123,7 +132,7 @@ function SummarySection({ s }: { s: ReportSummary }) {
     <Section id="summary" first>
       <KeyValues
         items={[
-          ...(s.person.name ? [["Person", `${s.person.name}${s.person.age !== null ? `, ${s.person.age} years` : ""}`] as [string, string]] : []),
+          ...(reportPerson(s.person) ? [["Person", reportPerson(s.person)] as [string, string]] : []),
           ["Period", `${reportPeriod(s)} (${s.days} days)`],
           ["Compared with", s.compared ? `${REPORT_COMPARE_LABELS[s.compare]}: ${reportPeriod(s.compared)}` : REPORT_COMPARE_LABELS.none],
           ["Nights with data", `${s.nightsWithData} of ${s.days}`],
@@ -178,7 +187,7 @@ function ChartsSection({ report, first }: { report: Report; first: boolean }) {
             <H3>{REPORT_CHART_GROUP_LABELS[g]}</H3>
             <div className="grid gap-3 lg:grid-cols-2 print:block print:space-y-3">
               {inGroup.map((c) => (
-                <ReportChartView key={c.id} chart={c} from={report.query.from} />
+                <ReportChartView key={c.id} chart={c} from={report.query.from} emptyReason={report.downloading ? REPORT_EMPTY_DOWNLOADING : null} />
               ))}
             </div>
           </div>
@@ -206,17 +215,6 @@ function EventsSection({ e, first }: { e: ReportEvents; first: boolean }) {
       {e.workouts.length ? <Counts caption="Workouts by type" counts={e.workouts} /> : <Muted>No workouts in the period.</Muted>}
       <H3>Sessions by type</H3>
       {e.sessions.length ? <Counts caption="Sessions by type" counts={e.sessions} /> : <Muted>No sessions in the period.</Muted>}
-      <H3>Tags</H3>
-      {e.tags.length ? (
-        <Table
-          caption="Tags and their days"
-          heads={["Tag", "From", "Days", "On"]}
-          numeric={[2]}
-          rows={e.tags.map((t) => [t.name, t.source === "own" ? "You" : "Ring app", String(t.days.length), t.days.map(reportDay).join(", ")])}
-        />
-      ) : (
-        <Muted>No tags in the period.</Muted>
-      )}
       <H3>Rest mode</H3>
       {e.restModes.length ? (
         <ul className="list-disc pl-5 text-sm">
@@ -238,6 +236,23 @@ function NotesSection({ notes, first }: { notes: ReportNote[]; first: boolean })
         <Table caption="Notes" heads={["Day", "Note", "Tags"]} rows={notes.map((n) => [reportDay(n.day), n.text, n.tags.join(", ")])} />
       ) : (
         <Muted>No notes in the period.</Muted>
+      )}
+    </Section>
+  );
+}
+
+function TagsSection({ tags, first }: { tags: ReportTag[]; first: boolean }) {
+  return (
+    <Section id="tags" first={first}>
+      {tags.length ? (
+        <Table
+          caption="Tags and their days"
+          heads={["Tag", "From", "Days", "On"]}
+          numeric={[2]}
+          rows={tags.map((t) => [t.name, t.source === "own" ? "You" : "Ring app", String(t.days.length), t.days.map(reportDay).join(", ")])}
+        />
+      ) : (
+        <Muted>No tags in the period.</Muted>
       )}
     </Section>
   );
@@ -294,10 +309,16 @@ export function ReportView({ report }: { report: Report }) {
   const first = (id: ReportSection) => (shown.push(id), shown.length === 1);
   return (
     <div className="space-y-8" data-testid="report">
+      {report.downloading ? (
+        <p role="status" data-testid="history-downloading" className={DOWNLOADING}>
+          {downloadingLine(report.downloading, reportDay)} Its charts fill in as it arrives.
+        </p>
+      ) : null}
       {report.summary && first("summary") && <SummarySection s={report.summary} />}
       {report.charts && <ChartsSection report={report} first={first("charts")} />}
       {report.events && <EventsSection e={report.events} first={first("events")} />}
       {report.notes && <NotesSection notes={report.notes} first={first("notes")} />}
+      {report.tags && <TagsSection tags={report.tags} first={first("tags")} />}
       {report.cycle && <CycleSection cycle={report.cycle} first={first("cycle")} />}
       {report.methods && <MethodsSection m={report.methods} first={first("methods")} />}
     </div>

@@ -6,6 +6,7 @@ import type { CreateReportLinkState } from "@/lib/api/contract";
 import { ConnectButton } from "@/components/auth/connect-button";
 import { inputClass } from "@/components/ui/field";
 import { CopyableValue, FormError } from "@/components/ui/shown-once";
+import { settingsHref } from "@/lib/settings-sections";
 
 /**
  * The report page's "Create share link": the report it shows (its query, in a hidden field), how
@@ -70,7 +71,11 @@ export function ShareLinkForm({
               "Your link"
             )}
             {state.expiresAt ? `, valid until ${format(new Date(state.expiresAt), "d MMM yyyy HH:mm")}` : ""}. Copy it now: it is shown only this once. Whoever
-            has it sees this report and its PDF, nothing else; revoke it in Settings.
+            has it sees this report and its PDF, nothing else; revoke it in{" "}
+            <a className="underline" href={settingsHref("report-links")}>
+              Settings → Report links
+            </a>
+            .
           </p>
           <CopyableValue key={state.at} value={state.link} testId="share-link" />
         </div>

@@ -24,8 +24,11 @@ import { Rules } from "@/components/settings/alert-rules";
 export function AlertsSettings({ overview, actions }: { overview: AlertsOverview; actions: AlertActions }) {
   return (
     <div className="space-y-8">
-      <MessageSettings settings={overview.settings} actions={actions} />
-      <Channels channels={overview.channels} emailAvailable={overview.emailAvailable} actions={actions} />
+      {/* how messages go out and where, side by side on a wide screen (the section stays about two screens high) */}
+      <div className="grid gap-8 xl:grid-cols-2">
+        <MessageSettings settings={overview.settings} actions={actions} />
+        <Channels channels={overview.channels} emailAvailable={overview.emailAvailable} actions={actions} />
+      </div>
       <Rules rules={overview.rules} kinds={overview.ruleKinds} actions={actions} />
       <History history={overview.history} />
     </div>
@@ -261,7 +264,14 @@ const PURPOSE_TEXT: Record<AlertHistoryView["purpose"], string> = { alert: "Aler
 
 function History({ history }: { history: AlertHistoryView[] }) {
   return (
-    <ListSection title="History" count={history.length} empty="Nothing sent yet." testId="alert-history" className="space-y-2">
+    // the newest messages first; a long history scrolls in its own box, so the section stays about two screens high
+    <ListSection
+      title="History"
+      count={history.length}
+      empty="Nothing sent yet."
+      testId="alert-history"
+      className="space-y-2 [&>ul]:max-h-[24rem] [&>ul]:overflow-y-auto [&>ul]:pr-1"
+    >
       {history.map((h) => (
         <li key={h.id} data-testid="alert-history-row" data-status={h.status} data-purpose={h.purpose} className="space-y-0.5 py-2">
           <div className="flex flex-wrap items-baseline justify-between gap-2">

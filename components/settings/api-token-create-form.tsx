@@ -3,8 +3,8 @@
 import { useActionState } from "react";
 import type { CreateApiTokenState } from "@/lib/api/contract";
 import type { DataKind } from "@/lib/auth/api-scopes";
-import { CYCLE_DATA_KIND } from "@/lib/cycle";
 import { ConnectButton } from "@/components/auth/connect-button";
+import { DataKindPicker } from "@/components/settings/data-kind-picker";
 import { inputClass } from "@/components/ui/field";
 import { CopyableValue, FormError } from "@/components/ui/shown-once";
 
@@ -34,17 +34,7 @@ export function ApiTokenCreateForm({
           </label>
           <input id="api-token-name" name="name" required maxLength={nameMax} placeholder="e.g. Home Assistant" className={`${inputClass} max-w-sm`} />
         </div>
-        <fieldset className="text-sm">
-          <legend className="font-medium">What it may read</legend>
-          <div className="mt-1 grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-2">
-            {kinds.map((k) => (
-              <label key={k.kind} className="inline-flex items-center gap-2">
-                <input type="checkbox" name="kinds" value={k.kind} defaultChecked={k.kind !== CYCLE_DATA_KIND} className="h-4 w-4 rounded accent-brand-600" />
-                {k.label}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <DataKindPicker kinds={kinds} legend="What it may read" />
         <div className="flex flex-col gap-1 text-sm">
           <label htmlFor="api-token-expires" className="font-medium">
             Expires

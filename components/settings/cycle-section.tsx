@@ -9,7 +9,13 @@ import { SettingsSection } from "@/components/settings/settings-section";
 type Key = keyof CycleSettings;
 
 const BOXES: ReadonlyArray<{ key: Key; label: string; hint: string }> = [
-  { key: "tracking", label: "Track my cycle", hint: "Off until you turn it on. Off hides every cycle view, card, API answer and alert." },
+  {
+    key: "tracking",
+    label: "Track my cycle",
+    hint:
+      "Off until you turn it on. Off hides every cycle view, card, API answer and alert, " +
+      "and keeps none of the cycle phases the ring service sends (turning it off deletes them).",
+  },
   { key: "hormonalContraception", label: "Hormonal contraception", hint: "No phase is derived while it is on (the pill, a hormonal IUD, an implant)." },
   { key: "pregnant", label: "Pregnant", hint: "No phase is derived while it is on." },
 ];
@@ -60,6 +66,7 @@ export function CycleSection({
             <div key={b.key} className="max-w-xs space-y-0.5">
               <label className="inline-flex items-center gap-2 text-sm font-medium">
                 <input
+                  id={`cycle-${b.key}`}
                   type="checkbox"
                   className="h-4 w-4 rounded accent-brand-600"
                   checked={settings[b.key]}

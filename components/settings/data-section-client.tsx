@@ -10,10 +10,22 @@ import { Button, Field, inputClass } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
 import { Segmented } from "@/components/ui/segmented";
 import { useHydrated } from "@/components/hooks/use-hydrated";
+import { DownloadHistoryAgain } from "@/components/sync/download-history-button";
 
 type Target = CollectionId | "notes" | "all" | "signals";
 
-export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: CollectionRange[]; firstDay: string | null; lastDay: string | null }) {
+export function DataSectionClient({
+  ranges,
+  firstDay,
+  lastDay,
+  historyDeleted,
+}: {
+  ranges: CollectionRange[];
+  firstDay: string | null;
+  lastDay: string | null;
+  /** "Delete all my data" paused the sync: "Download my history again" is offered */
+  historyDeleted: boolean;
+}) {
   const hydrated = useHydrated();
   const [target, setTarget] = useState<Target>("all");
   const [format, setFormat] = useState<"csv" | "json">("json");
@@ -114,6 +126,7 @@ export function DataSectionClient({ ranges, firstDay, lastDay }: { ranges: Colle
           documents exactly as the ring service sent them.
         </p>
       </div>
+      {historyDeleted ? <DownloadHistoryAgain /> : null}
       <DeleteAll />
     </section>
   );
@@ -143,8 +156,8 @@ function DeleteAll() {
     <div className="space-y-2 rounded-lg border border-rose-200 p-3 dark:border-rose-900/60">
       <h3 className="text-sm font-semibold text-rose-800 dark:text-rose-300">Delete all my data</h3>
       <p className="text-xs text-slate-600 dark:text-slate-400">
-        Removes every ring document, your notes and tags, and the sync checkpoints from this server. Your sign-in and ring connection stay: the next sync
-        downloads your history again unless you disconnect first.
+        Removes every ring document, your notes and tags, and the sync checkpoints from this server, revokes your share links and removes an unfinished import.
+        Your sign-in and ring connection stay, and nothing is downloaded again until you press “Download my history again”.
       </p>
       {state.done !== null ? (
         <p role="status" className="text-sm font-medium text-emerald-700 dark:text-emerald-400" data-testid="delete-done">

@@ -41,6 +41,7 @@ export function ImportSection() {
 
   return (
     <SettingsSection
+      id="import"
       name="import"
       title="Import"
       description={

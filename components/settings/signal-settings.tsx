@@ -67,7 +67,7 @@ export function SignalSettingsSection({ initial }: { initial: SignalSettings }) 
             Empty: estimated from your nights, where more sleep stops raising your readiness (8 h until there are enough).
           </p>
         </form>
-        <fieldset className="space-y-1.5">
+        <fieldset id="free-days" className="space-y-1.5">
           <legend className="text-sm font-medium">Free days (social jet lag)</legend>
           <div className="flex flex-wrap gap-x-3 gap-y-1">
             {WEEKDAYS.map((d) => (

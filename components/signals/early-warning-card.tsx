@@ -2,7 +2,7 @@ import { getMetric } from "@/lib/metrics/catalog";
 import { addDays, formatDay } from "@/lib/days";
 import { formatValue, type Units } from "@/lib/metrics/format";
 import type { EarlyWarningSignal } from "@/lib/signals/signal-days";
-import { EARLY_WARNING, MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
+import { EARLY_WARNING, flagRuleText, MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
 import { Badge, SignalCard } from "@/components/signals/signal-card";
 import { cn } from "@/components/ui/cn";
 
@@ -18,7 +18,8 @@ const LEVEL_TEXT = { none: "None", watch: "Watch", likely: "Likely" } as const;
 const LEVEL_TONE = { none: "good", watch: "warn", likely: "bad" } as const;
 const LEVEL_COLOR = { none: "var(--good)", watch: "var(--warn)", likely: "var(--bad)" } as const;
 
-function changeText(marker: Marker, delta: number | null, units: Units): string {
+/** A change against the baseline in the marker's unit, signed ("+0.35 °C", "−12 %"). */
+export function changeText(marker: Marker, delta: number | null, units: Units): string {
   if (delta === null) return "—";
   if (marker === "hrv") return `${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${Math.abs(Math.round(delta * 100))} %`;
   const m = getMetric(MARKER_METRIC[marker]);
@@ -97,6 +98,7 @@ export function EarlyWarningCard({
           })}
         </tbody>
       </table>
+      <FlagRules markers={signal.markers} units={units} />
       <p className="text-xs text-slate-500 dark:text-slate-400">
         Baseline: the median of your nights {formatDay(addDays(day, -EARLY_WARNING.windowDays))} – {formatDay(addDays(day, -(EARLY_WARNING.excludeNights + 1)))}
         {b ? ` (${b.nights} nights)` : ""}. <strong className="font-semibold text-slate-700 dark:text-slate-200">This is not a diagnosis:</strong> alcohol, a
@@ -122,5 +124,28 @@ export function EarlyWarningCard({
         ))}
       </ol>
     </SignalCard>
+  );
+}
+
+/**
+ * Why each flagged marker flagged: the rule that fired, its value and its threshold, in
+ * docs/signals.md's words ("Temperature: the mean of the last 3 nights +0.35 °C, at least +0.3 °C
+ * above baseline"). Nothing when no marker flagged.
+ */
+export function FlagRules({ markers, units, className }: { markers: EarlyWarningSignal["markers"]; units: Units; className?: string }) {
+  const fired = markers.filter((m) => m.flagged && m.rule);
+  if (fired.length === 0) return null;
+  return (
+    <ul
+      className={cn("space-y-0.5 text-xs text-slate-700 dark:text-slate-200", className)}
+      aria-label="Why each marker flagged"
+      data-testid="early-warning-rules"
+    >
+      {fired.map((m) => (
+        <li key={m.marker} data-testid={`rule-${m.marker}`} data-rule={m.rule!.name}>
+          <span className="font-semibold">{MARKER_LABELS[m.marker]}</span>: {flagRuleText(m.rule!, (v) => changeText(m.marker, v, units))}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -2,6 +2,7 @@ import { WEEKDAYS } from "@/lib/alerts/catalog";
 import { REGULARITY } from "@/lib/signals/regularity";
 import type { RegularitySignal } from "@/lib/signals/signal-days";
 import { Badge, clockText, SignalCard } from "@/components/signals/signal-card";
+import { settingsHref } from "@/lib/settings-sections";
 
 /** Today's regularity: the Sleep Regularity Index, the spread of bedtimes and wake times, social jet lag. */
 export function RegularityCard({ signal }: { signal: RegularitySignal }) {
@@ -49,7 +50,7 @@ export function RegularityCard({ signal }: { signal: RegularitySignal }) {
       </dl>
       <p className="text-xs text-slate-500 dark:text-slate-400">
         Free days are a setting:{" "}
-        <a href="/settings#signals" className="underline decoration-dotted underline-offset-2">
+        <a href={settingsHref("signals", "free-days")} className="underline decoration-dotted underline-offset-2">
           change them
         </a>
         .

@@ -4,6 +4,7 @@ import type { SleepDebtSignal } from "@/lib/signals/signal-days";
 import { SLEEP_DEBT } from "@/lib/signals/sleep-debt";
 import { needNote, needValueWords } from "@/lib/signals/sleep-need-words";
 import { Badge, SignalCard } from "@/components/signals/signal-card";
+import { settingsHref } from "@/lib/settings-sections";
 
 /** RISE's advice: keep the debt under 5 hours (a convention, not a threshold). */
 const ADVISED_MAX_H = 5;
@@ -50,7 +51,7 @@ export function SleepDebtCard({ day, signal }: { day: string; signal: SleepDebtS
           ? `Needs ${SLEEP_DEBT.minNights} of the last ${SLEEP_DEBT.nights} nights; ${signal.inputs.nightsWithData} so far.`
           : `Owed over the last ${SLEEP_DEBT.nights} nights, recent nights weighing more.`}{" "}
         <SleepNeedLine signal={signal} />{" "}
-        <a href="/settings#signals" className="underline decoration-dotted underline-offset-2">
+        <a href={settingsHref("signals", "sleep-need")} className="underline decoration-dotted underline-offset-2">
           Set it
         </a>
       </p>

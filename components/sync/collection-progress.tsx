@@ -1,5 +1,6 @@
 import type { CollectionSyncStatus } from "@/lib/api/contract";
 import { count, etaText, STATUS_LABELS, timeAgo } from "@/components/sync/format";
+import { settingsHref } from "@/lib/settings-sections";
 
 const BADGE: Record<string, string> = {
   idle: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200",
@@ -69,7 +70,13 @@ export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: n
         )}
       </p>
       {c.status === "not_shared" && (
-        <p className="text-sm text-slate-600 dark:text-slate-400">Not shared with Ringside. Reconnect in Settings and allow this data to sync it.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Not shared with Ringside. Reconnect in{" "}
+          <a className="underline" href={settingsHref("account")}>
+            Settings → You and your ring
+          </a>{" "}
+          and allow this data to sync it.
+        </p>
       )}
       {c.lastError && c.status !== "not_shared" && (
         <p role="status" className="text-sm text-red-700 dark:text-red-300">

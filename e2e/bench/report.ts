@@ -102,9 +102,14 @@ export type BenchResult = {
    * before issue 56 on the same nights)
    */
   sleep_need?: SleepNeedFigures;
+  /** Home Assistant over MQTT (e2e/bench/mqtt.ts): people syncing at once, from each one's data version move to their state at the broker */
+  mqtt?: { people: number; publish_p95_ms: number };
   /** the small box's pass, after the main one */
   small?: SmallBoxResult;
 };
+
+/** Home Assistant over MQTT: a person's state at the broker within 5 s of their data version's move. */
+export const MQTT_TARGET_MS = 5_000;
 
 /** The import's targets: a 5-year export within a minute, the server's memory peak within 100 MB above rest. */
 export const IMPORT_TARGETS = { wall_s: 60, peak_above_rest_mb: 100 } as const;
@@ -282,6 +287,16 @@ export function checkTargets(r: BenchResult): Check[] {
           },
         ]
       : []),
+    ...(r.mqtt
+      ? [
+          {
+            measure: `Home Assistant over MQTT (${r.mqtt.people} people syncing at once): data version → state at the broker, p95`,
+            value: `${r.mqtt.publish_p95_ms} ms`,
+            target: `≤ ${MQTT_TARGET_MS} ms`,
+            ok: r.mqtt.publish_p95_ms <= MQTT_TARGET_MS,
+          },
+        ]
+      : []),
     ...(r.cycle
       ? [
           {
@@ -398,6 +413,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     report: REPORT_SHAPE,
     cycle: CYCLE_SHAPE,
     sleep_need: SLEEP_NEED_SHAPE,
+    mqtt: { people: 0, publish_p95_ms: 0 },
     small: {
       ceiling: "s",
       ceiling_mb: 0,
@@ -419,6 +435,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     "report",
     "cycle",
     "sleep_need",
+    "mqtt",
     "small",
     "small.killed_reason",
     "small.backfill",

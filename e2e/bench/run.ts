@@ -58,6 +58,7 @@ import { median, ratio, round } from "./stats";
 import { addDays, type answerBytes, type TrendFigures } from "./trends";
 import type { WebhookFigures } from "./webhooks";
 import type { WorkerJob } from "./worker";
+import type { MqttFigures } from "./mqtt";
 
 const ROOT = process.cwd();
 const BENCH_DIR = path.join(ROOT, "e2e/bench");
@@ -151,6 +152,20 @@ async function runWorker<T>(job: WorkerJob, signal?: AbortSignal): Promise<T> {
   const code = await new Promise<number | null>((r) => child.once("exit", r));
   if (code !== 0) throw new Error(`the ${job.kind} measure exited (${code})`);
   return JSON.parse(out.trim().split("\n").at(-1)!) as T;
+}
+
+/** The Home Assistant publisher's latency (e2e/bench/mqtt.ts), in a process of its own that runs the app's server code. */
+async function measureMqtt(): Promise<MqttFigures> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", path.join(BENCH_DIR, "mqtt.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((r) => child.once("exit", r));
+  const line = out.split("\n").find((l) => l.startsWith("MQTT_BENCH "));
+  if (code !== 0 || !line) throw new Error(`the mqtt measure exited (${code})`);
+  return JSON.parse(line.slice("MQTT_BENCH ".length)) as MqttFigures;
 }
 
 const post = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -402,6 +417,12 @@ async function mainPass(emu: string): Promise<BenchResult> {
     const cycle = await measureCycle({ appUrl, emulatorUrl: emu, seed: CYCLE_BENCH_SEED, women: 12, men: 12, log });
     // ---------------------------------------------------------------- 9. The sleep need (e2e/bench/sleep-need-measure.ts)
     const sleepNeed = await measureSleepNeed({ appUrl, emulatorUrl: emu, log });
+    // ---------------------------------------------------------------- 10. Home Assistant over MQTT (e2e/bench/mqtt.ts)
+    const mqtt = await measureMqtt();
+    log(
+      `mqtt: ${mqtt.people} people syncing at once (${mqtt.sync_wall_s} s): data version → state at the broker p50 ${mqtt.publish_p50_ms} ms, ` +
+        `p95 ${mqtt.publish_p95_ms} ms, max ${mqtt.publish_max_ms} ms`,
+    );
 
     return {
       date: new Date().toISOString(),
@@ -454,6 +475,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
       report,
       cycle,
       sleep_need: sleepNeed,
+      mqtt: { people: mqtt.people, publish_p95_ms: mqtt.publish_p95_ms },
     };
   } finally {
     await stopBenchApp(app, path.join(DATA, "app.log"));

@@ -350,6 +350,13 @@ it("publishes exactly the documented shape and checks every target", () => {
   };
   expect(isBenchResult(result)).toBe(true);
   expect(isBenchResult({ ...result, extra: 1 })).toBe(false);
+  // the mqtt block: people and the p95, checked against the 5 s
+  expect(isBenchResult({ ...result, mqtt: { people: 50, publish_p95_ms: 437 } })).toBe(true);
+  expect(isBenchResult({ ...result, mqtt: { people: 50 } })).toBe(false);
+  const mqttRow = (p95: number) =>
+    checkTargets({ ...result, mqtt: { people: 50, publish_p95_ms: p95 } }).find((c) => c.measure.startsWith("Home Assistant over MQTT"));
+  expect(mqttRow(437)).toMatchObject({ value: "437 ms", ok: true });
+  expect(mqttRow(5_001)?.ok).toBe(false);
   // the small box: every part when it was not killed; the reason, and what it measured before, when it was
   const small: SmallBoxResult = {
     ceiling: "cgroup-v1",

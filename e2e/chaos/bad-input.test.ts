@@ -349,6 +349,8 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /api/notes": { kind: "user", path: () => "/api/notes", query: { schema: schemas.listNotesQuerySchema, fields: rangeFields() } },
   // A valid request starts a sync, whose writes land after this case's own check.
   "POST /api/sync": { kind: "user", path: () => "/api/sync", mutates: true },
+  // "Download my history again": 409 unless "Delete all my data" paused the person's sync
+  "POST /api/sync/history": { kind: "user", path: () => "/api/sync/history", mutates: true },
   "GET /api/sync/settings": { kind: "user", path: () => "/api/sync/settings" },
   "PATCH /api/sync/settings": {
     kind: "user",
@@ -665,6 +667,15 @@ const ACTIONS: Record<string, ActionCase> = {
     as: () => member,
     args: wrongArgs.filter((args) => !(args[0] && "json" in args[0] && args[0].json === "remove")),
   },
+  // Settings → Home automation: "Publish to Home Assistant" with its kinds; no field names a person
+  "app/(app)/settings/actions-home-automation.ts#saveHomeAssistantAction": {
+    as: () => member,
+    args: stateAndForm({
+      enabled: fc.constantFrom("on", ""),
+      kinds: fc.constantFrom("nope", "DAILY_SLEEP", "", "daily_sleep"),
+      userId: fc.constantFrom("someone-else"),
+    }).filter((args) => !isValidHomeAssistantForm(args)),
+  },
   // the cycle's entries (the member's tracking is off: every log is refused, whatever the form)
   "app/(app)/cycle/actions.ts#logPeriodStartAction": { as: () => member, args: stateAndForm({}) },
   "app/(app)/cycle/actions.ts#logCycleEntryAction": {
@@ -690,6 +701,13 @@ function isValidTokenForm(args: ActionArg[]): boolean {
   if (!a || !("form" in a)) return false;
   const all = (k: string) => a.form.filter(([name]) => name === k).map(([, v]) => v);
   return schemas.createApiTokenInputSchema.safeParse({ name: all("name")[0] ?? "", kinds: all("kinds"), expires: all("expires")[0] }).success;
+}
+
+function isValidHomeAssistantForm(args: ActionArg[]): boolean {
+  const a = args[1];
+  if (!a || !("form" in a)) return false;
+  const all = (k: string) => a.form.filter(([name]) => name === k).map(([, v]) => v);
+  return schemas.homeAssistantSettingsInputSchema.safeParse({ enabled: all("enabled")[0] === "on", kinds: all("kinds") }).success;
 }
 
 /** Arguments of a (previous state, form) action: junk, or a state followed by form fields. */

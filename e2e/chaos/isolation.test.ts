@@ -300,6 +300,8 @@ const PROBES: Record<string, Probe> = {
   "PATCH /api/me/preferences": async (b) => [await get(b, "/api/me/preferences", { method: "PATCH", ...json({ units: "imperial", theme: "dark" }) })],
   "PATCH /api/sync/settings": async (b) => [await get(b, "/api/sync/settings", { method: "PATCH", ...json({ dataFamily: "sandbox" }) })],
   "POST /api/sync": async (b) => [await get(b, "/api/sync", { method: "POST" })],
+  // "Download my history again": B's own sync only (409: B's is not paused)
+  "POST /api/sync/history": async (b) => [await get(b, "/api/sync/history", { method: "POST" })],
   "POST /api/import": async (b) => [
     // A copy of A's documents, imported by B, becomes B's own data (never A's).
     await get(b, "/api/import", {

@@ -39,8 +39,8 @@ const shared: InlineConfig = {
 };
 
 // Two projects, one file at a time across both: every case on SQLite ("chaos"), and the token
-// race again on PostgreSQL ("chaos-postgres": each file a migrated database of its own on a
-// private server, its reader processes on the same database).
+// race and the deletes in flight again on PostgreSQL ("chaos-postgres": each file a migrated
+// database of its own on a private server, its reader and deleter processes on the same database).
 export default defineConfig({
   test: {
     fileParallelism: false,
@@ -62,7 +62,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: "chaos-postgres",
-          include: ["e2e/chaos/token-race.test.ts"],
+          include: ["e2e/chaos/token-race.test.ts", "e2e/chaos/delete-race.test.ts"],
           setupFiles: [path.resolve("lib/test/setup.ts"), path.resolve("lib/test/setup-postgres.ts"), path.resolve("e2e/chaos/support/setup.ts")],
           globalSetup: [path.resolve("e2e/chaos/support/global-setup.ts"), path.resolve("lib/test/postgres-global-setup.ts")],
         },

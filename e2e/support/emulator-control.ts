@@ -4,7 +4,7 @@ export type EmulatorUser = { user_id: string; email: string };
 /**
  * A test person at the emulator (POST /_emulator/users): its data derives from `data_key` and
  * the run's seed, not from its e-mail; with `wear: "always"` it wore the ring every day but
- * `not_worn_days`; `tz_offset_minutes` is its time zone.
+ * `not_worn_days`; `nights` plants nights without a sleep; `tz_offset_minutes` is its time zone.
  */
 export type TestPerson = {
   history_days?: number;
@@ -12,6 +12,8 @@ export type TestPerson = {
   data_key?: string;
   wear?: "generated" | "always";
   not_worn_days?: string[];
+  /** nights (the day they end on) planted without a sleep: in the charger all night, worn without a sleep, or with rest mode on */
+  nights?: Record<string, "charger" | "no_sleep" | "rest_mode">;
   tz_offset_minutes?: number;
 };
 export type WebhookDelivery = {

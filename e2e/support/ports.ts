@@ -15,6 +15,7 @@ const PORT_NAMES = [
   "E2E_DEMO_APP_PORT",
   "E2E_DEMO_EMULATOR_PORT",
   "E2E_SMTP_PORT",
+  "E2E_MQTT_PORT",
 ] as const;
 
 const missing = PORT_NAMES.filter((name) => !process.env[name]);
@@ -49,3 +50,5 @@ export const E2E_DEMO_APP_PORT = port("E2E_DEMO_APP_PORT");
 export const E2E_DEMO_EMULATOR_PORT = port("E2E_DEMO_EMULATOR_PORT");
 /** The SMTP server e2e/alerts.spec.ts runs in the test process; the e2e app sends alert mail to it (SMTP_PORT). */
 export const E2E_SMTP_PORT = port("E2E_SMTP_PORT");
+/** The MQTT broker e2e/home-automation.spec.ts starts; the e2e app publishes to it (MQTT_URL) and keeps reconnecting while it is not there. */
+export const E2E_MQTT_PORT = port("E2E_MQTT_PORT");

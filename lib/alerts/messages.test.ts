@@ -143,7 +143,7 @@ describe("alert messages", () => {
     expect(describeRule("bedtime_window", {})).toBe("When tonight's recommended bedtime window opens");
     expect(ruleTestMessage(alertKind("ring_charged")!, "Ring charged to 100 % on the charger", ctx(false))).toMatchObject({
       title: "Test from Ringside: the ring is charged",
-      link: "https://ring.example/settings#alerts",
+      link: "https://ring.example/settings/alerts",
       data: { rule: "ring_charged" },
     });
   });

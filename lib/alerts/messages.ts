@@ -5,6 +5,7 @@
 // ticked "include values"; without it a message says what happened and never a number the ring
 // measured.
 import type { Units } from "@/lib/metrics/format";
+import { settingsHref } from "@/lib/settings-sections";
 
 export type AlertMessage = {
   title: string;
@@ -55,7 +56,7 @@ export function clockTime(instant: number, timeZone: string): string {
 }
 
 export function testMessage(ctx: MessageContext): AlertMessage {
-  const url = link(ctx, "/settings#alerts");
+  const url = link(ctx, settingsHref("alerts"));
   return {
     title: "Test from Ringside",
     body: withLink("This channel works: the alerts and digests you set up in Settings → Alerts arrive here.", url),
@@ -66,7 +67,7 @@ export function testMessage(ctx: MessageContext): AlertMessage {
 
 /** A rule's test: which rule (its kind and label), what sets it off, and where the real alerts will arrive. */
 export function ruleTestMessage(rule: { kind: string; label: string }, description: string, ctx: MessageContext): AlertMessage {
-  const url = link(ctx, "/settings#alerts");
+  const url = link(ctx, settingsHref("alerts"));
   return {
     title: `Test from Ringside: ${rule.label.toLowerCase()}`,
     body: withLink(`This is a test of your rule “${description}”. When it happens, the alert arrives here like this one.`, url),

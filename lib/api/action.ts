@@ -70,7 +70,7 @@ export function settingsRowAction<W>(who: () => Promise<W>, field: string, act: 
         const caller = await who();
         const f = formDataArg(form);
         await act(caller, rowIdSchema.parse(f.get(field)), f);
-        revalidatePath("/settings");
+        revalidatePath("/settings", "layout");
       },
       { signInWhenSignedOut: true },
     ),

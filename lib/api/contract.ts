@@ -7,6 +7,7 @@ import type { DayNoteEntry, TagSummary } from "@/lib/db/queries/notes";
 import type { DataKind } from "@/lib/auth/api-scopes";
 import type { MetricDef, MetricId } from "@/lib/metrics/catalog";
 import type { DayDetail } from "@/lib/metrics/day-detail";
+import type { MissingReason } from "@/lib/metrics/missing-night";
 import type { MetricSeries } from "@/lib/metrics/series";
 import type { SeriesColumns } from "@/lib/metrics/columns";
 import type { Preferences } from "@/lib/schemas/requests";
@@ -59,7 +60,7 @@ export type DayNote = DayNoteWithRing;
 /** A tag of the ring's app (read-only; id "ring:<code>"). */
 export type RingTag = RingTagSummary;
 /** GET /api/days/:day */
-export type DayResponse = DayDetail & { note: DayNote; records: DayRecords };
+export type DayResponse = DayDetail & { note: DayNote; records: DayRecords; missing_reason: MissingReason | null };
 /** GET /api/workouts */
 export type WorkoutsResponse = WorkoutsAnswer;
 /** GET /api/workouts/:id */
@@ -99,7 +100,7 @@ export type ApiCatalogResponse = MetricsOverview & { kinds: ApiKind[]; metrics: 
 /** GET /api/v1/days: one row per day with a value, one column per metric */
 export type ApiDaysResponse = DayTable;
 /** GET /api/v1/days/:day (the note is null for a token without the notes kind) */
-export type ApiDayResponse = DayDetail & { note: DayNote | null; records: DayRecords };
+export type ApiDayResponse = DayDetail & { note: DayNote | null; records: DayRecords; missing_reason: MissingReason | null };
 /** GET /api/v1/sync/status: the freshness of each readable collection */
 export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSuccessAt" | "rateLimitedUntil"> & {
   account: { status: string } | null;

@@ -1,14 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CYCLE_DATA_KIND, DATA_KIND_LABELS, DATA_KINDS, isDataKind, kindOfMetric, NOTES_KIND, parseStoredKinds } from "@/lib/auth/api-scopes";
+import { CYCLE_DATA_KIND, DATA_KIND_LABELS, DATA_KINDS, isDataKind, kindOfCollection, kindOfMetric, NOTES_KIND, parseStoredKinds } from "@/lib/auth/api-scopes";
 import { METRICS } from "@/lib/metrics/catalog";
 import { RESOURCES } from "@/lib/resources";
 
 describe("data kinds of personal access tokens", () => {
-  it("are the registry's resources plus notes and the cycle, each with a label", () => {
-    expect(DATA_KINDS).toEqual([...RESOURCES.map((r) => r.name), NOTES_KIND, CYCLE_DATA_KIND]);
+  it("are the registry's resources plus notes and the cycle, each with a label; the ring's cycle phases belong to the cycle", () => {
+    expect(DATA_KINDS).toEqual([...RESOURCES.map((r) => r.name).filter((n) => n !== "daily_cycle_phases"), NOTES_KIND, CYCLE_DATA_KIND]);
     for (const k of DATA_KINDS) expect(DATA_KIND_LABELS[k].length).toBeGreaterThan(3);
+    expect(kindOfCollection("daily_cycle_phases")).toBe(CYCLE_DATA_KIND);
+    expect(kindOfCollection("daily_sleep")).toBe("daily_sleep");
   });
 
   it("every metric belongs to a kind", () => {
@@ -22,6 +24,8 @@ describe("data kinds of personal access tokens", () => {
     expect(parseStoredKinds('["daily_sleep","notes"]')).not.toContain(CYCLE_DATA_KIND);
     expect(parseStoredKinds('["cycle"]')).toEqual([CYCLE_DATA_KIND]);
     expect(parseStoredKinds('{"daily_sleep":true}')).toEqual([]);
+    // a token given the ring's cycle phases as a kind of their own keeps nothing of the cycle: that needs "cycle"
+    expect(parseStoredKinds('["daily_sleep","daily_cycle_phases"]')).toEqual(["daily_sleep"]);
   });
 });
 

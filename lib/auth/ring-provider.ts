@@ -66,7 +66,8 @@ export function ringProvider(oauth: RingOAuth): OAuthConfig<RingProfile> {
       // Auth.js does not check the userinfo status: a 401 body would become the profile.
       if (typeof p?.id !== "string" || !p.id) throw new Error("The ring service sent no account id.");
       const email = typeof p.email === "string" && p.email.includes("@") ? p.email.toLowerCase() : null;
-      return { id: p.id, email, name: email, image: null };
+      // no name: the ring service gives none, and the address is not one (it would show where a name does)
+      return { id: p.id, email, name: null, image: null };
     },
     account(tokens) {
       // Only the columns Ringside keeps; the adapter encrypts the tokens before storing them.

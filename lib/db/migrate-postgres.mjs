@@ -6,7 +6,7 @@
 // them migrates and the others find nothing left to do. Plain JS, like lib/db/migrate.mjs.
 import crypto from "node:crypto";
 import pg from "pg";
-import { readMigrations } from "./migrate.mjs";
+import { checkAppliedMigrations, readMigrations } from "./migrate.mjs";
 
 /** Prisma Migrate's advisory lock key: `prisma migrate deploy` and this wait for each other. */
 const MIGRATE_LOCK_KEY = 72707369;
@@ -24,7 +24,9 @@ const HISTORY_DDL = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 
 /**
  * Applies every pending migration, each in its own transaction, under the advisory lock.
- * Returns the names this call applied (none when another process got there first).
+ * Returns the names this call applied (none when another process got there first). Refuses
+ * (MigrationCheckError, before applying anything) when an applied migration was edited or is
+ * not among the files (lib/db/migrate.mjs, checkAppliedMigrations).
  * @param {string} url a postgresql:// URL
  * @param {string} migrationsDir
  * @returns {Promise<string[]>}
@@ -37,8 +39,16 @@ export async function applyPendingPostgresMigrations(url, migrationsDir) {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATE_LOCK_KEY]);
     try {
       await client.query(HISTORY_DDL);
-      const { rows } = await client.query(`SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+      const { rows } = await client.query(
+        `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+      );
       const done = new Map(rows.map((r) => [String(r.migration_name), String(r.checksum)]));
+      // every applied migration still there and unedited, or nothing is applied (MigrationCheckError)
+      checkAppliedMigrations(
+        [...done].map(([name, checksum]) => ({ name, checksum })),
+        all,
+        migrationsDir,
+      );
       /** @type {string[]} */
       const applied = [];
       for (const m of all) {

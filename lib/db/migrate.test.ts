@@ -3,7 +3,15 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { applyPendingMigrations, pendingMigrations, readMigrations } from "@/lib/db/migrate.mjs";
+import {
+  applyPendingMigrations,
+  checkForeignKeys,
+  danglingForeignKeys,
+  MigrationCheckError,
+  pendingMigrations,
+  readMigrations,
+  scriptMatchesChecksum,
+} from "@/lib/db/migrate.mjs";
 
 const migrationsDir = path.resolve("prisma/migrations");
 
@@ -85,5 +93,73 @@ describe("lib/db/migrate.mjs (migrations applied by npm start)", () => {
     const names = (db.prepare("SELECT migration_name FROM _prisma_migrations").all() as Array<{ migration_name: string }>).map((r) => r.migration_name);
     db.close();
     expect(names.sort()).toEqual([...all].sort());
+  });
+});
+
+describe("applied migrations held to their files", () => {
+  function project() {
+    const dir = fs.mkdtempSync(path.join(process.env.DATA_DIR!, "mig-"));
+    const migs = path.join(dir, "migrations");
+    fs.mkdirSync(path.join(migs, "0001_parent"), { recursive: true });
+    fs.mkdirSync(path.join(migs, "0002_child"), { recursive: true });
+    fs.writeFileSync(path.join(migs, "0001_parent/migration.sql"), "-- parents\nCREATE TABLE parent (id INTEGER PRIMARY KEY);\n");
+    fs.writeFileSync(
+      path.join(migs, "0002_child/migration.sql"),
+      "CREATE TABLE child (id INTEGER PRIMARY KEY, parentId INTEGER REFERENCES parent (id));\nCREATE INDEX child_parent ON child (parentId);\n",
+    );
+    return { dir, migs, file: path.join(dir, "x.db") };
+  }
+
+  it("an applied migration edited afterwards: refused before anything runs, naming its file", () => {
+    const { migs, file } = project();
+    expect(applyPendingMigrations(file, migs)).toEqual(["0001_parent", "0002_child"]);
+    fs.mkdirSync(path.join(migs, "0003_more"));
+    fs.writeFileSync(path.join(migs, "0003_more/migration.sql"), "CREATE TABLE more (id INTEGER);\n");
+    // a comment is an edit too: the runner cannot tell a harmless one from one that changes what ran
+    fs.appendFileSync(path.join(migs, "0001_parent/migration.sql"), "-- tidied\n");
+    const edited = path.join("0001_parent", "migration.sql");
+    expect(() => pendingMigrations(file, migs)).toThrow(MigrationCheckError);
+    expect(() => applyPendingMigrations(file, migs)).toThrow(new RegExp(`${edited.replace(/[.]/g, "\\.")} was edited after it was applied`));
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'more'").get()).toBeUndefined();
+    db.close();
+  });
+
+  it("line endings are not an edit: a CRLF checkout of an LF-applied file, and an LF one of a CRLF-applied file", () => {
+    const { migs, file } = project();
+    const parent = path.join(migs, "0001_parent/migration.sql");
+    const lf = fs.readFileSync(parent, "utf8");
+    fs.writeFileSync(parent, lf.replace(/\n/g, "\r\n"));
+    applyPendingMigrations(file, migs); // recorded from the CRLF file
+    fs.writeFileSync(parent, lf);
+    expect(pendingMigrations(file, migs)).toEqual([]);
+    fs.writeFileSync(parent, lf.replace(/\n/g, "\r\n"));
+    expect(pendingMigrations(file, migs)).toEqual([]);
+    expect(scriptMatchesChecksum(lf, readMigrations(migs)[0]!.checksum)).toBe(true);
+    // but a blank line added is an edit
+    fs.writeFileSync(parent, `${lf}\n`);
+    expect(() => pendingMigrations(file, migs)).toThrow(/0001_parent.migration\.sql was edited/);
+  });
+
+  it("a database with a migration this version does not have (made by a newer one, or a folder renamed): refused, naming it", () => {
+    const { migs, file } = project();
+    applyPendingMigrations(file, migs);
+    fs.renameSync(path.join(migs, "0002_child"), path.join(migs, "0002_children"));
+    expect(() => applyPendingMigrations(file, migs)).toThrow(/has migration 0002_child applied, which this version of Ringside does not have/);
+  });
+
+  it("a dangling foreign key is named by table, row, key and the table it points to", () => {
+    const { migs, file } = project();
+    applyPendingMigrations(file, migs);
+    expect(danglingForeignKeys(file)).toEqual([]);
+    expect(() => checkForeignKeys(file)).not.toThrow();
+    const db = new Database(file);
+    db.pragma("foreign_keys = OFF");
+    db.exec("INSERT INTO parent (id) VALUES (1); INSERT INTO child (id, parentId) VALUES (10, 1), (11, 2), (12, NULL)");
+    db.close();
+    expect(danglingForeignKeys(file)).toEqual([{ table: "child", rowid: 11, parent: "parent", key: { parentId: 2 } }]);
+    expect(() => checkForeignKeys(file)).toThrow(
+      'Dangling foreign key in the database after migrating: table "child" row 11 (parentId = 2) points to no row of "parent"',
+    );
   });
 });

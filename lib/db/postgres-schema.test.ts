@@ -3,8 +3,10 @@ import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyPendingPostgresMigrations } from "@/lib/db/migrate-postgres.mjs";
 import { readMigrations } from "@/lib/db/migrate.mjs";
-import { POSTGRES_MIGRATIONS_DIR, POSTGRES_SCHEMA_FILE, postgresMigrationSql } from "@/prisma/generate-models";
+import { POSTGRES_MIGRATIONS_DIR, POSTGRES_SCHEMA_FILE } from "@/prisma/generate-models";
+import { scriptFromEmpty } from "@/prisma/schema-engine-wasm.mjs";
 import { postgresTestDatabase } from "@/lib/test/postgres";
+import { describePostgres, schemaDifferences } from "@/prisma/schema-shape";
 
 // The PostgreSQL schema and its migration history, on a real server (the run's private one):
 // the history applies cleanly, ends exactly at the schema generated from prisma/schema.prisma,
@@ -18,24 +20,6 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, para
   } finally {
     await client.end();
   }
-}
-
-/** Tables, columns, indexes and constraints, as PostgreSQL itself describes them. */
-async function catalog(url: string) {
-  const notHistory = `NOT IN ('_prisma_migrations')`;
-  const columns = await query(
-    url,
-    `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns
-      WHERE table_schema = 'public' AND table_name ${notHistory} ORDER BY table_name, column_name`,
-  );
-  const indexes = await query(url, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename ${notHistory} ORDER BY indexname`);
-  const constraints = await query(
-    url,
-    `SELECT c.conname, c.contype, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
-       JOIN pg_namespace n ON n.oid = c.connamespace JOIN pg_class t ON t.oid = c.conrelid
-      WHERE n.nspname = 'public' AND t.relname ${notHistory} ORDER BY c.conname`,
-  );
-  return { columns, indexes, constraints };
 }
 
 describe("PostgreSQL schema and migrations (real server)", () => {
@@ -59,11 +43,23 @@ describe("PostgreSQL schema and migrations (real server)", () => {
 
   it("the history ends exactly at the generated schema: same tables, columns, indexes and constraints as the schema built from nothing", async () => {
     const fresh = (await postgresTestDatabase("fresh")).url;
-    const sql = postgresMigrationSql(null, fs.readFileSync(POSTGRES_SCHEMA_FILE, "utf8"));
-    await query(fresh, sql);
-    const [a, b] = await Promise.all([catalog(history), catalog(fresh)]);
-    expect(a.columns.length).toBeGreaterThan(100);
-    expect(a).toEqual(b);
+    await query(fresh, await scriptFromEmpty(fs.readFileSync(POSTGRES_SCHEMA_FILE, "utf8")));
+    const [a, b] = await Promise.all([describePostgres(history), describePostgres(fresh)]);
+    expect(Object.values(a).flatMap((t) => t.columns).length).toBeGreaterThan(100);
+    expect(schemaDifferences(a, b)).toEqual([]);
+  });
+
+  it("the check fails on a model changed without a migration (a scratch copy of the schema: a column added, an index dropped)", async () => {
+    const scratch = fs
+      .readFileSync(POSTGRES_SCHEMA_FILE, "utf8")
+      .replace(/^(model User \{\n)/m, "$1  driftProbe String?\n")
+      .replace(/^ {2}@@index\(\[userId, createdAt\]\)\n/m, "");
+    const changed = (await postgresTestDatabase("scratch")).url;
+    await query(changed, await scriptFromEmpty(scratch));
+    expect(schemaDifferences(await describePostgres(history), await describePostgres(changed))).toEqual([
+      "+ User: driftProbe text",
+      expect.stringMatching(/^- \w+: CREATE INDEX "\w+_userId_createdAt_idx" ON public\.\w+ USING btree \("userId", "createdAt"\)$/),
+    ]);
   });
 
   it("four migrators starting at once (each on its own connection, as separate processes are): the advisory lock lets one migrate, the others wait and find nothing left", async () => {

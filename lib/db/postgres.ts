@@ -1,6 +1,8 @@
 import "server-only";
 import pg from "pg";
+import { clock } from "@/lib/clock";
 import { toDbTime } from "@/lib/db/dialect";
+import { backoffDelay } from "@/lib/limits/backoff";
 
 // PostgreSQL connections, opened one way (the counterpart of lib/db/sqlite.mjs): a pool whose
 // sessions run in UTC and whose timestamps (Prisma's `TIMESTAMP(3)`, UTC without a zone) come
@@ -44,4 +46,55 @@ export function createPostgresPool(url: string, opts: { max?: number; applicatio
   // its own client: the query on it fails and says so; without a listener the event would end the process
   pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
+}
+
+export type PostgresListener = { stop(): Promise<void> };
+
+/**
+ * Listens on a channel (LISTEN) on a connection of its own, outside the pool: a pooled connection
+ * goes back to the pool between queries and would stop listening. When the connection is lost (a
+ * restart of the server, an outage) it is opened again with backoff (0.5 s doubling to 10 s).
+ * `onListening` is called each time the LISTEN holds (again): what was notified before is missed.
+ */
+export function listenPostgres(
+  url: string,
+  channel: string,
+  handlers: { onNotification: (payload: string) => void; onListening: () => void },
+): PostgresListener {
+  const stopped = new AbortController();
+  let client: pg.Client | null = null;
+  const run = async () => {
+    for (let attempt = 0; !stopped.signal.aborted;) {
+      const c = new pg.Client({ connectionString: url, application_name: "ringside-listen" });
+      const lost = new Promise<void>((resolve) => {
+        c.on("error", () => resolve());
+        c.on("end", () => resolve());
+      });
+      try {
+        await c.connect();
+        c.on("notification", (n) => {
+          if (n.channel === channel) handlers.onNotification(n.payload ?? "");
+        });
+        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        client = c;
+        attempt = 0;
+        handlers.onListening();
+        await Promise.race([lost, new Promise((resolve) => stopped.signal.addEventListener("abort", resolve, { once: true }))]);
+      } catch {
+        // not reachable now: try again after the backoff
+      }
+      client = null;
+      await c.end().catch(() => undefined);
+      if (stopped.signal.aborted) return;
+      await clock.sleep(backoffDelay(attempt++, { baseMs: 500, maxMs: 10_000 }), stopped.signal).catch(() => undefined);
+    }
+  };
+  const done = run();
+  return {
+    stop: async () => {
+      stopped.abort();
+      await client?.end().catch(() => undefined);
+      await done;
+    },
+  };
 }

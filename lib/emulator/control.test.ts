@@ -84,6 +84,37 @@ describe("test people", () => {
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join("."))).toEqual(expect.arrayContaining(["body.wear", "body.not_worn_days.0"]));
   });
 
+  it("nights planted without a sleep: in the charger all night, worn without a sleep, rest mode on", async () => {
+    const [charger, noSleep, rest] = [addDays(TEST_TODAY, -4), addDays(TEST_TODAY, -6), addDays(TEST_TODAY, -8)];
+    const nights = { [charger]: "charger", [noSleep]: "no_sleep", [rest]: "rest_mode" };
+    const u = await call(base, "/_emulator/users", { json: { email: uniqueEmail("nights"), wear: "always", nights } });
+    expect(u.status).toBe(201);
+    const id = u.body.user_id as string;
+    const sleepDays = new Set((await docs(id, "sleep")).map((d) => d.day));
+    const activityDays = new Set((await docs(id, "daily_activity")).map((d) => d.day));
+    for (const d of [charger, noSleep, rest]) expect({ d, slept: sleepDays.has(d) }).toEqual({ d, slept: false });
+    expect(sleepDays.has(addDays(charger, -1))).toBe(true);
+    // worn without a sleep: the day's activity is there; in the charger: the ring was off all day
+    expect([activityDays.has(noSleep), activityDays.has(rest), activityDays.has(charger)]).toEqual([true, true, false]);
+    // the night (22:00 the evening before to 06:00, UTC here) in samples
+    const samples = async (c: string, d: string) =>
+      (await call(base, `/_emulator/users/${id}/documents/${c}?start=${addDays(d, -1)}T22:00:00Z&end=${d}T06:00:00Z`)).body.data as Array<
+        Record<string, unknown>
+      >;
+    const battery = await samples("ring_battery_level", charger);
+    expect(battery.length).toBeGreaterThan(50);
+    expect(battery.every((b) => b.in_charger === true)).toBe(true);
+    // no heart rate once the person would have been asleep (bedtimes end by 01:30)
+    expect((await samples("heartrate", charger)).filter((h) => String(h.timestamp) >= `${charger}T02:00`).length).toBe(0);
+    expect((await samples("heartrate", noSleep)).length).toBeGreaterThan(50);
+    expect((await samples("ring_battery_level", noSleep)).some((b) => b.in_charger === true)).toBe(false);
+    // rest mode from 20:00 the evening before to 10:00
+    const periods = (await call(base, `/_emulator/users/${id}/documents/rest_mode_period`)).body.data as Array<Record<string, unknown>>;
+    expect(periods).toContainEqual(expect.objectContaining({ start_day: addDays(rest, -1), end_day: rest, start_time: `${addDays(rest, -1)}T20:00:00+00:00` }));
+    const bad = await call(base, "/_emulator/users", { json: { email: uniqueEmail("nights"), nights: { [charger]: "asleep", "2026-02-30": "charger" } } });
+    expect(bad.status).toBe(422);
+  });
+
   it("a time zone offset shows in the documents' timestamps", async () => {
     const u = await call(base, "/_emulator/users", { json: { email: uniqueEmail("tz"), wear: "always", tz_offset_minutes: 780 } });
     const sleep = await docs(u.body.user_id, "sleep");

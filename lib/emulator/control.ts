@@ -12,6 +12,7 @@ import type { User } from "./store";
 import { batteryRow, heartRateRow, localDayOf } from "./timeseries";
 import { DOCUMENT_COLLECTIONS, type DocumentCollection } from "./user-data";
 import type { WebhookEvent } from "./webhooks";
+import { NIGHT_KINDS } from "./generator";
 
 const day = z.string().refine(isDay, "Input should be a valid date YYYY-MM-DD");
 
@@ -32,6 +33,11 @@ const userSchema = z.object({
   data_key: z.string().min(1).max(200).optional(),
   wear: z.enum(["generated", "always"]).optional(),
   not_worn_days: z.array(day).max(1_000).optional(),
+  // nights planted without a sleep: in the charger all night, worn without a sleep, rest mode on
+  nights: z
+    .record(day, z.enum(NIGHT_KINDS))
+    .refine((n) => Object.keys(n).length <= 1_000, { message: "At most 1000 nights" })
+    .optional(),
   tz_offset_minutes: z.number().int().min(-720).max(840).optional(),
 });
 const patchUserSchema = z.object({
@@ -220,6 +226,7 @@ export async function handleControl(ctx: EmulatorContext, req: Request, url: URL
         dataKey: body.value.data_key,
         wear: body.value.wear,
         notWornDays: body.value.not_worn_days,
+        nights: body.value.nights,
         tzOffsetMinutes: body.value.tz_offset_minutes,
       });
       return json(userView(ctx, user), created ? 201 : 200);

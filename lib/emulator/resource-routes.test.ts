@@ -133,3 +133,67 @@ describe("the control API and the new documents", () => {
     expect(r.body.samples.ring_battery_level).toBeGreaterThan(20);
   });
 });
+
+describe("windows that meet at a midnight", () => {
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  it("a night's sample at 23:59:59.6 is served at midnight by the window that starts there, and by no window that ends before it", async () => {
+    const day = addDays(TEST_TODAY, -5);
+    const t = await connect(base, undefined, { email: wornEmail("midnight", [addDays(day, -1), day]) });
+    const night = ((await call(base, `/_emulator/users/${t.user_id}/documents/sleep`)).body.data as Array<Record<string, any>>).find(
+      (s) => s.day === day && s.type === "long_sleep",
+    )!;
+    // the night's samples every five minutes, the sixth at 23:59:59.6 (the service's own are whole seconds)
+    const midnight = Date.parse(`${day}T00:00:00Z`);
+    const t0 = midnight - 400 - 5 * 300_000;
+    const items = Array.from({ length: 12 }, (_, i) => 50 + i);
+    const edit = await call(base, `/_emulator/users/${t.user_id}/documents/sleep/${night.id}`, {
+      method: "PATCH",
+      json: { bedtime_start: iso(t0), bedtime_end: iso(t0 + items.length * 300_000), heart_rate: { interval: 300, items, timestamp: iso(t0) } },
+    });
+    expect(edit.status, edit.text).toBe(200);
+    const sleepRows = async (start: number, end: number) =>
+      (await rows(t.access_token, { start_datetime: iso(start), end_datetime: iso(end) })).filter((r) => r.source === "sleep");
+    const hour = 3_600_000;
+
+    const before = await sleepRows(midnight - hour, midnight - 1000);
+    const from = await sleepRows(midnight, midnight + hour);
+    const across = await sleepRows(midnight - hour, midnight + hour);
+    expect(before.map((r) => r.timestamp_unix)).toEqual([-1500, -1200, -900, -600, -300].map((s) => midnight + s * 1000));
+    expect(from[0]).toEqual({ bpm: 55, source: "sleep", timestamp: `${day}T00:00:00+00:00`, timestamp_unix: midnight });
+    expect(across).toEqual([...before, ...from]);
+    // a window that ends at midnight serves it too (the end is inclusive)
+    expect((await sleepRows(midnight - hour, midnight)).at(-1)).toEqual(from[0]);
+    // the emulator's own listing has it once
+    const listed = (await call(base, `/_emulator/users/${t.user_id}/documents/heartrate?start=${addDays(day, -1)}&end=${day}`)).body.data as Row[];
+    expect(listed.filter((r) => r.timestamp_unix === midnight)).toEqual([from[0]]);
+  });
+
+  for (const tz of [0, 330, -480]) {
+    it(`days read window by window equal the listing, for both series, whichever side of each midnight a window starts (UTC${tz >= 0 ? "+" : ""}${tz / 60})`, async () => {
+      const email = uniqueEmail(`edges${tz}`);
+      await call(base, "/_emulator/users", { json: { email, tz_offset_minutes: tz, wear: "always" } });
+      const t = await connect(base, undefined, { email });
+      const first = addDays(TEST_TODAY, -12);
+      const midnights = Array.from({ length: 11 }, (_, k) => Date.parse(`${addDays(first, k)}T00:00:00Z`) - tz * 60_000);
+      for (const collection of ["heartrate", "ring_battery_level"]) {
+        const listed = (
+          (await call(base, `/_emulator/users/${t.user_id}/documents/${collection}?start=${addDays(first, -1)}&end=${addDays(first, 12)}`)).body.data as Row[]
+        ).map((r) => r.timestamp_unix);
+        const between = (a: number, b: number) => listed.filter((x) => x >= a && x <= b);
+        const read = async (a: number, b: number) =>
+          (await rows(t.access_token, { start_datetime: iso(a), end_datetime: iso(b) }, collection)).map((r) => r.timestamp_unix);
+        // each window starts at a midnight and ends a second before the next; then each starts a second after one and ends at the next
+        const startingAt: number[] = [];
+        const endingAt: number[] = [];
+        for (let k = 0; k + 1 < midnights.length; k++) {
+          startingAt.push(...(await read(midnights[k]!, midnights[k + 1]! - 1000)));
+          endingAt.push(...(await read(midnights[k]! + 1000, midnights[k + 1]!)));
+        }
+        expect(startingAt.length, collection).toBeGreaterThan(10 * (collection === "heartrate" ? 100 : 20));
+        expect(startingAt, collection).toEqual(between(midnights[0]!, midnights.at(-1)! - 1000));
+        expect(endingAt, collection).toEqual(between(midnights[0]! + 1000, midnights.at(-1)!));
+      }
+    });
+  }
+});

@@ -45,6 +45,19 @@ describe("startEmulator", () => {
     await expect(fetch(`http://127.0.0.1:${emu.port}/_emulator/health`)).rejects.toThrow();
   });
 
+  it("keeps an idle connection until the client closes it: no keep-alive deadline, none advertised", async () => {
+    const emu = await startEmulator({ port: 0 });
+    try {
+      const res = await fetch(`${emu.url}/_emulator/health`);
+      await res.text();
+      expect(res.headers.get("connection")).toBe("keep-alive");
+      // a `Keep-Alive: timeout=N` hint would make Node's fetch keep the connection N − 2 s, racing the server's own close
+      expect(res.headers.get("keep-alive")).toBeNull();
+    } finally {
+      await emu.close();
+    }
+  });
+
   it("rejects invalid overrides", async () => {
     await expect(startEmulator({ port: 0, pageSize: 0 })).rejects.toThrow(/pageSize/);
   });

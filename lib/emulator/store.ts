@@ -7,6 +7,7 @@ import { addDays, dayToIndex, utcDay } from "@/lib/days";
 import type { Portal, Scope } from "./providers";
 import type { RateTier } from "./rate-limit";
 import { UserDocuments } from "./user-data";
+import type { NightKind } from "./generator";
 
 export const IMPLICIT_TOKEN_TTL_S = 2_592_000;
 
@@ -43,6 +44,8 @@ export type EnsureUserOptions = {
   wear?: "generated" | "always";
   /** days (YYYY-MM-DD) on which the ring was not worn at all */
   notWornDays?: string[];
+  /** nights (the day, YYYY-MM-DD, they end on) planted without a sleep, and why (NightKind) */
+  nights?: Record<string, NightKind>;
   /** the person's UTC offset in minutes (-720..840), in the documents' timestamps */
   tzOffsetMinutes?: number;
 };
@@ -298,6 +301,7 @@ export class EmulatorState {
           tzOffsetMinutes: opts.tzOffsetMinutes,
           wear: opts.wear,
           notWornDays: opts.notWornDays && new Set(opts.notWornDays.map(dayToIndex)),
+          nights: opts.nights && new Map(Object.entries(opts.nights).map(([d, kind]) => [dayToIndex(d), kind])),
         },
         addDays(today, 1 - historyDays),
         () => this.today(),

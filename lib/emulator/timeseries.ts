@@ -45,17 +45,39 @@ export type SeriesView = {
   docs(collection: "daily_activity" | "sleep" | "session" | "workout", idx: number): readonly Doc[];
   /** Every current rest-mode period. */
   restModes(): readonly Doc[];
+  /** Whether the night ending on that day was planted in the charger (the test person's `nights`). */
+  chargerNight(idx: number): boolean;
 };
 
 /** One day of samples in time order: instants (ms), values, and a source code (heart rate) or flags (battery). */
 export type Series = { t: Float64Array; v: Uint8Array; k: Uint8Array; n: number };
 
+/** The instant a sample is served at: the service's sample timestamps are whole seconds. */
+const toSecond = (t: number) => Math.round(t / 1000) * 1000;
+const HALF_SECOND = 500;
+
+/**
+ * One local day's samples, [from, to) in UTC instants. A sample is rounded to its second first
+ * and then placed: one that rounds onto the next midnight is not this day's (the window that
+ * starts at that midnight reads the next day), one that rounds up onto this day's midnight is.
+ */
 class Builder {
   private readonly t: number[] = [];
   private readonly v: number[] = [];
   private readonly k: number[] = [];
+  constructor(
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
+  /** Whether a sample at `t` (before rounding) belongs to the day. */
+  holds(t: number): boolean {
+    const s = toSecond(t);
+    return s >= this.from && s < this.to;
+  }
+  /** Adds a sample at `t` when it belongs to the day. */
   add(t: number, v: number, k: number): void {
-    this.t.push(Math.round(t / 1000) * 1000);
+    if (!this.holds(t)) return;
+    this.t.push(toSecond(t));
     this.v.push(Math.max(0, Math.min(255, Math.round(v))));
     this.k.push(k);
   }
@@ -149,10 +171,14 @@ function restIntervals(view: SeriesView, from: number, to: number): Array<[numbe
 
 /** Heart rate of local day `idx`. */
 export function heartRateDay(view: SeriesView, idx: number): Series {
-  const out = new Builder();
   const from = dayStartMs(idx, view.offsetMinutes);
   const to = from + DAY_MS;
-  const inDay = (t: number) => t >= from && t < to;
+  const out = new Builder(from, to);
+  // Whether a sample belongs to the day, after rounding (a guard before each value that draws
+  // from a random stream, so a sample left out draws nothing); and whether an interval can hold
+  // one: its samples round to instants up to half a second beyond it.
+  const inDay = (t: number) => out.holds(t);
+  const touches = (span: [number, number]) => span[1] > from - HALF_SECOND && span[0] < to - HALF_SECOND;
   const r = rngFor(view.prefix, "hr", idx);
   const rhr = restingRate(view, idx);
   const hrMax = Math.round(208 - 0.7 * view.age);
@@ -161,7 +187,7 @@ export function heartRateDay(view: SeriesView, idx: number): Series {
   // Sleep periods of this day and the next (the evening's long sleep).
   for (const p of [...view.docs("sleep", idx), ...view.docs("sleep", idx + 1)]) {
     const span = interval(p, "bedtime_start", "bedtime_end");
-    if (!span || span[1] <= from || span[0] >= to) continue;
+    if (!span || !touches(span)) continue;
     busy.push(span);
     const source = p.type === "rest" ? REST : SLEEP;
     const hr = sampleOf(p.heart_rate);
@@ -182,7 +208,7 @@ export function heartRateDay(view: SeriesView, idx: number): Series {
   for (const s of [...view.docs("session", idx - 1), ...view.docs("session", idx)]) {
     const span = interval(s, "start_datetime", "end_datetime");
     const hr = sampleOf(s.heart_rate);
-    if (!span || !hr || span[1] <= from || span[0] >= to) continue;
+    if (!span || !hr || !touches(span)) continue;
     busy.push(span);
     const t0 = Date.parse(hr.timestamp);
     hr.items.forEach((v, i) => {
@@ -197,7 +223,7 @@ export function heartRateDay(view: SeriesView, idx: number): Series {
   // Workouts: 5-second bursts.
   for (const w of [...view.docs("workout", idx - 1), ...view.docs("workout", idx)]) {
     const span = interval(w, "start_datetime", "end_datetime");
-    if (!span || span[1] <= from || span[0] >= to) continue;
+    if (!span || !touches(span)) continue;
     busy.push(span);
     const wr = rngFor(view.prefix, "hr-workout", String(w.id));
     const frac = w.intensity === "hard" ? 0.8 : w.intensity === "moderate" ? 0.65 : 0.5;
@@ -258,6 +284,9 @@ const NO_RING = 4;
 const FLOOR = 3;
 const CHARGE_PER_BLOCK = 3.2 * 5;
 const FULL_CHARGE_BLOCKS = 6;
+/** A charger night's blocks: until 07:00, and from 21:00 the evening before. */
+const CHARGER_NIGHT_MORNING = 84;
+const CHARGER_NIGHT_EVENING = 252;
 
 /** What the ring did in each 5-minute block of local day `idx`. */
 function blockStates(view: SeriesView, idx: number): Uint8Array {
@@ -296,6 +325,9 @@ function blockStates(view: SeriesView, idx: number): Uint8Array {
     }
     if (start >= 0) for (let j = start; j < start + 24; j++) states[j] = CHARGING;
   }
+  // A night planted in the charger: from 21:00 the evening before to 07:00.
+  if (view.chargerNight(idx)) states.fill(CHARGING, 0, CHARGER_NIGHT_MORNING);
+  if (view.chargerNight(idx + 1)) states.fill(CHARGING, CHARGER_NIGHT_EVENING, 288);
   return states;
 }
 
@@ -357,9 +389,9 @@ export const BATTERY_IN_CHARGER = 2;
 
 /** Ring battery level of local day `idx` (firstIdx: the user's first day). */
 export function batteryDay(view: SeriesView, idx: number, firstIdx: number): Series {
-  const out = new Builder();
-  if (!view.isDay(idx)) return out.build();
   const from = dayStartMs(idx, view.offsetMinutes);
+  const out = new Builder(from, from + DAY_MS);
+  if (!view.isDay(idx)) return out.build();
   const states = blockStates(view, idx);
   const levels = new Float64Array(289);
   levels[0] = levelAtStart(view, idx, firstIdx);

@@ -337,6 +337,7 @@ export class UserDocuments {
       isDay: (idx) => this.hasDay(indexToDay(idx)),
       docs: (collection, idx) => this.docsOn(cache.get(collection)!, collection, indexToDay(idx)),
       restModes: () => cache.get("rest_mode_period")!.docs,
+      chargerNight: (idx) => this.opts.nights?.get(idx) === "charger",
     };
   }
 

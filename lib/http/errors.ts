@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  request_timeout: 408,
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
@@ -49,8 +50,12 @@ export function errorBody(code: ErrorCode, message: string, details?: unknown): 
 /** Turns anything thrown in a route into a response; never leaks internals on 500. */
 export function toErrorResponse(err: unknown): Response {
   if (err instanceof AppError) {
+    const headers = new Headers();
     // A refused body may be only partly read: the connection is not reused for another request.
-    const headers = err.code === "payload_too_large" ? { connection: "close" } : undefined;
+    if (err.code === "payload_too_large") headers.set("connection", "close");
+    // a refusal that says when to come back (details.retryAfterS) says it in Retry-After too
+    const retry = (err.details as { retryAfterS?: unknown } | undefined)?.retryAfterS;
+    if (typeof retry === "number" && retry > 0) headers.set("retry-after", String(Math.ceil(retry)));
     return Response.json(errorBody(err.code, err.message, err.details), { status: err.status, headers });
   }
   if (err instanceof ZodError) {

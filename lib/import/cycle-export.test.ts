@@ -1,7 +1,8 @@
 // Ringside's own export carries the cycle: the person's cycle settings and period entries as
 // the top-level `cycle` section, the ring's daily_cycle_phases documents among the collections.
 // Imported by another person, the same settings, entries and documents come out; importing it
-// again adds nothing; a dry run stores nothing; a bad cycle section refuses the file (422).
+// again adds nothing; a dry run stores nothing; a bad cycle section refuses the file (422). The
+// ring's phases are kept only for a person who tracks their cycle (or whose file turns it on).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ManualClock, setClock } from "@/lib/clock";
 import { AppError } from "@/lib/http/errors";
@@ -55,7 +56,7 @@ const PHASES = [
 
 beforeAll(async () => {
   setClock(new ManualClock(T0));
-  for (const id of ["u-cycle-a", "u-cycle-b", "u-cycle-c", "u-cycle-d"]) await person(id);
+  for (const id of ["u-cycle-a", "u-cycle-b", "u-cycle-c", "u-cycle-d", "u-cycle-e"]) await person(id);
   const { logCycleEntry, saveCycleSettings } = await import("@/lib/services/cycle-entries");
   await saveCycleSettings("u-cycle-a", { tracking: true, hormonalContraception: true });
   for (const [day, kind] of [
@@ -115,6 +116,18 @@ describe("the cycle in Ringside's export", () => {
     expect(r).toMatchObject({ dryRun: true, cycleEntries: 5 });
     expect(await entriesOf("u-cycle-c")).toEqual([]);
     expect(Number(await sqlValue(`SELECT COUNT(*) FROM cycle_settings WHERE userId = ?`, "u-cycle-c"))).toBe(0);
+  });
+
+  it("keeps no phases of a person who does not track their cycle (and whose file does not turn it on)", async () => {
+    const withoutSection = await importFor("u-cycle-e", { format: "ringside-export-v1", collections: { daily_cycle_phases: PHASES } });
+    expect(withoutSection.documents.daily_cycle_phases ?? 0).toBe(0);
+    expect(await phasesOf("u-cycle-e")).toEqual([]);
+    const off = { settings: { tracking: false, hormonalContraception: false, pregnant: false }, entries: [] };
+    await importFor("u-cycle-e", { format: "ringside-export-v1", collections: { daily_cycle_phases: PHASES }, cycle: off });
+    expect(await phasesOf("u-cycle-e")).toEqual([]);
+    const on = { ...off, settings: { ...off.settings, tracking: true } };
+    await importFor("u-cycle-e", { format: "ringside-export-v1", collections: { daily_cycle_phases: PHASES }, cycle: on });
+    expect(await phasesOf("u-cycle-e")).toHaveLength(3);
   });
 
   it("refuses a file whose cycle section is not valid (422), storing nothing", async () => {

@@ -11,7 +11,7 @@ import { ManualClock } from "@/lib/clock";
 import { generateRange } from "@/lib/emulator/generator";
 import { setDayNote, getDayNote } from "@/lib/db/queries/notes";
 import { claimImportLease, readImportState, releaseImportLease } from "@/lib/db/queries/imports";
-import { IMPORT_RETRY_AFTER_S, ImportBusy } from "@/lib/import/gate";
+import { IMPORT_MAX_UPLOADS, IMPORT_RETRY_AFTER_S, ImportBusy } from "@/lib/import/gate";
 import { resumeImport, runImport, type ImportUpload, type RunOptions } from "@/lib/import/run";
 import { discardImport } from "@/lib/import/status";
 import { exportCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
@@ -264,7 +264,7 @@ describe("the import rules (audit: medium — import)", () => {
     expect(await getDayNote({ userId, day: "2026-01-05" })).toMatchObject({ text: "late dinner", tags: [{ name: "alcohol" }] });
   });
 
-  it("one import at a time per person (409 while another process holds their lease) and per process (429 with a retry delay)", async () => {
+  it("one import at a time per person (409 while another process holds their lease); per process, whole uploads take the slot in turn and past the most it takes: 429 with a retry delay", async () => {
     const userId = await person();
     // another process's import of theirs (its lease)
     expect(await claimImportLease(userId, "another-process", clock.now())).toBe(true);
@@ -272,28 +272,99 @@ describe("the import rules (audit: medium — import)", () => {
     expect(second).toMatchObject({ status: 409, message: "An import of yours is already running: wait for it to finish." });
     await releaseImportLease(userId, "another-process", clock.now());
 
-    let open!: () => void;
-    const gate = new Promise<void>((r) => (open = r));
+    // a slow upload holds no slot while it arrives: another person's import runs meanwhile
+    let arrive!: () => void;
+    const arrived = new Promise<void>((r) => (arrive = r));
     async function* slow(): AsyncGenerator<Uint8Array> {
       yield Buffer.from('{"format":"ringside-export-v1",');
-      await gate;
+      await arrived;
       yield Buffer.from('"collections":{},"notes":[{"day":"2026-01-01","text":"first","tags":[]}]}');
     }
     const first = runImport(userId, { type: "file", name: "a.json", body: slow() }, { clock });
     try {
       while ((await readImportState(userId))?.status !== "checking") await new Promise((r) => setImmediate(r));
-      // anyone's, while one runs in this process: 429, with how long to wait
-      const other = await person();
-      const busy = await runImport(other, file("c.json", '{"format":"ringside-export-v1","collections":{}}'), { clock, dryRun: true }).catch((e: unknown) => e);
-      expect(busy).toBeInstanceOf(ImportBusy);
-      expect(busy).toMatchObject({ status: 429, retryAfterS: IMPORT_RETRY_AFTER_S });
+      await expect(runImport(await person(), file("c.json", '{"format":"ringside-export-v1","collections":{}}'), { clock })).resolves.toMatchObject({
+        kind: "ringside",
+      });
     } finally {
-      open();
+      arrive();
     }
     await expect(first).resolves.toMatchObject({ notes: { new: 1 } });
+
+    // the slot is taken once the upload is spooled: while one import stores, another whole upload waits its turn
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let storing!: () => void;
+    const isStoring = new Promise<void>((r) => (storing = r));
+    const holder = runImport(await person(), file("heartrate.csv", exportCsv(heartRows)), {
+      clock,
+      afterChunk: async () => {
+        storing();
+        await released;
+      },
+    });
+    await isStoring;
+    let waitedDone = false;
+    const waiter = runImport(await person(), file("c.json", '{"format":"ringside-export-v1","collections":{}}'), { clock, dryRun: true }).then((r) => {
+      waitedDone = true;
+      return r;
+    });
+    // more imports than the server takes at once: 429 at once, with how long to wait, the upload not read
+    const fill = Array.from({ length: IMPORT_MAX_UPLOADS - 2 }, async () =>
+      runImport(await person(), file("g.json", '{"format":"ringside-export-v1","collections":{}}'), { clock, dryRun: true }),
+    );
+    let read = false;
+    async function* unread(): AsyncGenerator<Uint8Array> {
+      read = true;
+      yield Buffer.from("{}");
+    }
+    try {
+      const stranger = await person();
+      const busy = await runImport(stranger, { type: "file", name: "h.json", body: unread() }, { clock, dryRun: true }).catch((e: unknown) => e);
+      expect(busy).toBeInstanceOf(ImportBusy);
+      expect(busy).toMatchObject({ status: 429, retryAfterS: IMPORT_RETRY_AFTER_S });
+      expect(read).toBe(false);
+      expect(waitedDone).toBe(false);
+    } finally {
+      release();
+    }
+    await expect(holder).resolves.toMatchObject({ kind: "csv" });
+    await expect(waiter).resolves.toMatchObject({ dryRun: true, kind: "ringside" });
+    for (const f of fill) await expect(f).resolves.toMatchObject({ dryRun: true });
     // and once it is done, the next one runs
     await expect(runImport(userId, file("d.json", '{"format":"ringside-export-v1","collections":{}}'), { clock })).resolves.toMatchObject({ kind: "ringside" });
   });
+
+  it("an upload that stalls is stopped: at its deadline (408) or when its connection closes, leaving no spool, slot or lease", async () => {
+    const spoolsLeft = () => (fs.existsSync(`${process.env.DATA_DIR}/imports`) ? fs.readdirSync(`${process.env.DATA_DIR}/imports`) : []);
+    async function* stalled(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from("id;day;score\n");
+      await new Promise<void>(() => undefined);
+    }
+    const deadline = new AbortController();
+    const late = await person();
+    const timedOut = runImport(late, { type: "file", name: "dailysleep.csv", body: stalled() }, { clock, uploadDeadline: deadline.signal }).catch(
+      (e: unknown) => e,
+    );
+    while ((await readImportState(late))?.status !== "checking") await new Promise((r) => setImmediate(r));
+    deadline.abort();
+    expect(await timedOut).toMatchObject({ status: 408, message: expect.stringContaining("took too long") });
+    expect(await stored(late)).toBe(0);
+
+    const closed = new AbortController();
+    const gone = await person();
+    const abandoned = runImport(gone, { type: "file", name: "dailysleep.csv", body: stalled() }, { clock, signal: closed.signal }).catch((e: unknown) => e);
+    while ((await readImportState(gone))?.status !== "checking") await new Promise((r) => setImmediate(r));
+    closed.abort();
+    expect(await abandoned).toMatchObject({ name: "ImportStopped", reason: "aborted" });
+    expect((await readImportState(gone))?.status).toBe("failed");
+    expect(spoolsLeft()).toEqual([]);
+    // neither holds the person's lease nor the server's slot
+    for (const userId of [late, gone])
+      await expect(runImport(userId, file("e.json", '{"format":"ringside-export-v1","collections":{}}'), { clock })).resolves.toMatchObject({
+        kind: "ringside",
+      });
+  }, 20_000);
 
   it("spooling refuses when the disk's free space would fall below the margin (507), at the start or part-way, storing nothing", async () => {
     const text = exportCsv(heartRows);

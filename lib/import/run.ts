@@ -1,29 +1,36 @@
 import "server-only";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import { AppError } from "@/lib/http/errors";
 import { clock as systemClock, type Clock } from "@/lib/clock";
 import { toDbTime } from "@/lib/db/dialect";
-import { claimImportLease, readImportState, releaseImportLease, saveImportState, type ImportState } from "@/lib/db/queries/imports";
+import { claimImportLease, IMPORT_LEASE_MS, readImportState, releaseImportLease, saveImportState, type ImportState } from "@/lib/db/queries/imports";
 import { logger } from "@/lib/log";
-import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, RingsideChecker, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
+import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
 import { ImportRefusal } from "@/lib/import/refusal";
-import { displayName, spoolMultipart, spoolStream, type SpoolOptions } from "@/lib/import/spool";
+import { arriving, IMPORT_UPLOAD_DEADLINE_MS, type SpoolOptions } from "@/lib/import/spool";
+import { spoolUpload, type ImportUpload, type Source } from "@/lib/import/upload";
 import { importSpoolDir, removeSpool } from "@/lib/import/spool-dir";
-import { entryKey, readVendorFiles, sniffFile, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
+import { entryKey, readVendorFiles, type CheckedFile, type RowLimits, type VendorFile } from "@/lib/import/vendor";
 import { ImportWriter, type CollectionCounts, type NoteCounts } from "@/lib/import/writer";
 import type { ZipLimits } from "@/lib/import/zip";
 import { ImportBudget, ImportStopped, type UploadLimits } from "@/lib/import/budget";
-import { runGated } from "@/lib/import/gate";
+import { inSlot, runGated, runTracked, type RunningImport } from "@/lib/import/gate";
+import { findCycleSettings } from "@/lib/db/queries/cycle";
+
+export type { ImportUpload };
 
 // One import, whatever was uploaded — Ringside's own export (JSON), the ring maker's account
 // export (ZIP) or CSV files of it, a Trends CSV —, always the same way:
-//  0. one import at a time per process (lib/import/gate.ts; another meanwhile → 429 with
-//     Retry-After), within one CPU budget bounded by the bytes received (lib/import/budget.ts:
-//     over it → 413, nothing stored), stopping when its client goes away or it loses its lease;
+//  0. a few imports at a time per process, and their check and storing one at a time, in the
+//     process's one slot, taken only once the upload is spooled (lib/import/gate.ts: more uploads
+//     than it takes → 429 with Retry-After; a spooled upload waits its turn), within one CPU
+//     budget bounded by the bytes received (lib/import/budget.ts: over it → 413, nothing
+//     stored), stopping when its client goes away or it loses its lease;
 //  1. one at a time per person (a lease, renewed as the work goes; a second import meanwhile → 409);
-//  2. the upload is spooled to a private folder, keeping a free-disk margin (507);
+//  2. the upload is spooled to a private folder, keeping a free-disk margin (507), within its
+//     deadline (IMPORT_UPLOAD_DEADLINE_MS: a slower upload → 408) and stopping at once when its
+//     connection closes;
 //  3. a check reads every row of every file and refuses the whole upload on the first bad one
 //     (naming file and row): nothing is stored before everything passed. A dry run stops here
 //     with what storing would do, per collection. A dry run has no other effect: it takes no
@@ -67,17 +74,6 @@ export type ImportReport = {
   ignoredCollections: string[];
 };
 
-export type ImportUpload =
-  /** one file as the body: JSON, a ZIP or a CSV (told apart by content); `name` as the client gave it */
-  | {
-      type: "file";
-      name: string | null;
-      body: AsyncIterable<Uint8Array>;
-      /** declared application/json: read as Ringside's export whatever it holds (not JSON → 400) */ json?: boolean;
-    }
-  /** a multipart/form-data body with one or more files */
-  | { type: "multipart"; contentType: string; body: AsyncIterable<Uint8Array> };
-
 export type RunOptions = {
   dryRun?: boolean;
   replaceNotes?: boolean;
@@ -93,6 +89,8 @@ export type RunOptions = {
   signal?: AbortSignal;
   /** CPU-seconds the import may use (default: from the bytes received) */
   cpuSeconds?: number;
+  /** aborts when the upload has taken too long to arrive (default: IMPORT_UPLOAD_DEADLINE_MS from the start; tests abort it themselves) */
+  uploadDeadline?: AbortSignal;
   uploadLimits?: UploadLimits;
 };
 
@@ -100,51 +98,6 @@ export const ROW_LIMITS: RowLimits = {
   maxRowsPerFile: IMPORT_LIMITS.maxItemsPerCollection,
   maxSeriesRows: Object.fromEntries(Object.entries(SERIES_IMPORT_LIMITS).map(([c, l]) => [c, l.maxItems])),
 };
-
-type Source = { name: string; path: string; kind: "zip" | "csv" | "json" };
-
-/** Whether the first bytes of an upload are JSON (an object or array, after a BOM and blanks). */
-function startsAsJson(chunk: Uint8Array): boolean | null {
-  const text = Buffer.from(chunk.subarray(0, 64))
-    .toString("utf8")
-    .replace(/^\ufeff/, "")
-    .trimStart();
-  return text === "" ? null : text.startsWith("{") || text.startsWith("[");
-}
-
-/**
- * Spools the upload. A single JSON file (Ringside's export) is checked as it arrives, so a file
- * over a limit is refused after reading only a little of it; its check is returned.
- */
-async function spoolUpload(
-  upload: ImportUpload,
-  dir: string,
-  opts: SpoolOptions | undefined,
-  progress: (rows: number) => Promise<void>,
-): Promise<{ sources: Source[]; ringside: RingsideChecked | null; bytes: number }> {
-  if (upload.type === "multipart") {
-    const files = await spoolMultipart(upload.body, upload.contentType, dir, opts);
-    return {
-      sources: await Promise.all(files.map(async (f) => ({ name: f.name, path: f.path, kind: await sniffFile(f.path) }))),
-      ringside: null,
-      bytes: files.reduce((n, f) => n + f.size, 0),
-    };
-  }
-  const file = path.join(dir, "upload");
-  let checker: RingsideChecker | null | undefined;
-  const inspect = async (chunk: Uint8Array) => {
-    if (checker === undefined) {
-      const json = upload.json || startsAsJson(chunk);
-      if (json === null) return;
-      checker = json ? new RingsideChecker(progress) : null;
-    }
-    if (checker) await checker.write(chunk);
-  };
-  const bytes = await spoolStream(upload.body, file, opts, inspect);
-  if (bytes === 0) throw new AppError("bad_request", "The upload is empty.");
-  const ringside = checker ? await checker.end() : null;
-  return { sources: [{ name: displayName(upload.name ?? undefined, "upload"), path: file, kind: ringside ? "json" : await sniffFile(file) }], ringside, bytes };
-}
 
 function kindOf(sources: readonly Source[]): ImportKind {
   if (sources.some((s) => s.kind === "json")) {
@@ -230,6 +183,15 @@ class ImportRun {
     }
   }
 
+  /**
+   * Whether the import keeps the ring's cycle phases: only for a person who tracks their cycle
+   * (a Ringside export's cycle settings, which the import stores, say so for them).
+   */
+  private async keepsCycle(ringside: RingsideChecked | null): Promise<boolean> {
+    const fromFile = ringside?.cycle?.settings?.tracking;
+    return fromFile ?? Boolean((await findCycleSettings(this.userId))?.tracking);
+  }
+
   private readContext() {
     return {
       now: this.clock.now(),
@@ -248,12 +210,18 @@ class ImportRun {
   async check(ringside: RingsideChecked | null): Promise<ImportReport | { total: number }> {
     const kind = this.state.kind!;
     const dryRun = this.state.dryRun;
-    const writer = new ImportWriter({ userId: this.userId, dryRun: true, syncedAt: toDbTime(this.clock.now()), replaceNotes: this.state.options.replaceNotes });
-    if (kind === "ringside") {
-      const file = this.state.sources[0]!;
-      const checked = ringside ?? (await checkRingsideFile(file.path, (rows) => this.progress({ file: file.name, rows })));
-      if (!dryRun) return { total: checked.items };
-      const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: true, progress: async () => undefined });
+    const first = this.state.sources[0]!;
+    const checkedFile = kind === "ringside" ? (ringside ?? (await checkRingsideFile(first.path, (rows) => this.progress({ file: first.name, rows })))) : null;
+    const writer = new ImportWriter({
+      userId: this.userId,
+      dryRun: true,
+      syncedAt: toDbTime(this.clock.now()),
+      replaceNotes: this.state.options.replaceNotes,
+      keepCycle: await this.keepsCycle(checkedFile),
+    });
+    if (checkedFile) {
+      if (!dryRun) return { total: checkedFile.items };
+      const read = await readRingsideFile(this.userId, first.path, checkedFile, writer, { dryRun: true, progress: async () => undefined });
       return report(kind, true, writer, [], {
         notes: writer.notes,
         tags: read.tags,
@@ -279,10 +247,12 @@ class ImportRun {
     const kind = this.state.kind!;
     const skip = this.state.checkpoint;
     await this.progress({ status: "storing", rows: skip, phaseStartedAt: this.clock.now(), message: null });
+    const checkedFile = kind === "ringside" ? await checkRingsideFile(this.state.sources[0]!.path, async () => undefined) : null;
     const writer = new ImportWriter({
       userId: this.userId,
       dryRun: false,
       syncedAt: toDbTime(this.clock.now()),
+      keepCycle: await this.keepsCycle(checkedFile),
       skip,
       replaceNotes: this.state.options.replaceNotes,
       afterChunk: async (items) => {
@@ -293,10 +263,12 @@ class ImportRun {
     });
     // the check read every file whole: storing unpacks only what it parses
     const ctx = { ...this.readContext(), checkedBefore: true, entries: this.mapped, progress: async (file: string) => this.progress({ file }) };
-    if (kind === "ringside") {
+    if (checkedFile) {
       const file = this.state.sources[0]!;
-      const checked = await checkRingsideFile(file.path, async () => undefined);
-      const read = await readRingsideFile(this.userId, file.path, checked, writer, { dryRun: false, progress: async () => this.progress({ file: file.name }) });
+      const read = await readRingsideFile(this.userId, file.path, checkedFile, writer, {
+        dryRun: false,
+        progress: async () => this.progress({ file: file.name }),
+      });
       return report(kind, false, writer, [], {
         notes: writer.notes,
         tags: read.tags,
@@ -368,7 +340,7 @@ async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
     const at = run.state.file ? ` in ${run.state.file}` : "";
     const message =
       `The import stopped part-way${at}: ${run.state.checkpoint} of ${run.state.totalRows ?? "?"} rows are stored. ` +
-      "Resume it (Settings → Import) to store the rest; nothing is stored twice.";
+      "Resume it (Settings → Your data → Import) to store the rest; nothing is stored twice.";
     // a refusal cannot happen here (the check passed), so this is the database or the disk: keep the spool to resume
     run.state = { ...run.state, status: "interrupted", message };
     await saveImportState(userId, run.state).catch(() => undefined);
@@ -389,7 +361,9 @@ function summary(r: ImportReport) {
  * ImportStopped when its client went away or it lost its lease.
  */
 export function runImport(userId: string, upload: ImportUpload, opts: RunOptions = {}): Promise<ImportReport> {
-  return runGated(userId, opts.signal, (signal, self) => importOnce(userId, upload, opts, signal, opts.dryRun ? (state) => (self.dryState = state) : null));
+  return runTracked(userId, opts.signal, (signal, self) =>
+    importOnce(userId, upload, opts, signal, self, opts.dryRun ? (state) => (self.dryState = state) : null),
+  );
 }
 
 async function importOnce(
@@ -397,6 +371,7 @@ async function importOnce(
   upload: ImportUpload,
   opts: RunOptions,
   signal: AbortSignal,
+  self: RunningImport,
   dryProgress: ((state: ImportState) => void) | null,
 ): Promise<ImportReport> {
   const clock = opts.clock ?? systemClock;
@@ -410,34 +385,44 @@ async function importOnce(
   );
   const run = new ImportRun(userId, newState(id, clock.now(), opts), opts, budget, dryProgress);
   let dir: string | null = null;
+  let keepLease: ReturnType<typeof setInterval> | null = null;
   try {
     // a new import replaces one left interrupted (what that one stored stays); a dry run leaves it be
     const previous = dryRun ? null : await readImportState(userId);
     if (previous?.status === "interrupted" && previous.spoolDir) await removeSpool(previous.spoolDir);
     dir = importSpoolDir(id, opts.spoolRoot);
     await run.progress({ spoolDir: dir });
-    const { sources, ringside, bytes } = await spoolUpload(upload, dir, opts.spool, (rows) => run.progress({ rows }));
+    const deadline = opts.uploadDeadline ?? AbortSignal.timeout(IMPORT_UPLOAD_DEADLINE_MS);
+    const arrived = { ...upload, body: arriving(upload.body, signal, deadline) };
+    // the lease is kept while the upload arrives and waits for the slot (the work renews it after)
+    keepLease = dryRun ? null : setInterval(() => void claimImportLease(userId, id, clock.now()).catch(() => undefined), IMPORT_LEASE_MS / 4);
+    keepLease?.unref();
+    const { sources, ringside, bytes } = await spoolUpload(arrived, dir, opts.spool, (rows) => run.progress({ rows }));
     budget.received(bytes);
-    // storing gets what the check leaves; a dry run's check is all its work
-    budget.checkShare = dryRun ? 1 : CHECK_SHARE;
-    await run.progress({ sources, kind: kindOf(sources) });
-    const checkStarted = clock.now();
-    const checked = await run.check(ringside);
-    logger.info(
-      {
-        userId,
-        kind: run.state.kind,
-        dryRun: run.state.dryRun,
-        checkMs: Math.round(clock.now() - checkStarted),
-        spoolMs: Math.round(checkStarted - run.state.startedAt),
-        cpuS: Math.round(budget.cpuSeconds * 100) / 100,
-      },
-      "import checked",
-    );
-    if ("dryRun" in checked) return checked;
-    budget.checkShare = 1;
-    await run.progress({ totalRows: checked.total });
-    return await storeAndFinish(run);
+    // the upload is whole: the check and the storing wait for the process's one slot
+    return await inSlot(self, async () => {
+      if (keepLease) clearInterval(keepLease);
+      // storing gets what the check leaves; a dry run's check is all its work
+      budget.checkShare = dryRun ? 1 : CHECK_SHARE;
+      await run.progress({ sources, kind: kindOf(sources) });
+      const checkStarted = clock.now();
+      const checked = await run.check(ringside);
+      logger.info(
+        {
+          userId,
+          kind: run.state.kind,
+          dryRun: run.state.dryRun,
+          checkMs: Math.round(clock.now() - checkStarted),
+          spoolMs: Math.round(checkStarted - run.state.startedAt),
+          cpuS: Math.round(budget.cpuSeconds * 100) / 100,
+        },
+        "import checked",
+      );
+      if ("dryRun" in checked) return checked;
+      budget.checkShare = 1;
+      await run.progress({ totalRows: checked.total });
+      return await storeAndFinish(run);
+    });
   } catch (err) {
     // a dry run records nothing; an import that lost its lease leaves the state to the one that took it
     const lost = err instanceof ImportStopped && err.reason === "lease_lost";
@@ -447,6 +432,7 @@ async function importOnce(
     }
     throw err;
   } finally {
+    if (keepLease) clearInterval(keepLease);
     // an interrupted import keeps its spool to resume from
     if (dir && run.state.status !== "interrupted") await removeSpool(dir);
     if (!dryRun) await releaseImportLease(userId, id, clock.now()).catch(() => undefined);

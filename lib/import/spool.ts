@@ -6,12 +6,14 @@ import busboy from "busboy";
 import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/http/errors";
 import { ImportRefusal } from "@/lib/import/refusal";
+import { ImportStopped } from "@/lib/import/budget";
 
 // An upload is spooled to a private folder of the data directory before anything is read from
 // it (a ZIP is read by its central directory, at the end of the file; every file is read twice,
 // once to check it, once to store it). Spooling refuses to fill the disk: it stops with 507
 // once the free space would fall below IMPORT_MIN_FREE_DISK_MB, checked before it starts and
-// every few megabytes as it writes.
+// every few megabytes as it writes. An upload has a deadline to arrive whole and stops at once
+// when its connection closes (arriving), so a slow or stalled one holds nothing for long.
 
 /** How often (bytes written) the free space is looked at again. */
 const DISK_CHECK_EVERY = 8 * 1024 * 1024;
@@ -150,4 +152,48 @@ export async function spoolMultipart(source: AsyncIterable<Uint8Array>, contentT
   if (failure) throw failure;
   if (files.length === 0) throw new ImportRefusal("The upload holds no file.");
   return files;
+}
+
+/** The time an upload has to arrive whole: 256 MB at about 1.5 Mbit/s; a slower or stalled one is refused (408), nothing stored. */
+export const IMPORT_UPLOAD_DEADLINE_MS = 30 * 60_000;
+
+/**
+ * The upload's bytes as they arrive, until it ends, its deadline passes (AppError 408) or the
+ * import is stopped (its connection closed: ImportStopped), whichever comes first: a stalled
+ * upload does not hold its spool, its lease or its request until the server's own timeout.
+ */
+export async function* arriving(body: AsyncIterable<Uint8Array>, stop: AbortSignal, deadline: AbortSignal): AsyncGenerator<Uint8Array> {
+  const it = body[Symbol.asyncIterator]();
+  let onStop = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    onStop = () =>
+      reject(
+        stop.aborted
+          ? new ImportStopped("aborted")
+          : new AppError(
+              "request_timeout",
+              `The upload took too long: it must arrive within ${IMPORT_UPLOAD_DEADLINE_MS / 60_000} minutes. Nothing was stored.`,
+            ),
+      );
+    stop.addEventListener("abort", onStop, { once: true });
+    deadline.addEventListener("abort", onStop, { once: true });
+  });
+  stopped.catch(() => undefined);
+  if (stop.aborted || deadline.aborted) onStop();
+  let ended = false;
+  try {
+    for (;;) {
+      const r = await Promise.race([it.next(), stopped]);
+      if (r.done) {
+        ended = true;
+        return;
+      }
+      yield r.value;
+    }
+  } finally {
+    stop.removeEventListener("abort", onStop);
+    deadline.removeEventListener("abort", onStop);
+    // a body left part-way is let go (not awaited: a stalled one may never answer)
+    if (!ended) void Promise.resolve(it.return?.()).catch(() => undefined);
+  }
 }

@@ -61,6 +61,8 @@ beforeAll(async () => {
   t = await startSyncTestEnv({ pageSize: 100, historyDays: 380, today: TODAY });
   m = { ...(await importSyncModules()), run: await import("@/lib/import/run") };
   synced = await connectPerson(t, { email: await personWithEveryCollection() });
+  // every collection, the cycle's phases too: kept only for people who track their cycle
+  await trackCycle(synced.userId);
   // Planted: text with the delimiter, quotes and a line break; a null score; a nested object with a null member.
   const tag = (await emulatorDocuments(t, synced.ringUserId, "enhanced_tag"))[0]!;
   await emulatorControl(t, "PATCH", `/users/${synced.ringUserId}/documents/enhanced_tag/${tag.id}`, { comment: 'after "dinner"; late,\nthen a walk' });
@@ -114,8 +116,14 @@ const importZip = (userId: string, opts: { dryRun?: boolean } = {}) =>
   m.run.runImport(userId, { type: "file", name: "export.zip", body: fileBody(zipFile) }, { ...opts, clock });
 const importText = (userId: string, name: string, text: string) => m.run.runImport(userId, { type: "file", name, body: textBody(text) }, { clock });
 
+async function trackCycle(userId: string): Promise<void> {
+  await (await import("@/lib/db/queries/cycle")).saveCycleSettingsRow(userId, { tracking: true });
+}
+
 async function newPerson(email: string): Promise<string> {
-  return (await m.db.db.user.create({ data: { email } })).id;
+  const id = (await m.db.db.user.create({ data: { email } })).id;
+  await trackCycle(id);
+  return id;
 }
 
 /** A person's stored rows of a collection without the person and sync times, by key; `raw` as its values (key order and null members aside). */

@@ -1,3 +1,4 @@
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import "server-only";
 import { getResource, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
 import type { SampleSpec } from "@/lib/resources/define";
@@ -42,6 +43,8 @@ export type WriterOptions = {
   replaceNotes?: boolean;
   /** after each chunk is stored: records the checkpoint (the items stored so far) */
   afterChunk?: (items: number) => Promise<void>;
+  /** the ring's cycle phases are kept (the person tracks their cycle); otherwise they are read past, never stored or counted */
+  keepCycle?: boolean;
 };
 
 /** a sync writes a page of 100 documents; a sleep period or a day of activity with its series is ~10 kB */
@@ -226,6 +229,7 @@ export class ImportWriter {
 
   /** A document of the current item; `trends`: made from a Trends row (fills, never replaces). */
   document(collection: RingCollection, doc: Record<string, unknown>, trends = false): void {
+    if (collection === CYCLE_RESOURCE && !this.opts.keepCycle) return;
     const dayField = getResource(collection).dayField;
     const day = dayField ? doc[dayField] : null;
     if (!trends && typeof day === "string") this.covered.add(`${collection}:${day}`);

@@ -3,6 +3,7 @@
 // what without reading every field of every day. Pure.
 import type { SignalsResponse } from "@/lib/api/contract";
 import type { Signal } from "@/lib/signals/signal-days";
+import { flagRuleText, MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
 
 /** Days the tool answers at most (the newest of a longer range). */
 export const MAX_SIGNAL_DAYS = 90;
@@ -11,6 +12,8 @@ export type SignalRow = {
   day: string;
   early_warning?: string | null;
   flagged?: string[];
+  /** for each flagged marker, the rule that fired with its value and threshold, in words */
+  why?: string[];
   sleep_debt_h?: number | null;
   /** the need the debt is measured against, hours ("at least" when sleep_need_at_least) */
   sleep_need_h?: number;
@@ -21,12 +24,30 @@ export type SignalRow = {
   load_zone?: string | null;
 };
 
+const UNITS: Record<Marker, { unit: string; decimals: number }> = {
+  temperature_deviation: { unit: " °C", decimals: 2 },
+  resting_heart_rate: { unit: " bpm", decimals: 1 },
+  hrv: { unit: " %", decimals: 0 },
+  breathing_rate: { unit: " breaths a minute", decimals: 1 },
+};
+
+/** A change in the marker's unit, signed: "+0.35 °C", "−12 %" (HRV's fraction as a percentage). */
+function signedChange(marker: Marker, v: number): string {
+  const { unit, decimals } = UNITS[marker];
+  const x = marker === "hrv" ? v * 100 : v;
+  return `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x).toFixed(decimals)}${unit}`;
+}
+
 function rowOf(day: string, signals: readonly Signal[]): SignalRow {
   const row: SignalRow = { day };
   for (const s of signals) {
     if (s.kind === "early_warning") {
       row.early_warning = s.level;
       row.flagged = s.markers.filter((m) => m.flagged).map((m) => m.marker);
+      const why = s.markers.flatMap((m) =>
+        m.flagged && m.rule ? [`${MARKER_LABELS[m.marker]}: ${flagRuleText(m.rule, (v) => signedChange(m.marker, v))}`] : [],
+      );
+      if (why.length) row.why = why;
     } else if (s.kind === "sleep_debt") {
       row.sleep_debt_h = s.value;
       row.sleep_need_h = s.baseline.needH;

@@ -5,6 +5,9 @@ import { formatDay } from "@/lib/days";
 import { formatDelta, formatValue, type Units } from "@/lib/metrics/format";
 import { dayAt, type CategorySeries, type NumericSeries } from "@/lib/metrics/series";
 
+/** What a chart with no value in its period says instead (pages, the report, its PDF). */
+export const NO_DATA_IN_PERIOD = "No data in this period";
+
 const d = (day: string) => formatDay(day, { withYear: true, withWeekday: false });
 
 export function describeNumericSeries(metric: MetricDef, s: NumericSeries, units: Units): string {

@@ -10,7 +10,7 @@ import {
   REPORT_GAP_MIN_DAYS,
   type ReportChartGroup,
   type ReportCount,
-  type ReportEvents,
+  type ReportTag,
   type ReportFigure,
   type ReportFlaggedNight,
   type ReportLineChart,
@@ -175,7 +175,7 @@ export function countByType(
 /** The tags of the period with their days, the person's own first, each by name. */
 export function tagsWithDays(
   notes: ReadonlyArray<{ day: string; tags: ReadonlyArray<{ name: string }>; ringTags: ReadonlyArray<{ name: string }> }>,
-): ReportEvents["tags"] {
+): ReportTag[] {
   const own = new Map<string, string[]>();
   const ring = new Map<string, string[]>();
   const add = (m: Map<string, string[]>, name: string, day: string) => {

@@ -13,10 +13,14 @@ import type { Num } from "@/lib/metrics/stats";
 // ---------------------------------------------------------------------------------------
 
 /** The report's sections, in the order it shows them. */
-export const REPORT_SECTIONS = ["summary", "charts", "events", "methods", "notes", "cycle"] as const;
+export const REPORT_SECTIONS = ["summary", "charts", "events", "methods", "notes", "tags", "cycle"] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 
-/** The sections a new report includes: everything but the person's notes and the cycle (opt-in). */
+/**
+ * The sections a new report includes: everything but the person's own words (their notes and
+ * their tags) and the cycle, each opt-in. Only a report with the cycle section judges the nights
+ * and draws the normal ranges against the cycle's phase (lib/services/report.ts).
+ */
 export const DEFAULT_REPORT_SECTIONS: readonly ReportSection[] = ["summary", "charts", "events", "methods"];
 
 export const REPORT_SECTION_LABELS: Record<ReportSection, string> = {
@@ -25,6 +29,7 @@ export const REPORT_SECTION_LABELS: Record<ReportSection, string> = {
   events: "Events",
   methods: "Methods",
   notes: "Notes",
+  tags: "Tags",
   cycle: "Cycle",
 };
 
@@ -249,10 +254,11 @@ export type ReportCount = { type: string; label: string; count: number; minutes:
 export type ReportEvents = {
   workouts: ReportCount[];
   sessions: ReportCount[];
-  /** the person's tags and the ring app's, each with the days it was on */
-  tags: Array<{ name: string; source: "own" | "ring"; days: string[] }>;
   restModes: Array<{ from: string; to: string | null }>;
 };
+
+/** The tags section: the person's tags and the ring app's, each with the days it was on. */
+export type ReportTag = { name: string; source: "own" | "ring"; days: string[] };
 
 export type ReportNote = { day: string; text: string; tags: string[] };
 
@@ -292,14 +298,35 @@ export type Report = {
   title: string;
   /** the document's language (BCP 47) */
   lang: string;
+  /** the person's history is still downloading: the first day not here yet (null: not known); null when it is all in */
+  downloading: { from: string | null } | null;
   summary?: ReportSummary;
   /** the days the charts' slots stand for (from … to) */
   charts?: ReportChart[];
   events?: ReportEvents;
   methods?: ReportMethods;
   notes?: ReportNote[];
+  tags?: ReportTag[];
   cycle?: ReportCycle;
 };
+
+/** Whether a chart has no value to draw in its period (it says "No data in this period" instead). */
+export function isEmptyChart(c: ReportChart): boolean {
+  const none = (xs: readonly Num[]) => xs.every((v) => v === null || !Number.isFinite(v));
+  switch (c.kind) {
+    case "line":
+      return none(c.value);
+    case "stages":
+      return none(c.deep) && none(c.rem) && none(c.light) && none(c.awake);
+    case "timing":
+      return none(c.bedtime) && none(c.wakeTime);
+  }
+}
+
+/** The line at the top of a report drawn while the history is still downloading. */
+export function downloadingLine(d: NonNullable<Report["downloading"]>, formatDay: (day: string) => string): string {
+  return d.from ? `History still downloading: data from ${formatDay(d.from)} on.` : "History still downloading.";
+}
 
 /** A gap worth naming in Methods: this many days in a row without any data. */
 export const REPORT_GAP_MIN_DAYS = 3;

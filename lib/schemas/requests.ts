@@ -227,20 +227,26 @@ export const API_TOKENS_PER_PERSON = 10;
 /** How long a new token lasts: days, or "never" (the form offers these; 90 days when not given). */
 export const API_TOKEN_EXPIRIES = ["30", "90", "365", "never"] as const;
 export const API_TOKEN_DEFAULT_EXPIRY = "90";
+/** Data kinds as a form sends them: known kinds only, bounded. */
+const dataKindList = z.array(z.string().refine(isDataKind, { message: "unknown data kind" })).max(DATA_KINDS.length);
+const inKindOrder = (ks: readonly string[]) => DATA_KINDS.filter((k) => ks.includes(k));
+const CHOOSE_A_KIND = "choose at least one kind of data";
+/** The data kinds a token is given: known kinds, at least one, once each in DATA_KINDS order. */
+export const dataKindsSchema = dataKindList.min(1, CHOOSE_A_KIND).transform(inKindOrder);
 export const createApiTokenInputSchema = z.object({
   name: z
     .string()
     .transform((v) => v.trim().replace(/\s+/g, " "))
     .pipe(storedText().min(1, "give the token a name").max(API_TOKEN_NAME_MAX, `at most ${API_TOKEN_NAME_MAX} characters`)),
-  kinds: z
-    .array(z.string().refine(isDataKind, { message: "unknown data kind" }))
-    .min(1, "choose at least one kind of data")
-    .max(DATA_KINDS.length)
-    .transform((ks) => DATA_KINDS.filter((k) => ks.includes(k))),
+  kinds: dataKindsSchema,
   expires: z
     .enum(API_TOKEN_EXPIRIES, { message: "choose 30, 90 or 365 days, or never" })
     .default(API_TOKEN_DEFAULT_EXPIRY)
     .transform((v) => (v === "never" ? null : Number(v))),
 });
+/** Settings → Home automation: "Publish to Home Assistant" and the data kinds it publishes (chosen as a token's; at least one while on). */
+export const homeAssistantSettingsInputSchema = z
+  .object({ enabled: z.boolean(), kinds: dataKindList.transform(inKindOrder) })
+  .refine((v) => !v.enabled || v.kinds.length > 0, { message: CHOOSE_A_KIND, path: ["kinds"] });
 /** The id of one of the person's rows named by a settings form (a token, rule, channel, invite, member). */
 export const rowIdSchema = z.string().min(1).max(64);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // @ts-check
 // `npm start`: the production path. Validates the environment (and, with RING_OAUTH_ISSUER,
-// reads the identity provider's discovery document), backs up and migrates the database when
-// migrations are pending (PostgreSQL: migrates under an advisory lock, so of several processes
+// reads the identity provider's discovery document), checks the applied migrations, backs up and
+// migrates the database when migrations are pending and checks its foreign keys
+// (lib/db/upgrade.mjs; PostgreSQL: migrates under an advisory lock, so of several processes
 // starting at once one migrates; its backups are the operator's pg_dump), then serves Next's
 // standalone output. Needs only
 // runtime dependencies (no Prisma CLI, no dev dependencies).
@@ -83,39 +84,34 @@ fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 const postgres = /^postgres(ql)?:\/\//.test(env.DATABASE_URL);
 let databaseUrl = env.DATABASE_URL;
 
-if (postgres) {
-  const { applyPendingPostgresMigrations } = await import("../db/migrate-postgres.mjs");
-  try {
-    const applied = await applyPendingPostgresMigrations(env.DATABASE_URL, path.join(root, "prisma/postgresql/migrations"));
+// The database: applied migrations held to their files, a backup before migrating (SQLite),
+// the migrations, foreign keys checked (lib/db/upgrade.mjs). A refusal prints what is wrong and
+// what to do, and stops here.
+const { StartRefusal, upgradePostgres, upgradeSqlite } = await import("../db/upgrade.mjs");
+try {
+  if (postgres) {
+    const applied = await upgradePostgres({ url: env.DATABASE_URL, migrationsDir: path.join(root, "prisma/postgresql/migrations") });
     log("info", applied.length ? "migrations applied" : "database is up to date", { database: "postgresql", count: applied.length, names: applied });
-  } catch (e) {
-    // the URL carries a password: name the host and database only
-    const u = new URL(env.DATABASE_URL);
-    process.stderr.write(
-      `Cannot migrate the PostgreSQL database ${u.hostname}:${u.port || 5432}${u.pathname} (DATABASE_URL): ${/** @type {Error} */ (e).message}\n`,
-    );
-    process.exit(1);
-  }
-} else {
-  const { sqliteFile } = await import("../db/sqlite.mjs");
-  const dbFile = sqliteFile(env.DATABASE_URL); // the working directory is the root (above)
-  databaseUrl = `file:${dbFile}`;
-  const { pendingMigrations, applyPendingMigrations } = await import("../db/migrate.mjs");
-  const { backupDatabase } = await import("../db/backup.mjs");
-  const migrationsDir = path.join(root, "prisma/migrations");
-  const pending = pendingMigrations(dbFile, migrationsDir);
-  if (pending.length > 0) {
-    if (fs.existsSync(dbFile) && fs.statSync(dbFile).size > 0) {
-      const file = await backupDatabase(dbFile, backupDir, "pre-migrate");
-      log("info", "backup taken before migrating", { backup: path.basename(file), pending: pending.length });
-    }
-    const applied = applyPendingMigrations(dbFile, migrationsDir);
-    log("info", "migrations applied", { count: applied.length, names: applied });
   } else {
-    log("info", "database is up to date", { file: path.relative(root, dbFile) });
+    const { sqliteFile } = await import("../db/sqlite.mjs");
+    const dbFile = sqliteFile(env.DATABASE_URL); // the working directory is the root (above)
+    databaseUrl = `file:${dbFile}`;
+    const result = await upgradeSqlite({
+      file: dbFile,
+      migrationsDir: path.join(root, "prisma/migrations"),
+      backupDir,
+      keepBackups: env.BACKUP_KEEP_PRE_MIGRATE,
+    });
+    if (result.backup) log("info", "backup taken before migrating", { backup: path.basename(result.backup), pruned: result.pruned.length });
+    if (result.applied.length) log("info", "migrations applied", { count: result.applied.length, names: result.applied });
+    else log("info", "database is up to date", { file: path.relative(root, dbFile) });
+    // Health data: the database and its WAL are readable by the app's user only.
+    for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
   }
-  // Health data: the database and its WAL are readable by the app's user only.
-  for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
+} catch (e) {
+  if (!(e instanceof StartRefusal)) throw e;
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
 }
 
 const { standaloneDir } = await import("./build-dir.mjs");

@@ -6,7 +6,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
+import { applyPendingMigrations, readMigrations } from "@/lib/db/migrate.mjs";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -15,9 +17,10 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 /** Runs start.mjs (asynchronously: the emulator answers from this process) until it exits. */
-async function start(vars: Record<string, string>) {
+async function start(vars: Record<string, string>, prepare?: (dataDir: string) => void) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-start-"));
   try {
+    prepare?.(dataDir);
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("VITEST") && !k.startsWith("RING_")) env[k] = v;
     const child = spawn(process.execPath, ["lib/server/start.mjs"], {
@@ -38,7 +41,8 @@ async function start(vars: Record<string, string>) {
     const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
     const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     clearTimeout(killer);
-    return { status, stderr, dbCreated: fs.existsSync(path.join(dataDir, "ringside.db")) };
+    const backups = path.join(dataDir, "backups");
+    return { status, stderr, dbCreated: fs.existsSync(path.join(dataDir, "ringside.db")), backups: fs.existsSync(backups) ? fs.readdirSync(backups) : [] };
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -70,5 +74,44 @@ describe("npm start outside demo mode", () => {
     expect(r.stderr).toMatch(reason);
     expect(r.stderr.match(/RING_CLIENT_SECRET/g)?.length).toBeGreaterThan(0);
     expect(r.dbCreated).toBe(false);
+  });
+});
+
+describe("npm start on a database its migrations do not fit", () => {
+  const migrations = readMigrations(path.resolve("prisma/migrations"));
+  /** A database migrated to today, then changed by `sql`. */
+  const database = (sql: string) => (dataDir: string) => {
+    const file = path.join(dataDir, "ringside.db");
+    applyPendingMigrations(file, path.resolve("prisma/migrations"));
+    const db = new Database(file);
+    db.exec(sql);
+    db.close();
+  };
+  const vars = { RING_CLIENT_SECRET: "start-test-client-secret", AUTH_URL: "http://localhost:3000" };
+
+  it("an applied migration whose file was edited since it ran: stops with one line naming the file, before any backup", async () => {
+    const first = migrations[0]!;
+    const r = await start(vars, database(`UPDATE _prisma_migrations SET checksum = '${"0".repeat(64)}' WHERE migration_name = '${first.name}'`));
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(new RegExp(`^prisma/migrations/${first.name}/migration\\.sql was edited after it was applied to this database`)),
+    ]);
+    expect(r.backups).toEqual([]);
+  });
+
+  it("a migration that fails: stops with the reason and one line that restores the backup it took before migrating", async () => {
+    // the newest migration looks pending, but what it creates is already there
+    const last = migrations.at(-1)!;
+    const r = await start(vars, database(`DELETE FROM _prisma_migrations WHERE migration_name = '${last.name}'`));
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^The database could not be migrated: migration ${last.name} failed: .*already exists`));
+    expect(r.backups).toEqual([expect.stringMatching(/^ringside-pre-migrate-\d{8}T\d{6}Z\.db$/)]);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^To put the database back as it was before this start: stop Ringside, then run {2}npm run restore -- /\\S+/backups/${r.backups[0]!.replace(".", "\\.")}$`,
+      ),
+    );
   });
 });

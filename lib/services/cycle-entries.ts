@@ -5,6 +5,9 @@ import { logger } from "@/lib/log";
 import { todayIn } from "@/lib/days";
 import { CYCLE_DEFAULT_SETTINGS, type CycleEntry, type CycleSettings } from "@/lib/cycle";
 import { getAlertSettings } from "@/lib/db/queries/alerts";
+import { findRingAccountByUserId } from "@/lib/db/queries/accounts";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
+import { enqueueCollectionBackfill } from "@/lib/sync/jobs";
 import {
   deleteCycleData,
   deleteCycleEntry,
@@ -18,7 +21,9 @@ import {
 import { cycleEntriesRangeSchema, cycleEntryIdSchema, cycleEntryInputSchema, cycleEntryPatchSchema, cycleSettingsPatchSchema } from "@/lib/schemas/cycle";
 
 // The person's own cycle data: their cycle settings (tracking off until they turn it on) and
-// the period starts and ends they log, edit and remove. Every input is validated here (a bad
+// the period starts and ends they log, edit and remove. Nothing of the ring service's cycle is
+// kept while tracking is off: turning it on queues the backfill of its phases, turning it off
+// deletes them (lib/db/queries/cycle.ts, in the settings' own transaction). Every input is validated here (a bad
 // one is a 422 that changes nothing); another person's entry is "not found", never "forbidden".
 // Logs carry ids and counts only, never a day or a kind.
 
@@ -44,11 +49,12 @@ export async function getCycleSettings(userId: string): Promise<CycleSettings> {
   return (await findCycleSettings(userId)) ?? { ...CYCLE_DEFAULT_SETTINGS };
 }
 
-/** Changes the settings the patch names; answers all of them. */
+/** Changes the settings the patch names; answers all of them. Tracking on fetches the ring's phases, off deletes them. */
 export async function saveCycleSettings(userId: string, patch: unknown): Promise<CycleSettings> {
   const p = parseOr422(cycleSettingsPatchSchema, patch);
-  await saveCycleSettingsRow(userId, p);
-  logger.info({ userId }, "cycle settings saved");
+  const { documents } = await saveCycleSettingsRow(userId, p);
+  logger.info({ userId, ...(p.tracking === false ? { cycleDocumentsDeleted: documents } : {}) }, "cycle settings saved");
+  if (p.tracking === true && (await findRingAccountByUserId(userId))) await enqueueCollectionBackfill(userId, CYCLE_RESOURCE);
   return getCycleSettings(userId);
 }
 

@@ -28,6 +28,8 @@ import { isNormalRangeMetric, NORMAL_RANGE_MARKERS, normalRangeForChart, normalR
 import { cycleForNormalRange } from "@/lib/services/cycle";
 import { readDataVersion } from "@/lib/db/queries/data-version";
 import { dayOffsets, getDayRecords, getTodayRecords, type DayRecords, type TodayRecords } from "@/lib/services/records";
+import { getMissingReason, getMissingReasons, type MissingNightSources } from "@/lib/services/missing-nights";
+import type { MissingReason } from "@/lib/metrics/missing-night";
 import {
   getDailyColumns,
   getDocumentDays,
@@ -120,15 +122,19 @@ export async function getMetricDayValues(opts: RangeOptions & { metric: MetricDe
 
 const numbers = (rows: DayValue<Value>[]) => rows as DayValue<number | null>[];
 
-/** One metric's chart series for [from, to] (numeric: with statistics; category: with counts). */
-export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef }): Promise<MetricSeries> {
+/**
+ * One metric's chart series for [from, to] (numeric: with statistics; category: with counts).
+ * Its normal range follows the cycle's phase while the person tracks, unless `cycle` is false
+ * (a reader without the cycle: the range as for a person who does not track).
+ */
+export async function getMetricSeries(opts: RangeOptions & { metric: MetricDef; cycle?: boolean }): Promise<MetricSeries> {
   const { metric, from, to, userId } = opts;
   if (metric.kind === "category") {
     const start = addDays(from, -(diffDays(from, to) + 1));
     return buildCategorySeries(metric, (await getMetricDayValues({ userId, metric, from: start, to })) as DayValue<string | null>[], from, to);
   }
   const warm = warmupFrom(from, to);
-  const cycle = isNormalRangeMetric(metric.id) && NORMAL_RANGE_MARKERS[metric.id] ? await cycleForNormalRange(userId, from, to) : null;
+  const cycle = opts.cycle !== false && isNormalRangeMetric(metric.id) && NORMAL_RANGE_MARKERS[metric.id] ? await cycleForNormalRange(userId, from, to) : null;
   const rows = numbers(await getMetricDayValues({ userId, metric, from: normalRangeRowsFrom(from, to, cycle !== null), to }));
   const series = buildNumericSeries(
     metric,
@@ -186,11 +192,15 @@ export type CalendarResponse = {
   from: string;
   to: string;
   thresholds: number[];
-  days: Array<{ day: string; status: CalendarStatus; value: number | null; level: number | null }>;
+  /** `missingReason`: why a day has no main sleep (null when it has one, before the history, or for a reader without sleep) */
+  days: Array<{ day: string; status: CalendarStatus; value: number | null; level: number | null; missingReason: MissingReason | null }>;
 };
 
-/** The calendar: each day's value and state (value, not worn, missing, not yet synced) with a heat level. */
-export async function getCalendar(opts: RangeOptions & { metric: MetricDef }): Promise<CalendarResponse> {
+/**
+ * The calendar: each day's value and state (value, not worn, missing, not yet synced) with a heat
+ * level, and why a day has no main sleep (`missing`: what that may read; null: not at all).
+ */
+export async function getCalendar(opts: RangeOptions & { metric: MetricDef; missing?: MissingNightSources | null }): Promise<CalendarResponse> {
   const { userId, metric, from, to } = opts;
   const values = toDense(numbers(await getMetricDayValues(opts)), from, to);
   const withDocs = await getDaysWithDocuments(opts);
@@ -214,12 +224,18 @@ export async function getCalendar(opts: RangeOptions & { metric: MetricDef }): P
     newestSyncedDay: await getNewestSyncedDay(userId),
   });
   const thresholds = heatThresholds(metric.kind, metric.unit, values);
+  const start = bounds.oldest && bounds.oldest > from ? bounds.oldest : from;
+  const reasons = opts.missing === null || !bounds.oldest ? new Map() : await getMissingReasons({ userId, from: start, to, sources: opts.missing });
   return {
     metric: metric.id,
     from,
     to,
     thresholds,
-    days: days.map((d) => ({ ...d, level: d.value !== null && thresholds.length ? heatLevel(d.value, thresholds, metric.direction) : null })),
+    days: days.map((d) => ({
+      ...d,
+      level: d.value !== null && thresholds.length ? heatLevel(d.value, thresholds, metric.direction) : null,
+      missingReason: reasons.get(d.day) ?? null,
+    })),
   };
 }
 
@@ -308,11 +324,22 @@ async function rankStrongest(opts: RangeOptions & { limit: number }, metrics: re
   return { from, to, minN: RANK_MIN_N, results: ranked.map((r) => ({ ...r, strength: correlationStrength(r.r) })) };
 }
 
-/** Every document of one day, its sleep periods' curves and its activity timeline, and the ring's other records of it. */
-export async function getDayDetail(userId: string, day: string): Promise<DayDetail & { records: DayRecords }> {
+/**
+ * Every document of one day, its sleep periods' curves and its activity timeline, the ring's other
+ * records of it, and why it has no main sleep if it has none (`sources`: what that may read).
+ */
+export async function getDayDetail(
+  userId: string,
+  day: string,
+  sources?: MissingNightSources,
+): Promise<DayDetail & { records: DayRecords; missing_reason: MissingReason | null }> {
   const docs = await getDayDocuments(userId, day);
   const { previous, next } = await getNeighbourDays(userId, day);
-  return { ...buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next }), records: await getDayRecords(userId, day) };
+  return {
+    ...buildDayDetail({ day, daily: docs.daily, periods: docs.periods, previous, next }),
+    records: await getDayRecords(userId, day),
+    missing_reason: await getMissingReason(userId, day, sources),
+  };
 }
 
 /** A metric on days with a tag against days without it (lag 1: the day after each day). */

@@ -22,6 +22,7 @@ import {
   type ReportNote,
   type ReportQuery,
   type ReportSummary,
+  type ReportTag,
 } from "@/lib/metrics/report";
 import {
   clockHoursOn,
@@ -46,12 +47,18 @@ import { listWorkouts } from "@/lib/services/records";
 import { listNotes } from "@/lib/services/tags";
 import type { Signal, SignalDay } from "@/lib/signals/signal-days";
 import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
+import { historyDownloading } from "@/lib/services/history";
 
 // The report for a doctor or a coach (issue 45): read through the same services as the read API
 // (the metrics' series, the signals, the workouts, the notes), so each of its means, counts and
 // flagged nights equals what /api/v1/metrics/:metric, /api/v1/signals and the others answer for
 // the same period. The maths and the shapes are lib/metrics/report.ts; docs/report.md says what
 // each figure is. The page, the PDF, the share links and the read API all build it here.
+//
+// The report shares only what its person chose: their notes, their tags and their cycle are
+// sections of their own, off unless chosen; without the cycle section nothing of it is drawn on
+// (the flagged nights and the normal ranges are those of a person who does not track: a band
+// that followed the phase would tell it), and the person is named only by the name they set.
 
 type Range = { from: string; to: string };
 
@@ -61,9 +68,9 @@ const numeric = (s: Awaited<ReturnType<typeof getMetricSeries>>): NumericSeries 
 };
 
 /** Each metric's series over the period (and over the compared period), as the read API gives them. */
-async function readSeries(userId: string, ids: readonly MetricId[], range: Range): Promise<Map<MetricId, NumericSeries>> {
+async function readSeries(userId: string, ids: readonly MetricId[], range: Range, cycle: boolean): Promise<Map<MetricId, NumericSeries>> {
   const out = new Map<MetricId, NumericSeries>();
-  for (const id of ids) out.set(id, numeric(await getMetricSeries({ userId, metric: getMetric(id), ...range })));
+  for (const id of ids) out.set(id, numeric(await getMetricSeries({ userId, metric: getMetric(id), ...range, cycle })));
   return out;
 }
 
@@ -139,6 +146,16 @@ function summaryOf(opts: {
       ),
     },
   };
+}
+
+/**
+ * The name a report gives its person: a name Ringside knows, never an e-mail address (the ring
+ * service gives no name, and an account may hold its address as one).
+ */
+function personName(user: { name: string | null; email: string | null } | null): string | null {
+  const name = user?.name?.trim();
+  if (!name || name.includes("@") || name.toLowerCase() === user?.email?.toLowerCase()) return null;
+  return name;
 }
 
 /** How a chart's caption names its unit. */
@@ -255,9 +272,14 @@ async function eventsOf(userId: string, q: ReportQuery): Promise<ReportEvents> {
       sessions.map((s) => ({ type: typeof s.type === "string" ? s.type : "session", seconds: typeof s.duration === "number" ? s.duration : null })),
       activityName,
     ),
-    tags: tagsWithDays(await listNotes(range)),
     restModes: restModes.map((m) => ({ from: m.day, to: m.end_day })),
   };
+}
+
+/** The tags section: the person's tags with their days, and the ring app's when the reader may read them. */
+async function tagsOf(userId: string, q: ReportQuery, ringTags: boolean): Promise<ReportTag[]> {
+  const notes = await listNotes({ userId, from: q.from, to: q.to });
+  return tagsWithDays(ringTags ? notes : notes.map((n) => ({ ...n, ringTags: [] })));
 }
 
 async function notesOf(userId: string, q: ReportQuery): Promise<ReportNote[]> {
@@ -286,28 +308,34 @@ async function methodsOf(userId: string, q: ReportQuery, withData: ReadonlySet<s
   };
 }
 
-/** The report of one person for a query (the schema has checked it: lib/schemas/report.ts). */
-export async function buildReport(userId: string, q: ReportQuery): Promise<Report> {
+/**
+ * The report of one person for a query (the schema has checked it: lib/schemas/report.ts).
+ * `ringTags` false: the tags section leaves out the ring app's tags (a token that may not read them).
+ */
+export async function buildReport(userId: string, q: ReportQuery, opts: { ringTags?: boolean } = {}): Promise<Report> {
   const has = new Set(q.sections);
+  // the cycle is drawn on only when the person chose to share it (and while they track it)
+  const cycle = has.has("cycle");
   const report: Report = {
     query: q,
     generatedAt: clock.date().toISOString(),
     title: `Ringside report, ${q.from} to ${q.to}`,
     lang: "en",
+    downloading: await historyDownloading(userId),
   };
   const needsSeries = has.has("summary") || has.has("charts");
   const ids: MetricId[] = [...REPORT_SUMMARY_METRICS, REPORT_SLEEP_CHART_METRIC, ...(has.has("charts") ? REPORT_ACTIVITY_CHART_METRICS : [])];
-  const series = needsSeries ? await readSeries(userId, ids, q) : new Map<MetricId, NumericSeries>();
-  const signals = needsSeries ? (await getSignals({ userId, from: q.from, to: q.to })).days : [];
+  const series = needsSeries ? await readSeries(userId, ids, q, cycle) : new Map<MetricId, NumericSeries>();
+  const signals = needsSeries ? (await getSignals({ userId, from: q.from, to: q.to, cycle })).days : [];
   const withData = has.has("summary") || has.has("methods") ? await getDaysWithDocuments({ userId, from: q.from, to: q.to }) : new Set<string>();
   if (has.has("summary")) {
     const cmp = comparedPeriod(q);
     const user = await findUser(userId);
     report.summary = summaryOf({
       q,
-      person: { name: user?.name ?? user?.email ?? null, age: await getPersonalAge(userId) },
+      person: { name: personName(user), age: await getPersonalAge(userId) },
       series,
-      compared: cmp ? await readSeries(userId, REPORT_SUMMARY_METRICS, cmp) : null,
+      compared: cmp ? await readSeries(userId, REPORT_SUMMARY_METRICS, cmp, cycle) : null,
       signals,
       daysWithData: withData.size,
     });
@@ -316,6 +344,7 @@ export async function buildReport(userId: string, q: ReportQuery): Promise<Repor
   if (has.has("events")) report.events = await eventsOf(userId, q);
   if (has.has("methods")) report.methods = await methodsOf(userId, q, withData);
   if (has.has("notes")) report.notes = await notesOf(userId, q);
+  if (has.has("tags")) report.tags = await tagsOf(userId, q, opts.ringTags ?? true);
   if (has.has("cycle")) report.cycle = await cycleOf(userId, q);
   return report;
 }

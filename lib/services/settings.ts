@@ -6,6 +6,7 @@ import { findRingAccountByUserId, type RingAccountSummary } from "@/lib/db/queri
 import { listPendingInvites, type PendingInvite } from "@/lib/db/queries/invites";
 import { findUserById, listHouseholdMembers, type HouseholdMember } from "@/lib/db/queries/users";
 import { getMetricsOverview, type MetricsOverview } from "@/lib/services/metrics";
+import { readSyncGeneration } from "@/lib/db/queries/sync-fence";
 import { getPreferences } from "@/lib/services/people";
 import { getDataFamily, getPollMinutes } from "@/lib/sync/settings";
 import { webhookOverview, type WebhookOverview } from "@/lib/sync/subscriptions";
@@ -31,6 +32,8 @@ export type SettingsPageData = {
   household: { invites: PendingInvite[]; members: HouseholdMember[] } | null;
   sync: { dataFamily: Awaited<ReturnType<typeof getDataFamily>>; pollMinutes: number; webhooks: WebhookOverview };
   data: MetricsOverview;
+  /** "Delete all my data" paused the person's sync: Settings → Your data offers "Download my history again" */
+  historyDeleted: boolean;
   preferences: Preferences;
   /** Settings → API: the person's tokens and the data kinds a token can be given */
   api: { tokens: ApiTokenSummary[]; kinds: Array<{ kind: DataKind; label: string }> };
@@ -50,6 +53,7 @@ export async function getSettingsPageData(user: SessionUser): Promise<SettingsPa
     household: household ? { invites: household[0], members: household[1] } : null,
     sync: { dataFamily: await getDataFamily(), pollMinutes: await getPollMinutes(), webhooks: await webhookOverview() },
     data: await getMetricsOverview(user.id),
+    historyDeleted: (await readSyncGeneration(user.id))?.paused ?? false,
     preferences,
     api: { tokens: await listApiTokenSummaries(user.id), kinds: DATA_KINDS.map((kind) => ({ kind, label: DATA_KIND_LABELS[kind] })) },
   };

@@ -23,6 +23,12 @@ import { getCycleSettings } from "@/lib/services/cycle-entries";
 // stale signal behind. Each answer is kept per data version (lib/db/queries/data-version.ts),
 // which every write that can change it moves forward: the Today card, the alert worker's
 // evaluations and repeated API reads of an unchanged person cost one computation.
+//
+// The early warning is judged against the person's cycle phase only for a reader of the cycle
+// (`cycle`: the person's own pages, a token with the cycle kind) and while they track; for any
+// other reader, or while they do not track, it is computed as for a person who does not track,
+// and its rows carry no cycle field at all (cycle_adjusted, cycle_correction), so nothing of the
+// answer tells the phase. The two are different answers, kept apart in the cache.
 
 export type SignalsResponse = {
   from: string;
@@ -127,7 +133,21 @@ async function cycleOf(userId: string, from: string, to: string): Promise<CycleS
   return (await readCycleSource(userId, from, to)).source;
 }
 
-async function computeSignals(userId: string, from: string, to: string, kinds: ReadonlySet<SignalKind>): Promise<SignalsResponse> {
+/** A day's signals with the cycle's fields taken out of its early warning (for a reader without the cycle). */
+function withoutCycle(day: SignalDay): SignalDay {
+  return {
+    ...day,
+    signals: day.signals.map((s) => {
+      if (s.kind !== "early_warning") return s;
+      const { cycle_adjusted: _adjusted, cycle_correction: _correction, ...rest } = s;
+      return rest;
+    }),
+  };
+}
+
+async function computeSignals(userId: string, from: string, to: string, kinds: ReadonlySet<SignalKind>, forCycleReader = true): Promise<SignalsResponse> {
+  // the cycle's fields only for a reader of the cycle, and only while the person tracks it
+  const withCycle = forCycleReader && (await getCycleSettings(userId)).tracking;
   const start = addDays(from, -SIGNAL_WARMUP_DAYS);
   const loadStart = addDays(from, -LOAD_WARMUP_DAYS);
   const needsSleep = kinds.has("early_warning") || kinds.has("sleep_debt") || kinds.has("regularity");
@@ -143,7 +163,7 @@ async function computeSignals(userId: string, from: string, to: string, kinds: R
     kinds.has("early_warning") ? getRestModes({ userId, from: start, to }) : Promise.resolve([]),
     kinds.has("training_load") ? readLoads(userId, loadStart, to) : Promise.resolve([]),
     kinds.has("regularity") ? sleepPhases(userId, addDays(from, -(REGULARITY.jetLagDays + 1)), to) : Promise.resolve(new Map<string, string>()),
-    kinds.has("early_warning") ? cycleOf(userId, cycleStart, to) : Promise.resolve(null),
+    kinds.has("early_warning") && withCycle ? cycleOf(userId, cycleStart, to) : Promise.resolve(null),
   ]);
   const dense = (rows: DayValue<number | null>[]): Num[] => toDense(rows, start, to);
   const mains = [...groupByDay(periods)].map(([day, list]) => ({ day, main: pickMainSleep(list) }));
@@ -177,7 +197,7 @@ async function computeSignals(userId: string, from: string, to: string, kinds: R
     kinds,
     cycle: cycle && { source: cycle, offset: diffDays(cycleStart, start) },
   });
-  return { from, to, kinds: SIGNAL_KINDS.filter((k) => kinds.has(k)), settings, days };
+  return { from, to, kinds: SIGNAL_KINDS.filter((k) => kinds.has(k)), settings, days: withCycle ? days : days.map(withoutCycle) };
 }
 
 /** Answers kept for the people's current data versions: 32 at most (≤ 366 days each, SIGNALS_MAX_DAYS). */
@@ -185,12 +205,14 @@ const memo = new VersionedMemo<SignalsResponse>(32);
 
 /**
  * The signals of each day from `from` to `to` (at most SIGNALS_MAX_DAYS, the routes' schema
- * checks it), of the kinds asked for (default: all).
+ * checks it), of the kinds asked for (default: all). `cycle` false: for a reader without the
+ * cycle (default true: the person's own view, cycle-aware while they track).
  */
-export async function getSignals(opts: { userId: string; from: string; to: string; kinds?: readonly SignalKind[] }): Promise<SignalsResponse> {
+export async function getSignals(opts: { userId: string; from: string; to: string; kinds?: readonly SignalKind[]; cycle?: boolean }): Promise<SignalsResponse> {
   const kinds = new Set(opts.kinds ?? SIGNAL_KINDS);
-  const key = `${opts.from}|${opts.to}|${[...kinds].sort().join(",")}`;
-  return memo.get(opts.userId, await readDataVersion(opts.userId), key, () => computeSignals(opts.userId, opts.from, opts.to, kinds));
+  const withCycle = opts.cycle ?? true;
+  const key = `${opts.from}|${opts.to}|${[...kinds].sort().join(",")}|${withCycle ? "cycle" : "no-cycle"}`;
+  return memo.get(opts.userId, await readDataVersion(opts.userId), key, () => computeSignals(opts.userId, opts.from, opts.to, kinds, withCycle));
 }
 
 /** Sleep debt (seconds) by day, for the "signals.sleep_debt" metric's charts. */

@@ -62,7 +62,7 @@ export async function stateToday(userId: string): Promise<{ today: string; timeZ
 }
 
 /** The newest value of each metric the reader may read, by metric. */
-async function newestValues(userId: string, ids: readonly MetricId[], today: string): Promise<Map<MetricId, StateValue>> {
+export async function newestValues(userId: string, ids: readonly MetricId[], today: string): Promise<Map<MetricId, StateValue>> {
   const latest = await getLatestDays(userId);
   const byCollection = new Map<string, MetricDef[]>();
   for (const id of ids) {
@@ -91,36 +91,44 @@ export async function getStateDocument(userId: string, can: (kind: DataKind) => 
   const values = await newestValues(userId, wanted, today);
   const pick = <K extends string>(group: Record<K, MetricId>) =>
     Object.fromEntries(Object.entries<MetricId>(group).map(([k, id]) => [k, values.get(id) ?? null])) as Record<K, StateValue | null>;
-  const reading = can("ring_battery_level") ? await latestSample("ring_battery_level", userId) : null;
-  const flag = (v: unknown) => (typeof v === "boolean" ? v : null);
-  const bedtimeRow = can("sleep_time") ? await getNewestBedtimeRow(userId) : null;
-  const window = bedtimeRow ? bedtimeWindowOf(bedtimeRow) : null;
   const cycle = can(CYCLE_DATA_KIND) ? await getCycleToday(userId) : null;
   return {
     today,
     timeZone,
     scores: pick(STATE_METRICS.scores),
     night: pick(STATE_METRICS.night),
-    battery:
-      reading && typeof reading.fields.level === "number"
-        ? {
-            level: reading.fields.level,
-            charging: flag(reading.fields.charging),
-            inCharger: flag(reading.fields.in_charger),
-            at: new Date(reading.t).toISOString(),
-            freshUntil: new Date(reading.t + BATTERY_FRESH_MS).toISOString(),
-          }
-        : null,
-    bedtime: bedtimeRow
-      ? {
-          day: bedtimeRow.day,
-          start: window ? isoAtOffset(window.start, window.offsetSeconds) : null,
-          end: window ? isoAtOffset(window.end, window.offsetSeconds) : null,
-          status: bedtimeRow.status,
-          recommendation: bedtimeRow.recommendation,
-          ageDays: diffDays(bedtimeRow.day, today),
-        }
-      : null,
+    battery: can("ring_battery_level") ? await newestBattery(userId) : null,
+    bedtime: can("sleep_time") ? await newestBedtime(userId, today) : null,
     ...(cycle ? { cycle: { day: cycle.day, cycle_day: cycle.cycle_day, phase: cycle.phase, next_period: cycle.next_period } } : {}),
+  };
+}
+
+/** The ring's newest battery reading (the state document's `battery`). */
+export async function newestBattery(userId: string): Promise<StateDocument["battery"]> {
+  const reading = await latestSample("ring_battery_level", userId);
+  const flag = (v: unknown) => (typeof v === "boolean" ? v : null);
+  return reading && typeof reading.fields.level === "number"
+    ? {
+        level: reading.fields.level,
+        charging: flag(reading.fields.charging),
+        inCharger: flag(reading.fields.in_charger),
+        at: new Date(reading.t).toISOString(),
+        freshUntil: new Date(reading.t + BATTERY_FRESH_MS).toISOString(),
+      }
+    : null;
+}
+
+/** The newest bedtime guidance, its ages counted from `today` (the state document's `bedtime`). */
+export async function newestBedtime(userId: string, today: string): Promise<StateDocument["bedtime"]> {
+  const row = await getNewestBedtimeRow(userId);
+  if (!row) return null;
+  const window = bedtimeWindowOf(row);
+  return {
+    day: row.day,
+    start: window ? isoAtOffset(window.start, window.offsetSeconds) : null,
+    end: window ? isoAtOffset(window.end, window.offsetSeconds) : null,
+    status: row.status,
+    recommendation: row.recommendation,
+    ageDays: diffDays(row.day, today),
   };
 }

@@ -3,7 +3,7 @@
 // logged and tracking turned on through the entries service, then read back through
 // GET /api/v1/signals (cycle_adjusted on every row, a correction said on luteal nights) and
 // getCycle (phases, ovulations, a prediction), and the temperature's normal range on a chart.
-// With tracking off, nothing is corrected.
+// With tracking off, nothing is corrected and no row carries a cycle field.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { addDays } from "@/lib/days";
@@ -101,8 +101,9 @@ describe("a woman who tracks her cycle", () => {
     // the cycle-aware band steps up and down with the phase; the plain one does not
     const spread = (xs: Array<number | null> | undefined) => Math.max(...xs!.map((v) => v ?? -Infinity)) - Math.min(...xs!.map((v) => v ?? Infinity));
     expect(spread(aware?.low)).toBeGreaterThan(spread(plain?.low) + 0.1);
+    // while she does not track, no reader gets a cycle field, not even her own token with the cycle kind
     const rows = earlyWarnings(await readSignals(addDays(LAST, -29), LAST));
-    expect(rows.every((r) => r.cycle_adjusted === false)).toBe(true);
+    expect(rows.every((r) => !("cycle_adjusted" in r) && !("cycle_correction" in r))).toBe(true);
     const { getCycle } = await import("@/lib/services/cycle");
     expect(await getCycle({ userId: USER, from: addDays(LAST, -29), to: LAST })).toMatchObject({ status: "off", days: [], temperature: [] });
     await saveCycleSettings(USER, { tracking: true, hormonalContraception: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeEarlyWarning, levelAtLeast, markerBaseline, median, type EarlyWarningInputs } from "@/lib/signals/early-warning";
+import { computeEarlyWarning, flagRuleText, levelAtLeast, markerBaseline, median, type EarlyWarningInputs } from "@/lib/signals/early-warning";
 
 /** A steady history of `n` nights (small alternating wobble), then `episode` nights moved as given. */
 function history(n: number, episode: number, move = { temp: 1.0, hr: 7, hrv: 0.7, breath: 2 }): EarlyWarningInputs {
@@ -58,6 +58,33 @@ describe("early warning", () => {
     expect(t.delta).toBeCloseTo(0.4, 10);
     expect(t.mean3).toBeCloseTo(0.4, 10);
     expect(t.flagged).toBe(true);
+  });
+
+  it("each flagged marker names the rule that fired, its value and threshold: tonight's change, the 3-night mean, two nights in a row, the SD rule", () => {
+    // tonight's change near 0, the two nights before at +0.55: the 3-night mean flags, not tonight's change
+    const h = history(40, 0);
+    h.temperature_deviation = h.temperature_deviation.map((v, i) => (i === 37 || i === 38 ? 0.55 : i === 39 ? -0.04 : v));
+    const t = computeEarlyWarning(h)[39]!.markers.find((m) => m.marker === "temperature_deviation")!;
+    expect(t.delta).toBeCloseTo(0.01, 10);
+    expect(t.flagged).toBe(true);
+    expect(t.rule).toEqual({ name: "mean3", value: t.mean3, threshold: 0.3 });
+    expect(t.rule!.value).toBeCloseTo((0.6 + 0.6 + 0.01) / 3, 10);
+    const words = flagRuleText(t.rule!, (v) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(2)} °C`);
+    expect(words).toBe("the mean of the last 3 nights +0.40 °C, at least +0.30 °C above baseline");
+
+    // the whole episode: tonight's change (temperature, breathing), two nights in a row (heart rate), the SD rule (HRV)
+    const ep = computeEarlyWarning(history(70, 2));
+    const by = (i: number) => Object.fromEntries(ep[i]!.markers.map((m) => [m.marker, m.rule]));
+    expect(by(70)).toMatchObject({
+      temperature_deviation: { name: "change", threshold: 0.5 },
+      resting_heart_rate: { name: "change", value: 6, threshold: 4 },
+      hrv: { name: "sd" },
+      breathing_rate: { name: "change", threshold: 1.5 },
+    });
+    expect(by(71).resting_heart_rate).toEqual({ name: "two_nights", value: 8, threshold: 4, previous: 6 });
+    expect(by(70).hrv!.value).toBeLessThanOrEqual(by(70).hrv!.threshold);
+    // a night that did not flag has no rule
+    expect(ep[50]!.markers.every((m) => m.rule === null)).toBe(true);
   });
 
   it("gaps: the baseline is the nights with a value; a night with one marker only says nothing", () => {

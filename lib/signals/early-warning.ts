@@ -50,6 +50,16 @@ export type EarlyWarningInputs = Record<Marker, readonly Num[]>;
 
 export type MarkerBaseline = { median: number; sd: number | null; nights: number };
 
+/**
+ * The rule that flagged a marker (docs/signals.md's table): tonight's change against the
+ * baseline ("change"), the temperature's 3-night mean ("mean3"), the resting heart rate two
+ * nights in a row ("two_nights", which makes the night "likely"), or HRV's SD rule ("sd").
+ */
+export const FLAG_RULES = ["change", "mean3", "two_nights", "sd"] as const;
+export type FlagRule = (typeof FLAG_RULES)[number];
+/** The rule that fired, the value it read (HRV: the change as a fraction) and its threshold; `previous`: the night before's change (two_nights). */
+export type MarkerRule = { name: FlagRule; value: number; threshold: number; previous?: number };
+
 export type MarkerResult = {
   marker: Marker;
   value: number | null;
@@ -61,6 +71,8 @@ export type MarkerResult = {
   flagged: boolean;
   /** temperature: the mean delta of the last 3 nights (at least 2 with a value) */
   mean3?: number | null;
+  /** the rule that flagged it (null when it did not flag) */
+  rule: MarkerRule | null;
 };
 
 /** A night's phase correction: the series to judge it on, and the share of each marker's shift tonight carries. */
@@ -123,6 +135,8 @@ export function computeEarlyWarning(inputs: EarlyWarningInputs, corrections?: Re
     hrDelta[i] = hr.delta;
     const prev = i > 0 ? hrDelta[i - 1] : null;
     const heartRateTwoNights = hr.flagged && prev !== null && prev !== undefined && prev >= EARLY_WARNING.restingHeartRate.delta;
+    if (heartRateTwoNights && hr.delta !== null)
+      markers[markers.indexOf(hr)] = { ...hr, rule: { name: "two_nights", value: hr.delta, threshold: EARLY_WARNING.restingHeartRate.delta, previous: prev! } };
     const assessable = markers.filter((m) => m.value !== null && m.baseline !== null).length;
     const withValue = markers.filter((m) => m.value !== null).length;
     const flags = markers.filter((m) => m.flagged).length;
@@ -155,10 +169,11 @@ function assessMarker(marker: Marker, inputs: EarlyWarningInputs, hrvLn: readonl
   if (marker === "hrv") {
     const b = markerBaseline(hrvLn, i);
     const x = hrvLn[i] ?? null;
-    if (!b) return { marker, value, baseline: null, delta: null, threshold: null, flagged: false };
+    if (!b) return { marker, value, baseline: null, delta: null, threshold: null, flagged: false, rule: null };
     const sd = Math.max(b.sd ?? 0, EARLY_WARNING.hrv.sdFloor);
     const threshold = Math.exp(-EARLY_WARNING.hrv.sd * sd) - 1;
     const delta = x === null ? null : Math.exp(x - b.median) - 1;
+    const flagged = delta !== null && delta <= threshold;
     // the baseline in ms (the geometric median), its spread on the ln scale
     return {
       marker,
@@ -166,13 +181,23 @@ function assessMarker(marker: Marker, inputs: EarlyWarningInputs, hrvLn: readonl
       baseline: { median: Math.exp(b.median), sd: b.sd, nights: b.nights },
       delta,
       threshold,
-      flagged: delta !== null && delta <= threshold,
+      flagged,
+      rule: flagged ? { name: "sd", value: delta, threshold } : null,
     };
   }
   const x = inputs[marker];
   const b = markerBaseline(x, i);
   if (!b)
-    return { marker, value, baseline: null, delta: null, threshold: null, ...(marker === "temperature_deviation" ? { mean3: null } : {}), flagged: false };
+    return {
+      marker,
+      value,
+      baseline: null,
+      delta: null,
+      threshold: null,
+      ...(marker === "temperature_deviation" ? { mean3: null } : {}),
+      flagged: false,
+      rule: null,
+    };
   const delta = value === null ? null : value - b.median;
   if (marker === "temperature_deviation") {
     const { delta: t, mean3: t3 } = EARLY_WARNING.temperature;
@@ -182,15 +207,45 @@ function assessMarker(marker: Marker, inputs: EarlyWarningInputs, hrvLn: readonl
       if (v !== null && v !== undefined) recent.push(v - b.median);
     }
     const mean3 = recent.length >= 2 ? recent.reduce((a, c) => a + c, 0) / recent.length : null;
-    const flagged = delta !== null && (delta >= t || (mean3 !== null && mean3 >= t3));
-    return { marker, value, baseline: b, delta, threshold: t, mean3, flagged };
+    // tonight's change first; else the 3-night mean (which still needs tonight's value)
+    const rule: MarkerRule | null =
+      delta === null
+        ? null
+        : delta >= t
+          ? { name: "change", value: delta, threshold: t }
+          : mean3 !== null && mean3 >= t3
+            ? { name: "mean3", value: mean3, threshold: t3 }
+            : null;
+    return { marker, value, baseline: b, delta, threshold: t, mean3, flagged: rule !== null, rule };
   }
   const threshold = marker === "resting_heart_rate" ? EARLY_WARNING.restingHeartRate.delta : EARLY_WARNING.breathingRate.delta;
-  return { marker, value, baseline: b, delta, threshold, flagged: delta !== null && delta >= threshold };
+  const flagged = delta !== null && delta >= threshold;
+  return { marker, value, baseline: b, delta, threshold, flagged, rule: flagged ? { name: "change", value: delta, threshold } : null };
 }
 
 /** Whether a level is at least `min` (watch < likely). */
 export function levelAtLeast(level: EarlyWarningLevel | null, min: Exclude<EarlyWarningLevel, "none">): boolean {
   if (level === null) return false;
   return EARLY_WARNING_LEVELS.indexOf(level) >= EARLY_WARNING_LEVELS.indexOf(min);
+}
+
+/**
+ * The rule that flagged a marker, in docs/signals.md's words, its value and threshold written by
+ * `change` (a signed change in the marker's unit; HRV's a fraction: −0.3 = 30 % lower):
+ * "the mean of the last 3 nights +0.35 °C, at least +0.3 °C above baseline".
+ */
+export function flagRuleText(rule: MarkerRule, change: (v: number) => string): string {
+  switch (rule.name) {
+    case "change":
+      return `tonight's change ${change(rule.value)}, at least ${change(rule.threshold)} above baseline`;
+    case "mean3":
+      return `the mean of the last 3 nights ${change(rule.value)}, at least ${change(rule.threshold)} above baseline`;
+    case "two_nights":
+      return (
+        `two nights in a row at least ${change(rule.threshold)} above baseline: ${change(rule.value)} tonight` +
+        (rule.previous !== undefined ? `, ${change(rule.previous)} the night before` : "")
+      );
+    case "sd":
+      return `${change(rule.value)}, more than ${EARLY_WARNING.hrv.sd} SD below baseline (${change(rule.threshold)})`;
+  }
 }

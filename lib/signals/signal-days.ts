@@ -4,7 +4,14 @@
 import { addDays, dayRange, diffDays } from "@/lib/days";
 import type { Num } from "@/lib/metrics/stats";
 import type { SignalKind } from "@/lib/signals/catalog";
-import { computeEarlyWarning, EARLY_WARNING_MARKERS, type EarlyWarningInputs, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
+import {
+  computeEarlyWarning,
+  EARLY_WARNING_MARKERS,
+  type EarlyWarningInputs,
+  type EarlyWarningLevel,
+  type Marker,
+  type MarkerRule,
+} from "@/lib/signals/early-warning";
 import type { CycleSource } from "@/lib/signals/cycle";
 import { cycleCorrections } from "@/lib/signals/cycle-adjust";
 import { computeRegularity } from "@/lib/signals/regularity";
@@ -32,9 +39,13 @@ export type EarlyWarningSignal = {
   inputs: Record<Marker, number | null>;
   /** each marker's baseline: the median of nights d−60 … d−3 (HRV's median in ms, its sd on the ln scale) */
   baseline: Record<Marker, { median: number; sd: number | null; nights: number } | null>;
-  markers: Array<{ marker: Marker; delta: number | null; threshold: number | null; flagged: boolean; mean3: number | null }>;
-  /** the night was judged against the person's cycle phase (cycle tracking on, enough nights of each phase) */
-  cycle_adjusted: boolean;
+  /** each marker's change against its baseline, its flag, and the rule that flagged it (its value and threshold) */
+  markers: Array<{ marker: Marker; delta: number | null; threshold: number | null; flagged: boolean; mean3: number | null; rule: MarkerRule | null }>;
+  /**
+   * the night was judged against the person's cycle phase (cycle tracking on, enough nights of
+   * each phase); absent for a reader without the cycle (lib/services/signals.ts)
+   */
+  cycle_adjusted?: boolean;
   /** what the correction was, in words (only when cycle_adjusted) */
   cycle_correction?: string;
 };
@@ -211,7 +222,13 @@ function earlyWarningOf(n: ReturnType<typeof computeEarlyWarning>[number], muted
     markers: EARLY_WARNING_MARKERS.map((id) => {
       const m = n.markers.find((x) => x.marker === id)!;
       const d = id === "hrv" ? 3 : DECIMALS[id];
-      return { marker: id, delta: r(m.delta, d), threshold: r(m.threshold, d), flagged: m.flagged, mean3: r(m.mean3 ?? null, 2) };
+      const rule = m.rule && {
+        name: m.rule.name,
+        value: r(m.rule.value, d)!,
+        threshold: r(m.rule.threshold, d)!,
+        ...(m.rule.previous !== undefined ? { previous: r(m.rule.previous, d)! } : {}),
+      };
+      return { marker: id, delta: r(m.delta, d), threshold: r(m.threshold, d), flagged: m.flagged, mean3: r(m.mean3 ?? null, 2), rule };
     }),
     cycle_adjusted: correction !== null,
     ...(correction !== null ? { cycle_correction: correction } : {}),

@@ -19,7 +19,7 @@ it("backfills five years in the fewest requests the page size allows, every docu
   const { RING_COLLECTIONS } = await import("@/lib/resources");
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
 
-  const person = await connectPerson(t);
+  const person = await connectPerson(t, { tracksCycle: true });
   await clearEmulatorRequests(t);
   const engine = new SyncEngine({ concurrency: 4 });
   // the documents (the time series' windows and requests: lib/sync/everything.test.ts)

@@ -35,7 +35,7 @@ afterAll(async () => {
 
 describe("backfill", () => {
   it("stores five years of every collection exactly as the service has them", { timeout: 120_000 }, async () => {
-    const person = await connectPerson(t);
+    const person = await connectPerson(t, { tracksCycle: true });
     await clearEmulatorRequests(t);
     const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     const outcomes = await engine.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
@@ -80,7 +80,7 @@ describe("backfill", () => {
     // a generated person who wore the ring yesterday and today (some generated days are not worn)
     const today = clock.date().toISOString().slice(0, 10);
     const yesterday = new Date(clock.now() - 86_400_000).toISOString().slice(0, 10);
-    const person = await connectPerson(t, { email: wornEmail("today", [yesterday, today], []) });
+    const person = await connectPerson(t, { tracksCycle: true, email: wornEmail("today", [yesterday, today], []) });
     const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
     await engine.backfillUser(person.userId, ["daily_activity", "sleep", "daily_sleep", "daily_readiness"]);
     for (const c of ["daily_activity", "sleep", "daily_sleep", "daily_readiness"] as const) {
@@ -98,7 +98,7 @@ describe("backfill", () => {
   });
 
   it("resumes after a crash inside a page's transaction with no gap and no duplicate", { timeout: 120_000 }, async () => {
-    const person = await connectPerson(t);
+    const person = await connectPerson(t, { tracksCycle: true });
     let crashed = 0;
     const crashing = new app.engine.SyncEngine({
       clientOptions: { backoff: FAST_BACKOFF },
@@ -160,7 +160,7 @@ describe("backfill", () => {
   });
 
   it("starts again at the checkpoint day when a stored next_token is no longer accepted", { timeout: 60_000 }, async () => {
-    const person = await connectPerson(t);
+    const person = await connectPerson(t, { tracksCycle: true });
     const stop = new app.engine.SyncEngine({
       clientOptions: { backoff: FAST_BACKOFF },
       hooks: {

@@ -4,6 +4,7 @@
 // time series current (no webhooks exist for them) and removes what the service no longer has,
 // and the backfill of a time series resumes after a crash and falls back to 30-day windows when
 // the service refuses a long range.
+import { addDays } from "@/lib/days";
 import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realClock } from "@/lib/emulator/clock";
@@ -14,6 +15,7 @@ import {
   compareWithEmulator,
   connectPerson,
   emulatorControl,
+  emulatorDocuments,
   emulatorRequests,
   emulatorSamples,
   FAST_BACKOFF,
@@ -48,7 +50,7 @@ afterAll(async () => {
 
 describe("everything the ring records", () => {
   it("a person with five years connects: for every resource the database equals the emulator's documents", { timeout: 300_000 }, async () => {
-    const person = await connectPerson(t);
+    const person = await connectPerson(t, { tracksCycle: true });
     await clearEmulatorRequests(t);
     const s = new m.scheduler.Scheduler(new m.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } }), { idleMs: 100, housekeepingMs: 3_600_000 });
     await m.scheduler.replaceScheduler(s);
@@ -97,7 +99,7 @@ describe("everything the ring records", () => {
 
   it("re-checks a time series' recent days: a day synced upstream is replaced, a sample the service dropped is removed", { timeout: 120_000 }, async () => {
     // a generated person who wore the ring on the day the service revises below (not worn on about one day in 30)
-    const person = await connectPerson(t, { email: wornEmail("recheck-series", ["2026-03-14"], [], undefined, TODAY) });
+    const person = await connectPerson(t, { tracksCycle: true, email: wornEmail("recheck-series", ["2026-03-14"], [], undefined, TODAY) });
     const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: "2025-06-01", trailingDays: 10 });
     await engine.backfillUser(person.userId, ["heartrate"]);
     const since = { start: "2025-06-01" };
@@ -120,8 +122,40 @@ describe("everything the ring records", () => {
     expect(JSON.stringify(have)).toBe(JSON.stringify(await emulatorSamples(t, person.ringUserId, "heartrate", since)));
   });
 
+  it(
+    "a night's sample at 23:59:59.6 is stored at midnight and stays there through a re-check whose window starts at that midnight",
+    { timeout: 120_000 },
+    async () => {
+      // the re-check below reads windows from trailingDays before today, at midnight: the night that ends that day is planted
+      const day = addDays(TODAY, -10);
+      const person = await connectPerson(t, { email: wornEmail("midnight-series", [addDays(day, -1), day], [], undefined, TODAY) });
+      const night = (await emulatorDocuments(t, person.ringUserId, "sleep")).find((s) => s.day === day && s.type === "long_sleep")!;
+      const midnight = Date.parse(`${day}T00:00:00Z`);
+      const t0 = midnight - 400 - 5 * 300_000;
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const items = Array.from({ length: 12 }, (_, i) => 50 + i);
+      await emulatorControl(t, "PATCH", `/users/${person.ringUserId}/documents/sleep/${String(night.id)}`, {
+        bedtime_start: iso(t0),
+        bedtime_end: iso(t0 + items.length * 300_000),
+        heart_rate: { interval: 300, items, timestamp: iso(t0) },
+      });
+      const since = { start: addDays(day, -5) };
+      const engine = new m.engine.SyncEngine({ clock, clientOptions: { backoff: FAST_BACKOFF }, backfillStart: since.start, trailingDays: 10 });
+      const atMidnight = (rows: Array<Record<string, unknown>>) => rows.filter((r) => r.timestamp_unix === midnight);
+      await engine.backfillUser(person.userId, ["heartrate"]);
+      const want = await emulatorSamples(t, person.ringUserId, "heartrate", since);
+      expect(atMidnight(want)).toEqual([{ bpm: 55, source: "sleep", timestamp: `${day}T00:00:00+00:00`, timestamp_unix: midnight }]);
+      expect(JSON.stringify(await storedSamples(person, "heartrate"))).toBe(JSON.stringify(want));
+
+      expect(await engine.incrementalCollection(person.userId, "heartrate")).toMatchObject({ result: "done", deleted: 0 });
+      const have = await storedSamples(person, "heartrate");
+      expect(atMidnight(have)).toEqual(atMidnight(want));
+      expect(JSON.stringify(have)).toBe(JSON.stringify(await emulatorSamples(t, person.ringUserId, "heartrate", since)));
+    },
+  );
+
   it("resumes a heart-rate backfill after a crash inside a page's transaction: no gap, no duplicate", { timeout: 120_000 }, async () => {
-    const person = await connectPerson(t, { email: "crash-series@example.test" });
+    const person = await connectPerson(t, { tracksCycle: true, email: "crash-series@example.test" });
     let crashed = 0;
     const crashing = new m.engine.SyncEngine({
       clock,
@@ -164,7 +198,7 @@ describe("a service that refuses long ranges", () => {
   });
 
   it("reads the time series in 30-day windows from the backfill start instead", { timeout: 120_000 }, async () => {
-    const person = await connectPerson(limited);
+    const person = await connectPerson(limited, { tracksCycle: true });
     await clearEmulatorRequests(limited);
     const engine = new m.engine.SyncEngine({ clock, backfillStart: "2025-01-01", clientOptions: { backoff: FAST_BACKOFF, baseUrl: limited.url } });
     const outcomes = await engine.backfillUser(person.userId, ["heartrate", "ring_battery_level"]);

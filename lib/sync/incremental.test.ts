@@ -32,7 +32,7 @@ it("picks up edited, new and deleted documents of the trailing days", async () =
   const { listRawDocuments } = await import("@/lib/db/queries/ring-documents");
   const { getSyncState } = await import("@/lib/db/queries/sync-state");
   // a generated person who wore the ring on every day this test edits or deletes
-  const p = await connectPerson(t, { email: wornEmail("inc", [day(-40), day(-3), day(-2), day(0), day(1)], []) });
+  const p = await connectPerson(t, { tracksCycle: true, email: wornEmail("inc", [day(-40), day(-3), day(-2), day(0), day(1)], []) });
   const engine = new SyncEngine();
   await engine.backfillUser(p.userId);
 

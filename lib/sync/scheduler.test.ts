@@ -49,7 +49,7 @@ async function backfilled(userId: string): Promise<boolean> {
 
 describe("scheduler", () => {
   it("tells the alerts worker when a person's sync ends: after each sync job (done or failed) and after applied notifications", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await new m.engine.SyncEngine().backfillUser(p.userId);
     const synced: string[] = [];
     await install({ onSynced: (userId) => synced.push(userId) });
@@ -80,7 +80,7 @@ describe("scheduler", () => {
   });
 
   it("backfills everything after onAccountConnected and takes the personal_info snapshot", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await install();
     await m.index.onAccountConnected(p.userId);
     await waitFor(
@@ -100,7 +100,7 @@ describe("scheduler", () => {
   });
 
   it("finds a person who connected while nothing ran and starts their backfill", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     expect(await m.state.listUsersNeedingBackfill()).toContain(p.userId);
     await install({ housekeepingMs: 50 });
     await waitFor("every collection backfilled", () => backfilled(p.userId));
@@ -108,7 +108,7 @@ describe("scheduler", () => {
   });
 
   it("resumes after a restart: interrupted jobs and expired leases are taken again", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await m.state.ensureSyncStates(p.userId, m.resources.RING_COLLECTIONS);
     // Jobs left by earlier tests (their schedulers are stopped) must not be claimed here.
     await sqlRun("DELETE FROM job");
@@ -152,7 +152,7 @@ describe("scheduler", () => {
   it("polls the trailing days when the last sync is older than the poll interval, and on Sync now", async () => {
     const day = clock.date().toISOString().slice(0, 10);
     // a generated person who wore the ring today and whose activity changes at the next sync
-    const p = await connectPerson(t, { email: wornEmail("poll", [day], ["daily_activity"], undefined, day) });
+    const p = await connectPerson(t, { tracksCycle: true, email: wornEmail("poll", [day], ["daily_activity"], undefined, day) });
     await new m.engine.SyncEngine().backfillUser(p.userId);
     await emulatorControl(t, "POST", `/users/${p.ringUserId}/sync`, { day }); // edits today (no webhooks here)
     // Nothing is due yet: the backfill just ran.
@@ -171,7 +171,7 @@ describe("scheduler", () => {
   });
 
   it("pauses a person whose connection needs a reconnect and resumes after it", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await m.db.db.account.update({ where: { id: p.accountId }, data: { status: "needs_reconnect" } });
     await install({ housekeepingMs: 50 });
     await waitFor(

@@ -13,8 +13,11 @@ import {
   renewJobLease,
   type JobRow,
 } from "@/lib/db/queries/jobs";
-import { ensureSyncStates, listRingUsers, listSyncStates, updateSyncState } from "@/lib/db/queries/sync-state";
+import { listRingUsers, listSyncStates, syncStatesEnsure, updateSyncState, type ConnectedRingUser } from "@/lib/db/queries/sync-state";
+import { fencedTransaction, readSyncGeneration, SyncStoppedError } from "@/lib/db/queries/sync-fence";
 import { personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
+import { findCycleSettings } from "@/lib/db/queries/cycle";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { pruneWebhookEvents, queuedWebhookWatermark } from "@/lib/db/queries/webhook-events";
 import { getSyncEngine, type SyncEngine } from "@/lib/sync/engine";
 import { runJob } from "@/lib/sync/jobs";
@@ -190,16 +193,23 @@ export class Scheduler {
   }
 
   private launch(job: JobRow): void {
+    // A person's job is a run of their sync: it starts with their sync generation read now, and
+    // stops (its request in flight aborted) when a delete moves it on, here or in another process
+    // (the heartbeat looks at it: lib/db/queries/sync-fence.ts).
+    const stop = new AbortController();
+    const started = job.userId ? readSyncGeneration(job.userId) : Promise.resolve(null);
     const heartbeat = setInterval(
       () => {
         renewJobLease(job.id, clock.now() + this.leaseMs).catch((err) =>
           logger.warn({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job lease renewal failed"),
         );
+        if (job.userId) void this.stopIfMoved(job.userId, started, stop);
       },
       Math.max(1_000, this.leaseMs / 3),
     );
     heartbeat.unref?.();
-    const p = runJob(this.engine, job)
+    const p = started
+      .then((at) => runJob(this.engine, job, undefined, job.userId ? { generation: at?.generation ?? -1, signal: stop.signal } : {}))
       .catch((err) => logger.error({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, "job runner crashed"))
       .finally(() => {
         clearInterval(heartbeat);
@@ -208,6 +218,16 @@ export class Scheduler {
         this.wake();
       });
     this.inflight.set(job.id, p);
+  }
+
+  /** Aborts a running job of the person when their sync generation moved past the one it started with (a delete, maybe in another process). */
+  private async stopIfMoved(userId: string, started: Promise<{ generation: number } | null>, stop: AbortController): Promise<void> {
+    try {
+      const [at, now] = await Promise.all([started, readSyncGeneration(userId)]);
+      if (!now || now.paused || !at || now.generation !== at.generation) stop.abort(new SyncStoppedError(userId));
+    } catch (err) {
+      logger.warn({ userId, err: err instanceof Error ? err.message : String(err) }, "could not read the sync generation of a running job");
+    }
   }
 
   private synced(userId: string): void {
@@ -247,36 +267,18 @@ export class Scheduler {
 
   /**
    * Periodic duties: start the backfill of people who connected while nothing ran (no
-   * SyncState yet), queue due polls (every SYNC_POLL_MINUTES without webhooks, every 6 h
+   * SyncState yet; the cycle's phases only for people who track their cycle), queue due polls (every SYNC_POLL_MINUTES without webhooks, every 6 h
    * with them), the daily personal_info snapshot, subscription upkeep, pruning.
    */
   private async housekeeping(now: number): Promise<void> {
     const pollMs = ((await webhooksActive(now)) ? Math.max(await getPollMinutes(), WEBHOOK_POLL_MINUTES) : await getPollMinutes()) * 60_000;
     for (const u of await listRingUsers()) {
-      if (u.status !== "active") {
-        await ensureSyncStates(u.userId, SYNC_COLLECTIONS);
-        for (const s of await listSyncStates(u.userId))
-          if (s.status !== "paused" && s.status !== "not_shared")
-            await updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
-        continue;
+      try {
+        await this.keepPerson(u, now, pollMs);
+      } catch (err) {
+        // a delete overtook the look at this person: nothing of theirs was queued or created
+        if (!(err instanceof SyncStoppedError)) throw err;
       }
-      await ensureSyncStates(u.userId, SYNC_COLLECTIONS);
-      for (const s of await listSyncStates(u.userId)) {
-        if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
-        if (s.status === "paused")
-          await updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
-        const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
-        if (!s.backfillDoneAt) {
-          if (s.status === "error") continue; // a request bug: wait for "Sync now"
-          // After a failure, try again at the next poll; otherwise now.
-          const runAt = s.lastError && lastAttempt ? Math.max(now, lastAttempt + pollMs) : now;
-          await enqueueJob({ kind: "backfill", userId: u.userId, collection: s.collection, runAt, ifAbsent: true });
-        } else if (now - lastAttempt >= pollMs) {
-          await enqueueJob({ kind: "incremental", userId: u.userId, collection: s.collection, ifAbsent: true });
-        }
-      }
-      const snap = await personalInfoSyncedAt(u.userId);
-      if (!snap || now - Date.parse(snap) >= DAY_MS) await enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true });
     }
     if (webhookCallbackUrl()) {
       const checked = await subscriptionsCheckedAt();
@@ -287,6 +289,44 @@ export class Scheduler {
       await pruneFinishedJobs(now - 7 * DAY_MS);
       await pruneWebhookEvents(now - 30 * DAY_MS);
     }
+  }
+
+  /**
+   * One person's share of the housekeeping, under their sync generation as listed: their sync
+   * states made sure of and their due jobs queued, each only while no delete came in between.
+   * A person whose sync "Delete all my data" paused is left alone; a disconnected one keeps
+   * what the disconnect left (nothing is created for them).
+   */
+  private async keepPerson(u: ConnectedRingUser, now: number, pollMs: number): Promise<void> {
+    if (u.syncPaused) return;
+    const generation = u.syncGeneration;
+    if (u.status !== "active") {
+      if (u.status !== "disconnected") await fencedTransaction(u.userId, generation, () => syncStatesEnsure(u.userId, SYNC_COLLECTIONS));
+      for (const s of await listSyncStates(u.userId))
+        if (s.status !== "paused" && s.status !== "not_shared")
+          await updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
+      return;
+    }
+    await fencedTransaction(u.userId, generation, () => syncStatesEnsure(u.userId, SYNC_COLLECTIONS));
+    // the cycle's phases only while the person tracks their cycle (turning it on queues their backfill)
+    const tracksCycle = Boolean((await findCycleSettings(u.userId))?.tracking);
+    for (const s of await listSyncStates(u.userId)) {
+      if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
+      if (s.collection === CYCLE_RESOURCE && !tracksCycle) continue;
+      if (s.status === "paused")
+        await updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
+      const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
+      if (!s.backfillDoneAt) {
+        if (s.status === "error") continue; // a request bug: wait for "Sync now"
+        // After a failure, try again at the next poll; otherwise now.
+        const runAt = s.lastError && lastAttempt ? Math.max(now, lastAttempt + pollMs) : now;
+        await enqueueJob({ kind: "backfill", userId: u.userId, collection: s.collection, runAt, ifAbsent: true, generation });
+      } else if (now - lastAttempt >= pollMs) {
+        await enqueueJob({ kind: "incremental", userId: u.userId, collection: s.collection, ifAbsent: true, generation });
+      }
+    }
+    const snap = await personalInfoSyncedAt(u.userId);
+    if (!snap || now - Date.parse(snap) >= DAY_MS) await enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true, generation });
   }
 }
 

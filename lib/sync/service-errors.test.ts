@@ -68,8 +68,8 @@ function pauseEnd(gateNow: number, hit: EmulatorRequest, retryAfterS: number) {
  * of it started on a paused engine and waiting at the gate.
  */
 async function backfillIntoA429(tier: "token" | "application", collection: "daily_readiness" | "daily_stress") {
-  const a = await connectPerson(t);
-  const b = await connectPerson(t);
+  const a = await connectPerson(t, { tracksCycle: true });
+  const b = await connectPerson(t, { tracksCycle: true });
   await clearEmulatorRequests(t);
   await emulatorFault(t, { status: 429, count: 1, retry_after: 2, tier, path_prefix: `/v2/usercollection/${collection}` });
   const { gateClock, gate, e } = pausedEngine();
@@ -141,7 +141,7 @@ describe("429", () => {
 
 describe("5xx and dropped connections", () => {
   it("survives bursts with bounded exponential backoff", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await emulatorFault(t, { status: 503, count: 4, path_prefix: "/v2/usercollection/sleep" });
     await emulatorFault(t, { status: 0, count: 2, path_prefix: "/v2/usercollection/daily_spo2" });
     await emulatorFault(t, { status: 500, count: 3 });
@@ -154,7 +154,7 @@ describe("5xx and dropped connections", () => {
   });
 
   it("gives up after the bounded retries and records the error for the job to retry", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await emulatorFault(t, { status: 502, count: 3, path_prefix: "/v2/usercollection/daily_stress" });
     const e = engine({ clientOptions: { backoff: { baseMs: 5, maxMs: 10, maxRetries: 2 } } });
     const [outcome] = await e.backfillUser(p.userId, ["daily_stress"]);
@@ -171,7 +171,7 @@ describe("5xx and dropped connections", () => {
 
 describe("delete notifications", () => {
   it("are applied only when the service answers 404: 200 keeps the document, an error keeps it and fails (retried later)", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     const e = engine({ clientOptions: { backoff: { baseMs: 5, maxMs: 10, maxRetries: 2 } } });
     await e.backfillUser(p.userId, ["daily_stress"]);
     const docs = await import("@/lib/db/queries/ring-documents");
@@ -195,7 +195,7 @@ describe("delete notifications", () => {
 
 describe("401, 403, 422", () => {
   it("refreshes the token once after a 401 and retries once", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     const before = (await m.db.db.account.findUniqueOrThrow({ where: { id: p.accountId } })).access_token;
     await clearEmulatorRequests(t);
     await emulatorFault(t, { status: 401, count: 1, path_prefix: "/v2/usercollection/daily_activity" });
@@ -208,7 +208,7 @@ describe("401, 403, 422", () => {
   });
 
   it("marks a collection not shared on 403 and stops asking for it", async () => {
-    const p = await connectPerson(t, { grant: "daily email personal" });
+    const p = await connectPerson(t, { tracksCycle: true, grant: "daily email personal" });
     // Consent without spo2Daily: known from the granted scopes, no request needed.
     await clearEmulatorRequests(t);
     const e = engine();
@@ -228,7 +228,7 @@ describe("401, 403, 422", () => {
   });
 
   it("marks an expired membership and asks again only after a day or a reconnect", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     const e = engine();
     await e.backfillUser(p.userId, ["daily_sleep"]);
     await emulatorControl(t, "PATCH", `/users/${p.ringUserId}`, { subscription: "expired" });
@@ -248,7 +248,7 @@ describe("401, 403, 422", () => {
   });
 
   it("shows a 422 as a request bug on that collection without retrying", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await emulatorFault(t, { status: 422, count: 1, path_prefix: "/v2/usercollection/daily_resilience" });
     const [outcome] = await engine().backfillUser(p.userId, ["daily_resilience"]);
     expect(m.engine.classifyError(outcome?.error)).toEqual({ kind: "bug" });
@@ -261,7 +261,7 @@ describe("401, 403, 422", () => {
 
 describe("invalid documents", () => {
   it("keeps a document that fails validation aside and stores the rest", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     let tampered = "";
     const fetchWithBadDocument: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
@@ -297,7 +297,7 @@ describe("invalid documents", () => {
 
 describe("a disconnect during a backfill", () => {
   it("a page in flight when the person disconnected does not mark the paused collection idle again", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     const { rawDb } = await import("@/lib/db/client");
     // The disconnect commits while a page is between its fetch and its commit (the page's own
     // transaction then sees the collection paused): simulated on every page of the backfill.
@@ -314,7 +314,7 @@ describe("a disconnect during a backfill", () => {
   });
 
   it("the account active again resumes it", async () => {
-    const p = await connectPerson(t);
+    const p = await connectPerson(t, { tracksCycle: true });
     await m.state.ensureSyncStates(p.userId, ["daily_sleep"]);
     await m.state.updateSyncState(p.userId, "daily_sleep", { status: "paused" });
     await m.state.updateSyncState(p.userId, "daily_sleep", { status: "idle" });

@@ -9,6 +9,7 @@ import { listActiveJobs } from "@/lib/db/queries/jobs";
 import { fromDbTime } from "@/lib/db/dialect";
 import { countRejectedByCollection, listRejectedDocuments } from "@/lib/db/queries/rejected-documents";
 import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { readSyncGeneration } from "@/lib/db/queries/sync-fence";
 import { getSyncEngine } from "@/lib/sync/engine";
 import { estimateEtaSeconds, progressFraction } from "@/lib/sync/plan";
 import { getRateGate } from "@/lib/ring/rate-gate";
@@ -43,6 +44,8 @@ export type CollectionSyncStatus = {
 
 export type SyncStatusResponse = {
   running: boolean;
+  /** "Delete all my data" paused the person's sync: nothing syncs until "Download my history again" */
+  historyDeleted: boolean;
   account: { status: string } | null;
   dataFamily: "usercollection" | "sandbox";
   pollMinutes: number;
@@ -66,6 +69,7 @@ export async function getSyncStatus(userId: string, now = clock.now()): Promise<
   const jobs = await listActiveJobs(userId);
   const rejectedCounts = await countRejectedByCollection(userId);
   const engine = getSyncEngine();
+  const fence = await readSyncGeneration(userId);
 
   const collections: CollectionSyncStatus[] = await Promise.all(
     SYNC_COLLECTIONS.map(async (collection) => {
@@ -112,6 +116,7 @@ export async function getSyncStatus(userId: string, now = clock.now()): Promise<
   const basePoll = await getPollMinutes();
   return {
     running: collections.some((c) => c.status === "backfilling" || c.status === "syncing" || c.queued),
+    historyDeleted: fence?.paused ?? false,
     account: account ? { status: account.status } : null,
     dataFamily: await getDataFamily(),
     pollMinutes: webhooks.mode === "active" ? Math.max(basePoll, WEBHOOK_POLL_MINUTES) : basePoll,

@@ -46,7 +46,7 @@ let logLines: string[] = [];
 beforeAll(async () => {
   t = await startSyncTestEnv({ historyDays: 60, today: TODAY });
   app = { engine: await import("@/lib/sync/engine"), raw: await import("@/lib/db"), unknown: await import("@/lib/sync/unknown-values") };
-  person = await connectPerson(t);
+  person = await connectPerson(t, { tracksCycle: true });
   session.user.id = person.userId;
 
   const lastOf = (docs: Array<Record<string, unknown>>, pick: (d: Record<string, unknown>) => boolean = () => true) =>

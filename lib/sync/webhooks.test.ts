@@ -54,7 +54,7 @@ beforeAll(async () => {
     raw: await import("@/lib/db"),
   };
   // a generated person who wears the ring tomorrow (the day the notification test syncs)
-  person = await connectPerson(t, { email: wornEmail("hook", [tomorrow()], []) });
+  person = await connectPerson(t, { tracksCycle: true, email: wornEmail("hook", [tomorrow()], []) });
   await new m.engine.SyncEngine().backfillUser(person.userId);
   // The route wakes the process's scheduler: install one (housekeeping far away).
   await m.scheduler.replaceScheduler(new m.scheduler.Scheduler(new m.engine.SyncEngine(), { housekeepingMs: 3_600_000, idleMs: 200 }));

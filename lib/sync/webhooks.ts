@@ -11,6 +11,7 @@ import { collectionForWebhookDataType } from "@/lib/resources";
 import { recordWebhookEvent, listQueuedWebhookEvents, markWebhookEvent, markWebhookEvents, type WebhookEventRow } from "@/lib/db/queries/webhook-events";
 import { findUserIdByRingUserId } from "@/lib/db/queries/sync-state";
 import { enqueueJob } from "@/lib/db/queries/jobs";
+import { readSyncGeneration } from "@/lib/db/queries/sync-fence";
 import { classifyError, type SyncEngine } from "@/lib/sync/engine";
 
 // Inbound webhooks (facts §6.2–6.3), in the house order (HOUSE-STYLE §4.3.11):
@@ -197,18 +198,23 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId:
   const collection = collectionForWebhookDataType(e.dataType);
   if (!collection) return markWebhookEvent(e.id, "ignored", "data type not stored");
   const eventType = e.eventType === "delete" ? "delete" : e.eventType === "update" ? "update" : "create";
+  // The apply is a run of the person's sync: it starts with their sync generation, and nothing
+  // of it (a document, a job) is stored once a delete moved it on (lib/db/queries/sync-fence.ts).
+  const at = await readSyncGeneration(userId);
+  if (!at || at.paused) return markWebhookEvent(e.id, "ignored", "the person's sync is stopped");
+  const { generation } = at;
   if (!e.objectId) {
     // Nothing to fetch by id: re-check the collection's recent days instead.
-    await enqueueJob({ kind: "incremental", userId, collection, ifAbsent: true });
+    await enqueueJob({ kind: "incremental", userId, collection, ifAbsent: true, generation });
     return markWebhookEvent(e.id, "ignored", "no object_id; recent days re-checked");
   }
   try {
-    const result = await engine.applyDocumentEvent({ userId, collection, eventType, objectId: e.objectId });
+    const result = await engine.applyDocumentEvent({ userId, collection, eventType, objectId: e.objectId }, { generation });
     await markWebhookEvent(e.id, result);
   } catch (err) {
     const c = classifyError(err);
     const message = err instanceof Error ? err.message : String(err);
-    await markWebhookEvent(e.id, c.kind === "paused" || c.kind === "stop" ? "ignored" : "failed", message);
+    await markWebhookEvent(e.id, c.kind === "paused" || c.kind === "stop" || c.kind === "stopped" ? "ignored" : "failed", message);
     if (c.kind === "retry" || c.kind === "postpone") {
       // The trailing-window re-check picks the change up (and any delete) once possible.
       await enqueueJob({
@@ -217,8 +223,10 @@ async function applyWebhookEvent(engine: SyncEngine, e: WebhookEventRow, userId:
         collection,
         runAt: c.kind === "postpone" ? c.until : clock.now() + 60_000,
         ifAbsent: true,
+        generation,
       });
     }
-    logger.warn({ eventId: e.id, dataType: e.dataType, kind: c.kind }, "webhook notification could not be applied");
+    if (c.kind === "stopped") logger.info({ eventId: e.id, dataType: e.dataType }, "webhook notification dropped: the person's sync was stopped");
+    else logger.warn({ eventId: e.id, dataType: e.dataType, kind: c.kind }, "webhook notification could not be applied");
   }
 }

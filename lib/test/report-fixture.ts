@@ -24,6 +24,8 @@ export type ReportFixtureOptions = {
   sections?: ReportSection[];
   /** a note's text (notes may hold anything a person typed) */
   noteText?: string;
+  /** the history still downloading (default: all in) */
+  downloading?: Report["downloading"];
 };
 
 const wave = (i: number, period: number, amp: number) => amp * Math.sin((2 * Math.PI * i) / period);
@@ -72,7 +74,7 @@ export function reportFixture(opts: ReportFixtureOptions): Report {
   const { from, days } = opts;
   const to = addDays(from, days - 1);
   const compare = opts.compare ?? "previous";
-  const sections = opts.sections ?? [...DEFAULT_REPORT_SECTIONS, "notes", "cycle"];
+  const sections = opts.sections ?? [...DEFAULT_REPORT_SECTIONS, "notes", "tags", "cycle"];
   const query = { from, to, compare, sections };
   const compared = comparedPeriod(query);
   const has = (s: ReportSection) => sections.includes(s);
@@ -85,6 +87,7 @@ export function reportFixture(opts: ReportFixtureOptions): Report {
     generatedAt: `${addDays(to, 1)}T08:00:00.000Z`,
     title: `Ringside report, ${from} to ${to}`,
     lang: "en",
+    downloading: opts.downloading ?? null,
     ...(has("summary")
       ? {
           summary: {
@@ -182,10 +185,6 @@ export function reportFixture(opts: ReportFixtureOptions): Report {
               { type: "cycling", label: "Cycling", count: 4, minutes: 320, calories: null },
             ],
             sessions: [{ type: "breathing", label: "Breathing", count: 6, minutes: 45, calories: null }],
-            tags: [
-              { name: "alcohol", source: "own", days: allDays.filter((_, i) => i % 10 === 3) },
-              { name: "sauna", source: "ring", days: allDays.filter((_, i) => i % 20 === 7) },
-            ],
             restModes: [{ from: addDays(from, 20), to: addDays(from, 23) }],
           },
         }
@@ -206,6 +205,14 @@ export function reportFixture(opts: ReportFixtureOptions): Report {
         }
       : {}),
     ...(has("notes") ? { notes: [{ day: addDays(from, 2), text: opts.noteText ?? "Slept badly after a late flight.", tags: ["travel"] }] } : {}),
+    ...(has("tags")
+      ? {
+          tags: [
+            { name: "alcohol", source: "own" as const, days: allDays.filter((_, i) => i % 10 === 3) },
+            { name: "sauna", source: "ring" as const, days: allDays.filter((_, i) => i % 20 === 7) },
+          ],
+        }
+      : {}),
     ...(has("cycle") ? { cycle: { tracked: false } } : {}),
   };
 }

@@ -12,6 +12,8 @@ export type PlantedHistoryOptions = {
   episodeNights: number;
   /** the person's UTC offset as the ring writes it ("+01:00", "+14:00", "-11:00") */
   offset?: string;
+  /** the temperature deviation (°C) of these days, instead of the steady wobble */
+  temperature?: Readonly<Record<string, number>>;
 };
 
 /** The episode's moves: three nights with +1.0 °C, +7 bpm, −30 % HRV, +2 breaths a minute. */
@@ -35,6 +37,8 @@ export function plantedHistory(opts: PlantedHistoryOptions): PlantedHistory {
   days.forEach((day, i) => {
     const w = WOBBLE[i % WOBBLE.length]!;
     const ill = opts.episodeNights > 0 && day >= episodeStart;
+    const planted = opts.temperature?.[day];
+    const usual = 0.05 * w + (ill ? EPISODE.temperature : 0);
     const sleepS = Math.round(7.25 * 3600 + w * 600);
     const inBed = sleepS + 1800;
     // in bed 23:00 the evening before (a little later on the wobble), asleep after 15 minutes
@@ -66,7 +70,7 @@ export function plantedHistory(opts: PlantedHistoryOptions): PlantedHistory {
       restless_periods: 200,
       readiness: {
         score: 75 + Math.round(3 * w),
-        temperature_deviation: 0.05 * w + (ill ? EPISODE.temperature : 0),
+        temperature_deviation: planted ?? usual,
         temperature_trend_deviation: 0,
         contributors: {},
       },
@@ -97,7 +101,7 @@ export function plantedHistory(opts: PlantedHistoryOptions): PlantedHistory {
       day,
       timestamp: iso(day, "00:00", offset),
       score: ill ? 55 : 75 + Math.round(3 * w),
-      temperature_deviation: Math.round((0.05 * w + (ill ? EPISODE.temperature : 0)) * 100) / 100,
+      temperature_deviation: planted ?? Math.round(usual * 100) / 100,
       temperature_trend_deviation: 0,
       contributors: {
         previous_night: 80,

@@ -52,8 +52,12 @@ export async function startSyncTestEnv(
 
 export type ConnectedPerson = { userId: string; accountId: string; ringUserId: string; email: string };
 
-/** Runs the emulator's OAuth flow and stores the person as the auth code would (encrypted tokens). */
-export async function connectPerson(t: SyncTestEnv, opts: { email?: string; grant?: string } = {}): Promise<ConnectedPerson> {
+/**
+ * Runs the emulator's OAuth flow and stores the person as the auth code would (encrypted tokens).
+ * `tracksCycle`: the person has turned cycle tracking on (the sync fetches the cycle's phases only
+ * then); a test that compares every collection with the emulator needs it.
+ */
+export async function connectPerson(t: SyncTestEnv, opts: { email?: string; grant?: string; tracksCycle?: boolean } = {}): Promise<ConnectedPerson> {
   const email = opts.email ?? uniqueEmail("sync");
   const token = await connect(t.url, t.client, { email, grant: opts.grant });
   const { db } = await import("@/lib/test/prisma");
@@ -74,6 +78,7 @@ export async function connectPerson(t: SyncTestEnv, opts: { email?: string; gran
       tokenUpdatedAt: clock.date(),
     },
   });
+  if (opts.tracksCycle) await (await import("@/lib/db/queries/cycle")).saveCycleSettingsRow(user.id, { tracking: true });
   return { userId: user.id, accountId: account.id, ringUserId: token.user_id, email };
 }
 

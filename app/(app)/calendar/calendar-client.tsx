@@ -5,7 +5,7 @@ import { summarizeCalendar } from "@/lib/metrics/calendar";
 import { formatDay } from "@/lib/days";
 import { formatValue } from "@/lib/metrics/format";
 import { LazyYearHeatmap } from "@/components/charts/lazy";
-import { HeatLegend, MARKED_PHASES, STATUS_TEXT } from "@/components/charts/year-heatmap";
+import { calendarDayText, HeatLegend, MARKED_PHASES } from "@/components/charts/year-heatmap";
 import { useCyclePhases } from "@/components/cycle/use-cycle";
 import { ChartTable } from "@/components/charts/chart-table";
 import { useCalendar } from "@/components/hooks/use-calendar";
@@ -110,7 +110,7 @@ export function CalendarClient({
                     key: d.day,
                     cells: [
                       formatDay(d.day, { withYear: true }),
-                      d.status === "value" ? formatValue(metric, d.value, units) : STATUS_TEXT[d.status],
+                      calendarDayText(d, (v) => formatValue(metric, v, units)),
                       tagged.has(d.day) ? "yes" : "",
                       ...(cycleTracking ? [phaseText(d.day)] : []),
                     ],

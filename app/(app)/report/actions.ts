@@ -30,7 +30,7 @@ export async function createReportLinkAction(_prev: CreateReportLinkState, form:
       });
       if (!parsed.success) throw new AppError("unprocessable_entity", parsed.error.issues.map((i) => i.message).join("; "));
       const { secret, summary } = await createReportLink(user.id, parsed.data);
-      revalidatePath("/settings");
+      revalidatePath("/settings", "layout");
       return { link: reportLinkUrl(await publicOrigin(), secret), label: summary.label, expiresAt: summary.expiresAt };
     },
     { signInWhenSignedOut: true },

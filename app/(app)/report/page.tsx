@@ -19,6 +19,7 @@ import { PrintButton } from "@/components/report/print-button";
 import { reportPeriod } from "@/components/report/report-text";
 import { createReportLinkAction } from "@/app/(app)/report/actions";
 import { primaryAction } from "@/components/report/styles";
+import { settingsHref } from "@/lib/settings-sections";
 
 export const metadata: Metadata = { title: "Report" };
 
@@ -65,7 +66,11 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
               Share this report
             </h2>
             <p className="text-sm text-slate-600 dark:text-slate-300">
-              A link opens this report and its PDF without an account, and nothing else. It stops working when it expires or when you revoke it in Settings.
+              A link opens this report and its PDF without an account, and nothing else. It stops working when it expires or when you revoke it in{" "}
+              <a className="underline" href={settingsHref("report-links")}>
+                Settings → Report links
+              </a>
+              .
             </p>
             <ShareLinkForm
               action={createReportLinkAction}

@@ -44,7 +44,7 @@ export async function saveAlertSettingsAction(_prev: AlertFormState, form: FormD
       quietTo: field(f, "quietTo"),
     };
     await alerts.saveAlertSettings(user.id, settings, await publicOrigin());
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     return { ok: true, message: "Saved." };
   });
 }
@@ -55,7 +55,7 @@ export async function addAlertRuleAction(_prev: AlertFormState, form: FormData):
     const kind = field(f, "kind");
     const params = ruleParamsFromForm(kind, (name) => field(f, name));
     await alerts.addAlertRule(user.id, { kind, params });
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     return { ok: true, message: "Rule added." };
   });
 }
@@ -77,7 +77,7 @@ export async function addAlertChannelAction(_prev: AlertFormState, form: FormDat
           ? { kind, label: field(f, "label"), url: field(f, "url"), token: field(f, "token") }
           : { kind, label: field(f, "label"), url: field(f, "url") };
     const { secret, confirmation } = await alerts.addAlertChannel(user.id, input, await publicOrigin());
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     const message = !confirmation
       ? "Channel added."
       : confirmation.ok
@@ -98,7 +98,7 @@ export async function confirmAlertChannelAction(_prev: AlertFormState, form: For
   return asState(form, async (user, f) => {
     const id = rowIdSchema.parse(f.get("id"));
     await alerts.confirmAlertChannel(user.id, id, f.get("code"));
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     return { ok: true, message: "Address confirmed." };
   });
 }
@@ -117,7 +117,7 @@ export async function sendAlertTestAction(_prev: AlertFormState, form: FormData)
   return asState(form, async (user, f) => {
     const id = rowIdSchema.parse(f.get("id"));
     const result = await alerts.sendAlertTest(user.id, id, await publicOrigin());
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     return result.ok ? { ok: true, message: "Test sent." } : { ok: false, error: { code: "bad_gateway", message: `Not delivered: ${result.error}.` } };
   });
 }
@@ -127,7 +127,7 @@ export async function sendAlertRuleTestAction(_prev: AlertFormState, form: FormD
   return asState(form, async (user, f) => {
     const id = rowIdSchema.parse(f.get("id"));
     const { sent, failed } = await alerts.sendAlertRuleTest(user.id, id, await publicOrigin());
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     return failed.length === 0
       ? { ok: true, message: `Test sent to ${sent} channel${sent === 1 ? "" : "s"}.` }
       : { ok: false, error: { code: "bad_gateway", message: `Not delivered to ${failed.join("; ")}.` } };

@@ -24,7 +24,7 @@ export async function createApiTokenAction(_prev: CreateApiTokenState, form: For
       if (!parsed.success) throw new AppError("unprocessable_entity", parsed.error.issues.map((i) => i.message).join("; "));
       const input = parsed.data;
       const { token, summary } = await createApiToken(user.id, input);
-      revalidatePath("/settings");
+      revalidatePath("/settings", "layout");
       return { token, name: summary.name };
     },
     { signInWhenSignedOut: true },

@@ -9,10 +9,11 @@ import { inviteLink, issueInvite } from "@/lib/auth/invites";
 import { publicOrigin } from "@/lib/auth/origin";
 import { logger } from "@/lib/log";
 import { deletePendingInvite } from "@/lib/db/queries/invites";
-import { deleteUserData, deleteUserSessions, findUserById } from "@/lib/db/queries/users";
-import { endRingAccess, removeMember } from "@/lib/services/household";
+import { deleteUserSessions } from "@/lib/db/queries/users";
+import { disconnectRingAccount, removeMember } from "@/lib/services/household";
 import type { CreateInviteState } from "@/lib/api/contract";
 import { forgetImportsOf } from "@/lib/import/status";
+import { settingsHref } from "@/lib/settings-sections";
 
 /**
  * Server actions of Settings → Connection and Household. Each one gets the person from
@@ -25,7 +26,7 @@ export const reconnectRing = formAction(async (): Promise<void | ActionError> =>
   runAction(
     async () => {
       await requireUser();
-      await signInWithRing("/settings");
+      await signInWithRing(settingsHref("account"));
     },
     { signInWhenSignedOut: true },
   ),
@@ -46,17 +47,7 @@ async function disconnect(form: unknown): Promise<void> {
   const formData = formDataArg(form);
   // The form always sends its choice: a request without one is not a disconnect.
   const { data } = disconnectSchema.parse({ data: formData.get("data") });
-  await endRingAccess(user.id, "disconnect");
-  let rowsDeleted = 0;
-  if (data === "delete") {
-    const person = await findUserById(user.id);
-    const sweep = async () => Object.values(await deleteUserData(user.id, person?.ringUserId ?? null)).reduce((a, b) => a + b, 0);
-    rowsDeleted = await sweep();
-    // A sync request already in flight when the connection was stopped may still store its page: sweep once more.
-    setTimeout(() => {
-      sweep().catch((err: unknown) => logger.error({ userId: user.id, error: err instanceof Error ? err.name : "error" }, "second data sweep failed"));
-    }, 3_000).unref?.();
-  }
+  const rowsDeleted = await disconnectRingAccount(user.id, data);
   await deleteUserSessions(user.id, await currentSessionToken());
   logger.info({ userId: user.id, data, rowsDeleted }, "ring disconnected");
   await signOut({ redirectTo: "/sign-in?disconnected=1" });
@@ -69,7 +60,7 @@ export async function createInviteLink(_prev: CreateInviteState, _formData: Form
     const invite = await issueInvite(owner.id);
     const origin = await publicOrigin();
     logger.info({ userId: owner.id, inviteId: invite.id }, "invite created");
-    revalidatePath("/settings");
+    revalidatePath("/settings", "layout");
     return { link: inviteLink(origin, invite.secret), expiresAt: invite.expiresAt.toISOString() };
   });
 }

@@ -7,7 +7,9 @@ import type { SyncStatusResponse } from "@/lib/api/contract";
 import { CollectionProgress } from "@/components/sync/collection-progress";
 import { RejectedDocuments } from "@/components/sync/rejected-documents";
 import { SyncNowButton } from "@/components/sync/sync-now-button";
+import { DownloadHistoryAgain } from "@/components/sync/download-history-button";
 import { count, timeAgo } from "@/components/sync/format";
+import { settingsHref } from "@/lib/settings-sections";
 
 function useNow(intervalMs: number): number {
   const [now, setNow] = useState(() => clock.now());
@@ -42,7 +44,7 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
           </p>
           <p className="text-xs text-slate-500 dark:text-slate-400">{deliveryText(s)}</p>
         </div>
-        <SyncNowButton disabled={paused} />
+        <SyncNowButton disabled={paused || s.historyDeleted} />
       </div>
 
       {isError && (
@@ -50,10 +52,11 @@ export function SyncClient({ initial }: { initial: SyncStatusResponse }) {
           Could not refresh the status: {error.message}
         </p>
       )}
+      {s.historyDeleted && <DownloadHistoryAgain />}
       {paused && (
         <p role="alert" className="rounded-md bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/50 dark:text-amber-100">
           Syncing is paused until your ring is reconnected.{" "}
-          <Link className="underline" href="/settings">
+          <Link className="underline" href={settingsHref("account")}>
             Go to Settings
           </Link>
         </p>

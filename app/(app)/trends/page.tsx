@@ -11,6 +11,8 @@ import { TrendsClient } from "@/app/(app)/trends/trends-client";
 import { queryKeys } from "@/lib/api/contract";
 import { Providers } from "@/app/providers";
 import { getCycleSettings } from "@/lib/services/cycle-entries";
+import { historyDownloading } from "@/lib/services/history";
+import { EMPTY_WHILE_DOWNLOADING, HistoryDownloading } from "@/components/ui/history-downloading";
 
 export const metadata: Metadata = { title: "Trends" };
 
@@ -19,7 +21,7 @@ export const metadata: Metadata = { title: "Trends" };
 export default async function TrendsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const state = parseTrendsState(await searchParams);
-  const [overview, cycle] = await Promise.all([getMetricsOverview(user.id), getCycleSettings(user.id)]);
+  const [overview, cycle, downloading] = await Promise.all([getMetricsOverview(user.id), getCycleSettings(user.id), historyDownloading(user.id)]);
   const { from, to } = resolveRange(state.range, overview, todayIn(), { from: state.from, to: state.to });
   const qc = new QueryClient();
   qc.setQueryData(queryKeys.metricsOverview, overview);
@@ -29,8 +31,9 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   }
   return (
     <Providers>
+      <HistoryDownloading downloading={downloading} />
       <HydrationBoundary state={dehydrate(qc)}>
-        <TrendsClient initial={state} cycleTracking={cycle.tracking} />
+        <TrendsClient initial={state} cycleTracking={cycle.tracking} emptyReason={downloading ? EMPTY_WHILE_DOWNLOADING : null} />
       </HydrationBoundary>
     </Providers>
   );

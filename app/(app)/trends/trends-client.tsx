@@ -19,8 +19,19 @@ import { ErrorState, NoDataPage } from "@/components/ui/states";
 import { useCyclePhases } from "@/components/cycle/use-cycle";
 import { CYCLE_SHADED_METRICS, PHASE_FILL, PHASE_LABEL } from "@/components/cycle/phase";
 
-/** `cycleTracking`: the person's cycle tracking is on (the markers' charts shade period and luteal days). */
-export function TrendsClient({ initial, cycleTracking = false }: { initial: TrendsState; cycleTracking?: boolean }) {
+/**
+ * `cycleTracking`: the person's cycle tracking is on (the markers' charts shade period and luteal
+ * days); `emptyReason`: why a chart may have no data (the history still downloading).
+ */
+export function TrendsClient({
+  initial,
+  cycleTracking = false,
+  emptyReason = null,
+}: {
+  initial: TrendsState;
+  cycleTracking?: boolean;
+  emptyReason?: string | null;
+}) {
   const [state, setState] = useState<TrendsState>(initial);
   const [cursor, setCursor] = useState<number | null>(null);
   const [adding, setAdding] = useState<MetricId | "">("");
@@ -130,6 +141,7 @@ export function TrendsClient({ initial, cycleTracking = false }: { initial: Tren
               onCursor={setCursor}
               showXAxis
               phases={phases}
+              emptyReason={emptyReason}
               onRemove={state.metrics.length > 1 ? () => update({ metrics: state.metrics.filter((x) => x !== id) }) : undefined}
             />
           );

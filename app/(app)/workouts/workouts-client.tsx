@@ -131,7 +131,7 @@ export function WorkoutsClient({ initial }: { initial: { range: string | null; a
         <EmptyState title="No workouts here" testId="workouts-empty">
           {activity || intensity
             ? "None match these filters in this range."
-            : "The ring recorded no workout in this range (or workouts are not shared: Settings → Connection)."}
+            : "The ring recorded no workout in this range (or workouts are not shared: Settings → You and your ring)."}
         </EmptyState>
       ) : (
         <>

@@ -88,6 +88,32 @@ describe("a share link's PDF", () => {
   });
 });
 
+describe("a share link's PDF when the render queue is full", () => {
+  it("answers 503 with Retry-After and counts no view; once the queue frees, the PDF comes", async () => {
+    setClock(new ManualClock(T0));
+    const open = await link();
+    const { REPORT_PDF_QUEUE_MAX, reportPdfResponse } = await import("@/components/report/pdf/render");
+    const { buildReport } = await import("@/lib/services/report");
+    const { listReportLinkSummaries } = await import("@/lib/services/report-links");
+    const views = async () => (await listReportLinkSummaries(PERSON.id)).find((l) => l.id === open.summary.id)?.views;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const query = { from: "2026-02-01", to: "2026-02-28", compare: "none" as const, sections: ["summary" as const] };
+    const held = Array.from({ length: REPORT_PDF_QUEUE_MAX }, () => reportPdfResponse(() => gate.then(() => buildReport(PERSON.id, query))));
+    try {
+      const res = await pdf(open.secret);
+      await expectRefused(res, 503, "try again");
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await views()).toBe(0);
+    } finally {
+      release();
+    }
+    for (const r of await Promise.all(held)) expect(r.status).toBe(200);
+    expect((await pdf(open.secret)).status).toBe(200);
+    expect(await views()).toBe(1);
+  });
+});
+
 describe("a share link's page (the gate in proxy.ts)", () => {
   it("lets an open link's page be drawn and counts the view; refuses a revoked, expired, unknown or malformed one with its status", async () => {
     const clock = new ManualClock(T0);
@@ -106,6 +132,41 @@ describe("a share link's page (the gate in proxy.ts)", () => {
     const revoked = await link(5);
     await revokeReportLinkOf(PERSON.id, revoked.summary.id);
     await expectRefused(await page(revoked.secret), 410, "This link is no longer valid.");
+  });
+
+  it("draws only for GET and HEAD: any other method, or a server action's Next-Action header, answers 405 with Allow and counts nothing", async () => {
+    setClock(new ManualClock(T0));
+    const { installReportLinkGate } = await import("@/lib/services/report-links");
+    installReportLinkGate();
+    const open = await link();
+    const views = async () => {
+      const { listReportLinkSummaries } = await import("@/lib/services/report-links");
+      return (await listReportLinkSummaries(PERSON.id)).find((l) => l.id === open.summary.id)?.views;
+    };
+    const { proxy } = await import("@/proxy");
+    for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      for (const path of [`/r/${open.secret}`, `/r/${open.secret}/pdf`]) {
+        const res = await proxy(new NextRequest(`http://localhost${path}`, { method, ...(method === "POST" ? { body: "[]" } : {}) }));
+        expect({ method, path, status: res.status, allow: res.headers.get("allow") }).toEqual({ method, path, status: 405, allow: "GET, HEAD" });
+        expect(res.headers.get("x-middleware-next")).toBeNull();
+        expectLinkHeaders(res);
+      }
+    }
+    // a server action's request, whatever its method and origin, never reaches the page
+    const actions: Array<NonNullable<ConstructorParameters<typeof NextRequest>[1]> & { method: string }> = [
+      { method: "POST", headers: { "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8", origin: "http://localhost" }, body: "[]" },
+      { method: "GET", headers: { "next-action": "0".repeat(42) } },
+    ];
+    for (const init of actions) {
+      const res = await proxy(new NextRequest(`http://localhost/r/${open.secret}`, init));
+      expect({ method: init.method, status: res.status }).toEqual({ method: init.method, status: 405 });
+      expect(res.headers.get("x-middleware-next")).toBeNull();
+    }
+    expect(await views()).toBe(0);
+    // GET and HEAD go through the gate: each is a view
+    expect((await page(open.secret)).status).toBe(200);
+    expect((await proxy(new NextRequest(`http://localhost/r/${open.secret}`, { method: "HEAD" }))).headers.get("x-middleware-next")).toBe("1");
+    expect(await views()).toBe(2);
   });
 
   it("answers 429 with Retry-After past the link's views a minute, the PDF counted with the page", async () => {

@@ -133,7 +133,7 @@ describe("POST /api/import", () => {
     expect((await call("GET", "/api/import")).body).toMatchObject({ status: "failed", message: expect.stringContaining("dailysleep.csv, row 2") });
   });
 
-  it("while an import runs on the server, another one answers 429 with Retry-After, and its dry run shows in GET meanwhile", async () => {
+  it("a slow upload holds no import slot while it arrives: another one is answered meanwhile, and its dry run shows in GET", async () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const slow = new ReadableStream<Uint8Array>({
@@ -148,14 +148,32 @@ describe("POST /api/import", () => {
     while ((await call("GET", "/api/import")).body.status !== "checking") await new Promise((r) => setImmediate(r));
     expect((await call("GET", "/api/import")).body).toMatchObject({ status: "checking", dryRun: true });
     const headers = new Headers({ "content-type": "application/zip", origin: "http://localhost" });
-    const res = await route.POST(new Request("http://localhost/api/import", { method: "POST", headers, body: new Uint8Array(zip) }), {
+    const res = await route.POST(new Request("http://localhost/api/import?dry_run=1", { method: "POST", headers, body: new Uint8Array(zip) }), {
       params: Promise.resolve({}),
     });
     open();
-    expect(res.status).toBe(429);
-    expect(res.headers.get("retry-after")).toBe("15");
-    expect(await res.json()).toMatchObject({ error: { code: "rate_limited", message: expect.stringContaining("Another import is running") } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ dryRun: true, kind: "account_export" });
     expect(await first).toMatchObject({ status: 200, body: { dryRun: true } });
+  });
+
+  it("with as many imports as the server takes at once, another answers 429 with Retry-After", async () => {
+    const { IMPORT_MAX_UPLOADS, runTracked } = await import("@/lib/import/gate");
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const held = Array.from({ length: IMPORT_MAX_UPLOADS }, (_, i) => runTracked(`someone-${i}`, undefined, () => released));
+    try {
+      const headers = new Headers({ "content-type": "application/zip", origin: "http://localhost" });
+      const res = await route.POST(new Request("http://localhost/api/import?dry_run=1", { method: "POST", headers, body: new Uint8Array(zip) }), {
+        params: Promise.resolve({}),
+      });
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("15");
+      expect(await res.json()).toMatchObject({ error: { code: "rate_limited", message: expect.stringContaining("Another import is running") } });
+    } finally {
+      release();
+      await Promise.all(held);
+    }
   });
 
   it("?resume=1 without an interrupted import → 409; DELETE forgets the last import", async () => {

@@ -12,6 +12,5 @@ import { reportPdfResponse } from "@/components/report/pdf/render";
 // to this Ringside's explanation of them (docs/report.md, served at /docs/report).
 export const GET = withUser(async ({ req, user, searchParams }) => {
   const query = parseQuery(searchParams, reportQuerySchema);
-  const report = await buildReport(user.id, query);
-  return reportPdfResponse(report, { docsUrl: `${publicOriginFrom(req.headers, req.url)}${REPORT_DOCS_PATH}` });
+  return reportPdfResponse(() => buildReport(user.id, query), { docsUrl: `${publicOriginFrom(req.headers, req.url)}${REPORT_DOCS_PATH}` });
 });

@@ -33,7 +33,8 @@ export function chartFrame(
       if (v > hi) hi = v;
     }
   if (zero && lo > 0) lo = 0;
-  const { ticks, domain } = Number.isFinite(lo) ? niceTicks(lo, hi, 4) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
+  if (zero && hi <= lo) hi = lo + 1;
+  const { ticks, domain } = Number.isFinite(lo) ? niceTicks(lo, hi, 4, formatTick) : { ticks: [0, 1], domain: [0, 1] as [number, number] };
   const x = linearScale([0, Math.max(1, days - 1)], [PLOT.pad.left, width - PLOT.pad.right]);
   const y = linearScale(domain, [PLOT.height - PLOT.pad.bottom, PLOT.pad.top]);
   return { from, days, width, x, y, ticks, formatTick };

@@ -5,7 +5,7 @@
 // caption (the report's own words) on one page: its height is measured before it is drawn.
 // The geometry, and the paths as PDF operators, are ./chart-geometry.ts.
 import { formatNumber } from "@/lib/metrics/format";
-import type { ReportChart } from "@/lib/metrics/report";
+import { isEmptyChart, type ReportChart } from "@/lib/metrics/report";
 import { reportClockTime } from "@/components/report/report-text";
 import { SEVEN_DAY_MEAN } from "@/lib/metrics/trend-layers";
 import { PLOT, STAGES, anchored, axisMarks, chartFrame, lineOps, rangeOps, stageOps, stageTotals, type Frame } from "./chart-geometry";
@@ -13,6 +13,7 @@ import { writtenUnit } from "./format";
 import type { PdfWriter } from "./layout";
 import { PDF_COLOURS, PDF_CONTENT_WIDTH, PDF_PAGE, STYLES } from "./styles";
 import { pdfText } from "./text";
+import { NO_DATA_IN_PERIOD } from "@/lib/metrics/describe";
 
 type LegendItem = { label: string; colour: string; thin?: boolean; area?: boolean };
 /** A mark: its path as PDF operators (./chart-geometry.ts), filled or stroked. */
@@ -75,9 +76,30 @@ const chartTitle = (chart: ReportChart) => (chart.kind !== "timing" && writtenUn
 
 const legendHeight = (w: PdfWriter) => LEGEND.above + w.heightOf("Daily value", STYLES.legend);
 
-/** A chart's height on the page: title, plot, legend, caption and the space after it. */
-export function chartHeight(w: PdfWriter, chart: ReportChart): number {
-  return w.blockHeight(chartTitle(chart), STYLES.chartTitle) + PLOT.height + legendHeight(w) + w.blockHeight(chart.caption, STYLES.caption) + CHART_BELOW;
+/** An empty chart's box: "No data in this period" and the reason, in place of the plot and legend. */
+const EMPTY = { height: 44, gap: 3 } as const;
+
+/** A chart's height on the page: title, plot, legend, caption and the space after it (an empty one: its box instead of plot and legend). */
+export function chartHeight(w: PdfWriter, chart: ReportChart, emptyReason: string | null = null): number {
+  const body = isEmptyChart(chart) ? Math.max(EMPTY.height, emptyBoxText(w, emptyReason)) : PLOT.height + legendHeight(w);
+  return w.blockHeight(chartTitle(chart), STYLES.chartTitle) + body + w.blockHeight(chart.caption, STYLES.caption) + CHART_BELOW;
+}
+
+const emptyBoxText = (w: PdfWriter, reason: string | null) =>
+  w.heightOf(NO_DATA_IN_PERIOD, STYLES.empty) + (reason ? EMPTY.gap + w.heightOf(reason, STYLES.muted) : 0) + 2 * EMPTY.gap;
+
+/** An empty chart's box: a dashed frame with "No data in this period" and the reason centred in it. */
+function drawEmpty(w: PdfWriter, height: number, reason: string | null): void {
+  const doc = w.doc;
+  const x0 = PDF_PAGE.margin;
+  const y0 = w.y;
+  doc.save().rect(x0, y0, PDF_CONTENT_WIDTH, height).lineWidth(0.6).dash(3, { space: 2 }).strokeColor(PDF_COLOURS.rule).stroke().undash().restore();
+  const text = emptyBoxText(w, reason) - 2 * EMPTY.gap;
+  let y = y0 + (height - text) / 2;
+  w.textAt(NO_DATA_IN_PERIOD, STYLES.empty, x0, y, { width: PDF_CONTENT_WIDTH, align: "center" });
+  y += w.heightOf(NO_DATA_IN_PERIOD, STYLES.empty) + EMPTY.gap;
+  if (reason) w.textAt(reason, STYLES.muted, x0, y, { width: PDF_CONTENT_WIDTH, align: "center" });
+  w.y = y0 + height;
 }
 
 /** The axes at the plot's top left (x0, y0): the value rules with their labels, the day ticks with theirs. */
@@ -124,12 +146,19 @@ function drawLegend(w: PdfWriter, items: readonly LegendItem[], y: number): void
   }
 }
 
-/** One chart of the report over the days from `from` (one slot a day), kept whole on one page. */
-export function drawChart(w: PdfWriter, chart: ReportChart, from: string): void {
-  const height = chartHeight(w, chart);
+/** One chart of the report over the days from `from` (one slot a day), kept whole on one page; an empty one says so, with `emptyReason` when known. */
+export function drawChart(w: PdfWriter, chart: ReportChart, from: string, emptyReason: string | null = null): void {
+  const height = chartHeight(w, chart, emptyReason);
   w.ensure(height);
   if (w.dry) {
     w.y += height;
+    return;
+  }
+  if (isEmptyChart(chart)) {
+    w.text(chartTitle(chart), STYLES.chartTitle);
+    drawEmpty(w, Math.max(EMPTY.height, emptyBoxText(w, emptyReason)), emptyReason);
+    w.text(chart.caption, STYLES.caption);
+    w.y += CHART_BELOW;
     return;
   }
   const { f, marks, legend } = drawingOf(chart, from);

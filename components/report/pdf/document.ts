@@ -5,10 +5,10 @@
 // as vectors (./charts.ts). The charts, the events and the methods each start a new page and say
 // where their figures are explained (docs/report.md); every page carries the title, "not a
 // diagnosis" and its number.
-import type { Report } from "@/lib/metrics/report";
+import { downloadingLine, type Report } from "@/lib/metrics/report";
 import { reportDay, reportPeriod } from "@/components/report/report-text";
 import { PdfWriter } from "./layout";
-import { chartsSection, cycleSection, eventsSection, methodsSection, notesSection } from "./sections";
+import { chartsSection, cycleSection, eventsSection, methodsSection, notesSection, tagsSection } from "./sections";
 import { PDF_PAGE, STYLES } from "./styles";
 import { summarySection } from "./summary";
 import { pdfText } from "./text";
@@ -24,6 +24,10 @@ function writeSections(w: PdfWriter, report: Report, docsUrl?: string): void {
   const q = report.query;
   w.text(report.title, STYLES.title);
   w.text(`${reportPeriod(q)} · generated ${reportDay(report.generatedAt.slice(0, 10))} by Ringside`, STYLES.subtitle);
+  if (report.downloading) {
+    w.text(downloadingLine(report.downloading, reportDay), STYLES.notice);
+    w.text("Its charts fill in as it arrives.", STYLES.muted);
+  }
   // the charts, the events and the methods each start on a new page (unless the first section on the title page)
   let written = false;
   const section = (newPage: boolean, write: () => void) => {
@@ -35,6 +39,7 @@ function writeSections(w: PdfWriter, report: Report, docsUrl?: string): void {
   if (report.charts) section(true, () => chartsSection(w, report, docsUrl));
   if (report.events) section(true, () => eventsSection(w, report.events!, docsUrl));
   if (report.notes) section(false, () => notesSection(w, report.notes!, docsUrl));
+  if (report.tags) section(false, () => tagsSection(w, report.tags!, docsUrl));
   if (report.cycle) section(false, () => cycleSection(w, report.cycle!, docsUrl));
   if (report.methods) section(true, () => methodsSection(w, report.methods!, docsUrl));
 }

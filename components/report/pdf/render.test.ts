@@ -9,9 +9,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { addDays, formatDay } from "@/lib/days";
 import { formatNumber } from "@/lib/metrics/format";
-import { reportFileName } from "@/lib/metrics/report";
+import { reportFileName, type Report } from "@/lib/metrics/report";
 import { reportFixture } from "@/lib/test/report-fixture";
-import { renderReportPdf } from "./render";
+import { renderReportPdf, REPORT_PDF_QUEUE_MAX, reportPdfResponse } from "./render";
 import { formatFigure, writtenUnit } from "./format";
 import { pdfText } from "./text";
 
@@ -120,7 +120,7 @@ describe("the report's PDF", () => {
     // a year's days twice over: taller than a page (a tag on every day of a year fits on one)
     const report = reportFixture({ from: "2025-01-01", days: 365 });
     const days = Array.from({ length: 730 }, (_, i) => addDays("2024-01-01", i));
-    report.events!.tags = [{ name: "every day", source: "own", days }];
+    report.tags = [{ name: "every day", source: "own", days }];
     const { file, pages, text } = await rendered("long-row.pdf", report);
     renderEveryPage(file, pages);
     const onPage = (day: string) =>
@@ -137,10 +137,79 @@ describe("the report's PDF", () => {
     expect(text).toContain("Rest mode");
   });
 
+  it("a report made during a back-fill says so at the top, its empty charts say No data in this period, and no axis repeats a label", async () => {
+    const report = reportFixture({ from: "2026-01-01", days: 90, downloading: { from: "2026-02-14" } });
+    const none = (xs: readonly unknown[]) => xs.map(() => null);
+    // the sleep charts empty (the sleep periods not downloaded yet); steps flat at a few counts (one label a step apart)
+    report.charts = report.charts!.map((c) =>
+      c.group !== "sleep"
+        ? c.id === "activity.steps" && c.kind === "line"
+          ? { ...c, decimals: 0, value: c.value.map((v, i) => (v === null ? null : 3 + (i % 2))), avg7: none(c.avg7), low: none(c.low), high: none(c.high) }
+          : c
+        : c.kind === "line"
+          ? { ...c, value: none(c.value), avg7: none(c.avg7), low: none(c.low), high: none(c.high) }
+          : c.kind === "stages"
+            ? { ...c, deep: none(c.deep), rem: none(c.rem), light: none(c.light), awake: none(c.awake) }
+            : { ...c, bedtime: none(c.bedtime), wakeTime: none(c.wakeTime) },
+    );
+    const empty = report.charts.filter((c) => c.group === "sleep");
+    expect(empty.length).toBeGreaterThanOrEqual(3);
+    const { file, pages, text } = await rendered("downloading.pdf", report);
+    renderEveryPage(file, pages);
+    const firstPage = execFileSync("pdftotext", ["-f", "1", "-l", "1", file, "-"], { encoding: "utf8" });
+    expect(firstPage).toContain("History still downloading: data from 14 Feb 2026 on.");
+    expect(text.split("No data in this period").length - 1).toBe(empty.length);
+    expect(text.split("The history is still downloading.").length - 1).toBe(empty.length);
+    for (const c of empty) expect(text).toContain(c.caption);
+
+    // the value axes' labels: numbers right-aligned against the plot's left edge (x = 71 pt); a chart's run of them ends at
+    // the first other word below them (its legend)
+    const words = [
+      ...execFileSync("pdftotext", ["-bbox", file, "-"], { encoding: "utf8" }).matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="([\d.]+)"[^>]*>([^<]*)</g),
+    ];
+    const axes: string[][] = [];
+    let open = false;
+    let last = 0;
+    for (const [, yMin, xMax, word] of words) {
+      const y = Number(yMin);
+      if (Math.abs(Number(xMax) - 71) < 0.5 && /^[−-]?[\d.,:]+$/.test(word!)) {
+        if (!open) axes.push([]);
+        axes.at(-1)!.push(word!);
+        open = true;
+        last = y;
+      } else if (open && y > last + 1) open = false;
+    }
+    expect(axes.length).toBeGreaterThanOrEqual(report.charts.length - empty.length);
+    for (const labels of axes) expect(new Set(labels).size, labels.join(", ")).toBe(labels.length);
+  });
+
   it("a note in any script comes out as text Helvetica can set, never as stray glyphs", async () => {
     const report = reportFixture({ from: "2026-01-01", days: 30, noteText: "Fièvre −0,5 °C ≤ 2 nuits → mieux. Łódź. 日本" });
     const { text } = await rendered("note.pdf", report);
     expect(text).toContain("Fièvre -0,5 °C <= 2 nuits -> mieux. Lódz. ??");
+  });
+});
+
+describe("the render queue", () => {
+  it(`holds at most ${REPORT_PDF_QUEUE_MAX} reports (building or waiting to be drawn); past that, 503 with when to come back, and it frees as they end`, async () => {
+    const report = reportFixture({ from: "2026-01-01", days: 30, name: "Ada Queue" });
+    let release!: () => void;
+    const held = new Promise<Report>((r) => (release = () => r(report)));
+    const queued = Array.from({ length: REPORT_PDF_QUEUE_MAX }, () => reportPdfResponse(() => held));
+    let built = 0;
+    const refused = await reportPdfResponse(async () => {
+      built++;
+      return report;
+    }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 503, code: "service_unavailable", details: { retryAfterS: expect.any(Number) } });
+    expect(built).toBe(0);
+    const { toErrorResponse } = await import("@/lib/http/errors");
+    expect(Number(toErrorResponse(refused).headers.get("retry-after"))).toBeGreaterThan(0);
+    release();
+    for (const res of await Promise.all(queued)) expect(res.status).toBe(200);
+    // a build that fails frees its place too
+    await expect(reportPdfResponse(() => Promise.reject(new Error("no database")))).rejects.toThrow("no database");
+    expect((await reportPdfResponse(async () => report)).status).toBe(200);
   });
 });
 

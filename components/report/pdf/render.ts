@@ -7,6 +7,7 @@
 // page by page as it goes), so a render takes a few MB of short-lived heap; a thread of its own
 // would only add its start (docs/performance.md#report-pdf).
 import "server-only";
+import { AppError } from "@/lib/http/errors";
 import { reportFileName, type Report } from "@/lib/metrics/report";
 import { newReportDocument, writeReport, type ReportDocumentOptions } from "./document";
 import { loadPdfKit } from "./lean-library";
@@ -21,6 +22,17 @@ function oneAtATime<T>(job: () => Promise<T>): Promise<T> {
   tail = run.catch(() => undefined);
   return run;
 }
+
+/**
+ * The reports this process holds for a PDF at once, being built or waiting to be drawn (one
+ * drawn at a time): past it a request is answered at once with 503 and Retry-After instead of
+ * waiting without end, and nothing of it is built.
+ */
+export const REPORT_PDF_QUEUE_MAX = 4;
+/** Seconds a refused PDF is told to wait (a render takes well under a second: docs/performance.md#report-pdf). */
+export const REPORT_PDF_RETRY_AFTER_S = 5;
+
+let queued = 0;
 
 let library: ReturnType<typeof loadPdfKit> | null = null;
 
@@ -48,10 +60,24 @@ export async function renderReportPdf(report: Report, options: ReportDocumentOpt
 
 /**
  * The report's PDF as a download: application/pdf, named for its period
- * (ringside-report-2026-01-01-to-2026-03-31.pdf), never cached (the person's data).
+ * (ringside-report-2026-01-01-to-2026-03-31.pdf), never cached (the person's data). `build`
+ * makes the report once the request has its place in the queue; a full queue is an AppError 503
+ * whose details say when to come back (the routes answer it with Retry-After).
  */
-export async function reportPdfResponse(report: Report, options: ReportDocumentOptions = {}): Promise<Response> {
-  const pdf = await renderReportPdf(report, options);
+export async function reportPdfResponse(build: () => Promise<Report>, options: ReportDocumentOptions = {}): Promise<Response> {
+  if (queued >= REPORT_PDF_QUEUE_MAX)
+    throw new AppError("service_unavailable", `Several reports are being made just now: try again in ${REPORT_PDF_RETRY_AFTER_S} seconds.`, {
+      retryAfterS: REPORT_PDF_RETRY_AFTER_S,
+    });
+  queued++;
+  let report: Report;
+  let pdf: Buffer;
+  try {
+    report = await build();
+    pdf = await renderReportPdf(report, options);
+  } finally {
+    queued--;
+  }
   return new Response(new Uint8Array(pdf), {
     headers: {
       "content-type": "application/pdf",

@@ -10,8 +10,9 @@ import {
   type ReportEvents,
   type ReportMethods,
   type ReportNote,
+  type ReportTag,
 } from "@/lib/metrics/report";
-import { reportDay, reportMinutes, reportPeriod } from "@/components/report/report-text";
+import { REPORT_EMPTY_DOWNLOADING, reportDay, reportMinutes, reportPeriod } from "@/components/report/report-text";
 import { REPORT_CYCLE_HEADS, reportCycleNote, reportCycleRows } from "@/components/report/report-cycle";
 import { chartHeight, drawChart } from "./charts";
 import type { Column, PdfWriter } from "./layout";
@@ -26,8 +27,8 @@ export function chartsSection(w: PdfWriter, report: Report, docsUrl?: string): v
   for (const g of REPORT_CHART_GROUPS) {
     const inGroup = charts.filter((c) => c.group === g);
     if (inGroup.length === 0) continue;
-    w.text(REPORT_CHART_GROUP_LABELS[g], STYLES.h3, { keepWith: chartHeight(w, inGroup[0]!) });
-    for (const c of inGroup) drawChart(w, c, report.query.from);
+    w.text(REPORT_CHART_GROUP_LABELS[g], STYLES.h3, { keepWith: chartHeight(w, inGroup[0]!, report.downloading ? REPORT_EMPTY_DOWNLOADING : null) });
+    for (const c of inGroup) drawChart(w, c, report.query.from, report.downloading ? REPORT_EMPTY_DOWNLOADING : null);
   }
 }
 
@@ -60,8 +61,6 @@ export function eventsSection(w: PdfWriter, e: ReportEvents, docsUrl?: string): 
   docsRef(w, "events", docsUrl);
   headedTable(w, "Workouts by type", COUNT_COLUMNS, countRows(e.workouts), "No workouts in the period.");
   headedTable(w, "Sessions by type", COUNT_COLUMNS, countRows(e.sessions), "No sessions in the period.");
-  const tagRows = e.tags.map((t) => [t.name, t.source === "own" ? "You" : "Ring app", String(t.days.length), t.days.map(reportDay).join(", ")]);
-  headedTable(w, "Tags", TAG_COLUMNS, tagRows, "No tags in the period.");
   w.text("Rest mode", STYLES.h3, { keepWith: 12 });
   if (e.restModes.length) for (const r of e.restModes) w.text(`${reportDay(r.from)} to ${r.to ? reportDay(r.to) : "still on"}`);
   else w.text("No rest-mode periods in the period.", STYLES.muted);
@@ -82,6 +81,14 @@ export function notesSection(w: PdfWriter, notes: readonly ReportNote[], docsUrl
       notes.map((n) => [reportDay(n.day), n.text, n.tags.join(", ")]),
     );
   else w.text("No notes in the period.", STYLES.muted);
+}
+
+export function tagsSection(w: PdfWriter, tags: readonly ReportTag[], docsUrl?: string): void {
+  w.text("Tags", STYLES.h2, { keepWith: 30 });
+  docsRef(w, "tags", docsUrl);
+  const rows = tags.map((t) => [t.name, t.source === "own" ? "You" : "Ring app", String(t.days.length), t.days.map(reportDay).join(", ")]);
+  if (rows.length) w.table(TAG_COLUMNS, rows);
+  else w.text("No tags in the period.", STYLES.muted);
 }
 
 export function cycleSection(w: PdfWriter, cycle: ReportCycle, docsUrl?: string): void {

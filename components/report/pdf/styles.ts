@@ -39,6 +39,8 @@ export const STYLES = {
   caption: { size: 8, colour: PDF_COLOURS.muted, above: 2 },
   legend: { size: 7.5, colour: PDF_COLOURS.muted },
   footer: { size: 7, colour: PDF_COLOURS.muted },
+  notice: { size: 10, bold: true, above: 4, below: 2 },
+  empty: { size: 9, bold: true },
 } as const satisfies Record<string, TextStyle>;
 
 /** A table's rows: the padding above and below each row's text, and the rules' widths. */

@@ -3,7 +3,15 @@
 // flagged, then sleep debt and regularity. The words are the page's (components/report/report-text.ts).
 import { REPORT_COMPARE_LABELS, REPORT_SECTION_LABELS, type ReportMean, type ReportSection, type ReportSummary } from "@/lib/metrics/report";
 import { MARKER_LABELS, type Marker } from "@/lib/signals/early-warning";
-import { reportDay, reportFigureLine, reportMeanCells, reportMeanHeads, reportPeriod, reportSleepNeedLine } from "@/components/report/report-text";
+import {
+  reportDay,
+  reportFigureLine,
+  reportMeanCells,
+  reportMeanHeads,
+  reportPeriod,
+  reportPerson,
+  reportSleepNeedLine,
+} from "@/components/report/report-text";
 import type { Column, PdfWriter } from "./layout";
 import { STYLES } from "./styles";
 
@@ -39,7 +47,7 @@ export function summarySection(w: PdfWriter, s: ReportSummary, docsUrl?: string)
   const ew = s.earlyWarning;
   w.text("Summary", STYLES.h2);
   docsRef(w, "summary", docsUrl);
-  if (s.person.name) w.keyValue("Person", `${s.person.name}${s.person.age !== null ? `, ${s.person.age} years` : ""}`);
+  if (reportPerson(s.person)) w.keyValue("Person", reportPerson(s.person));
   w.keyValue("Period", `${reportPeriod(s)} (${s.days} days)`);
   w.keyValue("Compared with", s.compared ? `${REPORT_COMPARE_LABELS[s.compare]}: ${reportPeriod(s.compared)}` : REPORT_COMPARE_LABELS.none);
   w.keyValue("Nights with data", `${s.nightsWithData} of ${s.days}`);

@@ -14,33 +14,55 @@ import {
   type RingCollection,
   type SeriesCollection,
 } from "@/lib/resources";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 
-/** The document collections a backfill fetches, and their tables: the app's resource registry. */
-export const COLLECTIONS = RING_COLLECTIONS;
+/**
+ * The document collections a backfill fetches for the suite's people, and their tables: the app's
+ * resource registry, but the cycle's phases (fetched only for a person who tracks their cycle,
+ * and nobody here does).
+ */
+export const COLLECTIONS = RING_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE);
 export type Collection = RingCollection;
 export const TABLE_OF = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<Collection, string>;
-/** Everything a backfill fetches (documents and time series): one sync state each. */
-export const SYNCED = SYNC_COLLECTIONS;
+/** Everything a backfill fetches for them (documents and time series): one sync state each that ends backfilled. */
+export const SYNCED = SYNC_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE);
 /** The time series' tables (heart rate, battery: one row per person and UTC day). */
 export const SERIES_TABLES = SERIES_COLLECTIONS.map(tableOf);
 
 /**
- * A time series stored against the emulator's samples, in time order: counts and the first
- * sample that differs (none when equal: no gap, no duplicate).
+ * A time series stored against the emulator's samples, in time order, up to where its sync says
+ * it read (the sync state's `cursorStart`: every sample up to the moment its last page was asked
+ * for), since the emulator's ring keeps recording while the test runs (as case 12 does). The
+ * stored samples are the emulator's from the first on — none missing, none extra, none changed —
+ * through the cursor, and those stored after it (a page brings what the service had when it
+ * answered) are the emulator's next ones. The sync state and the samples are read in one snapshot
+ * (a re-check may commit meanwhile), the emulator's samples after them.
  */
 export async function diffSeriesWithEmulator(db: Database.Database, emu: Emulator, userId: string, ringUserId: string, collection: SeriesCollection) {
-  const want = await emu.documents(ringUserId, collection);
   const spec = sampleSpecOf(collection);
-  const rows = db.prepare(`SELECT day, samples FROM "${tableOf(collection)}" WHERE userId = ? ORDER BY day`).all(userId) as Array<{
-    day: string;
-    samples: Buffer;
-  }>;
+  const { state, rows } = db.transaction(() => ({
+    state: db.prepare(`SELECT cursorStart, documentsTotal FROM sync_state WHERE userId = ? AND collection = ?`).get(userId, collection) as
+      { cursorStart: string | null; documentsTotal: number } | undefined,
+    rows: db.prepare(`SELECT day, samples FROM "${tableOf(collection)}" WHERE userId = ? ORDER BY day`).all(userId) as Array<{ day: string; samples: Buffer }>,
+  }))();
+  const through = state?.cursorStart ? Date.parse(state.cursorStart) : Number.NaN;
+  const want = await emu.documents(ringUserId, collection);
   const have = rows.flatMap((r) => decodeDay(spec, r.day, r.samples).map((x) => sampleRow(spec, x)));
+  const upTo = (list: Array<Record<string, unknown>>) => list.filter((x) => Number(x.timestamp_unix) <= through).length;
+  const expected = upTo(want);
   let firstDifference: number | null = null;
-  for (let i = 0; i < Math.max(want.length, have.length) && firstDifference === null; i++) {
+  for (let i = 0; i < Math.max(expected, have.length) && firstDifference === null; i++) {
     if (JSON.stringify(want[i] ?? null) !== JSON.stringify(have[i] ?? null)) firstDifference = i;
   }
-  return { collection, expected: want.length, stored: have.length, firstDifference };
+  return {
+    collection,
+    through: state?.cursorStart ?? null,
+    expected,
+    stored: upTo(have),
+    firstDifference,
+    storedTotal: have.length,
+    documentsTotal: state?.documentsTotal ?? null,
+  };
 }
 
 export function openAppDb(file: string): Database.Database {
@@ -167,6 +189,8 @@ export const STATE_TABLES = [
   "api_token",
   "cycle_entry",
   "cycle_settings",
+  "home_assistant_publish",
+  "home_assistant_retraction",
   ...Object.values(TABLE_OF),
   ...SERIES_TABLES,
 ];

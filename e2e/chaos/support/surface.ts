@@ -87,7 +87,7 @@ export function pagePath(worker: string): string {
     .split("/")
     .filter((s) => !(s.startsWith("(") && s.endsWith(")")))
     .join("/");
-  return (p || "/").replace(/\[day\]/, "2026-01-01") || "/";
+  return (p || "/").replace(/\[day\]/, "2026-01-01").replace(/\[section\]/, "account") || "/";
 }
 
 /** Every page of the app (each app/.../page.tsx) as a path; dynamic segments get a sample value. */

@@ -6,6 +6,7 @@ import type { Condition } from "@/lib/alerts/condition";
 import type { ConnectionFactsInput } from "@/lib/alerts/facts";
 import { formatInstant, link, plural, withLink, type AlertMessage, type MessageContext } from "@/lib/alerts/messages";
 import { defineAlertKind, intIn } from "@/lib/alerts/kinds/define";
+import { settingsHref } from "@/lib/settings-sections";
 
 /** Sync failing for this many hours. */
 export const FAILING_HOURS = { min: 1, max: 168, default: 12 };
@@ -38,11 +39,11 @@ export function evaluateConnectionRule(params: ConnectionRuleParams, input: Conn
 
 export function connectionMessage(facts: ConnectionFacts, ctx: MessageContext): AlertMessage {
   if (facts.reason === "reconnect") {
-    const url = link(ctx, "/settings");
+    const url = link(ctx, settingsHref("account"));
     return {
       title: "Reconnect your ring to Ringside",
       body: withLink(
-        "The ring service no longer accepts Ringside's access, so syncing is paused. Reconnect in Settings → Connection; all your stored data is kept.",
+        "The ring service no longer accepts Ringside's access, so syncing is paused. Reconnect in Settings → You and your ring; all your stored data is kept.",
         url,
       ),
       link: url,

@@ -15,9 +15,11 @@ import type {
   TagsResponse,
   TodayResponse,
 } from "@/lib/api/contract";
-import { CYCLE_DATA_KIND, DATA_KIND_LABELS, DATA_KINDS, kindOfMetric, kindsOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
+import { CYCLE_DATA_KIND, DATA_KIND_LABELS, DATA_KINDS, kindOfCollection, kindOfMetric, kindsOfMetric, NOTES_KIND, type DataKind } from "@/lib/auth/api-scopes";
 import type { ApiCycleResponse } from "@/lib/api/contract-cycle";
 import { getCycle } from "@/lib/services/cycle";
+import { getCycleSettings } from "@/lib/services/cycle-entries";
+import type { ResourceName } from "@/lib/resources";
 import type { TokenPrincipal } from "@/lib/auth/api-tokens";
 import { listTags } from "@/lib/db/queries/notes";
 import { getMetric, HEADLINE_METRICS, METRICS, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
@@ -39,18 +41,35 @@ import { getSignals, type SignalsResponse } from "@/lib/services/signals";
 import { SIGNAL_KINDS, SIGNALS } from "@/lib/signals/catalog";
 import { REPORT_METRICS, REPORT_SLEEP_CHART_METRIC, REPORT_SUMMARY_METRICS, type Report, type ReportQuery, type ReportSection } from "@/lib/metrics/report";
 import { buildReport } from "@/lib/services/report";
+import type { MissingNightSources } from "@/lib/services/missing-nights";
 
 // What a personal access token reads: the same service functions as the app's pages and routes
 // (so the API's figures are the pages' figures), narrowed to the token's owner and data kinds.
 // The read API (/api/v1) and the MCP endpoint both read through here. A request for a kind
 // the token was not given is refused (403); answers that span kinds (the catalog, Today, a
 // day, the strongest relationships, sync status) leave out what the token may not read.
+//
+// The cycle is read only with the `cycle` kind and only while the person tracks their cycle:
+// without either, a reader gets nothing derived from it (no phases, no daily_cycle_phases
+// documents, no cycle fields of the signals) and the signals and normal ranges computed as for a
+// person who does not track, so not even a corrected level or a band tells the phase.
 
 type Range = { from: string; to: string };
 
 function can(p: TokenPrincipal, kind: DataKind): boolean {
   return p.kinds.has(kind);
 }
+
+/** What the token may read now: its kinds, the cycle only while the person tracks it. */
+type Readable = (kind: DataKind) => boolean;
+
+async function readableNow(p: TokenPrincipal): Promise<Readable> {
+  const cycle = can(p, CYCLE_DATA_KIND) && (await getCycleSettings(p.userId)).tracking;
+  return (kind) => (kind === CYCLE_DATA_KIND ? cycle : can(p, kind));
+}
+
+/** Whether a collection's documents may be read now (the cycle's phases: the cycle kind, while tracking). */
+const collectionOf = (may: Readable, collection: ResourceName) => may(kindOfCollection(collection));
 
 /** Whether the token may read a metric: every kind it is computed from. */
 function canMetric(p: TokenPrincipal, metric: MetricDef): boolean {
@@ -62,6 +81,11 @@ function requireKind(p: TokenPrincipal, kind: DataKind): void {
     throw new AppError("forbidden", `This token cannot read ${DATA_KIND_LABELS[kind].toLowerCase()} (${kind}); create one with that kind in Settings → API.`);
 }
 
+/** What the reason of a night without a main sleep may read: the token's kinds. */
+function missingSources(p: TokenPrincipal): MissingNightSources {
+  return { battery: can(p, "ring_battery_level"), heartRate: can(p, "heartrate"), restMode: can(p, "rest_mode_period") };
+}
+
 /** The metric, if the token may read it (403 otherwise). */
 function readableMetric(p: TokenPrincipal, id: MetricId): MetricDef {
   const metric = getMetric(id);
@@ -69,14 +93,14 @@ function readableMetric(p: TokenPrincipal, id: MetricId): MetricDef {
   return metric;
 }
 
-async function overviewFor(p: TokenPrincipal) {
-  return overviewOf((await getMetricsOverview(p.userId)).ranges.filter((r) => can(p, r.collection)));
+async function overviewFor(p: TokenPrincipal, may: Readable) {
+  return overviewOf((await getMetricsOverview(p.userId)).ranges.filter((r) => collectionOf(may, r.collection)));
 }
 
 /** GET /api/v1/metrics */
 export async function readCatalog(p: TokenPrincipal): Promise<ApiCatalogResponse> {
   return {
-    ...(await overviewFor(p)),
+    ...(await overviewFor(p, await readableNow(p))),
     kinds: DATA_KINDS.map((kind) => ({ kind, label: DATA_KIND_LABELS[kind], granted: can(p, kind) })),
     metrics: METRICS.map((m) => ({
       id: m.id,
@@ -95,9 +119,10 @@ export async function readCatalog(p: TokenPrincipal): Promise<ApiCatalogResponse
   };
 }
 
-/** GET /api/v1/metrics/:metric (what the Trends page charts) */
+/** GET /api/v1/metrics/:metric (what the Trends page charts; the normal range follows the phase only for a reader of the cycle) */
 export async function readSeries(p: TokenPrincipal, id: MetricId, range: Range): Promise<SeriesResponse> {
-  return await getMetricSeries({ userId: p.userId, metric: readableMetric(p, id), ...range });
+  const metric = readableMetric(p, id);
+  return await getMetricSeries({ userId: p.userId, metric, ...range, cycle: (await readableNow(p))(CYCLE_DATA_KIND) });
 }
 
 /** GET /api/v1/days: the metrics asked for (default: the headline metrics the token may read) by day */
@@ -108,6 +133,7 @@ export async function readDays(p: TokenPrincipal, q: Range & { metrics?: MetricI
 
 /** GET /api/v1/days/latest (the Today page) */
 export async function readToday(p: TokenPrincipal, day?: string): Promise<TodayResponse> {
+  const may = await readableNow(p);
   const t = await getTodaySummary(p.userId, day);
   const keep = <T>(rec: Partial<Record<MetricId, T>>) =>
     Object.fromEntries(Object.entries(rec).filter(([id]) => canMetric(p, getMetric(id as MetricId)))) as Partial<Record<MetricId, T>>;
@@ -120,7 +146,7 @@ export async function readToday(p: TokenPrincipal, day?: string): Promise<TodayR
     metrics,
     categories,
     age: can(p, "personal_info") ? t.age : null,
-    ranges: t.ranges.filter((r) => can(p, r.collection)),
+    ranges: t.ranges.filter((r) => collectionOf(may, r.collection)),
     records: {
       workouts: can(p, "workout") ? t.records.workouts : [],
       sessions: can(p, "session") ? t.records.sessions : [],
@@ -134,8 +160,9 @@ export async function readToday(p: TokenPrincipal, day?: string): Promise<TodayR
 
 /** GET /api/v1/days/:day (the day page) */
 export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayResponse> {
-  const d = await getDayDetail(p.userId, day);
-  const pick = <T>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).filter(([c]) => can(p, c as DataKind)));
+  const may = await readableNow(p);
+  const d = await getDayDetail(p.userId, day, missingSources(p));
+  const pick = <T>(rec: Record<string, T>) => Object.fromEntries(Object.entries(rec).filter(([c]) => collectionOf(may, c as ResourceName)));
   return {
     ...d,
     daily: pick(d.daily),
@@ -152,6 +179,7 @@ export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayRes
       restMode: can(p, "rest_mode_period") ? d.records.restMode : null,
     },
     note: can(p, NOTES_KIND) ? ringTagsIfAllowed(p, await getNote({ userId: p.userId, day })) : null,
+    missing_reason: can(p, "sleep") ? d.missing_reason : null,
   };
 }
 
@@ -159,7 +187,7 @@ export async function readDay(p: TokenPrincipal, day: string): Promise<ApiDayRes
 export async function readCalendar(p: TokenPrincipal, id: MetricId, range: Range): Promise<CalendarResponse> {
   const metric = readableMetric(p, id);
   if (metric.kind === "category") throw new AppError("unprocessable_entity", "The calendar shows numeric metrics.");
-  return await getCalendar({ userId: p.userId, metric, ...range });
+  return await getCalendar({ userId: p.userId, metric, ...range, missing: can(p, "sleep") ? missingSources(p) : null });
 }
 
 /** GET /api/v1/correlations (the Correlations page's pair) */
@@ -203,9 +231,10 @@ export async function readNotes(p: TokenPrincipal, range: Range): Promise<NotesR
 
 /** GET /api/v1/sync/status */
 export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusResponse> {
+  const may = await readableNow(p);
   const s = await getSyncStatus(p.userId);
   const collections = s.collections
-    .filter((c) => can(p, c.collection))
+    .filter((c) => collectionOf(may, c.collection))
     .map((c) => ({
       collection: c.collection,
       label: c.label,
@@ -220,21 +249,24 @@ export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusRe
   return { running: s.running, account: s.account, lastSuccessAt: s.lastSuccessAt, rateLimitedUntil: s.rateLimitedUntil, collections };
 }
 
-/** GET /api/v1/state: each value only when the token may read its kind (null otherwise) */
+/** GET /api/v1/state: each value only when the token may read its kind (null otherwise; the cycle absent) */
 export async function readState(p: TokenPrincipal): Promise<ApiStateResponse> {
-  return await getStateDocument(p.userId, (kind) => can(p, kind));
+  return await getStateDocument(p.userId, await readableNow(p));
 }
 
-/** GET /api/v1/signals: the signals whose data kinds the token has all of (403 with none) */
+/**
+ * GET /api/v1/signals: the signals whose data kinds the token has all of (403 with none); the
+ * early warning judged against the cycle, and saying so, only for a reader of the cycle.
+ */
 export async function readSignals(p: TokenPrincipal, range: Range): Promise<SignalsResponse> {
-  const kinds = SIGNAL_KINDS.filter((k) => SIGNALS[k].reads.every((kind) => can(p, kind)));
+  const kinds = SIGNAL_KINDS.filter((k) => SIGNALS[k].reads.every((c) => can(p, kindOfCollection(c))));
   if (kinds.length === 0) {
     throw new AppError(
       "forbidden",
       `This token can read none of the signals: each needs its data kinds (${SIGNAL_KINDS.map((k) => `${k}: ${SIGNALS[k].reads.join(", ")}`).join("; ")}).`,
     );
   }
-  return await getSignals({ userId: p.userId, ...range, kinds });
+  return await getSignals({ userId: p.userId, ...range, kinds, cycle: (await readableNow(p))(CYCLE_DATA_KIND) });
 }
 
 /** GET /api/v1/cycle: the owner's cycle by day (403 without the cycle kind; no rows while their tracking is off) */
@@ -246,7 +278,11 @@ export async function readCycle(p: TokenPrincipal, range: Range): Promise<ApiCyc
 
 /** The kinds of some metrics and signals, and any others, once each, in DATA_KINDS order. */
 function kindsOf(metrics: readonly MetricId[], signals: readonly (keyof typeof SIGNALS)[], others: readonly DataKind[] = []): readonly DataKind[] {
-  const all = new Set<DataKind>([...metrics.flatMap((id) => kindsOfMetric(getMetric(id))), ...signals.flatMap((k) => SIGNALS[k].reads), ...others]);
+  const all = new Set<DataKind>([
+    ...metrics.flatMap((id) => kindsOfMetric(getMetric(id))),
+    ...signals.flatMap((k) => SIGNALS[k].reads.map(kindOfCollection)),
+    ...others,
+  ]);
   return DATA_KINDS.filter((k) => all.has(k));
 }
 
@@ -254,9 +290,11 @@ function kindsOf(metrics: readonly MetricId[], signals: readonly (keyof typeof S
 export const REPORT_SECTION_KINDS: Readonly<Record<ReportSection, readonly DataKind[]>> = {
   summary: kindsOf([...REPORT_SUMMARY_METRICS, REPORT_SLEEP_CHART_METRIC], ["early_warning", "sleep_debt", "regularity"], ["personal_info"]),
   charts: kindsOf(REPORT_METRICS, ["training_load"]),
-  events: kindsOf([], [], ["workout", "session", "rest_mode_period", "enhanced_tag", NOTES_KIND]),
+  events: kindsOf([], [], ["workout", "session", "rest_mode_period"]),
   methods: kindsOf([], [], ["ring_configuration"]),
   notes: kindsOf([], [], ["enhanced_tag", NOTES_KIND]),
+  // the person's tags (the ring app's too when the token may read them, as GET /api/v1/tags)
+  tags: [NOTES_KIND],
   cycle: [CYCLE_DATA_KIND],
 };
 
@@ -269,5 +307,5 @@ export async function readReport(p: TokenPrincipal, q: ReportQuery): Promise<Rep
       `This report needs every data kind its sections draw on; this token lacks ${missing.join(", ")}. Create a token with them in Settings → API.`,
     );
   }
-  return await buildReport(p.userId, q);
+  return await buildReport(p.userId, q, { ringTags: can(p, "enhanced_tag") });
 }

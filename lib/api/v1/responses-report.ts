@@ -117,13 +117,16 @@ export const reportResponseSchema = z.object({
   generatedAt: instant,
   title: z.string(),
   lang: z.string(),
+  downloading: z
+    .object({ from: day.nullable().describe("the first day not downloaded yet") })
+    .nullable()
+    .describe("the person's history is still downloading (a back-fill is running): the report's charts may miss days from `from` on; null when it is all in"),
   summary: reportSummary.optional(),
   charts: z.array(reportChart).optional(),
   events: z
     .object({
       workouts: z.array(reportCount),
       sessions: z.array(reportCount),
-      tags: z.array(z.object({ name: z.string(), source: z.enum(["own", "ring"]), days: z.array(day) })),
       restModes: z.array(z.object({ from: day, to: day.nullable() })),
     })
     .optional(),
@@ -138,5 +141,9 @@ export const reportResponseSchema = z.object({
     })
     .optional(),
   notes: z.array(z.object({ day, text: z.string(), tags: z.array(z.string()) })).optional(),
+  tags: z
+    .array(z.object({ name: z.string(), source: z.enum(["own", "ring"]), days: z.array(day) }))
+    .describe("the person's tags (and the ring app's, for a token that may read them) with the days each was on")
+    .optional(),
   cycle: reportCycleSchema.optional(),
 });

@@ -5,9 +5,10 @@ import { METRICS, NUMERIC_METRICS, type MetricDef, type MetricId } from "@/lib/m
 import { ACTIVITY_CLASSES, SLEEP_PHASES, type ActivityClass, type SleepPhase } from "@/lib/metrics/day-detail";
 import { SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { SIGNAL_KINDS, type SignalKind } from "@/lib/signals/catalog";
-import { EARLY_WARNING_LEVELS, EARLY_WARNING_MARKERS, type EarlyWarningLevel, type Marker } from "@/lib/signals/early-warning";
+import { EARLY_WARNING_LEVELS, EARLY_WARNING_MARKERS, FLAG_RULES, type EarlyWarningLevel, type FlagRule, type Marker } from "@/lib/signals/early-warning";
 import type { LoadZone } from "@/lib/signals/training-load";
 import { stateCycleSchema } from "@/lib/api/v1/responses-cycle";
+import { MISSING_REASONS, type MissingReason } from "@/lib/metrics/missing-night";
 
 // The read API's answers as zod schemas, for the OpenAPI document (lib/api/v1/openapi.ts) only:
 // the routes answer with the contract's types (lib/api/contract.ts), and
@@ -187,6 +188,8 @@ const dayNote = z.object({
   ringTags: z.array(ringTagRef),
 });
 
+const missingReason = enumOf<MissingReason>(MISSING_REASONS).nullable();
+
 export const dayResponseSchema = z.object({
   day,
   previous: day.nullable(),
@@ -231,6 +234,12 @@ export const dayResponseSchema = z.object({
     bedtime: bedtime.nullable(),
     restMode,
   }),
+  missing_reason: missingReason.describe(
+    "why the day has no main sleep, the likeliest reason from what Ringside holds (docs/signals.md): " +
+      "charger (the battery readings of the night are in the charger), " +
+      "worn_no_sleep (heart-rate samples through the night, no sleep period), rest_mode, not_synced (the sleep periods are not downloaded for the day yet), " +
+      "not_recorded_yet (today or yesterday: the ring service has nothing yet), not_worn; null when the day has a main sleep (or the token cannot read sleep)",
+  ),
 });
 
 export const calendarResponseSchema = z.object({
@@ -238,7 +247,17 @@ export const calendarResponseSchema = z.object({
   from: day,
   to: day,
   thresholds: z.array(z.number()),
-  days: z.array(z.object({ day, status: z.enum(["value", "not_worn", "missing", "not_synced", "before_history"]), value: num, level: num })),
+  days: z.array(
+    z.object({
+      day,
+      status: z.enum(["value", "not_worn", "missing", "not_synced", "before_history"]),
+      value: num,
+      level: num,
+      missingReason: missingReason.describe(
+        "why the day has no main sleep, as the day's missing_reason; null when it has one (or the token cannot read sleep)",
+      ),
+    }),
+  ),
 });
 
 const strength = z.enum(["negligible", "weak", "moderate", "strong"]);
@@ -346,8 +365,34 @@ const earlyWarningSignal = z.object({
   heartRateTwoNights: z.boolean(),
   inputs: byMarker(num).describe("the night's values: °C, bpm (the night's lowest), ms, breaths a minute"),
   baseline: byMarker(markerBaseline).describe("the median of nights d−60 … d−3 (HRV: in ms; its sd on the ln scale)"),
-  markers: z.array(z.object({ marker, delta: num, threshold: num, flagged: z.boolean(), mean3: num })),
-  cycle_adjusted: z.boolean().describe("judged against the person's cycle phase (cycle tracking on, enough nights of each phase)"),
+  markers: z.array(
+    z.object({
+      marker,
+      delta: num.describe("the change against the baseline (HRV: a fraction, −0.3 = 30 % lower)"),
+      threshold: num.describe("the change at which tonight's value flags (HRV: the 2-SD fraction)"),
+      flagged: z.boolean(),
+      mean3: num.describe("temperature: the mean change of the last 3 nights"),
+      rule: z
+        .object({
+          name: enumOf<FlagRule>(FLAG_RULES).describe(
+            "change: tonight's change; mean3: the temperature's 3-night mean; " +
+              "two_nights: the resting heart rate two nights in a row; sd: HRV more than 2 SD below",
+          ),
+          value: z.number().describe("what the rule read: tonight's change, the 3-night mean, or HRV's change as a fraction"),
+          threshold: z.number().describe("the rule's threshold, in the same unit"),
+          previous: z.number().optional().describe("two_nights: the night before's change"),
+        })
+        .nullable()
+        .describe("the rule that flagged the marker (docs/signals.md, early warning); null when it did not flag"),
+    }),
+  ),
+  cycle_adjusted: z
+    .boolean()
+    .optional()
+    .describe(
+      "judged against the person's cycle phase (cycle tracking on, enough nights of each phase); " +
+        "present only for a token with the cycle kind while the person tracks their cycle",
+    ),
   cycle_correction: z.string().optional().describe("the phase correction made, in words (only when cycle_adjusted)"),
 });
 const sleepDebtSignal = z.object({

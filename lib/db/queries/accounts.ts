@@ -4,6 +4,7 @@ import { dbProvider, prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
 import { settingWrite } from "@/lib/db/queries/app-settings";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { processSingleton } from "@/lib/process-singleton";
+import { bumpSyncGeneration } from "@/lib/db/queries/sync-fence";
 
 /**
  * The ring connection (Auth.js `Account` row, provider "ring"). Token columns hold only
@@ -175,6 +176,8 @@ export function storeTokensAfterSignIn(accountId: string, userId: string, t: Enc
 export function disconnectAccount(accountId: string, userId: string): Promise<void> {
   const now = clock.date();
   return prisma().$transaction(async (tx) => {
+    // every sync of the person in flight stores nothing after this (lib/db/queries/sync-fence.ts): first, the person's row
+    await bumpSyncGeneration(tx, userId);
     await tx.account.updateMany({
       where: { id: accountId },
       data: {

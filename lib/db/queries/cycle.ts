@@ -3,14 +3,17 @@ import crypto from "node:crypto";
 import { clock } from "@/lib/clock";
 import { prisma, type Db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { get, sqlDialect, type Work } from "@/lib/db/sql";
 import { bumpDataVersion } from "@/lib/db/queries/data-version";
-import { CYCLE_ENTRY_KINDS, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
+import { CYCLE_ENTRY_KINDS, CYCLE_RESOURCE, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
 
 // The menstrual cycle's own rows (prisma/schema.prisma CycleEntry and CycleSettings): the
 // period starts and ends a person logged, and their cycle settings. Rows in, rows out; every
 // write moves the person's data version in its transaction, so cached answers (the cycle, the
 // phase-aware signals) are computed again. What the ring service sends (daily_cycle_phases) is
-// stored by the sync like every resource; "remove my cycle data" deletes it here too.
+// stored by the sync like every resource, and only while the person tracks their cycle: turning
+// tracking off deletes it with its sync state (in the same transaction), and the sync's page
+// commit asks cycleTrackingIn in its own; "remove my cycle data" deletes it here too.
 
 const ENTRY = { id: true, day: true, kind: true } as const;
 
@@ -98,16 +101,41 @@ export function deleteCycleData(userId: string): Promise<{ entries: number; docu
   });
 }
 
+/**
+ * Whether the person tracks their cycle, as a step of a lib/db/sql.ts transaction (the sync's page
+ * commit, on the driver until the ingest store: no cycle document is written unless this says yes).
+ * On PostgreSQL the settings row is read FOR SHARE: a change of tracking waits for the commit, or
+ * the commit for the change, never both at once (turning tracking off then deletes what was
+ * committed before it).
+ */
+export function* cycleTrackingIn(userId: string): Work<boolean> {
+  const lock = (yield* sqlDialect()) === "postgres" ? " FOR SHARE" : "";
+  const row = yield* get<{ tracking: number | boolean }>(`SELECT tracking FROM cycle_settings WHERE userId = ?${lock}`, userId);
+  return Boolean(row?.tracking);
+}
+
 /** The person's cycle settings as stored, or null when they never changed one (the defaults apply). */
 export function findCycleSettings(userId: string): Promise<CycleSettings | null> {
   return prisma().cycleSettings.findUnique({ where: { userId }, select: { tracking: true, hormonalContraception: true, pregnant: true } });
 }
 
-/** Changes the settings the patch names (a first change stores the others at their defaults). */
-export async function saveCycleSettingsRow(userId: string, patch: Partial<CycleSettings>): Promise<void> {
+/**
+ * Changes the settings the patch names (a first change stores the others at their defaults).
+ * Tracking turned off deletes the ring service's cycle documents and their sync state (turned on
+ * again, the sync fetches them anew): how many documents went. The settings row is written first:
+ * on PostgreSQL its row lock waits for a page commit that read it FOR SHARE (cycleTrackingIn), so
+ * the delete that follows sees what that page stored.
+ */
+export async function saveCycleSettingsRow(userId: string, patch: Partial<CycleSettings>): Promise<{ documents: number }> {
   const named = { tracking: patch.tracking, hormonalContraception: patch.hormonalContraception, pregnant: patch.pregnant, updatedAt: clock.date() };
-  await prisma().$transaction(async (tx) => {
+  return prisma().$transaction(async (tx) => {
     await tx.cycleSettings.upsert({ where: { userId }, create: { userId, ...named }, update: named });
+    let documents = 0;
+    if (patch.tracking === false) {
+      documents = (await tx.dailyCyclePhases.deleteMany({ where: { userId } })).count;
+      await tx.syncState.deleteMany({ where: { userId, collection: CYCLE_RESOURCE } });
+    }
     await bumpDataVersion(tx, userId);
+    return { documents };
   });
 }

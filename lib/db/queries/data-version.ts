@@ -1,5 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
+import { announceDataChange } from "@/lib/db/data-changes";
 import { prisma, type Db } from "@/lib/db/prisma";
 import { run, type Work } from "@/lib/db/sql";
 
@@ -8,12 +9,15 @@ import { run, type Work } from "@/lib/db/sql";
 // tag edit, a preference, "delete my data". The conditional requests (lib/api/conditional.ts)
 // build their ETags from it, so an answer is computed again only after something changed.
 // Every write bumps it inside its own transaction (`await bumpDataVersion(tx, …)`), so a reader
-// never pairs new data with an old version, nor an old answer with a new one.
+// never pairs new data with an old version, nor an old answer with a new one. Each move is
+// announced to whoever follows the person's data (lib/db/data-changes.ts: the Home Assistant
+// publisher): in the process on SQLite, by a trigger's notification on PostgreSQL.
 
 /** Moves the person's data version forward (a step of the caller's transaction). */
 export async function bumpDataVersion(db: Db, userId: string): Promise<void> {
   // (Prisma Client writes updatedAt with every update: the clock's)
   await db.user.updateMany({ where: { id: userId }, data: { dataVersion: { increment: 1 }, updatedAt: clock.date() } });
+  announceDataChange(userId);
 }
 
 /** The person's data version, or null when there is no such person. */
@@ -28,9 +32,11 @@ export async function readDataVersion(userId: string): Promise<number | null> {
 /** Moves the person's data version forward (a step of the caller's lib/db/sql.ts transaction). */
 export function* bumpDataVersionWork(userId: string): Work<void> {
   yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1 WHERE id = ?`, userId);
+  announceDataChange(userId);
 }
 
 /** Moves every person's data version forward (a change to everyone's data). */
 export function* bumpEveryDataVersionWork(): Work<void> {
   yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1`);
+  announceDataChange(null);
 }

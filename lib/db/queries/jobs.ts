@@ -3,6 +3,7 @@ import { clock } from "@/lib/clock";
 import { dbProvider, prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { processSingleton } from "@/lib/process-singleton";
+import { syncGenerationHolds } from "@/lib/db/queries/sync-fence";
 
 // The durable job table behind the scheduler (lib/sync/scheduler.ts). Claiming must be atomic
 // and cheap enough to run every second: on SQLite a claim is one IMMEDIATE transaction (one
@@ -30,6 +31,11 @@ export type EnqueueJobOptions = {
   activeKey?: string;
   /** leave an active job with the same key as it is (no earlier run, no re-run) */
   ifAbsent?: boolean;
+  /**
+   * queue only while the person's sync generation is still this one (read before deciding to
+   * queue): a job a delete has overtaken is not queued (lib/db/queries/sync-fence.ts)
+   */
+  generation?: number;
 };
 
 export type ClaimOptions = { now: number; leaseMs: number; limit: number; excludeIds?: number[] };
@@ -38,9 +44,10 @@ export type ClaimOptions = { now: number; leaseMs: number; limit: number; exclud
 export interface JobStore {
   /**
    * Queues a job, or folds it into the active one with the same key: a queued job keeps the
-   * earlier run time; a running job is marked to run once more when it finishes.
+   * earlier run time; a running job is marked to run once more when it finishes. False when
+   * `generation` no longer holds (nothing queued).
    */
-  enqueue(opts: EnqueueJobOptions): Promise<void>;
+  enqueue(opts: EnqueueJobOptions): Promise<boolean>;
   /**
    * Takes up to `limit` due jobs: queued ones whose time has come, and running ones whose
    * lease expired (their process died). Each taken job gets a lease and one more attempt.
@@ -138,7 +145,10 @@ export function jobStore(db: ProcessDb = prisma()): JobStore {
       const now = clock.date();
       const runAt = new Date(opts.runAt ?? now);
       const activeKey = opts.activeKey ?? jobActiveKey(opts.kind, opts.userId, opts.collection);
-      await db.$transaction(async (tx) => {
+      const { userId, generation } = opts;
+      return db.$transaction(async (tx) => {
+        // the fence first (the person's row, then the job's: a delete takes them in that order)
+        if (generation !== undefined && userId && !(await syncGenerationHolds(tx, userId, generation))) return false;
         await lockActiveKey(tx, activeKey);
         const active = await tx.job.findUnique({ where: { activeKey }, select: { id: true, status: true, runAt: true, payload: true } });
         if (!active) {
@@ -158,9 +168,9 @@ export function jobStore(db: ProcessDb = prisma()): JobStore {
             },
             select: { id: true },
           });
-          return;
+          return true;
         }
-        if (opts.ifAbsent) return;
+        if (opts.ifAbsent) return true;
         // queued: the earlier run time wins; running: run once more when it finishes
         await tx.job.update({
           where: { id: active.id },
@@ -171,6 +181,7 @@ export function jobStore(db: ProcessDb = prisma()): JobStore {
           },
           select: { id: true },
         });
+        return true;
       });
     },
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
+import { announceDataChange } from "@/lib/db/data-changes";
 import { prisma } from "@/lib/db/prisma";
 import type { Preferences } from "@/lib/preferences";
 
@@ -21,4 +22,5 @@ export async function updatePreferences(userId: string, patch: Partial<Preferenc
     where: { id: userId },
     data: { units: patch.units, theme: patch.theme, dataVersion: { increment: 1 }, updatedAt: clock.date() },
   });
+  announceDataChange(userId);
 }

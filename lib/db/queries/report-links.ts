@@ -1,6 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { prisma } from "@/lib/db/prisma";
+import { prisma, type Db } from "@/lib/db/prisma";
 import { lockUserRow } from "@/lib/db/queries/user-lock";
 
 // Report share links (prisma/schema.prisma ReportLink, table report_link): rows in, rows out.
@@ -86,6 +86,11 @@ export function listReportLinks(userId: string): Promise<ReportLinkRow[]> {
 /** Revokes one of the person's open links; false when it is not theirs or was revoked already. */
 export async function revokeReportLink(userId: string, id: string, at: Date): Promise<boolean> {
   return (await prisma().reportLink.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: at } })).count === 1;
+}
+
+/** Revokes every open link of the person ("Delete all my data"), as a step of the caller's transaction; how many. */
+export async function reportLinksRevoke(tx: Db, userId: string, at: Date): Promise<number> {
+  return (await tx.reportLink.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: at } })).count;
 }
 
 /** Removes the person's links that closed (revoked or expired) before `before`; how many. */

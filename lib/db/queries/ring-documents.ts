@@ -4,6 +4,7 @@ import { all, dialect, get, query, run, transaction, type SqlValue, type Work } 
 import { getResource, RESOURCES, RING_COLLECTIONS, type RingCollection } from "@/lib/resources";
 import { ident, inJsonArray, notInJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { bumpDataVersionWork as bumpDataVersion, bumpEveryDataVersionWork as bumpEveryDataVersion } from "@/lib/db/queries/data-version";
+import { bumpEverySyncGeneration } from "@/lib/db/queries/sync-fence";
 
 // The ring data tables (one per resource of lib/resources) written by the sync engine. Bulk
 // writes are raw SQL (lib/db/sql.ts: prepared statements on SQLite), one transaction per page:
@@ -174,37 +175,40 @@ export function storedByKey(collection: RingCollection, userId: string, keys: re
  * (days for cardiovascular age). Without a window (a route listed whole, like the ring's
  * configuration) every stored document of the collection is in it. Returns how many were deleted.
  */
-export function deleteMissingDocuments(opts: {
+export type MissingDocuments = {
   collection: RingCollection;
   userId: string;
   window: { fromDay: string; toDay: string } | null;
   seenKeys: string[];
-}): Promise<number> {
+};
+
+/** `deleteMissingDocuments` as a step of the caller's transaction (the sync engine's, fenced). */
+export function* missingDocumentsDelete(opts: MissingDocuments): Work<number> {
   const { table, conflict } = RING_TABLES[opts.collection];
   const seen = JSON.stringify(opts.seenKeys);
-  return transaction(function* () {
-    const deleted = !opts.window
-      ? yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`, opts.userId, seen)
-      : yield* run(
-          `DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`,
-          opts.userId,
-          opts.window.fromDay,
-          opts.window.toDay,
-          seen,
-        );
-    if (deleted > 0) yield* bumpDataVersion(opts.userId);
-    return deleted;
-  });
+  const deleted = !opts.window
+    ? yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND ${notInJsonArray(conflict)}`, opts.userId, seen)
+    : yield* run(
+        `DELETE FROM ${ident(table)} WHERE userId = ? AND day >= ? AND day <= ? AND ${notInJsonArray(conflict)}`,
+        opts.userId,
+        opts.window.fromDay,
+        opts.window.toDay,
+        seen,
+      );
+  if (deleted > 0) yield* bumpDataVersion(opts.userId);
+  return deleted;
 }
 
-/** Deletes one document by its id (a webhook delete event). */
-export function deleteDocumentById(collection: RingCollection, userId: string, documentId: string): Promise<number> {
+export function deleteMissingDocuments(opts: MissingDocuments): Promise<number> {
+  return transaction(() => missingDocumentsDelete(opts));
+}
+
+/** Deletes one document by its id (a webhook delete event), as a step of the caller's transaction. */
+export function* documentDelete(collection: RingCollection, userId: string, documentId: string): Work<number> {
   const { table } = RING_TABLES[collection];
-  return transaction(function* () {
-    const deleted = yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND documentId = ?`, userId, documentId);
-    if (deleted > 0) yield* bumpDataVersion(userId);
-    return deleted;
-  });
+  const deleted = yield* run(`DELETE FROM ${ident(table)} WHERE userId = ? AND documentId = ?`, userId, documentId);
+  if (deleted > 0) yield* bumpDataVersion(userId);
+  return deleted;
 }
 
 export type CollectionSummary = { documents: number; newestDay: string | null; oldestDay: string | null };
@@ -227,9 +231,10 @@ export function listRawDocuments(collection: RingCollection, userId: string): Pr
   return query(all(`SELECT documentId, day, raw FROM ${ident(table)} WHERE userId = ? ORDER BY day, documentId`, userId));
 }
 
-/** Removes every synced ring document of a person, or of everyone (data family switch). */
+/** Removes every synced ring document of a person, or of everyone (data family switch: every sync in flight stopped first). */
 export function deleteAllRingDocuments(userId?: string): Promise<void> {
   return transaction(function* () {
+    if (userId === undefined) yield* bumpEverySyncGeneration();
     for (const table of [...RESOURCES.map((r) => r.table), "rejected_document"]) {
       if (userId === undefined) yield* run(`DELETE FROM ${ident(table)}`);
       else yield* run(`DELETE FROM ${ident(table)} WHERE userId = ?`, userId);
@@ -242,18 +247,21 @@ export function deleteAllRingDocuments(userId?: string): Promise<void> {
 /** A snapshot row (personal_info): the person, the ring account it names, its columns, the raw JSON. */
 export type SnapshotRow = Record<string, CellValue> & { userId: string; ringUserId: string; raw: string };
 
-/** The personal_info snapshot: one row per person, replaced on each fetch. */
-export function upsertPersonalInfo(row: SnapshotRow): Promise<void> {
+/** The personal_info snapshot: one row per person, replaced on each fetch (a step of the caller's transaction). */
+export function* personalInfoWrite(row: SnapshotRow): Work<void> {
   const { table, columns } = getResource("personal_info");
   const names = ["userId", "ringUserId", ...columns.map((c) => c.name), "raw", "syncedAt"];
   const sql = upsertSql({ table, columns: names, conflict: ["userId"] });
   const values: Record<string, CellValue> = { ...row, syncedAt: toDbTime(clock.date()) };
-  return transaction(function* () {
-    const before = yield* get<{ raw: string }>(`SELECT raw FROM ${ident(table)} WHERE userId = ?`, row.userId);
-    yield* run(sql, ...names.map((c) => values[c] ?? null));
-    // the same snapshot again (each sync takes one) changes no answer
-    if (before?.raw !== row.raw) yield* bumpDataVersion(row.userId);
-  });
+  const before = yield* get<{ raw: string }>(`SELECT raw FROM ${ident(table)} WHERE userId = ?`, row.userId);
+  yield* run(sql, ...names.map((c) => values[c] ?? null));
+  // the same snapshot again (each sync takes one) changes no answer
+  if (before?.raw !== row.raw) yield* bumpDataVersion(row.userId);
+}
+
+/** `personalInfoWrite` in a transaction of its own (an import). */
+export function upsertPersonalInfo(row: SnapshotRow): Promise<void> {
+  return transaction(() => personalInfoWrite(row));
 }
 
 /** When the personal_info snapshot was last taken. */

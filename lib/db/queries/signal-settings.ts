@@ -1,5 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
+import { announceDataChange } from "@/lib/db/data-changes";
 import { prisma } from "@/lib/db/prisma";
 
 // The person's settings of the explained signals as stored: the sleep need they set
@@ -34,4 +35,5 @@ export async function updateSignalSettings(userId: string, patch: { sleepNeedMin
     where: { id: userId },
     data: { sleepNeedMin: patch.sleepNeedMinutes, freeDays: patch.freeDays?.join(","), dataVersion: { increment: 1 }, updatedAt: clock.date() },
   });
+  announceDataChange(userId);
 }

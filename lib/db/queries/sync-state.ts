@@ -60,13 +60,15 @@ const PATCHABLE = new Set([
   "lastError",
 ]);
 
+/** Creates the missing rows (status idle) for a person's collections, as a step of the caller's transaction (a fenced one: lib/db/queries/sync-fence.ts). */
+export function* syncStatesEnsure(userId: string, collections: readonly string[]): Work<void> {
+  const now = toDbTime(clock.date());
+  for (const c of collections) yield* run(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`, userId, c, now);
+}
+
 /** Creates the missing rows (status idle) for a person's collections. */
 export function ensureSyncStates(userId: string, collections: readonly string[]): Promise<void> {
-  const now = toDbTime(clock.date());
-  return transaction(function* () {
-    for (const c of collections)
-      yield* run(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`, userId, c, now);
-  });
+  return transaction(() => syncStatesEnsure(userId, collections));
 }
 
 export function getSyncState(userId: string, collection: string): Promise<SyncStateRow | undefined> {
@@ -80,10 +82,11 @@ export function listSyncStates(userId: string): Promise<SyncStateRow[]> {
 const statementCache = new Map<string, string>();
 
 /**
- * Updates some fields of one row (created when missing), as a step of the caller's transaction
- * (a backfill page's checkpoint); `updateSyncState` runs it on its own.
+ * Updates some fields of one row, as a step of the caller's transaction (a backfill page's
+ * checkpoint); `updateSyncState` runs it on its own. It never creates the row (only
+ * ensureSyncStates does): a row a delete removed stays removed. Returns whether there was one.
  */
-export function* syncStateUpdate(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Work<void> {
+export function* syncStateUpdate(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Work<boolean> {
   const keys = Object.keys(patch)
     .filter((k) => PATCHABLE.has(k))
     .sort();
@@ -96,8 +99,7 @@ export function* syncStateUpdate(userId: string, collection: string, patch: Sync
     // idle or backfilling again. Only a resume (the account active again) moves it.
     const set = (k: string) => (k === "status" && !resume ? `"status" = CASE WHEN sync_state.status = 'paused' THEN 'paused' ELSE ? END` : `"${k}" = ?`);
     const sets = keys.map(set).concat(`"updatedAt" = ?`);
-    sql = `INSERT INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)
-           ON CONFLICT(userId, collection) DO UPDATE SET ${sets.join(", ")}`;
+    sql = `UPDATE sync_state SET ${sets.join(", ")} WHERE userId = ? AND collection = ?`;
     statementCache.set(cacheKey, sql);
   }
   const now = toDbTime(clock.date());
@@ -105,17 +107,19 @@ export function* syncStateUpdate(userId: string, collection: string, patch: Sync
     const v = (patch as Record<string, unknown>)[k];
     return (v instanceof Date ? toDbTime(v) : v) as string | number | null;
   });
-  // the calendar's "not yet synced" reads newestDay: a new one changes answers
+  // the calendar's "not yet synced" reads newestDay: a new one changes answers. The person's row
+  // is written before the sync state's, as a page writes them (on PostgreSQL the other order
+  // deadlocks against a page of the same collection).
   const before =
     "newestDay" in patch
       ? yield* get<{ newestDay: string | null }>(`SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection)
       : undefined;
-  yield* run(sql, userId, collection, now, ...values, now);
-  if ("newestDay" in patch && (before?.newestDay ?? null) !== (patch.newestDay ?? null)) yield* bumpDataVersion(userId);
+  if (before && (before.newestDay ?? null) !== (patch.newestDay ?? null)) yield* bumpDataVersion(userId);
+  return (yield* run(sql, ...values, now, userId, collection)) > 0;
 }
 
-/** Updates some fields of one row (created when missing). */
-export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Promise<void> {
+/** Updates some fields of one row (never creates it); false when there is none. */
+export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Promise<boolean> {
   return transaction(() => syncStateUpdate(userId, collection, patch, opts));
 }
 
@@ -149,18 +153,24 @@ export type ConnectedRingUser = {
   ringUserId: string | null;
   status: string;
   scope: string | null;
+  /** the person's sync generation when listed (lib/db/queries/sync-fence.ts) */
+  syncGeneration: number;
+  /** "Delete all my data" paused their sync */
+  syncPaused: boolean;
 };
 
 /** Every person with a ring account (a User with Account provider "ring"). */
-export function listRingUsers(): Promise<ConnectedRingUser[]> {
-  return query(
-    all<ConnectedRingUser>(
-      `SELECT a.userId AS userId, a.id AS accountId, COALESCE(u.ringUserId, a.providerAccountId) AS ringUserId, a.status AS status, a.scope AS scope
+export async function listRingUsers(): Promise<ConnectedRingUser[]> {
+  const rows = await query(
+    all<Omit<ConnectedRingUser, "syncGeneration" | "syncPaused"> & { syncGeneration: number | string; syncPausedAt: string | null }>(
+      `SELECT a.userId AS userId, a.id AS accountId, COALESCE(u.ringUserId, a.providerAccountId) AS ringUserId, a.status AS status, a.scope AS scope,
+              u.syncGeneration AS syncGeneration, u.syncPausedAt AS syncPausedAt
        FROM "Account" a JOIN "User" u ON u.id = a.userId
        WHERE a.provider = 'ring'
        ORDER BY a.createdAt`,
     ),
   );
+  return rows.map(({ syncPausedAt, ...r }) => ({ ...r, syncGeneration: Number(r.syncGeneration), syncPaused: syncPausedAt !== null }));
 }
 
 /** The app user behind a ring user id (webhook `user_id`), if any. */

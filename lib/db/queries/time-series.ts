@@ -1,6 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
+import { all, get, query, run, sqlDialect, transaction, type Work } from "@/lib/db/sql";
 import { ident, inJsonArray, toDbTime, upsertSql } from "@/lib/db/dialect";
 import { countOf, decodeColumns, decodeDay, encodeDay, mergeSamples, type Sample, type SampleColumns } from "@/lib/db/sample-codec";
 import { sampleSpecOf, tableOf, type SeriesCollection } from "@/lib/resources";
@@ -11,12 +11,18 @@ import { bumpDataVersionWork as bumpDataVersion } from "@/lib/db/queries/data-ve
 // samples packed (lib/db/sample-codec.ts). A page of samples is merged into the days it
 // touches (read, merge by instant and key, write back), a step of the transaction the sync
 // engine commits with its checkpoint; a re-checked window replaces its days with exactly what
-// the service sent.
+// the service sent. Two merges into one day (two processes after a lease lapsed, an import beside
+// a sync) take turns: the day is locked before it is read (mergeDay).
 
 const t = (c: SeriesCollection) => ident(tableOf(c));
 
-const upsertOf = (c: SeriesCollection) =>
-  upsertSql({ table: tableOf(c), columns: ["userId", "day", "count", "samples", "syncedAt"], conflict: ["userId", "day"] });
+const COLUMNS = ["userId", "day", "count", "samples", "syncedAt"] as const;
+
+const upsertOf = (c: SeriesCollection) => upsertSql({ table: tableOf(c), columns: COLUMNS, conflict: ["userId", "day"] });
+
+/** Inserts a day unless it exists (then changes nothing: 0 rows). */
+const insertNewOf = (c: SeriesCollection) =>
+  `INSERT INTO ${t(c)} (${COLUMNS.map(ident).join(", ")}) VALUES (?, ?, ?, ?, ?) ON CONFLICT(${ident("userId")}, ${ident("day")}) DO NOTHING`;
 
 /** Writes a day's samples (`packed`: them packed, when the caller has it); true when they differ from what was stored (the data version moves then). */
 function* upsertDay(
@@ -38,6 +44,53 @@ function* storedBlob(collection: SeriesCollection, userId: string, day: string):
   return row?.samples ?? null;
 }
 
+/**
+ * The day's stored samples, packed, for a merge that writes them back: no other merge may write
+ * the day between this read and the end of the transaction, or one of the two pages is lost.
+ * - SQLite: a plain read. The transaction is IMMEDIATE (lib/db/sql.ts): it holds the file's one
+ *   write lock from its start, so no other connection writes anything until it ends.
+ * - PostgreSQL: `FOR UPDATE` locks the day's row until the transaction ends; another merge into
+ *   the day waits at its own read and then reads what this one wrote (READ COMMITTED: the newest
+ *   row). A day with no row yet has nothing to lock: mergeDay inserts it only if it is still missing.
+ */
+function* lockedBlob(collection: SeriesCollection, userId: string, day: string): Work<Buffer | null> {
+  const read = `SELECT samples FROM ${t(collection)} WHERE userId = ? AND day = ?`;
+  const sql = { sqlite: read, postgres: `${read} FOR UPDATE` }[yield* sqlDialect()];
+  const row = yield* get<{ samples: Buffer }>(sql, userId, day);
+  return row?.samples ?? null;
+}
+
+/** Reads of a new day a merge makes at most (a day inserted and deleted by others between them each time is read again). */
+const NEW_DAY_READS = 3;
+
+/**
+ * Merges samples into one stored day, locked (lockedBlob). A day that had no row is inserted only
+ * if it is still missing: on PostgreSQL, when another transaction inserted it meanwhile, the
+ * insert waits for that one to commit and inserts nothing; the day is then read again, locked,
+ * and merged into. Returns the samples now stored on the day and whether they changed.
+ */
+function* mergeDay(
+  collection: SeriesCollection,
+  userId: string,
+  day: string,
+  samples: readonly Sample[],
+  syncedAt: string,
+  skipUnchanged: boolean,
+): Work<{ stored: number; changed: boolean }> {
+  const spec = sampleSpecOf(collection);
+  for (let read = 1; ; read++) {
+    const before = yield* lockedBlob(collection, userId, day);
+    const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
+    const packed = encodeDay(spec, day, merged);
+    if (before) {
+      if (skipUnchanged && before.equals(packed)) return { stored: merged.length, changed: false };
+      return { stored: merged.length, changed: yield* upsertDay(collection, userId, day, merged, syncedAt, before, packed) };
+    }
+    if ((yield* run(insertNewOf(collection), userId, day, merged.length, packed, syncedAt)) > 0) return { stored: merged.length, changed: true };
+    if (read >= NEW_DAY_READS) throw new Error(`the ${collection} day ${day} was inserted and removed by others ${read} times during one merge`);
+  }
+}
+
 export type SampleDaysOptions = {
   collection: SeriesCollection;
   userId: string;
@@ -53,17 +106,14 @@ export type SampleDaysOptions = {
  * samples now stored on the touched days.
  */
 export function* sampleDaysMerge(opts: SampleDaysOptions): Work<number> {
-  const spec = sampleSpecOf(opts.collection);
   const syncedAt = toDbTime(clock.date());
   let stored = 0;
   let changed = false;
-  for (const [day, samples] of opts.days) {
-    const before = yield* storedBlob(opts.collection, opts.userId, day);
-    const merged = mergeSamples(spec, before ? decodeDay(spec, day, before) : [], samples);
-    stored += merged.length;
-    const packed = encodeDay(spec, day, merged);
-    if (opts.skipUnchanged && before && before.equals(packed)) continue;
-    if (yield* upsertDay(opts.collection, opts.userId, day, merged, syncedAt, before, packed)) changed = true;
+  // days in order, so two merges lock their common days in the same order (no deadlock)
+  for (const day of [...opts.days.keys()].sort()) {
+    const r = yield* mergeDay(opts.collection, opts.userId, day, opts.days.get(day)!, syncedAt, opts.skipUnchanged ?? false);
+    stored += r.stored;
+    if (r.changed) changed = true;
   }
   yield* insertRejected(opts.userId, opts.collection, opts.rejected ?? []);
   // samples the store had already (a re-read window) change no answer

@@ -2,10 +2,11 @@ import "server-only";
 import { clock } from "@/lib/clock";
 import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { inviteConsume } from "@/lib/db/queries/invites";
-import { fromDbTime, ident, toDbTime } from "@/lib/db/dialect";
-import { all, get, query, run, transaction } from "@/lib/db/sql";
 import { prisma } from "@/lib/db/prisma";
-import { bumpDataVersionWork as bumpDataVersion } from "@/lib/db/queries/data-version";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { bumpDataVersion } from "@/lib/db/queries/data-version";
+import { bumpSyncGeneration } from "@/lib/db/queries/sync-fence";
+import { reportLinksRevoke } from "@/lib/db/queries/report-links";
 import { RESOURCES } from "@/lib/resources";
 
 /** People of this Ringside: the owner (first to connect) and invited members. */
@@ -33,16 +34,8 @@ export function countOwners(): Promise<number> {
   return prisma().user.count({ where: { role: "owner" } });
 }
 
-export async function findUserById(
-  userId: string,
-): Promise<{ id: string; email: string | null; role: string; ringUserId: string | null; createdAt: Date } | null> {
-  const u = await query(
-    get<{ id: string; email: string | null; role: string; ringUserId: string | null; createdAt: string }>(
-      `SELECT id, email, role, ringUserId, createdAt FROM "User" WHERE id = ?`,
-      userId,
-    ),
-  );
-  return u ? { ...u, createdAt: fromDbTime(u.createdAt) ?? new Date(0) } : null;
+export function findUserById(userId: string): Promise<{ id: string; email: string | null; role: string; ringUserId: string | null; createdAt: Date } | null> {
+  return prisma().user.findUnique({ where: { id: userId }, select: { id: true, email: true, role: true, ringUserId: true, createdAt: true } });
 }
 
 export type NewUser = {
@@ -75,10 +68,9 @@ export function createUser(data: NewUser, options: { inviteId?: string } = {}): 
 }
 
 export async function updateUserEmail(userId: string, email: string): Promise<void> {
-  await transaction(function* () {
-    const taken = yield* get(`SELECT id FROM "User" WHERE email = ? AND id <> ?`, email, userId);
-    if (taken) return;
-    yield* run(`UPDATE "User" SET email = ?, updatedAt = ? WHERE id = ?`, email, toDbTime(clock.date()), userId);
+  await prisma().$transaction(async (tx) => {
+    if (await tx.user.findFirst({ where: { email, id: { not: userId } }, select: { id: true } })) return;
+    await tx.user.updateMany({ where: { id: userId }, data: { email, updatedAt: clock.date() } });
   });
 }
 
@@ -92,57 +84,102 @@ export type HouseholdMember = {
 };
 
 export async function listHouseholdMembers(): Promise<HouseholdMember[]> {
-  const rows = await query(
-    all<Omit<HouseholdMember, "createdAt"> & { createdAt: string }>(
-      `SELECT u.id, u.email, u.role, u.ringUserId, u.createdAt,
-              (SELECT a.status FROM "Account" a WHERE a.userId = u.id AND a.provider = ? ORDER BY a.createdAt LIMIT 1) AS connectionStatus
-         FROM "User" u ORDER BY u.createdAt, u.id`,
-      RING_PROVIDER,
-    ),
-  );
-  return rows.map((u) => ({ ...u, createdAt: fromDbTime(u.createdAt) ?? new Date(0) })).sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
+  const rows = await prisma().user.findMany({
+    select: {
+      id: true,
+      email: true,
+      role: true,
+      ringUserId: true,
+      createdAt: true,
+      accounts: { where: { provider: RING_PROVIDER }, orderBy: { createdAt: "asc" }, take: 1, select: { status: true } },
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows
+    .map(({ accounts, ...u }) => ({ ...u, connectionStatus: accounts[0]?.status ?? null }))
+    .sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
 }
 
 /** Deletes the person's sessions (all, or all but one). */
-export function deleteUserSessions(userId: string, keepSessionToken?: string | null): Promise<number> {
-  return keepSessionToken
-    ? query(run(`DELETE FROM "Session" WHERE userId = ? AND sessionToken <> ?`, userId, keepSessionToken))
-    : query(run(`DELETE FROM "Session" WHERE userId = ?`, userId));
+export async function deleteUserSessions(userId: string, keepSessionToken?: string | null): Promise<number> {
+  const keep = keepSessionToken ? { not: keepSessionToken } : undefined;
+  return (await prisma().session.deleteMany({ where: { userId, sessionToken: keep } })).count;
 }
 
-/** The person's tables emptied by "delete my data", after the ring data tables (alert history: messages may carry values). */
-const PERSON_TABLES = ["rejected_document", "sync_state", "job", "day_tag", "tag", "day_note", "cycle_entry"] as const;
-const HISTORY_TABLES = ["alert_delivery", "alert_episode"] as const;
+/** A table name of the resource registry, quoted (a name from the registry, never from a request). */
+const registryTable = (name: string) => Prisma.raw(`"${name.replaceAll('"', '""')}"`);
+
+/**
+ * How long a delete's transaction may stay open (ms): years of ring data go in it, and on
+ * PostgreSQL it first waits for the pages that checked the old sync generation to commit.
+ */
+const DELETE_TIMEOUT_MS = 60_000;
+
+export type DeleteUserDataOptions = {
+  /** "Delete all my data": the person's sync waits for "Download my history again" */
+  pauseSync?: boolean;
+  /** the person's share links answer 410 from now on (their report would be empty) */
+  revokeReportLinks?: boolean;
+};
 
 /**
  * Deletes every row carrying the person's userId in the data tables (ring data, rejected
  * documents, sync state and jobs, notes and tags, period entries, alert history) plus webhook events for their ring id.
  * The User and Account rows stay (the person keeps their place in the household); the person's
- * alert rules and channels and cycle settings are settings and stay too.
+ * alert rules and channels and cycle settings are settings and stay too. First, in the same
+ * transaction, the person's sync generation moves on: whatever a sync had in flight stores
+ * nothing after this (lib/db/queries/sync-fence.ts; on PostgreSQL the person's row FOR UPDATE,
+ * before any other row). The counts are by table name.
  */
-export function deleteUserData(userId: string, ringUserId: string | null): Promise<Record<string, number>> {
-  // every table of the resource registry (documents, time series, personal_info), by its name
-  const ringTables = RESOURCES.map((r) => r.table);
-  return transaction(function* () {
-    const counts: Record<string, number> = {};
-    for (const t of [...ringTables, ...PERSON_TABLES]) counts[t] = yield* run(`DELETE FROM ${ident(t)} WHERE userId = ?`, userId);
-    // (without a ring account id there are none)
-    counts.webhook_event = ringUserId ? yield* run(`DELETE FROM webhook_event WHERE ringUserId = ?`, ringUserId) : 0;
-    for (const t of HISTORY_TABLES) counts[t] = yield* run(`DELETE FROM ${ident(t)} WHERE userId = ?`, userId);
-    // last, and counted nowhere: every answer about the person changes
-    yield* bumpDataVersion(userId);
-    return counts;
-  });
+export function deleteUserData(userId: string, ringUserId: string | null, opts: DeleteUserDataOptions = {}): Promise<Record<string, number>> {
+  const mine = { where: { userId } };
+  return prisma().$transaction(
+    async (tx) => {
+      await bumpSyncGeneration(tx, userId, { pause: opts.pauseSync });
+      if (opts.revokeReportLinks) await reportLinksRevoke(tx, userId, clock.date());
+      const counts: Record<string, number> = {};
+      // every table of the resource registry (documents, time series, personal_info), by its name
+      for (const r of RESOURCES) counts[r.table] = await tx.$executeRaw`DELETE FROM ${registryTable(r.table)} WHERE "userId" = ${userId}`;
+      counts.rejected_document = (await tx.rejectedDocument.deleteMany(mine)).count;
+      counts.sync_state = (await tx.syncState.deleteMany(mine)).count;
+      counts.job = (await tx.job.deleteMany(mine)).count;
+      counts.day_tag = (await tx.dayTag.deleteMany(mine)).count;
+      counts.tag = (await tx.tag.deleteMany(mine)).count;
+      counts.day_note = (await tx.dayNote.deleteMany(mine)).count;
+      counts.cycle_entry = (await tx.cycleEntry.deleteMany(mine)).count;
+      // (without a ring account id there are none)
+      counts.webhook_event = ringUserId ? (await tx.webhookEvent.deleteMany({ where: { ringUserId } })).count : 0;
+      // the alert history last: its messages may carry values
+      counts.alert_delivery = (await tx.alertDelivery.deleteMany(mine)).count;
+      counts.alert_episode = (await tx.alertEpisode.deleteMany(mine)).count;
+      // last, and counted nowhere: every answer about the person changes
+      await bumpDataVersion(tx, userId);
+      return counts;
+    },
+    { timeout: DELETE_TIMEOUT_MS },
+  );
 }
 
-/** Deletes the person; their sessions, ring account, tokens and alert settings go with them (cascade). */
-export async function deleteUser(userId: string): Promise<boolean> {
-  return (await query(run(`DELETE FROM "User" WHERE id = ?`, userId))) > 0;
+/**
+ * Deletes the person; their sessions, ring account, tokens, alert settings, report links and
+ * cycle settings go with them (cascade), and here the rows that name them without a foreign key:
+ * the invite they joined with, the settings keyed by their id or their ring account's (an
+ * import's state and lease, a rate-limit pause, a token refresh lease: keys ending ":<id>"),
+ * a sign-in token for their e-mail.
+ */
+export function deleteUser(userId: string): Promise<boolean> {
+  return prisma().$transaction(async (tx) => {
+    const accounts = await tx.account.findMany({ where: { userId }, select: { id: true } });
+    const person = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+    await tx.invite.deleteMany({ where: { usedByUserId: userId } });
+    for (const id of [userId, ...accounts.map((a) => a.id)]) await tx.appSetting.deleteMany({ where: { key: { endsWith: `:${id}` } } });
+    if (person?.email) await tx.verificationToken.deleteMany({ where: { identifier: person.email } });
+    return (await tx.user.deleteMany({ where: { id: userId } })).count > 0;
+  });
 }
 
 /** The person a (database) session token belongs to, when the session is still valid. */
 export async function findSessionUserId(sessionToken: string, now = clock.date()): Promise<string | null> {
-  const s = await query(get<{ userId: string; expires: string }>(`SELECT userId, expires FROM "Session" WHERE sessionToken = ?`, sessionToken));
-  const expires = fromDbTime(s?.expires);
-  return s && expires && expires > now ? s.userId : null;
+  const s = await prisma().session.findUnique({ where: { sessionToken }, select: { userId: true, expires: true } });
+  return s && s.expires > now ? s.userId : null;
 }

@@ -2,7 +2,7 @@
 // user's generator) implements ModelView; the parts (day-base, night, readiness, activity, daily)
 // read the model through it, so none of them imports model.ts, which imports every part.
 import type { Profile } from "./profile";
-import type { GenerateOptions } from "./types";
+import type { GenerateOptions, NightKind } from "./types";
 
 /** The base draws of one day, which depend on that day alone (day-base.ts makes them). */
 export type DayBase = {
@@ -53,6 +53,8 @@ export type ModelView = {
   readonly offset: string;
   readonly wear: NonNullable<GenerateOptions["wear"]>;
   readonly notWornDays: ReadonlySet<number>;
+  /** planted nights without a sleep (GenerateOptions.nights) */
+  readonly nights: ReadonlyMap<number, NightKind>;
   /** Smooth value noise (~N(0, 0.7)) over the day index with knots every `period` days. */
   smooth(name: string, idx: number, period: number): number;
   /** The day's base draws (memoized). */

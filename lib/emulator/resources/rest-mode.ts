@@ -1,5 +1,7 @@
 // rest_mode_period: on low-activity days (steps well below the person's 28-day median, more
-// readily with a fever), plus zero-length toggles (start_time == end_time, as observed).
+// readily with a fever), plus zero-length toggles (start_time == end_time, as observed). A test
+// person's planted rest-mode night (`nights`) has its period instead: on from 20:00 the evening
+// before to 10:00 the morning after.
 import { hashUnit, rngFor, uuidFor } from "@/lib/emulator/prng";
 import { indexToDay } from "@/lib/days";
 import { HOUR, MIN, localDateTime } from "../generator/local-time";
@@ -40,6 +42,7 @@ function wakeSecond(docs: DayDocs, idx: number): number | null {
 
 /** Rest mode periods starting on `idx`: a real period on a low-activity day, or a zero-length toggle. */
 export function restModes(src: ResourceSource, idx: number, current: DayDocs, today: number): ResourceDocument[] {
+  if (src.opts.nights?.get(idx + 1) === "rest_mode") return [plantedRestMode(src, idx)];
   const base = src.base(idx);
   const median = medianSteps(src, idx);
   const act = activityOf(base);
@@ -90,4 +93,16 @@ export function restModes(src: ResourceSource, idx: number, current: DayDocs, to
       start_time: localDateTime(idx, startS, src.offset),
     },
   ];
+}
+
+/** The rest-mode period of a planted rest-mode night ending the day after `idx`: 20:00 to 10:00. */
+function plantedRestMode(src: ResourceSource, idx: number): ResourceDocument {
+  return {
+    id: uuidFor(src.prefix, "ext", "rest_mode_period", idx),
+    end_day: indexToDay(idx + 1),
+    end_time: localDateTime(idx + 1, 10 * HOUR, src.offset),
+    episodes: [],
+    start_day: indexToDay(idx),
+    start_time: localDateTime(idx, 20 * HOUR, src.offset),
+  };
 }

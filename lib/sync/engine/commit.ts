@@ -2,17 +2,36 @@ import "server-only";
 import { logger } from "@/lib/log";
 import type { SyncCollection } from "@/lib/resources";
 import { syncStateUpdate, type SyncStatePatch } from "@/lib/db/queries/sync-state";
-import { dialect, query, transaction, type Work } from "@/lib/db/sql";
+import { SyncStoppedError } from "@/lib/db/queries/sync-fence";
+import { dialect, query, type Work } from "@/lib/db/sql";
+import { cycleTrackingIn } from "@/lib/db/queries/cycle";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import type { CollectionSummary } from "@/lib/db/queries/ring-documents";
 import { storedSummary, summarize, type BackfillProgress, type CollectionOutcome, type EngineContext, type Totals } from "./context";
+import { inRun, type SyncRun } from "./runs";
+
+/** Updates the collection's SyncState for a run (fenced; never creates the row). */
+export function updateRunState(run: SyncRun, collection: SyncCollection, patch: SyncStatePatch): Promise<boolean> {
+  return inRun(run, () => syncStateUpdate(run.userId, collection, patch));
+}
 
 // How a page becomes stored: one transaction holds the page's rows (documents or samples, the
 // rejected ones set aside) and, for a backfill, its checkpoint, so a crash at any point resumes
 // with no gap and no duplicate (commitPage). A backfill is one loop over the pages of a source
 // (runBackfill); documents and time series differ only in how they fetch, map and move their cursor.
+// A page of the cycle's phases is written only while the person tracks their cycle, asked in
+// the page's own transaction: tracking turned off while the page was in flight rolls it back.
+
+/** A page of the cycle's phases met a person who does not track their cycle (now): nothing of it was written. */
+export class CycleTrackingOff extends Error {
+  constructor() {
+    super("cycle tracking is off: the cycle's phases are not kept");
+    this.name = "CycleTrackingOff";
+  }
+}
 
 export type PageCommit = {
-  userId: string;
+  run: SyncRun;
   collection: SyncCollection;
   /** the page's writes, a step of the transaction (lib/db/queries: documentsWrite, sampleDaysMerge, …) */
   write: Work<number>;
@@ -25,22 +44,26 @@ export type PageCommit = {
 };
 
 /**
- * Commits one page (and its checkpoint) in one transaction; returns what the write returned and
+ * Commits one page (and its checkpoint) in one transaction, fenced by the run's generation (a
+ * delete since the run started rolls it back: SyncStoppedError); a checkpoint only updates its
+ * SyncState row, and a page whose row is gone rolls back too. Returns what the write returned and
  * the page's own ingest time: its mapping and its write. On SQLite the write runs whole inside
  * the call, so the time other collections' pages take while this one awaits its promise is
  * theirs, not counted here; on PostgreSQL the write is the wait for the server's answer.
  */
 export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ written: number; ownMs: number }> {
-  const { userId, collection, write, checkpoint } = c;
+  const { run, collection, write, checkpoint } = c;
+  const { userId } = run;
   const beforeCommit = ctx.hooks.beforeCommit;
   const writeStarted = performance.now();
-  const pending = transaction(function* () {
+  const pending = inRun(run, function* () {
+    if (collection === CYCLE_RESOURCE && !(yield* cycleTrackingIn(userId))) throw new CycleTrackingOff();
     const n = yield* write;
     if (checkpoint) {
       beforeCommit?.({ userId, collection, page: checkpoint.page });
       // Counting the stored rows costs a scan of them: once, at the end.
       const totals: Totals | null = checkpoint.finished ? yield* summarize(userId, collection) : null;
-      yield* syncStateUpdate(userId, collection, totals ? { ...checkpoint.patch, ...totals } : checkpoint.patch);
+      if (!(yield* syncStateUpdate(userId, collection, totals ? { ...checkpoint.patch, ...totals } : checkpoint.patch))) throw new SyncStoppedError(userId);
     }
     return n;
   });
@@ -91,10 +114,11 @@ function widenProgressDays(progress: BackfillProgress, first: string | null, las
  */
 export async function runBackfill(
   ctx: EngineContext,
-  userId: string,
+  run: SyncRun,
   collection: SyncCollection,
   makeSource: (stored: CollectionSummary) => BackfillSource,
 ): Promise<CollectionOutcome> {
+  const { userId } = run;
   const key = `${userId}:${collection}`;
   const summary = await query(storedSummary(userId, collection));
   const progress: BackfillProgress = ctx.progress.get(key) ?? {
@@ -115,7 +139,7 @@ export async function runBackfill(
     page++;
     mapMs += p.mapMs;
     const { ownMs } = await commitPage(ctx, {
-      userId,
+      run,
       collection,
       write: p.write,
       checkpoint: { page, patch: p.patch, finished: p.finished },

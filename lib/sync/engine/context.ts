@@ -5,6 +5,7 @@ import { isSeriesCollection, type SyncCollection } from "@/lib/resources";
 import { documentSummary, type CollectionSummary } from "@/lib/db/queries/ring-documents";
 import { seriesSummaryOf } from "@/lib/db/queries/time-series";
 import type { Work } from "@/lib/db/sql";
+import type { SyncRun } from "./runs";
 
 // What the parts of the engine share: its settings, counters and progress, the clock, and the
 // person's ring client.
@@ -57,8 +58,8 @@ export type EngineContext = {
   readonly trailingDays: number;
   readonly maxWindowDays: number | undefined;
   now(): Date;
-  /** The person's ring client (throws RingAccountPausedError when the account is not active). */
-  accessFor(userId: string): Promise<RingAccess>;
+  /** The person's ring client for a run (its requests stop when the run does; throws RingAccountPausedError when the account is not active). */
+  accessFor(run: SyncRun): Promise<RingAccess>;
 };
 
 export type Totals = { documentsTotal: number; newestDay: string | null };

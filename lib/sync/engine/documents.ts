@@ -4,15 +4,16 @@ import type { RingClient } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
 import { sliceDataArray } from "@/lib/ring/json-slices";
 import { getResource, type RingCollection } from "@/lib/resources";
-import { deleteMissingDocuments, documentsWrite, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
-import { getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { documentsWrite, missingDocumentsDelete, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
+import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { query } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 import { documentKey, mapDocument } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { inWindow, latestPossibleDay, planBackfillWindows, queryWindow, resumeDayAfterPage, trailingWindow, type DayWindow } from "@/lib/sync/plan";
-import { commitPage, runBackfill, type BackfillPage } from "./commit";
+import { commitPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
+import { inRun, type SyncRun } from "./runs";
 
 // Document collections (the daily ones, sleep, workouts, tags, the ring's configuration…):
 // backfill in windows of days, page by page with next_token, and the incremental re-check of
@@ -49,17 +50,18 @@ export function mapPage(ctx: EngineContext, collection: RingCollection, userId: 
 /** A document collection's backfill: windows of days, page by page, each page with its checkpoint. */
 export async function backfillDocuments(
   ctx: EngineContext,
-  userId: string,
+  run: SyncRun,
   collection: RingCollection,
   initial: SyncStateRow | undefined,
   client: RingClient,
 ): Promise<CollectionOutcome> {
+  const { userId } = run;
   let state = initial;
   if (!state?.backfillFrom || !state.backfillTo) {
     const from = ctx.backfillStart;
     const to = latestPossibleDay(ctx.clock.now());
     const windows = planBackfillWindows(from, to, ctx.maxWindowDays);
-    await updateSyncState(userId, collection, {
+    await updateRunState(run, collection, {
       backfillFrom: from,
       backfillTo: to,
       windowsTotal: windows.length,
@@ -74,9 +76,9 @@ export async function backfillDocuments(
   let windowsDone = Math.min(state.windowsDone, windows.length);
   let cursorStart = state.cursorStart ?? windows[windowsDone]?.from ?? state.backfillFrom!;
   let token = state.cursorNextToken;
-  await updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: ctx.now(), windowsTotal: windows.length });
+  await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now(), windowsTotal: windows.length });
 
-  return runBackfill(ctx, userId, collection, (stored) => {
+  return runBackfill(ctx, run, collection, (stored) => {
     // The newest day moves with the pages (the sync page counts live); the count waits for the end.
     let newestDay = stored.newestDay;
     let retriedToken = false;
@@ -139,7 +141,8 @@ export async function backfillDocuments(
  * Re-reads the trailing window (SYNC_TRAILING_DAYS up to today): new, late and edited documents
  * are upserted; a stored document the service no longer has in that fully fetched window is deleted.
  */
-export async function incrementalDocuments(ctx: EngineContext, userId: string, collection: RingCollection, client: RingClient): Promise<CollectionOutcome> {
+export async function incrementalDocuments(ctx: EngineContext, run: SyncRun, collection: RingCollection, client: RingClient): Promise<CollectionOutcome> {
+  const { userId } = run;
   const w = trailingWindow(ctx.clock.now(), ctx.trailingDays);
   const rule = getResource(collection).window;
   const q = queryWindow(rule, client.family, w);
@@ -152,7 +155,7 @@ export async function incrementalDocuments(ctx: EngineContext, userId: string, c
     const mapped = mapPage(ctx, collection, userId, listed.data, w, listed.text);
     seen.push(...mapped.seen);
     await commitPage(ctx, {
-      userId,
+      run,
       collection,
       write: documentsWrite({ collection, userId, rows: mapped.rows, rejected: mapped.rejected }),
       mapMs: performance.now() - started,
@@ -162,9 +165,10 @@ export async function incrementalDocuments(ctx: EngineContext, userId: string, c
     token = listed.nextToken;
   } while (token);
   // The window was fetched completely: what is no longer there was deleted upstream.
-  const deleted = await deleteMissingDocuments({ collection, userId, window: rule.param === "none" ? null : { fromDay: w.from, toDay: w.to }, seenKeys: seen });
+  const window = rule.param === "none" ? null : { fromDay: w.from, toDay: w.to };
+  const deleted = await inRun(run, () => missingDocumentsDelete({ collection, userId, window, seenKeys: seen }));
   const s = await query(summarize(userId, collection));
-  await updateSyncState(userId, collection, { status: "idle", lastSuccessAt: ctx.now(), lastError: null, ...s });
+  await updateRunState(run, collection, { status: "idle", lastSuccessAt: ctx.now(), lastError: null, ...s });
   if (deleted > 0) logger.info({ userId, collection, deleted }, "documents deleted upstream removed");
   return { collection, result: "done", documents, deleted };
 }

@@ -2,8 +2,11 @@ import "server-only";
 import { logger } from "@/lib/log";
 import { ReconnectRequiredError, RingAccountPausedError, RingApiError, RingRateLimitedError, TokenRefreshError } from "@/lib/ring/errors";
 import type { SyncCollection } from "@/lib/resources";
-import { updateSyncState, type SyncStatus } from "@/lib/db/queries/sync-state";
+import { SyncStoppedError } from "@/lib/db/queries/sync-fence";
+import type { SyncStatus } from "@/lib/db/queries/sync-state";
 import type { EngineContext } from "./context";
+import { updateRunState } from "./commit";
+import type { SyncRun } from "./runs";
 
 // What the engine makes of an error: how the job runner treats it (classifyError), what the
 // sync page says (describeError), and what the collection's SyncState records (recordFailure).
@@ -13,9 +16,17 @@ function isPausedError(err: unknown): boolean {
 }
 
 /** How the job runner should treat an error thrown by the engine. */
-export type ErrorClass = { kind: "postpone"; until: number } | { kind: "paused" } | { kind: "stop"; status: SyncStatus } | { kind: "bug" } | { kind: "retry" };
+export type ErrorClass =
+  | { kind: "postpone"; until: number }
+  | { kind: "paused" }
+  | { kind: "stop"; status: SyncStatus }
+  | { kind: "bug" }
+  | { kind: "retry" }
+  /** the person's sync was stopped (their data deleted, their connection ended, the person removed): nothing more to do */
+  | { kind: "stopped" };
 
 export function classifyError(err: unknown): ErrorClass {
+  if (err instanceof SyncStoppedError) return { kind: "stopped" };
   if (err instanceof RingRateLimitedError) return { kind: "postpone", until: err.until };
   if (isPausedError(err)) return { kind: "paused" };
   if (err instanceof RingApiError) {
@@ -41,6 +52,7 @@ export function describeError(err: unknown): string {
   const c = classifyError(err);
   if (c.kind === "postpone") return `Paused by the ring service's rate limit until ${new Date(c.until).toISOString()}.`;
   if (c.kind === "paused") return "The ring connection needs to be reconnected; syncing is paused.";
+  if (c.kind === "stopped") return "Stopped: the data was deleted or the ring disconnected.";
   if (err instanceof RingApiError) {
     if (c.kind === "stop" && c.status === "expired") return "The ring membership has expired: the service does not share this data.";
     if (c.kind === "stop") return "Not shared: the consent for this data was not given. Reconnect and allow it to sync.";
@@ -55,13 +67,21 @@ export function describeError(err: unknown): string {
   return err instanceof Error ? `Internal error: ${err.message.slice(0, 200)}` : "Internal error.";
 }
 
-/** Records what went wrong on the collection's SyncState, then rethrows. */
-export async function recordFailure(ctx: EngineContext, userId: string, collection: SyncCollection, err: unknown, running: SyncStatus): Promise<never> {
+/**
+ * Records what went wrong on the collection's SyncState (fenced by the run: a stopped run records
+ * nothing, its state may be gone with the person's data), then rethrows.
+ */
+export async function recordFailure(ctx: EngineContext, run: SyncRun, collection: SyncCollection, err: unknown, running: SyncStatus): Promise<never> {
+  const { userId } = run;
+  // a request stopped by the run's signal fails as whatever fetch threw: the run's reason is what happened
+  if (run.signal.aborted) throw run.signal.reason as Error;
   const c = classifyError(err);
+  if (c.kind === "stopped") throw err;
   const status: SyncStatus = c.kind === "stop" ? c.status : c.kind === "paused" ? "paused" : c.kind === "bug" ? "error" : running;
   try {
-    await updateSyncState(userId, collection, { status, lastError: describeError(err), lastAttemptAt: ctx.now() });
+    await updateRunState(run, collection, { status, lastError: describeError(err), lastAttemptAt: ctx.now() });
   } catch (dbErr) {
+    if (dbErr instanceof SyncStoppedError) throw dbErr;
     logger.error({ userId, collection, err: dbErr instanceof Error ? dbErr.message : String(dbErr) }, "could not record a sync error");
   }
   if (c.kind === "bug" || c.kind === "retry") {

@@ -2,15 +2,16 @@ import "server-only";
 import { logger } from "@/lib/log";
 import { RingApiError } from "@/lib/ring/errors";
 import { SYNC_COLLECTIONS, type RingCollection } from "@/lib/resources";
-import { deleteDocumentById, documentsWrite, upsertPersonalInfo, type RejectedInput } from "@/lib/db/queries/ring-documents";
-import { getSyncState, updateSyncState } from "@/lib/db/queries/sync-state";
+import { documentDelete, documentsWrite, personalInfoWrite, type RejectedInput } from "@/lib/db/queries/ring-documents";
+import { getSyncState } from "@/lib/db/queries/sync-state";
 import { query } from "@/lib/db/sql";
 import { toDbTime } from "@/lib/db/dialect";
 import { mapDocument, mapPersonalInfo } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
-import { commitPage } from "./commit";
+import { commitPage, updateRunState } from "./commit";
 import { summarize, type EngineContext } from "./context";
 import { classifyError, describeError, recordFailure } from "./errors";
+import { inRun, type SyncRun } from "./runs";
 
 // Webhook documents (one notification: the document fetched, then stored or deleted) and the
 // personal_info snapshot.
@@ -22,14 +23,15 @@ export type DocumentEvent = {
   objectId: string | null;
 };
 
-/** Applies one notification: fetch the document, then upsert it, or delete it when the service answers 404. */
-export async function applyDocumentEvent(ctx: EngineContext, event: DocumentEvent): Promise<"applied" | "ignored"> {
-  const { userId, collection, eventType, objectId } = event;
+/** Applies one notification in a run: fetch the document, then upsert it, or delete it when the service answers 404. */
+export async function applyDocumentEvent(ctx: EngineContext, run: SyncRun, event: DocumentEvent): Promise<"applied" | "ignored"> {
+  const { collection, eventType, objectId } = event;
+  const { userId } = run;
   const state = await getSyncState(userId, collection);
   if (state?.status === "not_shared" || state?.status === "expired") return "ignored";
   if (!objectId) return "ignored";
   try {
-    const { client } = await ctx.accessFor(userId);
+    const { client } = await ctx.accessFor(run);
     // Every notification is only a hint: the document is asked for, and a delete is applied
     // only when the service answers 404 for it (a forged or stale delete changes nothing).
     const doc = await client.getDocument(collection, objectId);
@@ -38,7 +40,7 @@ export async function applyDocumentEvent(ctx: EngineContext, event: DocumentEven
       return "ignored";
     }
     if (doc === null) {
-      await deleteDocumentById(collection, userId, objectId);
+      await inRun(run, () => documentDelete(collection, userId, objectId));
     } else {
       const started = performance.now();
       const r = mapDocument(collection, doc, userId, toDbTime(ctx.now()));
@@ -46,7 +48,7 @@ export async function applyDocumentEvent(ctx: EngineContext, event: DocumentEven
       const rows = r.ok ? [r.row] : [];
       const rejected: RejectedInput[] = r.ok ? [] : [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }];
       await commitPage(ctx, {
-        userId,
+        run,
         collection,
         write: documentsWrite({ collection, userId, rows, rejected }),
         mapMs: performance.now() - started,
@@ -55,12 +57,12 @@ export async function applyDocumentEvent(ctx: EngineContext, event: DocumentEven
     }
   } catch (err) {
     const c = classifyError(err);
-    if (c.kind === "stop") await recordFailure(ctx, userId, collection, err, state?.status ?? "idle");
+    if (c.kind === "stop") await recordFailure(ctx, run, collection, err, state?.status ?? "idle");
     throw err;
   }
   if (state) {
     const s = await query(summarize(userId, collection));
-    await updateSyncState(userId, collection, { ...s, lastSuccessAt: ctx.now() });
+    await updateRunState(run, collection, { ...s, lastSuccessAt: ctx.now() });
   }
   return "applied";
 }
@@ -70,18 +72,19 @@ export async function applyDocumentEvent(ctx: EngineContext, event: DocumentEven
  * to the ring account already known for the person (the connection's account id) instead of
  * failing.
  */
-export async function snapshotPersonalInfo(ctx: EngineContext, userId: string): Promise<void> {
-  const { client, ringUserId: known } = await ctx.accessFor(userId);
+export async function snapshotPersonalInfo(ctx: EngineContext, run: SyncRun): Promise<void> {
+  const { userId } = run;
+  const { client, ringUserId: known } = await ctx.accessFor(run);
   try {
     const { info, raw } = await client.personalInfo();
     if (!info.id) logger.warn({ userId }, "personal_info came without an id; kept the known ring account");
     const row = mapPersonalInfo(raw, userId, known);
-    if (row) await upsertPersonalInfo(row);
+    if (row) await inRun(run, () => personalInfoWrite(row));
   } catch (err) {
     // personal_info answers every token with its id: a 403 here means the membership lapsed.
     if (err instanceof RingApiError && err.status === 403) {
       for (const c of SYNC_COLLECTIONS) {
-        await updateSyncState(userId, c, {
+        await updateRunState(run, c, {
           status: "expired",
           lastError: describeError(new RingApiError({ status: 403, endpoint: err.endpoint, detail: "membership expired" })),
           lastAttemptAt: ctx.now(),

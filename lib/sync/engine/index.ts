@@ -5,13 +5,17 @@ import { RingClient, type RingClientOptions } from "@/lib/ring/client";
 import { RingAccountPausedError, RingApiError } from "@/lib/ring/errors";
 import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
-import { ensureSyncStates, getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { getSyncState, syncStatesEnsure, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { findCycleSettings } from "@/lib/db/queries/cycle";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { getDataFamily } from "@/lib/sync/settings";
 import { processSingleton } from "@/lib/process-singleton";
 import type { BackfillProgress, CollectionOutcome, EngineContext, EngineHooks, RingAccess, SyncStats } from "./context";
+import { CycleTrackingOff, updateRunState } from "./commit";
 import { backfillDocuments, incrementalDocuments } from "./documents";
 import { describeError, recordFailure } from "./errors";
 import { applyDocumentEvent, snapshotPersonalInfo, type DocumentEvent } from "./events";
+import { inRun, withRun, type RunOptions } from "./runs";
 import { backfillSeries, incrementalSeries } from "./series";
 
 // The sync engine: backfill (whole history, checkpointed per page), incremental (trailing
@@ -21,9 +25,13 @@ import { backfillSeries, incrementalSeries } from "./series";
 // duplicate. The parts: documents.ts and series.ts (the two kinds of collection), events.ts
 // (webhook documents, personal_info), commit.ts (a page's transaction, a backfill's page loop),
 // errors.ts (what an error means for the job, the sync page and the SyncState).
+// The cycle's phases (daily_cycle_phases) are fetched only while the person tracks their cycle:
+// otherwise they are skipped ("cycle_off") without a request, and a page met after tracking was
+// turned off is not written (commit.ts).
 
 export type { BackfillProgress, CollectionOutcome, EngineHooks, SyncStats } from "./context";
 export { classifyError, type ErrorClass } from "./errors";
+export { stopRunsOf, type RunOptions } from "./runs";
 
 export type SyncEngineOptions = {
   clock?: Clock;
@@ -58,8 +66,8 @@ export class SyncEngine {
       trailingDays: opts.trailingDays ?? env.SYNC_TRAILING_DAYS,
       maxWindowDays: opts.maxWindowDays,
       now: () => new Date(clock.now()),
-      async accessFor(userId: string): Promise<RingAccess> {
-        const account = await getRingAccountForUser(userId);
+      async accessFor(run): Promise<RingAccess> {
+        const account = await getRingAccountForUser(run.userId);
         if (!account) throw new RingAccountPausedError("", "no ring account");
         if (account.status !== "active") throw new RingAccountPausedError(account.accountId, account.status);
         const userOnRequest = clientOptions.onRequest;
@@ -68,6 +76,8 @@ export class SyncEngine {
           clock,
           ...clientOptions,
           accountId: account.accountId,
+          // the run's signal, with a test's own (clientOptions) when there is one
+          signal: clientOptions.signal ? AbortSignal.any([run.signal, clientOptions.signal]) : run.signal,
           onRequest: (info) => {
             stats.requests++;
             userOnRequest?.(info);
@@ -76,6 +86,17 @@ export class SyncEngine {
         return { client, scopes: account.scopes, ringUserId: account.ringUserId };
       },
     };
+  }
+
+  /** The cycle's phases while the person does not track their cycle: nothing is fetched or kept. */
+  private async cycleOff(userId: string, collection: SyncCollection): Promise<boolean> {
+    return collection === CYCLE_RESOURCE && !(await findCycleSettings(userId))?.tracking;
+  }
+
+  /** What is left of a run that met tracking turned off: the page rolled back, nothing recorded as failed. */
+  private cycleStopped(userId: string, collection: SyncCollection): CollectionOutcome {
+    this.progress.delete(`${userId}:${collection}`);
+    return { collection, result: "skipped", reason: "cycle_off" };
   }
 
   private skipReason(state: SyncStateRow | undefined, scopes: string[], collection: SyncCollection): string | null {
@@ -91,27 +112,37 @@ export class SyncEngine {
 
   /**
    * Fetches a collection's whole history from the backfill start to today, resuming from
-   * the checkpoint. Idempotent: a finished backfill returns at once.
+   * the checkpoint. Idempotent: a finished backfill returns at once. A run of the person's
+   * sync (runs.ts): skipped when their sync is stopped, fenced by their generation.
    */
-  async backfillCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
-    await ensureSyncStates(userId, [collection]);
-    const state = await getSyncState(userId, collection);
-    if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
-    try {
-      const { client, scopes } = await this.ctx.accessFor(userId);
-      const skip = this.skipReason(state, scopes, collection);
-      if (skip) {
-        // a scope newly not shared is recorded
-        if (skip === "not_shared" && state?.status !== "not_shared")
-          await updateSyncState(userId, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
-        return { collection, result: "skipped", reason: skip };
-      }
-      return isSeriesCollection(collection)
-        ? await backfillSeries(this.ctx, userId, collection, state, client)
-        : await backfillDocuments(this.ctx, userId, collection, state, client);
-    } catch (err) {
-      return await recordFailure(this.ctx, userId, collection, err, "backfilling");
-    }
+  backfillCollection(userId: string, collection: SyncCollection, opts: RunOptions = {}): Promise<CollectionOutcome> {
+    return withRun(
+      userId,
+      opts,
+      () => stoppedOutcome(collection),
+      async (run) => {
+        if (await this.cycleOff(userId, collection)) return { collection, result: "skipped", reason: "cycle_off" };
+        await inRun(run, () => syncStatesEnsure(userId, [collection]));
+        const state = await getSyncState(userId, collection);
+        if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
+        try {
+          const { client, scopes } = await this.ctx.accessFor(run);
+          const skip = this.skipReason(state, scopes, collection);
+          if (skip) {
+            // a scope newly not shared is recorded
+            if (skip === "not_shared" && state?.status !== "not_shared")
+              await updateRunState(run, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
+            return { collection, result: "skipped", reason: skip };
+          }
+          return isSeriesCollection(collection)
+            ? await backfillSeries(this.ctx, run, collection, state, client)
+            : await backfillDocuments(this.ctx, run, collection, state, client);
+        } catch (err) {
+          if (err instanceof CycleTrackingOff) return this.cycleStopped(userId, collection);
+          return await recordFailure(this.ctx, run, collection, err, "backfilling");
+        }
+      },
+    );
   }
 
   /** Backfills every collection of a person, time series included (bounded concurrency). */
@@ -121,23 +152,32 @@ export class SyncEngine {
 
   /**
    * Re-reads the recent days of a collection (documents: the trailing window, with deletions;
-   * time series: the recent UTC days, back to where the last fetch ended).
+   * time series: the recent UTC days, back to where the last fetch ended). A run, as a backfill.
    */
-  async incrementalCollection(userId: string, collection: SyncCollection): Promise<CollectionOutcome> {
-    await ensureSyncStates(userId, [collection]);
-    const state = await getSyncState(userId, collection);
-    if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
-    try {
-      const { client, scopes } = await this.ctx.accessFor(userId);
-      const skip = this.skipReason(state, scopes, collection);
-      if (skip) return { collection, result: "skipped", reason: skip };
-      await updateSyncState(userId, collection, { status: "syncing", lastAttemptAt: this.ctx.now() });
-      return isSeriesCollection(collection)
-        ? await incrementalSeries(this.ctx, userId, collection, state, client)
-        : await incrementalDocuments(this.ctx, userId, collection, client);
-    } catch (err) {
-      return await recordFailure(this.ctx, userId, collection, err, "idle");
-    }
+  incrementalCollection(userId: string, collection: SyncCollection, opts: RunOptions = {}): Promise<CollectionOutcome> {
+    return withRun(
+      userId,
+      opts,
+      () => stoppedOutcome(collection),
+      async (run) => {
+        if (await this.cycleOff(userId, collection)) return { collection, result: "skipped", reason: "cycle_off" };
+        await inRun(run, () => syncStatesEnsure(userId, [collection]));
+        const state = await getSyncState(userId, collection);
+        if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
+        try {
+          const { client, scopes } = await this.ctx.accessFor(run);
+          const skip = this.skipReason(state, scopes, collection);
+          if (skip) return { collection, result: "skipped", reason: skip };
+          await updateRunState(run, collection, { status: "syncing", lastAttemptAt: this.ctx.now() });
+          return isSeriesCollection(collection)
+            ? await incrementalSeries(this.ctx, run, collection, state, client)
+            : await incrementalDocuments(this.ctx, run, collection, client);
+        } catch (err) {
+          if (err instanceof CycleTrackingOff) return this.cycleStopped(userId, collection);
+          return await recordFailure(this.ctx, run, collection, err, "idle");
+        }
+      },
+    );
   }
 
   /** Incremental sync of every collection of a person, time series included. */
@@ -145,14 +185,36 @@ export class SyncEngine {
     return this.forEachCollection(collections, (c) => this.incrementalCollection(userId, c));
   }
 
-  /** Applies one notification: fetch the document, then upsert it, or delete it when the service answers 404. */
-  applyDocumentEvent(event: DocumentEvent): Promise<"applied" | "ignored"> {
-    return applyDocumentEvent(this.ctx, event);
+  /**
+   * Applies one notification: fetch the document, then upsert it, or delete it when the service
+   * answers 404 (the cycle's phases: ignored while the person does not track their cycle). A run:
+   * ignored when the person's sync is stopped, fenced by their generation.
+   */
+  applyDocumentEvent(event: DocumentEvent, opts: RunOptions = {}): Promise<"applied" | "ignored"> {
+    return withRun(
+      event.userId,
+      opts,
+      () => "ignored" as const,
+      async (run) => {
+        if (await this.cycleOff(event.userId, event.collection)) return "ignored";
+        try {
+          return await applyDocumentEvent(this.ctx, run, event);
+        } catch (err) {
+          if (err instanceof CycleTrackingOff) return "ignored";
+          throw err;
+        }
+      },
+    );
   }
 
-  /** Takes the personal_info snapshot (on connect and daily). */
-  snapshotPersonalInfo(userId: string): Promise<void> {
-    return snapshotPersonalInfo(this.ctx, userId);
+  /** Takes the personal_info snapshot (on connect and daily); nothing when the person's sync is stopped. */
+  snapshotPersonalInfo(userId: string, opts: RunOptions = {}): Promise<void> {
+    return withRun(
+      userId,
+      opts,
+      () => undefined,
+      (run) => snapshotPersonalInfo(this.ctx, run),
+    );
   }
 
   /** Runs `fn` for each collection, at most `concurrency` at once; errors are returned, not thrown. */
@@ -172,6 +234,9 @@ export class SyncEngine {
     return out;
   }
 }
+
+/** What a job of a person whose sync is stopped does: nothing. */
+const stoppedOutcome = (collection: SyncCollection): CollectionOutcome => ({ collection, result: "skipped", reason: "sync stopped" });
 
 /** The process-wide engine the scheduler, the webhook worker and the API share. */
 export function getSyncEngine(): SyncEngine {

@@ -4,15 +4,16 @@ import type { RingClient } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
 import { getResource, type SeriesCollection } from "@/lib/resources";
 import type { RejectedInput } from "@/lib/db/queries/ring-documents";
-import { getSyncState, updateSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { sampleDaysMerge, sampleDaysReplace } from "@/lib/db/queries/time-series";
 import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
 import { query, type Work } from "@/lib/db/sql";
 import { instantOf, mapSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { isoInstant, latestPossibleDay, nextSeriesWindow, seriesQuery, seriesRecheckWindows, seriesWindowsLeft, windowsStartAfterProbe } from "@/lib/sync/plan";
-import { commitPage, runBackfill, type BackfillPage } from "./commit";
+import { commitPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
+import type { SyncRun } from "./runs";
 
 // Time series (heart rate, ring battery): stored per person and UTC day, fetched in windows of
 // instants. There are no webhooks for them (facts §6.1): the incremental poll keeps them current.
@@ -48,14 +49,15 @@ function rowInstants(samples: readonly Sample[], rows: readonly unknown[]): numb
  */
 export async function backfillSeries(
   ctx: EngineContext,
-  userId: string,
+  run: SyncRun,
   collection: SeriesCollection,
   initial: SyncStateRow | undefined,
   client: RingClient,
 ): Promise<CollectionOutcome> {
+  const { userId } = run;
   let state = initial;
   if (!state?.backfillFrom || !state.backfillTo) {
-    await updateSyncState(userId, collection, {
+    await updateRunState(run, collection, {
       backfillFrom: ctx.backfillStart,
       backfillTo: latestPossibleDay(ctx.clock.now()),
       windowsTotal: 1,
@@ -73,7 +75,7 @@ export async function backfillSeries(
   let token = state.cursorNextToken;
   let windowsDone = state.windowsDone;
   let finished = false;
-  await updateSyncState(userId, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
+  await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
 
   /** The next page: the probe of the whole range first, then window by window. */
   async function fetchPage() {
@@ -81,16 +83,18 @@ export async function backfillSeries(
     for (;;) {
       const probe = cursor === null;
       const w = probe ? { start: startMs, end: endMs } : nextSeriesWindow(cursor!, endMs, maxDays);
+      // the service answers with what it had when it was asked: every sample up to this instant
+      const askedAt = ctx.clock.now();
       try {
         const listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: probe ? null : token }, { mayRefuse: probe });
-        return { probe, w, listed };
+        return { probe, w, listed, askedAt };
       } catch (err) {
         if (!(err instanceof RingApiError && err.status === 400)) throw err;
         if (probe) {
           // The long range is refused: read the whole range in windows from its start.
           cursor = startMs;
           token = null;
-          await updateSyncState(userId, collection, {
+          await updateRunState(run, collection, {
             cursorStart: isoInstant(cursor),
             cursorNextToken: null,
             windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays),
@@ -105,11 +109,11 @@ export async function backfillSeries(
     }
   }
 
-  return runBackfill(ctx, userId, collection, () => ({
+  return runBackfill(ctx, run, collection, () => ({
     unit: "samples",
     async next(): Promise<BackfillPage | null> {
       if (finished) return null;
-      const { probe, w, listed } = await fetchPage();
+      const { probe, w, listed, askedAt } = await fetchPage();
       const mapped = mapSeriesPage(ctx, collection, listed.data);
       let nextCursor: number;
       let nextToken: string | null = null;
@@ -136,8 +140,9 @@ export async function backfillSeries(
         mapMs: mapped.ms,
         write: sampleDaysMerge({ collection, userId, days: mapped.days, rejected: mapped.rejected }),
         patch: {
-          // once done, the cursor says how far the history was fetched (the re-check starts there at the latest)
-          cursorStart: isoInstant(done ? Math.min(endMs, now.getTime()) : nextCursor),
+          // once done, the cursor says how far the history was fetched — everything up to when its last
+          // page was asked for (the re-check starts there at the latest)
+          cursorStart: isoInstant(done ? Math.min(endMs, askedAt) : nextCursor),
           cursorNextToken: nextToken,
           windowsDone: nextDone,
           windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
@@ -167,14 +172,17 @@ export async function backfillSeries(
  */
 export async function incrementalSeries(
   ctx: EngineContext,
-  userId: string,
+  run: SyncRun,
   collection: SeriesCollection,
   state: SyncStateRow,
   client: RingClient,
 ): Promise<CollectionOutcome> {
+  const { userId } = run;
   const fetchedThrough = state.cursorStart ? instantOf(state.cursorStart) : null;
+  // every window is asked for after this instant: the service's samples up to it are all read
+  const startedAt = ctx.clock.now();
   const windows = seriesRecheckWindows({
-    nowMs: ctx.clock.now(),
+    nowMs: startedAt,
     trailingDays: ctx.trailingDays,
     fetchedThrough,
     maxDays: getResource(collection).window.maxDays,
@@ -207,14 +215,13 @@ export async function incrementalSeries(
       return gone;
     };
     const prepared = performance.now() - started;
-    removed += (await commitPage(ctx, { userId, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } }))
-      .written;
+    removed += (await commitPage(ctx, { run, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } })).written;
     samples += fetched.length;
   }
   const s = await query(summarize(userId, collection));
-  await updateSyncState(userId, collection, {
+  await updateRunState(run, collection, {
     status: "idle",
-    cursorStart: isoInstant(Math.min(ctx.clock.now(), windows.at(-1)?.end ?? ctx.clock.now())),
+    cursorStart: isoInstant(Math.min(startedAt, windows.at(-1)?.end ?? startedAt)),
     lastSuccessAt: ctx.now(),
     lastError: null,
     ...s,

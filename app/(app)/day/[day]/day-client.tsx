@@ -15,9 +15,13 @@ import { ContributorBars } from "@/components/dashboard/contributor-bars";
 import { DayNoteEditor } from "@/components/dashboard/day-note-editor";
 import { DaySleepDebt } from "@/components/signals/day-sleep-debt";
 import { HeartRateCard } from "@/components/dashboard/heart-rate-card";
+import { MissingNight } from "@/components/dashboard/missing-night";
 import { BedtimeCard, RestModeBanner, RingTagsCard, timelineEvents, WorkoutsSessionsCard } from "@/components/dashboard/records";
 import type { DayResponse } from "@/lib/api/contract";
 import { useDay } from "@/components/hooks/use-day";
+import { useSignals } from "@/components/hooks/use-signals";
+import type { EarlyWarningSignal } from "@/lib/signals/signal-days";
+import { DayEarlyWarning } from "@/components/signals/day-early-warning";
 import { useUnits } from "@/components/hooks/use-preferences";
 import { Card, PageHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -79,6 +83,8 @@ export function DayClient({ day, cycle = null }: { day: string; cycle?: ReactNod
 }
 
 function DayBody({ data, units }: { data: DayResponse; units: Units }) {
+  const signals = useSignals(data.day, data.day);
+  const ew = signals.data?.days[0]?.signals.find((s): s is EarlyWarningSignal => s.kind === "early_warning") ?? null;
   const r = data.records;
   const has = Object.keys(data.daily).length > 0 || data.periods.length > 0 || r.heartRate.length > 0 || r.workouts.length > 0 || r.sessions.length > 0;
   const main = data.periods.find((p) => p.role === "main");
@@ -96,7 +102,9 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
     <>
       {!has ? (
         <>
-          <EmptyState title="No documents for this day">The ring may not have been worn, or this day is not synced yet.</EmptyState>
+          <EmptyState title="No documents for this day">
+            {data.missing_reason ? <MissingNight reason={data.missing_reason} /> : "The ring may not have been worn, or this day is not synced yet."}
+          </EmptyState>
           {notes}
         </>
       ) : (
@@ -117,6 +125,7 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
             ))}
           </div>
 
+          {ew ? <DayEarlyWarning signal={ew} units={units} /> : null}
           {notes}
           <Card aria-labelledby="main-sleep-title" data-testid="main-sleep">
             <h2 id="main-sleep-title" className="mb-3 flex items-center gap-2 text-base font-semibold">
@@ -126,7 +135,10 @@ function DayBody({ data, units }: { data: DayResponse; units: Units }) {
             {main ? (
               <PeriodDetail p={main} units={units} withCurves />
             ) : (
-              <p className="text-sm text-slate-500 dark:text-slate-400">No main sleep recorded for this day.</p>
+              <>
+                <p className="text-sm text-slate-500 dark:text-slate-400">No main sleep recorded for this day.</p>
+                {data.missing_reason ? <MissingNight reason={data.missing_reason} lead="Likeliest reason" /> : null}
+              </>
             )}
           </Card>
           <DaySleepDebt day={data.day} />

@@ -79,7 +79,7 @@ beforeAll(async () => {
   const { createApiToken } = await import("@/lib/services/api-tokens");
   token = (await createApiToken(USER, { name: "report", kinds: DATA_KINDS })).token;
   narrowToken = (await createApiToken(USER, { name: "no notes", kinds: DATA_KINDS.filter((k) => k !== NOTES_KIND) })).token;
-  const r = await get(`/api/v1/report?from=${FROM}&to=${LAST}&compare=previous&sections=summary,charts,events,methods,notes,cycle`);
+  const r = await get(`/api/v1/report?from=${FROM}&to=${LAST}&compare=previous&sections=summary,charts,events,methods,notes,tags,cycle`);
   expect(r.status).toBe(200);
   report = (await r.json()) as Report;
   signals = (await (await get(`/api/v1/signals?from=${FROM}&to=${LAST}`)).json()) as SignalsResponse;
@@ -177,12 +177,13 @@ describe("the report's numbers are the read API's", () => {
     }
   });
 
-  it("the events count the workouts and sessions by type, and list the tags with their days; notes and cycle when asked", () => {
+  it("the events count the workouts and sessions by type (no tags); the tags with their days, notes and cycle when asked", () => {
     const ev = report.events!;
     const runs = collections.workout!.filter((w) => (w.day as string) >= FROM).length;
     expect(ev.workouts).toEqual([{ type: "running", label: "Running", count: runs, minutes: runs * 45, calories: runs * 450 }]);
     expect(ev.sessions).toEqual([expect.objectContaining({ type: "breathing", count: collections.session!.filter((w) => (w.day as string) >= FROM).length })]);
-    expect(ev.tags).toEqual([
+    expect(ev).not.toHaveProperty("tags");
+    expect(report.tags).toEqual([
       { name: "alcohol", source: "own", days: [addDays(LAST, -20), addDays(LAST, -5)] },
       { name: "travel", source: "own", days: [addDays(LAST, -5)] },
     ]);
@@ -194,19 +195,40 @@ describe("the report's numbers are the read API's", () => {
 });
 
 describe("the token and the query", () => {
-  it("leaves out the sections not asked for (by default: notes and cycle)", async () => {
+  it("leaves out the sections not asked for (by default: notes, tags and cycle): nothing of the person's own words", async () => {
     const r = (await (await get(`/api/v1/report?from=${FROM}&to=${LAST}`)).json()) as Report;
     expect(r.query.sections).toEqual(["summary", "charts", "events", "methods"]);
     expect(r.notes).toBeUndefined();
+    expect(r.tags).toBeUndefined();
     expect(r.cycle).toBeUndefined();
     expect(r.summary!.compared).toBeNull();
+    expect(JSON.stringify(r)).not.toMatch(/alcohol|travel|Late dinner/);
   });
 
-  it("needs every data kind of the sections asked for", async () => {
-    const refused = await get(`/api/v1/report?from=${FROM}&to=${LAST}`, {}, narrowToken);
-    expect(refused.status).toBe(403);
-    expect((await refused.json()).error.message).toMatch(/lacks notes/);
-    expect((await get(`/api/v1/report?from=${FROM}&to=${LAST}&sections=summary,charts,methods`, {}, narrowToken)).status).toBe(200);
+  it("needs every data kind of the sections asked for: the tags and the notes need the notes kind, nothing else does", async () => {
+    for (const sections of ["notes", "tags", "summary,tags"]) {
+      const refused = await get(`/api/v1/report?from=${FROM}&to=${LAST}&sections=${sections}`, {}, narrowToken);
+      expect({ sections, status: refused.status }).toEqual({ sections, status: 403 });
+      expect((await refused.json()).error.message).toMatch(/lacks notes/);
+    }
+    expect((await get(`/api/v1/report?from=${FROM}&to=${LAST}`, {}, narrowToken)).status).toBe(200);
+    const notesOnly = (await (await import("@/lib/services/api-tokens")).createApiToken(USER, { name: "notes only", kinds: [NOTES_KIND] })).token;
+    const tags = (await (await get(`/api/v1/report?from=${FROM}&to=${LAST}&sections=tags`, {}, notesOnly)).json()) as Report;
+    expect(tags.tags?.map((t) => t.name)).toEqual(["alcohol", "travel"]);
+  });
+
+  it("names the person by their name, never by their e-mail address (none set, or the address kept as one)", async () => {
+    const { db } = await import("@/lib/test/prisma");
+    try {
+      for (const name of [null, "report@example.test", "Report@Example.test"]) {
+        await db.user.update({ where: { id: USER }, data: { name } });
+        const r = (await (await get(`/api/v1/report?from=${FROM}&to=${LAST}&sections=summary`)).json()) as Report;
+        expect({ name, shown: r.summary!.person.name }).toEqual({ name, shown: null });
+        expect(JSON.stringify(r).toLowerCase()).not.toContain("report@example.test");
+      }
+    } finally {
+      await db.user.update({ where: { id: USER }, data: { name: "Robin Report" } });
+    }
   });
 
   it("answers the PDF as a download with a meaningful name", async () => {

@@ -16,9 +16,8 @@ import { reportPdfResponse } from "@/components/report/pdf/render";
 export const GET = withTokenData(
   async ({ req, token, searchParams }) => {
     const { format, query } = parseQuery(searchParams, reportApiQuerySchema);
-    const report = await readReport(token, query);
-    if (format === "json") return json<Report>(report);
-    return reportPdfResponse(report, { docsUrl: `${publicOriginFrom(req.headers, req.url)}${REPORT_DOCS_PATH}` });
+    if (format === "json") return json<Report>(await readReport(token, query));
+    return reportPdfResponse(() => readReport(token, query), { docsUrl: `${publicOriginFrom(req.headers, req.url)}${REPORT_DOCS_PATH}` });
   },
   { scope: async () => utcDay(clock.now()) },
 );

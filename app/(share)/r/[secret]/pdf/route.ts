@@ -20,13 +20,19 @@ function refusal(status: number, message: string, retryAfterS?: number): Respons
 }
 
 // GET /r/:secret/pdf – the shared report's PDF (a view of the link: counted, and within its
-// allowance); no account, no cookie. A revoked or expired link answers 410, never a 500.
+// allowance); no account, no cookie. A revoked or expired link answers 410, a full render queue
+// 503 with Retry-After, never a 500. (proxy.ts answers any other method 405.)
 export async function GET(req: Request, { params }: { params: Promise<{ secret: string }> }): Promise<Response> {
   const { secret } = await params;
   try {
-    const link = await openReportLink(secret, { view: true });
-    const report = await buildReport(link.userId, link.query);
-    const res = await reportPdfResponse(report, { docsUrl: `${publicOriginFrom(req.headers, req.url)}${REPORT_DOCS_PATH}` });
+    // the view is counted once the PDF has its place in the render queue (a full queue: 503, no view)
+    const res = await reportPdfResponse(
+      async () => {
+        const link = await openReportLink(secret, { view: true });
+        return buildReport(link.userId, link.query);
+      },
+      { docsUrl: `${publicOriginFrom(req.headers, req.url)}${REPORT_DOCS_PATH}` },
+    );
     for (const h of REPORT_LINK_HEADERS) res.headers.set(h.key, h.value);
     return res;
   } catch (err) {

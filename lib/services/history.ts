@@ -1,0 +1,19 @@
+import "server-only";
+import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
+
+// Whether a person's history is still downloading (the back-fill of a collection they share has
+// not finished), and the first day not here yet: the pages, the report and its PDF say it at the
+// top ("History still downloading: data from … on"), and an empty chart gives it as its reason.
+
+/** The back-fill still running: the earliest day not downloaded yet (null when unknown); null when every shared collection is in. */
+export type HistoryDownloading = { from: string | null } | null;
+
+/** The day a collection's back-fill resumes at (days before it are downloaded). */
+const resumeDay = (s: SyncStateRow): string | null => (s.cursorStart ?? s.backfillFrom)?.slice(0, 10) ?? null;
+
+export async function historyDownloading(userId: string): Promise<HistoryDownloading> {
+  const running = (await listSyncStates(userId)).filter((s) => !s.backfillDoneAt && s.status !== "not_shared" && s.status !== "expired");
+  if (running.length === 0) return null;
+  const days = running.map(resumeDay).filter((d): d is string => d !== null);
+  return { from: days.length ? days.reduce((a, b) => (a < b ? a : b)) : null };
+}
