@@ -49,7 +49,12 @@ export async function startBackgroundWork(): Promise<void> {
   started.set(true);
   // what a stop left of an import (a spool, a state "checking"): before any request
   await sweepImports().catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "import sweep failed"));
-  const plan = backgroundPlan({ role: env.ROLE, syncDisabled: env.SYNC_DISABLED, sharedDatabase: dbProvider(prisma()) === "postgresql", mqtt: env.MQTT !== null });
+  const plan = backgroundPlan({
+    role: env.ROLE,
+    syncDisabled: env.SYNC_DISABLED,
+    sharedDatabase: dbProvider(prisma()) === "postgresql",
+    mqtt: env.MQTT !== null,
+  });
   const alerts = plan.sync ? startAlertWorker() : null;
   const onSynced = (userId: string) => {
     alerts?.markSynced(userId);

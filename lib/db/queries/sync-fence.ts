@@ -97,5 +97,7 @@ export function* bumpEverySyncGeneration(): Work<void> {
 
 /** "Download my history again": the person's sync runs again; false when it was not paused. */
 export async function resumeSync(userId: string): Promise<boolean> {
-  return (await prisma().user.updateMany({ where: { id: userId, syncPausedAt: { not: null } }, data: { syncPausedAt: null, updatedAt: clock.date() } })).count === 1;
+  return (
+    (await prisma().user.updateMany({ where: { id: userId, syncPausedAt: { not: null } }, data: { syncPausedAt: null, updatedAt: clock.date() } })).count === 1
+  );
 }
