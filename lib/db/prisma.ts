@@ -11,8 +11,9 @@ import { processSingleton } from "@/lib/process-singleton";
 
 // Prisma Client at run time: one client per process, on SQLite (Prisma's better-sqlite3 adapter
 // behind the gate of lib/db/prisma-sqlite.ts) or PostgreSQL (Prisma's pg adapter on a pool), under
-// one type. Not used by the app yet: the queries still go through lib/db/sql.ts until the
-// conversion of docs/decisions/0031-prisma-client-at-run-time.md lands.
+// one type. The model's queries use it (docs/decisions/0031-prisma-client-at-run-time.md); the
+// sync's page writes, the time series and the registry's reads still go through lib/db/sql.ts
+// until the ingest store and the raw reads take them over (issue 52).
 //
 // How a query module uses it:
 // - model work through the model API, on a `Db` it is given (`tx` inside a transaction) or the
