@@ -1,6 +1,5 @@
 import "server-only";
 import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
-import { findCycleSettings } from "@/lib/db/queries/cycle";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
 
 // Whether a person's history is still downloading (the back-fill of a collection they share has
@@ -14,10 +13,11 @@ export type HistoryDownloading = { from: string | null } | null;
 const resumeDay = (s: SyncStateRow): string | null => (s.cursorStart ?? s.backfillFrom)?.slice(0, 10) ?? null;
 
 export async function historyDownloading(userId: string): Promise<HistoryDownloading> {
-  // the cycle's phases are synced only while the person tracks their cycle (their state may stay, idle)
-  const tracksCycle = Boolean((await findCycleSettings(userId))?.tracking);
+  // never the cycle's phases: synced only while the person tracks their cycle (else their state
+  // stays idle), they fill no chart of their own, and a reader without the cycle kind must not
+  // learn that they are downloading
   const running = (await listSyncStates(userId)).filter(
-    (s) => !s.backfillDoneAt && s.status !== "not_shared" && s.status !== "expired" && (tracksCycle || s.collection !== CYCLE_RESOURCE),
+    (s) => !s.backfillDoneAt && s.status !== "not_shared" && s.status !== "expired" && s.collection !== CYCLE_RESOURCE,
   );
   if (running.length === 0) return null;
   const days = running.map(resumeDay).filter((d): d is string => d !== null);
