@@ -12,6 +12,7 @@ describe("the sections of Settings", () => {
       "preferences",
       "data",
       "api",
+      "home-automation",
       "report-links",
       "sync",
     ]);

@@ -16,7 +16,7 @@ import { CycleCard } from "@/components/cycle/cycle-card";
 import { getCycleSettings } from "@/lib/services/cycle-entries";
 import { cycleApplies, getCycleToday } from "@/lib/services/cycle";
 import { logPeriodStartAction } from "@/app/(app)/cycle/actions";
-import { stateToday } from "@/lib/services/state";
+import { stateToday } from "@/lib/services/person-today";
 import { getMissingReason } from "@/lib/services/missing-nights";
 import { historyDownloading } from "@/lib/services/history";
 

@@ -7,11 +7,16 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { getResource, RING_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 
 /** The collections a backfill fetches (list endpoints), and their tables: the app's resource registry. */
 export const BENCH_COLLECTIONS = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<RingCollection, string>;
 export type BenchCollection = RingCollection;
-export const BENCH_COLLECTION_NAMES: readonly BenchCollection[] = RING_COLLECTIONS;
+/**
+ * The collections a new person's backfill fetches: all but the cycle's phases, which are fetched
+ * only once the person turns cycle tracking on (docs/privacy.md), which a new person has not.
+ */
+export const BENCH_COLLECTION_NAMES: readonly BenchCollection[] = RING_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE);
 
 // ---------------------------------------------------------------------------------------
 // HTTP with cookies (one jar: every server here is on localhost)

@@ -14,7 +14,8 @@ import type { Marker } from "@/lib/signals/early-warning";
 import { getCycleSettings } from "@/lib/services/cycle-entries";
 import { getCycleToday } from "@/lib/services/cycle";
 import { getSignals } from "@/lib/services/signals";
-import { newestBattery, newestBedtime, newestValues, stateToday } from "@/lib/services/state";
+import { newestBattery, newestBedtime, newestValues } from "@/lib/services/state";
+import { stateToday } from "@/lib/services/person-today";
 
 // A person's Home Assistant publishing (Settings → Home automation): off until they turn it on,
 // with the data kinds they choose as for a token; only they can change it (the caller is the

@@ -63,7 +63,7 @@ async function syncedPerson(tag: string, opts: { failSleep?: boolean } = {}) {
 describe("why a night is missing", () => {
   it("each planted night says its reason on the Day view's answer, the Calendar and GET /api/v1/days/:day; a day with a sleep says none", async () => {
     const p = await syncedPerson("planted");
-    expect(p.outcomes.filter((o) => o.result !== "done")).toEqual([]);
+    expect(p.outcomes.filter((o) => o.result !== "done" && o.reason !== "cycle_off")).toEqual([]);
     const { getDayDetail, getCalendar } = await import("@/lib/services/metrics");
     for (const [reason, day] of Object.entries(DAY)) expect({ day, reason: (await getDayDetail(p.userId, day)).missing_reason }).toEqual({ day, reason });
     expect((await getDayDetail(p.userId, addDays(TODAY, -3))).missing_reason).toBeNull();
@@ -89,6 +89,21 @@ describe("why a night is missing", () => {
     // nor anything without sleep
     const activityOnly = (await createApiToken(p.userId, { name: "activity", kinds: ["daily_activity"] })).token;
     expect((await read(activityOnly, DAY.charger)).missing_reason).toBeNull();
+  });
+
+  it("a person who does not track their cycle, every other collection in: the history is in, and the Sync page lists no cycle phases", async () => {
+    const p = await syncedPerson("no-cycle");
+    expect(p.outcomes.filter((o) => o.result !== "done").map((o) => [o.collection, o.reason])).toEqual([["daily_cycle_phases", "cycle_off"]]);
+    // the scheduler's housekeeping keeps a sync state for every collection: the phases' stays idle
+    const { ensureSyncStates } = await import("@/lib/db/queries/sync-state");
+    const { SYNC_COLLECTIONS } = await import("@/lib/resources");
+    await ensureSyncStates(p.userId, SYNC_COLLECTIONS);
+    const { historyDownloading } = await import("@/lib/services/history");
+    expect(await historyDownloading(p.userId)).toBeNull();
+    const { getSyncStatus } = await import("@/lib/sync/status");
+    const listed = (await getSyncStatus(p.userId, clock.now())).collections.map((c) => c.collection);
+    expect(listed).not.toContain("daily_cycle_phases");
+    expect(listed).toHaveLength(SYNC_COLLECTIONS.length - 1);
   });
 
   it("while the service gives no sleep periods (the back-fill stopped), every day is not downloaded yet, and the history is still downloading", async () => {

@@ -8,7 +8,7 @@ import { getRestModes, getSleepPeriodColumns } from "@/lib/db/queries/ring-data"
 import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { readSampleDays, type StoredSeriesDay } from "@/lib/db/queries/time-series";
 import { dayOffsets } from "@/lib/services/records";
-import { stateToday } from "@/lib/services/state";
+import { stateToday } from "@/lib/services/person-today";
 
 // Why a day has no main sleep (lib/metrics/missing-night.ts decides): the facts of each night
 // without one, read from what Ringside holds — the sleep collection's sync state, the rest-mode

@@ -3,11 +3,11 @@ import { BATTERY_FRESH_MS } from "@/lib/alerts/battery";
 import { CYCLE_DATA_KIND, kindsOfMetric, type DataKind } from "@/lib/auth/api-scopes";
 import type { CyclePhase } from "@/lib/cycle";
 import { getCycleToday } from "@/lib/services/cycle";
-import { getAlertSettings } from "@/lib/db/queries/alerts";
 import { getLatestDays } from "@/lib/db/queries/ring-data";
 import { bedtimeWindowOf, isoAtOffset } from "@/lib/metrics/bedtime";
 import { getMetric, type MetricDef, type MetricId } from "@/lib/metrics/catalog";
-import { addDays, diffDays, todayIn } from "@/lib/days";
+import { addDays, diffDays } from "@/lib/days";
+import { stateToday } from "@/lib/services/person-today";
 import { getMetricValues } from "@/lib/services/metrics";
 import { getNewestBedtimeRow } from "@/lib/services/records";
 import { latestSample } from "@/lib/db/queries/time-series";
@@ -54,12 +54,6 @@ export const STATE_METRICS = {
 
 /** How far before a collection's newest day a value is looked for (a day without one). */
 const LOOKBACK_DAYS = 6;
-
-/** The person's today, in the zone their alerts use. */
-export async function stateToday(userId: string): Promise<{ today: string; timeZone: string }> {
-  const { timeZone } = await getAlertSettings(userId);
-  return { today: todayIn(timeZone), timeZone };
-}
 
 /** The newest value of each metric the reader may read, by metric. */
 export async function newestValues(userId: string, ids: readonly MetricId[], today: string): Promise<Map<MetricId, StateValue>> {

@@ -78,7 +78,10 @@ export async function enqueueBackfill(userId: string, opts: { runAt?: number } =
   await enqueueJob({ kind: "personal_info", userId, ifAbsent: true, generation });
 }
 
-/** Queues the backfill of one collection (the cycle's phases once tracking is turned on); one already queued is kept; nothing while the person's sync is paused. */
+/**
+ * Queues the backfill of one collection (the cycle's phases once tracking is turned on); one
+ * already queued is kept; nothing while the person's sync is paused.
+ */
 export async function enqueueCollectionBackfill(userId: string, collection: SyncCollection): Promise<void> {
   const generation = await syncableGeneration(userId);
   if (generation === null) return;

@@ -7,7 +7,7 @@ import { formDataArg, isActionError, runAction } from "@/lib/api/action";
 import type { CycleEntryState } from "@/lib/api/contract-cycle";
 import { requireUser } from "@/lib/services/auth/session";
 import { editCycleEntry, getCycleSettings, logCycleEntry, removeCycleEntry } from "@/lib/services/cycle-entries";
-import { stateToday } from "@/lib/services/state";
+import { stateToday } from "@/lib/services/person-today";
 
 /**
  * Server actions of the person's cycle entries: "Log period start" on Today (their today, in

@@ -5,7 +5,7 @@ import { requireUser } from "@/lib/services/auth/session";
 import { getCycle } from "@/lib/services/cycle";
 import { getCycleSettings } from "@/lib/services/cycle-entries";
 import { getPreferences } from "@/lib/services/people";
-import { stateToday } from "@/lib/services/state";
+import { stateToday } from "@/lib/services/person-today";
 import { CYCLE_VIEW_PERIODS, CycleView, type CycleViewDays } from "@/components/cycle/cycle-view";
 import { editCycleEntryAction, logPeriodStartAction, removeCycleEntryAction } from "@/app/(app)/cycle/actions";
 

@@ -5,7 +5,7 @@ import { DayClient } from "@/app/(app)/day/[day]/day-client";
 import { Providers } from "@/app/providers";
 import { requireUser } from "@/lib/services/auth/session";
 import { getCycleSettings, listCycleEntriesFor } from "@/lib/services/cycle-entries";
-import { stateToday } from "@/lib/services/state";
+import { stateToday } from "@/lib/services/person-today";
 import { DayCycleLog } from "@/components/cycle/day-cycle-log";
 import { logCycleEntryAction, removeCycleEntryAction } from "@/app/(app)/cycle/actions";
 

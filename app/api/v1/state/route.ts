@@ -1,7 +1,7 @@
 import { READ_ONLY, withTokenData } from "@/lib/api/v1/handler";
 import { json, type ApiStateResponse } from "@/lib/api/contract";
 import { readState } from "@/lib/api/v1/read";
-import { stateToday } from "@/lib/services/state";
+import { stateToday } from "@/lib/services/person-today";
 
 // GET /api/v1/state – the newest scores, last night's vital signs, the ring's battery and the
 // bedtime window, each with its freshness, in one small document (home automation polls it;
