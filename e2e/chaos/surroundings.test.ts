@@ -104,12 +104,15 @@ describe("[CHAOS 13] surroundings", () => {
     await cpuPercent([], 1_000, loggingLoad(url, 50));
     await until("the logged lines reach the reader", () => app.lines.length - before >= 5, 10_000);
 
-    // the readers die; requests that log keep arriving (the first second hard, then two a second)
+    // the readers die; requests that log keep arriving (the first second hard, then one a second)
     app.closeReaders();
     await cpuPercent([], 1_000, loggingLoad(url, 50));
     await cpuPercent([], 2_000); // what the burst left to do
     let load = { sent: 0, served: 0 };
-    const cpu = await cpuPercent([app.pid, server], CPU_WINDOW_MS, async (signal) => (load = await loggingLoad(url, 2)(signal)));
+    // one logged request a second while measured: each is an OAuth callback through Auth.js, some
+    // tens of ms of CPU on a loaded machine, so at two a second the requests themselves came near
+    // the 5 % a dead pipe may cost (the spin this case catches costs a whole core)
+    const cpu = await cpuPercent([app.pid, server], CPU_WINDOW_MS, async (signal) => (load = await loggingLoad(url, 1)(signal)));
     expect(load.served).toBe(load.sent);
     expect({ over: over(cpu) }).toEqual({ over: [] });
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
