@@ -70,10 +70,12 @@ export async function scan(
   where: { view: string; theme: Theme; width: number },
   exceptions: Exception[] = [],
   rules?: string[],
+  include?: string,
 ): Promise<Violation[]> {
   // only the violations in full (axe then skips detailing every passing node, a good part of
   // its time); options() first, as it replaces what withTags() and disableRules() set
   const all = new AxeBuilder({ page }).options({ resultTypes: ["violations"] });
+  if (include) all.include(include);
   let builder = rules ? all.withRules(rules) : all.withTags(WCAG_TAGS);
   if (exceptions.length) builder = builder.disableRules(exceptions.map((e) => e.rule));
   const result = await builder.analyze();
@@ -84,6 +86,95 @@ export async function scan(
     targets: v.nodes.slice(0, 6).map((n) => `${n.target.join(" ")}${n.failureSummary ? ` — ${n.failureSummary.split("\n").slice(1).join(" ").trim()}` : ""}`),
     summary: `${v.nodes.length} × ${v.help}`,
   }));
+}
+
+/**
+ * Marks what the page shows differently at its current width from what it showed when
+ * `rememberLayout` ran (at another width): an element shown now and not then, or whose text
+ * size, weight or colours changed (a phone's own links, a section list shown only on a phone,
+ * a chart's other ticks). Returns the selector of the marked elements, or null when nothing
+ * differs. The colour rules then read only these in the other theme (colours do not change
+ * with the width; what the width shows does).
+ */
+export async function markChangedLayout(page: Page): Promise<{ selector: string | null; marked: number }> {
+  const marked = await page.evaluate(() => {
+    const w = window as unknown as { __a11yLayout?: WeakMap<Element, string> };
+    const before = w.__a11yLayout ?? new WeakMap<Element, string>();
+    let n = 0;
+    for (const el of Array.from(document.body.querySelectorAll("*"))) {
+      el.removeAttribute("data-a11y-changed");
+      const cs = getComputedStyle(el);
+      const shown = el.getClientRects().length > 0 && cs.visibility !== "hidden";
+      if (!shown) continue;
+      const now = [cs.fontSize, cs.fontWeight, cs.color, cs.backgroundColor, cs.opacity].join("|");
+      // only the outermost element that changed: axe reads its whole subtree
+      if (before.get(el) !== now && !el.parentElement?.closest("[data-a11y-changed]")) {
+        el.setAttribute("data-a11y-changed", "");
+        n++;
+      }
+    }
+    return n;
+  });
+  return { selector: marked > 0 ? "[data-a11y-changed]" : null, marked };
+}
+
+/** Remembers what each element shows at the current width and theme (see `markChangedLayout`). */
+export async function rememberLayout(page: Page) {
+  await page.evaluate(() => {
+    const layout = new WeakMap<Element, string>();
+    for (const el of Array.from(document.body.querySelectorAll("*"))) {
+      const cs = getComputedStyle(el);
+      if (el.getClientRects().length > 0 && cs.visibility !== "hidden")
+        layout.set(el, [cs.fontSize, cs.fontWeight, cs.color, cs.backgroundColor, cs.opacity].join("|"));
+    }
+    (window as unknown as { __a11yLayout?: WeakMap<Element, string> }).__a11yLayout = layout;
+  });
+}
+
+/**
+ * The WCAG 2.1 A/AA scan of one view as it is now, in both themes at both widths, for three
+ * full scans' cost instead of four: at 1280 px every rule in light and the colour rules in dark
+ * (a theme changes colours alone); at 320 px every rule in light, and in dark the colour rules
+ * over what the phone shows differently from the desktop (`markChangedLayout`: its own links
+ * and lists, its text sizes, its charts' ticks), the rest having been read in dark at 1280 px.
+ * Also no sideways scrolling at either width. Leaves the page at 320 px in light.
+ */
+/** Above this many changed parts, the phone's dark scan reads the whole page (see scanBothThemesAndWidths). */
+const MAX_CHANGED_PARTS = 150;
+
+export async function scanBothThemesAndWidths(
+  page: Page,
+  view: string,
+  exceptions: Exception[] = [],
+): Promise<{ violations: Violation[]; overflows: string[] }> {
+  const [phone, desktop] = WIDTHS;
+  const violations: Violation[] = [];
+  const overflows: string[] = [];
+  const overflowAt = async (width: number) => {
+    const over = await horizontalOverflow(page);
+    if (over > 0) overflows.push(`${view} at ${width}px: ${over}px too wide (${(await overflowingElements(page)).join(", ")})`);
+  };
+  await page.setViewportSize({ width: desktop, height: 800 });
+  await applyTheme(page, "light");
+  await settle(page);
+  await overflowAt(desktop);
+  violations.push(...(await scan(page, { view, theme: "light", width: desktop }, exceptions)));
+  await applyTheme(page, "dark");
+  await settle(page);
+  violations.push(...(await scan(page, { view, theme: "dark", width: desktop }, exceptions, COLOUR_RULES)));
+  await rememberLayout(page);
+  await page.setViewportSize({ width: phone, height: 800 });
+  await settle(page);
+  await overflowAt(phone);
+  // many changed parts (a page drawn anew at this width): the colour rules over the whole page,
+  // as axe resolves each included part against every other
+  const changed = await markChangedLayout(page);
+  if (changed.marked > MAX_CHANGED_PARTS) violations.push(...(await scan(page, { view, theme: "dark", width: phone }, exceptions, COLOUR_RULES)));
+  else if (changed.selector) violations.push(...(await scan(page, { view, theme: "dark", width: phone }, exceptions, COLOUR_RULES, changed.selector)));
+  await applyTheme(page, "light");
+  await settle(page);
+  violations.push(...(await scan(page, { view, theme: "light", width: phone }, exceptions)));
+  return { violations, overflows };
 }
 
 export function report(violations: Violation[]): string {

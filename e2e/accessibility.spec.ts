@@ -3,9 +3,11 @@
 // 320 px (a phone, and the width WCAG 1.4.10 asks pages to reflow to) and 1280 px (and no
 // sideways scrolling at 640 px either, a 1280 px window at 200 %), for one
 // person with 60 days of data, notes and tags (every rule in light; in dark, which changes
-// colours alone, the colour rules). Zero violations of any impact; a rule switched
-// off for a view carries its reason. Each view loads once; the widths and themes switch in
-// place (the app's own theme switch: the `dark` class), so the scan costs one navigation a view.
+// colours alone, the colour rules: at 1280 px over the whole page, at 320 px over what the phone
+// shows differently, e2e/a11y-support.ts's scanBothThemesAndWidths). Zero violations of any
+// impact; a rule switched off for a view carries its reason. Each view loads once; the widths and
+// themes switch in place (the app's own theme switch: the `dark` class), so the scan costs one
+// navigation a view.
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
@@ -17,10 +19,8 @@ import {
   overflowingElements,
   plantNotes,
   report,
-  scan,
+  scanBothThemesAndWidths,
   settle,
-  COLOUR_RULES,
-  THEMES,
   WIDTHS,
   ZOOM_200_WIDTH,
   type Exception,
@@ -69,17 +69,9 @@ async function scanViews(page: Page, views: View[]): Promise<{ violations: Viola
     await settle(page);
     const zoomed = await horizontalOverflow(page);
     if (zoomed > 0) overflows.push(`${view.name} at ${ZOOM_200_WIDTH}px (200 %): ${zoomed}px too wide (${(await overflowingElements(page)).join(", ")})`);
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 800 });
-      for (const theme of THEMES) {
-        await applyTheme(page, theme);
-        await settle(page);
-        const over = await horizontalOverflow(page);
-        if (over > 0) overflows.push(`${view.name} at ${width}px: ${over}px too wide (${(await overflowingElements(page)).join(", ")})`);
-        // the themes differ in colour alone: the dark one is scanned with the colour rules
-        violations.push(...(await scan(page, { view: view.name, theme, width }, view.exceptions, theme === "dark" ? COLOUR_RULES : undefined)));
-      }
-    }
+    const scanned = await scanBothThemesAndWidths(page, view.name, view.exceptions);
+    violations.push(...scanned.violations);
+    overflows.push(...scanned.overflows);
   }
   return { violations, overflows };
 }
@@ -247,11 +239,20 @@ const SIGNED_IN: Array<Omit<View, "path"> & { path: () => string }> = [
   { name: "A page that does not exist", path: () => "/no-such-page" },
 ];
 
+// one signed-in page for every view: its scripts and styles load and compile once, not once a view
+let viewer: { context: BrowserContext; page: Page } | null = null;
+test.afterAll(async () => {
+  await viewer?.context.close();
+  viewer = null;
+});
+
 for (const view of SIGNED_IN) {
   test(`[A11Y] signed in: ${view.name}, light and dark, 320 px and 1280 px, has no WCAG 2.1 A/AA violation`, async ({ browser }) => {
-    const { context, page } = await signedInPage(browser);
-    const { violations, overflows } = await scanViews(page, [{ ...view, path: view.path() }]);
-    await context.close();
+    // a deadline stops a hang: the Day view with every table open took over 120 s on a 2-core
+    // machine running four other suites (66 s inside npm test)
+    test.setTimeout(240_000);
+    viewer ??= await signedInPage(browser);
+    const { violations, overflows } = await scanViews(viewer.page, [{ ...view, path: view.path() }]);
     expect.soft(overflows, overflows.join("\n")).toEqual([]);
     expect(violations, report(violations)).toEqual([]);
   });

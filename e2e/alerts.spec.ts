@@ -17,7 +17,7 @@ import {
   type SmtpReceiver,
   type WebhookReceiver,
 } from "../lib/test/alert-receivers";
-import { connectRing, expect, test, testPerson, uniqueEmail } from "./fixtures";
+import { connectRing, expect, test, testPerson, uniqueEmail, waitForBackfill } from "./fixtures";
 import { emulatorControl } from "./support/emulator-control";
 import { E2E_EMULATOR_URL, E2E_SMTP_PORT } from "./support/ports";
 import { decryptStoredToken } from "./support/tokens";
@@ -105,9 +105,7 @@ test("[ALERTS] rules and channels set up in Settings; each alert from emulator d
   const email = uniqueEmail("alerts");
   const { ringUserId } = await connectRing(page, { email, person: testPerson("alerts › the person with every alert") });
   const userId = (appDb.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string }).id;
-  await expect
-    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, userId), { timeout: 90_000 })
-    .toBe(SYNC_COLLECTIONS.length);
+  await waitForBackfill(appDb, userId, SYNC_COLLECTIONS.length, 90_000);
   await expect
     .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 })
     .toBe(3 * WEBHOOK_DATA_TYPES.length);

@@ -9,7 +9,7 @@ test("[SYNC] after Delete all my data nothing syncs until Download my history ag
   const count = (table: string) => (appDb.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE userId = ?`).get(person.userId) as { n: number }).n;
   expect(count("daily_sleep")).toBeGreaterThan(0);
 
-  await page.goto("/settings");
+  await page.goto("/settings/data");
   const data = page.getByTestId("data-section");
   await expect(data.getByRole("button", { name: "Download my history again" })).toHaveCount(0);
   await data.getByRole("button", { name: "Delete all my data…" }).click();
@@ -31,7 +31,7 @@ test("[SYNC] after Delete all my data nothing syncs until Download my history ag
   expect(count("sync_state")).toBe(0);
 
   // pressed where the delete was: the sync starts again and the history comes back
-  await page.goto("/settings");
+  await page.goto("/settings/data");
   await data.getByRole("button", { name: "Download my history again" }).click();
   await expect(data.getByTestId("history-deleted")).toHaveCount(0);
   await waitForBackfill(appDb, person.userId);

@@ -103,7 +103,7 @@ test("[SETUP] the first connect needs the setup code from the server log", async
   await expect(page).toHaveURL(`${fresh.url}/`);
   expect(rows()).toMatchObject({ users: 1, accounts: 1 });
   expect(fs.existsSync(path.join(dataDir, "setup-code"))).toBe(false);
-  await page.goto(`${fresh.url}/settings`);
+  await page.goto(`${fresh.url}/settings/household`);
   await expect(page.getByTestId("household-section")).toBeVisible(); // the owner's section
   await page.goto(`${fresh.url}/setup`);
   await expect(page.getByTestId("setup-checks")).toBeVisible();

@@ -4,7 +4,7 @@
 // Forged, stale and duplicate notifications change nothing.
 import crypto from "node:crypto";
 import type Database from "better-sqlite3";
-import { expect, test } from "./fixtures";
+import { expect, test, waitForBackfill } from "./fixtures";
 import { E2E_CLIENT } from "./support/ports";
 import { clock } from "@/lib/clock";
 import { addDays, utcDay } from "@/lib/days";
@@ -31,9 +31,7 @@ test("[WEBHOOK] an emulator sync reaches the app by webhook and the new day is v
   await expect
     .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM webhook_subscription WHERE status = 'active'`), { timeout: 30_000 })
     .toBe(3 * WEBHOOK_DATA_TYPES.length);
-  await expect
-    .poll(() => n(appDb, `SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND backfillDoneAt IS NOT NULL`, user.id), { timeout: 60_000 })
-    .toBe(SYNC_COLLECTIONS.length);
+  await waitForBackfill(appDb, user.id, SYNC_COLLECTIONS.length, 60_000);
   await page.goto("/settings/sync");
   await expect(page.getByTestId("webhook-state")).toHaveAttribute("data-mode", "active");
 

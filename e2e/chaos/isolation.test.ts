@@ -184,6 +184,17 @@ beforeAll(async () => {
   ]);
   A.cycleEntryId = logged.entry?.id ?? "";
   expect(A.cycleEntryId).not.toBe("");
+  // tracking on queued the backfill of A's cycle phases: done before anything of A's is compared
+  await waitFor(
+    "A's cycle phases backfilled",
+    () =>
+      (
+        db
+          .prepare(`SELECT COUNT(*) AS n FROM sync_state WHERE userId = ? AND collection = 'daily_cycle_phases' AND backfillDoneAt IS NOT NULL`)
+          .get(A.userId) as { n: number }
+      ).n === 1,
+    { timeoutMs: 120_000, intervalMs: 200 },
+  );
 });
 
 afterAll(async () => {
@@ -212,6 +223,7 @@ function stateOfA() {
     "report_link",
     "cycle_entry",
     "cycle_settings",
+    "home_assistant_publish",
   ]) {
     rows[t] = JSON.stringify(
       db
@@ -590,6 +602,21 @@ describe("[CHAOS 7] isolation", () => {
     expect(bCycle.body.entries.map((e) => e.id)).not.toContain(A.cycleEntryId);
     const removed = await call("removeCycleDataAction", [{ json: "remove" }]);
     expect((removed.result as { deleted?: { entries: number } }).deleted?.entries).toBeGreaterThanOrEqual(1);
+    // Home automation: B's own setting only, whatever person the form names (A's row never appears)
+    const published = await call("saveHomeAssistantAction", [
+      { json: {} },
+      {
+        form: [
+          ["enabled", "on"],
+          ["kinds", "daily_sleep"],
+          ["userId", A.userId],
+        ],
+      },
+    ]);
+    expect(asEnvelope(published.result)).toBeNull();
+    const publishing = (id: string) =>
+      (db.prepare(`SELECT COUNT(*) AS n FROM home_assistant_publish WHERE userId = ? AND enabled = 1`).get(id) as { n: number }).n;
+    expect({ a: publishing(A.userId), b: publishing(B.userId) }).toEqual({ a: 0, b: 1 });
     // Sign-in actions only ever start B's own round trip.
     const reconnect = await call("reconnectRing", []);
     expect(reconnect.redirect ?? "").toMatch(/\/oauth\/authorize\?/);

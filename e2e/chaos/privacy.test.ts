@@ -162,10 +162,20 @@ describe("[CHAOS 15] privacy", () => {
 
     const before = { api: await readAll(tokens.noCycle), mcp: await mcpAll(tokens.noCycle) };
     await action("saveCycleSettingsAction", [{ json: { tracking: true } }]);
-    const stored = await waitFor("her phases, fetched once she tracks", () => (phasesStored() > 0 ? phasesStored() : 0), {
-      timeoutMs: 60_000,
-      intervalMs: 200,
-    });
+    // the whole backfill of her phases, not its first page: a read beside a page still committing
+    // would compare a moment, not the outcome
+    await waitFor(
+      "her phases' backfill, once she tracks",
+      () => {
+        const s = db.prepare(`SELECT status, backfillDoneAt FROM sync_state WHERE userId = ? AND collection = 'daily_cycle_phases'`).get(her.userId) as
+          | { status: string; backfillDoneAt: unknown }
+          | undefined;
+        return s?.backfillDoneAt != null && s.status === "idle";
+      },
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    const stored = phasesStored();
+    expect(stored).toBeGreaterThan(0);
     figures.phasesStored = stored;
     const after = { api: await readAll(tokens.noCycle), mcp: await mcpAll(tokens.noCycle) };
     for (const p of Object.keys(before.api)) expect({ p, answer: after.api[p] }).toEqual({ p, answer: before.api[p] });

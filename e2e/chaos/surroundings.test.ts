@@ -29,8 +29,12 @@ import { generateDay } from "@/lib/emulator/generator";
 import { userIdFor } from "@/lib/emulator/store";
 import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
 
-/** The window CPU is measured over after the readers die or the database goes (10 s in the full form). */
-const CPU_WINDOW_MS = pick(4_000, 10_000);
+/**
+ * The window CPU is measured over after the readers die or the database goes (10 s in the full
+ * form). 8 s in the quick form: over 4 s, 5 % of a core is 0.2 CPU-s, which one collection of the
+ * server's garbage on a loaded machine passed once in four full runs (the database's outage).
+ */
+const CPU_WINDOW_MS = pick(8_000, 10_000);
 /** How long PostgreSQL stays stopped (30 s in the full form). */
 const OUTAGE_MS = pick(6_000, 30_000);
 const CPU_LIMIT = 5;
@@ -100,12 +104,15 @@ describe("[CHAOS 13] surroundings", () => {
     await cpuPercent([], 1_000, loggingLoad(url, 50));
     await until("the logged lines reach the reader", () => app.lines.length - before >= 5, 10_000);
 
-    // the readers die; requests that log keep arriving (the first second hard, then two a second)
+    // the readers die; requests that log keep arriving (the first second hard, then one a second)
     app.closeReaders();
     await cpuPercent([], 1_000, loggingLoad(url, 50));
     await cpuPercent([], 2_000); // what the burst left to do
     let load = { sent: 0, served: 0 };
-    const cpu = await cpuPercent([app.pid, server], CPU_WINDOW_MS, async (signal) => (load = await loggingLoad(url, 2)(signal)));
+    // one logged request a second while measured: each is an OAuth callback through Auth.js, some
+    // tens of ms of CPU on a loaded machine, so at two a second the requests themselves came near
+    // the 5 % a dead pipe may cost (the spin this case catches costs a whole core)
+    const cpu = await cpuPercent([app.pid, server], CPU_WINDOW_MS, async (signal) => (load = await loggingLoad(url, 1)(signal)));
     expect(load.served).toBe(load.sent);
     expect({ over: over(cpu) }).toEqual({ over: [] });
     expect((await fetch(`${url}/api/health`)).status).toBe(200);

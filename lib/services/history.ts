@@ -1,5 +1,6 @@
 import "server-only";
 import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 
 // Whether a person's history is still downloading (the back-fill of a collection they share has
 // not finished), and the first day not here yet: the pages, the report and its PDF say it at the
@@ -12,7 +13,12 @@ export type HistoryDownloading = { from: string | null } | null;
 const resumeDay = (s: SyncStateRow): string | null => (s.cursorStart ?? s.backfillFrom)?.slice(0, 10) ?? null;
 
 export async function historyDownloading(userId: string): Promise<HistoryDownloading> {
-  const running = (await listSyncStates(userId)).filter((s) => !s.backfillDoneAt && s.status !== "not_shared" && s.status !== "expired");
+  // never the cycle's phases: synced only while the person tracks their cycle (else their state
+  // stays idle), they fill no chart of their own, and a reader without the cycle kind must not
+  // learn that they are downloading
+  const running = (await listSyncStates(userId)).filter(
+    (s) => !s.backfillDoneAt && s.status !== "not_shared" && s.status !== "expired" && s.collection !== CYCLE_RESOURCE,
+  );
   if (running.length === 0) return null;
   const days = running.map(resumeDay).filter((d): d is string => d !== null);
   return { from: days.length ? days.reduce((a, b) => (a < b ? a : b)) : null };

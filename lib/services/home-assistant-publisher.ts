@@ -88,6 +88,8 @@ export class HomeAssistantPublisher implements PublisherHandle {
   private leaseLoop: Promise<void> | null = null;
   /** what the broker holds of each person, on this connection */
   private readonly published = new Map<string, Published>();
+  /** bumped whenever `published` is cleared: a publish in flight across a clear records nothing */
+  private publishedEpoch = 0;
   /** node id → person, of everyone seen publishing (a button press names a node); the last press of each node */
   private readonly nodes = new Map<string, string>();
   private readonly lastPress = new Map<string, number>();
@@ -176,6 +178,7 @@ export class HomeAssistantPublisher implements PublisherHandle {
       onDisconnect: () => {
         this.throttle.reset();
         this.published.clear();
+        this.publishedEpoch++;
       },
     });
     this.connection.start();
@@ -185,6 +188,7 @@ export class HomeAssistantPublisher implements PublisherHandle {
   private async markEveryone(): Promise<void> {
     // what the broker holds is published again (still at most once a second a person)
     this.published.clear();
+    this.publishedEpoch++;
     this.throttle.mark(RETRACTIONS);
     try {
       for (const p of await listPublishingPeople()) {
@@ -266,6 +270,7 @@ export class HomeAssistantPublisher implements PublisherHandle {
   private async publishPerson(userId: string): Promise<void> {
     if (!this.connected) return;
     const node = nodeIdOf(userId);
+    const epoch = this.publishedEpoch;
     try {
       const person = await findPublishingPerson(userId);
       if (!person) {
@@ -283,7 +288,8 @@ export class HomeAssistantPublisher implements PublisherHandle {
       if (before?.configKey !== configKey && !(await this.publishAll(configs))) return;
       const state = JSON.stringify(stateDocument(entities, await readHomeAssistantSnapshot(userId, entities)));
       if (before?.state !== state && !(await this.publishAll([{ topic: stateTopic(t, node), payload: state }]))) return;
-      this.published.set(userId, { configKey, state });
+      // everything was asked again meanwhile: what this turn sent is not taken as held, the next turn sends it
+      if (epoch === this.publishedEpoch) this.published.set(userId, { configKey, state });
     } catch (err) {
       logger.warn({ userId, err: err instanceof Error ? err.name : "error" }, "home assistant: a device could not be published");
     }

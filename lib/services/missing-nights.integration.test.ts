@@ -91,6 +91,21 @@ describe("why a night is missing", () => {
     expect((await read(activityOnly, DAY.charger)).missing_reason).toBeNull();
   });
 
+  it("a person who does not track their cycle, every other collection in: the history is in, and the Sync page lists no cycle phases", async () => {
+    const p = await syncedPerson("no-cycle");
+    expect(p.outcomes.filter((o) => o.result !== "done").map((o) => [o.collection, o.reason])).toEqual([["daily_cycle_phases", "cycle_off"]]);
+    // the scheduler's housekeeping keeps a sync state for every collection: the phases' stays idle
+    const { ensureSyncStates } = await import("@/lib/db/queries/sync-state");
+    const { SYNC_COLLECTIONS } = await import("@/lib/resources");
+    await ensureSyncStates(p.userId, SYNC_COLLECTIONS);
+    const { historyDownloading } = await import("@/lib/services/history");
+    expect(await historyDownloading(p.userId)).toBeNull();
+    const { getSyncStatus } = await import("@/lib/sync/status");
+    const listed = (await getSyncStatus(p.userId, clock.now())).collections.map((c) => c.collection);
+    expect(listed).not.toContain("daily_cycle_phases");
+    expect(listed).toHaveLength(SYNC_COLLECTIONS.length - 1);
+  });
+
   it("while the service gives no sleep periods (the back-fill stopped), every day is not downloaded yet, and the history is still downloading", async () => {
     const p = await syncedPerson("no-sleep-yet", { failSleep: true });
     expect(p.outcomes.find((o) => o.collection === "sleep")?.result).not.toBe("done");

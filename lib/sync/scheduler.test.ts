@@ -17,14 +17,21 @@ import {
 import { sqlRun } from "@/lib/test/sql";
 import { SYNC_COLLECTIONS } from "@/lib/resources";
 
-/** The emulator's page size: a 200-day backfill takes several pages a collection. */
+/** The emulator's page size: a 120-day backfill takes several pages a collection. */
 const PAGE = 25;
+/**
+ * 120 days of history: what the scheduler's tests need is several pages a collection (sleep:
+ * about 5, so a process that dies after page 4 leaves pages to resume), over a thousand
+ * documents in all, and a sync round of every collection. 200 days proved nothing more, and
+ * each of the five people synced here cost it again.
+ */
+const HISTORY_DAYS = 120;
 
 let t: SyncTestEnv;
 let m: SyncModules & { status: typeof import("@/lib/sync/status") };
 
 beforeAll(async () => {
-  t = await startSyncTestEnv({ historyDays: 200, pageSize: PAGE });
+  t = await startSyncTestEnv({ historyDays: HISTORY_DAYS, pageSize: PAGE });
   m = { ...(await importSyncModules()), status: await import("@/lib/sync/status") };
 });
 

@@ -10,6 +10,8 @@ import { fromDbTime } from "@/lib/db/dialect";
 import { countRejectedByCollection, listRejectedDocuments } from "@/lib/db/queries/rejected-documents";
 import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { readSyncGeneration } from "@/lib/db/queries/sync-fence";
+import { findCycleSettings } from "@/lib/db/queries/cycle";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { getSyncEngine } from "@/lib/sync/engine";
 import { estimateEtaSeconds, progressFraction } from "@/lib/sync/plan";
 import { getRateGate } from "@/lib/ring/rate-gate";
@@ -70,9 +72,11 @@ export async function getSyncStatus(userId: string, now = clock.now()): Promise<
   const rejectedCounts = await countRejectedByCollection(userId);
   const engine = getSyncEngine();
   const fence = await readSyncGeneration(userId);
+  // the cycle's phases are synced only while the person tracks their cycle: otherwise not listed
+  const tracksCycle = Boolean((await findCycleSettings(userId))?.tracking);
 
   const collections: CollectionSyncStatus[] = await Promise.all(
-    SYNC_COLLECTIONS.map(async (collection) => {
+    SYNC_COLLECTIONS.filter((c) => tracksCycle || c !== CYCLE_RESOURCE).map(async (collection) => {
       const s = states.get(collection);
       const summary = isSeriesCollection(collection) ? await seriesSummary(collection, userId) : await collectionSummary(collection, userId);
       const done = Boolean(s?.backfillDoneAt);
