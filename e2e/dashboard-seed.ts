@@ -46,10 +46,10 @@ export async function seedDashboard(args: Args) {
   // imported after DATABASE_URL is known: these read env at import
   const { rawDb } = await import("@/lib/db");
   const { mapDocument } = await import("@/lib/sync/map");
-  const { ingestDocuments, upsertPersonalInfo } = await import("@/lib/db/queries/ring-documents");
-  const { toDbTime } = await import("@/lib/db/dialect");
+  const { ingestDocuments, upsertPersonalInfo } = await import("@/lib/db/ingest/documents");
+  const { dbTime } = await import("@/lib/db/ingest/driver");
   const db = rawDb();
-  const now = toDbTime(clock.date());
+  const now = dbTime(clock.date());
   const ringUserId = deriveUserId(args.userKey);
   let user = db.prepare(`SELECT id FROM "User" WHERE ringUserId = ?`).get(ringUserId) as { id: string } | undefined;
   if (!user) {
@@ -65,7 +65,7 @@ export async function seedDashboard(args: Args) {
     sessionToken,
     user.id,
     // Auth.js checks a session against the machine's clock, not Ringside's (pinned in a test run)
-    toDbTime(new Date("9999-12-31T00:00:00Z")),
+    dbTime(new Date("9999-12-31T00:00:00Z")),
   );
   const firstDay = addDays(args.today, -(args.days - 1));
   const opts = { seed: args.seed, userKey: args.userKey };

@@ -41,7 +41,7 @@ let docs: ReturnType<typeof generateRange>;
 beforeAll(async () => {
   const { rawDb } = await import("@/lib/db");
   const { mapDocument } = await import("@/lib/sync/map");
-  const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
+  const { ingestDocuments } = await import("@/lib/db/ingest/documents");
   const now = clock.date().toISOString();
   for (const id of ["u-etag", "u-other"]) {
     rawDb()
@@ -122,7 +122,7 @@ describe("conditional data routes", () => {
 
   it("a sync page that changes a document makes the series' tag stale; an unchanged page does not", async () => {
     const { mapDocument } = await import("@/lib/sync/map");
-    const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
+    const { ingestDocuments } = await import("@/lib/db/ingest/documents");
     const now = clock.date().toISOString();
     const etag = (await series()).headers.get("etag")!;
 
@@ -194,8 +194,10 @@ describe("conditional data routes", () => {
 
   it("a sync that only finds what is stored leaves the version alone: samples, the personal snapshot, the newest day", async () => {
     const { readDataVersion } = await import("@/lib/db/queries/data-version");
-    const { mergeSampleDays, replaceSampleDays } = await import("@/lib/db/queries/time-series");
-    const { upsertPersonalInfo } = await import("@/lib/db/queries/ring-documents");
+    const { mergeSampleDays, sampleDaysReplace } = await import("@/lib/db/ingest/series");
+    const { ingestTransaction } = await import("@/lib/db/ingest/driver");
+    const replaceSampleDays = (opts: Parameters<typeof sampleDaysReplace>[0]) => ingestTransaction(() => sampleDaysReplace(opts));
+    const { upsertPersonalInfo } = await import("@/lib/db/ingest/documents");
     const { ensureSyncStates, updateSyncState } = await import("@/lib/db/queries/sync-state");
     const { mapSamples } = await import("@/lib/sync/map");
     const { groupByUtcDay } = await import("@/lib/db/sample-codec");
@@ -242,8 +244,8 @@ describe("conditional data routes", () => {
   it("a webhook's delete, a tag rename, a preference and deleting the data each move the version", async () => {
     const { readDataVersion } = await import("@/lib/db/queries/data-version");
     const { documentDelete } = await import("@/lib/db/queries/ring-documents");
-    const { transaction } = await import("@/lib/db/sql");
-    const deleteDocumentById = (c: "daily_sleep", u: string, id: string) => transaction(() => documentDelete(c, u, id));
+    const { prisma } = await import("@/lib/db/prisma");
+    const deleteDocumentById = (c: "daily_sleep", u: string, id: string) => prisma().$transaction((tx) => documentDelete(tx, c, u, id));
     const { createTag, updateTag, deleteTag } = await import("@/lib/services/tags");
     const { updatePreferences, deleteAllMyData } = await import("@/lib/services/people");
     const v = async () => (await readDataVersion("u-etag"))!;

@@ -42,7 +42,7 @@ let heartRows: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
   const { mapDocument } = await import("@/lib/sync/map");
-  const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
+  const { ingestDocuments } = await import("@/lib/db/ingest/documents");
   const now = clock.date().toISOString();
   for (const id of ["u-dash", "u-other"]) {
     await sqlRun(
@@ -56,7 +56,7 @@ beforeAll(async () => {
   docs = generateRange({ seed: "dash-test", userKey: "dash" }, FIRST, LAST);
   records = new UserDocuments({ seed: "dash-test", userKey: "dash" }, FIRST, () => LAST);
   const { mapSamples } = await import("@/lib/sync/map");
-  const { mergeSampleDays } = await import("@/lib/db/queries/time-series");
+  const { mergeSampleDays } = await import("@/lib/db/ingest/series");
   const { groupByUtcDay } = await import("@/lib/db/sample-codec");
   const last = records.seriesDays().last;
   heartRows = [];

@@ -1,11 +1,11 @@
 // The paths issue 42's bench figures stand on, through Prisma Client (lib/db/prisma.ts) against
-// the current layer (lib/db/sql.ts), on SQLite, in one process on the same data, interleaved:
-//   - a page of 100 documents upserted (lib/db/queries/ring-documents.ts ingestDocuments) against
+// the driver (the ingest store, lib/db/ingest), on SQLite, in one process on the same data, interleaved:
+//   - a page of 100 documents upserted (lib/db/ingest/documents.ts ingestDocuments) against
 //     the same work in one `$transaction` with the page as one `$executeRaw` of many VALUES;
-//   - a day of heart-rate samples merged (time-series.ts mergeSampleDays) against `$queryRaw` +
+//   - a day of heart-rate samples merged (lib/db/ingest/series.ts mergeSampleDays) against `$queryRaw` +
 //     `$executeRaw` in one `$transaction`;
-//   - a trends read, a year of one daily column (ring-data.ts getDailyColumns) against `$queryRaw`,
-//     beside a raw better-sqlite3 read of the same rows (the bench's "raw");
+//   - a trends read, a year of one daily column (ring-data.ts getDailyColumns, itself `$queryRaw`
+//     since issue 52) against a bare `$queryRaw`, beside a raw better-sqlite3 read of the same rows (the bench's "raw");
 //   - one setting read and written (app-settings.ts) against the model API.
 // Medians (and p95) over repeated runs after a warm-up. Not part of `npm run bench`; the figures
 // go to docs/decisions/0031-prisma-client-at-run-time.md. Run from the repository's root:
@@ -29,14 +29,14 @@ process.env.LOG_LEVEL = "warn";
 
 const rssBefore = process.memoryUsage().rss;
 // the app's modules read DATABASE_URL when loaded: after it is set
-const { ingestDocuments } = await import("../../lib/db/queries/ring-documents");
-const { mergeSampleDays } = await import("../../lib/db/queries/time-series");
+const { ingestDocuments } = await import("../../lib/db/ingest/documents");
+const { mergeSampleDays } = await import("../../lib/db/ingest/series");
 const { getDailyColumns } = await import("../../lib/db/queries/ring-data");
 const { getAppSetting, setAppSetting } = await import("../../lib/db/queries/app-settings");
 const { rawDb } = await import("../../lib/db/client");
 const { getResource, sampleSpecOf, tableOf } = await import("../../lib/resources");
 const { decodeDay, encodeDay, mergeSamples } = await import("../../lib/db/sample-codec");
-const { toDbTime } = await import("../../lib/db/dialect");
+const { dbTime: toDbTime } = await import("../../lib/db/ingest/driver");
 rawDb().prepare("SELECT 1").get();
 const rssSqlLayer = process.memoryUsage().rss;
 const { prisma, sqliteGate } = await import("../../lib/db/prisma");
@@ -172,7 +172,7 @@ async function compare(name: string, variants: Record<string, (round: number) =>
 
 console.log(`node ${process.version}, ${os.cpus().length} cores, ${RUNS} runs each (after ${WARMUP}), SQLite ${file}`);
 console.log(
-  `memory: rss ${round(rssBefore / 2 ** 20, 1)} MB before the layers, +${round((rssSqlLayer - rssBefore) / 2 ** 20, 1)} MB with lib/db/sql.ts,` +
+  `memory: rss ${round(rssBefore / 2 ** 20, 1)} MB before the layers, +${round((rssSqlLayer - rssBefore) / 2 ** 20, 1)} MB with the driver,` +
     ` +${round((rssPrisma - rssSqlLayer) / 2 ** 20, 1)} MB more with Prisma Client and its first query`,
 );
 

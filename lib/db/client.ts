@@ -5,9 +5,10 @@ import { env } from "@/lib/env.mjs";
 import { openSqlite, sqliteFile } from "@/lib/db/sqlite.mjs";
 import { processSingleton, processSlot } from "@/lib/process-singleton";
 
-// The process's connection to its database, opened one way: on SQLite one connection
-// (lib/db/sqlite.mjs: file, directory, busy timeout, PRAGMAs), on PostgreSQL one pool
-// (lib/db/postgres.ts). Every query runs on it through lib/db/sql.ts.
+// The process's connections to its database, opened one way: on SQLite the ingest store's raw
+// connection (lib/db/sqlite.mjs: file, directory, busy timeout, PRAGMAs; Prisma Client has its
+// own, lib/db/prisma-sqlite.ts), on PostgreSQL one pool (lib/db/postgres.ts) that Prisma Client
+// and the ingest store (lib/db/ingest) share.
 
 const sqlite = processSlot<Database.Database>("sqlite");
 
@@ -40,6 +41,8 @@ export async function verifyPragmas(): Promise<{ journalMode: string; busyTimeou
 
 /** The database answers (and on SQLite has its PRAGMAs): what GET /api/health checks. */
 export async function checkDatabase(): Promise<void> {
-  if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) await (await postgresPool()).query("SELECT 1");
-  else await verifyPragmas();
+  if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
+    const { pingDatabase } = await import("@/lib/db/prisma");
+    await pingDatabase();
+  } else await verifyPragmas();
 }

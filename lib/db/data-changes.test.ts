@@ -7,7 +7,7 @@ import { applyPendingPostgresMigrations } from "@/lib/db/migrate-postgres.mjs";
 import { listenPostgres, type PostgresListener } from "@/lib/db/postgres";
 import { postgresTestDatabase } from "@/lib/test/postgres";
 import { POSTGRES_MIGRATIONS_DIR } from "@/prisma/generate-models";
-import { sqlRun } from "@/lib/test/sql";
+import { onPostgres, sqlRun } from "@/lib/test/sql";
 
 /** Resolves with the next value pushed, or rejects naming `what` after the deadline (a hang, not a timing). */
 function nextOf<T>(queue: T[], wake: Set<() => void>, what: string): Promise<T> {
@@ -101,8 +101,11 @@ const NOW = new Date(0).toISOString();
 describe("the process's database (SQLite: in the process; PostgreSQL: the trigger and LISTEN)", () => {
   it("a bump is heard with the person's id after its transaction, everyone's too; a change without a version move when notified", async () => {
     const { watchDataChanges, notifyDataChange } = await import("@/lib/db/data-changes");
-    const { bumpDataVersionWork, bumpEveryDataVersionWork } = await import("@/lib/db/queries/data-version");
-    const { transaction, dialect } = await import("@/lib/db/sql");
+    const { bumpDataVersion } = await import("@/lib/db/ingest/fence");
+    const { bumpEveryDataVersion } = await import("@/lib/db/queries/data-version");
+    const { ingestTransaction } = await import("@/lib/db/ingest/driver");
+    const { prisma } = await import("@/lib/db/prisma");
+    const postgres = await onPostgres();
     await sqlRun(
       `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES ('s1', 's1@example.test', 'member', 'metric', 'system', ?, ?)`,
       NOW,
@@ -123,19 +126,18 @@ describe("the process's database (SQLite: in the process; PostgreSQL: the trigge
     });
     try {
       // on PostgreSQL the listener says when it listens (what came before it is missed)
-      if (dialect() === "postgres") await nextOf(resyncs, wake, "listening");
+      if (postgres) await nextOf(resyncs, wake, "listening");
       let inside: Array<string | null> | null = null;
-      await transaction(function* () {
-        yield* bumpDataVersionWork("s1");
+      // the ingest store's bump (a page's): heard after its transaction
+      await ingestTransaction(function* () {
+        yield* bumpDataVersion("s1");
         inside = [...heard];
       });
       expect(inside).toEqual([]); // not during the transaction
       expect(await nextOf(heard, wake, "s1's move")).toBe("s1");
-      await transaction(function* () {
-        yield* bumpEveryDataVersionWork();
-      });
+      await prisma().$transaction((tx) => bumpEveryDataVersion(tx));
       // everyone: one announcement in the process; the trigger's notification per person
-      expect(await nextOf(heard, wake, "everyone's move")).toBe(dialect() === "postgres" ? "s1" : null);
+      expect(await nextOf(heard, wake, "everyone's move")).toBe(postgres ? "s1" : null);
       await notifyDataChange("s1");
       expect(await nextOf(heard, wake, "s1's last sync")).toBe("s1");
     } finally {

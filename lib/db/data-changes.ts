@@ -10,8 +10,8 @@ import { processSingleton } from "@/lib/process-singleton";
 //   `ringside_data_version` with the person's id, at commit, whichever process and code path made
 //   the change; a listener holds one connection of its own with LISTEN (lib/db/postgres.ts).
 // - SQLite: one process writes and listens, so the move is announced in the process
-//   (lib/db/queries/data-version.ts calls announceDataChange) from inside the transaction that
-//   made it, heard on a later turn: after a lib/db/sql.ts transaction has committed (it never spans
+//   (lib/db/queries/data-version.ts and lib/db/ingest/fence.ts call announceDataChange) from inside the transaction that
+//   made it, heard on a later turn: after an ingest store transaction has committed (it never spans
 //   a turn); a Prisma Client transaction may still be open then, but every query of the process
 //   waits at the gate (lib/db/prisma.ts sqliteGate) until it has committed, so what a listener
 //   reads is what committed (a rolled-back move is heard too: read again, nothing new).

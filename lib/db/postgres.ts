@@ -1,14 +1,14 @@
 import "server-only";
 import pg from "pg";
 import { clock } from "@/lib/clock";
-import { toDbTime } from "@/lib/db/dialect";
 import { backoffDelay } from "@/lib/limits/backoff";
 
 // PostgreSQL connections, opened one way (the counterpart of lib/db/sqlite.mjs): a pool whose
-// sessions run in UTC and whose timestamps (Prisma's `TIMESTAMP(3)`, UTC without a zone) come
-// back in the same text form as SQLite's (lib/db/dialect.ts toDbTime), never through the
-// server's local time zone. Parameters are ISO strings, whose zone PostgreSQL ignores for
-// such columns, so what goes in comes back unchanged.
+// sessions run in UTC. Prisma Client's pg adapter runs on it with its own type parsers; the
+// ingest store (lib/db/ingest) reads through the pool's, whose timestamps (Prisma's
+// `TIMESTAMP(3)`, UTC without a zone) come back in the same text form as SQLite's (Prisma's
+// "…+00:00"), never through the server's local time zone. Parameters are ISO strings, whose
+// zone PostgreSQL ignores for such columns, so what goes in comes back unchanged.
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
@@ -24,7 +24,7 @@ const parsers: Record<number, (text: string) => unknown> = {
   [BOOL_OID]: (text) => (text === "t" ? 1 : 0),
 };
 
-const timestampAsDbTime = (text: string) => toDbTime(new Date(`${text.replace(" ", "T")}Z`));
+const timestampAsDbTime = (text: string) => new Date(`${text.replace(" ", "T")}Z`).toISOString().replace("Z", "+00:00");
 
 /**
  * A pool; an idle connection the server drops (a restart, an outage) is removed from it quietly:

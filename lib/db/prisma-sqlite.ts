@@ -16,9 +16,8 @@ import { BUSY_TIMEOUT_MS, ensureDatabaseDir, pragmaScript } from "@/lib/db/sqlit
 //   open transaction has committed or rolled back: first come, first served, asynchronously (the
 //   event loop goes on meanwhile);
 // - the gate is the process's (sqliteGate in lib/db/prisma.ts), so other code of the process that
-//   writes the same file on another connection can wait at it too (lib/db/sql.ts, while queries
-//   move to Prisma Client), instead of blocking the event loop in SQLite's busy wait on a lock
-//   that this process itself holds.
+//   writes the same file on another connection can wait at it too (the ingest store, lib/db/ingest),
+//   instead of blocking the event loop in SQLite's busy wait on a lock that this process itself holds.
 
 /** One holder at a time, first come, first served. */
 export class SqliteGate {

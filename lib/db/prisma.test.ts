@@ -162,8 +162,12 @@ describe("Prisma Client on SQLite: one connection, its transactions apart", () =
     }
   });
 
-  it("lib/db/sql.ts's work on the process's own connection waits at the process's gate while a transaction is open (the two layers side by side)", async () => {
-    const { query, run, all } = await import("@/lib/db/sql");
+  it("the ingest store's work on the process's own connection waits at the process's gate while a transaction is open (the two paths side by side)", async () => {
+    const { ingestTransaction, run, statement } = await import("@/lib/db/ingest/driver");
+    const INSERT = statement("test_gate_insert", {
+      sqlite: `INSERT INTO "AppSetting" (key, value, "updatedAt") VALUES ('sql', '1', '')`,
+      postgres: `INSERT INTO "AppSetting" (key, value, "updatedAt") VALUES ('sql', '1', '')`,
+    });
     const processDb = client(() => sqliteClient(file(), sqliteGate()));
     const opened = later();
     const finish = later();
@@ -174,13 +178,13 @@ describe("Prisma Client on SQLite: one connection, its transactions apart", () =
     });
     await opened.promise;
     let written = false;
-    const write = query(run(`INSERT INTO "AppSetting" (key, value, updatedAt) VALUES ('sql', '1', '')`)).then(() => (written = true));
+    const write = ingestTransaction(() => run(INSERT)).then(() => (written = true));
     await turns();
     expect(written).toBe(false); // waiting its turn, asynchronously: not in SQLite's busy wait, not failed
     finish.resolve();
     await tx;
     await write;
-    expect((await query(all<{ key: string }>(`SELECT key FROM "AppSetting" ORDER BY key`))).map((r) => r.key)).toEqual(["sql", "tx"]);
+    expect(await keys(processDb)).toEqual(["sql", "tx"]);
   });
 
   it("the process's client used inside a transaction waits for it: the transaction's timeout ends the wait (rolled back), and the gate is free again", async () => {

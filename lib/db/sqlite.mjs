@@ -5,8 +5,9 @@
 // and the tests' Prisma client (lib/test/prisma.ts). Plain JS so the command-line tools, which run
 // before anything is built, use it too.
 //
-// PostgreSQL's twin is lib/db/postgres.ts (its pool) with lib/db/migrate-postgres.mjs; the SQL
-// the two share is written once (lib/db/sql.ts, translated in lib/db/dialect.ts).
+// PostgreSQL's twin is lib/db/postgres.ts (its pool) with lib/db/migrate-postgres.mjs. Queries go
+// through Prisma Client (lib/db/prisma.ts), the sync's hot writes through the ingest store
+// (lib/db/ingest), whose statements stand in both databases' words side by side.
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";

@@ -20,8 +20,7 @@ import { sweepImports } from "@/lib/import/sweep";
 import { ImportStopped, UPLOAD_LIMITS, cpuSecondsFor } from "@/lib/import/budget";
 import { listZip } from "@/lib/import/zip";
 import { exportCsv, rawZip, writeZip } from "@/lib/test/import-kit";
-import { sqlAll, sqlValue } from "@/lib/test/sql";
-import { dialect } from "@/lib/db/sql";
+import { onPostgres, sqlAll, sqlValue } from "@/lib/test/sql";
 import { waitFor } from "@/lib/test/wait";
 
 const clock = new ManualClock(Date.parse("2026-03-15T12:00:00Z"));
@@ -220,10 +219,9 @@ describe("work bounded by the input", () => {
 
 /** Every table's rows (a digest per table) and every file under the data directory (path, size, mtime). */
 async function everything(): Promise<{ tables: Record<string, string>; files: string[] }> {
-  const list =
-    dialect() === "postgres"
-      ? `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
-      : `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`;
+  const list = (await onPostgres())
+    ? `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
+    : `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`;
   const names = (await sqlAll<{ name: string }>(list)).map((r) => r.name);
   const tables: Record<string, string> = {};
   for (const t of names) {

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { AppError } from "@/lib/http/errors";
 import { clock as systemClock, type Clock } from "@/lib/clock";
-import { toDbTime } from "@/lib/db/dialect";
+import { dbTime } from "@/lib/db/ingest/driver";
 import { claimImportLease, IMPORT_LEASE_MS, readImportState, releaseImportLease, saveImportState, type ImportState } from "@/lib/db/queries/imports";
 import { logger } from "@/lib/log";
 import { checkRingsideFile, IMPORT_LIMITS, readRingsideFile, SERIES_IMPORT_LIMITS, type RingsideChecked } from "@/lib/import/ringside";
@@ -215,7 +215,7 @@ class ImportRun {
     const writer = new ImportWriter({
       userId: this.userId,
       dryRun: true,
-      syncedAt: toDbTime(this.clock.now()),
+      syncedAt: dbTime(new Date(this.clock.now())),
       replaceNotes: this.state.options.replaceNotes,
       keepCycle: await this.keepsCycle(checkedFile),
     });
@@ -251,7 +251,7 @@ class ImportRun {
     const writer = new ImportWriter({
       userId: this.userId,
       dryRun: false,
-      syncedAt: toDbTime(this.clock.now()),
+      syncedAt: dbTime(new Date(this.clock.now())),
       keepCycle: await this.keepsCycle(checkedFile),
       skip,
       replaceNotes: this.state.options.replaceNotes,

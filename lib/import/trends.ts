@@ -1,6 +1,6 @@
 import "server-only";
 import type { RingCollection } from "@/lib/resources";
-import { TRENDS_ID_PREFIX } from "@/lib/db/queries/ring-documents";
+import { TRENDS_ID_PREFIX } from "@/lib/db/ingest/documents";
 import { ImportRefusal } from "@/lib/import/refusal";
 import { QUOTED_EMPTY } from "@/lib/import/csv";
 import { isPlausibleDay, lastPlausibleDay, FIRST_PLAUSIBLE_DAY } from "@/lib/import/rows";
@@ -9,7 +9,7 @@ import { isPlausibleDay, lastPlausibleDay, FIRST_PLAUSIBLE_DAY } from "@/lib/imp
 // headers, scores and durations only. Each row becomes up to four documents of no id of their
 // own — the day's sleep score, readiness, activity and main sleep — keyed `trends:<day>`, with
 // only the fields the row has. They fill the days and collections no richer document covers
-// and never replace one (lib/import/apply.ts, lib/db/queries/ring-documents.ts).
+// and never replace one (lib/import/apply.ts, lib/db/ingest/documents.ts).
 
 /** Where a Trends column goes: a collection's field (dotted for a contributor). */
 type Target = { collection: TrendsCollection; field: string };

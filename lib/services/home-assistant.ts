@@ -6,7 +6,6 @@ import { addDays } from "@/lib/days";
 import { CYCLE_DATA_KIND, DATA_KINDS, parseStoredKinds, type DataKind } from "@/lib/auth/api-scopes";
 import { homeAssistantSettingsInputSchema } from "@/lib/schemas/requests";
 import { endHomeAssistantPublish, findHomeAssistantPublish, saveHomeAssistantPublish } from "@/lib/db/queries/home-assistant";
-import { fromDbTime } from "@/lib/db/dialect";
 import { listSyncStates } from "@/lib/db/queries/sync-state";
 import { entitiesFor, metricsOf, signalsOf, type EntityDef, type HomeAssistantSnapshot } from "@/lib/home-assistant/entities";
 import { nodeIdOf } from "@/lib/home-assistant/topics";
@@ -102,7 +101,7 @@ export async function readHomeAssistantSnapshot(userId: string, entities: readon
 async function lastSuccessfulSync(userId: string): Promise<string | null> {
   let newest: Date | null = null;
   for (const s of await listSyncStates(userId)) {
-    const at = fromDbTime(s.lastSuccessAt);
+    const at = s.lastSuccessAt;
     if (at && (!newest || at > newest)) newest = at;
   }
   return newest ? newest.toISOString() : null;

@@ -3,7 +3,6 @@ import { addDays, dayRange, diffDays } from "@/lib/days";
 import { groupByDay, pickMainSleep, type SleepPeriodLike } from "@/lib/metrics/series";
 import { MISSING_NIGHT, missingReason, type MissingReason, type NightFacts } from "@/lib/metrics/missing-night";
 import { latestPossibleDay } from "@/lib/sync/plan";
-import { fromDbTime } from "@/lib/db/dialect";
 import { getRestModes, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
 import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { readSampleDays, type StoredSeriesDay } from "@/lib/db/queries/time-series";
@@ -25,7 +24,7 @@ const ALL_SOURCES: MissingNightSources = { battery: true, heartRate: true, restM
 function downloadedThrough(state: SyncStateRow | undefined): { before?: string; through?: string } | null {
   if (!state) return null;
   if (!state.backfillDoneAt) return state.cursorStart ? { before: state.cursorStart.slice(0, 10) } : null;
-  const last = fromDbTime(state.lastSuccessAt) ?? fromDbTime(state.backfillDoneAt);
+  const last = state.lastSuccessAt ?? state.backfillDoneAt;
   const through = last ? latestPossibleDay(last.getTime()) : state.backfillTo;
   return through ? { through: state.backfillTo && state.backfillTo > through ? state.backfillTo : through } : null;
 }

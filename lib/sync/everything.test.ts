@@ -42,7 +42,8 @@ const SIZE = ON_POSTGRES ? "400 days" : "five years";
 let t: SyncTestEnv;
 let m: SyncModules & {
   jobsRun: typeof import("@/lib/sync/jobs");
-  series: typeof import("@/lib/db/queries/time-series");
+  series: typeof import("@/lib/db/ingest/series");
+  seriesReads: typeof import("@/lib/db/queries/time-series");
 };
 
 /** The clock of the emulator's data: the end of its fixed last day. */
@@ -52,7 +53,12 @@ beforeAll(async () => {
   // the emulator's clock stands still at the end of its last day: "today"'s samples do not grow
   // while the test compares them (on a busy machine a run spans a new five-minute sample)
   t = await startSyncTestEnv({ pageSize: 100, historyDays: HISTORY_DAYS, today: TODAY }, {}, { clock: { ...realClock(), now: clock.now } });
-  m = { ...(await importSyncModules()), jobsRun: await import("@/lib/sync/jobs"), series: await import("@/lib/db/queries/time-series") };
+  m = {
+    ...(await importSyncModules()),
+    jobsRun: await import("@/lib/sync/jobs"),
+    series: await import("@/lib/db/ingest/series"),
+    seriesReads: await import("@/lib/db/queries/time-series"),
+  };
 });
 
 afterAll(async () => {
@@ -190,7 +196,7 @@ describe("everything the ring records", () => {
     const st = (await m.state.getSyncState(person.userId, "heartrate"))!;
     expect(st.backfillDoneAt).toBeNull();
     expect(st.cursorStart).not.toBeNull();
-    const partial = (await m.series.seriesSummary("heartrate", person.userId)).documents;
+    const partial = (await m.seriesReads.seriesSummary("heartrate", person.userId)).documents;
     expect(partial).toBeGreaterThan(3000);
 
     const fresh = new m.engine.SyncEngine({ clock, backfillStart: "2024-01-01", clientOptions: { backoff: FAST_BACKOFF } });

@@ -63,7 +63,7 @@ export async function runJob(engine: SyncEngine, job: JobRow, now: () => number 
 async function syncableGeneration(userId: string): Promise<number | null> {
   const now = await readSyncGeneration(userId);
   if (!now || now.paused) return null;
-  await fencedTransaction(userId, now.generation, () => syncStatesEnsure(userId, SYNC_COLLECTIONS));
+  await fencedTransaction(userId, now.generation, (tx) => syncStatesEnsure(tx, userId, SYNC_COLLECTIONS));
   return now.generation;
 }
 

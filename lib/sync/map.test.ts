@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { documentKey, instantOf, mapDocument, mapSamples } from "@/lib/sync/map";
 import { columnsOf, RING_COLLECTIONS } from "@/lib/resources";
 import { rawDb } from "@/lib/db";
-import { RING_TABLES } from "@/lib/db/queries/ring-documents";
+import { RING_TABLES } from "@/lib/db/ingest/documents";
 
 const activity = {
   id: "a-1",

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { RING_DOCUMENT_SCHEMAS, RING_ENUMS } from "@/lib/ring/schemas";
 import { getResource, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
 import type { ColumnDef, ColumnSource } from "@/lib/resources/define";
-import { TRENDS_ID_PREFIX, type CellValue, type DocumentRow, type SnapshotRow } from "@/lib/db/queries/ring-documents";
+import { TRENDS_ID_PREFIX, type CellValue, type DocumentRow, type SnapshotRow } from "@/lib/db/ingest/documents";
 import { INT_FIELD_MAX, TEXT_FIELD_MAX_BYTES, type Sample, type SampleValue } from "@/lib/db/sample-codec";
 
 // Pure: one document from the ring service → one database row (typed columns + raw JSON).

@@ -301,13 +301,13 @@ export class Scheduler {
     if (u.syncPaused) return;
     const generation = u.syncGeneration;
     if (u.status !== "active") {
-      if (u.status !== "disconnected") await fencedTransaction(u.userId, generation, () => syncStatesEnsure(u.userId, SYNC_COLLECTIONS));
+      if (u.status !== "disconnected") await fencedTransaction(u.userId, generation, (tx) => syncStatesEnsure(tx, u.userId, SYNC_COLLECTIONS));
       for (const s of await listSyncStates(u.userId))
         if (s.status !== "paused" && s.status !== "not_shared")
           await updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
       return;
     }
-    await fencedTransaction(u.userId, generation, () => syncStatesEnsure(u.userId, SYNC_COLLECTIONS));
+    await fencedTransaction(u.userId, generation, (tx) => syncStatesEnsure(tx, u.userId, SYNC_COLLECTIONS));
     // the cycle's phases only while the person tracks their cycle (turning it on queues their backfill)
     const tracksCycle = Boolean((await findCycleSettings(u.userId))?.tracking);
     for (const s of await listSyncStates(u.userId)) {
@@ -315,7 +315,7 @@ export class Scheduler {
       if (s.collection === CYCLE_RESOURCE && !tracksCycle) continue;
       if (s.status === "paused")
         await updateSyncState(u.userId, s.collection, { status: s.backfillDoneAt ? "idle" : "backfilling", lastError: null }, { resume: true });
-      const lastAttempt = s.lastAttemptAt ? Date.parse(s.lastAttemptAt) : 0;
+      const lastAttempt = s.lastAttemptAt?.getTime() ?? 0;
       if (!s.backfillDoneAt) {
         if (s.status === "error") continue; // a request bug: wait for "Sync now"
         // After a failure, try again at the next poll; otherwise now.
@@ -326,7 +326,7 @@ export class Scheduler {
       }
     }
     const snap = await personalInfoSyncedAt(u.userId);
-    if (!snap || now - Date.parse(snap) >= DAY_MS) await enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true, generation });
+    if (!snap || now - snap.getTime() >= DAY_MS) await enqueueJob({ kind: "personal_info", userId: u.userId, ifAbsent: true, generation });
   }
 }
 

@@ -6,7 +6,6 @@ import { getRingAccountForUser } from "@/lib/ring/tokens";
 import { collectionSummary } from "@/lib/db/queries/ring-documents";
 import { seriesSummary } from "@/lib/db/queries/time-series";
 import { listActiveJobs } from "@/lib/db/queries/jobs";
-import { fromDbTime } from "@/lib/db/dialect";
 import { countRejectedByCollection, listRejectedDocuments } from "@/lib/db/queries/rejected-documents";
 import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { readSyncGeneration } from "@/lib/db/queries/sync-fence";
@@ -61,8 +60,8 @@ export type SyncStatusResponse = {
   rejected: Array<{ id: number; collection: string; documentId: string | null; day: string | null; error: string; seenAt: string }>;
 };
 
-function iso(value: string | null): string | null {
-  return fromDbTime(value)?.toISOString() ?? null;
+function iso(value: Date | null): string | null {
+  return value?.toISOString() ?? null;
 }
 
 export async function getSyncStatus(userId: string, now = clock.now()): Promise<SyncStatusResponse> {

@@ -8,7 +8,7 @@ export type SeededPerson = { userId: string; docs: Record<string, RingDocument[]
 
 export async function seedPerson(opts: { userId: string; seed: string; from: string; to: string }): Promise<SeededPerson> {
   const { mapDocument } = await import("@/lib/sync/map");
-  const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
+  const { ingestDocuments } = await import("@/lib/db/ingest/documents");
   const now = clock.date().toISOString();
   await sqlRun(
     `INSERT INTO "User" (id, email, role, units, theme, createdAt, updatedAt) VALUES (?, ?, 'member', 'metric', 'system', ?, ?)`,

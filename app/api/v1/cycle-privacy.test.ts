@@ -60,7 +60,7 @@ async function importFor(userId: string): Promise<void> {
 /** The ring service's phases of the woman's last 200 days, stored as a sync stores them. */
 async function storePhases(userId: string): Promise<void> {
   const { mapDocument } = await import("@/lib/sync/map");
-  const { ingestDocuments } = await import("@/lib/db/queries/ring-documents");
+  const { ingestDocuments } = await import("@/lib/db/ingest/documents");
   const starts = woman.periodStarts.map((s) => addDays(woman.first, s));
   const rows = [];
   for (let k = 199; k >= 0; k--) {

@@ -3,7 +3,6 @@ import crypto from "node:crypto";
 import { clock } from "@/lib/clock";
 import { prisma, type Db } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { get, sqlDialect, type Work } from "@/lib/db/sql";
 import { bumpDataVersion } from "@/lib/db/queries/data-version";
 import { CYCLE_ENTRY_KINDS, CYCLE_RESOURCE, type CycleEntry, type CycleEntryKind, type CycleSettings } from "@/lib/cycle";
 
@@ -101,19 +100,6 @@ export function deleteCycleData(userId: string): Promise<{ entries: number; docu
   });
 }
 
-/**
- * Whether the person tracks their cycle, as a step of a lib/db/sql.ts transaction (the sync's page
- * commit, on the driver until the ingest store: no cycle document is written unless this says yes).
- * On PostgreSQL the settings row is read FOR SHARE: a change of tracking waits for the commit, or
- * the commit for the change, never both at once (turning tracking off then deletes what was
- * committed before it).
- */
-export function* cycleTrackingIn(userId: string): Work<boolean> {
-  const lock = (yield* sqlDialect()) === "postgres" ? " FOR SHARE" : "";
-  const row = yield* get<{ tracking: number | boolean }>(`SELECT tracking FROM cycle_settings WHERE userId = ?${lock}`, userId);
-  return Boolean(row?.tracking);
-}
-
 /** The person's cycle settings as stored, or null when they never changed one (the defaults apply). */
 export function findCycleSettings(userId: string): Promise<CycleSettings | null> {
   return prisma().cycleSettings.findUnique({ where: { userId }, select: { tracking: true, hormonalContraception: true, pregnant: true } });
@@ -123,7 +109,7 @@ export function findCycleSettings(userId: string): Promise<CycleSettings | null>
  * Changes the settings the patch names (a first change stores the others at their defaults).
  * Tracking turned off deletes the ring service's cycle documents and their sync state (turned on
  * again, the sync fetches them anew): how many documents went. The settings row is written first:
- * on PostgreSQL its row lock waits for a page commit that read it FOR SHARE (cycleTrackingIn), so
+ * on PostgreSQL its row lock waits for a page commit that read it FOR SHARE (lib/db/ingest/fence.ts cycleTrackingIn), so
  * the delete that follows sees what that page stored.
  */
 export async function saveCycleSettingsRow(userId: string, patch: Partial<CycleSettings>): Promise<{ documents: number }> {

@@ -2,7 +2,6 @@ import "server-only";
 import { clock } from "@/lib/clock";
 import { announceDataChange } from "@/lib/db/data-changes";
 import { prisma, type Db } from "@/lib/db/prisma";
-import { run, type Work } from "@/lib/db/sql";
 
 // The person's data version (User.dataVersion): one counter that every write able to change
 // an answer about the person moves forward — a sync or webhook page, an import, a note or
@@ -26,17 +25,8 @@ export async function readDataVersion(userId: string): Promise<number | null> {
   return row?.dataVersion ?? null;
 }
 
-// The same bumps as steps of lib/db/sql.ts work, for the sync's writes that still run there
-// (ring documents, time series, sync state) until the ingest store takes them over.
-
-/** Moves the person's data version forward (a step of the caller's lib/db/sql.ts transaction). */
-export function* bumpDataVersionWork(userId: string): Work<void> {
-  yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1 WHERE id = ?`, userId);
-  announceDataChange(userId);
-}
-
-/** Moves every person's data version forward (a change to everyone's data). */
-export function* bumpEveryDataVersionWork(): Work<void> {
-  yield* run(`UPDATE "User" SET dataVersion = dataVersion + 1`);
+/** Moves every person's data version forward (a change to everyone's data; a step of the caller's transaction). */
+export async function bumpEveryDataVersion(db: Db): Promise<void> {
+  await db.user.updateMany({ data: { dataVersion: { increment: 1 } } });
   announceDataChange(null);
 }

@@ -1,16 +1,18 @@
 import "server-only";
-import { all, dialect, get, query } from "@/lib/db/sql";
-import { ident as q } from "@/lib/db/dialect";
+import { dbProvider, prisma } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { registryRow, sqlName, sqlNames } from "@/lib/db/queries/registry-rows";
 import { columnsOf, tableOf, type RingCollection as CollectionId } from "@/lib/resources";
 import { findCycleSettings, listCycleEntries } from "@/lib/db/queries/cycle";
 import type { CycleEntryKind, CycleSettings } from "@/lib/cycle";
 
 // Documents of no day (the ring's configuration) belong to every range and sort first: the
 // cursor and the order read `COALESCE(day, '')`.
-const DAY_KEY = "COALESCE(day, '')";
+const DAY_KEY = Prisma.sql`COALESCE(day, '')`;
 
 // Exports of the stored rows. CSV carries the typed columns exactly as stored (one row per
-// document); JSON carries the documents as the ring service sent them (the raw column).
+// document; cells as registry-rows.ts cell gives them); JSON carries the documents as the ring
+// service sent them (the raw column). Prisma Client's tagged templates; names from the registry.
 
 /** The exported columns of a collection's table, in table order (the registry's; not id, userId or raw). */
 export function exportColumns(collection: CollectionId): string[] {
@@ -19,26 +21,11 @@ export function exportColumns(collection: CollectionId): string[] {
 
 type RangeOpts = { userId: string; collection: CollectionId; from?: string; to?: string };
 
-function rangeSql(opts: RangeOpts): { where: string; args: string[] } {
-  const args = [opts.userId];
-  let where = "userId = ?";
-  if (opts.from) {
-    where += " AND (day IS NULL OR day >= ?)";
-    args.push(opts.from);
-  }
-  if (opts.to) {
-    where += " AND (day IS NULL OR day <= ?)";
-    args.push(opts.to);
-  }
-  return { where, args };
-}
-
-/** syncedAt as an ISO string whatever the driver stored (epoch ms or text). */
-function normaliseRow(row: Record<string, unknown>): Record<string, unknown> {
-  const s = row.syncedAt;
-  if (typeof s === "number") row.syncedAt = new Date(s).toISOString();
-  else if (typeof s === "bigint") row.syncedAt = new Date(Number(s)).toISOString();
-  return row;
+function rangeSql(opts: RangeOpts & { after: PageCursor }): Prisma.Sql {
+  const from = opts.from ? Prisma.sql` AND (day IS NULL OR day >= ${opts.from})` : Prisma.empty;
+  const to = opts.to ? Prisma.sql` AND (day IS NULL OR day <= ${opts.to})` : Prisma.empty;
+  const cursor = opts.after ? Prisma.sql` AND (${DAY_KEY}, id) > (${opts.after.day}, ${opts.after.id})` : Prisma.empty;
+  return Prisma.sql`"userId" = ${opts.userId}${from}${to}${cursor}`;
 }
 
 export type PageCursor = { day: string; id: number } | null;
@@ -51,35 +38,19 @@ export type Page<T> = { items: T[]; next: PageCursor };
  */
 export async function readCollectionRows(opts: RangeOpts & { after: PageCursor; limit: number }): Promise<Page<Record<string, unknown>>> {
   const cols = exportColumns(opts.collection);
-  const { where, args } = rangeSql(opts);
-  const cursor = opts.after ? ` AND (${DAY_KEY}, id) > (?, ?)` : "";
-  const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
-  const rows = await query(
-    all<Record<string, unknown> & { _cursor_id: number; day: string | null }>(
-      `SELECT id AS _cursor_id, ${cols.map(q).join(", ")} FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY ${DAY_KEY}, id LIMIT ?`,
-      ...args,
-      ...cursorArgs,
-      opts.limit,
-    ),
-  );
+  const rows = (
+    await prisma().$queryRaw<Array<Record<string, unknown> & { _cursor_id: number; day: string | null }>>`SELECT id AS _cursor_id, ${sqlNames(cols)}
+      FROM ${sqlName(tableOf(opts.collection))} WHERE ${rangeSql(opts)} ORDER BY ${DAY_KEY}, id LIMIT ${opts.limit}`
+  ).map(registryRow);
   const last = rows[rows.length - 1];
-  const items = rows.map(({ _cursor_id: _c, ...r }) => normaliseRow(r));
+  const items = rows.map(({ _cursor_id: _c, ...r }) => r);
   return { items, next: rows.length === opts.limit && last ? { day: last.day ?? "", id: last._cursor_id } : null };
 }
 
 /** One page of a collection's raw documents (as the ring service sent them), oldest first. */
 export async function readCollectionDocuments(opts: RangeOpts & { after: PageCursor; limit: number }): Promise<Page<unknown>> {
-  const { where, args } = rangeSql(opts);
-  const cursor = opts.after ? ` AND (${DAY_KEY}, id) > (?, ?)` : "";
-  const cursorArgs = opts.after ? [opts.after.day, opts.after.id] : [];
-  const rows = await query(
-    all<{ id: number; day: string; raw: string }>(
-      `SELECT id, ${DAY_KEY} AS day, raw FROM ${q(tableOf(opts.collection))} WHERE ${where}${cursor} ORDER BY ${DAY_KEY}, id LIMIT ?`,
-      ...args,
-      ...cursorArgs,
-      opts.limit,
-    ),
-  );
+  const rows = await prisma().$queryRaw<Array<{ id: number; day: string; raw: string }>>`SELECT id, ${DAY_KEY} AS day, raw
+    FROM ${sqlName(tableOf(opts.collection))} WHERE ${rangeSql(opts)} ORDER BY ${DAY_KEY}, id LIMIT ${opts.limit}`;
   const last = rows[rows.length - 1];
   const items = rows.map((r) => {
     try {
@@ -98,35 +69,26 @@ export async function getNotesForExport(opts: { userId: string; from?: string; t
   const from = opts.from ?? "0000-01-01";
   const to = opts.to ?? "9999-12-31";
   // the day's tag names joined by U+001F, in name order
-  const joined = dialect() === "postgres" ? "string_agg(name, chr(31) ORDER BY name)" : "group_concat(name, char(31))";
-  const rows = await query(
-    all<{ day: string; text: string; tags: string | null }>(
-      `SELECT d.day AS day, coalesce(n.text, '') AS text,
-              (SELECT ${joined} FROM (SELECT t.name FROM day_tag dt JOIN tag t ON t.id = dt.tagId
-                 WHERE dt.userId = d.userId AND dt.day = d.day ORDER BY t.name) AS day_tags) AS tags
-         FROM (SELECT userId, day FROM day_note WHERE userId = ? AND day >= ? AND day <= ?
-               UNION SELECT userId, day FROM day_tag WHERE userId = ? AND day >= ? AND day <= ?) d
-         LEFT JOIN day_note n ON n.userId = d.userId AND n.day = d.day
-        ORDER BY d.day`,
-      opts.userId,
-      from,
-      to,
-      opts.userId,
-      from,
-      to,
-    ),
-  );
+  const db = prisma();
+  const joined = dbProvider(db) === "postgresql" ? Prisma.sql`string_agg(name, chr(31) ORDER BY name)` : Prisma.sql`group_concat(name, char(31))`;
+  const rows = await db.$queryRaw<Array<{ day: string; text: string; tags: string | null }>>`SELECT d.day AS day, coalesce(n.text, '') AS text,
+              (SELECT ${joined} FROM (SELECT t.name FROM day_tag dt JOIN tag t ON t.id = dt."tagId"
+                 WHERE dt."userId" = d."userId" AND dt.day = d.day ORDER BY t.name) AS day_tags) AS tags
+         FROM (SELECT "userId", day FROM day_note WHERE "userId" = ${opts.userId} AND day >= ${from} AND day <= ${to}
+               UNION SELECT "userId", day FROM day_tag WHERE "userId" = ${opts.userId} AND day >= ${from} AND day <= ${to}) d
+         LEFT JOIN day_note n ON n."userId" = d."userId" AND n.day = d.day
+        ORDER BY d.day`;
   return rows.map((r) => ({ day: r.day, text: r.text, tags: r.tags ? r.tags.split("\u001f") : [] }));
 }
 
 /** Tags with their colours. */
 export function getTagsForExport(userId: string): Promise<Array<{ name: string; color: string | null }>> {
-  return query(all<{ name: string; color: string | null }>(`SELECT name, color FROM tag WHERE userId = ? ORDER BY name`, userId));
+  return prisma().tag.findMany({ where: { userId }, select: { name: true, color: true }, orderBy: { name: "asc" } });
 }
 
 /** The personal_info document the ring service sent (raw), or null. */
 export async function getPersonalInfoRaw(userId: string): Promise<unknown> {
-  const r = await query(get<{ raw: string }>(`SELECT raw FROM personal_info WHERE userId = ?`, userId));
+  const r = await prisma().personalInfo.findUnique({ where: { userId }, select: { raw: true } });
   if (!r) return null;
   try {
     return JSON.parse(r.raw);

@@ -1,6 +1,7 @@
 import "server-only";
-import { all, get, query, type SqlValue } from "@/lib/db/sql";
-import { ident } from "@/lib/db/dialect";
+import { prisma } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
 import {
   DAILY_COLLECTIONS,
   isSeriesCollection,
@@ -14,13 +15,19 @@ import {
 } from "@/lib/resources";
 
 // Reads of the ring data for charts and pages: rows in, rows out. Every query is a range scan
-// on the (userId, day) index through a prepared statement (lib/db/sql.ts) (the trends API must stay
-// within a small factor of a raw read of the same rows, so nothing here goes through
-// Prisma). Table and column names come from the registry (lib/resources), never a request.
-// What the rows mean (metrics, main sleep, statistics) is lib/services/metrics.ts's business.
+// on the (userId, day) index, through Prisma Client's tagged templates (docs/decisions/0031); table
+// and column names come from the registry (lib/resources, Prisma.raw), never a request. Cells come
+// back in the shapes the API has always answered with (registry-rows.ts cell). What the rows mean
+// (metrics, main sleep, statistics) is lib/services/metrics.ts's business.
 
-const rows = <T>(sql: string, ...params: SqlValue[]): Promise<T[]> => query(all<T>(sql, ...params));
-const row = <T>(sql: string, ...params: SqlValue[]): Promise<T | undefined> => query(get<T>(sql, ...params));
+/** The rows of a registry read (typed by the caller's columns: the registry's tables are not Prisma Client's models). */
+async function rows<T extends Record<string, unknown>>(query: Prisma.Sql): Promise<T[]> {
+  return (await prisma().$queryRaw<T[]>(query)).map(registryRow);
+}
+
+async function row<T extends Record<string, unknown>>(query: Prisma.Sql): Promise<T | undefined> {
+  return (await rows<T>(query))[0];
+}
 
 export type RangeOptions = { userId: string; from: string; to: string };
 export type DayRow = Record<string, unknown> & { day: string };
@@ -30,22 +37,17 @@ const DAY_TABLES = RING_COLLECTIONS.map(tableOf);
 
 /** Columns of a daily table per day in a range, oldest first (several rows on a day: the newest last). */
 export function getDailyColumns(opts: RangeOptions & { collection: DailyCollection; columns: readonly string[] }): Promise<DayRow[]> {
+  const cols = opts.columns.length ? Prisma.sql`, ${sqlNames(opts.columns)}` : Prisma.empty;
   return rows<DayRow>(
-    `SELECT day, ${opts.columns.map(ident).join(", ")} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`,
-    opts.userId,
-    opts.from,
-    opts.to,
+    Prisma.sql`SELECT day${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, id`,
   );
 }
 
 /** Sleep periods in a range with `columns`, oldest first (by day, then bedtime). */
 export function getSleepPeriodColumns<Row extends DayRow = DayRow>(opts: RangeOptions & { columns: ReadonlyArray<keyof Row & string> }): Promise<Row[]> {
   return rows<Row>(
-    `SELECT ${[...new Set(["day", ...opts.columns])].map(ident).join(", ")} FROM ${ident(tableOf("sleep"))}
-     WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, bedtime_start, id`,
-    opts.userId,
-    opts.from,
-    opts.to,
+    Prisma.sql`SELECT ${sqlNames([...new Set(["day", ...opts.columns])])} FROM ${n(tableOf("sleep"))}
+     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, bedtime_start, id`,
   );
 }
 
@@ -55,10 +57,9 @@ export type CollectionRange = { collection: SyncCollection; firstDay: string | n
 export function getDataRanges(userId: string): Promise<CollectionRange[]> {
   return Promise.all(
     SYNC_COLLECTIONS.map(async (c) => {
-      const count = isSeriesCollection(c) ? "COALESCE(sum(count), 0)" : "count(*)";
+      const count = isSeriesCollection(c) ? Prisma.sql`COALESCE(sum(count), 0)` : Prisma.sql`count(*)`;
       const r = await row<{ firstDay: string | null; lastDay: string | null; count: number }>(
-        `SELECT min(day) AS firstDay, max(day) AS lastDay, ${count} AS count FROM ${ident(tableOf(c))} WHERE userId = ?`,
-        userId,
+        Prisma.sql`SELECT min(day) AS "firstDay", max(day) AS "lastDay", ${count} AS count FROM ${n(tableOf(c))} WHERE "userId" = ${userId}`,
       );
       return { collection: c, firstDay: r?.firstDay ?? null, lastDay: r?.lastDay ?? null, count: Number(r?.count ?? 0) };
     }),
@@ -71,9 +72,7 @@ export async function getLatestDays(userId: string, onOrBefore?: string): Promis
   await Promise.all(
     SYNC_COLLECTIONS.map(async (c) => {
       const r = await row<{ d: string | null }>(
-        `SELECT max(day) AS d FROM ${ident(tableOf(c))} WHERE userId = ? AND day <= ?`,
-        userId,
-        onOrBefore ?? "9999-12-31",
+        Prisma.sql`SELECT max(day) AS d FROM ${n(tableOf(c))} WHERE "userId" = ${userId} AND day <= ${onOrBefore ?? "9999-12-31"}`,
       );
       out[c] = r?.d ?? null;
     }),
@@ -83,30 +82,29 @@ export async function getLatestDays(userId: string, onOrBefore?: string): Promis
 
 /** Days in a range on which any collection has a document. */
 export async function getDaysWithDocuments(opts: RangeOptions): Promise<Set<string>> {
-  const parts = DAY_TABLES.map((t) => `SELECT day FROM ${ident(t)} WHERE userId = ? AND day >= ? AND day <= ?`);
-  const found = await rows<{ day: string }>(parts.join(" UNION "), ...parts.flatMap(() => [opts.userId, opts.from, opts.to]));
+  const parts = DAY_TABLES.map((t) => Prisma.sql`SELECT day FROM ${n(t)} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to}`);
+  const found = await rows<{ day: string }>(Prisma.join(parts, " UNION "));
   return new Set(found.map((r) => r.day));
 }
 
 /** The newest and the oldest day that has any document, over all collections. */
 export async function getDocumentDayBounds(userId: string): Promise<{ oldest: string | null; newest: string | null }> {
-  const parts = DAY_TABLES.map((t) => `SELECT min(day) AS lo, max(day) AS hi FROM ${ident(t)} WHERE userId = ?`);
+  const parts = DAY_TABLES.map((t) => Prisma.sql`SELECT min(day) AS lo, max(day) AS hi FROM ${n(t)} WHERE "userId" = ${userId}`);
   const r = await row<{ oldest: string | null; newest: string | null }>(
-    `SELECT min(lo) AS oldest, max(hi) AS newest FROM (${parts.join(" UNION ALL ")}) AS bounds`,
-    ...parts.map(() => userId),
+    Prisma.sql`SELECT min(lo) AS oldest, max(hi) AS newest FROM (${Prisma.join(parts, " UNION ALL ")}) AS bounds`,
   );
   return { oldest: r?.oldest ?? null, newest: r?.newest ?? null };
 }
 
 /** The newest day the sync engine reports as synced (sync_state.newestDay), if any. */
 export async function getNewestSyncedDay(userId: string): Promise<string | null> {
-  const r = await row<{ d: string | null }>(`SELECT max(newestDay) AS d FROM sync_state WHERE userId = ?`, userId);
-  return r?.d ?? null;
+  const r = await prisma().syncState.aggregate({ where: { userId }, _max: { newestDay: true } });
+  return r._max.newestDay;
 }
 
 /** The age the person shared (personal scope), or null. */
 export async function getPersonalAge(userId: string): Promise<number | null> {
-  const r = await row<{ age: number | null }>(`SELECT age FROM ${ident(tableOf("personal_info"))} WHERE userId = ?`, userId);
+  const r = await row<{ age: number | null }>(Prisma.sql`SELECT age FROM ${n(tableOf("personal_info"))} WHERE "userId" = ${userId}`);
   return r?.age ?? null;
 }
 
@@ -131,12 +129,14 @@ export async function getDayDocuments(userId: string, day: string): Promise<DayD
   const daily: DayDocuments["daily"] = {};
   await Promise.all(
     DAILY_COLLECTIONS.map(async (c) => {
-      const found = await row<Record<string, unknown>>(`SELECT * FROM ${ident(tableOf(c))} WHERE userId = ? AND day = ? ORDER BY id DESC LIMIT 1`, userId, day);
+      const found = await row<Record<string, unknown>>(
+        Prisma.sql`SELECT * FROM ${n(tableOf(c))} WHERE "userId" = ${userId} AND day = ${day} ORDER BY id DESC LIMIT 1`,
+      );
       if (found) daily[c] = withRaw(found);
     }),
   );
   const periods = (
-    await rows<Record<string, unknown>>(`SELECT * FROM ${ident(tableOf("sleep"))} WHERE userId = ? AND day = ? ORDER BY bedtime_start, id`, userId, day)
+    await rows<Record<string, unknown>>(Prisma.sql`SELECT * FROM ${n(tableOf("sleep"))} WHERE "userId" = ${userId} AND day = ${day} ORDER BY bedtime_start, id`)
   ).map(withRaw);
   // the same key order as the collections' (a fixed shape however the reads finished)
   const ordered: DayDocuments["daily"] = {};
@@ -147,21 +147,15 @@ export async function getDayDocuments(userId: string, day: string): Promise<DayD
 /** Per day in a range, the sum of a column over an event collection's documents (days without one left out). */
 export function getEventDaySums(opts: RangeOptions & { collection: EventCollection; column: string }): Promise<Array<{ day: string; value: number | null }>> {
   return rows<{ day: string; value: number | null }>(
-    `SELECT day, SUM(${ident(opts.column)}) AS value FROM ${ident(tableOf(opts.collection))}
-     WHERE userId = ? AND day >= ? AND day <= ? GROUP BY day ORDER BY day`,
-    opts.userId,
-    opts.from,
-    opts.to,
+    Prisma.sql`SELECT day, SUM(${n(opts.column)}) AS value FROM ${n(tableOf(opts.collection))}
+     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} GROUP BY day ORDER BY day`,
   );
 }
 
 /** The days in a range that have a document of the collection. */
 export async function getDocumentDays(opts: RangeOptions & { collection: RingCollection }): Promise<string[]> {
   const found = await rows<{ day: string }>(
-    `SELECT DISTINCT day FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`,
-    opts.userId,
-    opts.from,
-    opts.to,
+    Prisma.sql`SELECT DISTINCT day FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day`,
   );
   return found.map((r) => r.day);
 }
@@ -172,11 +166,11 @@ export async function getDocumentDays(opts: RangeOptions & { collection: RingCol
  */
 export async function getActivityTimestamps(opts: RangeOptions): Promise<Array<{ day: string; timestamp: string | null }>> {
   type Stamp = { day: string; timestamp: string | null };
-  const t = ident(tableOf("daily_activity"));
+  const t = n(tableOf("daily_activity"));
   const [inside, before, after] = await Promise.all([
-    rows<Stamp>(`SELECT day, "timestamp" FROM ${t} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day`, opts.userId, opts.from, opts.to),
-    row<Stamp>(`SELECT day, "timestamp" FROM ${t} WHERE userId = ? AND day < ? ORDER BY day DESC LIMIT 1`, opts.userId, opts.from),
-    row<Stamp>(`SELECT day, "timestamp" FROM ${t} WHERE userId = ? AND day > ? ORDER BY day LIMIT 1`, opts.userId, opts.to),
+    rows<Stamp>(Prisma.sql`SELECT day, "timestamp" FROM ${t} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day`),
+    row<Stamp>(Prisma.sql`SELECT day, "timestamp" FROM ${t} WHERE "userId" = ${opts.userId} AND day < ${opts.from} ORDER BY day DESC LIMIT 1`),
+    row<Stamp>(Prisma.sql`SELECT day, "timestamp" FROM ${t} WHERE "userId" = ${opts.userId} AND day > ${opts.to} ORDER BY day LIMIT 1`),
   ]);
   return [...(before ? [before] : []), ...inside, ...(after ? [after] : [])];
 }
@@ -186,12 +180,9 @@ export async function getActivityTimestamps(opts: RangeOptions): Promise<Array<{
 export function getDocumentRows<Row extends Record<string, unknown> = Record<string, unknown>>(
   opts: RangeOptions & { collection: RingCollection; columns: ReadonlyArray<keyof Row & string>; withRaw?: boolean },
 ): Promise<Array<Row & { documentId: string | null; day: string }>> {
-  const cols = [...new Set(["documentId", "day", ...opts.columns, ...(opts.withRaw ? ["raw"] : [])])].map(ident).join(", ");
+  const cols = sqlNames([...new Set(["documentId", "day", ...opts.columns, ...(opts.withRaw ? ["raw"] : [])])]);
   return rows(
-    `SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND day >= ? AND day <= ? ORDER BY day, id`,
-    opts.userId,
-    opts.from,
-    opts.to,
+    Prisma.sql`SELECT ${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, id`,
   );
 }
 
@@ -202,8 +193,8 @@ export function getDocumentById(opts: {
   documentId: string;
   columns: readonly string[];
 }): Promise<(Record<string, unknown> & { documentId: string; day: string | null; raw: string }) | undefined> {
-  const cols = [...new Set(["documentId", "day", ...opts.columns, "raw"])].map(ident).join(", ");
-  return row(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? AND documentId = ?`, opts.userId, opts.documentId);
+  const cols = sqlNames([...new Set(["documentId", "day", ...opts.columns, "raw"])]);
+  return row(Prisma.sql`SELECT ${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND "documentId" = ${opts.documentId}`);
 }
 
 /** The newest document of a collection (by day; the newest stored on that day) with some columns. */
@@ -212,8 +203,8 @@ export function getNewestDocumentRow(opts: {
   collection: RingCollection;
   columns: readonly string[];
 }): Promise<(Record<string, unknown> & { documentId: string | null; day: string }) | undefined> {
-  const cols = [...new Set(["documentId", "day", ...opts.columns])].map(ident).join(", ");
-  return row(`SELECT ${cols} FROM ${ident(tableOf(opts.collection))} WHERE userId = ? ORDER BY day DESC, id DESC LIMIT 1`, opts.userId);
+  const cols = sqlNames([...new Set(["documentId", "day", ...opts.columns])]);
+  return row(Prisma.sql`SELECT ${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} ORDER BY day DESC, id DESC LIMIT 1`);
 }
 
 /** Rest-mode periods that overlap [from, to] (one still on has no end day). */
@@ -221,11 +212,8 @@ export function getRestModes(
   opts: RangeOptions,
 ): Promise<Array<{ documentId: string; day: string; end_day: string | null; start_time: string | null; end_time: string | null }>> {
   return rows(
-    `SELECT documentId, day, end_day, start_time, end_time FROM ${ident(tableOf("rest_mode_period"))}
-     WHERE userId = ? AND day <= ? AND (end_day IS NULL OR end_day >= ?) ORDER BY day, id`,
-    opts.userId,
-    opts.to,
-    opts.from,
+    Prisma.sql`SELECT "documentId", day, end_day, start_time, end_time FROM ${n(tableOf("rest_mode_period"))}
+     WHERE "userId" = ${opts.userId} AND day <= ${opts.to} AND (end_day IS NULL OR end_day >= ${opts.from}) ORDER BY day, id`,
   );
 }
 
@@ -242,20 +230,18 @@ export function getRings(userId: string): Promise<
   }>
 > {
   return rows(
-    `SELECT documentId, hardware_type, design, color, size, firmware_version, set_up_at FROM ${ident(tableOf("ring_configuration"))}
-     WHERE userId = ? ORDER BY set_up_at IS NULL, set_up_at DESC, id DESC`,
-    userId,
+    Prisma.sql`SELECT "documentId", hardware_type, design, color, size, firmware_version, set_up_at FROM ${n(tableOf("ring_configuration"))}
+     WHERE "userId" = ${userId} ORDER BY set_up_at IS NULL, set_up_at DESC, id DESC`,
   );
 }
 
 /** The nearest days before and after `day` that have any document. */
 export async function getNeighbourDays(userId: string, day: string): Promise<{ previous: string | null; next: string | null }> {
-  const prev = DAY_TABLES.map((t) => `SELECT max(day) AS d FROM ${ident(t)} WHERE userId = ? AND day < ?`);
-  const next = DAY_TABLES.map((t) => `SELECT min(day) AS d FROM ${ident(t)} WHERE userId = ? AND day > ?`);
-  const args = DAY_TABLES.flatMap(() => [userId, day]);
-  const [p, n] = await Promise.all([
-    row<{ d: string | null }>(`SELECT max(d) AS d FROM (${prev.join(" UNION ALL ")}) AS before_day`, ...args),
-    row<{ d: string | null }>(`SELECT min(d) AS d FROM (${next.join(" UNION ALL ")}) AS after_day`, ...args),
+  const prev = DAY_TABLES.map((t) => Prisma.sql`SELECT max(day) AS d FROM ${n(t)} WHERE "userId" = ${userId} AND day < ${day}`);
+  const next = DAY_TABLES.map((t) => Prisma.sql`SELECT min(day) AS d FROM ${n(t)} WHERE "userId" = ${userId} AND day > ${day}`);
+  const [before, after] = await Promise.all([
+    row<{ d: string | null }>(Prisma.sql`SELECT max(d) AS d FROM (${Prisma.join(prev, " UNION ALL ")}) AS before_day`),
+    row<{ d: string | null }>(Prisma.sql`SELECT min(d) AS d FROM (${Prisma.join(next, " UNION ALL ")}) AS after_day`),
   ]);
-  return { previous: p?.d ?? null, next: n?.d ?? null };
+  return { previous: before?.d ?? null, next: after?.d ?? null };
 }

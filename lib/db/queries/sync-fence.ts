@@ -1,7 +1,6 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { dbProvider, prisma, type Db } from "@/lib/db/prisma";
-import { get, run, sqlDialect, transaction, type Work } from "@/lib/db/sql";
+import { dbProvider, prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 // The fence of every delete: one number per person, User.syncGeneration. A sync job and a
@@ -16,10 +15,9 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 // they stored; a page that checks after it sees the new generation. Pages of one person do not
 // wait for each other (key share is shared, and compatible with the data version's update). On
 // SQLite one transaction runs at a time.
-// Two forms of the check, one of each lock: Prisma Client's (`syncGenerationHolds(tx, …)`,
-// `bumpSyncGeneration(tx, …)`: the model's transactions, such as the deletes and the job queue)
-// and lib/db/sql.ts work (`checkSyncGeneration`, `fencedTransaction`, `bumpEverySyncGeneration`:
-// the sync's page writes, which stay on the driver for the ingest store).
+// Two forms of the check, the same statement and lock: Prisma Client's (`syncGenerationHolds(tx, …)`,
+// `fencedTransaction`: the model's transactions, such as the job queue and the sync's state
+// writes) and the ingest store's (lib/db/ingest/fence.ts: a page's commit).
 // User.syncPausedAt (set by "Delete all my data"): the person's sync waits for their "Download
 // my history again"; every bump made with it stops what was running.
 
@@ -57,23 +55,15 @@ export async function syncGenerationHolds(tx: Db, userId: string, generation: nu
   return row !== undefined && row !== null && row.syncGeneration === generation;
 }
 
-/** `syncGenerationHolds` as a step of lib/db/sql.ts work (the same statement and lock). */
-function* syncGenerationHoldsWork(userId: string, generation: number): Work<boolean> {
-  const lock = (yield* sqlDialect()) === "postgres" ? " FOR KEY SHARE" : "";
-  const row = yield* get<{ g: number | string }>(`SELECT syncGeneration AS g FROM "User" WHERE id = ?${lock}`, userId);
-  return row !== undefined && Number(row.g) === generation;
-}
-
-/** Throws SyncStoppedError (rolling the caller's lib/db/sql.ts transaction back) unless the person's sync generation is still `generation`. */
-export function* checkSyncGeneration(userId: string, generation: number): Work<void> {
-  if (!(yield* syncGenerationHoldsWork(userId, generation))) throw new SyncStoppedError(userId);
-}
-
-/** `work` in one write transaction that commits only while the person's sync generation is `generation` (else SyncStoppedError). */
-export function fencedTransaction<T>(userId: string, generation: number, work: () => Work<T>): Promise<T> {
-  return transaction(function* () {
-    yield* checkSyncGeneration(userId, generation);
-    return yield* work();
+/**
+ * `fn` in one Prisma Client transaction that commits only while the person's sync generation is
+ * `generation` (else SyncStoppedError, rolled back). A page's own commit is the ingest store's
+ * (lib/db/ingest/fence.ts fencedIngest: the same check and lock).
+ */
+export function fencedTransaction<T>(userId: string, generation: number, fn: (tx: Db) => Promise<T>, db: ProcessDb = prisma()): Promise<T> {
+  return db.$transaction(async (tx) => {
+    if (!(await syncGenerationHolds(tx, userId, generation))) throw new SyncStoppedError(userId);
+    return fn(tx);
   });
 }
 
@@ -89,10 +79,10 @@ export async function bumpSyncGeneration(tx: Db, userId: string, opts: { pause?:
   await tx.user.updateMany({ where: { id: userId }, data: { syncGeneration: { increment: 1 }, syncPausedAt: opts.pause ? now : undefined, updatedAt: now } });
 }
 
-/** Moves every person's sync generation on (everyone's synced data cleared: the data family switched; a step of lib/db/sql.ts work). */
-export function* bumpEverySyncGeneration(): Work<void> {
-  if ((yield* sqlDialect()) === "postgres") yield* run(`SELECT id FROM "User" ORDER BY id FOR UPDATE`);
-  yield* run(`UPDATE "User" SET syncGeneration = syncGeneration + 1`);
+/** Moves every person's sync generation on (everyone's synced data cleared: the data family switched; a step of the caller's transaction). */
+export async function bumpEverySyncGeneration(tx: Db): Promise<void> {
+  if (dbProvider(tx) === "postgresql") await tx.$queryRaw<Array<Pick<Prisma.UserModel, "id">>>`SELECT id FROM "User" ORDER BY id FOR UPDATE`;
+  await tx.user.updateMany({ data: { syncGeneration: { increment: 1 } } });
 }
 
 /** "Download my history again": the person's sync runs again; false when it was not paused. */

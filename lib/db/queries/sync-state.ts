@@ -1,32 +1,24 @@
 import "server-only";
 import { clock } from "@/lib/clock";
-import { all, get, query, run, transaction, type Work } from "@/lib/db/sql";
-import { toDbTime } from "@/lib/db/dialect";
-import { bumpDataVersionWork as bumpDataVersion, bumpEveryDataVersionWork as bumpEveryDataVersion } from "@/lib/db/queries/data-version";
+import { prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
+import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
+import { Prisma } from "@/lib/generated/prisma/client";
 
-// SyncState: one row per person and collection (backfill checkpoint, freshness, sharing).
+// SyncState: one row per person and collection (backfill checkpoint, freshness, sharing). A
+// backfill page's checkpoint is written with the page by the ingest store (lib/db/ingest/checkpoint.ts);
+// everything else here, through Prisma Client.
 
-export type SyncStatus = "idle" | "backfilling" | "syncing" | "not_shared" | "expired" | "error" | "paused";
+const SYNC_STATUSES = ["idle", "backfilling", "syncing", "not_shared", "expired", "error", "paused"] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
 
-export type SyncStateRow = {
-  id: number;
-  userId: string;
-  collection: string;
-  status: SyncStatus;
-  backfillFrom: string | null;
-  backfillTo: string | null;
-  cursorStart: string | null;
-  cursorNextToken: string | null;
-  backfillDoneAt: string | null;
-  documentsTotal: number;
-  windowsDone: number;
-  windowsTotal: number;
-  lastSuccessAt: string | null;
-  lastAttemptAt: string | null;
-  newestDay: string | null;
-  lastError: string | null;
-  updatedAt: string;
-};
+const isSyncStatus = (s: string): s is SyncStatus => (SYNC_STATUSES as readonly string[]).includes(s);
+
+export type SyncStateRow = Omit<Prisma.SyncStateModel, "status"> & { status: SyncStatus };
+
+/** A stored row with its status narrowed (a status this version does not know reads as an error). */
+function syncStateRow(row: Prisma.SyncStateModel): SyncStateRow {
+  return { ...row, status: isSyncStatus(row.status) ? row.status : "error" };
+}
 
 export type SyncStatePatch = Partial<{
   status: SyncStatus;
@@ -44,7 +36,8 @@ export type SyncStatePatch = Partial<{
   lastError: string | null;
 }>;
 
-const PATCHABLE = new Set([
+/** The fields a patch may set (the others of a patch object are ignored). */
+export const PATCHABLE: ReadonlySet<string> = new Set([
   "status",
   "backfillFrom",
   "backfillTo",
@@ -61,88 +54,80 @@ const PATCHABLE = new Set([
 ]);
 
 /** Creates the missing rows (status idle) for a person's collections, as a step of the caller's transaction (a fenced one: lib/db/queries/sync-fence.ts). */
-export function* syncStatesEnsure(userId: string, collections: readonly string[]): Work<void> {
-  const now = toDbTime(clock.date());
-  for (const c of collections) yield* run(`INSERT OR IGNORE INTO sync_state (userId, collection, status, updatedAt) VALUES (?, ?, 'idle', ?)`, userId, c, now);
+export async function syncStatesEnsure(tx: Db, userId: string, collections: readonly string[]): Promise<void> {
+  if (collections.length === 0) return;
+  const now = clock.date();
+  // one statement (the scheduler makes sure of every collection of every person each round)
+  const rows = collections.map((collection) => Prisma.sql`(${userId}, ${collection}, 'idle', ${now})`);
+  await tx.$executeRaw`INSERT INTO sync_state ("userId", collection, status, "updatedAt") VALUES ${Prisma.join(rows)} ON CONFLICT DO NOTHING`;
 }
 
 /** Creates the missing rows (status idle) for a person's collections. */
-export function ensureSyncStates(userId: string, collections: readonly string[]): Promise<void> {
-  return transaction(() => syncStatesEnsure(userId, collections));
+export function ensureSyncStates(userId: string, collections: readonly string[], db: ProcessDb = prisma()): Promise<void> {
+  return db.$transaction((tx) => syncStatesEnsure(tx, userId, collections));
 }
 
-export function getSyncState(userId: string, collection: string): Promise<SyncStateRow | undefined> {
-  return query(get<SyncStateRow>(`SELECT * FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection));
+export async function getSyncState(userId: string, collection: string): Promise<SyncStateRow | undefined> {
+  const row = await prisma().syncState.findUnique({ where: { userId_collection: { userId, collection } } });
+  return row ? syncStateRow(row) : undefined;
 }
 
-export function listSyncStates(userId: string): Promise<SyncStateRow[]> {
-  return query(all<SyncStateRow>(`SELECT * FROM sync_state WHERE userId = ? ORDER BY collection`, userId));
+export async function listSyncStates(userId: string): Promise<SyncStateRow[]> {
+  return (await prisma().syncState.findMany({ where: { userId }, orderBy: { collection: "asc" } })).map(syncStateRow);
 }
 
-const statementCache = new Map<string, string>();
+/** The patch's fields (PATCHABLE only), as Prisma Client's update data. */
+function patchData(patch: SyncStatePatch, withStatus: boolean): Prisma.SyncStateUpdateManyMutationInput {
+  const data: Prisma.SyncStateUpdateManyMutationInput = { updatedAt: clock.date() };
+  for (const [k, v] of Object.entries(patch)) if (PATCHABLE.has(k) && (withStatus || k !== "status")) Reflect.set(data, k, v);
+  return data;
+}
 
 /**
- * Updates some fields of one row, as a step of the caller's transaction (a backfill page's
- * checkpoint); `updateSyncState` runs it on its own. It never creates the row (only
- * ensureSyncStates does): a row a delete removed stays removed. Returns whether there was one.
+ * Updates some fields of one row, as a step of the caller's transaction; `updateSyncState` runs
+ * it on its own. It never creates the row (only ensureSyncStates does): a row a delete removed
+ * stays removed. A paused collection (its account disconnected or needing a reconnect) stays
+ * paused: a failure of a sync that was already running when it was paused must not mark it idle
+ * again; only a resume (the account active again) moves it. Returns whether there was a row.
  */
-export function* syncStateUpdate(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Work<boolean> {
-  const keys = Object.keys(patch)
-    .filter((k) => PATCHABLE.has(k))
-    .sort();
-  const resume = opts.resume === true;
-  const cacheKey = `${keys.join(",")}|${resume}`;
-  let sql = statementCache.get(cacheKey);
-  if (!sql) {
-    // A paused collection (its account disconnected or needing a reconnect) stays paused: a page
-    // or a failure of a sync that was already running when it was paused must not mark it
-    // idle or backfilling again. Only a resume (the account active again) moves it.
-    const set = (k: string) => (k === "status" && !resume ? `"status" = CASE WHEN sync_state.status = 'paused' THEN 'paused' ELSE ? END` : `"${k}" = ?`);
-    const sets = keys.map(set).concat(`"updatedAt" = ?`);
-    sql = `UPDATE sync_state SET ${sets.join(", ")} WHERE userId = ? AND collection = ?`;
-    statementCache.set(cacheKey, sql);
-  }
-  const now = toDbTime(clock.date());
-  const values = keys.map((k) => {
-    const v = (patch as Record<string, unknown>)[k];
-    return (v instanceof Date ? toDbTime(v) : v) as string | number | null;
-  });
+export async function syncStateUpdate(tx: Db, userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Promise<boolean> {
   // the calendar's "not yet synced" reads newestDay: a new one changes answers. The person's row
   // is written before the sync state's, as a page writes them (on PostgreSQL the other order
   // deadlocks against a page of the same collection).
-  const before =
-    "newestDay" in patch
-      ? yield* get<{ newestDay: string | null }>(`SELECT newestDay FROM sync_state WHERE userId = ? AND collection = ?`, userId, collection)
-      : undefined;
-  if (before && (before.newestDay ?? null) !== (patch.newestDay ?? null)) yield* bumpDataVersion(userId);
-  return (yield* run(sql, ...values, now, userId, collection)) > 0;
+  if ("newestDay" in patch) {
+    const before = await tx.syncState.findUnique({ where: { userId_collection: { userId, collection } }, select: { newestDay: true } });
+    if (before && before.newestDay !== (patch.newestDay ?? null)) await bumpDataVersion(tx, userId);
+  }
+  const where = { userId, collection };
+  if (!("status" in patch) || opts.resume === true) return (await tx.syncState.updateMany({ where, data: patchData(patch, true) })).count > 0;
+  // one of the two matches the row (each an atomic update of it)
+  const moved = await tx.syncState.updateMany({ where: { ...where, status: { not: "paused" } }, data: patchData(patch, true) });
+  const held = await tx.syncState.updateMany({ where: { ...where, status: "paused" }, data: patchData(patch, false) });
+  return moved.count + held.count > 0;
 }
 
 /** Updates some fields of one row (never creates it); false when there is none. */
 export function updateSyncState(userId: string, collection: string, patch: SyncStatePatch, opts: { resume?: boolean } = {}): Promise<boolean> {
-  return transaction(() => syncStateUpdate(userId, collection, patch, opts));
+  return prisma().$transaction((tx) => syncStateUpdate(tx, userId, collection, patch, opts));
 }
 
 /** Resets sharing states after a (re)connect: not_shared/expired/paused become idle. */
 export async function clearSharingStates(userId: string): Promise<void> {
-  await query(
-    run(
-      `UPDATE sync_state SET status = 'idle', lastError = NULL, updatedAt = ? WHERE userId = ? AND status IN ('not_shared','expired','paused')`,
-      toDbTime(clock.date()),
-      userId,
-    ),
-  );
+  await prisma().syncState.updateMany({
+    where: { userId, status: { in: ["not_shared", "expired", "paused"] } },
+    data: { status: "idle", lastError: null, updatedAt: clock.date() },
+  });
 }
 
-/** Forgets a person's sync progress (the next run backfills from scratch). */
+/** Forgets a person's sync progress, or everyone's (the next run backfills from scratch). */
 export function deleteSyncStates(userId?: string): Promise<void> {
-  return transaction(function* () {
+  return prisma().$transaction(async (tx) => {
     if (userId === undefined) {
-      yield* run(`DELETE FROM sync_state`);
-      yield* bumpEveryDataVersion();
+      await tx.syncState.deleteMany({});
+      await bumpEveryDataVersion(tx);
     } else {
-      yield* run(`DELETE FROM sync_state WHERE userId = ?`, userId);
-      yield* bumpDataVersion(userId);
+      await tx.syncState.deleteMany({ where: { userId } });
+      await bumpDataVersion(tx, userId);
     }
   });
 }
@@ -159,44 +144,44 @@ export type ConnectedRingUser = {
   syncPaused: boolean;
 };
 
-/** Every person with a ring account (a User with Account provider "ring"). */
+/** Every person with a ring account (a User with Account provider "ring"), oldest account first. */
 export async function listRingUsers(): Promise<ConnectedRingUser[]> {
-  const rows = await query(
-    all<Omit<ConnectedRingUser, "syncGeneration" | "syncPaused"> & { syncGeneration: number | string; syncPausedAt: string | null }>(
-      `SELECT a.userId AS userId, a.id AS accountId, COALESCE(u.ringUserId, a.providerAccountId) AS ringUserId, a.status AS status, a.scope AS scope,
-              u.syncGeneration AS syncGeneration, u.syncPausedAt AS syncPausedAt
-       FROM "Account" a JOIN "User" u ON u.id = a.userId
-       WHERE a.provider = 'ring'
-       ORDER BY a.createdAt`,
-    ),
-  );
-  return rows.map(({ syncPausedAt, ...r }) => ({ ...r, syncGeneration: Number(r.syncGeneration), syncPaused: syncPausedAt !== null }));
+  const accounts = await prisma().account.findMany({
+    where: { provider: "ring" },
+    orderBy: { createdAt: "asc" },
+    select: {
+      id: true,
+      userId: true,
+      providerAccountId: true,
+      status: true,
+      scope: true,
+      user: { select: { ringUserId: true, syncGeneration: true, syncPausedAt: true } },
+    },
+  });
+  return accounts.map((a) => ({
+    userId: a.userId,
+    accountId: a.id,
+    ringUserId: a.user.ringUserId ?? a.providerAccountId,
+    status: a.status,
+    scope: a.scope,
+    syncGeneration: a.user.syncGeneration,
+    syncPaused: a.user.syncPausedAt !== null,
+  }));
 }
 
 /** The app user behind a ring user id (webhook `user_id`), if any. */
 export async function findUserIdByRingUserId(ringUserId: string): Promise<string | undefined> {
-  const row = await query(
-    get<{ id: string }>(
-      `SELECT u.id AS id FROM "User" u WHERE u.ringUserId = ?
-       UNION ALL
-       SELECT a.userId FROM "Account" a WHERE a.provider = 'ring' AND a.providerAccountId = ?
-       LIMIT 1`,
-      ringUserId,
-      ringUserId,
-    ),
-  );
-  return row?.id;
+  const user = await prisma().user.findFirst({ where: { ringUserId }, select: { id: true } });
+  if (user) return user.id;
+  const account = await prisma().account.findFirst({ where: { provider: "ring", providerAccountId: ringUserId }, select: { userId: true } });
+  return account?.userId;
 }
 
 /** Users with an active ring account and no SyncState yet (connected while the scheduler was off). */
 export async function listUsersNeedingBackfill(): Promise<string[]> {
-  return (
-    await query(
-      all<{ userId: string }>(
-        `SELECT DISTINCT a.userId AS userId FROM "Account" a
-         WHERE a.provider = 'ring' AND a.status = 'active'
-           AND NOT EXISTS (SELECT 1 FROM sync_state s WHERE s.userId = a.userId)`,
-      ),
-    )
-  ).map((r) => r.userId);
+  const accounts = await prisma().account.findMany({ where: { provider: "ring", status: "active" }, select: { userId: true }, distinct: ["userId"] });
+  const userIds = accounts.map((a) => a.userId);
+  const started = await prisma().syncState.findMany({ where: { userId: { in: userIds } }, select: { userId: true }, distinct: ["userId"] });
+  const has = new Set(started.map((s) => s.userId));
+  return userIds.filter((id) => !has.has(id));
 }

@@ -3,16 +3,17 @@ import { logger } from "@/lib/log";
 import type { SyncCollection } from "@/lib/resources";
 import { syncStateUpdate, type SyncStatePatch } from "@/lib/db/queries/sync-state";
 import { SyncStoppedError } from "@/lib/db/queries/sync-fence";
-import { dialect, query, type Work } from "@/lib/db/sql";
-import { cycleTrackingIn } from "@/lib/db/queries/cycle";
+import { ingestDb, type Work } from "@/lib/db/ingest/driver";
+import { cycleTrackingIn } from "@/lib/db/ingest/fence";
+import { checkpointWrite } from "@/lib/db/ingest/checkpoint";
+import type { CollectionSummary } from "@/lib/db/ingest/documents";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
-import type { CollectionSummary } from "@/lib/db/queries/ring-documents";
-import { storedSummary, summarize, type BackfillProgress, type CollectionOutcome, type EngineContext, type Totals } from "./context";
-import { inRun, type SyncRun } from "./runs";
+import { storedSummary, summarize, summarizeInPage, type BackfillProgress, type CollectionOutcome, type EngineContext, type Totals } from "./context";
+import { inRun, inRunTx, type SyncRun } from "./runs";
 
 /** Updates the collection's SyncState for a run (fenced; never creates the row). */
 export function updateRunState(run: SyncRun, collection: SyncCollection, patch: SyncStatePatch): Promise<boolean> {
-  return inRun(run, () => syncStateUpdate(run.userId, collection, patch));
+  return inRunTx(run, (tx) => syncStateUpdate(tx, run.userId, collection, patch));
 }
 
 // How a page becomes stored: one transaction holds the page's rows (documents or samples, the
@@ -33,7 +34,7 @@ export class CycleTrackingOff extends Error {
 export type PageCommit = {
   run: SyncRun;
   collection: SyncCollection;
-  /** the page's writes, a step of the transaction (lib/db/queries: documentsWrite, sampleDaysMerge, …) */
+  /** the page's writes, a step of the transaction (lib/db/ingest: documentsWrite, sampleDaysMerge, …) */
   write: Work<number>;
   /** a backfill's checkpoint, written in the same transaction; `finished` adds the collection's totals */
   checkpoint?: { page: number; patch: SyncStatePatch; finished: boolean };
@@ -62,14 +63,14 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
     if (checkpoint) {
       beforeCommit?.({ userId, collection, page: checkpoint.page });
       // Counting the stored rows costs a scan of them: once, at the end.
-      const totals: Totals | null = checkpoint.finished ? yield* summarize(userId, collection) : null;
-      if (!(yield* syncStateUpdate(userId, collection, totals ? { ...checkpoint.patch, ...totals } : checkpoint.patch))) throw new SyncStoppedError(userId);
+      const totals: Totals | null = checkpoint.finished ? yield* summarizeInPage(userId, collection) : null;
+      if (!(yield* checkpointWrite(userId, collection, totals ? { ...checkpoint.patch, ...totals } : checkpoint.patch))) throw new SyncStoppedError(userId);
     }
     return n;
   });
   const inCall = performance.now() - writeStarted;
   const result = await pending;
-  const ownMs = c.mapMs + (dialect() === "sqlite" ? inCall : performance.now() - writeStarted);
+  const ownMs = c.mapMs + (ingestDb().provider === "sqlite" ? inCall : performance.now() - writeStarted);
   const s = ctx.stats;
   s.ingestMs += ownMs;
   s.pages += c.count.pages ?? 1;
@@ -120,7 +121,7 @@ export async function runBackfill(
 ): Promise<CollectionOutcome> {
   const { userId } = run;
   const key = `${userId}:${collection}`;
-  const summary = await query(storedSummary(userId, collection));
+  const summary = await storedSummary(userId, collection);
   const progress: BackfillProgress = ctx.progress.get(key) ?? {
     startedAt: ctx.clock.now(),
     pages: 0,
@@ -155,7 +156,7 @@ export async function runBackfill(
     p.advance();
   }
   ctx.progress.delete(key);
-  const s = await query(summarize(userId, collection));
+  const s = await summarize(userId, collection);
   if (page > 0) {
     const ms = (v: number) => Math.round(v * 10) / 10;
     logger.info({ userId, collection, pages: page, [source.unit]: stored, ingestMs: ms(ingestMs), mapMs: ms(mapMs) }, "backfill finished");

@@ -2,9 +2,11 @@ import "server-only";
 import type { Clock } from "@/lib/clock";
 import type { RingClient } from "@/lib/ring/client";
 import { isSeriesCollection, type SyncCollection } from "@/lib/resources";
-import { documentSummary, type CollectionSummary } from "@/lib/db/queries/ring-documents";
-import { seriesSummaryOf } from "@/lib/db/queries/time-series";
-import type { Work } from "@/lib/db/sql";
+import { documentSummary, type CollectionSummary } from "@/lib/db/ingest/documents";
+import { seriesSummaryOf } from "@/lib/db/ingest/series";
+import type { Work } from "@/lib/db/ingest/driver";
+import { collectionSummary } from "@/lib/db/queries/ring-documents";
+import { seriesSummary } from "@/lib/db/queries/time-series";
 import type { SyncRun } from "./runs";
 
 // What the parts of the engine share: its settings, counters and progress, the clock, and the
@@ -64,13 +66,19 @@ export type EngineContext = {
 
 export type Totals = { documentsTotal: number; newestDay: string | null };
 
-/** What a collection holds for a person: documents (or samples), the oldest and the newest day (a step of a transaction too). */
-export function* storedSummary(userId: string, collection: SyncCollection): Work<CollectionSummary> {
-  return isSeriesCollection(collection) ? yield* seriesSummaryOf(collection, userId) : yield* documentSummary(collection, userId);
+/** What a collection holds for a person: documents (or samples), the oldest and the newest day. */
+export function storedSummary(userId: string, collection: SyncCollection): Promise<CollectionSummary> {
+  return isSeriesCollection(collection) ? seriesSummary(collection, userId) : collectionSummary(collection, userId);
 }
 
 /** The totals the SyncState shows: documents (or samples) stored and the newest day. */
-export function* summarize(userId: string, collection: SyncCollection): Work<Totals> {
-  const s = yield* storedSummary(userId, collection);
+export async function summarize(userId: string, collection: SyncCollection): Promise<Totals> {
+  const s = await storedSummary(userId, collection);
+  return { documentsTotal: s.documents, newestDay: s.newestDay };
+}
+
+/** `summarize` as a step of a page's transaction (a finished backfill's checkpoint). */
+export function* summarizeInPage(userId: string, collection: SyncCollection): Work<Totals> {
+  const s = isSeriesCollection(collection) ? yield* seriesSummaryOf(collection, userId) : yield* documentSummary(collection, userId);
   return { documentsTotal: s.documents, newestDay: s.newestDay };
 }

@@ -4,16 +4,16 @@ import type { RingClient } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
 import { sliceDataArray } from "@/lib/ring/json-slices";
 import { getResource, type RingCollection } from "@/lib/resources";
-import { documentsWrite, missingDocumentsDelete, type DocumentRow, type RejectedInput } from "@/lib/db/queries/ring-documents";
+import { documentsWrite, type DocumentRow, type RejectedInput } from "@/lib/db/ingest/documents";
+import { dbTime } from "@/lib/db/ingest/driver";
+import { missingDocumentsDelete } from "@/lib/db/queries/ring-documents";
 import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
-import { query } from "@/lib/db/sql";
-import { toDbTime } from "@/lib/db/dialect";
 import { documentKey, mapDocument } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { inWindow, latestPossibleDay, planBackfillWindows, queryWindow, resumeDayAfterPage, trailingWindow, type DayWindow } from "@/lib/sync/plan";
 import { commitPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
-import { inRun, type SyncRun } from "./runs";
+import { inRunTx, type SyncRun } from "./runs";
 
 // Document collections (the daily ones, sleep, workouts, tags, the ring's configuration…):
 // backfill in windows of days, page by page with next_token, and the incremental re-check of
@@ -24,7 +24,7 @@ export function mapPage(ctx: EngineContext, collection: RingCollection, userId: 
   // Each document's JSON exactly as received, sliced from the body (else re-serialised).
   const sliced = body ? sliceDataArray(body) : null;
   const rawTexts = sliced && sliced.length === docs.length ? sliced : null;
-  const syncedAt = toDbTime(ctx.now());
+  const syncedAt = dbTime(ctx.now());
   const rows: DocumentRow[] = [];
   const rejected: RejectedInput[] = [];
   const seen: string[] = [];
@@ -166,8 +166,8 @@ export async function incrementalDocuments(ctx: EngineContext, run: SyncRun, col
   } while (token);
   // The window was fetched completely: what is no longer there was deleted upstream.
   const window = rule.param === "none" ? null : { fromDay: w.from, toDay: w.to };
-  const deleted = await inRun(run, () => missingDocumentsDelete({ collection, userId, window, seenKeys: seen }));
-  const s = await query(summarize(userId, collection));
+  const deleted = await inRunTx(run, (tx) => missingDocumentsDelete(tx, { collection, userId, window, seenKeys: seen }));
+  const s = await summarize(userId, collection);
   await updateRunState(run, collection, { status: "idle", lastSuccessAt: ctx.now(), lastError: null, ...s });
   if (deleted > 0) logger.info({ userId, collection, deleted }, "documents deleted upstream removed");
   return { collection, result: "done", documents, deleted };

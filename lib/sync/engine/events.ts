@@ -2,16 +2,16 @@ import "server-only";
 import { logger } from "@/lib/log";
 import { RingApiError } from "@/lib/ring/errors";
 import { SYNC_COLLECTIONS, type RingCollection } from "@/lib/resources";
-import { documentDelete, documentsWrite, personalInfoWrite, type RejectedInput } from "@/lib/db/queries/ring-documents";
+import { documentsWrite, personalInfoWrite, type RejectedInput } from "@/lib/db/ingest/documents";
+import { dbTime } from "@/lib/db/ingest/driver";
+import { documentDelete } from "@/lib/db/queries/ring-documents";
 import { getSyncState } from "@/lib/db/queries/sync-state";
-import { query } from "@/lib/db/sql";
-import { toDbTime } from "@/lib/db/dialect";
 import { mapDocument, mapPersonalInfo } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { commitPage, updateRunState } from "./commit";
 import { summarize, type EngineContext } from "./context";
 import { classifyError, describeError, recordFailure } from "./errors";
-import { inRun, type SyncRun } from "./runs";
+import { inRun, inRunTx, type SyncRun } from "./runs";
 
 // Webhook documents (one notification: the document fetched, then stored or deleted) and the
 // personal_info snapshot.
@@ -40,10 +40,10 @@ export async function applyDocumentEvent(ctx: EngineContext, run: SyncRun, event
       return "ignored";
     }
     if (doc === null) {
-      await inRun(run, () => documentDelete(collection, userId, objectId));
+      await inRunTx(run, (tx) => documentDelete(tx, collection, userId, objectId));
     } else {
       const started = performance.now();
-      const r = mapDocument(collection, doc, userId, toDbTime(ctx.now()));
+      const r = mapDocument(collection, doc, userId, dbTime(ctx.now()));
       if (r.ok && r.unknown) noteUnknownValues(collection, r.unknown);
       const rows = r.ok ? [r.row] : [];
       const rejected: RejectedInput[] = r.ok ? [] : [{ documentId: r.documentId ?? objectId, day: r.day, raw: r.raw, error: r.error }];
@@ -61,7 +61,7 @@ export async function applyDocumentEvent(ctx: EngineContext, run: SyncRun, event
     throw err;
   }
   if (state) {
-    const s = await query(summarize(userId, collection));
+    const s = await summarize(userId, collection);
     await updateRunState(run, collection, { ...s, lastSuccessAt: ctx.now() });
   }
   return "applied";

@@ -15,7 +15,7 @@ import { CycleTrackingOff, updateRunState } from "./commit";
 import { backfillDocuments, incrementalDocuments } from "./documents";
 import { describeError, recordFailure } from "./errors";
 import { applyDocumentEvent, snapshotPersonalInfo, type DocumentEvent } from "./events";
-import { inRun, withRun, type RunOptions } from "./runs";
+import { inRunTx, withRun, type RunOptions } from "./runs";
 import { backfillSeries, incrementalSeries } from "./series";
 
 // The sync engine: backfill (whole history, checkpointed per page), incremental (trailing
@@ -104,7 +104,7 @@ export class SyncEngine {
     if (state?.status === "not_shared") return "not_shared";
     if (state?.status === "expired") {
       // A lapsed membership may be renewed without a reconnect: ask again once a day.
-      const last = state.lastAttemptAt ? Date.parse(state.lastAttemptAt) : 0;
+      const last = state.lastAttemptAt?.getTime() ?? 0;
       if (this.ctx.clock.now() - last < 24 * 3_600_000) return "expired";
     }
     return null;
@@ -122,7 +122,7 @@ export class SyncEngine {
       () => stoppedOutcome(collection),
       async (run) => {
         if (await this.cycleOff(userId, collection)) return { collection, result: "skipped", reason: "cycle_off" };
-        await inRun(run, () => syncStatesEnsure(userId, [collection]));
+        await inRunTx(run, (tx) => syncStatesEnsure(tx, userId, [collection]));
         const state = await getSyncState(userId, collection);
         if (state?.backfillDoneAt) return { collection, result: "done", reason: "already done" };
         try {
@@ -161,7 +161,7 @@ export class SyncEngine {
       () => stoppedOutcome(collection),
       async (run) => {
         if (await this.cycleOff(userId, collection)) return { collection, result: "skipped", reason: "cycle_off" };
-        await inRun(run, () => syncStatesEnsure(userId, [collection]));
+        await inRunTx(run, (tx) => syncStatesEnsure(tx, userId, [collection]));
         const state = await getSyncState(userId, collection);
         if (!state?.backfillDoneAt) return { collection, result: "skipped", reason: "backfill pending" };
         try {

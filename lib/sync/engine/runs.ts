@@ -1,7 +1,9 @@
 import "server-only";
 import { processSingleton } from "@/lib/process-singleton";
+import type { Db } from "@/lib/db/prisma";
 import { fencedTransaction, readSyncGeneration, SyncStoppedError } from "@/lib/db/queries/sync-fence";
-import type { Work } from "@/lib/db/sql";
+import { fencedIngest } from "@/lib/db/ingest/fence";
+import type { Work } from "@/lib/db/ingest/driver";
 
 // A run: one sync job's (or one webhook apply's) hold on a person's sync. It reads the person's
 // sync generation when it starts and writes only in transactions that check it
@@ -62,7 +64,12 @@ export function stopRunsOf(userId: string): number {
   return set.size;
 }
 
-/** `work` in one write transaction that commits only while the run's generation holds (else SyncStoppedError, rolled back). */
+/** A page's `work` in one ingest transaction that commits only while the run's generation holds (else SyncStoppedError, rolled back). */
 export function inRun<T>(run: SyncRun, work: () => Work<T>): Promise<T> {
-  return fencedTransaction(run.userId, run.generation, work);
+  return fencedIngest(run.userId, run.generation, work);
+}
+
+/** `fn` in one Prisma Client transaction that commits only while the run's generation holds (the sync's writes outside a page). */
+export function inRunTx<T>(run: SyncRun, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return fencedTransaction(run.userId, run.generation, fn);
 }

@@ -3,11 +3,11 @@ import { logger } from "@/lib/log";
 import type { RingClient } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
 import { getResource, type SeriesCollection } from "@/lib/resources";
-import type { RejectedInput } from "@/lib/db/queries/ring-documents";
+import type { RejectedInput } from "@/lib/db/ingest/documents";
 import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
-import { sampleDaysMerge, sampleDaysReplace } from "@/lib/db/queries/time-series";
+import { sampleDaysMerge, sampleDaysReplace } from "@/lib/db/ingest/series";
 import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
-import { query, type Work } from "@/lib/db/sql";
+import type { Work } from "@/lib/db/ingest/driver";
 import { instantOf, mapSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import { isoInstant, latestPossibleDay, nextSeriesWindow, seriesQuery, seriesRecheckWindows, seriesWindowsLeft, windowsStartAfterProbe } from "@/lib/sync/plan";
@@ -218,7 +218,7 @@ export async function incrementalSeries(
     removed += (await commitPage(ctx, { run, collection, write: write(), mapMs: prepared, count: { pages: 0, samples: fetched.length, rejected: 0 } })).written;
     samples += fetched.length;
   }
-  const s = await query(summarize(userId, collection));
+  const s = await summarize(userId, collection);
   await updateRunState(run, collection, {
     status: "idle",
     cursorStart: isoInstant(Math.min(startedAt, windows.at(-1)?.end ?? startedAt)),

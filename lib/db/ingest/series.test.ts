@@ -8,9 +8,9 @@ import BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { sampleDaysMerge } from "@/lib/db/queries/time-series";
+import { sampleDaysMerge } from "@/lib/db/ingest/series";
 import { decodeDay, type Sample } from "@/lib/db/sample-codec";
-import { get, postgresDatabase, sqliteDatabase, type Database } from "@/lib/db/sql";
+import { get, postgresIngest, sqliteIngest, statement, type IngestDb } from "@/lib/db/ingest/driver";
 import { sampleSpecOf } from "@/lib/resources";
 import { useMigratedPostgres } from "@/lib/test/postgres";
 import { waitFor } from "@/lib/test/wait";
@@ -23,12 +23,17 @@ const DAY = "2026-02-10";
 const at = (hh: number, mm: number) => Date.parse(`${DAY}T${String(hh).padStart(2, "0")}:${String(mm).padStart(2, "0")}:00Z`);
 const page = (hh: number, bpm: number): Sample[] => Array.from({ length: 6 }, (_, i) => ({ t: at(hh, i * 10), v: [bpm + i, "awake"] }));
 
-function merge(db: Database, userId: string, samples: Sample[]) {
+function merge(db: IngestDb, userId: string, samples: Sample[]) {
   return db.transaction(() => sampleDaysMerge({ collection: "heartrate", userId, days: new Map([[DAY, samples]]) }));
 }
 
-async function storedDay(db: Database, userId: string): Promise<Sample[]> {
-  const row = await db.query(get<{ samples: Buffer }>(`SELECT samples FROM "heart_rate" WHERE userId = ? AND day = ?`, userId, DAY));
+const STORED = statement("test_stored_day", {
+  sqlite: `SELECT samples FROM "heart_rate" WHERE "userId" = ? AND day = ?`,
+  postgres: `SELECT samples FROM "heart_rate" WHERE "userId" = $1 AND day = $2`,
+});
+
+async function storedDay(db: IngestDb, userId: string): Promise<Sample[]> {
+  const row = await db.transaction(() => get<{ samples: Buffer }>(STORED, userId, DAY));
   return row ? decodeDay(sampleSpecOf("heartrate"), DAY, row.samples) : [];
 }
 
@@ -94,8 +99,8 @@ describe("two merges into one day on PostgreSQL, the first held inside its trans
     it(c.name, async () => {
       const userId = `pg-${cases.indexOf(c)}`;
       const a = holdingPool(pgDb.pool(), c.stopAfter);
-      const first = postgresDatabase(a.pool);
-      const other = postgresDatabase(pgDb.otherProcess());
+      const first = postgresIngest(a.pool);
+      const other = postgresIngest(pgDb.otherProcess());
       if (c.existing) await merge(other, userId, page(1, 50));
 
       const one = merge(first, userId, page(2, 70));
@@ -124,9 +129,9 @@ describe("two merges into one day on PostgreSQL, the first held inside its trans
 
 describe("two merges into one day on SQLite, from two connections", () => {
   it("each page's samples survive, on a day already stored and on a new day", async () => {
-    const one = sqliteDatabase();
+    const one = sqliteIngest();
     second.db = new BetterSqlite3(rawDb().name, { timeout: 5_000 });
-    const two = sqliteDatabase(() => second.db!);
+    const two = sqliteIngest(() => second.db!);
     await merge(two, "lite-1", page(1, 50));
     await Promise.all([merge(one, "lite-1", page(2, 70)), merge(two, "lite-1", page(3, 90))]);
     await Promise.all([merge(one, "lite-2", page(2, 70)), merge(two, "lite-2", page(3, 90))]);
