@@ -11,9 +11,9 @@ import { processSingleton } from "@/lib/process-singleton";
 
 // Prisma Client at run time: one client per process, on SQLite (Prisma's better-sqlite3 adapter
 // behind the gate of lib/db/prisma-sqlite.ts) or PostgreSQL (Prisma's pg adapter on a pool), under
-// one type. The model's queries use it (docs/decisions/0031-prisma-client-at-run-time.md); the
-// sync's page writes, the time series and the registry's reads still go through lib/db/sql.ts
-// until the ingest store and the raw reads take them over (issue 52).
+// one type. Every query uses it (docs/decisions/0031-prisma-client-at-run-time.md) but the sync's
+// two hot writes, a page's commit and the time series' day merge, which the ingest store runs on
+// the driver (lib/db/ingest).
 //
 // How a query module uses it:
 // - model work through the model API, on a `Db` it is given (`tx` inside a transaction) or the

@@ -29,6 +29,7 @@ function seriesStatements(collection: SeriesCollection): SeriesStatements {
   const t = ident(table);
   const read = { sqlite: `SELECT samples FROM ${t} WHERE "userId" = ? AND day = ?`, postgres: `SELECT samples FROM ${t} WHERE "userId" = $1 AND day = $2` };
   const insert = `INSERT INTO ${t} ("userId", day, count, samples, "syncedAt")`;
+  const replace = `ON CONFLICT("userId", day) DO UPDATE SET count = excluded.count, samples = excluded.samples, "syncedAt" = excluded."syncedAt"`;
   return {
     read: statement(`read_${table}`, read),
     // SQLite: a plain read. The transaction is IMMEDIATE (./driver.ts): it holds the file's one
@@ -37,8 +38,8 @@ function seriesStatements(collection: SeriesCollection): SeriesStatements {
     // day waits at its own read and then reads what this one wrote (READ COMMITTED: the newest row).
     lockedRead: statement(`locked_read_${table}`, { sqlite: read.sqlite, postgres: `${read.postgres} FOR UPDATE` }),
     upsert: statement(`upsert_${table}`, {
-      sqlite: `${insert} VALUES (?, ?, ?, ?, ?) ON CONFLICT("userId", day) DO UPDATE SET count = excluded.count, samples = excluded.samples, "syncedAt" = excluded."syncedAt"`,
-      postgres: `${insert} VALUES ($1, $2, $3, $4, $5) ON CONFLICT("userId", day) DO UPDATE SET count = excluded.count, samples = excluded.samples, "syncedAt" = excluded."syncedAt"`,
+      sqlite: `${insert} VALUES (?, ?, ?, ?, ?) ${replace}`,
+      postgres: `${insert} VALUES ($1, $2, $3, $4, $5) ${replace}`,
     }),
     // inserts a day unless it exists (then changes nothing: 0 rows)
     insertNew: statement(`insert_new_${table}`, {

@@ -39,7 +39,8 @@ const DAY_TABLES = RING_COLLECTIONS.map(tableOf);
 export function getDailyColumns(opts: RangeOptions & { collection: DailyCollection; columns: readonly string[] }): Promise<DayRow[]> {
   const cols = opts.columns.length ? Prisma.sql`, ${sqlNames(opts.columns)}` : Prisma.empty;
   return rows<DayRow>(
-    Prisma.sql`SELECT day${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, id`,
+    Prisma.sql`SELECT day${cols} FROM ${n(tableOf(opts.collection))}
+     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, id`,
   );
 }
 
@@ -155,7 +156,8 @@ export function getEventDaySums(opts: RangeOptions & { collection: EventCollecti
 /** The days in a range that have a document of the collection. */
 export async function getDocumentDays(opts: RangeOptions & { collection: RingCollection }): Promise<string[]> {
   const found = await rows<{ day: string }>(
-    Prisma.sql`SELECT DISTINCT day FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day`,
+    Prisma.sql`SELECT DISTINCT day FROM ${n(tableOf(opts.collection))}
+     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day`,
   );
   return found.map((r) => r.day);
 }
@@ -182,7 +184,8 @@ export function getDocumentRows<Row extends Record<string, unknown> = Record<str
 ): Promise<Array<Row & { documentId: string | null; day: string }>> {
   const cols = sqlNames([...new Set(["documentId", "day", ...opts.columns, ...(opts.withRaw ? ["raw"] : [])])]);
   return rows(
-    Prisma.sql`SELECT ${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, id`,
+    Prisma.sql`SELECT ${cols} FROM ${n(tableOf(opts.collection))}
+     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, id`,
   );
 }
 
