@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 import { env } from "@/lib/env.mjs";
@@ -37,7 +38,10 @@ export function statement(name: string, forms: { sqlite: string; postgres: strin
   const known = names.get(name);
   if (known !== undefined && known !== key) throw new Error(`two ingest statements are named ${name}`);
   names.set(name, key);
-  return { name: `ingest_${name}`, ...forms };
+  // PostgreSQL names are at most 63 bytes: a longer one (a checkpoint of many fields) is shortened by a digest
+  const full = `ingest_${name}`;
+  const pgName = full.length <= 63 ? full : `${full.slice(0, 40)}_${createHash("sha1").update(full).digest("hex").slice(0, 16)}`;
+  return { name: pgName, ...forms };
 }
 
 type Step = { kind: "all" | "get" | "run"; st: Statement; params: IngestValue[] };
