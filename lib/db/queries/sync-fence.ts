@@ -56,15 +56,27 @@ export async function syncGenerationHolds(tx: Db, userId: string, generation: nu
 }
 
 /**
+ * How long a fenced write of the sync may wait to begin and stay open (ms). It holds no network,
+ * but it queues: on SQLite behind the pages of every collection at the process's gate, on
+ * PostgreSQL behind them for the person's row; on a loaded machine that took more than Prisma's
+ * default 5 s (seen in the PostgreSQL five-year backfill), where the driver's transactions never
+ * had a limit.
+ */
+const FENCED_WAIT_MS = 60_000;
+
+/**
  * `fn` in one Prisma Client transaction that commits only while the person's sync generation is
  * `generation` (else SyncStoppedError, rolled back). A page's own commit is the ingest store's
  * (lib/db/ingest/fence.ts fencedIngest: the same check and lock).
  */
 export function fencedTransaction<T>(userId: string, generation: number, fn: (tx: Db) => Promise<T>, db: ProcessDb = prisma()): Promise<T> {
-  return db.$transaction(async (tx) => {
-    if (!(await syncGenerationHolds(tx, userId, generation))) throw new SyncStoppedError(userId);
-    return fn(tx);
-  });
+  return db.$transaction(
+    async (tx) => {
+      if (!(await syncGenerationHolds(tx, userId, generation))) throw new SyncStoppedError(userId);
+      return fn(tx);
+    },
+    { maxWait: FENCED_WAIT_MS, timeout: FENCED_WAIT_MS },
+  );
 }
 
 /**
