@@ -32,3 +32,12 @@ export function registryRow<T extends Record<string, unknown>>(row: T): T {
   for (const k of Object.keys(row)) Reflect.set(row, k, cell(row[k]));
   return row;
 }
+
+/**
+ * A text parameter from a request as the ingest store stores text on PostgreSQL, whose text cannot
+ * hold NUL (lib/db/ingest/driver.ts: a NUL becomes U+FFFD there): a lookup by an id with a NUL finds
+ * nothing instead of failing. The same on SQLite (no stored id has one: the ring service's ids never do).
+ */
+export function lookupText(value: string): string {
+  return value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value;
+}

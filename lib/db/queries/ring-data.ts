@@ -1,7 +1,7 @@
 import "server-only";
 import { prisma } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
+import { lookupText, registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
 import {
   DAILY_COLLECTIONS,
   isSeriesCollection,
@@ -197,7 +197,7 @@ export function getDocumentById(opts: {
   columns: readonly string[];
 }): Promise<(Record<string, unknown> & { documentId: string; day: string | null; raw: string }) | undefined> {
   const cols = sqlNames([...new Set(["documentId", "day", ...opts.columns, "raw"])]);
-  return row(Prisma.sql`SELECT ${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND "documentId" = ${opts.documentId}`);
+  return row(Prisma.sql`SELECT ${cols} FROM ${n(tableOf(opts.collection))} WHERE "userId" = ${opts.userId} AND "documentId" = ${lookupText(opts.documentId)}`);
 }
 
 /** The newest document of a collection (by day; the newest stored on that day) with some columns. */

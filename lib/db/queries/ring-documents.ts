@@ -5,12 +5,13 @@ import { RESOURCES, type RingCollection } from "@/lib/resources";
 import { RING_TABLES, TRENDS_ID_PREFIX, type CollectionSummary } from "@/lib/db/ingest/documents";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 import { bumpEverySyncGeneration } from "@/lib/db/queries/sync-fence";
+import { lookupText } from "@/lib/db/queries/registry-rows";
 
 // The ring data tables (one per resource of lib/resources) outside a page's commit: reads for the
 // sync and the imports, the deletes of what the service no longer has, the data family switch.
 // A page's writes are the ingest store's (lib/db/ingest/documents.ts). Raw SQL through Prisma
 // Client's tagged templates; table and column names come from the registry (Prisma.raw), never
-// from a request.
+// from a request; ids are looked up as the ingest store stores them (lookupText).
 
 const TRENDS_LIKE = `${TRENDS_ID_PREFIX}%`;
 
@@ -48,7 +49,7 @@ export async function storedByKey(
   const found = new Map<string, { day: string | null; raw: string }>();
   for (const list of inLists(keys)) {
     const rows = await prisma().$queryRaw<Array<{ k: string; day: string | null; raw: string }>>`SELECT ${name(conflict)} AS k, day, raw
-      FROM ${name(table)} WHERE "userId" = ${userId} AND ${name(conflict)} IN (${Prisma.join(list)})`;
+      FROM ${name(table)} WHERE "userId" = ${userId} AND ${name(conflict)} IN (${Prisma.join(list.map(lookupText))})`;
     for (const r of rows) found.set(r.k, { day: r.day, raw: r.raw });
   }
   return found;
@@ -72,7 +73,7 @@ export async function missingDocumentsDelete(tx: Db, opts: MissingDocuments): Pr
   const { table, conflict } = RING_TABLES[opts.collection];
   const inWindow = opts.window ? Prisma.sql` AND day >= ${opts.window.fromDay} AND day <= ${opts.window.toDay}` : Prisma.empty;
   // (a trailing window's keys: tens to a few hundred)
-  const unseen = opts.seenKeys.length ? Prisma.sql` AND ${name(conflict)} NOT IN (${Prisma.join(opts.seenKeys)})` : Prisma.empty;
+  const unseen = opts.seenKeys.length ? Prisma.sql` AND ${name(conflict)} NOT IN (${Prisma.join(opts.seenKeys.map(lookupText))})` : Prisma.empty;
   const deleted = await tx.$executeRaw`DELETE FROM ${name(table)} WHERE "userId" = ${opts.userId}${inWindow}${unseen}`;
   if (deleted > 0) await bumpDataVersion(tx, opts.userId);
   return deleted;
@@ -80,7 +81,8 @@ export async function missingDocumentsDelete(tx: Db, opts: MissingDocuments): Pr
 
 /** Deletes one document by its id (a webhook delete event), as a step of the caller's transaction. */
 export async function documentDelete(tx: Db, collection: RingCollection, userId: string, documentId: string): Promise<number> {
-  const deleted = await tx.$executeRaw`DELETE FROM ${name(RING_TABLES[collection].table)} WHERE "userId" = ${userId} AND "documentId" = ${documentId}`;
+  const deleted =
+    await tx.$executeRaw`DELETE FROM ${name(RING_TABLES[collection].table)} WHERE "userId" = ${userId} AND "documentId" = ${lookupText(documentId)}`;
   if (deleted > 0) await bumpDataVersion(tx, userId);
   return deleted;
 }
