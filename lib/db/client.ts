@@ -38,11 +38,3 @@ export async function verifyPragmas(): Promise<{ journalMode: string; busyTimeou
   if (busyTimeout < 1000) throw new Error(`SQLite busy_timeout is ${busyTimeout}, expected >= 1000`);
   return { journalMode, busyTimeout };
 }
-
-/** The database answers (and on SQLite has its PRAGMAs): what GET /api/health checks. */
-export async function checkDatabase(): Promise<void> {
-  if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
-    const { pingDatabase } = await import("@/lib/db/prisma");
-    await pingDatabase();
-  } else await verifyPragmas();
-}

@@ -1,2 +1,3 @@
 import "server-only";
-export { checkDatabase, rawDb, verifyPragmas } from "@/lib/db/client";
+export { rawDb, verifyPragmas } from "@/lib/db/client";
+export { checkDatabase } from "@/lib/db/prisma";

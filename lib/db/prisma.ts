@@ -6,7 +6,7 @@ import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-pos
 import { env } from "@/lib/env.mjs";
 import { BUSY_TIMEOUT_MS, sqliteFile } from "@/lib/db/sqlite.mjs";
 import { gatedSqliteAdapter, SqliteGate } from "@/lib/db/prisma-sqlite";
-import { postgresPool } from "@/lib/db/client";
+import { postgresPool, verifyPragmas } from "@/lib/db/client";
 import { processSingleton } from "@/lib/process-singleton";
 
 // Prisma Client at run time: one client per process, on SQLite (Prisma's better-sqlite3 adapter
@@ -109,6 +109,12 @@ export async function withDatabaseLock<T>(key: number, fn: () => Promise<T>, db:
 /** One trivial statement through the process's client: whether the database answers (the outage probe, lib/http/outage.ts). */
 export async function pingDatabase(db: ProcessDb = prisma()): Promise<void> {
   await db.$queryRaw`SELECT 1`;
+}
+
+/** The database answers (and on SQLite has its PRAGMAs): what GET /api/health checks. */
+export async function checkDatabase(): Promise<void> {
+  if (/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) await pingDatabase();
+  else await verifyPragmas();
 }
 
 /** The process's client on DATABASE_URL (made on first use). */
