@@ -63,9 +63,9 @@ const shared: InlineConfig = {
   globalSetup: [path.resolve("lib/test/postgres-global-setup.ts")],
   // a deadline stops a hang, it does not time the test: npm test runs this runner at a lower CPU
   // priority beside the browser specs (e2e/run-all.mjs), where a 5-year sync takes several times
-  // its time alone
-  testTimeout: 120_000,
-  hookTimeout: 120_000,
+  // its time alone (the slowest took half of 120 s in a full run, so 240 s)
+  testTimeout: 240_000,
+  hookTimeout: 240_000,
   env: { NODE_ENV: "test", LOG_LEVEL: "warn" },
 };
 

@@ -168,8 +168,7 @@ describe("[CHAOS 15] privacy", () => {
       "her phases' backfill, once she tracks",
       () => {
         const s = db.prepare(`SELECT status, backfillDoneAt FROM sync_state WHERE userId = ? AND collection = 'daily_cycle_phases'`).get(her.userId) as
-          | { status: string; backfillDoneAt: unknown }
-          | undefined;
+          { status: string; backfillDoneAt: unknown } | undefined;
         return s?.backfillDoneAt != null && s.status === "idle";
       },
       { timeoutMs: 120_000, intervalMs: 200 },
