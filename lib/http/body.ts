@@ -10,8 +10,12 @@ import { AppError } from "@/lib/http/errors";
  * connection, and beyond that bound reading stops.
  */
 
-/** How much of a refused body is read (and dropped) at most, counting what was read before. */
-export const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * How much of a refused body is read (and dropped) at most, counting what was read before: twice
+ * the largest body a JSON client is expected to try (8 MB), so that one a few bytes over it is
+ * still read to its end and its client reads the answer rather than a reset.
+ */
+export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 export type ReadBodyOptions = {
   /** the route's cap: more than this is refused with 413 */
