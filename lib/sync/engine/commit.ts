@@ -1,7 +1,7 @@
 import "server-only";
 import { logger } from "@/lib/log";
 import type { SyncCollection } from "@/lib/resources";
-import type { SyncStatePatch } from "@/lib/db/queries/sync-state";
+import { syncStateUpdate, type SyncStatePatch } from "@/lib/db/queries/sync-state";
 import { SyncStoppedError } from "@/lib/db/queries/sync-fence";
 import { ingestDb, type Work } from "@/lib/db/ingest/driver";
 import { cycleTrackingIn } from "@/lib/db/ingest/fence";
@@ -9,11 +9,11 @@ import { checkpointWrite } from "@/lib/db/ingest/checkpoint";
 import type { CollectionSummary } from "@/lib/db/ingest/documents";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { storedSummary, summarize, summarizeInPage, type BackfillProgress, type CollectionOutcome, type EngineContext, type Totals } from "./context";
-import { inRun, type SyncRun } from "./runs";
+import { inRun, inRunTx, type SyncRun } from "./runs";
 
 /** Updates the collection's SyncState for a run (fenced; never creates the row). */
 export function updateRunState(run: SyncRun, collection: SyncCollection, patch: SyncStatePatch): Promise<boolean> {
-  return inRun(run, () => checkpointWrite(run.userId, collection, patch));
+  return inRunTx(run, (tx) => syncStateUpdate(tx, run.userId, collection, patch));
 }
 
 // How a page becomes stored: one transaction holds the page's rows (documents or samples, the
