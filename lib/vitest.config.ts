@@ -36,6 +36,7 @@ const BOTH_DATABASES = [
   "app/api/v1/v1-routes.test.ts",
   "app/api/dashboard-routes.test.ts",
   "lib/services/auth/adapter.test.ts",
+  "lib/ring/tokens.test.ts",
   "lib/auth/sign-in-flow.test.ts",
   "lib/auth/sign-in-newer-provider.test.ts",
   "lib/db/queries/alerts-claim.test.ts",

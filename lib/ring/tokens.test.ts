@@ -1,4 +1,5 @@
-// Integration: lib/ring/tokens.ts against the in-process ring emulator and a real SQLite file.
+// Integration: lib/ring/tokens.ts against the in-process ring emulator and a real database
+// (SQLite, and PostgreSQL in the "postgres" project): refresh through the auth adapter's rows.
 import { suiteEmulatorConfig, suiteToday } from "@/lib/test/suite-env.mjs";
 import { clock } from "@/lib/clock";
 import fs from "node:fs";
@@ -188,15 +189,26 @@ describe("refreshAfterUnauthorized", () => {
 });
 
 describe("tokens at rest", () => {
-  it("no plain token is readable in the SQLite files", async () => {
+  /** What the database holds of the account: the SQLite file and its log as bytes, or the row as PostgreSQL stores it (its text form). */
+  async function storedBytes(accountId: string): Promise<Buffer> {
+    const url = process.env.DATABASE_URL ?? "";
+    if (/^postgres(ql)?:/.test(url)) {
+      const rows = await dbMod.db.$queryRaw<Array<{ row: string }>>`SELECT a::text AS row FROM "Account" a WHERE id = ${accountId}`;
+      expect(rows).toHaveLength(1);
+      return Buffer.from(rows[0]!.row, "utf8");
+    }
+    const file = url.replace(/^file:/, "");
+    const files = [file, `${file}-wal`].filter((f) => fs.existsSync(f));
+    expect(files.length).toBeGreaterThan(0);
+    return Buffer.concat(files.map((f) => fs.readFileSync(f)));
+  }
+
+  it("no plain token is readable in what the database stores", async () => {
     const { account, issued } = await seedConnection(5);
     const fresh = await tokens.getValidAccessToken(account.id);
     const row = await dbMod.db.account.findUniqueOrThrow({ where: { id: account.id } });
     const newRefresh = tokens.decryptToken(row.refresh_token!);
-    const file = (process.env.DATABASE_URL ?? "").replace(/^file:/, "");
-    const files = [file, `${file}-wal`].filter((f) => fs.existsSync(f));
-    expect(files.length).toBeGreaterThan(0);
-    const bytes = Buffer.concat(files.map((f) => fs.readFileSync(f)));
+    const bytes = await storedBytes(account.id);
     expect(bytes.length).toBeGreaterThan(0);
     for (const secret of [issued.access_token, issued.refresh_token, fresh, newRefresh]) {
       expect(secret.length).toBeGreaterThan(10);
