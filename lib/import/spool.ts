@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import busboy from "busboy";
 import { env } from "@/lib/env.mjs";
 import { AppError } from "@/lib/http/errors";
+import { DRAIN_MAX_MS } from "@/lib/http/body";
 import { ImportRefusal } from "@/lib/import/refusal";
 import { ImportStopped } from "@/lib/import/budget";
 
@@ -193,7 +194,30 @@ export async function* arriving(body: AsyncIterable<Uint8Array>, stop: AbortSign
   } finally {
     stop.removeEventListener("abort", onStop);
     deadline.removeEventListener("abort", onStop);
-    // a body left part-way is let go (not awaited: a stalled one may never answer)
-    if (!ended) void Promise.resolve(it.return?.()).catch(() => undefined);
+    // A body left part-way is let go: its reader drops the rest the bounded way (lib/http/body.ts)
+    // before the refusal goes out, so a client still sending reads the answer rather than a
+    // reset connection. Awaited at most a little longer than that drain: a stalled body may
+    // never answer.
+    if (!ended) await settlesWithin(Promise.resolve(it.return?.()), DRAIN_MAX_MS + 1_000);
+  }
+}
+
+/** Waits for `promise` to settle, or `ms` to pass, whichever comes first; never throws. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const passed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+  try {
+    await Promise.race([
+      promise.then(
+        () => undefined,
+        () => undefined,
+      ),
+      passed,
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
