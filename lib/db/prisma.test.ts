@@ -225,6 +225,28 @@ describe("Prisma Client on SQLite: one connection, its transactions apart", () =
     expect(await keys(db)).toEqual(["after", "first"]);
   });
 
+  it("statements kept prepared: the same query reads each write, a rolled-back write is gone, and more texts than the cache holds still answer right", async () => {
+    const small = client(() => sqliteClient(file(), new SqliteGate(), { statementCacheSize: 4 }));
+    for (let i = 0; i < 5; i++) {
+      await setting(small, `k${i}`, String(i));
+      expect(await small.appSetting.count()).toBe(i + 1);
+      expect((await small.appSetting.findUnique({ where: { key: `k${i}` } }))?.value).toBe(String(i));
+    }
+    await expect(
+      small.$transaction(async (t) => {
+        await setting(t, "gone");
+        expect(await t.appSetting.count()).toBe(6);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await keys(small)).toEqual(["k0", "k1", "k2", "k3", "k4"]);
+    // more distinct texts than the four kept: each still prepared and run with its own arguments
+    for (let n = 1; n <= 8; n++) {
+      const rows = await small.$queryRawUnsafe<Array<{ v: bigint | number }>>(`SELECT COUNT(*) + ${n} AS v FROM AppSetting WHERE key <> ?`, "k0");
+      expect(Number(rows[0]!.v)).toBe(4 + n);
+    }
+  });
+
   it("a failed statement inside a transaction rolls the whole transaction back and frees the gate", async () => {
     await setting(db, "taken");
     await expect(

@@ -59,8 +59,8 @@ export function dbProvider(db: Db): DbProvider {
 export const TRANSACTION_OPTIONS = { maxWait: BUSY_TIMEOUT_MS, timeout: BUSY_TIMEOUT_MS } as const;
 
 /** A client on a SQLite file, its transactions and outside queries ordered by `gate`. */
-export function sqliteClient(file: string, gate: SqliteGate = new SqliteGate()): ProcessDb {
-  return new PrismaClient({ adapter: gatedSqliteAdapter(file, gate), transactionOptions: TRANSACTION_OPTIONS });
+export function sqliteClient(file: string, gate: SqliteGate = new SqliteGate(), options: { statementCacheSize?: number } = {}): ProcessDb {
+  return new PrismaClient({ adapter: gatedSqliteAdapter(file, gate, options), transactionOptions: TRANSACTION_OPTIONS });
 }
 
 /**
