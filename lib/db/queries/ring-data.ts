@@ -1,6 +1,7 @@
 import "server-only";
 import { prisma } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { lookupText, registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
 import {
   DAILY_COLLECTIONS,
@@ -32,8 +33,12 @@ async function row<T extends Record<string, unknown>>(query: Prisma.Sql): Promis
 export type RangeOptions = { userId: string; from: string; to: string };
 export type DayRow = Record<string, unknown> & { day: string };
 
-/** Tables with a `day`, the daily collections' and the sleep periods'. */
-const DAY_TABLES = RING_COLLECTIONS.map(tableOf);
+/**
+ * Tables with a `day`, the daily collections' and the sleep periods', that say a day has ring
+ * data: the cycle's phases are not among them, so which days "have data" (a report's count, the
+ * calendar's states and bounds) never depends on cycle data, whoever reads it.
+ */
+const DAY_TABLES = RING_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE).map(tableOf);
 
 /** Columns of a daily table per day in a range, oldest first (several rows on a day: the newest last). */
 export function getDailyColumns(opts: RangeOptions & { collection: DailyCollection; columns: readonly string[] }): Promise<DayRow[]> {
