@@ -4,7 +4,6 @@
 // the process's pool), and more clients standing for other processes in the stores' contract tests.
 import { postgresClient, prisma, sqliteClient, sqliteGate, type ProcessDb } from "@/lib/db/prisma";
 import { sqliteFile } from "@/lib/db/sqlite.mjs";
-import type pg from "pg";
 
 export const db: ProcessDb = prisma();
 
@@ -15,4 +14,6 @@ export const db: ProcessDb = prisma();
 export const otherSqliteClient = (): ProcessDb => sqliteClient(sqliteFile(process.env.DATABASE_URL!), sqliteGate());
 
 /** A client on a PostgreSQL pool (lib/test/postgres.ts useMigratedPostgres: `pool()`, or `otherProcess()` for another process). */
-export const pgClient = (pool: () => pg.Pool): ProcessDb => postgresClient(async () => pool());
+type PgPool = Awaited<ReturnType<Parameters<typeof postgresClient>[0]>>;
+
+export const pgClient = (pool: () => PgPool): ProcessDb => postgresClient(async () => pool());

@@ -1,6 +1,7 @@
 import "server-only";
 import { clock } from "@/lib/clock";
 import { prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
+import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -147,7 +148,7 @@ export type ConnectedRingUser = {
 /** Every person with a ring account (a User with Account provider "ring"), oldest account first. */
 export async function listRingUsers(): Promise<ConnectedRingUser[]> {
   const accounts = await prisma().account.findMany({
-    where: { provider: "ring" },
+    where: { provider: RING_PROVIDER },
     orderBy: { createdAt: "asc" },
     select: {
       id: true,
@@ -173,13 +174,13 @@ export async function listRingUsers(): Promise<ConnectedRingUser[]> {
 export async function findUserIdByRingUserId(ringUserId: string): Promise<string | undefined> {
   const user = await prisma().user.findFirst({ where: { ringUserId }, select: { id: true } });
   if (user) return user.id;
-  const account = await prisma().account.findFirst({ where: { provider: "ring", providerAccountId: ringUserId }, select: { userId: true } });
+  const account = await prisma().account.findFirst({ where: { provider: RING_PROVIDER, providerAccountId: ringUserId }, select: { userId: true } });
   return account?.userId;
 }
 
 /** Users with an active ring account and no SyncState yet (connected while the scheduler was off). */
 export async function listUsersNeedingBackfill(): Promise<string[]> {
-  const accounts = await prisma().account.findMany({ where: { provider: "ring", status: "active" }, select: { userId: true }, distinct: ["userId"] });
+  const accounts = await prisma().account.findMany({ where: { provider: RING_PROVIDER, status: "active" }, select: { userId: true }, distinct: ["userId"] });
   const userIds = accounts.map((a) => a.userId);
   const started = await prisma().syncState.findMany({ where: { userId: { in: userIds } }, select: { userId: true }, distinct: ["userId"] });
   const has = new Set(started.map((s) => s.userId));
