@@ -83,6 +83,8 @@ stopGroupsOnExit();
 const callbackUri = (port: number) => `http://localhost:${port}/api/auth/callback/ring`;
 const YEARS = 5;
 const HISTORY_DAYS = 1826;
+/** The bench person's data key at the emulator: the same history in every run and on every commit. */
+const BENCH_PERSON_KEY = "bench-five-years";
 const PAGE_SIZE = 100;
 /** the emulator's time-series page (RING_EMULATOR_TIMESERIES_PAGE_SIZE, facts §2.2: about 1,000 rows) */
 const SERIES_PAGE_SIZE = 1000;
@@ -179,7 +181,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  */
 async function addPerson(emu: string) {
   const email = `bench-${Date.now().toString(36)}@bench.example.test`;
-  const user = await json<{ user_id: string; first_day: string; last_day: string }>(`${emu}/_emulator/users`, post({ email, history_days: HISTORY_DAYS }));
+  // the same five years in every run (the emulator's data from a key, not the e-mail): runs compare
+  const user = await json<{ user_id: string; first_day: string; last_day: string }>(
+    `${emu}/_emulator/users`,
+    post({ email, history_days: HISTORY_DAYS, data_key: BENCH_PERSON_KEY }),
+  );
   const docs = new Map<BenchCollection, Doc[]>();
   for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(emu, user.user_id, c));
   const documents = [...docs.values()].reduce((n, d) => n + d.length, 0);

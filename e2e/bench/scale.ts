@@ -148,7 +148,7 @@ async function measure(opts: {
     const emails: string[] = [];
     for (let i = 0; i < PEOPLE; i++) {
       const email = `scale-${opts.tag}-${i}-${Date.now().toString(36)}@bench.example.test`;
-      const user = (await post(`${opts.emulatorUrl}/_emulator/users`, { email, history_days: HISTORY_DAYS })) as { user_id: string };
+      const user = (await post(`${opts.emulatorUrl}/_emulator/users`, { email, history_days: HISTORY_DAYS, data_key: `scale-${i}` })) as { user_id: string };
       for (const c of BENCH_COLLECTION_NAMES) await emulatorDocuments(opts.emulatorUrl, user.user_id, c);
       emails.push(email);
     }
