@@ -1,8 +1,8 @@
 import "server-only";
-import { prisma } from "@/lib/db/prisma";
+import { dbProvider, prisma } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
-import { lookupText, registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
+import { cell, lookupText, registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
 import {
   DAILY_COLLECTIONS,
   isSeriesCollection,
@@ -40,13 +40,33 @@ export type DayRow = Record<string, unknown> & { day: string };
  */
 const DAY_TABLES = RING_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE).map(tableOf);
 
-/** Columns of a daily table per day in a range, oldest first (several rows on a day: the newest last). */
-export function getDailyColumns(opts: RangeOptions & { collection: DailyCollection; columns: readonly string[] }): Promise<DayRow[]> {
-  const cols = opts.columns.length ? Prisma.sql`, ${sqlNames(opts.columns)}` : Prisma.empty;
-  return rows<DayRow>(
-    Prisma.sql`SELECT day${cols} FROM ${n(tableOf(opts.collection))}
-     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, id`,
+/**
+ * Columns of a daily table per day in a range, oldest first (several rows on a day: the newest last).
+ * The database hands the rows over as one JSON array of arrays (SQLite's json_group_array, PostgreSQL's
+ * json_agg, each ordered), not as cells: a chart's five years are thousands of cells, and Prisma
+ * Client's per-cell handling of a raw result cost more than the read itself (the trends p95, 0031).
+ * The registry's columns are numbers, text and booleans, which JSON carries exactly (a float as its
+ * shortest round-trip text on both databases); a boolean comes back as 1 or 0, as `cell` gives it.
+ */
+export async function getDailyColumns(opts: RangeOptions & { collection: DailyCollection; columns: readonly string[] }): Promise<DayRow[]> {
+  const names = ["day", ...opts.columns];
+  const values = sqlNames(names);
+  const db = prisma();
+  const aggregate =
+    dbProvider(db) === "postgresql"
+      ? Prisma.sql`json_agg(json_build_array(${values}) ORDER BY day, id)::text`
+      : Prisma.sql`json_group_array(json_array(${values}) ORDER BY day, id)`;
+  const [found] = await db.$queryRaw<Array<{ j: string | null }>>(
+    Prisma.sql`SELECT ${aggregate} AS j FROM ${n(tableOf(opts.collection))}
+     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to}`,
   );
+  const arrays: unknown = JSON.parse(found?.j ?? "[]");
+  if (!Array.isArray(arrays)) throw new Error("a daily read did not come back as a JSON array");
+  return arrays.map((cells: unknown[]) => {
+    const out: DayRow = { day: String(cells[0]) };
+    for (let i = 1; i < names.length; i++) out[names[i]!] = cell(cells[i] ?? null);
+    return out;
+  });
 }
 
 /** Sleep periods in a range with `columns`, oldest first (by day, then bedtime). */
