@@ -6,8 +6,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { getResource, RING_COLLECTIONS, tableOf, type RingCollection } from "@/lib/resources";
+import { getResource, isRingCollection, RING_COLLECTIONS, tableOf, type RingCollection, type SeriesCollection, type SyncCollection } from "@/lib/resources";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
+import { getMetric } from "@/lib/metrics/catalog";
+import { TODAY_CATEGORIES, TODAY_METRICS } from "@/lib/metrics/today-layout";
 
 /** The collections a backfill fetches (list endpoints), and their tables: the app's resource registry. */
 export const BENCH_COLLECTIONS = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<RingCollection, string>;
@@ -166,6 +168,84 @@ export async function waitForBackfill(
         if (state.failed > 0 && state.done + state.failed >= want) throw new Error(`backfill stopped: ${state.done} done, ${state.failed} failed`);
       }
       if (performance.now() > deadline) throw new Error(`backfill not done within ${opts.timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
+    }
+  } finally {
+    db?.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Time to Today: each collection Today shows with its newest day stored (the app's SQLite)
+// ---------------------------------------------------------------------------------------
+
+/** The collections Today's cards read (lib/metrics/today-layout.ts, through the catalog), in the page's order. */
+export const TODAY_COLLECTIONS: readonly SyncCollection[] = [...new Set([...TODAY_METRICS, ...TODAY_CATEGORIES].map((id) => getMetric(id).collection))];
+
+/** A collection Today shows, the table it is stored in, and the newest day the emulator holds for it. */
+export type TodayTarget = { collection: SyncCollection; table: string; day: string };
+
+/**
+ * What Today needs stored for a person: each of TODAY_COLLECTIONS with the newest day the
+ * emulator holds for it (its documents' day field; a time series' newest sample's UTC day, as it
+ * is stored). A collection the person has nothing of has nothing to wait for.
+ */
+export function todayTargets(
+  docs: ReadonlyMap<RingCollection, readonly Doc[]>,
+  series: Partial<Record<SeriesCollection, readonly { timestamp: string }[]>>,
+): TodayTarget[] {
+  const out: TodayTarget[] = [];
+  for (const collection of TODAY_COLLECTIONS) {
+    let newest = "";
+    if (isRingCollection(collection)) {
+      const field = getResource(collection).dayField;
+      for (const d of docs.get(collection) ?? []) {
+        const day = field ? d[field] : null;
+        if (typeof day === "string" && day > newest) newest = day;
+      }
+    } else {
+      const rows = series[collection];
+      if (!rows) throw new Error(`Today shows ${collection}, whose samples the bench did not fetch`);
+      for (const r of rows) {
+        const day = new Date(Date.parse(r.timestamp)).toISOString().slice(0, 10);
+        if (day > newest) newest = day;
+      }
+    }
+    if (newest) out.push({ collection, table: tableOf(collection), day: newest });
+  }
+  return out;
+}
+
+/**
+ * Polls the app's database every `pollMs` until every target has a row of the person (by
+ * e-mail) for its day; the moment it was seen. Null when `signal` aborts first (the backfill
+ * ended without it: the caller counts the end).
+ */
+export async function waitForToday(
+  dbFile: string,
+  email: string,
+  targets: readonly TodayTarget[],
+  opts: { pollMs?: number; signal: AbortSignal },
+): Promise<number | null> {
+  const pending = new Set(targets);
+  let db: Database.Database | null = null;
+  let userId: string | null = null;
+  try {
+    for (;;) {
+      const last = opts.signal.aborted;
+      if (!db && fs.existsSync(dbFile)) {
+        db = new Database(dbFile, { readonly: true, fileMustExist: true });
+        db.pragma("busy_timeout = 5000");
+      }
+      if (db && !userId) {
+        const user: unknown = db.prepare(`SELECT id FROM "User" WHERE lower(email) = lower(?)`).get(email);
+        userId = user && typeof user === "object" && "id" in user && typeof user.id === "string" ? user.id : null;
+      }
+      if (db && userId) {
+        for (const t of pending) if (db.prepare(`SELECT 1 FROM "${t.table}" WHERE userId = ? AND day = ? LIMIT 1`).get(userId, t.day)) pending.delete(t);
+        if (pending.size === 0) return performance.now();
+      }
+      if (last) return null;
       await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
     }
   } finally {

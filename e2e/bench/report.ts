@@ -7,6 +7,7 @@ import { REPORT_TARGETS, type ReportFigures } from "./report-pdf";
 import type { CycleFigures } from "./cycle-measure";
 import { CYCLE_TARGETS, cycleMet } from "./cycle-score";
 import { SLEEP_NEED_TARGETS, sleepNeedMet, type SleepNeedFigures } from "./sleep-need-score";
+import { FLOOR_TARGETS, type FloorResult } from "./floor";
 
 type PageResult = { charts_ms: number; js_gzip_kb: number };
 type PagesResult = { today: PageResult; trends: PageResult; correlations: PageResult };
@@ -104,6 +105,12 @@ export type BenchResult = {
   sleep_need?: SleepNeedFigures;
   /** Home Assistant over MQTT (e2e/bench/mqtt.ts): people syncing at once, from each one's data version move to their state at the broker */
   mqtt?: { people: number; publish_p95_ms: number };
+  /**
+   * the fetch floor (e2e/bench/floor.ts): every page of the backfill's collections fetched as the
+   * engine fetches them, with its concurrency, nothing stored, against the backfill of the same
+   * run; and the time from consent until Today has every collection's newest day
+   */
+  floor?: FloorResult;
   /** the small box's pass, after the main one */
   small?: SmallBoxResult;
 };
@@ -287,6 +294,28 @@ export function checkTargets(r: BenchResult): Check[] {
           },
         ]
       : []),
+    ...(r.floor
+      ? [
+          {
+            measure: "Whole backfill (documents and time series) vs the fetch floor",
+            value: `${r.floor.backfill_wall_s} s vs ${r.floor.floor_s} s = ${r.floor.floor_ratio}×`,
+            target: `≤ ${FLOOR_TARGETS.floor_ratio}×`,
+            ok: r.floor.floor_ratio <= FLOOR_TARGETS.floor_ratio,
+          },
+          {
+            measure: "Heart-rate backfill vs its own fetch floor",
+            value: `${r.heart_rate.wall_s} s = ${r.floor.heart_rate_floor_ratio}× its floor`,
+            target: `≤ ${FLOOR_TARGETS.heart_rate_floor_ratio}×`,
+            ok: r.floor.heart_rate_floor_ratio <= FLOOR_TARGETS.heart_rate_floor_ratio,
+          },
+          {
+            measure: "Time to Today: consent → every card's newest day stored",
+            value: `${r.floor.time_to_today_s} s`,
+            target: `≤ ${FLOOR_TARGETS.time_to_today_s} s`,
+            ok: r.floor.time_to_today_s <= FLOOR_TARGETS.time_to_today_s,
+          },
+        ]
+      : []),
     ...(r.mqtt
       ? [
           {
@@ -369,6 +398,16 @@ const SLEEP_NEED_SHAPE: Record<keyof SleepNeedFigures, unknown> = {
   before: { need_error_min: ERRORS, debt_error_pct: ERRORS, rising_need_error_min: ERRORS },
 };
 const REPORT_SHAPE: Record<keyof ReportFigures, 0> = { pdf_90d_s: 0, pdf_1y_s: 0, render_peak_above_rest_mb: 0 };
+/** null: a finite number or null (a figure that could not be measured here) */
+const FLOOR_SHAPE: Record<keyof FloorResult, 0 | null> = {
+  time_to_today_s: 0,
+  backfill_wall_s: 0,
+  floor_s: 0,
+  floor_ratio: 0,
+  heart_rate_floor_ratio: 0,
+  peer_s: null,
+  peer_ratio: null,
+};
 const GUARD_SHAPE: Record<keyof GuardFigures, 0> = {
   worst_cpu_s: 0,
   worst_cpu_s_per_mib: 0,
@@ -378,12 +417,13 @@ const GUARD_SHAPE: Record<keyof GuardFigures, 0> = {
 };
 
 /**
- * True when `value` has exactly the published shape: finite numbers, the date/node strings, the
+ * True when `value` has exactly the published shape: finite numbers (or null where the shape says
+ * null: the floor's peer), the date/node strings, the
  * small box's method (one of CEILING_METHODS), flags and reason, and the parts a run may lack
  * absent rather than empty (a small box that was not killed has every part, and no reason).
  */
 export function isBenchResult(value: unknown): value is BenchResult {
-  // "s": a string; 0: a finite number; true: a boolean
+  // "s": a string; 0: a finite number; null: a finite number or null; true: a boolean
   const shape: Record<string, unknown> = {
     date: "s",
     node: "s",
@@ -414,6 +454,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     cycle: CYCLE_SHAPE,
     sleep_need: SLEEP_NEED_SHAPE,
     mqtt: { people: 0, publish_p95_ms: 0 },
+    floor: FLOOR_SHAPE,
     small: {
       ceiling: "s",
       ceiling_mb: 0,
@@ -436,6 +477,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     "cycle",
     "sleep_need",
     "mqtt",
+    "floor",
     "small",
     "small.killed_reason",
     "small.backfill",
@@ -445,6 +487,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
   ]);
   const same = (v: unknown, s: unknown, at: string): boolean => {
     if (s === "s") return typeof v === "string";
+    if (s === null) return v === null || (typeof v === "number" && Number.isFinite(v));
     if (typeof s === "number") return typeof v === "number" && Number.isFinite(v);
     if (typeof s === "boolean") return typeof v === "boolean";
     if (!v || typeof v !== "object" || Array.isArray(v)) return false;

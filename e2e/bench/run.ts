@@ -4,7 +4,8 @@
 // production build through `node lib/server/start.mjs` (data in e2e/bench/.data), each on a
 // port chosen at run time and in a process group of its own, building first into
 // e2e/bench/.build when that build is missing or older than the sources. Then, in one run: connect a person through the real OAuth flow and time the
-// backfill; trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory;
+// backfill (and the time until Today has its newest day of everything); the fetch floor of the same collections, the app idle
+// (e2e/bench/floor.ts); trends API vs raw SQLite; pages in Chromium; signed webhooks under load; memory;
 // the report's PDF from rest (e2e/bench/report-pdf.ts).
 // Then the small box (e2e/bench/small-box.ts): that app stopped, a fresh one (data in
 // e2e/bench/.data/app-small) pinned to one CPU under a 256 MB memory ceiling, a new person on
@@ -26,11 +27,16 @@ import {
   ingestFromLog,
   minimumRequests,
   rawUpsertBaseline,
+  todayTargets,
   waitForBackfill,
+  waitForToday,
   type BenchCollection,
   type CookieJar,
   type Doc,
+  type TodayTarget,
 } from "./backfill";
+import { floorBlock, floorRequests, readBackfillRange, runFloorProcess } from "./floor";
+import { SERIES_COLLECTIONS } from "@/lib/resources";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
 import { CYCLE_BENCH_SEED, measureCycle } from "./cycle-measure";
@@ -90,6 +96,8 @@ const PAGE_SIZE = 100;
 const SERIES_PAGE_SIZE = 1000;
 const CLIENT = { client_id: "ringside-bench", client_secret: "ringside-bench-secret-0123456789", approved: true };
 const TREND_METRIC = { id: "sleep.score", table: "daily_sleep", column: "score" };
+/** the fetch floor's runs (each: every collection, then heart rate alone); its figure is their median */
+const FLOOR_RUNS = 3;
 const WEBHOOK_CONNECTIONS = 10;
 const WEBHOOK_SECONDS = 10;
 const PAGE_RUNS = 9;
@@ -197,17 +205,30 @@ async function addPerson(emu: string) {
 }
 
 /**
- * Connects `email` through the real OAuth round trip and waits for both backfills (the
- * documents' and heart rate's, each one's end seen when it happens), timed from *Allow*.
+ * Connects `email` through the real OAuth round trip and waits for every backfill (the
+ * documents', heart rate's and the other time series', each one's end seen when it happens),
+ * timed from *Allow*. `today`: also the moment every collection Today shows has its newest day
+ * stored (the whole backfill's end when one never has before it).
  */
-async function timeBackfill(appUrl: string, dbFile: string, email: string, documents: number) {
+async function timeBackfill(appUrl: string, dbFile: string, email: string, documents: number, today: readonly TodayTarget[] = []) {
   const connected = await connectThroughOAuth(appUrl, email);
   const heartWait = waitForSeries(dbFile, email, "heartrate", 180_000);
-  heartWait.catch(() => undefined); // awaited below, after the documents
-  const { doneAt, state } = await waitForBackfill(dbFile, email, { timeoutMs: 180_000, pollMs: 20 });
-  const heartDoneAt = await heartWait;
+  const otherSeries = SERIES_COLLECTIONS.filter((c) => c !== "heartrate").map((c) => waitForSeries(dbFile, email, c, 180_000));
+  // awaited below, after the documents
+  for (const w of [heartWait, ...otherSeries]) w.catch(() => undefined);
+  const ended = new AbortController();
+  const todayWait = today.length > 0 ? waitForToday(dbFile, email, today, { pollMs: 20, signal: ended.signal }) : Promise.resolve(null);
+  todayWait.catch(() => undefined);
+  const waited = (async () => {
+    const { doneAt, state } = await waitForBackfill(dbFile, email, { timeoutMs: 180_000, pollMs: 20 });
+    return { doneAt, state, heartDoneAt: await heartWait, seriesDoneAt: await Promise.all(otherSeries) };
+  })();
+  const { doneAt, state, heartDoneAt, seriesDoneAt } = await waited.finally(() => ended.abort());
   if (state.documents !== documents) throw new Error(`stored ${state.documents} documents, the emulator has ${documents}`);
-  return { connected, state, wallS: (doneAt - connected.allowedAt) / 1000, heartWallS: (heartDoneAt - connected.allowedAt) / 1000 };
+  const wholeDoneAt = Math.max(doneAt, heartDoneAt, ...seriesDoneAt);
+  const todayAt = Math.min((await todayWait) ?? wholeDoneAt, wholeDoneAt);
+  const since = (t: number) => (t - connected.allowedAt) / 1000;
+  return { connected, state, wallS: since(doneAt), heartWallS: since(heartDoneAt), wholeWallS: since(wholeDoneAt), todayS: since(todayAt) };
 }
 
 /** Today, Trends and Correlations in Chromium (e2e/bench/pages.ts), each with the person's session. */
@@ -292,10 +313,12 @@ async function mainPass(emu: string): Promise<BenchResult> {
       PAGE_SIZE,
     );
     const minSeriesRequests = Math.ceil(heart.length / SERIES_PAGE_SIZE);
+    // what Today shows, each collection with its newest day at the emulator (the time to Today)
+    const todayNeeds = todayTargets(docs, { heartrate: heart });
     log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
 
     const rss = sampleRss(app.serverPid, 50);
-    const { connected, state, wallS, heartWallS } = await timeBackfill(appUrl, dbFile, email, documents);
+    const { connected, state, wallS, heartWallS, wholeWallS, todayS } = await timeBackfill(appUrl, dbFile, email, documents, todayNeeds);
     const peak = rss.stop();
     const requests = await countListRequests(emu, user.user_id);
     const userId = state.userId!;
@@ -346,6 +369,31 @@ async function mainPass(emu: string): Promise<BenchResult> {
     log(
       `heart rate: ${heartStored} samples in ${round(heartWallS, 2)} s, ${heartRequests} requests (minimum ${minSeriesRequests}), ingest ${round(heartIngest.ingestMs)} ms vs raw insert ${round(rawHeartMs)} ms; ` +
         `a day's curve p95 ${dayReads.p95_ms} ms vs raw ${dayReads.raw_p95_ms} ms; layouts: rows ${JSON.stringify(layouts.rows)}, packed ${JSON.stringify(layouts.packed)}`,
+    );
+
+    // ---------------------------------------------------------------- 1c. The fetch floor (e2e/bench/floor.ts)
+    // the app idle (its backfill done, the baselines above measured): every page of the same
+    // collections fetched from the same emulator as the engine fetches them, nothing stored; the
+    // emulator's request log emptied after
+    const floorFigures = await runFloorProcess({
+      emulatorUrl: emu,
+      clientId: CLIENT.client_id,
+      ringUserId: user.user_id,
+      range: readBackfillRange(dbFile, userId),
+      runs: FLOOR_RUNS,
+    });
+    const floor = floorBlock(floorFigures, { timeToTodayS: todayS, wallS: wholeWallS, heartRateWallS: heartWallS });
+    const floorCount = floorRequests(floorFigures);
+    const heartFloorRequests = floorFigures.requests.heartrate ?? 0;
+    log(
+      `floor: every page of ${floorFigures.collections} collections in ${floor.floor_s} s (${floorCount.total} requests, ${floorFigures.in_flight} in flight; ` +
+        `runs ${floorFigures.floor_runs_s.join(", ")} s); backfill ${floor.backfill_wall_s} s = ${floor.floor_ratio}x the floor; ` +
+        `heart rate ${round(heartWallS, 2)} s = ${floor.heart_rate_floor_ratio}x its floor (${round(floorFigures.heart_rate_floor_s, 2)} s alone)`,
+    );
+    log(
+      `  floor requests: documents ${floorCount.documents} (${floorCount.documents === minRequests ? "the minimum" : `the minimum is ${minRequests}`}; the backfill made ${requests.total}), ` +
+        `heart rate ${heartFloorRequests} (the backfill made ${heartRequests}), time series ${floorCount.series}; ` +
+        `Today (${todayNeeds.map((t) => t.collection).join(", ")}) whole ${floor.time_to_today_s} s after consent`,
     );
 
     // ---------------------------------------------------------------- 2. Trends API
@@ -482,6 +530,7 @@ async function mainPass(emu: string): Promise<BenchResult> {
       cycle,
       sleep_need: sleepNeed,
       mqtt: { people: mqtt.people, publish_p95_ms: mqtt.publish_p95_ms },
+      floor,
     };
   } finally {
     await stopBenchApp(app, path.join(DATA, "app.log"));

@@ -1,10 +1,10 @@
 // A quick run of the benchmark's measuring code (e2e/bench/*.ts) at tiny sizes, in-process,
 // so `npm test` keeps it working: 30 days of history through the real sync engine against the
 // in-process emulator, trend reads through a short-lived HTTP server, one second of signed
-// webhooks through the real route handler, the memory sampler, the small box's ceiling and
-// pinning (a process that outgrows a 64 MB ceiling is stopped and the reason told, by the
-// method this machine allows and by the watchdog that every machine allows) and the published
-// shape.
+// webhooks through the real route handler, the fetch floor against the engine's own requests
+// and the time to Today, the memory sampler, the small box's ceiling and pinning (a process that
+// outgrows a 64 MB ceiling is stopped and the reason told, by the method this machine allows and
+// by the watchdog that every machine allows) and the published shape.
 // No performance thresholds here (`npm run bench` measures; the figures are its business);
 // the pages are not measured (they need a production build).
 import fs from "node:fs";
@@ -22,10 +22,14 @@ import {
   ingestFromLog,
   minimumRequests,
   rawUpsertBaseline,
+  todayTargets,
+  TODAY_COLLECTIONS,
   waitForBackfill,
+  waitForToday,
   type BenchCollection,
   type Doc,
 } from "./backfill";
+import { FLOOR_TARGETS, floorBlock, floorCollections, floorRequests, measureFloor, readBackfillRange } from "./floor";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { childPids, groupPids, readGroupMb, readGroupMemory, readRssMb, sampleGroup, sampleRss } from "./memory";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
@@ -264,6 +268,69 @@ it("sends validly signed, distinct notifications through the real webhook route"
   );
 });
 
+it(
+  "measures the fetch floor: exactly the engine's requests (the documents' minimum), with its concurrency, in the published block; the time to Today",
+  { timeout: 60_000 },
+  async () => {
+    const { SyncEngine } = await import("@/lib/sync/engine");
+    const { SYNC_CONCURRENCY } = await import("@/lib/sync/plan");
+    // a 30-day person of their own, backfilled by the engine: the requests it made, by collection
+    const other = await connectPerson(t);
+    const collections = floorCollections("");
+    const docs = new Map<BenchCollection, Doc[]>();
+    for (const c of BENCH_COLLECTION_NAMES) docs.set(c, await emulatorDocuments(t.url, other.ringUserId, c));
+    const minRequests = minimumRequests(
+      [...docs.values()].map((d) => d.length),
+      PAGE_SIZE,
+    );
+    await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
+    const outcomes = await new SyncEngine().backfillUser(other.userId, collections);
+    expect(outcomes.map((o) => o.result)).toEqual(collections.map(() => "done"));
+    const engineRequests: Record<string, number> = { ...(await countListRequests(t.url, other.ringUserId)).byCollection };
+    for (const c of collections.filter((c) => !(c in engineRequests))) engineRequests[c] = await countSeriesRequests(t.url, other.ringUserId, c);
+
+    // Today: every collection it shows has its newest day stored now; a day never stored is waited for until the end
+    const heart = await emulatorHeartRate(t.url, other.ringUserId);
+    const targets = todayTargets(docs, { heartrate: heart });
+    expect(targets.map((x) => x.collection)).toEqual(expect.arrayContaining(["daily_sleep", "daily_readiness", "daily_activity", "sleep", "heartrate"]));
+    expect(targets.every((x) => TODAY_COLLECTIONS.includes(x.collection))).toBe(true);
+    expect(await waitForToday(dbFile(), other.email, targets, { signal: new AbortController().signal })).toBeGreaterThan(0);
+    expect(await waitForToday(dbFile(), other.email, [{ ...targets[0]!, day: "2000-01-01" }], { signal: AbortSignal.abort() })).toBeNull();
+
+    // the floor of the same person: the same requests, the documents' at the minimum, none left in the emulator's log
+    await fetch(`${t.url}/_emulator/requests`, { method: "DELETE" });
+    const range = readBackfillRange(dbFile(), other.userId);
+    const floor = await measureFloor({ emulatorUrl: t.url, clientId: t.client.client_id, ringUserId: other.ringUserId, range, runs: 1 });
+    expect(floor.requests).toEqual(engineRequests);
+    expect(floorRequests(floor).documents).toBe(minRequests);
+    expect(floor).toMatchObject({ collections: collections.length, in_flight: SYNC_CONCURRENCY });
+    expect(floor.floor_s).toBeGreaterThan(0);
+    expect(floor.heart_rate_floor_s).toBeGreaterThan(0);
+    expect(floor.floor_runs_s).toHaveLength(1);
+    const log = (await (await fetch(`${t.url}/_emulator/requests?kind=data`)).json()) as { requests: unknown[] };
+    expect(log.requests).toEqual([]);
+
+    // the published block, its shape and its three targets
+    const block = floorBlock(floor, { timeToTodayS: 0.8, wallS: floor.floor_s * 1.2, heartRateWallS: floor.heart_rate_floor_s * 1.3 });
+    expect(block).toMatchObject({ time_to_today_s: 0.8, peer_s: null, peer_ratio: null });
+    expect(block.floor_ratio).toBeCloseTo(1.2, 1);
+    const result = { ...publishedExample(), floor: block };
+    expect(isBenchResult(result)).toBe(true);
+    expect(isBenchResult({ ...result, floor: { ...block, peer_s: 2.5, peer_ratio: 1.6 } })).toBe(true);
+    expect(isBenchResult({ ...result, floor: { ...block, peer_s: "2.5" } })).toBe(false);
+    expect(isBenchResult({ ...result, floor: { ...block, floor_ratio: null } })).toBe(false);
+    const { time_to_today_s: _dropped, ...partial } = block;
+    expect(isBenchResult({ ...result, floor: partial })).toBe(false);
+    const rows = checkTargets(result).filter((c) => ["fetch floor", "Time to Today"].some((w) => c.measure.includes(w)));
+    expect(rows.map((c) => [c.target, c.ok])).toEqual([
+      [`≤ ${FLOOR_TARGETS.floor_ratio}×`, true],
+      [`≤ ${FLOOR_TARGETS.heart_rate_floor_ratio}×`, false],
+      [`≤ ${FLOOR_TARGETS.time_to_today_s} s`, true],
+    ]);
+    expect(formatTable(checkTargets(result))).toContain("Time to Today");
+  },
+);
+
 it("reads resident memory from /proc and finds child processes", () => {
   const mb = readRssMb(process.pid);
   expect(mb).toBeGreaterThan(10);
@@ -322,8 +389,9 @@ const held = []; const t = setInterval(() => { held.push(Buffer.alloc(8 << 20, 1
   expect(() => requestedCeiling("ulimit")).toThrow(/BENCH_SMALL_CEILING/);
 });
 
-it("publishes exactly the documented shape and checks every target", () => {
-  const result: BenchResult = {
+/** A result in the published shape, every block a run must have (the optional ones added where tested). */
+function publishedExample(): BenchResult {
+  return {
     date: new Date().toISOString(),
     node: process.version,
     cores: os.cpus().length,
@@ -348,6 +416,10 @@ it("publishes exactly the documented shape and checks every target", () => {
     pages: { today: { charts_ms: 250, js_gzip_kb: 110 }, trends: { charts_ms: 280, js_gzip_kb: 115 }, correlations: { charts_ms: 290, js_gzip_kb: 118 } },
     memory: { idle_mb: 140, rest_mb: 145, peak_mb: 240, peak_backfill_mb: 230 },
   };
+}
+
+it("publishes exactly the documented shape and checks every target", () => {
+  const result = publishedExample();
   expect(isBenchResult(result)).toBe(true);
   expect(isBenchResult({ ...result, extra: 1 })).toBe(false);
   // the mqtt block: people and the p95, checked against the issue's 5 s

@@ -17,6 +17,13 @@ export type DayWindow = { from: string; to: string };
 export type DataFamilyName = "usercollection" | "sandbox";
 
 /**
+ * Collections fetched at the same time: the scheduler's jobs running at once, and the engine's
+ * backfillUser. A collection's pages come one after the other (each asks with the last one's
+ * next_token), so this is also the most requests a backfill has in flight.
+ */
+export const SYNC_CONCURRENCY = 4;
+
+/**
  * The last day any document can carry right now. A person east of UTC is already on the
  * next calendar day, so one day past the UTC date.
  */

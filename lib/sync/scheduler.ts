@@ -21,6 +21,7 @@ import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { pruneWebhookEvents, queuedWebhookWatermark } from "@/lib/db/queries/webhook-events";
 import { getSyncEngine, type SyncEngine } from "@/lib/sync/engine";
 import { runJob } from "@/lib/sync/jobs";
+import { SYNC_CONCURRENCY } from "@/lib/sync/plan";
 import { getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
 import { SUBSCRIPTION_CHECK_MS, subscriptionsCheckedAt, webhookCallbackUrl, webhooksActive } from "@/lib/sync/subscriptions";
 import { drainWebhookEvents, type WebhookDrainState } from "@/lib/sync/webhooks";
@@ -84,7 +85,7 @@ export class Scheduler {
     readonly engine: SyncEngine,
     opts: SchedulerOptions = {},
   ) {
-    this.concurrency = opts.concurrency ?? 4;
+    this.concurrency = opts.concurrency ?? SYNC_CONCURRENCY;
     this.webhookConcurrency = opts.webhookConcurrency ?? 4;
     this.leaseMs = opts.leaseMs ?? env.JOB_LEASE_SECONDS * 1000;
     this.housekeepingMs = opts.housekeepingMs ?? 30_000;

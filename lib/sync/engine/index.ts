@@ -9,6 +9,7 @@ import { getSyncState, syncStatesEnsure, type SyncStateRow } from "@/lib/db/quer
 import { findCycleSettings } from "@/lib/db/queries/cycle";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { getDataFamily } from "@/lib/sync/settings";
+import { SYNC_CONCURRENCY } from "@/lib/sync/plan";
 import { processSingleton } from "@/lib/process-singleton";
 import type { BackfillProgress, CollectionOutcome, EngineContext, EngineHooks, RingAccess, SyncStats } from "./context";
 import { CycleTrackingOff, updateRunState } from "./commit";
@@ -56,7 +57,7 @@ export class SyncEngine {
     const clock = opts.clock ?? processClock;
     const clientOptions = opts.clientOptions ?? {};
     const stats = this.stats;
-    this.concurrency = Math.max(1, opts.concurrency ?? 4);
+    this.concurrency = Math.max(1, opts.concurrency ?? SYNC_CONCURRENCY);
     this.ctx = {
       clock,
       stats,

@@ -1,0 +1,320 @@
+// The fetch floor of `npm run bench` (issue 53): every page of every collection a new person's
+// backfill fetches, asked for exactly as the sync engine asks (the same routes, date windows,
+// time-series windows and next_token chains, from its own planning code: lib/sync/plan.ts and
+// the resource registry), with as many requests in flight as the engine has (SYNC_CONCURRENCY
+// collections at once, each one's pages in turn), and nothing stored. Its wall time is what the
+// network and the emulator cost; the backfill's time over it is Ringside's own.
+//
+// run.ts starts it in a process of its own once the app is idle (alone:
+// node --import tsx --conditions=react-server e2e/bench/floor.ts '<FloorJob as JSON>'), which
+// prints one line: FLOOR_BENCH {…FloorFigures}. The engine's modules are server-only, so they
+// are loaded when the floor runs (that process, or Vitest), and this file can be imported
+// anywhere for its types, schemas and the published block.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import Database from "better-sqlite3";
+import { z } from "zod";
+import { normalizeScopes } from "@/lib/auth/scopes";
+import { CYCLE_RESOURCE } from "@/lib/cycle";
+import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type RingCollection, type SeriesCollection, type SyncCollection } from "@/lib/resources";
+import { median, ratio, round } from "./stats";
+
+/** The published block (results/latest.json `floor`, names from ARCHITECTURE.md); `peer_*` null where the peer does not run. */
+export type FloorResult = {
+  /** consent (Allow) → every collection Today shows has its newest day stored (the whole backfill's end at the latest) */
+  time_to_today_s: number;
+  /** consent → every collection's backfill done, documents and time series */
+  backfill_wall_s: number;
+  /** every page of the same collections, nothing stored (median of the runs) */
+  floor_s: number;
+  floor_ratio: number;
+  /** the heart-rate backfill (consent → done) against heart rate's own floor, fetched alone */
+  heart_rate_floor_ratio: number;
+  peer_s: number | null;
+  peer_ratio: number | null;
+};
+
+/** The floor's targets (issue 53): the backfill within 1.25× the floor, heart rate within 1.25× its own, Today whole within a second of consent. */
+export const FLOOR_TARGETS = { floor_ratio: 1.25, heart_rate_floor_ratio: 1.25, time_to_today_s: 1 } as const;
+
+const floorJobSchema = z.object({
+  emulatorUrl: z.url(),
+  /** the app's OAuth client at the emulator: the floor's token is issued to it */
+  clientId: z.string().min(1),
+  ringUserId: z.string().min(1),
+  /** the backfill's days, as the engine recorded them (readBackfillRange) */
+  range: z.object({ from: z.iso.date(), to: z.iso.date() }),
+  runs: z.int().min(1).max(9),
+});
+export type FloorJob = z.infer<typeof floorJobSchema>;
+
+const floorFiguresSchema = z.object({
+  /** collections fetched, requests in flight at most */
+  collections: z.int(),
+  in_flight: z.int(),
+  /** every collection's floor, seconds: the median of the runs, and each run */
+  floor_s: z.number(),
+  floor_runs_s: z.array(z.number()),
+  /** heart rate's pages alone (one chain: one request in flight) */
+  heart_rate_floor_s: z.number(),
+  heart_rate_floor_runs_s: z.array(z.number()),
+  /** requests of one floor, by collection (the same in every run) */
+  requests: z.record(z.string(), z.int()),
+});
+export type FloorFigures = z.infer<typeof floorFiguresSchema>;
+
+/** Requests of one floor by kind: the documents' (the bench's "minimum requests") and the time series'. */
+export function floorRequests(f: FloorFigures): { total: number; documents: number; series: number } {
+  let documents = 0;
+  let series = 0;
+  for (const [c, n] of Object.entries(f.requests)) {
+    if (isSeriesCollection(c)) series += n;
+    else documents += n;
+  }
+  return { total: documents + series, documents, series };
+}
+
+/**
+ * The collections a new person's backfill fetches with `grantedScope`: every one the engine syncs
+ * whose scope was granted (engine/index.ts skipReason), but the cycle's phases, which are fetched
+ * only once the person turns cycle tracking on (a new person has not).
+ */
+export function floorCollections(grantedScope: string): SyncCollection[] {
+  const scopes = normalizeScopes(grantedScope);
+  return SYNC_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE && (scopes.length === 0 || scopes.includes(getResource(c).scope)));
+}
+
+/** The days a person's backfill covers, as the engine recorded them in sync_state (the app's SQLite, read-only). */
+export function readBackfillRange(dbFile: string, userId: string): { from: string; to: string } {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const range = db.prepare(`SELECT min(backfillFrom) AS "from", max(backfillTo) AS "to" FROM sync_state WHERE userId = ?`).get(userId);
+    return z.object({ from: z.iso.date(), to: z.iso.date() }).parse(range);
+  } finally {
+    db.close();
+  }
+}
+
+/** The engine's planning (lib/sync/plan.ts) and its page wrapper (lib/ring/schemas.ts): server-only, loaded when the floor runs. */
+async function engineParts() {
+  const [plan, schemas] = await Promise.all([import("@/lib/sync/plan"), import("@/lib/ring/schemas")]);
+  return { plan, pageSchema: schemas.ringListPageSchema };
+}
+type EngineParts = Awaited<ReturnType<typeof engineParts>>;
+
+/** An answer other than 200 (the probe of a time series may be refused with 400, as the engine expects). */
+class FloorAnswerError extends Error {
+  constructor(
+    readonly status: number,
+    collection: SyncCollection,
+  ) {
+    super(`the floor's request for ${collection} was answered ${status}`);
+  }
+}
+
+export type FloorOptions = {
+  emulatorUrl: string;
+  accessToken: string;
+  /** the collections fetched (floorCollections) */
+  collections: readonly SyncCollection[];
+  range: { from: string; to: string };
+  /** collections fetched at once (the engine's SYNC_CONCURRENCY; 1 for a collection alone) */
+  concurrency: number;
+};
+
+/** The request the engine's RingClient makes for a page: the same URL, headers and time limit; the body read and its wrapper parsed, nothing kept. */
+function pageFetcher(opts: FloorOptions, parts: EngineParts, counts: Map<SyncCollection, number>) {
+  const base = opts.emulatorUrl.replace(/\/+$/, "");
+  return async (collection: SyncCollection, query: Record<string, string | null | undefined>) => {
+    const url = new URL(`${base}/v2/usercollection/${collection}`);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") url.searchParams.set(k, v);
+    const res = await fetch(url, {
+      headers: { accept: "application/json", authorization: `Bearer ${opts.accessToken}` },
+      signal: AbortSignal.timeout(30_000),
+      cache: "no-store",
+    });
+    counts.set(collection, (counts.get(collection) ?? 0) + 1);
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new FloorAnswerError(res.status, collection);
+    }
+    const page = parts.pageSchema.parse(JSON.parse(await res.text()));
+    return { data: page.data, nextToken: page.next_token ?? null };
+  };
+}
+
+/** A document's day (the registry's day field), null when it has none: what the engine resumes from. */
+function dayOf(doc: unknown, field: string | null): string | null {
+  if (!field || !doc || typeof doc !== "object") return null;
+  const day: unknown = Reflect.get(doc, field);
+  return typeof day === "string" ? day : null;
+}
+
+/** A time-series row's instant (NaN when it has none). */
+function instantOf(row: unknown): number {
+  if (!row || typeof row !== "object") return Number.NaN;
+  const t: unknown = Reflect.get(row, "timestamp");
+  return typeof t === "string" ? Date.parse(t) : Number.NaN;
+}
+
+/**
+ * One floor: `opts.collections` fetched page by page as the engine's backfill fetches them
+ * (engine/documents.ts backfillDocuments, engine/series.ts backfillSeries, from a fresh start),
+ * `opts.concurrency` collections at once. The time series go first: a collection's pages form a
+ * chain (each asks with the one before's next_token) and theirs are the longest, so started first
+ * they give the shortest wall time that many requests in flight allow. Returns the wall time and
+ * the requests per collection.
+ */
+export async function fetchFloor(opts: FloorOptions): Promise<{ wallMs: number; requests: Map<SyncCollection, number> }> {
+  const parts = await engineParts();
+  const { plan } = parts;
+  const counts = new Map<SyncCollection, number>();
+  const page = pageFetcher(opts, parts, counts);
+  const { range } = opts;
+
+  const documents = async (collection: RingCollection) => {
+    const { window: rule, dayField } = getResource(collection);
+    for (const w of plan.planBackfillWindows(range.from, range.to)) {
+      let from = w.from;
+      let token: string | null = null;
+      do {
+        const listed = await page(collection, { ...plan.queryWindow(rule, "usercollection", { from, to: w.to }), next_token: token });
+        token = listed.nextToken;
+        // the engine asks for the rest of the window from the newest day seen, with the token
+        if (token)
+          from =
+            plan.resumeDayAfterPage(
+              listed.data.map((d) => dayOf(d, dayField)),
+              from,
+            ) ?? from;
+      } while (token);
+    }
+  };
+
+  const series = async (collection: SeriesCollection) => {
+    const { maxDays } = getResource(collection).window;
+    const startMs = Date.parse(`${range.from}T00:00:00Z`);
+    const endMs = Date.parse(`${range.to}T00:00:00Z`);
+    // the probe: the whole range at once, one page kept (where the history starts)
+    let cursor = startMs;
+    try {
+      const probe = await page(collection, plan.seriesQuery({ start: startMs, end: endMs }));
+      if (!probe.nextToken) return;
+      cursor = plan.windowsStartAfterProbe(probe.data.map(instantOf)) ?? startMs;
+    } catch (err) {
+      if (!(err instanceof FloorAnswerError && err.status === 400)) throw err;
+    }
+    // then window by window from there, page by page
+    let token: string | null = null;
+    for (;;) {
+      const w = plan.nextSeriesWindow(cursor, endMs, maxDays);
+      const listed = await page(collection, { ...plan.seriesQuery(w), next_token: token });
+      token = listed.nextToken;
+      if (token) continue;
+      cursor = w.end;
+      if (w.end >= endMs) return;
+    }
+  };
+
+  const queue = [...opts.collections].sort((a, b) => Number(isSeriesCollection(b)) - Number(isSeriesCollection(a)));
+  const started = performance.now();
+  const worker = async () => {
+    for (let c = queue.shift(); c !== undefined; c = queue.shift()) await (isSeriesCollection(c) ? series(c) : documents(c));
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, opts.concurrency), queue.length) }, worker));
+  return { wallMs: performance.now() - started, requests: counts };
+}
+
+const tokenAnswerSchema = z.object({ access_token: z.string().min(1), scope: z.string() });
+
+/**
+ * The floor's figures for a person: a token for the app's client (the emulator's control API,
+ * every scope, as the bench's consent grants), then `runs` times every collection's floor with
+ * the engine's concurrency and heart rate's alone, in turn; the emulator's request log emptied
+ * after, so that no later count holds the floor's requests.
+ */
+export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
+  const base = job.emulatorUrl.replace(/\/+$/, "");
+  const res = await fetch(`${base}/_emulator/tokens`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_id: job.clientId, user_id: job.ringUserId }),
+  });
+  if (!res.ok) throw new Error(`the floor's token: ${res.status} ${(await res.text()).slice(0, 200)}`);
+  const token = tokenAnswerSchema.parse(await res.json());
+  const collections = floorCollections(token.scope);
+  if (!collections.includes("heartrate")) throw new Error("the floor needs heart rate shared (its own floor is a figure)");
+  const { SYNC_CONCURRENCY } = (await engineParts()).plan;
+  const common = { emulatorUrl: base, accessToken: token.access_token, range: job.range };
+  const all: number[] = [];
+  const heart: number[] = [];
+  // requests by collection, in the collections' order (the same in every run, or the floor is not one)
+  const byCollection = (counts: ReadonlyMap<SyncCollection, number>) => Object.fromEntries(collections.map((c) => [c, counts.get(c) ?? 0]));
+  let requests: Record<string, number> | null = null;
+  try {
+    for (let i = 0; i < job.runs; i++) {
+      const run = await fetchFloor({ ...common, collections, concurrency: SYNC_CONCURRENCY });
+      all.push(run.wallMs / 1000);
+      const alone = await fetchFloor({ ...common, collections: ["heartrate"], concurrency: 1 });
+      heart.push(alone.wallMs / 1000);
+      const counted = byCollection(run.requests);
+      if (alone.requests.get("heartrate") !== run.requests.get("heartrate")) throw new Error("heart rate alone made other requests than among the rest");
+      if (requests && JSON.stringify(requests) !== JSON.stringify(counted)) throw new Error("two floors made different requests");
+      requests = counted;
+    }
+  } finally {
+    await fetch(`${base}/_emulator/requests`, { method: "DELETE" });
+  }
+  return {
+    collections: collections.length,
+    in_flight: Math.min(SYNC_CONCURRENCY, collections.length),
+    floor_s: median(all),
+    floor_runs_s: all.map((s) => round(s, 3)),
+    heart_rate_floor_s: median(heart),
+    heart_rate_floor_runs_s: heart.map((s) => round(s, 3)),
+    requests: requests ?? {},
+  };
+}
+
+/** The published block: the backfill's figures of the same run against the floor's. */
+export function floorBlock(f: FloorFigures, backfill: { timeToTodayS: number; wallS: number; heartRateWallS: number }): FloorResult {
+  return {
+    time_to_today_s: round(backfill.timeToTodayS, 2),
+    backfill_wall_s: round(backfill.wallS, 2),
+    floor_s: round(f.floor_s, 2),
+    floor_ratio: ratio(backfill.wallS, f.floor_s, 2),
+    heart_rate_floor_ratio: ratio(backfill.heartRateWallS, f.heart_rate_floor_s, 2),
+    // no peer runs here (issue 53's side-by-side: e2e/bench/peer.ts where it can)
+    peer_s: null,
+    peer_ratio: null,
+  };
+}
+
+/** run.ts's side: the floor in a process of its own (the engine's modules need the react-server condition outside Next). */
+export async function runFloorProcess(job: FloorJob): Promise<FloorFigures> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", fileURLToPath(import.meta.url), JSON.stringify(job)], {
+    cwd: process.cwd(),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((r) => child.once("exit", r));
+  const line = out.split("\n").find((l) => l.startsWith("FLOOR_BENCH "));
+  if (code !== 0 || !line) throw new Error(`the floor's process exited (${code})`);
+  return floorFiguresSchema.parse(JSON.parse(line.slice("FLOOR_BENCH ".length)));
+}
+
+// Run as a script (runFloorProcess): one job from the command line, one line of figures.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  measureFloor(floorJobSchema.parse(JSON.parse(process.argv[2] ?? "null"))).then(
+    (figures) => {
+      process.stdout.write(`FLOOR_BENCH ${JSON.stringify(figures)}\n`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      process.stderr.write(`floor bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
