@@ -52,6 +52,7 @@ const BOTH_DATABASES = [
   "lib/sync/cycle-phases.test.ts",
   "lib/services/home-assistant-publisher.test.ts",
   "lib/db/data-changes.test.ts",
+  "lib/db/queries/daily-columns.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:
