@@ -4,7 +4,7 @@
 // order they were stored, and nothing outside the range or of another person.
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/test/prisma";
-import { getDailyColumns } from "@/lib/db/queries/ring-data";
+import { getDailyColumns, getSleepPeriodColumns } from "@/lib/db/queries/ring-data";
 
 const USER = "u-daily-columns";
 const OTHER = "u-daily-columns-other";
@@ -12,6 +12,7 @@ const OTHER = "u-daily-columns-other";
 afterEach(async () => {
   await db.dailyReadiness.deleteMany({ where: { userId: { in: [USER, OTHER] } } });
   await db.dailyCyclePhases.deleteMany({ where: { userId: { in: [USER, OTHER] } } });
+  await db.sleepPeriod.deleteMany({ where: { userId: { in: [USER, OTHER] } } });
   await db.user.deleteMany({ where: { id: { in: [USER, OTHER] } } });
 });
 
@@ -73,6 +74,41 @@ describe("getDailyColumns", () => {
       { day: "2026-03-01", predicted: 1, cycle_day: 1 },
       { day: "2026-03-02", predicted: 0, cycle_day: 2 },
       { day: "2026-03-03", predicted: null, cycle_day: null },
+    ]);
+  });
+
+  it("reads sleep periods by day, then bedtime, with a boolean as 1 or 0", async () => {
+    await db.user.create({ data: { id: USER, email: "daily-columns@example.test" } });
+    const periods = [
+      {
+        documentId: "p-nap",
+        day: "2026-03-02",
+        type: "late_nap",
+        bedtime_start: "2026-03-02T15:00:00+01:00",
+        average_heart_rate: 61.25,
+        low_battery_alert: false,
+      },
+      {
+        documentId: "p-night",
+        day: "2026-03-02",
+        type: "long_sleep",
+        bedtime_start: "2026-03-01T23:10:00+01:00",
+        average_heart_rate: 0.1 + 0.7,
+        low_battery_alert: true,
+      },
+      { documentId: "p-1", day: "2026-03-01", type: null, bedtime_start: null, average_heart_rate: null, low_battery_alert: null },
+    ];
+    for (const p of periods) await db.sleepPeriod.create({ data: { userId: USER, raw: "{}", ...p } });
+    const read = await getSleepPeriodColumns({
+      userId: USER,
+      from: "2026-03-01",
+      to: "2026-03-02",
+      columns: ["type", "average_heart_rate", "low_battery_alert"],
+    });
+    expect(read).toEqual([
+      { day: "2026-03-01", type: null, average_heart_rate: null, low_battery_alert: null },
+      { day: "2026-03-02", type: "long_sleep", average_heart_rate: 0.7999999999999999, low_battery_alert: 1 },
+      { day: "2026-03-02", type: "late_nap", average_heart_rate: 61.25, low_battery_alert: 0 },
     ]);
   });
 });

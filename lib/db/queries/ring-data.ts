@@ -2,7 +2,7 @@ import "server-only";
 import { dbProvider, prisma } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
-import { cell, lookupText, registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
+import { lookupText, registryRow, sqlName as n, sqlNames } from "@/lib/db/queries/registry-rows";
 import {
   DAILY_COLLECTIONS,
   isSeriesCollection,
@@ -40,41 +40,43 @@ export type DayRow = Record<string, unknown> & { day: string };
  */
 const DAY_TABLES = RING_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE).map(tableOf);
 
+/** PostgreSQL's json_build_object takes at most 100 arguments: a wider read (none today) comes as cells. */
+const MAX_JSON_COLUMNS = 50;
+
 /**
- * Columns of a daily table per day in a range, oldest first (several rows on a day: the newest last).
- * The database hands the rows over as one JSON array of arrays (SQLite's json_group_array, PostgreSQL's
- * json_agg, each ordered), not as cells: a chart's five years are thousands of cells, and Prisma
- * Client's per-cell handling of a raw result cost more than the read itself (the trends p95, 0031).
- * The registry's columns are numbers, text and booleans, which JSON carries exactly (a float as its
- * shortest round-trip text on both databases); a boolean comes back as 1 or 0, as `cell` gives it.
+ * Registry columns of a table's rows, in `order`. The database hands the rows over as one JSON
+ * array of objects (SQLite's json_group_array, PostgreSQL's json_agg, each ordered), not as cells:
+ * a chart's five years are thousands of cells, and Prisma Client's per-cell handling of a raw
+ * result cost more than the read itself, in time and in memory (the trends p95, the report's peak;
+ * 0031). The registry's columns are numbers, text and booleans, which JSON carries exactly (a float
+ * as its shortest round-trip text on both databases); a boolean comes back as 1 or 0, as `cell`
+ * gives it.
  */
-export async function getDailyColumns(opts: RangeOptions & { collection: DailyCollection; columns: readonly string[] }): Promise<DayRow[]> {
-  const names = ["day", ...opts.columns];
-  const values = sqlNames(names);
+async function registryRows<Row extends DayRow>(table: string, names: readonly string[], where: Prisma.Sql, order: Prisma.Sql): Promise<Row[]> {
+  if (names.length > MAX_JSON_COLUMNS) return rows<Row>(Prisma.sql`SELECT ${sqlNames(names)} FROM ${n(table)} WHERE ${where} ORDER BY ${order}`);
   const db = prisma();
+  // 'name', "name" pairs: the names are the registry's (never a request's), quoted as text and as identifiers
+  const pairs = Prisma.raw(names.map((name) => `'${name.replaceAll("'", "''")}', "${name.replaceAll('"', '""')}"`).join(", "));
   const aggregate =
     dbProvider(db) === "postgresql"
-      ? Prisma.sql`json_agg(json_build_array(${values}) ORDER BY day, id)::text`
-      : Prisma.sql`json_group_array(json_array(${values}) ORDER BY day, id)`;
-  const [found] = await db.$queryRaw<Array<{ j: string | null }>>(
-    Prisma.sql`SELECT ${aggregate} AS j FROM ${n(tableOf(opts.collection))}
-     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to}`,
-  );
-  const arrays: unknown = JSON.parse(found?.j ?? "[]");
-  if (!Array.isArray(arrays)) throw new Error("a daily read did not come back as a JSON array");
-  return arrays.map((cells: unknown[]) => {
-    const out: DayRow = { day: String(cells[0]) };
-    for (let i = 1; i < names.length; i++) out[names[i]!] = cell(cells[i] ?? null);
-    return out;
-  });
+      ? Prisma.sql`json_agg(json_build_object(${pairs}) ORDER BY ${order})::text`
+      : Prisma.sql`json_group_array(json_object(${pairs}) ORDER BY ${order})`;
+  const [found] = await db.$queryRaw<Array<{ j: string | null }>>(Prisma.sql`SELECT ${aggregate} AS j FROM ${n(table)} WHERE ${where}`);
+  const parsed: Row[] = JSON.parse(found?.j ?? "[]");
+  if (!Array.isArray(parsed)) throw new Error("a registry read did not come back as a JSON array");
+  return parsed.map(registryRow);
+}
+
+const inRange = (opts: RangeOptions) => Prisma.sql`"userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to}`;
+
+/** Columns of a daily table per day in a range, oldest first (several rows on a day: the newest last). */
+export function getDailyColumns(opts: RangeOptions & { collection: DailyCollection; columns: readonly string[] }): Promise<DayRow[]> {
+  return registryRows<DayRow>(tableOf(opts.collection), [...new Set(["day", ...opts.columns])], inRange(opts), Prisma.sql`day, id`);
 }
 
 /** Sleep periods in a range with `columns`, oldest first (by day, then bedtime). */
 export function getSleepPeriodColumns<Row extends DayRow = DayRow>(opts: RangeOptions & { columns: ReadonlyArray<keyof Row & string> }): Promise<Row[]> {
-  return rows<Row>(
-    Prisma.sql`SELECT ${sqlNames([...new Set(["day", ...opts.columns])])} FROM ${n(tableOf("sleep"))}
-     WHERE "userId" = ${opts.userId} AND day >= ${opts.from} AND day <= ${opts.to} ORDER BY day, bedtime_start, id`,
-  );
+  return registryRows<Row>(tableOf("sleep"), [...new Set(["day", ...opts.columns])], inRange(opts), Prisma.sql`day, bedtime_start, id`);
 }
 
 export type CollectionRange = { collection: SyncCollection; firstDay: string | null; lastDay: string | null; count: number };
