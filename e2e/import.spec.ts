@@ -103,7 +103,10 @@ for (const layout of [
         if (await progress.isVisible()) await screenshot(page, `import-progress-${layout.name}`);
       }
 
-      await expect(section.getByTestId("import-done")).toBeVisible({ timeout: 180_000 });
+      // the end: done, or a refusal or a stop, whose words the failure then gives
+      const failed = section.getByTestId("import-error").or(section.getByTestId("import-interrupted"));
+      await expect(done.or(failed)).toBeVisible({ timeout: 180_000 });
+      expect((await failed.isVisible()) ? await failed.innerText() : "done").toBe("done");
       await expect(section.getByTestId("import-summary")).toHaveAttribute("data-dry-run", "false");
       await screenshot(page, `import-done-${layout.name}`);
 

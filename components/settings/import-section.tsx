@@ -89,7 +89,11 @@ export function ImportSection() {
       {running && !status.data && <p className="text-sm">Uploading…</p>}
 
       {interrupted && (
-        <div role="alert" className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40">
+        <div
+          role="alert"
+          data-testid="import-interrupted"
+          className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40"
+        >
           <p>{status.data?.message ?? "The last import stopped part-way."}</p>
           <div className="flex gap-2">
             <button type="button" className={PRIMARY} disabled={resume.isPending} onClick={() => resume.mutate()}>
@@ -115,7 +119,11 @@ export function ImportSection() {
             <ImportSummary report={result} />
           </>
         )}
-        {error && !running && <p className="text-red-700 dark:text-red-400">{error.message}</p>}
+        {error && !running && (
+          <p className="text-red-700 dark:text-red-400" data-testid="import-error">
+            {error.message}
+          </p>
+        )}
       </div>
     </SettingsSection>
   );

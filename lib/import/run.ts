@@ -324,6 +324,7 @@ async function storeAndFinish(run: ImportRun): Promise<ImportReport> {
         rows: run.state.totalRows,
         rejected: result.rejected,
         storeMs: Math.round(run.clock.now() - run.state.phaseStartedAt),
+        cpuS: Math.round(run.budget.cpuSeconds * 100) / 100,
         rssMb: Math.round(mem.rss / 1048576),
         heapMb: Math.round(mem.heapUsed / 1048576),
         externalMb: Math.round(mem.external / 1048576),
