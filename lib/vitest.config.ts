@@ -53,6 +53,7 @@ const BOTH_DATABASES = [
   "lib/services/home-assistant-publisher.test.ts",
   "lib/db/data-changes.test.ts",
   "lib/db/queries/daily-columns.test.ts",
+  "lib/sync/housekeeping.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:
