@@ -26,6 +26,7 @@ const BOTH_DATABASES = [
   "lib/sync/everything.test.ts",
   "lib/sync/series-crash.test.ts",
   "lib/sync/scheduler.test.ts",
+  "lib/sync/status.test.ts",
   "lib/sync/deletes.test.ts",
   "lib/import/ringside.test.ts",
   "lib/import/vendor-import.test.ts",
