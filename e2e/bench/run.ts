@@ -49,6 +49,7 @@ import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallB
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
 import { freePorts, signalGroup, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import {
+  BENCH_PERSON,
   benchAppEnv,
   benchEmulatorSettings,
   buildIsStale,
@@ -88,12 +89,8 @@ stopGroupsOnExit();
 // What Auth.js puts in redirect_uri (it names the host "localhost" whatever AUTH_URL's host is: benchAppEnv).
 const callbackUri = (port: number) => `http://localhost:${port}/api/auth/callback/ring`;
 const YEARS = 5;
-const HISTORY_DAYS = 1826;
-/** The bench person's data key at the emulator: the same history in every run and on every commit. */
-const BENCH_PERSON_KEY = "bench-five-years";
-const PAGE_SIZE = 100;
-/** the emulator's time-series page (RING_EMULATOR_TIMESERIES_PAGE_SIZE, facts §2.2: about 1,000 rows) */
-const SERIES_PAGE_SIZE = 1000;
+// the bench person (servers.ts BENCH_PERSON: the same five years in every run, and in peer.ts's side by side)
+const { historyDays: HISTORY_DAYS, dataKey: BENCH_PERSON_KEY, pageSize: PAGE_SIZE, seriesPageSize: SERIES_PAGE_SIZE } = BENCH_PERSON;
 const CLIENT = { client_id: "ringside-bench", client_secret: "ringside-bench-secret-0123456789", approved: true };
 const TREND_METRIC = { id: "sleep.score", table: "daily_sleep", column: "score" };
 /** the fetch floor's runs (each: every collection, then heart rate alone); its figure is their median */

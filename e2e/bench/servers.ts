@@ -165,6 +165,13 @@ export async function startAppProcess(
   return { child, url, lines, stop: stopper(child), serverPid: pids[0]! };
 }
 
+/**
+ * The bench's person at the emulator (run.ts, and peer.ts's side by side): five years of history
+ * generated from a fixed data key (the same in every run and on every commit), listed 100
+ * documents and about 1,000 time-series rows (RING_EMULATOR_TIMESERIES_PAGE_SIZE, facts §2.2) a page.
+ */
+export const BENCH_PERSON = { dataKey: "bench-five-years", historyDays: 1826, pageSize: 100, seriesPageSize: 1000 } as const;
+
 /** The ring emulator's settings for a benchmark: no rate limit, `historyDays` of history. */
 export function benchEmulatorSettings(port: number, historyDays: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
