@@ -34,6 +34,7 @@ export type SyncStatePatch = Partial<{
   lastSuccessAt: Date | null;
   lastAttemptAt: Date | null;
   newestDay: string | null;
+  recentThrough: string | null;
   lastError: string | null;
 }>;
 
@@ -51,6 +52,7 @@ export const PATCHABLE: ReadonlySet<string> = new Set([
   "lastSuccessAt",
   "lastAttemptAt",
   "newestDay",
+  "recentThrough",
   "lastError",
 ]);
 

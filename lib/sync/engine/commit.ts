@@ -38,6 +38,8 @@ export type PageCommit = {
   write: Work<number>;
   /** a backfill's checkpoint, written in the same transaction; `finished` adds the collection's totals */
   checkpoint?: { page: number; patch: SyncStatePatch; finished: boolean };
+  /** a backfill's page without a checkpoint (newest first's recent pass): its number for the hooks */
+  page?: number;
   /** the page's validation and mapping before the commit, ms (measured where they ran): they count as ingest */
   mapMs: number;
   /** what the page stored and set aside, for the engine's counters */
@@ -60,6 +62,7 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
   const pending = inRun(run, function* () {
     if (collection === CYCLE_RESOURCE && !(yield* cycleTrackingIn(userId))) throw new CycleTrackingOff();
     const n = yield* write;
+    if (!checkpoint && c.page !== undefined) beforeCommit?.({ userId, collection, page: c.page });
     if (checkpoint) {
       beforeCommit?.({ userId, collection, page: checkpoint.page });
       // Counting the stored rows costs a scan of them: once, at the end.
@@ -78,6 +81,25 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
   s.samples += c.count.samples ?? 0;
   s.rejected += c.count.rejected;
   return { written: result, ownMs };
+}
+
+/**
+ * Commits a page of newest first's recent pass (no checkpoint: a stop does the pass again) and
+ * counts it in the collection's progress, which the history's pages then go on from.
+ */
+export async function commitRecentPage(
+  ctx: EngineContext,
+  c: Omit<PageCommit, "checkpoint" | "page" | "count"> & { stored: number; rejected: number; unit: "documents" | "samples" },
+): Promise<void> {
+  const { run, collection } = c;
+  const key = `${run.userId}:${collection}`;
+  const progress: BackfillProgress = ctx.progress.get(key) ?? { startedAt: ctx.clock.now(), pages: 0, documents: 0, firstDay: null, cursorDay: null };
+  ctx.progress.set(key, progress);
+  const page = progress.pages + 1;
+  await commitPage(ctx, { run, collection, write: c.write, mapMs: c.mapMs, page, count: { [c.unit]: c.stored, rejected: c.rejected } });
+  progress.pages++;
+  progress.documents += c.stored;
+  await ctx.hooks.afterPage?.({ userId: run.userId, collection, page, documents: c.stored });
 }
 
 /** One fetched and mapped page of a backfill, ready to be committed with its checkpoint. */
@@ -118,16 +140,19 @@ export async function runBackfill(
   run: SyncRun,
   collection: SyncCollection,
   makeSource: (stored: CollectionSummary) => BackfillSource,
+  opts: { newestFirst?: boolean } = {},
 ): Promise<CollectionOutcome> {
   const { userId } = run;
   const key = `${userId}:${collection}`;
   const summary = await storedSummary(userId, collection);
+  // newest first, the history's days are those of its own pages (the recent days stored before it are not its progress)
+  const newestFirst = opts.newestFirst ?? false;
   const progress: BackfillProgress = ctx.progress.get(key) ?? {
     startedAt: ctx.clock.now(),
     pages: 0,
     documents: summary.documents,
-    firstDay: summary.oldestDay,
-    cursorDay: summary.newestDay,
+    firstDay: newestFirst ? null : summary.oldestDay,
+    cursorDay: newestFirst ? null : summary.newestDay,
   };
   ctx.progress.set(key, progress);
   const source = makeSource(summary);
@@ -138,12 +163,14 @@ export async function runBackfill(
   let stored = 0;
   for (let p = await source.next(); p; p = await source.next()) {
     page++;
+    // the hooks number the collection's pages in this engine, the recent pass's first
+    const number = progress.pages + 1;
     mapMs += p.mapMs;
     const { ownMs } = await commitPage(ctx, {
       run,
       collection,
       write: p.write,
-      checkpoint: { page, patch: p.patch, finished: p.finished },
+      checkpoint: { page: number, patch: p.patch, finished: p.finished },
       mapMs: p.mapMs,
       count: { [source.unit]: p.stored, rejected: p.rejected },
     });
@@ -152,7 +179,7 @@ export async function runBackfill(
     progress.pages++;
     progress.documents += p.stored;
     widenProgressDays(progress, p.firstDay, p.lastDay);
-    await ctx.hooks.afterPage?.({ userId, collection, page, documents: p.stored });
+    await ctx.hooks.afterPage?.({ userId, collection, page: number, documents: p.stored });
     p.advance();
   }
   ctx.progress.delete(key);
