@@ -2,9 +2,14 @@
 // row, so the spec depends on no other), the emulator slowed down, and the progress bars move
 // until every collection's history is complete; the page then shows freshness and counts that
 // match the database.
+import path from "node:path";
+import Database from "better-sqlite3";
 import { clock } from "@/lib/clock";
+import { formatDay, formatMonth } from "@/lib/days";
+import { COLLECTIONS } from "@/lib/metrics/catalog";
 import { expect, signIn, test } from "./fixtures";
-import { E2E_APP_URL, E2E_EMULATOR_URL } from "./support/ports";
+import { screenshot } from "./dashboard-support";
+import { E2E_APP_URL, E2E_DATA_DIR, E2E_EMULATOR_URL } from "./support/ports";
 
 test.describe.configure({ mode: "serial" });
 
@@ -90,4 +95,60 @@ test("[SYNC] Sync now re-checks the recent days", async ({ page, appDb, login })
   await expect.poll(lastAttempt, { timeout: 60_000 }).toBeGreaterThan(clicked);
   await expect(page.getByTestId("sync-page")).toHaveAttribute("data-running", "false", { timeout: 30_000 });
   await expect(page.getByTestId("freshness")).toContainText("Last synced just now");
+});
+
+test("[SYNC] the sync page and Today's chips say how far back the history reaches, and that it is still reaching back", async ({
+  page,
+  appDb,
+  emulator,
+  login,
+}) => {
+  test.setTimeout(180_000);
+  // a planted person with 75 days of history, back-filled through the app's real sync
+  const { userId, ringUserId } = await login({ historyDays: 75 });
+  const upstream = (await emulator.documents(ringUserId, "daily_activity")) as Array<{ day: string }>;
+  const oldest = upstream.map((d) => d.day).reduce((a, b) => (b < a ? b : a));
+  const stored = appDb.prepare(`SELECT MIN(day) AS d FROM daily_activity WHERE userId = ?`).get(userId) as { d: string };
+  expect(stored.d).toBe(oldest);
+
+  // complete: "history from <the oldest day>" on the sync page
+  await page.goto("/sync");
+  const card = page.getByTestId("sync-collection-daily_activity");
+  await expect(card.getByTestId("oldest-day")).toHaveText(oldest);
+  await expect(card.getByTestId("history-reach")).toHaveText("history from");
+  // Today: the chip's text as before, its title naming where the history starts
+  await page.goto("/");
+  const chip = page.getByTestId("freshness-chips").locator('li[data-collection="daily_activity"]');
+  await expect(chip).toHaveAttribute("title", new RegExp(`, history from ${formatDay(oldest, { withYear: true })}$`));
+  await expect(chip).not.toContainText("back to");
+
+  // still reaching back: the collection's back-fill not done (the person's sync held, as "Delete
+  // all my data" holds it, so nothing finishes it while the test looks)
+  const db = new Database(path.resolve(E2E_DATA_DIR, "ringside.db"), { fileMustExist: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.prepare(`UPDATE "User" SET syncPausedAt = ? WHERE id = ?`).run(clock.date().toISOString().replace("Z", "+00:00"), userId);
+    db.prepare(`UPDATE sync_state SET backfillDoneAt = NULL, status = 'backfilling' WHERE userId = ? AND collection = 'daily_activity'`).run(userId);
+  } finally {
+    db.close();
+  }
+  await page.goto("/sync");
+  await expect(card.getByTestId("history-reach")).toHaveText("reaching back: from");
+  await expect(card.getByTestId("oldest-day")).toHaveText(oldest);
+  await expect(page.getByTestId("sync-collection-daily_sleep").getByTestId("history-reach")).toHaveText("history from");
+  await screenshot(page, "sync-history-reaching-back");
+
+  // Today on a phone: the chip says how far back, short enough for 390 px; the title says it is still downloading
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await expect(chip).toContainText(`back to ${formatMonth(oldest, true)}`);
+  await expect(chip).toHaveAttribute(
+    "title",
+    `${COLLECTIONS.daily_activity.label}: history back to ${formatDay(oldest, { withYear: true })}, still downloading`,
+  );
+  await expect(chip).toHaveAttribute("data-tone", "fresh");
+  const box = (await chip.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  expect(box.height).toBeLessThan(30); // one line
+  await screenshot(page.getByTestId("freshness-chips"), "today-chips-reaching-back-390");
 });

@@ -26,6 +26,7 @@ const BOTH_DATABASES = [
   "lib/sync/everything.test.ts",
   "lib/sync/series-crash.test.ts",
   "lib/sync/scheduler.test.ts",
+  "lib/sync/status.test.ts",
   "lib/sync/deletes.test.ts",
   "lib/import/ringside.test.ts",
   "lib/import/vendor-import.test.ts",
@@ -53,6 +54,7 @@ const BOTH_DATABASES = [
   "lib/services/home-assistant-publisher.test.ts",
   "lib/db/data-changes.test.ts",
   "lib/db/queries/daily-columns.test.ts",
+  "lib/sync/housekeeping.test.ts",
 ];
 
 // Unit, integration and conformance tests. Run from the repo root:

@@ -4,7 +4,7 @@
 // of each collection (its label, its newest day) comes with the page, not from the catalog.
 import { clock } from "@/lib/clock";
 import type { CollectionId } from "@/lib/metrics/catalog";
-import { diffDays, formatDay } from "@/lib/days";
+import { diffDays, formatDay, formatMonth } from "@/lib/days";
 import type { SyncCollectionStatus } from "@/lib/api/contract";
 
 /** A charted collection as the chips need it: its label and its newest stored day. */
@@ -37,6 +37,8 @@ export function normaliseSyncStatus(data: unknown): SyncCollectionStatus[] {
       status: str(r.status) ?? undefined,
       lastSuccessAt: str(r.lastSuccessAt),
       newestDay: str(r.newestDay),
+      oldestDay: str(r.oldestDay),
+      ...(typeof r.backfillDone === "boolean" ? { backfillDone: r.backfillDone } : {}),
       lastError: str(r.lastError),
     });
   }
@@ -72,9 +74,20 @@ export function freshnessOf(
     if (s && s.status && PROBLEM.has(s.status)) {
       return { collection: r.collection, label, tone: "problem", text: s.status.replace("_", " "), title: `${label}: ${s.lastError ?? s.status}` };
     }
+    // the history still downloading (newest first): how far back it reaches so far
+    if (s?.backfillDone === false && s.oldestDay) {
+      return {
+        collection: r.collection,
+        label,
+        tone: "fresh",
+        text: `back to ${formatMonth(s.oldestDay, true)}`,
+        title: `${label}: history back to ${formatDay(s.oldestDay, { withYear: true })}, still downloading`,
+      };
+    }
     if (s?.status === "backfilling" || s?.status === "syncing") {
       return { collection: r.collection, label, tone: "fresh", text: "syncing…", title: `${label}: sync in progress` };
     }
+    const from = s?.oldestDay ? `, history from ${formatDay(s.oldestDay, { withYear: true })}` : "";
     if (s?.lastSuccessAt) {
       const ageH = (now - Date.parse(s.lastSuccessAt)) / 3_600_000;
       const newest = s.newestDay ?? r.lastDay;
@@ -83,7 +96,7 @@ export function freshnessOf(
         label,
         tone: ageH <= 6 ? "fresh" : "stale",
         text: formatAgo(s.lastSuccessAt, now),
-        title: `${label}: synced ${formatAgo(s.lastSuccessAt, now)}${newest ? `, newest day ${formatDay(newest, { withYear: true })}` : ""}`,
+        title: `${label}: synced ${formatAgo(s.lastSuccessAt, now)}${newest ? `, newest day ${formatDay(newest, { withYear: true })}` : ""}${from}`,
       };
     }
     if (!r.lastDay) return { collection: r.collection, label, tone: "idle", text: "no data", title: `${label}: nothing synced yet` };
@@ -93,7 +106,7 @@ export function freshnessOf(
       label,
       tone: lag <= 1 ? "fresh" : "stale",
       text: lag <= 0 ? "today" : lag === 1 ? "yesterday" : `${lag} days old`,
-      title: `${label}: newest day ${formatDay(r.lastDay, { withYear: true })}`,
+      title: `${label}: newest day ${formatDay(r.lastDay, { withYear: true })}${from}`,
     };
   });
 }

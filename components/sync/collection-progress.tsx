@@ -13,7 +13,10 @@ const BADGE: Record<string, string> = {
   paused: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200",
 };
 
-/** One collection: status, a progress bar with counts and ETA while fetching history, freshness. */
+/**
+ * One collection: status, a progress bar with counts and ETA while fetching history, freshness,
+ * and how far back its history reaches (still reaching back until the back-fill is done).
+ */
 export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: number }) {
   const percent = Math.round(c.progress * 100);
   const eta = etaText(c.etaSeconds);
@@ -51,6 +54,13 @@ export function CollectionProgress({ c, now }: { c: CollectionSyncStatus; now: n
           <>
             {" "}
             · newest day <span data-testid="newest-day">{c.newestDay}</span>
+          </>
+        )}
+        {c.oldestDay && (
+          <>
+            {" "}
+            · <span data-testid="history-reach">{c.backfillDone ? "history from" : "reaching back: from"}</span>{" "}
+            <span data-testid="oldest-day">{c.oldestDay}</span>
           </>
         )}
         {fetching ? (

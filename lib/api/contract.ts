@@ -74,7 +74,9 @@ export type TagsResponse = { tags: Tag[]; ringTags: RingTag[] };
 /** GET /api/tags/:id/comparison */
 export type { TagComparisonResponse };
 /** One collection's freshness, as the dashboard's chips read GET /api/sync/status. */
-export type SyncCollectionStatus = { collection: string } & Partial<Pick<CollectionSyncStatus, "status" | "lastSuccessAt" | "newestDay" | "lastError">>;
+export type SyncCollectionStatus = { collection: string } & Partial<
+  Pick<CollectionSyncStatus, "status" | "lastSuccessAt" | "newestDay" | "oldestDay" | "backfillDone" | "lastError">
+>;
 
 /** POST /api/import (and ?dry_run=1, ?resume=1) */
 export type ImportResponse = ImportReport;
@@ -105,7 +107,10 @@ export type ApiDayResponse = DayDetail & { note: DayNote | null; records: DayRec
 export type ApiSyncStatusResponse = Pick<SyncStatusResponse, "running" | "lastSuccessAt" | "rateLimitedUntil"> & {
   account: { status: string } | null;
   collections: Array<
-    Pick<CollectionSyncStatus, "collection" | "label" | "status" | "unit" | "documents" | "backfillDone" | "progress" | "lastSuccessAt" | "newestDay">
+    Pick<
+      CollectionSyncStatus,
+      "collection" | "label" | "status" | "unit" | "documents" | "backfillDone" | "progress" | "lastSuccessAt" | "newestDay" | "oldestDay"
+    >
   >;
 };
 

@@ -60,7 +60,7 @@ export const TRANSACTION_OPTIONS = { maxWait: BUSY_TIMEOUT_MS, timeout: BUSY_TIM
 
 /** A client on a SQLite file, its transactions and outside queries ordered by `gate`. */
 export function sqliteClient(file: string, gate: SqliteGate = new SqliteGate(), options: { statementCacheSize?: number } = {}): ProcessDb {
-  return new PrismaClient({ adapter: gatedSqliteAdapter(file, gate, options), transactionOptions: TRANSACTION_OPTIONS });
+  return clientOn(gatedSqliteAdapter(file, gate, options));
 }
 
 /**
@@ -68,7 +68,12 @@ export function sqliteClient(file: string, gate: SqliteGate = new SqliteGate(), 
  * loads it). Prisma's pg adapter sets its own type parsers on each query, whatever the pool's.
  */
 export function postgresClient(pool: () => Promise<pg.Pool>): ProcessDb {
-  const adapter: SqlDriverAdapterFactory = {
+  return clientOn(postgresAdapter(pool));
+}
+
+/** Prisma's pg driver adapter on a pool (the driver is loaded on first use). */
+export function postgresAdapter(pool: () => Promise<pg.Pool>): SqlDriverAdapterFactory {
+  return {
     provider: "postgres",
     adapterName: "@prisma/adapter-pg",
     async connect() {
@@ -76,6 +81,14 @@ export function postgresClient(pool: () => Promise<pg.Pool>): ProcessDb {
       return new PrismaPg(await pool()).connect();
     },
   };
+}
+
+/**
+ * Prisma Client on a driver adapter of either database, by the adapter's provider: what
+ * sqliteClient and postgresClient make (tests pass an adapter wrapped to count its statements).
+ */
+export function clientOn(adapter: SqlDriverAdapterFactory): ProcessDb {
+  if (adapter.provider === "sqlite") return new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
   // The one statement of the two clients' sameness (see Db): about a client, never a row.
   return new PostgresPrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }) as unknown as PrismaClient;
 }

@@ -13,8 +13,8 @@ import {
   renewJobLease,
   type JobRow,
 } from "@/lib/db/queries/jobs";
-import { listRingUsers, listSyncStates, syncStatesEnsure, updateSyncState, type ConnectedRingUser } from "@/lib/db/queries/sync-state";
-import { fencedTransaction, readSyncGeneration, SyncStoppedError } from "@/lib/db/queries/sync-fence";
+import { ensureAndListSyncStates, listRingUsers, listSyncStates, updateSyncState, type ConnectedRingUser } from "@/lib/db/queries/sync-state";
+import { readSyncGeneration, SyncStoppedError } from "@/lib/db/queries/sync-fence";
 import { personalInfoSyncedAt } from "@/lib/db/queries/ring-documents";
 import { findCycleSettings } from "@/lib/db/queries/cycle";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
@@ -269,9 +269,10 @@ export class Scheduler {
   /**
    * Periodic duties: start the backfill of people who connected while nothing ran (no
    * SyncState yet; the cycle's phases only for people who track their cycle), queue due polls (every SYNC_POLL_MINUTES without webhooks, every 6 h
-   * with them), the daily personal_info snapshot, subscription upkeep, pruning.
+   * with them), the daily personal_info snapshot, subscription upkeep, pruning. The tick runs it
+   * every housekeepingMs (tests run one pass at a time).
    */
-  private async housekeeping(now: number): Promise<void> {
+  async housekeeping(now: number): Promise<void> {
     const pollMs = ((await webhooksActive(now)) ? Math.max(await getPollMinutes(), WEBHOOK_POLL_MINUTES) : await getPollMinutes()) * 60_000;
     for (const u of await listRingUsers()) {
       try {
@@ -301,17 +302,19 @@ export class Scheduler {
   private async keepPerson(u: ConnectedRingUser, now: number, pollMs: number): Promise<void> {
     if (u.syncPaused) return;
     const generation = u.syncGeneration;
+    // Each step writes only when something must change: an idle pass is reads alone (no
+    // transaction), for every person every housekeepingMs.
     if (u.status !== "active") {
-      if (u.status !== "disconnected") await fencedTransaction(u.userId, generation, (tx) => syncStatesEnsure(tx, u.userId, SYNC_COLLECTIONS));
-      for (const s of await listSyncStates(u.userId))
+      const states = u.status === "disconnected" ? await listSyncStates(u.userId) : await ensureAndListSyncStates(u.userId, generation, SYNC_COLLECTIONS);
+      for (const s of states)
         if (s.status !== "paused" && s.status !== "not_shared")
           await updateSyncState(u.userId, s.collection, { status: "paused", lastError: "The ring connection needs to be reconnected; syncing is paused." });
       return;
     }
-    await fencedTransaction(u.userId, generation, (tx) => syncStatesEnsure(tx, u.userId, SYNC_COLLECTIONS));
+    const states = await ensureAndListSyncStates(u.userId, generation, SYNC_COLLECTIONS);
     // the cycle's phases only while the person tracks their cycle (turning it on queues their backfill)
     const tracksCycle = Boolean((await findCycleSettings(u.userId))?.tracking);
-    for (const s of await listSyncStates(u.userId)) {
+    for (const s of states) {
       if (!isSyncCollection(s.collection) || s.status === "not_shared") continue;
       if (s.collection === CYCLE_RESOURCE && !tracksCycle) continue;
       if (s.status === "paused")

@@ -38,6 +38,11 @@ export type CollectionSyncStatus = {
   lastSuccessAt: string | null;
   lastAttemptAt: string | null;
   newestDay: string | null;
+  /**
+   * How far back the stored history reaches: the oldest stored day (YYYY-MM-DD), null with
+   * nothing stored. While `backfillDone` is false the back-fill is still reaching further back.
+   */
+  oldestDay: string | null;
   lastError: string | null;
   rejected: number;
   queued: boolean;
@@ -101,6 +106,7 @@ export async function getSyncStatus(userId: string, now = clock.now()): Promise<
         lastSuccessAt: iso(s?.lastSuccessAt ?? null),
         lastAttemptAt: iso(s?.lastAttemptAt ?? null),
         newestDay: summary.newestDay,
+        oldestDay: summary.oldestDay,
         lastError: s?.lastError ?? null,
         rejected: rejectedCounts[collection] ?? 0,
         queued,

@@ -245,6 +245,7 @@ export async function readSyncStatus(p: TokenPrincipal): Promise<ApiSyncStatusRe
       progress: c.progress,
       lastSuccessAt: c.lastSuccessAt,
       newestDay: c.newestDay,
+      oldestDay: c.oldestDay,
     }));
   return { running: s.running, account: s.account, lastSuccessAt: s.lastSuccessAt, rateLimitedUntil: s.rateLimitedUntil, collections };
 }

@@ -313,6 +313,9 @@ export const syncStatusResponseSchema = z.object({
       progress: z.number(),
       lastSuccessAt: instant.nullable(),
       newestDay: day.nullable(),
+      oldestDay: day
+        .nullable()
+        .describe("how far back the stored history reaches (the oldest stored day); while backfillDone is false, the back-fill is still reaching further back"),
     }),
   ),
 });

@@ -3,7 +3,7 @@ import { clock } from "@/lib/clock";
 import { dbProvider, prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { processSingleton } from "@/lib/process-singleton";
-import { syncGenerationHolds } from "@/lib/db/queries/sync-fence";
+import { readSyncGeneration, syncGenerationHolds } from "@/lib/db/queries/sync-fence";
 
 // The durable job table behind the scheduler (lib/sync/scheduler.ts). Claiming must be atomic
 // and cheap enough to run every second: on SQLite a claim is one IMMEDIATE transaction (one
@@ -146,6 +146,12 @@ export function jobStore(db: ProcessDb = prisma()): JobStore {
       const runAt = new Date(opts.runAt ?? now);
       const activeKey = opts.activeKey ?? jobActiveKey(opts.kind, opts.userId, opts.collection);
       const { userId, generation } = opts;
+      // if absent: a read first, and with an active job of the key nothing to write (the scheduler
+      // asks for its jobs every housekeeping pass, for every person). The answer is the
+      // transaction's (whether the generation still holds: a plain read of it); the transaction
+      // below reads the key again under its locks, for a job that finished or was queued meanwhile.
+      if (opts.ifAbsent && (await db.job.findUnique({ where: { activeKey }, select: { id: true } })))
+        return generation === undefined || !userId || (await readSyncGeneration(userId, db))?.generation === generation;
       return db.$transaction(async (tx) => {
         // the fence first (the person's row, then the job's: a delete takes them in that order)
         if (generation !== undefined && userId && !(await syncGenerationHolds(tx, userId, generation))) return false;

@@ -35,9 +35,9 @@ export type SyncGeneration = {
   paused: boolean;
 };
 
-/** The person's sync generation and whether their sync is paused; null when there is no such person. */
-export async function readSyncGeneration(userId: string): Promise<SyncGeneration | null> {
-  const row = await prisma().user.findUnique({ where: { id: userId }, select: { syncGeneration: true, syncPausedAt: true } });
+/** The person's sync generation and whether their sync is paused; null when there is no such person (a plain read: no lock). */
+export async function readSyncGeneration(userId: string, db: Db = prisma()): Promise<SyncGeneration | null> {
+  const row = await db.user.findUnique({ where: { id: userId }, select: { syncGeneration: true, syncPausedAt: true } });
   return row ? { generation: row.syncGeneration, paused: row.syncPausedAt !== null } : null;
 }
 

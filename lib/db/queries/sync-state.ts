@@ -3,6 +3,7 @@ import { clock } from "@/lib/clock";
 import { prisma, type Db, type ProcessDb } from "@/lib/db/prisma";
 import { RING_PROVIDER } from "@/lib/db/queries/accounts";
 import { bumpDataVersion, bumpEveryDataVersion } from "@/lib/db/queries/data-version";
+import { fencedTransaction, readSyncGeneration, SyncStoppedError } from "@/lib/db/queries/sync-fence";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // SyncState: one row per person and collection (backfill checkpoint, freshness, sharing). A
@@ -63,6 +64,27 @@ export async function syncStatesEnsure(tx: Db, userId: string, collections: read
   // one statement (the scheduler makes sure of every collection of every person each round)
   const rows = collections.map((collection) => Prisma.sql`(${userId}, ${collection}, 'idle', ${now})`);
   await tx.$executeRaw`INSERT INTO sync_state ("userId", collection, status, "updatedAt") VALUES ${Prisma.join(rows)} ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * A person's sync states (as listSyncStates), with the missing rows of `collections` created
+ * first (status idle) while their sync generation is still `generation`; SyncStoppedError when it
+ * moved on (a delete came in between: nothing created). What the scheduler asks every
+ * housekeeping pass for every person, so it reads first: when no row is missing, one read of the
+ * rows and one of the generation, no write transaction; otherwise one fenced insert of only the
+ * missing rows (which conflict harmlessly with rows another process made meanwhile), then the
+ * rows read again.
+ */
+export async function ensureAndListSyncStates(userId: string, generation: number, collections: readonly string[]): Promise<SyncStateRow[]> {
+  const rows = await listSyncStates(userId);
+  const have = new Set(rows.map((r) => r.collection));
+  const missing = collections.filter((c) => !have.has(c));
+  if (missing.length > 0) {
+    await fencedTransaction(userId, generation, (tx) => syncStatesEnsure(tx, userId, missing));
+    return listSyncStates(userId);
+  }
+  if ((await readSyncGeneration(userId))?.generation !== generation) throw new SyncStoppedError(userId);
+  return rows;
 }
 
 /** Creates the missing rows (status idle) for a person's collections. */
