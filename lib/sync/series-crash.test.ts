@@ -22,6 +22,7 @@ import {
   type SyncTestEnv,
 } from "@/lib/test/sync-kit";
 import { uniqueEmail } from "@/lib/test/emulator-kit";
+import { waitFor } from "@/lib/test/wait";
 
 const TODAY = "2026-03-15";
 /** The emulator's clock and the engine's stand still at the end of the data's last day: the samples do not grow between runs. */
@@ -66,15 +67,21 @@ for (const history of [
     /** samples stored after each page of an uninterrupted backfill (index 0: before the first) */
     let after: number[] = [];
     let samples = 0;
+    /** pages of the recent pass (the history's are asked for once it has ended) */
+    let recentPages = 0;
 
     beforeAll(async () => {
       await start(history);
       const p = await person(key, history.days);
       after = [0];
-      const outcome = await engine({ afterPage: async ({ collection }) => void (collection === "heartrate" && after.push(await storedCount(p))) }).backfillUser(
-        p.userId,
-        ["heartrate"],
-      );
+      recentPages = 0;
+      const outcome = await engine({
+        afterPage: async ({ collection }) => {
+          if (collection !== "heartrate") return;
+          after.push(await storedCount(p));
+          if (!(await m.state.getSyncState(p.userId, "heartrate"))?.backfillFrom) recentPages++;
+        },
+      }).backfillUser(p.userId, ["heartrate"]);
       expect(outcome[0]?.result).toBe("done");
       samples = (await emulatorSamples(t!, p.ringUserId, "heartrate", { start: BACKFILL_START })).length;
     });
@@ -129,5 +136,42 @@ for (const history of [
         expect(seen).toHaveLength(pages);
       });
     }
+
+    it("killed mid-pipeline, the next page fetched and not yet stored, for every page k: a fresh engine resumes to exactly the emulator's samples", async () => {
+      const pages = after.length - 1;
+      let killed = 0;
+      for (let k = 1; k < pages; k++) {
+        // the last page of the recent pass has none after it in its pass
+        if (k === recentPages) continue;
+        killed++;
+        const p = await person(key, history.days);
+        // it dies once page k is stored and page k+1, asked for while k was stored, has come back
+        const dying: { engine?: import("@/lib/sync/engine").SyncEngine } = {};
+        dying.engine = engine({
+          afterPage: async ({ page, collection }) => {
+            if (collection !== "heartrate" || page !== k) return;
+            await waitFor(`page ${k + 1} fetched`, () => dying.engine!.stats.requests >= k + 1, { timeoutMs: 30_000 });
+            throw new Error(`killed mid-pipeline after page ${k}`);
+          },
+        });
+        const first = await dying.engine.backfillUser(p.userId, ["heartrate"]);
+        expect({ k, result: first[0]?.result, requests: dying.engine.stats.requests, left: await storedCount(p) }).toEqual({
+          k,
+          result: "failed",
+          requests: k + 1,
+          left: after[k],
+        });
+        const second = await engine().backfillUser(p.userId, ["heartrate"]);
+        const want = await emulatorSamples(t!, p.ringUserId, "heartrate", { start: BACKFILL_START });
+        const have = await storedSamples(p, "heartrate");
+        expect({ k, result: second[0]?.result, equal: JSON.stringify(have) === JSON.stringify(want), stored: have.length }).toEqual({
+          k,
+          result: "done",
+          equal: true,
+          stored: samples,
+        });
+      }
+      expect(killed).toBeGreaterThanOrEqual(pages - 2);
+    });
   });
 }

@@ -84,6 +84,17 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
 }
 
 /**
+ * The pipeline's next request, started before the page in hand is stored: unused (and not an
+ * unhandled rejection) when that page's commit fails, and out on the wire before the commit (on
+ * SQLite a synchronous transaction that holds the thread) once this resolves.
+ */
+export async function askAhead<T>(next: Promise<T>): Promise<{ next: Promise<T> }> {
+  next.catch(() => undefined);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return { next };
+}
+
+/**
  * Commits a page of newest first's recent pass (no checkpoint: a stop does the pass again) and
  * counts it in the collection's progress, which the history's pages then go on from.
  */
@@ -114,7 +125,7 @@ export type BackfillPage = {
   /** the first and last day the page covers (the sync page's progress) */
   firstDay: string | null;
   lastDay: string | null;
-  /** moves the source past the page, once it is committed */
+  /** moves the source's cursor past the page (in memory: the next page may be asked for while this one is stored) */
   advance(): void;
 };
 
@@ -161,11 +172,16 @@ export async function runBackfill(
   let ingestMs = 0;
   let mapMs = 0;
   let stored = 0;
-  for (let p = await source.next(); p; p = await source.next()) {
+  for (let p = await source.next(); p;) {
     page++;
     // the hooks number the collection's pages in this engine, the recent pass's first
     const number = progress.pages + 1;
     mapMs += p.mapMs;
+    // The pipeline: the page after this one is asked for while this one is stored. The source's
+    // cursor moves on in memory now; the checkpoint moves with the commit, in order, so a stop
+    // leaves the page in flight unstored and a resumed run asks for it again.
+    p.advance();
+    const following = p.finished ? null : (await askAhead(source.next())).next;
     const { ownMs } = await commitPage(ctx, {
       run,
       collection,
@@ -180,7 +196,7 @@ export async function runBackfill(
     progress.documents += p.stored;
     widenProgressDays(progress, p.firstDay, p.lastDay);
     await ctx.hooks.afterPage?.({ userId, collection, page: number, documents: p.stored });
-    p.advance();
+    p = following ? await following : null;
   }
   ctx.progress.delete(key);
   const s = await summarize(userId, collection);

@@ -20,9 +20,12 @@ import {
   trailingWindow,
   type DayWindow,
 } from "@/lib/sync/plan";
-import { commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
+import { askAhead, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
 import { inRunTx, type SyncRun } from "./runs";
+
+/** A page of a document list, as the ring client returns it. */
+type ListedPage = Awaited<ReturnType<RingClient["listPage"]>>;
 
 // Document collections (the daily ones, sleep, workouts, tags, the ring's configuration…):
 // backfill in windows of days, page by page with next_token, and the incremental re-check of
@@ -70,9 +73,10 @@ export async function recentDocuments(ctx: EngineContext, run: SyncRun, collecti
     rule.param === "none" ? { recent: { from: ctx.backfillStart, to: latest }, history: null } : newestFirstRanges(ctx.backfillStart, latest);
   await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
   const q = queryWindow(rule, client.family, recent);
-  let token: string | null = null;
-  do {
-    const listed = await client.listPage(collection, { ...q, next_token: token });
+  // pipelined: the next page is asked for while this one is stored
+  for (let pending: Promise<ListedPage> | null = client.listPage(collection, { ...q, next_token: null }); pending;) {
+    const listed: ListedPage = await pending;
+    pending = listed.nextToken ? (await askAhead(client.listPage(collection, { ...q, next_token: listed.nextToken }))).next : null;
     const started = performance.now();
     const mapped = mapPage(ctx, collection, userId, listed.data, recent, listed.text);
     await commitRecentPage(ctx, {
@@ -84,8 +88,7 @@ export async function recentDocuments(ctx: EngineContext, run: SyncRun, collecti
       stored: mapped.rows.length,
       rejected: mapped.rejected.length,
     });
-    token = listed.nextToken || null;
-  } while (token);
+  }
   const s = await summarize(userId, collection);
   if (!history) {
     ctx.progress.delete(`${userId}:${collection}`);

@@ -13,6 +13,7 @@ import { noteUnknownValues } from "@/lib/sync/unknown-values";
 import {
   isoInstant,
   latestPossibleDay,
+  type InstantWindow,
   newestFirstRanges,
   nextSeriesWindow,
   seriesQuery,
@@ -20,7 +21,7 @@ import {
   seriesWindowsLeft,
   windowsStartAfterProbe,
 } from "@/lib/sync/plan";
-import { commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
+import { askAhead, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
 import type { SyncRun } from "./runs";
 
@@ -64,12 +65,22 @@ export async function recentSeries(ctx: EngineContext, run: SyncRun, collection:
   await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
   // the service answers with what it had when it was asked: every sample up to the last ask
   let askedAt = ctx.clock.now();
-  for (let cursor = startMs; cursor < endMs;) {
-    const w = nextSeriesWindow(cursor, endMs, maxDays);
-    let token: string | null = null;
-    do {
-      askedAt = ctx.clock.now();
-      const listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: token });
+  // pipelined: the next page (of this window, else the next one) is asked for while this one is stored
+  const ask = (w: InstantWindow, token: string | null) => {
+    const at = ctx.clock.now();
+    return client.listSeriesPage(collection, { ...seriesQuery(w), next_token: token }).then((listed) => ({ listed, w, at }));
+  };
+  type Asked = Awaited<ReturnType<typeof ask>>;
+  for (let pending: Promise<Asked> | null = startMs < endMs ? ask(nextSeriesWindow(startMs, endMs, maxDays), null) : null; pending;) {
+    const { listed, w, at } = await pending;
+    askedAt = at;
+    const following: Promise<Asked> | null = listed.nextToken
+      ? ask(w, listed.nextToken)
+      : w.end < endMs
+        ? ask(nextSeriesWindow(w.end, endMs, maxDays), null)
+        : null;
+    pending = following ? (await askAhead(following)).next : null;
+    {
       const mapped = mapSeriesPage(ctx, collection, listed.data);
       await commitRecentPage(ctx, {
         run,
@@ -80,9 +91,7 @@ export async function recentSeries(ctx: EngineContext, run: SyncRun, collection:
         stored: mapped.samples.length,
         rejected: mapped.rejectedCount,
       });
-      token = listed.nextToken;
-    } while (token);
-    cursor = w.end;
+    }
   }
   const through = isoInstant(Math.min(endMs, askedAt));
   const s = await summarize(userId, collection);
