@@ -36,12 +36,35 @@ afterAll(async () => {
 // The deadlines only stop a hang: under a full run on two cores the five years took 85-89 s and
 // "lands today's activity" 47 s, too near 120 s and 60 s.
 describe("backfill", () => {
-  it("stores five years of every collection exactly as the service has them", { timeout: 300_000 }, async () => {
+  it("stores five years of every collection exactly as the service has them, newest first", { timeout: 300_000 }, async () => {
     const person = await connectPerson(t, { tracksCycle: true });
     await clearEmulatorRequests(t);
-    const engine = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
+    // each committed page: the recent days' (the collection's history not yet planned) or the
+    // history's; when the first history page is in, every collection's newest day as stored
+    const phases: Array<"recent" | "history"> = [];
+    let newestAtFirstHistory: Record<string, string | null> | null = null;
+    const engine = new app.engine.SyncEngine({
+      clientOptions: { backoff: FAST_BACKOFF },
+      hooks: {
+        afterPage: async ({ collection }) => {
+          const phase = (await app.state.getSyncState(person.userId, collection))?.backfillFrom ? "history" : "recent";
+          phases.push(phase);
+          if (phase === "history" && !newestAtFirstHistory) {
+            newestAtFirstHistory = {};
+            for (const c of app.resources.RING_COLLECTIONS) newestAtFirstHistory[c] = (await app.docs.collectionSummary(c, person.userId)).newestDay;
+          }
+        },
+      },
+    });
     const outcomes = await engine.backfillUser(person.userId, app.resources.RING_COLLECTIONS);
     expect(outcomes.filter((o) => o.result !== "done")).toEqual([]);
+    // newest first: every recent page before the first of any history, and by then every
+    // collection holds its newest day (what Today shows)
+    expect(phases.indexOf("history")).toBeGreaterThan(phases.lastIndexOf("recent"));
+    expect(phases.filter((p) => p === "recent").length).toBeGreaterThanOrEqual(app.resources.RING_COLLECTIONS.length - 2);
+    const newestAtEnd: Record<string, string | null> = {};
+    for (const c of app.resources.RING_COLLECTIONS) newestAtEnd[c] = (await app.docs.collectionSummary(c, person.userId)).newestDay;
+    expect(newestAtFirstHistory).toEqual(newestAtEnd);
     // five years of each; the lower bounds hold for every generated person (sampled over 60: a
     // person may never do a session, and tag counts follow their habits)
     const least: Record<string, number> = {
@@ -65,7 +88,8 @@ describe("backfill", () => {
       expect(diff.stored).toBe(diff.expected);
       expect(diff.expected, c).toBeGreaterThanOrEqual(least[c] ?? 1000);
       total += diff.expected;
-      // One window per collection: the fewest pages the page size allows (+1 when it divides evenly).
+      // One window per collection: the fewest pages the page size allows (+1 when it divides
+      // evenly, +1 where the recent days' window ends a page short).
       minRequests += Math.ceil(diff.expected / PAGE);
       const st = (await app.state.getSyncState(person.userId, c))!;
       expect(st.backfillDoneAt).not.toBeNull();
@@ -102,9 +126,14 @@ describe("backfill", () => {
   it("resumes after a crash inside a page's transaction with no gap and no duplicate", { timeout: 300_000 }, async () => {
     const person = await connectPerson(t, { tracksCycle: true });
     let crashed = 0;
+    // the sleep documents each committed page brought (newest first: the recent days' pages, then the history's)
+    let sleepCommitted = 0;
     const crashing = new app.engine.SyncEngine({
       clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
+        afterPage: ({ collection, documents }) => {
+          if (collection === "sleep") sleepCommitted += documents;
+        },
         beforeCommit: ({ collection, page }) => {
           if ((collection === "sleep" && page === 20) || (collection === "daily_stress" && page === 3)) {
             crashed++;
@@ -125,19 +154,23 @@ describe("backfill", () => {
     expect(sleepState.backfillDoneAt).toBeNull();
     expect(sleepState.cursorNextToken).not.toBeNull();
     const storedBefore = (await app.docs.collectionSummary("sleep", person.userId)).documents;
-    expect(storedBefore).toBe(19 * PAGE); // 19 committed pages; page 20 was rolled back
+    expect(storedBefore).toBe(sleepCommitted); // 19 committed pages; page 20 was rolled back
+    expect(storedBefore).toBeGreaterThan(17 * PAGE);
 
     // Abort a second run after a few pages (a process killed between pages).
     const aborting = new app.engine.SyncEngine({
       clientOptions: { backoff: FAST_BACKOFF },
       hooks: {
-        afterPage: ({ collection, page }) => {
-          if (collection === "sleep" && page === 5) throw new Error("killed");
+        afterPage: ({ collection, page, documents }) => {
+          if (collection !== "sleep") return;
+          sleepCommitted += documents;
+          if (page === 5) throw new Error("killed");
         },
       },
     });
     await aborting.backfillUser(person.userId, ["sleep"]);
-    expect((await app.docs.collectionSummary("sleep", person.userId)).documents).toBe(24 * PAGE);
+    expect((await app.docs.collectionSummary("sleep", person.userId)).documents).toBe(sleepCommitted);
+    expect(sleepCommitted).toBe(storedBefore + 5 * PAGE);
 
     await clearEmulatorRequests(t);
     const fresh = new app.engine.SyncEngine({ clientOptions: { backoff: FAST_BACKOFF } });
@@ -158,7 +191,9 @@ describe("backfill", () => {
     const byPath = new Set(requests.map((r) => r.path));
     expect([...byPath].sort()).toEqual(["/v2/usercollection/daily_stress", "/v2/usercollection/sleep"]);
     const sleepDocs = (await emulatorDocuments(t, person.ringUserId, "sleep")).length;
-    expect(requests.filter((r) => r.path.endsWith("/sleep")).length).toBeLessThanOrEqual(Math.ceil(sleepDocs / PAGE) - 24 + 1);
+    // what was left after 24 committed pages, the resumed page read again, and one more where the
+    // recent days' window ends a page short (newest first)
+    expect(requests.filter((r) => r.path.endsWith("/sleep")).length).toBeLessThanOrEqual(Math.ceil(sleepDocs / PAGE) - 24 + 2);
   });
 
   it("starts again at the checkpoint day when a stored next_token is no longer accepted", { timeout: 180_000 }, async () => {

@@ -23,7 +23,12 @@ export async function runJob(engine: SyncEngine, job: JobRow, now: () => number 
     switch (job.kind) {
       case "backfill":
         if (!job.userId || !collection) throw new Error("backfill job without person or collection");
-        await engine.backfillCollection(job.userId, collection, run);
+        // newest first: once its recent days are stored, the job waits behind the person's other
+        // collections' (queued before it) for the history behind them
+        if ((await engine.backfillCollection(job.userId, collection, run)).more) {
+          await postponeJob(job.id, now());
+          return;
+        }
         break;
       case "incremental":
         if (!job.userId || !collection) throw new Error("incremental job without person or collection");

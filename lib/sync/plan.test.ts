@@ -144,3 +144,24 @@ describe("time-series windows", () => {
     expect(paused.at(-1)!.days.to).toBe("2026-03-16");
   });
 });
+
+describe("newest first", () => {
+  it("splits a new backfill into the recent days and the history behind them, meeting without a gap", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4000 }), (back) => {
+        const latest = "2026-03-16";
+        const start = addDays(latest, -back);
+        const { recent, history } = plan.newestFirstRanges(start, latest);
+        expect(recent.to).toBe(latest);
+        if (back <= plan.RECENT_DAYS) {
+          // a backfill that starts inside the recent days is the recent pass alone
+          expect(recent.from).toBe(start);
+          expect(history).toBeNull();
+        } else {
+          expect(daysBetween(recent.from, recent.to)).toBe(plan.RECENT_DAYS);
+          expect(history).toEqual({ from: start, to: addDays(recent.from, -1) });
+        }
+      }),
+    );
+  });
+});

@@ -79,6 +79,23 @@ export function planBackfillWindows(start: string, end: string, maxDays?: number
   return out;
 }
 
+/**
+ * Newest first (issue 53): a backfill first stores the recent days of every collection (Today,
+ * the Day view and the 30-day charts are whole at once), then the history behind them.
+ */
+export const RECENT_DAYS = 30;
+
+/**
+ * A new backfill's two ranges: the recent days (RECENT_DAYS before the latest possible day, to
+ * it) and the history behind them, from `start` to the day before the recent ones (null when
+ * `start` is already inside the recent days: the recent pass is the whole backfill).
+ */
+export function newestFirstRanges(start: string, latest: string): { recent: DayWindow; history: DayWindow | null } {
+  const recentFrom = addDays(latest, -RECENT_DAYS);
+  if (start >= recentFrom) return { recent: { from: start, to: latest }, history: null };
+  return { recent: { from: recentFrom, to: latest }, history: { from: start, to: addDays(recentFrom, -1) } };
+}
+
 /** The trailing window re-checked on every incremental sync: the last `days` days up to now. */
 export function trailingWindow(nowMs: number, days: number): DayWindow {
   const to = latestPossibleDay(nowMs);

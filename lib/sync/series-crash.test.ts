@@ -3,8 +3,9 @@
 // fails inside page k's transaction (the engine's beforeCommit hook: the page's samples are
 // written, its checkpoint not yet) or just after page k committed (afterPage); the database then
 // holds exactly the pages before it (through it, when it died after its commit), and a fresh engine finishes the backfill: every sample once,
-// in order, and the sync state's totals agree. Two histories: three days in pages of 60 (one
-// window after the first request), and 40 days in pages of 1,500 (the 30-day windows change on the way).
+// in order, and the sync state's totals agree. Two histories: three days in pages of 60 (all of
+// them recent days), and 40 days in pages of 1,500 (newest first: the recent 30 days' window,
+// then the history behind it).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/days";
 import { realClock } from "@/lib/emulator/clock";
@@ -21,6 +22,7 @@ import {
   type SyncTestEnv,
 } from "@/lib/test/sync-kit";
 import { uniqueEmail } from "@/lib/test/emulator-kit";
+import { waitFor } from "@/lib/test/wait";
 
 const TODAY = "2026-03-15";
 /** The emulator's clock and the engine's stand still at the end of the data's last day: the samples do not grow between runs. */
@@ -57,33 +59,41 @@ function engine(hooks: import("@/lib/sync/engine/context").EngineHooks = {}) {
 const storedCount = async (p: ConnectedPerson) => (await m.series.seriesSummary("heartrate", p.userId)).documents;
 
 for (const history of [
-  { days: 3, page: 60, windows: 1 },
-  { days: 40, page: 1_500, windows: 2 },
+  { days: 3, page: 60 },
+  { days: 40, page: 1_500 },
 ]) {
   describe(`a ${history.days}-day heart-rate history in pages of ${history.page}`, () => {
     const key = `series-kill-${history.days}`;
     /** samples stored after each page of an uninterrupted backfill (index 0: before the first) */
     let after: number[] = [];
     let samples = 0;
+    /** pages of the recent pass (the history's are asked for once it has ended) */
+    let recentPages = 0;
 
     beforeAll(async () => {
       await start(history);
       const p = await person(key, history.days);
       after = [0];
-      const outcome = await engine({ afterPage: async ({ collection }) => void (collection === "heartrate" && after.push(await storedCount(p))) }).backfillUser(
-        p.userId,
-        ["heartrate"],
-      );
+      recentPages = 0;
+      const outcome = await engine({
+        afterPage: async ({ collection }) => {
+          if (collection !== "heartrate") return;
+          after.push(await storedCount(p));
+          if (!(await m.state.getSyncState(p.userId, "heartrate"))?.backfillFrom) recentPages++;
+        },
+      }).backfillUser(p.userId, ["heartrate"]);
       expect(outcome[0]?.result).toBe("done");
       samples = (await emulatorSamples(t!, p.ringUserId, "heartrate", { start: BACKFILL_START })).length;
     });
 
-    it(`an uninterrupted backfill takes several pages, ${history.windows === 1 ? "one window" : "two windows"} after the first request, and stores every sample`, () => {
+    it("an uninterrupted backfill takes several pages, the recent days' first, and stores every sample", () => {
       expect(after.length - 1).toBeGreaterThanOrEqual(8);
       expect(after.at(-1)).toBe(samples);
-      // a window ends with a page that is not full (the sample on a bound is stored once)
+      // newest first: the recent days' window ends with a page that is not full, then the history
+      // behind it (the sample on a bound is stored once); the last page is the history's end
       const sizes = after.slice(1).map((n, i) => n - after[i]!);
-      expect(sizes.slice(0, -1).filter((n) => n < history.page - 1)).toHaveLength(history.windows - 1);
+      expect(sizes.slice(0, -1).filter((n) => n < history.page - 1)).toHaveLength(1);
+      expect(sizes[0]).toBe(history.page);
     });
 
     for (const kill of ["before commit", "after commit"] as Kill[]) {
@@ -126,5 +136,42 @@ for (const history of [
         expect(seen).toHaveLength(pages);
       });
     }
+
+    it("killed mid-pipeline, the next page fetched and not yet stored, for every page k: a fresh engine resumes to exactly the emulator's samples", async () => {
+      const pages = after.length - 1;
+      let killed = 0;
+      for (let k = 1; k < pages; k++) {
+        // the last page of the recent pass has none after it in its pass
+        if (k === recentPages) continue;
+        killed++;
+        const p = await person(key, history.days);
+        // it dies once page k is stored and page k+1, asked for while k was stored, has come back
+        const dying: { engine?: import("@/lib/sync/engine").SyncEngine } = {};
+        dying.engine = engine({
+          afterPage: async ({ page, collection }) => {
+            if (collection !== "heartrate" || page !== k) return;
+            await waitFor(`page ${k + 1} fetched`, () => dying.engine!.stats.requests >= k + 1, { timeoutMs: 30_000 });
+            throw new Error(`killed mid-pipeline after page ${k}`);
+          },
+        });
+        const first = await dying.engine.backfillUser(p.userId, ["heartrate"]);
+        expect({ k, result: first[0]?.result, requests: dying.engine.stats.requests, left: await storedCount(p) }).toEqual({
+          k,
+          result: "failed",
+          requests: k + 1,
+          left: after[k],
+        });
+        const second = await engine().backfillUser(p.userId, ["heartrate"]);
+        const want = await emulatorSamples(t!, p.ringUserId, "heartrate", { start: BACKFILL_START });
+        const have = await storedSamples(p, "heartrate");
+        expect({ k, result: second[0]?.result, equal: JSON.stringify(have) === JSON.stringify(want), stored: have.length }).toEqual({
+          k,
+          result: "done",
+          equal: true,
+          stored: samples,
+        });
+      }
+      expect(killed).toBeGreaterThanOrEqual(pages - 2);
+    });
   });
 }

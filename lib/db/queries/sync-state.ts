@@ -35,6 +35,7 @@ export type SyncStatePatch = Partial<{
   lastSuccessAt: Date | null;
   lastAttemptAt: Date | null;
   newestDay: string | null;
+  recentThrough: string | null;
   lastError: string | null;
 }>;
 
@@ -52,6 +53,7 @@ export const PATCHABLE: ReadonlySet<string> = new Set([
   "lastSuccessAt",
   "lastAttemptAt",
   "newestDay",
+  "recentThrough",
   "lastError",
 ]);
 

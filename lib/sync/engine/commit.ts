@@ -38,6 +38,8 @@ export type PageCommit = {
   write: Work<number>;
   /** a backfill's checkpoint, written in the same transaction; `finished` adds the collection's totals */
   checkpoint?: { page: number; patch: SyncStatePatch; finished: boolean };
+  /** a backfill's page without a checkpoint (newest first's recent pass): its number for the hooks */
+  page?: number;
   /** the page's validation and mapping before the commit, ms (measured where they ran): they count as ingest */
   mapMs: number;
   /** what the page stored and set aside, for the engine's counters */
@@ -60,6 +62,7 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
   const pending = inRun(run, function* () {
     if (collection === CYCLE_RESOURCE && !(yield* cycleTrackingIn(userId))) throw new CycleTrackingOff();
     const n = yield* write;
+    if (!checkpoint && c.page !== undefined) beforeCommit?.({ userId, collection, page: c.page });
     if (checkpoint) {
       beforeCommit?.({ userId, collection, page: checkpoint.page });
       // Counting the stored rows costs a scan of them: once, at the end.
@@ -80,6 +83,36 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
   return { written: result, ownMs };
 }
 
+/**
+ * The pipeline's next request, started before the page in hand is stored: unused (and not an
+ * unhandled rejection) when that page's commit fails, and out on the wire before the commit (on
+ * SQLite a synchronous transaction that holds the thread) once this resolves.
+ */
+export async function askAhead<T>(next: Promise<T>): Promise<{ next: Promise<T> }> {
+  next.catch(() => undefined);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return { next };
+}
+
+/**
+ * Commits a page of newest first's recent pass (no checkpoint: a stop does the pass again) and
+ * counts it in the collection's progress, which the history's pages then go on from.
+ */
+export async function commitRecentPage(
+  ctx: EngineContext,
+  c: Omit<PageCommit, "checkpoint" | "page" | "count"> & { stored: number; rejected: number; unit: "documents" | "samples" },
+): Promise<void> {
+  const { run, collection } = c;
+  const key = `${run.userId}:${collection}`;
+  const progress: BackfillProgress = ctx.progress.get(key) ?? { startedAt: ctx.clock.now(), pages: 0, documents: 0, firstDay: null, cursorDay: null };
+  ctx.progress.set(key, progress);
+  const page = progress.pages + 1;
+  await commitPage(ctx, { run, collection, write: c.write, mapMs: c.mapMs, page, count: { [c.unit]: c.stored, rejected: c.rejected } });
+  progress.pages++;
+  progress.documents += c.stored;
+  await ctx.hooks.afterPage?.({ userId: run.userId, collection, page, documents: c.stored });
+}
+
 /** One fetched and mapped page of a backfill, ready to be committed with its checkpoint. */
 export type BackfillPage = {
   mapMs: number;
@@ -92,7 +125,7 @@ export type BackfillPage = {
   /** the first and last day the page covers (the sync page's progress) */
   firstDay: string | null;
   lastDay: string | null;
-  /** moves the source past the page, once it is committed */
+  /** moves the source's cursor past the page (in memory: the next page may be asked for while this one is stored) */
   advance(): void;
 };
 
@@ -118,16 +151,19 @@ export async function runBackfill(
   run: SyncRun,
   collection: SyncCollection,
   makeSource: (stored: CollectionSummary) => BackfillSource,
+  opts: { newestFirst?: boolean } = {},
 ): Promise<CollectionOutcome> {
   const { userId } = run;
   const key = `${userId}:${collection}`;
   const summary = await storedSummary(userId, collection);
+  // newest first, the history's days are those of its own pages (the recent days stored before it are not its progress)
+  const newestFirst = opts.newestFirst ?? false;
   const progress: BackfillProgress = ctx.progress.get(key) ?? {
     startedAt: ctx.clock.now(),
     pages: 0,
     documents: summary.documents,
-    firstDay: summary.oldestDay,
-    cursorDay: summary.newestDay,
+    firstDay: newestFirst ? null : summary.oldestDay,
+    cursorDay: newestFirst ? null : summary.newestDay,
   };
   ctx.progress.set(key, progress);
   const source = makeSource(summary);
@@ -136,14 +172,21 @@ export async function runBackfill(
   let ingestMs = 0;
   let mapMs = 0;
   let stored = 0;
-  for (let p = await source.next(); p; p = await source.next()) {
+  for (let p = await source.next(); p;) {
     page++;
+    // the hooks number the collection's pages in this engine, the recent pass's first
+    const number = progress.pages + 1;
     mapMs += p.mapMs;
+    // The pipeline: the page after this one is asked for while this one is stored. The source's
+    // cursor moves on in memory now; the checkpoint moves with the commit, in order, so a stop
+    // leaves the page in flight unstored and a resumed run asks for it again.
+    p.advance();
+    const following = p.finished ? null : (await askAhead(source.next())).next;
     const { ownMs } = await commitPage(ctx, {
       run,
       collection,
       write: p.write,
-      checkpoint: { page, patch: p.patch, finished: p.finished },
+      checkpoint: { page: number, patch: p.patch, finished: p.finished },
       mapMs: p.mapMs,
       count: { [source.unit]: p.stored, rejected: p.rejected },
     });
@@ -152,8 +195,8 @@ export async function runBackfill(
     progress.pages++;
     progress.documents += p.stored;
     widenProgressDays(progress, p.firstDay, p.lastDay);
-    await ctx.hooks.afterPage?.({ userId, collection, page, documents: p.stored });
-    p.advance();
+    await ctx.hooks.afterPage?.({ userId, collection, page: number, documents: p.stored });
+    p = following ? await following : null;
   }
   ctx.progress.delete(key);
   const s = await summarize(userId, collection);

@@ -32,6 +32,8 @@ export type CollectionOutcome = {
   error?: unknown;
   documents?: number;
   deleted?: number;
+  /** newest first: the recent days are stored, the history behind them is still to fetch (a backfill run again does it) */
+  more?: boolean;
 };
 
 export type EngineHooks = {

@@ -10,10 +10,22 @@ import { missingDocumentsDelete } from "@/lib/db/queries/ring-documents";
 import { getSyncState, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { documentKey, mapDocument } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
-import { inWindow, latestPossibleDay, planBackfillWindows, queryWindow, resumeDayAfterPage, trailingWindow, type DayWindow } from "@/lib/sync/plan";
-import { commitPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
+import {
+  inWindow,
+  latestPossibleDay,
+  newestFirstRanges,
+  planBackfillWindows,
+  queryWindow,
+  resumeDayAfterPage,
+  trailingWindow,
+  type DayWindow,
+} from "@/lib/sync/plan";
+import { askAhead, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
 import { inRunTx, type SyncRun } from "./runs";
+
+/** A page of a document list, as the ring client returns it. */
+type ListedPage = Awaited<ReturnType<RingClient["listPage"]>>;
 
 // Document collections (the daily ones, sleep, workouts, tags, the ring's configuration…):
 // backfill in windows of days, page by page with next_token, and the incremental re-check of
@@ -47,7 +59,75 @@ export function mapPage(ctx: EngineContext, collection: RingCollection, userId: 
   return { rows, rejected, seen, days };
 }
 
-/** A document collection's backfill: windows of days, page by page, each page with its checkpoint. */
+/**
+ * Newest first, the recent pass of a new backfill: the recent days' pages (lib/sync/plan.ts
+ * newestFirstRanges), each committed as it comes; then, in one write, the history's checkpoint
+ * behind them, or the backfill's end when there is no history (a route without a date filter
+ * lists everything at once). A stop before that write does the pass again: its pages are upserts.
+ */
+export async function recentDocuments(ctx: EngineContext, run: SyncRun, collection: RingCollection, client: RingClient): Promise<CollectionOutcome> {
+  const { userId } = run;
+  const latest = latestPossibleDay(ctx.clock.now());
+  const rule = getResource(collection).window;
+  const { recent, history } =
+    rule.param === "none" ? { recent: { from: ctx.backfillStart, to: latest }, history: null } : newestFirstRanges(ctx.backfillStart, latest);
+  await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
+  const q = queryWindow(rule, client.family, recent);
+  // pipelined: the next page is asked for while this one is stored
+  for (let pending: Promise<ListedPage> | null = client.listPage(collection, { ...q, next_token: null }); pending;) {
+    const listed: ListedPage = await pending;
+    pending = listed.nextToken ? (await askAhead(client.listPage(collection, { ...q, next_token: listed.nextToken }))).next : null;
+    const started = performance.now();
+    const mapped = mapPage(ctx, collection, userId, listed.data, recent, listed.text);
+    await commitRecentPage(ctx, {
+      run,
+      collection,
+      write: documentsWrite({ collection, userId, rows: mapped.rows, rejected: mapped.rejected }),
+      mapMs: performance.now() - started,
+      unit: "documents",
+      stored: mapped.rows.length,
+      rejected: mapped.rejected.length,
+    });
+  }
+  const s = await summarize(userId, collection);
+  if (!history) {
+    ctx.progress.delete(`${userId}:${collection}`);
+    await updateRunState(run, collection, {
+      backfillFrom: recent.from,
+      backfillTo: recent.to,
+      recentThrough: recent.to,
+      windowsTotal: 1,
+      windowsDone: 1,
+      cursorStart: recent.to,
+      cursorNextToken: null,
+      backfillDoneAt: ctx.now(),
+      status: "idle",
+      lastSuccessAt: ctx.now(),
+      lastError: null,
+      ...s,
+    });
+    return { collection, result: "done", documents: s.documentsTotal };
+  }
+  const windows = planBackfillWindows(history.from, history.to, ctx.maxWindowDays);
+  await updateRunState(run, collection, {
+    backfillFrom: history.from,
+    backfillTo: history.to,
+    recentThrough: recent.to,
+    windowsTotal: windows.length,
+    windowsDone: 0,
+    cursorStart: windows[0]?.from ?? history.from,
+    cursorNextToken: null,
+    lastError: null,
+    ...s,
+  });
+  return { collection, result: "done", more: true, documents: s.documentsTotal };
+}
+
+/**
+ * A document collection's backfill: windows of days, page by page, each page with its checkpoint
+ * (newest first: the history behind the recent days; a backfill begun before newest first: the
+ * whole range).
+ */
 export async function backfillDocuments(
   ctx: EngineContext,
   run: SyncRun,
@@ -78,63 +158,69 @@ export async function backfillDocuments(
   let token = state.cursorNextToken;
   await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now(), windowsTotal: windows.length });
 
-  return runBackfill(ctx, run, collection, (stored) => {
-    // The newest day moves with the pages (the sync page counts live); the count waits for the end.
-    let newestDay = stored.newestDay;
-    let retriedToken = false;
-    return {
-      unit: "documents",
-      async next(): Promise<BackfillPage | null> {
-        if (windowsDone >= windows.length) return null;
-        const w = windows[windowsDone]!;
-        const from = cursorStart > w.from ? cursorStart : w.from;
-        let listed;
-        for (;;) {
-          try {
-            listed = await client.listPage(collection, { ...queryWindow(rule, client.family, { from, to: w.to }), next_token: token });
-            break;
-          } catch (err) {
-            // A next_token from before a restart may be gone (400): start again at the checkpoint day.
-            if (!(token && !retriedToken && err instanceof RingApiError && err.status === 400)) throw err;
-            retriedToken = true;
-            token = null;
+  return runBackfill(
+    ctx,
+    run,
+    collection,
+    (stored) => {
+      // The newest day moves with the pages (the sync page counts live); the count waits for the end.
+      let newestDay = stored.newestDay;
+      let retriedToken = false;
+      return {
+        unit: "documents",
+        async next(): Promise<BackfillPage | null> {
+          if (windowsDone >= windows.length) return null;
+          const w = windows[windowsDone]!;
+          const from = cursorStart > w.from ? cursorStart : w.from;
+          let listed;
+          for (;;) {
+            try {
+              listed = await client.listPage(collection, { ...queryWindow(rule, client.family, { from, to: w.to }), next_token: token });
+              break;
+            } catch (err) {
+              // A next_token from before a restart may be gone (400): start again at the checkpoint day.
+              if (!(token && !retriedToken && err instanceof RingApiError && err.status === 400)) throw err;
+              retriedToken = true;
+              token = null;
+            }
           }
-        }
-        retriedToken = false;
-        const started = performance.now();
-        const mapped = mapPage(ctx, collection, userId, listed.data, w, listed.text);
-        const mapMs = performance.now() - started;
-        ctx.stats.mapMs += mapMs;
-        const nextToken = listed.nextToken || null;
-        const nextDone = nextToken ? windowsDone : windowsDone + 1;
-        const nextCursor = nextToken ? (resumeDayAfterPage(mapped.days, from) ?? from) : (windows[nextDone]?.from ?? w.to);
-        const finished = nextDone >= windows.length;
-        for (const r of mapped.rows) if (r.day && (!newestDay || r.day > newestDay)) newestDay = r.day;
-        return {
-          mapMs,
-          write: documentsWrite({ collection, userId, rows: mapped.rows, rejected: mapped.rejected }),
-          patch: {
-            cursorStart: nextCursor,
-            cursorNextToken: nextToken,
-            windowsDone: nextDone,
-            newestDay,
-            lastError: null,
-            ...(finished ? { backfillDoneAt: ctx.now(), status: "idle" as const, lastSuccessAt: ctx.now() } : {}),
-          },
-          finished,
-          stored: mapped.rows.length,
-          rejected: mapped.rejected.length,
-          firstDay: mapped.rows[0]?.day ?? null,
-          lastDay: mapped.days.findLast((d) => d !== null) ?? null,
-          advance() {
-            windowsDone = nextDone;
-            cursorStart = nextCursor;
-            token = nextToken;
-          },
-        };
-      },
-    };
-  });
+          retriedToken = false;
+          const started = performance.now();
+          const mapped = mapPage(ctx, collection, userId, listed.data, w, listed.text);
+          const mapMs = performance.now() - started;
+          ctx.stats.mapMs += mapMs;
+          const nextToken = listed.nextToken || null;
+          const nextDone = nextToken ? windowsDone : windowsDone + 1;
+          const nextCursor = nextToken ? (resumeDayAfterPage(mapped.days, from) ?? from) : (windows[nextDone]?.from ?? w.to);
+          const finished = nextDone >= windows.length;
+          for (const r of mapped.rows) if (r.day && (!newestDay || r.day > newestDay)) newestDay = r.day;
+          return {
+            mapMs,
+            write: documentsWrite({ collection, userId, rows: mapped.rows, rejected: mapped.rejected }),
+            patch: {
+              cursorStart: nextCursor,
+              cursorNextToken: nextToken,
+              windowsDone: nextDone,
+              newestDay,
+              lastError: null,
+              ...(finished ? { backfillDoneAt: ctx.now(), status: "idle" as const, lastSuccessAt: ctx.now() } : {}),
+            },
+            finished,
+            stored: mapped.rows.length,
+            rejected: mapped.rejected.length,
+            firstDay: mapped.rows[0]?.day ?? null,
+            lastDay: mapped.days.findLast((d) => d !== null) ?? null,
+            advance() {
+              windowsDone = nextDone;
+              cursorStart = nextCursor;
+              token = nextToken;
+            },
+          };
+        },
+      };
+    },
+    { newestFirst: state.recentThrough !== null },
+  );
 }
 
 /**

@@ -13,13 +13,14 @@ import { SYNC_CONCURRENCY } from "@/lib/sync/plan";
 import { processSingleton } from "@/lib/process-singleton";
 import type { BackfillProgress, CollectionOutcome, EngineContext, EngineHooks, RingAccess, SyncStats } from "./context";
 import { CycleTrackingOff, updateRunState } from "./commit";
-import { backfillDocuments, incrementalDocuments } from "./documents";
+import { backfillDocuments, incrementalDocuments, recentDocuments } from "./documents";
 import { describeError, recordFailure } from "./errors";
 import { applyDocumentEvent, snapshotPersonalInfo, type DocumentEvent } from "./events";
 import { inRunTx, withRun, type RunOptions } from "./runs";
-import { backfillSeries, incrementalSeries } from "./series";
+import { backfillSeries, incrementalSeries, recentSeries } from "./series";
 
-// The sync engine: backfill (whole history, checkpointed per page), incremental (trailing
+// The sync engine: backfill (newest first: the recent days of every collection, then the whole
+// history behind them, checkpointed per page), incremental (trailing
 // window re-check with deletions), webhook documents and the personal_info snapshot.
 // Every page is validated document by document, mapped, and written with its checkpoint in
 // one transaction (commit.ts commitPage), so a crash at any point resumes with no gap and no
@@ -135,6 +136,11 @@ export class SyncEngine {
               await updateRunState(run, collection, { status: "not_shared", lastError: describeError(new RingApiError({ status: 403, endpoint: "" })) });
             return { collection, result: "skipped", reason: skip };
           }
+          // newest first: a new backfill stores the recent days, and says the history is still to come
+          if (!state?.backfillFrom || !state.backfillTo)
+            return isSeriesCollection(collection)
+              ? await recentSeries(this.ctx, run, collection, client)
+              : await recentDocuments(this.ctx, run, collection, client);
           return isSeriesCollection(collection)
             ? await backfillSeries(this.ctx, run, collection, state, client)
             : await backfillDocuments(this.ctx, run, collection, state, client);
@@ -146,9 +152,16 @@ export class SyncEngine {
     );
   }
 
-  /** Backfills every collection of a person, time series included (bounded concurrency). */
-  backfillUser(userId: string, collections: readonly SyncCollection[] = SYNC_COLLECTIONS): Promise<CollectionOutcome[]> {
-    return this.forEachCollection(collections, (c) => this.backfillCollection(userId, c));
+  /**
+   * Backfills every collection of a person, time series included (bounded concurrency), newest
+   * first: every collection's recent days, then the history behind them.
+   */
+  async backfillUser(userId: string, collections: readonly SyncCollection[] = SYNC_COLLECTIONS): Promise<CollectionOutcome[]> {
+    const recent = await this.forEachCollection(collections, (c) => this.backfillCollection(userId, c));
+    const more = recent.filter((o) => o.more).map((o) => o.collection);
+    if (more.length === 0) return recent;
+    const history = await this.forEachCollection(more, (c) => this.backfillCollection(userId, c));
+    return [...recent.filter((o) => !o.more), ...history];
   }
 
   /**

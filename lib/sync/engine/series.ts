@@ -10,8 +10,18 @@ import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
 import type { Work } from "@/lib/db/ingest/driver";
 import { instantOf, mapSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
-import { isoInstant, latestPossibleDay, nextSeriesWindow, seriesQuery, seriesRecheckWindows, seriesWindowsLeft, windowsStartAfterProbe } from "@/lib/sync/plan";
-import { commitPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
+import {
+  isoInstant,
+  latestPossibleDay,
+  type InstantWindow,
+  newestFirstRanges,
+  nextSeriesWindow,
+  seriesQuery,
+  seriesRecheckWindows,
+  seriesWindowsLeft,
+  windowsStartAfterProbe,
+} from "@/lib/sync/plan";
+import { askAhead, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
 import type { SyncRun } from "./runs";
 
@@ -39,7 +49,88 @@ function rowInstants(samples: readonly Sample[], rows: readonly unknown[]): numb
 }
 
 /**
- * A time series' whole history, checkpointed per page. The first request asks for the whole
+ * Newest first, the recent pass of a new backfill: the recent days (lib/sync/plan.ts
+ * newestFirstRanges) in windows of the route's `maxDays`, each page merged as it comes; then, in
+ * one write, the history's checkpoint behind them (its range ends where the recent days begin),
+ * or the backfill's end. `recentThrough` keeps the instant everything was fetched up to (the
+ * re-check starts there once the history is done). A stop before that write does the pass again:
+ * samples met twice are stored once.
+ */
+export async function recentSeries(ctx: EngineContext, run: SyncRun, collection: SeriesCollection, client: RingClient): Promise<CollectionOutcome> {
+  const { userId } = run;
+  const { recent, history } = newestFirstRanges(ctx.backfillStart, latestPossibleDay(ctx.clock.now()));
+  const { maxDays } = getResource(collection).window;
+  const startMs = Date.parse(`${recent.from}T00:00:00Z`);
+  const endMs = Date.parse(`${recent.to}T00:00:00Z`);
+  await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
+  // the service answers with what it had when it was asked: every sample up to the last ask
+  let askedAt = ctx.clock.now();
+  // pipelined: the next page (of this window, else the next one) is asked for while this one is stored
+  const ask = (w: InstantWindow, token: string | null) => {
+    const at = ctx.clock.now();
+    return client.listSeriesPage(collection, { ...seriesQuery(w), next_token: token }).then((listed) => ({ listed, w, at }));
+  };
+  type Asked = Awaited<ReturnType<typeof ask>>;
+  for (let pending: Promise<Asked> | null = startMs < endMs ? ask(nextSeriesWindow(startMs, endMs, maxDays), null) : null; pending;) {
+    const { listed, w, at } = await pending;
+    askedAt = at;
+    const following: Promise<Asked> | null = listed.nextToken
+      ? ask(w, listed.nextToken)
+      : w.end < endMs
+        ? ask(nextSeriesWindow(w.end, endMs, maxDays), null)
+        : null;
+    pending = following ? (await askAhead(following)).next : null;
+    {
+      const mapped = mapSeriesPage(ctx, collection, listed.data);
+      await commitRecentPage(ctx, {
+        run,
+        collection,
+        write: sampleDaysMerge({ collection, userId, days: mapped.days, rejected: mapped.rejected }),
+        mapMs: mapped.ms,
+        unit: "samples",
+        stored: mapped.samples.length,
+        rejected: mapped.rejectedCount,
+      });
+    }
+  }
+  const through = isoInstant(Math.min(endMs, askedAt));
+  const s = await summarize(userId, collection);
+  if (!history) {
+    ctx.progress.delete(`${userId}:${collection}`);
+    const now = ctx.now();
+    await updateRunState(run, collection, {
+      backfillFrom: recent.from,
+      backfillTo: recent.to,
+      recentThrough: through,
+      cursorStart: through,
+      cursorNextToken: null,
+      windowsTotal: 1,
+      windowsDone: 1,
+      backfillDoneAt: now,
+      status: "idle",
+      lastSuccessAt: now,
+      lastError: null,
+      ...s,
+    });
+    return { collection, result: "done", documents: s.documentsTotal };
+  }
+  await updateRunState(run, collection, {
+    backfillFrom: history.from,
+    backfillTo: recent.from,
+    recentThrough: through,
+    cursorStart: null,
+    cursorNextToken: null,
+    windowsTotal: 1,
+    windowsDone: 0,
+    lastError: null,
+    ...s,
+  });
+  return { collection, result: "done", more: true, documents: s.documentsTotal };
+}
+
+/**
+ * A time series' whole history, checkpointed per page (newest first: the history behind the
+ * recent days; a backfill begun before newest first: the whole range). The first request asks for the whole
  * range and keeps its one page (the earliest samples: it finds where the history starts, so
  * the empty years before it cost nothing); from the newest instant on it the history is read in
  * windows of the route's `maxDays` (30), page by page with next_token. Where the service
@@ -68,6 +159,7 @@ export async function backfillSeries(
     state = (await getSyncState(userId, collection))!;
   }
   const { maxDays } = getResource(collection).window;
+  const recentThrough = state.recentThrough;
   const startMs = Date.parse(`${state.backfillFrom}T00:00:00Z`);
   const endMs = Date.parse(`${state.backfillTo}T00:00:00Z`);
   let cursor: number | null = state.cursorStart ? instantOf(state.cursorStart) : null;
@@ -109,60 +201,67 @@ export async function backfillSeries(
     }
   }
 
-  return runBackfill(ctx, run, collection, () => ({
-    unit: "samples",
-    async next(): Promise<BackfillPage | null> {
-      if (finished) return null;
-      const { probe, w, listed, askedAt } = await fetchPage();
-      const mapped = mapSeriesPage(ctx, collection, listed.data);
-      let nextCursor: number;
-      let nextToken: string | null = null;
-      let nextDone = windowsDone;
-      let done = false;
-      if (probe) {
-        if (!listed.nextToken) {
-          done = true;
-          nextCursor = endMs;
+  return runBackfill(
+    ctx,
+    run,
+    collection,
+    () => ({
+      unit: "samples",
+      async next(): Promise<BackfillPage | null> {
+        if (finished) return null;
+        const { probe, w, listed, askedAt } = await fetchPage();
+        const mapped = mapSeriesPage(ctx, collection, listed.data);
+        let nextCursor: number;
+        let nextToken: string | null = null;
+        let nextDone = windowsDone;
+        let done = false;
+        if (probe) {
+          if (!listed.nextToken) {
+            done = true;
+            nextCursor = endMs;
+          } else {
+            nextCursor = windowsStartAfterProbe(rowInstants(mapped.samples, listed.data)) ?? startMs;
+          }
+        } else if (listed.nextToken) {
+          nextCursor = w.start;
+          nextToken = listed.nextToken;
         } else {
-          nextCursor = windowsStartAfterProbe(rowInstants(mapped.samples, listed.data)) ?? startMs;
+          nextCursor = w.end;
+          nextDone = windowsDone + 1;
+          done = w.end >= endMs;
         }
-      } else if (listed.nextToken) {
-        nextCursor = w.start;
-        nextToken = listed.nextToken;
-      } else {
-        nextCursor = w.end;
-        nextDone = windowsDone + 1;
-        done = w.end >= endMs;
-      }
-      const days = [...mapped.days.keys()];
-      const now = ctx.now();
-      return {
-        mapMs: mapped.ms,
-        write: sampleDaysMerge({ collection, userId, days: mapped.days, rejected: mapped.rejected }),
-        patch: {
-          // once done, the cursor says how far the history was fetched — everything up to when its last
-          // page was asked for (the re-check starts there at the latest)
-          cursorStart: isoInstant(done ? Math.min(endMs, askedAt) : nextCursor),
-          cursorNextToken: nextToken,
-          windowsDone: nextDone,
-          windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
-          lastError: null,
-          ...(done ? { backfillDoneAt: now, status: "idle" as const, lastSuccessAt: now } : {}),
-        },
-        finished: done,
-        stored: mapped.samples.length,
-        rejected: mapped.rejectedCount,
-        firstDay: days[0] ?? null,
-        lastDay: days.at(-1) ?? null,
-        advance() {
-          cursor = nextCursor;
-          token = nextToken;
-          windowsDone = nextDone;
-          finished = done;
-        },
-      };
-    },
-  }));
+        const days = [...mapped.days.keys()];
+        const now = ctx.now();
+        return {
+          mapMs: mapped.ms,
+          write: sampleDaysMerge({ collection, userId, days: mapped.days, rejected: mapped.rejected }),
+          patch: {
+            // once done, the cursor says how far the history was fetched — everything up to when its last
+            // page was asked for (the re-check starts there at the latest)
+            // (newest first: when the recent days were fetched, after this history)
+            cursorStart: done ? (recentThrough ?? isoInstant(Math.min(endMs, askedAt))) : isoInstant(nextCursor),
+            cursorNextToken: nextToken,
+            windowsDone: nextDone,
+            windowsTotal: nextDone + (done ? 0 : Math.max(1, seriesWindowsLeft(nextCursor, endMs, maxDays))),
+            lastError: null,
+            ...(done ? { backfillDoneAt: now, status: "idle" as const, lastSuccessAt: now } : {}),
+          },
+          finished: done,
+          stored: mapped.samples.length,
+          rejected: mapped.rejectedCount,
+          firstDay: days[0] ?? null,
+          lastDay: days.at(-1) ?? null,
+          advance() {
+            cursor = nextCursor;
+            token = nextToken;
+            windowsDone = nextDone;
+            finished = done;
+          },
+        };
+      },
+    }),
+    { newestFirst: recentThrough !== null },
+  );
 }
 
 /**

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "sync_state" ADD COLUMN     "recentThrough" TEXT;
