@@ -85,11 +85,19 @@ export function floorCollections(grantedScope: string): SyncCollection[] {
   return SYNC_COLLECTIONS.filter((c) => c !== CYCLE_RESOURCE && (scopes.length === 0 || scopes.includes(getResource(c).scope)));
 }
 
-/** The days a person's backfill covers, as the engine recorded them in sync_state (the app's SQLite, read-only). */
+/**
+ * The days a person's backfill covers, as the engine recorded them in sync_state (the app's
+ * SQLite, read-only): from the history's start to the recent days' end (newest first: a
+ * document collection's recentThrough is that day; a backfill begun before: its backfillTo).
+ */
 export function readBackfillRange(dbFile: string, userId: string): { from: string; to: string } {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
-    const range = db.prepare(`SELECT min(backfillFrom) AS "from", max(backfillTo) AS "to" FROM sync_state WHERE userId = ?`).get(userId);
+    const range = db
+      .prepare(
+        `SELECT min(backfillFrom) AS "from", max(CASE WHEN length(recentThrough) = 10 THEN recentThrough ELSE backfillTo END) AS "to" FROM sync_state WHERE userId = ?`,
+      )
+      .get(userId);
     return z.object({ from: z.iso.date(), to: z.iso.date() }).parse(range);
   } finally {
     db.close();
@@ -160,7 +168,7 @@ function instantOf(row: unknown): number {
 
 /**
  * One floor: `opts.collections` fetched page by page as the engine's backfill fetches them
- * (engine/documents.ts backfillDocuments, engine/series.ts backfillSeries, from a fresh start),
+ * (engine/documents.ts and engine/series.ts, from a fresh start: the recent days, then the history),
  * `opts.concurrency` collections at once. The time series go first: a collection's pages form a
  * chain (each asks with the one before's next_token) and theirs are the longest, so started first
  * they give the shortest wall time that many requests in flight allow. Returns the wall time and
@@ -173,9 +181,17 @@ export async function fetchFloor(opts: FloorOptions): Promise<{ wallMs: number; 
   const page = pageFetcher(opts, parts, counts);
   const { range } = opts;
 
+  // newest first (engine/documents.ts recentDocuments): the recent days' pages, each asked with
+  // the one before's token, then the history behind them in its windows
   const documents = async (collection: RingCollection) => {
     const { window: rule, dayField } = getResource(collection);
-    for (const w of plan.planBackfillWindows(range.from, range.to)) {
+    const { recent, history } = rule.param === "none" ? { recent: range, history: null } : plan.newestFirstRanges(range.from, range.to);
+    let recentToken: string | null = null;
+    do {
+      recentToken = (await page(collection, { ...plan.queryWindow(rule, "usercollection", recent), next_token: recentToken })).nextToken;
+    } while (recentToken);
+    if (!history) return;
+    for (const w of plan.planBackfillWindows(history.from, history.to)) {
       let from = w.from;
       let token: string | null = null;
       do {
@@ -192,10 +208,22 @@ export async function fetchFloor(opts: FloorOptions): Promise<{ wallMs: number; 
     }
   };
 
+  // newest first (engine/series.ts recentSeries): the recent days' windows, then the history
+  // behind them, to where the recent days begin
   const series = async (collection: SeriesCollection) => {
     const { maxDays } = getResource(collection).window;
-    const startMs = Date.parse(`${range.from}T00:00:00Z`);
-    const endMs = Date.parse(`${range.to}T00:00:00Z`);
+    const { recent, history } = plan.newestFirstRanges(range.from, range.to);
+    const recentStart = Date.parse(`${recent.from}T00:00:00Z`);
+    const recentEnd = Date.parse(`${recent.to}T00:00:00Z`);
+    for (let w = plan.nextSeriesWindow(recentStart, recentEnd, maxDays), recentToken: string | null = null; recentStart < recentEnd;) {
+      recentToken = (await page(collection, { ...plan.seriesQuery(w), next_token: recentToken })).nextToken;
+      if (recentToken) continue;
+      if (w.end >= recentEnd) break;
+      w = plan.nextSeriesWindow(w.end, recentEnd, maxDays);
+    }
+    if (!history) return;
+    const startMs = Date.parse(`${history.from}T00:00:00Z`);
+    const endMs = recentStart;
     // the probe: the whole range at once, one page kept (where the history starts)
     let cursor = startMs;
     try {

@@ -104,12 +104,20 @@ export async function commitRecentPage(
 ): Promise<void> {
   const { run, collection } = c;
   const key = `${run.userId}:${collection}`;
-  const progress: BackfillProgress = ctx.progress.get(key) ?? { startedAt: ctx.clock.now(), pages: 0, documents: 0, firstDay: null, cursorDay: null };
+  const progress: BackfillProgress = ctx.progress.get(key) ?? {
+    startedAt: ctx.clock.now(),
+    pages: 0,
+    documents: 0,
+    firstDay: null,
+    cursorDay: null,
+    work: { pages: 0, stored: 0, ingestMs: 0, mapMs: 0 },
+  };
   ctx.progress.set(key, progress);
   const page = progress.pages + 1;
-  await commitPage(ctx, { run, collection, write: c.write, mapMs: c.mapMs, page, count: { [c.unit]: c.stored, rejected: c.rejected } });
+  const { ownMs } = await commitPage(ctx, { run, collection, write: c.write, mapMs: c.mapMs, page, count: { [c.unit]: c.stored, rejected: c.rejected } });
   progress.pages++;
   progress.documents += c.stored;
+  countWork(progress, { stored: c.stored, ingestMs: ownMs, mapMs: c.mapMs });
   await ctx.hooks.afterPage?.({ userId: run.userId, collection, page, documents: c.stored });
 }
 
@@ -134,6 +142,27 @@ export type BackfillSource = {
   /** The next page, or null when the history is complete. */
   next(): Promise<BackfillPage | null>;
 };
+
+/** Counts a committed page in the engine's own work on the backfill. */
+function countWork(progress: BackfillProgress, page: { stored: number; ingestMs: number; mapMs: number }): void {
+  progress.work.pages++;
+  progress.work.stored += page.stored;
+  progress.work.ingestMs += page.ingestMs;
+  progress.work.mapMs += page.mapMs;
+}
+
+/**
+ * A collection's backfill is whole: its progress is dropped, and what this engine did for it
+ * (both passes: pages, rows, validating, mapping and writing) is logged once.
+ */
+export function backfillFinished(ctx: EngineContext, userId: string, collection: SyncCollection, unit: "documents" | "samples"): void {
+  const key = `${userId}:${collection}`;
+  const work = ctx.progress.get(key)?.work;
+  ctx.progress.delete(key);
+  if (!work || work.pages === 0) return;
+  const ms = (v: number) => Math.round(v * 10) / 10;
+  logger.info({ userId, collection, pages: work.pages, [unit]: work.stored, ingestMs: ms(work.ingestMs), mapMs: ms(work.mapMs) }, "backfill finished");
+}
 
 /** Widens a backfill's progress to the days of one more page. */
 function widenProgressDays(progress: BackfillProgress, first: string | null, last: string | null): void {
@@ -164,19 +193,13 @@ export async function runBackfill(
     documents: summary.documents,
     firstDay: newestFirst ? null : summary.oldestDay,
     cursorDay: newestFirst ? null : summary.newestDay,
+    work: { pages: 0, stored: 0, ingestMs: 0, mapMs: 0 },
   };
   ctx.progress.set(key, progress);
   const source = makeSource(summary);
-  // this run's own work (validate, map, write), for the "backfill finished" log line
-  let page = 0;
-  let ingestMs = 0;
-  let mapMs = 0;
-  let stored = 0;
   for (let p = await source.next(); p;) {
-    page++;
     // the hooks number the collection's pages in this engine, the recent pass's first
     const number = progress.pages + 1;
-    mapMs += p.mapMs;
     // The pipeline: the page after this one is asked for while this one is stored. The source's
     // cursor moves on in memory now; the checkpoint moves with the commit, in order, so a stop
     // leaves the page in flight unstored and a resumed run asks for it again.
@@ -190,19 +213,14 @@ export async function runBackfill(
       mapMs: p.mapMs,
       count: { [source.unit]: p.stored, rejected: p.rejected },
     });
-    ingestMs += ownMs;
-    stored += p.stored;
+    countWork(progress, { stored: p.stored, ingestMs: ownMs, mapMs: p.mapMs });
     progress.pages++;
     progress.documents += p.stored;
     widenProgressDays(progress, p.firstDay, p.lastDay);
     await ctx.hooks.afterPage?.({ userId, collection, page: number, documents: p.stored });
     p = following ? await following : null;
   }
-  ctx.progress.delete(key);
+  backfillFinished(ctx, userId, collection, source.unit);
   const s = await summarize(userId, collection);
-  if (page > 0) {
-    const ms = (v: number) => Math.round(v * 10) / 10;
-    logger.info({ userId, collection, pages: page, [source.unit]: stored, ingestMs: ms(ingestMs), mapMs: ms(mapMs) }, "backfill finished");
-  }
   return { collection, result: "done", documents: s.documentsTotal };
 }

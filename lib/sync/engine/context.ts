@@ -49,6 +49,8 @@ export type BackfillProgress = {
   documents: number;
   firstDay: string | null;
   cursorDay: string | null;
+  /** this engine's own work on the backfill, both passes (the "backfill finished" log line) */
+  work: { pages: number; stored: number; ingestMs: number; mapMs: number };
 };
 
 export type RingAccess = { client: RingClient; scopes: string[]; ringUserId: string };

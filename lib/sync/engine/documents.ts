@@ -20,7 +20,7 @@ import {
   trailingWindow,
   type DayWindow,
 } from "@/lib/sync/plan";
-import { askAhead, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
+import { askAhead, backfillFinished, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
 import { inRunTx, type SyncRun } from "./runs";
 
@@ -91,7 +91,7 @@ export async function recentDocuments(ctx: EngineContext, run: SyncRun, collecti
   }
   const s = await summarize(userId, collection);
   if (!history) {
-    ctx.progress.delete(`${userId}:${collection}`);
+    backfillFinished(ctx, userId, collection, "documents");
     await updateRunState(run, collection, {
       backfillFrom: recent.from,
       backfillTo: recent.to,

@@ -21,7 +21,7 @@ import {
   seriesWindowsLeft,
   windowsStartAfterProbe,
 } from "@/lib/sync/plan";
-import { askAhead, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
+import { askAhead, backfillFinished, commitPage, commitRecentPage, runBackfill, updateRunState, type BackfillPage } from "./commit";
 import { summarize, type CollectionOutcome, type EngineContext } from "./context";
 import type { SyncRun } from "./runs";
 
@@ -96,7 +96,7 @@ export async function recentSeries(ctx: EngineContext, run: SyncRun, collection:
   const through = isoInstant(Math.min(endMs, askedAt));
   const s = await summarize(userId, collection);
   if (!history) {
-    ctx.progress.delete(`${userId}:${collection}`);
+    backfillFinished(ctx, userId, collection, "samples");
     const now = ctx.now();
     await updateRunState(run, collection, {
       backfillFrom: recent.from,
