@@ -72,8 +72,8 @@ describe("sync status, read defensively", () => {
       ],
     });
     expect(s).toEqual([
-      { collection: "daily_sleep", status: "idle", lastSuccessAt: "2024-05-01T10:00:00.000Z", newestDay: "2024-05-01", lastError: null },
-      { collection: "daily_spo2", status: "not_shared", lastSuccessAt: null, newestDay: null, lastError: null },
+      { collection: "daily_sleep", status: "idle", lastSuccessAt: "2024-05-01T10:00:00.000Z", newestDay: "2024-05-01", oldestDay: null, lastError: null },
+      { collection: "daily_spo2", status: "not_shared", lastSuccessAt: null, newestDay: null, oldestDay: null, lastError: null },
     ]);
   });
 

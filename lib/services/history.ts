@@ -1,6 +1,7 @@
 import "server-only";
 import { listSyncStates, type SyncStateRow } from "@/lib/db/queries/sync-state";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
+import { env } from "@/lib/env.mjs";
 
 // Whether a person's history is still downloading (the back-fill of a collection they share has
 // not finished), and the first day not here yet: the pages, the report and its PDF say it at the
@@ -9,8 +10,12 @@ import { CYCLE_RESOURCE } from "@/lib/cycle";
 /** The back-fill still running: the earliest day not downloaded yet (null when unknown); null when every shared collection is in. */
 export type HistoryDownloading = { from: string | null } | null;
 
-/** The day a collection's back-fill resumes at (days before it are downloaded). */
-const resumeDay = (s: SyncStateRow): string | null => (s.cursorStart ?? s.backfillFrom)?.slice(0, 10) ?? null;
+/**
+ * The day a collection's back-fill resumes at (days before it are downloaded); newest first, a
+ * back-fill tried whose recent days are not in yet has no range: it starts at the back-fill start.
+ */
+const resumeDay = (s: SyncStateRow): string | null =>
+  (s.cursorStart ?? s.backfillFrom ?? (s.lastAttemptAt ? env.RING_BACKFILL_START : null))?.slice(0, 10) ?? null;
 
 export async function historyDownloading(userId: string): Promise<HistoryDownloading> {
   // never the cycle's phases: synced only while the person tracks their cycle (else their state
