@@ -291,6 +291,9 @@ async function stopBenchApp(app: Running | null, logFile: string): Promise<void>
 }
 
 /** The main pass: the app on the whole machine, every measure. */
+/** BENCH_ONLY=backfill: the main pass ends after the fetch floor */
+class BackfillOnly extends Error {}
+
 async function mainPass(emu: string): Promise<BenchResult> {
   let app: (Running & { serverPid: number }) | null = null;
   try {
@@ -392,6 +395,13 @@ async function mainPass(emu: string): Promise<BenchResult> {
         `heart rate ${heartFloorRequests} (the backfill made ${heartRequests}), time series ${floorCount.series}; ` +
         `Today (${todayNeeds.map((t) => t.collection).join(", ")}) whole ${floor.time_to_today_s} s after consent`,
     );
+
+    if (process.env.BENCH_ONLY === "backfill") {
+      // for working on the sync engine: the backfill and its floor only, nothing written
+      log(`BENCH_ONLY=backfill: peak RSS ${round(peak.peakMb, 0)} MB during the backfill; stopping here`);
+      wholeRun.stop();
+      throw new BackfillOnly();
+    }
 
     // ---------------------------------------------------------------- 2. Trends API
     const to = user.last_day;
@@ -661,7 +671,11 @@ async function main(): Promise<void> {
     await json(`${emu}/_emulator/clients`, post({ ...CLIENT, redirect_uris: [callbackUri(APP_PORT), callbackUri(SMALL_APP_PORT)] }));
     log(`emulator on ${emu}`);
 
-    const result = await mainPass(emu);
+    const result = await mainPass(emu).catch((e: unknown) => {
+      if (e instanceof BackfillOnly) return null;
+      throw e;
+    });
+    if (!result) return;
     result.small = await smallPass(emu);
     if (!isBenchResult(result)) throw new Error("the result does not have the published shape");
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });

@@ -2,7 +2,7 @@
 // refresh after 401, bounded backoff on 5xx/no answer, no retry on 4xx, nothing secret in errors.
 import { beforeEach, describe, expect, it } from "vitest";
 import { rawDb } from "@/lib/db";
-import { RingClient, type TokenSource } from "@/lib/ring/client";
+import { RingClient, TOKEN_REUSE_MS, type TokenSource } from "@/lib/ring/client";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
 import { RateGate } from "@/lib/ring/rate-gate";
 import type { Clock } from "@/lib/clock";
@@ -119,6 +119,24 @@ describe("401", () => {
     await expect(c.listPage("daily_readiness", {})).rejects.toMatchObject({ status: 401 });
     expect(seen).toHaveLength(2);
     expect(tk.refreshed).toHaveLength(1);
+  });
+});
+
+describe("the access token", () => {
+  it("is asked of the token source once for a run of pages, again once it has been held for TOKEN_REUSE_MS, and replaced by a refresh", async () => {
+    let asked = 0;
+    const tk: TokenSource = { getValidAccessToken: async () => `tok-${++asked}`, refreshAfterUnauthorized: async () => "tok-fresh" };
+    const clock = fakeClock();
+    const { c, seen } = client([ok, ok, ok, ok, { status: 401 }, ok, ok], { tokens: tk, clock });
+    for (let i = 0; i < 3; i++) await c.listPage("daily_sleep", {});
+    expect(asked).toBe(1);
+    await clock.sleep(TOKEN_REUSE_MS);
+    await c.listPage("daily_sleep", {});
+    expect(asked).toBe(2);
+    await c.listPage("daily_sleep", {}); // 401 → refreshed, and the refreshed token is the one held
+    await c.listPage("daily_sleep", {});
+    expect(asked).toBe(2);
+    expect(seen.map((s) => s.auth)).toEqual(["Bearer tok-1", "Bearer tok-1", "Bearer tok-1", "Bearer tok-2", "Bearer tok-2", "Bearer tok-fresh", "Bearer tok-fresh"]);
   });
 });
 

@@ -85,7 +85,23 @@ async function readDetail(res: Response): Promise<string | null> {
   }
 }
 
-type Auth = { kind: "bearer"; accountId: string; tokens: TokenSource } | { kind: "client"; clientId: string; clientSecret: string };
+/**
+ * A bearer client keeps the access token it was last given for a short while (one collection's
+ * run asks for hundreds of pages): the token source refreshes ahead of expiry (60 s), so a token
+ * it returned is good for at least this long; a 401 replaces it at once.
+ */
+export const TOKEN_REUSE_MS = 30_000;
+
+type BearerAuth = { kind: "bearer"; accountId: string; tokens: TokenSource; held: { token: string; at: number } | null };
+type Auth = BearerAuth | { kind: "client"; clientId: string; clientSecret: string };
+
+/** The access token for the next request: the one held while it is fresh, else the token source's. */
+async function bearerToken(auth: BearerAuth, now: number): Promise<string> {
+  if (auth.held && now - auth.held.at >= 0 && now - auth.held.at < TOKEN_REUSE_MS) return auth.held.token;
+  const token = await auth.tokens.getValidAccessToken(auth.accountId);
+  auth.held = { token, at: now };
+  return token;
+}
 
 type CoreOptions = {
   baseUrl: string;
@@ -128,7 +144,7 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<A
     await core.gate.wait(gateKey, core.signal);
     const headers: Record<string, string> = { accept: "application/json" };
     if (auth.kind === "bearer") {
-      token ??= await auth.tokens.getValidAccessToken(auth.accountId);
+      token ??= await bearerToken(auth, core.clock.now());
       headers.authorization = `Bearer ${token}`;
     } else {
       headers["x-client-id"] = auth.clientId;
@@ -187,6 +203,7 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<A
       await res.body?.cancel().catch(() => undefined);
       refreshed = true;
       token = await auth.tokens.refreshAfterUnauthorized(auth.accountId, token);
+      auth.held = { token, at: core.clock.now() };
       continue;
     }
 
@@ -213,11 +230,20 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<A
   }
 }
 
+/**
+ * The runtime's own fetch: inside the Next.js server, global fetch is wrapped for its data cache
+ * and tracing, which the ring client (always no-store) does not use and pays for on every page.
+ */
+function unpatchedFetch(): typeof fetch {
+  const original = (globalThis.fetch as typeof fetch & { _nextOriginalFetch?: typeof fetch })._nextOriginalFetch;
+  return (typeof original === "function" ? original : globalThis.fetch).bind(globalThis);
+}
+
 function coreFrom(opts: Omit<RingClientOptions, "accountId" | "tokens" | "family">): CoreOptions {
   return {
     baseUrl: (opts.baseUrl ?? env.RING_API_BASE_URL).replace(/\/+$/, ""),
     timeoutMs: opts.timeoutMs ?? env.RING_REQUEST_TIMEOUT_MS,
-    fetch: opts.fetch ?? globalThis.fetch.bind(globalThis),
+    fetch: opts.fetch ?? unpatchedFetch(),
     gate: opts.gate ?? getRateGate(),
     backoff: opts.backoff ?? DEFAULT_BACKOFF,
     clock: opts.clock ?? processClock,
@@ -237,7 +263,7 @@ export class RingClient {
     this.accountId = opts.accountId;
     this.family = opts.family ?? env.RING_DATA_FAMILY;
     this.core = coreFrom(opts);
-    this.auth = { kind: "bearer", accountId: opts.accountId, tokens: opts.tokens ?? defaultTokens };
+    this.auth = { kind: "bearer", accountId: opts.accountId, tokens: opts.tokens ?? defaultTokens, held: null };
   }
 
   private collectionPath(collection: RingCollection | SeriesCollection): string {
