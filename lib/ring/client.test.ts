@@ -123,7 +123,7 @@ describe("401", () => {
 });
 
 describe("the access token", () => {
-  it("is asked of the token source once for a run of pages, again once it has been held for TOKEN_REUSE_MS, and replaced by a refresh", async () => {
+  it("is asked of the token source once for a run of pages, again once it has been held for TOKEN_REUSE_MS, and after a refresh", async () => {
     let asked = 0;
     const tk: TokenSource = { getValidAccessToken: async () => `tok-${++asked}`, refreshAfterUnauthorized: async () => "tok-fresh" };
     const clock = fakeClock();
@@ -133,10 +133,35 @@ describe("the access token", () => {
     await clock.sleep(TOKEN_REUSE_MS);
     await c.listPage("daily_sleep", {});
     expect(asked).toBe(2);
-    await c.listPage("daily_sleep", {}); // 401 → refreshed, and the refreshed token is the one held
+    await c.listPage("daily_sleep", {}); // 401 → refreshed; the next page asks the source again
     await c.listPage("daily_sleep", {});
-    expect(asked).toBe(2);
-    expect(seen.map((s) => s.auth)).toEqual(["Bearer tok-1", "Bearer tok-1", "Bearer tok-1", "Bearer tok-2", "Bearer tok-2", "Bearer tok-fresh", "Bearer tok-fresh"]);
+    expect(asked).toBe(3);
+    expect(seen.map((s) => s.auth)).toEqual([
+      "Bearer tok-1",
+      "Bearer tok-1",
+      "Bearer tok-1",
+      "Bearer tok-2",
+      "Bearer tok-2",
+      "Bearer tok-fresh",
+      "Bearer tok-3",
+    ]);
+  });
+
+  it("is not held past the moment the source says it stops being usable", async () => {
+    const clock = fakeClock();
+    let asked = 0;
+    const tk: TokenSource = {
+      getValidAccessToken: async () => "unused",
+      getValidAccessTokenUntil: async () => ({ token: `tok-${++asked}`, until: clock.now() + 5_000 }),
+      refreshAfterUnauthorized: async () => "tok-fresh",
+    };
+    const { c, seen } = client([ok, ok, ok], { tokens: tk, clock });
+    await c.listPage("daily_sleep", {});
+    await clock.sleep(4_999);
+    await c.listPage("daily_sleep", {});
+    await clock.sleep(1);
+    await c.listPage("daily_sleep", {});
+    expect(seen.map((s) => s.auth)).toEqual(["Bearer tok-1", "Bearer tok-1", "Bearer tok-2"]);
   });
 });
 

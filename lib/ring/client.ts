@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
-import { getValidAccessToken, refreshAfterUnauthorized } from "@/lib/ring/tokens";
+import { getValidAccessToken, getValidAccessTokenUntil, refreshAfterUnauthorized } from "@/lib/ring/tokens";
 import { RingApiError, RingRateLimitedError, type RateLimitTier } from "@/lib/ring/errors";
 import {
   ringErrorBodySchema,
@@ -31,6 +31,8 @@ export type DataFamily = "usercollection" | "sandbox";
 
 export type TokenSource = {
   getValidAccessToken(accountId: string): Promise<string>;
+  /** the token and until when it is usable (epoch ms), where the source knows its expiry */
+  getValidAccessTokenUntil?(accountId: string): Promise<{ token: string; until: number }>;
   refreshAfterUnauthorized(accountId: string, rejectedToken: string): Promise<string>;
 };
 
@@ -57,7 +59,7 @@ export type SeriesQuery = { start_datetime?: string; end_datetime?: string; next
 /** `text` is the body as received (for keeping each document's raw JSON). */
 export type ListPage = { data: unknown[]; text: string | null; nextToken: string | null };
 
-const defaultTokens: TokenSource = { getValidAccessToken, refreshAfterUnauthorized };
+const defaultTokens: TokenSource = { getValidAccessToken, getValidAccessTokenUntil, refreshAfterUnauthorized };
 
 function tierOf(value: string | null): RateLimitTier {
   return value?.toLowerCase().startsWith("app") ? "application" : "token";
@@ -87,19 +89,24 @@ async function readDetail(res: Response): Promise<string | null> {
 
 /**
  * A bearer client keeps the access token it was last given for a short while (one collection's
- * run asks for hundreds of pages): the token source refreshes ahead of expiry (60 s), so a token
- * it returned is good for at least this long; a 401 replaces it at once.
+ * run asks for hundreds of pages, each of which would read and decrypt the account's row): at
+ * most this long, and never past the point where the token source would refresh it (60 s before
+ * its expiry). A token just refreshed is not held (its row, with its expiry, is read next time).
  */
 export const TOKEN_REUSE_MS = 30_000;
 
-type BearerAuth = { kind: "bearer"; accountId: string; tokens: TokenSource; held: { token: string; at: number } | null };
+type Held = { token: string; at: number; until: number };
+type BearerAuth = { kind: "bearer"; accountId: string; tokens: TokenSource; held: Held | null };
 type Auth = BearerAuth | { kind: "client"; clientId: string; clientSecret: string };
 
 /** The access token for the next request: the one held while it is fresh, else the token source's. */
 async function bearerToken(auth: BearerAuth, now: number): Promise<string> {
-  if (auth.held && now - auth.held.at >= 0 && now - auth.held.at < TOKEN_REUSE_MS) return auth.held.token;
-  const token = await auth.tokens.getValidAccessToken(auth.accountId);
-  auth.held = { token, at: now };
+  const held = auth.held;
+  if (held && now >= held.at && now < held.until) return held.token;
+  const { token, until } = auth.tokens.getValidAccessTokenUntil
+    ? await auth.tokens.getValidAccessTokenUntil(auth.accountId)
+    : { token: await auth.tokens.getValidAccessToken(auth.accountId), until: Number.POSITIVE_INFINITY };
+  auth.held = { token, at: now, until: Math.min(now + TOKEN_REUSE_MS, until) };
   return token;
 }
 
@@ -203,7 +210,7 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<A
       await res.body?.cancel().catch(() => undefined);
       refreshed = true;
       token = await auth.tokens.refreshAfterUnauthorized(auth.accountId, token);
-      auth.held = { token, at: core.clock.now() };
+      auth.held = null;
       continue;
     }
 

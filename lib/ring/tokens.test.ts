@@ -81,6 +81,16 @@ describe("getValidAccessToken", () => {
     expect(await refreshRequests()).toHaveLength(0);
   });
 
+  it("says until when a stored token is usable (60 s before it expires), and holds none it just refreshed", async () => {
+    const { account, issued } = await seedConnection(3600);
+    const row = await dbMod.db.account.findUniqueOrThrow({ where: { id: account.id } });
+    expect(await tokens.getValidAccessTokenUntil(account.id)).toEqual({ token: issued.access_token, until: row.expires_at! * 1000 - 60_000 });
+    const expiring = await seedConnection(30);
+    const fresh = await tokens.getValidAccessTokenUntil(expiring.account.id);
+    expect(fresh.token).not.toBe(expiring.issued.access_token);
+    expect(fresh.until).toBeLessThanOrEqual(clock.now());
+  });
+
   it("50 concurrent calls at expiry cause exactly one refresh; the rotated refresh token is stored encrypted", async () => {
     const { account, issued } = await seedConnection(30); // inside the 60 s buffer
     const results = await Promise.all(Array.from({ length: 50 }, () => tokens.getValidAccessToken(account.id)));

@@ -59,13 +59,26 @@ async function decryptOrReconnect(accountId: string, stored: string): Promise<st
   }
 }
 
-/** A usable access token for the account, refreshed first when it expires within 60 s. */
-export async function getValidAccessToken(accountId: string): Promise<string> {
+/**
+ * A usable access token for the account, refreshed first when it expires within 60 s, and until
+ * when it stays usable (epoch ms: its expiry less those 60 s; the present for one just refreshed,
+ * whose row is read again next time; no bound for one that does not expire).
+ */
+export async function getValidAccessTokenUntil(accountId: string): Promise<{ token: string; until: number }> {
   const row = await readTokenRow(accountId);
   if (!row) throw new ReconnectRequiredError("no_account", "No ring connection.");
   if (row.status !== "active") throw new ReconnectRequiredError("not_active");
-  if (row.access_token && !isExpiring(row)) return decryptOrReconnect(accountId, row.access_token);
-  return refreshSingleFlight(accountId, null);
+  if (row.access_token && !isExpiring(row))
+    return {
+      token: await decryptOrReconnect(accountId, row.access_token),
+      until: row.expires_at === null ? Number.POSITIVE_INFINITY : row.expires_at * 1000 - EXPIRY_BUFFER_MS,
+    };
+  return { token: await refreshSingleFlight(accountId, null), until: clock.now() };
+}
+
+/** A usable access token for the account, refreshed first when it expires within 60 s. */
+export async function getValidAccessToken(accountId: string): Promise<string> {
+  return (await getValidAccessTokenUntil(accountId)).token;
 }
 
 /**
