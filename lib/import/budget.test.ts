@@ -7,8 +7,8 @@ import { ImportRefusal } from "@/lib/import/refusal";
 
 /** A budget on a fake thread clock and a fake wall clock, with what the process does meanwhile. */
 function rig(cpuSeconds: number) {
-  const t = { cpu: 0, wall: 0 };
-  const budget = new ImportBudget({ cpuSeconds, cpuMicros: () => t.cpu, now: () => t.wall });
+  const t = { cpu: 0, wall: 0, background: 0 };
+  const budget = new ImportBudget({ cpuSeconds, cpuMicros: () => t.cpu, now: () => t.wall, backgroundMicros: () => t.background });
   /** the import's own piece of work: CPU and wall time pass, then it ticks */
   const work = async (ms: number) => {
     t.cpu += ms * 1000;
@@ -21,7 +21,18 @@ function rig(cpuSeconds: number) {
       t.cpu += ms * 1000;
       t.wall += ms;
     });
-  return { t, budget, work, othersWhileYielding };
+  /** the sync engine's work (its mapping and commits, counted in lib/cpu-ledger.ts), run while the import waits for something else */
+  const backgroundWhileWaiting = async (ms: number) => {
+    await new Promise<void>((resolve) =>
+      setTimeout(() => {
+        t.cpu += ms * 1000;
+        t.background += ms * 1000;
+        t.wall += ms;
+        resolve();
+      }, 0),
+    );
+  };
+  return { t, budget, work, othersWhileYielding, backgroundWhileWaiting };
 }
 
 describe("the import's CPU budget", () => {
@@ -33,6 +44,24 @@ describe("the import's CPU budget", () => {
       await work(25);
     }
     expect(budget.cpuSeconds).toBeCloseTo(0.5, 6);
+  });
+
+  it("leaves out the sync engine's work that ran while the import waited (a stream's chunk, a write), and counts it once when it ran in a yield", async () => {
+    const { t, budget, work, othersWhileYielding, backgroundWhileWaiting } = rig(1);
+    for (let i = 0; i < 20; i++) {
+      await backgroundWhileWaiting(300);
+      await work(25);
+    }
+    expect(budget.cpuSeconds).toBeCloseTo(0.5, 6);
+    // background work during a yield: in the yield's others, not left out twice
+    setImmediate(() => {
+      t.cpu += 200_000;
+      t.background += 200_000;
+      t.wall += 200;
+    });
+    othersWhileYielding(0);
+    await work(25);
+    expect(budget.cpuSeconds).toBeCloseTo(0.525, 6);
   });
 
   it("still refuses an import whose own work is over its budget, whatever others did", async () => {

@@ -1,4 +1,5 @@
 import "server-only";
+import { backgroundCpuMicros, threadCpuMicros } from "@/lib/cpu-ledger";
 import { ImportRefusal } from "@/lib/import/refusal";
 
 // What one import may cost, whatever was uploaded: bounded by what was sent. Every archive of an
@@ -14,7 +15,9 @@ import { ImportRefusal } from "@/lib/import/refusal";
 // away or its lease was lost, and renews the lease as the work goes. The thread's CPU time
 // while the import yields is others' (on a busy server, the scheduler's syncs and housekeeping:
 // counted, they could refuse a good 0.5 MB export whose own cost is a fifth of its budget), so a
-// tick leaves it out.
+// tick leaves it out; so is the sync engine's work that lands in the import's other waits (a
+// stream's next chunk, a write): its mapping and commits, counted where they run
+// (lib/cpu-ledger.ts), are left out too.
 
 export const IMPORT_BUDGET = {
   /** CPU-seconds per MiB received */
@@ -53,13 +56,10 @@ export type BudgetOptions = {
   renew?: () => Promise<boolean>;
   /** the thread's CPU time in microseconds (tests) */
   cpuMicros?: () => number;
+  /** the process's background work's CPU so far, in microseconds (tests; lib/cpu-ledger.ts) */
+  backgroundMicros?: () => number;
   /** a monotonic clock in milliseconds, for the slices (tests) */
   now?: () => number;
-};
-
-const threadCpuMicros = () => {
-  const u = process.threadCpuUsage();
-  return u.user + u.system;
 };
 
 /** The CPU-seconds an upload of this many bytes may cost (pure). */
@@ -79,7 +79,11 @@ export class ImportStopped extends Error {
 /** One import's budget (see above). Entries and inflated bytes are counted by the archive reader. */
 export class ImportBudget {
   private readonly cpuMicros: () => number;
+  private readonly backgroundMicros: () => number;
   private cpuStart: number;
+  private backgroundStart: number;
+  /** the background work's CPU within the yields (already in othersMicros) */
+  private backgroundInYields = 0;
   private cpuLimitMicros: number;
   private readonly now: () => number;
   private sliceStart: number;
@@ -98,6 +102,8 @@ export class ImportBudget {
     readonly limits: UploadLimits = UPLOAD_LIMITS,
   ) {
     this.cpuMicros = opts.cpuMicros ?? threadCpuMicros;
+    this.backgroundMicros = opts.backgroundMicros ?? backgroundCpuMicros;
+    this.backgroundStart = this.backgroundMicros();
     this.now = opts.now ?? (() => performance.now());
     this.sliceStart = this.renewedAt = this.now();
     this.cpuStart = this.cpuMicros();
@@ -114,11 +120,17 @@ export class ImportBudget {
     if (this.opts.cpuSeconds === undefined) this.cpuLimitMicros = cpuSecondsFor(bytes) * 1e6;
     this.cpuStart = this.cpuMicros();
     this.othersMicros = 0;
+    this.backgroundStart = this.backgroundMicros();
+    this.backgroundInYields = 0;
   }
 
-  /** The import's own CPU time so far, in microseconds (the thread's, less what others used while it yielded). */
+  /**
+   * The import's own CPU time so far, in microseconds: the thread's, less what others used while
+   * it yielded, less the background work that ran in its other waits.
+   */
   private usedMicros(): number {
-    return this.cpuMicros() - this.cpuStart - this.othersMicros;
+    const backgroundElsewhere = this.backgroundMicros() - this.backgroundStart - this.backgroundInYields;
+    return this.cpuMicros() - this.cpuStart - this.othersMicros - backgroundElsewhere;
   }
 
   /** CPU-seconds used so far. */
@@ -146,8 +158,10 @@ export class ImportBudget {
     // what runs while the import yields is other work of the process (requests, the scheduler's
     // syncs, its housekeeping over every person): it is not the import's, and is not counted
     const before = this.cpuMicros();
+    const backgroundBefore = this.backgroundMicros();
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.othersMicros += this.cpuMicros() - before;
+    this.backgroundInYields += this.backgroundMicros() - backgroundBefore;
     this.sliceStart = this.now();
     if (this.opts.renew && now - this.renewedAt >= IMPORT_BUDGET.renewEveryMs) {
       this.renewedAt = now;

@@ -1,4 +1,5 @@
 import "server-only";
+import { asBackground } from "@/lib/cpu-ledger";
 import { logger } from "@/lib/log";
 import type { SyncCollection } from "@/lib/resources";
 import { syncStateUpdate, type SyncStatePatch } from "@/lib/db/queries/sync-state";
@@ -59,18 +60,21 @@ export async function commitPage(ctx: EngineContext, c: PageCommit): Promise<{ w
   const { userId } = run;
   const beforeCommit = ctx.hooks.beforeCommit;
   const writeStarted = performance.now();
-  const pending = inRun(run, function* () {
-    if (collection === CYCLE_RESOURCE && !(yield* cycleTrackingIn(userId))) throw new CycleTrackingOff();
-    const n = yield* write;
-    if (!checkpoint && c.page !== undefined) beforeCommit?.({ userId, collection, page: c.page });
-    if (checkpoint) {
-      beforeCommit?.({ userId, collection, page: checkpoint.page });
-      // Counting the stored rows costs a scan of them: once, at the end.
-      const totals: Totals | null = checkpoint.finished ? yield* summarizeInPage(userId, collection) : null;
-      if (!(yield* checkpointWrite(userId, collection, totals ? { ...checkpoint.patch, ...totals } : checkpoint.patch))) throw new SyncStoppedError(userId);
-    }
-    return n;
-  });
+  // on SQLite the transaction runs whole inside this call: background work (lib/cpu-ledger.ts)
+  const pending = asBackground(() =>
+    inRun(run, function* () {
+      if (collection === CYCLE_RESOURCE && !(yield* cycleTrackingIn(userId))) throw new CycleTrackingOff();
+      const n = yield* write;
+      if (!checkpoint && c.page !== undefined) beforeCommit?.({ userId, collection, page: c.page });
+      if (checkpoint) {
+        beforeCommit?.({ userId, collection, page: checkpoint.page });
+        // Counting the stored rows costs a scan of them: once, at the end.
+        const totals: Totals | null = checkpoint.finished ? yield* summarizeInPage(userId, collection) : null;
+        if (!(yield* checkpointWrite(userId, collection, totals ? { ...checkpoint.patch, ...totals } : checkpoint.patch))) throw new SyncStoppedError(userId);
+      }
+      return n;
+    }),
+  );
   const inCall = performance.now() - writeStarted;
   const result = await pending;
   const ownMs = c.mapMs + (ingestDb().provider === "sqlite" ? inCall : performance.now() - writeStarted);

@@ -1,4 +1,5 @@
 import "server-only";
+import { asBackground } from "@/lib/cpu-ledger";
 import { logger } from "@/lib/log";
 import type { RingClient } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
@@ -32,7 +33,12 @@ type ListedPage = Awaited<ReturnType<RingClient["listPage"]>>;
 // the trailing window, which also deletes what the service no longer has.
 
 /** Maps a page: rows inside the window, rejected documents, and the keys seen. */
+/** A page's documents validated and mapped (background work of the process: lib/cpu-ledger.ts). */
 export function mapPage(ctx: EngineContext, collection: RingCollection, userId: string, docs: unknown[], window: DayWindow, body: string | null = null) {
+  return asBackground(() => mapPageNow(ctx, collection, userId, docs, window, body));
+}
+
+function mapPageNow(ctx: EngineContext, collection: RingCollection, userId: string, docs: unknown[], window: DayWindow, body: string | null) {
   // Each document's JSON exactly as received, sliced from the body (else re-serialised).
   const sliced = body ? sliceDataArray(body) : null;
   const rawTexts = sliced && sliced.length === docs.length ? sliced : null;

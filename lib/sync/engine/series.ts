@@ -1,4 +1,5 @@
 import "server-only";
+import { asBackground } from "@/lib/cpu-ledger";
 import { logger } from "@/lib/log";
 import type { RingClient } from "@/lib/ring/client";
 import { RingApiError } from "@/lib/ring/errors";
@@ -30,6 +31,10 @@ import type { SyncRun } from "./runs";
 
 /** Validates and maps a page of samples; rejected rows go aside, unknown values are logged once. */
 function mapSeriesPage(ctx: EngineContext, collection: SeriesCollection, rows: unknown[]) {
+  return asBackground(() => mapSeriesPageNow(ctx, collection, rows));
+}
+
+function mapSeriesPageNow(ctx: EngineContext, collection: SeriesCollection, rows: unknown[]) {
   const started = performance.now();
   const mapped = mapSamples(collection, rows);
   if (mapped.unknown.length) noteUnknownValues(collection, mapped.unknown);
