@@ -1,4 +1,5 @@
 import "server-only";
+import { asBackground } from "@/lib/cpu-ledger";
 import { env } from "@/lib/env.mjs";
 import { logger } from "@/lib/log";
 import { getValidAccessToken, getValidAccessTokenUntil, refreshAfterUnauthorized } from "@/lib/ring/tokens";
@@ -187,7 +188,8 @@ async function call(core: CoreOptions, auth: Auth, opts: CallOptions): Promise<A
       const text = await res.text();
       if (!text) return { json: null, text: null };
       try {
-        return { json: JSON.parse(text) as unknown, text };
+        // the syncs' answers: background work of the process (lib/cpu-ledger.ts)
+        return { json: asBackground(() => JSON.parse(text) as unknown), text };
       } catch (err) {
         throw new RingApiError({ status: res.status, endpoint, detail: "the body is not JSON", cause: err });
       }
