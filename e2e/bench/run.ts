@@ -290,10 +290,10 @@ async function stopBenchApp(app: Running | null, logFile: string): Promise<void>
   await app.stop().catch(() => undefined);
 }
 
-/** The main pass: the app on the whole machine, every measure. */
 /** BENCH_ONLY=backfill: the main pass ends after the fetch floor */
 class BackfillOnly extends Error {}
 
+/** The main pass: the app on the whole machine, every measure. */
 async function mainPass(emu: string): Promise<BenchResult> {
   let app: (Running & { serverPid: number }) | null = null;
   try {
