@@ -18,6 +18,7 @@ import { z } from "zod";
 import { normalizeScopes } from "@/lib/auth/scopes";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { getResource, isSeriesCollection, SYNC_COLLECTIONS, type RingCollection, type SeriesCollection, type SyncCollection } from "@/lib/resources";
+import { countCpu } from "./cpu";
 import { median, ratio, round } from "./stats";
 
 /** The published block (results/latest.json `floor`, names from ARCHITECTURE.md); `peer_*` null where the peer does not run. */
@@ -33,6 +34,13 @@ export type FloorResult = {
   heart_rate_floor_ratio: number;
   peer_s: number | null;
   peer_ratio: number | null;
+  /**
+   * Where the CPU went, seconds: the backfill's (the app's process group and the emulator's, consent
+   * → done) and one whole floor's (its client and the emulator). `bound_ratio`: the lowest
+   * backfill / floor this machine allows at that CPU, were it spread perfectly over every core,
+   * ((app + emulator) / cores) / floor_s. Absent where /proc is not there to read.
+   */
+  cpu?: { cores: number; backfill_app_s: number; backfill_emulator_s: number; floor_client_s: number; floor_emulator_s: number | null; bound_ratio: number };
 };
 
 /** The floor's targets (issue 53): the backfill within 1.25× the floor, heart rate within 1.25× its own, Today whole within a second of consent. */
@@ -46,6 +54,8 @@ const floorJobSchema = z.object({
   /** the backfill's days, as the engine recorded them (readBackfillRange) */
   range: z.object({ from: z.iso.date(), to: z.iso.date() }),
   runs: z.int().min(1).max(9),
+  /** the emulator's process group: its CPU over each whole floor is counted (e2e/bench/cpu.ts) */
+  emulatorPgid: z.int().positive().optional(),
 });
 export type FloorJob = z.infer<typeof floorJobSchema>;
 
@@ -61,6 +71,8 @@ const floorFiguresSchema = z.object({
   heart_rate_floor_runs_s: z.array(z.number()),
   /** requests of one floor, by collection (the same in every run) */
   requests: z.record(z.string(), z.int()),
+  /** CPU seconds of one whole floor (the median run's): this client's process, and the emulator's when its group was given */
+  cpu_s: z.object({ client: z.number(), emulator: z.number().nullable() }),
 });
 export type FloorFigures = z.infer<typeof floorFiguresSchema>;
 
@@ -277,12 +289,17 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
   const common = { emulatorUrl: base, accessToken: token.access_token, range: job.range };
   const all: number[] = [];
   const heart: number[] = [];
+  const cpu: Array<{ client: number; emulator: number | null }> = [];
   // requests by collection, in the collections' order (the same in every run, or the floor is not one)
   const byCollection = (counts: ReadonlyMap<SyncCollection, number>) => Object.fromEntries(collections.map((c) => [c, counts.get(c) ?? 0]));
   let requests: Record<string, number> | null = null;
   try {
     for (let i = 0; i < job.runs; i++) {
+      const emulatorCpu = job.emulatorPgid ? countCpu({ emulator: job.emulatorPgid }) : null;
+      const clientCpu = process.cpuUsage();
       const run = await fetchFloor({ ...common, collections, concurrency: SYNC_CONCURRENCY });
+      const used = process.cpuUsage(clientCpu);
+      cpu.push({ client: round((used.user + used.system) / 1e6, 2), emulator: emulatorCpu?.()?.seconds.emulator ?? null });
       all.push(run.wallMs / 1000);
       const alone = await fetchFloor({ ...common, collections: ["heartrate"], concurrency: 1 });
       heart.push(alone.wallMs / 1000);
@@ -302,11 +319,17 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
     heart_rate_floor_s: median(heart),
     heart_rate_floor_runs_s: heart.map((s) => round(s, 3)),
     requests: requests ?? {},
+    // the median run's (by wall time)
+    cpu_s: cpu[all.indexOf([...all].sort((a, b) => a - b)[Math.floor((all.length - 1) / 2)]!)]!,
   };
 }
 
 /** The published block: the backfill's figures of the same run against the floor's. */
-export function floorBlock(f: FloorFigures, backfill: { timeToTodayS: number; wallS: number; heartRateWallS: number }): FloorResult {
+export function floorBlock(
+  f: FloorFigures,
+  backfill: { timeToTodayS: number; wallS: number; heartRateWallS: number; cpu?: { cores: number; app: number; emulator: number } | null },
+): FloorResult {
+  const c = backfill.cpu;
   return {
     time_to_today_s: round(backfill.timeToTodayS, 2),
     backfill_wall_s: round(backfill.wallS, 2),
@@ -316,6 +339,18 @@ export function floorBlock(f: FloorFigures, backfill: { timeToTodayS: number; wa
     // no peer runs here (issue 53's side-by-side: e2e/bench/peer.ts where it can)
     peer_s: null,
     peer_ratio: null,
+    ...(c
+      ? {
+          cpu: {
+            cores: c.cores,
+            backfill_app_s: c.app,
+            backfill_emulator_s: c.emulator,
+            floor_client_s: f.cpu_s.client,
+            floor_emulator_s: f.cpu_s.emulator,
+            bound_ratio: ratio((c.app + c.emulator) / c.cores, f.floor_s, 2),
+          },
+        }
+      : {}),
   };
 }
 

@@ -298,7 +298,7 @@ export function checkTargets(r: BenchResult): Check[] {
       ? [
           {
             measure: "Whole backfill (documents and time series) vs the fetch floor",
-            value: `${r.floor.backfill_wall_s} s vs ${r.floor.floor_s} s = ${r.floor.floor_ratio}×`,
+            value: `${r.floor.backfill_wall_s} s vs ${r.floor.floor_s} s = ${r.floor.floor_ratio}×${r.floor.cpu ? ` (this machine's bound at that CPU: ${r.floor.cpu.bound_ratio}×)` : ""}`,
             target: `≤ ${FLOOR_TARGETS.floor_ratio}×`,
             ok: r.floor.floor_ratio <= FLOOR_TARGETS.floor_ratio,
           },
@@ -399,7 +399,7 @@ const SLEEP_NEED_SHAPE: Record<keyof SleepNeedFigures, unknown> = {
 };
 const REPORT_SHAPE: Record<keyof ReportFigures, 0> = { pdf_90d_s: 0, pdf_1y_s: 0, render_peak_above_rest_mb: 0 };
 /** null: a finite number or null (a figure that could not be measured here) */
-const FLOOR_SHAPE: Record<keyof FloorResult, 0 | null> = {
+const FLOOR_SHAPE: Record<keyof FloorResult, unknown> = {
   time_to_today_s: 0,
   backfill_wall_s: 0,
   floor_s: 0,
@@ -407,6 +407,7 @@ const FLOOR_SHAPE: Record<keyof FloorResult, 0 | null> = {
   heart_rate_floor_ratio: 0,
   peer_s: null,
   peer_ratio: null,
+  cpu: { cores: 0, backfill_app_s: 0, backfill_emulator_s: 0, floor_client_s: 0, floor_emulator_s: null, bound_ratio: 0 },
 };
 const GUARD_SHAPE: Record<keyof GuardFigures, 0> = {
   worst_cpu_s: 0,
@@ -478,6 +479,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     "sleep_need",
     "mqtt",
     "floor",
+    "floor.cpu",
     "small",
     "small.killed_reason",
     "small.backfill",

@@ -16,6 +16,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import Database from "better-sqlite3";
 import fs from "node:fs";
+import { countCpu } from "./cpu";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -294,7 +295,7 @@ async function stopBenchApp(app: Running | null, logFile: string): Promise<void>
 class BackfillOnly extends Error {}
 
 /** The main pass: the app on the whole machine, every measure. */
-async function mainPass(emu: string): Promise<BenchResult> {
+async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult> {
   let app: (Running & { serverPid: number }) | null = null;
   try {
     const dataDir = path.join(DATA, "app");
@@ -318,8 +319,11 @@ async function mainPass(emu: string): Promise<BenchResult> {
     log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
 
     const rss = sampleRss(app.serverPid, 50);
+    const backfillCpu = countCpu({ app: app.child.pid!, emulator: emulatorPgid });
     const { connected, state, wallS, heartWallS, wholeWallS, todayS } = await timeBackfill(appUrl, dbFile, email, documents, todayNeeds);
     const peak = rss.stop();
+    const cpuFigures = backfillCpu();
+    const cpu = cpuFigures ? { cores: cpuFigures.cores, app: cpuFigures.seconds.app ?? 0, emulator: cpuFigures.seconds.emulator ?? 0 } : null;
     const requests = await countListRequests(emu, user.user_id);
     const userId = state.userId!;
     // the engine logs its own ingest time per collection once that collection is done
@@ -381,8 +385,9 @@ async function mainPass(emu: string): Promise<BenchResult> {
       ringUserId: user.user_id,
       range: readBackfillRange(dbFile, userId),
       runs: FLOOR_RUNS,
+      emulatorPgid,
     });
-    const floor = floorBlock(floorFigures, { timeToTodayS: todayS, wallS: wholeWallS, heartRateWallS: heartWallS });
+    const floor = floorBlock(floorFigures, { timeToTodayS: todayS, wallS: wholeWallS, heartRateWallS: heartWallS, cpu });
     const floorCount = floorRequests(floorFigures);
     const heartFloorRequests = floorFigures.requests.heartrate ?? 0;
     log(
@@ -395,6 +400,11 @@ async function mainPass(emu: string): Promise<BenchResult> {
         `heart rate ${heartFloorRequests} (the backfill made ${heartRequests}), time series ${floorCount.series}; ` +
         `Today (${todayNeeds.map((t) => t.collection).join(", ")}) whole ${floor.time_to_today_s} s after consent`,
     );
+    if (floor.cpu)
+      log(
+        `  CPU: the backfill's app ${floor.cpu.backfill_app_s} s + emulator ${floor.cpu.backfill_emulator_s} s on ${floor.cpu.cores} cores ` +
+          `(at least ${floor.cpu.bound_ratio}x the floor, spread perfectly); one floor's client ${floor.cpu.floor_client_s} s + emulator ${floor.cpu.floor_emulator_s ?? "?"} s`,
+      );
 
     if (process.env.BENCH_ONLY === "backfill") {
       // for working on the sync engine: the backfill and its floor only, nothing written
@@ -671,7 +681,7 @@ async function main(): Promise<void> {
     await json(`${emu}/_emulator/clients`, post({ ...CLIENT, redirect_uris: [callbackUri(APP_PORT), callbackUri(SMALL_APP_PORT)] }));
     log(`emulator on ${emu}`);
 
-    const result = await mainPass(emu).catch((e: unknown) => {
+    const result = await mainPass(emu, emulator.child.pid!).catch((e: unknown) => {
       if (e instanceof BackfillOnly) return null;
       throw e;
     });

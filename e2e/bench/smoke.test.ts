@@ -312,6 +312,9 @@ it(
     expect(floor.floor_s).toBeGreaterThan(0);
     expect(floor.heart_rate_floor_s).toBeGreaterThan(0);
     expect(floor.floor_runs_s).toHaveLength(1);
+    // its own CPU counted; the emulator's only where its process group was given
+    expect(floor.cpu_s.client).toBeGreaterThan(0);
+    expect(floor.cpu_s.emulator).toBeNull();
     const log = (await (await fetch(`${t.url}/_emulator/requests?kind=data`)).json()) as { requests: unknown[] };
     expect(log.requests).toEqual([]);
 
@@ -324,6 +327,12 @@ it(
     expect(isBenchResult({ ...result, floor: { ...block, peer_s: 2.5, peer_ratio: 1.6 } })).toBe(true);
     expect(isBenchResult({ ...result, floor: { ...block, peer_s: "2.5" } })).toBe(false);
     expect(isBenchResult({ ...result, floor: { ...block, floor_ratio: null } })).toBe(false);
+    // the CPU behind the ratio: the lowest ratio this machine allows at that CPU
+    const withCpu = floorBlock(floor, { timeToTodayS: 0.8, wallS: 1, heartRateWallS: 1, cpu: { cores: 2, app: 3, emulator: 1 } });
+    expect(withCpu.cpu).toMatchObject({ cores: 2, backfill_app_s: 3, backfill_emulator_s: 1, floor_emulator_s: null });
+    expect(withCpu.cpu!.bound_ratio).toBeCloseTo(2 / floor.floor_s, 1);
+    expect(isBenchResult({ ...result, floor: withCpu })).toBe(true);
+    expect(isBenchResult({ ...result, floor: { ...withCpu, cpu: { ...withCpu.cpu, bound_ratio: "2" } } })).toBe(false);
     const { time_to_today_s: _dropped, ...partial } = block;
     expect(isBenchResult({ ...result, floor: partial })).toBe(false);
     const rows = checkTargets(result).filter((c) => ["fetch floor", "Time to Today"].some((w) => c.measure.includes(w)));
