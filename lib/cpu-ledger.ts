@@ -6,6 +6,14 @@ import { processSingleton } from "@/lib/process-singleton";
 // can leave out what ran in between while that work awaited. An import's CPU budget does
 // (lib/import/budget.ts): on a server whose syncs commit page after page, their commits landed in
 // the import's waits and refused a good export for CPU it had not spent.
+//
+// Counting costs two reads of the thread's CPU time per piece (thousands in a five-year
+// backfill), so the pieces are counted only while someone reads the total: each read keeps the
+// counting on for WATCH_MS more. A reader that stops reading for longer sees less subtracted,
+// never more (its own measure stays an upper bound).
+
+/** How long one read of the total keeps the counting on, in milliseconds. */
+export const WATCH_MS = 60_000;
 
 /** The calling thread's CPU time, in microseconds (user and system). */
 export function threadCpuMicros(): number {
@@ -13,19 +21,23 @@ export function threadCpuMicros(): number {
   return u.user + u.system;
 }
 
-const ledger = () => processSingleton("cpuLedger", () => ({ backgroundMicros: 0 }));
+const ledger = () => processSingleton("cpuLedger", () => ({ backgroundMicros: 0, watchedUntil: Number.NEGATIVE_INFINITY }));
 
-/** Runs `fn` (synchronous, not nested in another) and counts its CPU as background work. */
+/** Runs `fn` (synchronous, not nested in another) and counts its CPU as background work while the total is watched. */
 export function asBackground<T>(fn: () => T): T {
+  const l = ledger();
+  if (performance.now() > l.watchedUntil) return fn();
   const start = threadCpuMicros();
   try {
     return fn();
   } finally {
-    ledger().backgroundMicros += threadCpuMicros() - start;
+    l.backgroundMicros += threadCpuMicros() - start;
   }
 }
 
-/** The CPU counted as background work so far in this process, in microseconds. */
+/** The CPU counted as background work so far in this process, in microseconds; the counting goes on for WATCH_MS from here. */
 export function backgroundCpuMicros(): number {
-  return ledger().backgroundMicros;
+  const l = ledger();
+  l.watchedUntil = performance.now() + WATCH_MS;
+  return l.backgroundMicros;
 }
