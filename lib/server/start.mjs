@@ -128,10 +128,12 @@ const port = String(env.PORT);
 // A home server's memory budget (npm run bench measures it): V8 otherwise lets a long-running
 // server's old generation grow by hundreds of MB of garbage before collecting it, and glibc's
 // per-thread malloc arenas (libuv's thread pool) keep freed memory. Both are only defaults:
-// --max-old-space-size in NODE_OPTIONS, or MALLOC_ARENA_MAX, wins. (Smaller V8 semi-spaces,
-// NODE_OPTIONS=--max-semi-space-size=8, rest ≈ 60 MB lower after a busy run, but the
-// heart-rate backfill's ingest, which makes many short-lived objects, is then ≈ 20–60% slower
-// in our runs: not the default.)
+// --max-old-space-size or --max-semi-space-size in NODE_OPTIONS, or MALLOC_ARENA_MAX, wins.
+// The young generation: Node 24 lets it grow to 128 MB (two 64 MB semi-spaces) on this kind of
+// machine, and a five-year backfill, which makes many short-lived objects, filled it: 16 MB
+// semi-spaces held the backfill's RSS peak at 230–235 MB against 306–321 MB, at the same CPU
+// (app 5.7–5.9 CPU-s against 5.9–6.3) in backfill-only bench runs. Smaller ones cost CPU: with
+// 8 MB the heart-rate ingest was ≈ 20–60 % slower in our runs.
 // On a small box (a memory ceiling under 512 MB: a cgroup, a container's limit, which Node reads
 // as process.constrainedMemory()) the old generation gets half of the ceiling and the young one
 // 4 MB semi-spaces, so V8 collects before the kernel's OOM killer steps in: the bench's small box
@@ -145,7 +147,7 @@ const ceilingMb = Math.floor((process.constrainedMemory?.() ?? 0) / 1048576);
 const smallBox = ceilingMb > 0 && ceilingMb < 512;
 const heapFlags = [
   ...(nodeOptions.includes("--max-old-space-size") ? [] : [`--max-old-space-size=${smallBox ? Math.max(96, Math.floor(ceilingMb / 2)) : 256}`]),
-  ...(smallBox && !nodeOptions.includes("--max-semi-space-size") ? ["--max-semi-space-size=4"] : []),
+  ...(nodeOptions.includes("--max-semi-space-size") ? [] : [`--max-semi-space-size=${smallBox ? 4 : 16}`]),
 ];
 if (smallBox) log("info", "small box: V8 heap sized to the memory ceiling", { ceilingMb, flags: heapFlags });
 child = spawn(process.execPath, [...heapFlags, server], {
