@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadDotenv } from "../load-dotenv.mjs";
+import { heapFlags } from "./heap-flags.mjs";
 import { childEnv, handleSignals, SHUTDOWN_DEADLINE_MS, stdioState, watchParent, writeLine } from "../process.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -144,13 +145,9 @@ const port = String(env.PORT);
 // against 26 ms; docs/decisions/0031-prisma-client-at-run-time.md).
 const nodeOptions = process.env.NODE_OPTIONS ?? "";
 const ceilingMb = Math.floor((process.constrainedMemory?.() ?? 0) / 1048576);
-const smallBox = ceilingMb > 0 && ceilingMb < 512;
-const heapFlags = [
-  ...(nodeOptions.includes("--max-old-space-size") ? [] : [`--max-old-space-size=${smallBox ? Math.max(96, Math.floor(ceilingMb / 2)) : 256}`]),
-  ...(nodeOptions.includes("--max-semi-space-size") ? [] : [`--max-semi-space-size=${smallBox ? 4 : 16}`]),
-];
-if (smallBox) log("info", "small box: V8 heap sized to the memory ceiling", { ceilingMb, flags: heapFlags });
-child = spawn(process.execPath, [...heapFlags, server], {
+const heap = heapFlags({ nodeOptions, ceilingMb });
+if (heap.smallBox) log("info", "small box: V8 heap sized to the memory ceiling", { ceilingMb, flags: heap.flags });
+child = spawn(process.execPath, [...heap.flags, server], {
   cwd: standalone,
   stdio: "inherit",
   // the server watches this process (RINGSIDE_PARENT_PID) and handles its own signals
