@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { asBackground, backgroundCpuMicros, threadCpuMicros, WATCH_MS } from "./cpu-ledger";
 
-/** Spends at least `micros` of this thread's CPU. */
-function spin(micros: number): void {
+/** Spends at least `micros` of this thread's CPU (a fixed sum, no chance in it). */
+function spin(micros: number): number {
   const start = threadCpuMicros();
-  while (threadCpuMicros() - start < micros) Math.sqrt(Math.random());
+  let sum = 0;
+  while (threadCpuMicros() - start < micros) for (let i = 0; i < 1_000; i++) sum += i % 7;
+  return sum;
 }
 
 describe("the CPU ledger", () => {
@@ -13,7 +15,7 @@ describe("the CPU ledger", () => {
   it("counts background work while the total is watched, and stops counting when nobody has read it for WATCH_MS", () => {
     let now = 1_000_000;
     vi.spyOn(performance, "now").mockImplementation(() => now);
-    // nobody has read the total yet (or not for long): the work runs uncounted
+    // well past any earlier read (another file's, in this process)
     now += 2 * WATCH_MS;
     const before = backgroundCpuMicros(); // a read: counting on from here
     asBackground(() => spin(20_000));
