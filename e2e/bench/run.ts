@@ -403,7 +403,8 @@ async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult>
     if (floor.cpu)
       log(
         `  CPU: the backfill's app ${floor.cpu.backfill_app_s} s + emulator ${floor.cpu.backfill_emulator_s} s on ${floor.cpu.cores} cores ` +
-          `(at least ${floor.cpu.bound_ratio}x the floor, spread perfectly); one floor's client ${floor.cpu.floor_client_s} s + emulator ${floor.cpu.floor_emulator_s ?? "?"} s`,
+          `(at least ${floor.cpu.bound_ratio}x the floor, spread perfectly); one floor's client ${floor.cpu.floor_client_s} s + emulator ${floor.cpu.floor_emulator_s ?? "?"} s; ` +
+          `of the backfill's, V8's helper threads (garbage collection, compiling): app ${cpuFigures?.v8_helper_seconds.app ?? "?"} s, emulator ${cpuFigures?.v8_helper_seconds.emulator ?? "?"} s`,
       );
 
     if (process.env.BENCH_ONLY === "backfill") {

@@ -8,6 +8,7 @@
 // No performance thresholds here (`npm run bench` measures; the figures are its business);
 // the pages are not measured (they need a production build).
 import { getResource, isSeriesCollection } from "@/lib/resources";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,6 +33,7 @@ import {
 } from "./backfill";
 import { FLOOR_TARGETS, floorBlock, floorCollections, floorRequests, measureFloor, readBackfillRange } from "./floor";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
+import { countCpu } from "./cpu";
 import { childPids, groupPids, readGroupMb, readGroupMemory, readRssMb, sampleGroup, sampleRss } from "./memory";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
@@ -367,6 +369,23 @@ it("reads resident memory from /proc and finds child processes", () => {
   expect(readGroupMemory(2 ** 22 + 12_345)).toBeNull();
   expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
   expect(percentile([5, 1, 4, 2, 3], 95)).toBe(5);
+});
+
+it("counts a process group's CPU and, of it, what V8's helper threads spent collecting garbage", { timeout: 30_000 }, async () => {
+  // a process that keeps a million objects and collects its garbage three times (V8 marks in parallel), then waits to be read
+  const work =
+    "const keep = []; for (let i = 0; i < 1e6; i++) keep.push({ i, s: String(i) }); for (let k = 0; k < 3; k++) gc(); console.log('done'); process.stdin.resume();";
+  const child = spawn(process.execPath, ["--expose-gc", "-e", work], { detached: true, stdio: ["pipe", "pipe", "inherit"] });
+  try {
+    const counted = countCpu({ child: child.pid! });
+    await new Promise((resolve) => child.stdout!.once("data", resolve));
+    const cpu = counted()!;
+    expect(cpu.seconds.child).toBeGreaterThan(0.1);
+    expect(cpu.v8_helper_seconds.child).toBeGreaterThan(0);
+    expect(cpu.v8_helper_seconds.child).toBeLessThan(cpu.seconds.child!);
+  } finally {
+    child.kill();
+  }
 });
 
 it("holds a process group under a memory ceiling, pinned to one CPU, and says why it stopped it", { timeout: 60_000 }, async () => {
