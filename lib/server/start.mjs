@@ -134,7 +134,7 @@ const port = String(env.PORT);
 // machine, and a five-year backfill, which makes many short-lived objects, filled it: 16 MB
 // semi-spaces held the backfill's RSS peak at 230–235 MB against 306–321 MB, at the same CPU
 // (app 5.7–5.9 CPU-s against 5.9–6.3) in backfill-only bench runs. Smaller ones cost CPU: with
-// 8 MB the heart-rate ingest was ≈ 20–60 % slower in our runs.
+// 8 MB the heart-rate ingest was ≈ 20–60 % slower in backfill-only bench runs.
 // On a small box (a memory ceiling under 512 MB: a cgroup, a container's limit, which Node reads
 // as process.constrainedMemory()) the old generation gets half of the ceiling and the young one
 // 4 MB semi-spaces, so V8 collects before the kernel's OOM killer steps in: the bench's small box
