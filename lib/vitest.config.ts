@@ -10,11 +10,11 @@ applySuiteEnv();
 
 // The integration suites that run twice, once on each database: on SQLite (every test file does)
 // and again on PostgreSQL (the "postgres" project: lib/test/setup-postgres.ts gives each file a
-// database of its own on the run's private server). Sync, webhooks, the import, the dashboard's
-// routes and exports, one person's data kept from another (read API, "delete my data"), the
-// household's admission and sign-in (both identity providers' flows, invites, disconnect), the
-// alert deliveries' claims under concurrency, the explained signals
-// (imported, read, alerted, exported), report share links (views counted, revoked, expired), the
+// database of its own on the run's private server). Sync, webhooks (one that commits late is
+// still applied), the import, the dashboard's routes and exports, one person's data kept from
+// another (read API, "delete my data"), the household's admission and sign-in (both identity
+// providers' flows, invites, disconnect), the alert deliveries' claims under concurrency, the
+// explained signals (imported, read, alerted, exported), report share links (views counted, revoked, expired), the
 // cycle's own entries and settings (logged once, only the person's own; exported and imported), the
 // cycle's privacy (no cycle to a reader without the kind; phases only while tracking), the share
 // links' gate (GET and HEAD only, every view counted), the upgrade suite (each database's own
@@ -34,6 +34,7 @@ const BOTH_DATABASES = [
   "lib/import/bounds.test.ts",
   "lib/sync/webhooks.test.ts",
   "lib/sync/webhook-throughput.test.ts",
+  "lib/sync/webhook-watermark.test.ts",
   "app/api/v1/v1-routes.test.ts",
   "app/api/dashboard-routes.test.ts",
   "lib/services/auth/adapter.test.ts",

@@ -24,7 +24,7 @@ import { runJob } from "@/lib/sync/jobs";
 import { SYNC_CONCURRENCY } from "@/lib/sync/plan";
 import { getPollMinutes, WEBHOOK_POLL_MINUTES } from "@/lib/sync/settings";
 import { SUBSCRIPTION_CHECK_MS, subscriptionsCheckedAt, webhookCallbackUrl, webhooksActive } from "@/lib/sync/subscriptions";
-import { drainWebhookEvents, type WebhookDrainState } from "@/lib/sync/webhooks";
+import { drainWebhookEvents, webhookScanFrom, type WebhookDrainState } from "@/lib/sync/webhooks";
 import { processSlot } from "@/lib/process-singleton";
 import { backoffDelay } from "@/lib/limits/backoff";
 import { noteDatabaseError } from "@/lib/http/outage";
@@ -244,7 +244,7 @@ export class Scheduler {
     this.webhookRunning++; // taken before the first await: one drain at a time
     let draining = false;
     try {
-      const { firstQueuedId, maxId } = await queuedWebhookWatermark(this.webhookState.fromId ?? 0);
+      const { firstQueuedId, maxId } = await queuedWebhookWatermark(webhookScanFrom(this.webhookState));
       if (firstQueuedId === null) {
         this.webhookState.fromId = Math.max(this.webhookState.fromId ?? 0, maxId + 1);
         return;
@@ -282,6 +282,8 @@ export class Scheduler {
         if (!(err instanceof SyncStoppedError)) throw err;
       }
     }
+    // The inbox's watermark is a hint: once a pass, the next scan looks at the whole inbox again.
+    this.webhookState.fromId = 0;
     if (webhookCallbackUrl()) {
       const checked = await subscriptionsCheckedAt();
       if (!checked || now - checked >= SUBSCRIPTION_CHECK_MS) await enqueueJob({ kind: "subscriptions", ifAbsent: true, maxAttempts: 3 });

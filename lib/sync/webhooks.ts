@@ -137,8 +137,21 @@ function eventKey(e: WebhookEventRow): string {
   return `${e.ringUserId}|${e.dataType}|${e.objectId ?? ""}`;
 }
 
-/** `fromId`: no notification below this id is queued (a watermark that keeps the scans short). */
+/**
+ * `fromId`: the watermark that keeps the scans of the inbox short (its status has no index).
+ * Nothing below it was queued when it was set; but an id is handed out when a notification's
+ * insert begins and seen when it commits, so on PostgreSQL a burst of notifications can commit
+ * out of order and one appear below ids already seen, and a look at the watermark can run
+ * between two inserts. Each scan therefore starts WEBHOOK_SCAN_LOOKBACK ids below it (a range
+ * of the primary key: cheap), and the scheduler's housekeeping clears it now and then.
+ */
 export type WebhookDrainState = { inflight: Set<string>; fromId?: number };
+
+/** How far below the watermark every scan of the inbox starts again (ids). */
+export const WEBHOOK_SCAN_LOOKBACK = 1024;
+
+/** Where a scan of the inbox starts: the watermark less the lookback. */
+export const webhookScanFrom = (state: WebhookDrainState): number => Math.max(0, (state.fromId ?? 0) - WEBHOOK_SCAN_LOOKBACK);
 
 /**
  * Applies queued notifications: those about unknown people or data types Ringside does not
@@ -153,7 +166,7 @@ export async function drainWebhookEvents(
   /** filled with the people whose notifications were applied */
   touched?: Set<string>,
 ): Promise<number> {
-  const queued = await listQueuedWebhookEvents(batchSize, [], state.fromId ?? 0);
+  const queued = await listQueuedWebhookEvents(batchSize, [], webhookScanFrom(state));
   const users = new Map<string, string | undefined>();
   const ignored: Array<{ id: number; reason: string }> = [];
   const work: Array<{ e: WebhookEventRow; userId: string }> = [];
@@ -188,7 +201,7 @@ export async function drainWebhookEvents(
   };
   const total = ignored.length + work.length;
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
-  // Everything below the first one left queued (or past the batch) is settled now.
+  // Everything seen below the first one left queued (or past the batch) is settled now.
   const last = queued.at(-1);
   if (last) state.fromId = leftQueued ?? last.id + 1;
   return total;
