@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signWebhook } from "@/lib/emulator/webhooks";
 import { wornEmail } from "@/lib/test/emulator-kit";
 import { compareWithEmulator, connectPerson, emulatorControl, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
-import { sqlValue } from "@/lib/test/sql";
+import { sqlAll, sqlValue } from "@/lib/test/sql";
 
 let t: SyncTestEnv;
 let server: http.Server;
@@ -65,6 +65,24 @@ afterAll(async () => {
   await t?.close();
   await new Promise<void>((r) => server?.close(() => r()));
 });
+
+/**
+ * waitFor, whose failure also says where the notifications stopped: the emulator's deliveries
+ * (status, error) and the inbox's rows (status, error), and whether the scheduler was busy.
+ */
+async function waitForApplied(what: string, check: () => Promise<boolean>): Promise<void> {
+  try {
+    await waitFor(what, check);
+  } catch (err) {
+    const { deliveries } = (await emulatorControl(t, "GET", "/webhook-deliveries")) as { deliveries: Array<Record<string, unknown>> };
+    const sent = deliveries.slice(-20).map((d) => `${d.event_type}/${d.data_type}#${d.attempt}:${d.status ?? d.error}`);
+    const inbox = await sqlAll<Record<string, unknown>>("SELECT id, dataType, eventType, status, error FROM webhook_event ORDER BY id DESC LIMIT 20");
+    const rows = inbox.map((r) => `${r.id} ${r.eventType}/${r.dataType}:${r.status}${r.error ? ` (${String(r.error).slice(0, 80)})` : ""}`);
+    throw new Error(
+      `${(err as Error).message}; deliveries: ${sent.join(", ")}; inbox: ${rows.join(", ")}; scheduler busy: ${m.scheduler.getScheduler()?.busy}`,
+    );
+  }
+}
 
 const countEvents = async () => Number(await sqlValue("SELECT COUNT(*) AS n FROM webhook_event"));
 const tomorrow = () => new Date(clock.now() + 86_400_000).toISOString().slice(0, 10);
@@ -128,10 +146,12 @@ describe("notifications", () => {
     const day = tomorrow();
     const result = (await emulatorControl(t, "POST", `/users/${person.ringUserId}/sync`, { day })) as { created: number };
     expect(result.created).toBeGreaterThan(3);
-    await waitFor("the day's activity stored", async () => (await m.docs.listRawDocuments("daily_activity", person.userId)).some((d) => d.day === day));
-    await waitFor("the day's readiness stored", async () => (await m.docs.listRawDocuments("daily_readiness", person.userId)).some((d) => d.day === day));
+    await waitForApplied("the day's activity stored", async () => (await m.docs.listRawDocuments("daily_activity", person.userId)).some((d) => d.day === day));
+    await waitForApplied("the day's readiness stored", async () =>
+      (await m.docs.listRawDocuments("daily_readiness", person.userId)).some((d) => d.day === day),
+    );
     // Every collection ends up identical to the service (creates and updates alike).
-    await waitFor("the edited documents stored", async () => {
+    await waitForApplied("the edited documents stored", async () => {
       for (const c of ["daily_activity", "daily_readiness", "daily_sleep", "sleep", "daily_stress"] as const) {
         const diff = await compareWithEmulator(t, person, c);
         if (diff.missing.length || diff.extra.length || diff.changed.length) return false;
@@ -144,7 +164,7 @@ describe("notifications", () => {
     const docs = await m.docs.listRawDocuments("daily_stress", person.userId);
     const victim = docs.at(-1)!;
     await emulatorControl(t, "POST", `/users/${person.ringUserId}/documents/daily_stress/${victim.documentId}/delete`);
-    await waitFor(
+    await waitForApplied(
       "the deleted stress document gone",
       async () => !(await m.docs.listRawDocuments("daily_stress", person.userId)).some((d) => d.documentId === victim.documentId),
     );
