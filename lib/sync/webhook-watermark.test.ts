@@ -4,7 +4,7 @@
 // and, however far below it lies, by the scheduler after its next housekeeping pass. On both
 // databases. No ring service: the notifications are about a ring account nobody here has, which
 // the drain settles as "ignored" without a request.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { clock, setClock, shiftedClock } from "@/lib/clock";
 import { onPostgres, sqlRun, sqlValue } from "@/lib/test/sql";
 import { waitFor } from "@/lib/test/wait";
@@ -71,16 +71,18 @@ describe("the webhook inbox's watermark", () => {
     if (await onPostgres()) {
       // PostgreSQL: the early insert commits last
       const conn = await (await m.client.postgresPool()).connect();
+      // however the test ends, the connection goes back (rolled back if it never committed)
+      onTestFinished(async () => {
+        await conn.query("ROLLBACK").catch(() => undefined);
+        conn.release();
+      });
       await conn.query("BEGIN");
       const row = await conn.query<{ id: number }>(
         `INSERT INTO webhook_event ("dedupeKey", "ringUserId", "dataType", "eventType", "objectId", "receivedAt", status) VALUES ($1, $2, $3, $4, $5, now(), 'queued') RETURNING id`,
         [early.dedupeKey, early.ringUserId, early.dataType, early.eventType, early.objectId],
       );
       earlyId = Number(row.rows[0]!.id);
-      commitEarly = async () => {
-        await conn.query("COMMIT");
-        conn.release();
-      };
+      commitEarly = async () => void (await conn.query("COMMIT"));
     } else {
       // SQLite has one writer, so its ids commit in order: the same view is planted (an id
       // taken by a settled placeholder, given to the early notification once the drain passed)
