@@ -5,7 +5,7 @@
 // databases. No ring service: the notifications are about a ring account nobody here has, which
 // the drain settles as "ignored" without a request.
 import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { clock, setClock, shiftedClock } from "@/lib/clock";
+import { clock, ManualClock, setClock } from "@/lib/clock";
 import { onPostgres, sqlRun, sqlValue } from "@/lib/test/sql";
 import { waitFor } from "@/lib/test/wait";
 
@@ -126,7 +126,7 @@ describe("the webhook inbox's watermark", () => {
     expect(await statusOf(lowId)).toBe("queued");
     expect(scheduler.housekeepingRuns).toBe(1);
     // … until the next housekeeping pass (an hour on) looks at the whole inbox again.
-    setClock(shiftedClock(clock.now() - Date.now() + HOUR));
+    setClock(new ManualClock(clock.now() + HOUR));
     m.scheduler.wakeScheduler();
     await waitFor("the low notification settled", async () => (await statusOf(lowId)) === "ignored");
     expect(scheduler.housekeepingRuns).toBe(2);
