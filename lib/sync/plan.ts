@@ -19,9 +19,21 @@ export type DataFamilyName = "usercollection" | "sandbox";
 /**
  * Collections fetched at the same time: the scheduler's jobs running at once, and the engine's
  * backfillUser. A collection's pages come one after the other (each asks with the last one's
- * next_token), so this is also the most requests a backfill has in flight.
+ * next_token), except a time series' history, which reads SERIES_WINDOWS_AT_ONCE of its windows
+ * at once: a backfill has at most SYNC_CONCURRENCY - 1 + SERIES_WINDOWS_AT_ONCE requests in flight.
  */
 export const SYNC_CONCURRENCY = 4;
+
+/**
+ * A time series' history (heart rate: five years are some 60 windows of 30 days, each a chain of
+ * about ten pages) reads this many windows at once, each a chain of its own, their pages stored
+ * in order (lib/sync/window-chains.ts). Against a service a tenth of a second away, one chain
+ * waits on the wire for nearly all of its time.
+ */
+export const SERIES_WINDOWS_AT_ONCE = 4;
+
+/** How far a window read ahead of the one being stored may run: pages held in memory per window. */
+export const SERIES_PAGES_AHEAD = 8;
 
 /**
  * The last day any document can carry right now. A person east of UTC is already on the

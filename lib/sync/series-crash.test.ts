@@ -27,7 +27,7 @@ import { waitFor } from "@/lib/test/wait";
 const TODAY = "2026-03-15";
 /** The emulator's clock and the engine's stand still at the end of the data's last day: the samples do not grow between runs. */
 const clock = { now: () => Date.parse(`${TODAY}T20:00:00Z`), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-const BACKFILL_START = addDays(TODAY, -60);
+const BACKFILL_START = addDays(TODAY, -120);
 
 let t: SyncTestEnv | undefined;
 let m: SyncModules & { series: typeof import("@/lib/db/queries/time-series") };
@@ -59,8 +59,10 @@ function engine(hooks: import("@/lib/sync/engine/context").EngineHooks = {}) {
 const storedCount = async (p: ConnectedPerson) => (await m.series.seriesSummary("heartrate", p.userId)).documents;
 
 for (const history of [
-  { days: 3, page: 60 },
-  { days: 40, page: 1_500 },
+  { days: 3, page: 60, windows: 0 },
+  { days: 40, page: 1_500, windows: 1 },
+  // newest first, then a history of 70 days: its probe and three windows of 30 days, read at once
+  { days: 100, page: 3_000, windows: 3 },
 ]) {
   describe(`a ${history.days}-day heart-rate history in pages of ${history.page}`, () => {
     const key = `series-kill-${history.days}`;
@@ -92,7 +94,8 @@ for (const history of [
       // newest first: the recent days' window ends with a page that is not full, then the history
       // behind it (the sample on a bound is stored once); the last page is the history's end
       const sizes = after.slice(1).map((n, i) => n - after[i]!);
-      expect(sizes.slice(0, -1).filter((n) => n < history.page - 1)).toHaveLength(1);
+      // (several windows: each one's last page too)
+      expect(sizes.slice(0, -1).filter((n) => n < history.page - 1)).toHaveLength(Math.max(1, history.windows));
       expect(sizes[0]).toBe(history.page);
     });
 
@@ -137,28 +140,32 @@ for (const history of [
       });
     }
 
-    it("killed mid-pipeline, the next page fetched and not yet stored, for every page k: a fresh engine resumes to exactly the emulator's samples", async () => {
+    it("killed mid-pipeline, the next pages fetched and not yet stored, for every page k: a fresh engine resumes to exactly the emulator's samples", async () => {
       const pages = after.length - 1;
+      // pages asked for beyond the one stored when it dies: the next one; in a history of windows
+      // read at once, two (the next window's, or its own window's next but one)
+      const ahead = (k: number) => (history.windows > 1 && k > recentPages ? 2 : 1);
       let killed = 0;
       for (let k = 1; k < pages; k++) {
         // the last page of the recent pass has none after it in its pass
         if (k === recentPages) continue;
         killed++;
         const p = await person(key, history.days);
-        // it dies once page k is stored and page k+1, asked for while k was stored, has come back
+        // it dies once page k is stored and the pages after it, asked for while k was stored, have come back
         const dying: { engine?: import("@/lib/sync/engine").SyncEngine } = {};
+        const asked = Math.min(pages, k + ahead(k));
         dying.engine = engine({
           afterPage: async ({ page, collection }) => {
             if (collection !== "heartrate" || page !== k) return;
-            await waitFor(`page ${k + 1} fetched`, () => dying.engine!.stats.requests >= k + 1, { timeoutMs: 30_000 });
+            await waitFor(`${asked} pages fetched`, () => dying.engine!.stats.requests >= asked, { timeoutMs: 30_000 });
             throw new Error(`killed mid-pipeline after page ${k}`);
           },
         });
         const first = await dying.engine.backfillUser(p.userId, ["heartrate"]);
-        expect({ k, result: first[0]?.result, requests: dying.engine.stats.requests, left: await storedCount(p) }).toEqual({
+        expect({ k, result: first[0]?.result, fetchedAhead: dying.engine.stats.requests >= asked, left: await storedCount(p) }).toEqual({
           k,
           result: "failed",
-          requests: k + 1,
+          fetchedAhead: true,
           left: after[k],
         });
         const second = await engine().backfillUser(p.userId, ["heartrate"]);

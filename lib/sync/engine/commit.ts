@@ -145,6 +145,8 @@ export type BackfillSource = {
   unit: "documents" | "samples";
   /** The next page, or null when the history is complete. */
   next(): Promise<BackfillPage | null>;
+  /** Stops what the source fetches ahead (the loop ended, done or not). */
+  close?(): void;
 };
 
 /** Counts a committed page in the engine's own work on the backfill. */
@@ -201,6 +203,19 @@ export async function runBackfill(
   };
   ctx.progress.set(key, progress);
   const source = makeSource(summary);
+  try {
+    await commitPages(ctx, run, collection, source, progress);
+  } finally {
+    source.close?.();
+  }
+  backfillFinished(ctx, userId, collection, source.unit);
+  const s = await summarize(userId, collection);
+  return { collection, result: "done", documents: s.documentsTotal };
+}
+
+/** runBackfill's loop: each page of the source committed with its checkpoint, in order, and counted. */
+async function commitPages(ctx: EngineContext, run: SyncRun, collection: SyncCollection, source: BackfillSource, progress: BackfillProgress): Promise<void> {
+  const { userId } = run;
   for (let p = await source.next(); p;) {
     // the hooks number the collection's pages in this engine, the recent pass's first
     const number = progress.pages + 1;
@@ -224,7 +239,4 @@ export async function runBackfill(
     await ctx.hooks.afterPage?.({ userId, collection, page: number, documents: p.stored });
     p = following ? await following : null;
   }
-  backfillFinished(ctx, userId, collection, source.unit);
-  const s = await summarize(userId, collection);
-  return { collection, result: "done", documents: s.documentsTotal };
 }

@@ -11,12 +11,15 @@ import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
 import type { Work } from "@/lib/db/ingest/driver";
 import { instantOf, mapSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
+import { windowChains } from "@/lib/sync/window-chains";
 import {
   isoInstant,
   latestPossibleDay,
   type InstantWindow,
   newestFirstRanges,
   nextSeriesWindow,
+  SERIES_PAGES_AHEAD,
+  SERIES_WINDOWS_AT_ONCE,
   seriesQuery,
   seriesRecheckWindows,
   seriesWindowsLeft,
@@ -174,36 +177,58 @@ export async function backfillSeries(
   let finished = false;
   await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
 
+  /** The probe: the whole range at once, its first page kept (where the history starts). */
+  async function probePage() {
+    const w = { start: startMs, end: endMs };
+    // the service answers with what it had when it was asked: every sample up to this instant
+    const askedAt = ctx.clock.now();
+    try {
+      return { w, listed: await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: null }, { mayRefuse: true }), askedAt };
+    } catch (err) {
+      if (!(err instanceof RingApiError && err.status === 400)) throw err;
+      // The long range is refused: read the whole range in windows from its start.
+      cursor = startMs;
+      token = null;
+      const windowsTotal = seriesWindowsLeft(cursor, endMs, maxDays);
+      await updateRunState(run, collection, { cursorStart: isoInstant(cursor), cursorNextToken: null, windowsTotal });
+      return null;
+    }
+  }
+
+  /** A window's page (`pageToken` null: its first); a next_token from before a restart may be gone (400): the window is read again. */
+  async function windowPage(w: InstantWindow, pageToken: string | null) {
+    const askedAt = ctx.clock.now();
+    try {
+      return { listed: await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: pageToken }), askedAt };
+    } catch (err) {
+      if (!(err instanceof RingApiError && err.status === 400) || !pageToken) throw err;
+      return { listed: await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: null }), askedAt: ctx.clock.now() };
+    }
+  }
+
+  /** After the probe, the windows from the cursor on: several read at once, their pages in order (lib/sync/window-chains.ts). */
+  let chains: ReturnType<typeof windowChains<InstantWindow, Awaited<ReturnType<typeof windowPage>>>> | null = null;
+  const chained = (from: number, fromToken: string | null) =>
+    windowChains({
+      first: nextSeriesWindow(from, endMs, maxDays),
+      firstToken: fromToken,
+      following: (w) => (w.end < endMs ? nextSeriesWindow(w.end, endMs, maxDays) : null),
+      fetch: windowPage,
+      nextToken: (p) => p.listed.nextToken,
+      windowsAtOnce: SERIES_WINDOWS_AT_ONCE,
+      pagesAhead: SERIES_PAGES_AHEAD,
+    });
+
   /** The next page: the probe of the whole range first, then window by window. */
   async function fetchPage() {
-    let retriedToken = false;
-    for (;;) {
-      const probe = cursor === null;
-      const w = probe ? { start: startMs, end: endMs } : nextSeriesWindow(cursor!, endMs, maxDays);
-      // the service answers with what it had when it was asked: every sample up to this instant
-      const askedAt = ctx.clock.now();
-      try {
-        const listed = await client.listSeriesPage(collection, { ...seriesQuery(w), next_token: probe ? null : token }, { mayRefuse: probe });
-        return { probe, w, listed, askedAt };
-      } catch (err) {
-        if (!(err instanceof RingApiError && err.status === 400)) throw err;
-        if (probe) {
-          // The long range is refused: read the whole range in windows from its start.
-          cursor = startMs;
-          token = null;
-          await updateRunState(run, collection, {
-            cursorStart: isoInstant(cursor),
-            cursorNextToken: null,
-            windowsTotal: seriesWindowsLeft(cursor, endMs, maxDays),
-          });
-          continue;
-        }
-        if (!token || retriedToken) throw err;
-        // A next_token from before a restart may be gone: read the window again.
-        retriedToken = true;
-        token = null;
-      }
+    if (cursor === null) {
+      const probed = await probePage();
+      if (probed) return { probe: true, ...probed };
     }
+    chains ??= chained(cursor!, token);
+    const next = await chains.take();
+    if (!next) throw new Error(`the ${collection} history ran out of windows before its end`);
+    return { probe: false, w: next.window, ...next.page };
   }
 
   return runBackfill(
@@ -263,6 +288,9 @@ export async function backfillSeries(
             finished = done;
           },
         };
+      },
+      close() {
+        chains?.close();
       },
     }),
     { newestFirst: recentThrough !== null },
