@@ -2,7 +2,8 @@
 // backfill fetches, asked for exactly as the sync engine asks (the same routes, date windows,
 // time-series windows and next_token chains, from its own planning code: lib/sync/plan.ts and
 // the resource registry), with as many requests in flight as the engine has (SYNC_CONCURRENCY
-// collections at once, each one's pages in turn), and nothing stored. Its wall time is what the
+// collections at once, each one's pages in turn but a time series' history, SERIES_WINDOWS_AT_ONCE
+// windows at once), and nothing stored. Its wall time is what the
 // network and the emulator cost; the backfill's time over it is Ringside's own.
 //
 // run.ts starts it in a process of its own once the app is idle (alone:
@@ -116,10 +117,13 @@ export function readBackfillRange(dbFile: string, userId: string): { from: strin
   }
 }
 
-/** The engine's planning (lib/sync/plan.ts) and its page wrapper (lib/ring/schemas.ts): server-only, loaded when the floor runs. */
+/**
+ * The engine's planning (lib/sync/plan.ts), its reading of a time series' windows several at once
+ * (lib/sync/window-chains.ts) and its page wrapper (lib/ring/schemas.ts): server-only, loaded when the floor runs.
+ */
 async function engineParts() {
-  const [plan, schemas] = await Promise.all([import("@/lib/sync/plan"), import("@/lib/ring/schemas")]);
-  return { plan, pageSchema: schemas.ringListPageSchema };
+  const [plan, chains, schemas] = await Promise.all([import("@/lib/sync/plan"), import("@/lib/sync/window-chains"), import("@/lib/ring/schemas")]);
+  return { plan, windowChains: chains.windowChains, pageSchema: schemas.ringListPageSchema };
 }
 type EngineParts = Awaited<ReturnType<typeof engineParts>>;
 
@@ -245,15 +249,20 @@ export async function fetchFloor(opts: FloorOptions): Promise<{ wallMs: number; 
     } catch (err) {
       if (!(err instanceof FloorAnswerError && err.status === 400)) throw err;
     }
-    // then window by window from there, page by page
-    let token: string | null = null;
-    for (;;) {
-      const w = plan.nextSeriesWindow(cursor, endMs, maxDays);
-      const listed = await page(collection, { ...plan.seriesQuery(w), next_token: token });
-      token = listed.nextToken;
-      if (token) continue;
-      cursor = w.end;
-      if (w.end >= endMs) return;
+    // then window by window from there, page by page, SERIES_WINDOWS_AT_ONCE windows at once (engine/series.ts)
+    const chains = parts.windowChains({
+      first: plan.nextSeriesWindow(cursor, endMs, maxDays),
+      firstToken: null,
+      following: (w) => (w.end < endMs ? plan.nextSeriesWindow(w.end, endMs, maxDays) : null),
+      fetch: (w, token) => page(collection, { ...plan.seriesQuery(w), next_token: token }),
+      nextToken: (p) => p.nextToken,
+      windowsAtOnce: plan.SERIES_WINDOWS_AT_ONCE,
+      pagesAhead: plan.SERIES_PAGES_AHEAD,
+    });
+    try {
+      while (await chains.take());
+    } finally {
+      chains.close();
     }
   };
 
@@ -285,7 +294,7 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
   const token = tokenAnswerSchema.parse(await res.json());
   const collections = floorCollections(token.scope);
   if (!collections.includes("heartrate")) throw new Error("the floor needs heart rate shared (its own floor is a figure)");
-  const { SYNC_CONCURRENCY } = (await engineParts()).plan;
+  const { SYNC_CONCURRENCY, mostRequestsInFlight } = (await engineParts()).plan;
   const common = { emulatorUrl: base, accessToken: token.access_token, range: job.range };
   const all: number[] = [];
   const heart: number[] = [];
@@ -313,7 +322,7 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
   }
   return {
     collections: collections.length,
-    in_flight: Math.min(SYNC_CONCURRENCY, collections.length),
+    in_flight: mostRequestsInFlight(collections.filter((c) => !isSeriesCollection(c)).length, collections.filter(isSeriesCollection).length),
     floor_s: median(all),
     floor_runs_s: all.map((s) => round(s, 3)),
     heart_rate_floor_s: median(heart),

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { isSyncCollection, type SyncCollection } from "@/lib/resources";
+import { isSeriesCollection, isSyncCollection, type SyncCollection } from "@/lib/resources";
 import { fetchFloor } from "./floor";
 
 const peerEngineJobSchema = z.object({
@@ -75,11 +75,12 @@ async function measureOn(job: PeerEngineJob, url: string, dir: string): Promise<
   // the days a new person's backfill asks for (engine/documents.ts: RING_BACKFILL_START to the latest possible day)
   const range = { from: env.RING_BACKFILL_START, to: plan.latestPossibleDay(Date.now()) };
   const token = await mintToken(job);
+  const inFlight = plan.mostRequestsInFlight(collections.filter((c) => !isSeriesCollection(c)).length, collections.filter(isSeriesCollection).length);
 
   if (job.what === "floor") {
     const run = await fetchFloor({ emulatorUrl: job.emulatorUrl, accessToken: token.access_token, collections, range, concurrency: plan.SYNC_CONCURRENCY });
     const requests = [...run.requests.values()].reduce((a, b) => a + b, 0);
-    return { seconds: run.wallMs / 1000, requests, in_flight: Math.min(plan.SYNC_CONCURRENCY, collections.length), documents: null, range };
+    return { seconds: run.wallMs / 1000, requests, in_flight: inFlight, documents: null, range };
   }
 
   // Ringside: a person connected with the minted tokens (as e2e/chaos/support/in-process.ts connects one), then the backfill
@@ -107,7 +108,7 @@ async function measureOn(job: PeerEngineJob, url: string, dir: string): Promise<
   if (notDone.length > 0)
     throw new Error(`Ringside's backfill did not finish: ${notDone.map((o) => `${o.collection} ${o.result} ${o.reason ?? ""}`).join("; ")}`);
   const documents = outcomes.reduce((n, o) => n + (o.documents ?? 0), 0);
-  return { seconds, requests: engine.stats.requests, in_flight: Math.min(plan.SYNC_CONCURRENCY, collections.length), documents, range };
+  return { seconds, requests: engine.stats.requests, in_flight: inFlight, documents, range };
 }
 
 // Run as a script (peer.ts): one job from the command line, one line of figures.

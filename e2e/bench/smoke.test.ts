@@ -276,7 +276,7 @@ it(
   { timeout: 60_000 },
   async () => {
     const { SyncEngine } = await import("@/lib/sync/engine");
-    const { SYNC_CONCURRENCY } = await import("@/lib/sync/plan");
+    const { SYNC_CONCURRENCY, SERIES_WINDOWS_AT_ONCE } = await import("@/lib/sync/plan");
     // a 30-day person of their own, backfilled by the engine: the requests it made, by collection
     const other = await connectPerson(t);
     const collections = floorCollections("");
@@ -310,7 +310,8 @@ it(
     const split = collections.filter((c) => !isSeriesCollection(c) && getResource(c).window.param !== "none").length;
     expect(floorRequests(floor).documents).toBeGreaterThanOrEqual(minRequests);
     expect(floorRequests(floor).documents).toBeLessThanOrEqual(minRequests + split);
-    expect(floor).toMatchObject({ collections: collections.length, in_flight: SYNC_CONCURRENCY });
+    // the two time series' histories each read SERIES_WINDOWS_AT_ONCE windows at once, beside two more collections
+    expect(floor).toMatchObject({ collections: collections.length, in_flight: SYNC_CONCURRENCY - 2 + 2 * SERIES_WINDOWS_AT_ONCE });
     expect(floor.floor_s).toBeGreaterThan(0);
     expect(floor.heart_rate_floor_s).toBeGreaterThan(0);
     expect(floor.floor_runs_s).toHaveLength(1);

@@ -35,6 +35,12 @@ export const SERIES_WINDOWS_AT_ONCE = 4;
 /** How far a window read ahead of the one being stored may run: pages held in memory per window. */
 export const SERIES_PAGES_AHEAD = 8;
 
+/** The most requests a backfill of these collections has in flight: SYNC_CONCURRENCY of them at once, a time series' history SERIES_WINDOWS_AT_ONCE. */
+export function mostRequestsInFlight(documentCollections: number, seriesCollections: number): number {
+  const each = [...Array<number>(Math.max(0, seriesCollections)).fill(SERIES_WINDOWS_AT_ONCE), ...Array<number>(Math.max(0, documentCollections)).fill(1)];
+  return each.slice(0, SYNC_CONCURRENCY).reduce((a, b) => a + b, 0);
+}
+
 /**
  * The last day any document can carry right now. A person east of UTC is already on the
  * next calendar day, so one day past the UTC date.
