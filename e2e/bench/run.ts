@@ -15,6 +15,7 @@
 // could not measure.
 import { spawn, type ChildProcess } from "node:child_process";
 import Database from "better-sqlite3";
+import { z } from "zod";
 import fs from "node:fs";
 import { countCpu } from "./cpu";
 import os from "node:os";
@@ -294,6 +295,29 @@ async function stopBenchApp(app: Running | null, logFile: string): Promise<void>
 /** BENCH_ONLY=backfill: the main pass ends after the fetch floor */
 class BackfillOnly extends Error {}
 
+/**
+ * BENCH_WIRE_MS (with BENCH_ONLY=backfill): the emulator answers every data request that many
+ * milliseconds late, the backfill's and the floor's, as a ring service across the internet would.
+ */
+const WIRE_MS = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2_000)
+  .default(0)
+  .parse(process.env.BENCH_WIRE_MS || undefined);
+if (WIRE_MS > 0 && process.env.BENCH_ONLY !== "backfill") throw new Error("BENCH_WIRE_MS is for a backfill-only run: set BENCH_ONLY=backfill too");
+
+/** Every data request of the emulator answered `ms` late (its fault control: a delay and no status). */
+async function wireDelay(emu: string, ms: number): Promise<void> {
+  const res = await fetch(`${emu}/_emulator/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ delay_ms: ms, count: 1_000_000, path_prefix: "/v2/usercollection/" }),
+  });
+  if (!res.ok) throw new Error(`the emulator's wire delay: ${res.status} ${(await res.text()).slice(0, 200)}`);
+}
+
 /** The main pass: the app on the whole machine, every measure. */
 async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult> {
   let app: (Running & { serverPid: number }) | null = null;
@@ -316,7 +340,8 @@ async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult>
     const minSeriesRequests = Math.ceil(heart.length / SERIES_PAGE_SIZE);
     // what Today shows, each collection with its newest day at the emulator (the time to Today)
     const todayNeeds = todayTargets(docs, { heartrate: heart });
-    log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day}) …`);
+    if (WIRE_MS > 0) await wireDelay(emu, WIRE_MS);
+    log(`backfilling ${documents} documents (${user.first_day} … ${user.last_day})${WIRE_MS > 0 ? `, every data request ${WIRE_MS} ms away` : ""} …`);
 
     const rss = sampleRss(app.serverPid, 50);
     const backfillCpu = countCpu({ app: app.child.pid!, emulator: emulatorPgid });
