@@ -166,6 +166,15 @@ describe("windowChains", () => {
     await expect(chains.take()).rejects.toThrow(/closed/);
   });
 
+  it("ends a take still waiting when closed (the page asked for ahead of a commit that failed)", async () => {
+    const svc = heldService([3]);
+    const chains = windowChains({ ...base(1), windowsAtOnce: 1, pagesAhead: 1, fetch: svc.fetch });
+    const waiting = chains.take();
+    await flush();
+    chains.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+  });
+
   it("asks for nothing more once closed; what was in flight is dropped", async () => {
     const svc = heldService([3, 3, 3]);
     const chains = windowChains({ ...base(3), windowsAtOnce: 2, pagesAhead: 3, fetch: svc.fetch });

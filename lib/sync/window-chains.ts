@@ -71,7 +71,11 @@ class Chain<W, P> {
 
   /** The chain's next page, in order (throws its fetch's error once the pages before it are taken). */
   async take(): Promise<{ page: P; last: boolean }> {
-    while (this.items.length === 0) await new Promise<void>((resolve) => (this.taker = resolve));
+    while (this.items.length === 0) {
+      // a take still waiting when the chains are closed (the page fetched ahead of a failed commit) ends
+      if (this.closed) throw new Error("window-chains: closed");
+      await new Promise<void>((resolve) => (this.taker = resolve));
+    }
     const item = this.items.shift()!;
     this.room?.();
     this.room = null;
@@ -83,6 +87,8 @@ class Chain<W, P> {
     this.closed = true;
     this.room?.();
     this.room = null;
+    this.taker?.();
+    this.taker = null;
   }
 }
 
