@@ -20,7 +20,7 @@ export type DataFamilyName = "usercollection" | "sandbox";
  * Collections fetched at the same time: the scheduler's jobs running at once, and the engine's
  * backfillUser. A collection's pages come one after the other (each asks with the last one's
  * next_token), except a time series' history, which reads SERIES_WINDOWS_AT_ONCE of its windows
- * at once: a backfill has at most SYNC_CONCURRENCY - 1 + SERIES_WINDOWS_AT_ONCE requests in flight.
+ * at once: the most requests a backfill has in flight is mostRequestsInFlight.
  */
 export const SYNC_CONCURRENCY = 4;
 
