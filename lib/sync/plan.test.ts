@@ -165,3 +165,15 @@ describe("newest first", () => {
     );
   });
 });
+
+describe("requests in flight", () => {
+  it("counts a time series' history as its windows at once, among the collections that run at once", () => {
+    const { SYNC_CONCURRENCY: at, SERIES_WINDOWS_AT_ONCE: windows } = plan;
+    // everything granted: heart rate and the battery beside two document collections
+    expect(plan.mostRequestsInFlight(16, 2)).toBe(2 * windows + (at - 2));
+    expect(plan.mostRequestsInFlight(11, 0)).toBe(at);
+    expect(plan.mostRequestsInFlight(2, 0)).toBe(2);
+    expect(plan.mostRequestsInFlight(0, 1)).toBe(windows);
+    expect(plan.mostRequestsInFlight(0, 0)).toBe(0);
+  });
+});
