@@ -3,9 +3,10 @@
 // fails inside page k's transaction (the engine's beforeCommit hook: the page's samples are
 // written, its checkpoint not yet) or just after page k committed (afterPage); the database then
 // holds exactly the pages before it (through it, when it died after its commit), and a fresh engine finishes the backfill: every sample once,
-// in order, and the sync state's totals agree. Two histories: three days in pages of 60 (all of
-// them recent days), and 40 days in pages of 1,500 (newest first: the recent 30 days' window,
-// then the history behind it).
+// in order, and the sync state's totals agree. Three histories: three days in pages of 60 (all of
+// them recent days), 40 days in pages of 1,500 (newest first: the recent 30 days' window, then
+// the history behind it), and 75 days in pages of 3,000 (the history behind the recent days in
+// two windows read at once, their pages stored in order).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/days";
 import { realClock } from "@/lib/emulator/clock";
@@ -27,7 +28,7 @@ import { waitFor } from "@/lib/test/wait";
 const TODAY = "2026-03-15";
 /** The emulator's clock and the engine's stand still at the end of the data's last day: the samples do not grow between runs. */
 const clock = { now: () => Date.parse(`${TODAY}T20:00:00Z`), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-const BACKFILL_START = addDays(TODAY, -120);
+const BACKFILL_START = addDays(TODAY, -90);
 
 let t: SyncTestEnv | undefined;
 let m: SyncModules & { series: typeof import("@/lib/db/queries/time-series") };
@@ -61,8 +62,8 @@ const storedCount = async (p: ConnectedPerson) => (await m.series.seriesSummary(
 for (const history of [
   { days: 3, page: 60, windows: 0 },
   { days: 40, page: 1_500, windows: 1 },
-  // newest first, then a history of 70 days: its probe and three windows of 30 days, read at once
-  { days: 100, page: 3_000, windows: 3 },
+  // newest first, then a history of 45 days: its probe, then two windows (30 days and the rest) read at once
+  { days: 75, page: 3_000, windows: 2 },
 ]) {
   describe(`a ${history.days}-day heart-rate history in pages of ${history.page}`, () => {
     const key = `series-kill-${history.days}`;
