@@ -322,7 +322,7 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
   }
   return {
     collections: collections.length,
-    in_flight: mostRequestsInFlight(collections.filter((c) => !isSeriesCollection(c)).length, collections.filter(isSeriesCollection).length),
+    in_flight: mostRequestsInFlight(collections),
     floor_s: median(all),
     floor_runs_s: all.map((s) => round(s, 3)),
     heart_rate_floor_s: median(heart),

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { isSeriesCollection, isSyncCollection, type SyncCollection } from "@/lib/resources";
+import { isSyncCollection, type SyncCollection } from "@/lib/resources";
 import { fetchFloor } from "./floor";
 
 const peerEngineJobSchema = z.object({
@@ -75,7 +75,7 @@ async function measureOn(job: PeerEngineJob, url: string, dir: string): Promise<
   // the days a new person's backfill asks for (engine/documents.ts: RING_BACKFILL_START to the latest possible day)
   const range = { from: env.RING_BACKFILL_START, to: plan.latestPossibleDay(Date.now()) };
   const token = await mintToken(job);
-  const inFlight = plan.mostRequestsInFlight(collections.filter((c) => !isSeriesCollection(c)).length, collections.filter(isSeriesCollection).length);
+  const inFlight = plan.mostRequestsInFlight(collections);
 
   if (job.what === "floor") {
     const run = await fetchFloor({ emulatorUrl: job.emulatorUrl, accessToken: token.access_token, collections, range, concurrency: plan.SYNC_CONCURRENCY });

@@ -299,13 +299,15 @@ class BackfillOnly extends Error {}
  * BENCH_WIRE_MS (with BENCH_ONLY=backfill): the emulator answers every data request that many
  * milliseconds late, the backfill's and the floor's, as a ring service across the internet would.
  */
-const WIRE_MS = z.coerce
+const wireMs = z.coerce
   .number()
   .int()
   .min(0)
   .max(2_000)
   .default(0)
-  .parse(process.env.BENCH_WIRE_MS || undefined);
+  .safeParse(process.env.BENCH_WIRE_MS || undefined);
+if (!wireMs.success) throw new Error(`BENCH_WIRE_MS must be a whole number of milliseconds from 0 to 2000, not ${JSON.stringify(process.env.BENCH_WIRE_MS)}`);
+const WIRE_MS = wireMs.data;
 if (WIRE_MS > 0 && process.env.BENCH_ONLY !== "backfill") throw new Error("BENCH_WIRE_MS is for a backfill-only run: set BENCH_ONLY=backfill too");
 
 /** Every data request of the emulator answered `ms` late (its fault control: a delay and no status). */

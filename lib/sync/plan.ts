@@ -2,6 +2,7 @@ import "server-only";
 
 import { addDays, diffDays, utcDay } from "@/lib/days";
 import type { DateWindowRule, Inclusivity, NoWindow } from "@/lib/resources/define";
+import { isSeriesCollection, type SyncCollection } from "@/lib/resources";
 
 // Pure: which date windows to ask for, and how to read the answers (ring-api-facts §2.4).
 // No I/O here; unit-tested in plan.test.ts.
@@ -36,8 +37,8 @@ export const SERIES_WINDOWS_AT_ONCE = 4;
 export const SERIES_PAGES_AHEAD = 8;
 
 /** The most requests a backfill of these collections has in flight: SYNC_CONCURRENCY of them at once, a time series' history SERIES_WINDOWS_AT_ONCE. */
-export function mostRequestsInFlight(documentCollections: number, seriesCollections: number): number {
-  const each = [...Array<number>(Math.max(0, seriesCollections)).fill(SERIES_WINDOWS_AT_ONCE), ...Array<number>(Math.max(0, documentCollections)).fill(1)];
+export function mostRequestsInFlight(collections: readonly SyncCollection[]): number {
+  const each = collections.map((c) => (isSeriesCollection(c) ? SERIES_WINDOWS_AT_ONCE : 1)).sort((a, b) => b - a);
   return each.slice(0, SYNC_CONCURRENCY).reduce((a, b) => a + b, 0);
 }
 

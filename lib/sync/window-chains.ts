@@ -92,13 +92,16 @@ class Chain<W, P> {
   }
 }
 
+/** The pages of windows read at once, in order (windowChains). */
+export type WindowChains<W, P> = { take(): Promise<ChainedPage<W, P> | null>; close(): void };
+
 /**
  * Reads windows of pages several at once and hands the pages over in order (see the file's
  * comment). `take()` gives the next page, or null after the last window's last page; an error
  * of a page's request is thrown when that page's turn comes, and then every chain stops. `close()`
  * stops them all (what is in flight is dropped when it comes back).
  */
-export function windowChains<W, P>(opts: WindowChainsOptions<W, P>): { take(): Promise<ChainedPage<W, P> | null>; close(): void } {
+export function windowChains<W, P>(opts: WindowChainsOptions<W, P>): WindowChains<W, P> {
   const chains: Chain<W, P>[] = [];
   let upcoming: W | null = opts.first;
   let token = opts.firstToken;

@@ -11,7 +11,7 @@ import { groupByUtcDay, type Sample } from "@/lib/db/sample-codec";
 import type { Work } from "@/lib/db/ingest/driver";
 import { instantOf, mapSamples } from "@/lib/sync/map";
 import { noteUnknownValues } from "@/lib/sync/unknown-values";
-import { windowChains } from "@/lib/sync/window-chains";
+import { windowChains, type WindowChains } from "@/lib/sync/window-chains";
 import {
   isoInstant,
   latestPossibleDay,
@@ -207,7 +207,7 @@ export async function backfillSeries(
   }
 
   /** After the probe, the windows from the cursor on: several read at once, their pages in order (lib/sync/window-chains.ts). */
-  let chains: ReturnType<typeof windowChains<InstantWindow, Awaited<ReturnType<typeof windowPage>>>> | null = null;
+  let chains: WindowChains<InstantWindow, Awaited<ReturnType<typeof windowPage>>> | null = null;
   const chained = (from: number, fromToken: string | null) =>
     windowChains({
       first: nextSeriesWindow(from, endMs, maxDays),
