@@ -8,8 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { getResource, isRingCollection, RING_COLLECTIONS, tableOf, type RingCollection, type SeriesCollection, type SyncCollection } from "@/lib/resources";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
-import { getMetric } from "@/lib/metrics/catalog";
-import { TODAY_CATEGORIES, TODAY_METRICS } from "@/lib/metrics/today-layout";
+import { TODAY_COLLECTIONS } from "@/lib/metrics/today-layout";
 
 /** The collections a backfill fetches (list endpoints), and their tables: the app's resource registry. */
 export const BENCH_COLLECTIONS = Object.fromEntries(RING_COLLECTIONS.map((c) => [c, tableOf(c)])) as Record<RingCollection, string>;
@@ -178,9 +177,6 @@ export async function waitForBackfill(
 // ---------------------------------------------------------------------------------------
 // Time to Today: each collection Today shows with its newest day stored (the app's SQLite)
 // ---------------------------------------------------------------------------------------
-
-/** The collections Today's cards read (lib/metrics/today-layout.ts, through the catalog), in the page's order. */
-export const TODAY_COLLECTIONS: readonly SyncCollection[] = [...new Set([...TODAY_METRICS, ...TODAY_CATEGORIES].map((id) => getMetric(id).collection))];
 
 /** A collection Today shows, the table it is stored in, and the newest day the emulator holds for it. */
 export type TodayTarget = { collection: SyncCollection; table: string; day: string };

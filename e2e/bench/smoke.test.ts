@@ -25,12 +25,12 @@ import {
   minimumRequests,
   rawUpsertBaseline,
   todayTargets,
-  TODAY_COLLECTIONS,
   waitForBackfill,
   waitForToday,
   type BenchCollection,
   type Doc,
 } from "./backfill";
+import { TODAY_COLLECTIONS } from "@/lib/metrics/today-layout";
 import { FLOOR_TARGETS, floorBlock, floorCollections, floorRequests, measureFloor, readBackfillRange } from "./floor";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { countCpu } from "./cpu";

@@ -5,8 +5,8 @@
 // same cards for one day (app/(app)/day/[day]/day-client.tsx). A card led by a daily document
 // takes its title and colour from that collection (lib/resources, through the catalog), and a
 // score's contributors are the catalog's. Pure, safe in the browser.
-import { COLLECTIONS, contributorsOf, type MetricId } from "@/lib/metrics/catalog";
-import type { DailyCollection } from "@/lib/resources";
+import { COLLECTIONS, contributorsOf, getMetric, type MetricId } from "@/lib/metrics/catalog";
+import type { DailyCollection, SyncCollection } from "@/lib/resources";
 
 /** A card of one daily document: its collection, whose label and colour are the card's title and colour. */
 export type DocumentCard = { collection: DailyCollection; title: string; color: string };
@@ -75,3 +75,6 @@ export const TODAY_METRICS: readonly MetricId[] = [
 
 /** The categories Today shows (a day's level, with the days before it). */
 export const TODAY_CATEGORIES: readonly MetricId[] = [L.stress.category, L.resilience.category];
+
+/** The collections Today's cards read (through the catalog), in the page's order. */
+export const TODAY_COLLECTIONS: readonly SyncCollection[] = [...new Set([...TODAY_METRICS, ...TODAY_CATEGORIES].map((id) => getMetric(id).collection))];

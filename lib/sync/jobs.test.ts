@@ -5,7 +5,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { RingApiError, RingRateLimitedError } from "@/lib/ring/errors";
 import { claimDueJobs, enqueueJob, listActiveJobs, type JobRow } from "@/lib/db/queries/jobs";
 import { db } from "@/lib/test/prisma";
-import { runJob } from "@/lib/sync/jobs";
+import { enqueueBackfill, runJob } from "@/lib/sync/jobs";
+import { TODAY_COLLECTIONS } from "@/lib/metrics/today-layout";
+import { SYNC_COLLECTIONS } from "@/lib/resources";
 import type { SyncEngine } from "@/lib/sync/engine";
 
 const row = (id: number): Promise<JobRow> => db.job.findUniqueOrThrow({ where: { id } });
@@ -84,5 +86,20 @@ describe("runJob", () => {
     expect(await row(job!.id)).toMatchObject({ status: "queued", attempts: 0 });
     await enqueueJob({ kind: "incremental", userId: "u", collection: "sleep", ifAbsent: true });
     expect(await listActiveJobs("u")).toHaveLength(1);
+  });
+});
+
+describe("a new person's backfill", () => {
+  it("is queued newest first for Today: heart rate first, every collection Today shows before the others", async () => {
+    const userId = `queue-order-${Date.now()}`;
+    await db.user.create({ data: { id: userId, email: `${userId}@example.test` } });
+    await enqueueBackfill(userId);
+    // the workers take jobs in this order (due time, then the order they were queued in)
+    const jobs = await claimDueJobs({ now: clock.now(), leaseMs: 60_000, limit: 100 });
+    const order = jobs.filter((j) => j.kind === "backfill").map((j) => j.collection!);
+    expect([...order].sort()).toEqual([...SYNC_COLLECTIONS].sort());
+    expect(order[0]).toBe("heartrate");
+    const onToday = order.map((c) => (TODAY_COLLECTIONS as readonly string[]).includes(c));
+    expect(onToday.lastIndexOf(true)).toBeLessThan(onToday.indexOf(false));
   });
 });

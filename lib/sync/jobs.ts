@@ -7,6 +7,7 @@ import { clearSharingStates, listSyncStates, syncStatesEnsure, updateSyncState }
 import { fencedTransaction, readSyncGeneration, resumeSync } from "@/lib/db/queries/sync-fence";
 import { jobRetryDelay } from "@/lib/limits/backoff";
 import { classifyError, type RunOptions, type SyncEngine } from "@/lib/sync/engine";
+import { inNewestFirstOrder } from "@/lib/sync/plan";
 import { syncWebhookSubscriptions } from "@/lib/sync/subscriptions";
 
 // What each job kind does, and how its outcome moves the Job row:
@@ -72,11 +73,16 @@ async function syncableGeneration(userId: string): Promise<number | null> {
   return now.generation;
 }
 
+/** The person's sync states in the order their jobs are queued (lib/sync/plan.ts inNewestFirstOrder: what Today shows first). */
+async function statesInQueueOrder(userId: string) {
+  return inNewestFirstOrder(await listSyncStates(userId), (s) => s.collection);
+}
+
 /** Queues the backfill of every collection not yet backfilled, plus the personal_info snapshot (nothing while the person's sync is paused). */
 export async function enqueueBackfill(userId: string, opts: { runAt?: number } = {}): Promise<void> {
   const generation = await syncableGeneration(userId);
   if (generation === null) return;
-  for (const s of await listSyncStates(userId)) {
+  for (const s of await statesInQueueOrder(userId)) {
     if (!isSyncCollection(s.collection) || s.backfillDoneAt) continue;
     await enqueueJob({ kind: "backfill", userId, collection: s.collection, runAt: opts.runAt, ifAbsent: true, generation });
   }
@@ -101,7 +107,7 @@ export async function enqueueCollectionBackfill(userId: string, collection: Sync
 export async function enqueueSyncNow(userId: string): Promise<boolean> {
   const generation = await syncableGeneration(userId);
   if (generation === null) return false;
-  for (const s of await listSyncStates(userId)) {
+  for (const s of await statesInQueueOrder(userId)) {
     if (!isSyncCollection(s.collection)) continue;
     const collection: SyncCollection = s.collection;
     if (s.status === "error" || s.status === "expired") await updateSyncState(userId, collection, { status: "idle", lastAttemptAt: null });
@@ -118,7 +124,7 @@ export async function enqueueAfterConnect(userId: string): Promise<void> {
   await clearSharingStates(userId);
   const generation = await syncableGeneration(userId);
   if (generation === null) return;
-  for (const s of await listSyncStates(userId)) {
+  for (const s of await statesInQueueOrder(userId)) {
     if (!isSyncCollection(s.collection)) continue;
     if (s.backfillDoneAt) await enqueueJob({ kind: "incremental", userId, collection: s.collection, generation });
     else await enqueueJob({ kind: "backfill", userId, collection: s.collection, generation });

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addDays, diffDays as daysBetween } from "@/lib/days";
 import * as plan from "@/lib/sync/plan";
-import { getResource, RING_COLLECTIONS, SYNC_COLLECTIONS } from "@/lib/resources";
+import { getResource, isSeriesCollection, RING_COLLECTIONS, SYNC_COLLECTIONS } from "@/lib/resources";
+import { TODAY_COLLECTIONS } from "@/lib/metrics/today-layout";
 
 describe("date windows", () => {
   it("pads every request by a day on both sides so exclusive ends and starts still cover the window", () => {
@@ -163,6 +164,30 @@ describe("newest first", () => {
         }
       }),
     );
+  });
+
+  it("queues what Today shows first, a time series first within each part, every collection once and otherwise in the order given", () => {
+    const today = new Set<string>(TODAY_COLLECTIONS);
+    fc.assert(
+      fc.property(fc.shuffledSubarray([...SYNC_COLLECTIONS], { minLength: 1 }), (given) => {
+        const order = plan.inNewestFirstOrder(given, (c) => c);
+        expect([...order].sort()).toEqual([...given].sort());
+        const part = (c: string) => (today.has(c) ? 0 : 2) + (isSeriesCollection(c) ? 0 : 1);
+        for (let i = 1; i < order.length; i++) {
+          const [a, b] = [order[i - 1]!, order[i]!];
+          expect(part(a) <= part(b), `${a} before ${b}`).toBe(true);
+          if (part(a) === part(b)) expect(given.indexOf(a) < given.indexOf(b), `${a} before ${b}, as given`).toBe(true);
+        }
+      }),
+    );
+    // everything granted: heart rate's recent days first, Today's sleep and VO2 max before any
+    // collection Today does not show, the ring's battery first of those
+    const all = plan.inNewestFirstOrder(SYNC_COLLECTIONS, (c) => c);
+    expect(all[0]).toBe("heartrate");
+    const firstOther = all.findIndex((c) => !today.has(c));
+    expect(all.indexOf("sleep")).toBeLessThan(firstOther);
+    expect(all.indexOf("vO2_max")).toBeLessThan(firstOther);
+    expect(all[firstOther]).toBe("ring_battery_level");
   });
 });
 

@@ -2,6 +2,7 @@ import "server-only";
 
 import { addDays, diffDays, utcDay } from "@/lib/days";
 import type { DateWindowRule, Inclusivity, NoWindow } from "@/lib/resources/define";
+import { TODAY_COLLECTIONS } from "@/lib/metrics/today-layout";
 import { isSeriesCollection, type SyncCollection } from "@/lib/resources";
 
 // Pure: which date windows to ask for, and how to read the answers (ring-api-facts §2.4).
@@ -113,6 +114,25 @@ export function newestFirstRanges(start: string, latest: string): { recent: DayW
   const recentFrom = addDays(latest, -RECENT_DAYS);
   if (start >= recentFrom) return { recent: { from: start, to: latest }, history: null };
   return { recent: { from: recentFrom, to: latest }, history: { from: start, to: addDays(recentFrom, -1) } };
+}
+
+const ON_TODAY: ReadonlySet<string> = new Set(TODAY_COLLECTIONS);
+
+/**
+ * The order a person's collections are queued in, newest first: what Today shows first, so that
+ * its recent days are stored before the other collections' are; and within each part a time
+ * series first (its recent days take several pages, where a document collection's take one or
+ * two), so that with several collections at once the longest starts first. Otherwise as given.
+ */
+export function inNewestFirstOrder<T>(items: readonly T[], collectionOf: (item: T) => string): T[] {
+  const rank = (item: T) => {
+    const c = collectionOf(item);
+    return (ON_TODAY.has(c) ? 0 : 2) + (isSeriesCollection(c) ? 0 : 1);
+  };
+  return items
+    .map((item, i) => ({ item, i, rank: rank(item) }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((x) => x.item);
 }
 
 /** The trailing window re-checked on every incremental sync: the last `days` days up to now. */

@@ -9,7 +9,7 @@ import { getSyncState, syncStatesEnsure, type SyncStateRow } from "@/lib/db/quer
 import { findCycleSettings } from "@/lib/db/queries/cycle";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { getDataFamily } from "@/lib/sync/settings";
-import { SYNC_CONCURRENCY } from "@/lib/sync/plan";
+import { inNewestFirstOrder, SYNC_CONCURRENCY } from "@/lib/sync/plan";
 import { processSingleton } from "@/lib/process-singleton";
 import type { BackfillProgress, CollectionOutcome, EngineContext, EngineHooks, RingAccess, SyncStats } from "./context";
 import { CycleTrackingOff, updateRunState } from "./commit";
@@ -154,10 +154,14 @@ export class SyncEngine {
 
   /**
    * Backfills every collection of a person, time series included (bounded concurrency), newest
-   * first: every collection's recent days, then the history behind them.
+   * first: every collection's recent days (what Today shows first: plan.ts inNewestFirstOrder),
+   * then the history behind them.
    */
   async backfillUser(userId: string, collections: readonly SyncCollection[] = SYNC_COLLECTIONS): Promise<CollectionOutcome[]> {
-    const recent = await this.forEachCollection(collections, (c) => this.backfillCollection(userId, c));
+    const recent = await this.forEachCollection(
+      inNewestFirstOrder(collections, (c) => c),
+      (c) => this.backfillCollection(userId, c),
+    );
     const more = recent.filter((o) => o.more).map((o) => o.collection);
     if (more.length === 0) return recent;
     const history = await this.forEachCollection(more, (c) => this.backfillCollection(userId, c));
