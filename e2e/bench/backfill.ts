@@ -214,14 +214,14 @@ export function todayTargets(
 
 /**
  * Polls the app's database every `pollMs` until every target has a row of the person (by
- * e-mail) for its day; the moment it was seen. Null when `signal` aborts first (the backfill
+ * e-mail) for its day; the moment it was seen (and each target's, in `landed`). Null when `signal` aborts first (the backfill
  * ended without it: the caller counts the end).
  */
 export async function waitForToday(
   dbFile: string,
   email: string,
   targets: readonly TodayTarget[],
-  opts: { pollMs?: number; signal: AbortSignal },
+  opts: { pollMs?: number; signal: AbortSignal; landed?: Map<SyncCollection, number> },
 ): Promise<number | null> {
   const pending = new Set(targets);
   let db: Database.Database | null = null;
@@ -238,7 +238,11 @@ export async function waitForToday(
         userId = user && typeof user === "object" && "id" in user && typeof user.id === "string" ? user.id : null;
       }
       if (db && userId) {
-        for (const t of pending) if (db.prepare(`SELECT 1 FROM "${t.table}" WHERE userId = ? AND day = ? LIMIT 1`).get(userId, t.day)) pending.delete(t);
+        for (const t of pending) {
+          if (!db.prepare(`SELECT 1 FROM "${t.table}" WHERE userId = ? AND day = ? LIMIT 1`).get(userId, t.day)) continue;
+          pending.delete(t);
+          opts.landed?.set(t.collection, performance.now());
+        }
         if (pending.size === 0) return performance.now();
       }
       if (last) return null;

@@ -38,7 +38,7 @@ import {
   type TodayTarget,
 } from "./backfill";
 import { floorBlock, floorRequests, readBackfillRange, runFloorProcess } from "./floor";
-import { SERIES_COLLECTIONS } from "@/lib/resources";
+import { SERIES_COLLECTIONS, type SyncCollection } from "@/lib/resources";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { measureImport } from "./import";
 import { CYCLE_BENCH_SEED, measureCycle } from "./cycle-measure";
@@ -216,7 +216,8 @@ async function timeBackfill(appUrl: string, dbFile: string, email: string, docum
   // awaited below, after the documents
   for (const w of [heartWait, ...otherSeries]) w.catch(() => undefined);
   const ended = new AbortController();
-  const todayWait = today.length > 0 ? waitForToday(dbFile, email, today, { pollMs: 20, signal: ended.signal }) : Promise.resolve(null);
+  const landed = new Map<SyncCollection, number>();
+  const todayWait = today.length > 0 ? waitForToday(dbFile, email, today, { pollMs: 20, signal: ended.signal, landed }) : Promise.resolve(null);
   todayWait.catch(() => undefined);
   const waited = (async () => {
     const { doneAt, state } = await waitForBackfill(dbFile, email, { timeoutMs: 180_000, pollMs: 20 });
@@ -227,7 +228,9 @@ async function timeBackfill(appUrl: string, dbFile: string, email: string, docum
   const wholeDoneAt = Math.max(doneAt, heartDoneAt, ...seriesDoneAt);
   const todayAt = Math.min((await todayWait) ?? wholeDoneAt, wholeDoneAt);
   const since = (t: number) => (t - connected.allowedAt) / 1000;
-  return { connected, state, wallS: since(doneAt), heartWallS: since(heartDoneAt), wholeWallS: since(wholeDoneAt), todayS: since(todayAt) };
+  // the last of Today's collections to have their newest day stored, latest first
+  const todayLast = [...landed].sort((a, b) => b[1] - a[1]).map(([c, t]) => `${c} ${round(since(t), 2)} s`);
+  return { connected, state, wallS: since(doneAt), heartWallS: since(heartDoneAt), wholeWallS: since(wholeDoneAt), todayS: since(todayAt), todayLast };
 }
 
 /** Today, Trends and Correlations in Chromium (e2e/bench/pages.ts), each with the person's session. */
@@ -347,7 +350,7 @@ async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult>
 
     const rss = sampleRss(app.serverPid, 50);
     const backfillCpu = countCpu({ app: app.child.pid!, emulator: emulatorPgid });
-    const { connected, state, wallS, heartWallS, wholeWallS, todayS } = await timeBackfill(appUrl, dbFile, email, documents, todayNeeds);
+    const { connected, state, wallS, heartWallS, wholeWallS, todayS, todayLast } = await timeBackfill(appUrl, dbFile, email, documents, todayNeeds);
     const peak = rss.stop();
     const cpuFigures = backfillCpu();
     const cpu = cpuFigures ? { cores: cpuFigures.cores, app: cpuFigures.seconds.app ?? 0, emulator: cpuFigures.seconds.emulator ?? 0 } : null;
@@ -425,7 +428,7 @@ async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult>
     log(
       `  floor requests: documents ${floorCount.documents} (${floorCount.documents === minRequests ? "the minimum" : `the minimum is ${minRequests}`}; the backfill made ${requests.total}), ` +
         `heart rate ${heartFloorRequests} (the backfill made ${heartRequests}), time series ${floorCount.series}; ` +
-        `Today (${todayNeeds.map((t) => t.collection).join(", ")}) whole ${floor.time_to_today_s} s after consent`,
+        `Today (${todayNeeds.map((t) => t.collection).join(", ")}) whole ${floor.time_to_today_s} s after consent (the last: ${todayLast.slice(0, 3).join(", ") || "none seen"})`,
     );
     if (floor.cpu)
       log(
