@@ -231,11 +231,10 @@ export async function fetchFloor(opts: FloorOptions): Promise<{ wallMs: number; 
     const { recent, history } = plan.newestFirstRanges(range.from, range.to);
     const recentStart = Date.parse(`${recent.from}T00:00:00Z`);
     const recentEnd = Date.parse(`${recent.to}T00:00:00Z`);
-    for (let w = plan.nextSeriesWindow(recentStart, recentEnd, maxDays), recentToken: string | null = null; recentStart < recentEnd;) {
-      recentToken = (await page(collection, { ...plan.seriesQuery(w), next_token: recentToken })).nextToken;
-      if (recentToken) continue;
-      if (w.end >= recentEnd) break;
-      w = plan.nextSeriesWindow(w.end, recentEnd, maxDays);
+    for (const w of plan.recentSeriesWindows(collection, recentStart, recentEnd, maxDays)) {
+      let recentToken: string | null = null;
+      do recentToken = (await page(collection, { ...plan.seriesQuery(w), next_token: recentToken })).nextToken;
+      while (recentToken);
     }
     if (!history) return;
     const startMs = Date.parse(`${history.from}T00:00:00Z`);

@@ -166,6 +166,37 @@ describe("newest first", () => {
     );
   });
 
+  it("reads a time series' recent days in windows that cover them once, the newest UTC day first for a series Today shows", () => {
+    const DAY = 86_400_000;
+    const series = SYNC_COLLECTIONS.filter(isSeriesCollection);
+    fc.assert(
+      fc.property(fc.constantFrom(...series), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 30 }), (collection, days, maxDays) => {
+        const end = Date.parse("2026-03-16T00:00:00Z");
+        const start = end - days * DAY;
+        const windows = plan.recentSeriesWindows(collection, start, end, maxDays);
+        // together the windows are [start, end), each at most maxDays, none overlapping
+        const sorted = [...windows].sort((a, b) => a.start - b.start);
+        expect(sorted[0]!.start).toBe(start);
+        expect(sorted.at(-1)!.end).toBe(end);
+        for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.start).toBe(sorted[i - 1]!.end);
+        for (const w of windows) expect((w.end - w.start) / DAY).toBeLessThanOrEqual(maxDays);
+        const onToday = (TODAY_COLLECTIONS as readonly string[]).includes(collection);
+        if (onToday && days > 1) {
+          // the newest day alone first, then the rest oldest first
+          expect(windows[0]).toEqual({ start: end - DAY, end });
+          expect(windows.slice(1)).toEqual(sorted.slice(0, -1));
+          expect(windows.length).toBe(1 + Math.ceil((days - 1) / maxDays));
+        } else {
+          expect(windows).toEqual(sorted);
+          expect(windows.length).toBe(Math.ceil(days / maxDays));
+        }
+      }),
+    );
+    // heart rate is on Today, the ring's battery is not
+    expect(TODAY_COLLECTIONS).toContain("heartrate");
+    expect(TODAY_COLLECTIONS).not.toContain("ring_battery_level");
+  });
+
   it("queues what Today shows first, a time series first within each part, every collection once and otherwise in the order given", () => {
     const today = new Set<string>(TODAY_COLLECTIONS);
     fc.assert(

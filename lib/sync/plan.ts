@@ -201,6 +201,25 @@ export function nextSeriesWindow(cursor: number, end: number, maxDays: number): 
   return { start: cursor, end: Math.min(end, cursor + maxDays * DAY_MS) };
 }
 
+/**
+ * The recent pass's windows of a time series, in the order they are read. A series Today shows
+ * reads its newest UTC day first (its own window, the day before `end`), so that Today's newest
+ * value is stored with the pass's first page rather than its last (a window's pages come oldest
+ * first); the rest of [start, end) follows in windows of `maxDays`, oldest first, as the history
+ * walks them. The newest day costs a request of its own at most once per pass.
+ */
+export function recentSeriesWindows(collection: string, start: number, end: number, maxDays: number): InstantWindow[] {
+  const newestDay = ON_TODAY.has(collection) && end - start > DAY_MS ? { start: end - DAY_MS, end } : null;
+  const out: InstantWindow[] = newestDay ? [newestDay] : [];
+  const until = newestDay?.start ?? end;
+  for (let from = start; from < until;) {
+    const w = nextSeriesWindow(from, until, maxDays);
+    out.push(w);
+    from = w.end;
+  }
+  return out;
+}
+
 /** How many windows are left from `cursor` to `end` (progress on the Sync page). */
 export function seriesWindowsLeft(cursor: number, end: number, maxDays: number): number {
   return cursor >= end ? 0 : Math.ceil((end - cursor) / (maxDays * DAY_MS));

@@ -4,8 +4,8 @@
 // written, its checkpoint not yet) or just after page k committed (afterPage); the database then
 // holds exactly the pages before it (through it, when it died after its commit), and a fresh engine finishes the backfill: every sample once,
 // in order, and the sync state's totals agree. Three histories: three days in pages of 60 (all of
-// them recent days), 40 days in pages of 1,500 (newest first: the recent 30 days' window, then
-// the history behind it), and 75 days in pages of 3,000 (the history behind the recent days in
+// them recent days), 40 days in pages of 1,500 (newest first: the newest day's window, the rest of the
+// recent 30 days', then the history behind them), and 75 days in pages of 3,000 (the history behind the recent days in
 // two windows read at once, their pages stored in order).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/days";
@@ -72,6 +72,9 @@ for (const history of [
     let samples = 0;
     /** pages of the recent pass (the history's are asked for once it has ended) */
     let recentPages = 0;
+    /** the newest day stored once the first page was, and the emulator's newest sample's day */
+    let newestAfterFirst: string | null = null;
+    let newestDay = "";
 
     beforeAll(async () => {
       await start(history);
@@ -82,22 +85,28 @@ for (const history of [
         afterPage: async ({ collection }) => {
           if (collection !== "heartrate") return;
           after.push(await storedCount(p));
+          if (after.length === 2) newestAfterFirst = (await m.series.seriesSummary("heartrate", p.userId)).newestDay;
           if (!(await m.state.getSyncState(p.userId, "heartrate"))?.backfillFrom) recentPages++;
         },
       }).backfillUser(p.userId, ["heartrate"]);
       expect(outcome[0]?.result).toBe("done");
-      samples = (await emulatorSamples(t!, p.ringUserId, "heartrate", { start: BACKFILL_START })).length;
+      const all = await emulatorSamples(t!, p.ringUserId, "heartrate", { start: BACKFILL_START });
+      samples = all.length;
+      newestDay = String(all.at(-1)!.timestamp).slice(0, 10);
     });
 
     it("an uninterrupted backfill takes several pages, the recent days' first, and stores every sample", () => {
       expect(after.length - 1).toBeGreaterThanOrEqual(8);
       expect(after.at(-1)).toBe(samples);
-      // newest first: the recent days' window ends with a page that is not full, then the history
-      // behind it (the sample on a bound is stored once); the last page is the history's end
+      // newest first: the newest UTC day's window first (Today's heart rate with the first page),
+      // then the rest of the recent days; each of the two ends with a page that is not full; then
+      // the history behind them (the sample on a bound is stored once); the last page is the
+      // history's end
       const sizes = after.slice(1).map((n, i) => n - after[i]!);
+      expect(sizes[0]).toBeGreaterThan(0);
+      expect(newestAfterFirst).toBe(newestDay);
       // (several windows: each one's last page too)
-      expect(sizes.slice(0, -1).filter((n) => n < history.page - 1)).toHaveLength(Math.max(1, history.windows));
-      expect(sizes[0]).toBe(history.page);
+      expect(sizes.slice(0, -1).filter((n) => n < history.page - 1)).toHaveLength(1 + Math.max(1, history.windows));
     });
 
     for (const kill of ["before commit", "after commit"] as Kill[]) {

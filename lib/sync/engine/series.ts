@@ -18,6 +18,7 @@ import {
   type InstantWindow,
   newestFirstRanges,
   nextSeriesWindow,
+  recentSeriesWindows,
   SERIES_PAGES_AHEAD,
   SERIES_WINDOWS_AT_ONCE,
   seriesQuery,
@@ -71,22 +72,21 @@ export async function recentSeries(ctx: EngineContext, run: SyncRun, collection:
   const startMs = Date.parse(`${recent.from}T00:00:00Z`);
   const endMs = Date.parse(`${recent.to}T00:00:00Z`);
   await updateRunState(run, collection, { status: "backfilling", lastAttemptAt: ctx.now() });
-  // the service answers with what it had when it was asked: every sample up to the last ask
+  // the windows in the order they are read: what Today shows, its newest day first (plan.ts)
+  const windows = recentSeriesWindows(collection, startMs, endMs, maxDays);
+  // the service answers with what it had when it was asked: everything up to the last ask for the
+  // window that ends the pass (read first or last)
   let askedAt = ctx.clock.now();
   // pipelined: the next page (of this window, else the next one) is asked for while this one is stored
-  const ask = (w: InstantWindow, token: string | null) => {
+  const ask = (k: number, token: string | null) => {
     const at = ctx.clock.now();
-    return client.listSeriesPage(collection, { ...seriesQuery(w), next_token: token }).then((listed) => ({ listed, w, at }));
+    return client.listSeriesPage(collection, { ...seriesQuery(windows[k]!), next_token: token }).then((listed) => ({ listed, k, at }));
   };
   type Asked = Awaited<ReturnType<typeof ask>>;
-  for (let pending: Promise<Asked> | null = startMs < endMs ? ask(nextSeriesWindow(startMs, endMs, maxDays), null) : null; pending;) {
-    const { listed, w, at } = await pending;
-    askedAt = at;
-    const following: Promise<Asked> | null = listed.nextToken
-      ? ask(w, listed.nextToken)
-      : w.end < endMs
-        ? ask(nextSeriesWindow(w.end, endMs, maxDays), null)
-        : null;
+  for (let pending: Promise<Asked> | null = windows.length > 0 ? ask(0, null) : null; pending;) {
+    const { listed, k, at } = await pending;
+    if (windows[k]!.end >= endMs) askedAt = at;
+    const following: Promise<Asked> | null = listed.nextToken ? ask(k, listed.nextToken) : k + 1 < windows.length ? ask(k + 1, null) : null;
     pending = following ? (await askAhead(following)).next : null;
     {
       const mapped = mapSeriesPage(ctx, collection, listed.data);
