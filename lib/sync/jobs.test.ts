@@ -7,7 +7,7 @@ import { claimDueJobs, enqueueJob, listActiveJobs, type JobRow } from "@/lib/db/
 import { db } from "@/lib/test/prisma";
 import { enqueueBackfill, runJob } from "@/lib/sync/jobs";
 import { TODAY_COLLECTIONS } from "@/lib/metrics/today-layout";
-import { SYNC_COLLECTIONS } from "@/lib/resources";
+import { isSeriesCollection, SYNC_COLLECTIONS } from "@/lib/resources";
 import type { SyncEngine } from "@/lib/sync/engine";
 
 const row = (id: number): Promise<JobRow> => db.job.findUniqueOrThrow({ where: { id } });
@@ -101,5 +101,51 @@ describe("a new person's backfill", () => {
     expect(order[0]).toBe("heartrate");
     const onToday = order.map((c) => (TODAY_COLLECTIONS as readonly string[]).includes(c));
     expect(onToday.lastIndexOf(true)).toBeLessThan(onToday.indexOf(false));
+  });
+
+  it("runs heart rate's history right after the recent passes still waiting, ahead of the documents' histories put back before it", async () => {
+    const userId = `history-order-${Date.now()}`;
+    await db.user.create({ data: { id: userId, email: `${userId}@example.test` } });
+    const t0 = clock.now();
+    await enqueueBackfill(userId, { runAt: t0 });
+    // recent days stored: what the engine records once a collection's recent pass is done
+    const recentStored = (collection: string) =>
+      db.syncState.updateMany({ where: { userId, collection }, data: { backfillFrom: "2021-01-01", backfillTo: "2026-01-01" } });
+    const stillMore = (collection: string) => ({ backfillCollection: async () => ({ collection, result: "done", more: true }) }) as unknown as SyncEngine;
+    const claim = (now: number, limit: number) => claimDueJobs({ now, leaseMs: 60_000, limit });
+    const backfills = (jobs: JobRow[]) => jobs.filter((j) => j.kind === "backfill").map((j) => j.collection);
+
+    // the workers take heart rate and the next three; a document collection's recent days are
+    // stored first and it is put back, then heart rate's
+    const [heart, document] = await claim(t0, 4);
+    const documentCollection = document!.collection!;
+    expect(heart?.collection).toBe("heartrate");
+    expect(isSeriesCollection(documentCollection)).toBe(false);
+    await recentStored(documentCollection);
+    await runJob(stillMore(documentCollection), document!, () => t0 + 10);
+    await recentStored("heartrate");
+    await runJob(stillMore("heartrate"), heart!, () => t0 + 20);
+
+    // every recent pass still waiting comes first, then heart rate's history, then the document collection's
+    const order = backfills(await claim(t0 + 30, 100));
+    expect(order.slice(-2)).toEqual(["heartrate", documentCollection]);
+    expect(order.length).toBe(SYNC_COLLECTIONS.length - 2);
+  });
+
+  it("runs a time series' history first in line once no recent pass waits", async () => {
+    const userId = `history-first-${Date.now()}`;
+    await db.user.create({ data: { id: userId, email: `${userId}@example.test` } });
+    const t0 = clock.now();
+    await enqueueBackfill(userId, { runAt: t0 });
+    const running = await claimDueJobs({ now: t0, leaseMs: 60_000, limit: 100 });
+    await db.syncState.updateMany({ where: { userId }, data: { backfillFrom: "2021-01-01", backfillTo: "2026-01-01" } });
+    const byCollection = new Map(running.map((j) => [j.collection, j]));
+    const stillMore = (collection: string) => ({ backfillCollection: async () => ({ collection, result: "done", more: true }) }) as unknown as SyncEngine;
+    // the documents' recent passes end first, the ring's battery's last
+    await runJob(stillMore("sleep"), byCollection.get("sleep")!, () => t0 + 10);
+    await runJob(stillMore("daily_activity"), byCollection.get("daily_activity")!, () => t0 + 20);
+    await runJob(stillMore("ring_battery_level"), byCollection.get("ring_battery_level")!, () => t0 + 30);
+    const [first, second, third] = (await claimDueJobs({ now: t0 + 40, leaseMs: 60_000, limit: 3 })).map((j) => j.collection);
+    expect([first, second, third]).toEqual(["ring_battery_level", "sleep", "daily_activity"]);
   });
 });

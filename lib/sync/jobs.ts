@@ -1,13 +1,13 @@
 import "server-only";
 import { clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
-import { isSyncCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
-import { completeJob, enqueueJob, failJob, postponeJob, type JobRow } from "@/lib/db/queries/jobs";
+import { isSeriesCollection, isSyncCollection, SYNC_COLLECTIONS, type SyncCollection } from "@/lib/resources";
+import { completeJob, dueRecentPasses, enqueueJob, failJob, postponeJob, type JobRow } from "@/lib/db/queries/jobs";
 import { clearSharingStates, listSyncStates, syncStatesEnsure, updateSyncState } from "@/lib/db/queries/sync-state";
 import { fencedTransaction, readSyncGeneration, resumeSync } from "@/lib/db/queries/sync-fence";
 import { jobRetryDelay } from "@/lib/limits/backoff";
 import { classifyError, type RunOptions, type SyncEngine } from "@/lib/sync/engine";
-import { inNewestFirstOrder } from "@/lib/sync/plan";
+import { historyRunAt, inNewestFirstOrder } from "@/lib/sync/plan";
 import { syncWebhookSubscriptions } from "@/lib/sync/subscriptions";
 
 // What each job kind does, and how its outcome moves the Job row:
@@ -24,10 +24,13 @@ export async function runJob(engine: SyncEngine, job: JobRow, now: () => number 
     switch (job.kind) {
       case "backfill":
         if (!job.userId || !collection) throw new Error("backfill job without person or collection");
-        // newest first: once its recent days are stored, the job waits behind the person's other
-        // collections' (queued before it) for the history behind them
+        // newest first: once its recent days are stored, the job waits for the history behind
+        // them: a document collection's behind everything queued before it, a time series' (the
+        // longest chain) right after the recent passes still waiting (plan.ts historyRunAt)
         if ((await engine.backfillCollection(job.userId, collection, run)).more) {
-          await postponeJob(job.id, now());
+          const at = now();
+          const recentPassesDue = isSeriesCollection(collection) ? await dueRecentPasses(at) : [];
+          await postponeJob(job.id, historyRunAt(collection, { now: at, queuedAt: job.runAt.getTime(), recentPassesDue }));
           return;
         }
         break;

@@ -222,6 +222,38 @@ describe("newest first", () => {
   });
 });
 
+describe("when a history runs", () => {
+  it("puts a time series' history right after the recent passes still waiting, a document collection's behind everything queued before now", () => {
+    const instant = fc.integer({ min: 0, max: 1_000_000 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SYNC_COLLECTIONS),
+        instant,
+        instant,
+        fc.array(instant, { maxLength: 30 }),
+        (collection, now, queuedAt, recentPassesDue) => {
+          const at = plan.historyRunAt(collection, { now, queuedAt, recentPassesDue });
+          // never later than now (a recent pass held back by a retry's delay does not hold it)
+          expect(at).toBeLessThanOrEqual(now);
+          if (!isSeriesCollection(collection)) {
+            expect(at).toBe(now);
+            return;
+          }
+          const waiting = recentPassesDue.filter((t) => t <= now);
+          // every recent pass due runs before it (the queue runs jobs by due time, then as queued)
+          for (const t of waiting) expect(t < at || at === now, `a recent pass due at ${t} before ${at}`).toBe(true);
+          // none waiting: its own due time, ahead of the documents' histories put back since
+          if (waiting.length === 0) expect(at).toBe(Math.min(queuedAt, now));
+          // and no later than just after the last of them
+          else expect(at).toBe(Math.min(Math.max(...waiting) + 1, now));
+        },
+      ),
+    );
+    expect(plan.historyRunAt("heartrate", { now: 500, queuedAt: 100, recentPassesDue: [100, 101, 900] })).toBe(102);
+    expect(plan.historyRunAt("daily_sleep", { now: 500, queuedAt: 100, recentPassesDue: [100, 101] })).toBe(500);
+  });
+});
+
 describe("requests in flight", () => {
   it("counts a time series' history as its windows at once, among the collections that run at once", () => {
     const { SYNC_CONCURRENCY: at, SERIES_WINDOWS_AT_ONCE: windows } = plan;

@@ -135,6 +135,23 @@ export function inNewestFirstOrder<T>(items: readonly T[], collectionOf: (item: 
     .map((x) => x.item);
 }
 
+/**
+ * When a collection's history runs, once its recent days are stored (its backfill job is put back
+ * in the queue, which runs jobs by due time, then in the order they were queued). A document
+ * collection's history waits behind everything queued before `now`. A time series' history is the
+ * longest chain of the backfill (heart rate: some five hundred requests), so it goes ahead of the
+ * documents' histories, as the fetch floor starts it: right after the recent passes still waiting
+ * (`recentPassesDue`: the due times of the queued backfill jobs whose recent days are not stored
+ * yet, anyone's), or, when none waits, at its own due time (`queuedAt`), first in line. Never
+ * later than `now`: a recent pass held back (a retry's delay) does not hold the history.
+ */
+export function historyRunAt(collection: SyncCollection, p: { now: number; queuedAt: number; recentPassesDue: readonly number[] }): number {
+  if (!isSeriesCollection(collection)) return p.now;
+  let last = -Infinity;
+  for (const t of p.recentPassesDue) if (t <= p.now && t > last) last = t;
+  return last === -Infinity ? Math.min(p.queuedAt, p.now) : Math.min(last + 1, p.now);
+}
+
 /** The trailing window re-checked on every incremental sync: the last `days` days up to now. */
 export function trailingWindow(nowMs: number, days: number): DayWindow {
   const to = latestPossibleDay(nowMs);

@@ -321,6 +321,26 @@ export const failJob = (id: number, error: string, retryAt: number | null) => st
 export const postponeJob = (id: number, runAt: number, note?: string) => store().postpone(id, runAt, note);
 export const listActiveJobs = (userId?: string) => store().listActive(userId);
 
+/**
+ * The due times of the queued backfill jobs (anyone's, due by `now`) whose collection's recent days
+ * are not stored yet (newest first: its sync state has no history range yet), for
+ * lib/sync/plan.ts historyRunAt.
+ */
+export async function dueRecentPasses(now: number): Promise<number[]> {
+  const queued = await prisma().job.findMany({
+    where: { status: "queued", kind: "backfill", runAt: { lte: new Date(now) }, userId: { not: null }, collection: { not: null } },
+    select: { userId: true, collection: true, runAt: true },
+  });
+  const userIds = [...new Set(queued.flatMap((j) => (j.userId === null ? [] : [j.userId])))];
+  if (userIds.length === 0) return [];
+  const begun = await prisma().syncState.findMany({
+    where: { userId: { in: userIds }, backfillFrom: { not: null }, backfillTo: { not: null } },
+    select: { userId: true, collection: true },
+  });
+  const stored = new Set(begun.map((s) => `${s.userId}\u0000${s.collection}`));
+  return queued.filter((j) => !stored.has(`${j.userId}\u0000${j.collection}`)).map((j) => j.runAt.getTime());
+}
+
 export const cancelQueuedJobs = (userId: string | null) => store().cancelQueued(userId);
 export const pruneFinishedJobs = (before: number) => store().pruneFinished(before);
 export const recoverInterruptedJobs = (now = clock.now()) => store().recoverInterrupted(now);

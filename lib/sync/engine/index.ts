@@ -162,7 +162,11 @@ export class SyncEngine {
       inNewestFirstOrder(collections, (c) => c),
       (c) => this.backfillCollection(userId, c),
     );
-    const more = recent.filter((o) => o.more).map((o) => o.collection);
+    // the time series' histories first: theirs are the longest chains (plan.ts historyRunAt)
+    const more = recent
+      .filter((o) => o.more)
+      .map((o) => o.collection)
+      .sort((a, b) => Number(isSeriesCollection(b)) - Number(isSeriesCollection(a)));
     if (more.length === 0) return recent;
     const history = await this.forEachCollection(more, (c) => this.backfillCollection(userId, c));
     return [...recent.filter((o) => !o.more), ...history];
