@@ -323,22 +323,29 @@ export const listActiveJobs = (userId?: string) => store().listActive(userId);
 
 /**
  * The due times of the queued backfill jobs (anyone's, due by `now`) whose collection's recent days
- * are not stored yet (newest first: its sync state has no history range yet), for
- * lib/sync/plan.ts historyRunAt.
+ * are not stored yet (newest first: its sync state, not done, has no history range yet), for
+ * lib/sync/plan.ts historyRunAt. Those collections are read first, and are few once a backfill's
+ * recent days are stored, so the jobs read are few too.
  */
 export async function dueRecentPasses(now: number): Promise<number[]> {
-  const queued = await prisma().job.findMany({
-    where: { status: "queued", kind: "backfill", runAt: { lte: new Date(now) }, userId: { not: null }, collection: { not: null } },
-    select: { userId: true, collection: true, runAt: true },
-  });
-  const userIds = [...new Set(queued.flatMap((j) => (j.userId === null ? [] : [j.userId])))];
-  if (userIds.length === 0) return [];
-  const begun = await prisma().syncState.findMany({
-    where: { userId: { in: userIds }, backfillFrom: { not: null }, backfillTo: { not: null } },
+  const pending = await prisma().syncState.findMany({
+    where: { backfillDoneAt: null, OR: [{ backfillFrom: null }, { backfillTo: null }] },
     select: { userId: true, collection: true },
   });
-  const stored = new Set(begun.map((s) => `${s.userId}\u0000${s.collection}`));
-  return queued.filter((j) => !stored.has(`${j.userId}\u0000${j.collection}`)).map((j) => j.runAt.getTime());
+  if (pending.length === 0) return [];
+  const key = (userId: string, collection: string) => `${userId}\u0000${collection}`;
+  const waiting = new Set(pending.map((s) => key(s.userId, s.collection)));
+  const queued = await prisma().job.findMany({
+    where: {
+      status: "queued",
+      kind: "backfill",
+      runAt: { lte: new Date(now) },
+      userId: { in: [...new Set(pending.map((s) => s.userId))] },
+      collection: { in: [...new Set(pending.map((s) => s.collection))] },
+    },
+    select: { userId: true, collection: true, runAt: true },
+  });
+  return queued.flatMap((j) => (j.userId !== null && j.collection !== null && waiting.has(key(j.userId, j.collection)) ? [j.runAt.getTime()] : []));
 }
 
 export const cancelQueuedJobs = (userId: string | null) => store().cancelQueued(userId);
