@@ -104,7 +104,7 @@ describe("a new person's backfill", () => {
   });
 
   it("runs heart rate's history right after the recent passes still waiting, ahead of the documents' histories put back before it", async () => {
-    const userId = `history-order-${Date.now()}`;
+    const userId = "history-order-person";
     await db.user.create({ data: { id: userId, email: `${userId}@example.test` } });
     const t0 = clock.now();
     await enqueueBackfill(userId, { runAt: t0 });
@@ -133,7 +133,7 @@ describe("a new person's backfill", () => {
   });
 
   it("runs a time series' history first in line once no recent pass waits", async () => {
-    const userId = `history-first-${Date.now()}`;
+    const userId = "history-first-person";
     await db.user.create({ data: { id: userId, email: `${userId}@example.test` } });
     const t0 = clock.now();
     await enqueueBackfill(userId, { runAt: t0 });
