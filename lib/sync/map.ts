@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { RING_DOCUMENT_SCHEMAS, RING_ENUMS } from "@/lib/ring/schemas";
+import { quickCheckOf } from "@/lib/ring/quick-check";
 import { getResource, sampleSpecOf, type RingCollection, type SeriesCollection } from "@/lib/resources";
 import type { ColumnDef, ColumnSource } from "@/lib/resources/define";
 import { TRENDS_ID_PREFIX, type CellValue, type DocumentRow, type SnapshotRow } from "@/lib/db/ingest/documents";
@@ -291,10 +292,17 @@ export function sampleMapper(collection: SeriesCollection): (row: unknown, out: 
     const ts = peek(row, "timestamp");
     out.rejected.push({ day: ts && /^\d{4}-\d{2}-\d{2}/.test(ts) ? ts.slice(0, 10) : null, raw, error });
   };
+  // most rows pass the quick acceptor read off the same schema and are used as they came (zod
+  // would copy each); any other row is zod's to accept or explain (lib/ring/quick-check.ts)
+  const quick = quickCheckOf(schema);
   return (row, out) => {
-    const parsed = schema.safeParse(row);
-    if (!parsed.success) return reject(out, row, describeIssues(parsed.error));
-    const data = parsed.data as Record<string, unknown> & { timestamp: string };
+    let data: Record<string, unknown> & { timestamp: string };
+    if (quick?.(row)) data = row as typeof data;
+    else {
+      const parsed = schema.safeParse(row);
+      if (!parsed.success) return reject(out, row, describeIssues(parsed.error));
+      data = parsed.data as typeof data;
+    }
     const t = instantOf(data.timestamp);
     if (!Number.isFinite(t)) return reject(out, row, "timestamp: not a date-time");
     const v: SampleValue[] = [];
