@@ -33,6 +33,8 @@ export type FloorResult = {
   floor_ratio: number;
   /** the heart-rate backfill (consent → done) against heart rate's own floor, fetched alone */
   heart_rate_floor_ratio: number;
+  /** the same for the ring's battery (null where it is not shared) */
+  battery_floor_ratio: number | null;
   peer_s: number | null;
   peer_ratio: number | null;
   /**
@@ -44,8 +46,8 @@ export type FloorResult = {
   cpu?: { cores: number; backfill_app_s: number; backfill_emulator_s: number; floor_client_s: number; floor_emulator_s: number | null; bound_ratio: number };
 };
 
-/** The floor's targets (issue 53): the backfill within 1.25× the floor, heart rate within 1.25× its own, Today whole within a second of consent. */
-export const FLOOR_TARGETS = { floor_ratio: 1.25, heart_rate_floor_ratio: 1.25, time_to_today_s: 1 } as const;
+/** The floor's targets (issue 53): the backfill within 1.25× the floor, heart rate and battery within 1.25× their own, Today whole within a second of consent. */
+export const FLOOR_TARGETS = { floor_ratio: 1.25, heart_rate_floor_ratio: 1.25, battery_floor_ratio: 1.25, time_to_today_s: 1 } as const;
 
 const floorJobSchema = z.object({
   emulatorUrl: z.url(),
@@ -70,6 +72,9 @@ const floorFiguresSchema = z.object({
   /** heart rate's pages alone (one chain: one request in flight) */
   heart_rate_floor_s: z.number(),
   heart_rate_floor_runs_s: z.array(z.number()),
+  /** the battery's pages alone, as heart rate's (null and no runs where it is not shared) */
+  battery_floor_s: z.number().nullable(),
+  battery_floor_runs_s: z.array(z.number()),
   /** requests of one floor, by collection (the same in every run) */
   requests: z.record(z.string(), z.int()),
   /** CPU seconds of one whole floor (the median run's): this client's process, and the emulator's when its group was given */
@@ -279,7 +284,7 @@ const tokenAnswerSchema = z.object({ access_token: z.string().min(1), scope: z.s
 /**
  * The floor's figures for a person: a token for the app's client (the emulator's control API,
  * every scope, as the bench's consent grants), then `runs` times every collection's floor with
- * the engine's concurrency and heart rate's alone, in turn; the emulator's request log emptied
+ * the engine's concurrency and heart rate's and the battery's alone, in turn; the emulator's request log emptied
  * after, so that no later count holds the floor's requests.
  */
 export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
@@ -297,6 +302,8 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
   const common = { emulatorUrl: base, accessToken: token.access_token, range: job.range };
   const all: number[] = [];
   const heart: number[] = [];
+  const battery: number[] = [];
+  const withBattery = collections.includes("ring_battery_level");
   const cpu: Array<{ client: number; emulator: number | null }> = [];
   // requests by collection, in the collections' order (the same in every run, or the floor is not one)
   const byCollection = (counts: ReadonlyMap<SyncCollection, number>) => Object.fromEntries(collections.map((c) => [c, counts.get(c) ?? 0]));
@@ -313,6 +320,12 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
       heart.push(alone.wallMs / 1000);
       const counted = byCollection(run.requests);
       if (alone.requests.get("heartrate") !== run.requests.get("heartrate")) throw new Error("heart rate alone made other requests than among the rest");
+      if (withBattery) {
+        const own = await fetchFloor({ ...common, collections: ["ring_battery_level"], concurrency: 1 });
+        battery.push(own.wallMs / 1000);
+        if (own.requests.get("ring_battery_level") !== run.requests.get("ring_battery_level"))
+          throw new Error("the battery alone made other requests than among the rest");
+      }
       if (requests && JSON.stringify(requests) !== JSON.stringify(counted)) throw new Error("two floors made different requests");
       requests = counted;
     }
@@ -326,6 +339,8 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
     floor_runs_s: all.map((s) => round(s, 3)),
     heart_rate_floor_s: median(heart),
     heart_rate_floor_runs_s: heart.map((s) => round(s, 3)),
+    battery_floor_s: battery.length > 0 ? median(battery) : null,
+    battery_floor_runs_s: battery.map((s) => round(s, 3)),
     requests: requests ?? {},
     // the median run's (by wall time)
     cpu_s: cpu[all.indexOf([...all].sort((a, b) => a - b)[Math.floor((all.length - 1) / 2)]!)]!,
@@ -335,7 +350,14 @@ export async function measureFloor(job: FloorJob): Promise<FloorFigures> {
 /** The published block: the backfill's figures of the same run against the floor's. */
 export function floorBlock(
   f: FloorFigures,
-  backfill: { timeToTodayS: number; wallS: number; heartRateWallS: number; cpu?: { cores: number; app: number; emulator: number } | null },
+  backfill: {
+    timeToTodayS: number;
+    wallS: number;
+    heartRateWallS: number;
+    /** consent → the battery's backfill done (null where it is not shared) */
+    batteryWallS?: number | null;
+    cpu?: { cores: number; app: number; emulator: number } | null;
+  },
 ): FloorResult {
   const c = backfill.cpu;
   return {
@@ -344,6 +366,7 @@ export function floorBlock(
     floor_s: round(f.floor_s, 2),
     floor_ratio: ratio(backfill.wallS, f.floor_s, 2),
     heart_rate_floor_ratio: ratio(backfill.heartRateWallS, f.heart_rate_floor_s, 2),
+    battery_floor_ratio: backfill.batteryWallS != null && f.battery_floor_s ? ratio(backfill.batteryWallS, f.battery_floor_s, 2) : null,
     // no peer runs here (issue 53's side-by-side: e2e/bench/peer.ts where it can)
     peer_s: null,
     peer_ratio: null,

@@ -308,6 +308,16 @@ export function checkTargets(r: BenchResult): Check[] {
             target: `≤ ${FLOOR_TARGETS.heart_rate_floor_ratio}×`,
             ok: r.floor.heart_rate_floor_ratio <= FLOOR_TARGETS.heart_rate_floor_ratio,
           },
+          ...(r.floor.battery_floor_ratio !== null
+            ? [
+                {
+                  measure: "Battery backfill vs its own fetch floor",
+                  value: `${r.floor.battery_floor_ratio}× its floor`,
+                  target: `≤ ${FLOOR_TARGETS.battery_floor_ratio}×`,
+                  ok: r.floor.battery_floor_ratio <= FLOOR_TARGETS.battery_floor_ratio,
+                },
+              ]
+            : []),
           {
             measure: "Time to Today: consent → every card's newest day stored",
             value: `${r.floor.time_to_today_s} s`,
@@ -405,6 +415,7 @@ const FLOOR_SHAPE: Record<keyof FloorResult, unknown> = {
   floor_s: 0,
   floor_ratio: 0,
   heart_rate_floor_ratio: 0,
+  battery_floor_ratio: null,
   peer_s: null,
   peer_ratio: null,
   cpu: { cores: 0, backfill_app_s: 0, backfill_emulator_s: 0, floor_client_s: 0, floor_emulator_s: null, bound_ratio: 0 },

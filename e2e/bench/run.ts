@@ -212,7 +212,8 @@ async function addPerson(emu: string) {
 async function timeBackfill(appUrl: string, dbFile: string, email: string, documents: number, today: readonly TodayTarget[] = []) {
   const connected = await connectThroughOAuth(appUrl, email);
   const heartWait = waitForSeries(dbFile, email, "heartrate", 180_000);
-  const otherSeries = SERIES_COLLECTIONS.filter((c) => c !== "heartrate").map((c) => waitForSeries(dbFile, email, c, 180_000));
+  const others = SERIES_COLLECTIONS.filter((c) => c !== "heartrate");
+  const otherSeries = others.map((c) => waitForSeries(dbFile, email, c, 180_000));
   // awaited below, after the documents
   for (const w of [heartWait, ...otherSeries]) w.catch(() => undefined);
   const ended = new AbortController();
@@ -230,7 +231,17 @@ async function timeBackfill(appUrl: string, dbFile: string, email: string, docum
   const since = (t: number) => (t - connected.allowedAt) / 1000;
   // the last of Today's collections to have their newest day stored, latest first
   const todayLast = [...landed].sort((a, b) => b[1] - a[1]).map(([c, t]) => `${c} ${round(since(t), 2)} s`);
-  return { connected, state, wallS: since(doneAt), heartWallS: since(heartDoneAt), wholeWallS: since(wholeDoneAt), todayS: since(todayAt), todayLast };
+  const batteryAt = seriesDoneAt[others.indexOf("ring_battery_level")];
+  return {
+    connected,
+    state,
+    wallS: since(doneAt),
+    heartWallS: since(heartDoneAt),
+    batteryWallS: batteryAt === undefined ? null : since(batteryAt),
+    wholeWallS: since(wholeDoneAt),
+    todayS: since(todayAt),
+    todayLast,
+  };
 }
 
 /** Today, Trends and Correlations in Chromium (e2e/bench/pages.ts), each with the person's session. */
@@ -350,7 +361,13 @@ async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult>
 
     const rss = sampleRss(app.serverPid, 50);
     const backfillCpu = countCpu({ app: app.child.pid!, emulator: emulatorPgid });
-    const { connected, state, wallS, heartWallS, wholeWallS, todayS, todayLast } = await timeBackfill(appUrl, dbFile, email, documents, todayNeeds);
+    const { connected, state, wallS, heartWallS, batteryWallS, wholeWallS, todayS, todayLast } = await timeBackfill(
+      appUrl,
+      dbFile,
+      email,
+      documents,
+      todayNeeds,
+    );
     const peak = rss.stop();
     const cpuFigures = backfillCpu();
     const cpu = cpuFigures ? { cores: cpuFigures.cores, app: cpuFigures.seconds.app ?? 0, emulator: cpuFigures.seconds.emulator ?? 0 } : null;
@@ -417,13 +434,16 @@ async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult>
       runs: FLOOR_RUNS,
       emulatorPgid,
     });
-    const floor = floorBlock(floorFigures, { timeToTodayS: todayS, wallS: wholeWallS, heartRateWallS: heartWallS, cpu });
+    const floor = floorBlock(floorFigures, { timeToTodayS: todayS, wallS: wholeWallS, heartRateWallS: heartWallS, batteryWallS, cpu });
     const floorCount = floorRequests(floorFigures);
     const heartFloorRequests = floorFigures.requests.heartrate ?? 0;
     log(
       `floor: every page of ${floorFigures.collections} collections in ${floor.floor_s} s (${floorCount.total} requests, ${floorFigures.in_flight} in flight; ` +
         `runs ${floorFigures.floor_runs_s.join(", ")} s); backfill ${floor.backfill_wall_s} s = ${floor.floor_ratio}x the floor; ` +
-        `heart rate ${round(heartWallS, 2)} s = ${floor.heart_rate_floor_ratio}x its floor (${round(floorFigures.heart_rate_floor_s, 2)} s alone)`,
+        `heart rate ${round(heartWallS, 2)} s = ${floor.heart_rate_floor_ratio}x its floor (${round(floorFigures.heart_rate_floor_s, 2)} s alone); ` +
+        (batteryWallS !== null && floorFigures.battery_floor_s !== null
+          ? `battery ${round(batteryWallS, 2)} s = ${floor.battery_floor_ratio}x its floor (${round(floorFigures.battery_floor_s, 2)} s alone)`
+          : "the battery not shared"),
     );
     log(
       `  floor requests: documents ${floorCount.documents} (${floorCount.documents === minRequests ? "the minimum" : `the minimum is ${minRequests}`}; the backfill made ${requests.total}), ` +

@@ -314,6 +314,9 @@ it(
     expect(floor).toMatchObject({ collections: collections.length, in_flight: SYNC_CONCURRENCY - 2 + 2 * SERIES_WINDOWS_AT_ONCE });
     expect(floor.floor_s).toBeGreaterThan(0);
     expect(floor.heart_rate_floor_s).toBeGreaterThan(0);
+    // the battery's own floor too: it is shared
+    expect(floor.battery_floor_s).toBeGreaterThan(0);
+    expect(floor.battery_floor_runs_s).toHaveLength(1);
     expect(floor.floor_runs_s).toHaveLength(1);
     // its own CPU counted; the emulator's only where its process group was given
     expect(floor.cpu_s.client).toBeGreaterThan(0);
@@ -322,14 +325,24 @@ it(
     expect(log.requests).toEqual([]);
 
     // the published block, its shape and its three targets
-    const block = floorBlock(floor, { timeToTodayS: 0.8, wallS: floor.floor_s * 1.2, heartRateWallS: floor.heart_rate_floor_s * 1.3 });
+    const block = floorBlock(floor, {
+      timeToTodayS: 0.8,
+      wallS: floor.floor_s * 1.2,
+      heartRateWallS: floor.heart_rate_floor_s * 1.3,
+      batteryWallS: floor.battery_floor_s! * 1.1,
+    });
     expect(block).toMatchObject({ time_to_today_s: 0.8, peer_s: null, peer_ratio: null });
     expect(block.floor_ratio).toBeCloseTo(1.2, 1);
+    expect(block.battery_floor_ratio).toBeCloseTo(1.1, 1);
+    // no battery ratio without the battery's wall time
+    expect(floorBlock(floor, { timeToTodayS: 0.8, wallS: 1, heartRateWallS: 1 }).battery_floor_ratio).toBeNull();
     const result = { ...publishedExample(), floor: block };
     expect(isBenchResult(result)).toBe(true);
     expect(isBenchResult({ ...result, floor: { ...block, peer_s: 2.5, peer_ratio: 1.6 } })).toBe(true);
     expect(isBenchResult({ ...result, floor: { ...block, peer_s: "2.5" } })).toBe(false);
     expect(isBenchResult({ ...result, floor: { ...block, floor_ratio: null } })).toBe(false);
+    expect(isBenchResult({ ...result, floor: { ...block, battery_floor_ratio: null } })).toBe(true);
+    expect(isBenchResult({ ...result, floor: { ...block, battery_floor_ratio: "1.1" } })).toBe(false);
     // the CPU behind the ratio: the lowest ratio this machine allows at that CPU
     const withCpu = floorBlock(floor, { timeToTodayS: 0.8, wallS: 1, heartRateWallS: 1, cpu: { cores: 2, app: 3, emulator: 1 } });
     expect(withCpu.cpu).toMatchObject({ cores: 2, backfill_app_s: 3, backfill_emulator_s: 1, floor_emulator_s: null });
@@ -342,6 +355,7 @@ it(
     expect(rows.map((c) => [c.target, c.ok])).toEqual([
       [`≤ ${FLOOR_TARGETS.floor_ratio}×`, true],
       [`≤ ${FLOOR_TARGETS.heart_rate_floor_ratio}×`, false],
+      [`≤ ${FLOOR_TARGETS.battery_floor_ratio}×`, true],
       [`≤ ${FLOOR_TARGETS.time_to_today_s} s`, true],
     ]);
     expect(formatTable(checkTargets(result))).toContain("Time to Today");
