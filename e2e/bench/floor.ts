@@ -44,7 +44,54 @@ export type FloorResult = {
    * ((app + emulator) / cores) / floor_s. Absent where /proc is not there to read.
    */
   cpu?: { cores: number; backfill_app_s: number; backfill_emulator_s: number; floor_client_s: number; floor_emulator_s: number | null; bound_ratio: number };
+  /**
+   * The same figures with the emulator `wire_ms` away, as a ring service across the internet is
+   * (run.ts --wire-pass, after the main pass: a backfill of its own and its own floor, both at
+   * that delay). Absent where the wire pass did not run.
+   */
+  wire?: WireFloor;
 };
+
+/** The floor block's figures measured with every data request `wire_ms` late (FloorResult.wire). */
+export type WireFloor = { wire_ms: number } & Pick<
+  FloorResult,
+  "time_to_today_s" | "backfill_wall_s" | "floor_s" | "floor_ratio" | "heart_rate_floor_ratio" | "battery_floor_ratio"
+>;
+
+/** A floor block's figures as the wire pass publishes them. */
+export function wireBlock(floor: FloorResult, wireMs: number): WireFloor {
+  const { time_to_today_s, backfill_wall_s, floor_s, floor_ratio, heart_rate_floor_ratio, battery_floor_ratio } = floor;
+  return { wire_ms: wireMs, time_to_today_s, backfill_wall_s, floor_s, floor_ratio, heart_rate_floor_ratio, battery_floor_ratio };
+}
+
+/**
+ * The bench's results (results/latest.json, as the main pass wrote them) with the wire pass's
+ * figures in their floor block; the rest as it was. Throws when the results have no floor block.
+ */
+export function withWireBlock(latest: unknown, wire: WireFloor): Record<string, unknown> {
+  const parsed = z
+    .object({ floor: z.object({}).loose() })
+    .loose()
+    .parse(latest);
+  return { ...parsed, floor: { ...parsed.floor, wire } };
+}
+
+/** The wire pass's lines: each ratio against its target, met or not. */
+export function wireLines(wire: WireFloor): string[] {
+  const line = (what: string, value: number | null, target: number, unit: string) =>
+    value === null ? `${what}: not measured` : `${what}: ${value}${unit} (target ≤ ${target}${unit}) ${value <= target ? "met" : "not met"}`;
+  return [
+    line(`${wire.wire_ms} ms away, Today whole after consent`, wire.time_to_today_s, FLOOR_TARGETS.time_to_today_s, " s"),
+    line(
+      `${wire.wire_ms} ms away, the whole backfill against the floor (${wire.backfill_wall_s} s vs ${wire.floor_s} s)`,
+      wire.floor_ratio,
+      FLOOR_TARGETS.floor_ratio,
+      "x",
+    ),
+    line(`${wire.wire_ms} ms away, heart rate against its own floor`, wire.heart_rate_floor_ratio, FLOOR_TARGETS.heart_rate_floor_ratio, "x"),
+    line(`${wire.wire_ms} ms away, the battery against its own floor`, wire.battery_floor_ratio, FLOOR_TARGETS.battery_floor_ratio, "x"),
+  ];
+}
 
 /** The floor's targets (issue 53): the backfill within 1.25× the floor, heart rate and battery within 1.25× their own, Today whole within a second of consent. */
 export const FLOOR_TARGETS = { floor_ratio: 1.25, heart_rate_floor_ratio: 1.25, battery_floor_ratio: 1.25, time_to_today_s: 1 } as const;

@@ -419,6 +419,7 @@ const FLOOR_SHAPE: Record<keyof FloorResult, unknown> = {
   peer_s: null,
   peer_ratio: null,
   cpu: { cores: 0, backfill_app_s: 0, backfill_emulator_s: 0, floor_client_s: 0, floor_emulator_s: null, bound_ratio: 0 },
+  wire: { wire_ms: 0, time_to_today_s: 0, backfill_wall_s: 0, floor_s: 0, floor_ratio: 0, heart_rate_floor_ratio: 0, battery_floor_ratio: null },
 };
 const GUARD_SHAPE: Record<keyof GuardFigures, 0> = {
   worst_cpu_s: 0,
@@ -491,6 +492,7 @@ export function isBenchResult(value: unknown): value is BenchResult {
     "mqtt",
     "floor",
     "floor.cpu",
+    "floor.wire",
     "small",
     "small.killed_reason",
     "small.backfill",

@@ -31,7 +31,7 @@ import {
   type Doc,
 } from "./backfill";
 import { TODAY_COLLECTIONS } from "@/lib/metrics/today-layout";
-import { FLOOR_TARGETS, floorBlock, floorCollections, floorRequests, measureFloor, readBackfillRange } from "./floor";
+import { FLOOR_TARGETS, floorBlock, floorCollections, floorRequests, measureFloor, readBackfillRange, wireBlock, wireLines, withWireBlock } from "./floor";
 import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads, rawSampleInsert, seriesIngestFromLog } from "./heart-rate";
 import { countCpu } from "./cpu";
 import { childPids, groupPids, readGroupMb, readGroupMemory, readRssMb, sampleGroup, sampleRss } from "./memory";
@@ -359,6 +359,33 @@ it(
       [`≤ ${FLOOR_TARGETS.time_to_today_s} s`, true],
     ]);
     expect(formatTable(checkTargets(result))).toContain("Time to Today");
+
+    // the wire pass (run.ts --wire-pass): its figures into the floor block of the results as they were
+    const wire = wireBlock({ ...block, time_to_today_s: 0.7, floor_ratio: 1.15, heart_rate_floor_ratio: 1.3 }, 50);
+    expect(wire).toEqual({
+      wire_ms: 50,
+      time_to_today_s: 0.7,
+      backfill_wall_s: block.backfill_wall_s,
+      floor_s: block.floor_s,
+      floor_ratio: 1.15,
+      heart_rate_floor_ratio: 1.3,
+      battery_floor_ratio: block.battery_floor_ratio,
+    });
+    const withWire = withWireBlock(JSON.parse(JSON.stringify(result)), wire);
+    expect(isBenchResult(withWire)).toBe(true);
+    expect(withWire).toEqual({ ...result, floor: { ...block, wire } });
+    expect(isBenchResult({ ...result, floor: { ...block, wire: { ...wire, battery_floor_ratio: null } } })).toBe(true);
+    expect(isBenchResult({ ...result, floor: { ...block, wire: { ...wire, wire_ms: "50" } } })).toBe(false);
+    const { floor_s: _gone, ...wireWithoutFloor } = wire;
+    expect(isBenchResult({ ...result, floor: { ...block, wire: wireWithoutFloor } })).toBe(false);
+    expect(() => withWireBlock({ date: "2026-12-04" }, wire)).toThrow();
+    expect(wireLines(wire)).toEqual([
+      "50 ms away, Today whole after consent: 0.7 s (target ≤ 1 s) met",
+      `50 ms away, the whole backfill against the floor (${block.backfill_wall_s} s vs ${block.floor_s} s): 1.15x (target ≤ 1.25x) met`,
+      "50 ms away, heart rate against its own floor: 1.3x (target ≤ 1.25x) not met",
+      `50 ms away, the battery against its own floor: ${block.battery_floor_ratio}x (target ≤ 1.25x) ${block.battery_floor_ratio! <= 1.25 ? "met" : "not met"}`,
+    ]);
+    expect(wireLines({ ...wire, battery_floor_ratio: null })[3]).toBe("50 ms away, the battery against its own floor: not measured");
   },
 );
 
