@@ -13,6 +13,8 @@
 // Prints a table and writes e2e/bench/results/latest.json. Exit code 0 when it measured
 // (targets missed, and a small box killed for memory, are reported, not failures); 1 when it
 // could not measure.
+// `npm run bench` then runs this file again with --wire-pass: the backfill and its floor only,
+// every data request 50 ms late, their figures into latest.json's floor block as `wire`.
 import { spawn, type ChildProcess } from "node:child_process";
 import Database from "better-sqlite3";
 import { z } from "zod";
