@@ -15,7 +15,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { connectPerson, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { clock } from "@/lib/clock";
+import { connectPerson, standingEmulator, startSyncTestEnv, type ConnectedPerson, type SyncTestEnv } from "@/lib/test/sync-kit";
 import {
   BENCH_COLLECTION_NAMES,
   countListRequests,
@@ -52,7 +53,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ringside-bench-smoke-"));
 const dbFile = () => (process.env.DATABASE_URL ?? "").replace(/^file:/, "");
 
 beforeAll(async () => {
-  t = await startSyncTestEnv({ pageSize: PAGE_SIZE, historyDays: HISTORY_DAYS });
+  t = await startSyncTestEnv({ pageSize: PAGE_SIZE, historyDays: HISTORY_DAYS }, {}, standingEmulator(clock.now()));
   person = await connectPerson(t);
 });
 

@@ -19,10 +19,10 @@ import {
   type ConnectedPerson,
   type SyncModules,
   type SyncTestEnv,
+  standingEmulator,
 } from "@/lib/test/sync-kit";
 import { exportCsv, trendsCsv, writeZip, type ZipFileSpec } from "@/lib/test/import-kit";
 import { sqlAll, sqlValue } from "@/lib/test/sql";
-import { realClock } from "@/lib/emulator/clock";
 
 const TODAY = "2026-03-15";
 const FIRST_DAY = "2025-01-01";
@@ -62,7 +62,7 @@ beforeAll(async () => {
   // the emulator's clock stands still at the sync's now: "today"'s samples do not grow between
   // the sync and the documents the export is written from (a newest-first back-fill reads today
   // first, and on a busy machine the rest of it spans a new battery reading)
-  t = await startSyncTestEnv({ pageSize: 100, historyDays: 380, today: TODAY }, {}, { clock: { ...realClock(), now: clock.now } });
+  t = await startSyncTestEnv({ pageSize: 100, historyDays: 380, today: TODAY }, {}, standingEmulator(clock.now()));
   m = { ...(await importSyncModules()), run: await import("@/lib/import/run") };
   synced = await connectPerson(t, { email: await personWithEveryCollection() });
   // every collection, the cycle's phases too: kept only for people who track their cycle

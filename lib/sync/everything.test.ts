@@ -7,7 +7,6 @@
 import { addDays } from "@/lib/days";
 import { waitFor } from "@/lib/test/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { realClock } from "@/lib/emulator/clock";
 import { wornEmail } from "@/lib/test/emulator-kit";
 import {
   clearEmulatorRequests,
@@ -24,6 +23,7 @@ import {
   storedSamples,
   type SyncModules,
   type SyncTestEnv,
+  standingEmulator,
 } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-03-15";
@@ -52,7 +52,7 @@ const clock = { now: () => Date.parse(`${TODAY}T20:00:00Z`), sleep: (ms: number)
 beforeAll(async () => {
   // the emulator's clock stands still at the end of its last day: "today"'s samples do not grow
   // while the test compares them (on a busy machine a run spans a new five-minute sample)
-  t = await startSyncTestEnv({ pageSize: 100, historyDays: HISTORY_DAYS, today: TODAY }, {}, { clock: { ...realClock(), now: clock.now } });
+  t = await startSyncTestEnv({ pageSize: 100, historyDays: HISTORY_DAYS, today: TODAY }, {}, standingEmulator(clock.now()));
   m = {
     ...(await importSyncModules()),
     jobsRun: await import("@/lib/sync/jobs"),

@@ -9,7 +9,6 @@
 // two windows read at once, their pages stored in order).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "@/lib/days";
-import { realClock } from "@/lib/emulator/clock";
 import {
   connectPerson,
   emulatorControl,
@@ -21,6 +20,7 @@ import {
   type ConnectedPerson,
   type SyncModules,
   type SyncTestEnv,
+  standingEmulator,
 } from "@/lib/test/sync-kit";
 import { uniqueEmail } from "@/lib/test/emulator-kit";
 import { waitFor } from "@/lib/test/wait";
@@ -41,7 +41,7 @@ type Kill = "before commit" | "after commit";
 
 async function start(history: { days: number; page: number }) {
   await t?.close();
-  t = await startSyncTestEnv({ historyDays: history.days, timeseriesPageSize: history.page, today: TODAY }, {}, { clock: { ...realClock(), now: clock.now } });
+  t = await startSyncTestEnv({ historyDays: history.days, timeseriesPageSize: history.page, today: TODAY }, {}, standingEmulator(clock.now()));
   // the app's modules read the first emulator's address at import: the engine is given this one's
   m = { ...(await importSyncModules()), series: await import("@/lib/db/queries/time-series") };
 }

@@ -4,6 +4,7 @@
 import { suiteEmulatorConfig } from "@/lib/test/suite-env.mjs";
 import { clock } from "@/lib/clock";
 import type { EmulatorConfig } from "@/lib/emulator/config";
+import { realClock } from "@/lib/emulator/clock";
 import type { EmulatorOptions } from "@/lib/emulator/handler";
 import { startEmulator, type RunningEmulator } from "@/lib/emulator/server";
 import { connect, registerClient, uniqueEmail, type Client } from "@/lib/test/emulator-kit";
@@ -18,6 +19,15 @@ export type SyncTestEnv = {
   client: Client;
   close(): Promise<void>;
 };
+
+/**
+ * The emulator's options with its clock standing still at `instant` (its timers still real):
+ * "today"'s samples do not grow while a test compares what a sync stored with what the emulator
+ * serves (on a busy machine a back-fill spans a new sample).
+ */
+export function standingEmulator(instant: number): EmulatorOptions {
+  return { clock: { ...realClock(), now: () => instant } };
+}
 
 /**
  * Starts the emulator (page size 7 and 1826 days of history unless overridden) and points
