@@ -9,10 +9,10 @@ import { CYCLE_BENCH_SEED, measureCycle } from "./cycle-measure";
 import { cycleMet } from "./cycle-score";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import { benchAppEnv, buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
+import { LATEST_RESULTS, readLatestResults, writeResultsFile } from "./results-file";
 
 const ROOT = process.cwd();
 const DATA = path.join(ROOT, "e2e/bench/.data-cycle");
-const RESULTS = path.join(ROOT, "e2e/bench/results/latest.json");
 const [APP_PORT, EMULATOR_PORT] = (await freePorts(2)) as [number, number];
 useBenchBuildDir();
 stopGroupsOnExit();
@@ -44,11 +44,9 @@ async function main(): Promise<void> {
     const cycle = await measureCycle({ appUrl: app.url, emulatorUrl: emulator.url, seed: CYCLE_BENCH_SEED, women: 12, men: 12, log });
     process.stdout.write(`\n${JSON.stringify({ cycle }, null, 2)}\n\n`);
     process.stdout.write(`${cycleMet(cycle) ? "Every cycle target met." : "Cycle targets NOT met."}\n`);
-    const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify({ ...previous, cycle }, null, 2) + "\n");
-    fs.renameSync(`${RESULTS}.tmp`, RESULTS);
-    process.stdout.write(`Wrote the cycle figures into ${path.relative(ROOT, RESULTS)}\n`);
+    const previous = (readLatestResults() ?? {}) as Record<string, unknown>;
+    writeResultsFile(LATEST_RESULTS, { ...previous, cycle });
+    process.stdout.write(`Wrote the cycle figures into ${path.relative(ROOT, LATEST_RESULTS)}\n`);
   } finally {
     if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");
     await app?.stop().catch(() => undefined);

@@ -10,10 +10,10 @@ import { measureGuard } from "./import-guard";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import { benchAppEnv, buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
+import { LATEST_RESULTS, readLatestResults, writeResultsFile } from "./results-file";
 
 const ROOT = process.cwd();
 const DATA = path.join(ROOT, "e2e/bench/.data-import");
-const RESULTS = path.join(ROOT, "e2e/bench/results/latest.json");
 const [APP_PORT, EMULATOR_PORT] = (await freePorts(2)) as [number, number];
 useBenchBuildDir();
 stopGroupsOnExit();
@@ -48,15 +48,15 @@ async function main(): Promise<void> {
     log(`app on ${app.url} (server pid ${app.serverPid})`);
     const figures = await measureImport({ appUrl: APP_URL, serverPid: app.serverPid, emulatorUrl: emulator.url, dir: DATA, log });
     const guard = await measureGuard({ appUrl: APP_URL, serverPid: app.serverPid, emulatorUrl: emulator.url, log });
-    const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as BenchResult) : null;
-    if (previous && isBenchResult(previous)) {
+    const previous = readLatestResults();
+    if (isBenchResult(previous)) {
       const merged: BenchResult = { ...previous, import: figures, guard };
-      fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(merged, null, 2) + "\n");
-      fs.renameSync(`${RESULTS}.tmp`, RESULTS);
+      writeResultsFile(LATEST_RESULTS, merged);
       process.stdout.write(
-        `\n${formatTable(checkTargets(merged).filter((c) => c.measure.startsWith("Import")))}\n\nWrote the import and guard figures into ${path.relative(ROOT, RESULTS)}\n`,
+        `\n${formatTable(checkTargets(merged).filter((c) => c.measure.startsWith("Import")))}\n\nWrote the import and guard figures into ${path.relative(ROOT, LATEST_RESULTS)}\n`,
       );
-    } else process.stdout.write(`\n${JSON.stringify({ import: figures, guard }, null, 2)}\n(no complete ${path.relative(ROOT, RESULTS)} to add them to)\n`);
+    } else
+      process.stdout.write(`\n${JSON.stringify({ import: figures, guard }, null, 2)}\n(no complete ${path.relative(ROOT, LATEST_RESULTS)} to add them to)\n`);
   } finally {
     if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");
     await app?.stop().catch(() => undefined);

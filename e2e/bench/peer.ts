@@ -32,6 +32,7 @@ import { createPostgresDatabase, startPostgresServer } from "../../lib/test/post
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import { emulatorDocuments, type BenchCollection } from "./backfill";
 import { peerEngineFiguresSchema, type PeerEngineFigures, type PeerEngineJob } from "./peer-engine";
+import { LATEST_RESULTS, readLatestResults, writeResultsFile } from "./results-file";
 import { BENCH_PERSON, benchEmulatorSettings, runBenchMain, startEmulatorProcess, type Running } from "./servers";
 import { median, ratio, round } from "./stats";
 
@@ -53,19 +54,17 @@ const PEER_IMPORTS = "import requests, psycopg2, tenacity, sqlalchemy; assert tu
 const log = (msg: string) => process.stdout.write(`[bench:peer] ${msg}\n`);
 /** run by `npm run bench`, after run.ts and scale.ts */
 const IN_BENCH = process.argv.includes("--in-bench");
-const LATEST = path.join(BENCH_DIR, "results/latest.json");
 
 /** The peer's seconds and the peer / Ringside ratio, into the floor block of the bench's results (run.ts wrote them). */
 function publishInLatest(peerS: number, peerRatio: number): void {
-  const latest: unknown = JSON.parse(fs.readFileSync(LATEST, "utf8"));
+  const latest = readLatestResults();
   const parsed = z
     .object({ floor: z.object({ peer_s: z.number().nullable(), peer_ratio: z.number().nullable() }).loose() })
     .loose()
     .parse(latest);
   const next = { ...parsed, floor: { ...parsed.floor, peer_s: peerS, peer_ratio: peerRatio } };
-  fs.writeFileSync(`${LATEST}.tmp`, JSON.stringify(next, null, 2) + "\n");
-  fs.renameSync(`${LATEST}.tmp`, LATEST);
-  log(`wrote peer_s ${peerS} and peer_ratio ${peerRatio} into ${path.relative(ROOT, LATEST)}`);
+  writeResultsFile(LATEST_RESULTS, next);
+  log(`wrote peer_s ${peerS} and peer_ratio ${peerRatio} into ${path.relative(ROOT, LATEST_RESULTS)}`);
 }
 
 /** What is missing to run the peer, and how to get it: printed, and the exit code is 1. */
@@ -374,9 +373,7 @@ async function main(): Promise<void> {
       ringside_floor_ratio: ratio(ringsideS, floorS, 2),
       peer_floor_ratio: ratio(peerS, floorS, 2),
     };
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(result, null, 2) + "\n");
-    fs.renameSync(`${RESULTS}.tmp`, RESULTS);
+    writeResultsFile(RESULTS, result);
     if (IN_BENCH) publishInLatest(result.peer.seconds, result.peer_ratio);
     const span = (runs: readonly number[]) => `${round(Math.min(...runs), 2)}–${round(Math.max(...runs), 2)} s`;
     process.stdout.write(

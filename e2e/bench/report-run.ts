@@ -10,6 +10,7 @@ import path from "node:path";
 import { connectThroughOAuth, waitForBackfill } from "./backfill";
 import { measureReport } from "./report-pdf";
 import { checkTargets, formatTable, isBenchResult, type BenchResult } from "./report";
+import { LATEST_RESULTS, readLatestResults, writeResultsFile } from "./results-file";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import {
   benchAppEnv,
@@ -25,7 +26,6 @@ import {
 
 const ROOT = process.cwd();
 const DATA = path.join(ROOT, "e2e/bench/.data-report");
-const RESULTS = path.join(ROOT, "e2e/bench/results/latest.json");
 const HISTORY_DAYS = 1826;
 const REST_WAIT_MS = 30_000;
 const [APP_PORT, EMULATOR_PORT] = (await freePorts(2)) as [number, number];
@@ -66,14 +66,13 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, REST_WAIT_MS));
     const report = await measureReport({ appUrl: APP_URL, serverPid: app.serverPid, cookie: connected.jar.header(), lastDay: user.last_day, log });
 
-    const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as BenchResult) : null;
-    if (previous && isBenchResult(previous)) {
+    const previous = readLatestResults();
+    if (isBenchResult(previous)) {
       const merged: BenchResult = { ...previous, report };
-      fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(merged, null, 2) + "\n");
-      fs.renameSync(`${RESULTS}.tmp`, RESULTS);
+      writeResultsFile(LATEST_RESULTS, merged);
       const rows = checkTargets(merged).filter((c) => c.measure.startsWith("Report"));
-      process.stdout.write(`\n${formatTable(rows)}\n\nWrote the report figures into ${path.relative(ROOT, RESULTS)}\n`);
-    } else process.stdout.write(`\n${JSON.stringify({ report }, null, 2)}\n(no complete ${path.relative(ROOT, RESULTS)} to add them to)\n`);
+      process.stdout.write(`\n${formatTable(rows)}\n\nWrote the report figures into ${path.relative(ROOT, LATEST_RESULTS)}\n`);
+    } else process.stdout.write(`\n${JSON.stringify({ report }, null, 2)}\n(no complete ${path.relative(ROOT, LATEST_RESULTS)} to add them to)\n`);
   } finally {
     if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");
     await app?.stop().catch(() => undefined);

@@ -50,6 +50,7 @@ import { readRssMb, sampleGroup, sampleRss } from "./memory";
 import { measureReport } from "./report-pdf";
 import { launchChromium, measurePageSet } from "./pages";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
+import { LATEST_RESULTS, readLatestResults, writeResultsFile } from "./results-file";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
 import { freePorts, signalGroup, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import {
@@ -74,7 +75,6 @@ import type { MqttFigures } from "./mqtt";
 const ROOT = process.cwd();
 const BENCH_DIR = path.join(ROOT, "e2e/bench");
 const DATA = path.join(BENCH_DIR, ".data");
-const RESULTS = path.join(BENCH_DIR, "results/latest.json");
 
 // Ports chosen now (BENCH_APP_PORT / BENCH_EMULATOR_PORT to fix them; the small box's app has
 // a port of its own), the bench's own build folder, and every server it starts stopped (and the
@@ -476,11 +476,12 @@ async function mainPass(emu: string, emulatorPgid: number): Promise<BenchResult>
         // the main pass wrote the results just before: its floor block gets these figures as `wire`
         const wire = wireBlock(floor, WIRE_MS);
         for (const line of wireLines(wire)) log(line);
-        const next = withWireBlock(JSON.parse(fs.readFileSync(RESULTS, "utf8")), wire);
-        if (!isBenchResult(next)) throw new Error(`${path.relative(ROOT, RESULTS)} with the wire pass's figures does not have the published shape`);
-        fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(next, null, 2) + "\n");
-        fs.renameSync(`${RESULTS}.tmp`, RESULTS);
-        log(`wrote the floor's wire block (${WIRE_MS} ms) into ${path.relative(ROOT, RESULTS)}; peak RSS ${round(peak.peakMb, 0)} MB during the backfill`);
+        const next = withWireBlock(readLatestResults(), wire);
+        if (!isBenchResult(next)) throw new Error(`${path.relative(ROOT, LATEST_RESULTS)} with the wire pass's figures does not have the published shape`);
+        writeResultsFile(LATEST_RESULTS, next);
+        log(
+          `wrote the floor's wire block (${WIRE_MS} ms) into ${path.relative(ROOT, LATEST_RESULTS)}; peak RSS ${round(peak.peakMb, 0)} MB during the backfill`,
+        );
       } else {
         // for working on the sync engine: the backfill and its floor only, nothing written
         log(`BENCH_ONLY=backfill: peak RSS ${round(peak.peakMb, 0)} MB during the backfill; stopping here`);
@@ -763,9 +764,7 @@ async function main(): Promise<void> {
     if (!result) return;
     result.small = await smallPass(emu);
     if (!isBenchResult(result)) throw new Error("the result does not have the published shape");
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify(result, null, 2) + "\n");
-    fs.renameSync(`${RESULTS}.tmp`, RESULTS);
+    writeResultsFile(LATEST_RESULTS, result);
 
     const checks = checkTargets(result);
     process.stdout.write(
@@ -777,7 +776,7 @@ async function main(): Promise<void> {
     process.stdout.write(formatTable(checks) + "\n\n");
     const missed = checks.filter((c) => !c.ok);
     process.stdout.write(missed.length === 0 ? "Every target met.\n" : `Targets not met: ${missed.map((c) => c.measure).join("; ")}\n`);
-    process.stdout.write(`Wrote ${path.relative(ROOT, RESULTS)}\n`);
+    process.stdout.write(`Wrote ${path.relative(ROOT, LATEST_RESULTS)}\n`);
   } finally {
     // the emulator's own output, for a look afterwards
     if (emulator) fs.writeFileSync(path.join(DATA, "emulator.log"), emulator.lines.join("\n") + "\n");

@@ -17,6 +17,7 @@ import { countCpu, type CpuFigures } from "./cpu";
 import { TARGETS } from "./report";
 import { buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
 import { round } from "./stats";
+import { writeResultsFile } from "./results-file";
 import { RESOURCES, SERIES_COLLECTIONS, SYNC_COLLECTIONS, tableOf } from "@/lib/resources";
 import { CYCLE_RESOURCE } from "@/lib/cycle";
 import { createPostgresDatabase, findPostgresBinDir, startPostgresServer } from "@/lib/test/postgres-server.mjs";
@@ -254,8 +255,7 @@ async function main(): Promise<void> {
       history_days: HISTORY_DAYS,
       runs,
     };
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2) + "\n");
+    writeResultsFile(RESULTS, result);
     const sqlite = runs[0]!;
     process.stdout.write(`\nFifty people backfilling at once — ${result.date}, Node ${result.node}, ${result.cores} cores\n\n`);
     const rows = [

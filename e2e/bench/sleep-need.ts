@@ -9,10 +9,10 @@ import { measureSleepNeed } from "./sleep-need-measure";
 import { sleepNeedMet } from "./sleep-need-score";
 import { freePorts, stopGroupsOnExit } from "../../lib/test/processes.mjs";
 import { benchAppEnv, buildIsStale, runBenchMain, runBuild, startAppProcess, startEmulatorProcess, useBenchBuildDir, type Running } from "./servers";
+import { LATEST_RESULTS, readLatestResults, writeResultsFile } from "./results-file";
 
 const ROOT = process.cwd();
 const DATA = path.join(ROOT, "e2e/bench/.data-sleep-need");
-const RESULTS = path.join(ROOT, "e2e/bench/results/latest.json");
 const [APP_PORT, EMULATOR_PORT] = (await freePorts(2)) as [number, number];
 useBenchBuildDir();
 stopGroupsOnExit();
@@ -44,11 +44,9 @@ async function main(): Promise<void> {
     const sleepNeed = await measureSleepNeed({ appUrl: app.url, emulatorUrl: emulator.url, log });
     process.stdout.write(`\n${JSON.stringify({ sleep_need: sleepNeed }, null, 2)}\n\n`);
     process.stdout.write(`${sleepNeedMet(sleepNeed) ? "Every sleep-need target met." : "Sleep-need targets NOT met."}\n`);
-    const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(`${RESULTS}.tmp`, JSON.stringify({ ...previous, sleep_need: sleepNeed }, null, 2) + "\n");
-    fs.renameSync(`${RESULTS}.tmp`, RESULTS);
-    process.stdout.write(`Wrote the sleep-need figures into ${path.relative(ROOT, RESULTS)}\n`);
+    const previous = (readLatestResults() ?? {}) as Record<string, unknown>;
+    writeResultsFile(LATEST_RESULTS, { ...previous, sleep_need: sleepNeed });
+    process.stdout.write(`Wrote the sleep-need figures into ${path.relative(ROOT, LATEST_RESULTS)}\n`);
   } finally {
     if (app) fs.writeFileSync(path.join(DATA, "app.log"), app.lines.join("\n") + "\n");
     await app?.stop().catch(() => undefined);

@@ -37,6 +37,7 @@ import { compareLayouts, countSeriesRequests, emulatorHeartRate, measureDayReads
 import { countCpu } from "./cpu";
 import { childPids, groupPids, readGroupMb, readGroupMemory, readRssMb, sampleGroup, sampleRss } from "./memory";
 import { checkTargets, formatTable, isBenchResult, type BenchResult, type SmallBoxResult } from "./report";
+import { writeResultsFile } from "./results-file";
 import { createCeiling, pinToOneCpu, requestedCeiling } from "./small-box";
 import { exited, spawnGroup } from "../../lib/test/processes.mjs";
 import { percentile, ratio } from "./stats";
@@ -389,6 +390,15 @@ it(
     expect(wireLines({ ...wire, battery_floor_ratio: null })[3]).toBe("50 ms away, the battery against its own floor: not measured");
   },
 );
+
+it("writes a results file whole: its folder made, the value back as written, no temporary file left, the old file replaced", () => {
+  const file = path.join(tmp, "results-file", "nested", "figures.json");
+  writeResultsFile(file, { a: 1, list: [1, 2] });
+  expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ a: 1, list: [1, 2] });
+  writeResultsFile(file, { b: null });
+  expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ b: null });
+  expect(fs.readdirSync(path.dirname(file))).toEqual(["figures.json"]);
+});
 
 it("reads resident memory from /proc and finds child processes", () => {
   const mb = readRssMb(process.pid);

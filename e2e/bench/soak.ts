@@ -27,6 +27,7 @@ import {
 import { round } from "./stats";
 import { addDays } from "./trends";
 import { measureWebhooks } from "./webhooks";
+import { writeResultsFile } from "./results-file";
 
 const ROOT = process.cwd();
 const DATA = path.join(ROOT, "e2e/bench/.data/soak");
@@ -165,8 +166,7 @@ async function main(): Promise<void> {
       charts,
       rss_mb: { min: round(Math.min(...rss), 0), max: round(Math.max(...rss), 0), last: round(rss.at(-1) ?? 0, 0) },
     };
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2) + "\n");
+    writeResultsFile(RESULTS, result);
     process.stdout.write(`\n${JSON.stringify(result, null, 2)}\nWrote ${path.relative(ROOT, RESULTS)}\n`);
     const ok = result.server_alive && health === 200 && aborts.length === 0 && webhooks.errors === 0 && webhooks.non2xx === 0 && charts.failed === 0;
     if (!ok) throw new Error("the server did not take the load cleanly (see above)");
