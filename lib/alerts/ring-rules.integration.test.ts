@@ -15,6 +15,7 @@ import {
   startSyncTestEnv,
   type ConnectedPerson,
   type SyncTestEnv,
+  standingEmulator,
 } from "@/lib/test/sync-kit";
 import { startNtfyReceiver, type NtfyReceiver } from "@/lib/test/alert-receivers";
 import { importAlertApp, type AlertApp } from "@/lib/test/alert-kit";
@@ -32,7 +33,11 @@ beforeAll(async () => {
   setClock(clock);
   ntfy = await startNtfyReceiver();
   // the receivers listen on this machine, as ntfy on the LAN would
-  t = await startSyncTestEnv({ historyDays: 30, pageSize: 100, today: TODAY }, { AUTH_URL: "https://ringside.test", ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" });
+  t = await startSyncTestEnv(
+    { historyDays: 30, pageSize: 100, today: TODAY },
+    { AUTH_URL: "https://ringside.test", ALERT_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" },
+    standingEmulator(clock.now()),
+  );
   app = await importAlertApp(clock);
 });
 

@@ -212,7 +212,7 @@ describe("a service that refuses long ranges", () => {
   let limited: SyncTestEnv;
   beforeAll(async () => {
     await t.close();
-    limited = await startSyncTestEnv({ pageSize: 100, historyDays: 200, today: TODAY, timeseriesMaxDays: 30 });
+    limited = await startSyncTestEnv({ pageSize: 100, historyDays: 200, today: TODAY, timeseriesMaxDays: 30 }, {}, standingEmulator(clock.now()));
     t = limited;
   });
 

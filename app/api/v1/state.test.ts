@@ -15,6 +15,7 @@ import {
   startSyncTestEnv,
   type ConnectedPerson,
   type SyncTestEnv,
+  standingEmulator,
 } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-11-23";
@@ -38,7 +39,7 @@ async function state(bearer: string, headers: Record<string, string> = {}) {
 
 beforeAll(async () => {
   setClock(clock);
-  t = await startSyncTestEnv({ historyDays: 20, pageSize: 100, today: TODAY });
+  t = await startSyncTestEnv({ historyDays: 20, pageSize: 100, today: TODAY }, {}, standingEmulator(clock.now()));
   const email = "state@state.test";
   const u = (await emulatorControl(t, "POST", "/users", { email, data_key: "state-endpoint", wear: "always", history_days: 20, tz_offset_minutes: 60 })) as {
     user_id: string;
@@ -84,7 +85,7 @@ describe("GET /api/v1/state", () => {
     const mains = (await emulatorDocuments(t, p.ringUserId, "sleep")).filter((s) => s.day === TODAY && s.type === "long_sleep");
     expect(mains).toHaveLength(1);
     const night = mains[0]!;
-    // the newest reading stored (the emulator's day is pinned: it serves that day's whole series)
+    // the newest reading stored (the emulator's clock stands at the sync's now: the series it serves ends there)
     const battery = (await emulatorSamples(t, p.ringUserId, "ring_battery_level", { start: `${TODAY}T00:00:00Z` })).at(-1)!;
     const v = (value: unknown, unit: string) => ({ value, unit, day: TODAY, ageDays: 0 });
     expect(r.body).toEqual({
