@@ -18,6 +18,8 @@ type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 let auth: StorageState | null = null;
 let ringUserId = "";
+/** Before the app's backfill began: every battery reading the emulator had by then, the app has. */
+let beforeSync = new Date(0);
 const cache = new Map<string, Doc[]>();
 
 async function docsOf(emulator: { documents: (u: string, c: string) => Promise<Doc[]> }, collection: string): Promise<Doc[]> {
@@ -56,6 +58,7 @@ test("[RECORDS] a person's history, heart rate and battery synced from the emula
   test.setTimeout(180_000);
   // this spec's own person (a session row and cookie; the OAuth round trip has its own specs),
   // backfilled by the app: every collection, the time series included
+  beforeSync = clock.date();
   const who = await login({ role: "member" });
   ringUserId = who.ringUserId;
   auth = await page.context().storageState();
@@ -153,15 +156,20 @@ test("[RECORDS] Today: heart rate, workouts and sessions, bedtime, VO2 max, batt
   const rings = await docsOf(emulator, "ring_configuration");
   const ring = [...rings].sort((a, b) => String(b.set_up_at).localeCompare(String(a.set_up_at)))[0]!;
   const vo2 = (await docsOf(emulator, "vO2_max")).at(-1)!;
-  const now = clock.date();
-  const battery = (await samples("ring_battery_level", new Date(now.getTime() - 3 * 86_400_000).toISOString(), now.toISOString())).at(-1)!;
+  // the emulator's clock runs on: a reading may come after the app's last sync, so the reading
+  // shown is checked against the emulator's at its own instant, and as new as any it had before
+  const threeDaysBefore = new Date(beforeSync.getTime() - 3 * 86_400_000).toISOString();
+  const newestBeforeSync = (await samples("ring_battery_level", threeDaysBefore, beforeSync.toISOString())).at(-1)!;
   for (const theme of ["light", "dark"] as const) {
     for (const width of [390, 1280]) {
       const { context, page } = await signedIn(browser, width, theme);
       await page.goto("/");
       await expect(page.getByTestId("today")).toHaveAttribute("data-chart-ready", "true");
       await expect(page.getByTestId("ring-firmware")).toContainText(String(ring.firmware_version));
-      expect(shownNumber(await page.getByTestId("ring-battery").textContent())).toBe(Number(battery.level));
+      const at = (await page.getByTestId("ring-battery").getAttribute("data-at"))!;
+      expect(Date.parse(at)).toBeGreaterThanOrEqual(Date.parse(String(newestBeforeSync.timestamp)));
+      const [reading] = await samples("ring_battery_level", at, at);
+      expect(shownNumber(await page.getByTestId("ring-battery").textContent())).toBe(Number(reading!.level));
       expect(shownNumber(await page.getByTestId("value-vo2max.vo2_max").textContent())).toBe(Number(vo2.vo2_max));
       await expect(page.getByTestId("value-heartrate.daytime_mean")).toContainText("bpm");
       await expect(page.getByTestId("value-night.lowest_heart_rate")).toContainText("bpm");

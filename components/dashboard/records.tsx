@@ -196,7 +196,12 @@ export function RingChips({ status }: { status: Pick<TodayResponse["records"], "
   return (
     <ul aria-label="The ring" data-testid="ring-chips" className="flex flex-wrap gap-1.5">
       {battery ? (
-        <li className={chip} data-testid="ring-battery" title={`Battery ${battery.level ?? "?"} % at ${new Date(battery.at).toLocaleString()}`}>
+        <li
+          className={chip}
+          data-testid="ring-battery"
+          data-at={battery.at}
+          title={`Battery ${battery.level ?? "?"} % at ${new Date(battery.at).toLocaleString()}`}
+        >
           <BatteryIcon level={battery.level} charging={battery.charging === true} />
           <span className="font-medium">Battery</span>
           <span className="tabular-nums">{battery.level ?? "—"} %</span>
