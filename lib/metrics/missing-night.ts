@@ -26,6 +26,11 @@ export const MISSING_NIGHT = {
   chargerShare: 0.5,
   /** heart-rate samples in the night that say the ring was on the finger (half an hour of 5-minute samples) */
   minHeartRateSamples: 6,
+  /**
+   * heart-rate samples count from the day's local midnight: a ring taken off at bedtime the
+   * evening before leaves samples before it and says nothing of the night
+   */
+  heartRateFromMinute: 0,
   /** days before the person's today whose sleep may still come from the phone (0: today, 1: yesterday) */
   recentDays: 1,
 } as const;
@@ -51,7 +56,7 @@ export type NightFacts = {
  *  2. rest mode was on → rest_mode;
  *  3. the battery readings of the night are mostly in the charger → charger;
  *  4. the day is today or yesterday: the phone may not have passed the night on → not_recorded_yet;
- *  5. heart-rate samples through the night, yet no sleep → worn_no_sleep;
+ *  5. heart-rate samples through the night (after midnight), yet no sleep → worn_no_sleep;
  *  6. none of these → not_worn.
  */
 export function missingReason(f: NightFacts): MissingReason | null {

@@ -32,10 +32,10 @@ function downloadedThrough(state: SyncStateRow | undefined): { before?: string; 
 const isDownloaded = (day: string, d: ReturnType<typeof downloadedThrough>) =>
   d !== null && (d.before !== undefined ? day < d.before : d.through !== undefined && day <= d.through);
 
-/** Each night's window, as instants (ms): MISSING_NIGHT's minutes around the day's local midnight. */
-function nightWindow(day: string, offsetMinutes: number): [number, number] {
+/** Each night's window, as instants (ms): from `fromMinute` after the day's local midnight (MISSING_NIGHT's by default) to its end. */
+function nightWindow(day: string, offsetMinutes: number, fromMinute: number = MISSING_NIGHT.fromMinute): [number, number] {
   const midnight = Date.parse(`${day}T00:00:00Z`) - offsetMinutes * 60_000;
-  return [midnight + MISSING_NIGHT.fromMinute * 60_000, midnight + MISSING_NIGHT.toMinute * 60_000];
+  return [midnight + fromMinute * 60_000, midnight + MISSING_NIGHT.toMinute * 60_000];
 }
 
 /** The days of `days` split into runs of consecutive days (each read from storage at once). */
@@ -112,7 +112,7 @@ export async function getMissingReasons(opts: {
         downloaded: true,
         restMode: restModes.some((m) => m.day <= day && (m.end_day === null || m.end_day >= day)),
         battery: { readings: charge.n, inCharger: charge.yes },
-        heartRateSamples: countIn(heart, w0, w1).n,
+        heartRateSamples: countIn(heart, ...nightWindow(day, offsetOf(day), MISSING_NIGHT.heartRateFromMinute)).n,
         daysAgo: diffDays(day, today),
       };
       out.set(day, missingReason(facts)!);
