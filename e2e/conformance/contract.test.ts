@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "@/lib/emulator/server";
 import { addDays } from "@/lib/days";
-import { DAILY_COLLECTIONS, DEMO_CLIENT, TEST_DEFAULTS, TODAY, Ring, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
+import { ALL_SCOPES, DAILY_COLLECTIONS, DEMO_CLIENT, EXTRA_SCOPES, TEST_DEFAULTS, TODAY, Ring, uniqueEmail, useEmulator } from "@/e2e/conformance/support";
 import { wornEmail } from "@/lib/test/emulator-kit";
 
 const ring: Ring = useEmulator({ historyDays: 30 });
@@ -165,7 +165,8 @@ describe("emulator contract — control API", () => {
   it("POST /_emulator/users/{id}/sync {day} → the documents created or changed for that day; the API then serves them", async () => {
     const c = await ring.registerClient();
     const user = await ring.createUser({ history_days: 10 });
-    const conn = await ring.connect(c, { email: user.email });
+    // every scope, the cycle's too: a generated person may track a cycle (then the day has its phases)
+    const conn = await ring.connect(c, { email: user.email, scope: [...ALL_SCOPES, ...EXTRA_SCOPES].join(" ") });
     const day = addDays(TODAY, -40); // outside the history: everything is new
     const r = await ring.sync(user.user_id, day);
     const documents = (r.body as { documents?: Record<string, Array<Record<string, unknown>>> }).documents ?? {};
