@@ -13,7 +13,7 @@ import { ManualClock, setClock } from "@/lib/clock";
 import { DATA_KINDS } from "@/lib/auth/api-scopes";
 import { addDays } from "@/lib/days";
 import { getMetric } from "@/lib/metrics/catalog";
-import { connectPerson, emulatorControl, emulatorFault, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
+import { connectPerson, emulatorControl, emulatorDocuments, emulatorFault, emulatorSamples, startSyncTestEnv, type SyncTestEnv } from "@/lib/test/sync-kit";
 
 const TODAY = "2026-11-23";
 const clock = new ManualClock(Date.parse(`${TODAY}T12:00:00Z`));
@@ -48,6 +48,11 @@ async function syncedPerson(tag: string, opts: { failSleep?: boolean } = {}) {
     not_worn_days: [DAY.not_worn, DAY.not_recorded_yet],
     nights: { [DAY.charger]: "charger", [DAY.worn_no_sleep]: "no_sleep", [DAY.rest_mode]: "rest_mode" },
   });
+  return backfilled(email, opts);
+}
+
+/** The emulator's person of `email` connected and backfilled by the real engine. */
+async function backfilled(email: string, opts: { failSleep?: boolean } = {}) {
   const p = await connectPerson(t, { email });
   if (opts.failSleep) await emulatorFault(t, { status: 500, count: 1000, path_prefix: "/v2/usercollection/sleep" });
   const { SyncEngine } = await import("@/lib/sync/engine");
@@ -89,6 +94,38 @@ describe("why a night is missing", () => {
     // nor anything without sleep
     const activityOnly = (await createApiToken(p.userId, { name: "activity", kinds: ["daily_activity"] })).token;
     expect((await read(activityOnly, DAY.charger)).missing_reason).toBeNull();
+  });
+
+  it("a day not worn after an evening with the ring on past 22:00 (taken off at bedtime) says not worn: the night has none of its heart rate", async () => {
+    // a test person whose heart rate runs on for half an hour or more after 22:00 the evening
+    // before the day not worn: nothing else explaining the night: the first of the test's data keys that has one
+    const { MISSING_NIGHT } = await import("@/lib/metrics/missing-night");
+    const day = DAY.not_worn;
+    let email: string | null = null;
+    for (let k = 0; k < 20 && !email; k++) {
+      const candidate = `late-evening-${k}@missing-nights.test`;
+      const u = (await emulatorControl(t, "POST", "/users", {
+        email: candidate,
+        data_key: `missing-nights-late-evening-${k}`,
+        wear: "always",
+        history_days: 30,
+        tz_offset_minutes: 0,
+        not_worn_days: [day, DAY.not_recorded_yet],
+      })) as { user_id: string };
+      const evening = await emulatorSamples(t, u.user_id, "heartrate", { start: `${addDays(day, -1)}T22:00:00Z`, end: `${addDays(day, -1)}T23:59:59Z` });
+      // and nothing else to explain the night: no rest mode that day, the ring not in the charger
+      const restMode = (await emulatorDocuments(t, u.user_id, "rest_mode_period")).some(
+        (m) => String(m.start_day) <= day && (m.end_day === null || m.end_day === undefined || String(m.end_day) >= day),
+      );
+      const night = await emulatorSamples(t, u.user_id, "ring_battery_level", { start: `${addDays(day, -1)}T22:00:00Z`, end: `${day}T06:00:00Z` });
+      const charging = night.filter((b) => b.in_charger === true || b.charging === true).length;
+      if (evening.length >= MISSING_NIGHT.minHeartRateSamples && !restMode && charging < MISSING_NIGHT.chargerShare * night.length) email = candidate;
+    }
+    expect(email, "none of 20 test people wears the ring past 22:30").not.toBeNull();
+    const p = await backfilled(email!);
+    expect(p.outcomes.filter((o) => o.result !== "done" && o.reason !== "cycle_off")).toEqual([]);
+    const { getMissingReason } = await import("@/lib/services/missing-nights");
+    expect(await getMissingReason(p.userId, day)).toBe("not_worn");
   });
 
   it("a person who does not track their cycle, every other collection in: the history is in, and the Sync page lists no cycle phases", async () => {
