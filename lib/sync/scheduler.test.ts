@@ -151,14 +151,20 @@ describe("scheduler", () => {
     expect((await m.jobs.claimDueJobs({ now: claimedAt, leaseMs: 1_000, limit: 5 })).map((j) => j.id)).toEqual([stale!.id]);
 
     await install(); // the restarted process
-    await waitFor("sleep and daily_sleep backfilled", async () =>
-      Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt),
+    // done: both back-fills finished and their jobs ended (a job ends just after its back-fill's
+    // last commit, so the one can be seen without the other)
+    const ours = async () => (await m.jobs.listActiveJobs(p.userId)).filter((j) => j.collection === "sleep" || j.collection === "daily_sleep");
+    await waitFor(
+      "sleep and daily_sleep backfilled, their jobs ended",
+      async () =>
+        Boolean((await m.state.getSyncState(p.userId, "sleep"))?.backfillDoneAt && (await m.state.getSyncState(p.userId, "daily_sleep"))?.backfillDoneAt) &&
+        (await ours()).length === 0,
     );
     for (const c of ["sleep", "daily_sleep"] as const) {
       const diff = await compareWithEmulator(t, p, c);
       expect({ c, missing: diff.missing.length, extra: diff.extra.length, stored: diff.stored }).toEqual({ c, missing: 0, extra: 0, stored: diff.expected });
     }
-    expect((await m.jobs.listActiveJobs(p.userId)).filter((j) => j.collection === "sleep" || j.collection === "daily_sleep")).toEqual([]);
+    expect(await ours()).toEqual([]);
   });
 
   it("polls the trailing days when the last sync is older than the poll interval, and on Sync now", async () => {
