@@ -44,7 +44,7 @@ export type NightFacts = {
   restMode: boolean;
   /** the ring's battery readings of the night: how many, and how many in the charger */
   battery: { readings: number; inCharger: number };
-  /** heart-rate samples of the night */
+  /** heart-rate samples of the night, from its local midnight (heartRateFromMinute) */
   heartRateSamples: number;
   /** days from the day to the person's today (0: it is today) */
   daysAgo: number;
